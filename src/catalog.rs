@@ -1,0 +1,342 @@
+//! The catalog: personas and frameworks as data, and how each framework maps from V1 to V2.
+//!
+//! Everything the widget, the CLI and the static fallback know about a framework lives here, so
+//! adding one is a matter of adding a row.
+
+/// Who is reading: the persona decides what the V2 pane shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Persona {
+    /// Owns `ClusterTrainingRuntime` / `TrainingRuntime`.
+    PlatformEngineer,
+    /// Owns `TrainJob`, usually through the Python SDK.
+    DataScientist,
+}
+
+impl Persona {
+    pub const ALL: [Persona; 2] = [Persona::PlatformEngineer, Persona::DataScientist];
+
+    /// The id used in URLs, `data-persona` and the CLI's JSON.
+    pub fn id(self) -> &'static str {
+        match self {
+            Persona::PlatformEngineer => "platform-engineer",
+            Persona::DataScientist => "data-scientist",
+        }
+    }
+
+    /// The accessible name of the persona's radio button.
+    pub fn label(self) -> &'static str {
+        match self {
+            Persona::PlatformEngineer => "Platform engineer",
+            Persona::DataScientist => "Data scientist",
+        }
+    }
+
+    pub fn owns(self) -> &'static str {
+        match self {
+            Persona::PlatformEngineer => "owns ClusterTrainingRuntime and TrainingRuntime",
+            Persona::DataScientist => "owns TrainJob, from YAML or the Python SDK",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Persona> {
+        Persona::ALL.into_iter().find(|p| p.id() == id)
+    }
+}
+
+/// The V1 Training Operator kind a framework used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum V1Kind {
+    PyTorchJob,
+    MpiJob,
+    JaxJob,
+    XgBoostJob,
+    TfJob,
+    PaddleJob,
+}
+
+impl V1Kind {
+    pub fn kind(self) -> &'static str {
+        match self {
+            V1Kind::PyTorchJob => "PyTorchJob",
+            V1Kind::MpiJob => "MPIJob",
+            V1Kind::JaxJob => "JAXJob",
+            V1Kind::XgBoostJob => "XGBoostJob",
+            V1Kind::TfJob => "TFJob",
+            V1Kind::PaddleJob => "PaddleJob",
+        }
+    }
+
+    pub fn from_kind(kind: &str) -> Option<V1Kind> {
+        [
+            V1Kind::PyTorchJob,
+            V1Kind::MpiJob,
+            V1Kind::JaxJob,
+            V1Kind::XgBoostJob,
+            V1Kind::TfJob,
+            V1Kind::PaddleJob,
+        ]
+        .into_iter()
+        .find(|k| k.kind() == kind)
+    }
+
+    /// The spec field that holds the replica specs (`pytorchReplicaSpecs`, ...).
+    pub fn replica_specs_field(self) -> &'static str {
+        match self {
+            V1Kind::PyTorchJob => "pytorchReplicaSpecs",
+            V1Kind::MpiJob => "mpiReplicaSpecs",
+            V1Kind::JaxJob => "jaxReplicaSpecs",
+            V1Kind::XgBoostJob => "xgbReplicaSpecs",
+            V1Kind::TfJob => "tfReplicaSpecs",
+            V1Kind::PaddleJob => "paddleReplicaSpecs",
+        }
+    }
+
+    /// The container name the V1 operator looks for (`pytorch`, `mpi`, ...).
+    pub fn container_name(self) -> &'static str {
+        match self {
+            V1Kind::PyTorchJob => "pytorch",
+            V1Kind::MpiJob => "mpi",
+            V1Kind::JaxJob => "jax",
+            V1Kind::XgBoostJob => "xgboost",
+            V1Kind::TfJob => "tensorflow",
+            V1Kind::PaddleJob => "paddle",
+        }
+    }
+
+    /// The default port and its name, which V1 jobs used to declare on every replica.
+    pub fn default_port(self) -> (u16, &'static str) {
+        match self {
+            V1Kind::PyTorchJob => (23456, "pytorchjob-port"),
+            V1Kind::MpiJob => (9999, "mpi-port"),
+            V1Kind::JaxJob => (6666, "jaxjob-port"),
+            V1Kind::XgBoostJob => (9999, "xgboostjob-port"),
+            V1Kind::TfJob => (2222, "tfjob-port"),
+            V1Kind::PaddleJob => (36543, "master"),
+        }
+    }
+
+    /// The CRD file under `v1-crds/` that validates this kind.
+    pub fn crd_file(self) -> &'static str {
+        match self {
+            V1Kind::PyTorchJob => "kubeflow.org_pytorchjobs.yaml",
+            V1Kind::MpiJob => "kubeflow.org_mpijobs.yaml",
+            V1Kind::JaxJob => "kubeflow.org_jaxjobs.yaml",
+            V1Kind::XgBoostJob => "kubeflow.org_xgboostjobs.yaml",
+            V1Kind::TfJob => "kubeflow.org_tfjobs.yaml",
+            V1Kind::PaddleJob => "kubeflow.org_paddlejobs.yaml",
+        }
+    }
+}
+
+/// How a framework is served by Trainer v2.3.0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum V2Support {
+    /// A built-in `ClusterTrainingRuntime` ships with v2.3.0.
+    BuiltIn,
+    /// No built-in runtime: the platform engineer writes one (plain MPI since v2.1).
+    CustomRuntime,
+    /// Nothing in V2 today. The widget says so and never invents YAML.
+    Unsupported,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Framework {
+    PyTorch,
+    DeepSpeed,
+    Mlx,
+    Jax,
+    XgBoost,
+    TorchTune,
+    Mpi,
+    TensorFlow,
+    Paddle,
+}
+
+impl Framework {
+    /// Display order of the framework radio group.
+    pub const ALL: [Framework; 9] = [
+        Framework::PyTorch,
+        Framework::DeepSpeed,
+        Framework::Mlx,
+        Framework::Jax,
+        Framework::XgBoost,
+        Framework::TorchTune,
+        Framework::Mpi,
+        Framework::TensorFlow,
+        Framework::Paddle,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Framework::PyTorch => "pytorch",
+            Framework::DeepSpeed => "deepspeed",
+            Framework::Mlx => "mlx",
+            Framework::Jax => "jax",
+            Framework::XgBoost => "xgboost",
+            Framework::TorchTune => "torchtune",
+            Framework::Mpi => "mpi",
+            Framework::TensorFlow => "tensorflow",
+            Framework::Paddle => "paddle",
+        }
+    }
+
+    /// The accessible name of the framework's radio button.
+    pub fn label(self) -> &'static str {
+        match self {
+            Framework::PyTorch => "PyTorch",
+            Framework::DeepSpeed => "DeepSpeed",
+            Framework::Mlx => "MLX",
+            Framework::Jax => "JAX",
+            Framework::XgBoost => "XGBoost",
+            Framework::TorchTune => "LLM fine-tuning (TorchTune)",
+            Framework::Mpi => "MPI",
+            Framework::TensorFlow => "TensorFlow",
+            Framework::Paddle => "PaddlePaddle",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Framework> {
+        Framework::ALL.into_iter().find(|f| f.id() == id)
+    }
+
+    /// What the same work took in Training Operator V1. TorchTune maps to `TrainingClient.train()`,
+    /// which created a PyTorchJob.
+    pub fn v1_kind(self) -> V1Kind {
+        match self {
+            Framework::PyTorch | Framework::TorchTune => V1Kind::PyTorchJob,
+            Framework::DeepSpeed | Framework::Mlx | Framework::Mpi => V1Kind::MpiJob,
+            Framework::Jax => V1Kind::JaxJob,
+            Framework::XgBoost => V1Kind::XgBoostJob,
+            Framework::TensorFlow => V1Kind::TfJob,
+            Framework::Paddle => V1Kind::PaddleJob,
+        }
+    }
+
+    pub fn v2_support(self) -> V2Support {
+        match self {
+            Framework::Mpi => V2Support::CustomRuntime,
+            Framework::TensorFlow | Framework::Paddle => V2Support::Unsupported,
+            _ => V2Support::BuiltIn,
+        }
+    }
+
+    /// The `mlPolicy` source the framework's runtime uses.
+    pub fn ml_policy(self) -> Option<&'static str> {
+        match self {
+            Framework::PyTorch | Framework::TorchTune => Some("torch"),
+            Framework::DeepSpeed | Framework::Mlx | Framework::Mpi => Some("mpi"),
+            Framework::Jax => Some("jax"),
+            Framework::XgBoost => Some("xgboost"),
+            Framework::TensorFlow | Framework::Paddle => None,
+        }
+    }
+
+    /// Whether the runtime is MPI-based (launcher + node, SSH keys, hostfile).
+    pub fn is_mpi(self) -> bool {
+        self.ml_policy() == Some("mpi")
+    }
+}
+
+/// The TorchTune models that have a built-in runtime in v2.3.0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LlmModel {
+    Llama32_1b,
+    Llama32_3b,
+    Qwen25_1_5b,
+}
+
+impl LlmModel {
+    pub const ALL: [LlmModel; 3] = [
+        LlmModel::Llama32_1b,
+        LlmModel::Llama32_3b,
+        LlmModel::Qwen25_1_5b,
+    ];
+
+    /// The `model` query value: the runtime name without its `torchtune-` prefix.
+    pub fn id(self) -> &'static str {
+        match self {
+            LlmModel::Llama32_1b => "llama3.2-1b",
+            LlmModel::Llama32_3b => "llama3.2-3b",
+            LlmModel::Qwen25_1_5b => "qwen2.5-1.5b",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            LlmModel::Llama32_1b => "Llama 3.2 1B",
+            LlmModel::Llama32_3b => "Llama 3.2 3B",
+            LlmModel::Qwen25_1_5b => "Qwen 2.5 1.5B",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<LlmModel> {
+        LlmModel::ALL.into_iter().find(|m| m.id() == id)
+    }
+
+    pub fn runtime_name(self) -> String {
+        format!("torchtune-{}", self.id())
+    }
+
+    /// The Hugging Face model the runtime's model-initializer downloads by default.
+    pub fn hf_uri(self) -> &'static str {
+        match self {
+            LlmModel::Llama32_1b => "hf://meta-llama/Llama-3.2-1B-Instruct",
+            LlmModel::Llama32_3b => "hf://meta-llama/Llama-3.2-3B-Instruct",
+            LlmModel::Qwen25_1_5b => "hf://Qwen/Qwen2.5-1.5B-Instruct",
+        }
+    }
+
+    /// The torchtune config the runtime's command selects.
+    pub fn torchtune_config(self) -> &'static str {
+        match self {
+            LlmModel::Llama32_1b => "llama3_2/1B_full",
+            LlmModel::Llama32_3b => "llama3_2/3B_full",
+            LlmModel::Qwen25_1_5b => "qwen2_5/1.5B_full",
+        }
+    }
+
+    /// Whether the model is gated on Hugging Face (an access token is needed).
+    pub fn gated(self) -> bool {
+        matches!(self, LlmModel::Llama32_1b | LlmModel::Llama32_3b)
+    }
+}
+
+/// Versions the snippets target. One place, so the UI, the CLI and the post agree.
+pub const TRAINER_VERSION: &str = "v2.3.0";
+pub const V2_SDK: &str = "kubeflow 0.5.0";
+pub const V1_OPERATOR: &str = "Training Operator v1.9";
+pub const V1_SDK: &str = "kubeflow-training 1.9.4";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip_and_are_unique() {
+        for f in Framework::ALL {
+            assert_eq!(Framework::from_id(f.id()), Some(f));
+        }
+        for p in Persona::ALL {
+            assert_eq!(Persona::from_id(p.id()), Some(p));
+        }
+        for m in LlmModel::ALL {
+            assert_eq!(LlmModel::from_id(m.id()), Some(m));
+        }
+        assert_eq!(
+            Framework::from_id("PyTorch"),
+            None,
+            "ids are case-sensitive"
+        );
+    }
+
+    #[test]
+    fn unsupported_frameworks_have_no_policy() {
+        for f in Framework::ALL {
+            assert_eq!(
+                f.v2_support() == V2Support::Unsupported,
+                f.ml_policy().is_none(),
+                "{f:?}"
+            );
+        }
+    }
+}

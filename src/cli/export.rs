@@ -1,0 +1,56 @@
+use crate::catalog::{Framework, Persona, TRAINER_VERSION};
+use crate::query;
+use crate::selection::Selection;
+use crate::snippets::{all_snippets, Snippet};
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct Export<'a> {
+    trainer: &'a str,
+    snippets: Vec<ExportedSnippet<'a>>,
+}
+
+#[derive(Serialize)]
+struct ExportedSnippet<'a> {
+    persona: &'a str,
+    framework: &'a str,
+    api: &'a str,
+    language: &'a str,
+    title: String,
+    code: String,
+}
+
+fn exported(sel: &Selection, s: Snippet) -> ExportedSnippet<'static> {
+    ExportedSnippet {
+        persona: sel.persona.id(),
+        framework: sel.framework.id(),
+        api: s.api.id(),
+        language: s.language.id(),
+        title: s.title,
+        code: s.code,
+    }
+}
+
+/// Every persona × framework at defaults, or the one selection `query` names.
+pub fn export_json(query: Option<&str>) -> Result<String, String> {
+    let selections: Vec<Selection> = match query {
+        Some(q) => vec![query::parse_strict(q).map_err(|e| e.to_string())?],
+        None => Persona::ALL
+            .into_iter()
+            .flat_map(|p| {
+                Framework::ALL
+                    .into_iter()
+                    .map(move |f| Selection::new(p, f))
+            })
+            .collect(),
+    };
+    let snippets = selections
+        .iter()
+        .flat_map(|sel| all_snippets(sel).into_iter().map(move |s| exported(sel, s)))
+        .collect();
+    serde_json::to_string_pretty(&Export {
+        trainer: TRAINER_VERSION,
+        snippets,
+    })
+    .map_err(|e| e.to_string())
+}

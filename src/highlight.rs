@@ -1,0 +1,287 @@
+//! Syntax highlighting for the two languages the widget shows. Small on purpose: a general
+//! highlighter would cost more wasm bytes than the whole widget, and we only ever highlight the
+//! YAML and Python our own generators (or the migrator) produce.
+
+use crate::snippets::Language;
+use std::ops::Range;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    Plain,
+    Key,
+    Str,
+    Num,
+    Const,
+    Comment,
+    Keyword,
+    Func,
+    Punct,
+}
+
+impl Class {
+    /// CSS class suffix.
+    pub fn id(self) -> &'static str {
+        match self {
+            Class::Plain => "pl",
+            Class::Key => "k",
+            Class::Str => "s",
+            Class::Num => "n",
+            Class::Const => "c",
+            Class::Comment => "cm",
+            Class::Keyword => "kw",
+            Class::Func => "f",
+            Class::Punct => "p",
+        }
+    }
+}
+
+pub type Span = (Class, Range<usize>);
+
+/// Spans for every line of `code`. Byte ranges index into each line and cover it completely.
+pub fn highlight(language: Language, code: &str) -> Vec<Vec<Span>> {
+    match language {
+        Language::Yaml => highlight_yaml(code),
+        Language::Python => code.lines().map(python_line).collect(),
+    }
+}
+
+fn highlight_yaml(code: &str) -> Vec<Vec<Span>> {
+    let mut out = Vec::new();
+    // Inside a `|` block scalar: the indentation its content must exceed.
+    let mut block_parent: Option<usize> = None;
+    for line in code.lines() {
+        let indent = line.len() - line.trim_start().len();
+        if let Some(parent) = block_parent {
+            if line.trim().is_empty() || indent > parent {
+                out.push(vec![(Class::Str, 0..line.len())]);
+                continue;
+            }
+            block_parent = None;
+        }
+        let (spans, opens_block) = yaml_line(line);
+        if opens_block {
+            block_parent = Some(indent);
+        }
+        out.push(spans);
+    }
+    out
+}
+
+/// Returns the spans and whether the line opens a block scalar.
+fn yaml_line(line: &str) -> (Vec<Span>, bool) {
+    let mut spans = Vec::new();
+    let mut i = line.len() - line.trim_start().len();
+    if i > 0 {
+        spans.push((Class::Plain, 0..i));
+    }
+    let rest = &line[i..];
+    if rest.starts_with('#') {
+        spans.push((Class::Comment, i..line.len()));
+        return (spans, false);
+    }
+    if rest == "---" {
+        spans.push((Class::Punct, i..line.len()));
+        return (spans, false);
+    }
+    if rest.starts_with("- ") || rest == "-" {
+        spans.push((Class::Punct, i..i + 1));
+        i += 1;
+        let ws = line[i..].len() - line[i..].trim_start().len();
+        if ws > 0 {
+            spans.push((Class::Plain, i..i + ws));
+            i += ws;
+        }
+    }
+    if let Some(colon) = key_end(&line[i..]) {
+        spans.push((Class::Key, i..i + colon));
+        spans.push((Class::Punct, i + colon..i + colon + 1));
+        i += colon + 1;
+        let ws = line[i..].len() - line[i..].trim_start().len();
+        if ws > 0 {
+            spans.push((Class::Plain, i..i + ws));
+            i += ws;
+        }
+    }
+    let value = &line[i..];
+    let opens_block = matches!(value, "|" | "|-" | "|+");
+    if !value.is_empty() {
+        spans.push((yaml_value_class(value), i..line.len()));
+    }
+    (spans, opens_block)
+}
+
+/// Byte offset of the `:` ending a mapping key, outside quotes.
+fn key_end(s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut quote: Option<u8> = None;
+    let mut k = 0;
+    while k < bytes.len() {
+        let b = bytes[k];
+        match quote {
+            Some(q) if b == b'\\' && q == b'"' => k += 1,
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None if (b == b'"' || b == b'\'') && k == 0 => quote = Some(b),
+            None if b == b':' && (k + 1 == bytes.len() || bytes[k + 1] == b' ') => return Some(k),
+            None if b == b'#' && k > 0 && bytes[k - 1] == b' ' => return None,
+            None => {}
+        }
+        k += 1;
+    }
+    None
+}
+
+fn yaml_value_class(v: &str) -> Class {
+    match v {
+        "true" | "false" | "null" | "~" => Class::Const,
+        "|" | "|-" | "|+" | "{}" | "[]" => Class::Punct,
+        _ if v.parse::<f64>().is_ok() => Class::Num,
+        _ => Class::Str,
+    }
+}
+
+const PY_KEYWORDS: [&str; 17] = [
+    "def", "import", "from", "for", "in", "return", "if", "else", "elif", "with", "as", "while",
+    "not", "and", "or", "class", "lambda",
+];
+
+fn python_line(line: &str) -> Vec<Span> {
+    let bytes = line.as_bytes();
+    let mut spans: Vec<Span> = Vec::new();
+    let mut i = 0;
+    let push = |spans: &mut Vec<Span>, class: Class, r: Range<usize>| {
+        // Merge runs of the same class so the DOM stays small.
+        if let Some((c, last)) = spans.last_mut() {
+            if *c == class && last.end == r.start {
+                last.end = r.end;
+                return;
+            }
+        }
+        spans.push((class, r));
+    };
+    while i < bytes.len() {
+        let b = bytes[i];
+        let start = i;
+        if b == b'#' {
+            push(&mut spans, Class::Comment, i..bytes.len());
+            break;
+        }
+        let is_prefix =
+            (b == b'f' || b == b'r' || b == b'b') && matches!(bytes.get(i + 1), Some(b'"' | b'\''));
+        if b == b'"' || b == b'\'' || is_prefix {
+            let q = if is_prefix { bytes[i + 1] } else { b };
+            i += if is_prefix { 2 } else { 1 };
+            while i < bytes.len() && bytes[i] != q {
+                if bytes[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i = (i + 1).min(bytes.len());
+            push(&mut spans, Class::Str, start..i);
+            continue;
+        }
+        if b.is_ascii_digit() {
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_')
+            {
+                i += 1;
+            }
+            push(&mut spans, Class::Num, start..i);
+            continue;
+        }
+        if b.is_ascii_alphabetic() || b == b'_' {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let word = &line[start..i];
+            let next = bytes.get(i).copied();
+            let class = if PY_KEYWORDS.contains(&word) {
+                Class::Keyword
+            } else if matches!(word, "True" | "False" | "None") {
+                Class::Const
+            } else if next == Some(b'(') {
+                Class::Func
+            } else if next == Some(b'=') && bytes.get(i + 1) != Some(&b'=') {
+                Class::Key
+            } else {
+                Class::Plain
+            };
+            push(&mut spans, class, start..i);
+            continue;
+        }
+        // Multi-byte characters stay whole: advance to the next char boundary.
+        i += 1;
+        while i < bytes.len() && !line.is_char_boundary(i) {
+            i += 1;
+        }
+        let class = if b.is_ascii_punctuation() {
+            Class::Punct
+        } else {
+            Class::Plain
+        };
+        push(&mut spans, class, start..i);
+    }
+    spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classes(lang: Language, code: &str) -> Vec<Vec<(Class, String)>> {
+        highlight(lang, code)
+            .into_iter()
+            .zip(code.lines())
+            .map(|(spans, line)| {
+                spans
+                    .into_iter()
+                    .map(|(c, r)| (c, line[r].to_string()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn yaml_keys_values_and_blocks() {
+        let got = classes(
+            Language::Yaml,
+            "a:\n  - name: node\n  s: |\n    x: 1\n  n: 2\n",
+        );
+        assert_eq!(got[1][1], (Class::Punct, "-".into()));
+        assert_eq!(got[1][3], (Class::Key, "name".into()));
+        assert_eq!(got[1][6], (Class::Str, "node".into()));
+        assert_eq!(
+            got[3],
+            vec![(Class::Str, "    x: 1".into())],
+            "block content is not a key"
+        );
+        assert_eq!(got[4][4], (Class::Num, "2".into()));
+    }
+
+    #[test]
+    fn python_tokens() {
+        let got = classes(Language::Python, "job = client.train(runtime=\"x\")  # go");
+        assert!(got[0].contains(&(Class::Func, "train".into())));
+        assert!(got[0].contains(&(Class::Key, "runtime".into())));
+        assert!(got[0].contains(&(Class::Str, "\"x\"".into())));
+        assert!(got[0].contains(&(Class::Comment, "# go".into())));
+    }
+
+    #[test]
+    fn spans_cover_every_byte_even_with_unicode() {
+        for code in ["print(\"héllo\") → ok", "k: \"ü\" # ∞"] {
+            for lang in [Language::Python, Language::Yaml] {
+                for (spans, line) in highlight(lang, code).iter().zip(code.lines()) {
+                    let mut at = 0;
+                    for (_, r) in spans {
+                        assert_eq!(r.start, at);
+                        assert!(line.is_char_boundary(r.end));
+                        at = r.end;
+                    }
+                    assert_eq!(at, line.len(), "{line}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! Typed serde models of the objects the widget writes and the migrator reads.
+//!
+//! They cover the fields the snippets and the migration touch. Everything else a user's
+//! manifest carries is kept in `extra` maps, so nothing is silently lost on a round trip.
+
+pub mod pod;
+pub mod v1;
+pub mod v2;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectMeta {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub annotations: BTreeMap<String, String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl ObjectMeta {
+    pub fn named(name: &str) -> Self {
+        ObjectMeta {
+            name: Some(name.to_string()),
+            ..Default::default()
+        }
+    }
+
+    pub fn with_label(mut self, key: &str, value: &str) -> Self {
+        self.labels.insert(key.to_string(), value.to_string());
+        self
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == ObjectMeta::default()
+    }
+}
+
+/// Serializes a model into the value the YAML emitter walks. Our models contain only maps,
+/// strings, numbers and bools, so this cannot fail; a failure would be a programming error,
+/// which we surface as an empty object rather than a panic in the reader's browser.
+pub fn to_value<T: Serialize>(model: &T) -> Value {
+    serde_json::to_value(model).unwrap_or(Value::Object(Map::new()))
+}
+
+pub fn is_false(b: &bool) -> bool {
+    !*b
+}

@@ -1,0 +1,265 @@
+//! URL query parsing and printing.
+//!
+//! The same keys serve the page URL, localStorage, the mount element's `data-*` attributes, the
+//! cross-instance sync events and the CLI's `--query`. Parsing never fails as a whole: each bad
+//! pair is reported and skipped, so a hostile URL leaves the defaults in place.
+
+use crate::catalog::{Framework, Persona};
+use crate::selection::{ParamKey, Params, RuntimeScope, Selection};
+
+/// Longer query strings are not read at all: nothing legitimate comes near this.
+pub const MAX_QUERY_LEN: usize = 4096;
+
+/// Which parts of the selection an instance shares with the URL, storage and other instances.
+/// A preset instance (say, the post's LLM section) shares the persona and parameters but keeps
+/// its own framework.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SyncSet {
+    pub persona: bool,
+    pub framework: bool,
+    pub params: bool,
+}
+
+impl Default for SyncSet {
+    fn default() -> Self {
+        SyncSet::ALL
+    }
+}
+
+impl SyncSet {
+    pub const ALL: SyncSet = SyncSet {
+        persona: true,
+        framework: true,
+        params: true,
+    };
+
+    /// Parses `data-sync="persona,params"`. Unknown words are ignored; an empty list shares nothing.
+    pub fn parse(list: &str) -> SyncSet {
+        let mut set = SyncSet {
+            persona: false,
+            framework: false,
+            params: false,
+        };
+        for word in list.split([',', ' ']).map(str::trim) {
+            match word {
+                "persona" => set.persona = true,
+                "framework" => set.framework = true,
+                "params" => set.params = true,
+                "all" => set = SyncSet::ALL,
+                _ => {}
+            }
+        }
+        set
+    }
+
+    fn covers(&self, key: &str) -> bool {
+        match key {
+            "persona" => self.persona,
+            "framework" => self.framework,
+            _ => self.params,
+        }
+    }
+}
+
+/// Why one query pair was skipped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QueryIssue {
+    /// A key this widget does not own. Normal on a host page; an error for the CLI.
+    UnknownKey(String),
+    InvalidValue {
+        key: String,
+        value: String,
+        reason: String,
+    },
+    TooLong,
+}
+
+impl std::fmt::Display for QueryIssue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueryIssue::UnknownKey(k) => write!(f, "unknown query key '{k}'"),
+            QueryIssue::InvalidValue { key, value, reason } => {
+                write!(f, "invalid {key}={value:?}: {reason}")
+            }
+            QueryIssue::TooLong => write!(f, "query longer than {MAX_QUERY_LEN} characters"),
+        }
+    }
+}
+
+/// Applies the pairs of `query` (with or without a leading `?`) on top of `base`.
+pub fn apply(query: &str, base: &Selection, sync: SyncSet) -> (Selection, Vec<QueryIssue>) {
+    let mut sel = base.clone();
+    let mut issues = Vec::new();
+    let query = query.strip_prefix('?').unwrap_or(query);
+    if query.len() > MAX_QUERY_LEN {
+        return (sel, vec![QueryIssue::TooLong]);
+    }
+    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+        if !is_own_key(&key) {
+            issues.push(QueryIssue::UnknownKey(key.into_owned()));
+            continue;
+        }
+        if !sync.covers(&key) {
+            continue;
+        }
+        if let Err(reason) = apply_pair(&mut sel, &key, &value) {
+            issues.push(QueryIssue::InvalidValue {
+                key: key.into_owned(),
+                value: value.into_owned(),
+                reason,
+            });
+        }
+    }
+    (sel, issues)
+}
+
+/// Strict parsing for the CLI: any skipped pair is an error.
+pub fn parse_strict(query: &str) -> Result<Selection, QueryIssue> {
+    let (sel, issues) = apply(query, &Selection::default(), SyncSet::ALL);
+    match issues.into_iter().next() {
+        Some(issue) => Err(issue),
+        None => Ok(sel),
+    }
+}
+
+fn is_own_key(key: &str) -> bool {
+    matches!(key, "persona" | "framework" | "scope") || ParamKey::from_id(key).is_some()
+}
+
+fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String> {
+    match key {
+        "persona" => {
+            sel.persona =
+                Persona::from_id(value).ok_or("expected platform-engineer or data-scientist")?;
+        }
+        "framework" => {
+            sel.framework = Framework::from_id(value).ok_or_else(|| {
+                let ids: Vec<_> = Framework::ALL.iter().map(|f| f.id()).collect();
+                format!("expected one of {}", ids.join(", "))
+            })?;
+        }
+        "scope" => {
+            sel.scope = RuntimeScope::from_id(value).ok_or("expected cluster or namespaced")?
+        }
+        _ => {
+            let param = ParamKey::from_id(key).ok_or("unknown key")?;
+            sel.params.set(param, value)?;
+        }
+    }
+    Ok(())
+}
+
+/// The pairs for `sel`, covering what `sync` shares. Parameters at their default are left out,
+/// so links stay short and pick up better defaults later.
+pub fn pairs(sel: &Selection, sync: SyncSet) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    if sync.persona {
+        out.push(("persona", sel.persona.id().to_string()));
+    }
+    if sync.framework {
+        out.push(("framework", sel.framework.id().to_string()));
+    }
+    if sync.params {
+        if sel.scope != RuntimeScope::Cluster {
+            out.push(("scope", sel.scope.id().to_string()));
+        }
+        for key in ParamKey::ALL {
+            if let Some(v) = sel.params.get(key) {
+                out.push((key.id(), v));
+            }
+        }
+    }
+    out
+}
+
+/// `sel` as a query string without the leading `?`.
+pub fn to_query(sel: &Selection, sync: SyncSet) -> String {
+    let mut ser = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in pairs(sel, sync) {
+        ser.append_pair(k, &v);
+    }
+    ser.finish()
+}
+
+/// Rewrites a host page's query string: keeps every key we do not own, in order, and replaces
+/// ours with `sel`'s. Used for `history.replaceState`, so the host page's own parameters survive.
+pub fn merge(existing: &str, sel: &Selection, sync: SyncSet) -> String {
+    let existing = existing.strip_prefix('?').unwrap_or(existing);
+    let mut ser = form_urlencoded::Serializer::new(String::new());
+    if existing.len() <= MAX_QUERY_LEN {
+        for (k, v) in form_urlencoded::parse(existing.as_bytes()) {
+            // Keys of parts this instance does not share stay as they are.
+            if !is_own_key(&k) || !sync.covers(&k) {
+                ser.append_pair(&k, &v);
+            }
+        }
+    }
+    for (k, v) in pairs(sel, sync) {
+        ser.append_pair(k, &v);
+    }
+    ser.finish()
+}
+
+/// Only the parameters, for callers that keep persona and framework elsewhere.
+pub fn params_only(params: &Params) -> Vec<(&'static str, String)> {
+    ParamKey::ALL
+        .into_iter()
+        .filter_map(|k| params.get(k).map(|v| (k.id(), v)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hostile_values_fall_back_to_defaults() {
+        let (sel, issues) = apply(
+            "?persona=<script>&nodes=-7",
+            &Selection::default(),
+            SyncSet::ALL,
+        );
+        assert_eq!(sel, Selection::default());
+        assert_eq!(issues.len(), 2);
+    }
+
+    #[test]
+    fn host_page_keys_survive_a_merge() {
+        let mut sel = Selection::default();
+        sel.params.nodes = Some(4);
+        let q = merge(
+            "?utm_source=x&persona=platform-engineer&nodes=9&lang=en",
+            &sel,
+            SyncSet::ALL,
+        );
+        assert_eq!(
+            q,
+            "utm_source=x&lang=en&persona=data-scientist&framework=pytorch&nodes=4"
+        );
+    }
+
+    #[test]
+    fn a_preset_instance_keeps_its_framework() {
+        let base = Selection::new(Persona::DataScientist, Framework::TorchTune);
+        let sync = SyncSet::parse("persona,params");
+        let (sel, _) = apply(
+            "persona=platform-engineer&framework=jax&gpus=2",
+            &base,
+            sync,
+        );
+        assert_eq!(sel.framework, Framework::TorchTune);
+        assert_eq!(sel.persona, Persona::PlatformEngineer);
+        assert_eq!(sel.gpus(), 2);
+    }
+
+    #[test]
+    fn strict_parsing_names_the_bad_pair() {
+        let err = parse_strict("framework=pytorch&bogus=1").unwrap_err();
+        assert_eq!(err.to_string(), "unknown query key 'bogus'");
+        let err = parse_strict("gpus=lots").unwrap_err();
+        assert!(
+            err.to_string().starts_with("invalid gpus=\"lots\""),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,460 @@
+//! What the reader picked: a persona, a framework, the runtime scope, and a few parameters.
+//!
+//! Parameters are stored as `Option`s: `None` means "the framework's default", so switching
+//! framework keeps what the reader typed and re-derives the rest.
+
+use crate::catalog::{Framework, LlmModel, Persona};
+
+/// Where the platform engineer's runtime lives, and what the TrainJob's `runtimeRef.kind` says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RuntimeScope {
+    /// `ClusterTrainingRuntime`: any namespace can use it (the built-ins).
+    #[default]
+    Cluster,
+    /// `TrainingRuntime`: only TrainJobs in the same namespace can use it.
+    Namespaced,
+}
+
+impl RuntimeScope {
+    pub fn id(self) -> &'static str {
+        match self {
+            RuntimeScope::Cluster => "cluster",
+            RuntimeScope::Namespaced => "namespaced",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<RuntimeScope> {
+        match id {
+            "cluster" => Some(RuntimeScope::Cluster),
+            "namespaced" => Some(RuntimeScope::Namespaced),
+            _ => None,
+        }
+    }
+
+    pub fn kind(self) -> &'static str {
+        match self {
+            RuntimeScope::Cluster => "ClusterTrainingRuntime",
+            RuntimeScope::Namespaced => "TrainingRuntime",
+        }
+    }
+}
+
+/// One reader-settable parameter. The ids are the URL query keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ParamKey {
+    Name,
+    Namespace,
+    Nodes,
+    Gpus,
+    Procs,
+    Image,
+    Queue,
+    Model,
+    Dataset,
+}
+
+impl ParamKey {
+    pub const ALL: [ParamKey; 9] = [
+        ParamKey::Name,
+        ParamKey::Namespace,
+        ParamKey::Nodes,
+        ParamKey::Gpus,
+        ParamKey::Procs,
+        ParamKey::Image,
+        ParamKey::Queue,
+        ParamKey::Model,
+        ParamKey::Dataset,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            ParamKey::Name => "name",
+            ParamKey::Namespace => "namespace",
+            ParamKey::Nodes => "nodes",
+            ParamKey::Gpus => "gpus",
+            ParamKey::Procs => "procs",
+            ParamKey::Image => "image",
+            ParamKey::Queue => "queue",
+            ParamKey::Model => "model",
+            ParamKey::Dataset => "dataset",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<ParamKey> {
+        ParamKey::ALL.into_iter().find(|k| k.id() == id)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ParamKey::Name => "Job name",
+            ParamKey::Namespace => "Namespace",
+            ParamKey::Nodes => "Nodes",
+            ParamKey::Gpus => "GPUs per node",
+            ParamKey::Procs => "Processes per node",
+            ParamKey::Image => "Image",
+            ParamKey::Queue => "Kueue LocalQueue",
+            ParamKey::Model => "Model",
+            ParamKey::Dataset => "Dataset",
+        }
+    }
+
+    /// Whether the control applies to a framework (model and dataset only make sense for LLMs).
+    pub fn applies_to(self, framework: Framework) -> bool {
+        match self {
+            ParamKey::Model | ParamKey::Dataset => framework == Framework::TorchTune,
+            ParamKey::Procs | ParamKey::Image => framework != Framework::TorchTune,
+            _ => true,
+        }
+    }
+}
+
+pub const MAX_NODES: u32 = 1024;
+pub const MAX_GPUS: u32 = 16;
+pub const MAX_PROCS: u32 = 128;
+
+/// The parameters, each `None` until the reader sets it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Params {
+    pub name: Option<String>,
+    pub namespace: Option<String>,
+    pub nodes: Option<u32>,
+    pub gpus: Option<u32>,
+    pub procs: Option<u32>,
+    pub image: Option<String>,
+    pub queue: Option<String>,
+    pub model: Option<LlmModel>,
+    pub dataset: Option<String>,
+}
+
+impl Params {
+    /// Validates `raw` for `key` and stores it. An empty value resets the parameter to its default.
+    /// On error nothing changes, so a bad keystroke never reaches the snippets.
+    pub fn set(&mut self, key: ParamKey, raw: &str) -> Result<(), String> {
+        let raw = raw.trim();
+        if raw.is_empty() {
+            self.clear(key);
+            return Ok(());
+        }
+        match key {
+            ParamKey::Name => self.name = Some(check_rfc1035(raw)?),
+            ParamKey::Namespace => self.namespace = Some(check_rfc1123_label(raw)?),
+            ParamKey::Nodes => self.nodes = Some(parse_count(raw, 1, MAX_NODES)?),
+            ParamKey::Gpus => self.gpus = Some(parse_count(raw, 0, MAX_GPUS)?),
+            ParamKey::Procs => self.procs = Some(parse_count(raw, 1, MAX_PROCS)?),
+            ParamKey::Image => self.image = Some(check_image(raw)?),
+            ParamKey::Queue => self.queue = Some(check_rfc1123_label(raw)?),
+            ParamKey::Model => {
+                self.model = Some(LlmModel::from_id(raw).ok_or_else(|| {
+                    let known: Vec<_> = LlmModel::ALL.iter().map(|m| m.id()).collect();
+                    format!("unknown model; choose one of {}", known.join(", "))
+                })?)
+            }
+            ParamKey::Dataset => self.dataset = Some(check_dataset(raw)?),
+        }
+        Ok(())
+    }
+
+    pub fn clear(&mut self, key: ParamKey) {
+        match key {
+            ParamKey::Name => self.name = None,
+            ParamKey::Namespace => self.namespace = None,
+            ParamKey::Nodes => self.nodes = None,
+            ParamKey::Gpus => self.gpus = None,
+            ParamKey::Procs => self.procs = None,
+            ParamKey::Image => self.image = None,
+            ParamKey::Queue => self.queue = None,
+            ParamKey::Model => self.model = None,
+            ParamKey::Dataset => self.dataset = None,
+        }
+    }
+
+    /// The value as the reader would type it, or `None` when it is at its default.
+    pub fn get(&self, key: ParamKey) -> Option<String> {
+        match key {
+            ParamKey::Name => self.name.clone(),
+            ParamKey::Namespace => self.namespace.clone(),
+            ParamKey::Nodes => self.nodes.map(|n| n.to_string()),
+            ParamKey::Gpus => self.gpus.map(|n| n.to_string()),
+            ParamKey::Procs => self.procs.map(|n| n.to_string()),
+            ParamKey::Image => self.image.clone(),
+            ParamKey::Queue => self.queue.clone(),
+            ParamKey::Model => self.model.map(|m| m.id().to_string()),
+            ParamKey::Dataset => self.dataset.clone(),
+        }
+    }
+}
+
+/// The whole state that decides every snippet.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Selection {
+    pub persona: Persona,
+    pub framework: Framework,
+    pub scope: RuntimeScope,
+    pub params: Params,
+}
+
+impl Default for Selection {
+    fn default() -> Self {
+        Selection {
+            persona: Persona::DataScientist,
+            framework: Framework::PyTorch,
+            scope: RuntimeScope::Cluster,
+            params: Params::default(),
+        }
+    }
+}
+
+/// A parameter value that is valid on its own but not for this framework.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamWarning {
+    pub key: ParamKey,
+    pub message: String,
+}
+
+impl Selection {
+    pub fn new(persona: Persona, framework: Framework) -> Self {
+        Selection {
+            persona,
+            framework,
+            ..Selection::default()
+        }
+    }
+
+    pub fn name(&self) -> String {
+        self.params
+            .name
+            .clone()
+            .unwrap_or_else(|| default_name(self.framework).to_string())
+    }
+
+    pub fn namespace(&self) -> Option<&str> {
+        self.params.namespace.as_deref()
+    }
+
+    /// Nodes in total. TorchTune runtimes are single-node, whatever was asked for.
+    pub fn nodes(&self) -> u32 {
+        if self.framework == Framework::TorchTune {
+            return 1;
+        }
+        self.params.nodes.unwrap_or(2)
+    }
+
+    pub fn gpus(&self) -> u32 {
+        self.params.gpus.unwrap_or(match self.framework {
+            Framework::PyTorch | Framework::DeepSpeed | Framework::TorchTune => 1,
+            _ => 0,
+        })
+    }
+
+    pub fn procs(&self) -> Option<u32> {
+        self.params.procs
+    }
+
+    /// The trainer image. `None` for TorchTune, whose runtime image is fixed.
+    pub fn image(&self) -> String {
+        self.params
+            .image
+            .clone()
+            .unwrap_or_else(|| default_image(self.framework).to_string())
+    }
+
+    /// Whether the image is a placeholder the reader must replace before applying.
+    pub fn image_is_placeholder(&self) -> bool {
+        self.params.image.is_none()
+    }
+
+    pub fn queue(&self) -> Option<&str> {
+        self.params.queue.as_deref()
+    }
+
+    pub fn model(&self) -> LlmModel {
+        self.params.model.unwrap_or(LlmModel::Llama32_1b)
+    }
+
+    pub fn dataset(&self) -> String {
+        self.params
+            .dataset
+            .clone()
+            .unwrap_or_else(|| "hf://tatsu-lab/alpaca/data".to_string())
+    }
+
+    /// The V2 runtime a TrainJob references, or `None` when V2 has no equivalent.
+    pub fn runtime_name(&self) -> Option<String> {
+        match self.framework {
+            Framework::PyTorch => Some("torch-distributed".into()),
+            Framework::DeepSpeed => Some("deepspeed-distributed".into()),
+            Framework::Mlx => Some("mlx-distributed".into()),
+            Framework::Jax => Some("jax-distributed".into()),
+            Framework::XgBoost => Some("xgboost-distributed".into()),
+            Framework::TorchTune => Some(self.model().runtime_name()),
+            Framework::Mpi => Some(CUSTOM_MPI_RUNTIME.into()),
+            Framework::TensorFlow | Framework::Paddle => None,
+        }
+    }
+
+    /// Values that parse but do not fit the framework, shown next to their controls.
+    pub fn warnings(&self) -> Vec<ParamWarning> {
+        let mut out = Vec::new();
+        if self.framework == Framework::TorchTune && self.params.nodes.is_some_and(|n| n > 1) {
+            out.push(ParamWarning {
+                key: ParamKey::Nodes,
+                message: "TorchTune runtimes run on one node in v2.3.0; using 1".into(),
+            });
+        }
+        out
+    }
+}
+
+/// The name of the custom MPI runtime the widget generates (no built-in exists after v2.1).
+pub const CUSTOM_MPI_RUNTIME: &str = "openmpi-distributed";
+
+fn default_name(framework: Framework) -> &'static str {
+    match framework {
+        Framework::PyTorch => "pytorch-ddp",
+        Framework::DeepSpeed => "deepspeed-train",
+        Framework::Mlx => "mlx-train",
+        Framework::Jax => "jax-train",
+        Framework::XgBoost => "xgboost-train",
+        Framework::TorchTune => "llm-finetune",
+        Framework::Mpi => "mpi-pi",
+        Framework::TensorFlow => "tf-train",
+        Framework::Paddle => "paddle-train",
+    }
+}
+
+/// Placeholder images. They are real images where one fits; the snippets label them as
+/// placeholders to replace with the reader's own training image.
+fn default_image(framework: Framework) -> &'static str {
+    match framework {
+        Framework::PyTorch | Framework::TorchTune => {
+            "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime"
+        }
+        Framework::DeepSpeed => "ghcr.io/kubeflow/trainer/deepspeed-runtime:v2.3.0",
+        Framework::Mlx => "ghcr.io/kubeflow/trainer/mlx-runtime:v2.3.0",
+        Framework::Jax => "nvcr.io/nvidia/jax:25.10-py3",
+        Framework::XgBoost => "ghcr.io/kubeflow/trainer/xgboost-runtime:v2.3.0",
+        Framework::Mpi => "mpioperator/mpi-pi:openmpi",
+        Framework::TensorFlow => "tensorflow/tensorflow:2.16.1",
+        Framework::Paddle => "registry.baidubce.com/paddlepaddle/paddle:2.4.0rc0-cpu",
+    }
+}
+
+fn parse_count(raw: &str, min: u32, max: u32) -> Result<u32, String> {
+    let n: i64 = raw
+        .parse()
+        .map_err(|_| format!("enter a whole number from {min} to {max}"))?;
+    if n < i64::from(min) || n > i64::from(max) {
+        return Err(format!("must be from {min} to {max}"));
+    }
+    Ok(n as u32)
+}
+
+/// RFC 1035 label: the TrainJob CRD's CEL rule for `metadata.name`.
+fn check_rfc1035(raw: &str) -> Result<String, String> {
+    let ok_chars = raw
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    let first = raw.as_bytes()[0];
+    let last = raw.as_bytes()[raw.len() - 1];
+    if raw.len() > 63 {
+        return Err("at most 63 characters".into());
+    }
+    if !ok_chars || !first.is_ascii_lowercase() || last == b'-' {
+        return Err("lowercase letters, digits and '-', starting with a letter".into());
+    }
+    Ok(raw.to_string())
+}
+
+/// RFC 1123 label: namespaces, and the Kueue queue name (a label value).
+fn check_rfc1123_label(raw: &str) -> Result<String, String> {
+    let ok_chars = raw
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    let first = raw.as_bytes()[0];
+    let last = raw.as_bytes()[raw.len() - 1];
+    if raw.len() > 63 {
+        return Err("at most 63 characters".into());
+    }
+    if !ok_chars || first == b'-' || last == b'-' {
+        return Err("lowercase letters, digits and '-', not starting or ending with '-'".into());
+    }
+    Ok(raw.to_string())
+}
+
+fn check_image(raw: &str) -> Result<String, String> {
+    let ok_chars = raw
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'/' | b':' | b'@' | b'-' | b'_'));
+    if raw.len() > 255 {
+        return Err("at most 255 characters".into());
+    }
+    if !ok_chars || !raw.as_bytes()[0].is_ascii_alphanumeric() || raw.contains("//") {
+        return Err("an image reference such as registry.example.com/team/train:1.0".into());
+    }
+    Ok(raw.to_string())
+}
+
+fn check_dataset(raw: &str) -> Result<String, String> {
+    let Some(path) = raw.strip_prefix("hf://") else {
+        return Err("a Hugging Face dataset URI, such as hf://tatsu-lab/alpaca/data".into());
+    };
+    let ok_chars = path
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'/' | b'-' | b'_'));
+    let parts: Vec<&str> = path.split('/').collect();
+    if raw.len() > 2048 || !ok_chars || parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
+        return Err("a Hugging Face dataset URI, such as hf://tatsu-lab/alpaca/data".into());
+    }
+    Ok(raw.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_values_are_refused_with_a_reason_and_change_nothing() {
+        let mut p = Params::default();
+        for (key, raw) in [
+            (ParamKey::Nodes, "-7"),
+            (ParamKey::Nodes, "0"),
+            (ParamKey::Nodes, "1e3"),
+            (ParamKey::Nodes, "99999999999999999999"),
+            (ParamKey::Gpus, "17"),
+            (ParamKey::Procs, "0"),
+            (ParamKey::Name, "Bad_Name"),
+            (ParamKey::Name, "9lives"),
+            (ParamKey::Namespace, "-ns"),
+            (ParamKey::Image, "img with space"),
+            (ParamKey::Image, "<script>"),
+            (ParamKey::Queue, "a".repeat(64).as_str()),
+            (ParamKey::Model, "gpt-5"),
+            (ParamKey::Dataset, "s3://bucket"),
+            (ParamKey::Dataset, "hf://only"),
+        ] {
+            let err = p
+                .set(key, raw)
+                .expect_err(&format!("{key:?}={raw} must be refused"));
+            assert!(!err.is_empty());
+            assert_eq!(p, Params::default(), "{key:?}={raw} changed the params");
+        }
+    }
+
+    #[test]
+    fn empty_resets_to_default() {
+        let mut s = Selection::default();
+        s.params.set(ParamKey::Nodes, "4").unwrap();
+        assert_eq!(s.nodes(), 4);
+        s.params.set(ParamKey::Nodes, "  ").unwrap();
+        assert_eq!(s.nodes(), 2);
+    }
+
+    #[test]
+    fn torchtune_is_single_node_and_says_so() {
+        let mut s = Selection::new(Persona::DataScientist, Framework::TorchTune);
+        s.params.set(ParamKey::Nodes, "3").unwrap();
+        assert_eq!(s.nodes(), 1);
+        assert_eq!(s.warnings().len(), 1);
+        assert_eq!(s.runtime_name().as_deref(), Some("torchtune-llama3.2-1b"));
+    }
+}

@@ -1,0 +1,340 @@
+//! Pure functions from a `Selection` to what both panes show. The widget, the CLI and the
+//! page's static fallback all print what `render` returns.
+
+pub mod python;
+pub mod runtimes;
+pub mod sdk_v1;
+pub mod sdk_v2;
+pub mod trainjob;
+pub mod v1_jobs;
+pub mod workload;
+
+use crate::catalog::{Framework, Persona, V2Support, TRAINER_VERSION, V1_OPERATOR, V1_SDK, V2_SDK};
+use crate::model::to_value;
+use crate::selection::{RuntimeScope, Selection};
+use crate::yaml::{self, Line, PathSeg};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Api {
+    V1,
+    V2,
+}
+
+impl Api {
+    pub fn id(self) -> &'static str {
+        match self {
+            Api::V1 => "v1",
+            Api::V2 => "v2",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Language {
+    Yaml,
+    Python,
+}
+
+impl Language {
+    pub fn id(self) -> &'static str {
+        match self {
+            Language::Yaml => "yaml",
+            Language::Python => "python",
+        }
+    }
+}
+
+/// One copyable block of code.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snippet {
+    pub api: Api,
+    pub language: Language,
+    pub title: String,
+    pub code: String,
+    /// Per line of `code`: true where a V1 line is infrastructure that a V2 runtime now owns.
+    pub owned_by_runtime: Vec<bool>,
+}
+
+impl Snippet {
+    fn yaml(
+        api: Api,
+        title: String,
+        lines: Vec<Line>,
+        mark: impl Fn(&[PathSeg]) -> bool,
+    ) -> Snippet {
+        let owned_by_runtime = lines
+            .iter()
+            .map(|l| !l.path.is_empty() && mark(&l.path))
+            .collect();
+        Snippet {
+            api,
+            language: Language::Yaml,
+            title,
+            code: yaml::join(&lines),
+            owned_by_runtime,
+        }
+    }
+
+    fn python(api: Api, title: String, code: String) -> Snippet {
+        let owned_by_runtime = vec![false; code.lines().count()];
+        Snippet {
+            api,
+            language: Language::Python,
+            title,
+            code,
+            owned_by_runtime,
+        }
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.code.lines().count()
+    }
+
+    pub fn owned_count(&self) -> usize {
+        self.owned_by_runtime.iter().filter(|b| **b).count()
+    }
+}
+
+/// Shown instead of code where an API has nothing to offer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub title: String,
+    pub paragraphs: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pane {
+    pub api: Api,
+    pub heading: String,
+    pub snippets: Vec<Snippet>,
+    pub notice: Option<Notice>,
+}
+
+/// Everything the widget shows for one selection.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    pub v2: Pane,
+    pub v1: Pane,
+    /// The "what changed" line.
+    pub summary: String,
+}
+
+pub fn render(sel: &Selection) -> View {
+    let v1 = v1_pane(sel);
+    let v2 = v2_pane(sel);
+    let summary = summary(sel, &v1, &v2);
+    View { v2, v1, summary }
+}
+
+/// The flat list the CLI exports: V2 first, then V1.
+pub fn all_snippets(sel: &Selection) -> Vec<Snippet> {
+    let view = render(sel);
+    view.v2
+        .snippets
+        .into_iter()
+        .chain(view.v1.snippets)
+        .collect()
+}
+
+fn v2_pane(sel: &Selection) -> Pane {
+    let heading = format!("Trainer {TRAINER_VERSION}");
+    if sel.framework.v2_support() == V2Support::Unsupported {
+        return Pane {
+            api: Api::V2,
+            heading,
+            snippets: Vec::new(),
+            notice: Some(unsupported_notice(sel.framework)),
+        };
+    }
+    let mut snippets = Vec::new();
+    let runtime = runtimes::runtime_for(sel);
+    match sel.persona {
+        Persona::PlatformEngineer => {
+            if let Some(rt) = runtime {
+                let title = format!(
+                    "{} {}",
+                    rt.kind,
+                    rt.metadata.name.clone().unwrap_or_default()
+                );
+                let comments = runtime_comments(sel);
+                let lines = yaml::emit_documents([(comments.as_slice(), &to_value(&rt))]);
+                snippets.push(Snippet::yaml(Api::V2, title, lines, |_| false));
+            }
+        }
+        Persona::DataScientist => {
+            if let Some(job) = trainjob::trainjob_for(sel) {
+                let mut comments = Vec::new();
+                if sel.framework == Framework::Mpi {
+                    comments.push(format!(
+                        "Needs the {} runtime from the platform engineer's view.",
+                        crate::selection::CUSTOM_MPI_RUNTIME
+                    ));
+                }
+                if sel.framework != Framework::TorchTune {
+                    comments.push(format!(
+                        "{} is a placeholder: bake your script into the image.",
+                        workload::script_path(sel.framework)
+                    ));
+                }
+                let lines = yaml::emit_documents([(comments.as_slice(), &to_value(&job))]);
+                snippets.push(Snippet::yaml(Api::V2, "TrainJob".into(), lines, |_| false));
+            }
+            if let Some(code) = sdk_v2::sdk_v2(sel) {
+                snippets.push(Snippet::python(
+                    Api::V2,
+                    format!("Python SDK ({V2_SDK})"),
+                    code,
+                ));
+            }
+        }
+    }
+    Pane {
+        api: Api::V2,
+        heading,
+        snippets,
+        notice: None,
+    }
+}
+
+fn runtime_comments(sel: &Selection) -> Vec<String> {
+    match (sel.framework, sel.scope) {
+        (Framework::Mpi, _) => vec![
+            "No built-in plain-MPI runtime ships after v2.1: this is one you own.".into(),
+            "Same pattern as deepspeed-distributed: SSH keys and hostfile come from the controller.".into(),
+        ],
+        (_, RuntimeScope::Cluster) => vec![format!(
+            "Shipped with Trainer {TRAINER_VERSION}: installed by the Helm chart or manifests/overlays/runtimes."
+        )],
+        (_, RuntimeScope::Namespaced) => vec![
+            format!("A team-scoped copy of the {TRAINER_VERSION} built-in: only TrainJobs in this namespace can use it."),
+        ],
+    }
+}
+
+fn v1_pane(sel: &Selection) -> Pane {
+    let heading = V1_OPERATOR.to_string();
+    let kind = sel.framework.v1_kind();
+    let job = v1_jobs::v1_job_for(sel);
+    let mut snippets = Vec::new();
+    let title = if sel.framework == Framework::TorchTune {
+        "PyTorchJob that train() created (arguments abridged)".to_string()
+    } else {
+        kind.kind().to_string()
+    };
+    let job_value = to_value(&job);
+    let mark = |path: &[PathSeg]| owned_by_runtime(path);
+    if sel.framework == Framework::TorchTune {
+        let pvc = v1_jobs::train_api_pvc(sel);
+        let lines = yaml::emit_documents([(&[][..], &pvc), (&[][..], &job_value)]);
+        // The PVC is storage plumbing the V2 runtime's volumeClaimPolicies now own.
+        let mut snippet = Snippet::yaml(Api::V1, title, lines, mark);
+        let pvc_lines = yaml::emit(&pvc).len();
+        for owned in snippet.owned_by_runtime.iter_mut().take(pvc_lines) {
+            *owned = true;
+        }
+        snippets.push(snippet);
+    } else {
+        snippets.push(Snippet::yaml(Api::V1, title, yaml::emit(&job_value), mark));
+    }
+    if sel.persona == Persona::DataScientist {
+        snippets.push(Snippet::python(
+            Api::V1,
+            format!("Python SDK ({V1_SDK})"),
+            sdk_v1::sdk_v1(sel),
+        ));
+    }
+    Pane {
+        api: Api::V1,
+        heading,
+        snippets,
+        notice: None,
+    }
+}
+
+/// Whether a V1 job line is infrastructure a V2 runtime now owns: the replica topology, restart
+/// and cleanup policies, images, ports, security contexts and probes (the MPI/SSH plumbing), and
+/// the storage-initializer wiring of `train()`.
+pub fn owned_by_runtime(path: &[PathSeg]) -> bool {
+    let keys: Vec<&str> = path
+        .iter()
+        .filter_map(|seg| match seg {
+            PathSeg::Key(k) => Some(k.as_str()),
+            PathSeg::Index(_) => None,
+        })
+        .collect();
+    if keys.first() != Some(&"spec") || keys.len() < 2 {
+        return false;
+    }
+    if keys[1] == "runPolicy" {
+        return true;
+    }
+    if !keys[1].ends_with("ReplicaSpecs") {
+        return false;
+    }
+    // spec.<kind>ReplicaSpecs.<Type>[.replicas|.restartPolicy]
+    if keys.len() == 3 || matches!(keys.get(3), Some(&"replicas" | &"restartPolicy")) {
+        return true;
+    }
+    const OWNED: [&str; 8] = [
+        "image",
+        "imagePullPolicy",
+        "ports",
+        "securityContext",
+        "readinessProbe",
+        "volumeMounts",
+        "volumes",
+        "initContainers",
+    ];
+    if keys.iter().any(|k| OWNED.contains(k)) {
+        return true;
+    }
+    // The container's name is how V1 found it; V2 runtimes name it `node`. The pod template's
+    // metadata held train()'s sidecar opt-out.
+    let in_container = keys.iter().position(|k| *k == "containers");
+    match in_container {
+        Some(i) => keys.len() == i + 2 && keys[i + 1] == "name",
+        None => keys.get(4) == Some(&"metadata"),
+    }
+}
+
+fn unsupported_notice(framework: Framework) -> Notice {
+    let name = framework.label();
+    let kind = framework.v1_kind().kind();
+    let mut paragraphs = vec![
+        format!(
+            "Trainer {TRAINER_VERSION} has no {name} runtime and no mlPolicy for it, so there is no TrainJob to show. \
+             KEP-2170 lists {name} as later work; nothing has shipped."
+        ),
+        format!("Keep running {kind} on {V1_OPERATOR}.x while you plan the move; its CRD and SDK still work."),
+    ];
+    paragraphs.push(match framework {
+        Framework::TensorFlow => "Parameter-server topologies (Chief, PS, Evaluator) have no V2 representation. \
+             If the model can move to PyTorch or JAX, the torch-distributed and jax-distributed runtimes take it from there."
+            .to_string(),
+        _ => "If the model can move to PyTorch, the torch-distributed runtime takes it from there.".to_string(),
+    });
+    Notice {
+        title: format!("No V2 equivalent for {kind}"),
+        paragraphs,
+    }
+}
+
+fn summary(sel: &Selection, v1: &Pane, v2: &Pane) -> String {
+    let v1_yaml = &v1.snippets[0];
+    let kind = sel.framework.v1_kind().kind();
+    let owned = v1_yaml.owned_count();
+    let total = v1_yaml.line_count();
+    match (sel.framework.v2_support(), sel.persona) {
+        (V2Support::Unsupported, _) => format!("{kind} has no Trainer {TRAINER_VERSION} equivalent: keep it on {V1_OPERATOR}."),
+        (_, Persona::PlatformEngineer) => format!(
+            "The runtime now holds what every V1 job repeated: {owned} of the {total} {kind} lines are infrastructure."
+        ),
+        (_, Persona::DataScientist) => {
+            let v2_lines = v2.snippets.first().map(Snippet::line_count).unwrap_or(0);
+            format!(
+                "V2: a {v2_lines}-line TrainJob. V1: {total} lines of {kind}, {owned} of them infrastructure the {} runtime now owns.",
+                sel.runtime_name().unwrap_or_default()
+            )
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Kubeflow SDK 0.5.0 (`pip install kubeflow`) code for the data scientist.
+
+use super::python::{raw, s, Call, Py, Script};
+use super::trainjob::QUEUE_LABEL;
+use super::workload;
+use crate::catalog::Framework;
+use crate::selection::Selection;
+
+const TRAINER: &str = "kubeflow.trainer";
+const OPTIONS: &str = "kubeflow.trainer.options";
+
+fn resources(sel: &Selection) -> Option<Py> {
+    (sel.gpus() > 0).then(|| Py::Dict(vec![("gpu".into(), Py::Int(i64::from(sel.gpus())))]))
+}
+
+fn client_call(sel: &Selection, script: &mut Script) -> Call {
+    match sel.namespace() {
+        Some(ns) => {
+            script.import(TRAINER, "KubernetesBackendConfig");
+            Call::new("TrainerClient").kw(
+                "backend_config",
+                Call::new("KubernetesBackendConfig")
+                    .kw("namespace", s(ns))
+                    .into_py(),
+            )
+        }
+        None => Call::new("TrainerClient"),
+    }
+}
+
+fn options(sel: &Selection, script: &mut Script) -> Py {
+    script.import(OPTIONS, "Name");
+    let mut opts = vec![Call::new("Name").kw("name", s(&sel.name())).into_py()];
+    if let Some(q) = sel.queue() {
+        // The SDK only labels the TrainJob; Kueue's webhook suspends it until admitted.
+        script.import(OPTIONS, "Labels");
+        opts.push(
+            Call::new("Labels")
+                .kw("labels", Py::Dict(vec![(QUEUE_LABEL.into(), s(q))]))
+                .into_py(),
+        );
+    }
+    Py::List(opts)
+}
+
+/// `None` where V2 has no runtime.
+pub fn sdk_v2(sel: &Selection) -> Option<String> {
+    let runtime = sel.runtime_name()?;
+    let mut script = Script::new();
+    script.import(TRAINER, "TrainerClient");
+    let client = client_call(sel, &mut script);
+
+    let train = if sel.framework == Framework::TorchTune {
+        llm_train_call(sel, &runtime, &mut script)
+    } else {
+        script.import(TRAINER, "CustomTrainer");
+        script.blank();
+        script.line("def train():");
+        for line in workload::function_body(sel) {
+            script.line(if line.is_empty() {
+                line
+            } else {
+                format!("    {line}")
+            });
+        }
+        script.blank();
+        script.blank();
+        let trainer = Call::new("CustomTrainer")
+            .kw("func", raw("train"))
+            .kw_opt("image", sel.params.image.as_deref().map(s))
+            .kw("num_nodes", Py::Int(i64::from(sel.nodes())))
+            .kw_opt("resources_per_node", resources(sel));
+        Call::new("client.train")
+            .kw("runtime", s(&runtime))
+            .kw("trainer", trainer.into_py())
+    };
+    let train = train.kw("options", options(sel, &mut script));
+
+    if sel.procs().is_some() {
+        script
+            .line("# SDK 0.5.0 has no per-node process count: the runtime starts one process per");
+        script.line(
+            "# GPU (or per CPU). Set spec.trainer.numProcPerNode in the TrainJob YAML to override.",
+        );
+    }
+    script.line(format!("client = {}", client.into_py().render(0)));
+    script.line(format!("job_name = {}", train.into_py().render(0)));
+    script.blank();
+    script.line("# Blocks until the TrainJob is Complete (V1 waited for Succeeded).");
+    script.line("client.wait_for_job_status(job_name)");
+    script.line("for line in client.get_job_logs(job_name):");
+    script.line("    print(line)");
+    Some(script.finish())
+}
+
+fn llm_train_call(sel: &Selection, runtime: &str, script: &mut Script) -> Call {
+    for name in [
+        "BuiltinTrainer",
+        "DataFormat",
+        "HuggingFaceDatasetInitializer",
+        "HuggingFaceModelInitializer",
+        "Initializer",
+        "TorchTuneConfig",
+        "TorchTuneInstructDataset",
+    ] {
+        script.import(TRAINER, name);
+    }
+    let model = sel.model();
+    let mut model_init =
+        Call::new("HuggingFaceModelInitializer").kw("storage_uri", s(model.hf_uri()));
+    if model.gated() {
+        script.import_module("os");
+        model_init = model_init.kw("access_token", raw("os.environ[\"HF_TOKEN\"]"));
+    }
+    let initializer = Call::new("Initializer")
+        .kw(
+            "dataset",
+            Call::new("HuggingFaceDatasetInitializer")
+                .kw("storage_uri", s(&sel.dataset()))
+                .into_py(),
+        )
+        .kw("model", model_init.into_py());
+    let config = Call::new("TorchTuneConfig")
+        .kw(
+            "dataset_preprocess_config",
+            Call::new("TorchTuneInstructDataset")
+                .kw("source", raw("DataFormat.PARQUET"))
+                .into_py(),
+        )
+        .kw_opt("resources_per_node", resources(sel));
+    Call::new("client.train")
+        .kw("runtime", s(runtime))
+        .kw("initializer", initializer.into_py())
+        .kw(
+            "trainer",
+            Call::new("BuiltinTrainer")
+                .kw("config", config.into_py())
+                .into_py(),
+        )
+}

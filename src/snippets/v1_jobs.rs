@@ -1,0 +1,250 @@
+//! What the same work took with Training Operator v1.9: one V1 job per framework.
+
+use super::trainjob::job_meta;
+use super::workload;
+use crate::catalog::{Framework, V1Kind};
+use crate::model::pod::{Container, ContainerPort, PodSpec, PodTemplateSpec, Resources};
+use crate::model::v1::{ReplicaSpec, V1Job, V1JobSpec, API_VERSION};
+use crate::model::ObjectMeta;
+use crate::selection::Selection;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// The image V1 jobs must name: V1 had no runtime to inherit one from.
+pub fn v1_image(sel: &Selection) -> String {
+    sel.params
+        .image
+        .clone()
+        .unwrap_or_else(|| match sel.framework {
+            Framework::PyTorch => "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime".into(),
+            Framework::DeepSpeed => "ghcr.io/kubeflow/trainer/deepspeed-runtime:v2.3.0".into(),
+            Framework::Mlx => "ghcr.io/kubeflow/trainer/mlx-runtime:v2.3.0".into(),
+            Framework::Jax => "nvcr.io/nvidia/jax:25.10-py3".into(),
+            Framework::XgBoost => "ghcr.io/kubeflow/trainer/xgboost-runtime:v2.3.0".into(),
+            Framework::Mpi => "mpioperator/mpi-pi:openmpi".into(),
+            Framework::TensorFlow => "tensorflow/tensorflow:2.16.1".into(),
+            Framework::Paddle => "registry.baidubce.com/paddlepaddle/paddle:2.4.0rc0-cpu".into(),
+            Framework::TorchTune => "ghcr.io/kubeflow/training-v1/trainer-huggingface".into(),
+        })
+}
+
+fn replica(replicas: u32, restart: Option<&str>, pod: PodSpec) -> ReplicaSpec {
+    ReplicaSpec {
+        replicas: Some(replicas),
+        restart_policy: restart.map(String::from),
+        template: PodTemplateSpec {
+            metadata: None,
+            spec: pod,
+        },
+    }
+}
+
+fn container(sel: &Selection, kind: V1Kind, command: Vec<String>, with_port: bool) -> Container {
+    let mut c = Container::new(kind.container_name(), &v1_image(sel));
+    c.command = command;
+    c.resources = Resources::gpus(sel.gpus());
+    if with_port {
+        let (port, name) = kind.default_port();
+        c.ports = vec![ContainerPort {
+            container_port: i64::from(port),
+            name: Some(name.into()),
+            protocol: None,
+        }];
+    }
+    c
+}
+
+fn pod(c: Container) -> PodSpec {
+    PodSpec {
+        containers: vec![c],
+        ..Default::default()
+    }
+}
+
+/// Master + Workers: V1's way of saying "N nodes" for PyTorch and XGBoost.
+fn master_workers(sel: &Selection, restart: &str, c: Container) -> BTreeMap<String, ReplicaSpec> {
+    let mut specs = BTreeMap::new();
+    specs.insert("Master".into(), replica(1, Some(restart), pod(c.clone())));
+    if sel.nodes() > 1 {
+        specs.insert(
+            "Worker".into(),
+            replica(sel.nodes() - 1, Some(restart), pod(c)),
+        );
+    }
+    specs
+}
+
+pub fn v1_job_for(sel: &Selection) -> V1Job {
+    let kind = sel.framework.v1_kind();
+    let mut spec = match sel.framework {
+        Framework::PyTorch => {
+            let c = container(sel, kind, workload::v1_command(sel), false);
+            let mut spec = V1JobSpec::new(kind, master_workers(sel, "OnFailure", c));
+            spec.nproc_per_node = sel.procs().map(|p| p.to_string());
+            spec
+        }
+        Framework::XgBoost => {
+            let c = container(sel, kind, workload::v1_command(sel), true);
+            V1JobSpec::new(kind, master_workers(sel, "Never", c))
+        }
+        Framework::DeepSpeed | Framework::Mlx | Framework::Mpi => {
+            let mut launcher = Container::new(kind.container_name(), &v1_image(sel));
+            launcher.command = workload::v1_command(sel);
+            let worker = container(sel, kind, Vec::new(), false);
+            let mut specs = BTreeMap::new();
+            specs.insert("Launcher".into(), replica(1, None, pod(launcher)));
+            specs.insert("Worker".into(), replica(sel.nodes(), None, pod(worker)));
+            let mut spec = V1JobSpec::new(kind, specs);
+            spec.slots_per_worker = Some(workload::slots_per_node(sel));
+            spec.run_policy = Some(json!({"cleanPodPolicy": "Running"}));
+            spec
+        }
+        Framework::Jax | Framework::TensorFlow => {
+            let c = container(sel, kind, workload::v1_command(sel), false);
+            let mut specs = BTreeMap::new();
+            specs.insert(
+                "Worker".into(),
+                replica(sel.nodes(), Some("OnFailure"), pod(c)),
+            );
+            V1JobSpec::new(kind, specs)
+        }
+        Framework::Paddle => {
+            let command = [
+                "python3",
+                "-m",
+                "paddle.distributed.launch",
+                "/workspace/train.py",
+            ];
+            let c = container(sel, kind, command.map(String::from).to_vec(), true);
+            let mut specs = BTreeMap::new();
+            specs.insert(
+                "Worker".into(),
+                replica(sel.nodes(), Some("OnFailure"), pod(c)),
+            );
+            V1JobSpec::new(kind, specs)
+        }
+        Framework::TorchTune => return train_api_job(sel),
+    };
+    spec.extra = Default::default();
+    V1Job {
+        api_version: API_VERSION.into(),
+        kind: kind.kind().into(),
+        metadata: job_meta(sel),
+        spec,
+    }
+}
+
+/// The storage-initializer volume that `TrainingClient.train()` mounts everywhere.
+fn storage_mount() -> Value {
+    json!({"name": "storage-initializer", "mountPath": "/workspace"})
+}
+
+/// The PyTorchJob that kubeflow-training 1.9.4's `train()` created for LLM fine-tuning: a
+/// storage-initializer init container on the Master, and a PVC named after the job. The JSON
+/// arguments are abridged: `train()` serialises the whole parameter objects there.
+fn train_api_job(sel: &Selection) -> V1Job {
+    let model = sel.model();
+    let dataset = sel.dataset();
+    let repo_id: Vec<&str> = dataset
+        .trim_start_matches("hf://")
+        .split('/')
+        .take(2)
+        .collect();
+    let repo_id = repo_id.join("/");
+    // V1 put the token into the init container's arguments, in plain text.
+    let token = if model.gated() {
+        ", \"access_token\": \"<HF_TOKEN>\""
+    } else {
+        ""
+    };
+    let model_params = format!(
+        "{{\"model_uri\": \"{}\", \"transformer_type\": \"AutoModelForCausalLM\"{token}}}",
+        model.hf_uri()
+    );
+    let mut init = Container::new(
+        "storage-initializer",
+        "ghcr.io/kubeflow/training-v1/storage-initializer",
+    );
+    init.args = vec![
+        "--model_provider".into(),
+        "hf".into(),
+        "--model_provider_parameters".into(),
+        model_params,
+        "--dataset_provider".into(),
+        "hf".into(),
+        "--dataset_provider_parameters".into(),
+        format!("{{\"repo_id\": \"{repo_id}\"}}"),
+    ];
+    init.volume_mounts = vec![storage_mount()];
+
+    let mut trainer = Container::new(
+        "pytorch",
+        "ghcr.io/kubeflow/training-v1/trainer-huggingface",
+    );
+    trainer.args = vec![
+        "--model_uri".into(),
+        model.hf_uri().into(),
+        "--transformer_type".into(),
+        "AutoModelForCausalLM".into(),
+        "--model_dir".into(),
+        "/workspace/model".into(),
+        "--dataset_dir".into(),
+        "/workspace/dataset".into(),
+        "--lora_config".into(),
+        "{\"r\": 8, \"lora_alpha\": 16}".into(),
+        "--training_parameters".into(),
+        "{\"num_train_epochs\": 1}".into(),
+    ];
+    trainer.volume_mounts = vec![storage_mount()];
+    trainer.resources = Resources::gpus(sel.gpus());
+
+    let volume =
+        json!({"name": "storage-initializer", "persistentVolumeClaim": {"claimName": sel.name()}});
+    // train() opted its pods out of Istio sidecars, which would keep the Job from completing.
+    let mut template_meta = ObjectMeta::default();
+    template_meta
+        .annotations
+        .insert("sidecar.istio.io/inject".into(), "false".into());
+    let master = PodTemplateSpec {
+        metadata: Some(template_meta),
+        spec: PodSpec {
+            init_containers: vec![init],
+            containers: vec![trainer],
+            volumes: vec![volume],
+            ..Default::default()
+        },
+    };
+    let mut specs = BTreeMap::new();
+    specs.insert(
+        "Master".into(),
+        ReplicaSpec {
+            replicas: Some(1),
+            restart_policy: None,
+            template: master,
+        },
+    );
+    let mut spec = V1JobSpec::new(V1Kind::PyTorchJob, specs);
+    spec.nproc_per_node = Some("1".into());
+    spec.run_policy = Some(json!({}));
+    V1Job {
+        api_version: API_VERSION.into(),
+        kind: "PyTorchJob".into(),
+        metadata: job_meta(sel),
+        spec,
+    }
+}
+
+/// The PVC `train()` created before the job (10Gi by default).
+pub fn train_api_pvc(sel: &Selection) -> Value {
+    let mut meta = serde_json::Map::new();
+    meta.insert("name".into(), sel.name().into());
+    if let Some(ns) = sel.namespace() {
+        meta.insert("namespace".into(), ns.into());
+    }
+    json!({
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": meta,
+        "spec": {"accessModes": ["ReadWriteOnce", "ReadOnlyMany"], "resources": {"requests": {"storage": "10Gi"}}}
+    })
+}

@@ -1,0 +1,245 @@
+//! Shared test helpers: the reference data (CRDs, shipped runtimes, V1 examples) and strict
+//! validation of YAML documents against the real CRD schemas.
+#![allow(dead_code)]
+
+use serde_json::{json, Map, Value};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use trainer_v2_explorer::catalog::{Framework, Persona};
+use trainer_v2_explorer::selection::{ParamKey, RuntimeScope, Selection};
+
+/// `$TRAINER_REFERENCE`, default `../shared/reference`. Missing data is an error, never a skip:
+/// `make test` fetches the pinned upstream files when the folder is absent.
+pub fn reference_dir() -> PathBuf {
+    let dir = std::env::var_os("TRAINER_REFERENCE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference"));
+    assert!(
+        dir.join("v2-crds/v2.3.0").is_dir(),
+        "reference data not found at {}: set TRAINER_REFERENCE or run `make reference`",
+        dir.display()
+    );
+    dir
+}
+
+pub fn read_reference(rel: &str) -> String {
+    let path = reference_dir().join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// All documents of a YAML stream, as JSON values.
+pub fn yaml_docs(text: &str) -> Vec<Value> {
+    use serde::Deserialize;
+    serde_yaml::Deserializer::from_str(text)
+        .map(|doc| {
+            Value::deserialize(doc).unwrap_or_else(|e| panic!("YAML does not parse: {e}\n{text}"))
+        })
+        .filter(|v| !v.is_null())
+        .collect()
+}
+
+/// The CRD's OpenAPI schema, made strict: every object that declares `properties` rejects
+/// undeclared fields, as `kubectl apply --validate=strict` does.
+fn strict(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            let preserves =
+                map.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
+            if map.contains_key("properties")
+                && !map.contains_key("additionalProperties")
+                && !preserves
+            {
+                map.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            for v in map.values_mut() {
+                strict(v);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(strict),
+        _ => {}
+    }
+}
+
+/// ObjectMeta is `type: object` in CRDs; the API server validates it. We check the fields our
+/// snippets use, strictly.
+fn metadata_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "maxLength": 253},
+            "namespace": {"type": "string", "maxLength": 63, "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},
+            "labels": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 63}},
+            "annotations": {"type": "object", "additionalProperties": {"type": "string"}}
+        },
+        "required": ["name"],
+        "additionalProperties": false
+    })
+}
+
+pub struct Schema {
+    validator: jsonschema::Validator,
+}
+
+impl Schema {
+    pub fn errors(&self, doc: &Value) -> Vec<String> {
+        self.validator
+            .iter_errors(doc)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect()
+    }
+}
+
+fn load_crd(rel: &str, version: &str) -> Vec<((String, String), Schema)> {
+    let crd = yaml_docs(&read_reference(rel)).remove(0);
+    let group = crd["spec"]["group"].as_str().unwrap().to_string();
+    let kind = crd["spec"]["names"]["kind"].as_str().unwrap().to_string();
+    let mut out = Vec::new();
+    for v in crd["spec"]["versions"].as_array().unwrap() {
+        if v["name"] != version {
+            continue;
+        }
+        let mut schema = v["schema"]["openAPIV3Schema"].clone();
+        strict(&mut schema);
+        schema["properties"]["metadata"] = metadata_schema();
+        schema["required"] = json!(["apiVersion", "kind", "metadata", "spec"]);
+        let validator = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft4)
+            .build(&schema)
+            .unwrap_or_else(|e| panic!("{rel}: {e}"));
+        out.push((
+            (format!("{group}/{version}"), kind.clone()),
+            Schema { validator },
+        ));
+    }
+    out
+}
+
+/// Schemas by (apiVersion, kind) for V2 v2.3.0, the V1 kinds and the MPI Operator's v2beta1.
+pub fn schemas() -> &'static HashMap<(String, String), Schema> {
+    static SCHEMAS: OnceLock<HashMap<(String, String), Schema>> = OnceLock::new();
+    SCHEMAS.get_or_init(|| {
+        let mut all = HashMap::new();
+        for f in [
+            "trainer.kubeflow.org_trainjobs.yaml",
+            "trainer.kubeflow.org_trainingruntimes.yaml",
+            "trainer.kubeflow.org_clustertrainingruntimes.yaml",
+        ] {
+            all.extend(load_crd(&format!("v2-crds/v2.3.0/{f}"), "v1alpha1"));
+        }
+        for f in [
+            "pytorchjobs",
+            "mpijobs",
+            "jaxjobs",
+            "xgboostjobs",
+            "tfjobs",
+            "paddlejobs",
+        ] {
+            all.extend(load_crd(&format!("v1-crds/kubeflow.org_{f}.yaml"), "v1"));
+        }
+        all.extend(load_crd(
+            "mpi-operator-v2beta1/kubeflow.org_mpijobs.yaml",
+            "v2beta1",
+        ));
+        all
+    })
+}
+
+/// Kinds from core Kubernetes that snippets may include beside a job (train()'s PVC).
+const CORE_KINDS: [(&str, &str); 1] = [("v1", "PersistentVolumeClaim")];
+
+/// Validates one document strictly against its CRD, plus the CEL rules that matter to snippets.
+pub fn validate(doc: &Value) -> Result<(), String> {
+    let api = doc["apiVersion"].as_str().ok_or("no apiVersion")?;
+    let kind = doc["kind"].as_str().ok_or("no kind")?;
+    if CORE_KINDS.contains(&(api, kind)) {
+        return Ok(());
+    }
+    let schema = schemas()
+        .get(&(api.to_string(), kind.to_string()))
+        .ok_or(format!("no CRD for {api} {kind}"))?;
+    let errors = schema.errors(doc);
+    if !errors.is_empty() {
+        return Err(errors.join("\n"));
+    }
+    if kind == "TrainJob" {
+        // CEL on TrainJob: metadata.name is an RFC 1035 label.
+        let name = doc["metadata"]["name"].as_str().unwrap_or_default();
+        let ok = name.len() <= 63
+            && name.starts_with(|c: char| c.is_ascii_lowercase())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && !name.ends_with('-');
+        if !ok {
+            return Err(format!("TrainJob name {name:?} is not an RFC 1035 label"));
+        }
+    }
+    if kind.ends_with("TrainingRuntime") {
+        // CEL on MLPolicy: at most one framework policy.
+        let policy = doc["spec"]["mlPolicy"]
+            .as_object()
+            .cloned()
+            .unwrap_or_else(Map::new);
+        let n = ["torch", "mpi", "jax", "xgboost", "flux"]
+            .iter()
+            .filter(|k| policy.contains_key(**k))
+            .count();
+        if n > 1 {
+            return Err("mlPolicy sets more than one framework policy".into());
+        }
+    }
+    Ok(())
+}
+
+/// Every persona × framework × scope, at defaults and with a spread of parameters.
+pub fn selection_spread() -> Vec<Selection> {
+    let params: [&[(ParamKey, &str)]; 5] = [
+        &[],
+        &[
+            (ParamKey::Nodes, "4"),
+            (ParamKey::Gpus, "2"),
+            (ParamKey::Queue, "team-a-queue"),
+        ],
+        &[
+            (ParamKey::Nodes, "1"),
+            (ParamKey::Gpus, "0"),
+            (ParamKey::Procs, "8"),
+            (ParamKey::Namespace, "team-a"),
+        ],
+        &[
+            (
+                ParamKey::Name,
+                "a-very-long-job-name-that-is-still-a-valid-label-0123456789ab",
+            ),
+            (
+                ParamKey::Image,
+                "registry.example.com/ml/train@sha256:0123456789abcdef",
+            ),
+            (ParamKey::Nodes, "1024"),
+            (ParamKey::Gpus, "16"),
+            (ParamKey::Procs, "128"),
+        ],
+        &[
+            (ParamKey::Model, "qwen2.5-1.5b"),
+            (ParamKey::Dataset, "hf://org/ds"),
+            (ParamKey::Nodes, "3"),
+        ],
+    ];
+    let mut out = Vec::new();
+    for persona in Persona::ALL {
+        for framework in Framework::ALL {
+            for scope in [RuntimeScope::Cluster, RuntimeScope::Namespaced] {
+                for set in params {
+                    let mut sel = Selection::new(persona, framework);
+                    sel.scope = scope;
+                    for (k, v) in set {
+                        sel.params.set(*k, v).unwrap();
+                    }
+                    out.push(sel);
+                }
+            }
+        }
+    }
+    out
+}

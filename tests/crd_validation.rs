@@ -1,0 +1,76 @@
+//! Every YAML snippet, for every persona × framework × scope and a spread of parameters,
+//! validates strictly against the real CRDs: V2 against v2.3.0, V1 against Training Operator v1.9.
+
+mod common;
+
+use trainer_v2_explorer::snippets::{all_snippets, Language};
+
+#[test]
+fn every_yaml_snippet_validates_strictly_against_its_crd() {
+    let mut validated = 0;
+    let mut failures = Vec::new();
+    for sel in common::selection_spread() {
+        for snippet in all_snippets(&sel)
+            .iter()
+            .filter(|s| s.language == Language::Yaml)
+        {
+            for doc in common::yaml_docs(&snippet.code) {
+                match common::validate(&doc) {
+                    Ok(()) => validated += 1,
+                    Err(e) => {
+                        failures.push(format!("{sel:?}\n{}: {e}\n{}", snippet.title, snippet.code))
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} invalid documents; first:\n{}",
+        failures.len(),
+        failures[0]
+    );
+    // The spread covers 2 personas × 9 frameworks × 2 scopes × 5 parameter sets.
+    assert!(validated > 300, "only {validated} documents validated");
+    println!("validated {validated} YAML documents against the CRDs");
+}
+
+#[test]
+fn strict_validation_rejects_what_the_crd_does_not_declare() {
+    // The stale v2.0 field FACTS §i.1 warns about, and a typo, must both fail.
+    let stale = common::yaml_docs(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {name: x}\n\
+         spec:\n  mlPolicy:\n    numNodes: 1\n    torch:\n      numProcPerNode: auto\n  template:\n    spec:\n      replicatedJobs: []\n",
+    );
+    assert!(
+        common::validate(&stale[0]).is_err(),
+        "torch.numProcPerNode is gone since v2.2"
+    );
+    let typo = common::yaml_docs(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: x}\n\
+         spec:\n  runtimeRef: {name: torch-distributed}\n  trainer: {numNode: 2}\n",
+    );
+    assert!(common::validate(&typo[0]).is_err());
+    let bad_name = common::yaml_docs(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: 9lives}\nspec:\n  runtimeRef: {name: t}\n",
+    );
+    assert!(common::validate(&bad_name[0]).is_err());
+}
+
+#[test]
+fn shipped_examples_validate_so_the_validator_is_not_too_strict() {
+    for rel in [
+        "v2-examples/v2.3.0/01-multi-node.yaml",
+        "v2-examples/v2.3.0/02-runtime-patches.yaml",
+        "v2-examples/v2.3.0/03-kueue-integration.yaml",
+        "v1-examples/pytorch/simple.yaml",
+        "v1-examples/mpi/tensorflow-mnist.yaml",
+        "v1-examples/xgboost/xgboostjob.yaml",
+        "v1-examples/jax/cpu-demo/demo.yaml",
+        "mpi-operator-v2beta1/pi.yaml",
+    ] {
+        for doc in common::yaml_docs(&common::read_reference(rel)) {
+            common::validate(&doc).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        }
+    }
+}
