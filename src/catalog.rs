@@ -67,16 +67,9 @@ impl V1Kind {
     }
 
     pub fn from_kind(kind: &str) -> Option<V1Kind> {
-        [
-            V1Kind::PyTorchJob,
-            V1Kind::MpiJob,
-            V1Kind::JaxJob,
-            V1Kind::XgBoostJob,
-            V1Kind::TfJob,
-            V1Kind::PaddleJob,
-        ]
-        .into_iter()
-        .find(|k| k.kind() == kind)
+        [V1Kind::PyTorchJob, V1Kind::MpiJob, V1Kind::JaxJob, V1Kind::XgBoostJob, V1Kind::TfJob, V1Kind::PaddleJob]
+            .into_iter()
+            .find(|k| k.kind() == kind)
     }
 
     /// The spec field that holds the replica specs (`pytorchReplicaSpecs`, ...).
@@ -246,11 +239,7 @@ pub enum LlmModel {
 }
 
 impl LlmModel {
-    pub const ALL: [LlmModel; 3] = [
-        LlmModel::Llama32_1b,
-        LlmModel::Llama32_3b,
-        LlmModel::Qwen25_1_5b,
-    ];
+    pub const ALL: [LlmModel; 3] = [LlmModel::Llama32_1b, LlmModel::Llama32_3b, LlmModel::Qwen25_1_5b];
 
     /// The `model` query value: the runtime name without its `torchtune-` prefix.
     pub fn id(self) -> &'static str {
@@ -322,21 +311,13 @@ mod tests {
         for m in LlmModel::ALL {
             assert_eq!(LlmModel::from_id(m.id()), Some(m));
         }
-        assert_eq!(
-            Framework::from_id("PyTorch"),
-            None,
-            "ids are case-sensitive"
-        );
+        assert_eq!(Framework::from_id("PyTorch"), None, "ids are case-sensitive");
     }
 
     #[test]
     fn unsupported_frameworks_have_no_policy() {
         for f in Framework::ALL {
-            assert_eq!(
-                f.v2_support() == V2Support::Unsupported,
-                f.ml_policy().is_none(),
-                "{f:?}"
-            );
+            assert_eq!(f.v2_support() == V2Support::Unsupported, f.ml_policy().is_none(), "{f:?}");
         }
     }
 }

@@ -141,8 +141,8 @@ fn yaml_value_class(v: &str) -> Class {
 }
 
 const PY_KEYWORDS: [&str; 17] = [
-    "def", "import", "from", "for", "in", "return", "if", "else", "elif", "with", "as", "while",
-    "not", "and", "or", "class", "lambda",
+    "def", "import", "from", "for", "in", "return", "if", "else", "elif", "with", "as", "while", "not", "and", "or",
+    "class", "lambda",
 ];
 
 fn python_line(line: &str) -> Vec<Span> {
@@ -166,8 +166,7 @@ fn python_line(line: &str) -> Vec<Span> {
             push(&mut spans, Class::Comment, i..bytes.len());
             break;
         }
-        let is_prefix =
-            (b == b'f' || b == b'r' || b == b'b') && matches!(bytes.get(i + 1), Some(b'"' | b'\''));
+        let is_prefix = (b == b'f' || b == b'r' || b == b'b') && matches!(bytes.get(i + 1), Some(b'"' | b'\''));
         if b == b'"' || b == b'\'' || is_prefix {
             let q = if is_prefix { bytes[i + 1] } else { b };
             i += if is_prefix { 2 } else { 1 };
@@ -182,9 +181,7 @@ fn python_line(line: &str) -> Vec<Span> {
             continue;
         }
         if b.is_ascii_digit() {
-            while i < bytes.len()
-                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_')
-            {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_') {
                 i += 1;
             }
             push(&mut spans, Class::Num, start..i);
@@ -215,11 +212,7 @@ fn python_line(line: &str) -> Vec<Span> {
         while i < bytes.len() && !line.is_char_boundary(i) {
             i += 1;
         }
-        let class = if b.is_ascii_punctuation() {
-            Class::Punct
-        } else {
-            Class::Plain
-        };
+        let class = if b.is_ascii_punctuation() { Class::Punct } else { Class::Plain };
         push(&mut spans, class, start..i);
     }
     spans
@@ -233,29 +226,17 @@ mod tests {
         highlight(lang, code)
             .into_iter()
             .zip(code.lines())
-            .map(|(spans, line)| {
-                spans
-                    .into_iter()
-                    .map(|(c, r)| (c, line[r].to_string()))
-                    .collect()
-            })
+            .map(|(spans, line)| spans.into_iter().map(|(c, r)| (c, line[r].to_string())).collect())
             .collect()
     }
 
     #[test]
     fn yaml_keys_values_and_blocks() {
-        let got = classes(
-            Language::Yaml,
-            "a:\n  - name: node\n  s: |\n    x: 1\n  n: 2\n",
-        );
+        let got = classes(Language::Yaml, "a:\n  - name: node\n  s: |\n    x: 1\n  n: 2\n");
         assert_eq!(got[1][1], (Class::Punct, "-".into()));
         assert_eq!(got[1][3], (Class::Key, "name".into()));
         assert_eq!(got[1][6], (Class::Str, "node".into()));
-        assert_eq!(
-            got[3],
-            vec![(Class::Str, "    x: 1".into())],
-            "block content is not a key"
-        );
+        assert_eq!(got[3], vec![(Class::Str, "    x: 1".into())], "block content is not a key");
         assert_eq!(got[4][4], (Class::Num, "2".into()));
     }
 
@@ -283,5 +264,77 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+/// Escapes text for HTML element content and attribute values.
+pub fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Highlighted code as HTML for the inside of a `<code>`: one `<span class="ln">` per line
+/// (`ln o` where a V1 line is infrastructure a runtime now owns), tokens as `<span class="t-…">`.
+/// Used by the widget and by the page's static fallback, so both show the same markup.
+pub fn to_html(language: Language, code: &str, owned: &[bool]) -> String {
+    let mut out = String::with_capacity(code.len() * 2);
+    for (i, (line, spans)) in code.lines().zip(highlight(language, code)).enumerate() {
+        let marked = owned.get(i).copied().unwrap_or(false);
+        out.push_str(if marked { "<span class=\"ln o\">" } else { "<span class=\"ln\">" });
+        for (class, range) in spans {
+            let text = escape_html(&line[range]);
+            if class == Class::Plain {
+                out.push_str(&text);
+            } else {
+                out.push_str("<span class=\"t-");
+                out.push_str(class.id());
+                out.push_str("\">");
+                out.push_str(&text);
+                out.push_str("</span>");
+            }
+        }
+        out.push_str("</span>\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod html_tests {
+    use super::*;
+
+    #[test]
+    fn html_is_escaped_and_keeps_the_text() {
+        let code = "k: \"<script>&\"\n";
+        let html = to_html(Language::Yaml, code, &[true]);
+        assert!(!html.contains("<script>"));
+        assert!(html.starts_with("<span class=\"ln o\">"));
+        // Stripping tags and unescaping gives back the code: copying from the page is faithful.
+        let mut text = String::new();
+        let mut in_tag = false;
+        for c in html.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' => in_tag = false,
+                c if !in_tag => text.push(c),
+                _ => {}
+            }
+        }
+        let text = text
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&");
+        assert_eq!(text, code);
     }
 }

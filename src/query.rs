@@ -27,19 +27,11 @@ impl Default for SyncSet {
 }
 
 impl SyncSet {
-    pub const ALL: SyncSet = SyncSet {
-        persona: true,
-        framework: true,
-        params: true,
-    };
+    pub const ALL: SyncSet = SyncSet { persona: true, framework: true, params: true };
 
     /// Parses `data-sync="persona,params"`. Unknown words are ignored; an empty list shares nothing.
     pub fn parse(list: &str) -> SyncSet {
-        let mut set = SyncSet {
-            persona: false,
-            framework: false,
-            params: false,
-        };
+        let mut set = SyncSet { persona: false, framework: false, params: false };
         for word in list.split([',', ' ']).map(str::trim) {
             match word {
                 "persona" => set.persona = true,
@@ -103,11 +95,7 @@ pub fn apply(query: &str, base: &Selection, sync: SyncSet) -> (Selection, Vec<Qu
             continue;
         }
         if let Err(reason) = apply_pair(&mut sel, &key, &value) {
-            issues.push(QueryIssue::InvalidValue {
-                key: key.into_owned(),
-                value: value.into_owned(),
-                reason,
-            });
+            issues.push(QueryIssue::InvalidValue { key: key.into_owned(), value: value.into_owned(), reason });
         }
     }
     (sel, issues)
@@ -129,8 +117,7 @@ fn is_own_key(key: &str) -> bool {
 fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String> {
     match key {
         "persona" => {
-            sel.persona =
-                Persona::from_id(value).ok_or("expected platform-engineer or data-scientist")?;
+            sel.persona = Persona::from_id(value).ok_or("expected platform-engineer or data-scientist")?;
         }
         "framework" => {
             sel.framework = Framework::from_id(value).ok_or_else(|| {
@@ -138,9 +125,7 @@ fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String>
                 format!("expected one of {}", ids.join(", "))
             })?;
         }
-        "scope" => {
-            sel.scope = RuntimeScope::from_id(value).ok_or("expected cluster or namespaced")?
-        }
+        "scope" => sel.scope = RuntimeScope::from_id(value).ok_or("expected cluster or namespaced")?,
         _ => {
             let param = ParamKey::from_id(key).ok_or("unknown key")?;
             sel.params.set(param, value)?;
@@ -202,10 +187,7 @@ pub fn merge(existing: &str, sel: &Selection, sync: SyncSet) -> String {
 
 /// Only the parameters, for callers that keep persona and framework elsewhere.
 pub fn params_only(params: &Params) -> Vec<(&'static str, String)> {
-    ParamKey::ALL
-        .into_iter()
-        .filter_map(|k| params.get(k).map(|v| (k.id(), v)))
-        .collect()
+    ParamKey::ALL.into_iter().filter_map(|k| params.get(k).map(|v| (k.id(), v))).collect()
 }
 
 #[cfg(test)]
@@ -214,11 +196,7 @@ mod tests {
 
     #[test]
     fn hostile_values_fall_back_to_defaults() {
-        let (sel, issues) = apply(
-            "?persona=<script>&nodes=-7",
-            &Selection::default(),
-            SyncSet::ALL,
-        );
+        let (sel, issues) = apply("?persona=<script>&nodes=-7", &Selection::default(), SyncSet::ALL);
         assert_eq!(sel, Selection::default());
         assert_eq!(issues.len(), 2);
     }
@@ -227,26 +205,15 @@ mod tests {
     fn host_page_keys_survive_a_merge() {
         let mut sel = Selection::default();
         sel.params.nodes = Some(4);
-        let q = merge(
-            "?utm_source=x&persona=platform-engineer&nodes=9&lang=en",
-            &sel,
-            SyncSet::ALL,
-        );
-        assert_eq!(
-            q,
-            "utm_source=x&lang=en&persona=data-scientist&framework=pytorch&nodes=4"
-        );
+        let q = merge("?utm_source=x&persona=platform-engineer&nodes=9&lang=en", &sel, SyncSet::ALL);
+        assert_eq!(q, "utm_source=x&lang=en&persona=data-scientist&framework=pytorch&nodes=4");
     }
 
     #[test]
     fn a_preset_instance_keeps_its_framework() {
         let base = Selection::new(Persona::DataScientist, Framework::TorchTune);
         let sync = SyncSet::parse("persona,params");
-        let (sel, _) = apply(
-            "persona=platform-engineer&framework=jax&gpus=2",
-            &base,
-            sync,
-        );
+        let (sel, _) = apply("persona=platform-engineer&framework=jax&gpus=2", &base, sync);
         assert_eq!(sel.framework, Framework::TorchTune);
         assert_eq!(sel.persona, Persona::PlatformEngineer);
         assert_eq!(sel.gpus(), 2);
@@ -257,9 +224,6 @@ mod tests {
         let err = parse_strict("framework=pytorch&bogus=1").unwrap_err();
         assert_eq!(err.to_string(), "unknown query key 'bogus'");
         let err = parse_strict("gpus=lots").unwrap_err();
-        assert!(
-            err.to_string().starts_with("invalid gpus=\"lots\""),
-            "{err}"
-        );
+        assert!(err.to_string().starts_with("invalid gpus=\"lots\""), "{err}");
     }
 }

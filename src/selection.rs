@@ -213,18 +213,11 @@ pub struct ParamWarning {
 
 impl Selection {
     pub fn new(persona: Persona, framework: Framework) -> Self {
-        Selection {
-            persona,
-            framework,
-            ..Selection::default()
-        }
+        Selection { persona, framework, ..Selection::default() }
     }
 
     pub fn name(&self) -> String {
-        self.params
-            .name
-            .clone()
-            .unwrap_or_else(|| default_name(self.framework).to_string())
+        self.params.name.clone().unwrap_or_else(|| default_name(self.framework).to_string())
     }
 
     pub fn namespace(&self) -> Option<&str> {
@@ -252,10 +245,7 @@ impl Selection {
 
     /// The trainer image. `None` for TorchTune, whose runtime image is fixed.
     pub fn image(&self) -> String {
-        self.params
-            .image
-            .clone()
-            .unwrap_or_else(|| default_image(self.framework).to_string())
+        self.params.image.clone().unwrap_or_else(|| default_image(self.framework).to_string())
     }
 
     /// Whether the image is a placeholder the reader must replace before applying.
@@ -272,10 +262,7 @@ impl Selection {
     }
 
     pub fn dataset(&self) -> String {
-        self.params
-            .dataset
-            .clone()
-            .unwrap_or_else(|| "hf://tatsu-lab/alpaca/data".to_string())
+        self.params.dataset.clone().unwrap_or_else(|| "hf://tatsu-lab/alpaca/data".to_string())
     }
 
     /// The V2 runtime a TrainJob references, or `None` when V2 has no equivalent.
@@ -326,9 +313,7 @@ fn default_name(framework: Framework) -> &'static str {
 /// placeholders to replace with the reader's own training image.
 fn default_image(framework: Framework) -> &'static str {
     match framework {
-        Framework::PyTorch | Framework::TorchTune => {
-            "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime"
-        }
+        Framework::PyTorch | Framework::TorchTune => "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime",
         Framework::DeepSpeed => "ghcr.io/kubeflow/trainer/deepspeed-runtime:v2.3.0",
         Framework::Mlx => "ghcr.io/kubeflow/trainer/mlx-runtime:v2.3.0",
         Framework::Jax => "nvcr.io/nvidia/jax:25.10-py3",
@@ -340,9 +325,7 @@ fn default_image(framework: Framework) -> &'static str {
 }
 
 fn parse_count(raw: &str, min: u32, max: u32) -> Result<u32, String> {
-    let n: i64 = raw
-        .parse()
-        .map_err(|_| format!("enter a whole number from {min} to {max}"))?;
+    let n: i64 = raw.parse().map_err(|_| format!("enter a whole number from {min} to {max}"))?;
     if n < i64::from(min) || n > i64::from(max) {
         return Err(format!("must be from {min} to {max}"));
     }
@@ -351,9 +334,7 @@ fn parse_count(raw: &str, min: u32, max: u32) -> Result<u32, String> {
 
 /// RFC 1035 label: the TrainJob CRD's CEL rule for `metadata.name`.
 fn check_rfc1035(raw: &str) -> Result<String, String> {
-    let ok_chars = raw
-        .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    let ok_chars = raw.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
     let first = raw.as_bytes()[0];
     let last = raw.as_bytes()[raw.len() - 1];
     if raw.len() > 63 {
@@ -367,9 +348,7 @@ fn check_rfc1035(raw: &str) -> Result<String, String> {
 
 /// RFC 1123 label: namespaces, and the Kueue queue name (a label value).
 fn check_rfc1123_label(raw: &str) -> Result<String, String> {
-    let ok_chars = raw
-        .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    let ok_chars = raw.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
     let first = raw.as_bytes()[0];
     let last = raw.as_bytes()[raw.len() - 1];
     if raw.len() > 63 {
@@ -382,9 +361,8 @@ fn check_rfc1123_label(raw: &str) -> Result<String, String> {
 }
 
 fn check_image(raw: &str) -> Result<String, String> {
-    let ok_chars = raw
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'/' | b':' | b'@' | b'-' | b'_'));
+    let ok_chars =
+        raw.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'/' | b':' | b'@' | b'-' | b'_'));
     if raw.len() > 255 {
         return Err("at most 255 characters".into());
     }
@@ -398,9 +376,7 @@ fn check_dataset(raw: &str) -> Result<String, String> {
     let Some(path) = raw.strip_prefix("hf://") else {
         return Err("a Hugging Face dataset URI, such as hf://tatsu-lab/alpaca/data".into());
     };
-    let ok_chars = path
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'/' | b'-' | b'_'));
+    let ok_chars = path.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'/' | b'-' | b'_'));
     let parts: Vec<&str> = path.split('/').collect();
     if raw.len() > 2048 || !ok_chars || parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
         return Err("a Hugging Face dataset URI, such as hf://tatsu-lab/alpaca/data".into());
@@ -432,9 +408,7 @@ mod tests {
             (ParamKey::Dataset, "s3://bucket"),
             (ParamKey::Dataset, "hf://only"),
         ] {
-            let err = p
-                .set(key, raw)
-                .expect_err(&format!("{key:?}={raw} must be refused"));
+            let err = p.set(key, raw).expect_err(&format!("{key:?}={raw} must be refused"));
             assert!(!err.is_empty());
             assert_eq!(p, Params::default(), "{key:?}={raw} changed the params");
         }

@@ -53,10 +53,7 @@ pub fn emit(value: &Value) -> Vec<Line> {
     match value {
         Value::Object(map) if !map.is_empty() => emit_map(map, 0, &mut path, &mut out),
         Value::Array(items) if !items.is_empty() => emit_seq(items, 0, &mut path, &mut out),
-        other => out.push(Line {
-            text: inline(other),
-            path: Vec::new(),
-        }),
+        other => out.push(Line { text: inline(other), path: Vec::new() }),
     }
     out
 }
@@ -66,16 +63,10 @@ pub fn emit_documents<'a>(docs: impl IntoIterator<Item = (&'a [String], &'a Valu
     let mut out = Vec::new();
     for (i, (comments, value)) in docs.into_iter().enumerate() {
         if i > 0 {
-            out.push(Line {
-                text: "---".into(),
-                path: Vec::new(),
-            });
+            out.push(Line { text: "---".into(), path: Vec::new() });
         }
         for c in comments {
-            out.push(Line {
-                text: format!("# {c}"),
-                path: Vec::new(),
-            });
+            out.push(Line { text: format!("# {c}"), path: Vec::new() });
         }
         out.extend(emit(value));
     }
@@ -98,30 +89,18 @@ fn emit_map(map: &Map<String, Value>, indent: usize, path: &mut Path, out: &mut 
         let key_text = scalar_string(key);
         match value {
             Value::Object(m) if !m.is_empty() => {
-                out.push(Line {
-                    text: format!("{pad}{key_text}:"),
-                    path: path.clone(),
-                });
+                out.push(Line { text: format!("{pad}{key_text}:"), path: path.clone() });
                 emit_map(m, indent + 2, path, out);
             }
             Value::Array(items) if !items.is_empty() => {
-                out.push(Line {
-                    text: format!("{pad}{key_text}:"),
-                    path: path.clone(),
-                });
+                out.push(Line { text: format!("{pad}{key_text}:"), path: path.clone() });
                 emit_seq(items, indent + 2, path, out);
             }
             Value::String(s) if block_literal_fits(s) => {
-                out.push(Line {
-                    text: format!("{pad}{key_text}: {}", block_header(s)),
-                    path: path.clone(),
-                });
+                out.push(Line { text: format!("{pad}{key_text}: {}", block_header(s)), path: path.clone() });
                 push_block_body(s, indent + 2, path, out);
             }
-            other => out.push(Line {
-                text: format!("{pad}{key_text}: {}", inline(other)),
-                path: path.clone(),
-            }),
+            other => out.push(Line { text: format!("{pad}{key_text}: {}", inline(other)), path: path.clone() }),
         }
         path.pop();
     }
@@ -140,23 +119,14 @@ fn emit_seq(items: &[Value], indent: usize, path: &mut Path, out: &mut Vec<Line>
                 first.replace_range(..indent + 2, &format!("{pad}- "));
             }
             Value::Array(inner) if !inner.is_empty() => {
-                out.push(Line {
-                    text: format!("{pad}-"),
-                    path: path.clone(),
-                });
+                out.push(Line { text: format!("{pad}-"), path: path.clone() });
                 emit_seq(inner, indent + 2, path, out);
             }
             Value::String(s) if block_literal_fits(s) => {
-                out.push(Line {
-                    text: format!("{pad}- {}", block_header(s)),
-                    path: path.clone(),
-                });
+                out.push(Line { text: format!("{pad}- {}", block_header(s)), path: path.clone() });
                 push_block_body(s, indent + 2, path, out);
             }
-            other => out.push(Line {
-                text: format!("{pad}- {}", inline(other)),
-                path: path.clone(),
-            }),
+            other => out.push(Line { text: format!("{pad}- {}", inline(other)), path: path.clone() }),
         }
         path.pop();
     }
@@ -186,15 +156,8 @@ fn push_block_body(s: &str, indent: usize, path: &Path, out: &mut Vec<Line>) {
     let pad = " ".repeat(indent);
     let body = s.strip_suffix('\n').unwrap_or(s);
     for line in body.split('\n') {
-        let text = if line.is_empty() {
-            String::new()
-        } else {
-            format!("{pad}{line}")
-        };
-        out.push(Line {
-            text,
-            path: path.clone(),
-        });
+        let text = if line.is_empty() { String::new() } else { format!("{pad}{line}") };
+        out.push(Line { text, path: path.clone() });
     }
 }
 
@@ -230,12 +193,7 @@ fn plain_is_safe(s: &str) -> bool {
     if "?:,[]{}#&*!|>'\"%@`".contains(first) || s.starts_with("- ") || s == "-" {
         return false;
     }
-    if s.starts_with("---")
-        || s.starts_with("...")
-        || s.contains(": ")
-        || s.contains(" #")
-        || s.ends_with(':')
-    {
+    if s.starts_with("---") || s.starts_with("...") || s.contains(": ") || s.contains(" #") || s.ends_with(':') {
         return false;
     }
     !resolves_to_non_string(s)
@@ -244,18 +202,14 @@ fn plain_is_safe(s: &str) -> bool {
 /// Whether YAML 1.1 or 1.2 would read `s` as a bool, null, number or timestamp.
 fn resolves_to_non_string(s: &str) -> bool {
     let lower = s.to_ascii_lowercase();
-    const WORDS: [&str; 14] = [
-        "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", ".inf", "-.inf", "+.inf",
-        ".nan",
-    ];
+    const WORDS: [&str; 14] =
+        ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", ".inf", "-.inf", "+.inf", ".nan"];
     if WORDS.contains(&lower.as_str()) || s == "<<" {
         return true;
     }
     // Anything made only of digits and number punctuation (hex, octal, floats, sexagesimal,
     // dates) is quoted; this over-quotes a little and never under-quotes.
-    s.chars().any(|c| c.is_ascii_digit())
-        && s.chars()
-            .all(|c| c.is_ascii_hexdigit() || "xXoO_.+-:eE".contains(c))
+    s.chars().any(|c| c.is_ascii_digit()) && s.chars().all(|c| c.is_ascii_hexdigit() || "xXoO_.+-:eE".contains(c))
 }
 
 #[cfg(test)]
@@ -270,8 +224,7 @@ mod tests {
 
     #[test]
     fn kubernetes_shape_matches_upstream_style() {
-        let v =
-            json!({"spec": {"containers": [{"name": "node", "args": ["-De", "-f"]}], "torch": {}}});
+        let v = json!({"spec": {"containers": [{"name": "node", "args": ["-De", "-f"]}], "torch": {}}});
         assert_eq!(
             join(&emit(&v)),
             "spec:\n  containers:\n    - name: node\n      args:\n        - -De\n        - -f\n  torch: {}\n"
@@ -280,21 +233,7 @@ mod tests {
 
     #[test]
     fn ambiguous_strings_are_quoted() {
-        for s in [
-            "true",
-            "No",
-            "1.0",
-            "0x1F",
-            "2026-11-29",
-            "",
-            " x",
-            "a: b",
-            "#c",
-            "- x",
-            "12:30",
-            "~",
-            "1e3",
-        ] {
+        for s in ["true", "No", "1.0", "0x1F", "2026-11-29", "", " x", "a: b", "#c", "- x", "12:30", "~", "1e3"] {
             assert!(scalar_string(s).starts_with('"'), "{s:?} must be quoted");
             assert_eq!(round_trip(&json!({ "k": s })), json!({ "k": s }));
         }
@@ -306,10 +245,7 @@ mod tests {
     fn scripts_become_literal_blocks() {
         let v = json!({"command": ["python3", "-c", "import jax\n\nprint(1)\n"]});
         let text = join(&emit(&v));
-        assert!(
-            text.contains("- |\n    import jax\n\n    print(1)\n"),
-            "{text}"
-        );
+        assert!(text.contains("- |\n    import jax\n\n    print(1)\n"), "{text}");
         assert_eq!(round_trip(&v), v);
     }
 
@@ -318,9 +254,6 @@ mod tests {
         let v = json!({"spec": {"replicas": 3, "list": [{"a": 1}]}});
         let lines = emit(&v);
         let paths: Vec<_> = lines.iter().map(|l| path_to_string(&l.path)).collect();
-        assert_eq!(
-            paths,
-            ["spec", "spec.replicas", "spec.list", "spec.list[0].a"]
-        );
+        assert_eq!(paths, ["spec", "spec.replicas", "spec.list", "spec.list[0].a"]);
     }
 }

@@ -1,4 +1,5 @@
 //! Snapshots of every persona × framework at defaults, for review in diffs (`cargo insta review`).
+#![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
 
 use trainer_v2_explorer::catalog::{Framework, Persona};
 use trainer_v2_explorer::selection::Selection;
@@ -10,11 +11,7 @@ fn rendered(sel: &Selection) -> String {
     for pane in [&view.v2, &view.v1] {
         out.push_str(&format!("\n##### {} ({:?})\n", pane.heading, pane.api));
         if let Some(n) = &pane.notice {
-            out.push_str(&format!(
-                "NOTICE {}\n{}\n",
-                n.title,
-                n.paragraphs.join("\n")
-            ));
+            out.push_str(&format!("NOTICE {}\n{}\n", n.title, n.paragraphs.join("\n")));
         }
         for s in &pane.snippets {
             out.push_str(&format!("\n=== {} [{}]\n", s.title, s.language.id()));
@@ -33,10 +30,7 @@ fn every_persona_and_framework_at_defaults() {
     for persona in Persona::ALL {
         for framework in Framework::ALL {
             let sel = Selection::new(persona, framework);
-            insta::assert_snapshot!(
-                format!("{}__{}", persona.id(), framework.id()),
-                rendered(&sel)
-            );
+            insta::assert_snapshot!(format!("{}__{}", persona.id(), framework.id()), rendered(&sel));
         }
     }
 }

@@ -37,20 +37,10 @@ pub fn export_json(query: Option<&str>) -> Result<String, String> {
         Some(q) => vec![query::parse_strict(q).map_err(|e| e.to_string())?],
         None => Persona::ALL
             .into_iter()
-            .flat_map(|p| {
-                Framework::ALL
-                    .into_iter()
-                    .map(move |f| Selection::new(p, f))
-            })
+            .flat_map(|p| Framework::ALL.into_iter().map(move |f| Selection::new(p, f)))
             .collect(),
     };
-    let snippets = selections
-        .iter()
-        .flat_map(|sel| all_snippets(sel).into_iter().map(move |s| exported(sel, s)))
-        .collect();
-    serde_json::to_string_pretty(&Export {
-        trainer: TRAINER_VERSION,
-        snippets,
-    })
-    .map_err(|e| e.to_string())
+    let snippets =
+        selections.iter().flat_map(|sel| all_snippets(sel).into_iter().map(move |s| exported(sel, s))).collect();
+    serde_json::to_string_pretty(&Export { trainer: TRAINER_VERSION, snippets }).map_err(|e| e.to_string())
 }

@@ -28,10 +28,7 @@ pub struct ObjectMeta {
 
 impl ObjectMeta {
     pub fn named(name: &str) -> Self {
-        ObjectMeta {
-            name: Some(name.to_string()),
-            ..Default::default()
-        }
+        ObjectMeta { name: Some(name.to_string()), ..Default::default() }
     }
 
     pub fn with_label(mut self, key: &str, value: &str) -> Self {

@@ -17,11 +17,7 @@ pub struct EnvVar {
 
 impl EnvVar {
     pub fn new(name: &str, value: &str) -> Self {
-        EnvVar {
-            name: name.into(),
-            value: Some(value.into()),
-            value_from: None,
-        }
+        EnvVar { name: name.into(), value: Some(value.into()), value_from: None }
     }
 }
 
@@ -91,11 +87,7 @@ pub struct Container {
 
 impl Container {
     pub fn new(name: &str, image: &str) -> Self {
-        Container {
-            name: name.into(),
-            image: Some(image.into()),
-            ..Default::default()
-        }
+        Container { name: name.into(), image: Some(image.into()), ..Default::default() }
     }
 }
 
@@ -126,12 +118,6 @@ pub struct PodTemplateSpec {
 
 impl PodTemplateSpec {
     pub fn of(containers: Vec<Container>) -> Self {
-        PodTemplateSpec {
-            metadata: None,
-            spec: PodSpec {
-                containers,
-                ..Default::default()
-            },
-        }
+        PodTemplateSpec { metadata: None, spec: PodSpec { containers, ..Default::default() } }
     }
 }

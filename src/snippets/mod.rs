@@ -56,34 +56,14 @@ pub struct Snippet {
 }
 
 impl Snippet {
-    fn yaml(
-        api: Api,
-        title: String,
-        lines: Vec<Line>,
-        mark: impl Fn(&[PathSeg]) -> bool,
-    ) -> Snippet {
-        let owned_by_runtime = lines
-            .iter()
-            .map(|l| !l.path.is_empty() && mark(&l.path))
-            .collect();
-        Snippet {
-            api,
-            language: Language::Yaml,
-            title,
-            code: yaml::join(&lines),
-            owned_by_runtime,
-        }
+    fn yaml(api: Api, title: String, lines: Vec<Line>, mark: impl Fn(&[PathSeg]) -> bool) -> Snippet {
+        let owned_by_runtime = lines.iter().map(|l| !l.path.is_empty() && mark(&l.path)).collect();
+        Snippet { api, language: Language::Yaml, title, code: yaml::join(&lines), owned_by_runtime }
     }
 
     fn python(api: Api, title: String, code: String) -> Snippet {
         let owned_by_runtime = vec![false; code.lines().count()];
-        Snippet {
-            api,
-            language: Language::Python,
-            title,
-            code,
-            owned_by_runtime,
-        }
+        Snippet { api, language: Language::Python, title, code, owned_by_runtime }
     }
 
     pub fn line_count(&self) -> usize {
@@ -129,33 +109,20 @@ pub fn render(sel: &Selection) -> View {
 /// The flat list the CLI exports: V2 first, then V1.
 pub fn all_snippets(sel: &Selection) -> Vec<Snippet> {
     let view = render(sel);
-    view.v2
-        .snippets
-        .into_iter()
-        .chain(view.v1.snippets)
-        .collect()
+    view.v2.snippets.into_iter().chain(view.v1.snippets).collect()
 }
 
 fn v2_pane(sel: &Selection) -> Pane {
     let heading = format!("Trainer {TRAINER_VERSION}");
     if sel.framework.v2_support() == V2Support::Unsupported {
-        return Pane {
-            api: Api::V2,
-            heading,
-            snippets: Vec::new(),
-            notice: Some(unsupported_notice(sel.framework)),
-        };
+        return Pane { api: Api::V2, heading, snippets: Vec::new(), notice: Some(unsupported_notice(sel.framework)) };
     }
     let mut snippets = Vec::new();
     let runtime = runtimes::runtime_for(sel);
     match sel.persona {
         Persona::PlatformEngineer => {
             if let Some(rt) = runtime {
-                let title = format!(
-                    "{} {}",
-                    rt.kind,
-                    rt.metadata.name.clone().unwrap_or_default()
-                );
+                let title = format!("{} {}", rt.kind, rt.metadata.name.clone().unwrap_or_default());
                 let comments = runtime_comments(sel);
                 let lines = yaml::emit_documents([(comments.as_slice(), &to_value(&rt))]);
                 snippets.push(Snippet::yaml(Api::V2, title, lines, |_| false));
@@ -180,20 +147,11 @@ fn v2_pane(sel: &Selection) -> Pane {
                 snippets.push(Snippet::yaml(Api::V2, "TrainJob".into(), lines, |_| false));
             }
             if let Some(code) = sdk_v2::sdk_v2(sel) {
-                snippets.push(Snippet::python(
-                    Api::V2,
-                    format!("Python SDK ({V2_SDK})"),
-                    code,
-                ));
+                snippets.push(Snippet::python(Api::V2, format!("Python SDK ({V2_SDK})"), code));
             }
         }
     }
-    Pane {
-        api: Api::V2,
-        heading,
-        snippets,
-        notice: None,
-    }
+    Pane { api: Api::V2, heading, snippets, notice: None }
 }
 
 fn runtime_comments(sel: &Selection) -> Vec<String> {
@@ -205,9 +163,9 @@ fn runtime_comments(sel: &Selection) -> Vec<String> {
         (_, RuntimeScope::Cluster) => vec![format!(
             "Shipped with Trainer {TRAINER_VERSION}: installed by the Helm chart or manifests/overlays/runtimes."
         )],
-        (_, RuntimeScope::Namespaced) => vec![
-            format!("A team-scoped copy of the {TRAINER_VERSION} built-in: only TrainJobs in this namespace can use it."),
-        ],
+        (_, RuntimeScope::Namespaced) => vec![format!(
+            "A team-scoped copy of the {TRAINER_VERSION} built-in: only TrainJobs in this namespace can use it."
+        )],
     }
 }
 
@@ -237,18 +195,9 @@ fn v1_pane(sel: &Selection) -> Pane {
         snippets.push(Snippet::yaml(Api::V1, title, yaml::emit(&job_value), mark));
     }
     if sel.persona == Persona::DataScientist {
-        snippets.push(Snippet::python(
-            Api::V1,
-            format!("Python SDK ({V1_SDK})"),
-            sdk_v1::sdk_v1(sel),
-        ));
+        snippets.push(Snippet::python(Api::V1, format!("Python SDK ({V1_SDK})"), sdk_v1::sdk_v1(sel)));
     }
-    Pane {
-        api: Api::V1,
-        heading,
-        snippets,
-        notice: None,
-    }
+    Pane { api: Api::V1, heading, snippets, notice: None }
 }
 
 /// Whether a V1 job line is infrastructure a V2 runtime now owns: the replica topology, restart
@@ -313,10 +262,7 @@ fn unsupported_notice(framework: Framework) -> Notice {
             .to_string(),
         _ => "If the model can move to PyTorch, the torch-distributed runtime takes it from there.".to_string(),
     });
-    Notice {
-        title: format!("No V2 equivalent for {kind}"),
-        paragraphs,
-    }
+    Notice { title: format!("No V2 equivalent for {kind}"), paragraphs }
 }
 
 fn summary(sel: &Selection, v1: &Pane, v2: &Pane) -> String {
@@ -325,7 +271,9 @@ fn summary(sel: &Selection, v1: &Pane, v2: &Pane) -> String {
     let owned = v1_yaml.owned_count();
     let total = v1_yaml.line_count();
     match (sel.framework.v2_support(), sel.persona) {
-        (V2Support::Unsupported, _) => format!("{kind} has no Trainer {TRAINER_VERSION} equivalent: keep it on {V1_OPERATOR}."),
+        (V2Support::Unsupported, _) => {
+            format!("{kind} has no Trainer {TRAINER_VERSION} equivalent: keep it on {V1_OPERATOR}.")
+        }
         (_, Persona::PlatformEngineer) => format!(
             "The runtime now holds what every V1 job repeated: {owned} of the {total} {kind} lines are infrastructure."
         ),

@@ -22,11 +22,7 @@ pub struct Call {
 
 impl Call {
     pub fn new(func: &str) -> Self {
-        Call {
-            func: func.into(),
-            args: Vec::new(),
-            kwargs: Vec::new(),
-        }
+        Call { func: func.into(), args: Vec::new(), kwargs: Vec::new() }
     }
 
     pub fn arg(mut self, v: Py) -> Self {
@@ -104,10 +100,7 @@ impl Py {
                     out.push_str(&format!("{pad}{},\n", a.render_at(inner, inner)));
                 }
                 for (k, v) in &c.kwargs {
-                    out.push_str(&format!(
-                        "{pad}{k}={},\n",
-                        v.render_at(inner, inner + k.len() + 1)
-                    ));
+                    out.push_str(&format!("{pad}{k}={},\n", v.render_at(inner, inner + k.len() + 1)));
                 }
                 out.push_str(&close);
                 out.push(')');
@@ -117,10 +110,7 @@ impl Py {
                 let mut out = String::from("{\n");
                 for (k, v) in items {
                     let key = quote(k);
-                    out.push_str(&format!(
-                        "{pad}{key}: {},\n",
-                        v.render_at(inner, inner + key.len() + 2)
-                    ));
+                    out.push_str(&format!("{pad}{key}: {},\n", v.render_at(inner, inner + key.len() + 2)));
                 }
                 out.push_str(&close);
                 out.push('}');
@@ -145,10 +135,7 @@ impl Py {
             Py::Str(v) => quote(v),
             Py::Int(n) => n.to_string(),
             Py::Dict(items) => {
-                let inner: Vec<_> = items
-                    .iter()
-                    .map(|(k, v)| format!("{}: {}", quote(k), v.flat()))
-                    .collect();
+                let inner: Vec<_> = items.iter().map(|(k, v)| format!("{}: {}", quote(k), v.flat())).collect();
                 format!("{{{}}}", inner.join(", "))
             }
             Py::List(items) => {
@@ -173,11 +160,7 @@ pub struct Script {
 
 impl Script {
     pub fn new() -> Self {
-        Script {
-            modules: Vec::new(),
-            imports: Vec::new(),
-            body: Vec::new(),
-        }
+        Script { modules: Vec::new(), imports: Vec::new(), body: Vec::new() }
     }
 
     /// `import module`
@@ -254,19 +237,10 @@ mod tests {
         let c = Call::new("CustomTrainer")
             .kw("func", raw("train"))
             .kw("num_nodes", Py::Int(4))
-            .kw(
-                "resources_per_node",
-                Py::Dict(vec![("gpu".into(), Py::Int(2))]),
-            )
-            .kw(
-                "image",
-                s("registry.example.com/a/very/long/image/name/for/the/trainer:1.0.0"),
-            );
+            .kw("resources_per_node", Py::Dict(vec![("gpu".into(), Py::Int(2))]))
+            .kw("image", s("registry.example.com/a/very/long/image/name/for/the/trainer:1.0.0"));
         let out = c.into_py().render(0);
-        assert!(
-            out.starts_with("CustomTrainer(\n    func=train,\n    num_nodes=4,\n"),
-            "{out}"
-        );
+        assert!(out.starts_with("CustomTrainer(\n    func=train,\n    num_nodes=4,\n"), "{out}");
         assert!(out.ends_with(",\n)"), "{out}");
     }
 

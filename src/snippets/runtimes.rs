@@ -8,8 +8,8 @@
 use crate::catalog::{Framework, LlmModel};
 use crate::model::pod::{Container, EnvVar, PodSpec, PodTemplateSpec, Resources};
 use crate::model::v2::{
-    DependsOn, JobSetSpec, JobSetTemplate, JobSpec, JobTemplate, MlPolicy, MpiPolicy,
-    ReplicatedJob, TrainingRuntime, TrainingRuntimeSpec, API_VERSION,
+    DependsOn, JobSetSpec, JobSetTemplate, JobSpec, JobTemplate, MlPolicy, MpiPolicy, ReplicatedJob, TrainingRuntime,
+    TrainingRuntimeSpec, API_VERSION,
 };
 use crate::model::ObjectMeta;
 use crate::selection::{RuntimeScope, Selection, CUSTOM_MPI_RUNTIME};
@@ -31,21 +31,12 @@ fn kubeflow_image(name: &str) -> String {
 /// The runtime the platform engineer owns for this selection, or `None` when V2 has none.
 pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
     let mut rt = match sel.framework {
-        Framework::PyTorch => {
-            single_node_runtime("torch-distributed", "torch", TORCH_IMAGE, "torch")
-        }
+        Framework::PyTorch => single_node_runtime("torch-distributed", "torch", TORCH_IMAGE, "torch"),
         Framework::Jax => single_node_runtime("jax-distributed", "jax", JAX_IMAGE, "jax"),
-        Framework::XgBoost => single_node_runtime(
-            "xgboost-distributed",
-            "xgboost",
-            &kubeflow_image("xgboost-runtime"),
-            "xgboost",
-        ),
-        Framework::DeepSpeed => mpi_runtime(
-            "deepspeed-distributed",
-            "deepspeed",
-            &kubeflow_image("deepspeed-runtime"),
-        ),
+        Framework::XgBoost => {
+            single_node_runtime("xgboost-distributed", "xgboost", &kubeflow_image("xgboost-runtime"), "xgboost")
+        }
+        Framework::DeepSpeed => mpi_runtime("deepspeed-distributed", "deepspeed", &kubeflow_image("deepspeed-runtime")),
         Framework::Mlx => mpi_runtime("mlx-distributed", "mlx", &kubeflow_image("mlx-runtime")),
         Framework::TorchTune => torchtune_runtime(sel.model()),
         Framework::Mpi => custom_mpi_runtime(sel),
@@ -64,16 +55,10 @@ pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
 }
 
 fn runtime_meta(name: &str, framework_label: &str) -> ObjectMeta {
-    ObjectMeta::named(name)
-        .with_label(FRAMEWORK_LABEL, framework_label)
-        .with_label(WEBHOOK_LABEL, "disabled")
+    ObjectMeta::named(name).with_label(FRAMEWORK_LABEL, framework_label).with_label(WEBHOOK_LABEL, "disabled")
 }
 
-fn cluster_runtime(
-    metadata: ObjectMeta,
-    ml_policy: MlPolicy,
-    jobset: JobSetSpec,
-) -> TrainingRuntime {
+fn cluster_runtime(metadata: ObjectMeta, ml_policy: MlPolicy, jobset: JobSetSpec) -> TrainingRuntime {
     TrainingRuntime {
         api_version: API_VERSION.into(),
         kind: RuntimeScope::Cluster.kind().into(),
@@ -81,10 +66,7 @@ fn cluster_runtime(
         spec: TrainingRuntimeSpec {
             ml_policy: Some(ml_policy),
             pod_group_policy: None,
-            template: JobSetTemplate {
-                metadata: None,
-                spec: jobset,
-            },
+            template: JobSetTemplate { metadata: None, spec: jobset },
         },
     }
 }
@@ -93,24 +75,13 @@ fn step_meta(step: &str) -> Option<ObjectMeta> {
     Some(ObjectMeta::default().with_label(ANCESTOR_LABEL, step))
 }
 
-fn replicated_job(
-    name: &str,
-    step: Option<&str>,
-    depends_on: Vec<DependsOn>,
-    pod: PodSpec,
-) -> ReplicatedJob {
+fn replicated_job(name: &str, step: Option<&str>, depends_on: Vec<DependsOn>, pod: PodSpec) -> ReplicatedJob {
     ReplicatedJob {
         name: name.into(),
         depends_on,
         template: JobTemplate {
             metadata: step.and_then(step_meta),
-            spec: JobSpec {
-                template: PodTemplateSpec {
-                    metadata: None,
-                    spec: pod,
-                },
-                ..Default::default()
-            },
+            spec: JobSpec { template: PodTemplateSpec { metadata: None, spec: pod }, ..Default::default() },
         },
     }
 }
@@ -120,25 +91,14 @@ fn empty_policy() -> Option<Map<String, Value>> {
 }
 
 /// torch-distributed, jax-distributed, xgboost-distributed: one `node` job, image only.
-fn single_node_runtime(
-    name: &str,
-    framework_label: &str,
-    image: &str,
-    policy: &str,
-) -> TrainingRuntime {
-    let mut ml = MlPolicy {
-        num_nodes: Some(1),
-        ..Default::default()
-    };
+fn single_node_runtime(name: &str, framework_label: &str, image: &str, policy: &str) -> TrainingRuntime {
+    let mut ml = MlPolicy { num_nodes: Some(1), ..Default::default() };
     match policy {
         "torch" => ml.torch = empty_policy(),
         "jax" => ml.jax = empty_policy(),
         _ => ml.xgboost = empty_policy(),
     }
-    let pod = PodSpec {
-        containers: vec![Container::new("node", image)],
-        ..Default::default()
-    };
+    let pod = PodSpec { containers: vec![Container::new("node", image)], ..Default::default() };
     let jobset = JobSetSpec {
         replicated_jobs: vec![replicated_job("node", Some("trainer"), vec![], pod)],
         ..Default::default()
@@ -162,18 +122,10 @@ fn mpi_pod(image: &str, sshd: bool) -> PodSpec {
     if sshd {
         // Workers only run sshd; the launcher reaches them over SSH with the generated keys.
         c.command = vec!["/usr/sbin/sshd".into()];
-        c.args = vec![
-            "-De".into(),
-            "-f".into(),
-            "/home/mpiuser/.sshd_config".into(),
-        ];
+        c.args = vec!["-De".into(), "-f".into(), "/home/mpiuser/.sshd_config".into()];
         c.readiness_probe = Some(json!({"tcpSocket": {"port": 2222}, "initialDelaySeconds": 5}));
     }
-    PodSpec {
-        security_context: Some(json!({"fsGroup": 1000})),
-        containers: vec![c],
-        ..Default::default()
-    }
+    PodSpec { security_context: Some(json!({"fsGroup": 1000})), containers: vec![c], ..Default::default() }
 }
 
 fn mpi_jobset(image: &str) -> JobSetSpec {
@@ -185,10 +137,7 @@ fn mpi_jobset(image: &str) -> JobSetSpec {
             replicated_job(
                 "launcher",
                 Some("trainer"),
-                vec![DependsOn {
-                    name: "node".into(),
-                    status: "Ready".into(),
-                }],
+                vec![DependsOn { name: "node".into(), status: "Ready".into() }],
                 mpi_pod(image, false),
             ),
         ],
@@ -198,47 +147,23 @@ fn mpi_jobset(image: &str) -> JobSetSpec {
 
 /// deepspeed-distributed and mlx-distributed.
 fn mpi_runtime(name: &str, framework_label: &str, image: &str) -> TrainingRuntime {
-    let ml = MlPolicy {
-        num_nodes: Some(1),
-        mpi: Some(mpi_policy()),
-        ..Default::default()
-    };
+    let ml = MlPolicy { num_nodes: Some(1), mpi: Some(mpi_policy()), ..Default::default() };
     cluster_runtime(runtime_meta(name, framework_label), ml, mpi_jobset(image))
 }
 
 /// Plain MPI: no built-in since v2.1 removed `mpi-distributed`, so this is the runtime a platform
 /// engineer writes, on the same pattern as the shipped MPI runtimes.
 fn custom_mpi_runtime(sel: &Selection) -> TrainingRuntime {
-    let image = sel
-        .params
-        .image
-        .clone()
-        .unwrap_or_else(|| "mpioperator/mpi-pi:openmpi".into());
-    let ml = MlPolicy {
-        num_nodes: Some(1),
-        mpi: Some(mpi_policy()),
-        ..Default::default()
-    };
-    cluster_runtime(
-        runtime_meta(CUSTOM_MPI_RUNTIME, "mpi"),
-        ml,
-        mpi_jobset(&image),
-    )
+    let image = sel.params.image.clone().unwrap_or_else(|| "mpioperator/mpi-pi:openmpi".into());
+    let ml = MlPolicy { num_nodes: Some(1), mpi: Some(mpi_policy()), ..Default::default() };
+    cluster_runtime(runtime_meta(CUSTOM_MPI_RUNTIME, "mpi"), ml, mpi_jobset(&image))
 }
 
 fn initializer_job(step: &str, image: &str, storage_uri: &str) -> ReplicatedJob {
     let mut c = Container::new(step, image);
     c.env = vec![EnvVar::new("STORAGE_URI", storage_uri)];
     c.volume_mounts = vec![json!({"name": "initializer", "mountPath": "/workspace"})];
-    replicated_job(
-        step,
-        Some(step),
-        vec![],
-        PodSpec {
-            containers: vec![c],
-            ..Default::default()
-        },
-    )
+    replicated_job(step, Some(step), vec![], PodSpec { containers: vec![c], ..Default::default() })
 }
 
 /// torchtune-llama3.2-1b, torchtune-llama3.2-3b, torchtune-qwen2.5-1.5b.
@@ -276,19 +201,10 @@ fn torchtune_runtime(model: LlmModel) -> TrainingRuntime {
         "node",
         Some("trainer"),
         vec![
-            DependsOn {
-                name: "dataset-initializer".into(),
-                status: "Complete".into(),
-            },
-            DependsOn {
-                name: "model-initializer".into(),
-                status: "Complete".into(),
-            },
+            DependsOn { name: "dataset-initializer".into(), status: "Complete".into() },
+            DependsOn { name: "model-initializer".into(), status: "Complete".into() },
         ],
-        PodSpec {
-            containers: vec![trainer],
-            ..Default::default()
-        },
+        PodSpec { containers: vec![trainer], ..Default::default() },
     );
     let jobset = JobSetSpec {
         // JobSet creates the shared volume per TrainJob; the initializers download into it once.
@@ -297,42 +213,21 @@ fn torchtune_runtime(model: LlmModel) -> TrainingRuntime {
             "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "20Gi"}}}
         }]})],
         replicated_jobs: vec![
-            initializer_job(
-                "dataset-initializer",
-                &kubeflow_image("dataset-initializer"),
-                "hf://tatsu-lab/alpaca",
-            ),
-            initializer_job(
-                "model-initializer",
-                &kubeflow_image("model-initializer"),
-                model.hf_uri(),
-            ),
+            initializer_job("dataset-initializer", &kubeflow_image("dataset-initializer"), "hf://tatsu-lab/alpaca"),
+            initializer_job("model-initializer", &kubeflow_image("model-initializer"), model.hf_uri()),
             node,
         ],
         ..Default::default()
     };
-    let ml = MlPolicy {
-        num_nodes: Some(1),
-        torch: empty_policy(),
-        ..Default::default()
-    };
+    let ml = MlPolicy { num_nodes: Some(1), torch: empty_policy(), ..Default::default() };
     cluster_runtime(runtime_meta(&model.runtime_name(), "torchtune"), ml, jobset)
 }
 
 /// Every built-in runtime of v2.3.0, for the field-for-field test and `export`.
 pub fn builtin_runtimes() -> Vec<TrainingRuntime> {
     let mut out = Vec::new();
-    for f in [
-        Framework::PyTorch,
-        Framework::DeepSpeed,
-        Framework::Mlx,
-        Framework::Jax,
-        Framework::XgBoost,
-    ] {
-        out.extend(runtime_for(&Selection::new(
-            crate::catalog::Persona::PlatformEngineer,
-            f,
-        )));
+    for f in [Framework::PyTorch, Framework::DeepSpeed, Framework::Mlx, Framework::Jax, Framework::XgBoost] {
+        out.extend(runtime_for(&Selection::new(crate::catalog::Persona::PlatformEngineer, f)));
     }
     out.extend(LlmModel::ALL.into_iter().map(torchtune_runtime));
     out

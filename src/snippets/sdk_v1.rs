@@ -28,11 +28,7 @@ pub fn sdk_v1(sel: &Selection) -> String {
             script.blank();
             script.line("def train():");
             for line in workload::function_body(sel) {
-                script.line(if line.is_empty() {
-                    line
-                } else {
-                    format!("    {line}")
-                });
+                script.line(if line.is_empty() { line } else { format!("    {line}") });
             }
             script.blank();
             script.blank();
@@ -45,10 +41,7 @@ pub fn sdk_v1(sel: &Selection) -> String {
                 .kw("train_func", raw("train"))
                 .kw_opt("base_image", sel.params.image.as_deref().map(s))
                 .kw("num_workers", Py::Int(i64::from(sel.nodes())))
-                .kw_opt(
-                    "num_procs_per_worker",
-                    sel.procs().map(|p| Py::Int(i64::from(p))),
-                )
+                .kw_opt("num_procs_per_worker", sel.procs().map(|p| Py::Int(i64::from(p))))
                 .kw_opt("resources_per_worker", resources(sel))
                 .kw_opt("queue_name", sel.queue().map(s));
             script.line(format!("client = {}", client.into_py().render(0)));
@@ -60,20 +53,15 @@ pub fn sdk_v1(sel: &Selection) -> String {
                 "# {} can build only PyTorchJob and TFJob from a function or an image.",
                 crate::catalog::V1_SDK
             ));
-            script.line(format!("# A {kind} was applied as YAML (kubectl apply -f job.yaml); the SDK then watched it."));
+            script
+                .line(format!("# A {kind} was applied as YAML (kubectl apply -f job.yaml); the SDK then watched it."));
             let client = client.kw("job_kind", s(kind));
             script.line(format!("client = {}", client.into_py().render(0)));
         }
     }
     script.blank();
-    script.line(format!(
-        "client.wait_for_job_conditions({})",
-        s(&name).render(0)
-    ));
-    script.line(format!(
-        "logs, _ = client.get_job_logs({})",
-        s(&name).render(0)
-    ));
+    script.line(format!("client.wait_for_job_conditions({})", s(&name).render(0)));
+    script.line(format!("logs, _ = client.get_job_logs({})", s(&name).render(0)));
     script.line("print(logs)");
     script.finish()
 }
@@ -84,11 +72,7 @@ fn llm_train(sel: &Selection, client: Call) -> String {
     let mut script = Script::new();
     script.import_module("transformers");
     script.import("peft", "LoraConfig");
-    for name in [
-        "HuggingFaceDatasetParams",
-        "HuggingFaceModelParams",
-        "HuggingFaceTrainerParams",
-    ] {
+    for name in ["HuggingFaceDatasetParams", "HuggingFaceModelParams", "HuggingFaceTrainerParams"] {
         script.import("kubeflow.storage_initializer.hugging_face", name);
     }
     script.import(TRAINING, "TrainingClient");
@@ -101,11 +85,7 @@ fn llm_train(sel: &Selection, client: Call) -> String {
         model_params = model_params.kw("access_token", raw("os.environ[\"HF_TOKEN\"]"));
     }
     let dataset = sel.dataset();
-    let repo: Vec<&str> = dataset
-        .trim_start_matches("hf://")
-        .split('/')
-        .take(2)
-        .collect();
+    let repo: Vec<&str> = dataset.trim_start_matches("hf://").split('/').take(2).collect();
     let trainer_params = Call::new("HuggingFaceTrainerParams")
         .kw(
             "training_parameters",
@@ -114,21 +94,13 @@ fn llm_train(sel: &Selection, client: Call) -> String {
                 .kw("num_train_epochs", Py::Int(1))
                 .into_py(),
         )
-        .kw(
-            "lora_config",
-            Call::new("LoraConfig")
-                .kw("r", Py::Int(8))
-                .kw("lora_alpha", Py::Int(16))
-                .into_py(),
-        );
+        .kw("lora_config", Call::new("LoraConfig").kw("r", Py::Int(8)).kw("lora_alpha", Py::Int(16)).into_py());
     let train = Call::new("client.train")
         .kw("name", s(&sel.name()))
         .kw("model_provider_parameters", model_params.into_py())
         .kw(
             "dataset_provider_parameters",
-            Call::new("HuggingFaceDatasetParams")
-                .kw("repo_id", s(&repo.join("/")))
-                .into_py(),
+            Call::new("HuggingFaceDatasetParams").kw("repo_id", s(&repo.join("/"))).into_py(),
         )
         .kw("trainer_parameters", trainer_params.into_py())
         .kw("num_workers", Py::Int(1))
@@ -136,14 +108,9 @@ fn llm_train(sel: &Selection, client: Call) -> String {
         .kw_opt("resources_per_worker", resources(sel))
         .kw_opt("queue_name", sel.queue().map(s));
     script.line(format!("client = {}", client.into_py().render(0)));
-    script.line(
-        "# Creates a PVC, then a PyTorchJob whose init container downloads model and dataset.",
-    );
+    script.line("# Creates a PVC, then a PyTorchJob whose init container downloads model and dataset.");
     script.line(train.into_py().render(0));
     script.blank();
-    script.line(format!(
-        "client.wait_for_job_conditions({})",
-        s(&sel.name()).render(0)
-    ));
+    script.line(format!("client.wait_for_job_conditions({})", s(&sel.name()).render(0)));
     script.finish()
 }

@@ -17,12 +17,8 @@ fn client_call(sel: &Selection, script: &mut Script) -> Call {
     match sel.namespace() {
         Some(ns) => {
             script.import(TRAINER, "KubernetesBackendConfig");
-            Call::new("TrainerClient").kw(
-                "backend_config",
-                Call::new("KubernetesBackendConfig")
-                    .kw("namespace", s(ns))
-                    .into_py(),
-            )
+            Call::new("TrainerClient")
+                .kw("backend_config", Call::new("KubernetesBackendConfig").kw("namespace", s(ns)).into_py())
         }
         None => Call::new("TrainerClient"),
     }
@@ -34,11 +30,7 @@ fn options(sel: &Selection, script: &mut Script) -> Py {
     if let Some(q) = sel.queue() {
         // The SDK only labels the TrainJob; Kueue's webhook suspends it until admitted.
         script.import(OPTIONS, "Labels");
-        opts.push(
-            Call::new("Labels")
-                .kw("labels", Py::Dict(vec![(QUEUE_LABEL.into(), s(q))]))
-                .into_py(),
-        );
+        opts.push(Call::new("Labels").kw("labels", Py::Dict(vec![(QUEUE_LABEL.into(), s(q))])).into_py());
     }
     Py::List(opts)
 }
@@ -57,11 +49,7 @@ pub fn sdk_v2(sel: &Selection) -> Option<String> {
         script.blank();
         script.line("def train():");
         for line in workload::function_body(sel) {
-            script.line(if line.is_empty() {
-                line
-            } else {
-                format!("    {line}")
-            });
+            script.line(if line.is_empty() { line } else { format!("    {line}") });
         }
         script.blank();
         script.blank();
@@ -70,18 +58,13 @@ pub fn sdk_v2(sel: &Selection) -> Option<String> {
             .kw_opt("image", sel.params.image.as_deref().map(s))
             .kw("num_nodes", Py::Int(i64::from(sel.nodes())))
             .kw_opt("resources_per_node", resources(sel));
-        Call::new("client.train")
-            .kw("runtime", s(&runtime))
-            .kw("trainer", trainer.into_py())
+        Call::new("client.train").kw("runtime", s(&runtime)).kw("trainer", trainer.into_py())
     };
     let train = train.kw("options", options(sel, &mut script));
 
     if sel.procs().is_some() {
-        script
-            .line("# SDK 0.5.0 has no per-node process count: the runtime starts one process per");
-        script.line(
-            "# GPU (or per CPU). Set spec.trainer.numProcPerNode in the TrainJob YAML to override.",
-        );
+        script.line("# SDK 0.5.0 has no per-node process count: the runtime starts one process per");
+        script.line("# GPU (or per CPU). Set spec.trainer.numProcPerNode in the TrainJob YAML to override.");
     }
     script.line(format!("client = {}", client.into_py().render(0)));
     script.line(format!("job_name = {}", train.into_py().render(0)));
@@ -106,35 +89,22 @@ fn llm_train_call(sel: &Selection, runtime: &str, script: &mut Script) -> Call {
         script.import(TRAINER, name);
     }
     let model = sel.model();
-    let mut model_init =
-        Call::new("HuggingFaceModelInitializer").kw("storage_uri", s(model.hf_uri()));
+    let mut model_init = Call::new("HuggingFaceModelInitializer").kw("storage_uri", s(model.hf_uri()));
     if model.gated() {
         script.import_module("os");
         model_init = model_init.kw("access_token", raw("os.environ[\"HF_TOKEN\"]"));
     }
     let initializer = Call::new("Initializer")
-        .kw(
-            "dataset",
-            Call::new("HuggingFaceDatasetInitializer")
-                .kw("storage_uri", s(&sel.dataset()))
-                .into_py(),
-        )
+        .kw("dataset", Call::new("HuggingFaceDatasetInitializer").kw("storage_uri", s(&sel.dataset())).into_py())
         .kw("model", model_init.into_py());
     let config = Call::new("TorchTuneConfig")
         .kw(
             "dataset_preprocess_config",
-            Call::new("TorchTuneInstructDataset")
-                .kw("source", raw("DataFormat.PARQUET"))
-                .into_py(),
+            Call::new("TorchTuneInstructDataset").kw("source", raw("DataFormat.PARQUET")).into_py(),
         )
         .kw_opt("resources_per_node", resources(sel));
     Call::new("client.train")
         .kw("runtime", s(runtime))
         .kw("initializer", initializer.into_py())
-        .kw(
-            "trainer",
-            Call::new("BuiltinTrainer")
-                .kw("config", config.into_py())
-                .into_py(),
-        )
+        .kw("trainer", Call::new("BuiltinTrainer").kw("config", config.into_py()).into_py())
 }

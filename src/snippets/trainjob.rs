@@ -3,9 +3,7 @@
 use super::workload;
 use crate::catalog::Framework;
 use crate::model::pod::{EnvVar, Resources};
-use crate::model::v2::{
-    Initializer, RuntimeRef, StorageInitializer, TrainJob, TrainJobSpec, Trainer, API_VERSION,
-};
+use crate::model::v2::{Initializer, RuntimeRef, StorageInitializer, TrainJob, TrainJobSpec, Trainer, API_VERSION};
 use crate::model::ObjectMeta;
 use crate::selection::{RuntimeScope, Selection};
 use serde_json::json;
@@ -30,8 +28,7 @@ pub fn trainjob_for(sel: &Selection) -> Option<TrainJob> {
         name: runtime,
         api_group: None,
         // ClusterTrainingRuntime is the default kind; only the namespaced variant needs saying.
-        kind: (sel.scope == RuntimeScope::Namespaced)
-            .then(|| RuntimeScope::Namespaced.kind().into()),
+        kind: (sel.scope == RuntimeScope::Namespaced).then(|| RuntimeScope::Namespaced.kind().into()),
     };
     let mut spec = TrainJobSpec {
         runtime_ref,
@@ -58,12 +55,7 @@ pub fn trainjob_for(sel: &Selection) -> Option<TrainJob> {
             ..Default::default()
         });
     }
-    Some(TrainJob {
-        api_version: API_VERSION.into(),
-        kind: "TrainJob".into(),
-        metadata: job_meta(sel),
-        spec,
-    })
+    Some(TrainJob { api_version: API_VERSION.into(), kind: "TrainJob".into(), metadata: job_meta(sel), spec })
 }
 
 fn llm_initializer(sel: &Selection) -> Initializer {
@@ -74,10 +66,7 @@ fn llm_initializer(sel: &Selection) -> Initializer {
         value_from: Some(json!({"secretKeyRef": {"name": HF_SECRET, "key": "token"}})),
     });
     Initializer {
-        dataset: Some(StorageInitializer {
-            storage_uri: Some(sel.dataset()),
-            ..Default::default()
-        }),
+        dataset: Some(StorageInitializer { storage_uri: Some(sel.dataset()), ..Default::default() }),
         model: Some(StorageInitializer {
             storage_uri: Some(model.hf_uri().into()),
             env: token.into_iter().collect(),

@@ -12,30 +12,24 @@ use std::collections::BTreeMap;
 
 /// The image V1 jobs must name: V1 had no runtime to inherit one from.
 pub fn v1_image(sel: &Selection) -> String {
-    sel.params
-        .image
-        .clone()
-        .unwrap_or_else(|| match sel.framework {
-            Framework::PyTorch => "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime".into(),
-            Framework::DeepSpeed => "ghcr.io/kubeflow/trainer/deepspeed-runtime:v2.3.0".into(),
-            Framework::Mlx => "ghcr.io/kubeflow/trainer/mlx-runtime:v2.3.0".into(),
-            Framework::Jax => "nvcr.io/nvidia/jax:25.10-py3".into(),
-            Framework::XgBoost => "ghcr.io/kubeflow/trainer/xgboost-runtime:v2.3.0".into(),
-            Framework::Mpi => "mpioperator/mpi-pi:openmpi".into(),
-            Framework::TensorFlow => "tensorflow/tensorflow:2.16.1".into(),
-            Framework::Paddle => "registry.baidubce.com/paddlepaddle/paddle:2.4.0rc0-cpu".into(),
-            Framework::TorchTune => "ghcr.io/kubeflow/training-v1/trainer-huggingface".into(),
-        })
+    sel.params.image.clone().unwrap_or_else(|| match sel.framework {
+        Framework::PyTorch => "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime".into(),
+        Framework::DeepSpeed => "ghcr.io/kubeflow/trainer/deepspeed-runtime:v2.3.0".into(),
+        Framework::Mlx => "ghcr.io/kubeflow/trainer/mlx-runtime:v2.3.0".into(),
+        Framework::Jax => "nvcr.io/nvidia/jax:25.10-py3".into(),
+        Framework::XgBoost => "ghcr.io/kubeflow/trainer/xgboost-runtime:v2.3.0".into(),
+        Framework::Mpi => "mpioperator/mpi-pi:openmpi".into(),
+        Framework::TensorFlow => "tensorflow/tensorflow:2.16.1".into(),
+        Framework::Paddle => "registry.baidubce.com/paddlepaddle/paddle:2.4.0rc0-cpu".into(),
+        Framework::TorchTune => "ghcr.io/kubeflow/training-v1/trainer-huggingface".into(),
+    })
 }
 
 fn replica(replicas: u32, restart: Option<&str>, pod: PodSpec) -> ReplicaSpec {
     ReplicaSpec {
         replicas: Some(replicas),
         restart_policy: restart.map(String::from),
-        template: PodTemplateSpec {
-            metadata: None,
-            spec: pod,
-        },
+        template: PodTemplateSpec { metadata: None, spec: pod },
     }
 }
 
@@ -45,20 +39,13 @@ fn container(sel: &Selection, kind: V1Kind, command: Vec<String>, with_port: boo
     c.resources = Resources::gpus(sel.gpus());
     if with_port {
         let (port, name) = kind.default_port();
-        c.ports = vec![ContainerPort {
-            container_port: i64::from(port),
-            name: Some(name.into()),
-            protocol: None,
-        }];
+        c.ports = vec![ContainerPort { container_port: i64::from(port), name: Some(name.into()), protocol: None }];
     }
     c
 }
 
 fn pod(c: Container) -> PodSpec {
-    PodSpec {
-        containers: vec![c],
-        ..Default::default()
-    }
+    PodSpec { containers: vec![c], ..Default::default() }
 }
 
 /// Master + Workers: V1's way of saying "N nodes" for PyTorch and XGBoost.
@@ -66,10 +53,7 @@ fn master_workers(sel: &Selection, restart: &str, c: Container) -> BTreeMap<Stri
     let mut specs = BTreeMap::new();
     specs.insert("Master".into(), replica(1, Some(restart), pod(c.clone())));
     if sel.nodes() > 1 {
-        specs.insert(
-            "Worker".into(),
-            replica(sel.nodes() - 1, Some(restart), pod(c)),
-        );
+        specs.insert("Worker".into(), replica(sel.nodes() - 1, Some(restart), pod(c)));
     }
     specs
 }
@@ -102,36 +86,20 @@ pub fn v1_job_for(sel: &Selection) -> V1Job {
         Framework::Jax | Framework::TensorFlow => {
             let c = container(sel, kind, workload::v1_command(sel), false);
             let mut specs = BTreeMap::new();
-            specs.insert(
-                "Worker".into(),
-                replica(sel.nodes(), Some("OnFailure"), pod(c)),
-            );
+            specs.insert("Worker".into(), replica(sel.nodes(), Some("OnFailure"), pod(c)));
             V1JobSpec::new(kind, specs)
         }
         Framework::Paddle => {
-            let command = [
-                "python3",
-                "-m",
-                "paddle.distributed.launch",
-                "/workspace/train.py",
-            ];
+            let command = ["python3", "-m", "paddle.distributed.launch", "/workspace/train.py"];
             let c = container(sel, kind, command.map(String::from).to_vec(), true);
             let mut specs = BTreeMap::new();
-            specs.insert(
-                "Worker".into(),
-                replica(sel.nodes(), Some("OnFailure"), pod(c)),
-            );
+            specs.insert("Worker".into(), replica(sel.nodes(), Some("OnFailure"), pod(c)));
             V1JobSpec::new(kind, specs)
         }
         Framework::TorchTune => return train_api_job(sel),
     };
     spec.extra = Default::default();
-    V1Job {
-        api_version: API_VERSION.into(),
-        kind: kind.kind().into(),
-        metadata: job_meta(sel),
-        spec,
-    }
+    V1Job { api_version: API_VERSION.into(), kind: kind.kind().into(), metadata: job_meta(sel), spec }
 }
 
 /// The storage-initializer volume that `TrainingClient.train()` mounts everywhere.
@@ -145,26 +113,13 @@ fn storage_mount() -> Value {
 fn train_api_job(sel: &Selection) -> V1Job {
     let model = sel.model();
     let dataset = sel.dataset();
-    let repo_id: Vec<&str> = dataset
-        .trim_start_matches("hf://")
-        .split('/')
-        .take(2)
-        .collect();
+    let repo_id: Vec<&str> = dataset.trim_start_matches("hf://").split('/').take(2).collect();
     let repo_id = repo_id.join("/");
     // V1 put the token into the init container's arguments, in plain text.
-    let token = if model.gated() {
-        ", \"access_token\": \"<HF_TOKEN>\""
-    } else {
-        ""
-    };
-    let model_params = format!(
-        "{{\"model_uri\": \"{}\", \"transformer_type\": \"AutoModelForCausalLM\"{token}}}",
-        model.hf_uri()
-    );
-    let mut init = Container::new(
-        "storage-initializer",
-        "ghcr.io/kubeflow/training-v1/storage-initializer",
-    );
+    let token = if model.gated() { ", \"access_token\": \"<HF_TOKEN>\"" } else { "" };
+    let model_params =
+        format!("{{\"model_uri\": \"{}\", \"transformer_type\": \"AutoModelForCausalLM\"{token}}}", model.hf_uri());
+    let mut init = Container::new("storage-initializer", "ghcr.io/kubeflow/training-v1/storage-initializer");
     init.args = vec![
         "--model_provider".into(),
         "hf".into(),
@@ -177,10 +132,7 @@ fn train_api_job(sel: &Selection) -> V1Job {
     ];
     init.volume_mounts = vec![storage_mount()];
 
-    let mut trainer = Container::new(
-        "pytorch",
-        "ghcr.io/kubeflow/training-v1/trainer-huggingface",
-    );
+    let mut trainer = Container::new("pytorch", "ghcr.io/kubeflow/training-v1/trainer-huggingface");
     trainer.args = vec![
         "--model_uri".into(),
         model.hf_uri().into(),
@@ -198,13 +150,10 @@ fn train_api_job(sel: &Selection) -> V1Job {
     trainer.volume_mounts = vec![storage_mount()];
     trainer.resources = Resources::gpus(sel.gpus());
 
-    let volume =
-        json!({"name": "storage-initializer", "persistentVolumeClaim": {"claimName": sel.name()}});
+    let volume = json!({"name": "storage-initializer", "persistentVolumeClaim": {"claimName": sel.name()}});
     // train() opted its pods out of Istio sidecars, which would keep the Job from completing.
     let mut template_meta = ObjectMeta::default();
-    template_meta
-        .annotations
-        .insert("sidecar.istio.io/inject".into(), "false".into());
+    template_meta.annotations.insert("sidecar.istio.io/inject".into(), "false".into());
     let master = PodTemplateSpec {
         metadata: Some(template_meta),
         spec: PodSpec {
@@ -215,23 +164,11 @@ fn train_api_job(sel: &Selection) -> V1Job {
         },
     };
     let mut specs = BTreeMap::new();
-    specs.insert(
-        "Master".into(),
-        ReplicaSpec {
-            replicas: Some(1),
-            restart_policy: None,
-            template: master,
-        },
-    );
+    specs.insert("Master".into(), ReplicaSpec { replicas: Some(1), restart_policy: None, template: master });
     let mut spec = V1JobSpec::new(V1Kind::PyTorchJob, specs);
     spec.nproc_per_node = Some("1".into());
     spec.run_policy = Some(json!({}));
-    V1Job {
-        api_version: API_VERSION.into(),
-        kind: "PyTorchJob".into(),
-        metadata: job_meta(sel),
-        spec,
-    }
+    V1Job { api_version: API_VERSION.into(), kind: "PyTorchJob".into(), metadata: job_meta(sel), spec }
 }
 
 /// The PVC `train()` created before the job (10Gi by default).

@@ -21,21 +21,12 @@ pub fn v2_command(sel: &Selection) -> Vec<String> {
     match sel.framework {
         Framework::PyTorch => vec!["torchrun".into(), script],
         Framework::DeepSpeed | Framework::Mlx => {
-            vec![
-                "mpirun".into(),
-                "--hostfile".into(),
-                "/etc/mpi/hostfile".into(),
-                "python3".into(),
-                script,
-            ]
+            vec!["mpirun".into(), "--hostfile".into(), "/etc/mpi/hostfile".into(), "python3".into(), script]
         }
         // The pi demo the v2.0 `mpi-distributed` runtime shipped, as a plain-MPI workload.
-        Framework::Mpi => vec![
-            "mpirun".into(),
-            "--hostfile".into(),
-            "/etc/mpi/hostfile".into(),
-            "/home/mpiuser/pi".into(),
-        ],
+        Framework::Mpi => {
+            vec!["mpirun".into(), "--hostfile".into(), "/etc/mpi/hostfile".into(), "/home/mpiuser/pi".into()]
+        }
         _ => vec!["python3".into(), script],
     }
 }
@@ -48,14 +39,7 @@ pub fn v1_command(sel: &Selection) -> Vec<String> {
     match sel.framework {
         Framework::PyTorch | Framework::TorchTune => vec!["torchrun".into(), script],
         Framework::DeepSpeed | Framework::Mlx => {
-            vec![
-                "mpirun".into(),
-                "-np".into(),
-                np,
-                "--allow-run-as-root".into(),
-                "python3".into(),
-                script,
-            ]
+            vec!["mpirun".into(), "-np".into(), np, "--allow-run-as-root".into(), "python3".into(), script]
         }
         Framework::Mpi => vec!["mpirun".into(), "-np".into(), np, "/home/mpiuser/pi".into()],
         _ => vec!["python3".into(), script],
@@ -109,12 +93,9 @@ pub fn function_body(sel: &Selection) -> Vec<String> {
             "print(\"worker\", os.environ[\"DMLC_TASK_ID\"], \"of\", os.environ[\"DMLC_NUM_WORKER\"])",
             "# ... xgboost.collective.CommunicatorContext(...) and xgboost.train(...) ...",
         ],
-        Framework::Mpi | Framework::TorchTune | Framework::TensorFlow | Framework::Paddle => vec![
-            "import os",
-            "",
-            "print(\"rank\", os.environ.get(\"RANK\", \"0\"))",
-            "# ... your training code ...",
-        ],
+        Framework::Mpi | Framework::TorchTune | Framework::TensorFlow | Framework::Paddle => {
+            vec!["import os", "", "print(\"rank\", os.environ.get(\"RANK\", \"0\"))", "# ... your training code ..."]
+        }
     };
     lines.into_iter().map(String::from).collect()
 }

@@ -1,1 +1,22 @@
 //! The Yew layer (wasm32 only): maps state to `html!` and performs the side effects.
+//! Modelled on yew's `function_todomvc`: a pure `state.rs` reducer and small components.
+
+pub mod app;
+pub mod browser;
+pub mod components;
+pub mod mount;
+pub mod state;
+
+use wasm_bindgen::prelude::*;
+
+/// Mounts the explorer into every `[data-trainer-v2-explorer]` element on the page.
+#[wasm_bindgen(js_name = mountAll)]
+pub fn mount_all() -> u32 {
+    mount::mount_all()
+}
+
+/// Mounts the explorer into one element (for hosts that create mount points late).
+#[wasm_bindgen(js_name = mount)]
+pub fn mount_one(element: web_sys::Element) -> Result<(), JsValue> {
+    mount::mount(element)
+}

@@ -32,9 +32,7 @@ pub fn read_reference(rel: &str) -> String {
 pub fn yaml_docs(text: &str) -> Vec<Value> {
     use serde::Deserialize;
     serde_yaml::Deserializer::from_str(text)
-        .map(|doc| {
-            Value::deserialize(doc).unwrap_or_else(|e| panic!("YAML does not parse: {e}\n{text}"))
-        })
+        .map(|doc| Value::deserialize(doc).unwrap_or_else(|e| panic!("YAML does not parse: {e}\n{text}")))
         .filter(|v| !v.is_null())
         .collect()
 }
@@ -44,12 +42,8 @@ pub fn yaml_docs(text: &str) -> Vec<Value> {
 fn strict(schema: &mut Value) {
     match schema {
         Value::Object(map) => {
-            let preserves =
-                map.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
-            if map.contains_key("properties")
-                && !map.contains_key("additionalProperties")
-                && !preserves
-            {
+            let preserves = map.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
+            if map.contains_key("properties") && !map.contains_key("additionalProperties") && !preserves {
                 map.insert("additionalProperties".into(), Value::Bool(false));
             }
             for v in map.values_mut() {
@@ -83,10 +77,7 @@ pub struct Schema {
 
 impl Schema {
     pub fn errors(&self, doc: &Value) -> Vec<String> {
-        self.validator
-            .iter_errors(doc)
-            .map(|e| format!("{} at {}", e, e.instance_path()))
-            .collect()
+        self.validator.iter_errors(doc).map(|e| format!("{} at {}", e, e.instance_path())).collect()
     }
 }
 
@@ -107,10 +98,7 @@ fn load_crd(rel: &str, version: &str) -> Vec<((String, String), Schema)> {
             .with_draft(jsonschema::Draft::Draft4)
             .build(&schema)
             .unwrap_or_else(|e| panic!("{rel}: {e}"));
-        out.push((
-            (format!("{group}/{version}"), kind.clone()),
-            Schema { validator },
-        ));
+        out.push(((format!("{group}/{version}"), kind.clone()), Schema { validator }));
     }
     out
 }
@@ -127,20 +115,10 @@ pub fn schemas() -> &'static HashMap<(String, String), Schema> {
         ] {
             all.extend(load_crd(&format!("v2-crds/v2.3.0/{f}"), "v1alpha1"));
         }
-        for f in [
-            "pytorchjobs",
-            "mpijobs",
-            "jaxjobs",
-            "xgboostjobs",
-            "tfjobs",
-            "paddlejobs",
-        ] {
+        for f in ["pytorchjobs", "mpijobs", "jaxjobs", "xgboostjobs", "tfjobs", "paddlejobs"] {
             all.extend(load_crd(&format!("v1-crds/kubeflow.org_{f}.yaml"), "v1"));
         }
-        all.extend(load_crd(
-            "mpi-operator-v2beta1/kubeflow.org_mpijobs.yaml",
-            "v2beta1",
-        ));
+        all.extend(load_crd("mpi-operator-v2beta1/kubeflow.org_mpijobs.yaml", "v2beta1"));
         all
     })
 }
@@ -155,9 +133,7 @@ pub fn validate(doc: &Value) -> Result<(), String> {
     if CORE_KINDS.contains(&(api, kind)) {
         return Ok(());
     }
-    let schema = schemas()
-        .get(&(api.to_string(), kind.to_string()))
-        .ok_or(format!("no CRD for {api} {kind}"))?;
+    let schema = schemas().get(&(api.to_string(), kind.to_string())).ok_or(format!("no CRD for {api} {kind}"))?;
     let errors = schema.errors(doc);
     if !errors.is_empty() {
         return Err(errors.join("\n"));
@@ -167,9 +143,7 @@ pub fn validate(doc: &Value) -> Result<(), String> {
         let name = doc["metadata"]["name"].as_str().unwrap_or_default();
         let ok = name.len() <= 63
             && name.starts_with(|c: char| c.is_ascii_lowercase())
-            && name
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
             && !name.ends_with('-');
         if !ok {
             return Err(format!("TrainJob name {name:?} is not an RFC 1035 label"));
@@ -177,14 +151,8 @@ pub fn validate(doc: &Value) -> Result<(), String> {
     }
     if kind.ends_with("TrainingRuntime") {
         // CEL on MLPolicy: at most one framework policy.
-        let policy = doc["spec"]["mlPolicy"]
-            .as_object()
-            .cloned()
-            .unwrap_or_else(Map::new);
-        let n = ["torch", "mpi", "jax", "xgboost", "flux"]
-            .iter()
-            .filter(|k| policy.contains_key(**k))
-            .count();
+        let policy = doc["spec"]["mlPolicy"].as_object().cloned().unwrap_or_else(Map::new);
+        let n = ["torch", "mpi", "jax", "xgboost", "flux"].iter().filter(|k| policy.contains_key(**k)).count();
         if n > 1 {
             return Err("mlPolicy sets more than one framework policy".into());
         }
@@ -196,35 +164,16 @@ pub fn validate(doc: &Value) -> Result<(), String> {
 pub fn selection_spread() -> Vec<Selection> {
     let params: [&[(ParamKey, &str)]; 5] = [
         &[],
+        &[(ParamKey::Nodes, "4"), (ParamKey::Gpus, "2"), (ParamKey::Queue, "team-a-queue")],
+        &[(ParamKey::Nodes, "1"), (ParamKey::Gpus, "0"), (ParamKey::Procs, "8"), (ParamKey::Namespace, "team-a")],
         &[
-            (ParamKey::Nodes, "4"),
-            (ParamKey::Gpus, "2"),
-            (ParamKey::Queue, "team-a-queue"),
-        ],
-        &[
-            (ParamKey::Nodes, "1"),
-            (ParamKey::Gpus, "0"),
-            (ParamKey::Procs, "8"),
-            (ParamKey::Namespace, "team-a"),
-        ],
-        &[
-            (
-                ParamKey::Name,
-                "a-very-long-job-name-that-is-still-a-valid-label-0123456789ab",
-            ),
-            (
-                ParamKey::Image,
-                "registry.example.com/ml/train@sha256:0123456789abcdef",
-            ),
+            (ParamKey::Name, "a-very-long-job-name-that-is-still-a-valid-label-0123456789ab"),
+            (ParamKey::Image, "registry.example.com/ml/train@sha256:0123456789abcdef"),
             (ParamKey::Nodes, "1024"),
             (ParamKey::Gpus, "16"),
             (ParamKey::Procs, "128"),
         ],
-        &[
-            (ParamKey::Model, "qwen2.5-1.5b"),
-            (ParamKey::Dataset, "hf://org/ds"),
-            (ParamKey::Nodes, "3"),
-        ],
+        &[(ParamKey::Model, "qwen2.5-1.5b"), (ParamKey::Dataset, "hf://org/ds"), (ParamKey::Nodes, "3")],
     ];
     let mut out = Vec::new();
     for persona in Persona::ALL {

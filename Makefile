@@ -1,0 +1,78 @@
+# Two commands set everything up on a fresh machine:
+#   make serve   build the post and the widget, serve them on http://127.0.0.1:$(PORT)
+#   make test    every check: fmt, clippy, native tests, Python SDK checks, browser tests
+# Both install what is missing (wasm target, wasm-bindgen-cli, wasm-opt, Chromium) from the
+# package registries only.
+
+SHELL := /bin/bash
+PORT ?= 8080
+export PATH := $(HOME)/.cargo/bin:$(CURDIR)/.tools/node/node_modules/.bin:$(PATH)
+
+# Reference data (CRDs, shipped runtimes, examples): the shared folder when present, else the
+# pinned upstream files fetched into .tools/reference.
+SHARED_REFERENCE := $(abspath $(CURDIR)/../shared/reference)
+TRAINER_REFERENCE ?= $(if $(wildcard $(SHARED_REFERENCE)/v2-crds),$(SHARED_REFERENCE),$(CURDIR)/.tools/reference)
+export TRAINER_REFERENCE
+
+CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chromedriver)
+export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
+export WASM_BINDGEN_TEST_TIMEOUT ?= 120
+
+.PHONY: all serve dist test test-native test-python test-browser lint tools reference wheels fallback clean
+
+all: test
+
+tools:
+	@scripts/install-tools.sh build browser
+
+reference:
+	@[[ -d "$(TRAINER_REFERENCE)/v2-crds" ]] || scripts/fetch-reference.sh "$(TRAINER_REFERENCE)"
+
+wheels:
+	@scripts/fetch-wheels.sh
+
+dist:
+	@scripts/install-tools.sh build
+	scripts/build-dist.sh
+
+serve: dist
+	python3 scripts/serve.py --dir dist --port $(PORT)
+
+# Regenerates the static snippets inside index.html's mount points from the core.
+fallback:
+	cargo run -q --bin trainer-explorer -- fallback index.html --out index.html
+
+lint:
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
+
+test-native: reference
+	cargo test
+	cargo run -q --bin trainer-explorer -- fallback index.html --check
+
+# Every Python snippet must parse and bind to the pinned SDKs' real signatures.
+test-python: wheels
+	python3 tests/python/check_snippets.py --wheels .tools/wheels --self-test
+	@mkdir -p target/python
+	cargo run -q --bin trainer-explorer -- export > target/python/defaults.json
+	python3 tests/python/check_snippets.py --wheels .tools/wheels target/python/defaults.json
+	@set -e; i=0; for q in \
+	  'framework=pytorch&nodes=4&gpus=2&procs=4&queue=team-q&namespace=team-a&image=registry.example.com/t:1' \
+	  'framework=tensorflow&nodes=3&gpus=1&queue=q&namespace=ml&image=tensorflow/tensorflow:2.16.1' \
+	  'framework=deepspeed&gpus=0&namespace=ml&queue=q' \
+	  'framework=torchtune&model=qwen2.5-1.5b&dataset=hf://org/ds&gpus=4&queue=q&namespace=ml' \
+	  'framework=torchtune&model=llama3.2-3b&gpus=0' \
+	  'framework=xgboost&scope=namespaced&namespace=team-a&procs=2'; do \
+	  i=$$((i+1)); cargo run -q --bin trainer-explorer -- export --query "persona=data-scientist&$$q" > target/python/q$$i.json; \
+	  python3 tests/python/check_snippets.py --wheels .tools/wheels target/python/q$$i.json; \
+	done
+
+test-browser:
+	@scripts/install-tools.sh build browser
+	CHROMEDRIVER=$(CHROMEDRIVER) cargo test --target wasm32-unknown-unknown --test browser
+
+test: tools lint test-native test-python test-browser
+
+clean:
+	rm -rf dist target/python

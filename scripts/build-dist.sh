@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the self-contained static site in dist/: the post, its CSS and loader, and the widget
+# (wasm-bindgen --target web output, shrunk with wasm-opt when available).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
+
+cargo build --release --target wasm32-unknown-unknown --lib
+rm -rf dist && mkdir -p dist/pkg
+wasm-bindgen --target web --no-typescript --out-dir dist/pkg \
+  target/wasm32-unknown-unknown/release/trainer_v2_explorer.wasm
+wasm=dist/pkg/trainer_v2_explorer_bg.wasm
+if command -v wasm-opt >/dev/null && wasm-opt --version | grep -q 'version 1[2-9][0-9]'; then
+  wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-reference-types --enable-multivalue --enable-mutable-globals "$wasm" -o "$wasm.opt"
+  mv "$wasm.opt" "$wasm"
+else
+  echo "note: no wasm-opt >= 120 found; shipping the unoptimised wasm" >&2
+fi
+cp index.html dist/index.html
+cp www/*.js www/*.css dist/
+[[ -d www/assets ]] && cp -r www/assets dist/
+# The page's static fallback must be what the core generates.
+cargo run -q --bin trainer-explorer -- fallback dist/index.html --check
+printf 'dist/ ready: %s bytes wasm, %s bytes js\n' "$(wc -c <"$wasm")" "$(wc -c <dist/pkg/trainer_v2_explorer.js)"

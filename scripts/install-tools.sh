@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Installs what `make serve` and `make test` need, from package registries only
+# (crates.io, Debian, npm): nothing downloads a binary from elsewhere.
+#   scripts/install-tools.sh build    # wasm target, wasm-bindgen-cli, wasm-opt
+#   scripts/install-tools.sh browser  # Chromium + chromedriver
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
+
+say() { printf '==> %s\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The version wasm-bindgen-cli must match: the one Cargo.lock resolved.
+bindgen_version() {
+  awk '$0=="name = \"wasm-bindgen\""{getline; gsub(/"/,"",$3); print $3; exit}' Cargo.lock
+}
+
+build_tools() {
+  command -v cargo >/dev/null || die "cargo not found: install Rust with rustup first"
+  if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+  [[ -f Cargo.lock ]] || cargo generate-lockfile
+  local want; want=$(bindgen_version)
+  local have; have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+  if [[ "$have" != "$want" ]]; then
+    say "installing wasm-bindgen-cli $want (matches Cargo.lock; about 5 minutes)"
+    # Not --locked: one of its locked dependencies is not on the registry mirror.
+    cargo install wasm-bindgen-cli --version "$want"
+  fi
+  if ! [[ -x .tools/node/node_modules/.bin/wasm-opt ]]; then
+    if command -v npm >/dev/null; then
+      # Debian's binaryen 108 cannot read current rustc output; npm's binaryen 132 can.
+      say "installing wasm-opt (npm binaryen@132.0.0) into .tools/node"
+      npm install --silent --no-audit --no-fund --prefix .tools/node binaryen@132.0.0
+    else
+      say "npm not found: builds skip wasm-opt (larger wasm)"
+    fi
+  fi
+}
+
+browser_tools() {
+  if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
+    return
+  fi
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    say "installing Chromium and chromedriver (apt)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  else
+    die "Chromium and chromedriver are missing and cannot be installed here (needs root and apt): install the 'chromium' and 'chromium-driver' packages"
+  fi
+}
+
+for what in "${@:-build browser}"; do
+  case "$what" in
+    build) build_tools ;;
+    browser) browser_tools ;;
+    *) die "unknown tool set: $what" ;;
+  esac
+done

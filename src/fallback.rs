@@ -1,0 +1,160 @@
+//! The page's no-JavaScript fallback, produced by the core.
+//!
+//! Each mount point in a page holds its static snippets between two markers:
+//! `<div data-trainer-v2-explorer data-framework="jax"><!-- fallback:start -->…<!-- fallback:end --></div>`.
+//! `fill_page` regenerates every such region from the mount's `data-*` defaults, so the committed
+//! page can be checked for drift and nobody copies YAML into HTML by hand.
+
+use crate::highlight::{escape_html, to_html};
+use crate::query::{self, SyncSet};
+use crate::selection::{ParamKey, Selection};
+use crate::snippets::{render, Pane};
+
+pub const START: &str = "<!-- fallback:start -->";
+pub const END: &str = "<!-- fallback:end -->";
+pub const MOUNT_ATTR: &str = "data-trainer-v2-explorer";
+
+/// The static markup for one selection: the summary and both panes, with the same highlighted
+/// code the widget shows.
+pub fn render_fallback(sel: &Selection) -> String {
+    let view = render(sel);
+    let mut out = String::new();
+    out.push_str("<div class=\"tv2x-fallback\">");
+    out.push_str(&format!("<p class=\"tv2x-summary\">{}</p>", escape_html(&view.summary)));
+    out.push_str("<div class=\"tv2x-panes\">");
+    for (tag, pane) in [("V2", &view.v2), ("V1", &view.v1)] {
+        out.push_str(&pane_html(tag, pane));
+    }
+    out.push_str("</div>");
+    out.push_str(
+        "<p class=\"tv2x-note\">This is the default view. With JavaScript, pick a persona and a framework here.</p>",
+    );
+    out.push_str("</div>");
+    out
+}
+
+fn pane_html(tag: &str, pane: &Pane) -> String {
+    let mut out = format!(
+        "<section class=\"tv2x-pane\"><h4><span class=\"tv2x-tag\">{tag}</span> {}</h4>",
+        escape_html(&pane.heading)
+    );
+    if let Some(n) = &pane.notice {
+        out.push_str(&format!("<div class=\"tv2x-notice\"><p><strong>{}</strong></p>", escape_html(&n.title)));
+        for p in &n.paragraphs {
+            out.push_str(&format!("<p>{}</p>", escape_html(p)));
+        }
+        out.push_str("</div>");
+    }
+    for s in &pane.snippets {
+        out.push_str(&format!(
+            "<figure class=\"tv2x-snippet\"><figcaption>{}</figcaption><pre tabindex=\"0\"><code>{}</code></pre></figure>",
+            escape_html(&s.title),
+            to_html(s.language, &s.code, &s.owned_by_runtime)
+        ));
+    }
+    out.push_str("</section>");
+    out
+}
+
+/// Reads `data-*` attributes from an opening tag: `<div data-persona="x" data-compact>`.
+fn attributes(tag: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = tag.trim_start_matches('<');
+    // Skip the element name.
+    rest = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() || rest.starts_with('>') || rest.starts_with("/>") {
+            break;
+        }
+        let name_len = rest.find(|c: char| c.is_whitespace() || c == '=' || c == '>').unwrap_or(rest.len());
+        let name = rest[..name_len].to_ascii_lowercase();
+        rest = rest[name_len..].trim_start();
+        let mut value = String::new();
+        if let Some(after) = rest.strip_prefix('=') {
+            let after = after.trim_start();
+            let (v, remaining) = match after.chars().next() {
+                Some(q @ ('"' | '\'')) => {
+                    let end = after[1..].find(q).map(|i| i + 1).unwrap_or(after.len());
+                    (&after[1..end], after.get(end + 1..).unwrap_or(""))
+                }
+                _ => {
+                    let end = after.find(|c: char| c.is_whitespace() || c == '>').unwrap_or(after.len());
+                    (&after[..end], &after[end..])
+                }
+            };
+            value = v.replace("&amp;", "&").replace("&quot;", "\"");
+            rest = remaining;
+        }
+        if name.is_empty() {
+            break;
+        }
+        out.push((name, value));
+    }
+    out
+}
+
+/// The selection a mount point's attributes describe, as the widget would read them.
+pub fn selection_from_tag(tag: &str) -> Selection {
+    let attrs = attributes(tag);
+    let mut ser = form_urlencoded::Serializer::new(String::new());
+    let keys = ["persona", "framework", "scope"].into_iter().chain(ParamKey::ALL.iter().map(|k| k.id()));
+    for key in keys {
+        if let Some((_, v)) = attrs.iter().find(|(n, _)| n == &format!("data-{key}")) {
+            ser.append_pair(key, v);
+        }
+    }
+    query::apply(&ser.finish(), &Selection::default(), SyncSet::ALL).0
+}
+
+/// Regenerates every fallback region of a page. Errors name the marker that is out of place.
+pub fn fill_page(html: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find(START) {
+        let before = &rest[..start];
+        let open = before.rfind('<').ok_or("fallback:start is not inside an element")?;
+        let tag_start = before[..open + 1].rfind("<").unwrap_or(open);
+        let tag = &before[tag_start..];
+        let tag = &tag[..tag.find('>').map(|i| i + 1).unwrap_or(tag.len())];
+        if !tag.contains(MOUNT_ATTR) {
+            return Err(format!("fallback:start must directly follow the opening tag of a [{MOUNT_ATTR}] element"));
+        }
+        let end = rest[start..].find(END).ok_or("fallback:start without fallback:end")? + start;
+        out.push_str(&rest[..start + START.len()]);
+        out.push_str(&render_fallback(&selection_from_tag(tag)));
+        out.push_str(END);
+        rest = &rest[end + END.len()..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{Framework, Persona};
+
+    #[test]
+    fn attributes_choose_the_selection() {
+        let sel = selection_from_tag("<div class=\"x\" data-trainer-v2-explorer data-persona='platform-engineer' data-framework=jax data-nodes=\"4\">");
+        assert_eq!((sel.persona, sel.framework, sel.nodes()), (Persona::PlatformEngineer, Framework::Jax, 4));
+    }
+
+    #[test]
+    fn regions_are_regenerated_and_everything_else_kept() {
+        let page =
+            format!("<p>a</p><div data-trainer-v2-explorer data-framework=\"mlx\">{START}stale{END}</div><p>b</p>");
+        let filled = fill_page(&page).unwrap();
+        assert!(filled.starts_with("<p>a</p><div data-trainer-v2-explorer data-framework=\"mlx\"><!-- fallback:start --><div class=\"tv2x-fallback\">"));
+        assert!(filled.contains("mlx-distributed"));
+        assert!(filled.ends_with("<!-- fallback:end --></div><p>b</p>"));
+        assert_eq!(fill_page(&filled).unwrap(), filled, "filling is idempotent");
+    }
+
+    #[test]
+    fn misplaced_markers_are_errors() {
+        assert!(fill_page(&format!("<div>{START}{END}</div>")).is_err());
+        assert!(fill_page(&format!("<div data-trainer-v2-explorer>{START}")).is_err());
+    }
+}

@@ -1,0 +1,163 @@
+//! The explorer: one instance per mount point.
+
+use super::browser;
+use super::components::pane::Pane;
+use super::components::params::Params;
+use super::components::radio_group::RadioGroup;
+use super::state::{Action, State};
+use crate::catalog::{Framework, Persona, V2Support};
+use crate::query::SyncSet;
+use crate::selection::{RuntimeScope, Selection};
+use crate::snippets::render;
+use gloo::events::EventListener;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ExplorerProps {
+    pub initial: Selection,
+    pub sync: SyncSet,
+    pub instance: u32,
+    /// Presets in the post hide the parameter fields.
+    pub compact: bool,
+    /// Our shadow root: scratch space for the copy fallback.
+    pub scratch: web_sys::Node,
+}
+
+/// Follows the host page's theme switch (`data-theme`, `dark-theme`) as it changes.
+#[hook]
+fn use_host_theme() -> Option<&'static str> {
+    let theme = use_state(browser::host_theme);
+    {
+        let theme = theme.clone();
+        use_effect_with((), move |_| {
+            let callback = Closure::<dyn Fn()>::new(move || theme.set(browser::host_theme()));
+            let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok();
+            if let (Some(observer), Some(doc)) = (&observer, web_sys::window().and_then(|w| w.document())) {
+                let init = web_sys::MutationObserverInit::new();
+                init.set_attributes(true);
+                let filter = js_sys::Array::of2(&"data-theme".into(), &"class".into());
+                init.set_attribute_filter(&filter);
+                if let Some(root) = doc.document_element() {
+                    let _ = observer.observe_with_options(&root, &init);
+                }
+                if let Some(body) = doc.body() {
+                    let _ = observer.observe_with_options(&body, &init);
+                }
+            }
+            move || {
+                if let Some(o) = observer {
+                    o.disconnect();
+                }
+                drop(callback);
+            }
+        });
+    }
+    *theme
+}
+
+#[component]
+pub fn Explorer(props: &ExplorerProps) -> Html {
+    let state = use_reducer(|| State::new(props.initial.clone()));
+    let sel = state.selection.clone();
+    let view = use_memo(sel.clone(), render);
+    let status = use_state(String::new);
+    let theme = use_host_theme();
+
+    // Publish the reader's own changes: URL, storage, and the other instances.
+    {
+        let (sel, sync, instance) = (sel.clone(), props.sync, props.instance);
+        use_effect_with(state.local_revision, move |rev| {
+            if *rev > 0 {
+                browser::persist(&sel, sync);
+                browser::broadcast(instance, &sel, sync);
+            }
+        });
+    }
+    // Receive the other instances' changes.
+    {
+        let dispatcher = state.dispatcher();
+        let (sync, me) = (props.sync, props.instance);
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                EventListener::new(&w, browser::SYNC_EVENT, move |event| {
+                    if let Some((sender, query)) = browser::parse_sync_detail(event) {
+                        if sender != me {
+                            dispatcher.dispatch(Action::External(query, sync));
+                        }
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+
+    let on_persona = {
+        let state = state.clone();
+        Callback::from(move |i: usize| state.dispatch(Action::Persona(Persona::ALL[i])))
+    };
+    let on_framework = {
+        let state = state.clone();
+        Callback::from(move |i: usize| state.dispatch(Action::Framework(Framework::ALL[i])))
+    };
+    let on_scope = {
+        let state = state.clone();
+        Callback::from(move |i: usize| {
+            state.dispatch(Action::Scope(if i == 0 { RuntimeScope::Cluster } else { RuntimeScope::Namespaced }))
+        })
+    };
+    let on_edit = {
+        let state = state.clone();
+        Callback::from(move |(key, raw)| state.dispatch(Action::Param(key, raw)))
+    };
+    let on_announce = {
+        let status = status.clone();
+        Callback::from(move |msg: String| status.set(msg))
+    };
+
+    let persona_idx = Persona::ALL.iter().position(|p| *p == sel.persona).unwrap_or(0);
+    let framework_idx = Framework::ALL.iter().position(|f| *f == sel.framework).unwrap_or(0);
+    let personas: Vec<_> = Persona::ALL.iter().map(|p| (p.id(), p.label())).collect();
+    let frameworks: Vec<_> = Framework::ALL.iter().map(|f| (f.id(), f.label())).collect();
+    let has_runtime = sel.framework.v2_support() != V2Support::Unsupported;
+    let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
+    let theme_class = theme.unwrap_or("auto");
+
+    html! {
+        <div class={classes!("tv2x", theme_class, props.compact.then_some("compact"))}>
+            <div class="controls">
+                <div class="control">
+                    <span class="control-label" aria-hidden="true">{ "I am a" }</span>
+                    <RadioGroup label="Persona" options={personas} selected={persona_idx} on_select={on_persona} class="persona" />
+                </div>
+                <div class="control">
+                    <span class="control-label" aria-hidden="true">{ "Framework" }</span>
+                    <RadioGroup label="Framework" options={frameworks} selected={framework_idx} on_select={on_framework} class="framework" />
+                </div>
+                if !props.compact {
+                    if has_runtime {
+                        <div class="control">
+                            <span class="control-label" aria-hidden="true">{ "Runtime" }</span>
+                            <RadioGroup label="Runtime scope"
+                                options={vec![("cluster", "ClusterTrainingRuntime"), ("namespaced", "TrainingRuntime (one namespace)")]}
+                                selected={usize::from(sel.scope == RuntimeScope::Namespaced)} on_select={on_scope} class="scope" />
+                        </div>
+                    }
+                    <Params framework={sel.framework} inputs={state.inputs.clone()} errors={state.errors.clone()}
+                        {warnings} {on_edit} />
+                }
+            </div>
+            <p class="summary">{ &view.summary }</p>
+            <div class="panes">
+                <Pane pane={view.v2.clone()} scratch={props.scratch.clone()} on_announce={on_announce.clone()} />
+                <Pane pane={view.v1.clone()} scratch={props.scratch.clone()} {on_announce} />
+            </div>
+            <p class="legend">
+                <span class="swatch" aria-hidden="true"></span>
+                { "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }
+            </p>
+            <div class="sr-only" aria-live="polite" role="status">{ (*status).clone() }</div>
+        </div>
+    }
+}

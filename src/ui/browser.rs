@@ -1,0 +1,115 @@
+//! Side effects in the reader's browser. Every call tolerates failure: storage that throws
+//! (private mode, sandboxed iframes), a missing clipboard (plain http), a history API that
+//! refuses. A failure degrades a feature; it never stops the widget.
+
+use crate::query::{self, SyncSet};
+use crate::selection::Selection;
+use wasm_bindgen::{JsCast, JsValue};
+
+pub const STORAGE_KEY: &str = "trainer-v2-explorer";
+pub const SYNC_EVENT: &str = "trainer-v2-explorer:change";
+
+fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+pub fn location_search() -> String {
+    window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+}
+
+pub fn stored_query() -> Option<String> {
+    let storage = window()?.local_storage().ok()??;
+    storage.get_item(STORAGE_KEY).ok()?
+}
+
+/// Writes the selection into the page URL (replaceState: no history entry per click) and into
+/// localStorage, keeping every key this instance does not own.
+pub fn persist(sel: &Selection, sync: SyncSet) {
+    let Some(w) = window() else { return };
+    let search = location_search();
+    let merged = query::merge(&search, sel, sync);
+    if let Ok(history) = w.history() {
+        let hash = w.location().hash().unwrap_or_default();
+        let path = w.location().pathname().unwrap_or_default();
+        let url = if merged.is_empty() { format!("{path}{hash}") } else { format!("{path}?{merged}{hash}") };
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+    if let Ok(Some(storage)) = w.local_storage() {
+        let stored = storage.get_item(STORAGE_KEY).ok().flatten().unwrap_or_default();
+        let _ = storage.set_item(STORAGE_KEY, &query::merge(&stored, sel, sync));
+    }
+}
+
+/// Tells the other instances on the page. `storage` events only reach other windows, so the
+/// page-local channel is a CustomEvent on `window`.
+pub fn broadcast(instance: u32, sel: &Selection, sync: SyncSet) {
+    let Some(w) = window() else { return };
+    let init = web_sys::CustomEventInit::new();
+    init.set_detail(&JsValue::from_str(&format!("{instance}\n{}", query::to_query(sel, sync))));
+    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict(SYNC_EVENT, &init) {
+        let _ = w.dispatch_event(&event);
+    }
+}
+
+/// Splits a sync event's detail into (sender, query).
+pub fn parse_sync_detail(event: &web_sys::Event) -> Option<(u32, String)> {
+    let detail = event.dyn_ref::<web_sys::CustomEvent>()?.detail().as_string()?;
+    let (id, query) = detail.split_once('\n')?;
+    Some((id.parse().ok()?, query.to_string()))
+}
+
+/// The host page's explicit theme: `data-theme` on <html> (Docsy, Furo) or `dark-theme` on
+/// <body> (Kubeflow's toggler). `None` means follow `prefers-color-scheme`.
+pub fn host_theme() -> Option<&'static str> {
+    let doc = window()?.document()?;
+    let root = doc.document_element()?;
+    match root.get_attribute("data-theme").as_deref() {
+        Some("dark") => return Some("dark"),
+        Some("light") => return Some("light"),
+        _ => {}
+    }
+    let body = doc.body()?;
+    if body.class_list().contains("dark-theme") {
+        return Some("dark");
+    }
+    match body.get_attribute("data-theme").as_deref() {
+        Some("dark") => Some("dark"),
+        Some("light") => Some("light"),
+        _ => None,
+    }
+}
+
+/// Copies text: the async Clipboard API where the page is a secure context, else a hidden
+/// textarea and `execCommand("copy")`. Resolves to whether the copy happened.
+pub async fn copy_text(text: String, scratch_parent: web_sys::Node) -> bool {
+    if let Some(w) = window() {
+        let navigator = w.navigator();
+        let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+            .map(|c| !c.is_undefined() && !c.is_null())
+            .unwrap_or(false);
+        if has_clipboard {
+            let promise = navigator.clipboard().write_text(&text);
+            if wasm_bindgen_futures::JsFuture::from(promise).await.is_ok() {
+                return true;
+            }
+        }
+    }
+    copy_with_textarea(&text, &scratch_parent)
+}
+
+fn copy_with_textarea(text: &str, parent: &web_sys::Node) -> bool {
+    let Some(doc) = window().and_then(|w| w.document()) else { return false };
+    let Ok(el) = doc.create_element("textarea") else { return false };
+    let Ok(area) = el.dyn_into::<web_sys::HtmlTextAreaElement>() else { return false };
+    area.set_value(text);
+    let _ = area.set_attribute("readonly", "");
+    let _ = area.set_attribute("aria-hidden", "true");
+    let _ = area.class_list().add_1("offscreen");
+    if parent.append_child(&area).is_err() {
+        return false;
+    }
+    area.select();
+    let ok = doc.dyn_ref::<web_sys::HtmlDocument>().and_then(|d| d.exec_command("copy").ok()).unwrap_or(false);
+    let _ = parent.remove_child(&area);
+    ok
+}

@@ -1,0 +1,4 @@
+pub mod code_block;
+pub mod pane;
+pub mod params;
+pub mod radio_group;

@@ -1,0 +1,33 @@
+use super::code_block::CodeBlock;
+use crate::snippets::{Api, Pane as PaneModel};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct PaneProps {
+    pub pane: PaneModel,
+    pub scratch: web_sys::Node,
+    pub on_announce: Callback<String>,
+}
+
+#[component]
+pub fn Pane(props: &PaneProps) -> Html {
+    let pane = &props.pane;
+    let (tag, class) = match pane.api {
+        Api::V2 => ("V2", "pane v2"),
+        Api::V1 => ("V1", "pane v1"),
+    };
+    html! {
+        <section class={class} aria-label={format!("{tag}: {}", pane.heading)}>
+            <h3><span class="tag">{ tag }</span>{ &pane.heading }</h3>
+            if let Some(notice) = &pane.notice {
+                <div class="notice" role="note">
+                    <p class="notice-title">{ &notice.title }</p>
+                    { for notice.paragraphs.iter().map(|p| html! { <p>{ p }</p> }) }
+                </div>
+            }
+            { for pane.snippets.iter().map(|s| html! {
+                <CodeBlock snippet={s.clone()} scratch={props.scratch.clone()} on_announce={props.on_announce.clone()} />
+            }) }
+        </section>
+    }
+}

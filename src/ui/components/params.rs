@@ -1,0 +1,90 @@
+//! The parameter fields. Each shows its own inline message; a refused value never reaches the
+//! snippets, which keep the last valid one.
+
+use crate::catalog::{Framework, LlmModel};
+use crate::selection::{ParamKey, MAX_GPUS, MAX_NODES, MAX_PROCS};
+use std::collections::BTreeMap;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ParamsProps {
+    pub framework: Framework,
+    pub inputs: BTreeMap<ParamKey, String>,
+    pub errors: BTreeMap<ParamKey, String>,
+    pub warnings: Vec<(ParamKey, String)>,
+    pub on_edit: Callback<(ParamKey, String)>,
+}
+
+fn placeholder(key: ParamKey) -> String {
+    match key {
+        ParamKey::Name => "per framework".into(),
+        ParamKey::Namespace => "current context".into(),
+        ParamKey::Nodes => format!("2 (1–{MAX_NODES})"),
+        ParamKey::Gpus => format!("0–{MAX_GPUS}, 0 = CPU"),
+        ParamKey::Procs => format!("auto (1–{MAX_PROCS})"),
+        ParamKey::Image => "the runtime's image".into(),
+        ParamKey::Queue => "none".into(),
+        ParamKey::Model => String::new(),
+        ParamKey::Dataset => "hf://tatsu-lab/alpaca/data".into(),
+    }
+}
+
+fn is_numeric(key: ParamKey) -> bool {
+    matches!(key, ParamKey::Nodes | ParamKey::Gpus | ParamKey::Procs)
+}
+
+#[component]
+pub fn Params(props: &ParamsProps) -> Html {
+    let fields = ParamKey::ALL.into_iter().filter(|k| k.applies_to(props.framework)).map(|key| {
+        let id = format!("p-{}", key.id());
+        let msg_id = format!("{id}-msg");
+        let message = props
+            .errors
+            .get(&key)
+            .cloned()
+            .or_else(|| props.warnings.iter().find(|(k, _)| *k == key).map(|(_, m)| m.clone()));
+        let invalid = props.errors.contains_key(&key);
+        let value = props.inputs.get(&key).cloned().unwrap_or_default();
+        let on_edit = props.on_edit.clone();
+        let control = if key == ParamKey::Model {
+            let onchange = Callback::from(move |e: Event| {
+                if let Some(sel) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()) {
+                    on_edit.emit((key, sel.value()));
+                }
+            });
+            let current = if value.is_empty() { LlmModel::Llama32_1b.id().to_string() } else { value };
+            html! {
+                <select id={id.clone()} {onchange}>
+                    { for LlmModel::ALL.iter().map(|m| html! {
+                        <option value={m.id()} selected={m.id() == current}>{ m.label() }</option>
+                    }) }
+                </select>
+            }
+        } else {
+            let oninput = Callback::from(move |e: InputEvent| {
+                if let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                    on_edit.emit((key, input.value()));
+                }
+            });
+            html! {
+                <input id={id.clone()} type="text" {value} {oninput}
+                    inputmode={if is_numeric(key) { "numeric" } else { "text" }}
+                    spellcheck="false" autocomplete="off"
+                    placeholder={placeholder(key)}
+                    aria-invalid={if invalid { "true" } else { "false" }}
+                    aria-describedby={message.as_ref().map(|_| msg_id.clone())} />
+            }
+        };
+        html! {
+            <div class={classes!("field", invalid.then_some("invalid"))}>
+                <label for={id}>{ key.label() }</label>
+                { control }
+                if let Some(m) = message {
+                    <span id={msg_id} class={if invalid { "msg error" } else { "msg warn" }}>{ m }</span>
+                }
+            </div>
+        }
+    });
+    html! { <div class="params">{ for fields }</div> }
+}

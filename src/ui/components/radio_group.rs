@@ -1,0 +1,64 @@
+//! A segmented control with radio semantics: `role=radiogroup`, `role=radio` + `aria-checked`,
+//! and a roving tabindex. Tab enters and leaves the group; arrows move and select; Home/End jump.
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct RadioGroupProps {
+    /// The group's accessible name.
+    pub label: AttrValue,
+    /// (value, visible and accessible name) per option.
+    pub options: Vec<(&'static str, &'static str)>,
+    pub selected: usize,
+    pub on_select: Callback<usize>,
+    #[prop_or_default]
+    pub class: Classes,
+}
+
+fn next_index(key: &str, current: usize, len: usize) -> Option<usize> {
+    match key {
+        "ArrowRight" | "ArrowDown" => Some((current + 1) % len),
+        "ArrowLeft" | "ArrowUp" => Some((current + len - 1) % len),
+        "Home" => Some(0),
+        "End" => Some(len - 1),
+        _ => None,
+    }
+}
+
+#[component]
+pub fn RadioGroup(props: &RadioGroupProps) -> Html {
+    let len = props.options.len();
+    let onkeydown = {
+        let on_select = props.on_select.clone();
+        let selected = props.selected;
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(next) = next_index(&e.key(), selected, len) else { return };
+            e.prevent_default();
+            on_select.emit(next);
+            // Move focus with the selection, as native radio buttons do.
+            let button = e
+                .target_dyn_into::<web_sys::Element>()
+                .and_then(|t| t.parent_element())
+                .and_then(|group| group.children().item(next as u32))
+                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(button) = button {
+                let _ = button.focus();
+            }
+        })
+    };
+    html! {
+        <div role="radiogroup" aria-label={props.label.clone()} class={classes!("radios", props.class.clone())} {onkeydown}>
+            { for props.options.iter().enumerate().map(|(i, (value, label))| {
+                let checked = i == props.selected;
+                let onclick = props.on_select.reform(move |_: MouseEvent| i);
+                html! {
+                    <button type="button" role="radio" aria-checked={if checked { "true" } else { "false" }}
+                        tabindex={if checked { "0" } else { "-1" }} data-value={*value} {onclick}>
+                        { *label }
+                    </button>
+                }
+            }) }
+        </div>
+    }
+}

@@ -1,0 +1,83 @@
+//! The widget's state and its reducer. Pure: no web-sys here, so the rules are easy to follow.
+//! Side effects (URL, storage, sync events, clipboard) live in `browser.rs` and run in effects.
+
+use crate::catalog::{Framework, Persona};
+use crate::query::{self, SyncSet};
+use crate::selection::{ParamKey, RuntimeScope, Selection};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use yew::Reducible;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    pub selection: Selection,
+    /// What the reader typed, per parameter, including values that did not validate.
+    pub inputs: BTreeMap<ParamKey, String>,
+    /// Why a typed value was refused. The snippets keep the last valid value meanwhile.
+    pub errors: BTreeMap<ParamKey, String>,
+    /// Bumped on every change the reader made here, so effects publish only those and never
+    /// echo back a change another instance sent.
+    pub local_revision: u64,
+}
+
+impl State {
+    pub fn new(selection: Selection) -> Self {
+        let inputs = inputs_of(&selection);
+        State { selection, inputs, errors: BTreeMap::new(), local_revision: 0 }
+    }
+}
+
+fn inputs_of(sel: &Selection) -> BTreeMap<ParamKey, String> {
+    ParamKey::ALL.into_iter().filter_map(|k| sel.params.get(k).map(|v| (k, v))).collect()
+}
+
+pub enum Action {
+    Persona(Persona),
+    Framework(Framework),
+    Scope(RuntimeScope),
+    Param(ParamKey, String),
+    /// A query from another instance on the page, applied to the parts this instance shares.
+    External(String, SyncSet),
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            Action::Persona(p) => next.selection.persona = p,
+            Action::Framework(f) => next.selection.framework = f,
+            Action::Scope(s) => next.selection.scope = s,
+            Action::Param(key, raw) => {
+                match next.selection.params.set(key, &raw) {
+                    Ok(()) => {
+                        next.errors.remove(&key);
+                    }
+                    Err(reason) => {
+                        next.errors.insert(key, reason);
+                    }
+                }
+                next.inputs.insert(key, raw);
+            }
+            Action::External(query, sync) => {
+                let (sel, _) = query::apply(&query, &self.selection, sync);
+                if sel == self.selection {
+                    return self;
+                }
+                next.inputs = inputs_of(&sel);
+                next.errors.clear();
+                next.selection = sel;
+                return Rc::new(next);
+            }
+        }
+        if next.selection == self.selection && next.inputs == self.inputs && next.errors == self.errors {
+            // Same Rc: Yew skips the re-render (yew 0.23 use_reducer semantics).
+            return self;
+        }
+        if next.selection != self.selection {
+            next.local_revision += 1;
+        }
+        Rc::new(next)
+    }
+}

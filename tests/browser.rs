@@ -1,0 +1,269 @@
+//! Browser tests: the widget mounted in headless Chromium, driven as a reader would.
+#![cfg(target_arch = "wasm32")]
+
+use std::time::Duration;
+use trainer_v2_explorer::ui;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement, KeyboardEvent, KeyboardEventInit};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+/// A clean page: no query string, empty storage, no earlier mounts.
+fn reset(query: &str) {
+    let w = web_sys::window().unwrap();
+    let path = w.location().pathname().unwrap();
+    w.history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{query}")))
+        .unwrap();
+    if let Ok(Some(s)) = w.local_storage() {
+        s.clear().unwrap();
+    }
+    let old = document().query_selector_all("[data-trainer-v2-explorer]").unwrap();
+    for i in 0..old.length() {
+        let el: Element = old.item(i).unwrap().dyn_into().unwrap();
+        el.remove();
+    }
+}
+
+fn host(attrs: &[(&str, &str)]) -> Element {
+    let el = document().create_element("div").unwrap();
+    el.set_attribute("data-trainer-v2-explorer", "").unwrap();
+    for (k, v) in attrs {
+        el.set_attribute(k, v).unwrap();
+    }
+    el.set_inner_html("<pre>static fallback</pre>");
+    document().body().unwrap().append_child(&el).unwrap();
+    el
+}
+
+async fn settle() {
+    yew::scheduler::flush().await;
+    yew::platform::time::sleep(Duration::from_millis(20)).await;
+    yew::scheduler::flush().await;
+}
+
+async fn mounted(attrs: &[(&str, &str)]) -> Element {
+    let el = host(attrs);
+    ui::mount_one(el.clone()).unwrap();
+    settle().await;
+    el
+}
+
+fn q(host: &Element, selector: &str) -> Element {
+    host.shadow_root().unwrap().query_selector(selector).unwrap().unwrap_or_else(|| panic!("no {selector}"))
+}
+
+fn text(host: &Element, selector: &str) -> String {
+    q(host, selector).text_content().unwrap_or_default()
+}
+
+fn radio(host: &Element, group: &str, value: &str) -> HtmlElement {
+    q(host, &format!(".{group} [data-value=\"{value}\"]")).dyn_into().unwrap()
+}
+
+fn checked(host: &Element, group: &str) -> String {
+    q(host, &format!(".{group} [aria-checked=\"true\"]")).get_attribute("data-value").unwrap()
+}
+
+fn key(target: &HtmlElement, key: &str) {
+    let init = KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    target.dispatch_event(&KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()).unwrap();
+}
+
+async fn type_into(host: &Element, id: &str, value: &str) {
+    let input: HtmlInputElement = q(host, &format!("#{id}")).dyn_into().unwrap();
+    input.set_value(value);
+    let init = web_sys::InputEventInit::new();
+    init.set_bubbles(true);
+    input.dispatch_event(&web_sys::InputEvent::new_with_event_init_dict("input", &init).unwrap()).unwrap();
+    settle().await;
+}
+
+#[wasm_bindgen_test]
+async fn mounting_replaces_the_fallback_and_reads_data_defaults() {
+    reset("");
+    let el = mounted(&[("data-persona", "platform-engineer"), ("data-framework", "deepspeed")]).await;
+    assert_eq!(el.inner_html(), "", "the static fallback is replaced");
+    assert_eq!(checked(&el, "persona"), "platform-engineer");
+    assert_eq!(checked(&el, "framework"), "deepspeed");
+    assert!(text(&el, ".v2").contains("ClusterTrainingRuntime deepspeed-distributed"));
+    assert!(text(&el, ".v1").contains("kind: MPIJob"));
+    assert!(q(&el, ".v1").query_selector_all(".ln.o").unwrap().length() > 0, "infrastructure lines are marked");
+}
+
+#[wasm_bindgen_test]
+async fn clicking_persona_framework_and_parameters_updates_both_panes() {
+    reset("");
+    let el = mounted(&[]).await;
+    assert!(text(&el, ".v2").contains("name: torch-distributed"));
+    radio(&el, "framework", "jax").click();
+    settle().await;
+    assert!(text(&el, ".v2").contains("name: jax-distributed"));
+    assert!(text(&el, ".v1").contains("kind: JAXJob"));
+    radio(&el, "persona", "platform-engineer").click();
+    settle().await;
+    assert!(text(&el, ".v2").contains("kind: ClusterTrainingRuntime"));
+    radio(&el, "persona", "data-scientist").click();
+    radio(&el, "framework", "pytorch").click();
+    settle().await;
+    type_into(&el, "p-nodes", "4").await;
+    assert!(text(&el, ".v2").contains("numNodes: 4"));
+    assert!(text(&el, ".v2").contains("num_nodes=4"));
+    assert!(text(&el, ".v1").contains("replicas: 3"));
+    assert!(text(&el, ".v1").contains("num_workers=4"));
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_parameter_shows_a_message_and_keeps_the_yaml_valid() {
+    reset("");
+    let el = mounted(&[]).await;
+    type_into(&el, "p-nodes", "-7").await;
+    assert_eq!(q(&el, "#p-nodes").get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert!(text(&el, "#p-nodes-msg").contains("from 1 to"));
+    assert!(text(&el, ".v2").contains("numNodes: 2"), "the last valid value stays");
+    type_into(&el, "p-nodes", "3").await;
+    assert!(q(&el, ".params").query_selector("#p-nodes-msg").unwrap().is_none());
+    assert!(text(&el, ".v2").contains("numNodes: 3"));
+}
+
+#[wasm_bindgen_test]
+async fn arrow_keys_home_and_end_move_and_select() {
+    reset("");
+    let el = mounted(&[]).await;
+    let first = radio(&el, "framework", "pytorch");
+    first.focus().unwrap();
+    key(&first, "ArrowRight");
+    settle().await;
+    assert_eq!(checked(&el, "framework"), "deepspeed");
+    let active = el.shadow_root().unwrap().active_element().unwrap();
+    assert_eq!(active.get_attribute("data-value").as_deref(), Some("deepspeed"), "focus follows");
+    key(&active.dyn_into().unwrap(), "End");
+    settle().await;
+    assert_eq!(checked(&el, "framework"), "paddle");
+    key(&radio(&el, "framework", "paddle"), "ArrowRight");
+    settle().await;
+    assert_eq!(checked(&el, "framework"), "pytorch", "wraps around");
+    key(&radio(&el, "framework", "pytorch"), "ArrowLeft");
+    settle().await;
+    assert_eq!(checked(&el, "framework"), "paddle");
+    key(&radio(&el, "framework", "paddle"), "Home");
+    settle().await;
+    assert_eq!(checked(&el, "framework"), "pytorch");
+    // Roving tabindex: only the checked radio is in the tab order.
+    let tabbable = el.shadow_root().unwrap().query_selector_all(".framework [tabindex=\"0\"]").unwrap();
+    assert_eq!(tabbable.length(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn the_url_and_storage_round_trip() {
+    reset("?utm_source=blog");
+    let el = mounted(&[]).await;
+    radio(&el, "framework", "xgboost").click();
+    settle().await;
+    type_into(&el, "p-gpus", "2").await;
+    let search = web_sys::window().unwrap().location().search().unwrap();
+    assert!(search.contains("utm_source=blog"), "host keys survive: {search}");
+    assert!(search.contains("framework=xgboost") && search.contains("gpus=2"), "{search}");
+    let stored = web_sys::window().unwrap().local_storage().unwrap().unwrap().get_item("trainer-v2-explorer").unwrap();
+    assert!(stored.unwrap().contains("framework=xgboost"));
+
+    // A copied link reopens the same view, even with different storage.
+    let link = search.clone();
+    reset(&link);
+    web_sys::window()
+        .unwrap()
+        .local_storage()
+        .unwrap()
+        .unwrap()
+        .set_item("trainer-v2-explorer", "framework=jax")
+        .unwrap();
+    let again = mounted(&[("data-framework", "mlx")]).await;
+    assert_eq!(checked(&again, "framework"), "xgboost", "URL beats storage and data-*");
+    assert!(text(&again, ".v2").contains("nvidia.com/gpu: 2"));
+
+    // Without a URL, storage beats data-*.
+    reset("");
+    web_sys::window()
+        .unwrap()
+        .local_storage()
+        .unwrap()
+        .unwrap()
+        .set_item("trainer-v2-explorer", "framework=jax")
+        .unwrap();
+    let stored_view = mounted(&[("data-framework", "mlx")]).await;
+    assert_eq!(checked(&stored_view, "framework"), "jax");
+}
+
+#[wasm_bindgen_test]
+async fn a_hostile_url_falls_back_to_defaults() {
+    reset("?persona=%3Cscript%3Ealert(1)%3C/script%3E&nodes=-7&framework=../../etc");
+    let el = mounted(&[]).await;
+    assert_eq!(checked(&el, "persona"), "data-scientist");
+    assert_eq!(checked(&el, "framework"), "pytorch");
+    assert!(text(&el, ".v2").contains("numNodes: 2"));
+    assert!(el.shadow_root().unwrap().query_selector("script").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn two_instances_stay_in_sync_and_presets_keep_their_framework() {
+    reset("");
+    let main = mounted(&[]).await;
+    let preset =
+        mounted(&[("data-framework", "torchtune"), ("data-sync", "persona,params"), ("data-compact", "")]).await;
+    radio(&main, "persona", "platform-engineer").click();
+    settle().await;
+    assert_eq!(checked(&preset, "persona"), "platform-engineer");
+    radio(&main, "framework", "jax").click();
+    settle().await;
+    assert_eq!(checked(&preset, "framework"), "torchtune", "a preset keeps its framework");
+    radio(&preset, "persona", "data-scientist").click();
+    settle().await;
+    assert_eq!(checked(&main, "persona"), "data-scientist", "sync works both ways");
+}
+
+#[wasm_bindgen_test]
+async fn the_copy_button_copies_and_announces() {
+    reset("");
+    let el = mounted(&[]).await;
+    let button: HtmlElement = q(&el, ".v2 .copy").dyn_into().unwrap();
+    button.click();
+    yew::platform::time::sleep(Duration::from_millis(300)).await;
+    settle().await;
+    let status = text(&el, "[role=status]");
+    assert!(status == "Copied TrainJob" || status.starts_with("Copy failed"), "announced: {status:?}");
+    assert_ne!(button.text_content().unwrap(), "Copy", "the button shows the outcome");
+}
+
+#[wasm_bindgen_test]
+async fn the_widget_works_when_storage_throws() {
+    reset("");
+    let w = web_sys::window().unwrap();
+    js_sys::Reflect::apply(
+        &js_sys::Function::new_no_args(
+            "window.__savedStorage = Object.getOwnPropertyDescriptor(window, 'localStorage'); \
+             Object.defineProperty(window, 'localStorage', { configurable: true, get() { throw new DOMException('denied', 'SecurityError'); } });",
+        ),
+        &w,
+        &js_sys::Array::new(),
+    )
+    .unwrap();
+    let el = mounted(&[("data-framework", "jax")]).await;
+    radio(&el, "framework", "mlx").click();
+    settle().await;
+    assert!(text(&el, ".v2").contains("name: mlx-distributed"));
+    js_sys::Reflect::apply(
+        &js_sys::Function::new_no_args("Object.defineProperty(window, 'localStorage', window.__savedStorage);"),
+        &w,
+        &js_sys::Array::new(),
+    )
+    .unwrap();
+}
