@@ -303,7 +303,9 @@ pub fn to_html(language: Language, code: &str, owned: &[bool]) -> String {
                 out.push_str("</span>");
             }
         }
-        out.push_str("</span>\n");
+        // The newline stays inside the line's block so no empty line appears between blocks,
+        // and the text content still reads as the code.
+        out.push_str("\n</span>");
     }
     out
 }
