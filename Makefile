@@ -18,7 +18,7 @@ CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chr
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: all serve dist test test-native test-python test-browser lint tools reference wheels fallback clean
+.PHONY: all serve dist test test-native test-python test-browser test-e2e lint tools reference wheels post fallback clean
 
 all: test
 
@@ -39,6 +39,9 @@ serve: dist
 	python3 scripts/serve.py --dir dist --port $(PORT)
 
 # Regenerates the static snippets inside index.html's mount points from the core.
+post:
+	cargo run -q --bin trainer-explorer -- post --out index.html
+
 fallback:
 	cargo run -q --bin trainer-explorer -- fallback index.html --out index.html
 
@@ -49,7 +52,7 @@ lint:
 
 test-native: reference
 	cargo test
-	cargo run -q --bin trainer-explorer -- fallback index.html --check
+	cargo run -q --bin trainer-explorer -- post --check
 
 # Every Python snippet must parse and bind to the pinned SDKs' real signatures.
 test-python: wheels
@@ -72,7 +75,17 @@ test-browser:
 	@scripts/install-tools.sh build browser
 	CHROMEDRIVER=$(CHROMEDRIVER) cargo test --target wasm32-unknown-unknown --test browser
 
-test: tools lint test-native test-python test-browser
+test: tools lint test-native test-python test-browser test-e2e
 
 clean:
 	rm -rf dist target/python
+
+# The built site in headless Chromium: no console errors, all instances mount and stay in
+# sync, internal anchors resolve, the no-JS page shows snippets, the embed examples work.
+E2E_PORT ?= 8181
+test-e2e: dist
+	@scripts/install-tools.sh browser
+	@set -e; QUIET=1 python3 scripts/serve.py --dir dist --port $(E2E_PORT) & server=$$!; \
+	  trap "kill $$server" EXIT; sleep 0.5; \
+	  BASE_URL=http://127.0.0.1:$(E2E_PORT)/ PLAYWRIGHT_CORE=$(CURDIR)/.tools/node/node_modules/playwright-core \
+	  node --test tests/e2e/

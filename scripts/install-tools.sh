@@ -29,14 +29,12 @@ build_tools() {
     # Not --locked: one of its locked dependencies is not on the registry mirror.
     cargo install wasm-bindgen-cli --version "$want"
   fi
-  if ! [[ -x .tools/node/node_modules/.bin/wasm-opt ]]; then
-    if command -v npm >/dev/null; then
-      # Debian's binaryen 108 cannot read current rustc output; npm's binaryen 132 can.
-      say "installing wasm-opt (npm binaryen@132.0.0) into .tools/node"
-      npm install --silent --no-audit --no-fund --prefix .tools/node binaryen@132.0.0
-    else
-      say "npm not found: builds skip wasm-opt (larger wasm)"
-    fi
+  if ! [[ -x .tools/node/node_modules/.bin/wasm-opt && -d .tools/node/node_modules/playwright-core ]]; then
+    command -v npm >/dev/null || die "npm not found: install Node.js and npm (Debian: nodejs npm)"
+    # Debian's binaryen 108 cannot read current rustc output; npm's binaryen 132 can.
+    # playwright-core drives the system Chromium for the end-to-end tests; it downloads no browser.
+    say "installing wasm-opt (binaryen@132.0.0) and playwright-core into .tools/node"
+    npm install --silent --no-audit --no-fund --prefix .tools/node binaryen@132.0.0 playwright-core@1.65.1
   fi
 }
 

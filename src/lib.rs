@@ -15,6 +15,8 @@ pub mod yaml;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod post;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

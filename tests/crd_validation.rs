@@ -62,3 +62,20 @@ fn shipped_examples_validate_so_the_validator_is_not_too_strict() {
         }
     }
 }
+
+#[test]
+fn the_posts_topic_snippets_validate_too() {
+    use trainer_v2_explorer::snippets::topics::{topic, TOPICS};
+    let mut docs = 0;
+    for id in TOPICS {
+        let s = topic(id).unwrap_or_else(|| panic!("no topic {id}"));
+        if s.language != Language::Yaml {
+            continue;
+        }
+        for doc in common::yaml_docs(&s.code) {
+            common::validate(&doc).unwrap_or_else(|e| panic!("topic {id}: {e}\n{}", s.code));
+            docs += 1;
+        }
+    }
+    assert!(docs >= 6, "{docs}");
+}

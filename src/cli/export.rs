@@ -12,6 +12,8 @@ struct Export<'a> {
 
 #[derive(Serialize)]
 struct ExportedSnippet<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    topic: Option<&'a str>,
     persona: &'a str,
     framework: &'a str,
     api: &'a str,
@@ -22,6 +24,7 @@ struct ExportedSnippet<'a> {
 
 fn exported(sel: &Selection, s: Snippet) -> ExportedSnippet<'static> {
     ExportedSnippet {
+        topic: None,
         persona: sel.persona.id(),
         framework: sel.framework.id(),
         api: s.api.id(),
@@ -29,6 +32,27 @@ fn exported(sel: &Selection, s: Snippet) -> ExportedSnippet<'static> {
         title: s.title,
         code: s.code,
     }
+}
+
+/// The post's topic snippets, in the same shape (with a `topic` field).
+pub fn export_topics_json() -> Result<String, String> {
+    use crate::snippets::topics::{persona_of, topic, TOPICS};
+    let snippets = TOPICS
+        .iter()
+        .filter_map(|id| {
+            let s = topic(id)?;
+            Some(ExportedSnippet {
+                topic: Some(id),
+                persona: persona_of(id).id(),
+                framework: if *id == "mpi" { "deepspeed" } else { "pytorch" },
+                api: s.api.id(),
+                language: s.language.id(),
+                title: s.title,
+                code: s.code,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&Export { trainer: TRAINER_VERSION, snippets }).map_err(|e| e.to_string())
 }
 
 /// Every persona × framework at defaults, or the one selection `query` names.

@@ -19,8 +19,23 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
         /// A selection in the widget's URL syntax, e.g. 'persona=data-scientist&framework=jax&nodes=4'.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "topics")]
         query: Option<String>,
+        /// Print the post's topic snippets (Kueue, gang scheduling, ...) instead.
+        #[arg(long)]
+        topics: bool,
+    },
+    /// Build the post from post/trainer-v2.md: index.html, and the blog's Markdown export.
+    Post {
+        /// Exit 1 when the committed index.html differs from what the source renders to.
+        #[arg(long)]
+        check: bool,
+        /// Where to write the page (default: index.html).
+        #[arg(long, default_value = "index.html")]
+        out: std::path::PathBuf,
+        /// Also write the Kubeflow blog Markdown export into this folder (as _posts/<date>-<slug>.md).
+        #[arg(long)]
+        export: Option<std::path::PathBuf>,
     },
     /// Regenerate the static (no-JavaScript) fallback inside each mount point of an HTML page.
     Fallback {
@@ -59,11 +74,47 @@ fn fallback(page: &std::path::Path, out: Option<&std::path::Path>, check: bool) 
     }
 }
 
+fn read(path: &std::path::Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn write(path: &std::path::Path, text: &str) -> Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn post(check: bool, out: &std::path::Path, export: Option<&std::path::Path>) -> Result<String, String> {
+    let source = read(std::path::Path::new(crate::post::SOURCE_PATH))?;
+    let template = read(std::path::Path::new(crate::post::TEMPLATE_PATH))?;
+    let page = crate::post::render_page(&source, &template)?;
+    if check {
+        let committed = read(out)?;
+        return if committed == page {
+            Ok(format!("{}: up to date with {}", out.display(), crate::post::SOURCE_PATH))
+        } else {
+            Err(format!("{} differs from what {} renders to; run `make post`", out.display(), crate::post::SOURCE_PATH))
+        };
+    }
+    write(out, &page)?;
+    let mut msg = format!("wrote {}", out.display());
+    if let Some(dir) = export {
+        let (name, markdown) = crate::post::markdown_export(&source)?;
+        let path = dir.join("_posts").join(name);
+        write(&path, &markdown)?;
+        msg.push_str(&format!(" and {}", path.display()));
+    }
+    Ok(msg)
+}
+
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Export { format: Format::Json, query } => export::export_json(query.as_deref()),
+        Command::Export { format: Format::Json, topics: true, .. } => export::export_topics_json(),
+        Command::Export { format: Format::Json, query, .. } => export::export_json(query.as_deref()),
         Command::Fallback { page, out, check } => fallback(&page, out.as_deref(), check),
+        Command::Post { check, out, export } => post(check, &out, export.as_deref()),
     };
     match result {
         Ok(out) => {

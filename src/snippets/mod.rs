@@ -5,6 +5,7 @@ pub mod python;
 pub mod runtimes;
 pub mod sdk_v1;
 pub mod sdk_v2;
+pub mod topics;
 pub mod trainjob;
 pub mod v1_jobs;
 pub mod workload;

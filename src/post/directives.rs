@@ -1,0 +1,112 @@
+//! The directives of the post source, parsed once and rendered per output.
+
+use crate::fallback;
+use crate::highlight::{escape_html, to_html};
+use crate::query::{self, SyncSet};
+use crate::selection::Selection;
+use crate::snippets::{all_snippets, topics, Api, Language, Snippet};
+
+pub enum Directive {
+    Toc,
+    Snippet(Snippet),
+    Explorer { attrs: Vec<(String, String)> },
+}
+
+/// `key=value` words; a bare word is `key=""`. Values cannot contain spaces.
+fn words(s: &str) -> Vec<(String, String)> {
+    s.split_whitespace()
+        .map(|w| match w.split_once('=') {
+            Some((k, v)) => (k.to_string(), v.to_string()),
+            None => (w.to_string(), String::new()),
+        })
+        .collect()
+}
+
+fn get<'a>(attrs: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+}
+
+/// Parses a directive line, or returns `None` for any other line.
+pub fn parse(line: &str) -> Option<Result<Directive, String>> {
+    let inner = line.trim().strip_prefix("<!--")?.strip_suffix("-->")?.trim();
+    let (name, rest) = inner.split_once(' ').unwrap_or((inner, ""));
+    let attrs = words(rest);
+    Some(match name {
+        "toc" => Ok(Directive::Toc),
+        "explorer" => Ok(Directive::Explorer { attrs }),
+        "snippet" => snippet(&attrs).map(Directive::Snippet),
+        _ => return None,
+    })
+}
+
+fn snippet(attrs: &[(String, String)]) -> Result<Snippet, String> {
+    if let Some(id) = get(attrs, "topic") {
+        return topics::topic(id).ok_or(format!("unknown topic {id}"));
+    }
+    let q = get(attrs, "query").ok_or("a snippet needs topic= or query=")?;
+    let sel = query::parse_strict(&q.replace(',', "&")).map_err(|e| e.to_string())?;
+    let api = match get(attrs, "api") {
+        Some("v1") => Api::V1,
+        _ => Api::V2,
+    };
+    let language = match get(attrs, "language") {
+        Some("python") => Language::Python,
+        _ => Language::Yaml,
+    };
+    all_snippets(&sel)
+        .into_iter()
+        .find(|s| s.api == api && s.language == language)
+        .ok_or(format!("no {api:?} {language:?} snippet for {q}"))
+}
+
+/// The snippet as a highlighted figure (one HTML block: no blank lines inside).
+pub fn snippet_html(s: &Snippet) -> String {
+    format!(
+        "<figure class=\"tv2x-snippet\"><figcaption>{}</figcaption><pre tabindex=\"0\"><code>{}</code></pre></figure>",
+        escape_html(&s.title),
+        to_html(s.language, &s.code, &s.owned_by_runtime)
+    )
+}
+
+/// The mount point: `data-*` from the directive, and an empty fallback region that
+/// `fallback::fill_page` fills.
+pub fn explorer_html(attrs: &[(String, String)]) -> String {
+    let preset = get(attrs, "preset").is_some();
+    let mut html = format!("<div class=\"explorer{}\" {}", if preset { " preset" } else { "" }, fallback::MOUNT_ATTR);
+    for (k, v) in attrs {
+        match k.as_str() {
+            "preset" => html.push_str(" data-compact"),
+            _ => html.push_str(&format!(" data-{k}=\"{}\"", escape_html(v))),
+        }
+    }
+    html.push_str(&format!(">{}{}</div>", fallback::START, fallback::END));
+    html
+}
+
+/// The Jekyll include for the blog export (the recipe in embed/jekyll).
+pub fn explorer_include(attrs: &[(String, String)]) -> String {
+    let mut out = String::from("{% include trainer-v2-explorer.html");
+    for (k, v) in attrs {
+        match k.as_str() {
+            "preset" => out.push_str(" compact=true"),
+            _ => out.push_str(&format!(" {k}=\"{v}\"")),
+        }
+    }
+    out.push_str(" %}");
+    out
+}
+
+/// Checks a mount's attributes describe a valid selection (a typo would show defaults).
+pub fn check_explorer(attrs: &[(String, String)]) -> Result<(), String> {
+    let mut q = Vec::new();
+    for (k, v) in attrs {
+        match k.as_str() {
+            "preset" => {}
+            "sync" => {
+                let _ = SyncSet::parse(v);
+            }
+            _ => q.push(format!("{k}={v}")),
+        }
+    }
+    query::parse_strict(&q.join("&")).map(|_: Selection| ()).map_err(|e| format!("explorer directive: {e}"))
+}

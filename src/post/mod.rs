@@ -1,0 +1,28 @@
+//! Builds the post from one source, `post/trainer-v2.md`, into two outputs:
+//! `index.html` (the published page) and a Markdown export in the Kubeflow blog's format.
+//!
+//! The source is Markdown with raw HTML (diagrams) and directives in HTML comments, each on its
+//! own line. Directives are expanded from the core, so no snippet is ever written by hand:
+//! - `<!-- toc -->`: the table of contents (the blog builds its own from `toc: true`);
+//! - `<!-- snippet topic=kueue -->` or `<!-- snippet query=framework=jax api=v2 language=python -->`;
+//! - `<!-- explorer persona=… framework=… [preset] [sync=persona,params] -->`: a widget mount point
+//!   with its static fallback (a Jekyll include in the export).
+
+mod directives;
+mod export;
+mod front_matter;
+mod page;
+
+pub use export::markdown_export;
+pub use front_matter::FrontMatter;
+pub use page::render_page;
+
+/// The post source as committed.
+pub const SOURCE_PATH: &str = "post/trainer-v2.md";
+/// The page template around the rendered post.
+pub const TEMPLATE_PATH: &str = "post/page.html";
+
+/// Splits the source into its front matter and Markdown body.
+pub fn split(source: &str) -> Result<(FrontMatter, &str), String> {
+    front_matter::parse(source)
+}

@@ -1,0 +1,180 @@
+//! Short snippets the post uses for each "under the hood" topic. They come from the same models
+//! and generators as the widget, and the same tests validate them against the CRDs.
+
+use super::python::{raw, s, Call, Py, Script};
+use super::runtimes::{runtime_for, FRAMEWORK_LABEL};
+use super::trainjob::trainjob_for;
+use super::{Api, Snippet};
+use crate::catalog::{Framework, Persona};
+use crate::model::to_value;
+use crate::selection::{ParamKey, Selection};
+use crate::yaml;
+use serde_json::json;
+
+/// Topic ids, in the order the post uses them.
+pub const TOPICS: [&str; 6] = ["first-job", "jobset", "kueue", "gang-scheduling", "failure-handling", "mpi"];
+
+fn yaml_snippet(title: &str, comments: &[String], docs: Vec<serde_json::Value>) -> Snippet {
+    let mut pairs = Vec::new();
+    for (i, d) in docs.iter().enumerate() {
+        pairs.push((if i == 0 { comments } else { &[][..] }, d));
+    }
+    let lines = yaml::emit_documents(pairs);
+    let owned = vec![false; lines.len()];
+    Snippet {
+        api: Api::V2,
+        language: crate::snippets::Language::Yaml,
+        title: title.into(),
+        code: yaml::join(&lines),
+        owned_by_runtime: owned,
+    }
+}
+
+fn selection(persona: Persona, framework: Framework, params: &[(ParamKey, &str)]) -> Selection {
+    let mut sel = Selection::new(persona, framework);
+    for (k, v) in params {
+        // The values are constants of this module; a refusal would show up in the tests.
+        let _ = sel.params.set(*k, v);
+    }
+    sel
+}
+
+/// The persona that owns a topic's snippet (for the CLI's export shape).
+pub fn persona_of(topic: &str) -> Persona {
+    match topic {
+        "first-job" | "kueue" => Persona::DataScientist,
+        _ => Persona::PlatformEngineer,
+    }
+}
+
+pub fn topic(topic: &str) -> Option<Snippet> {
+    Some(match topic {
+        "first-job" => first_job(),
+        "jobset" => {
+            let rt = runtime_for(&Selection::new(Persona::PlatformEngineer, Framework::PyTorch))?;
+            yaml_snippet(
+                "ClusterTrainingRuntime torch-distributed: a JobSet template",
+                &["Everything under template.spec is a JobSet spec; each replicatedJob becomes a Job.".into()],
+                vec![to_value(&rt)],
+            )
+        }
+        "kueue" => {
+            let sel = selection(
+                Persona::DataScientist,
+                Framework::PyTorch,
+                &[(ParamKey::Queue, "team-a-queue"), (ParamKey::Namespace, "team-a")],
+            );
+            let job = trainjob_for(&sel)?;
+            yaml_snippet(
+                "TrainJob admitted by Kueue",
+                &["Kueue admits the job by setting suspend to false when team-a-queue has quota.".into()],
+                vec![to_value(&job)],
+            )
+        }
+        "gang-scheduling" => gang_scheduling()?,
+        "failure-handling" => failure_handling()?,
+        "mpi" => {
+            let rt = runtime_for(&Selection::new(Persona::PlatformEngineer, Framework::DeepSpeed))?;
+            yaml_snippet(
+                "ClusterTrainingRuntime deepspeed-distributed (v2.3.0)",
+                &["The controller adds the SSH keys Secret and the hostfile ConfigMap per TrainJob.".into()],
+                vec![to_value(&rt)],
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// A runtime derived from torch-distributed, renamed so it does not shadow the built-in.
+fn derived_torch_runtime(name: &str) -> Option<serde_json::Value> {
+    let mut rt = runtime_for(&Selection::new(Persona::PlatformEngineer, Framework::PyTorch))?;
+    rt.metadata.name = Some(name.into());
+    rt.metadata.labels.retain(|k, _| k == FRAMEWORK_LABEL);
+    Some(to_value(&rt))
+}
+
+fn gang_scheduling() -> Option<Snippet> {
+    let mut rt = derived_torch_runtime("torch-distributed-gang")?;
+    rt["spec"]["mlPolicy"]["numNodes"] = json!(3);
+    // All pods of a TrainJob are scheduled together or not at all (scheduler-plugins).
+    let spec = rt["spec"].as_object_mut()?;
+    let template = spec.remove("template")?;
+    spec.insert("podGroupPolicy".into(), json!({"coscheduling": {"scheduleTimeoutSeconds": 120}}));
+    spec.insert("template".into(), template);
+    Some(yaml_snippet(
+        "ClusterTrainingRuntime with gang scheduling",
+        &["Per-node processes come from the TrainJob (numProcPerNode) or the GPU count, not from mlPolicy.torch."
+            .into()],
+        vec![rt],
+    ))
+}
+
+fn failure_handling() -> Option<Snippet> {
+    let mut rt = derived_torch_runtime("torch-distributed-resilient")?;
+    let jobset = &mut rt["spec"]["template"]["spec"];
+    jobset["failurePolicy"] = json!({
+        "maxRestarts": 3,
+        "rules": [{"name": "stop-on-code-errors", "action": "FailJobSet", "onJobFailureReasons": ["PodFailurePolicy"]}]
+    });
+    let job = jobset["replicatedJobs"][0]["template"]["spec"].as_object_mut()?;
+    // Failure settings first, then the pod template, as one would write them.
+    let mut pod_template = job.remove("template")?;
+    job.insert("backoffLimit".into(), json!(0));
+    job.insert(
+        "podFailurePolicy".into(),
+        json!({"rules": [
+            {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]},
+            {"action": "FailJob", "onExitCodes": {"containerName": "node", "operator": "In", "values": [1]}}
+        ]}),
+    );
+    // podFailurePolicy needs pods that are not restarted in place.
+    pod_template["spec"]["restartPolicy"] = json!("Never");
+    job.insert("template".into(), pod_template);
+
+    let sel = selection(Persona::DataScientist, Framework::PyTorch, &[(ParamKey::Name, "pytorch-resilient")]);
+    let mut trainjob = to_value(&trainjob_for(&sel)?);
+    trainjob["spec"]["runtimeRef"]["name"] = json!("torch-distributed-resilient");
+    trainjob["spec"]["activeDeadlineSeconds"] = json!(86400);
+    Some(yaml_snippet(
+        "Failure handling in a runtime, and a deadline on the TrainJob",
+        &[
+            "Evicted or preempted pods (DisruptionTarget) do not count as failures; exit code 1 fails the job at once,"
+                .into(),
+            "and the JobSet does not restart for it. Other failures restart the whole JobSet up to 3 times.".into(),
+        ],
+        vec![rt, trainjob],
+    ))
+}
+
+fn first_job() -> Snippet {
+    let mut script = Script::new();
+    script.import("kubeflow.trainer", "CustomTrainer");
+    script.import("kubeflow.trainer", "TrainerClient");
+    script.blank();
+    script.line("def hello():");
+    script.line("    import os");
+    script.blank();
+    script.line("    # The torch plugin sets PET_* for torchrun on every node.");
+    script.line("    print(\"node\", os.environ[\"PET_NODE_RANK\"], \"of\", os.environ[\"PET_NNODES\"])");
+    script.blank();
+    script.blank();
+    script.line("client = TrainerClient()");
+    script.line("for runtime in client.list_runtimes():");
+    script.line("    print(runtime.name)");
+    script.blank();
+    let train = Call::new("client.train")
+        .kw("runtime", s("torch-distributed"))
+        .kw("trainer", Call::new("CustomTrainer").kw("func", raw("hello")).kw("num_nodes", Py::Int(2)).into_py());
+    script.line(format!("job_name = {}", train.into_py().render(0)));
+    script.line("client.wait_for_job_status(job_name)");
+    script.line("for line in client.get_job_logs(job_name):");
+    script.line("    print(line)");
+    let code = script.finish();
+    Snippet {
+        api: Api::V2,
+        language: crate::snippets::Language::Python,
+        title: "Your first TrainJob from Python".into(),
+        owned_by_runtime: vec![false; code.lines().count()],
+        code,
+    }
+}

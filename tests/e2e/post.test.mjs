@@ -1,0 +1,116 @@
+// End-to-end checks of the built site (make dist) in headless Chromium, as a reader meets it.
+// Run by `make test-e2e`, which builds dist/ and serves it; BASE_URL points at that server.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
+const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8080/';
+let browser;
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+after(async () => browser?.close());
+
+async function open(path = '', options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  const foreign = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith(new URL(BASE).origin) && !r.url().startsWith('data:')) foreign.push(r.url());
+  });
+  await page.goto(new URL(path, BASE).href);
+  return { page, errors, foreign, context };
+}
+
+async function mountAll(page) {
+  const mounts = page.locator('[data-trainer-v2-explorer]');
+  const n = await mounts.count();
+  for (let i = 0; i < n; i++) {
+    await mounts.nth(i).scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (i) => document.querySelectorAll('[data-trainer-v2-explorer]')[i].hasAttribute('data-trainer-v2-explorer-mounted'),
+      i,
+      { timeout: 15000 },
+    );
+  }
+  return n;
+}
+
+const checked = (page, index, group) =>
+  page.evaluate(
+    ([index, group]) =>
+      document
+        .querySelectorAll('[data-trainer-v2-explorer]')
+        [index].shadowRoot.querySelector(`.${group} [aria-checked="true"]`)
+        .getAttribute('data-value'),
+    [index, group],
+  );
+
+test('the post loads without console errors and every instance mounts', async () => {
+  const { page, errors, foreign, context } = await open();
+  const n = await mountAll(page);
+  assert.ok(n >= 4, `only ${n} mount points`);
+  await page.waitForTimeout(200);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, [], 'no request leaves the origin');
+  await context.close();
+});
+
+test('every internal anchor resolves', async () => {
+  const { page, context } = await open();
+  const missing = await page.evaluate(() =>
+    [...document.querySelectorAll('a[href^="#"]')]
+      .map((a) => a.getAttribute('href').slice(1))
+      .filter((id) => !document.getElementById(decodeURIComponent(id))),
+  );
+  assert.deepEqual(missing, []);
+  await context.close();
+});
+
+test('instances stay in sync', async () => {
+  const { page, context } = await open();
+  const n = await mountAll(page);
+  // The main explorer is the one without data-compact.
+  const main = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-trainer-v2-explorer]')].findIndex((el) => !el.hasAttribute('data-compact')),
+  );
+  await page.evaluate((main) => {
+    const root = document.querySelectorAll('[data-trainer-v2-explorer]')[main].shadowRoot;
+    root.querySelector('.persona [data-value="platform-engineer"]').click();
+  }, main);
+  await page.waitForTimeout(100);
+  for (let i = 0; i < n; i++) assert.equal(await checked(page, i, 'persona'), 'platform-engineer', `instance ${i}`);
+  // Presets keep their own framework.
+  const frameworks = await Promise.all([...Array(n).keys()].map((i) => checked(page, i, 'framework')));
+  assert.ok(frameworks.includes('torchtune') && frameworks.includes('deepspeed'), frameworks.join());
+  await context.close();
+});
+
+test('without JavaScript the page still shows V1 and V2 snippets', async () => {
+  const { page, context } = await open('', { javaScriptEnabled: false });
+  const text = await page.locator('main').innerText();
+  assert.match(text, /kind: TrainJob/);
+  assert.match(text, /kind: PyTorchJob/);
+  assert.match(text, /kind: ClusterTrainingRuntime/);
+  assert.equal(await page.locator('.tv2x-fallback').count(), await page.locator('[data-trainer-v2-explorer]').count());
+  await context.close();
+});
+
+test('the widget follows the page theme switch', async () => {
+  const { page, context } = await open();
+  await mountAll(page);
+  await page.click('.theme-toggle'); // auto -> dark
+  await page.waitForTimeout(100);
+  const cls = await page.evaluate(() => document.querySelector('[data-trainer-v2-explorer]').shadowRoot.querySelector('.tv2x').className);
+  assert.match(cls, /\bdark\b/);
+  await context.close();
+});

@@ -1,0 +1,97 @@
+//! The post: one source, two outputs, no drift, no dead internal links, no rotted links.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::HashSet;
+use trainer_v2_explorer::post::{markdown_export, render_page, split, SOURCE_PATH, TEMPLATE_PATH};
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+}
+
+#[test]
+fn index_html_is_what_the_source_renders_to() {
+    let page = render_page(&read(SOURCE_PATH), &read(TEMPLATE_PATH)).unwrap();
+    assert!(page == read("index.html"), "index.html is stale: run `make post`");
+}
+
+#[test]
+fn the_committed_fallbacks_are_what_the_core_generates() {
+    let html = read("index.html");
+    assert_eq!(trainer_v2_explorer::fallback::fill_page(&html).unwrap(), html);
+    // Every mount point carries a non-empty fallback with both panes.
+    let mounts = html.matches("data-trainer-v2-explorer ").count() + html.matches("data-trainer-v2-explorer>").count();
+    assert!(mounts >= 4, "{mounts}");
+    assert_eq!(html.matches("<div class=\"tv2x-fallback\">").count(), mounts);
+}
+
+fn attr_values(html: &str, attr: &str) -> Vec<String> {
+    let needle = format!("{attr}=\"");
+    html.match_indices(&needle)
+        .map(|(i, _)| {
+            let rest = &html[i + needle.len()..];
+            rest[..rest.find('"').unwrap()].to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn every_internal_anchor_resolves_and_ids_are_unique() {
+    let html = read("index.html");
+    let ids = attr_values(&html, " id");
+    let unique: HashSet<_> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "duplicate ids");
+    for href in attr_values(&html, "href").into_iter().filter(|h| h.starts_with('#')) {
+        assert!(unique.contains(&href[1..].to_string()), "#{} has no target", &href[1..]);
+    }
+}
+
+#[test]
+fn links_are_current_and_secure() {
+    let html = read("index.html");
+    for href in attr_values(&html, "href").into_iter().filter(|h| !h.starts_with('#')) {
+        if href.ends_with(".css") || href.starts_with("data:") {
+            continue;
+        }
+        assert!(href.starts_with("https://"), "{href}");
+        // Locations that moved (FACTS.md §g): the KEP left docs/proposals, the docs left kubeflow.org.
+        assert!(!href.contains("/docs/proposals/"), "{href}");
+        assert!(!href.contains("kubeflow.org/docs/components/trainer"), "{href}");
+    }
+}
+
+#[test]
+fn the_page_has_no_inline_script_or_style() {
+    // The strict CSP (issue 5) forbids them.
+    let html = read("index.html");
+    assert!(!html.contains(" style=\""));
+    assert!(!html.contains("<style"));
+    for (i, _) in html.match_indices("<script") {
+        let tag = &html[i..i + html[i..].find('>').unwrap()];
+        assert!(tag.contains(" src=\""), "inline script: {tag}");
+    }
+}
+
+#[test]
+fn the_blog_export_has_the_kubeflow_blog_front_matter() {
+    let source = read(SOURCE_PATH);
+    let (meta, _) = split(&source).unwrap();
+    let (name, md) = markdown_export(&source).unwrap();
+    assert_eq!(name, format!("{}-trainer-v2-explorer.md", meta.date));
+    let front = md.strip_prefix("---\n").unwrap();
+    let front = &front[..front.find("\n---\n").unwrap()];
+    let parsed: serde_json::Value = serde_yaml::from_str(front).unwrap();
+    assert_eq!(parsed["layout"], "post");
+    assert_eq!(parsed["toc"], true);
+    assert_eq!(parsed["categories"], serde_json::json!(["trainer"]));
+    for key in ["title", "permalink", "author"] {
+        assert!(parsed[key].as_str().is_some_and(|v| !v.is_empty()), "{key}");
+    }
+    assert!(!md.contains("<!-- snippet"), "directives are expanded");
+    assert!(!md.contains("<!-- explorer"));
+    assert!(md.contains("{% include trainer-v2-explorer.html persona=\"data-scientist\" framework=\"pytorch\" %}"));
+    assert!(md.contains("```yaml\n# Kueue admits"), "topic snippets become fenced code");
+    // The same sections as the page.
+    for id in ["introduction", "personas", "llm-fine-tuning", "under-the-hood", "getting-started", "horizon"] {
+        assert!(md.contains(&format!("{{#{id}}}")), "{id}");
+    }
+}
