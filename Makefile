@@ -18,7 +18,7 @@ CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chr
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: all serve dist test test-native test-python test-browser test-e2e lint tools reference wheels post fallback clean
+.PHONY: all serve dist test test-native test-python test-browser test-e2e examples lint tools reference wheels post fallback clean
 
 all: test
 
@@ -41,6 +41,7 @@ serve: dist
 # Regenerates the static snippets inside index.html's mount points from the core.
 post:
 	cargo run -q --bin trainer-explorer -- post --out index.html
+	cargo run -q --bin trainer-explorer -- fallback embed/sphinx/trainer-v2-explorer.md --out embed/sphinx/trainer-v2-explorer.md
 
 fallback:
 	cargo run -q --bin trainer-explorer -- fallback index.html --out index.html
@@ -83,7 +84,11 @@ clean:
 # The built site in headless Chromium: no console errors, all instances mount and stay in
 # sync, internal anchors resolve, the no-JS page shows snippets, the embed examples work.
 E2E_PORT ?= 8181
-test-e2e: dist
+examples: dist
+	@scripts/install-tools.sh examples
+	scripts/build-examples.sh
+
+test-e2e: examples
 	@scripts/install-tools.sh browser
 	@set -e; QUIET=1 python3 scripts/serve.py --dir dist --port $(E2E_PORT) & server=$$!; \
 	  trap "kill $$server" EXIT; sleep 0.5; \

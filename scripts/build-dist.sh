@@ -18,6 +18,8 @@ else
   echo "note: no wasm-opt >= 120 found; shipping the unoptimised wasm" >&2
 fi
 cp index.html dist/index.html
+cargo run -q --bin trainer-explorer -- post --check
+cargo run -q --bin trainer-explorer -- post --out target/post-check.html --export dist/blog >/dev/null
 cp www/*.js www/*.css dist/
 [[ -d www/assets ]] && cp -r www/assets dist/
 # The page's static fallback must be what the core generates.

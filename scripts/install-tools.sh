@@ -51,10 +51,29 @@ browser_tools() {
   fi
 }
 
+# The site generators the embed examples are built with.
+example_tools() {
+  if ! command -v hugo >/dev/null || ! command -v jekyll >/dev/null; then
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+      say "installing Hugo and Jekyll (apt)"
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hugo jekyll >/dev/null
+    else
+      die "hugo and jekyll are missing and cannot be installed here (needs root and apt)"
+    fi
+  fi
+  if ! [[ -x .tools/venv/bin/sphinx-build ]] || ! .tools/venv/bin/python -c 'import myst_parser' 2>/dev/null; then
+    say "installing Sphinx and MyST into .tools/venv (PyPI)"
+    python3 -m venv .tools/venv
+    .tools/venv/bin/pip install --quiet sphinx==9.0.4 myst-parser==5.2.0
+  fi
+}
+
 for what in "${@:-build browser}"; do
   case "$what" in
     build) build_tools ;;
     browser) browser_tools ;;
+    examples) example_tools ;;
     *) die "unknown tool set: $what" ;;
   esac
 done

@@ -95,3 +95,10 @@ fn the_blog_export_has_the_kubeflow_blog_front_matter() {
         assert!(md.contains(&format!("{{#{id}}}")), "{id}");
     }
 }
+
+#[test]
+fn the_sphinx_recipe_carries_the_cores_fallback() {
+    let recipe = read("embed/sphinx/trainer-v2-explorer.md");
+    assert_eq!(trainer_v2_explorer::fallback::fill_page(&recipe).unwrap(), recipe, "run `make post`");
+    assert!(recipe.contains("<div class=\"tv2x-fallback\">"));
+}

@@ -37,6 +37,12 @@ enum Command {
         #[arg(long)]
         export: Option<std::path::PathBuf>,
     },
+    /// Write the static fallback of every persona × framework as <persona>__<framework>.html, for
+    /// the Jekyll and Hugo embed recipes to include.
+    FallbackFiles {
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Regenerate the static (no-JavaScript) fallback inside each mount point of an HTML page.
     Fallback {
         /// The page to read.
@@ -72,6 +78,20 @@ fn fallback(page: &std::path::Path, out: Option<&std::path::Path>, check: bool) 
         }
         None => Ok(filled),
     }
+}
+
+fn fallback_files(dir: &std::path::Path) -> Result<String, String> {
+    use crate::catalog::{Framework, Persona};
+    let mut n = 0;
+    for persona in Persona::ALL {
+        for framework in Framework::ALL {
+            let sel = crate::selection::Selection::new(persona, framework);
+            let path = dir.join(format!("{}__{}.html", persona.id(), framework.id()));
+            write(&path, &crate::fallback::render_fallback(&sel))?;
+            n += 1;
+        }
+    }
+    Ok(format!("wrote {n} fallbacks into {}", dir.display()))
 }
 
 fn read(path: &std::path::Path) -> Result<String, String> {
@@ -115,6 +135,7 @@ pub fn run() -> ExitCode {
         Command::Export { format: Format::Json, query, .. } => export::export_json(query.as_deref()),
         Command::Fallback { page, out, check } => fallback(&page, out.as_deref(), check),
         Command::Post { check, out, export } => post(check, &out, export.as_deref()),
+        Command::FallbackFiles { out } => fallback_files(&out),
     };
     match result {
         Ok(out) => {
