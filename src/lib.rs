@@ -7,6 +7,7 @@
 pub mod catalog;
 pub mod fallback;
 pub mod highlight;
+pub mod migrate;
 pub mod model;
 pub mod query;
 pub mod selection;

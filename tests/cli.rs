@@ -47,3 +47,63 @@ fn an_invalid_query_exits_1_with_one_line_on_stderr() {
         assert!(out.stdout.is_empty());
     }
 }
+
+fn reference(rel: &str) -> String {
+    let base = std::env::var("TRAINER_REFERENCE")
+        .unwrap_or_else(|_| format!("{}/../shared/reference", env!("CARGO_MANIFEST_DIR")));
+    format!("{base}/{rel}")
+}
+
+#[test]
+fn migrate_converts_a_batch_prints_yaml_and_warns_about_losses() {
+    let out = cli(&[
+        "migrate",
+        &reference("v1-examples/pytorch/simple.yaml"),
+        &reference("v1-examples/jax/cpu-demo/demo.yaml"),
+        &reference("mpi-operator-v2beta1/pi.yaml"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.matches("kind: TrainJob").count(), 3);
+    assert!(stdout.contains("kind: TrainingRuntime"), "pi.yaml needs a generated MPI runtime");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("converted with losses"));
+    assert!(stderr.contains("dropped  spec.runPolicy.cleanPodPolicy"));
+}
+
+#[test]
+fn migrate_reads_stdin() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trainer-explorer"))
+        .args(["migrate", "--quiet", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(std::fs::read(reference("v1-examples/xgboost/xgboostjob.yaml")).unwrap().as_slice())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8(out.stdout).unwrap().contains("name: xgboost-distributed"));
+}
+
+#[test]
+fn migrate_refuses_tfjob_and_bad_input_with_one_line_each_and_exit_1() {
+    let dir = std::env::temp_dir().join(format!("tv2x-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let garbage = dir.join("garbage.bin");
+    std::fs::write(&garbage, [0u8, 159, 146, 150, 0, 1]).unwrap();
+    let out = cli(&["migrate", "--quiet", &reference("v1-examples/tensorflow/simple.yaml"), garbage.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<_> = stderr.lines().filter(|l| l.starts_with("trainer-explorer:")).collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[0].contains("TFJob tfjob-simple refused"));
+    assert!(lines[1].contains("binary data"));
+    std::fs::remove_dir_all(dir).ok();
+}

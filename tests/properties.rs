@@ -95,3 +95,72 @@ proptest! {
         }
     }
 }
+
+/// A V1 job with random damage: deleted keys, values swapped for other types.
+fn mutated_job() -> impl Strategy<Value = String> {
+    let bases = [
+        "v1-examples/pytorch/simple.yaml",
+        "v1-examples/mpi/tensorflow-mnist.yaml",
+        "v1-examples/xgboost/xgboostjob.yaml",
+        "v1-examples/jax/cpu-demo/demo.yaml",
+        "mpi-operator-v2beta1/pi.yaml",
+    ];
+    let docs: Vec<Value> = bases.iter().map(|b| common::yaml_docs(&common::read_reference(b)).remove(0)).collect();
+    (prop::sample::select(docs), prop::collection::vec((any::<prop::sample::Index>(), 0u8..4, json_value()), 0..6))
+        .prop_map(|(mut doc, edits)| {
+            for (at, op, replacement) in edits {
+                let mut paths = Vec::new();
+                all_paths(&doc, String::new(), &mut paths);
+                let path = at.get(&paths).clone();
+                if let Some(target) = doc.pointer_mut(&path) {
+                    match op {
+                        0 => *target = Value::Null,
+                        1 => *target = replacement,
+                        2 => *target = Value::String("two".into()),
+                        _ => *target = serde_json::json!([]),
+                    }
+                }
+            }
+            yaml::join(&yaml::emit(&doc))
+        })
+}
+
+fn all_paths(v: &Value, path: String, out: &mut Vec<String>) {
+    out.push(path.clone());
+    match v {
+        Value::Object(m) => m.iter().for_each(|(k, c)| all_paths(c, format!("{path}/{k}"), out)),
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, c)| all_paths(c, format!("{path}/{i}"), out)),
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn migrating_any_text_never_panics(text in "\\PC{0,400}") {
+        let _ = trainer_v2_explorer::migrate::migrate(&text);
+    }
+
+    /// Valid V1 in, valid V2 out. Input the V1 CRD itself rejects must still never panic and
+    /// must be reported, but its pass-through values are only as valid as they came.
+    #[test]
+    fn damaged_v1_jobs_never_panic_and_valid_ones_convert_to_valid_v2(text in mutated_job()) {
+        let input_is_valid_v1 = common::yaml_docs(&text).first().is_some_and(|d| common::validate(d).is_ok());
+        if let Ok(m) = trainer_v2_explorer::migrate::migrate(&text) {
+            prop_assert!(!m.report_text().is_empty());
+            if !input_is_valid_v1 {
+                return Ok(());
+            }
+            for d in &m.docs {
+                if let trainer_v2_explorer::migrate::Outcome::Converted { objects, .. } = &d.outcome {
+                    for o in objects {
+                        common::validate(o).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+                    }
+                }
+            }
+            let _ = m.output_yaml();
+            let _ = m.report_text();
+        }
+    }
+}

@@ -25,6 +25,17 @@ enum Command {
         #[arg(long)]
         topics: bool,
     },
+    /// Convert V1 jobs (PyTorchJob, MPIJob, JAXJob, XGBoostJob; v2beta1 MPIJob) to TrainJobs.
+    /// Prints the V2 YAML on stdout and the per-field report on stderr. Exit 0 when everything
+    /// converted (with warnings on stderr when lossy), 1 with one line per refused document.
+    Migrate {
+        /// Files to convert, or - for standard input.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Only the one-line outcome per document on stderr, not the field-by-field report.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Build the post from post/trainer-v2.md: index.html, and the blog's Markdown export.
     Post {
         /// Exit 1 when the committed index.html differs from what the source renders to.
@@ -77,6 +88,72 @@ fn fallback(page: &std::path::Path, out: Option<&std::path::Path>, check: bool) 
             Ok(format!("wrote {}", path.display()))
         }
         None => Ok(filled),
+    }
+}
+
+/// Reads a file (or stdin for `-`), as UTF-8 text with a clear message for binary input.
+fn read_input(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let limit = crate::migrate::input::MAX_INPUT_BYTES as u64 + 1;
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin().take(limit).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(limit).read_to_end(&mut bytes))
+    };
+    read.map_err(|e| format!("{}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!("{}: binary data at byte {}: expected YAML text", path.display(), e.utf8_error().valid_up_to())
+    })
+}
+
+fn migrate(files: &[std::path::PathBuf], quiet: bool) -> ExitCode {
+    let mut outputs = Vec::new();
+    let mut failed = false;
+    for path in files {
+        let label = path.display().to_string();
+        let text = match read_input(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("trainer-explorer: {e}");
+                failed = true;
+                continue;
+            }
+        };
+        match crate::migrate::migrate(&text) {
+            Err(e) => {
+                eprintln!("trainer-explorer: {label}: {e}");
+                failed = true;
+            }
+            Ok(m) => {
+                let failures = m.failures();
+                if quiet {
+                    for d in &m.docs {
+                        if let crate::migrate::Outcome::Converted { name, kind, lossy: true, .. } = &d.outcome {
+                            eprintln!("{label}: document {}: {kind} {name} converted with losses", d.index);
+                        }
+                    }
+                } else {
+                    for line in m.report_text().lines() {
+                        eprintln!("{label}: {line}");
+                    }
+                }
+                for f in &failures {
+                    eprintln!("trainer-explorer: {label}: {f}");
+                }
+                failed |= !failures.is_empty();
+                outputs.push(m.output_yaml());
+            }
+        }
+    }
+    let stdout: Vec<&str> = outputs.iter().map(|s| s.trim_end()).filter(|s| !s.is_empty()).collect();
+    if !stdout.is_empty() {
+        println!("{}", stdout.join("\n---\n"));
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
@@ -136,6 +213,7 @@ pub fn run() -> ExitCode {
         Command::Fallback { page, out, check } => fallback(&page, out.as_deref(), check),
         Command::Post { check, out, export } => post(check, &out, export.as_deref()),
         Command::FallbackFiles { out } => fallback_files(&out),
+        Command::Migrate { files, quiet } => return migrate(&files, quiet),
     };
     match result {
         Ok(out) => {

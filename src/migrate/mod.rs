@@ -1,0 +1,107 @@
+//! V1 → V2 migration: paste Training Operator jobs, get TrainJobs (and runtimes where needed),
+//! with a report of where every field went. Pure: shared by the widget and the CLI.
+
+pub mod convert;
+pub mod input;
+pub mod report;
+
+pub use convert::Outcome;
+pub use report::{Entry, Status};
+
+use crate::yaml;
+
+/// One input document and what became of it.
+pub struct DocResult {
+    /// 1-based position in the stream.
+    pub index: usize,
+    /// The line the document starts on.
+    pub line: usize,
+    pub outcome: Outcome,
+}
+
+pub struct Migration {
+    pub docs: Vec<DocResult>,
+}
+
+/// Converts a YAML stream. `Err` only when the input as a whole cannot be read (too large,
+/// empty, binary, too deep); per-document problems are outcomes.
+pub fn migrate(text: &str) -> Result<Migration, String> {
+    let raw = input::documents(text)?;
+    let docs = raw
+        .into_iter()
+        .map(|d| DocResult {
+            index: d.index,
+            line: d.line,
+            outcome: match d.value {
+                Ok(v) => convert::convert(&v),
+                Err(e) => Outcome::Invalid { message: format!("not valid YAML: {e}") },
+            },
+        })
+        .collect();
+    Ok(Migration { docs })
+}
+
+impl Migration {
+    /// Every output object as one YAML stream: generated runtimes, TrainJobs, and the documents
+    /// passed through unchanged.
+    pub fn output_yaml(&self) -> String {
+        let mut values = Vec::new();
+        for d in &self.docs {
+            match &d.outcome {
+                Outcome::Converted { objects, .. } => values.extend(objects.iter()),
+                Outcome::PassedThrough { object, .. } => values.push(object),
+                _ => {}
+            }
+        }
+        let docs: Vec<(&[String], &serde_json::Value)> = values.into_iter().map(|v| (&[][..], v)).collect();
+        yaml::join(&yaml::emit_documents(docs))
+    }
+
+    /// True when nothing was refused or invalid.
+    pub fn all_converted(&self) -> bool {
+        self.docs.iter().all(|d| matches!(d.outcome, Outcome::Converted { .. } | Outcome::PassedThrough { .. }))
+    }
+
+    /// The report for people: one block per document.
+    pub fn report_text(&self) -> String {
+        let mut out = String::new();
+        for d in &self.docs {
+            let at = format!("document {} (line {})", d.index, d.line);
+            match &d.outcome {
+                Outcome::Converted { name, kind, report, lossy, .. } => {
+                    out.push_str(&format!(
+                        "{at}: {kind} {name} converted{}\n",
+                        if *lossy { " with losses" } else { "" }
+                    ));
+                    for e in report {
+                        let target = e.v2.as_deref().map(|t| format!(" -> {t}")).unwrap_or_default();
+                        let note = if e.note.is_empty() { String::new() } else { format!(" ({})", e.note) };
+                        out.push_str(&format!("  {:<8} {}{target}{note}\n", e.status.id(), e.v1));
+                    }
+                }
+                Outcome::Refused { name, kind, reason } => {
+                    out.push_str(&format!("{at}: {kind} {name} refused: {reason}\n"))
+                }
+                Outcome::PassedThrough { name, kind, .. } => out
+                    .push_str(&format!("{at}: {kind} {name} passed through unchanged: not a Training Operator job\n")),
+                Outcome::Invalid { message } => out.push_str(&format!("{at}: invalid: {message}\n")),
+            }
+        }
+        out
+    }
+
+    /// One line per refused or invalid document, for the CLI's exit-1 case.
+    pub fn failures(&self) -> Vec<String> {
+        self.docs
+            .iter()
+            .filter_map(|d| {
+                let at = format!("document {} (line {})", d.index, d.line);
+                match &d.outcome {
+                    Outcome::Refused { name, kind, reason } => Some(format!("{at}: {kind} {name} refused: {reason}")),
+                    Outcome::Invalid { message } => Some(format!("{at}: {message}")),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+}

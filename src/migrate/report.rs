@@ -1,0 +1,148 @@
+//! The per-field report: where each V1 field went, and what was dropped and why.
+
+use serde_json::Value;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Carried over to the V2 field of the same meaning.
+    Mapped,
+    /// Kept, but elsewhere: a runtime patch, a generated runtime, the TrainJob's metadata.
+    Moved,
+    /// Not carried over, with the reason. The conversion is lossy.
+    Dropped,
+}
+
+impl Status {
+    pub fn id(self) -> &'static str {
+        match self {
+            Status::Mapped => "mapped",
+            Status::Moved => "moved",
+            Status::Dropped => "dropped",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The V1 field, as `spec.pytorchReplicaSpecs.Worker.replicas`.
+    pub v1: String,
+    pub status: Status,
+    /// Where it went, when it went somewhere.
+    pub v2: Option<String>,
+    pub note: String,
+    /// Accounts for this exact path only (a structural line such as `Master:`), not its children.
+    pub exact: bool,
+}
+
+#[derive(Default)]
+pub struct Report {
+    pub entries: Vec<Entry>,
+}
+
+impl Report {
+    pub fn mapped(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
+        self.entries.push(Entry {
+            v1: v1.into(),
+            status: Status::Mapped,
+            v2: Some(v2.into()),
+            note: note.into(),
+            exact: false,
+        });
+    }
+
+    pub fn moved(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
+        self.entries.push(Entry {
+            v1: v1.into(),
+            status: Status::Moved,
+            v2: Some(v2.into()),
+            note: note.into(),
+            exact: false,
+        });
+    }
+
+    pub fn dropped(&mut self, v1: impl Into<String>, note: impl Into<String>) {
+        self.entries.push(Entry { v1: v1.into(), status: Status::Dropped, v2: None, note: note.into(), exact: false });
+    }
+
+    /// A mapping for one structural field (e.g. a replica type becoming `numNodes`) that says
+    /// nothing about the fields beneath it.
+    pub fn mapped_node(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
+        self.entries.push(Entry {
+            v1: v1.into(),
+            status: Status::Mapped,
+            v2: Some(v2.into()),
+            note: note.into(),
+            exact: true,
+        });
+    }
+
+    /// The entry that accounts for a V1 path: the one with the longest matching prefix.
+    pub fn status_of(&self, path: &str) -> Option<&Entry> {
+        entry_for(&self.entries, path)
+    }
+
+    pub fn is_lossy(&self) -> bool {
+        self.entries.iter().any(|e| e.status == Status::Dropped)
+    }
+
+    /// Accounts for every leaf of the V1 object: anything no rule reported is listed as
+    /// dropped, so nothing disappears silently.
+    pub fn account_for(&mut self, v1: &Value) {
+        let mut leaves = Vec::new();
+        leaf_paths(v1, String::new(), &mut leaves);
+        for leaf in leaves {
+            if self.status_of(&leaf).is_none() {
+                self.dropped(leaf, "not carried over: no V2 field holds it");
+            }
+        }
+    }
+}
+
+/// The entry that accounts for `path` among `entries`: an exact entry for it, else the one with
+/// the longest prefix.
+pub fn entry_for<'a>(entries: &'a [Entry], path: &str) -> Option<&'a Entry> {
+    entries.iter().filter(|e| if e.exact { e.v1 == path } else { covers(&e.v1, path) }).max_by_key(|e| e.v1.len())
+}
+
+/// Whether `prefix` is `path` or one of its ancestors (`a.b` covers `a.b.c` and `a.b[0]`).
+pub fn covers(prefix: &str, path: &str) -> bool {
+    path.starts_with(prefix) && matches!(path.as_bytes().get(prefix.len()), None | Some(b'.') | Some(b'['))
+}
+
+fn leaf_paths(v: &Value, path: String, out: &mut Vec<String>) {
+    match v {
+        Value::Object(map) if !map.is_empty() => {
+            for (k, child) in map {
+                let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                leaf_paths(child, p, out);
+            }
+        }
+        Value::Array(items) if !items.is_empty() => {
+            for (i, child) in items.iter().enumerate() {
+                leaf_paths(child, format!("{path}[{i}]"), out);
+            }
+        }
+        _ => out.push(path),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_respect_segment_boundaries() {
+        assert!(covers("spec.runPolicy", "spec.runPolicy.backoffLimit"));
+        assert!(covers("a.b", "a.b[0].c"));
+        assert!(!covers("spec.run", "spec.runPolicy"));
+    }
+
+    #[test]
+    fn unreported_leaves_are_listed_as_dropped() {
+        let mut r = Report::default();
+        r.mapped("spec.a", "spec.trainer.a", "");
+        r.account_for(&serde_json::json!({"spec": {"a": 1, "b": {"c": [1, 2]}}}));
+        let dropped: Vec<_> = r.entries.iter().filter(|e| e.status == Status::Dropped).map(|e| e.v1.as_str()).collect();
+        assert_eq!(dropped, ["spec.b.c[0]", "spec.b.c[1]"]);
+    }
+}

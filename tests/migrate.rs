@@ -1,0 +1,393 @@
+//! V1 → V2 migration: the reference examples, pod-level settings, lossy fields, bad input.
+#![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
+
+mod common;
+
+use serde_json::Value;
+use trainer_v2_explorer::migrate::{migrate, Outcome, Status};
+
+const EXAMPLES: [&str; 15] = [
+    "v1-examples/pytorch/simple.yaml",
+    "v1-examples/pytorch/cpu-demo/demo.yaml",
+    "v1-examples/pytorch/elastic/echo/echo.yaml",
+    "v1-examples/pytorch/mnist/v1/pytorch_job_mnist_gloo.yaml",
+    "v1-examples/pytorch/deepspeed-demo/pytorch_deepspeed_demo.yaml",
+    "v1-examples/mpi/tensorflow-mnist.yaml",
+    "v1-examples/xgboost/xgboostjob.yaml",
+    "v1-examples/xgboost/smoke-dist/xgboostjob_v1_rabit_test.yaml",
+    "v1-examples/jax/cpu-demo/demo.yaml",
+    "v1-examples/jax/jax-dist-spmd-mnist/jaxjob_dist_spmd_mnist_gloo.yaml",
+    "mpi-operator-v2beta1/pi.yaml",
+    "v1-examples/tensorflow/simple.yaml",
+    "v1-examples/tensorflow/dist-mnist/tf_job_mnist.yaml",
+    "v1-examples/paddlepaddle/simple-cpu.yaml",
+    "v1-examples/paddlepaddle/simple-gpu.yaml",
+];
+
+fn validate_all(objects: &[Value]) {
+    for o in objects {
+        common::validate(o).unwrap_or_else(|e| panic!("{e}\n{}", serde_json::to_string_pretty(o).unwrap()));
+    }
+}
+
+fn converted(text: &str) -> (Vec<Value>, Vec<trainer_v2_explorer::migrate::Entry>) {
+    let m = migrate(text).unwrap();
+    match &m.docs[0].outcome {
+        Outcome::Converted { objects, report, .. } => {
+            validate_all(objects);
+            (objects.clone(), report.clone())
+        }
+        other => panic!("not converted: {other:?}"),
+    }
+}
+
+fn trainjob(objects: &[Value]) -> &Value {
+    objects.iter().find(|o| o["kind"] == "TrainJob").expect("a TrainJob")
+}
+
+fn entry<'a>(report: &'a [trainer_v2_explorer::migrate::Entry], v1: &str) -> &'a trainer_v2_explorer::migrate::Entry {
+    report.iter().find(|e| e.v1 == v1).unwrap_or_else(|| panic!("no report entry for {v1}: {report:#?}"))
+}
+
+#[test]
+fn every_reference_example_converts_to_valid_v2_or_is_refused_with_a_reason() {
+    for rel in EXAMPLES {
+        let m = migrate(&common::read_reference(rel)).unwrap();
+        let mut snapshot = String::new();
+        for d in &m.docs {
+            match &d.outcome {
+                Outcome::Converted { objects, report, .. } => {
+                    validate_all(objects);
+                    assert!(objects.iter().any(|o| o["kind"] == "TrainJob"), "{rel}");
+                    // Nothing vanishes: every leaf of the V1 job has an entry.
+                    let v1 = &common::yaml_docs(&common::read_reference(rel))[0];
+                    let mut leaves = Vec::new();
+                    leaf_paths(v1, "", &mut leaves);
+                    for leaf in leaves {
+                        assert!(
+                            trainer_v2_explorer::migrate::report::entry_for(report, &leaf).is_some(),
+                            "{rel}: {leaf} unaccounted"
+                        );
+                    }
+                }
+                Outcome::Refused { reason, .. } => {
+                    assert!(rel.contains("tensorflow/") || rel.contains("paddle"), "{rel} refused: {reason}");
+                    assert!(reason.contains("Training Operator v1.9"), "{reason}");
+                }
+                other => panic!("{rel}: {other:?}"),
+            }
+        }
+        snapshot.push_str(&m.output_yaml());
+        snapshot.push_str("\n##### report\n");
+        snapshot.push_str(&m.report_text());
+        let name = rel.trim_end_matches(".yaml").replace('/', "__");
+        insta::assert_snapshot!(format!("migrate__{name}"), snapshot);
+    }
+}
+
+fn leaf_paths(v: &Value, path: &str, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            for (k, c) in m {
+                leaf_paths(c, &if path.is_empty() { k.clone() } else { format!("{path}.{k}") }, out)
+            }
+        }
+        Value::Array(a) if !a.is_empty() => {
+            for (i, c) in a.iter().enumerate() {
+                leaf_paths(c, &format!("{path}[{i}]"), out)
+            }
+        }
+        _ => out.push(path.to_string()),
+    }
+}
+
+#[test]
+fn topology_procs_resources_and_queue_carry_over() {
+    let (objects, report) = converted(
+        r#"
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata:
+  name: big
+  namespace: ml
+  labels: {kueue.x-k8s.io/queue-name: team-q}
+spec:
+  nprocPerNode: "4"
+  runPolicy: {activeDeadlineSeconds: 3600, cleanPodPolicy: All, suspend: true}
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: my/train:1
+              command: [torchrun, train.py]
+              env: [{name: EPOCHS, value: "3"}]
+              resources: {limits: {nvidia.com/gpu: 4}}
+    Worker:
+      replicas: 3
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: my/train:1
+              command: [torchrun, train.py]
+              env: [{name: EPOCHS, value: "3"}]
+              resources: {limits: {nvidia.com/gpu: 4}}
+"#,
+    );
+    let job = trainjob(&objects);
+    assert_eq!(job["spec"]["runtimeRef"]["name"], "torch-distributed");
+    assert_eq!(job["spec"]["trainer"]["numNodes"], 4);
+    assert_eq!(job["spec"]["trainer"]["numProcPerNode"], 4);
+    assert_eq!(job["spec"]["trainer"]["env"][0]["name"], "EPOCHS");
+    assert_eq!(job["spec"]["trainer"]["resourcesPerNode"]["limits"]["nvidia.com/gpu"], 4);
+    assert_eq!(job["metadata"]["labels"]["kueue.x-k8s.io/queue-name"], "team-q");
+    assert_eq!(job["spec"]["activeDeadlineSeconds"], 3600);
+    assert_eq!(job["spec"]["suspend"], true);
+    assert_eq!(entry(&report, "spec.runPolicy.cleanPodPolicy").status, Status::Dropped);
+    assert!(entry(&report, "spec.runPolicy.cleanPodPolicy").note.contains("no V2 field"));
+}
+
+#[test]
+fn patchable_pod_settings_become_a_runtime_patch() {
+    let (objects, report) = converted(
+        r#"
+apiVersion: kubeflow.org/v1
+kind: JAXJob
+metadata: {name: jax-data}
+spec:
+  jaxReplicaSpecs:
+    Worker:
+      replicas: 2
+      template:
+        metadata: {labels: {team: vision}}
+        spec:
+          serviceAccountName: trainer
+          nodeSelector: {pool: gpu}
+          tolerations: [{key: gpu, operator: Exists, effect: NoSchedule}]
+          volumes: [{name: data, persistentVolumeClaim: {claimName: imagenet}}]
+          imagePullSecrets: [{name: registry}]
+          containers:
+            - name: jax
+              image: my/jax:1
+              volumeMounts: [{name: data, mountPath: /data}]
+"#,
+    );
+    assert_eq!(objects.len(), 1, "no generated runtime");
+    let job = trainjob(&objects);
+    assert_eq!(job["spec"]["runtimeRef"]["name"], "jax-distributed");
+    let patch = &job["spec"]["runtimePatches"][0];
+    let pod = &patch["trainingRuntimeSpec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"];
+    assert_eq!(pod["spec"]["serviceAccountName"], "trainer");
+    assert_eq!(pod["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"], "imagenet");
+    assert_eq!(pod["spec"]["containers"][0]["name"], "node");
+    assert_eq!(pod["spec"]["containers"][0]["volumeMounts"][0]["mountPath"], "/data");
+    assert_eq!(pod["metadata"]["labels"]["team"], "vision");
+    assert_eq!(entry(&report, "spec.jaxReplicaSpecs.Worker.template.spec.tolerations").status, Status::Moved);
+}
+
+#[test]
+fn sidecars_and_init_containers_need_a_generated_runtime() {
+    let (objects, report) = converted(
+        r#"
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: with-sidecar, namespace: ml}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          initContainers: [{name: fetch, image: busybox, command: [sh, -c, "echo hi"]}]
+          containers:
+            - name: pytorch
+              image: my/train:1
+            - name: log-shipper
+              image: fluent/fluent-bit:3
+"#,
+    );
+    assert_eq!(objects.len(), 2);
+    let rt = &objects[0];
+    assert_eq!(rt["kind"], "TrainingRuntime");
+    assert_eq!(rt["metadata"]["namespace"], "ml");
+    let pod = &rt["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"];
+    assert_eq!(pod["initContainers"][0]["name"], "fetch");
+    assert_eq!(pod["containers"][1]["name"], "log-shipper");
+    let job = trainjob(&objects);
+    assert_eq!(job["spec"]["runtimeRef"]["kind"], "TrainingRuntime");
+    assert_eq!(job["spec"]["runtimeRef"]["name"], rt["metadata"]["name"]);
+    assert_eq!(entry(&report, "spec.pytorchReplicaSpecs.Master.template.spec.containers[1]").status, Status::Moved);
+}
+
+#[test]
+fn lossy_fields_are_reported_with_reasons() {
+    let (_, report) = converted(
+        r#"
+apiVersion: kubeflow.org/v1
+kind: XGBoostJob
+metadata: {name: xgb}
+spec:
+  runPolicy: {ttlSecondsAfterFinished: 60}
+  xgbReplicaSpecs:
+    Master:
+      replicas: 1
+      restartPolicy: ExitCode
+      template: {spec: {containers: [{name: xgboost, image: a:1, args: [--master]}]}}
+    Worker:
+      replicas: 2
+      restartPolicy: ExitCode
+      template: {spec: {containers: [{name: xgboost, image: a:1, args: [--worker]}]}}
+"#,
+    );
+    assert!(entry(&report, "spec.xgbReplicaSpecs.Master.restartPolicy").note.contains("podFailurePolicy"));
+    let asym = entry(&report, "spec.xgbReplicaSpecs.Worker.template.spec.containers[0].args");
+    assert_eq!(asym.status, Status::Dropped);
+    assert!(asym.note.contains("asymmetry"), "{}", asym.note);
+    assert!(entry(&report, "spec.runPolicy.ttlSecondsAfterFinished").note.contains("TTL"));
+}
+
+#[test]
+fn elastic_policy_and_auto_procs_are_reported() {
+    let (objects, report) = converted(&common::read_reference("v1-examples/pytorch/elastic/echo/echo.yaml"));
+    assert!(entry(&report, "spec.elasticPolicy").note.contains("not supported"));
+    assert!(trainjob(&objects)["spec"]["trainer"].get("numProcPerNode").is_none());
+}
+
+#[test]
+fn deepspeed_over_mpi_uses_the_builtin_runtime() {
+    let (objects, _) = converted(
+        r#"
+apiVersion: kubeflow.org/v1
+kind: MPIJob
+metadata: {name: ds}
+spec:
+  slotsPerWorker: 2
+  mpiReplicaSpecs:
+    Launcher:
+      replicas: 1
+      template: {spec: {containers: [{name: mpi, image: my/deepspeed:1, command: [mpirun, python, train.py, --deepspeed]}]}}
+    Worker:
+      replicas: 3
+      template: {spec: {containers: [{name: mpi, image: my/deepspeed:1, resources: {limits: {nvidia.com/gpu: 2}}}]}}
+"#,
+    );
+    assert_eq!(objects.len(), 1);
+    let job = trainjob(&objects);
+    assert_eq!(job["spec"]["runtimeRef"]["name"], "deepspeed-distributed");
+    assert_eq!(job["spec"]["trainer"]["numNodes"], 3);
+    assert_eq!(job["spec"]["trainer"]["numProcPerNode"], 2);
+}
+
+#[test]
+fn plain_mpi_gets_a_generated_runtime_with_the_mpi_policy() {
+    let (objects, _) = converted(&common::read_reference("v1-examples/mpi/tensorflow-mnist.yaml"));
+    let rt = objects.iter().find(|o| o["kind"] == "TrainingRuntime").expect("a generated runtime");
+    assert_eq!(rt["spec"]["mlPolicy"]["mpi"]["mpiImplementation"], "OpenMPI");
+    assert_eq!(rt["spec"]["mlPolicy"]["mpi"]["numProcPerNode"], 1);
+    assert_eq!(trainjob(&objects)["spec"]["trainer"]["numNodes"], 2);
+}
+
+#[test]
+fn a_v1_name_that_is_not_an_rfc1035_label_is_renamed_and_reported() {
+    let (objects, report) = converted(
+        "apiVersion: kubeflow.org/v1\nkind: JAXJob\nmetadata: {name: 2nd.run}\nspec:\n  jaxReplicaSpecs:\n    Worker:\n      template: {spec: {containers: [{name: jax, image: a:1}]}}\n",
+    );
+    assert_eq!(trainjob(&objects)["metadata"]["name"], "job-2nd-run");
+    assert!(entry(&report, "metadata.name").note.contains("renamed"));
+}
+
+#[test]
+fn streams_keep_other_kinds_and_report_each_document() {
+    let m = migrate(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {a: b}\n---\n\
+         apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: tf}\nspec: {tfReplicaSpecs: {}}\n---\n\
+         apiVersion: kubeflow.org/v1\nkind: JAXJob\nmetadata: {name: j}\nspec:\n  jaxReplicaSpecs:\n    Worker:\n      template: {spec: {containers: [{name: jax, image: a:1}]}}\n",
+    )
+    .unwrap();
+    assert_eq!(m.docs.len(), 3);
+    assert!(matches!(m.docs[0].outcome, Outcome::PassedThrough { .. }));
+    assert!(matches!(m.docs[1].outcome, Outcome::Refused { .. }));
+    assert!(matches!(m.docs[2].outcome, Outcome::Converted { .. }));
+    assert_eq!(m.docs[2].line, 11);
+    let out = common::yaml_docs(&m.output_yaml());
+    assert_eq!(out[0]["kind"], "ConfigMap", "passed through, not dropped");
+    assert_eq!(out[0]["data"]["a"], "b");
+    assert!(!m.all_converted());
+    assert_eq!(m.failures().len(), 1);
+    assert!(m.failures()[0].starts_with("document 2 (line 6): TFJob tf refused"));
+}
+
+#[test]
+fn bad_input_gets_a_precise_message() {
+    let cases: Vec<(String, &str)> = vec![
+        (String::new(), "input is empty"),
+        ("   \n\n".into(), "input is empty"),
+        ("a: [1, 2\nb: 3".into(), "line 2 column 2"),
+        ("\u{0}\u{1}ELF\u{2}".into(), "binary data at line 1 column 1"),
+        ("[".repeat(20_000), "nesting deeper than 64 levels"),
+        // 20,000 nested block sequences on one line.
+        ("- ".repeat(20_000) + "x", "nesting deeper than 64 levels"),
+        ((0..100).map(|i| format!("{}k:\n", "  ".repeat(i))).collect::<String>(), "nesting deeper than 64 levels"),
+        ("x".repeat(5 * 1024 * 1024), "the limit is"),
+    ];
+    for (input, expected) in cases {
+        let message = match migrate(&input) {
+            Err(e) => e,
+            Ok(m) => m.failures().join("\n"),
+        };
+        assert!(message.contains(expected), "{expected:?} not in {message:?}");
+    }
+}
+
+#[test]
+fn bad_documents_get_a_precise_message() {
+    let bomb = "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n\
+                d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n\
+                g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\n";
+    let cases = [
+        (bomb, "repetition limit exceeded"),
+        ("just text", "not a Kubernetes object"),
+        ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec: {}\n", "spec.pytorchReplicaSpecs is missing"),
+        ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec: {}\n", "metadata is missing"),
+        (
+            "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: two\n      template: {spec: {containers: [{name: p, image: a}]}}\n",
+            "spec.pytorchReplicaSpecs.Master.replicas: invalid type: string \"two\"",
+        ),
+        (
+            "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      template: {spec: {containers: []}}\n",
+            "containers is empty",
+        ),
+        (
+            "apiVersion: kubeflow.org/v1\nkind: MPIJob\nmetadata: {name: x}\nspec:\n  mpiReplicaSpecs:\n    Worker:\n      template: {spec: {containers: [{name: m, image: a}]}}\n",
+            "needs a Launcher replica",
+        ),
+        (
+            "apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata: {name: x}\nspec:\n  mpiImplementation: Intel\n  mpiReplicaSpecs: {}\n",
+            "only OpenMPI",
+        ),
+    ];
+    for (input, expected) in cases {
+        let m = migrate(input).unwrap();
+        let message = m.failures().join("\n");
+        assert!(message.contains(expected), "{expected:?} not in {message:?}");
+    }
+}
+
+#[test]
+fn a_one_megabyte_manifest_converts() {
+    // Timing is measured in `make bench`; here: it converts, completely.
+    let job = common::read_reference("v1-examples/pytorch/simple.yaml");
+    let mut big = String::new();
+    let mut n = 0;
+    while big.len() < 1024 * 1024 {
+        big.push_str(&job.replace("name: pytorch-simple", &format!("name: pytorch-simple-{n}")));
+        big.push_str("\n---\n");
+        n += 1;
+    }
+    let m = migrate(&big).unwrap();
+    assert_eq!(m.docs.len(), n);
+    assert!(m.all_converted());
+}
