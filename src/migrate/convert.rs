@@ -638,11 +638,7 @@ impl<'a> Conversion<'a> {
         } else {
             // Plain MPI: no built-in runtime after v2.1, so generate one with mlPolicy.mpi.
             let rt = self.generated_mpi_runtime(&meta, &lmain, &wmain, &lmain_path, &wmain_path, workers, slots)?;
-            spec.runtime_ref = RuntimeRef {
-                name: rt.metadata.name.clone().unwrap_or_default(),
-                api_group: None,
-                kind: Some(RuntimeScope::Namespaced.kind().into()),
-            };
+            spec.runtime_ref = reference_to(&rt);
             trainer.num_nodes = Some(workers);
             let mut rt = rt;
             let lpod = self.replicas["Launcher"].spec.template.clone();
@@ -809,11 +805,7 @@ impl<'a> Conversion<'a> {
         }
         let mut rt = self.copy_runtime(base, meta);
         self.embed(settings, job, &mut rt);
-        spec.runtime_ref = RuntimeRef {
-            name: rt.metadata.name.clone().unwrap_or_default(),
-            api_group: None,
-            kind: Some(RuntimeScope::Namespaced.kind().into()),
-        };
+        spec.runtime_ref = reference_to(&rt);
         objects.push(to_value(&rt));
         Ok(())
     }
@@ -838,11 +830,7 @@ impl<'a> Conversion<'a> {
         let mut rt = self.copy_runtime(base, meta);
         self.embed(launcher, "launcher", &mut rt);
         self.embed(node, "node", &mut rt);
-        spec.runtime_ref = RuntimeRef {
-            name: rt.metadata.name.clone().unwrap_or_default(),
-            api_group: None,
-            kind: Some(RuntimeScope::Namespaced.kind().into()),
-        };
+        spec.runtime_ref = reference_to(&rt);
         objects.push(to_value(&rt));
         Ok(())
     }
@@ -1013,6 +1001,15 @@ impl PodSettings {
             && self.container_other.is_empty()
             && self.init_containers.is_empty()
             && self.sidecars.is_empty()
+    }
+}
+
+/// A TrainJob's reference to a generated (namespaced) runtime.
+fn reference_to(rt: &TrainingRuntime) -> RuntimeRef {
+    RuntimeRef {
+        name: rt.metadata.name.clone().unwrap_or_default(),
+        api_group: None,
+        kind: Some(RuntimeScope::Namespaced.kind().into()),
     }
 }
 
