@@ -5,18 +5,25 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 
-cargo build --release --target wasm32-unknown-unknown --lib
-rm -rf dist && mkdir -p dist/pkg
+# The widget, and the converter as a second module that loads only in migrate mode.
+cargo build --release --target wasm32-unknown-unknown --lib -p trainer-v2-explorer -p trainer-v2-migrate
+rm -rf dist && mkdir -p dist/pkg dist/pkg-migrate
 wasm-bindgen --target web --no-typescript --out-dir dist/pkg \
   target/wasm32-unknown-unknown/release/trainer_v2_explorer.wasm
+wasm-bindgen --target web --no-typescript --out-dir dist/pkg-migrate \
+  target/wasm32-unknown-unknown/release/trainer_v2_migrate.wasm
+optimise() {
+  if command -v wasm-opt >/dev/null && wasm-opt --version | grep -q 'version 1[2-9][0-9]'; then
+    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+      --enable-reference-types --enable-multivalue --enable-mutable-globals "$1" -o "$1.opt"
+    mv "$1.opt" "$1"
+  else
+    echo "note: no wasm-opt >= 120 found; shipping the unoptimised $1" >&2
+  fi
+}
 wasm=dist/pkg/trainer_v2_explorer_bg.wasm
-if command -v wasm-opt >/dev/null && wasm-opt --version | grep -q 'version 1[2-9][0-9]'; then
-  wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-reference-types --enable-multivalue --enable-mutable-globals "$wasm" -o "$wasm.opt"
-  mv "$wasm.opt" "$wasm"
-else
-  echo "note: no wasm-opt >= 120 found; shipping the unoptimised wasm" >&2
-fi
+optimise "$wasm"
+optimise dist/pkg-migrate/trainer_v2_migrate_bg.wasm
 cp index.html dist/index.html
 cargo run -q --bin trainer-explorer -- post --check
 cargo run -q --bin trainer-explorer -- post --out target/post-check.html --export dist/blog >/dev/null

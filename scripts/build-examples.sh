@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -f dist/explorer.js && -d dist/pkg ]] || { echo "error: run scripts/build-dist.sh first" >&2; exit 1; }
 cli() { cargo run -q --bin trainer-explorer -- "$@"; }
-assets() { mkdir -p "$1" && cp dist/explorer.js "$1/" && cp -r dist/pkg "$1/"; }
+assets() { mkdir -p "$1" && cp dist/explorer.js "$1/" && cp -r dist/pkg dist/pkg-migrate "$1/"; }
 
 rm -rf dist/embed dist/examples target/examples
 mkdir -p dist/embed dist/examples target/examples

@@ -287,10 +287,22 @@ pub fn escape_html(s: &str) -> String {
 /// (`ln o` where a V1 line is infrastructure a runtime now owns), tokens as `<span class="t-…">`.
 /// Used by the widget and by the page's static fallback, so both show the same markup.
 pub fn to_html(language: Language, code: &str, owned: &[bool]) -> String {
+    let classes: Vec<Option<&str>> = owned.iter().map(|o| o.then_some("o")).collect();
+    to_html_with_classes(language, code, &classes)
+}
+
+/// Like `to_html`, with an extra CSS class per line (the migrator's mapped/moved/dropped).
+pub fn to_html_with_classes(language: Language, code: &str, line_classes: &[Option<&str>]) -> String {
     let mut out = String::with_capacity(code.len() * 2);
     for (i, (line, spans)) in code.lines().zip(highlight(language, code)).enumerate() {
-        let marked = owned.get(i).copied().unwrap_or(false);
-        out.push_str(if marked { "<span class=\"ln o\">" } else { "<span class=\"ln\">" });
+        match line_classes.get(i).copied().flatten() {
+            Some(class) => {
+                out.push_str("<span class=\"ln ");
+                out.push_str(class);
+                out.push_str("\">");
+            }
+            None => out.push_str("<span class=\"ln\">"),
+        }
         for (class, range) in spans {
             let text = escape_html(&line[range]);
             if class == Class::Plain {

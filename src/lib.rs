@@ -19,5 +19,5 @@ pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod post;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod ui;

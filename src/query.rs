@@ -5,7 +5,7 @@
 //! pair is reported and skipped, so a hostile URL leaves the defaults in place.
 
 use crate::catalog::{Framework, Persona};
-use crate::selection::{ParamKey, Params, RuntimeScope, Selection};
+use crate::selection::{Mode, ParamKey, Params, RuntimeScope, Selection};
 
 /// Longer query strings are not read at all: nothing legitimate comes near this.
 pub const MAX_QUERY_LEN: usize = 4096;
@@ -47,7 +47,8 @@ impl SyncSet {
     fn covers(&self, key: &str) -> bool {
         match key {
             "persona" => self.persona,
-            "framework" => self.framework,
+            // The view mode travels with the framework: presets keep both.
+            "framework" | "mode" => self.framework,
             _ => self.params,
         }
     }
@@ -111,7 +112,7 @@ pub fn parse_strict(query: &str) -> Result<Selection, QueryIssue> {
 }
 
 fn is_own_key(key: &str) -> bool {
-    matches!(key, "persona" | "framework" | "scope") || ParamKey::from_id(key).is_some()
+    matches!(key, "persona" | "framework" | "scope" | "mode") || ParamKey::from_id(key).is_some()
 }
 
 fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String> {
@@ -126,6 +127,7 @@ fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String>
             })?;
         }
         "scope" => sel.scope = RuntimeScope::from_id(value).ok_or("expected cluster or namespaced")?,
+        "mode" => sel.mode = Mode::from_id(value).ok_or("expected compare or migrate")?,
         _ => {
             let param = ParamKey::from_id(key).ok_or("unknown key")?;
             sel.params.set(param, value)?;
@@ -143,6 +145,9 @@ pub fn pairs(sel: &Selection, sync: SyncSet) -> Vec<(&'static str, String)> {
     }
     if sync.framework {
         out.push(("framework", sel.framework.id().to_string()));
+        if sel.mode != Mode::Compare {
+            out.push(("mode", sel.mode.id().to_string()));
+        }
     }
     if sync.params {
         if sel.scope != RuntimeScope::Cluster {

@@ -39,6 +39,31 @@ impl RuntimeScope {
     }
 }
 
+/// What the widget shows: the side-by-side comparison, or the V1 → V2 converter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    #[default]
+    Compare,
+    Migrate,
+}
+
+impl Mode {
+    pub fn id(self) -> &'static str {
+        match self {
+            Mode::Compare => "compare",
+            Mode::Migrate => "migrate",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Mode> {
+        match id {
+            "compare" => Some(Mode::Compare),
+            "migrate" => Some(Mode::Migrate),
+            _ => None,
+        }
+    }
+}
+
 /// One reader-settable parameter. The ids are the URL query keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ParamKey {
@@ -191,6 +216,8 @@ pub struct Selection {
     pub framework: Framework,
     pub scope: RuntimeScope,
     pub params: Params,
+    /// UI only: snippets do not depend on it.
+    pub mode: Mode,
 }
 
 impl Default for Selection {
@@ -200,6 +227,7 @@ impl Default for Selection {
             framework: Framework::PyTorch,
             scope: RuntimeScope::Cluster,
             params: Params::default(),
+            mode: Mode::Compare,
         }
     }
 }

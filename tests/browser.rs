@@ -267,3 +267,67 @@ async fn the_widget_works_when_storage_throws() {
     )
     .unwrap();
 }
+
+fn install_converter() {
+    use wasm_bindgen::closure::Closure;
+    let f = Closure::<dyn Fn(String) -> String>::new(|text: String| {
+        trainer_v2_explorer::migrate::view::rendered_json(&text)
+    });
+    ui::set_migrator(f.as_ref().clone().unchecked_into());
+    f.forget();
+}
+
+async fn type_text(host: &Element, id: &str, value: &str) {
+    let area: web_sys::HtmlTextAreaElement = q(host, &format!("#{id}")).dyn_into().unwrap();
+    area.set_value(value);
+    let init = web_sys::InputEventInit::new();
+    init.set_bubbles(true);
+    area.dispatch_event(&web_sys::InputEvent::new_with_event_init_dict("input", &init).unwrap()).unwrap();
+    yew::platform::time::sleep(Duration::from_millis(400)).await;
+    settle().await;
+}
+
+#[wasm_bindgen_test]
+async fn migrate_mode_converts_the_pasted_job_and_marks_each_line() {
+    reset("?mode=migrate&framework=jax");
+    install_converter();
+    let el = mounted(&[]).await;
+    assert_eq!(checked(&el, "mode"), "migrate");
+    yew::platform::time::sleep(Duration::from_millis(400)).await;
+    settle().await;
+    // It starts from the selected framework's V1 job, already converted.
+    assert!(text(&el, ".migrate-result").contains("name: jax-distributed"), "{}", text(&el, ".migrate-result"));
+    assert!(q(&el, ".v1-marked").query_selector_all(".ln.m").unwrap().length() > 0);
+
+    type_text(
+        &el,
+        "m-input",
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: p}\nspec:\n  elasticPolicy: {maxReplicas: 3}\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 3\n      template: {spec: {containers: [{name: pytorch, image: a:1}]}}\n",
+    )
+    .await;
+    let result = text(&el, ".migrate-result");
+    assert!(result.contains("numNodes: 3"), "{result}");
+    assert!(result.contains("lossy"));
+    assert!(result.contains("spec.elasticPolicy"));
+    assert!(
+        q(&el, ".v1-marked").query_selector_all(".ln.d").unwrap().length() > 0,
+        "the elasticPolicy lines are marked dropped"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn migrate_mode_explains_bad_input() {
+    reset("?mode=migrate");
+    install_converter();
+    let el = mounted(&[]).await;
+    type_text(&el, "m-input", "kind: [unclosed\n  x: 1").await;
+    assert!(text(&el, ".migrate-result").contains("line"), "{}", text(&el, ".migrate-result"));
+    type_text(
+        &el,
+        "m-input",
+        "apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: tf}\nspec: {tfReplicaSpecs: {}}\n",
+    )
+    .await;
+    let result = text(&el, ".migrate-result");
+    assert!(result.contains("refused") && result.contains("Training Operator v1.9"), "{result}");
+}

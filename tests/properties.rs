@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use serde_json::{Map, Value};
 use trainer_v2_explorer::catalog::{Framework, LlmModel, Persona};
 use trainer_v2_explorer::query::{self, SyncSet};
-use trainer_v2_explorer::selection::{Params, RuntimeScope, Selection};
+use trainer_v2_explorer::selection::{Mode, Params, RuntimeScope, Selection};
 use trainer_v2_explorer::snippets::{all_snippets, Language};
 use trainer_v2_explorer::yaml;
 
@@ -49,6 +49,7 @@ fn selection() -> impl Strategy<Value = Selection> {
                 framework,
                 scope: if ns { RuntimeScope::Namespaced } else { RuntimeScope::Cluster },
                 params: Params { name, namespace, nodes, gpus, procs, image, queue, model, dataset },
+                mode: if ns && framework == Framework::Jax { Mode::Migrate } else { Mode::Compare },
             }
         })
 }

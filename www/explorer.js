@@ -2,11 +2,23 @@
 // delays the page's text. Each [data-trainer-v2-explorer] element keeps its static fallback
 // until the widget replaces it; if loading fails, the fallback simply stays.
 const mounts = [...document.querySelectorAll('[data-trainer-v2-explorer]')];
+const here = (path) => new URL(path, import.meta.url).href;
 let loading;
+let converter;
+
+// The V1 → V2 converter is a second module: only readers who open migrate mode download it.
+function convert(text) {
+  converter ??= import(here('./pkg-migrate/trainer_v2_migrate.js')).then(async (m) => {
+    await m.default();
+    return m;
+  });
+  return converter.then((m) => m.migrate(text));
+}
 
 function load() {
-  loading ??= import(new URL('./pkg/trainer_v2_explorer.js', import.meta.url).href).then(async (m) => {
+  loading ??= import(here('./pkg/trainer_v2_explorer.js')).then(async (m) => {
     await m.default();
+    m.setMigrator(convert);
     return m;
   });
   return loading;

@@ -4,6 +4,7 @@
 pub mod convert;
 pub mod input;
 pub mod report;
+pub mod view;
 
 pub use convert::Outcome;
 pub use report::{Entry, Status};
@@ -16,6 +17,8 @@ pub struct DocResult {
     pub index: usize,
     /// The line the document starts on.
     pub line: usize,
+    /// The document as parsed, when it parsed.
+    pub source: Option<serde_json::Value>,
     pub outcome: Outcome,
 }
 
@@ -29,13 +32,12 @@ pub fn migrate(text: &str) -> Result<Migration, String> {
     let raw = input::documents(text)?;
     let docs = raw
         .into_iter()
-        .map(|d| DocResult {
-            index: d.index,
-            line: d.line,
-            outcome: match d.value {
-                Ok(v) => convert::convert(&v),
+        .map(|d| {
+            let outcome = match &d.value {
+                Ok(v) => convert::convert(v),
                 Err(e) => Outcome::Invalid { message: format!("not valid YAML: {e}") },
-            },
+            };
+            DocResult { index: d.index, line: d.line, source: d.value.ok(), outcome }
         })
         .collect();
     Ok(Migration { docs })

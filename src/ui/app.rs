@@ -1,13 +1,14 @@
 //! The explorer: one instance per mount point.
 
 use super::browser;
+use super::components::migrate::Migrate;
 use super::components::pane::Pane;
 use super::components::params::Params;
 use super::components::radio_group::RadioGroup;
 use super::state::{Action, State};
 use crate::catalog::{Framework, Persona, V2Support};
 use crate::query::SyncSet;
-use crate::selection::{RuntimeScope, Selection};
+use crate::selection::{Mode, RuntimeScope, Selection};
 use crate::snippets::render;
 use gloo::events::EventListener;
 use wasm_bindgen::closure::Closure;
@@ -107,6 +108,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             state.dispatch(Action::Scope(if i == 0 { RuntimeScope::Cluster } else { RuntimeScope::Namespaced }))
         })
     };
+    let on_mode = {
+        let state = state.clone();
+        Callback::from(move |i: usize| state.dispatch(Action::Mode(if i == 0 { Mode::Compare } else { Mode::Migrate })))
+    };
     let on_edit = {
         let state = state.clone();
         Callback::from(move |(key, raw)| state.dispatch(Action::Param(key, raw)))
@@ -126,6 +131,17 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
 
     html! {
         <div class={classes!("tv2x", theme_class, props.compact.then_some("compact"))}>
+            if !props.compact {
+                <div class="control">
+                    <span class="control-label" aria-hidden="true">{ "View" }</span>
+                    <RadioGroup label="View" options={vec![("compare", "Compare V1 and V2"), ("migrate", "Migrate a V1 job")]}
+                        selected={usize::from(sel.mode == Mode::Migrate)} on_select={on_mode} class="mode" />
+                </div>
+            }
+            if sel.mode == Mode::Migrate && !props.compact {
+                <Migrate initial={view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default()}
+                    scratch={props.scratch.clone()} on_announce={on_announce.clone()} />
+            } else {
             <div class="controls">
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "I am a" }</span>
@@ -157,6 +173,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 <span class="swatch" aria-hidden="true"></span>
                 { "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }
             </p>
+            }
             <div class="sr-only" aria-live="polite" role="status">{ (*status).clone() }</div>
         </div>
     }

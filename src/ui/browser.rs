@@ -113,3 +113,57 @@ fn copy_with_textarea(text: &str, parent: &web_sys::Node) -> bool {
     let _ = parent.remove_child(&area);
     ok
 }
+
+thread_local! {
+    /// The converter, handed over by the page's loader (`setMigrator`). It lives in its own
+    /// wasm module so the YAML parser is downloaded only by readers who open migrate mode.
+    static MIGRATOR: std::cell::RefCell<Option<js_sys::Function>> = const { std::cell::RefCell::new(None) };
+}
+
+pub fn set_migrator(f: js_sys::Function) {
+    MIGRATOR.with(|m| *m.borrow_mut() = Some(f));
+}
+
+fn js_error(e: JsValue) -> String {
+    e.as_string()
+        .or_else(|| js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string()))
+        .unwrap_or_else(|| "unknown error".into())
+}
+
+/// A conversion as the converter module renders it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Converted {
+    pub yaml: String,
+    /// The per-document status list and the field reports: escaped HTML from the core.
+    pub summary: String,
+    pub html: String,
+}
+
+fn field(obj: &JsValue, key: &str) -> Option<String> {
+    js_sys::Reflect::get(obj, &JsValue::from_str(key)).ok().and_then(|v| v.as_string())
+}
+
+/// Runs the converter on `text`. Every failure (no converter, a module that did not load, a
+/// malformed answer) becomes a message for the reader. The answer is read with the browser's
+/// JSON parser, which keeps a JSON decoder out of the widget's wasm.
+pub async fn run_migrator(text: String) -> Result<Converted, String> {
+    let f = MIGRATOR
+        .with(|m| m.borrow().clone())
+        .ok_or("The converter is not available on this page; the CLI does the same: trainer-explorer migrate FILE")?;
+    let answer = f.call1(&JsValue::NULL, &JsValue::from_str(&text)).map_err(js_error)?;
+    let promise = answer.dyn_into::<js_sys::Promise>().unwrap_or_else(|v| js_sys::Promise::resolve(&v));
+    let json = wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map_err(|e| format!("The converter did not load: {}", js_error(e)))?
+        .as_string()
+        .ok_or("The converter answered with something other than text")?;
+    let obj = js_sys::JSON::parse(&json).map_err(|_| "The converter's answer could not be read".to_string())?;
+    if let Some(error) = field(&obj, "error") {
+        return Err(error);
+    }
+    Ok(Converted {
+        yaml: field(&obj, "yaml").unwrap_or_default(),
+        summary: field(&obj, "summary").unwrap_or_default(),
+        html: field(&obj, "html").unwrap_or_default(),
+    })
+}

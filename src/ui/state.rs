@@ -3,7 +3,7 @@
 
 use crate::catalog::{Framework, Persona};
 use crate::query::{self, SyncSet};
-use crate::selection::{ParamKey, RuntimeScope, Selection};
+use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::Reducible;
@@ -35,6 +35,7 @@ pub enum Action {
     Persona(Persona),
     Framework(Framework),
     Scope(RuntimeScope),
+    Mode(Mode),
     Param(ParamKey, String),
     /// A query from another instance on the page, applied to the parts this instance shares.
     External(String, SyncSet),
@@ -49,6 +50,7 @@ impl Reducible for State {
             Action::Persona(p) => next.selection.persona = p,
             Action::Framework(f) => next.selection.framework = f,
             Action::Scope(s) => next.selection.scope = s,
+            Action::Mode(m) => next.selection.mode = m,
             Action::Param(key, raw) => {
                 match next.selection.params.set(key, &raw) {
                     Ok(()) => {

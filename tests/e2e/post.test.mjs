@@ -114,3 +114,23 @@ test('the widget follows the page theme switch', async () => {
   assert.match(cls, /\bdark\b/);
   await context.close();
 });
+
+test('the converter loads only in migrate mode, and converts there', async () => {
+  const { page, context } = await open();
+  const fetched = [];
+  page.on('request', (r) => fetched.push(r.url()));
+  await mountAll(page);
+  assert.ok(!fetched.some((u) => u.includes('pkg-migrate')), 'readers who only compare never download the converter');
+  await page.goto(new URL('?mode=migrate#user-experience', BASE).href);
+  await mountAll(page);
+  const main = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-trainer-v2-explorer]')].findIndex((el) => !el.hasAttribute('data-compact')),
+  );
+  await page.waitForFunction(
+    (main) => document.querySelectorAll('[data-trainer-v2-explorer]')[main].shadowRoot.querySelector('.migrate-result')?.textContent.includes('kind: TrainJob'),
+    main,
+    { timeout: 15000 },
+  );
+  assert.ok(fetched.some((u) => u.includes('pkg-migrate/trainer_v2_migrate_bg.wasm')));
+  await context.close();
+});

@@ -1,4 +1,5 @@
 pub mod code_block;
+pub mod migrate;
 pub mod pane;
 pub mod params;
 pub mod radio_group;

@@ -1,0 +1,88 @@
+//! Migrate mode: paste V1 YAML, get the V2 objects, the per-field report and the V1 lines
+//! marked as mapped, moved or dropped. The conversion runs in the lazily loaded converter.
+
+use super::code_block::CodeBlock;
+use crate::snippets::{Api, Language, Snippet};
+use crate::ui::browser;
+use gloo::timers::callback::Timeout;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct MigrateProps {
+    /// What the text area starts with: the V1 job of the current selection.
+    pub initial: String,
+    pub scratch: web_sys::Node,
+    pub on_announce: Callback<String>,
+}
+
+#[derive(Clone, PartialEq)]
+enum Stage {
+    Working,
+    Done(Result<browser::Converted, String>),
+}
+
+#[component]
+pub fn Migrate(props: &MigrateProps) -> Html {
+    let text = use_state(|| props.initial.clone());
+    let stage = use_state(|| Stage::Working);
+    let debounce = use_mut_ref(|| None::<Timeout>);
+    {
+        let (stage, debounce) = (stage.clone(), debounce.clone());
+        use_effect_with((*text).clone(), move |text| {
+            stage.set(Stage::Working);
+            let text = text.clone();
+            // Typing stays responsive: convert once the reader pauses.
+            *debounce.borrow_mut() = Some(Timeout::new(200, move || {
+                wasm_bindgen_futures::spawn_local(async move {
+                    stage.set(Stage::Done(browser::run_migrator(text).await));
+                });
+            }));
+        });
+    }
+    let oninput = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(area) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok()) {
+                text.set(area.value());
+            }
+        })
+    };
+    let result = match &*stage {
+        Stage::Working => html! { <p class="msg-working" role="status">{ "Converting…" }</p> },
+        Stage::Done(Err(e)) => html! { <p class="migrate-error" role="alert">{ e }</p> },
+        Stage::Done(Ok(result)) => render_view(result, props),
+    };
+    html! {
+        <div class="migrate">
+            <div class="migrate-input">
+                <label for="m-input">{ "V1 YAML: PyTorchJob, MPIJob, JAXJob or XGBoostJob (several documents with ---)" }</label>
+                <textarea id="m-input" spellcheck="false" autocomplete="off" wrap="off" rows="16" value={(*text).clone()} {oninput} />
+                <p class="hint">{ "Converted in your browser; nothing is sent anywhere." }</p>
+            </div>
+            <div class="migrate-result">{ result }</div>
+        </div>
+    }
+}
+
+fn render_view(result: &browser::Converted, props: &MigrateProps) -> Html {
+    let output = (!result.yaml.is_empty()).then(|| Snippet {
+        api: Api::V2,
+        language: Language::Yaml,
+        title: "V2 objects (Trainer v2.3.0)".into(),
+        owned_by_runtime: vec![false; result.yaml.lines().count()],
+        code: result.yaml.clone(),
+    });
+    // Both escaped by the core's renderers.
+    let summary = Html::from_html_unchecked(AttrValue::from(result.summary.clone()));
+    let report = Html::from_html_unchecked(AttrValue::from(result.html.clone()));
+    html! {
+        <>
+            { summary }
+            if let Some(snippet) = output {
+                <CodeBlock {snippet} scratch={props.scratch.clone()} on_announce={props.on_announce.clone()} />
+            }
+            { report }
+        </>
+    }
+}
