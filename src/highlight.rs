@@ -135,9 +135,25 @@ fn yaml_value_class(v: &str) -> Class {
     match v {
         "true" | "false" | "null" | "~" => Class::Const,
         "|" | "|-" | "|+" | "{}" | "[]" => Class::Punct,
-        _ if v.parse::<f64>().is_ok() => Class::Num,
+        _ if is_number(v) => Class::Num,
         _ => Class::Str,
     }
+}
+
+/// `-12`, `3.5`, `1e3`: a plain YAML number. (Not `str::parse::<f64>`, whose float parser
+/// costs several KB of wasm for a colour.)
+fn is_number(v: &str) -> bool {
+    let v = v.strip_prefix(['-', '+']).unwrap_or(v);
+    let (mantissa, exponent) = match v.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e.strip_prefix(['-', '+']).unwrap_or(e))),
+        None => (v, None),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((a, b)) => (digits(a) || a.is_empty()) && (digits(b) || b.is_empty()) && !(a.is_empty() && b.is_empty()),
+        None => digits(mantissa),
+    };
+    mantissa_ok && exponent.is_none_or(digits)
 }
 
 const PY_KEYWORDS: [&str; 17] = [
@@ -238,6 +254,16 @@ mod tests {
         assert_eq!(got[1][6], (Class::Str, "node".into()));
         assert_eq!(got[3], vec![(Class::Str, "    x: 1".into())], "block content is not a key");
         assert_eq!(got[4][4], (Class::Num, "2".into()));
+    }
+
+    #[test]
+    fn numbers_are_recognised_without_a_float_parser() {
+        for n in ["0", "-12", "3.5", ".5", "1e3", "2.5E-3", "+7"] {
+            assert!(is_number(n), "{n}");
+        }
+        for s in ["", "-", ".", "1e", "0x1F", "1.2.3", "e3", "12Gi"] {
+            assert!(!is_number(s), "{s}");
+        }
     }
 
     #[test]

@@ -178,15 +178,44 @@ pub fn scalar_string(s: &str) -> String {
     if plain_is_safe(s) {
         s.to_string()
     } else {
-        serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+        double_quoted(s)
     }
+}
+
+/// A YAML double-quoted scalar, with JSON-compatible escapes. (Not `serde_json::to_string`:
+/// it writes through `std::io`, whose error strings alone cost KBs of wasm.)
+fn double_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            // Control characters (C0, DEL, C1 such as NEL) and the Unicode line separators
+            // would otherwise break or fold the line when read back.
+            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}') => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let n = c as u32;
+                out.push_str("\\u");
+                for shift in [12, 8, 4, 0] {
+                    out.push(HEX[((n >> shift) & 0xf) as usize] as char);
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 fn plain_is_safe(s: &str) -> bool {
     let Some(first) = s.chars().next() else {
         return false;
     };
-    if s.trim() != s || s.chars().any(|c| c.is_control()) {
+    if s.trim() != s || s.chars().any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')) {
         return false;
     }
     // Indicators that start another construct. A '-' is fine when a non-space follows ("-De").
@@ -233,7 +262,24 @@ mod tests {
 
     #[test]
     fn ambiguous_strings_are_quoted() {
-        for s in ["true", "No", "1.0", "0x1F", "2026-11-29", "", " x", "a: b", "#c", "- x", "12:30", "~", "1e3"] {
+        for s in [
+            "true",
+            "No",
+            "1.0",
+            "0x1F",
+            "2026-11-29",
+            "",
+            " x",
+            "a: b",
+            "#c",
+            "- x",
+            "12:30",
+            "~",
+            "1e3",
+            "a\u{85}b",
+            "x\u{2028}y",
+            "\u{7f}",
+        ] {
             assert!(scalar_string(s).starts_with('"'), "{s:?} must be quoted");
             assert_eq!(round_trip(&json!({ "k": s })), json!({ "k": s }));
         }

@@ -6,10 +6,11 @@
 pub mod pod;
 pub mod v1;
 pub mod v2;
+pub mod vecmap;
 
+use crate::model::vecmap::VecMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -18,10 +19,10 @@ pub struct ObjectMeta {
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub labels: BTreeMap<String, String>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub annotations: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
+    pub labels: VecMap<String, String>,
+    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
+    pub annotations: VecMap<String, String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }

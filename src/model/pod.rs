@@ -1,9 +1,9 @@
 //! The core/v1 pieces both APIs embed: containers, pod specs, resources.
 
 use super::ObjectMeta;
+use crate::model::vecmap::VecMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -34,10 +34,10 @@ pub struct ContainerPort {
 /// Quantities stay `Value`s: `2`, `"4Gi"` and `500m` must come out the way they went in.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Resources {
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub limits: BTreeMap<String, Value>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub requests: BTreeMap<String, Value>,
+    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
+    pub limits: VecMap<String, Value>,
+    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
+    pub requests: VecMap<String, Value>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }

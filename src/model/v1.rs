@@ -3,9 +3,9 @@
 use super::pod::PodTemplateSpec;
 use super::ObjectMeta;
 use crate::catalog::V1Kind;
+use crate::model::vecmap::VecMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 pub const API_VERSION: &str = "kubeflow.org/v1";
 
@@ -42,29 +42,29 @@ pub struct V1JobSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_policy: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pytorch_replica_specs: Option<BTreeMap<String, ReplicaSpec>>,
+    pub pytorch_replica_specs: Option<VecMap<String, ReplicaSpec>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mpi_replica_specs: Option<BTreeMap<String, ReplicaSpec>>,
+    pub mpi_replica_specs: Option<VecMap<String, ReplicaSpec>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub jax_replica_specs: Option<BTreeMap<String, ReplicaSpec>>,
+    pub jax_replica_specs: Option<VecMap<String, ReplicaSpec>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub xgb_replica_specs: Option<BTreeMap<String, ReplicaSpec>>,
+    pub xgb_replica_specs: Option<VecMap<String, ReplicaSpec>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tf_replica_specs: Option<BTreeMap<String, ReplicaSpec>>,
+    pub tf_replica_specs: Option<VecMap<String, ReplicaSpec>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub paddle_replica_specs: Option<BTreeMap<String, ReplicaSpec>>,
+    pub paddle_replica_specs: Option<VecMap<String, ReplicaSpec>>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
 impl V1JobSpec {
-    pub fn new(kind: V1Kind, replicas: BTreeMap<String, ReplicaSpec>) -> Self {
+    pub fn new(kind: V1Kind, replicas: VecMap<String, ReplicaSpec>) -> Self {
         let mut spec = V1JobSpec::default();
         *spec.replica_specs_mut(kind) = Some(replicas);
         spec
     }
 
-    pub fn replica_specs(&self, kind: V1Kind) -> Option<&BTreeMap<String, ReplicaSpec>> {
+    pub fn replica_specs(&self, kind: V1Kind) -> Option<&VecMap<String, ReplicaSpec>> {
         match kind {
             V1Kind::PyTorchJob => self.pytorch_replica_specs.as_ref(),
             V1Kind::MpiJob => self.mpi_replica_specs.as_ref(),
@@ -75,7 +75,7 @@ impl V1JobSpec {
         }
     }
 
-    fn replica_specs_mut(&mut self, kind: V1Kind) -> &mut Option<BTreeMap<String, ReplicaSpec>> {
+    fn replica_specs_mut(&mut self, kind: V1Kind) -> &mut Option<VecMap<String, ReplicaSpec>> {
         match kind {
             V1Kind::PyTorchJob => &mut self.pytorch_replica_specs,
             V1Kind::MpiJob => &mut self.mpi_replica_specs,

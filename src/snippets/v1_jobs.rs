@@ -5,10 +5,10 @@ use super::workload;
 use crate::catalog::{Framework, V1Kind};
 use crate::model::pod::{Container, ContainerPort, PodSpec, PodTemplateSpec, Resources};
 use crate::model::v1::{ReplicaSpec, V1Job, V1JobSpec, API_VERSION};
+use crate::model::vecmap::VecMap;
 use crate::model::ObjectMeta;
 use crate::selection::Selection;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 
 /// The image V1 jobs must name: V1 had no runtime to inherit one from.
 pub fn v1_image(sel: &Selection) -> String {
@@ -49,8 +49,8 @@ fn pod(c: Container) -> PodSpec {
 }
 
 /// Master + Workers: V1's way of saying "N nodes" for PyTorch and XGBoost.
-fn master_workers(sel: &Selection, restart: &str, c: Container) -> BTreeMap<String, ReplicaSpec> {
-    let mut specs = BTreeMap::new();
+fn master_workers(sel: &Selection, restart: &str, c: Container) -> VecMap<String, ReplicaSpec> {
+    let mut specs = VecMap::new();
     specs.insert("Master".into(), replica(1, Some(restart), pod(c.clone())));
     if sel.nodes() > 1 {
         specs.insert("Worker".into(), replica(sel.nodes() - 1, Some(restart), pod(c)));
@@ -75,7 +75,7 @@ pub fn v1_job_for(sel: &Selection) -> V1Job {
             let mut launcher = Container::new(kind.container_name(), &v1_image(sel));
             launcher.command = workload::v1_command(sel);
             let worker = container(sel, kind, Vec::new(), false);
-            let mut specs = BTreeMap::new();
+            let mut specs = VecMap::new();
             specs.insert("Launcher".into(), replica(1, None, pod(launcher)));
             specs.insert("Worker".into(), replica(sel.nodes(), None, pod(worker)));
             let mut spec = V1JobSpec::new(kind, specs);
@@ -85,14 +85,14 @@ pub fn v1_job_for(sel: &Selection) -> V1Job {
         }
         Framework::Jax | Framework::TensorFlow => {
             let c = container(sel, kind, workload::v1_command(sel), false);
-            let mut specs = BTreeMap::new();
+            let mut specs = VecMap::new();
             specs.insert("Worker".into(), replica(sel.nodes(), Some("OnFailure"), pod(c)));
             V1JobSpec::new(kind, specs)
         }
         Framework::Paddle => {
             let command = ["python3", "-m", "paddle.distributed.launch", "/workspace/train.py"];
             let c = container(sel, kind, command.map(String::from).to_vec(), true);
-            let mut specs = BTreeMap::new();
+            let mut specs = VecMap::new();
             specs.insert("Worker".into(), replica(sel.nodes(), Some("OnFailure"), pod(c)));
             V1JobSpec::new(kind, specs)
         }
@@ -163,7 +163,7 @@ fn train_api_job(sel: &Selection) -> V1Job {
             ..Default::default()
         },
     };
-    let mut specs = BTreeMap::new();
+    let mut specs = VecMap::new();
     specs.insert("Master".into(), ReplicaSpec { replicas: Some(1), restart_policy: None, template: master });
     let mut spec = V1JobSpec::new(V1Kind::PyTorchJob, specs);
     spec.nproc_per_node = Some("1".into());

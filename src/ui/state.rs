@@ -2,9 +2,9 @@
 //! Side effects (URL, storage, sync events, clipboard) live in `browser.rs` and run in effects.
 
 use crate::catalog::{Framework, Persona};
+use crate::model::vecmap::VecMap;
 use crate::query::{self, SyncSet};
 use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -12,9 +12,9 @@ use yew::Reducible;
 pub struct State {
     pub selection: Selection,
     /// What the reader typed, per parameter, including values that did not validate.
-    pub inputs: BTreeMap<ParamKey, String>,
+    pub inputs: VecMap<ParamKey, String>,
     /// Why a typed value was refused. The snippets keep the last valid value meanwhile.
-    pub errors: BTreeMap<ParamKey, String>,
+    pub errors: VecMap<ParamKey, String>,
     /// Bumped on every change the reader made here, so effects publish only those and never
     /// echo back a change another instance sent.
     pub local_revision: u64,
@@ -23,11 +23,11 @@ pub struct State {
 impl State {
     pub fn new(selection: Selection) -> Self {
         let inputs = inputs_of(&selection);
-        State { selection, inputs, errors: BTreeMap::new(), local_revision: 0 }
+        State { selection, inputs, errors: VecMap::new(), local_revision: 0 }
     }
 }
 
-fn inputs_of(sel: &Selection) -> BTreeMap<ParamKey, String> {
+fn inputs_of(sel: &Selection) -> VecMap<ParamKey, String> {
     ParamKey::ALL.into_iter().filter_map(|k| sel.params.get(k).map(|v| (k, v))).collect()
 }
 

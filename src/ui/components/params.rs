@@ -2,16 +2,16 @@
 //! snippets, which keep the last valid one.
 
 use crate::catalog::{Framework, LlmModel};
+use crate::model::vecmap::VecMap;
 use crate::selection::{ParamKey, MAX_GPUS, MAX_NODES, MAX_PROCS};
-use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ParamsProps {
     pub framework: Framework,
-    pub inputs: BTreeMap<ParamKey, String>,
-    pub errors: BTreeMap<ParamKey, String>,
+    pub inputs: VecMap<ParamKey, String>,
+    pub errors: VecMap<ParamKey, String>,
     pub warnings: Vec<(ParamKey, String)>,
     pub on_edit: Callback<(ParamKey, String)>,
 }
