@@ -31,26 +31,26 @@ impl<K: PartialEq, V> VecMap<K, V> {
         }
     }
 
-    pub fn get<Q: ?Sized>(&self, key: &Q) -> Option<&V>
+    pub fn get<Q>(&self, key: &Q) -> Option<&V>
     where
         K: std::borrow::Borrow<Q>,
-        Q: PartialEq,
+        Q: PartialEq + ?Sized,
     {
         self.0.iter().find(|(k, _)| k.borrow() == key).map(|(_, v)| v)
     }
 
-    pub fn contains_key<Q: ?Sized>(&self, key: &Q) -> bool
+    pub fn contains_key<Q>(&self, key: &Q) -> bool
     where
         K: std::borrow::Borrow<Q>,
-        Q: PartialEq,
+        Q: PartialEq + ?Sized,
     {
         self.get(key).is_some()
     }
 
-    pub fn remove<Q: ?Sized>(&mut self, key: &Q) -> Option<V>
+    pub fn remove<Q>(&mut self, key: &Q) -> Option<V>
     where
         K: std::borrow::Borrow<Q>,
-        Q: PartialEq,
+        Q: PartialEq + ?Sized,
     {
         let i = self.0.iter().position(|(k, _)| k.borrow() == key)?;
         Some(self.0.remove(i).1)
