@@ -18,7 +18,7 @@ CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chr
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: all serve dist test test-native test-python test-browser test-e2e examples lint tools reference wheels post fallback clean
+.PHONY: all serve dist test test-native test-python test-browser test-e2e examples bench lint tools reference wheels post fallback clean
 
 all: test
 
@@ -37,6 +37,12 @@ dist:
 
 serve: dist
 	python3 scripts/serve.py --dir dist --port $(PORT)
+
+# Sizes, time to interactive, toggle latency, migrate throughput; writes BENCHMARKS.md and
+# fails only when a budget is missed.
+bench: dist
+	@scripts/install-tools.sh browser
+	scripts/bench.sh
 
 # Regenerates the static snippets inside index.html's mount points from the core.
 post:
@@ -91,6 +97,9 @@ examples: dist
 test-e2e: examples
 	@scripts/install-tools.sh browser
 	@set -e; QUIET=1 python3 scripts/serve.py --dir dist --port $(E2E_PORT) & server=$$!; \
-	  trap "kill $$server" EXIT; sleep 0.5; \
-	  BASE_URL=http://127.0.0.1:$(E2E_PORT)/ PLAYWRIGHT_CORE=$(CURDIR)/.tools/node/node_modules/playwright-core \
+	  QUIET=1 python3 scripts/serve.py --dir dist --port $$(($(E2E_PORT)+1)) --csp & csp=$$!; \
+	  trap "kill $$server $$csp" EXIT; sleep 0.5; \
+	  BASE_URL=http://127.0.0.1:$(E2E_PORT)/ CSP_BASE_URL=http://127.0.0.1:$$(($(E2E_PORT)+1))/ \
+	  PLAYWRIGHT_CORE=$(CURDIR)/.tools/node/node_modules/playwright-core \
+	  AXE_CORE=$(CURDIR)/.tools/node/node_modules/axe-core/axe.min.js \
 	  node --test tests/e2e/

@@ -29,12 +29,13 @@ build_tools() {
     # Not --locked: one of its locked dependencies is not on the registry mirror.
     cargo install wasm-bindgen-cli --version "$want"
   fi
-  if ! [[ -x .tools/node/node_modules/.bin/wasm-opt && -d .tools/node/node_modules/playwright-core ]]; then
+  if ! [[ -x .tools/node/node_modules/.bin/wasm-opt && -d .tools/node/node_modules/playwright-core && -d .tools/node/node_modules/axe-core ]]; then
     command -v npm >/dev/null || die "npm not found: install Node.js and npm (Debian: nodejs npm)"
     # Debian's binaryen 108 cannot read current rustc output; npm's binaryen 132 can.
     # playwright-core drives the system Chromium for the end-to-end tests; it downloads no browser.
-    say "installing wasm-opt (binaryen@132.0.0) and playwright-core into .tools/node"
-    npm install --silent --no-audit --no-fund --prefix .tools/node binaryen@132.0.0 playwright-core@1.65.1
+    # axe-core checks accessibility in those tests.
+    say "installing wasm-opt (binaryen@132.0.0), playwright-core and axe-core into .tools/node"
+    npm install --silent --no-audit --no-fund --prefix .tools/node binaryen@132.0.0 playwright-core@1.65.1 axe-core@4.14.1
   fi
 }
 

@@ -70,10 +70,15 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     {
         let (sel, sync, instance) = (sel.clone(), props.sync, props.instance);
         use_effect_with(state.local_revision, move |rev| {
-            if *rev > 0 {
-                browser::persist(&sel, sync);
-                browser::broadcast(instance, &sel, sync);
-            }
+            // After the frame: the DOM update a reader waits for does not wait on history,
+            // storage or the other instances. Dropping the timer (a newer change) cancels it.
+            let pending = (*rev > 0).then(|| {
+                gloo::timers::callback::Timeout::new(0, move || {
+                    browser::persist(&sel, sync);
+                    browser::broadcast(instance, &sel, sync);
+                })
+            });
+            move || drop(pending)
         });
     }
     // Receive the other instances' changes.

@@ -17,7 +17,7 @@ pub fn Pane(props: &PaneProps) -> Html {
         Api::V1 => ("V1", "pane v1"),
     };
     html! {
-        <section class={class} aria-label={format!("{tag}: {}", pane.heading)}>
+        <div class={class} role="group" aria-label={format!("{tag}: {}", pane.heading)}>
             <h3><span class="tag">{ tag }</span>{ &pane.heading }</h3>
             if let Some(notice) = &pane.notice {
                 <div class="notice" role="note">
@@ -28,6 +28,6 @@ pub fn Pane(props: &PaneProps) -> Html {
             { for pane.snippets.iter().map(|s| html! {
                 <CodeBlock snippet={s.clone()} scratch={props.scratch.clone()} on_announce={props.on_announce.clone()} />
             }) }
-        </section>
+        </div>
     }
 }

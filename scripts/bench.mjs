@@ -1,0 +1,139 @@
+// Measures the built site (dist/) in headless Chromium and prints the benchmark table.
+// Budgets from issue 5 are checked; machine-speed figures are reported, not judged.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
+const BASE = process.env.BASE_URL;
+const [nativeJson, outFile] = process.argv.slice(2);
+
+const size = (path) => {
+  const raw = readFileSync(path);
+  return { raw: raw.length, gz: gzipSync(raw, { level: 9 }).length };
+};
+const sum = (...xs) => xs.reduce((a, b) => ({ raw: a.raw + b.raw, gz: a.gz + b.gz }), { raw: 0, gz: 0 });
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const ms = (n) => `${n.toFixed(2)} ms`;
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+const widget = {
+  wasm: size('dist/pkg/trainer_v2_explorer_bg.wasm'),
+  js: sum(size('dist/pkg/trainer_v2_explorer.js'), size('dist/explorer.js')),
+  // The widget's CSS is compiled into the wasm (a constructable stylesheet in its shadow root).
+  css: { raw: 0, gz: 0 },
+};
+const hello = { wasm: size('dist/_bench/hello/pkg/hello_yew_bg.wasm'), js: sum(size('dist/_bench/hello/pkg/hello_yew.js'), size('dist/_bench/hello/hello.js')), css: { raw: 0, gz: 0 } };
+const converter = sum(size('dist/pkg-migrate/trainer_v2_migrate_bg.wasm'), size('dist/pkg-migrate/trainer_v2_migrate.js'));
+const total = (t) => sum(t.wasm, t.js, t.css);
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+async function timeToInteractive(path, selector, runs = 5) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(new URL(path, BASE).href);
+    await page.waitForSelector(selector, { state: 'attached', timeout: 20000 });
+    times.push(await page.evaluate(() => performance.now()));
+    await context.close();
+  }
+  return pct(times, 50);
+}
+
+const ttiWidget = await timeToInteractive('#user-experience', '[data-trainer-v2-explorer]:not([data-compact])[data-trainer-v2-explorer-mounted]');
+const ttiHello = await timeToInteractive('_bench/hello/index.html', '#hello[data-mounted]');
+
+// Toggle-to-DOM: click a framework radio, time until the widget's DOM has changed.
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+const page = await context.newPage();
+await page.goto(new URL('#user-experience', BASE).href);
+await page.waitForSelector('[data-trainer-v2-explorer]:not([data-compact])[data-trainer-v2-explorer-mounted]');
+const toggles = await page.evaluate(async () => {
+  const host = document.querySelector('[data-trainer-v2-explorer]:not([data-compact])');
+  const root = host.shadowRoot;
+  const times = [];
+  for (let i = 0; i < 220; i++) {
+    const target = root.querySelector(`.framework [data-value="${i % 2 ? 'pytorch' : 'jax'}"]`);
+    const changed = new Promise((resolve) => {
+      const mo = new MutationObserver(() => {
+        mo.disconnect();
+        resolve(performance.now());
+      });
+      mo.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    const t0 = performance.now();
+    target.click();
+    times.push((await changed) - t0);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return times.slice(20); // warm-up dropped: 200 measured toggles
+});
+
+// Migrate throughput in wasm: the converter module on the same 1 MB manifest.
+const wasmMigrate = await page.evaluate(async () => {
+  const m = await import('/pkg-migrate/trainer_v2_migrate.js');
+  await m.default();
+  const text = await (await fetch('/_bench/1mb.yaml')).text();
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const out = m.migrate(text);
+    best = Math.min(best, performance.now() - t0);
+    if (!out.includes('TrainJob')) throw new Error('did not convert');
+  }
+  return { bytes: text.length, ms: best };
+});
+await browser.close();
+const native = JSON.parse(readFileSync(nativeJson, 'utf8'));
+
+const budgets = [
+  ['Widget transfer (wasm + JS + CSS, gzip -9)', total(widget).gz <= 160 * 1024, `${kb(total(widget).gz)} ≤ 160 KB`],
+  ['Toggle to DOM, median of 200', pct(toggles, 50) <= 4, `${ms(pct(toggles, 50))} ≤ 4 ms`],
+  ['1 MB manifest converts within a second (native)', native.seconds <= 1, `${native.seconds.toFixed(3)} s ≤ 1 s`],
+];
+const mbps = (bytes, seconds) => `${(bytes / 1024 / 1024 / seconds).toFixed(1)} MB/s`;
+const row = (name, w, h) => `| ${name} | ${w} | ${h} |`;
+const lines = [
+  '# Benchmarks',
+  '',
+  `Produced by \`make bench\` on ${new Date().toISOString().slice(0, 10)} (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}; Chromium headless).`,
+  'Sizes are of `make dist` output. Speed figures depend on the machine; only the budgets are pass/fail.',
+  '',
+  '| Measure | Trainer V2 Explorer | Bare Yew hello-world (floor) |',
+  '|---|---|---|',
+  row('wasm (raw / gzip -9)', `${kb(widget.wasm.raw)} / ${kb(widget.wasm.gz)}`, `${kb(hello.wasm.raw)} / ${kb(hello.wasm.gz)}`),
+  row('JS: glue + loader (raw / gzip -9)', `${kb(widget.js.raw)} / ${kb(widget.js.gz)}`, `${kb(hello.js.raw)} / ${kb(hello.js.gz)}`),
+  row('CSS (raw / gzip -9)', 'inside the wasm (shadow-root stylesheet)', 'none'),
+  row('Transfer, gzip -9', kb(total(widget).gz), kb(total(hello).gz)),
+  row('Ratio over the floor', `${(total(widget).gz / total(hello).gz).toFixed(2)}×`, '1×'),
+  row('Time to interactive (median of 5)', ms(ttiWidget), ms(ttiHello)),
+  row('Toggle to DOM: median / p95 (200 toggles)', `${ms(pct(toggles, 50))} / ${ms(pct(toggles, 95))}`, '–'),
+  row('Converter module, loaded only in migrate mode (gzip -9)', kb(converter.gz), '–'),
+  row('Migrate 1 MB manifest, native (best of 5)', `${native.seconds.toFixed(3)} s (${mbps(native.bytes, native.seconds)}, ${native.documents} documents)`, '–'),
+  row('Migrate 1 MB manifest, wasm in Chromium (best of 3)', `${(wasmMigrate.ms / 1000).toFixed(3)} s (${mbps(wasmMigrate.bytes, wasmMigrate.ms / 1000)})`, '–'),
+  '',
+  '## Budgets',
+  '',
+  '| Budget | Result | |',
+  '|---|---|---|',
+  ...budgets.map(([name, ok, figure]) => `| ${name} | ${figure} | ${ok ? 'met' : '**missed**'} |`),
+  '',
+];
+const table = lines.join('\n');
+console.log(table);
+if (outFile) writeFileSync(outFile, table);
+const missed = budgets.filter(([, ok]) => !ok);
+if (missed.length) {
+  console.error(`budget missed: ${missed.map(([n]) => n).join('; ')}`);
+  process.exit(1);
+}

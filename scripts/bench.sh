@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# make bench: sizes, time to interactive, toggle latency and migrate throughput, with a bare
+# Yew hello-world built the same way as the floor. Writes BENCHMARKS.md; exits 1 if a budget
+# (not a machine-speed figure) is missed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
+out=dist/_bench
+rm -rf "$out" && mkdir -p "$out/hello/pkg"
+
+# The floor, built exactly like the widget (release profile, wasm-bindgen, wasm-opt -Oz).
+cargo build -q --release --target wasm32-unknown-unknown -p hello-yew
+wasm-bindgen --target web --no-typescript --out-dir "$out/hello/pkg" target/wasm32-unknown-unknown/release/hello_yew.wasm
+wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types \
+  --enable-multivalue --enable-mutable-globals "$out/hello/pkg/hello_yew_bg.wasm" -o "$out/hello/pkg/hello_yew_bg.wasm"
+cp bench/hello-site/* "$out/hello/"
+
+# A 1 MB manifest: the PyTorch example, renamed per copy.
+python3 - "$TRAINER_REFERENCE/v1-examples/pytorch/simple.yaml" "$out/1mb.yaml" <<'PY'
+import sys
+job = open(sys.argv[1]).read()
+parts, n = [], 0
+while sum(map(len, parts)) < 1024 * 1024:
+    parts.append(job.replace("name: pytorch-simple", f"name: pytorch-simple-{n}") + "\n---\n")
+    n += 1
+open(sys.argv[2], "w").write("".join(parts))
+PY
+cargo run -q --release --example migrate_throughput -- "$out/1mb.yaml" > "$out/native.json"
+
+port=${BENCH_PORT:-8282}
+QUIET=1 python3 scripts/serve.py --dir dist --port "$port" & server=$!
+trap 'kill $server' EXIT
+sleep 0.5
+BASE_URL="http://127.0.0.1:$port/" PLAYWRIGHT_CORE="$PWD/.tools/node/node_modules/playwright-core" \
+  node scripts/bench.mjs "$out/native.json" BENCHMARKS.md
