@@ -78,9 +78,11 @@ test-python: wheels
 	  python3 tests/python/check_snippets.py --wheels .tools/wheels target/python/q$$i.json; \
 	done
 
+# The wasm-bindgen browser tests, in headless Chromium and then headless Firefox ESR.
 test-browser:
-	@scripts/install-tools.sh build browser
+	@scripts/install-tools.sh build browser firefox
 	CHROMEDRIVER=$(CHROMEDRIVER) cargo test --target wasm32-unknown-unknown --test browser
+	env -u CHROMEDRIVER GECKODRIVER=$$(command -v geckodriver) cargo test --target wasm32-unknown-unknown --test browser
 
 test: tools lint test-native test-python test-browser test-e2e
 

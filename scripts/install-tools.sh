@@ -52,6 +52,23 @@ browser_tools() {
   fi
 }
 
+# Firefox ESR and geckodriver for the second browser run. Fails, never skips, when missing.
+firefox_tools() {
+  if ! command -v firefox-esr >/dev/null && ! command -v firefox >/dev/null; then
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+      say "installing Firefox ESR (apt)"
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null
+    else
+      die "Firefox is missing and cannot be installed here (needs root and apt): install firefox-esr"
+    fi
+  fi
+  if ! command -v geckodriver >/dev/null; then
+    say "installing geckodriver from crates.io (a few minutes)"
+    cargo install geckodriver --version 0.37.1
+  fi
+}
+
 # The site generators the embed examples are built with.
 example_tools() {
   if ! command -v hugo >/dev/null || ! command -v jekyll >/dev/null; then
@@ -75,6 +92,7 @@ for what in "${@:-build browser}"; do
     build) build_tools ;;
     browser) browser_tools ;;
     examples) example_tools ;;
+    firefox) firefox_tools ;;
     *) die "unknown tool set: $what" ;;
   esac
 done
