@@ -385,12 +385,7 @@ impl<'a> Conversion<'a> {
         self.place_pod_settings(&settings, "node", &base, &mut spec, &mut objects, &meta)?;
         trainer.command = main.command.clone();
         spec.trainer = Some(trainer);
-        objects.push(to_value(&TrainJob {
-            api_version: API_VERSION.into(),
-            kind: "TrainJob".into(),
-            metadata: meta,
-            spec,
-        }));
+        objects.push(trainjob_value(meta, spec));
         Ok(objects)
     }
 
@@ -658,12 +653,7 @@ impl<'a> Conversion<'a> {
             self.report.mapped("spec.mainContainer", "container node", "used to find the MPI container");
         }
         spec.trainer = Some(trainer);
-        objects.push(to_value(&TrainJob {
-            api_version: API_VERSION.into(),
-            kind: "TrainJob".into(),
-            metadata: meta,
-            spec,
-        }));
+        objects.push(trainjob_value(meta, spec));
         Ok(objects)
     }
 
@@ -1002,6 +992,10 @@ impl PodSettings {
             && self.init_containers.is_empty()
             && self.sidecars.is_empty()
     }
+}
+
+fn trainjob_value(metadata: ObjectMeta, spec: TrainJobSpec) -> Value {
+    to_value(&TrainJob { api_version: API_VERSION.into(), kind: "TrainJob".into(), metadata, spec })
 }
 
 /// A TrainJob's reference to a generated (namespaced) runtime.

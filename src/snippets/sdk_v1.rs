@@ -25,13 +25,7 @@ pub fn sdk_v1(sel: &Selection) -> String {
 
     match sel.framework {
         Framework::PyTorch | Framework::TensorFlow => {
-            script.blank();
-            script.line("def train():");
-            for line in workload::function_body(sel) {
-                script.line(if line.is_empty() { line } else { format!("    {line}") });
-            }
-            script.blank();
-            script.blank();
+            workload::write_train_function(&mut script, sel);
             let mut create = Call::new("client.create_job").kw("name", s(&name));
             if sel.framework == Framework::TensorFlow {
                 create = create.kw("job_kind", s(kind));

@@ -46,13 +46,7 @@ pub fn sdk_v2(sel: &Selection) -> Option<String> {
         llm_train_call(sel, &runtime, &mut script)
     } else {
         script.import(TRAINER, "CustomTrainer");
-        script.blank();
-        script.line("def train():");
-        for line in workload::function_body(sel) {
-            script.line(if line.is_empty() { line } else { format!("    {line}") });
-        }
-        script.blank();
-        script.blank();
+        workload::write_train_function(&mut script, sel);
         let trainer = Call::new("CustomTrainer")
             .kw("func", raw("train"))
             .kw_opt("image", sel.params.image.as_deref().map(s))

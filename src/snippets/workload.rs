@@ -99,3 +99,14 @@ pub fn function_body(sel: &Selection) -> Vec<String> {
     };
     lines.into_iter().map(String::from).collect()
 }
+
+/// Writes `def train():` with the framework's body, set apart by blank lines as PEP 8 asks.
+pub fn write_train_function(script: &mut super::python::Script, sel: &Selection) {
+    script.blank();
+    script.line("def train():");
+    for line in function_body(sel) {
+        script.line(if line.is_empty() { line } else { format!("    {line}") });
+    }
+    script.blank();
+    script.blank();
+}

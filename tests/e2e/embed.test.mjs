@@ -2,18 +2,12 @@
 // headless Chromium: each page's mount points get the widget, with no console error.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
+import { BASE, launch, mountAll } from './helpers.mjs';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
-const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8080/';
 let browser;
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launch();
 });
 after(async () => browser?.close());
 
@@ -34,16 +28,7 @@ for (const [site, expected] of [
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(new URL(`examples/${site}/index.html`, BASE).href);
     // Before mounting, the generated fallback is in the page.
-    const mounts = page.locator('[data-trainer-v2-explorer]');
-    assert.equal(await mounts.count(), expected.length);
-    for (let i = 0; i < expected.length; i++) {
-      await mounts.nth(i).scrollIntoViewIfNeeded();
-      await page.waitForFunction(
-        (i) => document.querySelectorAll('[data-trainer-v2-explorer]')[i].hasAttribute('data-trainer-v2-explorer-mounted'),
-        i,
-        { timeout: 15000 },
-      );
-    }
+    assert.equal(await mountAll(page), expected.length);
     const frameworks = await page.evaluate(() =>
       [...document.querySelectorAll('[data-trainer-v2-explorer]')].map(
         (el) => el.shadowRoot.querySelector('.framework [aria-checked="true"]').getAttribute('data-value'),

@@ -2,18 +2,12 @@
 // Run by `make test-e2e`, which builds dist/ and serves it; BASE_URL points at that server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
+import { BASE, launch, mountAll } from './helpers.mjs';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
-const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8080/';
 let browser;
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launch();
 });
 after(async () => browser?.close());
 
@@ -31,19 +25,6 @@ async function open(path = '', options = {}) {
   return { page, errors, foreign, context };
 }
 
-async function mountAll(page) {
-  const mounts = page.locator('[data-trainer-v2-explorer]');
-  const n = await mounts.count();
-  for (let i = 0; i < n; i++) {
-    await mounts.nth(i).scrollIntoViewIfNeeded();
-    await page.waitForFunction(
-      (i) => document.querySelectorAll('[data-trainer-v2-explorer]')[i].hasAttribute('data-trainer-v2-explorer-mounted'),
-      i,
-      { timeout: 15000 },
-    );
-  }
-  return n;
-}
 
 const checked = (page, index, group) =>
   page.evaluate(

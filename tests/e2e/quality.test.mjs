@@ -2,35 +2,17 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
+import { BASE, launch, mountAll } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
-const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
 const AXE = require.resolve(process.env.AXE_CORE ?? 'axe-core/axe.min.js');
-const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8080/';
 const CSP_BASE = process.env.CSP_BASE_URL;
 let browser;
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launch();
 });
 after(async () => browser?.close());
-
-async function mountAll(page) {
-  const mounts = page.locator('[data-trainer-v2-explorer]');
-  const n = await mounts.count();
-  for (let i = 0; i < n; i++) {
-    await mounts.nth(i).scrollIntoViewIfNeeded();
-    await page.waitForFunction(
-      (i) => document.querySelectorAll('[data-trainer-v2-explorer]')[i].hasAttribute('data-trainer-v2-explorer-mounted'),
-      i,
-      { timeout: 15000 },
-    );
-  }
-  return n;
-}
 
 for (const [scheme, query] of [['light', ''], ['dark', ''], ['light', '?mode=migrate']]) {
   test(`axe finds no violations (${scheme}${query ? ', migrate mode' : ''})`, async () => {
