@@ -35,7 +35,8 @@ pub fn render_fallback(sel: &Selection) -> String {
 
 fn pane_html(tag: &str, pane: &Pane) -> String {
     let mut out = format!(
-        "<section class=\"tv2x-pane\"><h4><span class=\"tv2x-tag\">{tag}</span> {}</h4>",
+        // A labelled paragraph, not a heading: the fallback sits under h2 and h3 sections alike.
+        "<section class=\"tv2x-pane\"><p class=\"tv2x-pane-title\"><span class=\"tv2x-tag\">{tag}</span> {}</p>",
         escape_html(&pane.heading)
     );
     if let Some(n) = &pane.notice {
