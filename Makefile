@@ -41,7 +41,7 @@ serve: dist
 # Sizes, time to interactive, toggle latency, migrate throughput; writes BENCHMARKS.md and
 # fails only when a budget is missed.
 bench: dist
-	@scripts/install-tools.sh browser
+	@scripts/install-tools.sh browser bench
 	scripts/bench.sh
 
 # Regenerates the static snippets inside index.html's mount points from the core.

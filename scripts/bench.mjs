@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import { spawnSync } from 'node:child_process';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
@@ -96,10 +97,30 @@ const wasmMigrate = await page.evaluate(async () => {
 await browser.close();
 const native = JSON.parse(readFileSync(nativeJson, 'utf8'));
 
+// Lighthouse 12.2.3 on the built post (mobile preset, its default), with the system Chromium.
+function lighthouse() {
+  const bin = process.env.LIGHTHOUSE;
+  if (!bin) return null;
+  const run = spawnSync(bin, [BASE, '--quiet', '--only-categories=accessibility,performance', '--output=json',
+    '--chrome-flags=--headless=new --no-sandbox --disable-background-networking --disable-component-update --disable-sync'],
+    { env: { ...process.env, CHROME_PATH: process.env.CHROMIUM ?? '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`lighthouse failed: ${run.stderr}`);
+  const report = JSON.parse(run.stdout.toString());
+  const score = (c) => Math.round(report.categories[c].score * 100);
+  return { a11y: score('accessibility'), perf: score('performance'), cls: report.audits['cumulative-layout-shift'].displayValue };
+}
+const lh = lighthouse();
+
 const budgets = [
   ['Widget transfer (wasm + JS + CSS, gzip -9)', total(widget).gz <= 160 * 1024, `${kb(total(widget).gz)} ≤ 160 KB`],
   ['Toggle to DOM, median of 200', pct(toggles, 50) <= 4, `${ms(pct(toggles, 50))} ≤ 4 ms`],
   ['1 MB manifest converts within a second (native)', native.seconds <= 1, `${native.seconds.toFixed(3)} s ≤ 1 s`],
+  ...(lh
+    ? [
+        ['Lighthouse accessibility', lh.a11y === 100, `${lh.a11y} = 100`],
+        ['Lighthouse performance', lh.perf >= 95, `${lh.perf} ≥ 95`],
+      ]
+    : []),
 ];
 const mbps = (bytes, seconds) => `${(bytes / 1024 / 1024 / seconds).toFixed(1)} MB/s`;
 const row = (name, w, h) => `| ${name} | ${w} | ${h} |`;
@@ -120,6 +141,7 @@ const lines = [
   row('Toggle to DOM: median / p95 (200 toggles)', `${ms(pct(toggles, 50))} / ${ms(pct(toggles, 95))}`, '–'),
   row('Converter module, loaded only in migrate mode (gzip -9)', kb(converter.gz), '–'),
   row('Migrate 1 MB manifest, native (best of 5)', `${native.seconds.toFixed(3)} s (${mbps(native.bytes, native.seconds)}, ${native.documents} documents)`, '–'),
+  row('Lighthouse 12.2.3 (mobile): accessibility / performance / CLS', lh ? `${lh.a11y} / ${lh.perf} / ${lh.cls}` : 'not run', '–'),
   row('Migrate 1 MB manifest, wasm in Chromium (best of 3)', `${(wasmMigrate.ms / 1000).toFixed(3)} s (${mbps(wasmMigrate.bytes, wasmMigrate.ms / 1000)})`, '–'),
   '',
   '## Budgets',

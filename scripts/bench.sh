@@ -31,5 +31,6 @@ port=${BENCH_PORT:-8282}
 QUIET=1 python3 scripts/serve.py --dir dist --port "$port" & server=$!
 trap 'kill $server' EXIT
 sleep 0.5
+LIGHTHOUSE="$PWD/.tools/node/node_modules/.bin/lighthouse" \
 BASE_URL="http://127.0.0.1:$port/" PLAYWRIGHT_CORE="$PWD/.tools/node/node_modules/playwright-core" \
   node scripts/bench.mjs "$out/native.json" BENCHMARKS.md

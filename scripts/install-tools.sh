@@ -92,6 +92,9 @@ for what in "${@:-build browser}"; do
     build) build_tools ;;
     browser) browser_tools ;;
     examples) example_tools ;;
+    bench)
+      [[ -x .tools/node/node_modules/.bin/lighthouse ]] || npm install --silent --no-audit --no-fund --prefix .tools/node lighthouse@12.2.3
+      ;;
     firefox) firefox_tools ;;
     *) die "unknown tool set: $what" ;;
   esac
