@@ -11,6 +11,13 @@ use crate::snippets::runtimes::{self, WEBHOOK_LABEL};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
+/// Why pod settings went to a runtime patch, or to a generated runtime: the report says so.
+const PATCH_WHY: &str = "kept on the TrainJob as a runtime patch: the built-in runtime stays shared";
+const RUNTIME_WHY: &str = "a runtime patch cannot add containers or set this kind of field, so a TrainingRuntime \
+     carrying the job's pod settings was generated";
+const MPI_RUNTIME_WHY: &str =
+    "no built-in plain-MPI runtime exists after v2.1, so the generated TrainingRuntime holds it";
+
 /// The `manager` of the runtime patch the migrator writes.
 pub const PATCH_MANAGER: &str = "trainer-v2-explorer/migrate";
 
@@ -640,8 +647,8 @@ impl<'a> Conversion<'a> {
             let wpod = self.replicas["Worker"].spec.template.clone();
             let lset = PodSettings::collect(&lpod, li, &format!("{lpath}.template"));
             let wset = PodSettings::collect(&wpod, wi, &format!("{wpath}.template"));
-            self.embed(&lset, "launcher", &mut rt);
-            self.embed(&wset, "node", &mut rt);
+            self.embed(&lset, "launcher", &mut rt, MPI_RUNTIME_WHY);
+            self.embed(&wset, "node", &mut rt, MPI_RUNTIME_WHY);
             objects.push(to_value(&rt));
         }
         for key in ["cleanPodPolicy"] {
@@ -794,7 +801,7 @@ impl<'a> Conversion<'a> {
             return Ok(());
         }
         let mut rt = self.copy_runtime(base, meta);
-        self.embed(settings, job, &mut rt);
+        self.embed(settings, job, &mut rt, RUNTIME_WHY);
         spec.runtime_ref = reference_to(&rt);
         objects.push(to_value(&rt));
         Ok(())
@@ -818,8 +825,8 @@ impl<'a> Conversion<'a> {
             return Ok(());
         }
         let mut rt = self.copy_runtime(base, meta);
-        self.embed(launcher, "launcher", &mut rt);
-        self.embed(node, "node", &mut rt);
+        self.embed(launcher, "launcher", &mut rt, RUNTIME_WHY);
+        self.embed(node, "node", &mut rt, RUNTIME_WHY);
         spec.runtime_ref = reference_to(&rt);
         objects.push(to_value(&rt));
         Ok(())
@@ -844,7 +851,7 @@ impl<'a> Conversion<'a> {
             let mut pod = Map::new();
             for (k, (v, path)) in &s.pod_patchable {
                 pod.insert(k.clone(), v.clone());
-                self.report.moved(path.clone(), format!("runtimePatches[{PATCH_MANAGER}] {job} pod {k}"), "");
+                self.report.moved(path.clone(), format!("runtimePatches[{PATCH_MANAGER}] {job} pod {k}"), PATCH_WHY);
             }
             let mut container = Map::new();
             for (k, (v, path)) in &s.container_patchable {
@@ -852,7 +859,7 @@ impl<'a> Conversion<'a> {
                 self.report.moved(
                     path.clone(),
                     format!("runtimePatches[{PATCH_MANAGER}] {job} container node {k}"),
-                    "",
+                    PATCH_WHY,
                 );
             }
             if !container.is_empty() {
@@ -862,7 +869,11 @@ impl<'a> Conversion<'a> {
             let mut template = Map::new();
             if let Some((m, path)) = &s.metadata {
                 template.insert("metadata".into(), m.clone());
-                self.report.moved(path.clone(), format!("runtimePatches[{PATCH_MANAGER}] {job} pod metadata"), "");
+                self.report.moved(
+                    path.clone(),
+                    format!("runtimePatches[{PATCH_MANAGER}] {job} pod metadata"),
+                    PATCH_WHY,
+                );
             }
             template.insert("spec".into(), Value::Object(pod));
             replicated.push(json!({"name": job, "template": {"spec": {"template": Value::Object(template)}}}));
@@ -874,7 +885,7 @@ impl<'a> Conversion<'a> {
     }
 
     /// Writes every setting into the named replicated job of a generated runtime.
-    fn embed(&mut self, s: &PodSettings, job: &str, rt: &mut TrainingRuntime) {
+    fn embed(&mut self, s: &PodSettings, job: &str, rt: &mut TrainingRuntime, why: &str) {
         let rt_name = rt.metadata.name.clone().unwrap_or_default();
         let Some(j) = rt.spec.template.spec.replicated_jobs.iter_mut().find(|j| j.name == job) else { return };
         let pod = &mut j.template.spec.template;
@@ -882,21 +893,25 @@ impl<'a> Conversion<'a> {
         let target = format!("TrainingRuntime {rt_name} {job}");
         for (k, (v, path)) in s.pod_patchable.iter().chain(&s.pod_other) {
             pod_value[k] = v.clone();
-            self.report.moved(path.clone(), format!("{target} pod {k}"), "");
+            self.report.moved(path.clone(), format!("{target} pod {k}"), why);
         }
         for (k, (v, path)) in s.container_patchable.iter().chain(&s.container_other) {
             pod_value["containers"][0][k] = v.clone();
-            self.report.moved(path.clone(), format!("{target} container node {k}"), "");
+            self.report.moved(path.clone(), format!("{target} container node {k}"), why);
         }
         if !s.init_containers.is_empty() {
             let (v, path) = &s.init_containers[0];
             pod_value["initContainers"] = v.clone();
-            self.report.moved(path.clone(), format!("{target} initContainers"), "");
+            self.report.moved(path.clone(), format!("{target} initContainers"), why);
         }
         if let Some(arr) = pod_value["containers"].as_array_mut() {
             for (v, path) in &s.sidecars {
                 arr.push(v.clone());
-                self.report.moved(path.clone(), format!("{target} containers"), "sidecar kept beside node");
+                self.report.moved(
+                    path.clone(),
+                    format!("{target} containers"),
+                    format!("sidecar kept beside node; {why}"),
+                );
             }
         }
         if let Ok(spec) = serde_json::from_value::<PodSpec>(pod_value) {
@@ -905,7 +920,7 @@ impl<'a> Conversion<'a> {
         if let Some((m, path)) = &s.metadata {
             if let Ok(meta) = serde_json::from_value::<ObjectMeta>(m.clone()) {
                 pod.metadata = Some(meta);
-                self.report.moved(path.clone(), format!("{target} pod metadata"), "");
+                self.report.moved(path.clone(), format!("{target} pod metadata"), why);
             }
         }
     }
