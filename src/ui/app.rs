@@ -26,16 +26,18 @@ pub struct ExplorerProps {
     pub scratch: web_sys::Node,
 }
 
-/// Follows the host page's theme switch (`data-theme`, `dark-theme`) as it changes.
+/// Follows the host page's theme switch (`data-theme`, `dark-theme`) and, where the page sets
+/// none, the reader's `prefers-color-scheme`, as either changes.
 #[hook]
-fn use_host_theme() -> Option<&'static str> {
-    let theme = use_state(browser::host_theme);
+fn use_theme() -> &'static str {
+    let theme = use_state(browser::theme);
     {
         let theme = theme.clone();
         use_effect_with((), move |_| {
-            let callback = Closure::<dyn Fn()>::new(move || theme.set(browser::host_theme()));
-            let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok();
-            if let (Some(observer), Some(doc)) = (&observer, web_sys::window().and_then(|w| w.document())) {
+            let update = Closure::<dyn Fn()>::new(move || theme.set(browser::theme()));
+            let window = web_sys::window();
+            let observer = web_sys::MutationObserver::new(update.as_ref().unchecked_ref()).ok();
+            if let (Some(observer), Some(doc)) = (&observer, window.as_ref().and_then(|w| w.document())) {
                 let init = web_sys::MutationObserverInit::new();
                 init.set_attributes(true);
                 let filter = js_sys::Array::of2(&"data-theme".into(), &"class".into());
@@ -47,11 +49,18 @@ fn use_host_theme() -> Option<&'static str> {
                     let _ = observer.observe_with_options(&body, &init);
                 }
             }
+            let media = window.and_then(|w| w.match_media(browser::DARK_QUERY).ok().flatten());
+            if let Some(m) = &media {
+                let _ = m.add_event_listener_with_callback("change", update.as_ref().unchecked_ref());
+            }
             move || {
                 if let Some(o) = observer {
                     o.disconnect();
                 }
-                drop(callback);
+                if let Some(m) = media {
+                    let _ = m.remove_event_listener_with_callback("change", update.as_ref().unchecked_ref());
+                }
+                drop(update);
             }
         });
     }
@@ -64,7 +73,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let sel = state.selection.clone();
     let view = use_memo(sel.clone(), render);
     let status = use_state(String::new);
-    let theme = use_host_theme();
+    let theme_class = use_theme();
 
     // Publish the reader's own changes: URL, storage, and the other instances.
     {
@@ -132,7 +141,6 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let frameworks: Vec<_> = Framework::ALL.iter().map(|f| (f.id(), f.label())).collect();
     let has_runtime = sel.framework.v2_support() != V2Support::Unsupported;
     let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
-    let theme_class = theme.unwrap_or("auto");
 
     html! {
         <div class={classes!("tv2x", theme_class, props.compact.then_some("compact"))}>

@@ -58,6 +58,20 @@ pub fn parse_sync_detail(event: &web_sys::Event) -> Option<(u32, String)> {
     Some((id.parse().ok()?, query.to_string()))
 }
 
+pub const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
+
+/// The theme to show: the host page's explicit choice, else the reader's system setting.
+pub fn theme() -> &'static str {
+    host_theme().unwrap_or_else(|| {
+        let dark = window().and_then(|w| w.match_media(DARK_QUERY).ok().flatten()).is_some_and(|m| m.matches());
+        if dark {
+            "dark"
+        } else {
+            "light"
+        }
+    })
+}
+
 /// The host page's explicit theme: `data-theme` on <html> (Docsy, Furo) or `dark-theme` on
 /// <body> (Kubeflow's toggler). `None` means follow `prefers-color-scheme`.
 pub fn host_theme() -> Option<&'static str> {
