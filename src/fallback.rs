@@ -7,7 +7,7 @@
 
 use crate::highlight::{escape_html, to_html};
 use crate::query::{self, SyncSet};
-use crate::selection::{ParamKey, Selection};
+use crate::selection::Selection;
 use crate::snippets::{render, Pane};
 
 pub const START: &str = "<!-- fallback:start -->";
@@ -98,14 +98,8 @@ fn attributes(tag: &str) -> Vec<(String, String)> {
 /// The selection a mount point's attributes describe, as the widget would read them.
 pub fn selection_from_tag(tag: &str) -> Selection {
     let attrs = attributes(tag);
-    let mut ser = form_urlencoded::Serializer::new(String::new());
-    let keys = ["persona", "framework", "scope"].into_iter().chain(ParamKey::ALL.iter().map(|k| k.id()));
-    for key in keys {
-        if let Some((_, v)) = attrs.iter().find(|(n, _)| n == &format!("data-{key}")) {
-            ser.append_pair(key, v);
-        }
-    }
-    query::apply(&ser.finish(), &Selection::default(), SyncSet::ALL).0
+    let q = query::from_data_attributes(|name| attrs.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()));
+    query::apply(&q, &Selection::default(), SyncSet::ALL).0
 }
 
 /// Regenerates every fallback region of a page. Errors name the marker that is out of place.

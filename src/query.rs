@@ -5,7 +5,7 @@
 //! pair is reported and skipped, so a hostile URL leaves the defaults in place.
 
 use crate::catalog::{Framework, Persona};
-use crate::selection::{Mode, ParamKey, Params, RuntimeScope, Selection};
+use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
 
 /// Longer query strings are not read at all: nothing legitimate comes near this.
 pub const MAX_QUERY_LEN: usize = 4096;
@@ -111,8 +111,26 @@ pub fn parse_strict(query: &str) -> Result<Selection, QueryIssue> {
     }
 }
 
+/// Every key this widget owns, in the URL and as `data-<key>` on a mount point.
+pub fn own_keys() -> impl Iterator<Item = &'static str> {
+    ["persona", "framework", "scope", "mode"].into_iter().chain(ParamKey::ALL.iter().map(|k| k.id()))
+}
+
 fn is_own_key(key: &str) -> bool {
-    matches!(key, "persona" | "framework" | "scope" | "mode") || ParamKey::from_id(key).is_some()
+    own_keys().any(|k| k == key)
+}
+
+/// The query a mount point's `data-<key>` attributes spell, given a lookup by attribute name.
+/// The widget (reading the DOM) and the static fallback (reading HTML source) share it, so
+/// both see the same defaults.
+pub fn from_data_attributes(get: impl Fn(&str) -> Option<String>) -> String {
+    let mut ser = form_urlencoded::Serializer::new(String::new());
+    for key in own_keys() {
+        if let Some(v) = get(&format!("data-{key}")) {
+            ser.append_pair(key, &v);
+        }
+    }
+    ser.finish()
 }
 
 fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String> {
@@ -188,11 +206,6 @@ pub fn merge(existing: &str, sel: &Selection, sync: SyncSet) -> String {
         ser.append_pair(k, &v);
     }
     ser.finish()
-}
-
-/// Only the parameters, for callers that keep persona and framework elsewhere.
-pub fn params_only(params: &Params) -> Vec<(&'static str, String)> {
-    ParamKey::ALL.into_iter().filter_map(|k| params.get(k).map(|v| (k.id(), v))).collect()
 }
 
 #[cfg(test)]

@@ -271,16 +271,6 @@ impl Selection {
         self.params.procs
     }
 
-    /// The trainer image. `None` for TorchTune, whose runtime image is fixed.
-    pub fn image(&self) -> String {
-        self.params.image.clone().unwrap_or_else(|| default_image(self.framework).to_string())
-    }
-
-    /// Whether the image is a placeholder the reader must replace before applying.
-    pub fn image_is_placeholder(&self) -> bool {
-        self.params.image.is_none()
-    }
-
     pub fn queue(&self) -> Option<&str> {
         self.params.queue.as_deref()
     }
@@ -334,21 +324,6 @@ fn default_name(framework: Framework) -> &'static str {
         Framework::Mpi => "mpi-pi",
         Framework::TensorFlow => "tf-train",
         Framework::Paddle => "paddle-train",
-    }
-}
-
-/// Placeholder images. They are real images where one fits; the snippets label them as
-/// placeholders to replace with the reader's own training image.
-fn default_image(framework: Framework) -> &'static str {
-    match framework {
-        Framework::PyTorch | Framework::TorchTune => "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime",
-        Framework::DeepSpeed => "ghcr.io/kubeflow/trainer/deepspeed-runtime:v2.3.0",
-        Framework::Mlx => "ghcr.io/kubeflow/trainer/mlx-runtime:v2.3.0",
-        Framework::Jax => "nvcr.io/nvidia/jax:25.10-py3",
-        Framework::XgBoost => "ghcr.io/kubeflow/trainer/xgboost-runtime:v2.3.0",
-        Framework::Mpi => "mpioperator/mpi-pi:openmpi",
-        Framework::TensorFlow => "tensorflow/tensorflow:2.16.1",
-        Framework::Paddle => "registry.baidubce.com/paddlepaddle/paddle:2.4.0rc0-cpu",
     }
 }
 

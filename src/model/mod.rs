@@ -48,7 +48,3 @@ impl ObjectMeta {
 pub fn to_value<T: Serialize>(model: &T) -> Value {
     serde_json::to_value(model).unwrap_or(Value::Object(Map::new()))
 }
-
-pub fn is_false(b: &bool) -> bool {
-    !*b
-}

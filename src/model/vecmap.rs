@@ -79,10 +79,6 @@ impl<K: PartialEq, V> VecMap<K, V> {
     pub fn keys(&self) -> impl Iterator<Item = &K> {
         self.0.iter().map(|(k, _)| k)
     }
-
-    pub fn values(&self) -> impl Iterator<Item = &V> {
-        self.0.iter().map(|(_, v)| v)
-    }
 }
 
 impl<K: PartialEq, V> FromIterator<(K, V)> for VecMap<K, V> {
@@ -92,17 +88,6 @@ impl<K: PartialEq, V> FromIterator<(K, V)> for VecMap<K, V> {
             m.insert(k, v);
         }
         m
-    }
-}
-
-impl<K: PartialEq, V> std::ops::Index<&str> for VecMap<K, V>
-where
-    K: std::borrow::Borrow<str>,
-{
-    type Output = V;
-    fn index(&self, key: &str) -> &V {
-        // Callers index only keys they have checked; a missing key is a programming error.
-        self.get(key).expect("key present")
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::fallback;
 use crate::highlight::{escape_html, to_html};
-use crate::query::{self, SyncSet};
+use crate::query;
 use crate::selection::Selection;
 use crate::snippets::{all_snippets, topics, Api, Language, Snippet};
 
@@ -98,15 +98,11 @@ pub fn explorer_include(attrs: &[(String, String)]) -> String {
 
 /// Checks a mount's attributes describe a valid selection (a typo would show defaults).
 pub fn check_explorer(attrs: &[(String, String)]) -> Result<(), String> {
-    let mut q = Vec::new();
-    for (k, v) in attrs {
-        match k.as_str() {
-            "preset" => {}
-            "sync" => {
-                let _ = SyncSet::parse(v);
-            }
-            _ => q.push(format!("{k}={v}")),
-        }
-    }
+    // `preset` and `sync` shape the mount point, not the selection.
+    let q: Vec<String> = attrs
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "preset" | "sync"))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
     query::parse_strict(&q.join("&")).map(|_: Selection| ()).map_err(|e| format!("explorer directive: {e}"))
 }

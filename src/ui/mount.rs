@@ -4,7 +4,7 @@
 use super::app::{Explorer, ExplorerProps};
 use super::browser;
 use crate::query::{self, SyncSet};
-use crate::selection::{ParamKey, Selection};
+use crate::selection::Selection;
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -20,14 +20,7 @@ thread_local! {
 
 /// The element's `data-*` defaults, as a query in the URL's syntax.
 fn defaults_query(host: &web_sys::Element) -> String {
-    let mut ser = form_urlencoded::Serializer::new(String::new());
-    let keys = ["persona", "framework", "scope"].into_iter().chain(ParamKey::ALL.iter().map(|k| k.id()));
-    for key in keys {
-        if let Some(v) = host.get_attribute(&format!("data-{key}")) {
-            ser.append_pair(key, &v);
-        }
-    }
-    ser.finish()
+    query::from_data_attributes(|name| host.get_attribute(name))
 }
 
 /// Precedence: URL, then storage, then the element's `data-*` defaults. Invalid values are
