@@ -182,9 +182,16 @@ pub fn scalar_string(s: &str) -> String {
     }
 }
 
-/// A YAML double-quoted scalar, with JSON-compatible escapes. (Not `serde_json::to_string`:
-/// it writes through `std::io`, whose error strings alone cost KBs of wasm.)
-fn double_quoted(s: &str) -> String {
+/// Control characters (C0, DEL, C1 such as NEL) and the Unicode line separators, which would
+/// otherwise break or fold a line when read back.
+fn must_escape(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')
+}
+
+/// A double-quoted string with the escapes YAML, JSON and Python share (`\"`, `\\`, `\n`, `\t`,
+/// `\r`, `\uXXXX`): the YAML emitter and the Python snippet writer both use it. (Not
+/// `serde_json::to_string`: it writes through `std::io`, whose error strings cost KBs of wasm.)
+pub fn double_quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -194,9 +201,7 @@ fn double_quoted(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            // Control characters (C0, DEL, C1 such as NEL) and the Unicode line separators
-            // would otherwise break or fold the line when read back.
-            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}') => {
+            c if must_escape(c) => {
                 const HEX: &[u8; 16] = b"0123456789abcdef";
                 let n = c as u32;
                 out.push_str("\\u");
@@ -215,7 +220,7 @@ fn plain_is_safe(s: &str) -> bool {
     let Some(first) = s.chars().next() else {
         return false;
     };
-    if s.trim() != s || s.chars().any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')) {
+    if s.trim() != s || s.chars().any(must_escape) {
         return false;
     }
     // Indicators that start another construct. A '-' is fine when a non-space follows ("-De").

@@ -55,22 +55,9 @@ pub fn s(v: &str) -> Py {
     Py::Str(v.into())
 }
 
-/// A Python string literal in double quotes.
+/// A Python string literal in double quotes (Python reads the same escapes as YAML).
 pub fn quote(v: &str) -> String {
-    let mut out = String::with_capacity(v.len() + 2);
-    out.push('"');
-    for c in v.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::yaml::double_quoted(v)
 }
 
 const WIDTH: usize = 88;
