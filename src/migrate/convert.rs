@@ -389,7 +389,7 @@ impl<'a> Conversion<'a> {
             runtimes::runtime_for(&Selection::new(crate::catalog::Persona::PlatformEngineer, framework_of(kind)))
                 .ok_or("no runtime")?;
         let mut objects = Vec::new();
-        self.place_pod_settings(&settings, "node", &base, &mut spec, &mut objects, &meta)?;
+        self.place_pod_settings(&[("node", &settings)], &base, &mut spec, &mut objects, &meta);
         trainer.command = main.command.clone();
         spec.trainer = Some(trainer);
         objects.push(trainjob_value(meta, spec));
@@ -636,7 +636,7 @@ impl<'a> Conversion<'a> {
             let wpod = self.replicas["Worker"].spec.template.clone();
             let lset = PodSettings::collect(&lpod, li, &format!("{lpath}.template"));
             let wset = PodSettings::collect(&wpod, wi, &format!("{wpath}.template"));
-            self.place_mpi_settings(&lset, &wset, &base, &mut spec, &mut objects, &meta)?;
+            self.place_pod_settings(&[("launcher", &lset), ("node", &wset)], &base, &mut spec, &mut objects, &meta);
         } else {
             // Plain MPI: no built-in runtime after v2.1, so generate one with mlPolicy.mpi.
             let rt = self.generated_mpi_runtime(&meta, &lmain, &wmain, &lmain_path, &wmain_path, workers, slots)?;
@@ -783,53 +783,31 @@ impl<'a> Conversion<'a> {
 
     /// Puts pod-level settings where V2 keeps them: a runtime patch on the TrainJob when every
     /// setting fits one, else a generated TrainingRuntime that carries them.
+    /// Puts the pod-level settings of each replicated job where V2 keeps them: one runtime patch
+    /// on the TrainJob when every setting fits one, else a generated TrainingRuntime that carries
+    /// them all (the TrainJob then references it).
     fn place_pod_settings(
         &mut self,
-        settings: &PodSettings,
-        job: &str,
+        jobs: &[(&str, &PodSettings)],
         base: &TrainingRuntime,
         spec: &mut TrainJobSpec,
         objects: &mut Vec<Value>,
         meta: &ObjectMeta,
-    ) -> Result<(), String> {
-        if settings.is_empty() {
-            return Ok(());
+    ) {
+        if jobs.iter().all(|(_, s)| s.is_empty()) {
+            return;
         }
-        if settings.fits_patch() {
-            let patch = self.patch_for(&[(job, settings)]);
+        if jobs.iter().all(|(_, s)| s.fits_patch()) {
+            let patch = self.patch_for(jobs);
             spec.runtime_patches.push(patch);
-            return Ok(());
+            return;
         }
         let mut rt = self.copy_runtime(base, meta);
-        self.embed(settings, job, &mut rt, RUNTIME_WHY);
+        for (job, settings) in jobs {
+            self.embed(settings, job, &mut rt, RUNTIME_WHY);
+        }
         spec.runtime_ref = reference_to(&rt);
         objects.push(to_value(&rt));
-        Ok(())
-    }
-
-    fn place_mpi_settings(
-        &mut self,
-        launcher: &PodSettings,
-        node: &PodSettings,
-        base: &TrainingRuntime,
-        spec: &mut TrainJobSpec,
-        objects: &mut Vec<Value>,
-        meta: &ObjectMeta,
-    ) -> Result<(), String> {
-        if launcher.is_empty() && node.is_empty() {
-            return Ok(());
-        }
-        if launcher.fits_patch() && node.fits_patch() {
-            let patch = self.patch_for(&[("launcher", launcher), ("node", node)]);
-            spec.runtime_patches.push(patch);
-            return Ok(());
-        }
-        let mut rt = self.copy_runtime(base, meta);
-        self.embed(launcher, "launcher", &mut rt, RUNTIME_WHY);
-        self.embed(node, "node", &mut rt, RUNTIME_WHY);
-        spec.runtime_ref = reference_to(&rt);
-        objects.push(to_value(&rt));
-        Ok(())
     }
 
     fn copy_runtime(&mut self, base: &TrainingRuntime, meta: &ObjectMeta) -> TrainingRuntime {
