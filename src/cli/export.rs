@@ -36,15 +36,15 @@ fn exported(sel: &Selection, s: Snippet) -> ExportedSnippet<'static> {
 
 /// The post's topic snippets, in the same shape (with a `topic` field).
 pub fn export_topics_json() -> Result<String, String> {
-    use crate::snippets::topics::{persona_of, topic, TOPICS};
+    use crate::snippets::topics::{owner, topic, TOPICS};
     let snippets = TOPICS
         .iter()
         .filter_map(|id| {
             let s = topic(id)?;
             Some(ExportedSnippet {
                 topic: Some(id),
-                persona: persona_of(id).id(),
-                framework: if *id == "mpi" { "deepspeed" } else { "pytorch" },
+                persona: owner(id).0.id(),
+                framework: owner(id).1.id(),
                 api: s.api.id(),
                 language: s.language.id(),
                 title: s.title,

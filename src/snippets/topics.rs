@@ -14,6 +14,15 @@ use serde_json::json;
 /// Topic ids, in the order the post uses them.
 pub const TOPICS: [&str; 6] = ["first-job", "jobset", "kueue", "gang-scheduling", "failure-handling", "mpi"];
 
+/// Who writes a topic's snippet, and for which framework.
+pub fn owner(topic: &str) -> (Persona, Framework) {
+    match topic {
+        "first-job" | "kueue" => (Persona::DataScientist, Framework::PyTorch),
+        "mpi" => (Persona::PlatformEngineer, Framework::DeepSpeed),
+        _ => (Persona::PlatformEngineer, Framework::PyTorch),
+    }
+}
+
 fn yaml_snippet(title: &str, comments: &[String], docs: Vec<serde_json::Value>) -> Snippet {
     let mut pairs = Vec::new();
     for (i, d) in docs.iter().enumerate() {
@@ -37,14 +46,6 @@ fn selection(persona: Persona, framework: Framework, params: &[(ParamKey, &str)]
         let _ = sel.params.set(*k, v);
     }
     sel
-}
-
-/// The persona that owns a topic's snippet (for the CLI's export shape).
-pub fn persona_of(topic: &str) -> Persona {
-    match topic {
-        "first-job" | "kueue" => Persona::DataScientist,
-        _ => Persona::PlatformEngineer,
-    }
 }
 
 pub fn topic(topic: &str) -> Option<Snippet> {
