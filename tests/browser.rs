@@ -5,7 +5,7 @@ use std::time::Duration;
 use trainer_v2_explorer::ui;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement, HtmlInputElement, KeyboardEvent, KeyboardEventInit};
+use web_sys::{Element, HtmlElement, KeyboardEvent, KeyboardEventInit};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -79,12 +79,13 @@ fn key(target: &HtmlElement, key: &str) {
     target.dispatch_event(&KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()).unwrap();
 }
 
+/// Types into an `<input>` or `<textarea>` as a reader would: set the value, fire `input`.
 async fn type_into(host: &Element, id: &str, value: &str) {
-    let input: HtmlInputElement = q(host, &format!("#{id}")).dyn_into().unwrap();
-    input.set_value(value);
+    let field = q(host, &format!("#{id}"));
+    js_sys::Reflect::set(&field, &"value".into(), &value.into()).unwrap();
     let init = web_sys::InputEventInit::new();
     init.set_bubbles(true);
-    input.dispatch_event(&web_sys::InputEvent::new_with_event_init_dict("input", &init).unwrap()).unwrap();
+    field.dispatch_event(&web_sys::InputEvent::new_with_event_init_dict("input", &init).unwrap()).unwrap();
     settle().await;
 }
 
@@ -277,12 +278,9 @@ fn install_converter() {
     f.forget();
 }
 
+/// Types into the migrate text area, then waits out the converter's debounce.
 async fn type_text(host: &Element, id: &str, value: &str) {
-    let area: web_sys::HtmlTextAreaElement = q(host, &format!("#{id}")).dyn_into().unwrap();
-    area.set_value(value);
-    let init = web_sys::InputEventInit::new();
-    init.set_bubbles(true);
-    area.dispatch_event(&web_sys::InputEvent::new_with_event_init_dict("input", &init).unwrap()).unwrap();
+    type_into(host, id, value).await;
     yew::platform::time::sleep(Duration::from_millis(400)).await;
     settle().await;
 }
