@@ -267,10 +267,9 @@ fn unsupported_notice(framework: Framework) -> Notice {
 }
 
 fn summary(sel: &Selection, v1: &Pane, v2: &Pane) -> String {
-    let v1_yaml = &v1.snippets[0];
     let kind = sel.framework.v1_kind().kind();
-    let owned = v1_yaml.owned_count();
-    let total = v1_yaml.line_count();
+    // The V1 pane always has its job; `first` keeps the widget's render total regardless.
+    let (owned, total) = v1.snippets.first().map(|s| (s.owned_count(), s.line_count())).unwrap_or((0, 0));
     match (sel.framework.v2_support(), sel.persona) {
         (V2Support::Unsupported, _) => {
             format!("{kind} has no Trainer {TRAINER_VERSION} equivalent: keep it on {V1_OPERATOR}.")
