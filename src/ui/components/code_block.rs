@@ -1,6 +1,10 @@
 //! One snippet: title, copy button and highlighted code. The highlighted HTML comes from the core
 //! (`highlight::to_html`), the same markup as the page's static fallback; setting it as one
 //! string keeps a toggle cheap.
+//!
+//! The `<code>` element is part of that string on purpose. Yew replaces raw HTML node by node
+//! (one removeChild and one insertBefore per top-level node), so with a span per line as the
+//! top level, a toggle made hundreds of DOM calls. One wrapping node makes it one of each.
 
 use crate::highlight;
 use crate::snippets::Snippet;
@@ -30,7 +34,8 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
     let copy_state = use_state(|| CopyState::Idle);
     let html =
         use_memo((snippet.code.clone(), snippet.language, snippet.owned_by_runtime.clone()), |(code, lang, owned)| {
-            Html::from_html_unchecked(AttrValue::from(highlight::to_html(*lang, code, owned)))
+            let lines = highlight::to_html(*lang, code, owned);
+            Html::from_html_unchecked(AttrValue::from(format!("<code>{lines}</code>")))
         });
     let onclick = {
         let code = snippet.code.clone();
@@ -65,7 +70,7 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
                 <span class="title">{ &snippet.title }</span>
                 <button type="button" class="copy" aria-label={format!("Copy {}", snippet.title)} {onclick}>{ label }</button>
             </figcaption>
-            <pre tabindex="0" aria-label={snippet.title.clone()}><code>{ (*html).clone() }</code></pre>
+            <pre tabindex="0" aria-label={snippet.title.clone()}>{ (*html).clone() }</pre>
         </figure>
     }
 }
