@@ -107,7 +107,8 @@ function lighthouse() {
   if (run.status !== 0) throw new Error(`lighthouse failed: ${run.stderr}`);
   const report = JSON.parse(run.stdout.toString());
   const score = (c) => Math.round(report.categories[c].score * 100);
-  return { a11y: score('accessibility'), perf: score('performance'), cls: report.audits['cumulative-layout-shift'].displayValue };
+  const cls = report.audits['cumulative-layout-shift'];
+  return { a11y: score('accessibility'), perf: score('performance'), cls: cls.displayValue, clsValue: cls.numericValue };
 }
 const lh = lighthouse();
 
@@ -119,6 +120,7 @@ const budgets = [
     ? [
         ['Lighthouse accessibility', lh.a11y === 100, `${lh.a11y} = 100`],
         ['Lighthouse performance', lh.perf >= 95, `${lh.perf} ≥ 95`],
+        ['No layout shift (Lighthouse CLS)', lh.clsValue === 0, `${lh.cls} = 0`],
       ]
     : []),
 ];

@@ -1,4 +1,4 @@
-// Accessibility (axe-core, light and dark) and the strict Content-Security-Policy, on dist/.
+// Accessibility (axe-core, light and dark), the strict Content-Security-Policy and layout shift, on dist/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -59,3 +59,45 @@ test('the post and the widget work under the strict CSP', { skip: !CSP_BASE && '
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// Scripts are held back so the text paints first, as on a slow network: whatever they then show
+// (the theme switch, each widget as it mounts) must take room that was already reserved. The
+// reader either lands on a section link or scrolls through the post half a screen at a time.
+for (const [label, viewport, hash, scrollThrough] of [
+  ['desktop, landing on the explorer', { width: 1280, height: 900 }, '#user-experience', false],
+  ['phone, scrolling through the post', { width: 375, height: 800 }, '', true],
+]) {
+  test(`nothing moves while the scripts load and the widgets mount (${label})`, async () => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.route(/\.js$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 300));
+      await route.continue();
+    });
+    await page.addInitScript(() => {
+      window.__shifts = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (!e.hadRecentInput) {
+            window.__shifts.push(`${e.value.toFixed(4)} ${e.sources.map((s) => s.node?.nodeName).join(',')}`);
+          }
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(new URL(hash, BASE).href);
+    await page.waitForFunction(() => !document.querySelector('.theme-toggle').hidden);
+    if (scrollThrough) {
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      for (let y = 0; y < height; y += viewport.height / 2) {
+        await page.evaluate((y) => window.scrollTo(0, y), y);
+        await page.waitForTimeout(150);
+      }
+      assert.equal(await page.locator('[data-trainer-v2-explorer-mounted]').count(), 4);
+    } else {
+      await page.waitForSelector('[data-trainer-v2-explorer]:not([data-compact])[data-trainer-v2-explorer-mounted]');
+    }
+    await page.waitForTimeout(200); // a layout-shift entry is reported after the frame it happened in
+    assert.deepEqual(await page.evaluate(() => window.__shifts), []);
+    await context.close();
+  });
+}
