@@ -1,4 +1,4 @@
-//! A small block-style YAML emitter over `serde_json::Value`.
+//! A small block-style YAML emitter over `model::Value`.
 //!
 //! Why not serde_yaml's emitter: it costs about 35 KB gzipped in the widget (UX.md §4.1) and
 //! cannot tell which line came from which field. Every line here carries its field path, which
@@ -6,7 +6,7 @@
 //! line as mapped, moved or dropped. Native tests parse every emitted document back with
 //! serde_yaml and compare values, and a property test does the same for random values.
 
-use serde_json::{Map, Value};
+use crate::model::{Map, Value};
 
 /// One step of a field path.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -82,9 +82,9 @@ pub fn join(lines: &[Line]) -> String {
     s
 }
 
-fn emit_map(map: &Map<String, Value>, indent: usize, path: &mut Path, out: &mut Vec<Line>) {
+fn emit_map(map: &Map, indent: usize, path: &mut Path, out: &mut Vec<Line>) {
     let pad = " ".repeat(indent);
-    for (key, value) in map {
+    for (key, value) in map.iter() {
         path.push(PathSeg::Key(key.clone()));
         let key_text = scalar_string(key);
         match value {
@@ -249,7 +249,7 @@ fn resolves_to_non_string(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::tree;
 
     fn round_trip(v: &Value) -> Value {
         let text = join(&emit(v));
@@ -258,7 +258,7 @@ mod tests {
 
     #[test]
     fn kubernetes_shape_matches_upstream_style() {
-        let v = json!({"spec": {"containers": [{"name": "node", "args": ["-De", "-f"]}], "torch": {}}});
+        let v = tree!({"spec": {"containers": [{"name": "node", "args": ["-De", "-f"]}], "torch": {}}});
         assert_eq!(
             join(&emit(&v)),
             "spec:\n  containers:\n    - name: node\n      args:\n        - -De\n        - -f\n  torch: {}\n"
@@ -286,7 +286,7 @@ mod tests {
             "\u{7f}",
         ] {
             assert!(scalar_string(s).starts_with('"'), "{s:?} must be quoted");
-            assert_eq!(round_trip(&json!({ "k": s })), json!({ "k": s }));
+            assert_eq!(round_trip(&tree!({ "k": s })), tree!({ "k": s }));
         }
         assert_eq!(scalar_string("nvidia.com/gpu"), "nvidia.com/gpu");
         assert_eq!(scalar_string("20Gi"), "20Gi");
@@ -294,7 +294,7 @@ mod tests {
 
     #[test]
     fn scripts_become_literal_blocks() {
-        let v = json!({"command": ["python3", "-c", "import jax\n\nprint(1)\n"]});
+        let v = tree!({"command": ["python3", "-c", "import jax\n\nprint(1)\n"]});
         let text = join(&emit(&v));
         assert!(text.contains("- |\n    import jax\n\n    print(1)\n"), "{text}");
         assert_eq!(round_trip(&v), v);
@@ -302,7 +302,7 @@ mod tests {
 
     #[test]
     fn lines_carry_their_paths() {
-        let v = json!({"spec": {"replicas": 3, "list": [{"a": 1}]}});
+        let v = tree!({"spec": {"replicas": 3, "list": [{"a": 1}]}});
         let lines = emit(&v);
         let paths: Vec<_> = lines.iter().map(|l| path_to_string(&l.path)).collect();
         assert_eq!(paths, ["spec", "spec.replicas", "spec.list", "spec.list[0].a"]);

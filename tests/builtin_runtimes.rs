@@ -5,7 +5,7 @@
 mod common;
 
 use serde_json::Value;
-use trainer_v2_explorer::model::to_value;
+
 use trainer_v2_explorer::snippets::runtimes::builtin_runtimes;
 
 /// Applies manifests/overlays/runtimes (kustomize `images` newTag and `labels` pairs).
@@ -48,7 +48,7 @@ fn builtins_match_the_shipped_manifests_field_for_field() {
         "torchtune/llama3_2/llama3_2_3B.yaml",
         "torchtune/qwen2_5/qwen2_5_1.5B.yaml",
     ];
-    let ours: Vec<Value> = builtin_runtimes().iter().map(to_value).collect();
+    let ours: Vec<Value> = builtin_runtimes().iter().map(common::emitted_tree).collect();
     assert_eq!(ours.len(), files.len());
     for file in files {
         let shipped = common::yaml_docs(&common::read_reference(&format!("v2-runtimes/v2.3.0/{file}"))).remove(0);
@@ -65,7 +65,7 @@ fn the_overlay_test_can_fail() {
     let overlay = common::yaml_docs(&common::read_reference("v2-runtimes/v2.3.0/overlay-kustomization.yaml")).remove(0);
     let shipped = common::yaml_docs(&common::read_reference("v2-runtimes/v2.3.0/mlx_distributed.yaml")).remove(0);
     let shipped = apply_overlay(shipped, &overlay);
-    let mut mine = to_value(&builtin_runtimes()[2]);
+    let mut mine = common::emitted_tree(&builtin_runtimes()[2]);
     assert_eq!(mine, shipped);
     mine["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]
         ["image"] = "x".into();

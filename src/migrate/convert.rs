@@ -5,7 +5,7 @@ use crate::catalog::V1Kind;
 use crate::model::pod::{Container, PodSpec, Resources};
 use crate::model::v1::ReplicaSpec;
 use crate::model::v2::{RuntimeRef, TrainJob, TrainJobSpec, Trainer, TrainingRuntime, API_VERSION};
-use crate::model::{to_value, ObjectMeta};
+use crate::model::ObjectMeta;
 use crate::selection::{RuntimeScope, Selection};
 use crate::snippets::runtimes::{self, WEBHOOK_LABEL};
 use serde_json::{json, Map, Value};
@@ -799,7 +799,7 @@ impl<'a> Conversion<'a> {
         }
         if jobs.iter().all(|(_, s)| s.fits_patch()) {
             let patch = self.patch_for(jobs);
-            spec.runtime_patches.push(patch);
+            spec.runtime_patches.push(patch.into());
             return;
         }
         let mut rt = self.copy_runtime(base, meta);
@@ -1058,4 +1058,10 @@ fn rfc1035(name: &str) -> String {
         s.pop();
     }
     s
+}
+
+/// The migrator works on serde_json's tree (it is already in this module for parsing); the
+/// models' own `model::Value` is what the widget's snippets use.
+fn to_value<T: serde::Serialize>(model: &T) -> Value {
+    serde_json::to_value(model).unwrap_or_default()
 }

@@ -9,6 +9,7 @@ pub mod view;
 pub use convert::Outcome;
 pub use report::{Entry, Status};
 
+use crate::model::Value;
 use crate::yaml;
 
 /// One input document and what became of it.
@@ -55,8 +56,9 @@ impl Migration {
                 _ => {}
             }
         }
-        let docs: Vec<(&[String], &serde_json::Value)> = values.into_iter().map(|v| (&[][..], v)).collect();
-        yaml::join(&yaml::emit_documents(docs))
+        // The emitter walks the snippets' tree; the migrator builds serde_json's.
+        let trees: Vec<Value> = values.into_iter().map(|v| Value::from(v.clone())).collect();
+        yaml::join(&yaml::emit_documents(trees.iter().map(|v| (&[][..], v))))
     }
 
     /// True when nothing was refused or invalid.

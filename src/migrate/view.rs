@@ -4,6 +4,7 @@
 use super::report::{entry_for, Status};
 use super::{migrate, Outcome};
 use crate::highlight::{escape_html, to_html, to_html_with_classes};
+use crate::model::Value;
 use crate::snippets::Language;
 use crate::yaml;
 use serde::{Deserialize, Serialize};
@@ -59,7 +60,7 @@ pub fn view(text: &str) -> MigrateView {
         .docs
         .iter()
         .map(|d| {
-            let source_lines = d.source.as_ref().map(yaml::emit).unwrap_or_default();
+            let source_lines = d.source.as_ref().map(|v| yaml::emit(&Value::from(v.clone()))).unwrap_or_default();
             let source_text = yaml::join(&source_lines);
             let (title, status, message, rows, classes) = match &d.outcome {
                 Outcome::Converted { name, kind, report, lossy, .. } => {

@@ -6,11 +6,12 @@
 pub mod pod;
 pub mod v1;
 pub mod v2;
+pub mod value;
 pub mod vecmap;
 
 use crate::model::vecmap::VecMap;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+pub use value::{to_value, Map, Number, Value};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -24,7 +25,7 @@ pub struct ObjectMeta {
     #[serde(default, skip_serializing_if = "VecMap::is_empty")]
     pub annotations: VecMap<String, String>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Map,
 }
 
 impl ObjectMeta {
@@ -40,11 +41,4 @@ impl ObjectMeta {
     pub fn is_empty(&self) -> bool {
         *self == ObjectMeta::default()
     }
-}
-
-/// Serializes a model into the value the YAML emitter walks. Our models contain only maps,
-/// strings, numbers and bools, so this cannot fail; a failure would be a programming error,
-/// which we surface as an empty object rather than a panic in the reader's browser.
-pub fn to_value<T: Serialize>(model: &T) -> Value {
-    serde_json::to_value(model).unwrap_or(Value::Object(Map::new()))
 }

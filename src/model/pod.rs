@@ -1,9 +1,9 @@
 //! The core/v1 pieces both APIs embed: containers, pod specs, resources.
 
 use super::ObjectMeta;
+use super::{Map, Value};
 use crate::model::vecmap::VecMap;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -35,11 +35,11 @@ pub struct ContainerPort {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Resources {
     #[serde(default, skip_serializing_if = "VecMap::is_empty")]
-    pub limits: VecMap<String, Value>,
+    pub limits: Map,
     #[serde(default, skip_serializing_if = "VecMap::is_empty")]
-    pub requests: VecMap<String, Value>,
+    pub requests: Map,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Map,
 }
 
 impl Resources {
@@ -82,7 +82,7 @@ pub struct Container {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volume_mounts: Vec<Value>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Map,
 }
 
 impl Container {
@@ -106,7 +106,7 @@ pub struct PodSpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volumes: Vec<Value>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Map,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -2,10 +2,10 @@
 
 use super::pod::PodTemplateSpec;
 use super::ObjectMeta;
+use super::{Map, Value};
 use crate::catalog::V1Kind;
 use crate::model::vecmap::VecMap;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 pub const API_VERSION: &str = "kubeflow.org/v1";
 
@@ -54,7 +54,7 @@ pub struct V1JobSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paddle_replica_specs: Option<VecMap<String, ReplicaSpec>>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Map,
 }
 
 impl V1JobSpec {

@@ -2,8 +2,8 @@
 
 use super::pod::{EnvVar, PodTemplateSpec, Resources};
 use super::ObjectMeta;
+use super::{Map, Value};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 pub const API_VERSION: &str = "trainer.kubeflow.org/v1alpha1";
 pub const API_GROUP: &str = "trainer.kubeflow.org";
@@ -110,13 +110,13 @@ pub struct MlPolicy {
     pub num_nodes: Option<u32>,
     /// `torch: {}`: the v2.2+ torch policy has no required fields.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub torch: Option<Map<String, Value>>,
+    pub torch: Option<Map>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mpi: Option<MpiPolicy>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub jax: Option<Map<String, Value>>,
+    pub jax: Option<Map>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub xgboost: Option<Map<String, Value>>,
+    pub xgboost: Option<Map>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -39,6 +39,14 @@ impl<K: PartialEq, V> VecMap<K, V> {
         self.0.iter().find(|(k, _)| k.borrow() == key).map(|(_, v)| v)
     }
 
+    pub fn get_mut<Q>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: PartialEq + ?Sized,
+    {
+        self.0.iter_mut().find(|(k, _)| k.borrow() == key).map(|(_, v)| v)
+    }
+
     pub fn contains_key<Q>(&self, key: &Q) -> bool
     where
         K: std::borrow::Borrow<Q>,
@@ -78,6 +86,14 @@ impl<K: PartialEq, V> VecMap<K, V> {
 
     pub fn keys(&self) -> impl Iterator<Item = &K> {
         self.0.iter().map(|(k, _)| k)
+    }
+}
+
+impl<K, V> IntoIterator for VecMap<K, V> {
+    type Item = (K, V);
+    type IntoIter = std::vec::IntoIter<(K, V)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
     }
 }
 

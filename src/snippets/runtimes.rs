@@ -11,9 +11,10 @@ use crate::model::v2::{
     DependsOn, JobSetSpec, JobSetTemplate, JobSpec, JobTemplate, MlPolicy, MpiPolicy, ReplicatedJob, TrainingRuntime,
     TrainingRuntimeSpec, API_VERSION,
 };
+use crate::model::Map;
 use crate::model::ObjectMeta;
 use crate::selection::{RuntimeScope, Selection, CUSTOM_MPI_RUNTIME};
-use serde_json::{json, Map, Value};
+use crate::tree;
 
 pub const FRAMEWORK_LABEL: &str = "trainer.kubeflow.org/framework";
 pub const ANCESTOR_LABEL: &str = "trainer.kubeflow.org/trainjob-ancestor-step";
@@ -86,7 +87,7 @@ fn replicated_job(name: &str, step: Option<&str>, depends_on: Vec<DependsOn>, po
     }
 }
 
-fn empty_policy() -> Option<Map<String, Value>> {
+fn empty_policy() -> Option<Map> {
     Some(Map::new())
 }
 
@@ -118,20 +119,20 @@ fn mpi_policy() -> MpiPolicy {
 /// The pod both MPI replicated jobs share: uid 1000 (mpiuser), fsGroup 1000 for the SSH keys.
 fn mpi_pod(image: &str, sshd: bool) -> PodSpec {
     let mut c = Container::new("node", image);
-    c.security_context = Some(json!({"runAsUser": 1000}));
+    c.security_context = Some(tree!({"runAsUser": 1000}));
     if sshd {
         // Workers only run sshd; the launcher reaches them over SSH with the generated keys.
         c.command = vec!["/usr/sbin/sshd".into()];
         c.args = vec!["-De".into(), "-f".into(), "/home/mpiuser/.sshd_config".into()];
-        c.readiness_probe = Some(json!({"tcpSocket": {"port": 2222}, "initialDelaySeconds": 5}));
+        c.readiness_probe = Some(tree!({"tcpSocket": {"port": 2222}, "initialDelaySeconds": 5}));
     }
-    PodSpec { security_context: Some(json!({"fsGroup": 1000})), containers: vec![c], ..Default::default() }
+    PodSpec { security_context: Some(tree!({"fsGroup": 1000})), containers: vec![c], ..Default::default() }
 }
 
 fn mpi_jobset(image: &str) -> JobSetSpec {
     JobSetSpec {
-        network: Some(json!({"publishNotReadyAddresses": true})),
-        success_policy: Some(json!({"operator": "All", "targetReplicatedJobs": ["launcher"]})),
+        network: Some(tree!({"publishNotReadyAddresses": true})),
+        success_policy: Some(tree!({"operator": "All", "targetReplicatedJobs": ["launcher"]})),
         replicated_jobs: vec![
             replicated_job("node", None, vec![], mpi_pod(image, true)),
             replicated_job(
@@ -162,7 +163,7 @@ fn custom_mpi_runtime(sel: &Selection) -> TrainingRuntime {
 fn initializer_job(step: &str, image: &str, storage_uri: &str) -> ReplicatedJob {
     let mut c = Container::new(step, image);
     c.env = vec![EnvVar::new("STORAGE_URI", storage_uri)];
-    c.volume_mounts = vec![json!({"name": "initializer", "mountPath": "/workspace"})];
+    c.volume_mounts = vec![tree!({"name": "initializer", "mountPath": "/workspace"})];
     replicated_job(step, Some(step), vec![], PodSpec { containers: vec![c], ..Default::default() })
 }
 
@@ -195,7 +196,7 @@ fn torchtune_runtime(model: LlmModel) -> TrainingRuntime {
     let mut trainer = Container::new("node", &kubeflow_image("torchtune-trainer"));
     trainer.command = command;
     trainer.resources = Resources::gpus(2);
-    trainer.volume_mounts = vec![json!({"name": "initializer", "mountPath": "/workspace"})];
+    trainer.volume_mounts = vec![tree!({"name": "initializer", "mountPath": "/workspace"})];
 
     let node = replicated_job(
         "node",
@@ -208,7 +209,7 @@ fn torchtune_runtime(model: LlmModel) -> TrainingRuntime {
     );
     let jobset = JobSetSpec {
         // JobSet creates the shared volume per TrainJob; the initializers download into it once.
-        volume_claim_policies: vec![json!({"templates": [{
+        volume_claim_policies: vec![tree!({"templates": [{
             "metadata": {"name": "initializer"},
             "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "20Gi"}}}
         }]})],

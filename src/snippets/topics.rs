@@ -7,9 +7,10 @@ use super::trainjob::trainjob_for;
 use super::{Api, Snippet};
 use crate::catalog::{Framework, Persona};
 use crate::model::to_value;
+use crate::model::Value;
 use crate::selection::{ParamKey, Selection};
+use crate::tree;
 use crate::yaml;
-use serde_json::json;
 
 /// Topic ids, in the order the post uses them.
 pub const TOPICS: [&str; 6] = ["first-job", "jobset", "kueue", "gang-scheduling", "failure-handling", "mpi"];
@@ -23,7 +24,7 @@ pub fn owner(topic: &str) -> (Persona, Framework) {
     }
 }
 
-fn yaml_snippet(title: &str, comments: &[String], docs: Vec<serde_json::Value>) -> Snippet {
+fn yaml_snippet(title: &str, comments: &[String], docs: Vec<Value>) -> Snippet {
     let mut pairs = Vec::new();
     for (i, d) in docs.iter().enumerate() {
         pairs.push((if i == 0 { comments } else { &[][..] }, d));
@@ -87,7 +88,7 @@ pub fn topic(topic: &str) -> Option<Snippet> {
 }
 
 /// A runtime derived from torch-distributed, renamed so it does not shadow the built-in.
-fn derived_torch_runtime(name: &str) -> Option<serde_json::Value> {
+fn derived_torch_runtime(name: &str) -> Option<Value> {
     let mut rt = runtime_for(&Selection::new(Persona::PlatformEngineer, Framework::PyTorch))?;
     rt.metadata.name = Some(name.into());
     rt.metadata.labels.retain(|k, _| k == FRAMEWORK_LABEL);
@@ -96,11 +97,11 @@ fn derived_torch_runtime(name: &str) -> Option<serde_json::Value> {
 
 fn gang_scheduling() -> Option<Snippet> {
     let mut rt = derived_torch_runtime("torch-distributed-gang")?;
-    rt["spec"]["mlPolicy"]["numNodes"] = json!(3);
+    *rt.at(&["spec", "mlPolicy", "numNodes"])? = tree!(3);
     // All pods of a TrainJob are scheduled together or not at all (scheduler-plugins).
-    let spec = rt["spec"].as_object_mut()?;
+    let spec = rt.at(&["spec"])?.as_object_mut()?;
     let template = spec.remove("template")?;
-    spec.insert("podGroupPolicy".into(), json!({"coscheduling": {"scheduleTimeoutSeconds": 120}}));
+    spec.insert("podGroupPolicy".into(), tree!({"coscheduling": {"scheduleTimeoutSeconds": 120}}));
     spec.insert("template".into(), template);
     Some(yaml_snippet(
         "ClusterTrainingRuntime with gang scheduling",
@@ -112,30 +113,30 @@ fn gang_scheduling() -> Option<Snippet> {
 
 fn failure_handling() -> Option<Snippet> {
     let mut rt = derived_torch_runtime("torch-distributed-resilient")?;
-    let jobset = &mut rt["spec"]["template"]["spec"];
-    jobset["failurePolicy"] = json!({
+    let jobset = rt.at(&["spec", "template", "spec"])?;
+    *jobset.entry("failurePolicy")? = tree!({
         "maxRestarts": 3,
         "rules": [{"name": "stop-on-code-errors", "action": "FailJobSet", "onJobFailureReasons": ["PodFailurePolicy"]}]
     });
-    let job = jobset["replicatedJobs"][0]["template"]["spec"].as_object_mut()?;
+    let job = jobset.entry("replicatedJobs")?.item(0)?.at(&["template", "spec"])?.as_object_mut()?;
     // Failure settings first, then the pod template, as one would write them.
     let mut pod_template = job.remove("template")?;
-    job.insert("backoffLimit".into(), json!(0));
+    job.insert("backoffLimit".into(), tree!(0));
     job.insert(
         "podFailurePolicy".into(),
-        json!({"rules": [
+        tree!({"rules": [
             {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]},
             {"action": "FailJob", "onExitCodes": {"containerName": "node", "operator": "In", "values": [1]}}
         ]}),
     );
     // podFailurePolicy needs pods that are not restarted in place.
-    pod_template["spec"]["restartPolicy"] = json!("Never");
+    *pod_template.at(&["spec", "restartPolicy"])? = tree!("Never");
     job.insert("template".into(), pod_template);
 
     let sel = selection(Persona::DataScientist, Framework::PyTorch, &[(ParamKey::Name, "pytorch-resilient")]);
     let mut trainjob = to_value(&trainjob_for(&sel)?);
-    trainjob["spec"]["runtimeRef"]["name"] = json!("torch-distributed-resilient");
-    trainjob["spec"]["activeDeadlineSeconds"] = json!(86400);
+    *trainjob.at(&["spec", "runtimeRef", "name"])? = tree!("torch-distributed-resilient");
+    *trainjob.at(&["spec", "activeDeadlineSeconds"])? = tree!(86400);
     Some(yaml_snippet(
         "Failure handling in a runtime, and a deadline on the TrainJob",
         &[

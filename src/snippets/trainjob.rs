@@ -6,7 +6,7 @@ use crate::model::pod::{EnvVar, Resources};
 use crate::model::v2::{Initializer, RuntimeRef, StorageInitializer, TrainJob, TrainJobSpec, Trainer, API_VERSION};
 use crate::model::ObjectMeta;
 use crate::selection::{RuntimeScope, Selection};
-use serde_json::json;
+use crate::tree;
 
 pub const QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 /// The Secret the snippets read the Hugging Face token from. Tokens never go into YAML.
@@ -63,7 +63,7 @@ fn llm_initializer(sel: &Selection) -> Initializer {
     let token = model.gated().then(|| EnvVar {
         name: "ACCESS_TOKEN".into(),
         value: None,
-        value_from: Some(json!({"secretKeyRef": {"name": HF_SECRET, "key": "token"}})),
+        value_from: Some(tree!({"secretKeyRef": {"name": HF_SECRET, "key": "token"}})),
     });
     Initializer {
         dataset: Some(StorageInitializer { storage_uri: Some(sel.dataset()), ..Default::default() }),

@@ -7,8 +7,9 @@ use crate::model::pod::{Container, ContainerPort, PodSpec, PodTemplateSpec, Reso
 use crate::model::v1::{ReplicaSpec, V1Job, V1JobSpec, API_VERSION};
 use crate::model::vecmap::VecMap;
 use crate::model::ObjectMeta;
+use crate::model::Value;
 use crate::selection::Selection;
-use serde_json::{json, Value};
+use crate::tree;
 
 /// The image V1 jobs must name: V1 had no runtime to inherit one from.
 pub fn v1_image(sel: &Selection) -> String {
@@ -80,7 +81,7 @@ pub fn v1_job_for(sel: &Selection) -> V1Job {
             specs.insert("Worker".into(), replica(sel.nodes(), None, pod(worker)));
             let mut spec = V1JobSpec::new(kind, specs);
             spec.slots_per_worker = Some(workload::slots_per_node(sel));
-            spec.run_policy = Some(json!({"cleanPodPolicy": "Running"}));
+            spec.run_policy = Some(tree!({"cleanPodPolicy": "Running"}));
             spec
         }
         Framework::Jax | Framework::TensorFlow => {
@@ -104,7 +105,7 @@ pub fn v1_job_for(sel: &Selection) -> V1Job {
 
 /// The storage-initializer volume that `TrainingClient.train()` mounts everywhere.
 fn storage_mount() -> Value {
-    json!({"name": "storage-initializer", "mountPath": "/workspace"})
+    tree!({"name": "storage-initializer", "mountPath": "/workspace"})
 }
 
 /// The PyTorchJob that kubeflow-training 1.9.4's `train()` created for LLM fine-tuning: a
@@ -150,7 +151,7 @@ fn train_api_job(sel: &Selection) -> V1Job {
     trainer.volume_mounts = vec![storage_mount()];
     trainer.resources = Resources::gpus(sel.gpus());
 
-    let volume = json!({"name": "storage-initializer", "persistentVolumeClaim": {"claimName": sel.name()}});
+    let volume = tree!({"name": "storage-initializer", "persistentVolumeClaim": {"claimName": (sel.name())}});
     // train() opted its pods out of Istio sidecars, which would keep the Job from completing.
     let mut template_meta = ObjectMeta::default();
     template_meta.annotations.insert("sidecar.istio.io/inject".into(), "false".into());
@@ -167,18 +168,18 @@ fn train_api_job(sel: &Selection) -> V1Job {
     specs.insert("Master".into(), ReplicaSpec { replicas: Some(1), restart_policy: None, template: master });
     let mut spec = V1JobSpec::new(V1Kind::PyTorchJob, specs);
     spec.nproc_per_node = Some("1".into());
-    spec.run_policy = Some(json!({}));
+    spec.run_policy = Some(tree!({}));
     V1Job { api_version: API_VERSION.into(), kind: "PyTorchJob".into(), metadata: job_meta(sel), spec }
 }
 
 /// The PVC `train()` created before the job (10Gi by default).
 pub fn train_api_pvc(sel: &Selection) -> Value {
-    let mut meta = serde_json::Map::new();
+    let mut meta = crate::model::Map::new();
     meta.insert("name".into(), sel.name().into());
     if let Some(ns) = sel.namespace() {
         meta.insert("namespace".into(), ns.into());
     }
-    json!({
+    tree!({
         "apiVersion": "v1",
         "kind": "PersistentVolumeClaim",
         "metadata": meta,

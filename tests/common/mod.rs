@@ -192,3 +192,9 @@ pub fn selection_spread() -> Vec<Selection> {
     }
     out
 }
+
+/// The tree the widget's YAML emitter walks for `model`, as serde_json's value for comparing
+/// with parsed manifests.
+pub fn emitted_tree<T: serde::Serialize>(model: &T) -> serde_json::Value {
+    serde_json::Value::from(trainer_v2_explorer::model::to_value(model))
+}

@@ -1,0 +1,616 @@
+//! The tree the YAML emitter walks: an insertion-ordered, JSON-shaped value.
+//!
+//! Why not `serde_json::Value`: in the widget it brought serde_json's error type (with every
+//! `std::io` and parser message), `indexmap`, a hash table per map type and a float printer,
+//! about 7 KB of gzipped wasm for a tree we only build and print. This one is a `Vec` of
+//! entries per map, and converts from serde_json's tree where the migrator (a separate wasm
+//! module, and the CLI) still uses it.
+
+use super::vecmap::VecMap;
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{self, Serialize, Serializer};
+use std::fmt;
+
+pub type Map = VecMap<String, Value>;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Value {
+    #[default]
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(String),
+    Array(Vec<Value>),
+    Object(Map),
+}
+
+/// Builds a `Value` from JSON-like syntax: `tree!({"name": "node", "ports": [2222]})`.
+/// Map values and array items are single tokens: a literal, `null`, a nested `{}` or `[]`, a
+/// variable, or any other expression in parentheses.
+#[macro_export]
+macro_rules! tree {
+    (null) => {
+        $crate::model::Value::Null
+    };
+    ([ $($item:tt),* $(,)? ]) => {
+        $crate::model::Value::Array(vec![$($crate::tree!($item)),*])
+    };
+    ({ $($key:literal : $value:tt),* $(,)? }) => {{
+        #[allow(unused_mut)]
+        let mut map = $crate::model::Map::new();
+        $(map.insert(::std::string::String::from($key), $crate::tree!($value));)*
+        $crate::model::Value::Object(map)
+    }};
+    ($other:expr) => {
+        $crate::model::Value::from($other)
+    };
+}
+
+impl Value {
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_object_mut(&mut self) -> Option<&mut Map> {
+        match self {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(m) => m.get(key),
+            _ => None,
+        }
+    }
+
+    /// The value at `key` in a map, created as `null` when missing; a `null` becomes an empty
+    /// map first. `None` when `self` is something else, rather than a panic.
+    pub fn entry(&mut self, key: &str) -> Option<&mut Value> {
+        if *self == Value::Null {
+            *self = Value::Object(Map::new());
+        }
+        let map = self.as_object_mut()?;
+        if !map.contains_key(key) {
+            map.insert(key.to_string(), Value::Null);
+        }
+        map.get_mut(key)
+    }
+
+    /// The `i`th item of an array.
+    pub fn item(&mut self, i: usize) -> Option<&mut Value> {
+        match self {
+            Value::Array(items) => items.get_mut(i),
+            _ => None,
+        }
+    }
+
+    /// `entry` along a path of keys: `v.at(&["spec", "mlPolicy"])`.
+    pub fn at(&mut self, path: &[&str]) -> Option<&mut Value> {
+        path.iter().try_fold(self, |v, key| v.entry(key))
+    }
+}
+
+/// Integers as `Int` whenever they fit, so equal numbers compare equal. Floats only come from
+/// manifests the migrator reads; the widget's own models have none.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number {
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+}
+
+impl From<u64> for Number {
+    fn from(n: u64) -> Self {
+        i64::try_from(n).map_or(Number::UInt(n), Number::Int)
+    }
+}
+
+/// As YAML reads it back: serde_json's shortest round-trip text for finite floats (what the
+/// migrator printed before this type existed), and YAML's own words for the others.
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match *self {
+            Number::Int(n) => write!(f, "{n}"),
+            Number::UInt(n) => write!(f, "{n}"),
+            Number::Float(x) => match serde_json::Number::from_f64(x) {
+                Some(n) => write!(f, "{n}"),
+                None if x.is_nan() => f.write_str(".nan"),
+                None if x > 0.0 => f.write_str(".inf"),
+                None => f.write_str("-.inf"),
+            },
+        }
+    }
+}
+
+macro_rules! from_integer {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Value {
+            fn from(n: $t) -> Self {
+                Value::Number(Number::Int(i64::from(n)))
+            }
+        }
+    )*};
+}
+from_integer!(i32, i64, u16, u32);
+
+impl From<u64> for Value {
+    fn from(n: u64) -> Self {
+        Value::Number(n.into())
+    }
+}
+
+impl From<usize> for Value {
+    fn from(n: usize) -> Self {
+        Value::Number((n as u64).into())
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Self {
+        Value::Bool(b)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::String(s.to_string())
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::String(s)
+    }
+}
+
+impl From<&String> for Value {
+    fn from(s: &String) -> Self {
+        Value::String(s.clone())
+    }
+}
+
+impl From<Vec<Value>> for Value {
+    fn from(items: Vec<Value>) -> Self {
+        Value::Array(items)
+    }
+}
+
+impl From<Map> for Value {
+    fn from(map: Map) -> Self {
+        Value::Object(map)
+    }
+}
+
+/// serde_json's number text is what the migrator printed before this type existed.
+impl From<serde_json::Value> for Value {
+    fn from(v: serde_json::Value) -> Self {
+        match v {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(b),
+            serde_json::Value::Number(n) => Value::Number(match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => Number::Int(i),
+                (_, Some(u)) => Number::UInt(u),
+                _ => Number::Float(n.as_f64().unwrap_or(f64::NAN)),
+            }),
+            serde_json::Value::String(s) => Value::String(s),
+            serde_json::Value::Array(items) => Value::Array(items.into_iter().map(Value::from).collect()),
+            serde_json::Value::Object(map) => {
+                Value::Object(map.into_iter().map(|(k, v)| (k, Value::from(v))).collect())
+            }
+        }
+    }
+}
+
+impl From<Value> for serde_json::Value {
+    fn from(v: Value) -> Self {
+        match v {
+            Value::Null => serde_json::Value::Null,
+            Value::Bool(b) => serde_json::Value::Bool(b),
+            Value::Number(Number::Int(n)) => n.into(),
+            Value::Number(Number::UInt(n)) => n.into(),
+            Value::Number(Number::Float(x)) => {
+                serde_json::Number::from_f64(x).map_or(serde_json::Value::Null, Into::into)
+            }
+            Value::String(s) => serde_json::Value::String(s),
+            Value::Array(items) => serde_json::Value::Array(items.into_iter().map(Into::into).collect()),
+            Value::Object(map) => {
+                serde_json::Value::Object(map.into_iter().map(|(k, v)| (k, serde_json::Value::from(v))).collect())
+            }
+        }
+    }
+}
+
+/// Serializes a model into the tree the YAML emitter walks. Our models hold only maps, strings,
+/// integers and bools, so this cannot fail; a failure would be a programming error, which we
+/// surface as an empty object rather than a panic in the reader's browser.
+pub fn to_value<T: Serialize + ?Sized>(model: &T) -> Value {
+    model.serialize(TreeSerializer).unwrap_or(Value::Object(Map::new()))
+}
+
+impl Serialize for Value {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Value::Null => s.serialize_unit(),
+            Value::Bool(b) => s.serialize_bool(*b),
+            Value::Number(Number::Int(n)) => s.serialize_i64(*n),
+            Value::Number(Number::UInt(n)) => s.serialize_u64(*n),
+            Value::Number(Number::Float(x)) => s.serialize_f64(*x),
+            Value::String(v) => s.serialize_str(v),
+            Value::Array(items) => s.collect_seq(items),
+            Value::Object(map) => map.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+}
+
+struct ValueVisitor;
+
+impl<'de> Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any YAML or JSON value")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(n.into())
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(n.into())
+    }
+
+    fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
+        Ok(Value::Number(Number::Float(n)))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_string()))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        Value::deserialize(d)
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        while let Some((k, v)) = access.next_entry::<String, Value>()? {
+            map.insert(k, v);
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+/// Why a model could not become a tree (never, for our models; see `to_value`).
+#[derive(Debug)]
+pub struct TreeError(String);
+
+impl fmt::Display for TreeError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TreeError {}
+
+impl ser::Error for TreeError {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        TreeError(msg.to_string())
+    }
+}
+
+/// A serde `Serializer` whose output is a `Value`.
+struct TreeSerializer;
+
+/// Collects a sequence, a tuple or a map (entries in order).
+pub struct SeqBuilder(Vec<Value>);
+
+pub struct MapBuilder {
+    map: Map,
+    key: Option<String>,
+}
+
+// The generic serialize_* methods run once per field type of every model; what does not depend
+// on the type lives here, once (inlined, it cost about 10 KB of wasm).
+impl MapBuilder {
+    #[inline(never)]
+    fn push_field(&mut self, key: &'static str, value: Value) {
+        self.map.insert(key.to_string(), value);
+    }
+
+    #[inline(never)]
+    fn push_value(&mut self, value: Value) -> Result<(), TreeError> {
+        let key =
+            self.key.take().ok_or_else(|| <TreeError as ser::Error>::custom("a map value came before its key"))?;
+        self.map.insert(key, value);
+        Ok(())
+    }
+}
+
+/// A variant carrying data, `{variant: data}` as serde_json writes it.
+pub struct VariantBuilder<B> {
+    variant: &'static str,
+    inner: B,
+}
+
+fn tagged(variant: &str, value: Value) -> Value {
+    let mut map = Map::new();
+    map.insert(variant.to_string(), value);
+    Value::Object(map)
+}
+
+impl Serializer for TreeSerializer {
+    type Ok = Value;
+    type Error = TreeError;
+    type SerializeSeq = SeqBuilder;
+    type SerializeTuple = SeqBuilder;
+    type SerializeTupleStruct = SeqBuilder;
+    type SerializeTupleVariant = VariantBuilder<SeqBuilder>;
+    type SerializeMap = MapBuilder;
+    type SerializeStruct = MapBuilder;
+    type SerializeStructVariant = VariantBuilder<MapBuilder>;
+
+    fn serialize_bool(self, v: bool) -> Result<Value, TreeError> {
+        Ok(Value::Bool(v))
+    }
+    fn serialize_i8(self, v: i8) -> Result<Value, TreeError> {
+        Ok(i64::from(v).into())
+    }
+    fn serialize_i16(self, v: i16) -> Result<Value, TreeError> {
+        Ok(i64::from(v).into())
+    }
+    fn serialize_i32(self, v: i32) -> Result<Value, TreeError> {
+        Ok(v.into())
+    }
+    fn serialize_i64(self, v: i64) -> Result<Value, TreeError> {
+        Ok(v.into())
+    }
+    fn serialize_u8(self, v: u8) -> Result<Value, TreeError> {
+        Ok(u32::from(v).into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<Value, TreeError> {
+        Ok(v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<Value, TreeError> {
+        Ok(v.into())
+    }
+    fn serialize_u64(self, v: u64) -> Result<Value, TreeError> {
+        Ok(v.into())
+    }
+    fn serialize_f32(self, v: f32) -> Result<Value, TreeError> {
+        self.serialize_f64(f64::from(v))
+    }
+    fn serialize_f64(self, v: f64) -> Result<Value, TreeError> {
+        Ok(Value::Number(Number::Float(v)))
+    }
+    fn serialize_char(self, v: char) -> Result<Value, TreeError> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn serialize_str(self, v: &str) -> Result<Value, TreeError> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<Value, TreeError> {
+        Ok(Value::Array(v.iter().map(|b| u32::from(*b).into()).collect()))
+    }
+    fn serialize_none(self) -> Result<Value, TreeError> {
+        Ok(Value::Null)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<Value, TreeError> {
+        v.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<Value, TreeError> {
+        Ok(Value::Null)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<Value, TreeError> {
+        Ok(Value::Null)
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<Value, TreeError> {
+        Ok(Value::String(variant.to_string()))
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<Value, TreeError> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        v: &T,
+    ) -> Result<Value, TreeError> {
+        Ok(tagged(variant, v.serialize(self)?))
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder, TreeError> {
+        Ok(SeqBuilder(Vec::with_capacity(len.unwrap_or(0))))
+    }
+    fn serialize_tuple(self, len: usize) -> Result<SeqBuilder, TreeError> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<SeqBuilder, TreeError> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<VariantBuilder<SeqBuilder>, TreeError> {
+        Ok(VariantBuilder { variant, inner: self.serialize_seq(Some(len))? })
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<MapBuilder, TreeError> {
+        Ok(MapBuilder { map: Map::new(), key: None })
+    }
+    fn serialize_struct(self, _: &'static str, len: usize) -> Result<MapBuilder, TreeError> {
+        self.serialize_map(Some(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<VariantBuilder<MapBuilder>, TreeError> {
+        Ok(VariantBuilder { variant, inner: self.serialize_map(Some(len))? })
+    }
+}
+
+impl ser::SerializeSeq for SeqBuilder {
+    type Ok = Value;
+    type Error = TreeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), TreeError> {
+        self.0.push(v.serialize(TreeSerializer)?);
+        Ok(())
+    }
+    fn end(self) -> Result<Value, TreeError> {
+        Ok(Value::Array(self.0))
+    }
+}
+
+impl ser::SerializeTuple for SeqBuilder {
+    type Ok = Value;
+    type Error = TreeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), TreeError> {
+        ser::SerializeSeq::serialize_element(self, v)
+    }
+    fn end(self) -> Result<Value, TreeError> {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+impl ser::SerializeTupleStruct for SeqBuilder {
+    type Ok = Value;
+    type Error = TreeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), TreeError> {
+        ser::SerializeSeq::serialize_element(self, v)
+    }
+    fn end(self) -> Result<Value, TreeError> {
+        ser::SerializeSeq::end(self)
+    }
+}
+
+impl ser::SerializeTupleVariant for VariantBuilder<SeqBuilder> {
+    type Ok = Value;
+    type Error = TreeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), TreeError> {
+        ser::SerializeSeq::serialize_element(&mut self.inner, v)
+    }
+    fn end(self) -> Result<Value, TreeError> {
+        Ok(tagged(self.variant, ser::SerializeSeq::end(self.inner)?))
+    }
+}
+
+impl ser::SerializeMap for MapBuilder {
+    type Ok = Value;
+    type Error = TreeError;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), TreeError> {
+        self.key = Some(match key.serialize(TreeSerializer)? {
+            Value::String(s) => s,
+            Value::Number(n) => n.to_string(),
+            _ => return Err(ser::Error::custom("a map key must be a string or a number")),
+        });
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), TreeError> {
+        let value = v.serialize(TreeSerializer)?;
+        self.push_value(value)
+    }
+    fn end(self) -> Result<Value, TreeError> {
+        Ok(Value::Object(self.map))
+    }
+}
+
+impl ser::SerializeStruct for MapBuilder {
+    type Ok = Value;
+    type Error = TreeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<(), TreeError> {
+        let value = v.serialize(TreeSerializer)?;
+        self.push_field(key, value);
+        Ok(())
+    }
+    fn end(self) -> Result<Value, TreeError> {
+        Ok(Value::Object(self.map))
+    }
+}
+
+impl ser::SerializeStructVariant for VariantBuilder<MapBuilder> {
+    type Ok = Value;
+    type Error = TreeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<(), TreeError> {
+        ser::SerializeStruct::serialize_field(&mut self.inner, key, v)
+    }
+    fn end(self) -> Result<Value, TreeError> {
+        Ok(tagged(self.variant, ser::SerializeStruct::end(self.inner)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_model_becomes_a_tree_in_field_order() {
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Job {
+            kind: &'static str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            num_nodes: Option<u32>,
+            labels: Vec<(&'static str, bool)>,
+        }
+        let tree = to_value(&Job { kind: "TrainJob", num_nodes: None, labels: vec![("a", true)] });
+        assert_eq!(serde_json::to_string(&tree).unwrap(), r#"{"kind":"TrainJob","labels":[["a",true]]}"#);
+    }
+
+    #[test]
+    fn numbers_from_manifests_survive_both_conversions() {
+        let manifest = json!({"cpu": 0.5, "replicas": 3, "offset": -2, "big": u64::MAX, "huge": 1e21});
+        let tree = Value::from(manifest.clone());
+        assert_eq!(serde_json::Value::from(tree.clone()), manifest);
+        let yaml = crate::yaml::join(&crate::yaml::emit(&tree));
+        assert_eq!(yaml, "cpu: 0.5\nreplicas: 3\noffset: -2\nbig: 18446744073709551615\nhuge: 1e+21\n");
+        assert_eq!(serde_yaml::from_str::<serde_json::Value>(&yaml).unwrap(), manifest, "YAML reads the same numbers");
+    }
+
+    #[test]
+    fn paths_into_something_that_is_not_a_map_give_none() {
+        let mut v = tree!({"spec": "text"});
+        assert!(v.at(&["spec", "mlPolicy"]).is_none());
+        *v.at(&["metadata", "name"]).unwrap() = tree!("job");
+        assert_eq!(v.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str), Some("job"));
+    }
+}
