@@ -8,11 +8,10 @@ export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 out=dist/_bench
 rm -rf "$out" && mkdir -p "$out/hello/pkg"
 
-# The floor, built exactly like the widget (release profile, wasm-bindgen, wasm-opt -Oz).
+# The floor, built exactly like the widget (release profile, wasm-bindgen, scripts/wasm-opt.sh).
 cargo build -q --release --target wasm32-unknown-unknown -p hello-yew
 wasm-bindgen --target web --no-typescript --out-dir "$out/hello/pkg" target/wasm32-unknown-unknown/release/hello_yew.wasm
-wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types \
-  --enable-multivalue --enable-mutable-globals "$out/hello/pkg/hello_yew_bg.wasm" -o "$out/hello/pkg/hello_yew_bg.wasm"
+scripts/wasm-opt.sh "$out/hello/pkg/hello_yew_bg.wasm"
 cp bench/hello-site/* "$out/hello/"
 
 # A 1 MB manifest: the PyTorch example, renamed per copy.

@@ -12,18 +12,9 @@ wasm-bindgen --target web --no-typescript --out-dir dist/pkg \
   target/wasm32-unknown-unknown/release/trainer_v2_explorer.wasm
 wasm-bindgen --target web --no-typescript --out-dir dist/pkg-migrate \
   target/wasm32-unknown-unknown/release/trainer_v2_migrate.wasm
-optimise() {
-  if command -v wasm-opt >/dev/null && wasm-opt --version | grep -q 'version 1[2-9][0-9]'; then
-    wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-      --enable-reference-types --enable-multivalue --enable-mutable-globals "$1" -o "$1.opt"
-    mv "$1.opt" "$1"
-  else
-    echo "note: no wasm-opt >= 120 found; shipping the unoptimised $1" >&2
-  fi
-}
 wasm=dist/pkg/trainer_v2_explorer_bg.wasm
-optimise "$wasm"
-optimise dist/pkg-migrate/trainer_v2_migrate_bg.wasm
+scripts/wasm-opt.sh "$wasm"
+scripts/wasm-opt.sh dist/pkg-migrate/trainer_v2_migrate_bg.wasm
 # The wasm-bindgen glue ships minified (about 2 KB less gzipped for the widget).
 if command -v terser >/dev/null; then
   for js in dist/pkg/trainer_v2_explorer.js dist/pkg-migrate/trainer_v2_migrate.js; do
