@@ -27,6 +27,8 @@ cp index.html dist/index.html
 cargo run -q --bin trainer-explorer -- post --check
 cargo run -q --bin trainer-explorer -- post --out target/post-check.html --export dist/blog >/dev/null
 cp www/*.js www/*.css dist/
+# The converter's loader and worker sit next to the converter module they load.
+cp www/pkg-migrate/*.js dist/pkg-migrate/
 [[ -d www/assets ]] && cp -r www/assets dist/
 # The page's static fallback must be what the core generates.
 cargo run -q --bin trainer-explorer -- fallback dist/index.html --check

@@ -329,3 +329,33 @@ async fn migrate_mode_explains_bad_input() {
     let result = text(&el, ".migrate-result");
     assert!(result.contains("refused") && result.contains("Training Operator v1.9"), "{result}");
 }
+
+#[wasm_bindgen_test]
+async fn an_answer_for_text_that_was_replaced_is_not_shown() {
+    // The converter runs in a worker while the reader types on: make the first answer arrive
+    // after the second, as a large paste followed by a quick edit would.
+    use wasm_bindgen::closure::Closure;
+    reset("?mode=migrate");
+    let convert = Closure::<dyn Fn(String) -> String>::new(|text: String| {
+        trainer_v2_explorer::migrate::view::rendered_json(&text)
+    });
+    let w: wasm_bindgen::JsValue = web_sys::window().unwrap().into();
+    js_sys::Reflect::set(&w, &"__convert".into(), convert.as_ref()).unwrap();
+    convert.forget();
+    let delayed = js_sys::Function::new_with_args(
+        "text",
+        "const answer = window.__convert(text);
+         return new Promise((resolve) => setTimeout(() => resolve(answer), text.includes('slow') ? 700 : 0));",
+    );
+    ui::set_migrator(delayed);
+    let el = mounted(&[]).await;
+    let job = |name: &str| {
+        format!("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {{name: {name}}}\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 1\n      template: {{spec: {{containers: [{{name: pytorch, image: a:1}}]}}}}\n")
+    };
+    type_text(&el, "m-input", &job("slow")).await; // asked for; its answer is 700 ms away
+    type_text(&el, "m-input", &job("fast")).await;
+    yew::platform::time::sleep(Duration::from_millis(800)).await;
+    settle().await;
+    let result = text(&el, ".migrate-result");
+    assert!(result.contains("name: fast") && !result.contains("name: slow"), "{result}");
+}

@@ -6,13 +6,11 @@ const here = (path) => new URL(path, import.meta.url).href;
 let loading;
 let converter;
 
-// The V1 → V2 converter is a second module: only readers who open migrate mode download it.
+// The V1 → V2 converter is a second module: only readers who open migrate mode download it
+// (pkg-migrate/converter.js runs it in a worker).
 function convert(text) {
-  converter ??= import(here('./pkg-migrate/trainer_v2_migrate.js')).then(async (m) => {
-    await m.default();
-    return m;
-  });
-  return converter.then((m) => m.migrate(text));
+  converter ??= import(here('./pkg-migrate/converter.js'));
+  return converter.then((m) => m.convert(text));
 }
 
 function load() {

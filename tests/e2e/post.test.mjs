@@ -113,5 +113,27 @@ test('the converter loads only in migrate mode, and converts there', async () =>
     { timeout: 15000 },
   );
   assert.ok(fetched.some((u) => u.includes('pkg-migrate/trainer_v2_migrate_bg.wasm')));
+  // It converted in a worker: a large paste does not freeze the page.
+  assert.ok(page.workers().some((w) => w.url().endsWith('/pkg-migrate/converter-worker.js')), 'converts off the main thread');
+  await context.close();
+});
+
+test('where the worker cannot start, migrate mode converts on the page instead', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route('**/converter-worker.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(new URL('?mode=migrate#user-experience', BASE).href);
+  await page.waitForFunction(
+    () =>
+      document
+        .querySelector('[data-trainer-v2-explorer]:not([data-compact])')
+        ?.shadowRoot?.querySelector('.migrate-result')
+        ?.textContent.includes('kind: TrainJob'),
+    null,
+    { timeout: 15000 },
+  );
+  assert.deepEqual(errors, []);
   await context.close();
 });

@@ -27,15 +27,22 @@ pub fn Migrate(props: &MigrateProps) -> Html {
     let text = use_state(|| props.initial.clone());
     let stage = use_state(|| Stage::Working);
     let debounce = use_mut_ref(|| None::<Timeout>);
+    // The text the latest conversion was asked for. The converter runs in a worker while the
+    // reader keeps typing, so an answer can arrive for text that is no longer there.
+    let latest = use_mut_ref(String::new);
     {
-        let (stage, debounce) = (stage.clone(), debounce.clone());
+        let (stage, debounce, latest) = (stage.clone(), debounce.clone(), latest.clone());
         use_effect_with((*text).clone(), move |text| {
             stage.set(Stage::Working);
+            latest.replace(text.clone());
             let text = text.clone();
             // Typing stays responsive: convert once the reader pauses.
             *debounce.borrow_mut() = Some(Timeout::new(200, move || {
                 wasm_bindgen_futures::spawn_local(async move {
-                    stage.set(Stage::Done(browser::run_migrator(text).await));
+                    let answer = browser::run_migrator(text.clone()).await;
+                    if *latest.borrow() == text {
+                        stage.set(Stage::Done(answer));
+                    }
                 });
             }));
         });
