@@ -31,7 +31,10 @@ const widget = {
   css: { raw: 0, gz: 0 },
 };
 const hello = { wasm: size('dist/_bench/hello/pkg/hello_yew_bg.wasm'), js: sum(size('dist/_bench/hello/pkg/hello_yew.js'), size('dist/_bench/hello/hello.js')), css: { raw: 0, gz: 0 } };
-const converter = sum(size('dist/pkg-migrate/trainer_v2_migrate_bg.wasm'), size('dist/pkg-migrate/trainer_v2_migrate.js'));
+// Migrate mode's download: the converter module, its glue, and the loader and worker around it.
+const converter = sum(
+  ...['trainer_v2_migrate_bg.wasm', 'trainer_v2_migrate.js', 'converter.js', 'converter-worker.js'].map((f) => size(`dist/pkg-migrate/${f}`)),
+);
 const total = (t) => sum(t.wasm, t.js, t.css);
 
 const browser = await chromium.launch({
