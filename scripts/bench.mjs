@@ -37,6 +37,34 @@ const converter = sum(
 );
 const total = (t) => sum(t.wasm, t.js, t.css);
 
+// Where the widget's wasm bytes go, from twiggy on the build before wasm-opt (which shrinks every
+// part and strips the names twiggy needs). Our own code is split by module.
+const STD = ['core', 'alloc', 'std', 'dlmalloc', 'compiler_builtins'];
+function bytesByPart(csvPath) {
+  const parts = new Map();
+  const add = (part, n) => parts.set(part, (parts.get(part) ?? 0) + n);
+  for (const line of readFileSync(csvPath, 'utf8').split('\n').slice(1)) {
+    const m = line.match(/^("(?:[^"]|"")*"|[^,]*),(\d+),/);
+    if (!m) continue;
+    const name = m[1].replace(/^"|"$/g, '').replace(/""/g, '"');
+    const bytes = Number(m[2]);
+    if (/subsection|^custom section/.test(name)) continue; // names and metadata: not shipped
+    if (name.startsWith('data segment')) { add('strings and constants (data segments)', bytes); continue; }
+    if (name.startsWith('import ')) { add('imports from the JS glue', bytes); continue; }
+    // The first crate named that is not the standard library: `core::ptr::drop_in_place<yew::…>`
+    // is yew's code.
+    const paths = [...name.matchAll(/(?<![:\w])([A-Za-z_]\w*)(?:\[[0-9a-f]+\])?::([A-Za-z_]\w*)/g)];
+    const owner = paths.find(([, crate]) => !STD.includes(crate));
+    if (!paths.length) add('tables, exports and runtime helpers', bytes);
+    else if (!owner) add('Rust standard library', bytes);
+    else if (owner[1] === 'trainer_v2_explorer') add(`ours: ${owner[2]}`, bytes);
+    else add(owner[1], bytes);
+  }
+  const total = [...parts.values()].reduce((a, b) => a + b, 0);
+  return { total, rows: [...parts].sort((a, b) => b[1] - a[1]) };
+}
+const byPart = bytesByPart('dist/_bench/twiggy.csv');
+
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -149,6 +177,16 @@ const lines = [
   row('Migrate 1 MB manifest, native (best of 5)', `${native.seconds.toFixed(3)} s (${mbps(native.bytes, native.seconds)}, ${native.documents} documents)`, '–'),
   row('Lighthouse 12.2.3 (mobile): accessibility / performance / CLS', lh ? `${lh.a11y} / ${lh.perf} / ${lh.cls}` : 'not run', '–'),
   row('Migrate 1 MB manifest, wasm in Chromium (best of 3)', `${(wasmMigrate.ms / 1000).toFixed(3)} s (${mbps(wasmMigrate.bytes, wasmMigrate.ms / 1000)})`, '–'),
+  '',
+  '## Where the wasm bytes go',
+  '',
+  `By \`twiggy top\` on the release build before wasm-opt (${kb(byPart.total)} of code and data; wasm-opt then shrinks it to ${kb(widget.wasm.raw)}).`,
+  'Generic standard-library code counts for the first other crate its name mentions (`drop_in_place<yew::…>` is yew\'s); what names none stays with the standard library.',
+  '',
+  '| Part | Bytes | Share |',
+  '|---|---|---|',
+  ...byPart.rows.slice(0, 14).map(([part, n]) => `| ${part} | ${kb(n)} | ${((100 * n) / byPart.total).toFixed(1)}% |`),
+  `| everything else | ${kb(byPart.rows.slice(14).reduce((a, [, n]) => a + n, 0))} | ${((100 * byPart.rows.slice(14).reduce((a, [, n]) => a + n, 0)) / byPart.total).toFixed(1)}% |`,
   '',
   '## Budgets',
   '',

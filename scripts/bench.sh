@@ -14,6 +14,11 @@ wasm-bindgen --target web --no-typescript --out-dir "$out/hello/pkg" target/wasm
 scripts/wasm-opt.sh "$out/hello/pkg/hello_yew_bg.wasm"
 cp bench/hello-site/* "$out/hello/"
 
+# Where the widget's bytes go: twiggy reads function names, which wasm-opt strips, so it looks
+# at wasm-bindgen's output for the same release build before wasm-opt.
+wasm-bindgen --target web --no-typescript --out-dir "$out/named" target/wasm32-unknown-unknown/release/trainer_v2_explorer.wasm
+twiggy top -n 1000000 -f csv "$out/named/trainer_v2_explorer_bg.wasm" > "$out/twiggy.csv"
+
 # A 1 MB manifest: the PyTorch example, renamed per copy.
 python3 - "$TRAINER_REFERENCE/v1-examples/pytorch/simple.yaml" "$out/1mb.yaml" <<'PY'
 import sys

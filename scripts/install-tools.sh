@@ -94,6 +94,8 @@ for what in "${@:-build browser}"; do
     examples) example_tools ;;
     bench)
       [[ -x .tools/node/node_modules/.bin/lighthouse ]] || npm install --silent --no-audit --no-fund --prefix .tools/node lighthouse@12.2.3
+      # Where the widget's bytes go, by crate.
+      command -v twiggy >/dev/null || { say "installing twiggy from crates.io (a few minutes)"; cargo install twiggy --version 0.8.0; }
       ;;
     firefox) firefox_tools ;;
     *) die "unknown tool set: $what" ;;
