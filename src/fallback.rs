@@ -5,10 +5,10 @@
 //! `fill_page` regenerates every such region from the mount's `data-*` defaults, so the committed
 //! page can be checked for drift and nobody copies YAML into HTML by hand.
 
-use crate::highlight::{escape_html, to_html};
+use crate::highlight::{code_html, escape_html};
 use crate::query::{self, SyncSet};
 use crate::selection::Selection;
-use crate::snippets::{render, Pane};
+use crate::snippets::{render, Pane, Snippet};
 
 pub const START: &str = "<!-- fallback:start -->";
 pub const END: &str = "<!-- fallback:end -->";
@@ -47,14 +47,20 @@ fn pane_html(tag: &str, pane: &Pane) -> String {
         out.push_str("</div>");
     }
     for s in &pane.snippets {
-        out.push_str(&format!(
-            "<figure class=\"tv2x-snippet\"><figcaption>{}</figcaption><pre tabindex=\"0\"><code>{}</code></pre></figure>",
-            escape_html(&s.title),
-            to_html(s.language, &s.code, &s.owned_by_runtime)
-        ));
+        out.push_str(&snippet_html(s));
     }
     out.push_str("</section>");
     out
+}
+
+/// One snippet as a highlighted figure (one HTML block: no blank lines inside), for the page's
+/// static fallback and the post's code blocks.
+pub fn snippet_html(s: &Snippet) -> String {
+    format!(
+        "<figure class=\"tv2x-snippet\"><figcaption>{}</figcaption><pre tabindex=\"0\">{}</pre></figure>",
+        escape_html(&s.title),
+        code_html(s.language, &s.code, &s.owned_by_runtime)
+    )
 }
 
 /// Reads `data-*` attributes from an opening tag: `<div data-persona="x" data-compact>`.

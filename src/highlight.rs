@@ -315,13 +315,34 @@ pub fn escape_html(s: &str) -> String {
 /// toggle, and these two were 60% of them (with a block per line, a toggle parsed and swapped
 /// about 360 elements; now about 150).
 pub fn to_html(language: Language, code: &str, owned: &[bool]) -> String {
+    let mut out = String::with_capacity(code.len() * 2);
+    push_owned_lines(&mut out, language, code, owned);
+    out
+}
+
+/// The `<code>` element itself, as the widget's code blocks and the page's static figures
+/// both show it.
+pub fn code_html(language: Language, code: &str, owned: &[bool]) -> String {
+    let mut out = String::with_capacity(code.len() * 2 + 13);
+    out.push_str("<code>");
+    push_owned_lines(&mut out, language, code, owned);
+    out.push_str("</code>");
+    out
+}
+
+fn push_owned_lines(out: &mut String, language: Language, code: &str, owned: &[bool]) {
     let classes: Vec<Option<&str>> = owned.iter().map(|o| o.then_some("o")).collect();
-    to_html_with_classes(language, code, &classes)
+    push_lines(out, language, code, &classes);
 }
 
 /// Like `to_html`, with an extra CSS class per line (the migrator's mapped/moved/dropped).
 pub fn to_html_with_classes(language: Language, code: &str, line_classes: &[Option<&str>]) -> String {
     let mut out = String::with_capacity(code.len() * 2);
+    push_lines(&mut out, language, code, line_classes);
+    out
+}
+
+fn push_lines(out: &mut String, language: Language, code: &str, line_classes: &[Option<&str>]) {
     for (i, (line, spans)) in code.lines().zip(highlight(language, code)).enumerate() {
         let marked = line_classes.get(i).copied().flatten();
         if let Some(class) = marked {
@@ -348,7 +369,6 @@ pub fn to_html_with_classes(language: Language, code: &str, line_classes: &[Opti
             out.push_str("</span>");
         }
     }
-    out
 }
 
 #[cfg(test)]

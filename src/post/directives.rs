@@ -1,7 +1,7 @@
 //! The directives of the post source, parsed once and rendered per output.
 
 use crate::fallback;
-use crate::highlight::{escape_html, to_html};
+use crate::highlight::escape_html;
 use crate::query;
 use crate::selection::Selection;
 use crate::snippets::{all_snippets, topics, Api, Language, Snippet};
@@ -57,15 +57,6 @@ fn snippet(attrs: &[(String, String)]) -> Result<Snippet, String> {
         .into_iter()
         .find(|s| s.api == api && s.language == language)
         .ok_or(format!("no {api:?} {language:?} snippet for {q}"))
-}
-
-/// The snippet as a highlighted figure (one HTML block: no blank lines inside).
-pub fn snippet_html(s: &Snippet) -> String {
-    format!(
-        "<figure class=\"tv2x-snippet\"><figcaption>{}</figcaption><pre tabindex=\"0\"><code>{}</code></pre></figure>",
-        escape_html(&s.title),
-        to_html(s.language, &s.code, &s.owned_by_runtime)
-    )
 }
 
 /// The mount point: `data-*` from the directive, and an empty fallback region that

@@ -17,7 +17,7 @@ fn expand(body: &str) -> Result<String, String> {
             None => out.push_str(line),
             Some(Err(e)) => return Err(format!("post line {}: {e}", n + 1)),
             Some(Ok(Directive::Toc)) => out.push_str(TOC_MARKER),
-            Some(Ok(Directive::Snippet(s))) => out.push_str(&directives::snippet_html(&s)),
+            Some(Ok(Directive::Snippet(s))) => out.push_str(&fallback::snippet_html(&s)),
             Some(Ok(Directive::Explorer { attrs })) => {
                 directives::check_explorer(&attrs).map_err(|e| format!("post line {}: {e}", n + 1))?;
                 out.push_str(&directives::explorer_html(&attrs));

@@ -1,5 +1,5 @@
 //! One snippet: title, copy button and highlighted code. The highlighted HTML comes from the core
-//! (`highlight::to_html`), the same markup as the page's static fallback; setting it as one
+//! (`highlight::code_html`), the same markup as the page's static fallback; setting it as one
 //! string keeps a toggle cheap.
 //!
 //! The `<code>` element is part of that string on purpose. Yew replaces raw HTML node by node
@@ -34,8 +34,7 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
     let copy_state = use_state(|| CopyState::Idle);
     let html =
         use_memo((snippet.code.clone(), snippet.language, snippet.owned_by_runtime.clone()), |(code, lang, owned)| {
-            let lines = highlight::to_html(*lang, code, owned);
-            Html::from_html_unchecked(AttrValue::from(format!("<code>{lines}</code>")))
+            Html::from_html_unchecked(AttrValue::from(highlight::code_html(*lang, code, owned)))
         });
     let onclick = {
         let code = snippet.code.clone();
