@@ -25,19 +25,16 @@ pub fn owner(topic: &str) -> (Persona, Framework) {
 }
 
 fn yaml_snippet(title: &str, comments: &[String], docs: Vec<Value>) -> Snippet {
-    let mut pairs = Vec::new();
-    for (i, d) in docs.iter().enumerate() {
-        pairs.push((if i == 0 { comments } else { &[][..] }, d));
-    }
-    let lines = yaml::emit_documents(pairs);
-    let owned = vec![false; lines.len()];
-    Snippet {
-        api: Api::V2,
-        language: crate::snippets::Language::Yaml,
-        title: title.into(),
-        code: yaml::join(&lines),
-        owned_by_runtime: owned,
-    }
+    // The comments head the first document only.
+    let lines =
+        yaml::emit_documents(docs.iter().enumerate().map(|(i, d)| (if i == 0 { comments } else { &[][..] }, d)));
+    Snippet::yaml(Api::V2, title.into(), lines, |_| false)
+}
+
+/// A built-in runtime as v2.3.0 ships it, with one comment above it.
+fn builtin_runtime(framework: Framework, title: &str, comment: &str) -> Option<Snippet> {
+    let rt = runtime_for(&Selection::new(Persona::PlatformEngineer, framework))?;
+    Some(yaml_snippet(title, &[comment.into()], vec![to_value(&rt)]))
 }
 
 fn selection(persona: Persona, framework: Framework, params: &[(ParamKey, &str)]) -> Selection {
@@ -50,39 +47,30 @@ fn selection(persona: Persona, framework: Framework, params: &[(ParamKey, &str)]
 }
 
 pub fn topic(topic: &str) -> Option<Snippet> {
+    let (persona, framework) = owner(topic);
     Some(match topic {
         "first-job" => first_job(),
-        "jobset" => {
-            let rt = runtime_for(&Selection::new(Persona::PlatformEngineer, Framework::PyTorch))?;
-            yaml_snippet(
-                "ClusterTrainingRuntime torch-distributed: a JobSet template",
-                &["Everything under template.spec is a JobSet spec; each replicatedJob becomes a Job.".into()],
-                vec![to_value(&rt)],
-            )
-        }
+        "jobset" => builtin_runtime(
+            framework,
+            "ClusterTrainingRuntime torch-distributed: a JobSet template",
+            "Everything under template.spec is a JobSet spec; each replicatedJob becomes a Job.",
+        )?,
         "kueue" => {
-            let sel = selection(
-                Persona::DataScientist,
-                Framework::PyTorch,
-                &[(ParamKey::Queue, "team-a-queue"), (ParamKey::Namespace, "team-a")],
-            );
-            let job = trainjob_for(&sel)?;
+            let sel =
+                selection(persona, framework, &[(ParamKey::Queue, "team-a-queue"), (ParamKey::Namespace, "team-a")]);
             yaml_snippet(
                 "TrainJob admitted by Kueue",
                 &["Kueue admits the job by setting suspend to false when team-a-queue has quota.".into()],
-                vec![to_value(&job)],
+                vec![to_value(&trainjob_for(&sel)?)],
             )
         }
         "gang-scheduling" => gang_scheduling()?,
         "failure-handling" => failure_handling()?,
-        "mpi" => {
-            let rt = runtime_for(&Selection::new(Persona::PlatformEngineer, Framework::DeepSpeed))?;
-            yaml_snippet(
-                "ClusterTrainingRuntime deepspeed-distributed (v2.3.0)",
-                &["The controller adds the SSH keys Secret and the hostfile ConfigMap per TrainJob.".into()],
-                vec![to_value(&rt)],
-            )
-        }
+        "mpi" => builtin_runtime(
+            framework,
+            "ClusterTrainingRuntime deepspeed-distributed (v2.3.0)",
+            "The controller adds the SSH keys Secret and the hostfile ConfigMap per TrainJob.",
+        )?,
         _ => return None,
     })
 }
@@ -171,12 +159,5 @@ fn first_job() -> Snippet {
     script.line("client.wait_for_job_status(job_name)");
     script.line("for line in client.get_job_logs(job_name):");
     script.line("    print(line)");
-    let code = script.finish();
-    Snippet {
-        api: Api::V2,
-        language: crate::snippets::Language::Python,
-        title: "Your first TrainJob from Python".into(),
-        owned_by_runtime: vec![false; code.lines().count()],
-        code,
-    }
+    Snippet::python(Api::V2, "Your first TrainJob from Python".into(), script.finish())
 }
