@@ -40,40 +40,26 @@ pub struct Report {
 }
 
 impl Report {
+    fn push(&mut self, v1: String, status: Status, v2: Option<String>, note: String, exact: bool) {
+        self.entries.push(Entry { v1, status, v2, note, exact });
+    }
+
     pub fn mapped(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
-        self.entries.push(Entry {
-            v1: v1.into(),
-            status: Status::Mapped,
-            v2: Some(v2.into()),
-            note: note.into(),
-            exact: false,
-        });
+        self.push(v1.into(), Status::Mapped, Some(v2.into()), note.into(), false);
     }
 
     pub fn moved(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
-        self.entries.push(Entry {
-            v1: v1.into(),
-            status: Status::Moved,
-            v2: Some(v2.into()),
-            note: note.into(),
-            exact: false,
-        });
+        self.push(v1.into(), Status::Moved, Some(v2.into()), note.into(), false);
     }
 
     pub fn dropped(&mut self, v1: impl Into<String>, note: impl Into<String>) {
-        self.entries.push(Entry { v1: v1.into(), status: Status::Dropped, v2: None, note: note.into(), exact: false });
+        self.push(v1.into(), Status::Dropped, None, note.into(), false);
     }
 
     /// A mapping for one structural field (e.g. a replica type becoming `numNodes`) that says
     /// nothing about the fields beneath it.
     pub fn mapped_node(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
-        self.entries.push(Entry {
-            v1: v1.into(),
-            status: Status::Mapped,
-            v2: Some(v2.into()),
-            note: note.into(),
-            exact: true,
-        });
+        self.push(v1.into(), Status::Mapped, Some(v2.into()), note.into(), true);
     }
 
     /// The entry that accounts for a V1 path: the one with the longest matching prefix.
