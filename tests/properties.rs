@@ -61,7 +61,7 @@ proptest! {
 
     #[test]
     fn emitted_yaml_reads_back_as_the_same_value(v in json_value()) {
-        let text = yaml::join(&yaml::emit(&v.clone().into()));
+        let text = yaml::join(&yaml::emit(&(&v).into()));
         let back: Value = serde_yaml::from_str(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         // A top-level empty string/null document reads back as null.
         if !(v.is_null() || v == Value::String(String::new())) {
@@ -124,7 +124,7 @@ fn mutated_job() -> impl Strategy<Value = String> {
                     }
                 }
             }
-            yaml::join(&yaml::emit(&doc.into()))
+            yaml::join(&yaml::emit(&(&doc).into()))
         })
 }
 

@@ -799,7 +799,7 @@ impl<'a> Conversion<'a> {
         }
         if jobs.iter().all(|(_, s)| s.fits_patch()) {
             let patch = self.patch_for(jobs);
-            spec.runtime_patches.push(patch.into());
+            spec.runtime_patches.push((&patch).into());
             return;
         }
         let mut rt = self.copy_runtime(base, meta);

@@ -57,7 +57,7 @@ impl Migration {
             }
         }
         // The emitter walks the snippets' tree; the migrator builds serde_json's.
-        let trees: Vec<Value> = values.into_iter().map(|v| Value::from(v.clone())).collect();
+        let trees: Vec<Value> = values.into_iter().map(Value::from).collect();
         yaml::join(&yaml::emit_documents(trees.iter().map(|v| (&[][..], v))))
     }
 

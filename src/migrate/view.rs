@@ -60,7 +60,7 @@ pub fn view(text: &str) -> MigrateView {
         .docs
         .iter()
         .map(|d| {
-            let source_lines = d.source.as_ref().map(|v| yaml::emit(&Value::from(v.clone()))).unwrap_or_default();
+            let source_lines = d.source.as_ref().map(|v| yaml::emit(&Value::from(v))).unwrap_or_default();
             let source_text = yaml::join(&source_lines);
             let (title, status, message, rows, classes) = match &d.outcome {
                 Outcome::Converted { name, kind, report, lossy, .. } => {

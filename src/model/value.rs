@@ -171,21 +171,21 @@ impl From<Map> for Value {
     }
 }
 
-/// serde_json's number text is what the migrator printed before this type existed.
-impl From<serde_json::Value> for Value {
-    fn from(v: serde_json::Value) -> Self {
+/// The migrator's serde_json trees, read in place: converting one does not copy it first.
+impl From<&serde_json::Value> for Value {
+    fn from(v: &serde_json::Value) -> Self {
         match v {
             serde_json::Value::Null => Value::Null,
-            serde_json::Value::Bool(b) => Value::Bool(b),
+            serde_json::Value::Bool(b) => Value::Bool(*b),
             serde_json::Value::Number(n) => Value::Number(match (n.as_i64(), n.as_u64()) {
                 (Some(i), _) => Number::Int(i),
                 (_, Some(u)) => Number::UInt(u),
                 _ => Number::Float(n.as_f64().unwrap_or(f64::NAN)),
             }),
-            serde_json::Value::String(s) => Value::String(s),
-            serde_json::Value::Array(items) => Value::Array(items.into_iter().map(Value::from).collect()),
+            serde_json::Value::String(s) => Value::String(s.clone()),
+            serde_json::Value::Array(items) => Value::Array(items.iter().map(Value::from).collect()),
             serde_json::Value::Object(map) => {
-                Value::Object(map.into_iter().map(|(k, v)| (k, Value::from(v))).collect())
+                Value::Object(map.iter().map(|(k, v)| (k.clone(), Value::from(v))).collect())
             }
         }
     }
@@ -584,7 +584,7 @@ mod tests {
     #[test]
     fn numbers_from_manifests_survive_both_conversions() {
         let manifest = json!({"cpu": 0.5, "replicas": 3, "offset": -2, "big": u64::MAX, "huge": 1e21});
-        let tree = Value::from(manifest.clone());
+        let tree = Value::from(&manifest);
         assert_eq!(serde_json::Value::from(tree.clone()), manifest);
         let yaml = crate::yaml::join(&crate::yaml::emit(&tree));
         assert_eq!(yaml, "cpu: 0.5\nreplicas: 3\noffset: -2\nbig: 18446744073709551615\nhuge: 1e+21\n");
