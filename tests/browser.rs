@@ -55,6 +55,10 @@ async fn mounted(attrs: &[(&str, &str)]) -> Element {
     el
 }
 
+fn storage() -> web_sys::Storage {
+    web_sys::window().unwrap().local_storage().unwrap().unwrap()
+}
+
 fn q(host: &Element, selector: &str) -> Element {
     host.shadow_root().unwrap().query_selector(selector).unwrap().unwrap_or_else(|| panic!("no {selector}"))
 }
@@ -174,32 +178,20 @@ async fn the_url_and_storage_round_trip() {
     let search = web_sys::window().unwrap().location().search().unwrap();
     assert!(search.contains("utm_source=blog"), "host keys survive: {search}");
     assert!(search.contains("framework=xgboost") && search.contains("gpus=2"), "{search}");
-    let stored = web_sys::window().unwrap().local_storage().unwrap().unwrap().get_item("trainer-v2-explorer").unwrap();
+    let stored = storage().get_item("trainer-v2-explorer").unwrap();
     assert!(stored.unwrap().contains("framework=xgboost"));
 
     // A copied link reopens the same view, even with different storage.
     let link = search.clone();
     reset(&link);
-    web_sys::window()
-        .unwrap()
-        .local_storage()
-        .unwrap()
-        .unwrap()
-        .set_item("trainer-v2-explorer", "framework=jax")
-        .unwrap();
+    storage().set_item("trainer-v2-explorer", "framework=jax").unwrap();
     let again = mounted(&[("data-framework", "mlx")]).await;
     assert_eq!(checked(&again, "framework"), "xgboost", "URL beats storage and data-*");
     assert!(text(&again, ".v2").contains("nvidia.com/gpu: 2"));
 
     // Without a URL, storage beats data-*.
     reset("");
-    web_sys::window()
-        .unwrap()
-        .local_storage()
-        .unwrap()
-        .unwrap()
-        .set_item("trainer-v2-explorer", "framework=jax")
-        .unwrap();
+    storage().set_item("trainer-v2-explorer", "framework=jax").unwrap();
     let stored_view = mounted(&[("data-framework", "mlx")]).await;
     assert_eq!(checked(&stored_view, "framework"), "jax");
 }
@@ -269,13 +261,19 @@ async fn the_widget_works_when_storage_throws() {
     .unwrap();
 }
 
-fn install_converter() {
+/// The core's converter as a JS function, like the one the page's loader hands the widget.
+fn rust_converter() -> js_sys::Function {
     use wasm_bindgen::closure::Closure;
     let f = Closure::<dyn Fn(String) -> String>::new(|text: String| {
         trainer_v2_explorer::migrate::view::rendered_json(&text)
     });
-    ui::set_migrator(f.as_ref().clone().unchecked_into());
+    let function = f.as_ref().clone().unchecked_into();
     f.forget();
+    function
+}
+
+fn install_converter() {
+    ui::set_migrator(rust_converter());
 }
 
 /// Types into the migrate text area, then waits out the converter's debounce.
@@ -334,20 +332,15 @@ async fn migrate_mode_explains_bad_input() {
 async fn an_answer_for_text_that_was_replaced_is_not_shown() {
     // The converter runs in a worker while the reader types on: make the first answer arrive
     // after the second, as a large paste followed by a quick edit would.
-    use wasm_bindgen::closure::Closure;
     reset("?mode=migrate");
-    let convert = Closure::<dyn Fn(String) -> String>::new(|text: String| {
-        trainer_v2_explorer::migrate::view::rendered_json(&text)
-    });
-    let w: wasm_bindgen::JsValue = web_sys::window().unwrap().into();
-    js_sys::Reflect::set(&w, &"__convert".into(), convert.as_ref()).unwrap();
-    convert.forget();
     let delayed = js_sys::Function::new_with_args(
-        "text",
-        "const answer = window.__convert(text);
-         return new Promise((resolve) => setTimeout(() => resolve(answer), text.includes('slow') ? 700 : 0));",
+        "convert",
+        "return (text) => {
+           const answer = convert(text);
+           return new Promise((resolve) => setTimeout(() => resolve(answer), text.includes('slow') ? 700 : 0));
+         };",
     );
-    ui::set_migrator(delayed);
+    ui::set_migrator(delayed.call1(&wasm_bindgen::JsValue::NULL, &rust_converter()).unwrap().unchecked_into());
     let el = mounted(&[]).await;
     let job = |name: &str| {
         format!("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {{name: {name}}}\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 1\n      template: {{spec: {{containers: [{{name: pytorch, image: a:1}}]}}}}\n")
