@@ -191,25 +191,6 @@ impl From<&serde_json::Value> for Value {
     }
 }
 
-impl From<Value> for serde_json::Value {
-    fn from(v: Value) -> Self {
-        match v {
-            Value::Null => serde_json::Value::Null,
-            Value::Bool(b) => serde_json::Value::Bool(b),
-            Value::Number(Number::Int(n)) => n.into(),
-            Value::Number(Number::UInt(n)) => n.into(),
-            Value::Number(Number::Float(x)) => {
-                serde_json::Number::from_f64(x).map_or(serde_json::Value::Null, Into::into)
-            }
-            Value::String(s) => serde_json::Value::String(s),
-            Value::Array(items) => serde_json::Value::Array(items.into_iter().map(Into::into).collect()),
-            Value::Object(map) => {
-                serde_json::Value::Object(map.into_iter().map(|(k, v)| (k, serde_json::Value::from(v))).collect())
-            }
-        }
-    }
-}
-
 /// Serializes a model into the tree the YAML emitter walks. Our models hold only maps, strings,
 /// integers and bools, so this cannot fail; a failure would be a programming error, which we
 /// surface as an empty object rather than a panic in the reader's browser.
@@ -585,7 +566,7 @@ mod tests {
     fn numbers_from_manifests_survive_both_conversions() {
         let manifest = json!({"cpu": 0.5, "replicas": 3, "offset": -2, "big": u64::MAX, "huge": 1e21});
         let tree = Value::from(&manifest);
-        assert_eq!(serde_json::Value::from(tree.clone()), manifest);
+        assert_eq!(serde_json::to_value(&tree).unwrap(), manifest);
         let yaml = crate::yaml::join(&crate::yaml::emit(&tree));
         assert_eq!(yaml, "cpu: 0.5\nreplicas: 3\noffset: -2\nbig: 18446744073709551615\nhuge: 1e+21\n");
         assert_eq!(serde_yaml::from_str::<serde_json::Value>(&yaml).unwrap(), manifest, "YAML reads the same numbers");

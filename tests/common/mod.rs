@@ -196,5 +196,5 @@ pub fn selection_spread() -> Vec<Selection> {
 /// The tree the widget's YAML emitter walks for `model`, as serde_json's value for comparing
 /// with parsed manifests.
 pub fn emitted_tree<T: serde::Serialize>(model: &T) -> serde_json::Value {
-    serde_json::Value::from(trainer_v2_explorer::model::to_value(model))
+    serde_json::to_value(trainer_v2_explorer::model::to_value(model)).expect("a tree serializes to JSON")
 }
