@@ -8,7 +8,7 @@ impl Conversion<'_> {
     pub(super) fn trainjob_meta(&mut self) -> ObjectMeta {
         let mut meta = ObjectMeta::named(&rfc1035(&self.name));
         if meta.name.as_deref() != Some(self.name.as_str()) {
-            self.report.mapped(
+            self.report.mapped_derived(
                 "metadata.name",
                 "metadata.name",
                 format!("renamed to {}: TrainJob names must be RFC 1035 labels", meta.name.clone().unwrap_or_default()),
@@ -28,6 +28,12 @@ impl Conversion<'_> {
         meta.annotations = self.meta.annotations.clone();
         if !self.meta.annotations.is_empty() {
             self.report.mapped("metadata.annotations", "metadata.annotations", "");
+        }
+        for key in ["labels", "annotations"] {
+            let raw = self.doc.get("metadata").and_then(|m| m.get(key));
+            if raw.is_some_and(|v| v.as_object().is_none_or(|m| m.is_empty())) {
+                self.report.dropped(format!("metadata.{key}"), "empty: nothing to carry over");
+            }
         }
         for key in self.meta.extra.keys() {
             self.report.dropped(format!("metadata.{key}"), "set by the API server; not carried over");

@@ -1,7 +1,7 @@
 //! One V1 job to its V2 objects and report: this file decides what to do with a document and
 //! holds the state of one conversion; each concern has its own file beside it.
 
-use super::report::Report;
+use super::report::{self, Report};
 use crate::catalog::V1Kind;
 use crate::model::pod::{Container, PodSpec, Resources};
 use crate::model::v1::ReplicaSpec;
@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 mod master_worker;
 mod metadata;
 mod mpi;
+mod numbers;
 mod patch;
 mod pod_settings;
 mod policies;
@@ -22,6 +23,7 @@ mod runtime;
 mod topology;
 mod trainer;
 
+use numbers::count_in_range;
 pub use patch::PATCH_MANAGER;
 use pod_settings::PodSettings;
 use runtime::reference_to;
@@ -69,6 +71,13 @@ pub enum Outcome {
     },
 }
 
+impl Replica {
+    /// Whether the V1 document sets `replicas` (the report accounts only for what is there).
+    fn raw_has_replicas(&self) -> bool {
+        self.raw.get("replicas").is_some()
+    }
+}
+
 fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
 }
@@ -92,22 +101,22 @@ pub fn convert(doc: &Value) -> Outcome {
             Some(k) => Source::V1(k),
             None => return Outcome::PassedThrough { name, kind: kind.into(), object: doc.clone() },
         },
-        ("kubeflow.org/v2beta1", "MPIJob") => {
-            let imp = doc.pointer("/spec/mpiImplementation").and_then(Value::as_str).unwrap_or("OpenMPI");
-            if imp != "OpenMPI" {
-                return Outcome::Refused {
-                    name,
-                    kind: kind.into(),
-                    reason: format!(
-                        "mpiImplementation {imp}: Trainer v2.3.0 runs only OpenMPI (IntelMPI is on the roadmap, trainer#1807). \
-                         Keep this MPIJob on the MPI Operator, or rebuild the image with OpenMPI."
-                    ),
-                };
-            }
-            Source::MpiV2beta1
-        }
+        ("kubeflow.org/v2beta1", "MPIJob") => Source::MpiV2beta1,
         _ => return Outcome::PassedThrough { name, kind: kind.into(), object: doc.clone() },
     };
+    if source.kind() == V1Kind::MpiJob {
+        let imp = doc.pointer("/spec/mpiImplementation").and_then(Value::as_str).unwrap_or("OpenMPI");
+        if imp != "OpenMPI" {
+            return Outcome::Refused {
+                name,
+                kind: kind.into(),
+                reason: format!(
+                    "mpiImplementation {imp}: Trainer v2.3.0 runs only OpenMPI (IntelMPI is on the roadmap, trainer#1807). \
+                     Keep this MPIJob on the MPI Operator, or rebuild the image with OpenMPI."
+                ),
+            };
+        }
+    }
     match Conversion::new(obj, source, kind).and_then(Conversion::run) {
         Ok(outcome) => outcome,
         Err(message) => Outcome::Invalid { message: format!("{kind} {name}: {message}") },
@@ -196,13 +205,17 @@ impl<'a> Conversion<'a> {
             V1Kind::MpiJob => self.convert_mpi()?,
             _ => self.convert_single_template()?,
         };
-        self.report.mapped("apiVersion", "apiVersion", format!("now {API_VERSION}"));
-        self.report.mapped("kind", "kind", "now TrainJob");
-        let mut source = Value::Object(self.doc.clone());
-        if let Some(obj) = source.as_object_mut() {
-            obj.remove("status");
+        self.report.mapped_derived("apiVersion", "apiVersion", format!("now {API_VERSION}"));
+        self.report.mapped_derived("kind", "kind", "now TrainJob");
+        for key in self.doc.keys() {
+            match key.as_str() {
+                "apiVersion" | "kind" | "metadata" | "spec" => {}
+                "status" => {
+                    self.report.dropped("status", "written by the controller; a new TrainJob starts without one")
+                }
+                _ => self.report.dropped(key.clone(), "not a field of a Kubernetes object"),
+            }
         }
-        self.report.account_for(&source);
         let lossy = self.report.is_lossy();
         // The generated runtime, when there is one, comes first: the TrainJob references it.
         objects.sort_by_key(|o| o["kind"] == "TrainJob");
@@ -216,7 +229,7 @@ impl<'a> Conversion<'a> {
     }
 }
 
-fn trainjob_value(metadata: ObjectMeta, spec: TrainJobSpec) -> Value {
+fn trainjob_value(metadata: ObjectMeta, spec: TrainJobSpec) -> Result<Value, String> {
     to_value(&TrainJob { api_version: API_VERSION.into(), kind: "TrainJob".into(), metadata, spec })
 }
 
@@ -259,6 +272,7 @@ fn mentions_deepspeed(c: &Container) -> bool {
 
 /// The migrator works on serde_json's tree (it is already in this module for parsing); the
 /// models' own `model::Value` is what the widget's snippets use.
-fn to_value<T: serde::Serialize>(model: &T) -> Value {
-    serde_json::to_value(model).unwrap_or_default()
+/// A serialization error refuses the document: it never becomes `null` or `{}` in the output.
+fn to_value<T: serde::Serialize>(model: &T) -> Result<Value, String> {
+    serde_json::to_value(model).map_err(|e| format!("internal error: an output object could not be serialized: {e}"))
 }

@@ -2,6 +2,7 @@
 //! generated TrainingRuntime with mlPolicy.mpi.
 
 use super::*;
+use numbers::count_value;
 
 pub(super) const MPI_RUNTIME_WHY: &str =
     "no built-in plain-MPI runtime exists after v2.1, so the generated TrainingRuntime holds it";
@@ -17,12 +18,18 @@ impl Conversion<'_> {
         let (launcher_path, worker_path) = (launcher.path.clone(), worker.path.clone());
         let launcher_main = launcher.spec.template.spec.containers[launcher_main_index].clone();
         let worker_main = worker.spec.template.spec.containers[worker_main_index].clone();
-        let workers = worker.spec.replicas.unwrap_or(1);
-
-        if self.spec().contains_key("mpiImplementation") {
-            // Anything but OpenMPI was refused in `convert`.
-            self.report.mapped("spec.mpiImplementation", "mlPolicy.mpi.mpiImplementation", "");
+        let workers =
+            count_in_range(&format!("{worker_path}.replicas"), u64::from(worker.spec.replicas.unwrap_or(1)), 1)?;
+        let launchers = launcher.spec.replicas.unwrap_or(1);
+        let launcher_has_replicas = launcher.raw_has_replicas();
+        if launchers != 1 {
+            return Err(format!("{launcher_path}.replicas is {launchers}: an MPIJob has exactly one launcher"));
         }
+        let slots = match self.spec().get("slotsPerWorker") {
+            Some(v) => Some(count_value("spec.slotsPerWorker", v, 1)?),
+            None => None,
+        };
+
         let deepspeed = [&launcher_main, &worker_main].iter().any(|c| mentions_deepspeed(c));
         let meta = self.trainjob_meta();
         let mut spec = TrainJobSpec::default();
@@ -39,109 +46,130 @@ impl Conversion<'_> {
         if let Some(r) = worker_main.resources.clone() {
             self.map_resources(r, &format!("{worker_main_path}.resources"), &mut trainer);
         }
-        let slots = self.spec().get("slotsPerWorker").and_then(Value::as_u64).map(|n| n as u32);
+        self.report_worker_container(&worker_main, &worker_main_path);
+        trainer.num_nodes = Some(workers);
         let mut objects = Vec::new();
+        let launcher_pod = self.replicas["Launcher"].spec.template.clone();
+        let worker_pod = self.replicas["Worker"].spec.template.clone();
+        let launcher_settings =
+            PodSettings::collect(&launcher_pod, launcher_main_index, &format!("{launcher_path}.template"))?;
+        let worker_settings = PodSettings::collect(&worker_pod, worker_main_index, &format!("{worker_path}.template"))?;
 
         if deepspeed {
             // DeepSpeed over MPI: the built-in runtime. Its launcher is also a rank
             // (runLauncherAsNode), so numNodes = workers keeps the number of hosts.
             spec.runtime_ref = RuntimeRef { name: "deepspeed-distributed".into(), api_group: None, kind: None };
-            trainer.num_nodes = Some(workers);
-            self.report.mapped(
+            self.report.mapped_derived(
                 format!("{worker_path}.replicas"),
                 "spec.trainer.numNodes",
                 format!("{workers} hosts: deepspeed-distributed runs the launcher as one of them"),
             );
-            self.report.mapped_node(launcher_path.clone(), "replicatedJobs[launcher]", "");
-            self.report.mapped_node(worker_path.clone(), "replicatedJobs[node]", "");
+            if launcher_has_replicas {
+                self.report.dropped(format!("{launcher_path}.replicas"), "deepspeed-distributed runs one launcher");
+            }
             if let Some(n) = slots {
                 trainer.num_proc_per_node = Some(n);
                 self.report.mapped("spec.slotsPerWorker", "spec.trainer.numProcPerNode", "");
             }
-            // The runtime's node pods keep their own image and sshd; the Worker's are reported.
-            if worker_main.image != launcher_main.image {
-                self.report.dropped(
-                    format!("{worker_main_path}.image"),
-                    "the runtime's node pods run its own image with sshd; trainer.image sets the trainer step's",
-                );
-            }
+            // The runtime's node pods keep their own image and sshd.
+            let sshd = "the node pods of deepspeed-distributed run the runtime's own image with sshd";
+            self.report.dropped(format!("{worker_main_path}.image"), sshd);
             if !worker_main.command.is_empty() {
-                self.report.dropped(format!("{worker_main_path}.command"), "the runtime's node pods run sshd");
+                self.report.dropped(format!("{worker_main_path}.command"), sshd);
             }
             if !worker_main.args.is_empty() {
-                self.report.dropped(format!("{worker_main_path}.args"), "the runtime's node pods run sshd");
+                self.report.dropped(format!("{worker_main_path}.args"), sshd);
             }
-            self.report.mapped(format!("{worker_main_path}.name"), "replicatedJobs[node] container node", "");
-            if launcher_main.resources.as_ref().is_some_and(|r| !r.is_empty()) {
+            if launcher_main.resources.is_some() {
                 self.report.dropped(
                     format!("{launcher_main_path}.resources"),
                     "the launcher is a training node in deepspeed-distributed and gets resourcesPerNode",
                 );
             }
+            for key in ["mpiImplementation", "sshAuthMountPath", "runLauncherAsWorker"] {
+                if self.spec().contains_key(key) {
+                    self.report.dropped(
+                        format!("spec.{key}"),
+                        "deepspeed-distributed sets its own MPI policy (OpenMPI, its SSH mount, the launcher as a node)",
+                    );
+                }
+            }
             let base = runtimes::runtime_for(&Selection::new(
                 crate::catalog::Persona::PlatformEngineer,
                 crate::catalog::Framework::DeepSpeed,
             ))
-            .ok_or("no runtime")?;
-            let launcher_pod = self.replicas["Launcher"].spec.template.clone();
-            let worker_pod = self.replicas["Worker"].spec.template.clone();
-            let launcher_settings =
-                PodSettings::collect(&launcher_pod, launcher_main_index, &format!("{launcher_path}.template"));
-            let worker_settings =
-                PodSettings::collect(&worker_pod, worker_main_index, &format!("{worker_path}.template"));
+            .ok_or("internal error: no deepspeed runtime")?;
             self.place_pod_settings(
                 &[("launcher", &launcher_settings), ("node", &worker_settings)],
                 &base,
                 &mut spec,
                 &mut objects,
                 &meta,
-            );
+            )?;
         } else {
             // Plain MPI: no built-in runtime after v2.1, so generate one with mlPolicy.mpi.
-            let rt = self.generated_mpi_runtime(
-                &meta,
-                &launcher_main,
-                &worker_main,
-                &launcher_main_path,
-                &worker_main_path,
-                workers,
-                slots,
-            )?;
+            let mut rt = self.generated_mpi_runtime(&meta, &launcher_main, &worker_main, &worker_main_path, slots)?;
+            let rt_name = rt.metadata.name.clone().unwrap_or_default();
+            let jobs = format!("TrainingRuntime {rt_name} spec.template.spec.replicatedJobs");
             spec.runtime_ref = reference_to(&rt);
-            trainer.num_nodes = Some(workers);
-            let mut rt = rt;
-            let launcher_pod = self.replicas["Launcher"].spec.template.clone();
-            let worker_pod = self.replicas["Worker"].spec.template.clone();
-            let launcher_settings =
-                PodSettings::collect(&launcher_pod, launcher_main_index, &format!("{launcher_path}.template"));
-            let worker_settings =
-                PodSettings::collect(&worker_pod, worker_main_index, &format!("{worker_path}.template"));
-            self.embed(&launcher_settings, "launcher", &mut rt, MPI_RUNTIME_WHY);
-            self.embed(&worker_settings, "node", &mut rt, MPI_RUNTIME_WHY);
-            objects.push(to_value(&rt));
-        }
-        for key in ["cleanPodPolicy"] {
-            if self.spec().contains_key(key) {
-                self.report.dropped(format!("spec.{key}"), "no V2 field");
+            self.report.mapped_node(worker_path.clone(), format!("{jobs}[node]"), format!("{workers} workers"));
+            self.report.mapped_node(launcher_path.clone(), format!("{jobs}[launcher]"), "");
+            self.report.mapped_derived(
+                format!("{worker_path}.replicas"),
+                "spec.trainer.numNodes",
+                format!("{workers} worker nodes; the launcher runs separately"),
+            );
+            if launcher_has_replicas {
+                self.report.moved(format!("{launcher_path}.replicas"), format!("{jobs}[launcher]"), "one launcher");
+                if let Some(e) = self.report.entries.last_mut() {
+                    e.derived = true;
+                }
             }
+            if launcher_main.resources.is_some() {
+                self.report.moved(
+                    format!("{launcher_main_path}.resources"),
+                    format!("{jobs}[launcher].template.spec.template.spec.containers[0].resources"),
+                    MPI_RUNTIME_WHY,
+                );
+            }
+            self.report_unplaceable(&launcher_settings);
+            self.report_unplaceable(&worker_settings);
+            self.embed(&launcher_settings, "launcher", &mut rt, MPI_RUNTIME_WHY)?;
+            self.embed(&worker_settings, "node", &mut rt, MPI_RUNTIME_WHY)?;
+            objects.push(to_value(&rt)?);
+        }
+        if self.spec().contains_key("cleanPodPolicy") {
+            self.report.dropped("spec.cleanPodPolicy", "a TrainJob has no pod clean-up policy in v2.3.0");
         }
         if self.spec().contains_key("mainContainer") {
-            self.report.mapped("spec.mainContainer", "container node", "used to find the MPI container");
+            self.report.dropped("spec.mainContainer", "used to find the MPI container; V2 runtimes name it node");
         }
         spec.trainer = Some(trainer);
-        objects.push(trainjob_value(meta, spec));
+        objects.push(trainjob_value(meta, spec)?);
         Ok(objects)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The Worker's main-container fields the node pods of either MPI runtime do not take from it.
+    fn report_worker_container(&mut self, worker_main: &Container, path: &str) {
+        self.report.dropped(format!("{path}.name"), "V2 runtimes name the container node");
+        if !worker_main.env.is_empty() {
+            self.report
+                .dropped(format!("{path}.env"), "the node pods run sshd; spec.trainer.env holds the launcher's env");
+        }
+        if !worker_main.ports.is_empty() {
+            self.report.dropped(format!("{path}.ports"), "the node pods run sshd; mpirun reaches them over SSH");
+        }
+        if worker_main.image_pull_policy.is_some() {
+            self.report.dropped(format!("{path}.imagePullPolicy"), "the runtime's pull policy applies");
+        }
+    }
+
     pub(super) fn generated_mpi_runtime(
         &mut self,
         meta: &ObjectMeta,
         launcher_main: &Container,
         worker_main: &Container,
-        launcher_path: &str,
         worker_path: &str,
-        workers: u32,
         slots: Option<u32>,
     ) -> Result<TrainingRuntime, String> {
         let v2beta1 = self.source == Source::MpiV2beta1;
@@ -149,55 +177,60 @@ impl Conversion<'_> {
             crate::catalog::Persona::PlatformEngineer,
             crate::catalog::Framework::Mpi,
         ))
-        .ok_or("no runtime")?;
+        .ok_or("internal error: no mpi runtime")?;
         rt.kind = RuntimeScope::Namespaced.kind().into();
-        rt.metadata.name = Some(format!("{}-mpi", meta.name.clone().unwrap_or_default()));
+        let rt_name = format!("{}-mpi", meta.name.clone().unwrap_or_default());
+        rt.metadata.name = Some(rt_name.clone());
         rt.metadata.namespace = meta.namespace.clone();
         rt.metadata.labels.remove(WEBHOOK_LABEL);
-        let policy = rt.spec.ml_policy.as_mut().and_then(|p| p.mpi.as_mut()).ok_or("no mpi policy")?;
+        let at = |path: &str| format!("TrainingRuntime {rt_name} {path}");
+        let policy = rt.spec.ml_policy.as_mut().and_then(|p| p.mpi.as_mut()).ok_or("internal error: no mpi policy")?;
         policy.num_proc_per_node = Some(slots.unwrap_or(1));
         if slots.is_some() {
-            self.report.moved("spec.slotsPerWorker", "TrainingRuntime mlPolicy.mpi.numProcPerNode", "");
+            self.report.moved("spec.slotsPerWorker", at("spec.mlPolicy.mpi.numProcPerNode"), "");
+        }
+        if self.spec().contains_key("mpiImplementation") {
+            // Anything but OpenMPI was refused in `convert`.
+            self.report.moved("spec.mpiImplementation", at("spec.mlPolicy.mpi.mpiImplementation"), "");
         }
         let ssh = self.spec().get("sshAuthMountPath").and_then(Value::as_str).map(String::from);
         // v1 MPIJob images ran as root; the MPI Operator's default mount is /root/.ssh too.
         policy.ssh_auth_mount_path = Some(ssh.clone().unwrap_or_else(|| "/root/.ssh".into()));
         if ssh.is_some() {
-            self.report.moved("spec.sshAuthMountPath", "TrainingRuntime mlPolicy.mpi.sshAuthMountPath", "");
+            self.report.moved("spec.sshAuthMountPath", at("spec.mlPolicy.mpi.sshAuthMountPath"), "");
+        } else if self.spec().contains_key("sshAuthMountPath") {
+            self.report.dropped("spec.sshAuthMountPath", "not a string; the runtime mounts the SSH keys at /root/.ssh");
         }
-        let as_worker = self.spec().get("runLauncherAsWorker").and_then(Value::as_bool).unwrap_or(false);
-        policy.run_launcher_as_node = Some(as_worker);
-        if self.spec().contains_key("runLauncherAsWorker") {
-            self.report.moved("spec.runLauncherAsWorker", "TrainingRuntime mlPolicy.mpi.runLauncherAsNode", "");
+        let as_worker = self.spec().get("runLauncherAsWorker").and_then(Value::as_bool);
+        policy.run_launcher_as_node = Some(as_worker.unwrap_or(false));
+        if as_worker.is_some() {
+            self.report.moved("spec.runLauncherAsWorker", at("spec.mlPolicy.mpi.runLauncherAsNode"), "");
+        } else if self.spec().contains_key("runLauncherAsWorker") {
+            self.report.dropped("spec.runLauncherAsWorker", "not a boolean; the launcher does not run as a node");
         }
         if self.spec().contains_key("launcherCreationPolicy") {
             self.report.dropped("spec.launcherCreationPolicy", "V2 launchers always wait for the nodes to be ready");
         }
         let (node, launcher) = {
             let jobs = &mut rt.spec.template.spec.replicated_jobs;
-            let node = jobs.iter().position(|j| j.name == "node").ok_or("no node job")?;
-            let launcher = jobs.iter().position(|j| j.name == "launcher").ok_or("no launcher job")?;
+            let node = jobs.iter().position(|j| j.name == "node").ok_or("internal error: no node job")?;
+            let launcher = jobs.iter().position(|j| j.name == "launcher").ok_or("internal error: no launcher job")?;
             (node, launcher)
         };
         let jobs = &mut rt.spec.template.spec.replicated_jobs;
+        let node_container_path =
+            at("spec.template.spec.replicatedJobs[node].template.spec.template.spec.containers[0]");
         // The node pods: the Worker's image; with v2beta1 also its sshd command and user.
         let node_container = &mut jobs[node].template.spec.template.spec.containers[0];
         node_container.image = worker_main.image.clone();
-        self.report.moved(
-            format!("{worker_path}.image"),
-            format!("TrainingRuntime {} node image", rt.metadata.name.clone().unwrap_or_default()),
-            "",
-        );
-        self.report.mapped(format!("{worker_path}.name"), "replicatedJobs[node] container node", "");
-        let worker_replica_path = self.replicas["Worker"].path.clone();
-        self.report.mapped_node(worker_replica_path, "replicatedJobs[node]", format!("{workers} workers"));
+        let mut image_note = "";
         if v2beta1 && !worker_main.command.is_empty() {
             node_container.command = worker_main.command.clone();
             node_container.args = worker_main.args.clone();
             node_container.readiness_probe = None;
-            self.report.moved(format!("{worker_path}.command"), "TrainingRuntime node command", "");
+            self.report.moved(format!("{worker_path}.command"), format!("{node_container_path}.command"), "");
             if !worker_main.args.is_empty() {
-                self.report.moved(format!("{worker_path}.args"), "TrainingRuntime node args", "");
+                self.report.moved(format!("{worker_path}.args"), format!("{node_container_path}.args"), "");
             }
         } else {
             // Training Operator V1 reached workers through kubectl exec; V2 uses SSH.
@@ -205,10 +238,17 @@ impl Conversion<'_> {
             node_container.args = vec!["-De".into()];
             node_container.readiness_probe = None;
             node_container.security_context = None;
-            self.report.dropped(
-                format!("{worker_path}.image"),
-                "check this image runs an SSH server: Training Operator V1 reached workers with kubectl exec, V2 over SSH (the generated runtime starts /usr/sbin/sshd -De)",
-            );
+            image_note = "check this image runs an SSH server: Training Operator V1 reached workers with kubectl exec, V2 over SSH (the generated runtime starts /usr/sbin/sshd -De)";
+            let why = "the generated runtime's node pods run /usr/sbin/sshd -De: V2 reaches workers over SSH";
+            if !worker_main.command.is_empty() {
+                self.report.dropped(format!("{worker_path}.command"), why);
+            }
+            if !worker_main.args.is_empty() {
+                self.report.dropped(format!("{worker_path}.args"), why);
+            }
+        }
+        if worker_main.image.is_some() {
+            self.report.moved(format!("{worker_path}.image"), format!("{node_container_path}.image"), image_note);
         }
         if worker_main.security_context.is_some() {
             node_container.security_context = worker_main.security_context.clone();
@@ -221,11 +261,6 @@ impl Conversion<'_> {
         } else if !v2beta1 {
             launcher_container.security_context = None;
         }
-        if launcher_main.resources.as_ref().is_some_and(|r| !r.is_empty()) {
-            self.report.moved(format!("{launcher_path}.resources"), "TrainingRuntime launcher resources", "");
-        }
-        let launcher_replica_path = self.replicas["Launcher"].path.clone();
-        self.report.mapped_node(launcher_replica_path, "replicatedJobs[launcher]", "");
         if !v2beta1 {
             // Root images: drop the uid 1000 pod settings the template carries.
             for j in jobs.iter_mut() {
@@ -239,14 +274,6 @@ impl Conversion<'_> {
                 jobs[launcher].template.spec.template.spec.containers[0].security_context = Some(sc.clone());
             }
         }
-        let worker_replica_path = self.replicas["Worker"].path.clone();
-        self.report.mapped(
-            format!("{worker_replica_path}.replicas"),
-            "spec.trainer.numNodes",
-            format!("{workers} worker nodes; the launcher runs separately"),
-        );
-        let launcher_replica_path = self.replicas["Launcher"].path.clone();
-        self.report.mapped(format!("{launcher_replica_path}.replicas"), "replicatedJobs[launcher]", "one launcher");
         Ok(rt)
     }
 }

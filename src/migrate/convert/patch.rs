@@ -16,19 +16,18 @@ impl Conversion<'_> {
             if s.is_empty() {
                 continue;
             }
+            let target = format!(
+                "spec.runtimePatches[{PATCH_MANAGER}].trainingRuntimeSpec.template.spec.replicatedJobs[{job}].template.spec.template"
+            );
             let mut pod = Map::new();
             for (k, (v, path)) in &s.pod_patchable {
                 pod.insert(k.clone(), v.clone());
-                self.report.moved(path.clone(), format!("runtimePatches[{PATCH_MANAGER}] {job} pod {k}"), PATCH_WHY);
+                self.report.moved(path.clone(), format!("{target}.spec.{k}"), PATCH_WHY);
             }
             let mut container = Map::new();
             for (k, (v, path)) in &s.container_patchable {
                 container.insert(k.clone(), v.clone());
-                self.report.moved(
-                    path.clone(),
-                    format!("runtimePatches[{PATCH_MANAGER}] {job} container node {k}"),
-                    PATCH_WHY,
-                );
+                self.report.moved(path.clone(), format!("{target}.spec.containers[node].{k}"), PATCH_WHY);
             }
             if !container.is_empty() {
                 container.insert("name".into(), json!("node"));
@@ -37,11 +36,9 @@ impl Conversion<'_> {
             let mut template = Map::new();
             if let Some((m, path)) = &s.metadata {
                 template.insert("metadata".into(), m.clone());
-                self.report.moved(
-                    path.clone(),
-                    format!("runtimePatches[{PATCH_MANAGER}] {job} pod metadata"),
-                    PATCH_WHY,
-                );
+                for key in m.as_object().into_iter().flat_map(|m| m.keys()) {
+                    self.report.moved(format!("{path}.{key}"), format!("{target}.metadata.{key}"), PATCH_WHY);
+                }
             }
             template.insert("spec".into(), Value::Object(pod));
             replicated.push(json!({"name": job, "template": {"spec": {"template": Value::Object(template)}}}));

@@ -29,12 +29,18 @@ pub(super) struct PodSettings {
     pub(super) init_containers: Vec<(Value, String)>,
     pub(super) sidecars: Vec<(Value, String)>,
     pub(super) metadata: Option<(Value, String)>,
+    /// Settings no V2 object holds: (path, reason).
+    pub(super) dropped: Vec<(String, String)>,
 }
 
 impl PodSettings {
-    pub(super) fn collect(template: &crate::model::pod::PodTemplateSpec, main: usize, path: &str) -> PodSettings {
+    pub(super) fn collect(
+        template: &crate::model::pod::PodTemplateSpec,
+        main: usize,
+        path: &str,
+    ) -> Result<PodSettings, String> {
         let mut s = PodSettings::default();
-        let v = to_value(template);
+        let v = to_value(template)?;
         if let Some(meta) = v.get("metadata").and_then(Value::as_object) {
             let kept: Map<String, Value> = meta
                 .iter()
@@ -44,8 +50,14 @@ impl PodSettings {
             if !kept.is_empty() {
                 s.metadata = Some((Value::Object(kept), format!("{path}.metadata")));
             }
+            for key in meta.keys().filter(|k| !matches!(k.as_str(), "labels" | "annotations")) {
+                s.dropped.push((
+                    format!("{path}.metadata.{key}"),
+                    "pod template metadata other than labels and annotations has no place in a runtime".into(),
+                ));
+            }
         }
-        let Some(spec) = v.get("spec").and_then(Value::as_object) else { return s };
+        let Some(spec) = v.get("spec").and_then(Value::as_object) else { return Ok(s) };
         for (k, val) in spec {
             let p = format!("{path}.spec.{k}");
             match k.as_str() {
@@ -70,7 +82,12 @@ impl PodSettings {
                     }
                 }
                 "initContainers" => s.init_containers.push((val.clone(), p)),
-                "restartPolicy" => {}
+                "restartPolicy" => s.dropped.push((
+                    p,
+                    "the runtime's pod template sets the restart policy; V2 retries through the Job's backoffLimit \
+                     and JobSet's failurePolicy"
+                        .into(),
+                )),
                 _ if PATCHABLE_POD.contains(&k.as_str()) => {
                     s.pod_patchable.insert(k.clone(), (val.clone(), p));
                 }
@@ -79,7 +96,7 @@ impl PodSettings {
                 }
             }
         }
-        s
+        Ok(s)
     }
 
     pub(super) fn is_empty(&self) -> bool {

@@ -39,7 +39,7 @@ impl Conversion<'_> {
                     path,
                     "set spec.managedBy: kueue.x-k8s.io/multikueue on the TrainJob if you use MultiKueue",
                 ),
-                _ => self.report.dropped(path, "no V2 field"),
+                _ => self.report.dropped(path, format!("{key} has no TrainJob field in v2.3.0")),
             }
         }
     }
@@ -62,18 +62,20 @@ impl Conversion<'_> {
         }
     }
 
-    pub(super) fn procs_per_node(&mut self, trainer: &mut Trainer) {
-        let Some(v) = self.spec().get("nprocPerNode").cloned() else { return };
+    pub(super) fn procs_per_node(&mut self, trainer: &mut Trainer) -> Result<(), String> {
+        let Some(v) = self.spec().get("nprocPerNode").cloned() else { return Ok(()) };
         let path = "spec.nprocPerNode";
         let text = match &v {
             Value::String(s) => s.clone(),
             Value::Number(n) => n.to_string(),
             _ => String::new(),
         };
-        match text.parse::<u32>() {
-            Ok(n) if n >= 1 => {
+        match text.parse::<u64>() {
+            Ok(n) => {
+                let n = count_in_range(path, n, 1)?;
                 trainer.num_proc_per_node = Some(n);
-                self.report.mapped(path, "spec.trainer.numProcPerNode", "");
+                let note = if v.is_string() { format!("the number {n}: since v2.2 numProcPerNode is a number") } else { String::new() };
+                self.report.mapped_derived(path, "spec.trainer.numProcPerNode", note);
             }
             _ if text == "auto" => self.report.dropped(path, "auto is the default: one process per GPU, or per CPU"),
             _ => self.report.dropped(
@@ -81,6 +83,7 @@ impl Conversion<'_> {
                 format!("{text:?}: since v2.2 numProcPerNode is a number; the runtime uses the GPU count, or the CPU count without GPUs"),
             ),
         }
+        Ok(())
     }
 
     pub(super) fn elastic_policy(&mut self) {

@@ -6,20 +6,34 @@ impl Conversion<'_> {
     /// PyTorchJob, XGBoostJob, JAXJob: one pod template for every node.
     pub(super) fn convert_single_template(&mut self) -> Result<Vec<Value>, String> {
         let kind = self.source.kind();
+        let field = kind.replica_specs_field();
+        let replicas = |rtype: &str| self.replica(rtype).map(|r| r.spec.replicas.unwrap_or(1));
         let (trainer_type, nodes) = match kind {
             V1Kind::JaxJob => {
-                let w = self.require("Worker")?;
-                ("Worker", w.spec.replicas.unwrap_or(1))
+                self.require("Worker")?;
+                ("Worker", replicas("Worker").unwrap_or(1))
             }
             _ => {
-                let master = self.replica("Master").map(|m| m.spec.replicas.unwrap_or(1));
-                let workers = self.replica("Worker").map(|w| w.spec.replicas.unwrap_or(1));
+                let (master, workers) = (replicas("Master"), replicas("Worker"));
                 if master.is_none() && workers.is_none() {
-                    return Err(format!("spec.{} has neither Master nor Worker", kind.replica_specs_field()));
+                    return Err(format!("spec.{field} has neither Master nor Worker"));
                 }
-                (if master.is_some() { "Master" } else { "Worker" }, master.unwrap_or(0) + workers.unwrap_or(0))
+                // u64: two u32 counts cannot overflow it; the limit is checked below.
+                let total = u64::from(master.unwrap_or(0)) + u64::from(workers.unwrap_or(0));
+                (if master.is_some() { "Master" } else { "Worker" }, u32::try_from(total).unwrap_or(u32::MAX))
             }
         };
+        for rtype in ["Master", "Worker"] {
+            if let Some(n) = replicas(rtype) {
+                count_in_range(&format!("spec.{field}.{rtype}.replicas"), u64::from(n), 0)?;
+            }
+        }
+        let what = if kind == V1Kind::JaxJob {
+            format!("spec.{field}.Worker.replicas")
+        } else {
+            format!("the replicas of spec.{field}.Master and Worker, added up")
+        };
+        let nodes = count_in_range(&what, u64::from(nodes), 1)?;
         let allowed: &[&str] = if kind == V1Kind::JaxJob { &["Worker"] } else { &["Master", "Worker"] };
         let others: Vec<String> = self.replicas.keys().filter(|k| !allowed.contains(&k.as_str())).cloned().collect();
         for other in others {
@@ -57,7 +71,7 @@ impl Conversion<'_> {
             self.map_resources(r, &res_path, &mut trainer);
         }
 
-        self.procs_per_node(&mut trainer);
+        self.procs_per_node(&mut trainer)?;
         self.elastic_policy();
 
         // The restart policy of each replica.
@@ -69,7 +83,7 @@ impl Conversion<'_> {
                 self.report_restart_policy(format!("{base}.restartPolicy"), &p);
             }
             if has_replicas {
-                self.report.mapped(
+                self.report.mapped_derived(
                     format!("{base}.replicas"),
                     "spec.trainer.numNodes",
                     format!("{nodes} nodes in total"),
@@ -77,25 +91,21 @@ impl Conversion<'_> {
             }
         }
 
-        // The non-trainer replica: fields equal to the trainer's are covered; differences are lost.
-        if trainer_type == "Master" {
-            if let Some(worker) = self.replica("Worker") {
-                let (worker_path, worker_template, master_template) =
-                    (worker.path.clone(), worker.spec.template.clone(), self.replicas["Master"].spec.template.clone());
-                self.report_asymmetry(&worker_path, &worker_template, &master_template, kind.container_name());
-            }
-        }
-
         let pod = self.replicas[trainer_type].spec.template.clone();
-        let settings = PodSettings::collect(&pod, main_idx, &format!("{trainer_path}.template"));
+        let settings = PodSettings::collect(&pod, main_idx, &format!("{trainer_path}.template"))?;
         let base =
             runtimes::runtime_for(&Selection::new(crate::catalog::Persona::PlatformEngineer, framework_of(kind)))
                 .ok_or("no runtime")?;
         let mut objects = Vec::new();
-        self.place_pod_settings(&[("node", &settings)], &base, &mut spec, &mut objects, &meta);
+        self.place_pod_settings(&[("node", &settings)], &base, &mut spec, &mut objects, &meta)?;
+        // The replica not carried by itself: its fields are carried where they equal the carried one's.
+        if trainer_type == "Master" {
+            self.compare_worker_with_master(kind.container_name());
+            self.compare_master_resources_with_worker(kind.container_name());
+        }
         trainer.command = main.command.clone();
         spec.trainer = Some(trainer);
-        objects.push(trainjob_value(meta, spec));
+        objects.push(trainjob_value(meta, spec)?);
         Ok(objects)
     }
 

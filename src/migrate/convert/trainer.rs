@@ -20,11 +20,8 @@ impl Conversion<'_> {
         if !main.env.is_empty() {
             self.report.mapped(format!("{path}.env"), "spec.trainer.env", "");
         }
-        self.report.mapped(
-            format!("{path}.name"),
-            "replicatedJobs[node] container node",
-            "V2 runtimes name the trainer container node",
-        );
+        self.report
+            .dropped(format!("{path}.name"), "V2 runtimes name the trainer container node (kubectl logs -c node)");
         if main.image_pull_policy.is_some() {
             self.report.dropped(
                 format!("{path}.imagePullPolicy"),
