@@ -22,6 +22,7 @@ impl Conversion<'_> {
             count_in_range(&format!("{worker_path}.replicas"), u64::from(worker.spec.replicas.unwrap_or(1)), 1)?;
         let launchers = launcher.spec.replicas.unwrap_or(1);
         let launcher_has_replicas = launcher.raw_has_replicas();
+        let worker_has_replicas = worker.raw_has_replicas();
         if launchers != 1 {
             return Err(format!("{launcher_path}.replicas is {launchers}: an MPIJob has exactly one launcher"));
         }
@@ -59,11 +60,13 @@ impl Conversion<'_> {
             // DeepSpeed over MPI: the built-in runtime. Its launcher is also a rank
             // (runLauncherAsNode), so numNodes = workers keeps the number of hosts.
             spec.runtime_ref = RuntimeRef { name: "deepspeed-distributed".into(), api_group: None, kind: None };
-            self.report.mapped_derived(
-                format!("{worker_path}.replicas"),
-                "spec.trainer.numNodes",
-                format!("{workers} hosts: deepspeed-distributed runs the launcher as one of them"),
-            );
+            if worker_has_replicas {
+                self.report.mapped_derived(
+                    format!("{worker_path}.replicas"),
+                    "spec.trainer.numNodes",
+                    format!("{workers} hosts: deepspeed-distributed runs the launcher as one of them"),
+                );
+            }
             if launcher_has_replicas {
                 self.report.dropped(format!("{launcher_path}.replicas"), "deepspeed-distributed runs one launcher");
             }
@@ -114,11 +117,13 @@ impl Conversion<'_> {
             spec.runtime_ref = reference_to(&rt);
             self.report.mapped_node(worker_path.clone(), format!("{jobs}[node]"), format!("{workers} workers"));
             self.report.mapped_node(launcher_path.clone(), format!("{jobs}[launcher]"), "");
-            self.report.mapped_derived(
-                format!("{worker_path}.replicas"),
-                "spec.trainer.numNodes",
-                format!("{workers} worker nodes; the launcher runs separately"),
-            );
+            if worker_has_replicas {
+                self.report.mapped_derived(
+                    format!("{worker_path}.replicas"),
+                    "spec.trainer.numNodes",
+                    format!("{workers} worker nodes; the launcher runs separately"),
+                );
+            }
             if launcher_has_replicas {
                 self.report.moved(format!("{launcher_path}.replicas"), format!("{jobs}[launcher]"), "one launcher");
                 if let Some(e) = self.report.entries.last_mut() {
