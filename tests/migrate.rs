@@ -59,7 +59,7 @@ fn every_reference_example_converts_to_valid_v2_or_is_refused_with_a_reason() {
         let mut snapshot = String::new();
         for d in &m.docs {
             match &d.outcome {
-                Outcome::Converted { objects, report, .. } => {
+                Outcome::Converted { objects, .. } => {
                     validate_all(objects);
                     assert!(objects.iter().any(|o| o["kind"] == "TrainJob"), "{rel}");
                 }

@@ -243,7 +243,7 @@ fn replica(container_name: &'static str) -> impl Strategy<Value = Value> {
 /// A V1 job of any kind (both MPIJob versions), with random replica layouts and pod settings.
 fn generated_job() -> impl Strategy<Value = Value> {
     use serde_json::json;
-    let kinds = vec![
+    let kinds = [
         ("kubeflow.org/v1", "PyTorchJob", "pytorchReplicaSpecs", "pytorch", ["Master", "Worker"]),
         ("kubeflow.org/v1", "XGBoostJob", "xgbReplicaSpecs", "xgboost", ["Master", "Worker"]),
         ("kubeflow.org/v1", "JAXJob", "jaxReplicaSpecs", "jax", ["Worker", "Worker"]),

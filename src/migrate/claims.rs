@@ -147,7 +147,8 @@ fn flatten<'a>(v: &'a Value, path: String, out: &mut BTreeMap<String, &'a Value>
     out.insert(path.trim_end().to_string(), v);
 }
 
-fn leaf_paths<'a>(v: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>) {
+/// The leaves of `v` below `path` (empty maps and lists count as leaves), in the report's notation.
+pub(crate) fn leaf_paths<'a>(v: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>) {
     match v {
         Value::Object(map) if !map.is_empty() => {
             for (k, child) in map {

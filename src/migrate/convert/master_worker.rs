@@ -4,6 +4,7 @@
 
 use super::report::{covers, entry_for, Entry};
 use super::*;
+use crate::migrate::claims::leaf_paths;
 
 impl Conversion<'_> {
     /// Accounts for the Worker's template against the Master's, whose fields are already
@@ -138,25 +139,9 @@ impl Conversion<'_> {
         }
         let mut leaves = Vec::new();
         leaf_paths(value, path.to_string(), &mut leaves);
-        let same =
-            leaves.iter().all(|leaf| entry_for(&self.report.entries, leaf).is_some_and(|e| std::ptr::eq(e, entry)));
+        let same = leaves
+            .iter()
+            .all(|(leaf, _)| entry_for(&self.report.entries, leaf).is_some_and(|e| std::ptr::eq(e, entry)));
         same.then(|| entry.clone())
-    }
-}
-
-/// Paths of the leaves of `v` below `path`, in the report's notation.
-fn leaf_paths(v: &Value, path: String, out: &mut Vec<String>) {
-    match v {
-        Value::Object(map) if !map.is_empty() => {
-            for (k, child) in map {
-                leaf_paths(child, format!("{path}.{k}"), out);
-            }
-        }
-        Value::Array(items) if !items.is_empty() => {
-            for (i, child) in items.iter().enumerate() {
-                leaf_paths(child, format!("{path}[{i}]"), out);
-            }
-        }
-        _ => out.push(path),
     }
 }

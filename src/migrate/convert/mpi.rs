@@ -56,17 +56,18 @@ impl Conversion<'_> {
             PodSettings::collect(&launcher_pod, launcher_main_index, &format!("{launcher_path}.template"))?;
         let worker_settings = PodSettings::collect(&worker_pod, worker_main_index, &format!("{worker_path}.template"))?;
 
+        if worker_has_replicas {
+            let note = if deepspeed {
+                format!("{workers} hosts: deepspeed-distributed runs the launcher as one of them")
+            } else {
+                format!("{workers} worker nodes; the launcher runs separately")
+            };
+            self.report.mapped_derived(format!("{worker_path}.replicas"), "spec.trainer.numNodes", note);
+        }
         if deepspeed {
             // DeepSpeed over MPI: the built-in runtime. Its launcher is also a rank
             // (runLauncherAsNode), so numNodes = workers keeps the number of hosts.
             spec.runtime_ref = RuntimeRef { name: "deepspeed-distributed".into(), api_group: None, kind: None };
-            if worker_has_replicas {
-                self.report.mapped_derived(
-                    format!("{worker_path}.replicas"),
-                    "spec.trainer.numNodes",
-                    format!("{workers} hosts: deepspeed-distributed runs the launcher as one of them"),
-                );
-            }
             if launcher_has_replicas {
                 self.report.dropped(format!("{launcher_path}.replicas"), "deepspeed-distributed runs one launcher");
             }
@@ -117,13 +118,6 @@ impl Conversion<'_> {
             spec.runtime_ref = reference_to(&rt);
             self.report.mapped_node(worker_path.clone(), format!("{jobs}[node]"), format!("{workers} workers"));
             self.report.mapped_node(launcher_path.clone(), format!("{jobs}[launcher]"), "");
-            if worker_has_replicas {
-                self.report.mapped_derived(
-                    format!("{worker_path}.replicas"),
-                    "spec.trainer.numNodes",
-                    format!("{workers} worker nodes; the launcher runs separately"),
-                );
-            }
             if launcher_has_replicas {
                 self.report.moved(format!("{launcher_path}.replicas"), format!("{jobs}[launcher]"), "one launcher");
                 if let Some(e) = self.report.entries.last_mut() {
