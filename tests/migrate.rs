@@ -493,10 +493,11 @@ fn processes_per_node_beyond_int32_are_refused() {
     assert!(message.contains("spec.nprocPerNode is 4294967296, out of range"), "{message}");
 }
 
-/// A pod setting the runtime cannot hold refuses that document (with the reason); it is not
-/// thrown away after the report said "moved", and the other documents still convert.
+/// A malformed pod setting refuses its document with the field path; the other documents of the
+/// stream still convert. (Settings that parse always fit the runtime, as they come from the same
+/// typed models; should one not, `embed` now refuses the document instead of dropping it.)
 #[test]
-fn pod_settings_that_do_not_fit_refuse_their_document_and_the_others_convert() {
+fn malformed_pod_settings_refuse_their_document_and_the_others_convert() {
     let bad = r#"
 apiVersion: kubeflow.org/v1
 kind: PyTorchJob
