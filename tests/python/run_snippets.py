@@ -23,7 +23,9 @@ V1 compared fields: name, namespace, labels, nprocPerNode, and per replica type 
 count, the container's image, command, args, resources (as above) and env, and train()'s
 init container (image, args: the model and dataset URIs) and PVC (name, size, access modes).
 Not compared in V1: restartPolicy, runPolicy, ports, volumes and the pod template's Istio
-annotation, which the SDK sets or leaves to the operator's defaults.
+annotation, which the SDK sets or leaves to the operator's defaults. Kinds the V1 SDK cannot
+build (MPIJob, JAXJob, XGBoostJob, PaddleJob) are applied from the YAML pane first, as its
+comment tells the reader to; the pane must then create nothing and its wait must find the job.
 
 command: the SDKs embed the pane's train() into the container command (`bash -c` writes it to
 a file and starts it with the runtime's launcher). The check: the embedded code is exactly the
