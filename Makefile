@@ -61,7 +61,10 @@ test-native: reference
 	cargo test
 	cargo run -q --bin trainer-explorer -- post --check
 
-# Every Python snippet must parse and bind to the pinned SDKs' real signatures.
+# Every Python snippet must parse and bind to the pinned SDKs' real signatures. Then the data
+# scientist's Python panes run with the real SDKs (venvs under .tools, only the Kubernetes API
+# faked) and must create the job their YAML pane shows; --self-test first shows each guard fails
+# on its defect.
 test-python: wheels
 	python3 tests/python/check_snippets.py --wheels .tools/wheels --self-test
 	@mkdir -p target/python
@@ -77,6 +80,9 @@ test-python: wheels
 	  i=$$((i+1)); cargo run -q --bin trainer-explorer -- export --query "persona=data-scientist&$$q" > target/python/q$$i.json; \
 	  python3 tests/python/check_snippets.py --wheels .tools/wheels target/python/q$$i.json; \
 	done
+	@scripts/fetch-sdk-venvs.sh
+	python3 tests/python/run_snippets.py --self-test
+	python3 tests/python/run_snippets.py
 
 # The wasm-bindgen browser tests, in headless Chromium and then headless Firefox ESR.
 test-browser:
