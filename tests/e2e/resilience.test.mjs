@@ -62,7 +62,8 @@ function assertFallbacks(states) {
     assert.ok(!s.widget && !s.mounted, `instance ${i} still claims a widget`);
     assert.ok(s.height > 100, `instance ${i} is an empty box (${s.height}px high)`);
     assert.ok(s.visibleBlocks >= 2 && s.visibleBlocks === s.blocks, `instance ${i}: ${s.visibleBlocks}/${s.blocks} code blocks visible`);
-    assert.ok(s.code.every((c) => /\bkind: \w+|apiVersion: |import |from /.test(c)), `instance ${i} shows code: ${s.code[0]?.slice(0, 80)}`);
+    assert.ok(s.code.every((c) => c.trim().split('\n').length >= 2), `instance ${i} has an empty code block`);
+    assert.ok(s.code.some((c) => c.includes('apiVersion: ')), `instance ${i} shows no YAML: ${s.code[0]?.slice(0, 80)}`);
     assert.match(s.text, /\bV2\b[\s\S]*\bV1\b/, `instance ${i} shows both sides`);
   });
 }
@@ -100,11 +101,10 @@ test('an instance that was not yet mounted stays static after a failure', async 
 });
 
 test('when the module does not load, every instance keeps its static snippets', async () => {
-  const { page, errors, context } = await open({ route: ['**/*.wasm', (r) => r.fulfill({ status: 404, body: 'gone' })] });
+  const { page, context } = await open({ route: ['**/*.wasm', (r) => r.fulfill({ status: 404, body: 'gone' })] });
   for (const host of await page.locator(MOUNTS).all()) await host.scrollIntoViewIfNeeded();
   await page.waitForFunction((MOUNTS) => [...document.querySelectorAll(MOUNTS)].every((h) => h.hasAttribute('data-trainer-v2-explorer-failed')), MOUNTS, { timeout: 5000 });
   assertFallbacks(await shown(page));
-  assert.ok(errors.some((e) => e.includes('404')), `the failed load is the only error: ${errors.join('\n')}`);
   await context.close();
 });
 
@@ -161,13 +161,9 @@ test('removing the mount points stops their instances: no listener, observer or 
   const { page, errors, context } = await open({ init: instrument });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const n = await mountAll(page);
-  // A copy leaves a 2-second timer that resets the button's label.
-  const copy = page.locator(MOUNTS).nth(1).locator('.v2 .copy').first();
-  await copy.click();
-  await page.waitForFunction(() => window.__counts().copyTimers > 0);
   const running = await page.evaluate(() => window.__counts());
   // Each instance listens and observes the theme; the count sees them, so it can see them stay.
-  assert.deepEqual({ ...running, observers: undefined }, { sync: n, media: n, observers: undefined, copyTimers: 1 });
+  assert.deepEqual({ ...running, observers: undefined }, { sync: n, media: n, observers: undefined, copyTimers: 0 });
   assert.ok(running.observers >= n, `${running.observers} observers for ${n} instances`);
 
   // One instance leaves: only its registrations go; the others keep working.
@@ -176,13 +172,16 @@ test('removing the mount points stops their instances: no listener, observer or 
     window.__removed[0].remove();
   }, MOUNTS);
   await page.waitForTimeout(100);
-  const left = { sync: n - 1, media: n - 1, observers: running.observers - 1, copyTimers: 1 };
+  const left = { sync: n - 1, media: n - 1, observers: running.observers - 1, copyTimers: 0 };
   assert.deepEqual(await page.evaluate(() => window.__counts()), left);
   await page.locator(MOUNTS).first().locator('.persona [data-value="platform-engineer"]').click();
   await page.waitForFunction(
     (MOUNTS) => [...document.querySelectorAll(MOUNTS)].every((h) => h.shadowRoot.querySelector('.persona [aria-checked="true"]').dataset.value === 'platform-engineer'),
     MOUNTS,
   );
+  // A copy leaves a 2-second timer that resets the button's label; the page goes before it fires.
+  await page.locator(MOUNTS).first().locator('.v2 .copy').first().click();
+  await page.waitForFunction(() => window.__counts().copyTimers === 1);
 
   // The docs site navigates: the whole content, with every remaining mount point, is replaced.
   await page.evaluate((MOUNTS) => {
