@@ -137,7 +137,11 @@ async fn an_over_long_host_query_survives_the_widget() {
     radio(&el, "persona", "platform-engineer").click();
     settle().await;
     assert_eq!(checked(&el, "persona"), "platform-engineer");
-    assert_eq!(web_sys::window().unwrap().location().search().unwrap(), host_query, "replaceState kept the host's query");
+    assert_eq!(
+        web_sys::window().unwrap().location().search().unwrap(),
+        host_query,
+        "replaceState kept the host's query"
+    );
 }
 
 #[wasm_bindgen_test]

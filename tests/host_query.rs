@@ -29,7 +29,10 @@ fn host_pairs_keep_their_bytes_and_order() {
     // '='), an encoded '&' inside a value, a percent-encoded non-ASCII value.
     let existing = "?q=a%20b&flag&next=%2Fdocs%3Fa%3D1%26b%3D2&persona=data-scientist&n=%C3%A9t%C3%A9";
     let merged = query::merge(existing, &platform_engineer(), SyncSet::ALL);
-    assert_eq!(merged, "q=a%20b&flag&next=%2Fdocs%3Fa%3D1%26b%3D2&n=%C3%A9t%C3%A9&persona=platform-engineer&framework=jax");
+    assert_eq!(
+        merged,
+        "q=a%20b&flag&next=%2Fdocs%3Fa%3D1%26b%3D2&n=%C3%A9t%C3%A9&persona=platform-engineer&framework=jax"
+    );
 }
 
 #[test]
