@@ -98,7 +98,9 @@ function yamlErrors({ name, text }) {
 }
 
 /** Every problem a reader would meet copying these blocks, one line each. */
-function problems(blocks) {
+function problems(blocks, t) {
+  const count = (lang) => blocks.filter((b) => b.language === lang).length;
+  t.diagnostic(`${blocks.length} code blocks: ${count('python')} Python, ${count('yaml')} YAML`);
   const out = [];
   for (const b of blocks) {
     const markup = b.text.match(MARKUP);
@@ -119,14 +121,14 @@ async function open(path, javaScriptEnabled) {
   return { page, context };
 }
 
-test('without JavaScript, every code block of the post reads as valid code', async () => {
+test('without JavaScript, every code block of the post reads as valid code', async (t) => {
   const { page, context } = await open('', false);
   const { blocks, mounts, mounted } = await page.evaluate(collectBlocks);
   assert.equal(mounted, 0);
   // Both panes of each fallback hold a block, and the post has its own figures besides.
   const inFallbacks = blocks.filter((b) => b.name.includes('static fallback')).length;
   assert.ok(inFallbacks >= 2 * mounts, `${inFallbacks} blocks in ${mounts} fallbacks`);
-  assert.deepEqual(problems(blocks), []);
+  assert.deepEqual(problems(blocks, t), []);
   for (const section of ['The Python SDK comes first', 'Your first TrainJob from Python']) {
     assert.ok(blocks.some((b) => b.language === 'python' && b.name.includes(`"${section}"`)), `no Python figure in "${section}"`);
   }
@@ -137,7 +139,7 @@ for (const [mode, path] of [
   ['compare mode', ''],
   ['migrate mode', '?mode=migrate'],
 ]) {
-  test(`with JavaScript (${mode}), every code block in the page and in each widget reads as valid code`, async () => {
+  test(`with JavaScript (${mode}), every code block in the page and in each widget reads as valid code`, async (t) => {
     const { page, context } = await open(path, true);
     const n = await mountAll(page);
     if (mode === 'migrate mode') {
@@ -161,7 +163,7 @@ for (const [mode, path] of [
       assert.ok(blocks.some((b) => b.name.startsWith('"V2 objects')), blocks.map((b) => b.name).join('\n'));
       assert.ok(blocks.some((b) => b.name.startsWith('"The V1 job"')), blocks.map((b) => b.name).join('\n'));
     }
-    assert.deepEqual(problems(blocks), []);
+    assert.deepEqual(problems(blocks, t), []);
     await context.close();
   });
 }
