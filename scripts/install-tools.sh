@@ -29,13 +29,14 @@ build_tools() {
     # Not --locked: one of its locked dependencies is not on the registry mirror.
     cargo install wasm-bindgen-cli --version "$want"
   fi
-  if ! [[ -x .tools/node/node_modules/.bin/wasm-opt && -x .tools/node/node_modules/.bin/terser && -d .tools/node/node_modules/playwright-core && -d .tools/node/node_modules/axe-core ]]; then
+  if ! [[ -x .tools/node/node_modules/.bin/wasm-opt && -x .tools/node/node_modules/.bin/terser && -d .tools/node/node_modules/playwright-core && -d .tools/node/node_modules/axe-core && -d .tools/node/node_modules/yaml ]]; then
     command -v npm >/dev/null || die "npm not found: install Node.js and npm (Debian: nodejs npm)"
     # Debian's binaryen 108 cannot read current rustc output; npm's binaryen 132 can.
     # playwright-core drives the system Chromium for the end-to-end tests; it downloads no browser.
-    # axe-core checks accessibility in those tests; terser minifies the wasm-bindgen glue.
-    say "installing wasm-opt (binaryen@132.0.0), terser, playwright-core and axe-core into .tools/node"
-    npm install --silent --no-audit --no-fund --prefix .tools/node binaryen@132.0.0 terser@5.51.4 playwright-core@1.65.1 axe-core@4.14.1
+    # axe-core checks accessibility in those tests, yaml parses the YAML they read off the page;
+    # terser minifies the wasm-bindgen glue.
+    say "installing wasm-opt (binaryen@132.0.0), terser, playwright-core, axe-core and yaml into .tools/node"
+    npm install --silent --no-audit --no-fund --prefix .tools/node binaryen@132.0.0 terser@5.51.4 playwright-core@1.65.1 axe-core@4.14.1 yaml@2.9.1
   fi
 }
 
