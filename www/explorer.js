@@ -58,9 +58,30 @@ function load() {
   return loading;
 }
 
+// A link to a heading (#id) must land there even when a widget above it changes height as it
+// mounts: until the reader scrolls or acts on the page, each mount puts the fragment back in place.
+let readerActed = false;
+for (const type of ['wheel', 'touchmove', 'keydown', 'pointerdown']) {
+  addEventListener(type, () => (readerActed = true), { capture: true, passive: true, once: true });
+}
+function restoreFragment() {
+  if (readerActed || location.hash.length < 2) return;
+  let id;
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return;
+  }
+  document.getElementById(id)?.scrollIntoView();
+}
+
 function mountWhenNear(el) {
   load()
-    .then((m) => dead || m.mount(el))
+    .then((m) => {
+      if (dead) return;
+      m.mount(el);
+      requestAnimationFrame(restoreFragment);
+    })
     .catch((err) => {
       if (isTrap(err)) return fail(err);
       console.warn('Trainer V2 Explorer did not load; showing the static snippets.', err);

@@ -11,6 +11,7 @@ use super::app::{Explorer, ExplorerProps};
 use super::browser;
 use crate::query::{self, SyncSet};
 use crate::selection::Selection;
+use gloo::events::EventListener;
 use std::cell::RefCell;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -31,6 +32,8 @@ thread_local! {
 struct Instance {
     host: web_sys::Element,
     app: yew::AppHandle<Explorer>,
+    /// Dropped with the instance, so an unmounted host lets keys through to the page again.
+    _key_guards: [EventListener; 3],
 }
 
 struct RemovalWatcher {
@@ -67,6 +70,25 @@ fn stylesheet() -> Option<web_sys::CssStyleSheet> {
     })
 }
 
+/// `data-theme="light"` or `"dark"` on the mount point pins the theme; `"auto"` (or nothing)
+/// follows the host page's switch, else the reader's system setting.
+fn pinned_theme(host: &web_sys::Element) -> Option<&'static str> {
+    match host.get_attribute("data-theme").as_deref() {
+        Some("light") => Some("light"),
+        Some("dark") => Some("dark"),
+        _ => None,
+    }
+}
+
+/// Key events that start inside the widget end at its host element. Host pages read keys on
+/// `document` (Sphinx's `navigation_with_keys` turns pages on arrows, its search shortcuts take
+/// `/` and letters) and, seeing the host `div` rather than an input as the target, would act on
+/// keys typed into our fields. The widget's own listeners sit inside the shadow root and have
+/// run by then; stopping propagation cancels no default action, so typing still types.
+fn isolate_keys(host: &web_sys::Element) -> [EventListener; 3] {
+    ["keydown", "keypress", "keyup"].map(|kind| EventListener::new(host, kind, |event| event.stop_propagation()))
+}
+
 /// Mounts one explorer into `host`. Mounting twice is a no-op.
 pub fn mount(host: web_sys::Element) -> Result<(), JsValue> {
     if host.has_attribute(MOUNTED_ATTR) {
@@ -95,9 +117,12 @@ pub fn mount(host: web_sys::Element) -> Result<(), JsValue> {
         *n += 1;
         *n
     });
-    let props = ExplorerProps { initial, sync, instance, compact, scratch: shadow.clone().unchecked_into() };
+    let pinned_theme = pinned_theme(&host);
+    let props =
+        ExplorerProps { initial, sync, instance, compact, pinned_theme, scratch: shadow.clone().unchecked_into() };
     let app = yew::Renderer::<Explorer>::with_root_and_props(root, props).render();
-    INSTANCES.with(|all| all.borrow_mut().push(Instance { host: host.clone(), app }));
+    let key_guards = isolate_keys(&host);
+    INSTANCES.with(|all| all.borrow_mut().push(Instance { host: host.clone(), app, _key_guards: key_guards }));
     watch_removals(&document);
     host.set_attribute(MOUNTED_ATTR, "")?;
     Ok(())
@@ -113,7 +138,7 @@ fn unmount_removed() {
         *all.borrow_mut() = running;
         gone
     });
-    for Instance { host, app } in removed {
+    for Instance { host, app, .. } in removed {
         app.destroy();
         show_fallback(&host);
         let _ = host.remove_attribute(MOUNTED_ATTR);
