@@ -1,6 +1,7 @@
 //! The per-field report: where each V1 field went, and what was dropped and why.
 
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
@@ -76,9 +77,11 @@ impl Report {
     pub fn account_for(&mut self, v1: &Value) {
         let mut leaves = Vec::new();
         leaf_paths(v1, String::new(), &mut leaves);
+        let mut index = EntryIndex::new(&self.entries);
         for leaf in leaves {
-            if self.status_of(&leaf).is_none() {
+            if index.find(&leaf).is_none() {
                 self.dropped(leaf, "not carried over: no V2 field holds it");
+                index.add(self.entries.len() - 1, &self.entries[self.entries.len() - 1]);
             }
         }
     }
@@ -88,6 +91,53 @@ impl Report {
 /// the longest prefix.
 pub fn entry_for<'a>(entries: &'a [Entry], path: &str) -> Option<&'a Entry> {
     entries.iter().filter(|e| if e.exact { e.v1 == path } else { covers(&e.v1, path) }).max_by_key(|e| e.v1.len())
+}
+
+/// A report's entries by V1 path: finds what `entry_for` finds by looking up the path and its
+/// ancestors rather than comparing the path with every entry, which is quadratic for a job
+/// with 150,000 labels (as many entries, and as many leaves to account for).
+#[derive(Default)]
+pub struct EntryIndex {
+    by_path: HashMap<String, Latest>,
+    /// The lengths of covering (not `exact`) entries' paths: only ancestors this long can match.
+    covering_lengths: HashSet<usize>,
+}
+
+/// Positions of the latest entries for one path: any entry, and one that covers descendants.
+struct Latest {
+    any: usize,
+    covering: Option<usize>,
+}
+
+impl EntryIndex {
+    pub fn new(entries: &[Entry]) -> Self {
+        let mut index = EntryIndex::default();
+        entries.iter().enumerate().for_each(|(i, e)| index.add(i, e));
+        index
+    }
+
+    /// Adds `entry`, found at position `i` of the entries.
+    pub fn add(&mut self, i: usize, entry: &Entry) {
+        let latest = self.by_path.entry(entry.v1.clone()).or_insert(Latest { any: i, covering: None });
+        latest.any = i;
+        if !entry.exact {
+            latest.covering = Some(i);
+            self.covering_lengths.insert(entry.v1.len());
+        }
+    }
+
+    /// The position of the entry accounting for `path`: the latest at `path` itself, else the
+    /// latest covering entry at its longest ancestor (`a.b[0]`, `a.b`, `a` for `a.b[0].c`).
+    pub fn find(&self, path: &str) -> Option<usize> {
+        if let Some(latest) = self.by_path.get(path) {
+            return Some(latest.any);
+        }
+        let bytes = path.as_bytes();
+        (0..bytes.len())
+            .rev()
+            .filter(|&i| matches!(bytes[i], b'.' | b'[') && self.covering_lengths.contains(&i))
+            .find_map(|i| self.by_path.get(&path[..i])?.covering)
+    }
 }
 
 /// Whether `prefix` is `path` or one of its ancestors (`a.b` covers `a.b.c` and `a.b[0]`).
@@ -121,6 +171,23 @@ mod tests {
         assert!(covers("spec.runPolicy", "spec.runPolicy.backoffLimit"));
         assert!(covers("a.b", "a.b[0].c"));
         assert!(!covers("spec.run", "spec.runPolicy"));
+    }
+
+    #[test]
+    fn the_index_finds_what_a_scan_of_every_entry_finds() {
+        let mut r = Report::default();
+        r.mapped("spec.a", "x", "");
+        r.mapped_node("spec.a.b", "y", "");
+        r.dropped("spec.a.b", "z");
+        r.moved("spec.a.b[0]", "w", "");
+        r.mapped("spec.a.b[0]", "v", "");
+        r.dropped("spec.c.d", "u");
+        let index = EntryIndex::new(&r.entries);
+        for path in ["spec", "spec.a", "spec.a.b", "spec.a.b.c", "spec.a.b[0]", "spec.a.b[0].e", "spec.a.bc", "spec.c.d.e"]
+        {
+            let scanned = entry_for(&r.entries, path).map(|e| e as *const Entry);
+            assert_eq!(index.find(path).map(|i| &r.entries[i] as *const Entry), scanned, "{path}");
+        }
     }
 
     #[test]
