@@ -1,7 +1,10 @@
 //! The worst-case shapes (tests/shapes) near the 4 MiB limit: each converts to exactly what it
 //! should, or is refused with the message that names its limit. How long they take is measured
 //! by `make bench` (examples/migrate_throughput.rs), not here.
-#![cfg(not(target_arch = "wasm32"))]
+//!
+//! Twelve 4 MiB inputs take minutes in a debug build, so these run in release only:
+//! `make test-native` runs `cargo test --release --test migrate_shapes`.
+#![cfg(all(not(target_arch = "wasm32"), not(debug_assertions)))]
 
 mod shapes;
 
@@ -79,7 +82,12 @@ fn all_under<'a>(v: &'a Value, key: &str, out: &mut Vec<&'a Value>) {
 
 fn near_the_limit(shape: &shapes::Shape) {
     let limit = trainer_v2_explorer::migrate::input::MAX_INPUT_BYTES;
-    assert!(shape.text.len() <= limit && shape.text.len() > limit * 9 / 10, "{}: {} bytes", shape.name, shape.text.len());
+    assert!(
+        shape.text.len() <= limit && shape.text.len() > limit * 9 / 10,
+        "{}: {} bytes",
+        shape.name,
+        shape.text.len()
+    );
 }
 
 #[test]

@@ -183,7 +183,8 @@ mod tests {
         r.mapped("spec.a.b[0]", "v", "");
         r.dropped("spec.c.d", "u");
         let index = EntryIndex::new(&r.entries);
-        for path in ["spec", "spec.a", "spec.a.b", "spec.a.b.c", "spec.a.b[0]", "spec.a.b[0].e", "spec.a.bc", "spec.c.d.e"]
+        for path in
+            ["spec", "spec.a", "spec.a.b", "spec.a.b.c", "spec.a.b[0]", "spec.a.b[0].e", "spec.a.bc", "spec.c.d.e"]
         {
             let scanned = entry_for(&r.entries, path).map(|e| e as *const Entry);
             assert_eq!(index.find(path).map(|i| &r.entries[i] as *const Entry), scanned, "{path}");

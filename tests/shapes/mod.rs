@@ -70,7 +70,12 @@ pub fn many_documents() -> Shape {
     let pad = "x".repeat(TARGET_BYTES / count - bare);
     let mut text = String::new();
     for i in 0..count {
-        text.push_str(&job(&format!("many-documents-{i:04}"), "", &format!("              command: [\"{pad}\"]\n"), ""));
+        text.push_str(&job(
+            &format!("many-documents-{i:04}"),
+            "",
+            &format!("              command: [\"{pad}\"]\n"),
+            "",
+        ));
         text.push_str("---\n");
     }
     Shape { name: "many-documents", what: "10,000 jobs (the most allowed)", text, count }
@@ -122,7 +127,12 @@ pub fn deep_nesting() -> Shape {
         t
     };
     let (body, count) = fill(TARGET_BYTES - head.len(), tree);
-    Shape { name: "deep-nesting", what: "block and flow nesting 64 levels deep, repeated", text: format!("{head}{body}"), count }
+    Shape {
+        name: "deep-nesting",
+        what: "block and flow nesting 64 levels deep, repeated",
+        text: format!("{head}{body}"),
+        count,
+    }
 }
 
 /// One level deeper than allowed: refused.
@@ -145,7 +155,8 @@ pub fn many_items() -> Shape {
 /// One container with as many environment variables as fit (a list of maps).
 pub fn many_env() -> Shape {
     let frame = job("many-env", "", "              env:\n", "");
-    let (items, count) = fill(room(&frame), |i| format!("                - name: E{i}\n                  value: v{i}\n"));
+    let (items, count) =
+        fill(room(&frame), |i| format!("                - name: E{i}\n                  value: v{i}\n"));
     let text = job("many-env", "", &format!("              env:\n{items}"), "");
     Shape { name: "many-env", what: "one job, one env list of many variables", text, count }
 }
@@ -162,12 +173,18 @@ pub fn shared_by_alias() -> Shape {
     };
     // Read twice, so half the room (and the budget) for the list.
     let (items, count) = fill(room(&master("")) / 2, |i| format!("                - a{i}\n"));
-    Shape { name: "shared-by-alias", what: "Master and Worker share a pod template by alias", text: master(&items), count }
+    Shape {
+        name: "shared-by-alias",
+        what: "Master and Worker share a pod template by alias",
+        text: master(&items),
+        count,
+    }
 }
 
 /// The "billion laughs": each level aliases the one before ten times. Refused.
 pub fn alias_bomb() -> Shape {
-    let mut text = String::from("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: alias-bomb\nl0: &l0 [lol]\n");
+    let mut text =
+        String::from("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: alias-bomb\nl0: &l0 [lol]\n");
     for level in 1..=9 {
         let refs = vec![format!("*l{}", level - 1); 10].join(", ");
         writeln!(text, "l{level}: &l{level} [{refs}]").unwrap();
