@@ -91,8 +91,13 @@ test('edits made while the converter is busy: only the newest waits, and a super
   await waitForResult(page, 'name: edit-4');
   await page.waitForTimeout(3000); // anything still queued would run and show now
   const converted = await page.workers()[0].evaluate(() => self.converted);
-  // The initial text, and the newest edit: the ones in between were replaced while they waited.
-  assert.deepEqual(converted, [initial, 'edit-4']);
+  // Six texts were asked for (the initial one, edits 1 to 4, edit-4 again); without the queue
+  // the worker runs all six. With it, a text waiting behind a busy worker is replaced by the
+  // next one, so at most about one edit per 2.6 s conversion runs (how many depends on how fast
+  // this machine types), and the last is the newest.
+  assert.equal(converted[0], initial);
+  assert.ok(converted.length <= 4, `superseded edits ran: ${converted}`);
+  assert.equal(converted.at(-1), 'edit-4');
   const shown = await page.evaluate(() => window.shown);
   assert.ok(!shown.some((t) => t.includes('superseded')), `a superseded conversion was shown: ${shown.find((t) => t.includes('superseded'))}`);
   assert.ok(!shown.some((t) => /name: edit-[1-3]\b/.test(t)), 'an answer for an older edit was shown');
