@@ -18,7 +18,7 @@ CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chr
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: all serve dist test test-native test-python test-browser test-e2e examples bench lint tools reference wheels post fallback clean
+.PHONY: all serve dist kits hosts test test-native test-python test-browser test-e2e test-hosts examples bench lint tools reference wheels post fallback clean
 
 all: test
 
@@ -31,9 +31,12 @@ reference:
 wheels:
 	@scripts/fetch-wheels.sh
 
+# The site, and the drop-in kits for the three real sites in dist/kits (scripts/build-kits.sh).
 dist:
-	@scripts/install-tools.sh build
+	@scripts/install-tools.sh build kits
 	scripts/build-dist.sh
+
+kits: dist
 
 serve: dist
 	python3 scripts/serve.py --dir dist --port $(PORT)
@@ -47,7 +50,6 @@ bench: dist
 # Regenerates the static snippets inside index.html's mount points from the core.
 post:
 	cargo run -q --bin trainer-explorer -- post --out index.html
-	cargo run -q --bin trainer-explorer -- fallback embed/sphinx/trainer-v2-explorer.md --out embed/sphinx/trainer-v2-explorer.md
 
 fallback:
 	cargo run -q --bin trainer-explorer -- fallback index.html --out index.html
@@ -63,7 +65,10 @@ test-native: reference
 	cargo test --release --test migrate_shapes
 	cargo run -q --bin trainer-explorer -- post --check
 
-# Every Python snippet must parse and bind to the pinned SDKs' real signatures.
+# Every Python snippet must parse and bind to the pinned SDKs' real signatures. Then the data
+# scientist's Python panes run with the real SDKs (venvs under .tools, only the Kubernetes API
+# faked) and must create the job their YAML pane shows; --self-test first shows each guard fails
+# on its defect.
 test-python: wheels
 	python3 tests/python/check_snippets.py --wheels .tools/wheels --self-test
 	@mkdir -p target/python
@@ -79,6 +84,9 @@ test-python: wheels
 	  i=$$((i+1)); cargo run -q --bin trainer-explorer -- export --query "persona=data-scientist&$$q" > target/python/q$$i.json; \
 	  python3 tests/python/check_snippets.py --wheels .tools/wheels target/python/q$$i.json; \
 	done
+	@scripts/fetch-sdk-venvs.sh
+	python3 tests/python/run_snippets.py --self-test
+	python3 tests/python/run_snippets.py
 
 # The wasm-bindgen browser tests, in headless Chromium and then headless Firefox ESR.
 test-browser:
@@ -86,7 +94,7 @@ test-browser:
 	CHROMEDRIVER=$(CHROMEDRIVER) cargo test --target wasm32-unknown-unknown --test browser
 	env -u CHROMEDRIVER GECKODRIVER=$$(command -v geckodriver) cargo test --target wasm32-unknown-unknown --test browser
 
-test: tools lint test-native test-python test-browser test-e2e
+test: tools lint test-native test-python test-browser test-e2e test-hosts
 
 clean:
 	rm -rf dist target/python
@@ -98,6 +106,18 @@ examples: dist
 	@scripts/install-tools.sh examples
 	scripts/build-examples.sh
 
+# Copies of the three real sites ($$TRAINER_HOSTS, default ../shared/hosts) built with their kits.
+TRAINER_HOSTS ?= $(abspath $(CURDIR)/../shared/hosts)
+export TRAINER_HOSTS
+hosts: dist
+	@scripts/install-tools.sh hosts
+	scripts/build-hosts.sh
+
+# The widget in those real sites, in headless Chromium (each site served at its own root).
+test-hosts: hosts
+	@scripts/install-tools.sh browser
+	PLAYWRIGHT_CORE=$(CURDIR)/.tools/node/node_modules/playwright-core node --test tests/e2e/hosts.test.mjs
+
 test-e2e: examples
 	@scripts/install-tools.sh browser
 	@set -e; QUIET=1 python3 scripts/serve.py --dir dist --port $(E2E_PORT) & server=$$!; \
@@ -106,4 +126,4 @@ test-e2e: examples
 	  BASE_URL=http://127.0.0.1:$(E2E_PORT)/ CSP_BASE_URL=http://127.0.0.1:$$(($(E2E_PORT)+1))/ \
 	  PLAYWRIGHT_CORE=$(CURDIR)/.tools/node/node_modules/playwright-core \
 	  AXE_CORE=$(CURDIR)/.tools/node/node_modules/axe-core/axe.min.js \
-	  node --test tests/e2e/
+	  node --test $$(ls tests/e2e/*.test.mjs | grep -v /hosts)

@@ -7,7 +7,8 @@ export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 
 # The widget, and the converter as a second module that loads only in migrate mode.
 cargo build --release --target wasm32-unknown-unknown --lib -p trainer-v2-explorer -p trainer-v2-migrate
-rm -rf dist && mkdir -p dist/pkg dist/pkg-migrate
+# Only what this script writes is replaced: dist/kits (make kits) and dist/examples stay.
+rm -rf dist/pkg dist/pkg-migrate dist/blog && mkdir -p dist/pkg dist/pkg-migrate
 wasm-bindgen --target web --no-typescript --out-dir dist/pkg \
   target/wasm32-unknown-unknown/release/trainer_v2_explorer.wasm
 wasm-bindgen --target web --no-typescript --out-dir dist/pkg-migrate \
@@ -25,11 +26,12 @@ else
 fi
 cp index.html dist/index.html
 cargo run -q --bin trainer-explorer -- post --check
-cargo run -q --bin trainer-explorer -- post --out target/post-check.html --export dist/blog >/dev/null
 cp www/*.js www/*.css dist/
 # The converter's loader and worker sit next to the converter module they load.
 cp www/pkg-migrate/*.js dist/pkg-migrate/
 [[ -d www/assets ]] && cp -r www/assets dist/
 # The page's static fallback must be what the core generates.
 cargo run -q --bin trainer-explorer -- fallback dist/index.html --check
+# The drop-in kits for the three sites (the blog's export lives in its kit).
+scripts/build-kits.sh
 printf 'dist/ ready: %s bytes wasm, %s bytes js\n' "$(wc -c <"$wasm")" "$(wc -c <dist/pkg/trainer_v2_explorer.js)"

@@ -3,6 +3,8 @@
 # (crates.io, Debian, npm): nothing downloads a binary from elsewhere.
 #   scripts/install-tools.sh build    # wasm target, wasm-bindgen-cli, wasm-opt
 #   scripts/install-tools.sh browser  # Chromium + chromedriver
+#   scripts/install-tools.sh kits     # rsvg-convert (the blog post's social card)
+#   scripts/install-tools.sh hosts    # what the three real sites build with (../shared/hosts/README.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
@@ -29,13 +31,14 @@ build_tools() {
     # Not --locked: one of its locked dependencies is not on the registry mirror.
     cargo install wasm-bindgen-cli --version "$want"
   fi
-  if ! [[ -x .tools/node/node_modules/.bin/wasm-opt && -x .tools/node/node_modules/.bin/terser && -d .tools/node/node_modules/playwright-core && -d .tools/node/node_modules/axe-core ]]; then
+  if ! [[ -x .tools/node/node_modules/.bin/wasm-opt && -x .tools/node/node_modules/.bin/terser && -d .tools/node/node_modules/playwright-core && -d .tools/node/node_modules/axe-core && -d .tools/node/node_modules/yaml ]]; then
     command -v npm >/dev/null || die "npm not found: install Node.js and npm (Debian: nodejs npm)"
     # Debian's binaryen 108 cannot read current rustc output; npm's binaryen 132 can.
     # playwright-core drives the system Chromium for the end-to-end tests; it downloads no browser.
-    # axe-core checks accessibility in those tests; terser minifies the wasm-bindgen glue.
-    say "installing wasm-opt (binaryen@132.0.0), terser, playwright-core and axe-core into .tools/node"
-    npm install --silent --no-audit --no-fund --prefix .tools/node binaryen@132.0.0 terser@5.51.4 playwright-core@1.65.1 axe-core@4.14.1
+    # axe-core checks accessibility in those tests, yaml parses the YAML they read off the page;
+    # terser minifies the wasm-bindgen glue.
+    say "installing wasm-opt (binaryen@132.0.0), terser, playwright-core, axe-core and yaml into .tools/node"
+    npm install --silent --no-audit --no-fund --prefix .tools/node binaryen@132.0.0 terser@5.51.4 playwright-core@1.65.1 axe-core@4.14.1 yaml@2.9.1
   fi
 }
 
@@ -87,11 +90,49 @@ example_tools() {
   fi
 }
 
+# Debian packages, installed together when any is missing: apt_need <command-or-path> <package>...
+apt_install() {
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    say "installing $* (apt)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+  else
+    die "missing Debian packages that cannot be installed here (needs root and apt): $*"
+  fi
+}
+
+kit_tools() {
+  command -v rsvg-convert >/dev/null || apt_install librsvg2-bin
+}
+
+# The generators of the real sites, as ../shared/hosts/README.md builds them: Jekyll with the
+# blog's plugins, Hugo, and the Trainer docs' requirements.txt from PyPI in .tools/venv-hosts-sphinx.
+host_tools() {
+  local gems=(jekyll-feed jekyll-gist jekyll-paginate jekyll-relative-links jekyll-seo-tag jekyll-sitemap jekyll-toc)
+  local missing=()
+  command -v jekyll >/dev/null || missing+=(jekyll)
+  command -v hugo >/dev/null || missing+=(hugo)
+  for gem in "${gems[@]}"; do
+    dpkg -s "ruby-$gem" >/dev/null 2>&1 || missing+=("ruby-$gem")
+  done
+  (( ${#missing[@]} == 0 )) || apt_install "${missing[@]}"
+  command -v npm >/dev/null || die "npm not found: install Node.js and npm (Debian: nodejs npm)"
+  local hosts=${TRAINER_HOSTS:-../shared/hosts}
+  [[ -f "$hosts/trainer-docs/requirements.txt" ]] || die "no host site copies at $hosts (set TRAINER_HOSTS)"
+  if ! [[ -x .tools/venv-hosts-sphinx/bin/sphinx-build ]] || ! .tools/venv-hosts-sphinx/bin/python -c 'import furo, myst_parser' 2>/dev/null; then
+    say "installing the Trainer docs' requirements into .tools/venv-hosts-sphinx (PyPI)"
+    python3 -m venv .tools/venv-hosts-sphinx
+    .tools/venv-hosts-sphinx/bin/pip install --quiet -r "$hosts/trainer-docs/requirements.txt"
+  fi
+}
+
 for what in "${@:-build browser}"; do
   case "$what" in
     build) build_tools ;;
     browser) browser_tools ;;
     examples) example_tools ;;
+    kits) kit_tools ;;
+    hosts) host_tools ;;
     bench)
       [[ -x .tools/node/node_modules/.bin/lighthouse ]] || npm install --silent --no-audit --no-fund --prefix .tools/node lighthouse@12.2.3
       # Where the widget's bytes go, by crate.

@@ -53,11 +53,13 @@ fn pane_html(tag: &str, pane: &Pane) -> String {
     out
 }
 
-/// One snippet as a highlighted figure (one HTML block: no blank lines inside), for the page's
-/// static fallback and the post's code blocks.
+/// One snippet as a highlighted figure, for the page's static fallback and the post's code
+/// blocks. Its class names the language, as the widget's code blocks do, so a check of what
+/// readers copy knows how to parse it.
 pub fn snippet_html(s: &Snippet) -> String {
     format!(
-        "<figure class=\"tv2x-snippet\"><figcaption>{}</figcaption><pre tabindex=\"0\">{}</pre></figure>",
+        "<figure class=\"tv2x-snippet {}\"><figcaption>{}</figcaption><pre tabindex=\"0\">{}</pre></figure>",
+        s.language.id(),
         escape_html(&s.title),
         code_html(s.language, &s.code, &s.owned_by_runtime)
     )

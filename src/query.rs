@@ -189,23 +189,23 @@ pub fn to_query(sel: &Selection, sync: SyncSet) -> String {
     ser.finish()
 }
 
-/// Rewrites a host page's query string: keeps every key we do not own, in order, and replaces
-/// ours with `sel`'s. Used for `history.replaceState`, so the host page's own parameters survive.
+/// Rewrites a host page's query string: keeps every pair we do not own exactly as written
+/// (bytes and order), and replaces ours with `sel`'s. Used for `history.replaceState`, so the
+/// host page's own parameters survive. A query over [`MAX_QUERY_LEN`] comes back unchanged:
+/// `apply` does not read it, so the widget does not write into it either.
 pub fn merge(existing: &str, sel: &Selection, sync: SyncSet) -> String {
     let existing = existing.strip_prefix('?').unwrap_or(existing);
-    let mut ser = form_urlencoded::Serializer::new(String::new());
-    if existing.len() <= MAX_QUERY_LEN {
-        for (k, v) in form_urlencoded::parse(existing.as_bytes()) {
-            // Keys of parts this instance does not share stay as they are.
-            if !is_own_key(&k) || !sync.covers(&k) {
-                ser.append_pair(&k, &v);
-            }
-        }
+    if existing.len() > MAX_QUERY_LEN {
+        return existing.to_string();
     }
-    for (k, v) in pairs(sel, sync) {
-        ser.append_pair(k, &v);
-    }
-    ser.finish()
+    let kept = existing.split('&').filter(|pair| !pair.is_empty() && !replaced_by(pair, sync));
+    let ours = to_query(sel, sync);
+    kept.chain((!ours.is_empty()).then_some(ours.as_str())).collect::<Vec<_>>().join("&")
+}
+
+/// Whether `pair` (still encoded) is one of our keys that this instance writes.
+fn replaced_by(pair: &str, sync: SyncSet) -> bool {
+    form_urlencoded::parse(pair.as_bytes()).next().is_some_and(|(key, _)| is_own_key(&key) && sync.covers(&key))
 }
 
 #[cfg(test)]

@@ -94,15 +94,54 @@ async fn type_into(host: &Element, id: &str, value: &str) {
 }
 
 #[wasm_bindgen_test]
-async fn mounting_replaces_the_fallback_and_reads_data_defaults() {
+async fn mounting_hides_the_fallback_and_reads_data_defaults() {
     reset("");
     let el = mounted(&[("data-persona", "platform-engineer"), ("data-framework", "deepspeed")]).await;
-    assert_eq!(el.inner_html(), "", "the static fallback is replaced");
+    // The fallback stays in the light DOM for a failure to bring back, but no slot shows it:
+    // it has no box, so neither readers nor screen readers meet it twice.
+    let fallback: HtmlElement = el.query_selector("pre").unwrap().expect("the fallback is kept").dyn_into().unwrap();
+    assert!(js_sys::Reflect::get(&fallback, &"assignedSlot".into()).unwrap().is_null(), "the fallback is not slotted");
+    assert!(fallback.offset_parent().is_none() && fallback.offset_height() == 0, "the fallback is not rendered");
     assert_eq!(checked(&el, "persona"), "platform-engineer");
     assert_eq!(checked(&el, "framework"), "deepspeed");
     assert!(text(&el, ".v2").contains("ClusterTrainingRuntime deepspeed-distributed"));
     assert!(text(&el, ".v1").contains("kind: MPIJob"));
     assert!(q(&el, ".v1").query_selector_all(".ln.o").unwrap().length() > 0, "infrastructure lines are marked");
+}
+
+#[wasm_bindgen_test]
+async fn an_instance_whose_element_leaves_the_page_stops() {
+    reset("");
+    let gone = mounted(&[]).await;
+    let stays = mounted(&[]).await;
+    gone.remove();
+    settle().await;
+    let shadow = gone.shadow_root().unwrap();
+    assert!(shadow.query_selector(".tv2x").unwrap().is_none(), "the app is destroyed");
+    assert!(shadow.query_selector("slot").unwrap().is_some(), "put back, it would show its fallback");
+    radio(&stays, "persona", "platform-engineer").click();
+    settle().await;
+    assert_eq!(checked(&stays, "persona"), "platform-engineer");
+    // Put back, the element can be mounted again.
+    document().body().unwrap().append_child(&gone).unwrap();
+    ui::mount_one(gone.clone()).unwrap();
+    settle().await;
+    assert_eq!(checked(&gone, "persona"), "platform-engineer", "a new instance reads the shared state");
+}
+
+#[wasm_bindgen_test]
+async fn an_over_long_host_query_survives_the_widget() {
+    let host_query = format!("?q=trainer&state={}&lang=en", "x".repeat(trainer_v2_explorer::query::MAX_QUERY_LEN));
+    reset(&host_query);
+    let el = mounted(&[]).await;
+    radio(&el, "persona", "platform-engineer").click();
+    settle().await;
+    assert_eq!(checked(&el, "persona"), "platform-engineer");
+    assert_eq!(
+        web_sys::window().unwrap().location().search().unwrap(),
+        host_query,
+        "replaceState kept the host's query"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -98,8 +98,31 @@ fn the_blog_export_has_the_kubeflow_blog_front_matter() {
 }
 
 #[test]
-fn the_sphinx_recipe_carries_the_cores_fallback() {
-    let recipe = read("embed/sphinx/trainer-v2-explorer.md");
-    assert_eq!(trainer_v2_explorer::fallback::fill_page(&recipe).unwrap(), recipe, "run `make post`");
-    assert!(recipe.contains("<div class=\"tv2x-fallback\">"));
+fn the_blog_export_follows_the_blogs_conventions() {
+    let source = read(SOURCE_PATH);
+    let (meta, body) = split(&source).unwrap();
+    let (_, md) = markdown_export(&source).unwrap();
+    let front = md.strip_prefix("---\n").unwrap();
+    let parsed: serde_json::Value = serde_yaml::from_str(&front[..front.find("\n---\n").unwrap()]).unwrap();
+    assert_eq!(parsed["comments"], true);
+    assert_eq!(parsed["hide"], false);
+    let image = format!("images/{}-trainer-v2-explorer/social-card.png", meta.date);
+    assert_eq!(parsed["image"], image.as_str());
+    assert_eq!(trainer_v2_explorer::post::social_card_path(&meta), image);
+    // The blog has no page.css: every diagram carries its own size.
+    let svgs: Vec<&str> = body.match_indices("<svg").map(|(i, _)| &body[i..i + body[i..].find('>').unwrap()]).collect();
+    assert!(!svgs.is_empty());
+    for tag in svgs {
+        assert!(tag.contains(" width=\"") && tag.contains(" height=\""), "diagram without its size: {tag}");
+    }
+}
+
+#[test]
+fn the_social_card_is_the_first_diagram_on_a_card() {
+    let source = read(SOURCE_PATH);
+    let card = trainer_v2_explorer::post::social_card_svg(&source).unwrap();
+    assert!(card.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1200\" height=\"630\""));
+    assert!(card.contains("Who owns what in Kubeflow Trainer V2"), "the first diagram");
+    assert!(!card.contains("d2-title"), "only the first diagram");
+    assert!(card.trim_end().ends_with("</svg></svg>"));
 }

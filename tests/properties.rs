@@ -6,6 +6,7 @@ mod common;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 use trainer_v2_explorer::catalog::{Framework, LlmModel, Persona};
+use trainer_v2_explorer::migrate::{claims, Outcome};
 use trainer_v2_explorer::query::{self, SyncSet};
 use trainer_v2_explorer::selection::{Mode, Params, RuntimeScope, Selection};
 use trainer_v2_explorer::snippets::{all_snippets, Language};
@@ -164,6 +165,154 @@ proptest! {
             }
             let _ = m.output_yaml();
             let _ = m.report_text();
+        }
+    }
+}
+
+/// Pod settings a generated V1 job may carry, each as (pod spec fields, main-container fields).
+fn pod_settings() -> impl Strategy<Value = (Map<String, Value>, Map<String, Value>, Option<Value>)> {
+    use serde_json::json;
+    let pod_options = vec![
+        ("nodeSelector", json!({"gpu": "a100"})),
+        ("tolerations", json!([{"key": "gpu", "operator": "Exists", "effect": "NoSchedule"}])),
+        ("serviceAccountName", json!("trainer")),
+        ("volumes", json!([{"name": "data", "emptyDir": {}}])),
+        ("securityContext", json!({"fsGroup": 1000})),
+        ("hostNetwork", json!(true)),
+        ("priorityClassName", json!("high")),
+        ("initContainers", json!([{"name": "init", "image": "busybox:1"}])),
+        ("restartPolicy", json!("OnFailure")),
+    ];
+    let container_options = vec![
+        ("env", json!([{"name": "A", "value": "1"}])),
+        ("args", json!(["--epochs", "2"])),
+        ("command", json!(["python", "train.py"])),
+        ("imagePullPolicy", json!("Always")),
+        ("volumeMounts", json!([{"name": "data", "mountPath": "/data"}])),
+        ("securityContext", json!({"runAsUser": 1000})),
+        ("ports", json!([{"containerPort": 23456, "name": "port"}])),
+        ("workingDir", json!("/work")),
+        ("resources", json!({"limits": {"nvidia.com/gpu": 1, "memory": "8Gi"}})),
+        ("resources", json!({"limits": {"nvidia.com/gpu": 2}, "requests": {"cpu": "4"}})),
+    ];
+    (
+        prop::sample::subsequence(pod_options, 0..=4),
+        prop::sample::subsequence(container_options, 0..=4),
+        prop::option::of(prop::sample::select(vec![
+            json!({"labels": {"team": "ml"}}),
+            json!({"annotations": {"sidecar.istio.io/inject": "false"}}),
+        ])),
+    )
+        .prop_map(|(pod, container, metadata)| {
+            let pod = pod.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+            let container = container.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+            (pod, container, metadata)
+        })
+}
+
+/// One replica: its count (sometimes absent, sometimes beyond int32), its pod settings and
+/// whether it carries a sidecar.
+fn replica(container_name: &'static str) -> impl Strategy<Value = Value> {
+    (
+        prop::option::of(prop_oneof![4 => 0u64..5, 1 => Just(2_147_483_647u64), 1 => Just(4_294_967_295u64)]),
+        pod_settings(),
+        any::<bool>(),
+    )
+        .prop_map(move |(replicas, (mut pod, mut container, metadata), sidecar)| {
+            container.insert("name".into(), container_name.into());
+            container.insert("image".into(), "registry.example/train:1".into());
+            let mut containers = vec![Value::Object(container)];
+            if sidecar {
+                containers.push(serde_json::json!({"name": "logger", "image": "fluent/fluent-bit:3"}));
+            }
+            pod.insert("containers".into(), Value::Array(containers));
+            let mut template = Map::new();
+            if let Some(m) = metadata {
+                template.insert("metadata".into(), m);
+            }
+            template.insert("spec".into(), Value::Object(pod));
+            let mut r = Map::new();
+            if let Some(n) = replicas {
+                r.insert("replicas".into(), n.into());
+            }
+            r.insert("template".into(), Value::Object(template));
+            Value::Object(r)
+        })
+}
+
+/// A V1 job of any kind (both MPIJob versions), with random replica layouts and pod settings.
+fn generated_job() -> impl Strategy<Value = Value> {
+    use serde_json::json;
+    let kinds = [
+        ("kubeflow.org/v1", "PyTorchJob", "pytorchReplicaSpecs", "pytorch", ["Master", "Worker"]),
+        ("kubeflow.org/v1", "XGBoostJob", "xgbReplicaSpecs", "xgboost", ["Master", "Worker"]),
+        ("kubeflow.org/v1", "JAXJob", "jaxReplicaSpecs", "jax", ["Worker", "Worker"]),
+        ("kubeflow.org/v1", "MPIJob", "mpiReplicaSpecs", "mpi", ["Launcher", "Worker"]),
+        ("kubeflow.org/v2beta1", "MPIJob", "mpiReplicaSpecs", "mpi", ["Launcher", "Worker"]),
+    ];
+    (0..kinds.len(), any::<bool>(), any::<bool>(), prop::option::of(prop_oneof![Just(json!(2)), Just(json!("4")), Just(json!("auto")), Just(json!(4_294_967_296u64))]), any::<bool>())
+        .prop_flat_map(move |(k, first, second, procs, deepspeed)| {
+            let (api, kind, field, cname, types) = kinds[k];
+            (Just((api, kind, field, types, first, second, procs, deepspeed)), replica(cname), replica(cname))
+        })
+        .prop_map(|((api, kind, field, types, first, second, procs, deepspeed), a, b)| {
+            let mut specs = Map::new();
+            let mpi = kind == "MPIJob";
+            // MPIJobs need both; the others may lack either (a job with neither is refused).
+            if first || mpi {
+                specs.insert(types[0].into(), a);
+            }
+            if second || mpi || types[0] == types[1] {
+                specs.insert(types[1].into(), b);
+            }
+            if mpi {
+                if deepspeed {
+                    specs["Launcher"]["template"]["spec"]["containers"][0]["command"] = json!(["deepspeed", "train.py"]);
+                }
+                specs["Launcher"]["replicas"] = json!(1);
+            }
+            let mut spec = Map::new();
+            spec.insert(field.into(), Value::Object(specs));
+            spec.insert("runPolicy".into(), json!({"cleanPodPolicy": "None", "backoffLimit": 3}));
+            match (kind, procs) {
+                ("PyTorchJob", Some(p)) => {
+                    spec.insert("nprocPerNode".into(), if p.is_number() && p != 2 { p } else { json!(p.to_string().trim_matches('"')) });
+                }
+                ("MPIJob", Some(p)) if p.is_number() => {
+                    spec.insert("slotsPerWorker".into(), p);
+                }
+                _ => {}
+            }
+            json!({"apiVersion": api, "kind": kind, "metadata": {"name": "job-1", "namespace": "ml", "labels": {"kueue.x-k8s.io/queue-name": "q"}}, "spec": spec})
+        })
+}
+
+proptest! {
+    // Each case converts and validates a few objects against the CRDs: a few hundred cases
+    // cover every kind and most settings, in seconds in a debug build.
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Valid V1 in: strictly valid V2 out and a report whose every claim holds, or a refusal
+    /// that names a field.
+    #[test]
+    fn generated_v1_jobs_convert_to_valid_v2_with_a_true_report_or_are_refused_naming_a_field(job in generated_job()) {
+        let text = yaml::join(&yaml::emit(&(&job).into()));
+        let m = trainer_v2_explorer::migrate::migrate(&text).map_err(TestCaseError::fail)?;
+        let d = &m.docs[0];
+        match &d.outcome {
+            Outcome::Converted { objects, report, .. } => {
+                if common::validate(&job).is_ok() {
+                    for o in objects {
+                        common::validate(o).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+                    }
+                }
+                let problems = claims::false_claims(d.source.as_ref().unwrap(), objects, report);
+                prop_assert!(problems.is_empty(), "false claims:\n{}\n{}", problems.join("\n"), text);
+            }
+            Outcome::Invalid { message } | Outcome::Refused { reason: message, .. } => {
+                prop_assert!(message.contains("spec.") || message.contains("metadata"), "{} for\n{}", message, text);
+            }
+            Outcome::PassedThrough { .. } => prop_assert!(false, "a V1 job passed through:\n{}", text),
         }
     }
 }

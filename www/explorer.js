@@ -1,10 +1,15 @@
 // Loads the Trainer V2 Explorer when a mount point comes near the viewport, so the widget never
-// delays the page's text. Each [data-trainer-v2-explorer] element keeps its static fallback
-// until the widget replaces it; if loading fails, the fallback simply stays.
+// delays the page's text. Each [data-trainer-v2-explorer] element keeps its static fallback:
+// before the widget loads it is simply the element's content; once mounted it stays there,
+// hidden behind the widget's shadow root, and showFallback brings it back if the widget fails.
 const mounts = [...document.querySelectorAll('[data-trainer-v2-explorer]')];
 const here = (path) => new URL(path, import.meta.url).href;
+// Dispatched by the widget's panic hook (browser::FAILED_EVENT in src/ui/browser.rs).
+const FAILED_EVENT = 'trainer-v2-explorer:failed';
 let loading;
 let converter;
+let dead = false;
+const isTrap = (err) => typeof WebAssembly === 'object' && err instanceof WebAssembly.RuntimeError;
 
 // The V1 → V2 converter is a second module: only readers who open migrate mode download it
 // (pkg-migrate/converter.js runs it in a worker).
@@ -13,19 +18,75 @@ function convert(text) {
   return converter.then((m) => m.convert(text));
 }
 
+// Shows the element's static fallback again: its light-DOM children, through a bare <slot> in
+// place of the widget. Pure DOM work, so it runs after the module has trapped.
+function showFallback(host) {
+  host.removeAttribute('data-trainer-v2-explorer-mounted');
+  host.setAttribute('data-trainer-v2-explorer-failed', '');
+  const shadow = host.shadowRoot;
+  if (!shadow) return; // never mounted: the fallback is showing
+  shadow.adoptedStyleSheets = [];
+  shadow.replaceChildren(document.createElement('slot'));
+}
+
+// The module panicked or trapped: it can run no more code, so every instance goes back to its
+// fallback and no further instance mounts.
+function fail(reason) {
+  if (dead) return;
+  dead = true;
+  console.error('Trainer V2 Explorer stopped; showing the static snippets.', reason);
+  document.querySelectorAll('[data-trainer-v2-explorer]').forEach(showFallback);
+}
+
+// A panic tells us through its hook, before the trap. A trap without a panic (an aborted
+// allocation) reaches the page as an uncaught WebAssembly.RuntimeError. The browser does not say
+// which module trapped; a trap in another module on the page costs the reader the widget's
+// controls, never its snippets.
+function watchForFailure() {
+  window.addEventListener(FAILED_EVENT, (e) => fail(e.detail));
+  window.addEventListener('error', (e) => isTrap(e.error) && fail(e.error));
+  window.addEventListener('unhandledrejection', (e) => isTrap(e.reason) && fail(e.reason));
+}
+
 function load() {
   loading ??= import(here('./pkg/trainer_v2_explorer.js')).then(async (m) => {
     await m.default();
+    watchForFailure();
     m.setMigrator(convert);
     return m;
   });
   return loading;
 }
 
+// A link to a heading (#id) must land there even when a widget above it changes height as it
+// mounts: until the reader scrolls or acts on the page, each mount puts the fragment back in place.
+let readerActed = false;
+for (const type of ['wheel', 'touchmove', 'keydown', 'pointerdown']) {
+  addEventListener(type, () => (readerActed = true), { capture: true, passive: true, once: true });
+}
+function restoreFragment() {
+  if (readerActed || location.hash.length < 2) return;
+  let id;
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return;
+  }
+  document.getElementById(id)?.scrollIntoView();
+}
+
 function mountWhenNear(el) {
   load()
-    .then((m) => m.mount(el))
-    .catch((err) => console.warn('Trainer V2 Explorer did not load; showing the static snippets.', err));
+    .then((m) => {
+      if (dead) return;
+      m.mount(el);
+      requestAnimationFrame(restoreFragment);
+    })
+    .catch((err) => {
+      if (isTrap(err)) return fail(err);
+      console.warn('Trainer V2 Explorer did not load; showing the static snippets.', err);
+      showFallback(el);
+    });
 }
 
 if ('IntersectionObserver' in window) {

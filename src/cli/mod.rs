@@ -44,12 +44,13 @@ enum Command {
         /// Where to write the page (default: index.html).
         #[arg(long, default_value = "index.html")]
         out: std::path::PathBuf,
-        /// Also write the Kubeflow blog Markdown export into this folder (as _posts/<date>-<slug>.md).
+        /// Also write the Kubeflow blog Markdown export into this folder (as _posts/<date>-<slug>.md),
+        /// with its social card as images/<date>-<slug>/social-card.svg.
         #[arg(long)]
         export: Option<std::path::PathBuf>,
     },
     /// Write the static fallback of every persona × framework as <persona>__<framework>.html, for
-    /// the Jekyll and Hugo embed recipes to include.
+    /// the embed kits (`make kits`) to include.
     FallbackFiles {
         #[arg(long)]
         out: std::path::PathBuf,
@@ -200,7 +201,11 @@ fn post(check: bool, out: &std::path::Path, export: Option<&std::path::Path>) ->
         let (name, markdown) = crate::post::markdown_export(&source)?;
         let path = dir.join("_posts").join(name);
         write(&path, &markdown)?;
-        msg.push_str(&format!(" and {}", path.display()));
+        // The social card, as SVG next to where the front matter's PNG goes (`make kits` draws it).
+        let (meta, _) = crate::post::split(&source)?;
+        let card = dir.join(crate::post::social_card_path(&meta)).with_extension("svg");
+        write(&card, &crate::post::social_card_svg(&source)?)?;
+        msg.push_str(&format!(", {} and {}", path.display(), card.display()));
     }
     Ok(msg)
 }

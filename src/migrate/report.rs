@@ -1,6 +1,5 @@
 //! The per-field report: where each V1 field went, and what was dropped and why.
 
-use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -33,57 +32,61 @@ pub struct Entry {
     pub note: String,
     /// Accounts for this exact path only (a structural line such as `Master:`), not its children.
     pub exact: bool,
+    /// The output holds a value computed from this one (a sum, a new name), so only the place
+    /// is claimed, not the value; otherwise each leaf beneath `v1` is at the same place beneath `v2`.
+    pub derived: bool,
 }
 
 #[derive(Default)]
 pub struct Report {
     pub entries: Vec<Entry>,
+    /// Kept in step with `entries`, so that looking up a path is not a scan of every entry
+    /// (a job with 150,000 labels has as many entries).
+    index: EntryIndex,
 }
 
 impl Report {
-    fn push(&mut self, v1: String, status: Status, v2: Option<String>, note: String, exact: bool) {
-        self.entries.push(Entry { v1, status, v2, note, exact });
+    fn push(&mut self, v1: String, status: Status, v2: Option<String>, note: String, exact: bool, derived: bool) {
+        self.add(Entry { v1, status, v2, note, exact, derived });
+    }
+
+    /// Adds an entry as it is (used to carry one replica's accounting over to another).
+    pub fn add(&mut self, entry: Entry) {
+        self.index.add(self.entries.len(), &entry);
+        self.entries.push(entry);
     }
 
     pub fn mapped(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
-        self.push(v1.into(), Status::Mapped, Some(v2.into()), note.into(), false);
+        self.push(v1.into(), Status::Mapped, Some(v2.into()), note.into(), false, false);
+    }
+
+    /// The V2 field holds a value computed from the V1 one (a sum, a new name, a number parsed
+    /// from a string); the note says how.
+    pub fn mapped_derived(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
+        self.push(v1.into(), Status::Mapped, Some(v2.into()), note.into(), false, true);
     }
 
     pub fn moved(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
-        self.push(v1.into(), Status::Moved, Some(v2.into()), note.into(), false);
+        self.push(v1.into(), Status::Moved, Some(v2.into()), note.into(), false, false);
     }
 
     pub fn dropped(&mut self, v1: impl Into<String>, note: impl Into<String>) {
-        self.push(v1.into(), Status::Dropped, None, note.into(), false);
+        self.push(v1.into(), Status::Dropped, None, note.into(), false, false);
     }
 
     /// A mapping for one structural field (e.g. a replica type becoming `numNodes`) that says
     /// nothing about the fields beneath it.
     pub fn mapped_node(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
-        self.push(v1.into(), Status::Mapped, Some(v2.into()), note.into(), true);
+        self.push(v1.into(), Status::Mapped, Some(v2.into()), note.into(), true, true);
     }
 
     /// The entry that accounts for a V1 path: the one with the longest matching prefix.
     pub fn status_of(&self, path: &str) -> Option<&Entry> {
-        entry_for(&self.entries, path)
+        self.index.find(path).map(|i| &self.entries[i])
     }
 
     pub fn is_lossy(&self) -> bool {
         self.entries.iter().any(|e| e.status == Status::Dropped)
-    }
-
-    /// Accounts for every leaf of the V1 object: anything no rule reported is listed as
-    /// dropped, so nothing disappears silently.
-    pub fn account_for(&mut self, v1: &Value) {
-        let mut leaves = Vec::new();
-        leaf_paths(v1, String::new(), &mut leaves);
-        let mut index = EntryIndex::new(&self.entries);
-        for leaf in leaves {
-            if index.find(&leaf).is_none() {
-                self.dropped(leaf, "not carried over: no V2 field holds it");
-                index.add(self.entries.len() - 1, &self.entries[self.entries.len() - 1]);
-            }
-        }
     }
 }
 
@@ -145,23 +148,6 @@ pub fn covers(prefix: &str, path: &str) -> bool {
     path.starts_with(prefix) && matches!(path.as_bytes().get(prefix.len()), None | Some(b'.') | Some(b'['))
 }
 
-fn leaf_paths(v: &Value, path: String, out: &mut Vec<String>) {
-    match v {
-        Value::Object(map) if !map.is_empty() => {
-            for (k, child) in map {
-                let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
-                leaf_paths(child, p, out);
-            }
-        }
-        Value::Array(items) if !items.is_empty() => {
-            for (i, child) in items.iter().enumerate() {
-                leaf_paths(child, format!("{path}[{i}]"), out);
-            }
-        }
-        _ => out.push(path),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,14 +175,5 @@ mod tests {
             let scanned = entry_for(&r.entries, path).map(|e| e as *const Entry);
             assert_eq!(index.find(path).map(|i| &r.entries[i] as *const Entry), scanned, "{path}");
         }
-    }
-
-    #[test]
-    fn unreported_leaves_are_listed_as_dropped() {
-        let mut r = Report::default();
-        r.mapped("spec.a", "spec.trainer.a", "");
-        r.account_for(&serde_json::json!({"spec": {"a": 1, "b": {"c": [1, 2]}}}));
-        let dropped: Vec<_> = r.entries.iter().filter(|e| e.status == Status::Dropped).map(|e| e.v1.as_str()).collect();
-        assert_eq!(dropped, ["spec.b.c[0]", "spec.b.c[1]"]);
     }
 }

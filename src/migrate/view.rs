@@ -3,7 +3,7 @@
 
 use super::report::{EntryIndex, Status};
 use super::{migrate, Outcome};
-use crate::highlight::{escape_html, to_html, to_html_with_classes};
+use crate::highlight::{escape_html, to_html_with_classes};
 use crate::model::Value;
 use crate::snippets::Language;
 use crate::yaml;
@@ -14,7 +14,6 @@ pub struct MigrateView {
     /// Set when the input as a whole could not be read (empty, binary, too large, too deep).
     pub error: Option<String>,
     pub output_yaml: String,
-    pub output_html: String,
     pub documents: Vec<DocView>,
 }
 
@@ -55,7 +54,6 @@ pub fn view(text: &str) -> MigrateView {
         Err(e) => return MigrateView { error: Some(e), ..Default::default() },
     };
     let output_yaml = m.output_yaml();
-    let output_html = to_html(Language::Yaml, &output_yaml, &[]);
     let documents = m
         .docs
         .iter()
@@ -109,7 +107,7 @@ pub fn view(text: &str) -> MigrateView {
             }
         })
         .collect();
-    MigrateView { error: None, output_yaml, output_html, documents }
+    MigrateView { error: None, output_yaml, documents }
 }
 
 /// The documents' status list, as HTML (escaped). The converter module renders it, so the

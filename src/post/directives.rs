@@ -74,7 +74,7 @@ pub fn explorer_html(attrs: &[(String, String)]) -> String {
     html
 }
 
-/// The Jekyll include for the blog export (the recipe in embed/jekyll).
+/// The Jekyll include for the blog export (the blog kit, embed/kubeflow-blog).
 pub fn explorer_include(attrs: &[(String, String)]) -> String {
     let mut out = String::from("{% include trainer-v2-explorer.html");
     for (k, v) in attrs {

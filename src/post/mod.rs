@@ -13,7 +13,7 @@ mod export;
 mod front_matter;
 mod page;
 
-pub use export::markdown_export;
+pub use export::{markdown_export, social_card_path, social_card_svg};
 pub use front_matter::FrontMatter;
 pub use page::render_page;
 

@@ -9,21 +9,55 @@ use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, Ta
 
 const TOC_MARKER: &str = "<!--TOC-->";
 
-/// Expands the directives into HTML blocks, line by line.
-fn expand(body: &str) -> Result<String, String> {
+/// Where the `n`th snippet figure goes. The figure itself is inserted after the Markdown is
+/// parsed, as the mount points' fallbacks are: a figure holds code, and a blank line in the code
+/// would end a raw HTML block and hand the rest of the figure to the Markdown parser.
+fn figure_marker(n: usize) -> String {
+    format!("<!--figure:{n}-->")
+}
+
+/// The body with its directives expanded into HTML blocks, line by line, and the snippet
+/// figures that replace their markers once the body is rendered.
+struct Expanded {
+    markdown: String,
+    figures: Vec<String>,
+}
+
+fn expand(body: &str) -> Result<Expanded, String> {
     let mut out = String::with_capacity(body.len() * 2);
+    let mut figures = Vec::new();
     for (n, line) in body.lines().enumerate() {
         match directives::parse(line) {
             None => out.push_str(line),
             Some(Err(e)) => return Err(format!("post line {}: {e}", n + 1)),
             Some(Ok(Directive::Toc)) => out.push_str(TOC_MARKER),
-            Some(Ok(Directive::Snippet(s))) => out.push_str(&fallback::snippet_html(&s)),
+            Some(Ok(Directive::Snippet(s))) => {
+                out.push_str(&figure_marker(figures.len()));
+                figures.push(fallback::snippet_html(&s));
+            }
             Some(Ok(Directive::Explorer { attrs })) => {
                 directives::check_explorer(&attrs).map_err(|e| format!("post line {}: {e}", n + 1))?;
                 out.push_str(&directives::explorer_html(&attrs));
             }
         }
         out.push('\n');
+    }
+    Ok(Expanded { markdown: out, figures })
+}
+
+/// Replaces each figure marker in the rendered body with its figure. A marker the Markdown
+/// parser did not pass through as raw HTML (a snippet directive inside a code block, say) is an
+/// error rather than a figure shown as escaped text.
+fn insert_figures(html: &str, figures: &[String]) -> Result<String, String> {
+    let mut out = html.to_string();
+    for (n, figure) in figures.iter().enumerate() {
+        let marker = figure_marker(n);
+        match out.matches(&marker).count() {
+            1 => out = out.replacen(&marker, figure, 1),
+            found => {
+                return Err(format!("snippet {}: its marker {marker} rendered {found} times, expected once", n + 1))
+            }
+        }
     }
     Ok(out)
 }
@@ -136,8 +170,8 @@ fn toc(headings: &[Heading]) -> String {
 pub fn render_page(source: &str, template: &str) -> Result<String, String> {
     let (meta, body) = front_matter::parse(source)?;
     let expanded = expand(body)?;
-    let (html_body, headings) = render_body(&expanded);
-    let html_body = html_body.replace(TOC_MARKER, &toc(&headings));
+    let (html_body, headings) = render_body(&expanded.markdown);
+    let html_body = insert_figures(&html_body, &expanded.figures)?.replace(TOC_MARKER, &toc(&headings));
     let page = template
         .replace("{{title}}", &escape_html(&meta.title))
         .replace("{{description}}", &escape_html(&meta.description))
@@ -154,5 +188,35 @@ mod tests {
     #[test]
     fn slugs_are_stable() {
         assert_eq!(slug("Kueue & gang scheduling!"), "kueue-gang-scheduling");
+    }
+
+    const PYTHON: &str =
+        "<!-- snippet query=persona=data-scientist,framework=pytorch,nodes=2,gpus=1 api=v2 language=python -->";
+
+    fn rendered(body: &str) -> Result<String, String> {
+        let expanded = expand(body)?;
+        insert_figures(&render_body(&expanded.markdown).0, &expanded.figures)
+    }
+
+    #[test]
+    fn a_figure_with_blank_lines_in_its_code_is_inserted_whole() {
+        let Some(Ok(Directive::Snippet(snippet))) = directives::parse(PYTHON) else { panic!("{PYTHON}") };
+        assert!(snippet.code.contains("\n\n"), "the case that broke: blank lines inside the code");
+        let figure = fallback::snippet_html(&snippet);
+        // After a paragraph, in a list item and at the end of the body.
+        for body in
+            [format!("Text.\n\n{PYTHON}\n\nMore text.\n"), format!("- item\n\n  {PYTHON}\n"), PYTHON.to_string()]
+        {
+            let html = rendered(&body).unwrap();
+            assert_eq!(html.matches(&figure).count(), 1, "{body}\n{html}");
+            assert!(!html.contains("&lt;span"), "{html}");
+            assert_eq!(html.matches("<pre").count(), 1, "{html}");
+        }
+    }
+
+    #[test]
+    fn a_snippet_directive_the_markdown_does_not_pass_through_is_an_error() {
+        let err = rendered(&format!("```\n{PYTHON}\n```\n")).unwrap_err();
+        assert!(err.contains("snippet 1"), "{err}");
     }
 }

@@ -138,7 +138,8 @@ fn v2_pane(sel: &Selection) -> Pane {
                         crate::selection::CUSTOM_MPI_RUNTIME
                     ));
                 }
-                if sel.framework != Framework::TorchTune {
+                // TorchTune runs the runtime's recipe; plain MPI runs the pi program in the image.
+                if !matches!(sel.framework, Framework::TorchTune | Framework::Mpi) {
                     comments.push(format!(
                         "{} is a placeholder: bake your script into the image.",
                         workload::script_path(sel.framework)

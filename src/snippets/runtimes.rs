@@ -154,8 +154,13 @@ fn mpi_runtime(name: &str, framework_label: &str, image: &str) -> TrainingRuntim
 
 /// Plain MPI: no built-in since v2.1 removed `mpi-distributed`, so this is the runtime a platform
 /// engineer writes, on the same pattern as the shipped MPI runtimes.
+/// The image of the plain-MPI runtime the platform engineer owns: the reader's, else the pi demo.
+pub fn custom_mpi_image(sel: &Selection) -> String {
+    sel.params.image.clone().unwrap_or_else(|| "mpioperator/mpi-pi:openmpi".into())
+}
+
 fn custom_mpi_runtime(sel: &Selection) -> TrainingRuntime {
-    let image = sel.params.image.clone().unwrap_or_else(|| "mpioperator/mpi-pi:openmpi".into());
+    let image = custom_mpi_image(sel);
     let ml = MlPolicy { num_nodes: Some(1), mpi: Some(mpi_policy()), ..Default::default() };
     cluster_runtime(runtime_meta(CUSTOM_MPI_RUNTIME, "mpi"), ml, mpi_jobset(&image))
 }

@@ -3,6 +3,8 @@
 //! to be applied as YAML, after which the SDK could only watch it.
 
 use super::python::{raw, s, Call, Py, Script};
+use super::sdk_v2::LLM_WAIT;
+use super::v1_jobs::v1_image;
 use super::workload;
 use crate::catalog::Framework;
 use crate::selection::Selection;
@@ -26,18 +28,29 @@ pub fn sdk_v1(sel: &Selection) -> String {
     match sel.framework {
         Framework::PyTorch | Framework::TensorFlow => {
             workload::write_train_function(&mut script, sel);
-            let mut create = Call::new("client.create_job").kw("name", s(&name));
             if sel.framework == Framework::TensorFlow {
-                create = create.kw("job_kind", s(kind));
+                // The client's kind is what wait_for_job_conditions and get_job_logs look up:
+                // with the PyTorchJob default they would look for a PyTorchJob of that name.
+                client = client.kw("job_kind", s(kind));
             }
+            let create = Call::new("client.create_job").kw("name", s(&name));
+            // Without base_image the SDK falls back to its own default (pytorch 2.1.2, tensorflow
+            // 2.9.1), not the image the YAML pane names.
+            // num_procs_per_worker sets a PyTorchJob's nprocPerNode; for a TFJob the SDK raises
+            // ValueError, and a TFJob has no such field.
+            let procs = sel.procs().filter(|_| sel.framework == Framework::PyTorch);
             // The argument is train_func, not func (FACTS §i.6).
             let create = create
                 .kw("train_func", raw("train"))
-                .kw_opt("base_image", sel.params.image.as_deref().map(s))
+                .kw("base_image", s(&v1_image(sel)))
                 .kw("num_workers", Py::Int(i64::from(sel.nodes())))
-                .kw_opt("num_procs_per_worker", sel.procs().map(|p| Py::Int(i64::from(p))))
+                .kw_opt("num_procs_per_worker", procs.map(|p| Py::Int(i64::from(p))))
                 .kw_opt("resources_per_worker", resources(sel))
                 .kw_opt("queue_name", sel.queue().map(s));
+            if sel.framework == Framework::TensorFlow && sel.procs().is_some() {
+                script.line("# A TFJob has no per-worker process count (nprocPerNode is PyTorchJob's): each");
+                script.line("# Worker runs one process.");
+            }
             script.line(format!("client = {}", client.into_py().render(0)));
             script.line(create.into_py().render(0));
         }
@@ -105,6 +118,9 @@ fn llm_train(sel: &Selection, client: Call) -> String {
     script.line("# Creates a PVC, then a PyTorchJob whose init container downloads model and dataset.");
     script.line(train.into_py().render(0));
     script.blank();
-    script.line(format!("client.wait_for_job_conditions({})", s(&sel.name()).render(0)));
+    // wait_timeout is the wait; `timeout` is each API request's (120 s).
+    script.line("# Downloading the model and fine-tuning take hours: wait longer than the 600 s default.");
+    let wait = Call::new("client.wait_for_job_conditions").arg(s(&sel.name())).kw("wait_timeout", raw(LLM_WAIT));
+    script.line(wait.into_py().render(0));
     script.finish()
 }

@@ -1,13 +1,47 @@
 //! Kubeflow SDK 0.5.0 (`pip install kubeflow`) code for the data scientist.
 
 use super::python::{raw, s, Call, Py, Script};
-use super::trainjob::QUEUE_LABEL;
+use super::trainjob::{HF_SECRET, QUEUE_LABEL};
 use super::workload;
 use crate::catalog::Framework;
 use crate::selection::Selection;
 
 const TRAINER: &str = "kubeflow.trainer";
 const OPTIONS: &str = "kubeflow.trainer.options";
+
+/// How long the LLM fine-tuning examples wait, as Python: a model download plus fine-tuning.
+pub const LLM_WAIT: &str = "4 * 60 * 60";
+
+/// Where the TrainJob YAML says what SDK 0.5.0 cannot: each note names the YAML field, so
+/// tests/python/run_snippets.py accepts that difference and no other.
+fn notes(sel: &Selection) -> Vec<String> {
+    let mut notes = Vec::new();
+    if sel.procs().is_some() {
+        match sel.framework.ml_policy() {
+            Some("torch") => {
+                notes.push("SDK 0.5.0 has no per-node process count: the torch runtime starts one".into());
+                notes.push("process per GPU (per CPU without GPUs).".into());
+            }
+            Some("mpi") => {
+                notes.push("SDK 0.5.0 has no per-node process count: each node gets the runtime's".into());
+                notes.push("mpi.numProcPerNode slots (the GPU count when more GPUs are requested).".into());
+            }
+            _ => {}
+        }
+        if matches!(sel.framework.ml_policy(), Some("torch" | "mpi")) {
+            notes.push("Set spec.trainer.numProcPerNode in the TrainJob YAML to override.".into());
+        }
+    }
+    if sel.queue().is_some() {
+        notes.push("The SDK only labels the TrainJob; Kueue's webhook suspends it until admitted,".into());
+        notes.push("which the YAML's spec.suspend says up front.".into());
+    }
+    if sel.framework == Framework::TorchTune && sel.model().gated() {
+        notes.push("The SDK writes the token into the TrainJob as a plain ACCESS_TOKEN value; the".into());
+        notes.push(format!("YAML's initializer.model.env reads it from the {HF_SECRET} Secret instead."));
+    }
+    notes
+}
 
 fn resources(sel: &Selection) -> Option<Py> {
     (sel.gpus() > 0).then(|| Py::Dict(vec![("gpu".into(), Py::Int(i64::from(sel.gpus())))]))
@@ -28,7 +62,6 @@ fn options(sel: &Selection, script: &mut Script) -> Py {
     script.import(OPTIONS, "Name");
     let mut opts = vec![Call::new("Name").kw("name", s(&sel.name())).into_py()];
     if let Some(q) = sel.queue() {
-        // The SDK only labels the TrainJob; Kueue's webhook suspends it until admitted.
         script.import(OPTIONS, "Labels");
         opts.push(Call::new("Labels").kw("labels", Py::Dict(vec![(QUEUE_LABEL.into(), s(q))])).into_py());
     }
@@ -42,29 +75,50 @@ pub fn sdk_v2(sel: &Selection) -> Option<String> {
     script.import(TRAINER, "TrainerClient");
     let client = client_call(sel, &mut script);
 
-    let train = if sel.framework == Framework::TorchTune {
-        llm_train_call(sel, &runtime, &mut script)
-    } else {
-        script.import(TRAINER, "CustomTrainer");
-        workload::write_train_function(&mut script, sel);
-        let trainer = Call::new("CustomTrainer")
-            .kw("func", raw("train"))
-            .kw_opt("image", sel.params.image.as_deref().map(s))
-            .kw("num_nodes", Py::Int(i64::from(sel.nodes())))
-            .kw_opt("resources_per_node", resources(sel));
-        Call::new("client.train").kw("runtime", s(&runtime)).kw("trainer", trainer.into_py())
+    let mut options = options(sel, &mut script);
+    let train = match sel.framework {
+        Framework::TorchTune => llm_train_call(sel, &runtime, &mut script),
+        // A plain-MPI workload is a program in the image, not a Python function.
+        Framework::Mpi => {
+            script.import(TRAINER, "CustomTrainerContainer");
+            script.import(OPTIONS, "TrainerCommand");
+            let command = workload::v2_command(sel).iter().map(|c| s(c)).collect();
+            if let Py::List(opts) = &mut options {
+                opts.push(Call::new("TrainerCommand").kw("command", Py::List(command)).into_py());
+            }
+            let trainer = Call::new("CustomTrainerContainer")
+                .kw("image", s(&super::runtimes::custom_mpi_image(sel)))
+                .kw("num_nodes", Py::Int(i64::from(sel.nodes())))
+                .kw_opt("resources_per_node", resources(sel));
+            Call::new("client.train").kw("runtime", s(&runtime)).kw("trainer", trainer.into_py())
+        }
+        _ => {
+            script.import(TRAINER, "CustomTrainer");
+            workload::write_train_function(&mut script, sel);
+            let trainer = Call::new("CustomTrainer")
+                .kw("func", raw("train"))
+                .kw_opt("image", sel.params.image.as_deref().map(s))
+                .kw("num_nodes", Py::Int(i64::from(sel.nodes())))
+                .kw_opt("resources_per_node", resources(sel));
+            Call::new("client.train").kw("runtime", s(&runtime)).kw("trainer", trainer.into_py())
+        }
     };
-    let train = train.kw("options", options(sel, &mut script));
+    let train = train.kw("options", options);
 
-    if sel.procs().is_some() {
-        script.line("# SDK 0.5.0 has no per-node process count: the runtime starts one process per");
-        script.line("# GPU (or per CPU). Set spec.trainer.numProcPerNode in the TrainJob YAML to override.");
+    for note in notes(sel) {
+        script.line(format!("# {note}"));
     }
     script.line(format!("client = {}", client.into_py().render(0)));
     script.line(format!("job_name = {}", train.into_py().render(0)));
     script.blank();
-    script.line("# Blocks until the TrainJob is Complete (V1 waited for Succeeded).");
-    script.line("client.wait_for_job_status(job_name)");
+    if sel.framework == Framework::TorchTune {
+        // wait_for_job_status gives up after 600 s by default (TimeoutError).
+        script.line("# Downloading the model and fine-tuning take hours: wait longer than the 600 s default.");
+        script.line(format!("client.wait_for_job_status(job_name, timeout={LLM_WAIT})"));
+    } else {
+        script.line("# Blocks until the TrainJob is Complete (V1 waited for Succeeded).");
+        script.line("client.wait_for_job_status(job_name)");
+    }
     script.line("for line in client.get_job_logs(job_name):");
     script.line("    print(line)");
     Some(script.finish())

@@ -60,7 +60,8 @@ pub fn topic(topic: &str) -> Option<Snippet> {
                 selection(persona, framework, &[(ParamKey::Queue, "team-a-queue"), (ParamKey::Namespace, "team-a")]);
             yaml_snippet(
                 "TrainJob admitted by Kueue",
-                &["Kueue admits the job by setting suspend to false when team-a-queue has quota.".into()],
+                &["Kueue admits the job by setting suspend to false when the ClusterQueue behind team-a-queue has quota."
+                    .into()],
                 vec![to_value(&trainjob_for(&sel)?)],
             )
         }
@@ -93,8 +94,11 @@ fn gang_scheduling() -> Option<Snippet> {
     spec.insert("template".into(), template);
     Some(yaml_snippet(
         "ClusterTrainingRuntime with gang scheduling",
-        &["Per-node processes come from the TrainJob (numProcPerNode) or the GPU count, not from mlPolicy.torch."
-            .into()],
+        &[
+            "Per-node processes come from the TrainJob (numProcPerNode) or the GPU count (the CPU count without GPUs),"
+                .into(),
+            "not from mlPolicy.torch.".into(),
+        ],
         vec![rt],
     ))
 }
@@ -156,7 +160,9 @@ fn first_job() -> Snippet {
         .kw("runtime", s("torch-distributed"))
         .kw("trainer", Call::new("CustomTrainer").kw("func", raw("hello")).kw("num_nodes", Py::Int(2)).into_py());
     script.line(format!("job_name = {}", train.into_py().render(0)));
-    script.line("client.wait_for_job_status(job_name)");
+    script.line("# The first run pulls the PyTorch image: wait longer than the 600-second default.");
+    let wait = Call::new("client.wait_for_job_status").arg(raw("job_name")).kw("timeout", Py::Int(1800));
+    script.line(wait.into_py().render(0));
     script.line("for line in client.get_job_logs(job_name):");
     script.line("    print(line)");
     Snippet::python(Api::V2, "Your first TrainJob from Python".into(), script.finish())

@@ -11,6 +11,8 @@ use crate::tree;
 pub const QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 /// The Secret the snippets read the Hugging Face token from. Tokens never go into YAML.
 pub const HF_SECRET: &str = "hf-token";
+/// The model initializer's default `ignore_patterns` in SDK 0.5.0, joined as the SDK writes them.
+pub const MODEL_IGNORE_PATTERNS: &str = "*.msgpack,*.h5,*.bin,*.pt,*.pth";
 
 pub fn job_meta(sel: &Selection) -> ObjectMeta {
     let mut meta = ObjectMeta::named(&sel.name());
@@ -46,8 +48,13 @@ pub fn trainjob_for(sel: &Selection) -> Option<TrainJob> {
         });
     } else {
         let takes_procs = matches!(sel.framework.ml_policy(), Some("torch" | "mpi"));
+        // A plain-MPI TrainJob names its image, as the SDK's CustomTrainerContainer must.
+        let image = match sel.framework {
+            Framework::Mpi => Some(super::runtimes::custom_mpi_image(sel)),
+            _ => sel.params.image.clone(),
+        };
         spec.trainer = Some(Trainer {
-            image: sel.params.image.clone(),
+            image,
             command: workload::v2_command(sel),
             num_nodes: Some(sel.nodes()),
             num_proc_per_node: if takes_procs { sel.procs() } else { None },
@@ -65,33 +72,55 @@ fn llm_initializer(sel: &Selection) -> Initializer {
         value: None,
         value_from: Some(tree!({"secretKeyRef": {"name": HF_SECRET, "key": "token"}})),
     });
+    // SDK 0.5.0's HuggingFaceModelInitializer skips these files unless told otherwise; the YAML
+    // says the same, so both panes download the same model.
+    let ignore = EnvVar::new("IGNORE_PATTERNS", MODEL_IGNORE_PATTERNS);
     Initializer {
         dataset: Some(StorageInitializer { storage_uri: Some(sel.dataset()), ..Default::default() }),
         model: Some(StorageInitializer {
             storage_uri: Some(model.hf_uri().into()),
-            env: token.into_iter().collect(),
+            env: std::iter::once(ignore).chain(token).collect(),
             secret_ref: None,
         }),
     }
 }
 
-/// Where the dataset lands: the dataset initializer downloads `hf://org/name/sub` into
-/// `/workspace/dataset/sub`, as the SDK computes it.
-pub fn dataset_dir(dataset_uri: &str) -> String {
-    let path = dataset_uri.trim_start_matches("hf://");
+/// The torchtune override that points the recipe at the downloaded dataset, as SDK 0.5.0's
+/// BuiltinTrainer computes it: `hf://org/name/sub` lands in `/workspace/dataset/sub`, and a path
+/// with a dot names files (`dataset.data_files`) rather than a folder (`dataset.data_dir`).
+pub fn dataset_override(dataset_uri: &str) -> String {
+    let path = dataset_uri.trim_start_matches("hf://").trim_matches('/');
+    // hf://<org>/<repo>/<sub>: the SDK keeps what follows the repository.
     let sub: Vec<&str> = path.split('/').skip(2).collect();
-    if sub.is_empty() {
-        "/workspace/dataset".into()
-    } else {
-        format!("/workspace/dataset/{}", sub.join("/"))
-    }
+    // The SDK joins "." when the URI names only the repository.
+    let relative = if sub.is_empty() { ".".to_string() } else { sub.join("/") };
+    let key = if relative != "." && relative.contains('.') { "data_files" } else { "data_dir" };
+    format!("dataset.{key}=/workspace/dataset/{relative}")
 }
 
-/// The overrides the SDK's BuiltinTrainer writes; the torch plugin appends the recipe and config.
+/// The overrides the SDK's BuiltinTrainer writes, in its order; the torch plugin appends the
+/// recipe and config.
 fn torchtune_args(sel: &Selection) -> Vec<String> {
     vec![
+        dataset_override(&sel.dataset()),
         "dataset=torchtune.datasets.instruct_dataset".into(),
         "dataset.source=parquet".into(),
-        format!("dataset.data_dir={}", dataset_dir(&sel.dataset())),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dataset_override;
+
+    #[test]
+    fn dataset_override_follows_the_sdk() {
+        // SDK 0.5.0 get_args_using_torchtune_config: what follows org/repo, "." for none, and
+        // data_files when that path has a dot.
+        assert_eq!(dataset_override("hf://tatsu-lab/alpaca/data"), "dataset.data_dir=/workspace/dataset/data");
+        assert_eq!(dataset_override("hf://org/ds"), "dataset.data_dir=/workspace/dataset/.");
+        assert_eq!(
+            dataset_override("hf://org/ds/train.parquet"),
+            "dataset.data_files=/workspace/dataset/train.parquet"
+        );
+    }
 }

@@ -100,6 +100,12 @@ pub fn v1_job_for(sel: &Selection) -> V1Job {
         Framework::TorchTune => return train_api_job(sel),
     };
     spec.extra = Default::default();
+    // kubeflow-training 1.9.4 cannot read a JAXJob, XGBoostJob or PaddleJob back without
+    // runPolicy (its models refuse None), so the SDK pane could not watch the job this YAML
+    // applies. PyTorchJob and TFJob get theirs from the SDK, MPIJob sets cleanPodPolicy.
+    if matches!(sel.framework, Framework::Jax | Framework::XgBoost | Framework::Paddle) {
+        spec.run_policy = Some(tree!({}));
+    }
     V1Job { api_version: API_VERSION.into(), kind: kind.kind().into(), metadata: job_meta(sel), spec }
 }
 
@@ -109,17 +115,21 @@ fn storage_mount() -> Value {
 }
 
 /// The PyTorchJob that kubeflow-training 1.9.4's `train()` created for LLM fine-tuning: a
-/// storage-initializer init container on the Master, and a PVC named after the job. The JSON
-/// arguments are abridged: `train()` serialises the whole parameter objects there.
+/// storage-initializer init container on the Master, and a PVC named after the job. The trainer's
+/// `--lora_config` and `--training_parameters` are abridged: `train()` serialises the whole
+/// LoraConfig and TrainingArguments there.
 fn train_api_job(sel: &Selection) -> V1Job {
     let model = sel.model();
     let dataset = sel.dataset();
     let repo_id: Vec<&str> = dataset.trim_start_matches("hf://").split('/').take(2).collect();
     let repo_id = repo_id.join("/");
-    // V1 put the token into the init container's arguments, in plain text.
-    let token = if model.gated() { ", \"access_token\": \"<HF_TOKEN>\"" } else { "" };
-    let model_params =
-        format!("{{\"model_uri\": \"{}\", \"transformer_type\": \"AutoModelForCausalLM\"{token}}}", model.hf_uri());
+    // V1 put the token into the init container's arguments, in plain text. train() serialises
+    // every field of the parameter dataclasses, unset ones as null.
+    let token = if model.gated() { "\"<HF_TOKEN>\"" } else { "null" };
+    let model_params = format!(
+        "{{\"model_uri\": \"{}\", \"transformer_type\": \"AutoModelForCausalLM\", \"access_token\": {token}, \"num_labels\": null}}",
+        model.hf_uri()
+    );
     let mut init = Container::new("storage-initializer", "ghcr.io/kubeflow/training-v1/storage-initializer");
     init.args = vec![
         "--model_provider".into(),
@@ -129,7 +139,7 @@ fn train_api_job(sel: &Selection) -> V1Job {
         "--dataset_provider".into(),
         "hf".into(),
         "--dataset_provider_parameters".into(),
-        format!("{{\"repo_id\": \"{repo_id}\"}}"),
+        format!("{{\"repo_id\": \"{repo_id}\", \"access_token\": null, \"split\": null}}"),
     ];
     init.volume_mounts = vec![storage_mount()];
 
@@ -139,6 +149,8 @@ fn train_api_job(sel: &Selection) -> V1Job {
         model.hf_uri().into(),
         "--transformer_type".into(),
         "AutoModelForCausalLM".into(),
+        "--num_labels".into(),
+        "None".into(),
         "--model_dir".into(),
         "/workspace/model".into(),
         "--dataset_dir".into(),

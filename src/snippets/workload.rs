@@ -37,7 +37,9 @@ pub fn v1_command(sel: &Selection) -> Vec<String> {
     let script = "/workspace/train.py".to_string();
     let np = (sel.nodes() * slots_per_node(sel)).to_string();
     match sel.framework {
-        Framework::PyTorch | Framework::TorchTune => vec!["torchrun".into(), script],
+        // kubeflow-training's create_job starts a single process with python unless the job
+        // spans nodes or sets processes per node; the YAML runs what the SDK would.
+        Framework::PyTorch if sel.nodes() > 1 || sel.procs().is_some() => vec!["torchrun".into(), script],
         Framework::DeepSpeed | Framework::Mlx => {
             vec!["mpirun".into(), "-np".into(), np, "--allow-run-as-root".into(), "python3".into(), script]
         }
@@ -59,7 +61,7 @@ pub fn function_body(sel: &Selection) -> Vec<String> {
         Framework::PyTorch => vec![
             "import torch.distributed as dist",
             "",
-            "# torchrun started this process; the environment holds the rank and world size.",
+            "# The launcher (torchrun, or python for one process) set the rank and world size.",
             if gpu { "dist.init_process_group(backend=\"nccl\")" } else { "dist.init_process_group(backend=\"gloo\")" },
             "print(f\"rank {dist.get_rank()} of {dist.get_world_size()}\")",
             "# ... build the model, wrap it in DistributedDataParallel, train ...",

@@ -22,14 +22,17 @@ pub struct ExplorerProps {
     pub instance: u32,
     /// Presets in the post hide the parameter fields.
     pub compact: bool,
+    /// `light` or `dark` when the mount point pins the theme (`data-theme`); `None` follows the page.
+    pub pinned_theme: Option<&'static str>,
     /// Our shadow root: scratch space for the copy fallback.
     pub scratch: web_sys::Node,
 }
 
-/// Follows the host page's theme switch (`data-theme`, `dark-theme`) and, where the page sets
-/// none, the reader's `prefers-color-scheme`, as either changes.
+/// The pinned theme when there is one; else follows the host page's theme switch (`data-theme`,
+/// `dark-theme`) and, where the page sets none, the reader's `prefers-color-scheme`, as either
+/// changes.
 #[hook]
-fn use_theme() -> &'static str {
+fn use_theme(pinned: Option<&'static str>) -> &'static str {
     let theme = use_state(browser::theme);
     {
         let theme = theme.clone();
@@ -64,7 +67,7 @@ fn use_theme() -> &'static str {
             }
         });
     }
-    *theme
+    pinned.unwrap_or(*theme)
 }
 
 #[component]
@@ -73,7 +76,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let sel = state.selection.clone();
     let view = use_memo(sel.clone(), render);
     let status = use_state(String::new);
-    let theme_class = use_theme();
+    let theme_class = use_theme(props.pinned_theme);
 
     // Publish the reader's own changes: URL, storage, and the other instances.
     {

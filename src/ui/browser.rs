@@ -8,6 +8,8 @@ use wasm_bindgen::{JsCast, JsValue};
 
 pub const STORAGE_KEY: &str = "trainer-v2-explorer";
 pub const SYNC_EVENT: &str = "trainer-v2-explorer:change";
+/// Dispatched on `window` by the panic hook; www/explorer.js listens for it (same name there).
+pub const FAILED_EVENT: &str = "trainer-v2-explorer:failed";
 
 fn window() -> Option<web_sys::Window> {
     web_sys::window()
@@ -40,15 +42,34 @@ pub fn persist(sel: &Selection, sync: SyncSet) {
     }
 }
 
+/// Installs (once) a panic hook that tells the page's loader, with the panic message, before the
+/// module dies. The release build aborts on panic: right after the hook the module traps and can
+/// run no more code, so the loader (www/explorer.js), not the widget, shows the static fallbacks.
+/// The hook that was there before (wasm-bindgen-test's, in the browser tests) still runs.
+pub fn report_panics_to_the_page() {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            dispatch(FAILED_EVENT, &JsValue::from_str(&info.to_string()));
+            previous(info);
+        }));
+    });
+}
+
+fn dispatch(name: &str, detail: &JsValue) {
+    let Some(w) = window() else { return };
+    let init = web_sys::CustomEventInit::new();
+    init.set_detail(detail);
+    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict(name, &init) {
+        let _ = w.dispatch_event(&event);
+    }
+}
+
 /// Tells the other instances on the page. `storage` events only reach other windows, so the
 /// page-local channel is a CustomEvent on `window`.
 pub fn broadcast(instance: u32, sel: &Selection, sync: SyncSet) {
-    let Some(w) = window() else { return };
-    let init = web_sys::CustomEventInit::new();
-    init.set_detail(&JsValue::from_str(&format!("{instance}\n{}", query::to_query(sel, sync))));
-    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict(SYNC_EVENT, &init) {
-        let _ = w.dispatch_event(&event);
-    }
+    dispatch(SYNC_EVENT, &JsValue::from_str(&format!("{instance}\n{}", query::to_query(sel, sync))));
 }
 
 /// Splits a sync event's detail into (sender, query).

@@ -28,3 +28,22 @@ pub fn mount_one(element: web_sys::Element) -> Result<(), JsValue> {
 pub fn set_migrator(migrator: js_sys::Function) {
     browser::set_migrator(migrator);
 }
+
+/// For the end-to-end tests only: makes the widget fail as a bug would, so they can check that
+/// every instance shows its static fallback again. The failure happens on the next timer tick,
+/// inside a callback the browser invokes, like a failure in an event handler. `"panic"` panics
+/// (the panic hook runs, then the module traps); anything else traps at once without the hook,
+/// as an out-of-memory abort does.
+///
+/// Safe to ship: nothing a reader does reaches it (no URL parameter, attribute or control calls
+/// it); only script that imports the module can, and such script already controls the page.
+#[wasm_bindgen(js_name = __failForTests)]
+pub fn fail_for_tests(kind: String) {
+    gloo::timers::callback::Timeout::new(0, move || {
+        if kind == "panic" {
+            panic!("forced by a test (__failForTests)");
+        }
+        std::process::abort();
+    })
+    .forget();
+}

@@ -1,11 +1,19 @@
 //! Finds the mount points on a page it does not own and starts one explorer in each, inside a
 //! shadow root so no CSS leaks in or out.
+//!
+//! The host's static fallback stays in the page as the host's light-DOM children. The shadow
+//! root has no `<slot>` while the widget runs, so the fallback is neither rendered nor in the
+//! accessibility tree; showing it again (www/explorer.js after a panic or trap, `unmount_removed` here)
+//! is only a matter of putting a `<slot>` in the shadow root. Nothing has to be copied back,
+//! which matters because a trapped module can run no more code.
 
 use super::app::{Explorer, ExplorerProps};
 use super::browser;
 use crate::query::{self, SyncSet};
 use crate::selection::Selection;
+use gloo::events::EventListener;
 use std::cell::RefCell;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
 pub const MOUNT_ATTR: &str = "data-trainer-v2-explorer";
@@ -15,7 +23,22 @@ const STYLE: &str = include_str!("style.css");
 thread_local! {
     static NEXT_INSTANCE: RefCell<u32> = const { RefCell::new(0) };
     static SHEET: RefCell<Option<web_sys::CssStyleSheet>> = const { RefCell::new(None) };
-    static APPS: RefCell<Vec<yew::AppHandle<Explorer>>> = const { RefCell::new(Vec::new()) };
+    static INSTANCES: RefCell<Vec<Instance>> = const { RefCell::new(Vec::new()) };
+    /// Watches the page for removed mount points while any instance runs.
+    static REMOVALS: RefCell<Option<RemovalWatcher>> = const { RefCell::new(None) };
+}
+
+/// A running explorer and the element it lives in.
+struct Instance {
+    host: web_sys::Element,
+    app: yew::AppHandle<Explorer>,
+    /// Dropped with the instance, so an unmounted host lets keys through to the page again.
+    _key_guards: [EventListener; 3],
+}
+
+struct RemovalWatcher {
+    observer: web_sys::MutationObserver,
+    _callback: Closure<dyn Fn()>,
 }
 
 /// The element's `data-*` defaults, as a query in the URL's syntax.
@@ -47,11 +70,31 @@ fn stylesheet() -> Option<web_sys::CssStyleSheet> {
     })
 }
 
+/// `data-theme="light"` or `"dark"` on the mount point pins the theme; `"auto"` (or nothing)
+/// follows the host page's switch, else the reader's system setting.
+fn pinned_theme(host: &web_sys::Element) -> Option<&'static str> {
+    match host.get_attribute("data-theme").as_deref() {
+        Some("light") => Some("light"),
+        Some("dark") => Some("dark"),
+        _ => None,
+    }
+}
+
+/// Key events that start inside the widget end at its host element. Host pages read keys on
+/// `document` (Sphinx's `navigation_with_keys` turns pages on arrows, its search shortcuts take
+/// `/` and letters) and, seeing the host `div` rather than an input as the target, would act on
+/// keys typed into our fields. The widget's own listeners sit inside the shadow root and have
+/// run by then; stopping propagation cancels no default action, so typing still types.
+fn isolate_keys(host: &web_sys::Element) -> [EventListener; 3] {
+    ["keydown", "keypress", "keyup"].map(|kind| EventListener::new(host, kind, |event| event.stop_propagation()))
+}
+
 /// Mounts one explorer into `host`. Mounting twice is a no-op.
 pub fn mount(host: web_sys::Element) -> Result<(), JsValue> {
     if host.has_attribute(MOUNTED_ATTR) {
         return Ok(());
     }
+    browser::report_panics_to_the_page();
     let sync = host.get_attribute("data-sync").map(|s| SyncSet::parse(&s)).unwrap_or_default();
     let compact = host.has_attribute("data-compact");
     let initial = initial_selection(&host, sync);
@@ -63,22 +106,77 @@ pub fn mount(host: web_sys::Element) -> Result<(), JsValue> {
     if let Some(sheet) = stylesheet() {
         shadow.set_adopted_style_sheets(&js_sys::Array::of1(&sheet));
     }
-    // The static fallback is replaced: it would otherwise stay in the accessibility tree.
-    host.set_inner_html("");
+    // The fallback stays as light DOM, unslotted (see the module comment). A shadow root that
+    // showed it before (an unmounted instance mounted again) holds only that slot.
     let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
     let root = document.create_element("div")?;
-    shadow.append_child(&root)?;
+    shadow.replace_children_with_node_1(&root);
 
     let instance = NEXT_INSTANCE.with(|n| {
         let mut n = n.borrow_mut();
         *n += 1;
         *n
     });
-    let props = ExplorerProps { initial, sync, instance, compact, scratch: shadow.clone().unchecked_into() };
-    let handle = yew::Renderer::<Explorer>::with_root_and_props(root, props).render();
-    APPS.with(|apps| apps.borrow_mut().push(handle));
+    let pinned_theme = pinned_theme(&host);
+    let props =
+        ExplorerProps { initial, sync, instance, compact, pinned_theme, scratch: shadow.clone().unchecked_into() };
+    let app = yew::Renderer::<Explorer>::with_root_and_props(root, props).render();
+    let key_guards = isolate_keys(&host);
+    INSTANCES.with(|all| all.borrow_mut().push(Instance { host: host.clone(), app, _key_guards: key_guards }));
+    watch_removals(&document);
     host.set_attribute(MOUNTED_ATTR, "")?;
     Ok(())
+}
+
+/// Stops the instances whose element left the page (a docs site's single-page navigation):
+/// destroying the Yew app runs every effect's cleanup, so the instance's window listeners, its
+/// MutationObserver and its pending timers go with it. An element that comes back shows its
+/// static fallback and can be mounted again.
+fn unmount_removed() {
+    let removed: Vec<Instance> = INSTANCES.with(|all| {
+        let (gone, running) = std::mem::take(&mut *all.borrow_mut()).into_iter().partition(|i| !i.host.is_connected());
+        *all.borrow_mut() = running;
+        gone
+    });
+    for Instance { host, app, .. } in removed {
+        app.destroy();
+        show_fallback(&host);
+        let _ = host.remove_attribute(MOUNTED_ATTR);
+    }
+    if INSTANCES.with(|all| all.borrow().is_empty()) {
+        if let Some(watcher) = REMOVALS.with(|w| w.borrow_mut().take()) {
+            watcher.observer.disconnect();
+        }
+    }
+}
+
+/// Shows the host's light-DOM fallback through a bare `<slot>`, without the widget's styles.
+/// www/explorer.js does the same from JavaScript when the module itself has died.
+fn show_fallback(host: &web_sys::Element) {
+    let (Some(shadow), Some(doc)) = (host.shadow_root(), host.owner_document()) else { return };
+    if let Ok(slot) = doc.create_element("slot") {
+        shadow.set_adopted_style_sheets(&js_sys::Array::new());
+        shadow.replace_children_with_node_1(&slot);
+    }
+}
+
+/// One observer for the whole page, from the first mount until the last instance is gone. A
+/// moved element is connected again by the time the observer runs, so it keeps its instance.
+fn watch_removals(document: &web_sys::Document) {
+    REMOVALS.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        if cell.is_some() {
+            return;
+        }
+        let callback = Closure::<dyn Fn()>::new(unmount_removed);
+        let Ok(observer) = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()) else { return };
+        let init = web_sys::MutationObserverInit::new();
+        init.set_child_list(true);
+        init.set_subtree(true);
+        if observer.observe_with_options(document, &init).is_ok() {
+            *cell = Some(RemovalWatcher { observer, _callback: callback });
+        }
+    });
 }
 
 /// Mounts every `[data-trainer-v2-explorer]` element not yet mounted; returns how many there are.

@@ -1,10 +1,17 @@
 // Shared by the end-to-end tests: the browser, and waiting for every widget to mount.
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
 
 export const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8080/';
+
+/** A package installed next to playwright-core in .tools/node (scripts/install-tools.sh). */
+export function nodeModule(name) {
+  const core = process.env.PLAYWRIGHT_CORE;
+  return require(core ? path.join(path.dirname(core), name) : name);
+}
 
 export function launch() {
   return chromium.launch({

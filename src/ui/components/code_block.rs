@@ -32,6 +32,9 @@ enum CopyState {
 pub fn CodeBlock(props: &CodeBlockProps) -> Html {
     let snippet = &props.snippet;
     let copy_state = use_state(|| CopyState::Idle);
+    // The pending reset of the button's label. Held by the component, so it is cancelled when
+    // the component goes (an unmounted widget) rather than firing into it.
+    let reset_timer = use_mut_ref(|| None::<Timeout>);
     let html =
         use_memo((snippet.code.clone(), snippet.language, snippet.owned_by_runtime.clone()), |(code, lang, owned)| {
             Html::from_html_unchecked(AttrValue::from(highlight::code_html(*lang, code, owned)))
@@ -42,9 +45,11 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
         let copy_state = copy_state.clone();
         let scratch = props.scratch.clone();
         let announce = props.on_announce.clone();
+        let reset_timer = reset_timer.clone();
         Callback::from(move |_: MouseEvent| {
             let (code, title, copy_state, scratch, announce) =
                 (code.clone(), title.clone(), copy_state.clone(), scratch.clone(), announce.clone());
+            let reset_timer = std::rc::Rc::downgrade(&reset_timer);
             wasm_bindgen_futures::spawn_local(async move {
                 let ok = browser::copy_text(code, scratch).await;
                 copy_state.set(if ok { CopyState::Copied } else { CopyState::Failed });
@@ -54,7 +59,9 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
                     "Copy failed: select the code and press Ctrl+C".to_string()
                 });
                 let reset = copy_state.clone();
-                Timeout::new(2000, move || reset.set(CopyState::Idle)).forget();
+                if let Some(timer) = reset_timer.upgrade() {
+                    *timer.borrow_mut() = Some(Timeout::new(2000, move || reset.set(CopyState::Idle)));
+                }
             });
         })
     };

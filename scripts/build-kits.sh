@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Writes the drop-in kits into dist/kits/, one overlay per real site: copying a kit onto the
+# site's root is the whole installation (INSTALL.md in each says so). Every persona × framework
+# fallback is pre-generated, so no maintainer needs Rust.
+#   kubeflow-blog/      Jekyll: the post, the include, the fallbacks, the assets, the social card
+#   trainer-docs/       Sphinx: the _ext/ extension with its fallbacks, the assets under _static/
+#   kubeflow-website/   Hugo: the shortcode, the fallbacks, the assets under static/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[[ -f dist/explorer.js && -d dist/pkg && -d dist/pkg-migrate ]] || { echo "error: run scripts/build-dist.sh first" >&2; exit 1; }
+command -v rsvg-convert >/dev/null || { echo "error: rsvg-convert is missing (scripts/install-tools.sh examples)" >&2; exit 1; }
+cli() { cargo run -q --bin trainer-explorer -- "$@" >/dev/null; }
+# The widget's files and the fallback's stylesheet, which every kit serves from one folder.
+assets() {
+  mkdir -p "$1"
+  cp dist/explorer.js embed/common/trainer-v2-explorer.css "$1/"
+  cp -r dist/pkg dist/pkg-migrate "$1/"
+}
+
+kits=dist/kits
+rm -rf "$kits" && mkdir -p "$kits"
+
+kit=$kits/kubeflow-blog
+cp -r embed/kubeflow-blog "$kit"
+cli fallback-files --out "$kit/_includes/trainer-v2-explorer"
+assets "$kit/assets/trainer-v2-explorer"
+cli post --out target/post-check.html --export "$kit"
+# The social card the post's front matter names, drawn from the post's first diagram.
+for svg in "$kit"/images/*/social-card.svg; do
+  rsvg-convert --format png --output "${svg%.svg}.png" "$svg"
+  rm "$svg"
+done
+
+kit=$kits/trainer-docs
+cp -r embed/trainer-docs "$kit"
+cli fallback-files --out "$kit/_ext/trainer_v2_explorer/fallbacks"
+assets "$kit/_static/trainer-v2-explorer"
+
+kit=$kits/kubeflow-website
+cp -r embed/kubeflow-website "$kit"
+cli fallback-files --out "$kit/layouts/partials/trainer-v2-explorer"
+assets "$kit/static/trainer-v2-explorer"
+
+find "$kits" -name __pycache__ -prune -exec rm -rf {} +
+printf 'kits in %s: %s\n' "$kits" "$(cd "$kits" && echo *)"

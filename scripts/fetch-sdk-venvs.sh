@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the pinned SDKs, with their real dependencies, into one venv each under .tools, for
+# tests/python/run_snippets.py to run the Python panes with. kubeflow (V2) and kubeflow-training
+# (V1) both ship the `kubeflow` package, so they cannot share a venv. Idempotent: a venv whose
+# marker names the same pin is kept, so a second run costs a few stat calls.
+# Usage: fetch-sdk-venvs.sh [PIN...]   (default: the pins the widget targets)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pins=("$@")
+[[ ${#pins[@]} -gt 0 ]] || pins=(kubeflow==0.5.0 kubeflow-training==1.9.4)
+for pin in "${pins[@]}"; do
+  name=${pin%%==*}
+  version=${pin##*==}
+  case $name in
+    kubeflow) venv=.tools/venv-kubeflow-$version ;;
+    kubeflow-training) venv=.tools/venv-training-$version ;;
+    *) echo "fetch-sdk-venvs: no venv name for $pin" >&2; exit 2 ;;
+  esac
+  if [[ -f $venv/.complete ]] && [[ "$(cat "$venv/.complete")" == "$pin" ]]; then
+    continue
+  fi
+  echo "fetch-sdk-venvs: installing $pin into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  # PyYAML: the harness reads the shipped runtimes with it; the SDKs depend on it already.
+  "$venv/bin/python" -m pip install --quiet "$pin" pyyaml
+  echo "$pin" > "$venv/.complete"
+done

@@ -1,0 +1,165 @@
+//! Checks a migration report against the objects it describes: every claim the report makes
+//! about a V1 field must be true of the output. The tests run it on every example, every
+//! snapshot case and every generated job; it is not a catch-all that gives every field an
+//! answer, it is the judge of the answers the converter gave.
+
+use super::report::{covers, entry_for, Entry, Status};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashSet};
+
+/// Reasons too vague to count as "a specific reason" for dropping a field.
+const VAGUE_REASONS: [&str; 3] = ["", "not carried over: no V2 field holds it", "no V2 field"];
+
+/// The false claims of `report` about `source` (the V1 document) given the `objects` produced
+/// from it; empty when every claim holds.
+pub fn false_claims(source: &Value, objects: &[Value], report: &[Entry]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut source_nodes = BTreeMap::new();
+    flatten(source, String::new(), &mut source_nodes);
+    let mut output = BTreeMap::new();
+    for o in objects {
+        let prefix = match o["kind"].as_str() {
+            Some("TrainJob") => String::new(),
+            Some(kind) => format!("{kind} {} ", o["metadata"]["name"].as_str().unwrap_or_default()),
+            None => continue,
+        };
+        flatten(o, prefix, &mut output);
+    }
+
+    let mut seen = HashSet::new();
+    for e in report {
+        if !seen.insert((e.v1.as_str(), e.exact)) {
+            problems.push(format!("{}: more than one entry", e.v1));
+        }
+        if !source_nodes.contains_key(&e.v1) {
+            problems.push(format!("{}: the report mentions a field the V1 document does not have", e.v1));
+        }
+        if e.status == Status::Moved
+            && !e
+                .v2
+                .as_deref()
+                .is_some_and(|t| t.starts_with("TrainingRuntime ") || t.starts_with("spec.runtimePatches"))
+        {
+            problems.push(format!("{}: moved, but not to a runtime patch or a generated runtime: {:?}", e.v1, e.v2));
+        }
+        if e.exact {
+            if let Some(target) = &e.v2 {
+                if !output.contains_key(target.as_str()) {
+                    problems.push(format!("{}: mapped to {target}, which the output does not have", e.v1));
+                }
+            }
+        }
+    }
+
+    let mut leaves = Vec::new();
+    leaf_paths(source, String::new(), &mut leaves);
+    let single_template = matches!(source["kind"].as_str(), Some("PyTorchJob" | "XGBoostJob" | "JAXJob"));
+    for (leaf, value) in &leaves {
+        let Some(e) = entry_for(report, leaf) else {
+            problems.push(format!("{leaf}: no entry accounts for it"));
+            continue;
+        };
+        match (e.status, &e.v2) {
+            (Status::Mapped | Status::Moved, Some(target)) => {
+                let at = if e.derived { target.clone() } else { format!("{target}{}", &leaf[e.v1.len()..]) };
+                match output.get(at.as_str()) {
+                    None => problems.push(format!("{leaf}: {} to {at}, which the output does not have", e.status.id())),
+                    Some(held) if !e.derived && *held != *value => {
+                        problems.push(format!("{leaf}: {} to {at}, which holds {held} and not {value}", e.status.id()))
+                    }
+                    _ => {}
+                }
+            }
+            (Status::Mapped | Status::Moved, None) => problems.push(format!("{leaf}: {} to nowhere", e.status.id())),
+            (Status::Dropped, _) => {
+                if VAGUE_REASONS.contains(&e.note.as_str()) {
+                    problems.push(format!("{leaf}: dropped without a specific reason ({:?})", e.note));
+                }
+                if single_template {
+                    if let Some(at) = held_for_every_node(leaf, value, report, &output) {
+                        problems.push(format!(
+                            "{leaf}: dropped ({}), yet every node gets this value: the output holds it at {at}",
+                            e.note
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// In a job with one template for every node, a replica's field is carried when another
+/// replica's same field was mapped and the output holds this replica's value there.
+fn held_for_every_node(
+    leaf: &str,
+    value: &Value,
+    report: &[Entry],
+    output: &BTreeMap<String, &Value>,
+) -> Option<String> {
+    let (replica, suffix) = replica_suffix(leaf)?;
+    report.iter().filter(|e| e.status != Status::Dropped && !e.derived && !e.exact).find_map(|e| {
+        let (other, other_suffix) = replica_suffix(&e.v1)?;
+        if other == replica || !covers(&other_suffix, &suffix) {
+            return None;
+        }
+        let at = format!("{}{}", e.v2.as_deref()?, &suffix[other_suffix.len()..]);
+        (output.get(at.as_str()) == Some(&value)).then_some(at)
+    })
+}
+
+/// `spec.pytorchReplicaSpecs.Master.template.spec.containers[0].image` →
+/// (`spec.pytorchReplicaSpecs.Master`, `template.spec.containers[*].image`).
+fn replica_suffix(path: &str) -> Option<(String, String)> {
+    let rest = path.strip_prefix("spec.")?;
+    let (field, rest) = rest.split_once('.')?;
+    if !field.ends_with("ReplicaSpecs") {
+        return None;
+    }
+    let (rtype, suffix) = rest.split_once('.')?;
+    let suffix = suffix.strip_prefix("template.spec.containers[")?;
+    let (_, after) = suffix.split_once(']')?;
+    Some((format!("spec.{field}.{rtype}"), format!("template.spec.containers[*]{after}")))
+}
+
+/// Every node of `v` by path; list items by index and, when they have one, by name (or manager).
+fn flatten<'a>(v: &'a Value, path: String, out: &mut BTreeMap<String, &'a Value>) {
+    let sep =
+        |k: &str| if path.is_empty() || path.ends_with(' ') { format!("{path}{k}") } else { format!("{path}.{k}") };
+    match v {
+        Value::Object(map) => {
+            for (k, child) in map {
+                flatten(child, sep(k), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                flatten(child, format!("{path}[{i}]"), out);
+                for key in ["name", "manager"] {
+                    if let Some(name) = child.get(key).and_then(Value::as_str) {
+                        flatten(child, format!("{path}[{name}]"), out);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out.insert(path.trim_end().to_string(), v);
+}
+
+/// The leaves of `v` below `path` (empty maps and lists count as leaves), in the report's notation.
+pub(crate) fn leaf_paths<'a>(v: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>) {
+    match v {
+        Value::Object(map) if !map.is_empty() => {
+            for (k, child) in map {
+                leaf_paths(child, if path.is_empty() { k.clone() } else { format!("{path}.{k}") }, out);
+            }
+        }
+        Value::Array(items) if !items.is_empty() => {
+            for (i, child) in items.iter().enumerate() {
+                leaf_paths(child, format!("{path}[{i}]"), out);
+            }
+        }
+        _ => out.push((path, v)),
+    }
+}

@@ -1,0 +1,145 @@
+//! The Master/Worker comparison: V2 runs one template on every node, so a field of the replica
+//! that is not carried (the Worker's template, the Master's resources) is carried only when it
+//! equals the carried replica's; a different value is lost, and the report says which one won.
+
+use super::report::{covers, Entry};
+use super::*;
+use crate::migrate::claims::leaf_paths;
+
+impl Conversion<'_> {
+    /// Accounts for the Worker's template against the Master's, whose fields are already
+    /// accounted for (the Master's template is the one every node runs). The Worker's resources
+    /// are skipped: they are `resourcesPerNode` themselves.
+    pub(super) fn compare_worker_with_master(&mut self, container_name: &str) {
+        let (Some(worker), Some(master)) = (self.replica("Worker"), self.replica("Master")) else { return };
+        let (worker_path, master_path) = (format!("{}.template", worker.path), format!("{}.template", master.path));
+        let mut worker_template = worker.raw.get("template").cloned().unwrap_or_default();
+        let master_template = master.raw.get("template").cloned().unwrap_or_default();
+        let worker_main_index = main_container(&worker.spec.template.spec, container_name);
+        let master_main_index = main_container(&master.spec.template.spec, container_name);
+        let worker_containers = worker_template
+            .get_mut("spec")
+            .and_then(Value::as_object_mut)
+            .and_then(|spec| spec.remove("containers"))
+            .and_then(|c| c.as_array().cloned());
+        // The rest of the template, without the containers compared one by one below.
+        if let Some(template) = worker_template.as_object_mut() {
+            if template.get("spec").and_then(Value::as_object).is_some_and(|spec| spec.is_empty()) {
+                template.remove("spec");
+            }
+            if !template.is_empty() {
+                self.mirror(&worker_path, &worker_template, &master_path, &master_template, "Master");
+            }
+        }
+        for (i, mut container) in worker_containers.into_iter().flatten().enumerate() {
+            let master_index = if i == worker_main_index { master_main_index } else { i };
+            let counterpart = match master_template.pointer(&format!("/spec/containers/{master_index}")) {
+                Some(c) if (master_index == master_main_index) == (i == worker_main_index) => c.clone(),
+                _ => Value::Null,
+            };
+            if i == worker_main_index {
+                if let Some(c) = container.as_object_mut() {
+                    c.remove("resources");
+                }
+            }
+            self.mirror(
+                &format!("{worker_path}.spec.containers[{i}]"),
+                &container,
+                &format!("{master_path}.spec.containers[{master_index}]"),
+                &counterpart,
+                "Master",
+            );
+        }
+    }
+
+    /// The Master's main-container resources against the Worker's, which `resourcesPerNode` holds.
+    pub(super) fn compare_master_resources_with_worker(&mut self, container_name: &str) {
+        let (Some(worker), Some(master)) = (self.replica("Worker"), self.replica("Master")) else { return };
+        let worker_index = main_container(&worker.spec.template.spec, container_name);
+        let master_index = main_container(&master.spec.template.spec, container_name);
+        let pointer = |i: usize| format!("/template/spec/containers/{i}/resources");
+        let Some(master_resources) = master.raw.pointer(&pointer(master_index)).cloned() else { return };
+        let worker_resources = worker.raw.pointer(&pointer(worker_index)).cloned().unwrap_or_default();
+        let resources = |path: &str, i: usize| format!("{path}.template.spec.containers[{i}].resources");
+        let (master_path, worker_path) = (resources(&master.path, master_index), resources(&worker.path, worker_index));
+        self.mirror(&master_path, &master_resources, &worker_path, &worker_resources, "Worker");
+    }
+
+    /// Accounts for `follower` (at `follower_path`, a replica's field V2 does not carry by itself)
+    /// by the accounting of `leader`, the carried replica's same field: where the values are
+    /// equal the follower's is carried wherever the leader's went; where they differ it is lost.
+    fn mirror(&mut self, follower_path: &str, follower: &Value, leader_path: &str, leader: &Value, leader_name: &str) {
+        let field = follower_path.rsplit('.').next().unwrap_or_default().to_string();
+        self.mirror_field(follower_path, follower, leader_path, leader, leader_name, &field);
+    }
+
+    fn mirror_field(
+        &mut self,
+        follower_path: &str,
+        follower: &Value,
+        leader_path: &str,
+        leader: &Value,
+        leader_name: &str,
+        field: &str,
+    ) {
+        if follower == leader {
+            if let Some(entry) = self.single_entry_for(leader_path, leader) {
+                let v2 = entry.v2.as_ref().map(|t| {
+                    if entry.derived {
+                        t.clone()
+                    } else {
+                        format!("{t}{}", &leader_path[entry.v1.len()..])
+                    }
+                });
+                let note = format!(
+                    "same as the {leader_name}'s{}",
+                    if entry.note.is_empty() { String::new() } else { format!("; {}", entry.note) }
+                );
+                self.report.add(Entry { v1: follower_path.into(), v2, note, exact: false, ..entry });
+                return;
+            }
+        }
+        match follower {
+            Value::Object(fields) if !fields.is_empty() => {
+                for (k, v) in fields {
+                    let counterpart = leader.get(k).unwrap_or(&Value::Null);
+                    let (follower_path, leader_path) = (format!("{follower_path}.{k}"), format!("{leader_path}.{k}"));
+                    self.mirror_field(&follower_path, v, &leader_path, counterpart, leader_name, k);
+                }
+            }
+            Value::Array(items) if !items.is_empty() => {
+                for (i, v) in items.iter().enumerate() {
+                    let counterpart = leader.get(i).unwrap_or(&Value::Null);
+                    let (follower_path, leader_path) = (format!("{follower_path}[{i}]"), format!("{leader_path}[{i}]"));
+                    self.mirror_field(
+                        &follower_path,
+                        v,
+                        &leader_path,
+                        counterpart,
+                        leader_name,
+                        &format!("{field}[{i}]"),
+                    );
+                }
+            }
+            _ => {
+                let theirs = if leader.is_null() { "none".to_string() } else { leader.to_string() };
+                self.report.dropped(
+                    follower_path,
+                    format!("the {leader_name}'s {field} is {theirs}: V2 runs one template on every node, and it carries the {leader_name}'s"),
+                );
+            }
+        }
+    }
+
+    /// The one entry that accounts for every leaf of `value` at `path`, when there is one.
+    fn single_entry_for(&self, path: &str, value: &Value) -> Option<Entry> {
+        let entry = self.report.status_of(path)?;
+        if entry.exact || !covers(&entry.v1, path) {
+            return None;
+        }
+        let mut leaves = Vec::new();
+        leaf_paths(value, path.to_string(), &mut leaves);
+        let same = leaves.iter().all(|(leaf, _)| self.report.status_of(leaf).is_some_and(|e| std::ptr::eq(e, entry)));
+        same.then(|| entry.clone())
+    }
+}

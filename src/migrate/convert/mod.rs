@@ -1,0 +1,278 @@
+//! One V1 job to its V2 objects and report: this file decides what to do with a document and
+//! holds the state of one conversion; each concern has its own file beside it.
+
+use super::report::{self, Report};
+use crate::catalog::V1Kind;
+use crate::model::pod::{Container, PodSpec, Resources};
+use crate::model::v1::ReplicaSpec;
+use crate::model::v2::{RuntimeRef, TrainJob, TrainJobSpec, Trainer, TrainingRuntime, API_VERSION};
+use crate::model::ObjectMeta;
+use crate::selection::{RuntimeScope, Selection};
+use crate::snippets::runtimes::{self, WEBHOOK_LABEL};
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+mod master_worker;
+mod metadata;
+mod mpi;
+mod numbers;
+mod patch;
+mod pod_settings;
+mod policies;
+mod runtime;
+mod topology;
+mod trainer;
+
+use numbers::count_in_range;
+pub use patch::PATCH_MANAGER;
+use pod_settings::PodSettings;
+use runtime::reference_to;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    V1(V1Kind),
+    /// The standalone MPI Operator's `kubeflow.org/v2beta1` MPIJob.
+    MpiV2beta1,
+}
+
+impl Source {
+    fn kind(self) -> V1Kind {
+        match self {
+            Source::V1(k) => k,
+            Source::MpiV2beta1 => V1Kind::MpiJob,
+        }
+    }
+}
+
+/// What became of one input document.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Converted {
+        name: String,
+        kind: String,
+        objects: Vec<Value>,
+        report: Vec<super::report::Entry>,
+        lossy: bool,
+    },
+    /// A Training Operator kind V2 cannot express (TFJob, PaddleJob; MPICH/Intel MPI).
+    Refused {
+        name: String,
+        kind: String,
+        reason: String,
+    },
+    /// Not a Training Operator job: kept as it was.
+    PassedThrough {
+        name: String,
+        kind: String,
+        object: Value,
+    },
+    Invalid {
+        message: String,
+    },
+}
+
+impl Replica {
+    /// Whether the V1 document sets `replicas` (the report accounts only for what is there).
+    fn raw_has_replicas(&self) -> bool {
+        self.raw.get("replicas").is_some()
+    }
+}
+
+fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// Decides what to do with one parsed document.
+pub fn convert(doc: &Value) -> Outcome {
+    let Some(obj) = doc.as_object() else {
+        return Outcome::Invalid {
+            message: "not a Kubernetes object: expected a mapping with apiVersion and kind".into(),
+        };
+    };
+    let (Some(api), Some(kind)) = (str_at(doc, "apiVersion"), str_at(doc, "kind")) else {
+        return Outcome::Invalid { message: "not a Kubernetes object: apiVersion and kind must be strings".into() };
+    };
+    let name = doc.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+    let source = match (api, kind) {
+        ("kubeflow.org/v1", _) => match V1Kind::from_kind(kind) {
+            Some(k @ (V1Kind::TfJob | V1Kind::PaddleJob)) => {
+                return Outcome::Refused { name, kind: kind.into(), reason: unsupported_reason(k) };
+            }
+            Some(k) => Source::V1(k),
+            None => return Outcome::PassedThrough { name, kind: kind.into(), object: doc.clone() },
+        },
+        ("kubeflow.org/v2beta1", "MPIJob") => Source::MpiV2beta1,
+        _ => return Outcome::PassedThrough { name, kind: kind.into(), object: doc.clone() },
+    };
+    if source.kind() == V1Kind::MpiJob {
+        let imp = doc.pointer("/spec/mpiImplementation").and_then(Value::as_str).unwrap_or("OpenMPI");
+        if imp != "OpenMPI" {
+            return Outcome::Refused {
+                name,
+                kind: kind.into(),
+                reason: format!(
+                    "mpiImplementation {imp}: Trainer v2.3.0 runs only OpenMPI (IntelMPI is on the roadmap, trainer#1807). \
+                     Keep this MPIJob on the MPI Operator, or rebuild the image with OpenMPI."
+                ),
+            };
+        }
+    }
+    match Conversion::new(obj, source, kind).and_then(Conversion::run) {
+        Ok(outcome) => outcome,
+        Err(message) => Outcome::Invalid { message: format!("{kind} {name}: {message}") },
+    }
+}
+
+fn unsupported_reason(kind: V1Kind) -> String {
+    let (what, why) = match kind {
+        V1Kind::TfJob => ("TensorFlow", "Parameter-server topologies (Chief, PS, Evaluator) have no V2 form either. "),
+        _ => ("PaddlePaddle", ""),
+    };
+    format!(
+        "Trainer v2.3.0 has no {what} runtime or mlPolicy. {why}Keep this {} on Training Operator v1.9, \
+         or port the training code to PyTorch or JAX and use torch-distributed or jax-distributed.",
+        kind.kind()
+    )
+}
+
+struct Replica {
+    spec: ReplicaSpec,
+    /// The replica's original value, for reporting every field it had.
+    raw: Value,
+    path: String,
+}
+
+struct Conversion<'a> {
+    doc: &'a Map<String, Value>,
+    source: Source,
+    kind_name: &'a str,
+    name: String,
+    meta: ObjectMeta,
+    replicas: BTreeMap<String, Replica>,
+    report: Report,
+}
+
+impl<'a> Conversion<'a> {
+    fn new(doc: &'a Map<String, Value>, source: Source, kind_name: &'a str) -> Result<Self, String> {
+        let meta: ObjectMeta = match doc.get("metadata") {
+            Some(m) => serde_path_to_error::deserialize(m).map_err(|e| format!("metadata.{e}"))?,
+            None => return Err("metadata is missing".into()),
+        };
+        let name = meta.name.clone().filter(|n| !n.is_empty()).ok_or("metadata.name is missing")?;
+        let spec = doc.get("spec").and_then(Value::as_object).ok_or("spec is missing or not a mapping")?;
+        let field = source.kind().replica_specs_field();
+        let specs = spec
+            .get(field)
+            .and_then(Value::as_object)
+            .ok_or(format!("spec.{field} is missing: a {kind_name} needs its replica specs"))?;
+        let mut replicas = BTreeMap::new();
+        for (rtype, raw) in specs {
+            let path = format!("spec.{field}.{rtype}");
+            let spec: ReplicaSpec = serde_path_to_error::deserialize(raw).map_err(|e| format!("{path}.{e}"))?;
+            if spec.template.spec.containers.is_empty() {
+                return Err(format!("{path}.template.spec.containers is empty"));
+            }
+            replicas.insert(rtype.clone(), Replica { spec, raw: raw.clone(), path });
+        }
+        Ok(Conversion { doc, source, kind_name, name, meta, replicas, report: Report::default() })
+    }
+
+    fn spec(&self) -> &Map<String, Value> {
+        self.doc.get("spec").and_then(Value::as_object).expect("checked in new")
+    }
+
+    fn replica(&self, rtype: &str) -> Option<&Replica> {
+        self.replicas.get(rtype)
+    }
+
+    fn require(&self, rtype: &str) -> Result<&Replica, String> {
+        self.replica(rtype).ok_or(format!(
+            "spec.{}.{rtype} is missing: a {} needs a {rtype} replica",
+            self.source.kind().replica_specs_field(),
+            self.kind_name
+        ))
+    }
+
+    fn run(mut self) -> Result<Outcome, String> {
+        let kind = self.source.kind();
+        let keys: Vec<String> = self.spec().keys().cloned().collect();
+        for key in keys {
+            if key != kind.replica_specs_field() && !known_spec_field(self.source, &key) {
+                self.report.dropped(format!("spec.{key}"), format!("not a {} field", self.kind_name));
+            }
+        }
+        let mut objects = match kind {
+            V1Kind::MpiJob => self.convert_mpi()?,
+            _ => self.convert_single_template()?,
+        };
+        self.report.mapped_derived("apiVersion", "apiVersion", format!("now {API_VERSION}"));
+        self.report.mapped_derived("kind", "kind", "now TrainJob");
+        for key in self.doc.keys() {
+            match key.as_str() {
+                "apiVersion" | "kind" | "metadata" | "spec" => {}
+                "status" => {
+                    self.report.dropped("status", "written by the controller; a new TrainJob starts without one")
+                }
+                _ => self.report.dropped(key.clone(), "not a field of a Kubernetes object"),
+            }
+        }
+        let lossy = self.report.is_lossy();
+        // The generated runtime, when there is one, comes first: the TrainJob references it.
+        objects.sort_by_key(|o| o["kind"] == "TrainJob");
+        Ok(Outcome::Converted {
+            name: self.name.clone(),
+            kind: self.kind_name.into(),
+            objects,
+            report: self.report.entries,
+            lossy,
+        })
+    }
+}
+
+fn trainjob_value(metadata: ObjectMeta, spec: TrainJobSpec) -> Result<Value, String> {
+    to_value(&TrainJob { api_version: API_VERSION.into(), kind: "TrainJob".into(), metadata, spec })
+}
+
+fn framework_of(kind: V1Kind) -> crate::catalog::Framework {
+    use crate::catalog::Framework;
+    match kind {
+        V1Kind::XgBoostJob => Framework::XgBoost,
+        V1Kind::JaxJob => Framework::Jax,
+        _ => Framework::PyTorch,
+    }
+}
+
+fn known_spec_field(source: Source, key: &str) -> bool {
+    match source.kind() {
+        V1Kind::PyTorchJob => matches!(key, "runPolicy" | "nprocPerNode" | "elasticPolicy"),
+        V1Kind::MpiJob => matches!(
+            key,
+            "runPolicy"
+                | "slotsPerWorker"
+                | "cleanPodPolicy"
+                | "mainContainer"
+                | "sshAuthMountPath"
+                | "mpiImplementation"
+                | "runLauncherAsWorker"
+                | "launcherCreationPolicy"
+        ),
+        _ => key == "runPolicy",
+    }
+}
+
+/// The container V1 trained in: the one with the kind's default name, else the first.
+fn main_container(pod: &PodSpec, preferred: &str) -> usize {
+    pod.containers.iter().position(|c| c.name == preferred).unwrap_or(0)
+}
+
+fn mentions_deepspeed(c: &Container) -> bool {
+    let hay = [c.image.clone().unwrap_or_default(), c.command.join(" "), c.args.join(" ")].join(" ").to_lowercase();
+    hay.contains("deepspeed")
+}
+
+/// The migrator works on serde_json's tree (it is already in this module for parsing); the
+/// models' own `model::Value` is what the widget's snippets use.
+/// A serialization error refuses the document: it never becomes `null` or `{}` in the output.
+fn to_value<T: serde::Serialize>(model: &T) -> Result<Value, String> {
+    serde_json::to_value(model).map_err(|e| format!("internal error: an output object could not be serialized: {e}"))
+}

@@ -1,0 +1,278 @@
+//! MPIJob (v1 and v2beta1): DeepSpeed over MPI uses the built-in runtime; plain MPI gets a
+//! generated TrainingRuntime with mlPolicy.mpi.
+
+use super::*;
+use numbers::count_value;
+
+pub(super) const MPI_RUNTIME_WHY: &str =
+    "no built-in plain-MPI runtime exists after v2.1, so the generated TrainingRuntime holds it";
+
+impl Conversion<'_> {
+    /// MPIJob (v1 or v2beta1): launcher + workers.
+    pub(super) fn convert_mpi(&mut self) -> Result<Vec<Value>, String> {
+        let launcher = self.require("Launcher")?;
+        let worker = self.require("Worker")?;
+        let preferred = "mpi";
+        let launcher_main_index = main_container(&launcher.spec.template.spec, preferred);
+        let worker_main_index = main_container(&worker.spec.template.spec, preferred);
+        let (launcher_path, worker_path) = (launcher.path.clone(), worker.path.clone());
+        let launcher_main = launcher.spec.template.spec.containers[launcher_main_index].clone();
+        let worker_main = worker.spec.template.spec.containers[worker_main_index].clone();
+        let workers =
+            count_in_range(&format!("{worker_path}.replicas"), u64::from(worker.spec.replicas.unwrap_or(1)), 1)?;
+        let launchers = launcher.spec.replicas.unwrap_or(1);
+        let launcher_has_replicas = launcher.raw_has_replicas();
+        let worker_has_replicas = worker.raw_has_replicas();
+        if launchers != 1 {
+            return Err(format!("{launcher_path}.replicas is {launchers}: an MPIJob has exactly one launcher"));
+        }
+        let slots = match self.spec().get("slotsPerWorker") {
+            Some(v) => Some(count_value("spec.slotsPerWorker", v, 1)?),
+            None => None,
+        };
+
+        let deepspeed = [&launcher_main, &worker_main].iter().any(|c| mentions_deepspeed(c));
+        let meta = self.trainjob_meta();
+        let mut spec = TrainJobSpec::default();
+        self.run_policy(&mut spec);
+        for (rtype, path) in [("Launcher", &launcher_path), ("Worker", &worker_path)] {
+            if let Some(p) = self.replicas[rtype].spec.restart_policy.clone() {
+                self.report_restart_policy(format!("{path}.restartPolicy"), &p);
+            }
+        }
+        let launcher_main_path = format!("{launcher_path}.template.spec.containers[{launcher_main_index}]");
+        let worker_main_path = format!("{worker_path}.template.spec.containers[{worker_main_index}]");
+        let mut trainer = self.trainer_from(&launcher_main, &launcher_main_path);
+        trainer.command = launcher_main.command.clone();
+        if let Some(r) = worker_main.resources.clone() {
+            self.map_resources(r, &format!("{worker_main_path}.resources"), &mut trainer);
+        }
+        self.report_worker_container(&worker_main, &worker_main_path);
+        trainer.num_nodes = Some(workers);
+        let mut objects = Vec::new();
+        let launcher_pod = self.replicas["Launcher"].spec.template.clone();
+        let worker_pod = self.replicas["Worker"].spec.template.clone();
+        let launcher_settings =
+            PodSettings::collect(&launcher_pod, launcher_main_index, &format!("{launcher_path}.template"))?;
+        let worker_settings = PodSettings::collect(&worker_pod, worker_main_index, &format!("{worker_path}.template"))?;
+
+        if worker_has_replicas {
+            let note = if deepspeed {
+                format!("{workers} hosts: deepspeed-distributed runs the launcher as one of them")
+            } else {
+                format!("{workers} worker nodes; the launcher runs separately")
+            };
+            self.report.mapped_derived(format!("{worker_path}.replicas"), "spec.trainer.numNodes", note);
+        }
+        if deepspeed {
+            // DeepSpeed over MPI: the built-in runtime. Its launcher is also a rank
+            // (runLauncherAsNode), so numNodes = workers keeps the number of hosts.
+            spec.runtime_ref = RuntimeRef { name: "deepspeed-distributed".into(), api_group: None, kind: None };
+            if launcher_has_replicas {
+                self.report.dropped(format!("{launcher_path}.replicas"), "deepspeed-distributed runs one launcher");
+            }
+            if let Some(n) = slots {
+                trainer.num_proc_per_node = Some(n);
+                self.report.mapped("spec.slotsPerWorker", "spec.trainer.numProcPerNode", "");
+            }
+            // The runtime's node pods keep their own image and sshd.
+            let sshd = "the node pods of deepspeed-distributed run the runtime's own image with sshd";
+            self.report.dropped(format!("{worker_main_path}.image"), sshd);
+            if !worker_main.command.is_empty() {
+                self.report.dropped(format!("{worker_main_path}.command"), sshd);
+            }
+            if !worker_main.args.is_empty() {
+                self.report.dropped(format!("{worker_main_path}.args"), sshd);
+            }
+            if launcher_main.resources.is_some() {
+                self.report.dropped(
+                    format!("{launcher_main_path}.resources"),
+                    "the launcher is a training node in deepspeed-distributed and gets resourcesPerNode",
+                );
+            }
+            for key in ["mpiImplementation", "sshAuthMountPath", "runLauncherAsWorker"] {
+                if self.spec().contains_key(key) {
+                    self.report.dropped(
+                        format!("spec.{key}"),
+                        "deepspeed-distributed sets its own MPI policy (OpenMPI, its SSH mount, the launcher as a node)",
+                    );
+                }
+            }
+            let base = runtimes::runtime_for(&Selection::new(
+                crate::catalog::Persona::PlatformEngineer,
+                crate::catalog::Framework::DeepSpeed,
+            ))
+            .ok_or("internal error: no deepspeed runtime")?;
+            self.place_pod_settings(
+                &[("launcher", &launcher_settings), ("node", &worker_settings)],
+                &base,
+                &mut spec,
+                &mut objects,
+                &meta,
+            )?;
+        } else {
+            // Plain MPI: no built-in runtime after v2.1, so generate one with mlPolicy.mpi.
+            let mut rt = self.generated_mpi_runtime(&meta, &launcher_main, &worker_main, &worker_main_path, slots)?;
+            let rt_name = rt.metadata.name.clone().unwrap_or_default();
+            let jobs = format!("TrainingRuntime {rt_name} spec.template.spec.replicatedJobs");
+            spec.runtime_ref = reference_to(&rt);
+            self.report.mapped_node(worker_path.clone(), format!("{jobs}[node]"), format!("{workers} workers"));
+            self.report.mapped_node(launcher_path.clone(), format!("{jobs}[launcher]"), "");
+            if launcher_has_replicas {
+                self.report.moved(format!("{launcher_path}.replicas"), format!("{jobs}[launcher]"), "one launcher");
+                if let Some(e) = self.report.entries.last_mut() {
+                    e.derived = true;
+                }
+            }
+            if launcher_main.resources.is_some() {
+                self.report.moved(
+                    format!("{launcher_main_path}.resources"),
+                    format!("{jobs}[launcher].template.spec.template.spec.containers[0].resources"),
+                    MPI_RUNTIME_WHY,
+                );
+            }
+            self.report_unplaceable(&launcher_settings);
+            self.report_unplaceable(&worker_settings);
+            self.embed(&launcher_settings, "launcher", &mut rt, MPI_RUNTIME_WHY)?;
+            self.embed(&worker_settings, "node", &mut rt, MPI_RUNTIME_WHY)?;
+            objects.push(to_value(&rt)?);
+        }
+        if self.spec().contains_key("cleanPodPolicy") {
+            self.report.dropped("spec.cleanPodPolicy", "a TrainJob has no pod clean-up policy in v2.3.0");
+        }
+        if self.spec().contains_key("mainContainer") {
+            self.report.dropped("spec.mainContainer", "used to find the MPI container; V2 runtimes name it node");
+        }
+        spec.trainer = Some(trainer);
+        objects.push(trainjob_value(meta, spec)?);
+        Ok(objects)
+    }
+
+    /// The Worker's main-container fields the node pods of either MPI runtime do not take from it.
+    fn report_worker_container(&mut self, worker_main: &Container, path: &str) {
+        self.report.dropped(format!("{path}.name"), "V2 runtimes name the container node");
+        if !worker_main.env.is_empty() {
+            self.report
+                .dropped(format!("{path}.env"), "the node pods run sshd; spec.trainer.env holds the launcher's env");
+        }
+        if !worker_main.ports.is_empty() {
+            self.report.dropped(format!("{path}.ports"), "the node pods run sshd; mpirun reaches them over SSH");
+        }
+        if worker_main.image_pull_policy.is_some() {
+            self.report.dropped(format!("{path}.imagePullPolicy"), "the runtime's pull policy applies");
+        }
+    }
+
+    pub(super) fn generated_mpi_runtime(
+        &mut self,
+        meta: &ObjectMeta,
+        launcher_main: &Container,
+        worker_main: &Container,
+        worker_path: &str,
+        slots: Option<u32>,
+    ) -> Result<TrainingRuntime, String> {
+        let v2beta1 = self.source == Source::MpiV2beta1;
+        let mut rt = runtimes::runtime_for(&Selection::new(
+            crate::catalog::Persona::PlatformEngineer,
+            crate::catalog::Framework::Mpi,
+        ))
+        .ok_or("internal error: no mpi runtime")?;
+        rt.kind = RuntimeScope::Namespaced.kind().into();
+        let rt_name = format!("{}-mpi", meta.name.clone().unwrap_or_default());
+        rt.metadata.name = Some(rt_name.clone());
+        rt.metadata.namespace = meta.namespace.clone();
+        rt.metadata.labels.remove(WEBHOOK_LABEL);
+        let at = |path: &str| format!("TrainingRuntime {rt_name} {path}");
+        let policy = rt.spec.ml_policy.as_mut().and_then(|p| p.mpi.as_mut()).ok_or("internal error: no mpi policy")?;
+        policy.num_proc_per_node = Some(slots.unwrap_or(1));
+        if slots.is_some() {
+            self.report.moved("spec.slotsPerWorker", at("spec.mlPolicy.mpi.numProcPerNode"), "");
+        }
+        if self.spec().contains_key("mpiImplementation") {
+            // Anything but OpenMPI was refused in `convert`.
+            self.report.moved("spec.mpiImplementation", at("spec.mlPolicy.mpi.mpiImplementation"), "");
+        }
+        let ssh = self.spec().get("sshAuthMountPath").and_then(Value::as_str).map(String::from);
+        // v1 MPIJob images ran as root; the MPI Operator's default mount is /root/.ssh too.
+        policy.ssh_auth_mount_path = Some(ssh.clone().unwrap_or_else(|| "/root/.ssh".into()));
+        if ssh.is_some() {
+            self.report.moved("spec.sshAuthMountPath", at("spec.mlPolicy.mpi.sshAuthMountPath"), "");
+        } else if self.spec().contains_key("sshAuthMountPath") {
+            self.report.dropped("spec.sshAuthMountPath", "not a string; the runtime mounts the SSH keys at /root/.ssh");
+        }
+        let as_worker = self.spec().get("runLauncherAsWorker").and_then(Value::as_bool);
+        policy.run_launcher_as_node = Some(as_worker.unwrap_or(false));
+        if as_worker.is_some() {
+            self.report.moved("spec.runLauncherAsWorker", at("spec.mlPolicy.mpi.runLauncherAsNode"), "");
+        } else if self.spec().contains_key("runLauncherAsWorker") {
+            self.report.dropped("spec.runLauncherAsWorker", "not a boolean; the launcher does not run as a node");
+        }
+        if self.spec().contains_key("launcherCreationPolicy") {
+            self.report.dropped("spec.launcherCreationPolicy", "V2 launchers always wait for the nodes to be ready");
+        }
+        let (node, launcher) = {
+            let jobs = &mut rt.spec.template.spec.replicated_jobs;
+            let node = jobs.iter().position(|j| j.name == "node").ok_or("internal error: no node job")?;
+            let launcher = jobs.iter().position(|j| j.name == "launcher").ok_or("internal error: no launcher job")?;
+            (node, launcher)
+        };
+        let jobs = &mut rt.spec.template.spec.replicated_jobs;
+        let node_container_path =
+            at("spec.template.spec.replicatedJobs[node].template.spec.template.spec.containers[0]");
+        // The node pods: the Worker's image; with v2beta1 also its sshd command and user.
+        let node_container = &mut jobs[node].template.spec.template.spec.containers[0];
+        node_container.image = worker_main.image.clone();
+        let mut image_note = "";
+        if v2beta1 && !worker_main.command.is_empty() {
+            node_container.command = worker_main.command.clone();
+            node_container.args = worker_main.args.clone();
+            node_container.readiness_probe = None;
+            self.report.moved(format!("{worker_path}.command"), format!("{node_container_path}.command"), "");
+            if !worker_main.args.is_empty() {
+                self.report.moved(format!("{worker_path}.args"), format!("{node_container_path}.args"), "");
+            }
+        } else {
+            // Training Operator V1 reached workers through kubectl exec; V2 uses SSH.
+            node_container.command = vec!["/usr/sbin/sshd".into()];
+            node_container.args = vec!["-De".into()];
+            node_container.readiness_probe = None;
+            node_container.security_context = None;
+            image_note = "check this image runs an SSH server: Training Operator V1 reached workers with kubectl exec, V2 over SSH (the generated runtime starts /usr/sbin/sshd -De)";
+            let why = "the generated runtime's node pods run /usr/sbin/sshd -De: V2 reaches workers over SSH";
+            if !worker_main.command.is_empty() {
+                self.report.dropped(format!("{worker_path}.command"), why);
+            }
+            if !worker_main.args.is_empty() {
+                self.report.dropped(format!("{worker_path}.args"), why);
+            }
+        }
+        if worker_main.image.is_some() {
+            self.report.moved(format!("{worker_path}.image"), format!("{node_container_path}.image"), image_note);
+        }
+        if worker_main.security_context.is_some() {
+            node_container.security_context = worker_main.security_context.clone();
+        }
+        let launcher_container = &mut jobs[launcher].template.spec.template.spec.containers[0];
+        launcher_container.image = launcher_main.image.clone();
+        launcher_container.resources = launcher_main.resources.clone();
+        if launcher_main.security_context.is_some() {
+            launcher_container.security_context = launcher_main.security_context.clone();
+        } else if !v2beta1 {
+            launcher_container.security_context = None;
+        }
+        if !v2beta1 {
+            // Root images: drop the uid 1000 pod settings the template carries.
+            for j in jobs.iter_mut() {
+                j.template.spec.template.spec.security_context = None;
+                j.template.spec.template.spec.containers[0].security_context = None;
+            }
+            if let Some(sc) = &worker_main.security_context {
+                jobs[node].template.spec.template.spec.containers[0].security_context = Some(sc.clone());
+            }
+            if let Some(sc) = &launcher_main.security_context {
+                jobs[launcher].template.spec.template.spec.containers[0].security_context = Some(sc.clone());
+            }
+        }
+        Ok(rt)
+    }
+}

@@ -1,0 +1,120 @@
+//! The pod-level settings of one replica, sorted by where V2 can keep them.
+
+use super::*;
+
+/// Pod fields a TrainJob's runtime patch can set (PodSpecPatch, v2.3.0).
+pub(super) const PATCHABLE_POD: [&str; 9] = [
+    "serviceAccountName",
+    "volumes",
+    "nodeSelector",
+    "affinity",
+    "tolerations",
+    "imagePullSecrets",
+    "securityContext",
+    "schedulingGates",
+    "terminationGracePeriodSeconds",
+];
+/// Container fields a patch can set (ContainerPatch; `env` on `node` goes through `trainer.env`).
+pub(super) const PATCHABLE_CONTAINER: [&str; 2] = ["volumeMounts", "securityContext"];
+/// Container fields the TrainJob's `trainer` holds, or that V2 makes unnecessary.
+pub(super) const TRAINER_CONTAINER: [&str; 7] = ["name", "image", "command", "args", "env", "resources", "ports"];
+
+/// The pod-level settings of one replica, sorted by where V2 can keep them.
+#[derive(Default)]
+pub(super) struct PodSettings {
+    pub(super) pod_patchable: BTreeMap<String, (Value, String)>,
+    pub(super) pod_other: BTreeMap<String, (Value, String)>,
+    pub(super) container_patchable: BTreeMap<String, (Value, String)>,
+    pub(super) container_other: BTreeMap<String, (Value, String)>,
+    pub(super) init_containers: Vec<(Value, String)>,
+    pub(super) sidecars: Vec<(Value, String)>,
+    pub(super) metadata: Option<(Value, String)>,
+    /// Settings no V2 object holds: (path, reason).
+    pub(super) dropped: Vec<(String, String)>,
+}
+
+impl PodSettings {
+    pub(super) fn collect(
+        template: &crate::model::pod::PodTemplateSpec,
+        main: usize,
+        path: &str,
+    ) -> Result<PodSettings, String> {
+        let mut s = PodSettings::default();
+        let v = to_value(template)?;
+        if let Some(meta) = v.get("metadata").and_then(Value::as_object) {
+            let kept: Map<String, Value> = meta
+                .iter()
+                .filter(|(k, _)| matches!(k.as_str(), "labels" | "annotations"))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if !kept.is_empty() {
+                s.metadata = Some((Value::Object(kept), format!("{path}.metadata")));
+            }
+            for key in meta.keys().filter(|k| !matches!(k.as_str(), "labels" | "annotations")) {
+                s.dropped.push((
+                    format!("{path}.metadata.{key}"),
+                    "pod template metadata other than labels and annotations has no place in a runtime".into(),
+                ));
+            }
+        }
+        let Some(spec) = v.get("spec").and_then(Value::as_object) else { return Ok(s) };
+        for (k, val) in spec {
+            let p = format!("{path}.spec.{k}");
+            match k.as_str() {
+                "containers" => {
+                    for (i, c) in val.as_array().into_iter().flatten().enumerate() {
+                        let cp = format!("{path}.spec.containers[{i}]");
+                        if i != main {
+                            s.sidecars.push((c.clone(), cp));
+                            continue;
+                        }
+                        for (ck, cv) in c.as_object().into_iter().flatten() {
+                            if TRAINER_CONTAINER.contains(&ck.as_str()) || ck == "imagePullPolicy" {
+                                continue;
+                            }
+                            let target = if PATCHABLE_CONTAINER.contains(&ck.as_str()) {
+                                &mut s.container_patchable
+                            } else {
+                                &mut s.container_other
+                            };
+                            target.insert(ck.clone(), (cv.clone(), format!("{cp}.{ck}")));
+                        }
+                    }
+                }
+                "initContainers" => s.init_containers.push((val.clone(), p)),
+                "restartPolicy" => s.dropped.push((
+                    p,
+                    "the runtime's pod template sets the restart policy; V2 retries through the Job's backoffLimit \
+                     and JobSet's failurePolicy"
+                        .into(),
+                )),
+                _ if PATCHABLE_POD.contains(&k.as_str()) => {
+                    s.pod_patchable.insert(k.clone(), (val.clone(), p));
+                }
+                _ => {
+                    s.pod_other.insert(k.clone(), (val.clone(), p));
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.pod_patchable.is_empty()
+            && self.pod_other.is_empty()
+            && self.container_patchable.is_empty()
+            && self.container_other.is_empty()
+            && self.init_containers.is_empty()
+            && self.sidecars.is_empty()
+            && self.metadata.is_none()
+    }
+
+    /// Whether a TrainJob runtime patch can hold all of it (no sidecars, init containers or
+    /// fields outside PodSpecPatch / ContainerPatch).
+    pub(super) fn fits_patch(&self) -> bool {
+        self.pod_other.is_empty()
+            && self.container_other.is_empty()
+            && self.init_containers.is_empty()
+            && self.sidecars.is_empty()
+    }
+}

@@ -1,0 +1,97 @@
+//! runPolicy, restart policies, processes per node and elastic policy: where V2 keeps each, or why not.
+
+use super::*;
+
+impl Conversion<'_> {
+    /// runPolicy fields that have a V2 home go to the TrainJob; the rest are reported.
+    pub(super) fn run_policy(&mut self, spec: &mut TrainJobSpec) {
+        let base = "spec.runPolicy";
+        let Some(policy) = self.spec().get("runPolicy").and_then(Value::as_object).cloned() else { return };
+        for (key, value) in policy {
+            let path = format!("{base}.{key}");
+            match key.as_str() {
+                "activeDeadlineSeconds" => match value.as_i64().filter(|n| *n >= 1) {
+                    Some(n) => {
+                        spec.active_deadline_seconds = Some(n);
+                        self.report.mapped(path, "spec.activeDeadlineSeconds", "");
+                    }
+                    None => self.report.dropped(path, "not a positive integer"),
+                },
+                "suspend" => match value.as_bool() {
+                    Some(b) => {
+                        spec.suspend = Some(b);
+                        self.report.mapped(path, "spec.suspend", "");
+                    }
+                    None => self.report.dropped(path, "not a boolean"),
+                },
+                "cleanPodPolicy" => self.report.dropped(path, "runPolicy.cleanPodPolicy has no V2 field"),
+                "ttlSecondsAfterFinished" => {
+                    self.report.dropped(path, "TrainJob has no TTL in v2.3.0 (proposed in KEP-2899)")
+                }
+                "backoffLimit" => self.report.dropped(
+                    path,
+                    "retries belong to the runtime: its Job backoffLimit and JobSet failurePolicy.maxRestarts",
+                ),
+                "schedulingPolicy" => self
+                    .report
+                    .dropped(path, "gang scheduling belongs to the runtime's podGroupPolicy (coscheduling or volcano)"),
+                "managedBy" if value == "kueue.x-k8s.io/multikueue" => self.report.dropped(
+                    path,
+                    "set spec.managedBy: kueue.x-k8s.io/multikueue on the TrainJob if you use MultiKueue",
+                ),
+                _ => self.report.dropped(path, format!("{key} has no TrainJob field in v2.3.0")),
+            }
+        }
+    }
+
+    pub(super) fn report_restart_policy(&mut self, path: String, policy: &str) {
+        if policy == "ExitCode" {
+            self.report.dropped(
+                path,
+                "ExitCode restarted pods on retryable exit codes (128 and above) and failed on others. In V2 this is \
+                 a Job podFailurePolicy in the runtime (FailJob onExitCodes for the permanent codes), with JobSet \
+                 failurePolicy.maxRestarts for the retries",
+            );
+        } else {
+            self.report.dropped(
+                path,
+                format!(
+                    "restartPolicy {policy}: retries belong to the runtime (Job backoffLimit, JobSet failurePolicy)"
+                ),
+            );
+        }
+    }
+
+    pub(super) fn procs_per_node(&mut self, trainer: &mut Trainer) -> Result<(), String> {
+        let Some(v) = self.spec().get("nprocPerNode").cloned() else { return Ok(()) };
+        let path = "spec.nprocPerNode";
+        let text = match &v {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            _ => String::new(),
+        };
+        match text.parse::<u64>() {
+            Ok(n) => {
+                let n = count_in_range(path, n, 1)?;
+                trainer.num_proc_per_node = Some(n);
+                let note = if v.is_string() { format!("the number {n}: since v2.2 numProcPerNode is a number") } else { String::new() };
+                self.report.mapped_derived(path, "spec.trainer.numProcPerNode", note);
+            }
+            _ if text == "auto" => self.report.dropped(path, "auto is the default: one process per GPU, or per CPU"),
+            _ => self.report.dropped(
+                path,
+                format!("{text:?}: since v2.2 numProcPerNode is a number; the runtime uses the GPU count, or the CPU count without GPUs"),
+            ),
+        }
+        Ok(())
+    }
+
+    pub(super) fn elastic_policy(&mut self) {
+        if self.spec().contains_key("elasticPolicy") {
+            self.report.dropped(
+                "spec.elasticPolicy",
+                "elastic PyTorch is not supported in V2 (a redesign is tracked in trainer#2903); the job runs on a fixed numNodes",
+            );
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Where pod settings go: a runtime patch when they all fit one, else a generated TrainingRuntime.
+
+use super::*;
+
+pub(super) const RUNTIME_WHY: &str =
+    "a runtime patch cannot add containers or set this kind of field, so a TrainingRuntime \
+     carrying the job's pod settings was generated";
+
+impl Conversion<'_> {
+    /// Puts the pod-level settings of each replicated job where V2 keeps them: one runtime patch
+    /// on the TrainJob when every setting fits one, else a generated TrainingRuntime that carries
+    /// them all (the TrainJob then references it).
+    pub(super) fn place_pod_settings(
+        &mut self,
+        jobs: &[(&str, &PodSettings)],
+        base: &TrainingRuntime,
+        spec: &mut TrainJobSpec,
+        objects: &mut Vec<Value>,
+        meta: &ObjectMeta,
+    ) -> Result<(), String> {
+        for (_, settings) in jobs {
+            self.report_unplaceable(settings);
+        }
+        if jobs.iter().all(|(_, s)| s.is_empty()) {
+            return Ok(());
+        }
+        if jobs.iter().all(|(_, s)| s.fits_patch()) {
+            let patch = self.patch_for(jobs);
+            spec.runtime_patches.push((&patch).into());
+            return Ok(());
+        }
+        let mut rt = self.copy_runtime(base, meta);
+        for (job, settings) in jobs {
+            self.embed(settings, job, &mut rt, RUNTIME_WHY)?;
+        }
+        spec.runtime_ref = reference_to(&rt);
+        objects.push(to_value(&rt)?);
+        Ok(())
+    }
+
+    /// The pod settings no V2 object can hold, with the reason.
+    pub(super) fn report_unplaceable(&mut self, settings: &PodSettings) {
+        for (path, why) in &settings.dropped {
+            self.report.dropped(path.clone(), why.clone());
+        }
+    }
+
+    pub(super) fn copy_runtime(&mut self, base: &TrainingRuntime, meta: &ObjectMeta) -> TrainingRuntime {
+        let mut rt = base.clone();
+        rt.kind = RuntimeScope::Namespaced.kind().into();
+        rt.metadata.name = Some(format!("{}-runtime", meta.name.clone().unwrap_or_default()));
+        rt.metadata.namespace = meta.namespace.clone();
+        rt.metadata.labels.remove(WEBHOOK_LABEL);
+        rt
+    }
+
+    /// Writes every setting into the named replicated job of a generated runtime. A setting that
+    /// does not fit the pod spec refuses the document: the report has not claimed it yet.
+    pub(super) fn embed(
+        &mut self,
+        s: &PodSettings,
+        job: &str,
+        rt: &mut TrainingRuntime,
+        why: &str,
+    ) -> Result<(), String> {
+        let rt_name = rt.metadata.name.clone().unwrap_or_default();
+        let j = rt
+            .spec
+            .template
+            .spec
+            .replicated_jobs
+            .iter_mut()
+            .find(|j| j.name == job)
+            .ok_or(format!("internal error: runtime {rt_name} has no replicated job {job}"))?;
+        let pod = &mut j.template.spec.template;
+        let mut pod_value = to_value(&pod.spec)?;
+        let target =
+            format!("TrainingRuntime {rt_name} spec.template.spec.replicatedJobs[{job}].template.spec.template");
+        let mut claims = Vec::new();
+        for (k, (v, path)) in s.pod_patchable.iter().chain(&s.pod_other) {
+            pod_value[k] = v.clone();
+            claims.push((path.clone(), format!("{target}.spec.{k}"), why.to_string()));
+        }
+        for (k, (v, path)) in s.container_patchable.iter().chain(&s.container_other) {
+            pod_value["containers"][0][k] = v.clone();
+            claims.push((path.clone(), format!("{target}.spec.containers[0].{k}"), why.to_string()));
+        }
+        if let Some((v, path)) = s.init_containers.first() {
+            pod_value["initContainers"] = v.clone();
+            claims.push((path.clone(), format!("{target}.spec.initContainers"), why.to_string()));
+        }
+        if let Some(arr) = pod_value["containers"].as_array_mut() {
+            for (v, path) in &s.sidecars {
+                claims.push((
+                    path.clone(),
+                    format!("{target}.spec.containers[{}]", arr.len()),
+                    format!("sidecar kept beside node; {why}"),
+                ));
+                arr.push(v.clone());
+            }
+        }
+        pod.spec = serde_json::from_value::<PodSpec>(pod_value)
+            .map_err(|e| format!("the pod settings of {job} do not form a pod spec the runtime can hold: {e}"))?;
+        if let Some((m, path)) = &s.metadata {
+            let meta = serde_json::from_value::<ObjectMeta>(m.clone())
+                .map_err(|e| format!("{path} does not form pod metadata the runtime can hold: {e}"))?;
+            pod.metadata = Some(meta);
+            for key in m.as_object().into_iter().flat_map(|m| m.keys()) {
+                claims.push((format!("{path}.{key}"), format!("{target}.metadata.{key}"), why.to_string()));
+            }
+        }
+        // Only now that the runtime holds every setting does the report say so.
+        for (v1, v2, note) in claims {
+            self.report.moved(v1, v2, note);
+        }
+        Ok(())
+    }
+}
+
+/// A TrainJob's reference to a generated (namespaced) runtime.
+pub(super) fn reference_to(rt: &TrainingRuntime) -> RuntimeRef {
+    RuntimeRef {
+        name: rt.metadata.name.clone().unwrap_or_default(),
+        api_group: None,
+        kind: Some(RuntimeScope::Namespaced.kind().into()),
+    }
+}

@@ -1,0 +1,126 @@
+//! PyTorchJob, XGBoostJob and JAXJob: Master and Workers become one template for every node.
+
+use super::*;
+
+impl Conversion<'_> {
+    /// PyTorchJob, XGBoostJob, JAXJob: one pod template for every node.
+    pub(super) fn convert_single_template(&mut self) -> Result<Vec<Value>, String> {
+        let kind = self.source.kind();
+        let field = kind.replica_specs_field();
+        let replicas = |rtype: &str| self.replica(rtype).map(|r| r.spec.replicas.unwrap_or(1));
+        let (trainer_type, nodes) = match kind {
+            V1Kind::JaxJob => {
+                self.require("Worker")?;
+                ("Worker", replicas("Worker").unwrap_or(1))
+            }
+            _ => {
+                let (master, workers) = (replicas("Master"), replicas("Worker"));
+                if master.is_none() && workers.is_none() {
+                    return Err(format!("spec.{field} has neither Master nor Worker"));
+                }
+                // u64: two u32 counts cannot overflow it; the limit is checked below.
+                let total = u64::from(master.unwrap_or(0)) + u64::from(workers.unwrap_or(0));
+                (if master.is_some() { "Master" } else { "Worker" }, u32::try_from(total).unwrap_or(u32::MAX))
+            }
+        };
+        for rtype in ["Master", "Worker"] {
+            if let Some(n) = replicas(rtype) {
+                count_in_range(&format!("spec.{field}.{rtype}.replicas"), u64::from(n), 0)?;
+            }
+        }
+        let what = if kind == V1Kind::JaxJob {
+            format!("spec.{field}.Worker.replicas")
+        } else {
+            format!("the replicas of spec.{field}.Master and Worker, added up")
+        };
+        let nodes = count_in_range(&what, u64::from(nodes), 1)?;
+        let allowed: &[&str] = if kind == V1Kind::JaxJob { &["Worker"] } else { &["Master", "Worker"] };
+        let others: Vec<String> = self.replicas.keys().filter(|k| !allowed.contains(&k.as_str())).cloned().collect();
+        for other in others {
+            let path = self.replicas[&other].path.clone();
+            self.report.dropped(path, format!("{other} is not a {} replica type", self.kind_name));
+        }
+
+        let runtime_name = match kind {
+            V1Kind::PyTorchJob => "torch-distributed",
+            V1Kind::XgBoostJob => "xgboost-distributed",
+            _ => "jax-distributed",
+        };
+        let meta = self.trainjob_meta();
+        let mut spec = TrainJobSpec {
+            runtime_ref: RuntimeRef { name: runtime_name.into(), api_group: None, kind: None },
+            ..Default::default()
+        };
+        self.run_policy(&mut spec);
+
+        let trainer_rep = &self.replicas[trainer_type];
+        let (trainer_path, main_idx) =
+            (trainer_rep.path.clone(), main_container(&trainer_rep.spec.template.spec, kind.container_name()));
+        let main = trainer_rep.spec.template.spec.containers[main_idx].clone();
+        let main_path = format!("{trainer_path}.template.spec.containers[{main_idx}]");
+        let mut trainer = self.trainer_from(&main, &main_path);
+        trainer.num_nodes = Some(nodes);
+        self.report_topology(kind, nodes);
+
+        // Resources: the Worker's when there are Workers (most nodes are Workers), else the Master's.
+        let res_type = if self.replica("Worker").is_some() { "Worker" } else { trainer_type };
+        let res_rep = &self.replicas[res_type];
+        let res_idx = main_container(&res_rep.spec.template.spec, kind.container_name());
+        let res_path = format!("{}.template.spec.containers[{res_idx}].resources", res_rep.path);
+        if let Some(r) = res_rep.spec.template.spec.containers[res_idx].resources.clone() {
+            self.map_resources(r, &res_path, &mut trainer);
+        }
+
+        self.procs_per_node(&mut trainer)?;
+        self.elastic_policy();
+
+        // The restart policy of each replica.
+        for rtype in allowed {
+            let Some(rep) = self.replica(rtype) else { continue };
+            let (base, policy, has_replicas) =
+                (rep.path.clone(), rep.spec.restart_policy.clone(), rep.raw.get("replicas").is_some());
+            if let Some(p) = policy {
+                self.report_restart_policy(format!("{base}.restartPolicy"), &p);
+            }
+            if has_replicas {
+                self.report.mapped_derived(
+                    format!("{base}.replicas"),
+                    "spec.trainer.numNodes",
+                    format!("{nodes} nodes in total"),
+                );
+            }
+        }
+
+        let pod = self.replicas[trainer_type].spec.template.clone();
+        let settings = PodSettings::collect(&pod, main_idx, &format!("{trainer_path}.template"))?;
+        let base =
+            runtimes::runtime_for(&Selection::new(crate::catalog::Persona::PlatformEngineer, framework_of(kind)))
+                .ok_or("no runtime")?;
+        let mut objects = Vec::new();
+        self.place_pod_settings(&[("node", &settings)], &base, &mut spec, &mut objects, &meta)?;
+        // The replica not carried by itself: its fields are carried where they equal the carried one's.
+        if trainer_type == "Master" {
+            self.compare_worker_with_master(kind.container_name());
+            self.compare_master_resources_with_worker(kind.container_name());
+        }
+        trainer.command = main.command.clone();
+        spec.trainer = Some(trainer);
+        objects.push(trainjob_value(meta, spec)?);
+        Ok(objects)
+    }
+
+    pub(super) fn report_topology(&mut self, kind: V1Kind, nodes: u32) {
+        if kind != V1Kind::JaxJob {
+            let field = kind.replica_specs_field();
+            for rtype in ["Master", "Worker"] {
+                if self.replica(rtype).is_some() {
+                    self.report.mapped_node(
+                        format!("spec.{field}.{rtype}"),
+                        "spec.trainer.numNodes",
+                        format!("Master and Workers become {nodes} identical nodes; node 0 coordinates"),
+                    );
+                }
+            }
+        }
+    }
+}
