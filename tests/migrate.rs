@@ -521,3 +521,15 @@ spec:
     }
     assert!(matches!(m.docs[1].outcome, Outcome::Converted { .. }));
 }
+
+#[test]
+fn the_trainer_containers_name_is_renamed_not_lost() {
+    // V2 names the trainer container `node`; a job whose only difference is that name loses nothing.
+    let job = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: plain}\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n      template: {spec: {containers: [{name: pytorch, image: a}]}}\n";
+    let m = migrate(job).unwrap();
+    let Outcome::Converted { lossy, report, .. } = &m.docs[0].outcome else { panic!("not converted") };
+    assert!(!lossy, "{report:?}");
+    let name = entry(report, "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].name");
+    assert_eq!(name.status, Status::Renamed);
+    assert!(name.note.contains("node"), "{}", name.note);
+}

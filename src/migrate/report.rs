@@ -10,6 +10,9 @@ pub enum Status {
     Moved,
     /// Not carried over, with the reason. The conversion is lossy.
     Dropped,
+    /// Replaced by a name V2 fixes (the trainer container is always `node`): nothing that runs
+    /// depends on the old name, so the conversion is not lossy; the note gives the new name.
+    Renamed,
 }
 
 impl Status {
@@ -18,6 +21,7 @@ impl Status {
             Status::Mapped => "mapped",
             Status::Moved => "moved",
             Status::Dropped => "dropped",
+            Status::Renamed => "renamed",
         }
     }
 }
@@ -72,6 +76,10 @@ impl Report {
 
     pub fn dropped(&mut self, v1: impl Into<String>, note: impl Into<String>) {
         self.push(v1.into(), Status::Dropped, None, note.into(), false, false);
+    }
+
+    pub fn renamed(&mut self, v1: impl Into<String>, note: impl Into<String>) {
+        self.push(v1.into(), Status::Renamed, None, note.into(), false, false);
     }
 
     /// A mapping for one structural field (e.g. a replica type becoming `numNodes`) that says

@@ -44,6 +44,8 @@ fn class_of(status: Status) -> &'static str {
         Status::Mapped => "m",
         Status::Moved => "v",
         Status::Dropped => "d",
+        // The field still has its counterpart, under V2's fixed name.
+        Status::Renamed => "m",
     }
 }
 
