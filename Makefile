@@ -61,6 +61,8 @@ lint:
 
 test-native: reference
 	cargo test
+	# The worst-case 4 MiB inputs (tests/migrate_shapes.rs): release only, minutes in debug.
+	cargo test --release --test migrate_shapes
 	cargo run -q --bin trainer-explorer -- post --check
 
 # Every Python snippet must parse and bind to the pinned SDKs' real signatures. Then the data

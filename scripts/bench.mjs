@@ -5,11 +5,12 @@ import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { spawnSync } from 'node:child_process';
+import { readNative, shapeSection, wasmInWorker } from './bench-shapes.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
 const BASE = process.env.BASE_URL;
-const [nativeJson, outFile] = process.argv.slice(2);
+const [nativeJson, shapesJsonl, outFile] = process.argv.slice(2);
 
 const size = (path) => {
   const raw = readFileSync(path);
@@ -126,8 +127,12 @@ const wasmMigrate = await page.evaluate(async () => {
   }
   return { bytes: text.length, ms: best };
 });
+// The worst-case shapes, in a worker as the widget converts them.
+const shapesNative = readNative(shapesJsonl);
+const shapesWasm = await wasmInWorker(page, shapesNative.map((n) => n.name));
 await browser.close();
 const native = JSON.parse(readFileSync(nativeJson, 'utf8'));
+const shapes = shapeSection(shapesNative, shapesWasm);
 
 // Lighthouse 12.2.3 on the built post (mobile preset, its default), with the system Chromium.
 function lighthouse() {
@@ -148,6 +153,7 @@ const budgets = [
   ['Widget transfer (wasm + JS + CSS, gzip -9)', total(widget).gz <= 160 * 1000, `${kb(total(widget).gz)} ≤ 160 KB`],
   ['Toggle to DOM, median of 200', pct(toggles, 50) <= 4, `${ms(pct(toggles, 50))} ≤ 4 ms`],
   ['1 MB manifest converts within a second (native)', native.seconds <= 1, `${native.seconds.toFixed(3)} s ≤ 1 s`],
+  ...shapes.budgets,
   ...(lh
     ? [
         ['Lighthouse accessibility', lh.a11y === 100, `${lh.a11y} = 100`],
@@ -178,6 +184,7 @@ const lines = [
   row('Lighthouse 12.2.3 (mobile): accessibility / performance / CLS', lh ? `${lh.a11y} / ${lh.perf} / ${lh.cls}` : 'not run', '–'),
   row('Migrate 1 MB manifest, wasm in Chromium (best of 3)', `${(wasmMigrate.ms / 1000).toFixed(3)} s (${mbps(wasmMigrate.bytes, wasmMigrate.ms / 1000)})`, '–'),
   '',
+  ...shapes.lines,
   '## Where the wasm bytes go',
   '',
   `By \`twiggy top\` on the release build before wasm-opt (${kb(byPart.total)} of code and data; wasm-opt then shrinks it to ${kb(widget.wasm.raw)}).`,

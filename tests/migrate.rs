@@ -326,8 +326,10 @@ fn bad_documents_get_a_precise_message() {
     let bomb = "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n\
                 d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n\
                 g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\n";
+    // Aliases that expand past the input limit refuse the whole input, naming the document.
+    let refusal = migrate(bomb).err().expect("an alias bomb is refused");
+    assert!(refusal.contains("document 1 (line 1) uses aliases"), "{refusal}");
     let cases = [
-        (bomb, "repetition limit exceeded"),
         ("just text", "not a Kubernetes object"),
         ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec: {}\n", "spec.pytorchReplicaSpecs is missing"),
         ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec: {}\n", "metadata is missing"),
@@ -518,4 +520,16 @@ spec:
         other => panic!("{other:?}"),
     }
     assert!(matches!(m.docs[1].outcome, Outcome::Converted { .. }));
+}
+
+#[test]
+fn the_trainer_containers_name_is_renamed_not_lost() {
+    // V2 names the trainer container `node`; a job whose only difference is that name loses nothing.
+    let job = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: plain}\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n      template: {spec: {containers: [{name: pytorch, image: a}]}}\n";
+    let m = migrate(job).unwrap();
+    let Outcome::Converted { lossy, report, .. } = &m.docs[0].outcome else { panic!("not converted") };
+    assert!(!lossy, "{report:?}");
+    let name = entry(report, "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].name");
+    assert_eq!(name.status, Status::Renamed);
+    assert!(name.note.contains("node"), "{}", name.note);
 }

@@ -71,6 +71,11 @@ pub fn false_claims(source: &Value, objects: &[Value], report: &[Entry]) -> Vec<
                 }
             }
             (Status::Mapped | Status::Moved, None) => problems.push(format!("{leaf}: {} to nowhere", e.status.id())),
+            (Status::Renamed, _) => {
+                if VAGUE_REASONS.contains(&e.note.as_str()) {
+                    problems.push(format!("{leaf}: renamed without saying to what ({:?})", e.note));
+                }
+            }
             (Status::Dropped, _) => {
                 if VAGUE_REASONS.contains(&e.note.as_str()) {
                     problems.push(format!("{leaf}: dropped without a specific reason ({:?})", e.note));

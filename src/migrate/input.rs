@@ -1,6 +1,9 @@
 //! Reading untrusted YAML: limits first, then parsing, one document at a time.
 
-use serde_json::Value;
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+use std::cell::Cell;
+use std::fmt;
 
 /// Larger input is refused before parsing. A 1 MB manifest must convert; 4 MiB leaves room.
 pub const MAX_INPUT_BYTES: usize = 4 * 1024 * 1024;
@@ -8,6 +11,11 @@ pub const MAX_INPUT_BYTES: usize = 4 * 1024 * 1024;
 pub const MAX_DEPTH: usize = 64;
 /// More documents than this in one stream are refused.
 pub const MAX_DOCUMENTS: usize = 10_000;
+/// What the whole stream may read as, counting one per value and one per character of text
+/// (a string or key of n characters counts n, at least one). Plain YAML never reads as more than
+/// its size in bytes, so this is the input limit; aliases (`*name`) repeat what they name, and a
+/// few kilobytes of them can stand for gigabytes.
+pub const MAX_EXPANDED: usize = MAX_INPUT_BYTES;
 
 /// One document of the stream: where it starts, and its value or why it could not be read.
 pub struct RawDoc {
@@ -88,16 +96,21 @@ fn start_lines(text: &str) -> Vec<usize> {
 /// Parses every document. A document that fails to parse is reported and, where the parser can
 /// resynchronise, the following ones are still read.
 pub fn documents(text: &str) -> Result<Vec<RawDoc>, String> {
-    use serde::Deserialize;
     precheck(text)?;
     let starts = start_lines(text);
     let mut out = Vec::new();
     let mut skipped_leading_empty = 0;
+    let budget = Budget { left: Cell::new(MAX_EXPANDED) };
     for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
-        if out.len() >= MAX_DOCUMENTS {
-            return Err(format!("more than {MAX_DOCUMENTS} documents: split the input"));
+        let value = budget.read(doc).map_err(|e| e.to_string());
+        if value.is_err() && (budget.spent() || value.as_ref().is_err_and(|e| e.starts_with("repetition limit"))) {
+            let line = starts.get(i).copied().unwrap_or(1);
+            return Err(format!(
+                "document {} (line {line}) uses aliases (*name) that repeat more than the input limit holds \
+                 ({MAX_EXPANDED} values and characters): write the repeated parts out, or split the input",
+                i + 1 - skipped_leading_empty
+            ));
         }
-        let value = Value::deserialize(doc).map_err(|e| e.to_string());
         // A leading `---` yields an empty first document; it is not the reader's.
         if i == 0 && matches!(value, Ok(Value::Null)) && text.trim_start().starts_with("---") {
             skipped_leading_empty = 1;
@@ -105,6 +118,10 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, String> {
         }
         if matches!(value, Ok(Value::Null)) {
             continue;
+        }
+        // Counted as read, so a trailing `---` does not count as one more.
+        if out.len() >= MAX_DOCUMENTS {
+            return Err(format!("more than {MAX_DOCUMENTS} documents: split the input"));
         }
         let failed = value.is_err();
         let line = starts.get(i).copied().unwrap_or(1);
@@ -118,4 +135,137 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, String> {
         return Err("no YAML documents found".into());
     }
     Ok(out)
+}
+
+/// Reads documents into JSON trees while counting what they read as (see `MAX_EXPANDED`), so an
+/// alias bomb stops at the limit instead of filling memory. The same trees as
+/// `serde_json::Value::deserialize` builds.
+struct Budget {
+    left: Cell<usize>,
+}
+
+impl Budget {
+    fn read<'de, D: de::Deserializer<'de>>(&self, doc: D) -> Result<Value, D::Error> {
+        Tree(self).deserialize(doc)
+    }
+
+    fn spent(&self) -> bool {
+        self.left.get() == 0
+    }
+
+    fn spend<E: de::Error>(&self, units: usize) -> Result<(), E> {
+        match self.left.get().checked_sub(units.max(1)) {
+            Some(left) => {
+                self.left.set(left);
+                Ok(())
+            }
+            None => {
+                self.left.set(0);
+                Err(E::custom("the input expands past its limit"))
+            }
+        }
+    }
+}
+
+/// One value, read against the budget.
+#[derive(Clone, Copy)]
+struct Tree<'b>(&'b Budget);
+
+impl<'de> DeserializeSeed<'de> for Tree<'_> {
+    type Value = Value;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+/// A map key: text, counted like a string.
+struct Key<'b>(&'b Budget);
+
+impl<'de> DeserializeSeed<'de> for Key<'_> {
+    type Value = String;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        let key = <String as serde::Deserialize>::deserialize(d)?;
+        self.0.spend(key.len())?;
+        Ok(key)
+    }
+}
+
+impl<'de> Visitor<'de> for Tree<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        self.0.spend(1)?;
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+        self.0.spend(1)?;
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+        self.0.spend(1)?;
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_i128<E: de::Error>(self, n: i128) -> Result<Value, E> {
+        self.0.spend(1)?;
+        serde::Deserialize::deserialize(de::value::I128Deserializer::<E>::new(n)).map(Value::Number)
+    }
+
+    fn visit_u128<E: de::Error>(self, n: u128) -> Result<Value, E> {
+        self.0.spend(1)?;
+        serde::Deserialize::deserialize(de::value::U128Deserializer::<E>::new(n)).map(Value::Number)
+    }
+
+    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Value, E> {
+        self.0.spend(1)?;
+        Ok(Number::from_f64(x).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        self.0.spend(s.len())?;
+        Ok(Value::String(s.to_string()))
+    }
+
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
+        self.0.spend(s.len())?;
+        Ok(Value::String(s))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        self.visit_unit()
+    }
+
+    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        self.deserialize(d)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        self.0.spend(1)?;
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        self.0.spend(1)?;
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(self)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        self.0.spend(1)?;
+        let mut map = Map::new();
+        while let Some(key) = access.next_key_seed(Key(self.0))? {
+            let value = access.next_value_seed(self)?;
+            map.insert(key, value);
+        }
+        Ok(Value::Object(map))
+    }
 }

@@ -1,5 +1,7 @@
 //! The per-field report: where each V1 field went, and what was dropped and why.
 
+use std::collections::{HashMap, HashSet};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
     /// Carried over to the V2 field of the same meaning.
@@ -8,6 +10,9 @@ pub enum Status {
     Moved,
     /// Not carried over, with the reason. The conversion is lossy.
     Dropped,
+    /// Replaced by a name V2 fixes (the trainer container is always `node`): nothing that runs
+    /// depends on the old name, so the conversion is not lossy; the note gives the new name.
+    Renamed,
 }
 
 impl Status {
@@ -16,6 +21,7 @@ impl Status {
             Status::Mapped => "mapped",
             Status::Moved => "moved",
             Status::Dropped => "dropped",
+            Status::Renamed => "renamed",
         }
     }
 }
@@ -38,15 +44,19 @@ pub struct Entry {
 #[derive(Default)]
 pub struct Report {
     pub entries: Vec<Entry>,
+    /// Kept in step with `entries`, so that looking up a path is not a scan of every entry
+    /// (a job with 150,000 labels has as many entries).
+    index: EntryIndex,
 }
 
 impl Report {
     fn push(&mut self, v1: String, status: Status, v2: Option<String>, note: String, exact: bool, derived: bool) {
-        self.entries.push(Entry { v1, status, v2, note, exact, derived });
+        self.add(Entry { v1, status, v2, note, exact, derived });
     }
 
     /// Adds an entry as it is (used to carry one replica's accounting over to another).
     pub fn add(&mut self, entry: Entry) {
+        self.index.add(self.entries.len(), &entry);
         self.entries.push(entry);
     }
 
@@ -68,6 +78,10 @@ impl Report {
         self.push(v1.into(), Status::Dropped, None, note.into(), false, false);
     }
 
+    pub fn renamed(&mut self, v1: impl Into<String>, note: impl Into<String>) {
+        self.push(v1.into(), Status::Renamed, None, note.into(), false, false);
+    }
+
     /// A mapping for one structural field (e.g. a replica type becoming `numNodes`) that says
     /// nothing about the fields beneath it.
     pub fn mapped_node(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
@@ -76,7 +90,7 @@ impl Report {
 
     /// The entry that accounts for a V1 path: the one with the longest matching prefix.
     pub fn status_of(&self, path: &str) -> Option<&Entry> {
-        entry_for(&self.entries, path)
+        self.index.find(path).map(|i| &self.entries[i])
     }
 
     pub fn is_lossy(&self) -> bool {
@@ -88,6 +102,53 @@ impl Report {
 /// the longest prefix.
 pub fn entry_for<'a>(entries: &'a [Entry], path: &str) -> Option<&'a Entry> {
     entries.iter().filter(|e| if e.exact { e.v1 == path } else { covers(&e.v1, path) }).max_by_key(|e| e.v1.len())
+}
+
+/// A report's entries by V1 path: finds what `entry_for` finds by looking up the path and its
+/// ancestors rather than comparing the path with every entry, which is quadratic for a job
+/// with 150,000 labels (as many entries, and as many leaves to account for).
+#[derive(Default)]
+pub struct EntryIndex {
+    by_path: HashMap<String, Latest>,
+    /// The lengths of covering (not `exact`) entries' paths: only ancestors this long can match.
+    covering_lengths: HashSet<usize>,
+}
+
+/// Positions of the latest entries for one path: any entry, and one that covers descendants.
+struct Latest {
+    any: usize,
+    covering: Option<usize>,
+}
+
+impl EntryIndex {
+    pub fn new(entries: &[Entry]) -> Self {
+        let mut index = EntryIndex::default();
+        entries.iter().enumerate().for_each(|(i, e)| index.add(i, e));
+        index
+    }
+
+    /// Adds `entry`, found at position `i` of the entries.
+    pub fn add(&mut self, i: usize, entry: &Entry) {
+        let latest = self.by_path.entry(entry.v1.clone()).or_insert(Latest { any: i, covering: None });
+        latest.any = i;
+        if !entry.exact {
+            latest.covering = Some(i);
+            self.covering_lengths.insert(entry.v1.len());
+        }
+    }
+
+    /// The position of the entry accounting for `path`: the latest at `path` itself, else the
+    /// latest covering entry at its longest ancestor (`a.b[0]`, `a.b`, `a` for `a.b[0].c`).
+    pub fn find(&self, path: &str) -> Option<usize> {
+        if let Some(latest) = self.by_path.get(path) {
+            return Some(latest.any);
+        }
+        let bytes = path.as_bytes();
+        (0..bytes.len())
+            .rev()
+            .filter(|&i| matches!(bytes[i], b'.' | b'[') && self.covering_lengths.contains(&i))
+            .find_map(|i| self.by_path.get(&path[..i])?.covering)
+    }
 }
 
 /// Whether `prefix` is `path` or one of its ancestors (`a.b` covers `a.b.c` and `a.b[0]`).
@@ -104,5 +165,23 @@ mod tests {
         assert!(covers("spec.runPolicy", "spec.runPolicy.backoffLimit"));
         assert!(covers("a.b", "a.b[0].c"));
         assert!(!covers("spec.run", "spec.runPolicy"));
+    }
+
+    #[test]
+    fn the_index_finds_what_a_scan_of_every_entry_finds() {
+        let mut r = Report::default();
+        r.mapped("spec.a", "x", "");
+        r.mapped_node("spec.a.b", "y", "");
+        r.dropped("spec.a.b", "z");
+        r.moved("spec.a.b[0]", "w", "");
+        r.mapped("spec.a.b[0]", "v", "");
+        r.dropped("spec.c.d", "u");
+        let index = EntryIndex::new(&r.entries);
+        for path in
+            ["spec", "spec.a", "spec.a.b", "spec.a.b.c", "spec.a.b[0]", "spec.a.b[0].e", "spec.a.bc", "spec.c.d.e"]
+        {
+            let scanned = entry_for(&r.entries, path).map(|e| e as *const Entry);
+            assert_eq!(index.find(path).map(|i| &r.entries[i] as *const Entry), scanned, "{path}");
+        }
     }
 }

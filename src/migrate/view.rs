@@ -1,7 +1,7 @@
 //! What the widget shows for a migration, as one serialisable value. The converter runs in a
 //! separate, lazily loaded wasm module; this is what crosses between the two (as JSON).
 
-use super::report::{entry_for, Status};
+use super::report::{EntryIndex, Status};
 use super::{migrate, Outcome};
 use crate::highlight::{escape_html, to_html_with_classes};
 use crate::model::Value;
@@ -44,6 +44,8 @@ fn class_of(status: Status) -> &'static str {
         Status::Mapped => "m",
         Status::Moved => "v",
         Status::Dropped => "d",
+        // The field still has its counterpart, under V2's fixed name.
+        Status::Renamed => "m",
     }
 }
 
@@ -62,9 +64,10 @@ pub fn view(text: &str) -> MigrateView {
             let source_text = yaml::join(&source_lines);
             let (title, status, message, rows, classes) = match &d.outcome {
                 Outcome::Converted { name, kind, report, lossy, .. } => {
+                    let index = EntryIndex::new(report);
                     let classes: Vec<Option<&str>> = source_lines
                         .iter()
-                        .map(|l| entry_for(report, &yaml::path_to_string(&l.path)).map(|e| class_of(e.status)))
+                        .map(|l| index.find(&yaml::path_to_string(&l.path)).map(|i| class_of(report[i].status)))
                         .collect();
                     let rows = report
                         .iter()

@@ -273,11 +273,11 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut map = Map::new();
-        while let Some((k, v)) = access.next_entry::<String, Value>()? {
-            map.insert(k, v);
+        let mut entries = Vec::new();
+        while let Some(entry) = access.next_entry::<String, Value>()? {
+            entries.push(entry);
         }
-        Ok(Value::Object(map))
+        Ok(Value::Object(Map::from_entries(entries)))
     }
 }
 
@@ -305,8 +305,10 @@ struct TreeSerializer;
 /// Collects a sequence, a tuple or a map (entries in order).
 pub struct SeqBuilder(Vec<Value>);
 
+/// Entries in order; repeated keys (a flattened `extra` map naming a field again) are resolved
+/// once at the end, as `Map::insert` would have.
 pub struct MapBuilder {
-    map: Map,
+    entries: Vec<(String, Value)>,
     key: Option<String>,
 }
 
@@ -315,14 +317,19 @@ pub struct MapBuilder {
 impl MapBuilder {
     #[inline(never)]
     fn push_field(&mut self, key: &'static str, value: Value) {
-        self.map.insert(key.to_string(), value);
+        self.entries.push((key.to_string(), value));
+    }
+
+    #[inline(never)]
+    fn finish(self) -> Value {
+        Value::Object(Map::from_entries(self.entries))
     }
 
     #[inline(never)]
     fn push_value(&mut self, value: Value) -> Result<(), TreeError> {
         let key =
             self.key.take().ok_or_else(|| <TreeError as ser::Error>::custom("a map value came before its key"))?;
-        self.map.insert(key, value);
+        self.entries.push((key, value));
         Ok(())
     }
 }
@@ -438,7 +445,7 @@ impl Serializer for TreeSerializer {
         Ok(VariantBuilder { variant, inner: self.serialize_seq(Some(len))? })
     }
     fn serialize_map(self, _: Option<usize>) -> Result<MapBuilder, TreeError> {
-        Ok(MapBuilder { map: Map::new(), key: None })
+        Ok(MapBuilder { entries: Vec::new(), key: None })
     }
     fn serialize_struct(self, _: &'static str, len: usize) -> Result<MapBuilder, TreeError> {
         self.serialize_map(Some(len))
@@ -515,7 +522,7 @@ impl ser::SerializeMap for MapBuilder {
         self.push_value(value)
     }
     fn end(self) -> Result<Value, TreeError> {
-        Ok(Value::Object(self.map))
+        Ok(self.finish())
     }
 }
 
@@ -528,7 +535,7 @@ impl ser::SerializeStruct for MapBuilder {
         Ok(())
     }
     fn end(self) -> Result<Value, TreeError> {
-        Ok(Value::Object(self.map))
+        Ok(self.finish())
     }
 }
 

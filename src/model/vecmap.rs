@@ -1,6 +1,11 @@
 //! A small insertion-ordered map. Kubernetes maps in our objects hold a handful of entries
 //! (labels, resource limits, replica types); a `BTreeMap` per key/value type cost tens of KB of
 //! wasm for that. Serialized as a map, in insertion order.
+//!
+//! A pasted manifest can hold far more (150,000 labels fit in the migrator's 4 MiB), so maps are
+//! never built by inserting one key at a time, which scans the list each time: building from
+//! many entries (`FromIterator`, `Deserialize`, the tree serializer) collects them and removes
+//! repeated keys once, in O(n log n).
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
@@ -89,6 +94,42 @@ impl<K: PartialEq, V> VecMap<K, V> {
     }
 }
 
+impl<K: Ord, V> VecMap<K, V> {
+    /// The map `insert` would build from `entries` one by one (a repeated key keeps its first
+    /// position and takes its last value), without comparing each key with all before it.
+    pub fn from_entries(mut entries: Vec<(K, V)>) -> Self {
+        if entries.len() > 1 {
+            remove_repeated_keys(&mut entries);
+        }
+        VecMap(entries)
+    }
+}
+
+/// Sorts positions by key (a stable sort, so a key's positions stay in input order), then keeps
+/// each key's first position, holding its last value.
+fn remove_repeated_keys<K: Ord, V>(entries: &mut Vec<(K, V)>) {
+    let mut by_key: Vec<usize> = (0..entries.len()).collect();
+    by_key.sort_by(|&a, &b| entries[a].0.cmp(&entries[b].0));
+    let mut keep = vec![true; entries.len()];
+    // (first position, position of the last value) of each repeated key.
+    let mut moves = Vec::new();
+    for same_key in by_key.chunk_by(|&a, &b| entries[a].0 == entries[b].0) {
+        if let [first, .., last] = *same_key {
+            moves.push((first, last));
+            same_key[1..].iter().for_each(|&i| keep[i] = false);
+        }
+    }
+    let repeated = !moves.is_empty();
+    for (first, last) in moves {
+        let (head, tail) = entries.split_at_mut(last);
+        std::mem::swap(&mut head[first].1, &mut tail[0].1);
+    }
+    if repeated {
+        let mut keep = keep.into_iter();
+        entries.retain(|_| keep.next().unwrap_or(true));
+    }
+}
+
 impl<K, V> IntoIterator for VecMap<K, V> {
     type Item = (K, V);
     type IntoIter = std::vec::IntoIter<(K, V)>;
@@ -97,13 +138,9 @@ impl<K, V> IntoIterator for VecMap<K, V> {
     }
 }
 
-impl<K: PartialEq, V> FromIterator<(K, V)> for VecMap<K, V> {
+impl<K: Ord, V> FromIterator<(K, V)> for VecMap<K, V> {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
-        let mut m = VecMap::new();
-        for (k, v) in iter {
-            m.insert(k, v);
-        }
-        m
+        VecMap::from_entries(iter.into_iter().collect())
     }
 }
 
@@ -113,22 +150,39 @@ impl<K: Serialize, V: Serialize> Serialize for VecMap<K, V> {
     }
 }
 
-impl<'de, K: Deserialize<'de> + PartialEq, V: Deserialize<'de>> Deserialize<'de> for VecMap<K, V> {
+impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Deserialize<'de> for VecMap<K, V> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct MapVisitor<K, V>(PhantomData<(K, V)>);
-        impl<'de, K: Deserialize<'de> + PartialEq, V: Deserialize<'de>> Visitor<'de> for MapVisitor<K, V> {
+        impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Visitor<'de> for MapVisitor<K, V> {
             type Value = VecMap<K, V>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a map")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
-                let mut m = VecMap::new();
-                while let Some((k, v)) = access.next_entry()? {
-                    m.insert(k, v);
+                let mut entries = Vec::new();
+                while let Some(entry) = access.next_entry()? {
+                    entries.push(entry);
                 }
-                Ok(m)
+                Ok(VecMap::from_entries(entries))
             }
         }
         d.deserialize_map(MapVisitor(PhantomData))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn building_from_entries_keeps_what_inserting_one_by_one_keeps() {
+        let entries = [("b", 1), ("a", 2), ("b", 3), ("c", 4), ("a", 5), ("b", 6)];
+        let mut inserted = VecMap::new();
+        for (k, v) in entries {
+            inserted.insert(k, v);
+        }
+        let built: VecMap<_, _> = entries.into_iter().collect();
+        assert_eq!(built, inserted);
+        assert_eq!(built.into_iter().collect::<Vec<_>>(), [("b", 6), ("a", 5), ("c", 4)]);
     }
 }

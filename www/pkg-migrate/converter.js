@@ -2,11 +2,29 @@
 // It ships in pkg-migrate/ next to the converter module (make dist copies it there).
 // It runs in a worker, so converting a large paste never blocks the page; where a worker cannot
 // start (an old browser, a policy that forbids it), it runs on the page instead.
+//
+// The reader may type faster than the converter answers, so the worker gets at most one text
+// at a time, and at most one more waits: a newer text replaces the waiting one, whose caller
+// hears it was superseded. A conversion that has not answered 5 s after it was asked for gets a
+// message for the reader, and the worker is stopped; the next conversion starts a fresh one.
 const here = (path) => new URL(path, import.meta.url).href;
+export const TIMEOUT_MS = 5000;
 let worker;
 let onPage;
 let nextId = 0;
-const pending = new Map();
+/** The conversion the worker is running, and the one waiting for it: {id, text, resolve, reject}. */
+let running = null;
+let waiting = null;
+let watchdog;
+
+// Answers in the converter's own JSON shape (see migrate-wasm), so the widget shows them as it
+// shows a refused input.
+const answer = (error) => JSON.stringify({ error });
+const SUPERSEDED = answer('superseded by a newer edit');
+const TIMED_OUT = answer(
+  `The conversion did not finish within ${TIMEOUT_MS / 1000} seconds, so it was stopped. ` +
+    'Edit the text to try again, or convert the file with the CLI: trainer-explorer migrate FILE',
+);
 
 function convertOnPage(text) {
   onPage ??= import(here('./trainer_v2_migrate.js')).then(async (m) => {
@@ -24,22 +42,39 @@ function startWorker() {
     return;
   }
   worker.onmessage = ({ data }) => {
-    const job = pending.get(data.id);
-    pending.delete(data.id);
-    if (!job) return;
+    if (data.id !== running?.id) return;
+    const job = running;
+    running = null;
     if ('error' in data) job.reject(new Error(data.error));
     else job.resolve(data.answer);
+    next();
   };
   // The worker script itself did not load: hand what is waiting to the page.
   worker.onerror = (event) => {
     event.preventDefault();
+    clearTimeout(watchdog);
     worker.terminate();
     worker = null;
-    for (const [id, job] of pending) {
-      pending.delete(id);
-      convertOnPage(job.text).then(job.resolve, job.reject);
-    }
+    for (const job of [running, waiting]) if (job) convertOnPage(job.text).then(job.resolve, job.reject);
+    running = waiting = null;
   };
+}
+
+/** Hands the waiting conversion to the worker when it is free. */
+function next() {
+  if (running || !waiting) return;
+  running = waiting;
+  waiting = null;
+  worker.postMessage({ id: running.id, text: running.text });
+}
+
+/** Stops a worker that has not answered: the reader is told, and a new worker starts next time. */
+function stopHungWorker(job) {
+  worker?.terminate();
+  worker = undefined;
+  running?.resolve(running === job ? TIMED_OUT : SUPERSEDED);
+  if (waiting === job) job.resolve(TIMED_OUT);
+  running = waiting = null;
 }
 
 /** Converts V1 YAML; resolves to the converter's JSON answer (see migrate-wasm). */
@@ -48,7 +83,16 @@ export function convert(text) {
   if (!worker) return convertOnPage(text);
   return new Promise((resolve, reject) => {
     const id = nextId++;
-    pending.set(id, { text, resolve, reject });
-    worker.postMessage({ id, text });
+    // The watchdog is the newest conversion's: older ones are superseded, not late.
+    const settle = (how) => (value) => {
+      if (id === nextId - 1) clearTimeout(watchdog);
+      how(value);
+    };
+    const job = { id, text, resolve: settle(resolve), reject: settle(reject) };
+    clearTimeout(watchdog);
+    waiting?.resolve(SUPERSEDED);
+    waiting = job;
+    watchdog = setTimeout(() => stopHungWorker(job), TIMEOUT_MS);
+    next();
   });
 }

@@ -2,7 +2,7 @@
 //! that is not carried (the Worker's template, the Master's resources) is carried only when it
 //! equals the carried replica's; a different value is lost, and the report says which one won.
 
-use super::report::{covers, entry_for, Entry};
+use super::report::{covers, Entry};
 use super::*;
 use crate::migrate::claims::leaf_paths;
 
@@ -139,9 +139,7 @@ impl Conversion<'_> {
         }
         let mut leaves = Vec::new();
         leaf_paths(value, path.to_string(), &mut leaves);
-        let same = leaves
-            .iter()
-            .all(|(leaf, _)| entry_for(&self.report.entries, leaf).is_some_and(|e| std::ptr::eq(e, entry)));
+        let same = leaves.iter().all(|(leaf, _)| self.report.status_of(leaf).is_some_and(|e| std::ptr::eq(e, entry)));
         same.then(|| entry.clone())
     }
 }

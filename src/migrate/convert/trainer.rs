@@ -21,7 +21,7 @@ impl Conversion<'_> {
             self.report.mapped(format!("{path}.env"), "spec.trainer.env", "");
         }
         self.report
-            .dropped(format!("{path}.name"), "V2 runtimes name the trainer container node (kubectl logs -c node)");
+            .renamed(format!("{path}.name"), "V2 runtimes name the trainer container node (kubectl logs -c node)");
         if main.image_pull_policy.is_some() {
             self.report.dropped(
                 format!("{path}.imagePullPolicy"),

@@ -27,20 +27,26 @@ pub fn Migrate(props: &MigrateProps) -> Html {
     let text = use_state(|| props.initial.clone());
     let stage = use_state(|| Stage::Working);
     let debounce = use_mut_ref(|| None::<Timeout>);
-    // The text the latest conversion was asked for. The converter runs in a worker while the
-    // reader keeps typing, so an answer can arrive for text that is no longer there.
-    let latest = use_mut_ref(String::new);
+    // Which edit the latest conversion was asked for. The converter runs in a worker while the
+    // reader keeps typing, so an answer can arrive for an edit that is no longer the newest:
+    // it is dropped, even when the text happens to be the same again. The converter also answers
+    // a superseded request at once (it never runs), and that answer is dropped the same way.
+    let latest = use_mut_ref(|| 0u64);
     {
         let (stage, debounce, latest) = (stage.clone(), debounce.clone(), latest.clone());
         use_effect_with((*text).clone(), move |text| {
             stage.set(Stage::Working);
-            latest.replace(text.clone());
+            let edit = {
+                let mut latest = latest.borrow_mut();
+                *latest += 1;
+                *latest
+            };
             let text = text.clone();
             // Typing stays responsive: convert once the reader pauses.
             *debounce.borrow_mut() = Some(Timeout::new(200, move || {
                 wasm_bindgen_futures::spawn_local(async move {
-                    let answer = browser::run_migrator(text.clone()).await;
-                    if *latest.borrow() == text {
+                    let answer = browser::run_migrator(text).await;
+                    if *latest.borrow() == edit {
                         stage.set(Stage::Done(answer));
                     }
                 });

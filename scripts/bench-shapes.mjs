@@ -1,0 +1,95 @@
+// The migrator's worst-case shapes (tests/shapes, written out by `migrate_throughput --shapes`):
+// the converter module in a worker, as the widget runs it, per shape; with the native figures,
+// the rows and budgets of BENCHMARKS.md's "Worst-case inputs" section.
+//
+// Part of `make bench` (scripts/bench.mjs imports it). Alone, against a served dist/ holding the
+// shapes in _bench/shapes/ (scripts/bench.sh writes them):
+//   BASE_URL=http://127.0.0.1:PORT/ node scripts/bench-shapes.mjs dist/_bench/shapes.jsonl
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+
+export const NATIVE_BUDGET_S = 1;
+export const WASM_BUDGET_S = 3;
+
+/** Times each shape in a worker running pkg-migrate/converter-worker.js: posting the text to
+ * the answer arriving, best of `runs`. */
+export async function wasmInWorker(page, names, runs = 3) {
+  return page.evaluate(
+    async ({ names, runs }) => {
+      const worker = new Worker('/pkg-migrate/converter-worker.js', { type: 'module' });
+      let id = 0;
+      const ask = (text) =>
+        new Promise((resolve, reject) => {
+          const mine = id++;
+          worker.onmessage = ({ data }) => (data.id === mine ? ('error' in data ? reject(new Error(data.error)) : resolve(data.answer)) : null);
+          worker.postMessage({ id: mine, text });
+        });
+      await ask('kind: Warmup'); // loads and instantiates the module
+      const out = {};
+      for (const name of names) {
+        const text = await (await fetch(`/_bench/shapes/${name}.yaml`)).text();
+        let best = Infinity;
+        let answer;
+        for (let i = 0; i < runs; i++) {
+          const t0 = performance.now();
+          answer = await ask(text);
+          best = Math.min(best, performance.now() - t0);
+        }
+        const parsed = JSON.parse(answer);
+        out[name] = { seconds: best / 1000, outcome: parsed.error ? `refused: ${parsed.error}` : 'converted' };
+      }
+      worker.terminate();
+      return out;
+    },
+    { names, runs },
+  );
+}
+
+export function readNative(path) {
+  return readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+}
+
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
+const s = (x) => `${x.toFixed(3)} s`;
+
+/** The section's markdown lines, and the budgets as [name, met, figure]. */
+export function shapeSection(native, wasm) {
+  const slowest = () => Math.max(...native.map((n) => Math.max(n.cli, n.view)));
+  const wasmSlowest = Math.max(...Object.values(wasm).map((w) => w.seconds));
+  const lines = [
+    '## Worst-case inputs',
+    '',
+    'Each shape fills the 4 MiB input limit (tests/shapes/mod.rs; tests/migrate_shapes.rs checks what each converts to).',
+    'Native: `cargo run --release --example migrate_throughput -- --shapes DIR`, best of 3, for the CLI (convert, print YAML and report) and for the widget\'s view (the same, laid out as HTML).',
+    'wasm: the converter module in a worker in Chromium (`scripts/bench-shapes.mjs`), from posting the text to the answer, best of 3.',
+    '',
+    '| Shape | Size | Outcome | Native: CLI / view | wasm in a worker |',
+    '|---|---|---|---|---|',
+    ...native.map((n) => {
+      const outcome = n.outcome.length > 90 ? `${n.outcome.slice(0, 87)}…` : n.outcome;
+      return `| ${n.name}: ${n.what} | ${mb(n.bytes)} | ${outcome} | ${s(n.cli)} / ${s(n.view)} | ${wasm[n.name] ? s(wasm[n.name].seconds) : 'not run'} |`;
+    }),
+    '',
+  ];
+  const budgets = [
+    [`Every worst-case shape converts or is refused within ${NATIVE_BUDGET_S} s (native)`, slowest() <= NATIVE_BUDGET_S, `slowest ${s(slowest())} ≤ ${NATIVE_BUDGET_S} s`],
+    [`Every worst-case shape converts or is refused within ${WASM_BUDGET_S} s (wasm in a worker)`, wasmSlowest <= WASM_BUDGET_S, `slowest ${s(wasmSlowest)} ≤ ${WASM_BUDGET_S} s`],
+  ];
+  return { lines, budgets };
+}
+
+// Alone: measure and print the section.
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const require = createRequire(import.meta.url);
+  const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
+  const native = readNative(process.argv[2]);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const page = await browser.newPage();
+  await page.goto(process.env.BASE_URL);
+  const wasm = await wasmInWorker(page, native.map((n) => n.name));
+  await browser.close();
+  const { lines, budgets } = shapeSection(native, wasm);
+  console.log([...lines, ...budgets.map(([name, ok, figure]) => `| ${name} | ${figure} | ${ok ? 'met' : '**missed**'} |`)].join('\n'));
+  if (budgets.some(([, ok]) => !ok)) process.exit(1);
+}

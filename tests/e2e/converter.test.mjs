@@ -1,0 +1,127 @@
+// The widget's converter queue in the built site (make dist), in headless Chromium: edits made
+// while the worker is busy do not pile up, a superseded conversion never shows, and a worker
+// that stops answering is reported to the reader after 5 s and replaced.
+//
+// The worker is swapped for a test double by routing its script (the page itself is unchanged,
+// so a reader has no way to trigger these paths on purpose).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, launch } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => browser?.close());
+
+const WIDGET = '[data-trainer-v2-explorer]:not([data-compact])';
+const WORKER = '**/pkg-migrate/converter-worker.js';
+
+/** The real converter, but each conversion first keeps the worker busy for `busyMs`; the names
+ * of the jobs it converted are kept in `self.converted`. */
+const slowWorker = (busyMs) => `
+import init, { migrate } from './trainer_v2_migrate.js';
+const ready = init();
+self.converted = [];
+self.onmessage = async ({ data: { id, text } }) => {
+  await ready;
+  const until = Date.now() + ${busyMs};
+  while (Date.now() < until) {}
+  self.converted.push(/name: (\\S+)/.exec(text)?.[1]);
+  self.postMessage({ id, answer: migrate(text) });
+};`;
+
+/** A worker that never answers: it spins from its first message on. */
+const HUNG_WORKER = 'self.onmessage = () => { for (;;) {} };';
+
+const js = (body) => ({ status: 200, contentType: 'text/javascript', body });
+
+async function openMigrate(context) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(new URL('?mode=migrate#user-experience', BASE).href);
+  await page.locator(`${WIDGET} #m-input`).waitFor({ timeout: 15000 });
+  return { page, errors };
+}
+
+const result = (page) => page.locator(`${WIDGET} .migrate-result`);
+
+async function waitForResult(page, text, timeout = 15000) {
+  await page.waitForFunction(
+    ([sel, text]) => document.querySelector(sel)?.shadowRoot?.querySelector('.migrate-result')?.textContent.includes(text),
+    [WIDGET, text],
+    { timeout },
+  );
+}
+
+/** The text area's job, renamed. */
+async function rename(page, name) {
+  const area = page.locator(`${WIDGET} #m-input`);
+  const text = await area.inputValue();
+  await area.fill(text.replace(/^( {2}name: )\S+$/m, `$1${name}`));
+}
+
+test('edits made while the converter is busy: only the newest waits, and a superseded one never shows', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // 2.6 s per conversion: all the edits below land while the first one runs, and the newest
+  // still answers within the 5 s watchdog.
+  await context.route(WORKER, (route) => route.fulfill(js(slowWorker(2600))));
+  const { page, errors } = await openMigrate(context);
+  // Everything the reader sees in the result pane, as it changes.
+  await page.evaluate((sel) => {
+    const root = document.querySelector(sel).shadowRoot;
+    window.shown = [];
+    new MutationObserver(() => window.shown.push(root.querySelector('.migrate-result')?.textContent ?? '')).observe(
+      root,
+      { subtree: true, childList: true, characterData: true },
+    );
+  }, WIDGET);
+  const initial = /name: (\S+)/.exec(await page.locator(`${WIDGET} #m-input`).inputValue())[1];
+  // While the first conversion runs, edits each past the 200 ms debounce: each is asked for.
+  for (const name of ['edit-1', 'edit-2', 'edit-3', 'edit-4']) {
+    await page.waitForTimeout(250);
+    await rename(page, name);
+  }
+  // Then a change undone within the debounce: the text is edit-4 again, and the conversion
+  // asked for edit-4 is superseded by a second one for the same text.
+  await page.waitForTimeout(250);
+  await rename(page, 'edit-5');
+  await rename(page, 'edit-4');
+  await waitForResult(page, 'name: edit-4');
+  await page.waitForTimeout(3000); // anything still queued would run and show now
+  const converted = await page.workers()[0].evaluate(() => self.converted);
+  // Six texts were asked for (the initial one, edits 1 to 4, edit-4 again); without the queue
+  // the worker runs all six. With it, a text waiting behind a busy worker is replaced by the
+  // next one, so at most about one edit per 2.6 s conversion runs (how many depends on how fast
+  // this machine types), and the last is the newest.
+  assert.equal(converted[0], initial);
+  assert.ok(converted.length <= 4, `superseded edits ran: ${converted}`);
+  assert.equal(converted.at(-1), 'edit-4');
+  const shown = await page.evaluate(() => window.shown);
+  assert.ok(!shown.some((t) => t.includes('superseded')), `a superseded conversion was shown: ${shown.find((t) => t.includes('superseded'))}`);
+  assert.ok(!shown.some((t) => /name: edit-[1-3]\b/.test(t)), 'an answer for an older edit was shown');
+  assert.match(await result(page).textContent(), /name: edit-4\b/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a conversion that does not answer within 5 s is reported, and the next edit gets a new worker', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  let served = 0;
+  await context.route(WORKER, (route) => (served++ === 0 ? route.fulfill(js(HUNG_WORKER)) : route.continue()));
+  const { page, errors } = await openMigrate(context);
+  const started = Date.now();
+  const alert = page.locator(`${WIDGET} .migrate-result [role=alert]`);
+  await alert.waitFor({ timeout: 15000 });
+  const waited = Date.now() - started;
+  assert.match(await alert.textContent(), /did not finish within 5 seconds, so it was stopped/);
+  assert.ok(waited >= 4500, `the message came after ${waited} ms, before the 5 s were up`);
+  // The hung worker is gone; an edit starts the real one, which converts it.
+  await rename(page, 'after-restart');
+  await waitForResult(page, 'name: after-restart');
+  assert.equal(served, 2, 'a second worker was started');
+  assert.equal(page.workers().length, 1, 'the hung worker was stopped');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

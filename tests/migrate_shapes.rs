@@ -1,0 +1,213 @@
+//! The worst-case shapes (tests/shapes) near the 4 MiB limit: each converts to exactly what it
+//! should, or is refused with the message that names its limit. How long they take is measured
+//! by `make bench` (examples/migrate_throughput.rs), not here.
+//!
+//! Twelve 4 MiB inputs take minutes in a debug build, so these run in release only:
+//! `make test-native` runs `cargo test --release --test migrate_shapes`.
+#![cfg(all(not(target_arch = "wasm32"), not(debug_assertions)))]
+
+mod shapes;
+
+use serde_json::{json, Value};
+use trainer_v2_explorer::migrate::{migrate, view, Migration, Outcome};
+
+/// Converts `text`, checks every document converted, and that the YAML the reader copies reads
+/// back as the objects converted (the emitter on long strings, deep trees, huge maps).
+fn objects(text: &str) -> Vec<Value> {
+    let m = migrate(text).unwrap_or_else(|e| panic!("refused: {e}"));
+    let objects = converted_objects(&m);
+    let copied: Vec<Value> = yaml_documents(&m.output_yaml());
+    assert!(copied == objects, "the output YAML does not read back as the converted objects");
+    // The widget's view of the same input: converted, no error.
+    let rendered: Value = serde_json::from_str(&view::rendered_json(text)).unwrap();
+    assert_eq!(rendered["error"], Value::Null);
+    objects
+}
+
+fn converted_objects(m: &Migration) -> Vec<Value> {
+    let mut out = Vec::new();
+    for d in &m.docs {
+        match &d.outcome {
+            Outcome::Converted { objects, .. } => out.extend(objects.iter().cloned()),
+            Outcome::PassedThrough { object, .. } => out.push(object.clone()),
+            other => panic!("document {} not converted: {other:?}", d.index),
+        }
+    }
+    out
+}
+
+fn yaml_documents(text: &str) -> Vec<Value> {
+    use serde::Deserialize;
+    serde_yaml::Deserializer::from_str(text).map(|d| Value::deserialize(d).unwrap()).filter(|v| !v.is_null()).collect()
+}
+
+/// The input as a whole is refused with `message`, by the CLI's path and the widget's.
+fn refused(text: &str, message: &str) {
+    let error = migrate(text).err().unwrap_or_else(|| panic!("not refused; expected: {message}"));
+    assert_eq!(error, message);
+    let rendered: Value = serde_json::from_str(&view::rendered_json(text)).unwrap();
+    assert_eq!(rendered["error"], message);
+}
+
+fn trainjob(objects: &[Value]) -> &Value {
+    let jobs: Vec<&Value> = objects.iter().filter(|o| o["kind"] == "TrainJob").collect();
+    assert_eq!(jobs.len(), 1, "one TrainJob");
+    jobs[0]
+}
+
+/// `{"{key}0": "{value}0", …}` in order.
+fn numbered_map(key: &str, value: &str, n: usize) -> Value {
+    Value::Object((0..n).map(|i| (format!("{key}{i}"), json!(format!("{value}{i}")))).collect())
+}
+
+fn numbered_list(prefix: &str, n: usize) -> Value {
+    (0..n).map(|i| json!(format!("{prefix}{i}"))).collect()
+}
+
+/// Every value under a key named `key`, anywhere in `v`.
+fn all_under<'a>(v: &'a Value, key: &str, out: &mut Vec<&'a Value>) {
+    match v {
+        Value::Object(map) => {
+            for (k, child) in map {
+                if k == key {
+                    out.push(child);
+                }
+                all_under(child, key, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| all_under(i, key, out)),
+        _ => {}
+    }
+}
+
+fn near_the_limit(shape: &shapes::Shape) {
+    let limit = trainer_v2_explorer::migrate::input::MAX_INPUT_BYTES;
+    assert!(
+        shape.text.len() <= limit && shape.text.len() > limit * 9 / 10,
+        "{}: {} bytes",
+        shape.name,
+        shape.text.len()
+    );
+}
+
+#[test]
+fn a_quarter_million_labels_all_arrive_in_order() {
+    let shape = shapes::many_labels();
+    near_the_limit(&shape);
+    assert!(shape.count > 200_000);
+    let objects = objects(&shape.text);
+    assert_eq!(trainjob(&objects)["metadata"]["labels"], numbered_map("l", "v", shape.count));
+}
+
+#[test]
+fn a_node_selector_of_many_keys_moves_whole_to_the_runtime_patch() {
+    let shape = shapes::many_selector_keys();
+    near_the_limit(&shape);
+    let objects = objects(&shape.text);
+    let mut selectors = Vec::new();
+    objects.iter().for_each(|o| all_under(o, "nodeSelector", &mut selectors));
+    assert_eq!(selectors, [&numbered_map("k", "v", shape.count)]);
+}
+
+#[test]
+fn ten_thousand_documents_each_convert() {
+    let shape = shapes::many_documents();
+    near_the_limit(&shape);
+    let objects = objects(&shape.text);
+    let names: Vec<&str> =
+        objects.iter().filter(|o| o["kind"] == "TrainJob").map(|o| o["metadata"]["name"].as_str().unwrap()).collect();
+    let expected: Vec<String> = (0..shape.count).map(|i| format!("many-documents-{i:04}")).collect();
+    assert_eq!(names, expected);
+}
+
+#[test]
+fn more_documents_than_allowed_are_refused_at_the_limit() {
+    let shape = shapes::too_many_documents();
+    assert!(shape.count > 10 * 10_000);
+    refused(&shape.text, "more than 10000 documents: split the input");
+}
+
+#[test]
+fn a_four_megabyte_argument_arrives_whole() {
+    let shape = shapes::long_string();
+    near_the_limit(&shape);
+    let objects = objects(&shape.text);
+    assert_eq!(trainjob(&objects)["spec"]["trainer"]["args"], json!([shapes::long_text(shape.count)]));
+}
+
+#[test]
+fn an_annotation_of_many_lines_arrives_whole() {
+    let shape = shapes::long_block();
+    near_the_limit(&shape);
+    let objects = objects(&shape.text);
+    let script: String = (0..shape.count).map(|i| format!("echo step {i}\n")).collect();
+    assert_eq!(trainjob(&objects)["metadata"]["annotations"]["script"], json!(script));
+}
+
+#[test]
+fn the_deepest_nesting_allowed_passes_through_unchanged() {
+    let shape = shapes::deep_nesting();
+    near_the_limit(&shape);
+    let objects = objects(&shape.text);
+    assert_eq!(objects, yaml_documents(&shape.text));
+    // The deepest leaf of the last branch, and its flow list.
+    let last = shape.count - 1;
+    let mut node = &objects[0]["spec"][format!("b{last}")];
+    for level in 3..=shapes::DEEPEST {
+        node = &node[format!("d{level}")];
+    }
+    assert_eq!(node["leaf"], json!(last));
+    let mut flow = &objects[0]["spec"][format!("f{last}")];
+    for _ in 1..shapes::DEEPEST {
+        flow = &flow[0];
+    }
+    assert_eq!(*flow, json!([last]));
+}
+
+#[test]
+fn one_level_deeper_is_refused_at_its_line() {
+    let shape = shapes::too_deep();
+    let line = shape.text.lines().count();
+    refused(&shape.text, &format!("nesting deeper than {} levels at line {line}", shapes::DEEPEST));
+}
+
+#[test]
+fn a_list_of_many_arguments_arrives_in_order() {
+    let shape = shapes::many_items();
+    near_the_limit(&shape);
+    let objects = objects(&shape.text);
+    assert_eq!(trainjob(&objects)["spec"]["trainer"]["args"], numbered_list("a", shape.count));
+}
+
+#[test]
+fn an_env_list_of_many_variables_arrives_in_order() {
+    let shape = shapes::many_env();
+    near_the_limit(&shape);
+    let objects = objects(&shape.text);
+    let env: Value = (0..shape.count).map(|i| json!({"name": format!("E{i}"), "value": format!("v{i}")})).collect();
+    assert_eq!(trainjob(&objects)["spec"]["trainer"]["env"], env);
+}
+
+#[test]
+fn a_pod_template_shared_by_alias_converts_like_two_copies() {
+    let shape = shapes::shared_by_alias();
+    let objects = objects(&shape.text);
+    let job = trainjob(&objects);
+    assert_eq!(job["spec"]["trainer"]["numNodes"], json!(3));
+    assert_eq!(job["spec"]["trainer"]["args"], numbered_list("a", shape.count));
+}
+
+const ALIASES_REFUSED: &str = "uses aliases (*name) that repeat more than the input limit holds (4194304 values and \
+                               characters): write the repeated parts out, or split the input";
+
+#[test]
+fn an_alias_bomb_is_refused() {
+    refused(&shapes::alias_bomb().text, &format!("document 1 (line 1) {ALIASES_REFUSED}"));
+}
+
+#[test]
+fn one_anchor_named_by_many_aliases_is_refused() {
+    let shape = shapes::alias_fan_out();
+    near_the_limit(&shape);
+    refused(&shape.text, &format!("document 1 (line 1) {ALIASES_REFUSED}"));
+}
