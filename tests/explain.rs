@@ -6,7 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use trainer_v2_explorer::explain::read::explain_text;
-use trainer_v2_explorer::explain::{Explanation, PodGroup, Release};
+use trainer_v2_explorer::explain::{Explanation, PodGroup, Rejection, Release};
 
 const NODE_INDEX: &str = "fieldRef:metadata.annotations['batch.kubernetes.io/job-completion-index']";
 
@@ -44,6 +44,13 @@ spec:
 
 fn explain(job: &str, runtime: &str) -> Explanation {
     explain_text(&format!("{job}---\n{runtime}"), Release::V2_3_0).unwrap()
+}
+
+/// The webhook's answer; fails when the TrainJob is accepted.
+fn rejection(job: &str, runtime: &str) -> Rejection {
+    let e = explain(job, runtime);
+    assert!(e.jobset.is_none() && e.pods.is_empty() && e.objects.is_empty(), "{e:#?}");
+    e.rejected.unwrap_or_else(|| panic!("accepted: {job}"))
 }
 
 fn group<'e>(e: &'e Explanation, rjob: &str) -> &'e PodGroup {
@@ -114,7 +121,11 @@ fn torch_cases_from_torch_test_go() {
     ];
     let runtime = one_node_runtime("torch: {}", "{name: node}");
     for c in cases {
-        let e = explain(&trainjob(c.job, "torchtune-llama3.2-1b", c.trainer), &runtime);
+        // Upstream's runtimeRef: llama3.3-70b for the multi-node torchtune case (the only model
+        // the webhook lets run on several nodes), llama3.2-1b for the others.
+        let runtime_ref =
+            if c.upstream.starts_with("multi-nodes") { "torchtune-llama3.3-70b" } else { "torchtune-llama3.2-1b" };
+        let e = explain(&trainjob(c.job, runtime_ref, c.trainer), &runtime);
         let at = c.upstream;
         assert_eq!(e.rejected, None, "{at}");
         assert_eq!(env(&e, "node", "PET_NNODES"), Some(c.nnodes), "{at}");
@@ -139,11 +150,46 @@ fn torch_reserved_env_is_rejected_as_in_torch_test_go() {
         "torch-distributed",
         "{env: [{name: test, value: value}, {name: PET_NPROC_PER_NODE, value: value}]}",
     );
-    let e = explain(&job, &runtime);
-    let r = e.rejected.expect("rejected");
+    let r = rejection(&job, &runtime);
     assert_eq!(r.field, "spec.trainer.env");
     assert_eq!(r.reason, "must not have reserved envs, invalid envs configured: [PET_NPROC_PER_NODE]");
-    assert!(e.jobset.is_none() && e.pods.is_empty() && e.objects.is_empty());
+}
+
+#[test]
+fn torchtune_rejections_from_torch_test_go() {
+    // TestValidate in torch_test.go: (case, runtime, trainer, field, reason); None = accepted.
+    let lora = "'model.lora_attn_modules=[q_proj, v_proj, output_proj]'";
+    let cases: [(&str, &str, String, Option<(&str, &str)>); 7] = [
+        ("unsupported pretrained model", "torchtune-llama3.1-70b", "{numNodes: 1, command: [tune, run]}".into(),
+            Some(("spec.runtimeRef.name", "must have a supported pretrained model, invalid model configured: llama3_1/70B"))),
+        ("multi-node mode is only enabled for Llama-3.3-70b", "torchtune-llama3.2-3b", "{numNodes: 2, command: [tune, run]}".into(),
+            Some(("spec.trainer.numNodes", "must be 1 for llama3_2/3B model"))),
+        ("qlora is not supported for qwen in torchtune", "torchtune-qwen2.5-1.5b",
+            format!("{{numNodes: 1, command: [tune, run], args: [{lora}, model.quantize_base=True]}}"),
+            Some(("spec.runtimeRef.name", "QLoRA is not supported for qwen2_5/1.5B model"))),
+        ("muti-devices qlora is not supported for llama3.2-1b in torchtune", "torchtune-llama3.2-1b",
+            format!("{{numNodes: 1, command: [tune, run], args: [{lora}, model.quantize_base=True], resourcesPerNode: {{requests: {{example.com/gpu: '2'}}}}}}"),
+            Some(("spec.trainer.numProcPerNode", "must be auto or 1 for llama3_2/1B model when using QLoRA"))),
+        ("lora is not supported for multi-node training in torchtune", "torchtune-llama3.3-70b",
+            format!("{{numNodes: 2, command: [tune, run], args: [{lora}]}}"),
+            Some(("spec.trainer.numNodes", "LoRA fine-tuning is not supported for multi-node training in TorchTune"))),
+        ("lora is supported for single-node training in torchtune", "torchtune-llama3.3-70b",
+            format!("{{numNodes: 1, command: [tune, run], args: [{lora}]}}"), None),
+        ("immutable runtime config must not be set in trainer args", "torchtune-llama3.2-1b",
+            "{numNodes: 1, command: [tune, run], args: [output_dir=/custom/output]}".into(),
+            Some(("spec.trainer.args[0]", r#"must not set immutable config "output_dir" in trainer args; it is managed by the runtime"#))),
+    ];
+    let runtime = one_node_runtime("torch: {}", "{name: node}");
+    for (at, runtime_name, trainer, want) in cases {
+        let job = trainjob("test", runtime_name, &trainer);
+        match want {
+            Some((field, reason)) => {
+                let r = rejection(&job, &runtime);
+                assert_eq!((r.field.as_str(), r.reason.as_str()), (field, reason), "{at}");
+            }
+            None => assert_eq!(explain(&job, &runtime).rejected, None, "{at}"),
+        }
+    }
 }
 
 /// pkg/runtime/core/trainingruntime_test.go "succeeded to build Jobset with TorchTune values from
@@ -275,7 +321,7 @@ fn xgboost_reserved_env_is_rejected_as_in_xgboost_test_go() {
     // TestValidate "error when using reserved DMLC_NUM_WORKER env".
     let runtime = one_node_runtime("xgboost: {}", "{name: node}");
     let job = trainjob("test", "xgboost-distributed", "{env: [{name: DMLC_NUM_WORKER, value: '4'}]}");
-    let r = explain(&job, &runtime).rejected.expect("rejected");
+    let r = rejection(&job, &runtime);
     assert_eq!(r.field, "spec.trainer.env[0]");
     assert_eq!(r.reason, "DMLC_NUM_WORKER is reserved for the XGBoost runtime");
 }
@@ -378,7 +424,7 @@ fn mpi_rejections_from_mpi_test_go() {
         "mpi: {numProcPerNode: 1, mpiImplementation: OpenMPI, runLauncherAsNode: true}",
         "{name: node}",
     );
-    let r = explain(&trainjob("test", "test-runtime", "{numNodes: 2}"), &no_launcher).rejected.expect("rejected");
+    let r = rejection(&trainjob("test", "test-runtime", "{numNodes: 2}"), &no_launcher);
     assert_eq!(r.field, "spec.trainer.numNodes");
     assert_eq!(
         r.reason,
@@ -392,7 +438,7 @@ fn mpi_rejections_from_mpi_test_go() {
         "test-runtime",
         "{env: [{name: OMPI_MCA_orte_default_hostfile, value: /custom/hostfile}, {name: OMPI_MCA_plm_rsh_args, value: custom-args}]}",
     );
-    let r = explain(&job, &mpi_runtime(1, false)).rejected.expect("rejected");
+    let r = rejection(&job, &mpi_runtime(1, false));
     assert_eq!(r.field, "spec.trainer.env");
     assert_eq!(
         r.reason,
@@ -404,6 +450,6 @@ fn mpi_rejections_from_mpi_test_go() {
 fn an_unreadable_quantity_is_a_clear_rejection() {
     let runtime = one_node_runtime("torch: {}", "{name: node}");
     let job = trainjob("q", "torch-distributed", "{resourcesPerNode: {limits: {cpu: lots}}}");
-    let r = explain(&job, &runtime).rejected.expect("rejected");
+    let r = rejection(&job, &runtime);
     assert_eq!(r.field, "spec.trainer.resourcesPerNode.limits.cpu");
 }

@@ -4,7 +4,7 @@
 
 use super::build::{job_name, ANCESTOR_LABEL, ANCESTOR_TRAINER, NODE, TRAINER_PORT};
 use super::plugins::{gpus, resources_per_node, torch_procs, Policy, Procs};
-use super::Input;
+use super::{Input, Rejection};
 
 /// constants.go:315 `TorchTuneEntrypoint`.
 const ENTRYPOINT: [&str; 2] = ["tune", "run"];
@@ -91,4 +91,61 @@ pub fn command(input: Input, policy: &Policy, nodes: u32) -> Option<Vec<String>>
         }
     }
     Some(command)
+}
+
+/// constants.go:283-292,312 `TorchTuneSupportedPretrainedModels`.
+const SUPPORTED_MODELS: [&str; 4] = ["llama3_2/1B", "llama3_2/3B", "llama3_3/70B", "qwen2_5/1.5B"];
+const LLAMA_70B: &str = "llama3_3/70B";
+
+/// `validateTorchTune` (torchtune.go:35-104), first error first.
+pub fn validate(input: Input) -> Option<Rejection> {
+    let trainer = input.job.spec.trainer.as_ref()?;
+    let reject = |field: &str, reason: String| Some(Rejection { field: field.into(), reason });
+    let runtime_name = &input.job.spec.runtime_ref.name;
+    let model = model_of(runtime_name);
+    // :42-44
+    if !SUPPORTED_MODELS.contains(&model.as_str()) {
+        return reject(
+            "spec.runtimeRef.name",
+            format!("must have a supported pretrained model, invalid model configured: {model}"),
+        );
+    }
+    // :47-50
+    let nodes = trainer.num_nodes.unwrap_or(1);
+    if nodes > 1 && model != LLAMA_70B {
+        return reject("spec.trainer.numNodes", format!("must be 1 for {model} model"));
+    }
+    // :53-75 QLoRA limits, judged on the config the plugin would pick.
+    let procs = trainer.num_proc_per_node.map_or(Procs::Auto, Procs::Count);
+    let gpus = gpus(resources_per_node(input).as_ref());
+    let (_, config) = recipe_and_config(nodes, procs, gpus, &trainer.args, runtime_name);
+    if config.contains("_qlora") {
+        if model == "qwen2_5/1.5B" {
+            return reject("spec.runtimeRef.name", format!("QLoRA is not supported for {model} model"));
+        }
+        if !config.contains("_qlora_single_device") && (model == "llama3_2/1B" || model == "llama3_2/3B") {
+            return reject(
+                "spec.trainer.numProcPerNode",
+                format!("must be auto or 1 for {model} model when using QLoRA"),
+            );
+        }
+    }
+    // :79-85
+    if nodes > 1 && (lora(&trainer.args) || qlora(&trainer.args)) {
+        return reject(
+            "spec.trainer.numNodes",
+            "LoRA fine-tuning is not supported for multi-node training in TorchTune".into(),
+        );
+    }
+    // :91-101
+    for (i, arg) in trainer.args.iter().enumerate() {
+        let key = arg.split('=').next().unwrap_or("");
+        if IMMUTABLE.contains(&key) {
+            return reject(
+                &format!("spec.trainer.args[{i}]"),
+                format!("must not set immutable config {key:?} in trainer args; it is managed by the runtime"),
+            );
+        }
+    }
+    None
 }

@@ -2,7 +2,7 @@
 //! runs each plugin's `Validate` through the runtime's `ValidateObjects`,
 //! pkg/runtime/core/clustertrainingruntime.go:99-123). Upstream aggregates every plugin's errors
 //! in Go map order; this returns the first in a fixed order: schema, jobset, torch, mpi, xgboost.
-//! Not covered yet: torchtune's model checks (torchtune.go:35-104) and torch envInjection targets.
+//! Not covered yet: torch envInjection targets (torch.go:89-107).
 
 use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
 use super::plugins::{bad_quantity, Policy};
@@ -62,6 +62,12 @@ fn plugins(input: Input) -> Option<Rejection> {
                 "spec.trainer.env",
                 format!("must not have reserved envs, invalid envs configured: [{}]", found.join(" ")),
             );
+        }
+        // torch.go:81-84 torchtune's own checks when the command is exactly `tune run`.
+        if super::torchtune::is_torchtune(input) {
+            if let Some(r) = super::torchtune::validate(input) {
+                return Some(r);
+            }
         }
     }
     if let Some(mpi) = &policy.mpi {
