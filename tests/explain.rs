@@ -155,11 +155,14 @@ fn torch_reserved_env_is_rejected_as_in_torch_test_go() {
     assert_eq!(r.reason, "must not have reserved envs, invalid envs configured: [PET_NPROC_PER_NODE]");
 }
 
+/// The webhook's `(field, reason)`, or `None` for accepted.
+type Expected = Option<(&'static str, &'static str)>;
+
 #[test]
 fn torchtune_rejections_from_torch_test_go() {
     // TestValidate in torch_test.go: (case, runtime, trainer, field, reason); None = accepted.
     let lora = "'model.lora_attn_modules=[q_proj, v_proj, output_proj]'";
-    let cases: [(&str, &str, String, Option<(&str, &str)>); 7] = [
+    let cases: [(&str, &str, String, Expected); 7] = [
         ("unsupported pretrained model", "torchtune-llama3.1-70b", "{numNodes: 1, command: [tune, run]}".into(),
             Some(("spec.runtimeRef.name", "must have a supported pretrained model, invalid model configured: llama3_1/70B"))),
         ("multi-node mode is only enabled for Llama-3.3-70b", "torchtune-llama3.2-3b", "{numNodes: 2, command: [tune, run]}".into(),
