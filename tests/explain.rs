@@ -456,3 +456,61 @@ fn an_unreadable_quantity_is_a_clear_rejection() {
     let r = rejection(&job, &runtime);
     assert_eq!(r.field, "spec.trainer.resourcesPerNode.limits.cpu");
 }
+
+/// pkg/runtime/core/clustertrainingruntime_test.go "succeeded to build PodGroup and JobSet with
+/// NumNodes from the Runtime and container from the Trainer.": no framework policy (plainml),
+/// coscheduling, a suspended TrainJob.
+#[test]
+fn podgroup_and_jobset_from_clustertrainingruntime_test_go() {
+    let container = |name: &str| {
+        format!("{{name: {name}, image: 'test:runtime', command: [runtime], args: [runtime], resources: {{requests: {{cpu: '1'}}}}}}")
+    };
+    let rjob = |name: &str, step: &str, depends: &str| {
+        format!(
+            "      - name: {name}\n        {depends}template:\n          metadata: {{labels: {{trainer.kubeflow.org/trainjob-ancestor-step: {step}}}}}\n          spec: {{template: {{spec: {{containers: [{}]}}}}}}\n",
+            container(name)
+        )
+    };
+    let runtime = format!(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {{name: test-runtime}}\nspec:\n  \
+         mlPolicy: {{numNodes: 100}}\n  podGroupPolicy: {{coscheduling: {{scheduleTimeoutSeconds: 120}}}}\n  template:\n    spec:\n      replicatedJobs:\n{}{}{}",
+        rjob("dataset-initializer", "dataset-initializer", ""),
+        rjob("model-initializer", "model-initializer", ""),
+        rjob("node", "trainer", "dependsOn: [{name: dataset-initializer, status: Complete}, {name: model-initializer, status: Complete}]\n        "),
+    );
+    let job = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: test-job}\nspec:\n  suspend: true\n  \
+               runtimeRef: {name: test-runtime, kind: ClusterTrainingRuntime}\n  \
+               trainer: {image: 'test:trainjob', command: [trainjob], args: [trainjob], resourcesPerNode: {requests: {cpu: '1'}}}\n";
+    let e = explain(job, &runtime);
+    let jobset = e.jobset.as_ref().expect("a JobSet");
+    assert_eq!(jobset.suspend, Some(true));
+    let rjobs: Vec<(&str, u32, u32)> =
+        jobset.replicated_jobs.iter().map(|r| (r.name.as_str(), r.replicas, r.parallelism)).collect();
+    assert_eq!(rjobs, [("dataset-initializer", 1, 1), ("model-initializer", 1, 1), ("node", 1, 100)]);
+    assert_eq!(jobset.replicated_jobs[2].depends_on.len(), 2);
+    let node = &group(&e, "node").containers[0];
+    assert_eq!(
+        (node.image.as_deref(), node.command.as_slice(), node.args.as_slice()),
+        (Some("test:trainjob"), &["trainjob".to_string()][..], &["trainjob".to_string()][..])
+    );
+    let pg = e.objects.iter().find(|o| o.kind == "PodGroup").expect("PodGroup");
+    let data = pg.data.as_ref().unwrap();
+    // "102 replicas = 100 Trainer nodes + 2 Initializers."
+    assert_eq!(data.get("minMember").map(String::as_str), Some("102"));
+    assert_eq!(data.get("scheduleTimeoutSeconds").map(String::as_str), Some("120"));
+    assert_eq!(data.get("podLabel").map(String::as_str), Some("scheduling.x-k8s.io/pod-group=test-job"));
+}
+
+/// trainingruntime.go:144-161: runtime patches add their template labels to the JobSet's.
+#[test]
+fn runtime_patch_labels_reach_the_jobset() {
+    let runtime = one_node_runtime("torch: {}", "{name: node}")
+        .replace("  template:\n    spec:", "  template:\n    metadata: {labels: {team: a, tier: gold}}\n    spec:");
+    let job = trainjob("p", "torch-distributed", "{numNodes: 1}").replace(
+        "  trainer:",
+        "  runtimePatches:\n  - manager: kueue.x-k8s.io/manager\n    trainingRuntimeSpec: {template: {metadata: {labels: {tier: silver, queue: q}}}}\n  trainer:",
+    );
+    let labels = explain(&job, &runtime).jobset.unwrap().labels;
+    let got: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    assert_eq!(got, [("team", "a"), ("tier", "silver"), ("queue", "q")]);
+}

@@ -20,8 +20,9 @@ fn selections() -> Vec<Selection> {
             for scope in [RuntimeScope::Cluster, RuntimeScope::Namespaced] {
                 for nodes in [None, Some(1), Some(2), Some(5)] {
                     for gpus in [None, Some(0), Some(1), Some(2), Some(8)] {
-                        for procs in [None, Some(1), Some(3)] {
+                        for (procs, queue) in [None, Some(1), Some(3)].into_iter().zip([None, Some("team-q"), None]) {
                             let mut sel = Selection::new(persona, framework);
+                            sel.params.queue = queue.map(String::from);
                             sel.scope = scope;
                             sel.params.nodes = nodes;
                             sel.params.gpus = gpus;
@@ -136,6 +137,12 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
                 assert_eq!(hosts, want, "{at}");
             }
             other => panic!("unexpected policy {other:?}: {at}"),
+        }
+        // A queued TrainJob is created suspended; the JobSet copies it (jobset.go:425), so no pod
+        // starts before Kueue admits the job.
+        assert_eq!(e.jobset.as_ref().unwrap().suspend, job.spec.suspend, "{at}");
+        if sel.params.queue.is_some() {
+            assert_eq!(job.spec.suspend, Some(true), "{at}");
         }
         let snapshot = format!("{name}-runtime-snapshot");
         assert!(e.objects.iter().any(|o| o.kind == "ConfigMap" && o.name == snapshot), "{at}");

@@ -222,13 +222,35 @@ pub fn run(input: Input) -> Result<Built, Rejection> {
         // builder.go:176-178 and jobset.go:425.
         suspend: input.job.spec.suspend,
         // trainingruntime.go:144-161: the runtime template's labels, then the patches'.
-        labels: template.metadata.as_ref().map(|m| m.labels.clone()).unwrap_or_default(),
+        labels: propagated_labels(input),
         replicated_jobs: views,
         success_policy: template.spec.success_policy.clone(),
         failure_policy: template.spec.failure_policy.clone(),
     };
     let objects = super::objects::objects(input, &sets, mpi.as_ref());
     Ok(Built { jobset, pods, objects })
+}
+
+/// trainingruntime.go:144-161: the runtime template's labels, then each runtime patch's
+/// `trainingRuntimeSpec.template.metadata.labels` over them, in patch order.
+fn propagated_labels(input: Input) -> VecMap<String, String> {
+    let template = &input.runtime.spec.template;
+    let mut labels = template.metadata.as_ref().map(|m| m.labels.clone()).unwrap_or_default();
+    for patch in &input.job.spec.runtime_patches {
+        let patched =
+            ["trainingRuntimeSpec", "template", "metadata", "labels"].iter().try_fold(patch, |v, k| match v {
+                Value::Object(m) => m.get(*k),
+                _ => None,
+            });
+        if let Some(Value::Object(m)) = patched {
+            for (k, v) in m.iter() {
+                if let Value::String(v) = v {
+                    labels.insert(k.clone(), v.clone());
+                }
+            }
+        }
+    }
+    labels
 }
 
 fn container_view(c: &Container) -> ContainerView {

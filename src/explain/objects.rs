@@ -109,12 +109,30 @@ pub fn objects(input: Input, sets: &[PodSet], mpi: Option<&MpiOutcome>) -> Vec<O
     {
         // coscheduling.go:95-141: minMember is every pod of every replicatedJob.
         let members: u32 = sets.iter().map(|s| s.count).sum();
+        let timeout = match input.runtime.spec.pod_group_policy.as_ref().and_then(|p| match p {
+            Value::Object(m) => m.get("coscheduling"),
+            _ => None,
+        }) {
+            Some(Value::Object(c)) => match c.get("scheduleTimeoutSeconds") {
+                Some(Value::Number(n)) => Some(n.to_string()),
+                Some(Value::String(s)) => Some(s.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let mut data: VecMap<String, String> = VecMap::new();
+        data.insert("minMember".into(), members.to_string());
+        if let Some(t) = timeout {
+            data.insert("scheduleTimeoutSeconds".into(), t);
+        }
+        // coscheduling.go:89: every pod carries the label that joins it to the group.
+        data.insert("podLabel".into(), format!("scheduling.x-k8s.io/pod-group={name}"));
         out.push(object(
             "PodGroup",
             name.clone(),
             "Trainer controller (CoScheduling plugin)",
             "with the JobSet; updated only while the TrainJob is suspended",
-            Some([("minMember".to_string(), members.to_string())].into_iter().collect()),
+            Some(data),
         ));
     }
     // JobSet's own controller: the headless Service behind every hostname.
