@@ -42,7 +42,12 @@ spec:
     )
 }
 
+/// Explains `job` with `runtime` named as the job's `runtimeRef` (the fixtures share one runtime
+/// text; upstream's unit tests hand the plugin the runtime directly, whatever the ref says).
 fn explain(job: &str, runtime: &str) -> Explanation {
+    let rest = job.split("runtimeRef: {name: ").nth(1).expect("a runtimeRef");
+    let name = &rest[..rest.find([',', '}']).unwrap()];
+    let runtime = runtime.replacen("name: test-runtime", &format!("name: {name}"), 1);
     explain_text(&format!("{job}---\n{runtime}"), Release::V2_3_0).unwrap()
 }
 

@@ -67,7 +67,10 @@ spec:
 "#;
 
 fn write_files(job: &str) -> (std::path::PathBuf, std::path::PathBuf) {
-    let dir = std::env::temp_dir().join(format!("explain-cli-{}-{}", std::process::id(), job.len()));
+    // One folder per call: the tests run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("explain-cli-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (j, r) = (dir.join("job.yaml"), dir.join("runtime.yaml"));
     std::fs::write(&j, job).unwrap();
@@ -118,5 +121,19 @@ fn input_without_a_runtime_is_a_clear_error() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim(),
         "trainer-explorer: no TrainingRuntime or ClusterTrainingRuntime in the input"
+    );
+}
+
+#[test]
+fn a_runtime_the_trainjob_does_not_reference_is_a_clear_error() {
+    // No `kind` in the ref means ClusterTrainingRuntime; the file holds a TrainingRuntime.
+    let (job, runtime) = write_files(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: pi}\nspec: {runtimeRef: {name: my-mpi}}\n",
+    );
+    let out = cli(&["explain", job.to_str().unwrap(), runtime.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "trainer-explorer: the TrainJob references the ClusterTrainingRuntime \"my-mpi\", but the input has TrainingRuntime my-mpi"
     );
 }

@@ -24,6 +24,13 @@ fn parse(s: &str) -> Option<u64> {
     // Exact arithmetic in thousandths-of-a-unit is enough: the smallest suffix we accept is `m`.
     let mantissa: u128 = format!("{whole}{frac}").parse().ok()?;
     let scale = 10u128.checked_pow(u32::try_from(frac.len()).ok()?)?;
+    // Decimal exponents (`1e3`, `5E-1`) are quantities too.
+    if let Some(exp) = suffix.strip_prefix(['e', 'E']) {
+        let exp: i32 = exp.parse().ok().filter(|e: &i32| e.abs() <= 18)?;
+        let pow = 10u128.pow(exp.unsigned_abs());
+        let (numerator, denominator) = if exp >= 0 { (mantissa * pow, scale) } else { (mantissa, scale * pow) };
+        return u64::try_from(numerator.div_ceil(denominator)).ok();
+    }
     let (mul, div): (u128, u128) = match suffix {
         "" => (1, 1),
         "m" => (1, 1000),
@@ -55,6 +62,9 @@ mod tests {
         assert_eq!(v("2000m"), Some(2));
         assert_eq!(v("1k"), Some(1000));
         assert_eq!(ceil_value(&Value::from(8u32)), Some(8));
+        assert_eq!(v("1e3"), Some(1000));
+        assert_eq!(v("5E-1"), Some(1));
+        assert_eq!(v("1e99"), None);
         assert_eq!(v("four"), None);
         assert_eq!(v(""), None);
         assert_eq!(v("1.2.3"), None);

@@ -36,22 +36,51 @@ fn count(v: Option<&Json>, path: &str) -> Result<Option<u32>, String> {
     }
 }
 
+/// The runtime a TrainJob's `runtimeRef` names: by name, and by kind when the ref gives one
+/// (its CRD default is ClusterTrainingRuntime), as the controller checks a snapshot
+/// (pkg/runtime/core/snapshot.go:68-92).
+fn referenced<'r>(job: &Json, runtimes: &'r [Json]) -> Result<&'r Json, String> {
+    let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default();
+    let kind = job.pointer("/spec/runtimeRef/kind").and_then(Json::as_str).unwrap_or("ClusterTrainingRuntime");
+    let found: Vec<String> = runtimes
+        .iter()
+        .map(|r| {
+            let k = r.get("kind").and_then(Json::as_str).unwrap_or_default();
+            format!("{k} {}", r.pointer("/metadata/name").and_then(Json::as_str).unwrap_or_default())
+        })
+        .collect();
+    runtimes
+        .iter()
+        .find(|r| {
+            r.pointer("/metadata/name").and_then(Json::as_str) == Some(name)
+                && r.get("kind").and_then(Json::as_str) == Some(kind)
+        })
+        .ok_or_else(|| format!("the TrainJob references the {kind} {name:?}, but the input has {}", found.join(", ")))
+}
+
 pub fn documents(text: &str) -> Result<Documents, String> {
-    let mut job = None;
-    let mut runtime = None;
+    let mut jobs = Vec::new();
+    let mut runtimes = Vec::new();
     for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
         if i >= MAX_DOCUMENTS {
             return Err(format!("more than {MAX_DOCUMENTS} YAML documents"));
         }
         let doc = Json::deserialize(de).map_err(|e| format!("document {}: {e}", i + 1))?;
         match doc.get("kind").and_then(Json::as_str) {
-            Some("TrainJob") => job = Some(doc),
-            Some("TrainingRuntime" | "ClusterTrainingRuntime") => runtime = Some(doc),
+            Some("TrainJob") => jobs.push(doc),
+            Some("TrainingRuntime" | "ClusterTrainingRuntime") => runtimes.push(doc),
             _ => {}
         }
     }
-    let job = job.ok_or("no TrainJob in the input")?;
-    let runtime = runtime.ok_or("no TrainingRuntime or ClusterTrainingRuntime in the input")?;
+    let job = match jobs.as_slice() {
+        [job] => job,
+        [] => return Err("no TrainJob in the input".into()),
+        more => return Err(format!("{} TrainJobs in the input: explain reads one at a time", more.len())),
+    };
+    if runtimes.is_empty() {
+        return Err("no TrainingRuntime or ClusterTrainingRuntime in the input".into());
+    }
+    let runtime = referenced(job, &runtimes)?;
     let rjobs =
         runtime.pointer("/spec/template/spec/replicatedJobs").and_then(Json::as_array).cloned().unwrap_or_default();
     let counts = rjobs
@@ -68,7 +97,7 @@ pub fn documents(text: &str) -> Result<Documents, String> {
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
-    Ok(Documents { job: typed(&job, "TrainJob")?, runtime: typed(&runtime, "runtime")?, counts })
+    Ok(Documents { job: typed(job, "TrainJob")?, runtime: typed(runtime, "runtime")?, counts })
 }
 
 /// `documents` then `explain`.
