@@ -519,3 +519,51 @@ fn runtime_patch_labels_reach_the_jobset() {
     let got: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     assert_eq!(got, [("team", "a"), ("tier", "silver"), ("queue", "q")]);
 }
+
+/// torch_test.go TestTorch "envInjection with init container" and "envInjection with torchtune
+/// command" (targets also get the master address), TestValidate "envInjection target container
+/// does not exist".
+#[test]
+fn torch_env_injection_from_torch_test_go() {
+    let policy = |container: &str| {
+        format!("torch: {{envInjection: {{targets: [{{jobName: node, containerNames: [{container}]}}]}}}}")
+    };
+    let runtime = |container: &str| {
+        one_node_runtime(&policy(container), "{name: node}").replace(
+            "spec: {template: {spec: {containers:",
+            "spec: {template: {spec: {initContainers: [{name: preflight-check}], containers:",
+        )
+    };
+    let e = explain(&trainjob("test-job", "torch-distributed", "{numNodes: 2}"), &runtime("preflight-check"));
+    let pods = group(&e, "node");
+    let names: Vec<(&str, bool)> = pods.containers.iter().map(|c| (c.name.as_str(), c.init)).collect();
+    assert_eq!(names, [("preflight-check", true), ("node", false)]);
+    for c in &pods.containers {
+        let env: Vec<(&str, &str)> = c.env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(
+            env,
+            [
+                ("PET_NNODES", "2"),
+                ("PET_NPROC_PER_NODE", "1"),
+                ("PET_NODE_RANK", NODE_INDEX),
+                ("PET_MASTER_ADDR", "test-job-node-0-0.test-job"),
+                ("PET_MASTER_PORT", "29500"),
+            ],
+            "{}",
+            c.name
+        );
+    }
+    // With torchtune the main container has no master address, the target still does.
+    let tune = trainjob("test-job", "torchtune-llama3.2-1b", "{numNodes: 1, command: [tune, run]}");
+    let e = explain(&tune, &runtime("preflight-check"));
+    let [init, main] = &group(&e, "node").containers[..] else { panic!("two containers") };
+    assert_eq!(init.env.get("PET_MASTER_ADDR").map(String::as_str), Some("test-job-node-0-0.test-job"));
+    assert_eq!(main.env.get("PET_MASTER_ADDR"), None);
+
+    let r = rejection(&trainjob("test-job", "torch-distributed", "{numNodes: 2}"), &runtime("missing-container"));
+    assert_eq!(r.field, "spec.runtimeRef");
+    assert_eq!(
+        r.reason,
+        r#"envInjection target podSet "node" container "missing-container" not found in runtime template"#
+    );
+}

@@ -34,6 +34,7 @@ pub struct PodSet {
     /// The runtime's `replicas` (default 1): what `IdentifyPodNetwork` counts endpoints with.
     pub runtime_replicas: u32,
     pub containers: Vec<Container>,
+    pub init_containers: Vec<Container>,
     pub volumes: Vec<String>,
 }
 
@@ -136,6 +137,7 @@ fn pod_sets(input: Input) -> Vec<PodSet> {
                 count: count.max(1),
                 runtime_replicas: counts.replicas.unwrap_or(1),
                 containers,
+                init_containers: rjob.template.spec.template.spec.init_containers.clone(),
                 volumes: vec![],
             }
         })
@@ -212,7 +214,13 @@ pub fn run(input: Input) -> Result<Built, Rejection> {
             replicated_job: set.name.clone(),
             count: replicas * set.count,
             hostnames: endpoints(input, &set.name, replicas, set.count),
-            containers: set.containers.iter().map(container_view).collect(),
+            // Init containers first, in the order the kubelet runs them.
+            containers: set
+                .init_containers
+                .iter()
+                .map(|c| ContainerView { init: true, ..container_view(c) })
+                .chain(set.containers.iter().map(container_view))
+                .collect(),
         });
     }
 
@@ -274,5 +282,6 @@ fn container_view(c: &Container) -> ContainerView {
         resources: c.resources.clone().filter(|r| !r.is_empty()),
         env: c.env.iter().map(|e| (e.name.clone(), env_text(e))).collect(),
         volume_mounts: mounts,
+        init: false,
     }
 }

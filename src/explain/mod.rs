@@ -116,6 +116,9 @@ pub struct ContainerView {
     /// Volume name to mount path.
     #[serde(skip_serializing_if = "VecMap::is_empty")]
     pub volume_mounts: VecMap<String, String>,
+    /// An init container (runs to completion before the others start).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub init: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -183,25 +183,56 @@ fn torch(input: Input, sets: &mut [PodSet], coordinator: &str, job_env: &[EnvVar
     set_trainer_count(input, sets);
     let procs = torch_procs(input);
     let tune = super::torchtune::is_torchtune(input);
-    let Some((count, c)) = trainer_container(input, sets) else { return };
-    // :141 the TrainJob's env first, then the PET_* variables over it (:173).
-    upsert_env(&mut c.env, job_env.iter().cloned());
-    upsert_env(
-        &mut c.env,
-        [
-            EnvVar::new("PET_NNODES", &count.to_string()),
-            EnvVar::new("PET_NPROC_PER_NODE", &procs.text()),
-            field_ref_env("PET_NODE_RANK", COMPLETION_INDEX),
-        ],
-    );
-    // :175-176 torchrun gets the master address; torchtune gets `--rdzv_endpoint` instead.
-    if !tune {
-        upsert_env(
-            &mut c.env,
-            [EnvVar::new("PET_MASTER_ADDR", coordinator), EnvVar::new("PET_MASTER_PORT", &TRAINER_PORT.to_string())],
-        );
+    // :148 PET_NNODES is the trainer's pod count (1 without a trainer job).
+    let count = trainer_set(sets).map_or(1, |ps| ps.count);
+    let rank_env = [
+        EnvVar::new("PET_NNODES", &count.to_string()),
+        EnvVar::new("PET_NPROC_PER_NODE", &procs.text()),
+        field_ref_env("PET_NODE_RANK", COMPLETION_INDEX),
+    ];
+    let master_env =
+        [EnvVar::new("PET_MASTER_ADDR", coordinator), EnvVar::new("PET_MASTER_PORT", &TRAINER_PORT.to_string())];
+    if let Some((_, c)) = trainer_container(input, sets) {
+        // :141 the TrainJob's env first, then the PET_* variables over it (:173).
+        upsert_env(&mut c.env, job_env.iter().cloned());
+        upsert_env(&mut c.env, rank_env.iter().cloned());
+        // :175-176 torchrun gets the master address; torchtune gets `--rdzv_endpoint` instead.
+        if !tune {
+            upsert_env(&mut c.env, master_env.iter().cloned());
+        }
+        upsert_port(&mut c.ports, TRAINER_PORT); // :203
     }
-    upsert_port(&mut c.ports, TRAINER_PORT); // :203
+    let pet: Vec<EnvVar> = rank_env.into_iter().chain(master_env).collect();
+    // :211-222 envInjection targets get every PET_* variable, master address included (also
+    // for torchtune); a missing target is refused by the webhook first (validate.rs).
+    for (job, container) in env_injection_targets(input) {
+        if let Some(ps) = sets.iter_mut().find(|s| s.name == job) {
+            let found = ps.containers.iter_mut().chain(ps.init_containers.iter_mut()).find(|c| c.name == container);
+            if let Some(c) = found {
+                upsert_env(&mut c.env, pet.iter().cloned());
+            }
+        }
+    }
+}
+
+/// `torch.envInjection.targets[]` as (jobName, containerName) pairs
+/// (pkg/apis/trainer/v1alpha1/trainingruntime_types.go:218-250).
+pub fn env_injection_targets(input: Input) -> Vec<(String, String)> {
+    let torch = input.runtime.spec.ml_policy.as_ref().and_then(|m| m.torch.as_ref());
+    let Some(Value::Object(injection)) = torch.and_then(|t| t.get("envInjection")) else { return vec![] };
+    let Some(Value::Array(targets)) = injection.get("targets") else { return vec![] };
+    let mut out = Vec::new();
+    for t in targets {
+        let Value::Object(t) = t else { continue };
+        let Some(Value::String(job)) = t.get("jobName") else { continue };
+        let Some(Value::Array(names)) = t.get("containerNames") else { continue };
+        for n in names {
+            if let Value::String(n) = n {
+                out.push((job.clone(), n.clone()));
+            }
+        }
+    }
+    out
 }
 
 /// xgboost.go:73-149.

@@ -2,7 +2,6 @@
 //! runs each plugin's `Validate` through the runtime's `ValidateObjects`,
 //! pkg/runtime/core/clustertrainingruntime.go:99-123). Upstream aggregates every plugin's errors
 //! in Go map order; this returns the first in a fixed order: schema, jobset, torch, mpi, xgboost.
-//! Not covered yet: torch envInjection targets (torch.go:89-107).
 
 use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
 use super::plugins::{bad_quantity, Policy};
@@ -55,6 +54,18 @@ fn plugins(input: Input) -> Option<Rejection> {
     let policy = Policy::of(input);
     let trainer = input.job.spec.trainer.as_ref();
     if policy.torch {
+        // torch.go:63,89-107: every envInjection target must name a container of the runtime
+        // (regular first, then init containers).
+        for (job, container) in super::plugins::env_injection_targets(input) {
+            let rjob = input.runtime.spec.template.spec.replicated_jobs.iter().find(|r| r.name == job);
+            let pod = rjob.map(|r| &r.template.spec.template.spec);
+            if !pod.is_some_and(|p| p.containers.iter().chain(&p.init_containers).any(|c| c.name == container)) {
+                return reject(
+                    "spec.runtimeRef",
+                    format!("envInjection target podSet {job:?} container {container:?} not found in runtime template"),
+                );
+            }
+        }
         // torch.go:65-77.
         let found = reserved_in(input, &TORCH_RESERVED);
         if !found.is_empty() {
