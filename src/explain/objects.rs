@@ -65,12 +65,13 @@ pub fn objects(input: Input, sets: &[PodSet], mpi: Option<&MpiOutcome>) -> Vec<O
                 .collect(),
             ),
         ),
-        // jobset.go:325-436.
+        // jobset.go:325-436; :338-342 once it exists, it is re-applied only while the TrainJob or
+        // the JobSet is suspended.
         object(
             "JobSet",
             name.clone(),
             "Trainer controller (JobSet plugin)",
-            "every reconcile while the JobSet is absent or suspended",
+            "first reconcile, after the snapshot; re-applied only while the TrainJob or the JobSet is suspended",
             None,
         ),
     ];
