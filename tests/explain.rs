@@ -567,3 +567,38 @@ fn torch_env_injection_from_torch_test_go() {
         r#"envInjection target podSet "node" container "missing-container" not found in runtime template"#
     );
 }
+
+/// builder.go:42-101 (initializers): STORAGE_URI from the TrainJob, then its env, and its
+/// secretRef as `envFrom`; each initializer runs one pod.
+#[test]
+fn initializers_get_the_trainjobs_storage_uri_env_and_secret() {
+    let init = |step: &str| {
+        format!(
+            "      - name: {step}\n        template:\n          metadata: {{labels: {{trainer.kubeflow.org/trainjob-ancestor-step: {step}}}}}\n          \
+             spec: {{template: {{spec: {{containers: [{{name: {step}, image: 'init:1', env: [{{name: STORAGE_URI, value: 'hf://runtime/default'}}], volumeMounts: [{{name: initializer, mountPath: /workspace}}]}}]}}}}}}\n"
+        )
+    };
+    let runtime = format!(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {{name: test-runtime}}\nspec:\n  mlPolicy: {{numNodes: 1, torch: {{}}}}\n  template:\n    spec:\n      replicatedJobs:\n{}{}      - name: node\n        template:\n          metadata: {{labels: {{trainer.kubeflow.org/trainjob-ancestor-step: trainer}}}}\n          spec: {{template: {{spec: {{containers: [{{name: node}}]}}}}}}\n",
+        init("dataset-initializer"),
+        init("model-initializer"),
+    );
+    let job = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: ft}\nspec:\n  runtimeRef: {name: test-runtime}\n  \
+               initializer:\n    dataset: {storageUri: 'hf://tatsu-lab/alpaca', env: [{name: SPLIT, value: train}]}\n    \
+               model: {storageUri: 'hf://meta-llama/Llama-3.2-1B', secretRef: {name: hf-token}}\n  trainer: {numNodes: 1}\n";
+    let e = explain(job, &runtime);
+    let dataset = &group(&e, "dataset-initializer").containers[0];
+    let env: Vec<(&str, &str)> = dataset.env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    assert_eq!(env, [("STORAGE_URI", "hf://tatsu-lab/alpaca"), ("SPLIT", "train")]);
+    let model = &group(&e, "model-initializer").containers[0];
+    assert_eq!(model.env.get("STORAGE_URI").map(String::as_str), Some("hf://meta-llama/Llama-3.2-1B"));
+    assert_eq!(model.env_from, ["secretRef:hf-token"]);
+    assert_eq!(group(&e, "model-initializer").count, 1);
+    // Without the initializer volume mount the webhook refuses the dataset (jobset.go:119-138).
+    let unmounted = runtime.replacen(", volumeMounts: [{name: initializer, mountPath: /workspace}]", "", 1);
+    let r = rejection(job, &unmounted);
+    assert_eq!(
+        r.reason,
+        "must have volumeMount with name - initializer in container dataset-initializer of the dataset-initializer job"
+    );
+}

@@ -261,6 +261,23 @@ fn propagated_labels(input: Input) -> VecMap<String, String> {
     labels
 }
 
+fn env_from(c: &Container) -> Vec<String> {
+    let Some(Value::Array(sources)) = c.extra.get("envFrom") else { return vec![] };
+    sources
+        .iter()
+        .filter_map(|source| match source {
+            Value::Object(m) => m.iter().find_map(|(kind, sel)| match sel {
+                Value::Object(sel) => match sel.get("name") {
+                    Some(Value::String(name)) => Some(format!("{kind}:{name}")),
+                    _ => None,
+                },
+                _ => None,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 fn container_view(c: &Container) -> ContainerView {
     let mounts = c
         .volume_mounts
@@ -281,6 +298,7 @@ fn container_view(c: &Container) -> ContainerView {
         ports: c.ports.iter().map(|p| p.container_port).collect(),
         resources: c.resources.clone().filter(|r| !r.is_empty()),
         env: c.env.iter().map(|e| (e.name.clone(), env_text(e))).collect(),
+        env_from: env_from(c),
         volume_mounts: mounts,
         init: false,
     }

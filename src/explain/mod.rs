@@ -113,6 +113,9 @@ pub struct ContainerView {
     pub resources: Option<Resources>,
     /// Name to value; a value that varies per pod is its source, `fieldRef:PATH`.
     pub env: VecMap<String, String>,
+    /// Whole Secrets or ConfigMaps read as env: `secretRef:NAME`, `configMapRef:NAME`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub env_from: Vec<String>,
     /// Volume name to mount path.
     #[serde(skip_serializing_if = "VecMap::is_empty")]
     pub volume_mounts: VecMap<String, String>,

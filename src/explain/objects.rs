@@ -26,6 +26,12 @@ pub fn initializer_env(input: Input, ancestor: Option<&str>, containers: &mut [C
             upsert_env(&mut c.env, [EnvVar::new("STORAGE_URI", uri)]);
         }
         upsert_env(&mut c.env, source.env.iter().cloned());
+        // builder.go:65-70,91-96: the secret's keys become env vars through `envFrom`.
+        if let Some(Value::Object(secret)) = &source.secret_ref {
+            if let Some(Value::String(name)) = secret.get("name") {
+                c.extra.insert("envFrom".into(), crate::tree!([{"secretRef": {"name": (name.as_str())}}]));
+            }
+        }
     }
 }
 
