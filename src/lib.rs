@@ -5,6 +5,7 @@
 //! V1→V2 migration. It is tested natively. `ui` is the thin Yew layer compiled to WebAssembly.
 
 pub mod catalog;
+pub mod explain;
 pub mod fallback;
 pub mod highlight;
 pub mod migrate;

@@ -1,5 +1,6 @@
 //! Command-line interface (native only). Every output comes from the core: `snippets::render`.
 
+mod explain;
 mod export;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -24,6 +25,18 @@ enum Command {
         /// Print the post's topic snippets (Kueue, gang scheduling, ...) instead.
         #[arg(long)]
         topics: bool,
+    },
+    /// What the Trainer controller creates for a TrainJob: the JobSet, each replicatedJob's pods with
+    /// their environment, the MPI hostfile and the other objects, or the webhook's rejection.
+    Explain {
+        /// A selection in the widget's URL syntax, e.g. 'framework=deepspeed&nodes=4'.
+        #[arg(long, conflicts_with = "files")]
+        query: Option<String>,
+        /// YAML files holding a TrainJob and the runtime it references, or - for standard input.
+        #[arg(required_unless_present = "query")]
+        files: Vec<std::path::PathBuf>,
+        #[arg(long, value_enum, default_value_t = explain::ExplainFormat::Json)]
+        format: explain::ExplainFormat,
     },
     /// Convert V1 jobs (PyTorchJob, MPIJob, JAXJob, XGBoostJob; v2beta1 MPIJob) to TrainJobs.
     /// Prints the V2 YAML on stdout and the per-field report on stderr. Exit 0 when everything
@@ -215,6 +228,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Export { format: Format::Json, topics: true, .. } => export::export_topics_json(),
         Command::Export { format: Format::Json, query, .. } => export::export_json(query.as_deref()),
+        Command::Explain { query, files, format } => explain::run(query.as_deref(), &files, format),
         Command::Fallback { page, out, check } => fallback(&page, out.as_deref(), check),
         Command::Post { check, out, export } => post(check, &out, export.as_deref()),
         Command::FallbackFiles { out } => fallback_files(&out),

@@ -1,0 +1,305 @@
+//! The controller's pipeline at v2.3.0, in its order:
+//! 1. `newRuntimeInfo` (pkg/runtime/core/trainingruntime.go:141-249): one pod set per replicatedJob
+//!    with its count, and `resourcesPerNode` merged into the trainer's `node` container;
+//! 2. the ML-policy plugins (`plugins.rs`);
+//! 3. the JobSet plugin's `IdentifyPodNetwork`, `SyncParallelCount` and `Build`
+//!    (pkg/runtime/framework/plugins/jobset/jobset.go, builder.go);
+//! 4. the objects each component builder adds (`objects.rs`).
+
+use super::plugins::{self, Policy};
+use super::{env_text, ContainerView, Input, JobSetView, Object, PodGroup, Rejection, ReplicatedJobView};
+use crate::model::pod::{Container, ContainerPort, EnvVar, Resources};
+use crate::model::v2::ReplicatedJob;
+use crate::model::vecmap::VecMap;
+use crate::model::Value;
+
+/// pkg/constants/constants.go:41,66,69,92 at v2.3.0.
+pub const ANCESTOR_LABEL: &str = "trainer.kubeflow.org/trainjob-ancestor-step";
+pub const ANCESTOR_TRAINER: &str = "trainer";
+pub const NODE: &str = "node";
+pub const LAUNCHER: &str = "launcher";
+pub const DATASET_INITIALIZER: &str = "dataset-initializer";
+pub const MODEL_INITIALIZER: &str = "model-initializer";
+/// constants.go:72 `ContainerTrainerPort`.
+pub const TRAINER_PORT: i64 = 29500;
+/// constants.go:297 `JobCompletionIndexFieldPath`: the downward-API path of a pod's index.
+pub const COMPLETION_INDEX: &str = "metadata.annotations['batch.kubernetes.io/job-completion-index']";
+
+/// The controller's `runtime.PodSet` (pkg/runtime/runtime.go:63-78), for one replicatedJob.
+#[derive(Clone, Debug)]
+pub struct PodSet {
+    pub name: String,
+    pub ancestor: Option<String>,
+    pub count: u32,
+    /// The runtime's `replicas` (default 1): what `IdentifyPodNetwork` counts endpoints with.
+    pub runtime_replicas: u32,
+    pub containers: Vec<Container>,
+    pub init_containers: Vec<Container>,
+    pub volumes: Vec<String>,
+}
+
+pub struct Built {
+    pub jobset: JobSetView,
+    pub pods: Vec<PodGroup>,
+    pub objects: Vec<Object>,
+}
+
+pub fn job_name(input: Input) -> String {
+    input.job.metadata.name.clone().unwrap_or_default()
+}
+
+/// The headless Service's name: `network.subdomain`, else the TrainJob's name (jobset.go:281-284).
+pub fn subdomain(input: Input) -> String {
+    let custom = input.runtime.spec.template.spec.network.as_ref().and_then(|n| match n {
+        Value::Object(m) => match m.get("subdomain") {
+            Some(Value::String(s)) => Some(s.clone()),
+            _ => None,
+        },
+        _ => None,
+    });
+    custom.unwrap_or_else(|| job_name(input))
+}
+
+fn ancestor_of(rjob: &ReplicatedJob) -> Option<String> {
+    rjob.template.metadata.as_ref().and_then(|m| m.labels.get(ANCESTOR_LABEL).cloned())
+}
+
+/// Upsert by name, as `apply.UpsertEnvVars`: replace in place, else append.
+pub fn upsert_env(env: &mut Vec<EnvVar>, vars: impl IntoIterator<Item = EnvVar>) {
+    for var in vars {
+        match env.iter_mut().find(|e| e.name == var.name) {
+            Some(slot) => *slot = var,
+            None => env.push(var),
+        }
+    }
+}
+
+pub fn upsert_port(ports: &mut Vec<ContainerPort>, port: i64) {
+    if !ports.iter().any(|p| p.container_port == port) {
+        ports.push(ContainerPort { container_port: port, name: None, protocol: None });
+    }
+}
+
+pub fn upsert_mount(c: &mut Container, name: &str, path: &str) {
+    c.volume_mounts.retain(|m| !matches!(m, Value::Object(o) if o.get("name") == Some(&Value::from(name))));
+    c.volume_mounts.push(crate::tree!({"name": name, "mountPath": path}));
+}
+
+pub fn field_ref_env(name: &str, path: &str) -> EnvVar {
+    EnvVar { name: name.into(), value: None, value_from: Some(crate::tree!({"fieldRef": {"fieldPath": path}})) }
+}
+
+/// `resourcesPerNode` merged over the container's own resources, key by key, as the strategic
+/// merge in pkg/util/trainingruntime/trainingruntime.go:47-65 does for `limits` and `requests`.
+fn merge_resources(base: Option<&Resources>, over: &Resources) -> Resources {
+    let mut out = base.cloned().unwrap_or_default();
+    for (k, v) in over.limits.iter() {
+        out.limits.insert(k.clone(), v.clone());
+    }
+    for (k, v) in over.requests.iter() {
+        out.requests.insert(k.clone(), v.clone());
+    }
+    out
+}
+
+/// `newRuntimeInfo` (trainingruntime.go:186-246): counts and merged resources.
+fn pod_sets(input: Input) -> Vec<PodSet> {
+    let ml = input.runtime.spec.ml_policy.as_ref();
+    let launcher_as_node = ml.and_then(|m| m.mpi.as_ref()).and_then(|m| m.run_launcher_as_node).unwrap_or(false);
+    let over = input.job.spec.trainer.as_ref().and_then(|t| t.resources_per_node.as_ref());
+    let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
+    rjobs
+        .iter()
+        .enumerate()
+        .map(|(i, rjob)| {
+            let counts = input.counts.get(i).copied().unwrap_or_default();
+            let ancestor = ancestor_of(rjob);
+            let is_trainer = ancestor.as_deref() == Some(ANCESTOR_TRAINER) && ml.is_some();
+            // :189 count is the Job's parallelism; :193-195 the trainer's is the runtime's numNodes.
+            let mut count = counts.parallelism.unwrap_or(1);
+            if is_trainer {
+                count = ml.and_then(|m| m.num_nodes).unwrap_or(1);
+            }
+            let mut containers = rjob.template.spec.template.spec.containers.clone();
+            // :199-237 resourcesPerNode reaches the trainer's `node` container, and MPI's `node`
+            // job when the launcher runs as a node.
+            if let Some(over) = over {
+                if is_trainer || (launcher_as_node && rjob.name == NODE) {
+                    if let Some(c) = containers.iter_mut().find(|c| c.name == NODE) {
+                        c.resources = Some(merge_resources(c.resources.as_ref(), over));
+                    }
+                }
+            }
+            PodSet {
+                name: rjob.name.clone(),
+                ancestor,
+                // runtime.go:147 `max(count, 1)`.
+                count: count.max(1),
+                runtime_replicas: counts.replicas.unwrap_or(1),
+                containers,
+                init_containers: rjob.template.spec.template.spec.init_containers.clone(),
+                volumes: vec![],
+            }
+        })
+        .collect()
+}
+
+/// `IdentifyPodNetwork` (jobset.go:285-297): replica-major, then pod index.
+pub fn endpoints(input: Input, name: &str, replicas: u32, count: u32) -> Vec<String> {
+    let job = job_name(input);
+    let sub = subdomain(input);
+    (0..replicas)
+        .flat_map(|r| (0..count).map(move |p| (r, p)))
+        .map(|(r, p)| format!("{job}-{name}-{r}-{p}.{sub}"))
+        .collect()
+}
+
+pub fn run(input: Input) -> Result<Built, Rejection> {
+    let mut sets = pod_sets(input);
+    let policy = Policy::of(input);
+    let mpi = plugins::enforce(input, &policy, &mut sets)?;
+    let trainer = input.job.spec.trainer.as_ref();
+    let launcher_as_node = mpi.as_ref().is_some_and(|m| m.launcher_as_node);
+    let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
+
+    let mut views = Vec::new();
+    let mut pods = Vec::new();
+    for (set, rjob) in sets.iter_mut().zip(rjobs) {
+        let ancestor = set.ancestor.as_deref();
+        // builder.go:52,78,123: initializers and the trainer run one replica.
+        let replicas = match ancestor {
+            Some(ANCESTOR_TRAINER | DATASET_INITIALIZER | MODEL_INITIALIZER) => 1,
+            _ => set.runtime_replicas,
+        };
+        super::objects::initializer_env(input, ancestor, &mut set.containers);
+        for c in set.containers.iter_mut().filter(|c| c.name == NODE) {
+            if ancestor == Some(ANCESTOR_TRAINER) {
+                // builder.go:128-138: the TrainJob's image, command and args win.
+                if let Some(t) = trainer {
+                    if let Some(image) = &t.image {
+                        c.image = Some(image.clone());
+                    }
+                    if !t.command.is_empty() {
+                        c.command = t.command.clone();
+                    }
+                    if !t.args.is_empty() {
+                        c.args = t.args.clone();
+                    }
+                }
+            }
+            // builder.go:142-155: the TrainJob's env, after what the plugins set.
+            if ancestor == Some(ANCESTOR_TRAINER) || (launcher_as_node && set.name == NODE) {
+                if let Some(t) = trainer {
+                    upsert_env(&mut c.env, t.env.iter().cloned());
+                }
+            }
+        }
+        // Torchtune rewrites the command it was given (torch.go:175-201).
+        if ancestor == Some(ANCESTOR_TRAINER) {
+            if let Some(command) = super::torchtune::command(input, &policy, set.count) {
+                if let Some(c) = set.containers.iter_mut().find(|c| c.name == NODE) {
+                    c.command = command;
+                }
+            }
+        }
+        // jobset.go:316-317 SyncParallelCount: parallelism and completions are the pod set's count.
+        views.push(ReplicatedJobView {
+            name: set.name.clone(),
+            replicas,
+            parallelism: set.count,
+            completions: set.count,
+            depends_on: rjob.depends_on.clone(),
+        });
+        pods.push(PodGroup {
+            replicated_job: set.name.clone(),
+            count: replicas * set.count,
+            hostnames: endpoints(input, &set.name, replicas, set.count),
+            // Init containers first, in the order the kubelet runs them.
+            containers: set
+                .init_containers
+                .iter()
+                .map(|c| ContainerView { init: true, ..container_view(c) })
+                .chain(set.containers.iter().map(container_view))
+                .collect(),
+        });
+    }
+
+    let template = &input.runtime.spec.template;
+    let jobset = JobSetView {
+        name: job_name(input),
+        // builder.go:176-178 and jobset.go:425.
+        suspend: input.job.spec.suspend,
+        // trainingruntime.go:144-161: the runtime template's labels, then the patches'.
+        labels: propagated_labels(input),
+        replicated_jobs: views,
+        success_policy: template.spec.success_policy.clone(),
+        failure_policy: template.spec.failure_policy.clone(),
+    };
+    let objects = super::objects::objects(input, &sets, mpi.as_ref());
+    Ok(Built { jobset, pods, objects })
+}
+
+/// trainingruntime.go:144-161: the runtime template's labels, then each runtime patch's
+/// `trainingRuntimeSpec.template.metadata.labels` over them, in patch order.
+fn propagated_labels(input: Input) -> VecMap<String, String> {
+    let template = &input.runtime.spec.template;
+    let mut labels = template.metadata.as_ref().map(|m| m.labels.clone()).unwrap_or_default();
+    for patch in &input.job.spec.runtime_patches {
+        let patched =
+            ["trainingRuntimeSpec", "template", "metadata", "labels"].iter().try_fold(patch, |v, k| match v {
+                Value::Object(m) => m.get(*k),
+                _ => None,
+            });
+        if let Some(Value::Object(m)) = patched {
+            for (k, v) in m.iter() {
+                if let Value::String(v) = v {
+                    labels.insert(k.clone(), v.clone());
+                }
+            }
+        }
+    }
+    labels
+}
+
+fn env_from(c: &Container) -> Vec<String> {
+    let Some(Value::Array(sources)) = c.extra.get("envFrom") else { return vec![] };
+    sources
+        .iter()
+        .filter_map(|source| match source {
+            Value::Object(m) => m.iter().find_map(|(kind, sel)| match sel {
+                Value::Object(sel) => match sel.get("name") {
+                    Some(Value::String(name)) => Some(format!("{kind}:{name}")),
+                    _ => None,
+                },
+                _ => None,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+fn container_view(c: &Container) -> ContainerView {
+    let mounts = c
+        .volume_mounts
+        .iter()
+        .filter_map(|m| match m {
+            Value::Object(o) => match (o.get("name"), o.get("mountPath")) {
+                (Some(Value::String(n)), Some(Value::String(p))) => Some((n.clone(), p.clone())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect::<VecMap<_, _>>();
+    ContainerView {
+        name: c.name.clone(),
+        image: c.image.clone(),
+        command: c.command.clone(),
+        args: c.args.clone(),
+        ports: c.ports.iter().map(|p| p.container_port).collect(),
+        resources: c.resources.clone().filter(|r| !r.is_empty()),
+        env: c.env.iter().map(|e| (e.name.clone(), env_text(e))).collect(),
+        env_from: env_from(c),
+        volume_mounts: mounts,
+        init: false,
+    }
+}

@@ -1,0 +1,186 @@
+//! "What Kubernetes runs": from a TrainJob plus its runtime to what the Trainer controller makes of
+//! them at a release: the JobSet, the pods of each replicatedJob with their environment, and the
+//! objects around them (SSH Secret, hostfile, runtime snapshot, ...), or the validating webhook's
+//! rejection.
+//!
+//! Pure: no I/O, no web-sys. Every rule is taken from the upstream Go code at the release's tag and
+//! names its file and line (paths relative to github.com/kubeflow/trainer at `v2.3.0`).
+//! The pipeline follows the controller's: `newRuntimeInfo` (pod sets and counts), the ML-policy
+//! plugins, the JobSet builder, then each component builder's objects.
+
+mod build;
+mod objects;
+mod plugins;
+pub mod quantity;
+pub mod read;
+mod torchtune;
+mod validate;
+
+use crate::model::pod::{EnvVar, Resources};
+use crate::model::v2::{DependsOn, TrainJob, TrainingRuntime};
+use crate::model::vecmap::VecMap;
+use crate::model::Value;
+use serde::Serialize;
+
+/// The Trainer release whose controller is explained. Only v2.3.0 so far: per-release data
+/// (issue 12) will add the others, and each rule that changed between tags will branch on this.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Release {
+    #[default]
+    V2_3_0,
+}
+
+impl Release {
+    pub fn tag(self) -> &'static str {
+        match self {
+            Release::V2_3_0 => "v2.3.0",
+        }
+    }
+}
+
+/// What the typed runtime model does not keep of a replicatedJob, and the controller reads:
+/// `replicas` and `template.spec.parallelism`. `None` is Kubernetes' default (1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JobCounts {
+    pub replicas: Option<u32>,
+    pub parallelism: Option<u32>,
+}
+
+/// A TrainJob and the runtime it references. `counts` lines up with the runtime's
+/// `replicatedJobs` (missing entries mean the defaults).
+#[derive(Clone, Copy, Debug)]
+pub struct Input<'a> {
+    pub job: &'a TrainJob,
+    pub runtime: &'a TrainingRuntime,
+    pub counts: &'a [JobCounts],
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Explanation {
+    /// The full tag, e.g. `v2.3.0`.
+    pub trainer: String,
+    pub jobset: Option<JobSetView>,
+    pub pods: Vec<PodGroup>,
+    pub objects: Vec<Object>,
+    pub rejected: Option<Rejection>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobSetView {
+    pub name: String,
+    /// Copied from the TrainJob: Kueue admits a queued job by flipping it to false.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suspend: Option<bool>,
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
+    pub labels: VecMap<String, String>,
+    pub replicated_jobs: Vec<ReplicatedJobView>,
+    /// As the runtime sets them; `null` leaves them to JobSet's defaults.
+    pub success_policy: Option<Value>,
+    pub failure_policy: Option<Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicatedJobView {
+    pub name: String,
+    pub replicas: u32,
+    pub parallelism: u32,
+    pub completions: u32,
+    pub depends_on: Vec<DependsOn>,
+}
+
+/// The pods of one replicatedJob.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodGroup {
+    pub replicated_job: String,
+    pub count: u32,
+    /// `<job>-<rjob>-<replica>-<index>.<subdomain>`, in index order.
+    pub hostnames: Vec<String>,
+    pub containers: Vec<ContainerView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerView {
+    pub name: String,
+    pub image: Option<String>,
+    pub command: Vec<String>,
+    pub args: Vec<String>,
+    pub ports: Vec<i64>,
+    pub resources: Option<Resources>,
+    /// Name to value; a value that varies per pod is its source, `fieldRef:PATH`.
+    pub env: VecMap<String, String>,
+    /// Whole Secrets or ConfigMaps read as env: `secretRef:NAME`, `configMapRef:NAME`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub env_from: Vec<String>,
+    /// Volume name to mount path.
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
+    pub volume_mounts: VecMap<String, String>,
+    /// An init container (runs to completion before the others start).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub init: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Object {
+    pub kind: String,
+    pub name: String,
+    pub created_by: String,
+    pub when: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<VecMap<String, String>>,
+}
+
+/// What the validating webhook answers instead of creating anything.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Rejection {
+    pub field: String,
+    pub reason: String,
+}
+
+/// What the controller of `release` creates for this TrainJob, or the webhook's rejection.
+pub fn explain(input: Input, release: Release) -> Explanation {
+    let rejected = validate::check(input);
+    let trainer = release.tag().to_string();
+    if let Some(rejected) = rejected {
+        return Explanation { trainer, jobset: None, pods: vec![], objects: vec![], rejected: Some(rejected) };
+    }
+    match build::run(input) {
+        Ok(built) => Explanation {
+            trainer,
+            jobset: Some(built.jobset),
+            pods: built.pods,
+            objects: built.objects,
+            rejected: None,
+        },
+        // The controller's reconcile error (the webhook let it through): shown the same way.
+        Err(rejected) => Explanation { trainer, jobset: None, pods: vec![], objects: vec![], rejected: Some(rejected) },
+    }
+}
+
+/// How an env var reads in the view: its value, or where a per-pod value comes from.
+fn env_text(var: &EnvVar) -> String {
+    if let Some(v) = &var.value {
+        return v.clone();
+    }
+    let Some(Value::Object(from)) = &var.value_from else { return String::new() };
+    match from.iter().next() {
+        Some((kind, Value::Object(sel))) if kind == "fieldRef" => match sel.get("fieldPath") {
+            Some(Value::String(path)) => format!("fieldRef:{path}"),
+            _ => "fieldRef:".into(),
+        },
+        Some((kind, Value::Object(sel))) => {
+            let text = |k: &str| match sel.get(k) {
+                Some(Value::String(s)) => s.clone(),
+                _ => String::new(),
+            };
+            format!("{kind}:{}/{}", text("name"), text("key"))
+        }
+        Some((kind, _)) => format!("{kind}:"),
+        None => String::new(),
+    }
+}

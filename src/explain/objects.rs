@@ -1,0 +1,189 @@
+//! The objects next to the JobSet, who creates each and when, and the initializers' env.
+
+use super::build::{
+    endpoints, job_name, subdomain, upsert_env, PodSet, DATASET_INITIALIZER, LAUNCHER, MODEL_INITIALIZER, NODE,
+};
+use super::plugins::MpiOutcome;
+use super::{Input, Object};
+use crate::model::pod::{Container, EnvVar};
+use crate::model::vecmap::VecMap;
+use crate::model::Value;
+
+const CONTROLLER: &str = "Trainer controller";
+
+/// builder.go:42-101: each initializer's container gets `STORAGE_URI` from the TrainJob, then the
+/// TrainJob's env for it (pkg/runtime/framework/plugins/jobset/constants/constants.go:25).
+pub fn initializer_env(input: Input, ancestor: Option<&str>, containers: &mut [Container]) {
+    let Some(init) = &input.job.spec.initializer else { return };
+    let (step, source) = match ancestor {
+        Some(DATASET_INITIALIZER) => (DATASET_INITIALIZER, init.dataset.as_ref()),
+        Some(MODEL_INITIALIZER) => (MODEL_INITIALIZER, init.model.as_ref()),
+        _ => return,
+    };
+    let Some(source) = source else { return };
+    for c in containers.iter_mut().filter(|c| c.name == step) {
+        if let Some(uri) = &source.storage_uri {
+            upsert_env(&mut c.env, [EnvVar::new("STORAGE_URI", uri)]);
+        }
+        upsert_env(&mut c.env, source.env.iter().cloned());
+        // builder.go:65-70,91-96: the secret's keys become env vars through `envFrom`.
+        if let Some(Value::Object(secret)) = &source.secret_ref {
+            if let Some(Value::String(name)) = secret.get("name") {
+                c.extra.insert("envFrom".into(), crate::tree!([{"secretRef": {"name": (name.as_str())}}]));
+            }
+        }
+    }
+}
+
+fn object(kind: &str, name: String, created_by: &str, when: &str, data: Option<VecMap<String, String>>) -> Object {
+    Object { kind: kind.into(), name, created_by: created_by.into(), when: when.into(), data }
+}
+
+/// The MPI hostfile (mpi.go:316-342): one `<host> slots=N` line per node pod, for the `node`
+/// job and, with `runLauncherAsNode`, the launcher, in the runtime's replicatedJob order.
+pub fn hostfile(input: Input, sets: &[PodSet], mpi: &MpiOutcome) -> String {
+    let mut out = String::new();
+    for ps in sets.iter().filter(|ps| ps.name == NODE || (mpi.launcher_as_node && ps.name == LAUNCHER)) {
+        for host in endpoints(input, &ps.name, ps.runtime_replicas, ps.count) {
+            out.push_str(&format!("{host} slots={}\n", mpi.slots));
+        }
+    }
+    out
+}
+
+pub fn objects(input: Input, sets: &[PodSet], mpi: Option<&MpiOutcome>) -> Vec<Object> {
+    let name = job_name(input);
+    let mut out = vec![
+        // pkg/runtime/core/snapshot.go:33-36,100-126 and trainingruntime.go:88-106 (and
+        // clustertrainingruntime.go): the first reconcile copies the runtime; every later one reads
+        // the copy, so editing the runtime afterwards does not change this job.
+        object(
+            "ConfigMap",
+            format!("{name}-runtime-snapshot"),
+            CONTROLLER,
+            "first reconcile, before anything else; later reconciles read it instead of the runtime",
+            Some(
+                [(
+                    "runtime".to_string(),
+                    format!("the {} `{}` as YAML", runtime_kind(input), input.job.spec.runtime_ref.name),
+                )]
+                .into_iter()
+                .collect(),
+            ),
+        ),
+        // jobset.go:325-436; :338-342 once it exists, it is re-applied only while the TrainJob or
+        // the JobSet is suspended.
+        object(
+            "JobSet",
+            name.clone(),
+            "Trainer controller (JobSet plugin)",
+            "first reconcile, after the snapshot; re-applied only while the TrainJob or the JobSet is suspended",
+            None,
+        ),
+    ];
+    if let Some(mpi) = mpi {
+        // mpi.go:265-310: created once (immutable), an ECDSA P-521 key pair.
+        out.push(object(
+            "Secret",
+            format!("{name}-mpi-ssh-auth"),
+            "Trainer controller (MPI plugin)",
+            "first reconcile; never updated (immutable)",
+            Some(
+                [
+                    ("ssh-privatekey", "generated ECDSA P-521 key (PEM)"),
+                    ("ssh-publickey", "its public key (authorized_keys format)"),
+                ]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            ),
+        ));
+        // mpi.go:276,316-342, mounted at /etc/mpi/hostfile on the launcher.
+        out.push(object(
+            "ConfigMap",
+            format!("{name}-mpi-hostfile"),
+            "Trainer controller (MPI plugin)",
+            "every reconcile, with the JobSet",
+            Some([("hostfile".to_string(), hostfile(input, sets, mpi))].into_iter().collect()),
+        ));
+    }
+    if input
+        .runtime
+        .spec
+        .pod_group_policy
+        .as_ref()
+        .is_some_and(|p| matches!(p, Value::Object(m) if m.contains_key("coscheduling")))
+    {
+        // coscheduling.go:95-141: minMember is every pod of every replicatedJob.
+        let members: u32 = sets.iter().map(|s| s.count).sum();
+        let timeout = match input.runtime.spec.pod_group_policy.as_ref().and_then(|p| match p {
+            Value::Object(m) => m.get("coscheduling"),
+            _ => None,
+        }) {
+            Some(Value::Object(c)) => match c.get("scheduleTimeoutSeconds") {
+                Some(Value::Number(n)) => Some(n.to_string()),
+                Some(Value::String(s)) => Some(s.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let mut data: VecMap<String, String> = VecMap::new();
+        data.insert("minMember".into(), members.to_string());
+        if let Some(t) = timeout {
+            data.insert("scheduleTimeoutSeconds".into(), t);
+        }
+        // coscheduling.go:89: every pod carries the label that joins it to the group.
+        data.insert("podLabel".into(), format!("scheduling.x-k8s.io/pod-group={name}"));
+        out.push(object(
+            "PodGroup",
+            name.clone(),
+            "Trainer controller (CoScheduling plugin)",
+            "with the JobSet; updated only while the TrainJob is suspended",
+            Some(data),
+        ));
+    }
+    // JobSet's own controller: the headless Service behind every hostname.
+    out.push(object(
+        "Service",
+        subdomain(input),
+        "JobSet controller",
+        "when the JobSet is created (headless; gives each pod its hostname)",
+        None,
+    ));
+    for template in claim_templates(input) {
+        out.push(object(
+            "PersistentVolumeClaim",
+            template,
+            "JobSet controller (volumeClaimPolicies)",
+            "when the JobSet is created; the initializers download into it and the trainer reads it (the claim is named from this template by JobSet)",
+            None,
+        ));
+    }
+    out
+}
+
+fn runtime_kind(input: Input) -> &'static str {
+    match input.job.spec.runtime_ref.kind.as_deref() {
+        Some("TrainingRuntime") => "TrainingRuntime",
+        _ => "ClusterTrainingRuntime",
+    }
+}
+
+/// The names of the runtime's `volumeClaimPolicies` templates.
+fn claim_templates(input: Input) -> Vec<String> {
+    let mut out = Vec::new();
+    for policy in &input.runtime.spec.template.spec.volume_claim_policies {
+        let Value::Object(p) = policy else { continue };
+        let Some(Value::Array(templates)) = p.get("templates") else { continue };
+        for t in templates {
+            if let Value::Object(t) = t {
+                if let Some(Value::Object(meta)) = t.get("metadata") {
+                    if let Some(Value::String(n)) = meta.get("name") {
+                        out.push(n.clone());
+                    }
+                }
+            }
+        }
+    }
+    out
+}

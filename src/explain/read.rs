@@ -1,0 +1,107 @@
+//! A user's own manifests: YAML text holding one TrainJob and the runtime it references, read
+//! into the typed models plus the per-replicatedJob counts those models drop.
+
+use super::{explain, Explanation, Input, JobCounts, Release};
+use crate::model::v2::{TrainJob, TrainingRuntime};
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+const MAX_DOCUMENTS: usize = 64;
+
+/// The TrainJob and runtime found in `text` (any order, other documents ignored).
+pub struct Documents {
+    pub job: TrainJob,
+    pub runtime: TrainingRuntime,
+    pub counts: Vec<JobCounts>,
+}
+
+impl Documents {
+    pub fn input(&self) -> Input<'_> {
+        Input { job: &self.job, runtime: &self.runtime, counts: &self.counts }
+    }
+}
+
+fn typed<T: serde::de::DeserializeOwned>(doc: &Json, what: &str) -> Result<T, String> {
+    serde_path_to_error::deserialize(doc).map_err(|e| format!("{what}: {}: {}", e.path(), e.inner()))
+}
+
+fn count(v: Option<&Json>, path: &str) -> Result<Option<u32>, String> {
+    match v {
+        None | Some(Json::Null) => Ok(None),
+        Some(n) => n
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .map(Some)
+            .ok_or_else(|| format!("{path}: expected a whole number, got {n}")),
+    }
+}
+
+/// The runtime a TrainJob's `runtimeRef` names: by name, and by kind when the ref gives one
+/// (its CRD default is ClusterTrainingRuntime), as the controller checks a snapshot
+/// (pkg/runtime/core/snapshot.go:68-92).
+fn referenced<'r>(job: &Json, runtimes: &'r [Json]) -> Result<&'r Json, String> {
+    let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default();
+    let kind = job.pointer("/spec/runtimeRef/kind").and_then(Json::as_str).unwrap_or("ClusterTrainingRuntime");
+    let found: Vec<String> = runtimes
+        .iter()
+        .map(|r| {
+            let k = r.get("kind").and_then(Json::as_str).unwrap_or_default();
+            format!("{k} {}", r.pointer("/metadata/name").and_then(Json::as_str).unwrap_or_default())
+        })
+        .collect();
+    runtimes
+        .iter()
+        .find(|r| {
+            r.pointer("/metadata/name").and_then(Json::as_str) == Some(name)
+                && r.get("kind").and_then(Json::as_str) == Some(kind)
+        })
+        .ok_or_else(|| format!("the TrainJob references the {kind} {name:?}, but the input has {}", found.join(", ")))
+}
+
+pub fn documents(text: &str) -> Result<Documents, String> {
+    let mut jobs = Vec::new();
+    let mut runtimes = Vec::new();
+    for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
+        if i >= MAX_DOCUMENTS {
+            return Err(format!("more than {MAX_DOCUMENTS} YAML documents"));
+        }
+        let doc = Json::deserialize(de).map_err(|e| format!("document {}: {e}", i + 1))?;
+        match doc.get("kind").and_then(Json::as_str) {
+            Some("TrainJob") => jobs.push(doc),
+            Some("TrainingRuntime" | "ClusterTrainingRuntime") => runtimes.push(doc),
+            _ => {}
+        }
+    }
+    let job = match jobs.as_slice() {
+        [job] => job,
+        [] => return Err("no TrainJob in the input".into()),
+        more => return Err(format!("{} TrainJobs in the input: explain reads one at a time", more.len())),
+    };
+    if runtimes.is_empty() {
+        return Err("no TrainingRuntime or ClusterTrainingRuntime in the input".into());
+    }
+    let runtime = referenced(job, &runtimes)?;
+    let rjobs =
+        runtime.pointer("/spec/template/spec/replicatedJobs").and_then(Json::as_array).cloned().unwrap_or_default();
+    let counts = rjobs
+        .iter()
+        .enumerate()
+        .map(|(i, rj)| {
+            let at = format!("spec.template.spec.replicatedJobs[{i}]");
+            Ok(JobCounts {
+                replicas: count(rj.get("replicas"), &format!("{at}.replicas"))?,
+                parallelism: count(
+                    rj.pointer("/template/spec/parallelism"),
+                    &format!("{at}.template.spec.parallelism"),
+                )?,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Documents { job: typed(job, "TrainJob")?, runtime: typed(runtime, "runtime")?, counts })
+}
+
+/// `documents` then `explain`.
+pub fn explain_text(text: &str, release: Release) -> Result<Explanation, String> {
+    let docs = documents(text)?;
+    Ok(explain(docs.input(), release))
+}

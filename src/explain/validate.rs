@@ -1,0 +1,219 @@
+//! What the v2.3.0 TrainJob validating webhook refuses (pkg/webhooks/trainjob_webhook.go:110-121
+//! runs each plugin's `Validate` through the runtime's `ValidateObjects`,
+//! pkg/runtime/core/clustertrainingruntime.go:99-123). Upstream aggregates every plugin's errors
+//! in Go map order; this returns the first in a fixed order: schema, jobset, torch, mpi, xgboost.
+
+use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
+use super::plugins::{bad_quantity, Policy};
+use super::{Input, Rejection};
+use crate::model::Value;
+
+/// constants.go:300,303,306.
+const TORCH_RESERVED: [&str; 5] =
+    ["PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT"];
+const XGBOOST_RESERVED: [&str; 4] = ["DMLC_TRACKER_URI", "DMLC_TRACKER_PORT", "DMLC_TASK_ID", "DMLC_NUM_WORKER"];
+const MPI_RESERVED: [&str; 4] = [
+    "OMPI_MCA_orte_default_hostfile",
+    "OMPI_MCA_plm_rsh_args",
+    "OMPI_MCA_orte_keep_fqdn_hostnames",
+    "OMPI_MCA_orte_set_default_slots",
+];
+
+fn reject(field: &str, reason: String) -> Option<Rejection> {
+    Some(Rejection { field: field.into(), reason })
+}
+
+pub fn check(input: Input) -> Option<Rejection> {
+    schema(input).or_else(|| jobset(input)).or_else(|| plugins(input))
+}
+
+/// The API server's own schema check: a quantity it cannot read never reaches the webhook.
+fn schema(input: Input) -> Option<Rejection> {
+    let res = input.job.spec.trainer.as_ref()?.resources_per_node.as_ref()?;
+    let (key, value) = bad_quantity(res)?;
+    reject(&format!("spec.trainer.resourcesPerNode.{key}"), format!("{value:?} is not a Kubernetes quantity"))
+}
+
+/// `sets.List` then `%v`: sorted, space-separated, in brackets.
+fn reserved_in(input: Input, names: &[&str]) -> Vec<String> {
+    let mut found: Vec<String> = input
+        .job
+        .spec
+        .trainer
+        .iter()
+        .flat_map(|t| &t.env)
+        .filter(|e| names.contains(&e.name.as_str()))
+        .map(|e| e.name.clone())
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+fn plugins(input: Input) -> Option<Rejection> {
+    let policy = Policy::of(input);
+    let trainer = input.job.spec.trainer.as_ref();
+    if policy.torch {
+        // torch.go:63,89-107: every envInjection target must name a container of the runtime
+        // (regular first, then init containers).
+        for (job, container) in super::plugins::env_injection_targets(input) {
+            let rjob = input.runtime.spec.template.spec.replicated_jobs.iter().find(|r| r.name == job);
+            let pod = rjob.map(|r| &r.template.spec.template.spec);
+            if !pod.is_some_and(|p| p.containers.iter().chain(&p.init_containers).any(|c| c.name == container)) {
+                return reject(
+                    "spec.runtimeRef",
+                    format!("envInjection target podSet {job:?} container {container:?} not found in runtime template"),
+                );
+            }
+        }
+        // torch.go:65-77.
+        let found = reserved_in(input, &TORCH_RESERVED);
+        if !found.is_empty() {
+            return reject(
+                "spec.trainer.env",
+                format!("must not have reserved envs, invalid envs configured: [{}]", found.join(" ")),
+            );
+        }
+        // torch.go:81-84 torchtune's own checks when the command is exactly `tune run`.
+        if super::torchtune::is_torchtune(input) {
+            if let Some(r) = super::torchtune::validate(input) {
+                return Some(r);
+            }
+        }
+    }
+    if let Some(mpi) = &policy.mpi {
+        // mpi.go:89-94.
+        let nodes = trainer.and_then(|t| t.num_nodes).unwrap_or(1);
+        let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
+        let has = |n: &str| rjobs.iter().any(|r| r.name == n);
+        if trainer.is_some()
+            && nodes >= 2
+            && mpi.run_launcher_as_node.unwrap_or(false)
+            && !(has("launcher") && has(NODE))
+        {
+            return reject(
+                "spec.trainer.numNodes",
+                "must have 1 when MPI trainingRuntime with enabled runLauncherAsNode does not have either launcher and node"
+                    .into(),
+            );
+        }
+        // mpi.go:96-107.
+        let found = reserved_in(input, &MPI_RESERVED);
+        if !found.is_empty() {
+            return reject(
+                "spec.trainer.env",
+                format!("must not have reserved envs, invalid envs configured: [{}]", found.join(" ")),
+            );
+        }
+    }
+    if policy.xgboost {
+        // xgboost.go:59-68: the first reserved name, by index.
+        if let Some((i, e)) = trainer
+            .iter()
+            .flat_map(|t| t.env.iter().enumerate())
+            .find(|(_, e)| XGBOOST_RESERVED.contains(&e.name.as_str()))
+        {
+            return reject(
+                &format!("spec.trainer.env[{i}]"),
+                format!("{} is reserved for the XGBoost runtime", e.name),
+            );
+        }
+    }
+    None
+}
+
+/// jobset.go:91-212: initializers need their job, container and `initializer` volume mount;
+/// runtime patches may only name jobs and containers the runtime has, and set no env on
+/// the initializer and `node` containers.
+fn jobset(input: Input) -> Option<Rejection> {
+    let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
+    let init = input.job.spec.initializer.as_ref();
+    let wanted = [
+        (DATASET_INITIALIZER, init.and_then(|i| i.dataset.as_ref()).is_some(), "datasetConfig"),
+        (MODEL_INITIALIZER, init.and_then(|i| i.model.as_ref()).is_some(), "modelConfig"),
+    ];
+    for (step, asked, config) in wanted {
+        if !asked {
+            continue;
+        }
+        let Some(rjob) = rjobs.iter().find(|r| r.name == step) else {
+            return reject(
+                "spec.runtimeRef",
+                format!("must have {step} job when trainJob is configured with input {config}"),
+            );
+        };
+        let pod = &rjob.template.spec.template.spec;
+        let in_pod = pod.containers.iter().chain(&pod.init_containers).any(|c| c.name == step);
+        if !in_pod {
+            return reject("spec.runtimeRef", format!("must have container with name - {step} in the {step} job"));
+        }
+        let mounted = pod
+            .containers
+            .iter()
+            .filter(|c| c.name == step)
+            .flat_map(|c| &c.volume_mounts)
+            .any(|m| matches!(m, Value::Object(o) if o.get("name") == Some(&Value::from("initializer"))));
+        if !mounted {
+            return reject(
+                "spec.runtimeRef",
+                format!("must have volumeMount with name - initializer in container {step} of the {step} job"),
+            );
+        }
+    }
+    for patch in &input.job.spec.runtime_patches {
+        let Some(Value::Array(patched)) = at(patch, &["trainingRuntimeSpec", "template", "spec", "replicatedJobs"])
+        else {
+            continue;
+        };
+        for rjob_patch in patched {
+            let name = str_at(rjob_patch, &["name"]).unwrap_or_default();
+            let Some(rjob) = rjobs.iter().find(|r| r.name == name) else {
+                return reject(
+                    "spec.runtimePatches",
+                    "must not have replicated job that doesn't exist in the runtime job template".into(),
+                );
+            };
+            let pod = &rjob.template.spec.template.spec;
+            let has = |c: &str| pod.containers.iter().chain(&pod.init_containers).any(|x| x.name == c);
+            for (list, what) in [("initContainers", "initContainer"), ("containers", "container")] {
+                let Some(Value::Array(cs)) = at(rjob_patch, &["template", "spec", "template", "spec", list]) else {
+                    continue;
+                };
+                for c in cs {
+                    let cname = str_at(c, &["name"]).unwrap_or_default();
+                    if !has(&cname) {
+                        return reject(
+                            "spec.runtimePatches",
+                            format!("must not have {what} that doesn't exist in the runtime job {name}"),
+                        );
+                    }
+                    let has_env = matches!(at(c, &["env"]), Some(Value::Array(e)) if !e.is_empty());
+                    if what == "container"
+                        && has_env
+                        && [DATASET_INITIALIZER, MODEL_INITIALIZER, NODE].contains(&cname.as_str())
+                    {
+                        return reject(
+                            "spec.runtimePatches",
+                            format!("must not have envs for the {DATASET_INITIALIZER}, {MODEL_INITIALIZER}, {NODE} containers"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+fn at<'v>(v: &'v Value, path: &[&str]) -> Option<&'v Value> {
+    path.iter().try_fold(v, |v, k| match v {
+        Value::Object(m) => m.get(*k),
+        _ => None,
+    })
+}
+
+fn str_at(v: &Value, path: &[&str]) -> Option<String> {
+    match at(v, path) {
+        Some(Value::String(s)) => Some(s.clone()),
+        _ => None,
+    }
+}

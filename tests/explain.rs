@@ -1,0 +1,604 @@
+//! The controller view against upstream's own unit tests at v2.3.0. Each case names the test file
+//! and case it is transcribed from (paths in github.com/kubeflow/trainer at tag v2.3.0): the same
+//! input, then the expected env, counts and hostfile. Upstream feeds its plugins a hand-built
+//! `runtime.Info`; here the same pod set is a one-job runtime and the TrainJob goes through the
+//! whole pipeline, so the expectations also cover the steps around the plugin.
+#![cfg(not(target_arch = "wasm32"))]
+
+use trainer_v2_explorer::explain::read::explain_text;
+use trainer_v2_explorer::explain::{Explanation, PodGroup, Rejection, Release};
+
+const NODE_INDEX: &str = "fieldRef:metadata.annotations['batch.kubernetes.io/job-completion-index']";
+
+/// A runtime with one `node` job of the trainer step, as upstream's
+/// `WithPodSet(constants.Node, ptr.To(constants.AncestorTrainer), 1, ...)`.
+fn one_node_runtime(policy: &str, container: &str) -> String {
+    format!(
+        r#"apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {{name: test-runtime}}
+spec:
+  mlPolicy: {{numNodes: 1, {policy}}}
+  template:
+    spec:
+      replicatedJobs:
+      - name: node
+        template:
+          metadata: {{labels: {{trainer.kubeflow.org/trainjob-ancestor-step: trainer}}}}
+          spec: {{template: {{spec: {{containers: [{container}]}}}}}}
+"#
+    )
+}
+
+fn trainjob(name: &str, runtime: &str, trainer: &str) -> String {
+    format!(
+        r#"apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {{name: {name}}}
+spec:
+  runtimeRef: {{name: {runtime}}}
+  trainer: {trainer}
+"#
+    )
+}
+
+/// Explains `job` with `runtime` named as the job's `runtimeRef` (the fixtures share one runtime
+/// text; upstream's unit tests hand the plugin the runtime directly, whatever the ref says).
+fn explain(job: &str, runtime: &str) -> Explanation {
+    let rest = job.split("runtimeRef: {name: ").nth(1).expect("a runtimeRef");
+    let name = &rest[..rest.find([',', '}']).unwrap()];
+    let runtime = runtime.replacen("name: test-runtime", &format!("name: {name}"), 1);
+    explain_text(&format!("{job}---\n{runtime}"), Release::V2_3_0).unwrap()
+}
+
+/// The webhook's answer; fails when the TrainJob is accepted.
+fn rejection(job: &str, runtime: &str) -> Rejection {
+    let e = explain(job, runtime);
+    assert!(e.jobset.is_none() && e.pods.is_empty() && e.objects.is_empty(), "{e:#?}");
+    e.rejected.unwrap_or_else(|| panic!("accepted: {job}"))
+}
+
+fn group<'e>(e: &'e Explanation, rjob: &str) -> &'e PodGroup {
+    e.pods.iter().find(|p| p.replicated_job == rjob).unwrap_or_else(|| panic!("no {rjob} pods in {e:#?}"))
+}
+
+fn env<'e>(e: &'e Explanation, rjob: &str, name: &str) -> Option<&'e str> {
+    group(e, rjob).containers.iter().find(|c| c.name == "node")?.env.get(name).map(String::as_str)
+}
+
+fn hostfile(e: &Explanation) -> &str {
+    let cm = e.objects.iter().find(|o| o.name.ends_with("-mpi-hostfile")).expect("no hostfile ConfigMap");
+    cm.data.as_ref().unwrap().get("hostfile").unwrap()
+}
+
+// ---- torch: pkg/runtime/framework/plugins/torch/torch_test.go (TestTorch, TestValidate) ----
+
+struct TorchCase {
+    upstream: &'static str,
+    job: &'static str,
+    trainer: &'static str,
+    nnodes: &'static str,
+    nproc: &'static str,
+    master: bool,
+}
+
+#[test]
+fn torch_cases_from_torch_test_go() {
+    let cases = [
+        TorchCase { upstream: "trainJob numNodes is respected rather than mlPolicy one", job: "trainJob",
+            trainer: "{numNodes: 2}", nnodes: "2", nproc: "1", master: true },
+        TorchCase { upstream: "nproc_per_node=auto with CPU limit", job: "test-job",
+            trainer: "{image: test:image, resourcesPerNode: {requests: {cpu: '4'}}}", nnodes: "1", nproc: "4", master: true },
+        TorchCase { upstream: "nproc_per_node=auto with no CPU resources", job: "test-job",
+            trainer: "{image: test:image, resourcesPerNode: {}}", nnodes: "1", nproc: "1", master: true },
+        TorchCase { upstream: "nproc_per_node=auto with low CPU limit", job: "test-job",
+            trainer: "{image: test:image, resourcesPerNode: {requests: {cpu: '2'}}}", nnodes: "1", nproc: "2", master: true },
+        TorchCase { upstream: "nproc_per_node=auto with CPU request but no limit", job: "test-job",
+            trainer: "{image: test:image, resourcesPerNode: {requests: {cpu: '3'}}}", nnodes: "1", nproc: "3", master: true },
+        TorchCase { upstream: "nproc_per_node=auto with millicore CPU limit", job: "test-job",
+            trainer: "{image: test:image, resourcesPerNode: {requests: {cpu: '2.5'}}}", nnodes: "1", nproc: "3", master: true },
+        TorchCase { upstream: "nproc_per_node=auto with fractional CPU limit", job: "test-job",
+            trainer: "{image: test:image, resourcesPerNode: {requests: {cpu: '0.7'}}}", nnodes: "1", nproc: "1", master: true },
+        TorchCase { upstream: "nproc_per_node=auto with GPU request should remain auto", job: "test-job",
+            trainer: "{image: test:image, resourcesPerNode: {requests: {example.com/gpu: '2'}}}", nnodes: "1", nproc: "auto", master: true },
+        TorchCase { upstream: "explicitly set nproc_per_node should be preserved", job: "test-job",
+            trainer: "{numProcPerNode: 3, image: test:image, resourcesPerNode: {requests: {cpu: '8'}}}", nnodes: "1", nproc: "3", master: true },
+        TorchCase { upstream: "nproc_per_node=auto with millicore CPU limit in m format", job: "test-job",
+            trainer: "{image: test:image, resourcesPerNode: {requests: {cpu: 2500m}}}", nnodes: "1", nproc: "3", master: true },
+        TorchCase { upstream: "nproc_per_node=cpu with CPU limit", job: "cpu-job",
+            trainer: "{image: test:image, resourcesPerNode: {requests: {cpu: '4'}}}", nnodes: "1", nproc: "4", master: true },
+        TorchCase { upstream: "nproc_per_node=auto resolves to GPU count when GPU resources present", job: "cpu-gpu-job",
+            trainer: "{image: test:image, resourcesPerNode: {requests: {cpu: '6', example.com/gpu: '2'}}}", nnodes: "1", nproc: "auto", master: true },
+        TorchCase { upstream: "nproc_per_node=cpu with fractional CPU", job: "cpu-frac-job",
+            trainer: "{image: test:image, resourcesPerNode: {requests: {cpu: '3.7'}}}", nnodes: "1", nproc: "4", master: true },
+        TorchCase { upstream: "multi-node multi-GPU training with complete info", job: "gpu-job",
+            trainer: "{numNodes: 4, image: test:image, resourcesPerNode: {requests: {cpu: '8', memory: 16Gi, example.com/gpu: '4'}}}",
+            nnodes: "4", nproc: "auto", master: true },
+        TorchCase { upstream: "multi-devices full fine-tuning with torchtune", job: "torchtune-job",
+            trainer: "{numNodes: 1, image: ghcr.io/kubeflow/trainer/torchtune-trainer, command: [tune, run], args: [dtype=fp16], resourcesPerNode: {requests: {cpu: '8', memory: 16Gi, example.com/gpu: '4'}}}",
+            nnodes: "1", nproc: "auto", master: false },
+        TorchCase { upstream: "single-device full fine-tuning with torchtune", job: "torchtune-job",
+            trainer: "{numNodes: 1, numProcPerNode: 1, image: ghcr.io/kubeflow/trainer/torchtune-trainer, command: [tune, run], resourcesPerNode: {requests: {cpu: '8', memory: 16Gi, example.com/gpu: '1'}}}",
+            nnodes: "1", nproc: "1", master: false },
+        TorchCase { upstream: "multi-nodes full fine-tuning with torchtune", job: "torchtune-job",
+            trainer: "{numNodes: 2, numProcPerNode: 8, image: ghcr.io/kubeflow/trainer/torchtune-trainer, command: [tune, run], resourcesPerNode: {requests: {cpu: '8', memory: 16Gi, example.com/gpu: '8'}}}",
+            nnodes: "2", nproc: "8", master: false },
+    ];
+    let runtime = one_node_runtime("torch: {}", "{name: node}");
+    for c in cases {
+        // Upstream's runtimeRef: llama3.3-70b for the multi-node torchtune case (the only model
+        // the webhook lets run on several nodes), llama3.2-1b for the others.
+        let runtime_ref =
+            if c.upstream.starts_with("multi-nodes") { "torchtune-llama3.3-70b" } else { "torchtune-llama3.2-1b" };
+        let e = explain(&trainjob(c.job, runtime_ref, c.trainer), &runtime);
+        let at = c.upstream;
+        assert_eq!(e.rejected, None, "{at}");
+        assert_eq!(env(&e, "node", "PET_NNODES"), Some(c.nnodes), "{at}");
+        assert_eq!(env(&e, "node", "PET_NPROC_PER_NODE"), Some(c.nproc), "{at}");
+        assert_eq!(env(&e, "node", "PET_NODE_RANK"), Some(NODE_INDEX), "{at}");
+        let master = format!("{0}-node-0-0.{0}", c.job);
+        assert_eq!(env(&e, "node", "PET_MASTER_ADDR"), c.master.then_some(master.as_str()), "{at}");
+        assert_eq!(env(&e, "node", "PET_MASTER_PORT"), c.master.then_some("29500"), "{at}");
+        assert_eq!(group(&e, "node").containers[0].ports, vec![29500], "{at}");
+        let nodes: u32 = c.nnodes.parse().unwrap();
+        assert_eq!(group(&e, "node").count, nodes, "{at}");
+        assert_eq!(e.jobset.as_ref().unwrap().replicated_jobs[0].parallelism, nodes, "{at}");
+    }
+}
+
+#[test]
+fn torch_reserved_env_is_rejected_as_in_torch_test_go() {
+    // TestValidate "reserved environment variable present".
+    let runtime = one_node_runtime("torch: {}", "{name: node}");
+    let job = trainjob(
+        "test",
+        "torch-distributed",
+        "{env: [{name: test, value: value}, {name: PET_NPROC_PER_NODE, value: value}]}",
+    );
+    let r = rejection(&job, &runtime);
+    assert_eq!(r.field, "spec.trainer.env");
+    assert_eq!(r.reason, "must not have reserved envs, invalid envs configured: [PET_NPROC_PER_NODE]");
+}
+
+/// The webhook's `(field, reason)`, or `None` for accepted.
+type Expected = Option<(&'static str, &'static str)>;
+
+#[test]
+fn torchtune_rejections_from_torch_test_go() {
+    // TestValidate in torch_test.go: (case, runtime, trainer, field, reason); None = accepted.
+    let lora = "'model.lora_attn_modules=[q_proj, v_proj, output_proj]'";
+    let cases: [(&str, &str, String, Expected); 7] = [
+        ("unsupported pretrained model", "torchtune-llama3.1-70b", "{numNodes: 1, command: [tune, run]}".into(),
+            Some(("spec.runtimeRef.name", "must have a supported pretrained model, invalid model configured: llama3_1/70B"))),
+        ("multi-node mode is only enabled for Llama-3.3-70b", "torchtune-llama3.2-3b", "{numNodes: 2, command: [tune, run]}".into(),
+            Some(("spec.trainer.numNodes", "must be 1 for llama3_2/3B model"))),
+        ("qlora is not supported for qwen in torchtune", "torchtune-qwen2.5-1.5b",
+            format!("{{numNodes: 1, command: [tune, run], args: [{lora}, model.quantize_base=True]}}"),
+            Some(("spec.runtimeRef.name", "QLoRA is not supported for qwen2_5/1.5B model"))),
+        ("muti-devices qlora is not supported for llama3.2-1b in torchtune", "torchtune-llama3.2-1b",
+            format!("{{numNodes: 1, command: [tune, run], args: [{lora}, model.quantize_base=True], resourcesPerNode: {{requests: {{example.com/gpu: '2'}}}}}}"),
+            Some(("spec.trainer.numProcPerNode", "must be auto or 1 for llama3_2/1B model when using QLoRA"))),
+        ("lora is not supported for multi-node training in torchtune", "torchtune-llama3.3-70b",
+            format!("{{numNodes: 2, command: [tune, run], args: [{lora}]}}"),
+            Some(("spec.trainer.numNodes", "LoRA fine-tuning is not supported for multi-node training in TorchTune"))),
+        ("lora is supported for single-node training in torchtune", "torchtune-llama3.3-70b",
+            format!("{{numNodes: 1, command: [tune, run], args: [{lora}]}}"), None),
+        ("immutable runtime config must not be set in trainer args", "torchtune-llama3.2-1b",
+            "{numNodes: 1, command: [tune, run], args: [output_dir=/custom/output]}".into(),
+            Some(("spec.trainer.args[0]", r#"must not set immutable config "output_dir" in trainer args; it is managed by the runtime"#))),
+    ];
+    let runtime = one_node_runtime("torch: {}", "{name: node}");
+    for (at, runtime_name, trainer, want) in cases {
+        let job = trainjob("test", runtime_name, &trainer);
+        match want {
+            Some((field, reason)) => {
+                let r = rejection(&job, &runtime);
+                assert_eq!((r.field.as_str(), r.reason.as_str()), (field, reason), "{at}");
+            }
+            None => assert_eq!(explain(&job, &runtime).rejected, None, "{at}"),
+        }
+    }
+}
+
+/// pkg/runtime/core/trainingruntime_test.go "succeeded to build Jobset with TorchTune values from
+/// the TrainJob (DoRA)": the trainer command the torch plugin completes.
+#[test]
+fn torchtune_command_from_trainingruntime_test_go() {
+    let command =
+        "[tune, run, --rdzv_endpoint=localhost:29500, full_finetune_distributed, --config, llama3_2/1B_full, \
+        dataset=torchtune.datasets.instruct_dataset, dataset.source=parquet, dataset.data_dir=/workspace/dataset/data, \
+        output_dir=/workspace/output, tokenizer.path=/workspace/model/original/tokenizer.model, \
+        checkpointer.checkpoint_dir=/workspace/model]";
+    let runtime = one_node_runtime(
+        "torch: {}",
+        &format!("{{name: node, image: 'test:runtime', command: {command}, args: [runtime]}}"),
+    )
+    .replace("name: test-runtime", "name: torchtune-llama3.2-1b");
+    let job = trainjob(
+        "test-job",
+        "torchtune-llama3.2-1b",
+        "{image: 'test:trainjob', command: [tune, run], args: [dataset.data_dir=/workspace/dataset/data, \
+         model.apply_lora_to_mlp=True, 'model.lora_attn_modules=[q_proj,k_proj,v_proj,output_proj]', \
+         model.quantize_base=True, model.use_dora=True, dataset=torchtune.datasets.instruct_dataset, \
+         dataset.source=parquet], numNodes: 1, resourcesPerNode: {requests: {cpu: '1', example.com/gpu: '2'}}}",
+    );
+    let e = explain(&job, &runtime);
+    let node = &group(&e, "node").containers[0];
+    assert_eq!(
+        node.command,
+        [
+            "tune",
+            "run",
+            "--rdzv_endpoint=test-job-node-0-0.test-job:29500",
+            "lora_finetune_distributed",
+            "--config",
+            "llama3_2/1B_lora",
+            "output_dir=/workspace/output",
+            "tokenizer.path=/workspace/model/original/tokenizer.model",
+            "checkpointer.checkpoint_dir=/workspace/model",
+        ]
+    );
+    assert_eq!(node.image.as_deref(), Some("test:trainjob"));
+    assert_eq!(node.args[0], "dataset.data_dir=/workspace/dataset/data");
+    assert_eq!(node.env.get("PET_NPROC_PER_NODE").map(String::as_str), Some("auto"));
+    assert_eq!(node.env.get("PET_MASTER_ADDR"), None);
+}
+
+// ---- jax: pkg/runtime/framework/plugins/jax/jax_test.go (TestJAX) ----
+
+#[test]
+fn jax_cases_from_jax_test_go() {
+    let cases = [
+        ("single node JAX training", "test-job", "{numNodes: 1}", "1"),
+        ("multi-node JAX training", "multi-node-job", "{numNodes: 4}", "4"),
+        ("trainJob numNodes is respected", "trainJob", "{numNodes: 3}", "3"),
+        (
+            "JAX training with GPU resources",
+            "gpu-job",
+            "{numNodes: 2, image: 'jax/jax:latest', resourcesPerNode: {requests: {cpu: '8', memory: 32Gi, nvidia.com/gpu: '4'}}}",
+            "2",
+        ),
+    ];
+    let runtime = one_node_runtime("jax: {}", "{name: node}");
+    for (at, name, trainer, processes) in cases {
+        let e = explain(&trainjob(name, "jax-distributed", trainer), &runtime);
+        assert_eq!(env(&e, "node", "JAX_NUM_PROCESSES"), Some(processes), "{at}");
+        assert_eq!(env(&e, "node", "JAX_PROCESS_ID"), Some(NODE_INDEX), "{at}");
+        assert_eq!(
+            env(&e, "node", "JAX_COORDINATOR_ADDRESS"),
+            Some(format!("{name}-node-0-0.{name}:29500").as_str()),
+            "{at}"
+        );
+        assert_eq!(group(&e, "node").count.to_string(), processes, "{at}");
+        assert_eq!(group(&e, "node").containers[0].ports, vec![29500], "{at}");
+    }
+}
+
+// ---- xgboost: pkg/runtime/framework/plugins/xgboost/xgboost_test.go (TestXGBoost, TestValidate) ----
+
+#[test]
+fn xgboost_cases_from_xgboost_test_go() {
+    // (case, job, trainer, GPUs on the runtime's node container, DMLC_NUM_WORKER, pods)
+    let cases = [
+        ("single node XGBoost training (CPU)", "test-job", "{numNodes: 1}", None, "1", 1),
+        ("multi-node XGBoost training (CPU)", "multi-node-job", "{numNodes: 4}", None, "4", 4),
+        (
+            "XGBoost training with GPU resources",
+            "gpu-job",
+            "{numNodes: 2, image: 'xgboost/xgboost:latest', resourcesPerNode: {requests: {cpu: '8', memory: 32Gi, example.com/gpu: '4'}}}",
+            None,
+            "8",
+            2,
+        ),
+        ("trainJob numNodes is respected", "trainJob", "{numNodes: 3}", None, "3", 3),
+        ("resources not set - defaults to 1 worker per node", "no-res-job", "{numNodes: 2}", None, "2", 2),
+        ("resources set in Runtime only", "runtime-res-job", "{numNodes: 3}", Some("2"), "6", 3),
+        (
+            "resources set in TrainJob only",
+            "trainjob-res",
+            "{numNodes: 2, image: 'xgboost/xgboost:latest', resourcesPerNode: {requests: {example.com/gpu: '4'}}}",
+            None,
+            "8",
+            2,
+        ),
+        (
+            "resources set in both Runtime and TrainJob",
+            "both-res-job",
+            "{numNodes: 2, image: 'xgboost/xgboost:latest', resourcesPerNode: {requests: {example.com/gpu: '3'}}}",
+            Some("1"),
+            "6",
+            2,
+        ),
+    ];
+    for (at, name, trainer, runtime_gpus, workers, pods) in cases {
+        let container = match runtime_gpus {
+            Some(g) => format!("{{name: node, resources: {{requests: {{example.com/gpu: '{g}'}}}}}}"),
+            None => "{name: node}".into(),
+        };
+        let e = explain(&trainjob(name, "xgboost-distributed", trainer), &one_node_runtime("xgboost: {}", &container));
+        assert_eq!(env(&e, "node", "DMLC_TRACKER_URI"), Some(format!("{name}-node-0-0.{name}").as_str()), "{at}");
+        assert_eq!(env(&e, "node", "DMLC_TRACKER_PORT"), Some("29500"), "{at}");
+        assert_eq!(env(&e, "node", "DMLC_TASK_ID"), Some(NODE_INDEX), "{at}");
+        assert_eq!(env(&e, "node", "DMLC_NUM_WORKER"), Some(workers), "{at}");
+        assert_eq!(group(&e, "node").count, pods, "{at}");
+    }
+}
+
+#[test]
+fn xgboost_reserved_env_is_rejected_as_in_xgboost_test_go() {
+    // TestValidate "error when using reserved DMLC_NUM_WORKER env".
+    let runtime = one_node_runtime("xgboost: {}", "{name: node}");
+    let job = trainjob("test", "xgboost-distributed", "{env: [{name: DMLC_NUM_WORKER, value: '4'}]}");
+    let r = rejection(&job, &runtime);
+    assert_eq!(r.field, "spec.trainer.env[0]");
+    assert_eq!(r.reason, "DMLC_NUM_WORKER is reserved for the XGBoost runtime");
+}
+
+// ---- mpi: pkg/runtime/framework/plugins/mpi/mpi_test.go (TestMPI, TestValidate) ----
+
+/// Upstream's MPI test pod sets: `launcher` then `node` (the trainer step), OpenMPI, /root/.ssh.
+fn mpi_runtime(procs: u32, launcher_as_node: bool) -> String {
+    format!(
+        r#"apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {{name: test-runtime}}
+spec:
+  mlPolicy:
+    numNodes: 1
+    mpi: {{numProcPerNode: {procs}, mpiImplementation: OpenMPI, sshAuthMountPath: /root/.ssh, runLauncherAsNode: {launcher_as_node}}}
+  template:
+    spec:
+      replicatedJobs:
+      - name: launcher
+        template: {{spec: {{template: {{spec: {{containers: [{{name: node}}]}}}}}}}}
+      - name: node
+        template:
+          metadata: {{labels: {{trainer.kubeflow.org/trainjob-ancestor-step: trainer}}}}
+          spec: {{template: {{spec: {{containers: [{{name: node}}]}}}}}}
+"#
+    )
+}
+
+#[test]
+fn mpi_cases_from_mpi_test_go() {
+    // (case, runtime procs, runLauncherAsNode, trainer, node pods, slots)
+    let cases = [
+        ("trainJob numNodes is respected rather than mlPolicy one", 1, false, "{numNodes: 2}", 2, "1"),
+        (
+            "trainJob numProcPerNode is respected rather than mlPolicy one",
+            1,
+            false,
+            "{numNodes: 1, numProcPerNode: 2}",
+            1,
+            "2",
+        ),
+        (
+            "numProcPerNode is set to number of GPUs in TrainJob",
+            1,
+            false,
+            "{numNodes: 1, image: 'test:image', resourcesPerNode: {requests: {custom.com/gpu: '5'}}}",
+            1,
+            "5",
+        ),
+        ("runLauncherAsNode is true", 1, true, "{numNodes: 10}", 9, "1"),
+    ];
+    for (at, procs, as_node, trainer, nodes, slots) in cases {
+        let e = explain(&trainjob("trainJob", "test-runtime", trainer), &mpi_runtime(procs, as_node));
+        assert_eq!(e.rejected, None, "{at}");
+        assert_eq!(group(&e, "node").count, nodes, "{at}");
+        // Only the launcher's `node` container gets the OpenMPI variables (mpi.go:201-224).
+        assert_eq!(env(&e, "launcher", "OMPI_MCA_orte_set_default_slots"), Some(slots), "{at}");
+        assert_eq!(env(&e, "launcher", "OMPI_MCA_orte_default_hostfile"), Some("/etc/mpi/hostfile"), "{at}");
+        assert_eq!(env(&e, "launcher", "OMPI_MCA_orte_keep_fqdn_hostnames"), Some("true"), "{at}");
+        assert_eq!(env(&e, "launcher", "OMPI_MCA_plm_rsh_args"), Some("-o ConnectionAttempts=10"), "{at}");
+        assert_eq!(env(&e, "node", "OMPI_MCA_orte_set_default_slots"), None, "{at}");
+        // The hostfile: one line per node pod with these slots, the launcher first when it is a node.
+        let mut want: String =
+            if as_node { format!("trainJob-launcher-0-0.trainJob slots={slots}\n") } else { String::new() };
+        for i in 0..nodes {
+            want.push_str(&format!("trainJob-node-0-{i}.trainJob slots={slots}\n"));
+        }
+        assert_eq!(hostfile(&e), want, "{at}");
+        let secret = e.objects.iter().find(|o| o.kind == "Secret").expect("SSH Secret");
+        assert_eq!(secret.name, "trainJob-mpi-ssh-auth", "{at}");
+        let mounts = &group(&e, "launcher").containers[0].volume_mounts;
+        assert_eq!(mounts.get("mpi-ssh-auth").map(String::as_str), Some("/root/.ssh"), "{at}");
+        assert_eq!(mounts.get("mpi-hostfile").map(String::as_str), Some("/etc/mpi"), "{at}");
+    }
+}
+
+/// pkg/runtime/core/trainingruntime_test.go "succeeded to build JobSet with OpenMPI values from the
+/// TrainJob": the hostfile ConfigMap's exact content.
+#[test]
+fn mpi_hostfile_from_trainingruntime_test_go() {
+    let runtime = mpi_runtime(1, false).replace(
+        "metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}\n          spec: {template: {spec: {containers: [{name: node}]}}}",
+        "spec: {template: {spec: {containers: [{name: node, image: 'test:runtime'}]}}}",
+    );
+    let runtime = runtime.replace(
+        "- name: launcher\n        template: {",
+        "- name: launcher\n        template: {metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}, ",
+    );
+    assert_eq!(runtime.matches("trainjob-ancestor-step: trainer}}, spec").count(), 1, "{runtime}");
+    let e = explain(&trainjob("test-job", "test-runtime", "{numNodes: 2, numProcPerNode: 8}"), &runtime);
+    assert_eq!(hostfile(&e), "test-job-node-0-0.test-job slots=8\ntest-job-node-0-1.test-job slots=8\n");
+    assert_eq!(group(&e, "launcher").count, 1);
+}
+
+#[test]
+fn mpi_rejections_from_mpi_test_go() {
+    // TestValidate "runtime does not have Launcher even though MPI with runLauncherAsNode has 2 numNodes".
+    let no_launcher = one_node_runtime(
+        "mpi: {numProcPerNode: 1, mpiImplementation: OpenMPI, runLauncherAsNode: true}",
+        "{name: node}",
+    );
+    let r = rejection(&trainjob("test", "test-runtime", "{numNodes: 2}"), &no_launcher);
+    assert_eq!(r.field, "spec.trainer.numNodes");
+    assert_eq!(
+        r.reason,
+        "must have 1 when MPI trainingRuntime with enabled runLauncherAsNode does not have either launcher and node"
+    );
+    // "runtime does not have Launcher but TrainJob has only 1 numNodes": accepted.
+    assert_eq!(explain(&trainjob("test", "test-runtime", "{numNodes: 1}"), &no_launcher).rejected, None);
+    // "trainer has multiple reserved MPI envs".
+    let job = trainjob(
+        "test",
+        "test-runtime",
+        "{env: [{name: OMPI_MCA_orte_default_hostfile, value: /custom/hostfile}, {name: OMPI_MCA_plm_rsh_args, value: custom-args}]}",
+    );
+    let r = rejection(&job, &mpi_runtime(1, false));
+    assert_eq!(r.field, "spec.trainer.env");
+    assert_eq!(
+        r.reason,
+        "must not have reserved envs, invalid envs configured: [OMPI_MCA_orte_default_hostfile OMPI_MCA_plm_rsh_args]"
+    );
+}
+
+#[test]
+fn an_unreadable_quantity_is_a_clear_rejection() {
+    let runtime = one_node_runtime("torch: {}", "{name: node}");
+    let job = trainjob("q", "torch-distributed", "{resourcesPerNode: {limits: {cpu: lots}}}");
+    let r = rejection(&job, &runtime);
+    assert_eq!(r.field, "spec.trainer.resourcesPerNode.limits.cpu");
+}
+
+/// pkg/runtime/core/clustertrainingruntime_test.go "succeeded to build PodGroup and JobSet with
+/// NumNodes from the Runtime and container from the Trainer.": no framework policy (plainml),
+/// coscheduling, a suspended TrainJob.
+#[test]
+fn podgroup_and_jobset_from_clustertrainingruntime_test_go() {
+    let container = |name: &str| {
+        format!("{{name: {name}, image: 'test:runtime', command: [runtime], args: [runtime], resources: {{requests: {{cpu: '1'}}}}}}")
+    };
+    let rjob = |name: &str, step: &str, depends: &str| {
+        format!(
+            "      - name: {name}\n        {depends}template:\n          metadata: {{labels: {{trainer.kubeflow.org/trainjob-ancestor-step: {step}}}}}\n          spec: {{template: {{spec: {{containers: [{}]}}}}}}\n",
+            container(name)
+        )
+    };
+    let runtime = format!(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {{name: test-runtime}}\nspec:\n  \
+         mlPolicy: {{numNodes: 100}}\n  podGroupPolicy: {{coscheduling: {{scheduleTimeoutSeconds: 120}}}}\n  template:\n    spec:\n      replicatedJobs:\n{}{}{}",
+        rjob("dataset-initializer", "dataset-initializer", ""),
+        rjob("model-initializer", "model-initializer", ""),
+        rjob("node", "trainer", "dependsOn: [{name: dataset-initializer, status: Complete}, {name: model-initializer, status: Complete}]\n        "),
+    );
+    let job = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: test-job}\nspec:\n  suspend: true\n  \
+               runtimeRef: {name: test-runtime, kind: ClusterTrainingRuntime}\n  \
+               trainer: {image: 'test:trainjob', command: [trainjob], args: [trainjob], resourcesPerNode: {requests: {cpu: '1'}}}\n";
+    let e = explain(job, &runtime);
+    let jobset = e.jobset.as_ref().expect("a JobSet");
+    assert_eq!(jobset.suspend, Some(true));
+    let rjobs: Vec<(&str, u32, u32)> =
+        jobset.replicated_jobs.iter().map(|r| (r.name.as_str(), r.replicas, r.parallelism)).collect();
+    assert_eq!(rjobs, [("dataset-initializer", 1, 1), ("model-initializer", 1, 1), ("node", 1, 100)]);
+    assert_eq!(jobset.replicated_jobs[2].depends_on.len(), 2);
+    let node = &group(&e, "node").containers[0];
+    assert_eq!(
+        (node.image.as_deref(), node.command.as_slice(), node.args.as_slice()),
+        (Some("test:trainjob"), &["trainjob".to_string()][..], &["trainjob".to_string()][..])
+    );
+    let pg = e.objects.iter().find(|o| o.kind == "PodGroup").expect("PodGroup");
+    let data = pg.data.as_ref().unwrap();
+    // "102 replicas = 100 Trainer nodes + 2 Initializers."
+    assert_eq!(data.get("minMember").map(String::as_str), Some("102"));
+    assert_eq!(data.get("scheduleTimeoutSeconds").map(String::as_str), Some("120"));
+    assert_eq!(data.get("podLabel").map(String::as_str), Some("scheduling.x-k8s.io/pod-group=test-job"));
+}
+
+/// trainingruntime.go:144-161: runtime patches add their template labels to the JobSet's.
+#[test]
+fn runtime_patch_labels_reach_the_jobset() {
+    let runtime = one_node_runtime("torch: {}", "{name: node}")
+        .replace("  template:\n    spec:", "  template:\n    metadata: {labels: {team: a, tier: gold}}\n    spec:");
+    let job = trainjob("p", "torch-distributed", "{numNodes: 1}").replace(
+        "  trainer:",
+        "  runtimePatches:\n  - manager: kueue.x-k8s.io/manager\n    trainingRuntimeSpec: {template: {metadata: {labels: {tier: silver, queue: q}}}}\n  trainer:",
+    );
+    let labels = explain(&job, &runtime).jobset.unwrap().labels;
+    let got: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    assert_eq!(got, [("team", "a"), ("tier", "silver"), ("queue", "q")]);
+}
+
+/// torch_test.go TestTorch "envInjection with init container" and "envInjection with torchtune
+/// command" (targets also get the master address), TestValidate "envInjection target container
+/// does not exist".
+#[test]
+fn torch_env_injection_from_torch_test_go() {
+    let policy = |container: &str| {
+        format!("torch: {{envInjection: {{targets: [{{jobName: node, containerNames: [{container}]}}]}}}}")
+    };
+    let runtime = |container: &str| {
+        one_node_runtime(&policy(container), "{name: node}").replace(
+            "spec: {template: {spec: {containers:",
+            "spec: {template: {spec: {initContainers: [{name: preflight-check}], containers:",
+        )
+    };
+    let e = explain(&trainjob("test-job", "torch-distributed", "{numNodes: 2}"), &runtime("preflight-check"));
+    let pods = group(&e, "node");
+    let names: Vec<(&str, bool)> = pods.containers.iter().map(|c| (c.name.as_str(), c.init)).collect();
+    assert_eq!(names, [("preflight-check", true), ("node", false)]);
+    for c in &pods.containers {
+        let env: Vec<(&str, &str)> = c.env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(
+            env,
+            [
+                ("PET_NNODES", "2"),
+                ("PET_NPROC_PER_NODE", "1"),
+                ("PET_NODE_RANK", NODE_INDEX),
+                ("PET_MASTER_ADDR", "test-job-node-0-0.test-job"),
+                ("PET_MASTER_PORT", "29500"),
+            ],
+            "{}",
+            c.name
+        );
+    }
+    // With torchtune the main container has no master address, the target still does.
+    let tune = trainjob("test-job", "torchtune-llama3.2-1b", "{numNodes: 1, command: [tune, run]}");
+    let e = explain(&tune, &runtime("preflight-check"));
+    let [init, main] = &group(&e, "node").containers[..] else { panic!("two containers") };
+    assert_eq!(init.env.get("PET_MASTER_ADDR").map(String::as_str), Some("test-job-node-0-0.test-job"));
+    assert_eq!(main.env.get("PET_MASTER_ADDR"), None);
+
+    let r = rejection(&trainjob("test-job", "torch-distributed", "{numNodes: 2}"), &runtime("missing-container"));
+    assert_eq!(r.field, "spec.runtimeRef");
+    assert_eq!(
+        r.reason,
+        r#"envInjection target podSet "node" container "missing-container" not found in runtime template"#
+    );
+}
+
+/// builder.go:42-101 (initializers): STORAGE_URI from the TrainJob, then its env, and its
+/// secretRef as `envFrom`; each initializer runs one pod.
+#[test]
+fn initializers_get_the_trainjobs_storage_uri_env_and_secret() {
+    let init = |step: &str| {
+        format!(
+            "      - name: {step}\n        template:\n          metadata: {{labels: {{trainer.kubeflow.org/trainjob-ancestor-step: {step}}}}}\n          \
+             spec: {{template: {{spec: {{containers: [{{name: {step}, image: 'init:1', env: [{{name: STORAGE_URI, value: 'hf://runtime/default'}}], volumeMounts: [{{name: initializer, mountPath: /workspace}}]}}]}}}}}}\n"
+        )
+    };
+    let runtime = format!(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {{name: test-runtime}}\nspec:\n  mlPolicy: {{numNodes: 1, torch: {{}}}}\n  template:\n    spec:\n      replicatedJobs:\n{}{}      - name: node\n        template:\n          metadata: {{labels: {{trainer.kubeflow.org/trainjob-ancestor-step: trainer}}}}\n          spec: {{template: {{spec: {{containers: [{{name: node}}]}}}}}}\n",
+        init("dataset-initializer"),
+        init("model-initializer"),
+    );
+    let job = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: ft}\nspec:\n  runtimeRef: {name: test-runtime}\n  \
+               initializer:\n    dataset: {storageUri: 'hf://tatsu-lab/alpaca', env: [{name: SPLIT, value: train}]}\n    \
+               model: {storageUri: 'hf://meta-llama/Llama-3.2-1B', secretRef: {name: hf-token}}\n  trainer: {numNodes: 1}\n";
+    let e = explain(job, &runtime);
+    let dataset = &group(&e, "dataset-initializer").containers[0];
+    let env: Vec<(&str, &str)> = dataset.env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    assert_eq!(env, [("STORAGE_URI", "hf://tatsu-lab/alpaca"), ("SPLIT", "train")]);
+    let model = &group(&e, "model-initializer").containers[0];
+    assert_eq!(model.env.get("STORAGE_URI").map(String::as_str), Some("hf://meta-llama/Llama-3.2-1B"));
+    assert_eq!(model.env_from, ["secretRef:hf-token"]);
+    assert_eq!(group(&e, "model-initializer").count, 1);
+    // Without the initializer volume mount the webhook refuses the dataset (jobset.go:119-138).
+    let unmounted = runtime.replacen(", volumeMounts: [{name: initializer, mountPath: /workspace}]", "", 1);
+    let r = rejection(job, &unmounted);
+    assert_eq!(
+        r.reason,
+        "must have volumeMount with name - initializer in container dataset-initializer of the dataset-initializer job"
+    );
+}
