@@ -1,7 +1,8 @@
-//! The platform engineer's side: the runtimes Trainer v2.3.0 ships, built from typed models.
+//! The platform engineer's side: the runtimes a Trainer release ships, built from typed models
+//! and release data (crate::releases).
 //!
-//! Built-ins are reproduced as the v2.3.0 runtimes overlay installs them
-//! (manifests/overlays/runtimes): the ghcr.io images pinned to `v2.3.0` and the
+//! Built-ins are reproduced as the release's runtimes overlay installs them
+//! (manifests/overlays/runtimes): the Kubeflow-built images tagged with the release and the
 //! `trainer.kubeflow.org/webhook-validation: disabled` label. A native test applies that overlay to
 //! the shipped base manifests and compares field for field.
 
@@ -13,35 +14,21 @@ use crate::model::v2::{
 };
 use crate::model::Map;
 use crate::model::ObjectMeta;
+use crate::releases::{BuiltinRuntime, Release, NEWEST};
 use crate::selection::{RuntimeScope, Selection, CUSTOM_MPI_RUNTIME};
 use crate::tree;
 
 pub const FRAMEWORK_LABEL: &str = "trainer.kubeflow.org/framework";
 pub const ANCESTOR_LABEL: &str = "trainer.kubeflow.org/trainjob-ancestor-step";
 pub const WEBHOOK_LABEL: &str = "trainer.kubeflow.org/webhook-validation";
-/// The tag the v2.3.0 overlay gives the Kubeflow-built images.
-pub const RELEASE_TAG: &str = "v2.3.0";
-
-const TORCH_IMAGE: &str = "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime";
-const JAX_IMAGE: &str = "nvcr.io/nvidia/jax:25.10-py3";
-
-fn kubeflow_image(name: &str) -> String {
-    format!("ghcr.io/kubeflow/trainer/{name}:{RELEASE_TAG}")
-}
 
 /// The runtime the platform engineer owns for this selection, or `None` when V2 has none.
 pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
+    let release = NEWEST;
     let mut rt = match sel.framework {
-        Framework::PyTorch => single_node_runtime("torch-distributed", "torch", TORCH_IMAGE, "torch"),
-        Framework::Jax => single_node_runtime("jax-distributed", "jax", JAX_IMAGE, "jax"),
-        Framework::XgBoost => {
-            single_node_runtime("xgboost-distributed", "xgboost", &kubeflow_image("xgboost-runtime"), "xgboost")
-        }
-        Framework::DeepSpeed => mpi_runtime("deepspeed-distributed", "deepspeed", &kubeflow_image("deepspeed-runtime")),
-        Framework::Mlx => mpi_runtime("mlx-distributed", "mlx", &kubeflow_image("mlx-runtime")),
-        Framework::TorchTune => torchtune_runtime(sel.model()),
+        Framework::TorchTune => torchtune_runtime(&release, sel.model())?,
         Framework::Mpi => custom_mpi_runtime(sel),
-        Framework::TensorFlow | Framework::Paddle => return None,
+        f => builtin_runtime(&release, release.builtin_for(f)?)?,
     };
     if sel.scope == RuntimeScope::Namespaced || sel.framework == Framework::Mpi {
         // A runtime the platform engineer writes is no longer a built-in: it keeps webhook
@@ -53,6 +40,23 @@ pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
         rt.metadata.namespace = sel.namespace().map(String::from);
     }
     Some(rt)
+}
+
+/// A release's built-in runtime from its data entry. `None` for a shape not modelled yet
+/// (the v2.0 `mpi-distributed` pi demo).
+fn builtin_runtime(release: &Release, data: &BuiltinRuntime) -> Option<TrainingRuntime> {
+    let image = release.image(data.image);
+    match data.framework {
+        "torchtune" => torchtune_runtime(release, LlmModel::ALL.into_iter().find(|m| m.id() == torchtune_model(data))?),
+        "" => None,
+        _ if data.policy == "mpi" => Some(mpi_runtime(data.name, data.framework, &image)),
+        _ => Some(single_node_runtime(data.name, data.framework, &image, data.policy)),
+    }
+}
+
+/// The model id a TorchTune runtime is named after (`torchtune-llama3.2-1b` → `llama3.2-1b`).
+fn torchtune_model(data: &BuiltinRuntime) -> &'static str {
+    data.name.split_once('-').map_or("", |(_, model)| model)
 }
 
 fn runtime_meta(name: &str, framework_label: &str) -> ObjectMeta {
@@ -91,7 +95,7 @@ fn empty_policy() -> Option<Map> {
     Some(Map::new())
 }
 
-/// torch-distributed, jax-distributed, xgboost-distributed: one `node` job, image only.
+/// The torch, jax and xgboost built-ins: one `node` job, image only.
 fn single_node_runtime(name: &str, framework_label: &str, image: &str, policy: &str) -> TrainingRuntime {
     let mut ml = MlPolicy { num_nodes: Some(1), ..Default::default() };
     match policy {
@@ -146,7 +150,7 @@ fn mpi_jobset(image: &str) -> JobSetSpec {
     }
 }
 
-/// deepspeed-distributed and mlx-distributed.
+/// The MPI built-ins (deepspeed, mlx): `node` runs sshd, `launcher` is also a node.
 fn mpi_runtime(name: &str, framework_label: &str, image: &str) -> TrainingRuntime {
     let ml = MlPolicy { num_nodes: Some(1), mpi: Some(mpi_policy()), ..Default::default() };
     cluster_runtime(runtime_meta(name, framework_label), ml, mpi_jobset(image))
@@ -172,8 +176,9 @@ fn initializer_job(step: &str, image: &str, storage_uri: &str) -> ReplicatedJob 
     replicated_job(step, Some(step), vec![], PodSpec { containers: vec![c], ..Default::default() })
 }
 
-/// torchtune-llama3.2-1b, torchtune-llama3.2-3b, torchtune-qwen2.5-1.5b.
-fn torchtune_runtime(model: LlmModel) -> TrainingRuntime {
+/// The TorchTune runtimes (one per model), or `None` when the release has none for the model.
+fn torchtune_runtime(release: &Release, model: LlmModel) -> Option<TrainingRuntime> {
+    let data = release.torchtune_runtime(model.id())?;
     let mut command: Vec<String> = [
         "tune",
         "run",
@@ -198,7 +203,7 @@ fn torchtune_runtime(model: LlmModel) -> TrainingRuntime {
     }
     command.push("checkpointer.checkpoint_dir=/workspace/model".into());
 
-    let mut trainer = Container::new("node", &kubeflow_image("torchtune-trainer"));
+    let mut trainer = Container::new("node", &release.image(data.image));
     trainer.command = command;
     trainer.resources = Resources::gpus(2);
     trainer.volume_mounts = vec![tree!({"name": "initializer", "mountPath": "/workspace"})];
@@ -219,22 +224,27 @@ fn torchtune_runtime(model: LlmModel) -> TrainingRuntime {
             "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "20Gi"}}}
         }]})],
         replicated_jobs: vec![
-            initializer_job("dataset-initializer", &kubeflow_image("dataset-initializer"), "hf://tatsu-lab/alpaca"),
-            initializer_job("model-initializer", &kubeflow_image("model-initializer"), model.hf_uri()),
+            initializer_job(
+                "dataset-initializer",
+                &release.kubeflow_image("dataset-initializer"),
+                "hf://tatsu-lab/alpaca",
+            ),
+            initializer_job("model-initializer", &release.kubeflow_image("model-initializer"), model.hf_uri()),
             node,
         ],
         ..Default::default()
     };
     let ml = MlPolicy { num_nodes: Some(1), torch: empty_policy(), ..Default::default() };
-    cluster_runtime(runtime_meta(&model.runtime_name(), "torchtune"), ml, jobset)
+    Some(cluster_runtime(runtime_meta(data.name, data.framework), ml, jobset))
 }
 
-/// Every built-in runtime of v2.3.0, for the field-for-field test and `export`.
+/// Every built-in runtime of the newest release, for `export`.
 pub fn builtin_runtimes() -> Vec<TrainingRuntime> {
-    let mut out = Vec::new();
-    for f in [Framework::PyTorch, Framework::DeepSpeed, Framework::Mlx, Framework::Jax, Framework::XgBoost] {
-        out.extend(runtime_for(&Selection::new(crate::catalog::Persona::PlatformEngineer, f)));
-    }
-    out.extend(LlmModel::ALL.into_iter().map(torchtune_runtime));
-    out
+    builtin_runtimes_of(&NEWEST)
+}
+
+/// Every built-in runtime a release's data lists and we model, in the data's order: the
+/// field-for-field test runs this on every release entry, including a throwaway one.
+pub fn builtin_runtimes_of(release: &Release) -> Vec<TrainingRuntime> {
+    release.runtimes.iter().filter_map(|data| builtin_runtime(release, data)).collect()
 }
