@@ -83,7 +83,8 @@ pub struct Release {
     pub num_proc_per_node: NumProcPerNode,
     /// The `mlPolicy` sources the CRD accepts.
     pub policies: &'static [&'static str],
-    /// Fields of `mlPolicy.torch` (`numProcPerNode`, `elasticPolicy` until v2.1).
+    /// Fields of `mlPolicy.torch` (`numProcPerNode`, `elasticPolicy` until v2.1;
+    /// `envInjection` from v2.3).
     pub torch_policy_fields: &'static [&'static str],
     /// The built-in runtimes the runtimes overlay installs.
     pub runtimes: &'static [BuiltinRuntime],
@@ -180,6 +181,8 @@ pub const V2_3: Release = Release {
     jobset: "v0.12.0",
     sdk: "0.5.0",
     sdk_trainer_api: ">=2.3.0,<2.4",
+    // `torch.envInjection` injects PET_* into sidecar or init containers (#3516).
+    torch_policy_fields: &["envInjection"],
     runtimes: &[
         runtime("torch-distributed", "torch", "torch", "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime"),
         DEEPSPEED,
