@@ -86,6 +86,13 @@ pub struct Release {
     /// Fields of `mlPolicy.torch` (`numProcPerNode`, `elasticPolicy` until v2.1;
     /// `envInjection` from v2.3).
     pub torch_policy_fields: &'static [&'static str],
+    /// The runtimes overlay labels the built-ins `trainer.kubeflow.org/webhook-validation:
+    /// disabled` (v2.3+, #3683).
+    pub builtins_skip_webhook: bool,
+    /// The MPI built-ins list `node` before `launcher`, the launcher waits for the nodes to be
+    /// Ready, and both pods get `fsGroup: 1000` for the SSH keys (v2.3+). Before, the launcher
+    /// came first and started at once.
+    pub mpi_launcher_waits_for_nodes: bool,
     /// The built-in runtimes the runtimes overlay installs.
     pub runtimes: &'static [BuiltinRuntime],
 }
@@ -132,6 +139,8 @@ pub const V2_0: Release = Release {
     num_proc_per_node: NumProcPerNode::IntOrString,
     policies: &["torch", "mpi"],
     torch_policy_fields: OLD_TORCH_FIELDS,
+    builtins_skip_webhook: false,
+    mpi_launcher_waits_for_nodes: false,
     runtimes: &[
         TORCH_27,
         DEEPSPEED,
@@ -163,6 +172,8 @@ pub const V2_2: Release = Release {
     num_proc_per_node: NumProcPerNode::Int32,
     policies: NEW_POLICIES,
     torch_policy_fields: &[],
+    builtins_skip_webhook: false,
+    mpi_launcher_waits_for_nodes: false,
     runtimes: &[
         runtime("torch-distributed", "torch", "torch", "pytorch/pytorch:2.10.0-cuda12.8-cudnn9-runtime"),
         DEEPSPEED,
@@ -183,6 +194,8 @@ pub const V2_3: Release = Release {
     sdk_trainer_api: ">=2.3.0,<2.4",
     // `torch.envInjection` injects PET_* into sidecar or init containers (#3516).
     torch_policy_fields: &["envInjection"],
+    builtins_skip_webhook: true,
+    mpi_launcher_waits_for_nodes: true,
     runtimes: &[
         runtime("torch-distributed", "torch", "torch", "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime"),
         DEEPSPEED,
@@ -197,14 +210,14 @@ pub const V2_3: Release = Release {
 };
 
 /// Every release line, oldest first.
-pub const RELEASES: [Release; 4] = [V2_0, V2_1, V2_2, V2_3];
+pub const RELEASES: &[Release] = &[V2_0, V2_1, V2_2, V2_3];
 
 /// The release the widget, the CLI and the post target unless asked otherwise.
 pub const NEWEST: Release = RELEASES[RELEASES.len() - 1];
 
 impl Release {
     pub fn from_line(line: &str) -> Option<Release> {
-        RELEASES.into_iter().find(|r| r.line == line)
+        RELEASES.iter().copied().find(|r| r.line == line)
     }
 
     /// The SDK as the panes name it: `kubeflow 0.5.0`.
@@ -251,9 +264,10 @@ impl Release {
 
     /// The first release line that ships a runtime, and the first that no longer does.
     pub fn life_span(name: &str) -> (Option<Release>, Option<Release>) {
-        let since = RELEASES.into_iter().find(|r| r.runtime(name).is_some());
-        let removed = since
-            .and_then(|s| RELEASES.into_iter().skip_while(|r| r.line != s.line).find(|r| r.runtime(name).is_none()));
+        let since = RELEASES.iter().copied().find(|r| r.runtime(name).is_some());
+        let removed = since.and_then(|s| {
+            RELEASES.iter().copied().skip_while(|r| r.line != s.line).find(|r| r.runtime(name).is_none())
+        });
         (since, removed)
     }
 }
@@ -272,7 +286,7 @@ mod tests {
         assert_eq!(NEWEST.tag, "v2.3.0");
         for r in RELEASES {
             assert!(r.tag.starts_with(r.line), "{} serves {}", r.line, r.tag);
-            assert_eq!(Release::from_line(r.line), Some(r));
+            assert_eq!(Release::from_line(r.line), Some(*r));
         }
     }
 

@@ -30,7 +30,7 @@ fn sorted(items: &[&str]) -> Vec<String> {
 fn trainjob_fields_follow_each_release_s_crd() {
     let all =
         [PodSettingsField::PodSpecOverrides, PodSettingsField::PodTemplateOverrides, PodSettingsField::RuntimePatches];
-    for release in &RELEASES {
+    for release in RELEASES {
         let spec = spec_schema(release, "trainjobs");
         for field in all {
             let declared = spec.get(field.field()).is_some();
@@ -49,7 +49,7 @@ fn trainjob_fields_follow_each_release_s_crd() {
 
 #[test]
 fn policy_fields_follow_each_release_s_crd() {
-    for release in &RELEASES {
+    for release in RELEASES {
         let ml = &spec_schema(release, "clustertrainingruntimes")["mlPolicy"]["properties"];
         let mut policies = keys(ml);
         policies.retain(|k| k != "numNodes");

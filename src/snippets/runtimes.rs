@@ -26,7 +26,7 @@ pub const WEBHOOK_LABEL: &str = "trainer.kubeflow.org/webhook-validation";
 pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
     let release = NEWEST;
     let mut rt = match sel.framework {
-        Framework::TorchTune => torchtune_runtime(&release, sel.model())?,
+        Framework::TorchTune => builtin_runtime(&release, release.torchtune_runtime(sel.model().id())?)?,
         Framework::Mpi => custom_mpi_runtime(sel),
         f => builtin_runtime(&release, release.builtin_for(f)?)?,
     };
@@ -46,12 +46,16 @@ pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
 /// (the v2.0 `mpi-distributed` pi demo).
 fn builtin_runtime(release: &Release, data: &BuiltinRuntime) -> Option<TrainingRuntime> {
     let image = release.image(data.image);
-    match data.framework {
-        "torchtune" => torchtune_runtime(release, LlmModel::ALL.into_iter().find(|m| m.id() == torchtune_model(data))?),
-        "" => None,
-        _ if data.policy == "mpi" => Some(mpi_runtime(data.name, data.framework, &image)),
-        _ => Some(single_node_runtime(data.name, data.framework, &image, data.policy)),
+    let mut rt = match data.framework {
+        "torchtune" => torchtune_runtime(release, data, LlmModel::from_id(torchtune_model(data))?),
+        "" => return None,
+        _ if data.policy == "mpi" => mpi_runtime(release, data.name, data.framework, &image),
+        _ => single_node_runtime(data.name, data.framework, &image, data.policy),
+    };
+    if !release.builtins_skip_webhook {
+        rt.metadata.labels.remove(WEBHOOK_LABEL);
     }
+    Some(rt)
 }
 
 /// The model id a TorchTune runtime is named after (`torchtune-llama3.2-1b` → `llama3.2-1b`).
@@ -120,8 +124,9 @@ fn mpi_policy() -> MpiPolicy {
     }
 }
 
-/// The pod both MPI replicated jobs share: uid 1000 (mpiuser), fsGroup 1000 for the SSH keys.
-fn mpi_pod(image: &str, sshd: bool) -> PodSpec {
+/// The pod both MPI replicated jobs share: uid 1000 (mpiuser), and from v2.3 fsGroup 1000 for
+/// the SSH keys.
+fn mpi_pod(image: &str, sshd: bool, fs_group: bool) -> PodSpec {
     let mut c = Container::new("node", image);
     c.security_context = Some(tree!({"runAsUser": 1000}));
     if sshd {
@@ -130,30 +135,28 @@ fn mpi_pod(image: &str, sshd: bool) -> PodSpec {
         c.args = vec!["-De".into(), "-f".into(), "/home/mpiuser/.sshd_config".into()];
         c.readiness_probe = Some(tree!({"tcpSocket": {"port": 2222}, "initialDelaySeconds": 5}));
     }
-    PodSpec { security_context: Some(tree!({"fsGroup": 1000})), containers: vec![c], ..Default::default() }
+    let security_context = fs_group.then(|| tree!({"fsGroup": 1000}));
+    PodSpec { security_context, containers: vec![c], ..Default::default() }
 }
 
-fn mpi_jobset(image: &str) -> JobSetSpec {
+/// `node` (sshd) and `launcher`. `waits`: the v2.3 layout, where the launcher is listed last and
+/// waits for the nodes to be Ready (see `Release::mpi_launcher_waits_for_nodes`).
+fn mpi_jobset(image: &str, waits: bool) -> JobSetSpec {
+    let node = replicated_job("node", None, vec![], mpi_pod(image, true, waits));
+    let depends_on = if waits { vec![DependsOn { name: "node".into(), status: "Ready".into() }] } else { vec![] };
+    let launcher = replicated_job("launcher", Some("trainer"), depends_on, mpi_pod(image, false, waits));
     JobSetSpec {
         network: Some(tree!({"publishNotReadyAddresses": true})),
         success_policy: Some(tree!({"operator": "All", "targetReplicatedJobs": ["launcher"]})),
-        replicated_jobs: vec![
-            replicated_job("node", None, vec![], mpi_pod(image, true)),
-            replicated_job(
-                "launcher",
-                Some("trainer"),
-                vec![DependsOn { name: "node".into(), status: "Ready".into() }],
-                mpi_pod(image, false),
-            ),
-        ],
+        replicated_jobs: if waits { vec![node, launcher] } else { vec![launcher, node] },
         ..Default::default()
     }
 }
 
 /// The MPI built-ins (deepspeed, mlx): `node` runs sshd, `launcher` is also a node.
-fn mpi_runtime(name: &str, framework_label: &str, image: &str) -> TrainingRuntime {
+fn mpi_runtime(release: &Release, name: &str, framework_label: &str, image: &str) -> TrainingRuntime {
     let ml = MlPolicy { num_nodes: Some(1), mpi: Some(mpi_policy()), ..Default::default() };
-    cluster_runtime(runtime_meta(name, framework_label), ml, mpi_jobset(image))
+    cluster_runtime(runtime_meta(name, framework_label), ml, mpi_jobset(image, release.mpi_launcher_waits_for_nodes))
 }
 
 /// Plain MPI: no built-in since v2.1 removed `mpi-distributed`, so this is the runtime a platform
@@ -166,7 +169,8 @@ pub fn custom_mpi_image(sel: &Selection) -> String {
 fn custom_mpi_runtime(sel: &Selection) -> TrainingRuntime {
     let image = custom_mpi_image(sel);
     let ml = MlPolicy { num_nodes: Some(1), mpi: Some(mpi_policy()), ..Default::default() };
-    cluster_runtime(runtime_meta(CUSTOM_MPI_RUNTIME, "mpi"), ml, mpi_jobset(&image))
+    // The pattern of the newest built-ins: the launcher waits for sshd on every node.
+    cluster_runtime(runtime_meta(CUSTOM_MPI_RUNTIME, "mpi"), ml, mpi_jobset(&image, true))
 }
 
 fn initializer_job(step: &str, image: &str, storage_uri: &str) -> ReplicatedJob {
@@ -176,9 +180,8 @@ fn initializer_job(step: &str, image: &str, storage_uri: &str) -> ReplicatedJob 
     replicated_job(step, Some(step), vec![], PodSpec { containers: vec![c], ..Default::default() })
 }
 
-/// The TorchTune runtimes (one per model), or `None` when the release has none for the model.
-fn torchtune_runtime(release: &Release, model: LlmModel) -> Option<TrainingRuntime> {
-    let data = release.torchtune_runtime(model.id())?;
+/// The TorchTune runtimes, one per model.
+fn torchtune_runtime(release: &Release, data: &BuiltinRuntime, model: LlmModel) -> TrainingRuntime {
     let mut command: Vec<String> = [
         "tune",
         "run",
@@ -235,7 +238,7 @@ fn torchtune_runtime(release: &Release, model: LlmModel) -> Option<TrainingRunti
         ..Default::default()
     };
     let ml = MlPolicy { num_nodes: Some(1), torch: empty_policy(), ..Default::default() };
-    Some(cluster_runtime(runtime_meta(data.name, data.framework), ml, jobset))
+    cluster_runtime(runtime_meta(data.name, data.framework), ml, jobset)
 }
 
 /// Every built-in runtime of the newest release, for `export`.
