@@ -281,9 +281,13 @@ mod tests {
 
     #[test]
     fn lines_are_unique_ordered_and_the_newest_is_last() {
-        let lines: Vec<&str> = RELEASES.iter().map(|r| r.line).collect();
-        assert_eq!(lines, ["v2.0", "v2.1", "v2.2", "v2.3"]);
-        assert_eq!(NEWEST.tag, "v2.3.0");
+        // Lines compare as versions: the minor number after "v2.".
+        let minor = |r: &Release| r.line.strip_prefix("v2.").and_then(|m| m.parse::<u32>().ok());
+        let minors: Vec<Option<u32>> = RELEASES.iter().map(minor).collect();
+        assert!(minors.iter().all(Option::is_some), "{minors:?}");
+        assert!(minors.windows(2).all(|w| w[0] < w[1]), "oldest first, no repeats: {minors:?}");
+        assert_eq!(NEWEST, RELEASES[RELEASES.len() - 1]);
+        assert_eq!(RELEASES[0].line, "v2.0", "the first V2 release");
         for r in RELEASES {
             assert!(r.tag.starts_with(r.line), "{} serves {}", r.line, r.tag);
             assert_eq!(Release::from_line(r.line), Some(*r));
