@@ -93,6 +93,12 @@ pub struct Release {
     /// Ready, and both pods get `fsGroup: 1000` for the SSH keys (v2.3+). Before, the launcher
     /// came first and started at once.
     pub mpi_launcher_waits_for_nodes: bool,
+    /// The built-ins' `mlPolicy.torch` sets `numProcPerNode: auto` (while the field exists,
+    /// v2.0–v2.1).
+    pub builtin_torch_procs_auto: bool,
+    /// The TorchTune runtimes get their shared volume from JobSet `volumeClaimPolicies` (v2.2+,
+    /// #3150); before, every pod mounts a PVC named after the runtime that the user pre-creates.
+    pub jobset_volume_claims: bool,
     /// The built-in runtimes the runtimes overlay installs.
     pub runtimes: &'static [BuiltinRuntime],
 }
@@ -141,6 +147,8 @@ pub const V2_0: Release = Release {
     torch_policy_fields: OLD_TORCH_FIELDS,
     builtins_skip_webhook: false,
     mpi_launcher_waits_for_nodes: false,
+    builtin_torch_procs_auto: true,
+    jobset_volume_claims: false,
     runtimes: &[
         TORCH_27,
         DEEPSPEED,
@@ -174,6 +182,8 @@ pub const V2_2: Release = Release {
     torch_policy_fields: &[],
     builtins_skip_webhook: false,
     mpi_launcher_waits_for_nodes: false,
+    builtin_torch_procs_auto: false,
+    jobset_volume_claims: true,
     runtimes: &[
         runtime("torch-distributed", "torch", "torch", "pytorch/pytorch:2.10.0-cuda12.8-cudnn9-runtime"),
         DEEPSPEED,

@@ -50,7 +50,7 @@ fn builtin_runtime(release: &Release, data: &BuiltinRuntime) -> Option<TrainingR
         "torchtune" => torchtune_runtime(release, data, LlmModel::from_id(torchtune_model(data))?),
         "" => return None,
         _ if data.policy == "mpi" => mpi_runtime(release, data.name, data.framework, &image),
-        _ => single_node_runtime(data.name, data.framework, &image, data.policy),
+        _ => single_node_runtime(release, data.name, data.framework, &image, data.policy),
     };
     if !release.builtins_skip_webhook {
         rt.metadata.labels.remove(WEBHOOK_LABEL);
@@ -99,11 +99,26 @@ fn empty_policy() -> Option<Map> {
     Some(Map::new())
 }
 
+/// `mlPolicy.torch` of a built-in: `numProcPerNode: auto` while the field exists (v2.0–v2.1).
+fn torch_policy(release: &Release) -> Option<Map> {
+    let mut policy = Map::new();
+    if release.builtin_torch_procs_auto {
+        policy.insert("numProcPerNode".into(), tree!("auto"));
+    }
+    Some(policy)
+}
+
 /// The torch, jax and xgboost built-ins: one `node` job, image only.
-fn single_node_runtime(name: &str, framework_label: &str, image: &str, policy: &str) -> TrainingRuntime {
+fn single_node_runtime(
+    release: &Release,
+    name: &str,
+    framework_label: &str,
+    image: &str,
+    policy: &str,
+) -> TrainingRuntime {
     let mut ml = MlPolicy { num_nodes: Some(1), ..Default::default() };
     match policy {
-        "torch" => ml.torch = empty_policy(),
+        "torch" => ml.torch = torch_policy(release),
         "jax" => ml.jax = empty_policy(),
         _ => ml.xgboost = empty_policy(),
     }
@@ -180,6 +195,15 @@ fn initializer_job(step: &str, image: &str, storage_uri: &str) -> ReplicatedJob 
     replicated_job(step, Some(step), vec![], PodSpec { containers: vec![c], ..Default::default() })
 }
 
+/// Before JobSet volume claims (v2.0–v2.1), every TorchTune pod mounts the PVC the user
+/// pre-creates, named after the runtime.
+fn mount_precreated_claim(jobset: &mut JobSetSpec, claim: &str) {
+    for job in &mut jobset.replicated_jobs {
+        job.template.spec.template.spec.volumes =
+            vec![tree!({"name": "initializer", "persistentVolumeClaim": {"claimName": claim}})];
+    }
+}
+
 /// The TorchTune runtimes, one per model.
 fn torchtune_runtime(release: &Release, data: &BuiltinRuntime, model: LlmModel) -> TrainingRuntime {
     let mut command: Vec<String> = [
@@ -220,7 +244,7 @@ fn torchtune_runtime(release: &Release, data: &BuiltinRuntime, model: LlmModel) 
         ],
         PodSpec { containers: vec![trainer], ..Default::default() },
     );
-    let jobset = JobSetSpec {
+    let mut jobset = JobSetSpec {
         // JobSet creates the shared volume per TrainJob; the initializers download into it once.
         volume_claim_policies: vec![tree!({"templates": [{
             "metadata": {"name": "initializer"},
@@ -237,7 +261,11 @@ fn torchtune_runtime(release: &Release, data: &BuiltinRuntime, model: LlmModel) 
         ],
         ..Default::default()
     };
-    let ml = MlPolicy { num_nodes: Some(1), torch: empty_policy(), ..Default::default() };
+    if !release.jobset_volume_claims {
+        jobset.volume_claim_policies.clear();
+        mount_precreated_claim(&mut jobset, data.name);
+    }
+    let ml = MlPolicy { num_nodes: Some(1), torch: torch_policy(release), ..Default::default() };
     cluster_runtime(runtime_meta(data.name, data.framework), ml, jobset)
 }
 
