@@ -58,6 +58,10 @@ pub struct BuiltinRuntime {
     pub image: &'static str,
     /// The replicatedJobs' `trainjob-ancestor-step` labels, in manifest order.
     pub steps: &'static [&'static str],
+    /// The trainer container's command and args, where the runtime sets them (v2.0's
+    /// placeholders and pi demo; TorchTune's recipe is built from the model).
+    pub command: &'static [&'static str],
+    pub args: &'static [&'static str],
 }
 
 /// One Trainer release line, served by its newest patch.
@@ -99,6 +103,9 @@ pub struct Release {
     /// The TorchTune runtimes get their shared volume from JobSet `volumeClaimPolicies` (v2.2+,
     /// #3150); before, every pod mounts a PVC named after the runtime that the user pre-creates.
     pub jobset_volume_claims: bool,
+    /// TorchTune's initializers run one after the other (model after dataset, node after
+    /// model) in v2.0; from v2.1 both run at once and the node waits for both.
+    pub torchtune_chained_initializers: bool,
     /// The built-in runtimes the runtimes overlay installs.
     pub runtimes: &'static [BuiltinRuntime],
 }
@@ -109,11 +116,19 @@ const fn runtime(
     policy: &'static str,
     image: &'static str,
 ) -> BuiltinRuntime {
-    BuiltinRuntime { name, framework, policy, image, steps: &["trainer"] }
+    BuiltinRuntime { name, framework, policy, image, steps: &["trainer"], command: &[], args: &[] }
 }
 
 const fn torchtune(name: &'static str) -> BuiltinRuntime {
-    BuiltinRuntime { name, framework: "torchtune", policy: "torch", image: TORCHTUNE_IMAGE, steps: TORCHTUNE_STEPS }
+    BuiltinRuntime {
+        name,
+        framework: "torchtune",
+        policy: "torch",
+        image: TORCHTUNE_IMAGE,
+        steps: TORCHTUNE_STEPS,
+        command: &[],
+        args: &[],
+    }
 }
 
 const TORCHTUNE_IMAGE: &str = "ghcr.io/kubeflow/trainer/torchtune-trainer";
@@ -129,6 +144,48 @@ const LLAMA_3B: BuiltinRuntime = torchtune("torchtune-llama3.2-3b");
 const QWEN: BuiltinRuntime = torchtune("torchtune-qwen2.5-1.5b");
 const TORCH_27: BuiltinRuntime =
     runtime("torch-distributed", "torch", "torch", "pytorch/pytorch:2.7.1-cuda12.8-cudnn9-runtime");
+
+/// v2.0's built-ins ran placeholder scripts that print the environment
+/// (manifests/base/runtimes/*.yaml @ v2.0.1; v2.1 dropped them).
+const V2_0_TORCH: BuiltinRuntime = BuiltinRuntime {
+    command: &[
+        "/bin/bash",
+        "-c",
+        "echo \"Torch Distributed Runtime\"\n\necho \"--------------------------------------\"\n\
+         echo \"Torch Default Runtime Env\"\nenv | grep PET_\n\npip list\n",
+    ],
+    ..TORCH_27
+};
+const V2_0_DEEPSPEED: BuiltinRuntime = BuiltinRuntime {
+    command: &[
+        "mpirun",
+        "-n",
+        "1",
+        "bash",
+        "-c",
+        "echo \"DeepSpeed Distributed Runtime\"\n\necho \"--------------------------------------\"\n\
+         set -e\nmpirun --version\npython --version\npip list\n",
+    ],
+    ..DEEPSPEED
+};
+const V2_0_MLX: BuiltinRuntime = BuiltinRuntime {
+    command: &[
+        "mpirun",
+        "-n",
+        "1",
+        "bash",
+        "-c",
+        "echo \"MLX Distributed Runtime\"\n\necho \"--------------------------------------\"\n\
+         set -e\nmpirun --version\npython --version\npip list\n",
+    ],
+    ..MLX
+};
+/// The OpenMPI pi demo, the only plain-MPI built-in (removed in v2.1, #2760). No framework label.
+const MPI_PI: BuiltinRuntime = BuiltinRuntime {
+    command: &["mpirun"],
+    args: &["/home/mpiuser/pi"],
+    ..runtime("mpi-distributed", "", "mpi", "mpioperator/mpi-pi:openmpi")
+};
 
 const OLD_TORCH_FIELDS: &[&str] = &["numProcPerNode", "elasticPolicy"];
 const NEW_POLICIES: &[&str] = &["torch", "mpi", "jax", "xgboost", "flux"];
@@ -149,14 +206,8 @@ pub const V2_0: Release = Release {
     mpi_launcher_waits_for_nodes: false,
     builtin_torch_procs_auto: true,
     jobset_volume_claims: false,
-    runtimes: &[
-        TORCH_27,
-        DEEPSPEED,
-        MLX,
-        runtime("mpi-distributed", "", "mpi", "mpioperator/mpi-pi:openmpi"),
-        LLAMA_1B,
-        LLAMA_3B,
-    ],
+    torchtune_chained_initializers: true,
+    runtimes: &[V2_0_TORCH, V2_0_DEEPSPEED, V2_0_MLX, MPI_PI, LLAMA_1B, LLAMA_3B],
 };
 
 pub const V2_1: Release = Release {
@@ -164,6 +215,7 @@ pub const V2_1: Release = Release {
     tag: "v2.1.0",
     jobset: "v0.10.1",
     pod_settings: PodSettingsField::PodTemplateOverrides,
+    torchtune_chained_initializers: false,
     runtimes: &[TORCH_27, DEEPSPEED, MLX, LLAMA_1B, LLAMA_3B, QWEN],
     ..V2_0
 };
@@ -184,6 +236,7 @@ pub const V2_2: Release = Release {
     mpi_launcher_waits_for_nodes: false,
     builtin_torch_procs_auto: false,
     jobset_volume_claims: true,
+    torchtune_chained_initializers: false,
     runtimes: &[
         runtime("torch-distributed", "torch", "torch", "pytorch/pytorch:2.10.0-cuda12.8-cudnn9-runtime"),
         DEEPSPEED,

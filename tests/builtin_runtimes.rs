@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use trainer_v2_explorer::releases::{Release, NEWEST, RELEASES, V2_1, V2_2, V2_3};
+use trainer_v2_explorer::releases::{Release, NEWEST, RELEASES};
 use trainer_v2_explorer::snippets::runtimes::builtin_runtimes_of;
 
 /// Applies manifests/overlays/runtimes (kustomize `images` newTag and `labels` pairs).
@@ -131,13 +131,9 @@ fn release_data_matches_every_release_s_manifests() {
     }
 }
 
-/// The releases whose runtime shapes the builders model (v2.0 ships placeholder commands, a
-/// chained TorchTune dependsOn and `mpi-distributed`: not modelled yet).
-const MODELLED: [Release; 3] = [V2_1, V2_2, V2_3];
-
 #[test]
 fn builtins_match_the_shipped_manifests_field_for_field() {
-    for release in &MODELLED {
+    for release in RELEASES {
         check_built(release, &installed_runtimes(&release_dir(release)));
     }
 }

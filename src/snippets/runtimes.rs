@@ -48,10 +48,15 @@ fn builtin_runtime(release: &Release, data: &BuiltinRuntime) -> Option<TrainingR
     let image = release.image(data.image);
     let mut rt = match data.framework {
         "torchtune" => torchtune_runtime(release, data, LlmModel::from_id(torchtune_model(data))?),
-        "" => return None,
         _ if data.policy == "mpi" => mpi_runtime(release, data.name, data.framework, &image),
         _ => single_node_runtime(release, data.name, data.framework, &image, data.policy),
     };
+    if !data.command.is_empty() {
+        let trainer = rt.spec.template.spec.replicated_jobs.iter_mut().find(|job| is_trainer_step(job))?;
+        let container = trainer.template.spec.template.spec.containers.first_mut()?;
+        container.command = data.command.iter().map(|s| s.to_string()).collect();
+        container.args = data.args.iter().map(|s| s.to_string()).collect();
+    }
     if !release.builtins_skip_webhook {
         rt.metadata.labels.remove(WEBHOOK_LABEL);
     }
@@ -64,7 +69,15 @@ fn torchtune_model(data: &BuiltinRuntime) -> &'static str {
 }
 
 fn runtime_meta(name: &str, framework_label: &str) -> ObjectMeta {
-    ObjectMeta::named(name).with_label(FRAMEWORK_LABEL, framework_label).with_label(WEBHOOK_LABEL, "disabled")
+    let meta = ObjectMeta::named(name);
+    // v2.0's mpi-distributed has no framework label.
+    let meta = if framework_label.is_empty() { meta } else { meta.with_label(FRAMEWORK_LABEL, framework_label) };
+    meta.with_label(WEBHOOK_LABEL, "disabled")
+}
+
+/// The replicatedJob the TrainJob's `trainer` overrides.
+fn is_trainer_step(job: &ReplicatedJob) -> bool {
+    job.template.metadata.as_ref().is_some_and(|m| m.labels.get(ANCESTOR_LABEL).map(String::as_str) == Some("trainer"))
 }
 
 fn cluster_runtime(metadata: ObjectMeta, ml_policy: MlPolicy, jobset: JobSetSpec) -> TrainingRuntime {
@@ -235,15 +248,23 @@ fn torchtune_runtime(release: &Release, data: &BuiltinRuntime, model: LlmModel) 
     trainer.resources = Resources::gpus(2);
     trainer.volume_mounts = vec![tree!({"name": "initializer", "mountPath": "/workspace"})];
 
+    let complete = |name: &str| DependsOn { name: name.into(), status: "Complete".into() };
+    let node_waits_for = if release.torchtune_chained_initializers {
+        vec![complete("model-initializer")]
+    } else {
+        vec![complete("dataset-initializer"), complete("model-initializer")]
+    };
     let node = replicated_job(
         "node",
         Some("trainer"),
-        vec![
-            DependsOn { name: "dataset-initializer".into(), status: "Complete".into() },
-            DependsOn { name: "model-initializer".into(), status: "Complete".into() },
-        ],
+        node_waits_for,
         PodSpec { containers: vec![trainer], ..Default::default() },
     );
+    let mut model_initializer =
+        initializer_job("model-initializer", &release.kubeflow_image("model-initializer"), model.hf_uri());
+    if release.torchtune_chained_initializers {
+        model_initializer.depends_on = vec![complete("dataset-initializer")];
+    }
     let mut jobset = JobSetSpec {
         // JobSet creates the shared volume per TrainJob; the initializers download into it once.
         volume_claim_policies: vec![tree!({"templates": [{
@@ -256,7 +277,7 @@ fn torchtune_runtime(release: &Release, data: &BuiltinRuntime, model: LlmModel) 
                 &release.kubeflow_image("dataset-initializer"),
                 "hf://tatsu-lab/alpaca",
             ),
-            initializer_job("model-initializer", &release.kubeflow_image("model-initializer"), model.hf_uri()),
+            model_initializer,
             node,
         ],
         ..Default::default()
