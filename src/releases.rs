@@ -156,30 +156,26 @@ const V2_0_TORCH: BuiltinRuntime = BuiltinRuntime {
     ],
     ..TORCH_27
 };
-const V2_0_DEEPSPEED: BuiltinRuntime = BuiltinRuntime {
-    command: &[
-        "mpirun",
-        "-n",
-        "1",
-        "bash",
-        "-c",
-        "echo \"DeepSpeed Distributed Runtime\"\n\necho \"--------------------------------------\"\n\
-         set -e\nmpirun --version\npython --version\npip list\n",
-    ],
-    ..DEEPSPEED
-};
-const V2_0_MLX: BuiltinRuntime = BuiltinRuntime {
-    command: &[
-        "mpirun",
-        "-n",
-        "1",
-        "bash",
-        "-c",
-        "echo \"MLX Distributed Runtime\"\n\necho \"--------------------------------------\"\n\
-         set -e\nmpirun --version\npython --version\npip list\n",
-    ],
-    ..MLX
-};
+/// The MPI built-ins' v2.0 launcher: one process that prints the MPI and Python setup.
+macro_rules! mpi_placeholder {
+    ($runtime:literal) => {
+        &[
+            "mpirun",
+            "-n",
+            "1",
+            "bash",
+            "-c",
+            concat!(
+                "echo \"",
+                $runtime,
+                " Distributed Runtime\"\n\necho \"--------------------------------------\"\n\
+                 set -e\nmpirun --version\npython --version\npip list\n"
+            ),
+        ]
+    };
+}
+const V2_0_DEEPSPEED: BuiltinRuntime = BuiltinRuntime { command: mpi_placeholder!("DeepSpeed"), ..DEEPSPEED };
+const V2_0_MLX: BuiltinRuntime = BuiltinRuntime { command: mpi_placeholder!("MLX"), ..MLX };
 /// The OpenMPI pi demo, the only plain-MPI built-in (removed in v2.1, #2760). No framework label.
 const MPI_PI: BuiltinRuntime = BuiltinRuntime {
     command: &["mpirun"],
