@@ -1,26 +1,24 @@
 #!/usr/bin/env bash
 # Fetches the pinned upstream reference files the tests read, into $1, when the shared
 # reference folder is not there (a user's clone). The commits are the ones the reference
-# README pins: kubeflow/trainer v2.3.0 and v1.9.4, kubeflow/mpi-operator v0.8.0.
+# README pins: kubeflow/trainer v2.3.0 and v1.9.4, kubeflow/mpi-operator v0.8.0, and for the
+# CRDs and built-in runtimes every release line src/releases.rs lists (one line each in
+# `releases` below). REFERENCE_GIT_MIRROR=<git dir of kubeflow/trainer> reads the trainer files
+# from a local mirror instead of the network.
 set -euo pipefail
 dest=${1:?usage: fetch-reference.sh DEST}
 T230=658725bdae5c7e3a0854d93ac6ff492e109a22ab
 T194=4445c12aa62e4345b0c2c6ac9b215a70eca46ed7
 MPI=101db144e019e1de65aaded07745e9d805c2852a
 raw=https://raw.githubusercontent.com
+# The tag each release line serves (src/releases.rs) and its commit.
+releases=(
+  "v2.0.1 332ad3939a000ecf837a37ecb1a56e3b0494562c"
+  "v2.1.0 73c9bece741ce17d2124abda3ec6bfcf5b5b8e87"
+  "v2.2.1 c505fc7ccec98bb326cee56144bc5ee92be5048d"
+  "v2.3.0 $T230"
+)
 files=(
-  "kubeflow/trainer $T230 manifests/base/crds/trainer.kubeflow.org_trainjobs.yaml v2-crds/v2.3.0/trainer.kubeflow.org_trainjobs.yaml"
-  "kubeflow/trainer $T230 manifests/base/crds/trainer.kubeflow.org_trainingruntimes.yaml v2-crds/v2.3.0/trainer.kubeflow.org_trainingruntimes.yaml"
-  "kubeflow/trainer $T230 manifests/base/crds/trainer.kubeflow.org_clustertrainingruntimes.yaml v2-crds/v2.3.0/trainer.kubeflow.org_clustertrainingruntimes.yaml"
-  "kubeflow/trainer $T230 manifests/base/runtimes/torch_distributed.yaml v2-runtimes/v2.3.0/torch_distributed.yaml"
-  "kubeflow/trainer $T230 manifests/base/runtimes/deepspeed_distributed.yaml v2-runtimes/v2.3.0/deepspeed_distributed.yaml"
-  "kubeflow/trainer $T230 manifests/base/runtimes/mlx_distributed.yaml v2-runtimes/v2.3.0/mlx_distributed.yaml"
-  "kubeflow/trainer $T230 manifests/base/runtimes/jax_distributed.yaml v2-runtimes/v2.3.0/jax_distributed.yaml"
-  "kubeflow/trainer $T230 manifests/base/runtimes/xgboost_distributed.yaml v2-runtimes/v2.3.0/xgboost_distributed.yaml"
-  "kubeflow/trainer $T230 manifests/base/runtimes/torchtune/llama3_2/llama3_2_1B.yaml v2-runtimes/v2.3.0/torchtune/llama3_2/llama3_2_1B.yaml"
-  "kubeflow/trainer $T230 manifests/base/runtimes/torchtune/llama3_2/llama3_2_3B.yaml v2-runtimes/v2.3.0/torchtune/llama3_2/llama3_2_3B.yaml"
-  "kubeflow/trainer $T230 manifests/base/runtimes/torchtune/qwen2_5/qwen2_5_1.5B.yaml v2-runtimes/v2.3.0/torchtune/qwen2_5/qwen2_5_1.5B.yaml"
-  "kubeflow/trainer $T230 manifests/overlays/runtimes/kustomization.yaml v2-runtimes/v2.3.0/overlay-kustomization.yaml"
   "kubeflow/trainer $T230 examples/yaml/01-multi-node.yaml v2-examples/v2.3.0/01-multi-node.yaml"
   "kubeflow/trainer $T230 examples/yaml/02-runtime-patches.yaml v2-examples/v2.3.0/02-runtime-patches.yaml"
   "kubeflow/trainer $T230 examples/yaml/03-kueue-integration.yaml v2-examples/v2.3.0/03-kueue-integration.yaml"
@@ -48,11 +46,39 @@ files=(
   "kubeflow/mpi-operator $MPI examples/v2beta1/pi/pi.yaml mpi-operator-v2beta1/pi.yaml"
 )
 tmp=$(mktemp -d)
+# get REPO COMMIT SRC OUT: one upstream file into $tmp/OUT.
+get() {
+  mkdir -p "$tmp/$(dirname "$4")"
+  if [[ -n ${REFERENCE_GIT_MIRROR:-} && $1 == kubeflow/trainer ]]; then
+    git -C "$REFERENCE_GIT_MIRROR" show "$2:$3" >"$tmp/$4"
+  else
+    curl -fsSL --retry 2 "$raw/$1/$2/$3" -o "$tmp/$4"
+  fi || { echo "error: could not fetch $1@$2:$3 (no network?)" >&2; exit 1; }
+}
+# base_runtimes COMMIT DIR OUT: a kustomization and the resources it lists, folders recursively.
+base_runtimes() {
+  get kubeflow/trainer "$1" "$2/kustomization.yaml" "$3/kustomization.yaml"
+  local res
+  for res in $(sed -n 's/^  - //p' "$tmp/$3/kustomization.yaml"); do
+    if [[ $res == *.yaml ]]; then
+      get kubeflow/trainer "$1" "$2/$res" "$3/$res"
+    else
+      base_runtimes "$1" "$2/$res" "$3/$res"
+    fi
+  done
+}
 for entry in "${files[@]}"; do
   read -r repo commit src out <<<"$entry"
-  mkdir -p "$tmp/$(dirname "$out")"
-  curl -fsSL --retry 2 "$raw/$repo/$commit/$src" -o "$tmp/$out" \
-    || { echo "error: could not fetch $repo@$commit:$src (no network?)" >&2; exit 1; }
+  get "$repo" "$commit" "$src" "$out"
+done
+for entry in "${releases[@]}"; do
+  read -r tag commit <<<"$entry"
+  for crd in trainjobs trainingruntimes clustertrainingruntimes; do
+    f=trainer.kubeflow.org_$crd.yaml
+    get kubeflow/trainer "$commit" "manifests/base/crds/$f" "v2-crds/$tag/$f"
+  done
+  get kubeflow/trainer "$commit" manifests/overlays/runtimes/kustomization.yaml "v2-runtimes/$tag/overlay-kustomization.yaml"
+  base_runtimes "$commit" manifests/base/runtimes "v2-runtimes/$tag"
 done
 mkdir -p "$(dirname "$dest")"
 rm -rf "$dest" && mv "$tmp" "$dest"

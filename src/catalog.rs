@@ -1,7 +1,10 @@
 //! The catalog: personas and frameworks as data, and how each framework maps from V1 to V2.
 //!
 //! Everything the widget, the CLI and the static fallback know about a framework lives here, so
-//! adding one is a matter of adding a row.
+//! adding one is a matter of adding a row. What a Trainer release ships is release data
+//! (crate::releases), not catalog.
+
+use crate::releases::{BuiltinRuntime, NEWEST};
 
 /// Who is reading: the persona decides what the V2 pane shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -121,10 +124,10 @@ impl V1Kind {
     }
 }
 
-/// How a framework is served by Trainer v2.3.0.
+/// How a framework is served by the newest Trainer release.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum V2Support {
-    /// A built-in `ClusterTrainingRuntime` ships with v2.3.0.
+    /// A built-in `ClusterTrainingRuntime` ships with the release.
     BuiltIn,
     /// No built-in runtime: the platform engineer writes one (plain MPI since v2.1).
     CustomRuntime,
@@ -224,13 +227,27 @@ impl Framework {
         }
     }
 
+    /// The `trainer.kubeflow.org/framework` label of the framework's built-in runtimes, the key
+    /// under which release data lists them (crate::releases).
+    pub fn runtime_label(self) -> Option<&'static str> {
+        match self {
+            Framework::PyTorch => Some("torch"),
+            Framework::DeepSpeed => Some("deepspeed"),
+            Framework::Mlx => Some("mlx"),
+            Framework::Jax => Some("jax"),
+            Framework::XgBoost => Some("xgboost"),
+            Framework::TorchTune => Some("torchtune"),
+            Framework::Mpi | Framework::TensorFlow | Framework::Paddle => None,
+        }
+    }
+
     /// Whether the runtime is MPI-based (launcher + node, SSH keys, hostfile).
     pub fn is_mpi(self) -> bool {
         self.ml_policy() == Some("mpi")
     }
 }
 
-/// The TorchTune models that have a built-in runtime in v2.3.0.
+/// The TorchTune models that have a built-in runtime in the newest release.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LlmModel {
     Llama32_1b,
@@ -262,8 +279,9 @@ impl LlmModel {
         LlmModel::ALL.into_iter().find(|m| m.id() == id)
     }
 
-    pub fn runtime_name(self) -> String {
-        format!("torchtune-{}", self.id())
+    /// The model's built-in runtime in the newest release (release data names it).
+    pub fn runtime(self) -> Option<&'static BuiltinRuntime> {
+        NEWEST.torchtune_runtime(self.id())
     }
 
     /// The Hugging Face model the runtime's model-initializer downloads by default.
@@ -290,9 +308,8 @@ impl LlmModel {
     }
 }
 
-/// Versions the snippets target. One place, so the UI, the CLI and the post agree.
-pub const TRAINER_VERSION: &str = "v2.3.0";
-pub const V2_SDK: &str = "kubeflow 0.5.0";
+/// The Trainer tag the snippets target; release data (crate::releases) names it.
+pub const TRAINER_VERSION: &str = NEWEST.tag;
 pub const V1_OPERATOR: &str = "Training Operator v1.9";
 pub const V1_SDK: &str = "kubeflow-training 1.9.4";
 
@@ -312,6 +329,9 @@ mod tests {
             assert_eq!(LlmModel::from_id(m.id()), Some(m));
         }
         assert_eq!(Framework::from_id("PyTorch"), None, "ids are case-sensitive");
+        for m in LlmModel::ALL {
+            assert!(m.runtime().is_some(), "{m:?} has a runtime in {}", NEWEST.tag);
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod highlight;
 pub mod migrate;
 pub mod model;
 pub mod query;
+pub mod releases;
 pub mod selection;
 pub mod snippets;
 pub mod yaml;

@@ -4,6 +4,7 @@
 //! framework keeps what the reader typed and re-derives the rest.
 
 use crate::catalog::{Framework, LlmModel, Persona};
+use crate::releases::NEWEST;
 
 /// Where the platform engineer's runtime lives, and what the TrainJob's `runtimeRef.kind` says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -285,16 +286,12 @@ impl Selection {
 
     /// The V2 runtime a TrainJob references, or `None` when V2 has no equivalent.
     pub fn runtime_name(&self) -> Option<String> {
-        match self.framework {
-            Framework::PyTorch => Some("torch-distributed".into()),
-            Framework::DeepSpeed => Some("deepspeed-distributed".into()),
-            Framework::Mlx => Some("mlx-distributed".into()),
-            Framework::Jax => Some("jax-distributed".into()),
-            Framework::XgBoost => Some("xgboost-distributed".into()),
-            Framework::TorchTune => Some(self.model().runtime_name()),
-            Framework::Mpi => Some(CUSTOM_MPI_RUNTIME.into()),
-            Framework::TensorFlow | Framework::Paddle => None,
-        }
+        let builtin = match self.framework {
+            Framework::TorchTune => self.model().runtime(),
+            Framework::Mpi => return Some(CUSTOM_MPI_RUNTIME.into()),
+            f => NEWEST.builtin_for(f),
+        };
+        builtin.map(|rt| rt.name.to_string())
     }
 
     /// Values that parse but do not fit the framework, shown next to their controls.
@@ -303,7 +300,7 @@ impl Selection {
         if self.framework == Framework::TorchTune && self.params.nodes.is_some_and(|n| n > 1) {
             out.push(ParamWarning {
                 key: ParamKey::Nodes,
-                message: "TorchTune runtimes run on one node in v2.3.0; using 1".into(),
+                message: format!("TorchTune runtimes run on one node in {}; using 1", NEWEST.tag),
             });
         }
         out

@@ -1,16 +1,21 @@
-//! The built-in runtimes match Trainer v2.3.0 field for field: the base manifests with the
-//! runtimes overlay applied (image tags and the webhook-validation label), as a cluster gets them.
+//! The built-in runtimes match each release's shipped manifests: the release data
+//! (src/releases.rs) lists exactly the runtimes, labels, policies, steps and images the release's
+//! runtimes overlay installs, and the runtimes we build equal the manifests field for field (the
+//! base manifests with the overlay applied: image tags and labels, as a cluster gets them).
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
 
 mod common;
 
+use std::path::{Path, PathBuf};
+
 use serde_json::Value;
 
-use trainer_v2_explorer::snippets::runtimes::builtin_runtimes;
+use trainer_v2_explorer::releases::{Release, NEWEST, RELEASES};
+use trainer_v2_explorer::snippets::runtimes::builtin_runtimes_of;
 
 /// Applies manifests/overlays/runtimes (kustomize `images` newTag and `labels` pairs).
 fn apply_overlay(mut doc: Value, overlay: &Value) -> Value {
-    for pair in overlay["labels"].as_array().unwrap() {
+    for pair in overlay["labels"].as_array().into_iter().flatten() {
         for (k, v) in pair["pairs"].as_object().unwrap() {
             doc["metadata"]["labels"][k] = v.clone();
         }
@@ -35,39 +40,149 @@ fn retag(v: &mut Value, images: &[Value]) {
     }
 }
 
+fn read(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    common::yaml_docs(&text)
+}
+
+/// The base runtimes a kustomization lists: files, and folders with their own kustomization.
+fn base_runtimes(dir: &Path) -> Vec<Value> {
+    let kustomization = read(&dir.join("kustomization.yaml")).remove(0);
+    let mut out = Vec::new();
+    for resource in kustomization["resources"].as_array().unwrap() {
+        let resource = resource.as_str().unwrap();
+        if resource.ends_with(".yaml") {
+            out.extend(read(&dir.join(resource)));
+        } else {
+            out.extend(base_runtimes(&dir.join(resource)));
+        }
+    }
+    out
+}
+
+/// What a cluster gets from `v2-runtimes/<tag>`: the overlay applied to every base runtime.
+fn installed_runtimes(dir: &Path) -> Vec<Value> {
+    let overlay = read(&dir.join("overlay-kustomization.yaml")).remove(0);
+    base_runtimes(dir).into_iter().map(|doc| apply_overlay(doc, &overlay)).collect()
+}
+
+fn release_dir(release: &Release) -> PathBuf {
+    common::reference_dir().join("v2-runtimes").join(release.tag)
+}
+
+fn strings_at<'a>(v: &'a Value, key: &str, out: &mut Vec<&'a str>) {
+    match v {
+        Value::Object(map) => {
+            if let Some(Value::String(s)) = map.get(key) {
+                out.push(s);
+            }
+            map.values().for_each(|x| strings_at(x, key, out));
+        }
+        Value::Array(items) => items.iter().for_each(|x| strings_at(x, key, out)),
+        _ => {}
+    }
+}
+
+/// The release entry names the runtimes the manifests install, with their framework label,
+/// policy, ancestor steps and the trainer image as the overlay tags it.
+fn check_data(release: &Release, shipped: &[Value]) {
+    let names = |it: Vec<&str>| {
+        let mut v: Vec<String> = it.into_iter().map(String::from).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        names(release.runtimes.iter().map(|r| r.name).collect()),
+        names(shipped.iter().map(|d| d["metadata"]["name"].as_str().unwrap()).collect()),
+        "{}: the runtimes the release data lists",
+        release.tag
+    );
+    for data in release.runtimes {
+        let doc = shipped.iter().find(|d| d["metadata"]["name"] == data.name).unwrap();
+        let label = doc["metadata"]["labels"]["trainer.kubeflow.org/framework"].as_str().unwrap_or("");
+        assert_eq!(label, data.framework, "{} {}", release.tag, data.name);
+        assert!(doc["spec"]["mlPolicy"].get(data.policy).is_some(), "{} {}: {}", release.tag, data.name, data.policy);
+        let mut steps = Vec::new();
+        strings_at(&doc["spec"]["template"], "trainer.kubeflow.org/trainjob-ancestor-step", &mut steps);
+        assert_eq!(steps, data.steps, "{} {}", release.tag, data.name);
+        let mut images = Vec::new();
+        strings_at(doc, "image", &mut images);
+        assert!(images.contains(&release.image(data.image).as_str()), "{} {}: {images:?}", release.tag, data.name);
+        let webhook = &doc["metadata"]["labels"]["trainer.kubeflow.org/webhook-validation"];
+        assert_eq!(webhook == "disabled", release.builtins_skip_webhook, "{} {}", release.tag, data.name);
+    }
+}
+
+/// Every runtime we build for the release equals its installed manifest, field for field.
+fn check_built(release: &Release, shipped: &[Value]) {
+    let ours: Vec<Value> = builtin_runtimes_of(release).iter().map(common::emitted_tree).collect();
+    assert_eq!(ours.len(), shipped.len(), "{}: every shipped runtime is built", release.tag);
+    for mine in &ours {
+        let name = &mine["metadata"]["name"];
+        let theirs = shipped.iter().find(|d| &d["metadata"]["name"] == name).unwrap_or_else(|| panic!("no {name}"));
+        assert_eq!(mine, theirs, "{} {name} differs", release.tag);
+    }
+}
+
+#[test]
+fn release_data_matches_every_release_s_manifests() {
+    for release in RELEASES {
+        check_data(release, &installed_runtimes(&release_dir(release)));
+    }
+}
+
 #[test]
 fn builtins_match_the_shipped_manifests_field_for_field() {
-    let overlay = common::yaml_docs(&common::read_reference("v2-runtimes/v2.3.0/overlay-kustomization.yaml")).remove(0);
-    let files = [
-        "torch_distributed.yaml",
-        "deepspeed_distributed.yaml",
-        "mlx_distributed.yaml",
-        "jax_distributed.yaml",
-        "xgboost_distributed.yaml",
-        "torchtune/llama3_2/llama3_2_1B.yaml",
-        "torchtune/llama3_2/llama3_2_3B.yaml",
-        "torchtune/qwen2_5/qwen2_5_1.5B.yaml",
-    ];
-    let ours: Vec<Value> = builtin_runtimes().iter().map(common::emitted_tree).collect();
-    assert_eq!(ours.len(), files.len());
-    for file in files {
-        let shipped = common::yaml_docs(&common::read_reference(&format!("v2-runtimes/v2.3.0/{file}"))).remove(0);
-        let shipped = apply_overlay(shipped, &overlay);
-        let name = &shipped["metadata"]["name"];
-        let mine = ours.iter().find(|r| &r["metadata"]["name"] == name).unwrap_or_else(|| panic!("no {name}"));
-        assert_eq!(mine, &shipped, "{file} differs");
+    for release in RELEASES {
+        check_built(release, &installed_runtimes(&release_dir(release)));
+    }
+}
+
+/// Adding a release is one data entry plus its reference files: a throwaway v2.4 that copies
+/// v2.3's data, with reference files copied from v2.3.0 and retagged as the v2.4 overlay would,
+/// passes both checks with no other change.
+#[test]
+fn a_new_release_is_one_entry_plus_its_reference_files() {
+    let v2_4 = Release { line: "v2.4", tag: "v2.4.0", ..NEWEST };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("v2-runtimes").join(v2_4.tag);
+    copy_retagged(&release_dir(&NEWEST), &dir, NEWEST.tag, v2_4.tag);
+    let shipped = installed_runtimes(&dir);
+    check_data(&v2_4, &shipped);
+    check_built(&v2_4, &shipped);
+    let image = builtin_runtimes_of(&v2_4).iter().map(common::emitted_tree).find_map(|rt| {
+        let mut images = Vec::new();
+        strings_at(&rt, "image", &mut images);
+        images.into_iter().find(|i| i.ends_with(":v2.4.0")).map(String::from)
+    });
+    assert!(image.is_some(), "the Kubeflow-built images carry the new tag");
+}
+
+fn copy_retagged(from: &Path, to: &Path, old: &str, new: &str) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_retagged(&entry.path(), &target, old, new);
+        } else {
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            std::fs::write(target, text.replace(old, new)).unwrap();
+        }
     }
 }
 
 #[test]
 fn the_overlay_test_can_fail() {
     // Guard against a comparison that always passes: a changed image must be noticed.
-    let overlay = common::yaml_docs(&common::read_reference("v2-runtimes/v2.3.0/overlay-kustomization.yaml")).remove(0);
-    let shipped = common::yaml_docs(&common::read_reference("v2-runtimes/v2.3.0/mlx_distributed.yaml")).remove(0);
-    let shipped = apply_overlay(shipped, &overlay);
-    let mut mine = common::emitted_tree(&builtin_runtimes()[2]);
-    assert_eq!(mine, shipped);
+    let shipped = installed_runtimes(&release_dir(&NEWEST));
+    let mlx = shipped.iter().find(|d| d["metadata"]["name"] == "mlx-distributed").unwrap().clone();
+    let mut mine = builtin_runtimes_of(&NEWEST)
+        .iter()
+        .map(common::emitted_tree)
+        .find(|rt| rt["metadata"]["name"] == "mlx-distributed")
+        .unwrap();
+    assert_eq!(mine, mlx);
     mine["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]
         ["image"] = "x".into();
-    assert_ne!(mine, shipped);
+    assert_ne!(mine, mlx);
 }

@@ -12,7 +12,7 @@ fn export_without_query_covers_every_persona_and_framework() {
     let out = cli(&["export", "--format", "json"]);
     assert!(out.status.success());
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["trainer"], "v2.3.0");
+    assert_eq!(json["trainer"], trainer_v2_explorer::releases::NEWEST.tag);
     let snippets = json["snippets"].as_array().unwrap();
     for persona in ["platform-engineer", "data-scientist"] {
         for framework in ["pytorch", "deepspeed", "mlx", "jax", "xgboost", "torchtune", "mpi", "tensorflow", "paddle"] {

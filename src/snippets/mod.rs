@@ -10,8 +10,9 @@ pub mod trainjob;
 pub mod v1_jobs;
 pub mod workload;
 
-use crate::catalog::{Framework, Persona, V2Support, TRAINER_VERSION, V1_OPERATOR, V1_SDK, V2_SDK};
+use crate::catalog::{Framework, Persona, V2Support, TRAINER_VERSION, V1_OPERATOR, V1_SDK};
 use crate::model::to_value;
+use crate::releases::NEWEST;
 use crate::selection::{RuntimeScope, Selection};
 use crate::yaml::{self, Line, PathSeg};
 
@@ -149,7 +150,7 @@ fn v2_pane(sel: &Selection) -> Pane {
                 snippets.push(Snippet::yaml(Api::V2, "TrainJob".into(), lines, |_| false));
             }
             if let Some(code) = sdk_v2::sdk_v2(sel) {
-                snippets.push(Snippet::python(Api::V2, format!("Python SDK ({V2_SDK})"), code));
+                snippets.push(Snippet::python(Api::V2, format!("Python SDK ({})", NEWEST.sdk_label()), code));
             }
         }
     }
@@ -160,7 +161,10 @@ fn runtime_comments(sel: &Selection) -> Vec<String> {
     match (sel.framework, sel.scope) {
         (Framework::Mpi, _) => vec![
             "No built-in plain-MPI runtime ships after v2.1: this is one you own.".into(),
-            "Same pattern as deepspeed-distributed: SSH keys and hostfile come from the controller.".into(),
+            format!(
+                "Same pattern as {}: SSH keys and hostfile come from the controller.",
+                NEWEST.builtin_for(Framework::DeepSpeed).map_or("", |rt| rt.name)
+            ),
         ],
         (_, RuntimeScope::Cluster) => vec![format!(
             "Shipped with Trainer {TRAINER_VERSION}: installed by the Helm chart or manifests/overlays/runtimes."
@@ -258,11 +262,18 @@ fn unsupported_notice(framework: Framework) -> Notice {
         ),
         format!("Keep running {kind} on {V1_OPERATOR}.x while you plan the move; its CRD and SDK still work."),
     ];
+    let runtime = |f: Framework| NEWEST.builtin_for(f).map_or("", |rt| rt.name);
     paragraphs.push(match framework {
-        Framework::TensorFlow => "Parameter-server topologies (Chief, PS, Evaluator) have no V2 representation. \
-             If the model can move to PyTorch or JAX, the torch-distributed and jax-distributed runtimes take it from there."
-            .to_string(),
-        _ => "If the model can move to PyTorch, the torch-distributed runtime takes it from there.".to_string(),
+        Framework::TensorFlow => format!(
+            "Parameter-server topologies (Chief, PS, Evaluator) have no V2 representation. \
+             If the model can move to PyTorch or JAX, the {} and {} runtimes take it from there.",
+            runtime(Framework::PyTorch),
+            runtime(Framework::Jax)
+        ),
+        _ => format!(
+            "If the model can move to PyTorch, the {} runtime takes it from there.",
+            runtime(Framework::PyTorch)
+        ),
     });
     Notice { title: format!("No V2 equivalent for {kind}"), paragraphs }
 }

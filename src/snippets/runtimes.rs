@@ -1,7 +1,8 @@
-//! The platform engineer's side: the runtimes Trainer v2.3.0 ships, built from typed models.
+//! The platform engineer's side: the runtimes a Trainer release ships, built from typed models
+//! and release data (crate::releases).
 //!
-//! Built-ins are reproduced as the v2.3.0 runtimes overlay installs them
-//! (manifests/overlays/runtimes): the ghcr.io images pinned to `v2.3.0` and the
+//! Built-ins are reproduced as the release's runtimes overlay installs them
+//! (manifests/overlays/runtimes): the Kubeflow-built images tagged with the release and the
 //! `trainer.kubeflow.org/webhook-validation: disabled` label. A native test applies that overlay to
 //! the shipped base manifests and compares field for field.
 
@@ -13,35 +14,21 @@ use crate::model::v2::{
 };
 use crate::model::Map;
 use crate::model::ObjectMeta;
+use crate::releases::{BuiltinRuntime, Release, NEWEST};
 use crate::selection::{RuntimeScope, Selection, CUSTOM_MPI_RUNTIME};
 use crate::tree;
 
 pub const FRAMEWORK_LABEL: &str = "trainer.kubeflow.org/framework";
 pub const ANCESTOR_LABEL: &str = "trainer.kubeflow.org/trainjob-ancestor-step";
 pub const WEBHOOK_LABEL: &str = "trainer.kubeflow.org/webhook-validation";
-/// The tag the v2.3.0 overlay gives the Kubeflow-built images.
-pub const RELEASE_TAG: &str = "v2.3.0";
-
-const TORCH_IMAGE: &str = "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime";
-const JAX_IMAGE: &str = "nvcr.io/nvidia/jax:25.10-py3";
-
-fn kubeflow_image(name: &str) -> String {
-    format!("ghcr.io/kubeflow/trainer/{name}:{RELEASE_TAG}")
-}
 
 /// The runtime the platform engineer owns for this selection, or `None` when V2 has none.
 pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
+    let release = NEWEST;
     let mut rt = match sel.framework {
-        Framework::PyTorch => single_node_runtime("torch-distributed", "torch", TORCH_IMAGE, "torch"),
-        Framework::Jax => single_node_runtime("jax-distributed", "jax", JAX_IMAGE, "jax"),
-        Framework::XgBoost => {
-            single_node_runtime("xgboost-distributed", "xgboost", &kubeflow_image("xgboost-runtime"), "xgboost")
-        }
-        Framework::DeepSpeed => mpi_runtime("deepspeed-distributed", "deepspeed", &kubeflow_image("deepspeed-runtime")),
-        Framework::Mlx => mpi_runtime("mlx-distributed", "mlx", &kubeflow_image("mlx-runtime")),
-        Framework::TorchTune => torchtune_runtime(sel.model()),
+        Framework::TorchTune => builtin_runtime(&release, release.torchtune_runtime(sel.model().id())?)?,
         Framework::Mpi => custom_mpi_runtime(sel),
-        Framework::TensorFlow | Framework::Paddle => return None,
+        f => builtin_runtime(&release, release.builtin_for(f)?)?,
     };
     if sel.scope == RuntimeScope::Namespaced || sel.framework == Framework::Mpi {
         // A runtime the platform engineer writes is no longer a built-in: it keeps webhook
@@ -55,8 +42,42 @@ pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
     Some(rt)
 }
 
+/// A release's built-in runtime from its data entry. `None` for a shape not modelled yet
+/// (the v2.0 `mpi-distributed` pi demo).
+fn builtin_runtime(release: &Release, data: &BuiltinRuntime) -> Option<TrainingRuntime> {
+    let image = release.image(data.image);
+    let mut rt = match data.framework {
+        "torchtune" => torchtune_runtime(release, data, LlmModel::from_id(torchtune_model(data))?),
+        _ if data.policy == "mpi" => mpi_runtime(release, data.name, data.framework, &image),
+        _ => single_node_runtime(release, data.name, data.framework, &image, data.policy),
+    };
+    if !data.command.is_empty() {
+        let trainer = rt.spec.template.spec.replicated_jobs.iter_mut().find(|job| is_trainer_step(job))?;
+        let container = trainer.template.spec.template.spec.containers.first_mut()?;
+        container.command = data.command.iter().map(|s| s.to_string()).collect();
+        container.args = data.args.iter().map(|s| s.to_string()).collect();
+    }
+    if !release.builtins_skip_webhook {
+        rt.metadata.labels.remove(WEBHOOK_LABEL);
+    }
+    Some(rt)
+}
+
+/// The model id a TorchTune runtime is named after (`torchtune-llama3.2-1b` → `llama3.2-1b`).
+fn torchtune_model(data: &BuiltinRuntime) -> &'static str {
+    data.name.split_once('-').map_or("", |(_, model)| model)
+}
+
 fn runtime_meta(name: &str, framework_label: &str) -> ObjectMeta {
-    ObjectMeta::named(name).with_label(FRAMEWORK_LABEL, framework_label).with_label(WEBHOOK_LABEL, "disabled")
+    let meta = ObjectMeta::named(name);
+    // v2.0's mpi-distributed has no framework label.
+    let meta = if framework_label.is_empty() { meta } else { meta.with_label(FRAMEWORK_LABEL, framework_label) };
+    meta.with_label(WEBHOOK_LABEL, "disabled")
+}
+
+/// The replicatedJob the TrainJob's `trainer` overrides.
+fn is_trainer_step(job: &ReplicatedJob) -> bool {
+    job.template.metadata.as_ref().is_some_and(|m| m.labels.get(ANCESTOR_LABEL).map(String::as_str) == Some("trainer"))
 }
 
 fn cluster_runtime(metadata: ObjectMeta, ml_policy: MlPolicy, jobset: JobSetSpec) -> TrainingRuntime {
@@ -91,11 +112,26 @@ fn empty_policy() -> Option<Map> {
     Some(Map::new())
 }
 
-/// torch-distributed, jax-distributed, xgboost-distributed: one `node` job, image only.
-fn single_node_runtime(name: &str, framework_label: &str, image: &str, policy: &str) -> TrainingRuntime {
+/// `mlPolicy.torch` of a built-in: `numProcPerNode: auto` while the field exists (v2.0–v2.1).
+fn torch_policy(release: &Release) -> Option<Map> {
+    let mut policy = Map::new();
+    if release.builtin_torch_procs_auto {
+        policy.insert("numProcPerNode".into(), tree!("auto"));
+    }
+    Some(policy)
+}
+
+/// The torch, jax and xgboost built-ins: one `node` job, image only.
+fn single_node_runtime(
+    release: &Release,
+    name: &str,
+    framework_label: &str,
+    image: &str,
+    policy: &str,
+) -> TrainingRuntime {
     let mut ml = MlPolicy { num_nodes: Some(1), ..Default::default() };
     match policy {
-        "torch" => ml.torch = empty_policy(),
+        "torch" => ml.torch = torch_policy(release),
         "jax" => ml.jax = empty_policy(),
         _ => ml.xgboost = empty_policy(),
     }
@@ -116,8 +152,9 @@ fn mpi_policy() -> MpiPolicy {
     }
 }
 
-/// The pod both MPI replicated jobs share: uid 1000 (mpiuser), fsGroup 1000 for the SSH keys.
-fn mpi_pod(image: &str, sshd: bool) -> PodSpec {
+/// The pod both MPI replicated jobs share: uid 1000 (mpiuser), and from v2.3 fsGroup 1000 for
+/// the SSH keys.
+fn mpi_pod(image: &str, sshd: bool, fs_group: bool) -> PodSpec {
     let mut c = Container::new("node", image);
     c.security_context = Some(tree!({"runAsUser": 1000}));
     if sshd {
@@ -126,30 +163,28 @@ fn mpi_pod(image: &str, sshd: bool) -> PodSpec {
         c.args = vec!["-De".into(), "-f".into(), "/home/mpiuser/.sshd_config".into()];
         c.readiness_probe = Some(tree!({"tcpSocket": {"port": 2222}, "initialDelaySeconds": 5}));
     }
-    PodSpec { security_context: Some(tree!({"fsGroup": 1000})), containers: vec![c], ..Default::default() }
+    let security_context = fs_group.then(|| tree!({"fsGroup": 1000}));
+    PodSpec { security_context, containers: vec![c], ..Default::default() }
 }
 
-fn mpi_jobset(image: &str) -> JobSetSpec {
+/// `node` (sshd) and `launcher`. `waits`: the v2.3 layout, where the launcher is listed last and
+/// waits for the nodes to be Ready (see `Release::mpi_launcher_waits_for_nodes`).
+fn mpi_jobset(image: &str, waits: bool) -> JobSetSpec {
+    let node = replicated_job("node", None, vec![], mpi_pod(image, true, waits));
+    let depends_on = if waits { vec![DependsOn { name: "node".into(), status: "Ready".into() }] } else { vec![] };
+    let launcher = replicated_job("launcher", Some("trainer"), depends_on, mpi_pod(image, false, waits));
     JobSetSpec {
         network: Some(tree!({"publishNotReadyAddresses": true})),
         success_policy: Some(tree!({"operator": "All", "targetReplicatedJobs": ["launcher"]})),
-        replicated_jobs: vec![
-            replicated_job("node", None, vec![], mpi_pod(image, true)),
-            replicated_job(
-                "launcher",
-                Some("trainer"),
-                vec![DependsOn { name: "node".into(), status: "Ready".into() }],
-                mpi_pod(image, false),
-            ),
-        ],
+        replicated_jobs: if waits { vec![node, launcher] } else { vec![launcher, node] },
         ..Default::default()
     }
 }
 
-/// deepspeed-distributed and mlx-distributed.
-fn mpi_runtime(name: &str, framework_label: &str, image: &str) -> TrainingRuntime {
+/// The MPI built-ins (deepspeed, mlx): `node` runs sshd, `launcher` is also a node.
+fn mpi_runtime(release: &Release, name: &str, framework_label: &str, image: &str) -> TrainingRuntime {
     let ml = MlPolicy { num_nodes: Some(1), mpi: Some(mpi_policy()), ..Default::default() };
-    cluster_runtime(runtime_meta(name, framework_label), ml, mpi_jobset(image))
+    cluster_runtime(runtime_meta(name, framework_label), ml, mpi_jobset(image, release.mpi_launcher_waits_for_nodes))
 }
 
 /// Plain MPI: no built-in since v2.1 removed `mpi-distributed`, so this is the runtime a platform
@@ -162,7 +197,8 @@ pub fn custom_mpi_image(sel: &Selection) -> String {
 fn custom_mpi_runtime(sel: &Selection) -> TrainingRuntime {
     let image = custom_mpi_image(sel);
     let ml = MlPolicy { num_nodes: Some(1), mpi: Some(mpi_policy()), ..Default::default() };
-    cluster_runtime(runtime_meta(CUSTOM_MPI_RUNTIME, "mpi"), ml, mpi_jobset(&image))
+    // The pattern of the newest built-ins: the launcher waits for sshd on every node.
+    cluster_runtime(runtime_meta(CUSTOM_MPI_RUNTIME, "mpi"), ml, mpi_jobset(&image, true))
 }
 
 fn initializer_job(step: &str, image: &str, storage_uri: &str) -> ReplicatedJob {
@@ -172,8 +208,17 @@ fn initializer_job(step: &str, image: &str, storage_uri: &str) -> ReplicatedJob 
     replicated_job(step, Some(step), vec![], PodSpec { containers: vec![c], ..Default::default() })
 }
 
-/// torchtune-llama3.2-1b, torchtune-llama3.2-3b, torchtune-qwen2.5-1.5b.
-fn torchtune_runtime(model: LlmModel) -> TrainingRuntime {
+/// Before JobSet volume claims (v2.0–v2.1), every TorchTune pod mounts the PVC the user
+/// pre-creates, named after the runtime.
+fn mount_precreated_claim(jobset: &mut JobSetSpec, claim: &str) {
+    for job in &mut jobset.replicated_jobs {
+        job.template.spec.template.spec.volumes =
+            vec![tree!({"name": "initializer", "persistentVolumeClaim": {"claimName": claim}})];
+    }
+}
+
+/// The TorchTune runtimes, one per model.
+fn torchtune_runtime(release: &Release, data: &BuiltinRuntime, model: LlmModel) -> TrainingRuntime {
     let mut command: Vec<String> = [
         "tune",
         "run",
@@ -198,43 +243,60 @@ fn torchtune_runtime(model: LlmModel) -> TrainingRuntime {
     }
     command.push("checkpointer.checkpoint_dir=/workspace/model".into());
 
-    let mut trainer = Container::new("node", &kubeflow_image("torchtune-trainer"));
+    let mut trainer = Container::new("node", &release.image(data.image));
     trainer.command = command;
     trainer.resources = Resources::gpus(2);
     trainer.volume_mounts = vec![tree!({"name": "initializer", "mountPath": "/workspace"})];
 
+    let complete = |name: &str| DependsOn { name: name.into(), status: "Complete".into() };
+    let node_waits_for = if release.torchtune_chained_initializers {
+        vec![complete("model-initializer")]
+    } else {
+        vec![complete("dataset-initializer"), complete("model-initializer")]
+    };
     let node = replicated_job(
         "node",
         Some("trainer"),
-        vec![
-            DependsOn { name: "dataset-initializer".into(), status: "Complete".into() },
-            DependsOn { name: "model-initializer".into(), status: "Complete".into() },
-        ],
+        node_waits_for,
         PodSpec { containers: vec![trainer], ..Default::default() },
     );
-    let jobset = JobSetSpec {
+    let mut model_initializer =
+        initializer_job("model-initializer", &release.kubeflow_image("model-initializer"), model.hf_uri());
+    if release.torchtune_chained_initializers {
+        model_initializer.depends_on = vec![complete("dataset-initializer")];
+    }
+    let mut jobset = JobSetSpec {
         // JobSet creates the shared volume per TrainJob; the initializers download into it once.
         volume_claim_policies: vec![tree!({"templates": [{
             "metadata": {"name": "initializer"},
             "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "20Gi"}}}
         }]})],
         replicated_jobs: vec![
-            initializer_job("dataset-initializer", &kubeflow_image("dataset-initializer"), "hf://tatsu-lab/alpaca"),
-            initializer_job("model-initializer", &kubeflow_image("model-initializer"), model.hf_uri()),
+            initializer_job(
+                "dataset-initializer",
+                &release.kubeflow_image("dataset-initializer"),
+                "hf://tatsu-lab/alpaca",
+            ),
+            model_initializer,
             node,
         ],
         ..Default::default()
     };
-    let ml = MlPolicy { num_nodes: Some(1), torch: empty_policy(), ..Default::default() };
-    cluster_runtime(runtime_meta(&model.runtime_name(), "torchtune"), ml, jobset)
+    if !release.jobset_volume_claims {
+        jobset.volume_claim_policies.clear();
+        mount_precreated_claim(&mut jobset, data.name);
+    }
+    let ml = MlPolicy { num_nodes: Some(1), torch: torch_policy(release), ..Default::default() };
+    cluster_runtime(runtime_meta(data.name, data.framework), ml, jobset)
 }
 
-/// Every built-in runtime of v2.3.0, for the field-for-field test and `export`.
+/// Every built-in runtime of the newest release, for `export`.
 pub fn builtin_runtimes() -> Vec<TrainingRuntime> {
-    let mut out = Vec::new();
-    for f in [Framework::PyTorch, Framework::DeepSpeed, Framework::Mlx, Framework::Jax, Framework::XgBoost] {
-        out.extend(runtime_for(&Selection::new(crate::catalog::Persona::PlatformEngineer, f)));
-    }
-    out.extend(LlmModel::ALL.into_iter().map(torchtune_runtime));
-    out
+    builtin_runtimes_of(&NEWEST)
+}
+
+/// Every built-in runtime a release's data lists and we model, in the data's order: the
+/// field-for-field test runs this on every release entry, including a throwaway one.
+pub fn builtin_runtimes_of(release: &Release) -> Vec<TrainingRuntime> {
+    release.runtimes.iter().filter_map(|data| builtin_runtime(release, data)).collect()
 }

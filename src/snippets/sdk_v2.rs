@@ -1,9 +1,10 @@
-//! Kubeflow SDK 0.5.0 (`pip install kubeflow`) code for the data scientist.
+//! Kubeflow SDK (`pip install kubeflow`, the version crate::releases pairs) code for the data scientist.
 
 use super::python::{raw, s, Call, Py, Script};
 use super::trainjob::{HF_SECRET, QUEUE_LABEL};
 use super::workload;
 use crate::catalog::Framework;
+use crate::releases::NEWEST;
 use crate::selection::Selection;
 
 const TRAINER: &str = "kubeflow.trainer";
@@ -12,18 +13,18 @@ const OPTIONS: &str = "kubeflow.trainer.options";
 /// How long the LLM fine-tuning examples wait, as Python: a model download plus fine-tuning.
 pub const LLM_WAIT: &str = "4 * 60 * 60";
 
-/// Where the TrainJob YAML says what SDK 0.5.0 cannot: each note names the YAML field, so
+/// Where the TrainJob YAML says what the SDK cannot: each note names the YAML field, so
 /// tests/python/run_snippets.py accepts that difference and no other.
 fn notes(sel: &Selection) -> Vec<String> {
     let mut notes = Vec::new();
     if sel.procs().is_some() {
         match sel.framework.ml_policy() {
             Some("torch") => {
-                notes.push("SDK 0.5.0 has no per-node process count: the torch runtime starts one".into());
+                notes.push(format!("SDK {} has no per-node process count: the torch runtime starts one", NEWEST.sdk));
                 notes.push("process per GPU (per CPU without GPUs).".into());
             }
             Some("mpi") => {
-                notes.push("SDK 0.5.0 has no per-node process count: each node gets the runtime's".into());
+                notes.push(format!("SDK {} has no per-node process count: each node gets the runtime's", NEWEST.sdk));
                 notes.push("mpi.numProcPerNode slots (the GPU count when more GPUs are requested).".into());
             }
             _ => {}

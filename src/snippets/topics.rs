@@ -8,6 +8,7 @@ use super::{Api, Snippet};
 use crate::catalog::{Framework, Persona};
 use crate::model::to_value;
 use crate::model::Value;
+use crate::releases::NEWEST;
 use crate::selection::{ParamKey, Selection};
 use crate::tree;
 use crate::yaml;
@@ -31,7 +32,12 @@ fn yaml_snippet(title: &str, comments: &[String], docs: Vec<Value>) -> Snippet {
     Snippet::yaml(Api::V2, title.into(), lines, |_| false)
 }
 
-/// A built-in runtime as v2.3.0 ships it, with one comment above it.
+/// The name of a framework's built-in runtime in the newest release.
+fn runtime_name(framework: Framework) -> &'static str {
+    NEWEST.builtin_for(framework).map_or("", |rt| rt.name)
+}
+
+/// A built-in runtime as the newest release ships it, with one comment above it.
 fn builtin_runtime(framework: Framework, title: &str, comment: &str) -> Option<Snippet> {
     let rt = runtime_for(&Selection::new(Persona::PlatformEngineer, framework))?;
     Some(yaml_snippet(title, &[comment.into()], vec![to_value(&rt)]))
@@ -52,7 +58,7 @@ pub fn topic(topic: &str) -> Option<Snippet> {
         "first-job" => first_job(),
         "jobset" => builtin_runtime(
             framework,
-            "ClusterTrainingRuntime torch-distributed: a JobSet template",
+            &format!("ClusterTrainingRuntime {}: a JobSet template", runtime_name(framework)),
             "Everything under template.spec is a JobSet spec; each replicatedJob becomes a Job.",
         )?,
         "kueue" => {
@@ -69,23 +75,24 @@ pub fn topic(topic: &str) -> Option<Snippet> {
         "failure-handling" => failure_handling()?,
         "mpi" => builtin_runtime(
             framework,
-            "ClusterTrainingRuntime deepspeed-distributed (v2.3.0)",
+            &format!("ClusterTrainingRuntime {} ({})", runtime_name(framework), NEWEST.tag),
             "The controller adds the SSH keys Secret and the hostfile ConfigMap per TrainJob.",
         )?,
         _ => return None,
     })
 }
 
-/// A runtime derived from torch-distributed, renamed so it does not shadow the built-in.
-fn derived_torch_runtime(name: &str) -> Option<Value> {
+/// A runtime derived from the PyTorch built-in, renamed `<built-in>-<suffix>` so it does not
+/// shadow the built-in.
+fn derived_torch_runtime(suffix: &str) -> Option<Value> {
     let mut rt = runtime_for(&Selection::new(Persona::PlatformEngineer, Framework::PyTorch))?;
-    rt.metadata.name = Some(name.into());
+    rt.metadata.name = Some(format!("{}-{suffix}", runtime_name(Framework::PyTorch)));
     rt.metadata.labels.retain(|k, _| k == FRAMEWORK_LABEL);
     Some(to_value(&rt))
 }
 
 fn gang_scheduling() -> Option<Snippet> {
-    let mut rt = derived_torch_runtime("torch-distributed-gang")?;
+    let mut rt = derived_torch_runtime("gang")?;
     *rt.at(&["spec", "mlPolicy", "numNodes"])? = tree!(3);
     // All pods of a TrainJob are scheduled together or not at all (scheduler-plugins).
     let spec = rt.at(&["spec"])?.as_object_mut()?;
@@ -104,7 +111,7 @@ fn gang_scheduling() -> Option<Snippet> {
 }
 
 fn failure_handling() -> Option<Snippet> {
-    let mut rt = derived_torch_runtime("torch-distributed-resilient")?;
+    let mut rt = derived_torch_runtime("resilient")?;
     let jobset = rt.at(&["spec", "template", "spec"])?;
     *jobset.entry("failurePolicy")? = tree!({
         "maxRestarts": 3,
@@ -127,7 +134,7 @@ fn failure_handling() -> Option<Snippet> {
 
     let sel = selection(Persona::DataScientist, Framework::PyTorch, &[(ParamKey::Name, "pytorch-resilient")]);
     let mut trainjob = to_value(&trainjob_for(&sel)?);
-    *trainjob.at(&["spec", "runtimeRef", "name"])? = tree!("torch-distributed-resilient");
+    *trainjob.at(&["spec", "runtimeRef", "name"])? = tree!(format!("{}-resilient", runtime_name(Framework::PyTorch)));
     *trainjob.at(&["spec", "activeDeadlineSeconds"])? = tree!(86400);
     Some(yaml_snippet(
         "Failure handling in a runtime, and a deadline on the TrainJob",
@@ -157,7 +164,7 @@ fn first_job() -> Snippet {
     script.line("    print(runtime.name)");
     script.blank();
     let train = Call::new("client.train")
-        .kw("runtime", s("torch-distributed"))
+        .kw("runtime", s(runtime_name(Framework::PyTorch)))
         .kw("trainer", Call::new("CustomTrainer").kw("func", raw("hello")).kw("num_nodes", Py::Int(2)).into_py());
     script.line(format!("job_name = {}", train.into_py().render(0)));
     script.line("# The first run pulls the PyTorch image: wait longer than the 600-second default.");

@@ -8,21 +8,19 @@ use crate::model::v1::{ReplicaSpec, V1Job, V1JobSpec, API_VERSION};
 use crate::model::vecmap::VecMap;
 use crate::model::ObjectMeta;
 use crate::model::Value;
+use crate::releases::NEWEST;
 use crate::selection::Selection;
 use crate::tree;
 
 /// The image V1 jobs must name: V1 had no runtime to inherit one from.
 pub fn v1_image(sel: &Selection) -> String {
     sel.params.image.clone().unwrap_or_else(|| match sel.framework {
-        Framework::PyTorch => "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime".into(),
-        Framework::DeepSpeed => "ghcr.io/kubeflow/trainer/deepspeed-runtime:v2.3.0".into(),
-        Framework::Mlx => "ghcr.io/kubeflow/trainer/mlx-runtime:v2.3.0".into(),
-        Framework::Jax => "nvcr.io/nvidia/jax:25.10-py3".into(),
-        Framework::XgBoost => "ghcr.io/kubeflow/trainer/xgboost-runtime:v2.3.0".into(),
         Framework::Mpi => "mpioperator/mpi-pi:openmpi".into(),
         Framework::TensorFlow => "tensorflow/tensorflow:2.16.1".into(),
         Framework::Paddle => "registry.baidubce.com/paddlepaddle/paddle:2.4.0rc0-cpu".into(),
         Framework::TorchTune => "ghcr.io/kubeflow/training-v1/trainer-huggingface".into(),
+        // The frameworks with a V2 built-in run the image it ships, so both panes agree.
+        f => NEWEST.builtin_for(f).map(|rt| NEWEST.image(rt.image)).unwrap_or_default(),
     })
 }
 

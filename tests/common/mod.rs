@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use trainer_v2_explorer::catalog::{Framework, Persona};
+use trainer_v2_explorer::releases::NEWEST;
 use trainer_v2_explorer::selection::{ParamKey, RuntimeScope, Selection};
 
 /// `$TRAINER_REFERENCE`, default `../shared/reference`. Missing data is an error, never a skip:
@@ -16,7 +17,7 @@ pub fn reference_dir() -> PathBuf {
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference"));
     assert!(
-        dir.join("v2-crds/v2.3.0").is_dir(),
+        dir.join("v2-crds").join(NEWEST.tag).is_dir(),
         "reference data not found at {}: set TRAINER_REFERENCE or run `make reference`",
         dir.display()
     );
@@ -103,7 +104,7 @@ fn load_crd(rel: &str, version: &str) -> Vec<((String, String), Schema)> {
     out
 }
 
-/// Schemas by (apiVersion, kind) for V2 v2.3.0, the V1 kinds and the MPI Operator's v2beta1.
+/// Schemas by (apiVersion, kind) for V2 (the newest release), the V1 kinds and the MPI Operator's v2beta1.
 pub fn schemas() -> &'static HashMap<(String, String), Schema> {
     static SCHEMAS: OnceLock<HashMap<(String, String), Schema>> = OnceLock::new();
     SCHEMAS.get_or_init(|| {
@@ -113,7 +114,7 @@ pub fn schemas() -> &'static HashMap<(String, String), Schema> {
             "trainer.kubeflow.org_trainingruntimes.yaml",
             "trainer.kubeflow.org_clustertrainingruntimes.yaml",
         ] {
-            all.extend(load_crd(&format!("v2-crds/v2.3.0/{f}"), "v1alpha1"));
+            all.extend(load_crd(&format!("v2-crds/{}/{f}", NEWEST.tag), "v1alpha1"));
         }
         for f in ["pytorchjobs", "mpijobs", "jaxjobs", "xgboostjobs", "tfjobs", "paddlejobs"] {
             all.extend(load_crd(&format!("v1-crds/kubeflow.org_{f}.yaml"), "v1"));

@@ -2,11 +2,12 @@
 //! holds the state of one conversion; each concern has its own file beside it.
 
 use super::report::{self, Report};
-use crate::catalog::V1Kind;
+use crate::catalog::{Framework, V1Kind};
 use crate::model::pod::{Container, PodSpec, Resources};
 use crate::model::v1::ReplicaSpec;
 use crate::model::v2::{RuntimeRef, TrainJob, TrainJobSpec, Trainer, TrainingRuntime, API_VERSION};
 use crate::model::ObjectMeta;
+use crate::releases::NEWEST;
 use crate::selection::{RuntimeScope, Selection};
 use crate::snippets::runtimes::{self, WEBHOOK_LABEL};
 use serde_json::{json, Map, Value};
@@ -111,8 +112,9 @@ pub fn convert(doc: &Value) -> Outcome {
                 name,
                 kind: kind.into(),
                 reason: format!(
-                    "mpiImplementation {imp}: Trainer v2.3.0 runs only OpenMPI (IntelMPI is on the roadmap, trainer#1807). \
-                     Keep this MPIJob on the MPI Operator, or rebuild the image with OpenMPI."
+                    "mpiImplementation {imp}: Trainer {} runs only OpenMPI (IntelMPI is on the roadmap, trainer#1807). \
+                     Keep this MPIJob on the MPI Operator, or rebuild the image with OpenMPI.",
+                    NEWEST.tag
                 ),
             };
         }
@@ -123,15 +125,23 @@ pub fn convert(doc: &Value) -> Outcome {
     }
 }
 
+/// The name of a framework's built-in runtime in the release the migrator targets.
+fn runtime_name(framework: Framework) -> &'static str {
+    NEWEST.builtin_for(framework).map_or("", |rt| rt.name)
+}
+
 fn unsupported_reason(kind: V1Kind) -> String {
     let (what, why) = match kind {
         V1Kind::TfJob => ("TensorFlow", "Parameter-server topologies (Chief, PS, Evaluator) have no V2 form either. "),
         _ => ("PaddlePaddle", ""),
     };
     format!(
-        "Trainer v2.3.0 has no {what} runtime or mlPolicy. {why}Keep this {} on Training Operator v1.9, \
-         or port the training code to PyTorch or JAX and use torch-distributed or jax-distributed.",
-        kind.kind()
+        "Trainer {} has no {what} runtime or mlPolicy. {why}Keep this {} on Training Operator v1.9, \
+         or port the training code to PyTorch or JAX and use {} or {}.",
+        NEWEST.tag,
+        kind.kind(),
+        runtime_name(Framework::PyTorch),
+        runtime_name(Framework::Jax)
     )
 }
 

@@ -56,9 +56,10 @@ impl Conversion<'_> {
             PodSettings::collect(&launcher_pod, launcher_main_index, &format!("{launcher_path}.template"))?;
         let worker_settings = PodSettings::collect(&worker_pod, worker_main_index, &format!("{worker_path}.template"))?;
 
+        let ds_runtime = runtime_name(Framework::DeepSpeed);
         if worker_has_replicas {
             let note = if deepspeed {
-                format!("{workers} hosts: deepspeed-distributed runs the launcher as one of them")
+                format!("{workers} hosts: {ds_runtime} runs the launcher as one of them")
             } else {
                 format!("{workers} worker nodes; the launcher runs separately")
             };
@@ -67,19 +68,19 @@ impl Conversion<'_> {
         if deepspeed {
             // DeepSpeed over MPI: the built-in runtime. Its launcher is also a rank
             // (runLauncherAsNode), so numNodes = workers keeps the number of hosts.
-            spec.runtime_ref = RuntimeRef { name: "deepspeed-distributed".into(), api_group: None, kind: None };
+            spec.runtime_ref = RuntimeRef { name: ds_runtime.into(), api_group: None, kind: None };
             if launcher_has_replicas {
-                self.report.dropped(format!("{launcher_path}.replicas"), "deepspeed-distributed runs one launcher");
+                self.report.dropped(format!("{launcher_path}.replicas"), format!("{ds_runtime} runs one launcher"));
             }
             if let Some(n) = slots {
                 trainer.num_proc_per_node = Some(n);
                 self.report.mapped("spec.slotsPerWorker", "spec.trainer.numProcPerNode", "");
             }
             // The runtime's node pods keep their own image and sshd.
-            let sshd = "the node pods of deepspeed-distributed run the runtime's own image with sshd";
-            self.report.dropped(format!("{worker_main_path}.image"), sshd);
+            let sshd = format!("the node pods of {ds_runtime} run the runtime's own image with sshd");
+            self.report.dropped(format!("{worker_main_path}.image"), &sshd);
             if !worker_main.command.is_empty() {
-                self.report.dropped(format!("{worker_main_path}.command"), sshd);
+                self.report.dropped(format!("{worker_main_path}.command"), &sshd);
             }
             if !worker_main.args.is_empty() {
                 self.report.dropped(format!("{worker_main_path}.args"), sshd);
@@ -87,14 +88,16 @@ impl Conversion<'_> {
             if launcher_main.resources.is_some() {
                 self.report.dropped(
                     format!("{launcher_main_path}.resources"),
-                    "the launcher is a training node in deepspeed-distributed and gets resourcesPerNode",
+                    format!("the launcher is a training node in {ds_runtime} and gets resourcesPerNode"),
                 );
             }
             for key in ["mpiImplementation", "sshAuthMountPath", "runLauncherAsWorker"] {
                 if self.spec().contains_key(key) {
                     self.report.dropped(
                         format!("spec.{key}"),
-                        "deepspeed-distributed sets its own MPI policy (OpenMPI, its SSH mount, the launcher as a node)",
+                        format!(
+                            "{ds_runtime} sets its own MPI policy (OpenMPI, its SSH mount, the launcher as a node)"
+                        ),
                     );
                 }
             }
@@ -138,7 +141,8 @@ impl Conversion<'_> {
             objects.push(to_value(&rt)?);
         }
         if self.spec().contains_key("cleanPodPolicy") {
-            self.report.dropped("spec.cleanPodPolicy", "a TrainJob has no pod clean-up policy in v2.3.0");
+            self.report
+                .dropped("spec.cleanPodPolicy", format!("a TrainJob has no pod clean-up policy in {}", NEWEST.tag));
         }
         if self.spec().contains_key("mainContainer") {
             self.report.dropped("spec.mainContainer", "used to find the MPI container; V2 runtimes name it node");

@@ -26,7 +26,7 @@ impl Conversion<'_> {
                 },
                 "cleanPodPolicy" => self.report.dropped(path, "runPolicy.cleanPodPolicy has no V2 field"),
                 "ttlSecondsAfterFinished" => {
-                    self.report.dropped(path, "TrainJob has no TTL in v2.3.0 (proposed in KEP-2899)")
+                    self.report.dropped(path, format!("TrainJob has no TTL in {} (proposed in KEP-2899)", NEWEST.tag))
                 }
                 "backoffLimit" => self.report.dropped(
                     path,
@@ -39,7 +39,7 @@ impl Conversion<'_> {
                     path,
                     "set spec.managedBy: kueue.x-k8s.io/multikueue on the TrainJob if you use MultiKueue",
                 ),
-                _ => self.report.dropped(path, format!("{key} has no TrainJob field in v2.3.0")),
+                _ => self.report.dropped(path, format!("{key} has no TrainJob field in {}", NEWEST.tag)),
             }
         }
     }

@@ -41,11 +41,7 @@ impl Conversion<'_> {
             self.report.dropped(path, format!("{other} is not a {} replica type", self.kind_name));
         }
 
-        let runtime_name = match kind {
-            V1Kind::PyTorchJob => "torch-distributed",
-            V1Kind::XgBoostJob => "xgboost-distributed",
-            _ => "jax-distributed",
-        };
+        let runtime_name = runtime_name(framework_of(kind));
         let meta = self.trainjob_meta();
         let mut spec = TrainJobSpec {
             runtime_ref: RuntimeRef { name: runtime_name.into(), api_group: None, kind: None },

@@ -82,7 +82,7 @@ fn render_view(result: &browser::Converted, props: &MigrateProps) -> Html {
     let output = (!result.yaml.is_empty()).then(|| Snippet {
         api: Api::V2,
         language: Language::Yaml,
-        title: "V2 objects (Trainer v2.3.0)".into(),
+        title: format!("V2 objects (Trainer {})", crate::catalog::TRAINER_VERSION),
         owned_by_runtime: vec![false; result.yaml.lines().count()],
         code: result.yaml.clone(),
     });

@@ -1,0 +1,59 @@
+//! Each release entry's TrainJob and mlPolicy fields are the ones that release's CRDs declare
+//! (`v2-crds/<tag>`), so snippets built from the data cannot name a field the API server lacks.
+#![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
+
+mod common;
+
+use serde_json::Value;
+
+use trainer_v2_explorer::releases::{NumProcPerNode, PodSettingsField, Release, RELEASES};
+
+fn spec_schema(release: &Release, crd: &str) -> Value {
+    let text = common::read_reference(&format!("v2-crds/{}/trainer.kubeflow.org_{crd}.yaml", release.tag));
+    let doc = common::yaml_docs(&text).remove(0);
+    doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"].clone()
+}
+
+fn keys(v: &Value) -> Vec<String> {
+    let mut k: Vec<String> = v.as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
+    k.sort();
+    k
+}
+
+fn sorted(items: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = items.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn trainjob_fields_follow_each_release_s_crd() {
+    let all =
+        [PodSettingsField::PodSpecOverrides, PodSettingsField::PodTemplateOverrides, PodSettingsField::RuntimePatches];
+    for release in RELEASES {
+        let spec = spec_schema(release, "trainjobs");
+        for field in all {
+            let declared = spec.get(field.field()).is_some();
+            assert_eq!(declared, field == release.pod_settings, "{} {}", release.tag, field.field());
+        }
+        for field in ["labels", "annotations"] {
+            assert_eq!(spec.get(field).is_some(), release.trainjob_metadata, "{} spec.{field}", release.tag);
+        }
+        let deadline = spec.get("activeDeadlineSeconds").is_some();
+        assert_eq!(deadline, release.active_deadline_seconds, "{} activeDeadlineSeconds", release.tag);
+        let procs = &spec["trainer"]["properties"]["numProcPerNode"];
+        let int_or_string = procs["x-kubernetes-int-or-string"] == Value::Bool(true);
+        assert_eq!(int_or_string, release.num_proc_per_node == NumProcPerNode::IntOrString, "{}", release.tag);
+    }
+}
+
+#[test]
+fn policy_fields_follow_each_release_s_crd() {
+    for release in RELEASES {
+        let ml = &spec_schema(release, "clustertrainingruntimes")["mlPolicy"]["properties"];
+        let mut policies = keys(ml);
+        policies.retain(|k| k != "numNodes");
+        assert_eq!(policies, sorted(release.policies), "{} mlPolicy sources", release.tag);
+        assert_eq!(keys(&ml["torch"]["properties"]), sorted(release.torch_policy_fields), "{} torch", release.tag);
+    }
+}
