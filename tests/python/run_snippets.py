@@ -460,6 +460,19 @@ def container_fields(prefix, c, out):
     flatten({"resources": resources(c.get("resources")), "env": c.get("env"), "args": args}, prefix, out)
 
 
+# The Training Operator's defaulting webhook fills in a replica's restartPolicy by kind
+# (pkg/apis/kubeflow.org/v1/*_types.go at v1.9.4). The SDK never sets one, so the job it creates
+# gets this default; the YAML pane must say the same.
+DEFAULT_RESTART_POLICY = {
+    "PyTorchJob": "OnFailure",
+    "PaddleJob": "OnFailure",
+    "TFJob": "Never",
+    "MPIJob": "Never",
+    "JAXJob": "Never",
+    "XGBoostJob": "Never",
+}
+
+
 def v1_job_fields(job):
     meta = job.get("metadata") or {}
     spec = job.get("spec") or {}
@@ -476,6 +489,7 @@ def v1_job_fields(job):
             continue
         for rtype, rs in (specs or {}).items():
             out[f"{rtype}.replicas"] = rs.get("replicas", 1)
+            out[f"{rtype}.restartPolicy"] = rs.get("restartPolicy") or DEFAULT_RESTART_POLICY.get(job.get("kind"))
             pod = rs["template"]["spec"]
             (c,) = pod["containers"]
             container_fields(rtype, c, out)
