@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { BASE, launch, mountAll, nodeModule } from './helpers.mjs';
+import { BASE, launch, mountAll, nodeModule, waitForConvertedTrainJob } from './helpers.mjs';
 
 const YAML = nodeModule('yaml');
 let browser;
@@ -143,15 +143,7 @@ for (const [mode, path] of [
     const { page, context } = await open(path, true);
     const n = await mountAll(page);
     if (mode === 'migrate mode') {
-      await page.waitForFunction(
-        () =>
-          document
-            .querySelector('[data-trainer-v2-explorer]:not([data-compact])')
-            ?.shadowRoot?.querySelector('.migrate-result pre')
-            ?.innerText.includes('kind: TrainJob'),
-        null,
-        { timeout: 15000 },
-      );
+      await waitForConvertedTrainJob(page);
     }
     const { blocks, mounted } = await page.evaluate(collectBlocks);
     assert.equal(mounted, n);

@@ -34,3 +34,16 @@ export async function mountAll(page) {
   }
   return n;
 }
+
+/** Waits until the main explorer's migrate mode shows a converted TrainJob. */
+export function waitForConvertedTrainJob(page) {
+  return page.waitForFunction(
+    () =>
+      document
+        .querySelector('[data-trainer-v2-explorer]:not([data-compact])')
+        ?.shadowRoot?.querySelector('.migrate-result')
+        ?.textContent.includes('kind: TrainJob'),
+    null,
+    { timeout: 15000 },
+  );
+}

@@ -2,7 +2,7 @@
 // Run by `make test-e2e`, which builds dist/ and serves it; BASE_URL points at that server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, mountAll } from './helpers.mjs';
+import { BASE, launch, mountAll, waitForConvertedTrainJob } from './helpers.mjs';
 
 let browser;
 
@@ -125,15 +125,7 @@ test('where the worker cannot start, migrate mode converts on the page instead',
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(new URL('?mode=migrate#user-experience', BASE).href);
-  await page.waitForFunction(
-    () =>
-      document
-        .querySelector('[data-trainer-v2-explorer]:not([data-compact])')
-        ?.shadowRoot?.querySelector('.migrate-result')
-        ?.textContent.includes('kind: TrainJob'),
-    null,
-    { timeout: 15000 },
-  );
+  await waitForConvertedTrainJob(page);
   assert.deepEqual(errors, []);
   await context.close();
 });
