@@ -1,8 +1,8 @@
 //! Native migrate throughput, for `make bench`.
 //!
 //! `migrate_throughput FILE` times one manifest and prints {"bytes", "documents", "seconds"}.
-//! `migrate_throughput --shapes DIR` writes each worst-case shape (tests/shapes) to DIR/NAME.yaml
-//! and prints one JSON line per shape: {"name", "what", "bytes", "outcome", "cli", "view"}, the
+//! `migrate_throughput --shapes DIR [NAME…]` writes each worst-case shape (tests/shapes) to DIR/NAME.yaml
+//! (only the shapes NAME… when given) and prints one JSON line per shape: {"name", "what", "bytes", "outcome", "cli", "view"}, the
 //! best of 3 in seconds for what the CLI does (convert, print the YAML and the report) and for
 //! what the widget's converter module does (the same, laid out as HTML).
 
@@ -34,9 +34,9 @@ fn one_file(path: &str) {
     println!("{{\"bytes\": {}, \"documents\": {docs}, \"seconds\": {seconds:.4}}}", text.len());
 }
 
-fn shapes(dir: &str) {
+fn shapes(dir: &str, only: &[String]) {
     std::fs::create_dir_all(dir).expect("a writable directory");
-    for shape in shapes::all() {
+    for shape in shapes::all().into_iter().filter(|s| only.is_empty() || only.iter().any(|n| n == s.name)) {
         std::fs::write(format!("{dir}/{}.yaml", shape.name), &shape.text).expect("written");
         let outcome = match migrate(&shape.text) {
             Ok(m) if m.all_converted() => format!("converted ({} documents)", m.docs.len()),
@@ -62,8 +62,8 @@ fn shapes(dir: &str) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
-        [flag, dir] if flag == "--shapes" => shapes(dir),
+        [flag, dir, only @ ..] if flag == "--shapes" => shapes(dir, only),
         [path] => one_file(path),
-        _ => panic!("usage: migrate_throughput FILE | migrate_throughput --shapes DIR"),
+        _ => panic!("usage: migrate_throughput FILE | migrate_throughput --shapes DIR [NAME…]"),
     }
 }

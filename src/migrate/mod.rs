@@ -59,7 +59,7 @@ impl Migration {
         }
         // The emitter walks the snippets' tree; the migrator builds serde_json's.
         let trees: Vec<Value> = values.into_iter().map(Value::from).collect();
-        yaml::join(&yaml::emit_documents(trees.iter().map(|v| (&[][..], v))))
+        yaml::documents_text(&trees)
     }
 
     /// True when nothing was refused or invalid.
@@ -69,6 +69,7 @@ impl Migration {
 
     /// The report for people: one block per document.
     pub fn report_text(&self) -> String {
+        use std::fmt::Write;
         let mut out = String::new();
         for d in &self.docs {
             let at = format!("document {} (line {})", d.index, d.line);
@@ -78,10 +79,19 @@ impl Migration {
                         "{at}: {kind} {name} converted{}\n",
                         if *lossy { " with losses" } else { "" }
                     ));
+                    // Written in place: a report can have hundreds of thousands of entries.
                     for e in report {
-                        let target = e.v2.as_deref().map(|t| format!(" -> {t}")).unwrap_or_default();
-                        let note = if e.note.is_empty() { String::new() } else { format!(" ({})", e.note) };
-                        out.push_str(&format!("  {:<8} {}{target}{note}\n", e.status.id(), e.v1));
+                        let _ = write!(out, "  {:<8} {}", e.status.id(), e.v1);
+                        if let Some(target) = &e.v2 {
+                            out.push_str(" -> ");
+                            out.push_str(target);
+                        }
+                        if !e.note.is_empty() {
+                            out.push_str(" (");
+                            out.push_str(&e.note);
+                            out.push(')');
+                        }
+                        out.push('\n');
                     }
                 }
                 Outcome::Refused { name, kind, reason } => {

@@ -72,7 +72,7 @@ pub enum Outcome {
     },
 }
 
-impl Replica {
+impl Replica<'_> {
     /// Whether the V1 document sets `replicas` (the report accounts only for what is there).
     fn raw_has_replicas(&self) -> bool {
         self.raw.get("replicas").is_some()
@@ -145,10 +145,10 @@ fn unsupported_reason(kind: V1Kind) -> String {
     )
 }
 
-struct Replica {
+struct Replica<'a> {
     spec: ReplicaSpec,
     /// The replica's original value, for reporting every field it had.
-    raw: Value,
+    raw: &'a Value,
     path: String,
 }
 
@@ -158,7 +158,7 @@ struct Conversion<'a> {
     kind_name: &'a str,
     name: String,
     meta: ObjectMeta,
-    replicas: BTreeMap<String, Replica>,
+    replicas: BTreeMap<String, Replica<'a>>,
     report: Report,
 }
 
@@ -182,7 +182,7 @@ impl<'a> Conversion<'a> {
             if spec.template.spec.containers.is_empty() {
                 return Err(format!("{path}.template.spec.containers is empty"));
             }
-            replicas.insert(rtype.clone(), Replica { spec, raw: raw.clone(), path });
+            replicas.insert(rtype.clone(), Replica { spec, raw, path });
         }
         Ok(Conversion { doc, source, kind_name, name, meta, replicas, report: Report::default() })
     }
@@ -191,11 +191,11 @@ impl<'a> Conversion<'a> {
         self.doc.get("spec").and_then(Value::as_object).expect("checked in new")
     }
 
-    fn replica(&self, rtype: &str) -> Option<&Replica> {
+    fn replica(&self, rtype: &str) -> Option<&Replica<'a>> {
         self.replicas.get(rtype)
     }
 
-    fn require(&self, rtype: &str) -> Result<&Replica, String> {
+    fn require(&self, rtype: &str) -> Result<&Replica<'a>, String> {
         self.replica(rtype).ok_or(format!(
             "spec.{}.{rtype} is missing: a {} needs a {rtype} replica",
             self.source.kind().replica_specs_field(),
