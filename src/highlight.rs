@@ -301,18 +301,24 @@ pub fn escape_html(s: &str) -> String {
     out
 }
 
-/// `escape_html`, written onto the end of `out`.
+/// `escape_html`, written onto the end of `out`. Copies the runs between the characters it
+/// escapes whole; those are all ASCII, so a byte that matches one is that character.
 pub fn push_escaped_html(out: &mut String, s: &str) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
+    let mut copied = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escaped = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(&s[copied..i]);
+        out.push_str(escaped);
+        copied = i + 1;
     }
+    out.push_str(&s[copied..]);
 }
 
 /// Highlighted code as HTML for the inside of a `<code>`: tokens as `<span class="t-…">`, and a
@@ -411,6 +417,14 @@ mod html_tests {
             .replace("&#39;", "'")
             .replace("&amp;", "&");
         assert_eq!(text, code);
+    }
+
+    #[test]
+    fn escaping_replaces_exactly_the_five_characters() {
+        let s = "a&b<c>d\"e'f ü→∞ &amp;";
+        assert_eq!(escape_html(s), "a&amp;b&lt;c&gt;d&quot;e&#39;f ü→∞ &amp;amp;");
+        assert_eq!(escape_html("plain"), "plain");
+        assert_eq!(escape_html("'"), "&#39;");
     }
 
     #[test]
