@@ -5,6 +5,7 @@
 //! pair is reported and skipped, so a hostile URL leaves the defaults in place.
 
 use crate::catalog::{Framework, Persona};
+use crate::releases::{Release, NEWEST, RELEASES};
 use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
 
 /// Longer query strings are not read at all: nothing legitimate comes near this.
@@ -49,6 +50,8 @@ impl SyncSet {
             "persona" => self.persona,
             // The view mode travels with the framework: presets keep both.
             "framework" | "mode" => self.framework,
+            // The release is the reader's cluster, like the namespace and the queue: every
+            // instance that shares parameters follows it.
             _ => self.params,
         }
     }
@@ -113,7 +116,7 @@ pub fn parse_strict(query: &str) -> Result<Selection, QueryIssue> {
 
 /// Every key this widget owns, in the URL and as `data-<key>` on a mount point.
 pub fn own_keys() -> impl Iterator<Item = &'static str> {
-    ["persona", "framework", "scope", "mode"].into_iter().chain(ParamKey::ALL.iter().map(|k| k.id()))
+    ["persona", "framework", "scope", "mode", "release"].into_iter().chain(ParamKey::ALL.iter().map(|k| k.id()))
 }
 
 fn is_own_key(key: &str) -> bool {
@@ -146,6 +149,12 @@ fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String>
         }
         "scope" => sel.scope = RuntimeScope::from_id(value).ok_or("expected cluster or namespaced")?,
         "mode" => sel.mode = Mode::from_id(value).ok_or("expected compare or migrate")?,
+        "release" => {
+            sel.release = Release::from_line(value).ok_or_else(|| {
+                let lines: Vec<_> = RELEASES.iter().map(|r| r.line).collect();
+                format!("expected one of {}", lines.join(", "))
+            })?;
+        }
         _ => {
             let param = ParamKey::from_id(key).ok_or("unknown key")?;
             sel.params.set(param, value)?;
@@ -170,6 +179,10 @@ pub fn pairs(sel: &Selection, sync: SyncSet) -> Vec<(&'static str, String)> {
     if sync.params {
         if sel.scope != RuntimeScope::Cluster {
             out.push(("scope", sel.scope.id().to_string()));
+        }
+        // Left out at the newest, so an old link follows new releases unless it chose one.
+        if sel.release != NEWEST {
+            out.push(("release", sel.release.line.to_string()));
         }
         for key in ParamKey::ALL {
             if let Some(v) = sel.params.get(key) {
@@ -235,6 +248,22 @@ mod tests {
         assert_eq!(sel.framework, Framework::TorchTune);
         assert_eq!(sel.persona, Persona::PlatformEngineer);
         assert_eq!(sel.gpus(), 2);
+    }
+
+    #[test]
+    fn the_release_is_a_shared_parameter_left_out_at_the_newest() {
+        let (sel, issues) = apply("release=v2.1", &Selection::default(), SyncSet::ALL);
+        assert!(issues.is_empty(), "{issues:?}");
+        assert_eq!(sel.release.tag, "v2.1.0");
+        assert_eq!(to_query(&sel, SyncSet::ALL), "persona=data-scientist&framework=pytorch&release=v2.1");
+        assert_eq!(to_query(&Selection::default(), SyncSet::ALL), "persona=data-scientist&framework=pytorch");
+        let preset = Selection::new(Persona::DataScientist, Framework::TorchTune);
+        let (followed, _) = apply("release=v2.0", &preset, SyncSet::parse("persona,params"));
+        assert_eq!(followed.release.line, "v2.0");
+        let (kept, _) = apply("release=v2.0", &preset, SyncSet::parse("persona"));
+        assert_eq!(kept.release, NEWEST);
+        let err = parse_strict("release=v2.9").unwrap_err();
+        assert_eq!(err.to_string(), "invalid release=\"v2.9\": expected one of v2.0, v2.1, v2.2, v2.3");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use crate::catalog::Framework;
 
 /// Where a TrainJob keeps per-job pod settings in a release.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PodSettingsField {
     /// v2.0: `spec.podSpecOverrides[]`.
     PodSpecOverrides,
@@ -36,7 +36,7 @@ impl PodSettingsField {
 }
 
 /// The type of `spec.trainer.numProcPerNode`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NumProcPerNode {
     /// v2.0–v2.1: an int or `auto`/`cpu`/`gpu`.
     IntOrString,
@@ -45,7 +45,7 @@ pub enum NumProcPerNode {
 }
 
 /// A built-in `ClusterTrainingRuntime` as a release's manifests/base/runtimes ship it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BuiltinRuntime {
     pub name: &'static str,
     /// The `trainer.kubeflow.org/framework` label (added in v2.0.1, #2761); empty where the
@@ -65,7 +65,7 @@ pub struct BuiltinRuntime {
 }
 
 /// One Trainer release line, served by its newest patch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Release {
     /// The line readers choose: `v2.3`.
     pub line: &'static str,

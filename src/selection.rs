@@ -4,7 +4,7 @@
 //! framework keeps what the reader typed and re-derives the rest.
 
 use crate::catalog::{Framework, LlmModel, Persona};
-use crate::releases::NEWEST;
+use crate::releases::{Release, NEWEST};
 
 /// Where the platform engineer's runtime lives, and what the TrainJob's `runtimeRef.kind` says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -217,6 +217,9 @@ pub struct Selection {
     pub framework: Framework,
     pub scope: RuntimeScope,
     pub params: Params,
+    /// The Trainer release line the reader's cluster runs (`release=v2.1`); the newest unless
+    /// asked otherwise. Every V2 snippet is written for it.
+    pub release: Release,
     /// UI only: snippets do not depend on it.
     pub mode: Mode,
 }
@@ -228,6 +231,7 @@ impl Default for Selection {
             framework: Framework::PyTorch,
             scope: RuntimeScope::Cluster,
             params: Params::default(),
+            release: NEWEST,
             mode: Mode::Compare,
         }
     }

@@ -52,6 +52,7 @@ fn selection() -> impl Strategy<Value = Selection> {
                 framework,
                 scope: if ns { RuntimeScope::Namespaced } else { RuntimeScope::Cluster },
                 params: Params { name, namespace, nodes, gpus, procs, image, queue, model, dataset },
+                release: trainer_v2_explorer::releases::NEWEST,
                 mode: if ns && framework == Framework::Jax { Mode::Migrate } else { Mode::Compare },
             }
         })

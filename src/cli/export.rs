@@ -1,5 +1,6 @@
 use crate::catalog::{Framework, Persona, TRAINER_VERSION};
 use crate::query;
+use crate::releases::NEWEST;
 use crate::selection::Selection;
 use crate::snippets::{all_snippets, Snippet};
 use serde::Serialize;
@@ -64,7 +65,9 @@ pub fn export_json(query: Option<&str>) -> Result<String, String> {
             .flat_map(|p| Framework::ALL.into_iter().map(move |f| Selection::new(p, f)))
             .collect(),
     };
+    // The one release every selection shares (a query names at most one).
+    let trainer = selections.first().map_or(NEWEST.tag, |sel| sel.release.tag);
     let snippets =
         selections.iter().flat_map(|sel| all_snippets(sel).into_iter().map(move |s| exported(sel, s))).collect();
-    serde_json::to_string_pretty(&Export { trainer: TRAINER_VERSION, snippets }).map_err(|e| e.to_string())
+    serde_json::to_string_pretty(&Export { trainer, snippets }).map_err(|e| e.to_string())
 }
