@@ -44,7 +44,10 @@ fn strict(schema: &mut Value) {
     match schema {
         Value::Object(map) => {
             let preserves = map.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
-            if map.contains_key("properties") && !map.contains_key("additionalProperties") && !preserves {
+            // An object declares its fields in `properties`; one without (`torch: {type: object}`
+            // from v2.2) declares none, and a structural schema prunes whatever is sent.
+            let object = map.contains_key("properties") || map.get("type") == Some(&Value::from("object"));
+            if object && !map.contains_key("additionalProperties") && !preserves {
                 map.insert("additionalProperties".into(), Value::Bool(false));
             }
             for v in map.values_mut() {
