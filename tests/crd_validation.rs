@@ -5,7 +5,7 @@
 
 mod common;
 
-use trainer_v2_explorer::releases::{NEWEST, RELEASES, V2_1};
+use trainer_v2_explorer::releases::{NumProcPerNode, NEWEST, RELEASES, V2_1};
 use trainer_v2_explorer::snippets::{all_snippets, Language};
 
 #[test]
@@ -55,6 +55,36 @@ fn each_release_s_crds_refuse_another_release_s_fields() {
     let mut bad_procs = v2_1_runtime[0].clone();
     bad_procs["spec"]["mlPolicy"]["torch"]["numProcPerNode"] = "many".into();
     assert!(common::validate_for(&V2_1, &bad_procs).is_err(), "the CEL rule: auto, cpu, gpu or > 0");
+}
+
+/// The fields that come and go by release pass exactly where the release data says they exist.
+#[test]
+fn release_bound_fields_validate_only_in_their_releases() {
+    let job = |extra: &str| {
+        common::yaml_docs(&format!(
+            "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {{name: x}}\n\
+             spec:\n  runtimeRef: {{name: torch-distributed}}\n{extra}"
+        ))
+        .remove(0)
+    };
+    let deadline = job("  activeDeadlineSeconds: 3600\n");
+    let labels = job("  labels: {team: a}\n");
+    let procs_auto = job("  trainer: {numProcPerNode: auto}\n");
+    let env_injection = common::yaml_docs(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {name: x}\n\
+         spec:\n  mlPolicy:\n    torch:\n      envInjection:\n        targets: [{jobName: node, containerNames: [sidecar]}]\n  \
+         template:\n    spec:\n      replicatedJobs: []\n",
+    )
+    .remove(0);
+    for release in RELEASES {
+        let ok = |doc| common::validate_for(release, doc).is_ok();
+        assert_eq!(ok(&deadline), release.active_deadline_seconds, "{} activeDeadlineSeconds", release.tag);
+        assert_eq!(ok(&labels), release.trainjob_metadata, "{} spec.labels", release.tag);
+        let int_or_string = release.num_proc_per_node == NumProcPerNode::IntOrString;
+        assert_eq!(ok(&procs_auto), int_or_string, "{} trainer.numProcPerNode: auto", release.tag);
+        let injects = release.torch_policy_fields.contains(&"envInjection");
+        assert_eq!(ok(&env_injection), injects, "{} torch.envInjection", release.tag);
+    }
 }
 
 #[test]
