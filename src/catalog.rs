@@ -214,13 +214,16 @@ impl Framework {
         self.v2_support_in(&NEWEST)
     }
 
-    /// How a release serves the framework, from its data: a built-in runtime, else (plain MPI
-    /// only, which every release's `mpi` policy runs) a runtime the platform engineer writes.
+    /// How a release serves the framework, from its data: a built-in runtime, else nothing.
+    /// Plain MPI is always a runtime the platform engineer writes (every release's `mpi` policy
+    /// runs it): v2.0's only plain-MPI built-in, `mpi-distributed`, is the pi demo without the
+    /// `trainer.kubeflow.org/framework` label the SDK requires (SDK 0.3.1 refuses it), its
+    /// `trainer.image` override reaches only the launcher, not the nodes, and v2.1 removed it.
     pub fn v2_support_in(self, release: &Release) -> V2Support {
-        match (release.builtin_for(self), self) {
-            (Some(_), _) => V2Support::BuiltIn,
-            (None, Framework::Mpi) => V2Support::CustomRuntime,
-            (None, _) => V2Support::Unsupported,
+        match (self, release.builtin_for(self)) {
+            (Framework::Mpi, _) => V2Support::CustomRuntime,
+            (_, Some(_)) => V2Support::BuiltIn,
+            (_, None) => V2Support::Unsupported,
         }
     }
 

@@ -289,9 +289,12 @@ impl Selection {
     }
 
     /// The selected release's built-in runtime for the framework (for TorchTune, the model's).
+    /// `None` for plain MPI, which always gets a runtime of its own (see
+    /// [`Framework::v2_support_in`]).
     pub fn builtin(&self) -> Option<&'static BuiltinRuntime> {
         match self.framework {
             Framework::TorchTune => self.model().runtime(&self.release),
+            Framework::Mpi => None,
             f => self.release.builtin_for(f),
         }
     }
@@ -471,7 +474,8 @@ mod tests {
         let mut s = Selection::new(Persona::DataScientist, Framework::Mpi);
         assert_eq!(s.runtime_name().as_deref(), Some(CUSTOM_MPI_RUNTIME));
         s.release = V2_0;
-        assert_eq!(s.runtime_name().as_deref(), Some("mpi-distributed"), "v2.0 ships the plain-MPI pi demo");
+        // v2.0's mpi-distributed lacks the framework label the SDK needs: a runtime of its own.
+        assert_eq!(s.runtime_name().as_deref(), Some(CUSTOM_MPI_RUNTIME));
         s.framework = Framework::Jax;
         assert_eq!((s.v2_support(), s.runtime_name()), (V2Support::Unsupported, None));
         s.release = V2_1;

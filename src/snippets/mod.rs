@@ -14,6 +14,7 @@ use crate::catalog::{Framework, LlmModel, Persona, V2Support, V1_OPERATOR, V1_SD
 use crate::model::to_value;
 use crate::releases::{Release, NEWEST, RELEASES};
 use crate::selection::{RuntimeScope, Selection};
+use crate::snippets::runtimes::FRAMEWORK_LABEL;
 use crate::yaml::{self, Line, PathSeg};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -173,10 +174,9 @@ fn runtime_comments(sel: &Selection) -> Vec<String> {
     let mut comments = match (sel.v2_support(), sel.scope) {
         (V2Support::CustomRuntime, _) => {
             let deepspeed = sel.release.builtin_for(Framework::DeepSpeed).map_or("", |rt| rt.name);
-            vec![
-                plain_mpi_gone(sel.release),
-                format!("Same pattern as {tag}'s {deepspeed}: SSH keys and hostfile come from the controller."),
-            ]
+            let mut lines = plain_mpi_own(sel.release);
+            lines.push(format!("Same pattern as {tag}'s {deepspeed}: SSH keys and hostfile come from the controller."));
+            lines
         }
         (_, RuntimeScope::Cluster) => {
             let installer = if sel.release.helm_installs_runtimes {
@@ -199,15 +199,25 @@ fn runtime_comments(sel: &Selection) -> Vec<String> {
     comments
 }
 
-/// Why a release has no plain-MPI built-in: the release that removed it, from the data.
-fn plain_mpi_gone(release: Release) -> String {
+/// Why plain MPI gets a runtime of its own in this release (see `Framework::v2_support_in`).
+fn plain_mpi_own(release: Release) -> Vec<String> {
+    if let Some(rt) = release.builtin_for(Framework::Mpi) {
+        let removed = Release::life_span(rt.name).1.map(|r| format!(", and {} removed it", r.line)).unwrap_or_default();
+        return vec![
+            format!(
+                "{}'s {} is the pi demo without the {FRAMEWORK_LABEL} label the SDK needs{removed}.",
+                release.tag, rt.name
+            ),
+            "This runtime is one you own: it has the label and runs your image on the launcher and every node.".into(),
+        ];
+    }
     let last = RELEASES.iter().rev().find_map(|r| r.builtin_for(Framework::Mpi));
-    match last.map(|rt| (rt.name, Release::life_span(rt.name).1)) {
-        Some((name, Some(removed))) if !release.is_before(&removed) => {
+    vec![match last.map(|rt| (rt.name, Release::life_span(rt.name).1)) {
+        Some((name, Some(removed))) => {
             format!("Trainer {} removed the plain-MPI built-in {name}: this runtime is one you own.", removed.line)
         }
         _ => format!("Trainer {} ships no plain-MPI runtime: this one is yours to own.", release.tag),
-    }
+    }]
 }
 
 fn v1_pane(sel: &Selection) -> Pane {
