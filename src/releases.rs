@@ -79,6 +79,10 @@ pub struct Release {
     pub sdk: &'static str,
     /// The `kubeflow-trainer-api` range that wheel requires.
     pub sdk_trainer_api: &'static str,
+    /// The model initializer's `IGNORE_PATTERNS` as that SDK writes it by default
+    /// (constants.INITIALIZER_DEFAULT_IGNORE_PATTERNS joined with commas): 0.3.1 has `.pt`,
+    /// `.pth` without the `*`, as the v2.0–v2.1 initializers' own defaults do; 0.4.1 on `*.pt`.
+    pub model_ignore_patterns: &'static str,
     pub pod_settings: PodSettingsField,
     /// `spec.labels` / `spec.annotations` on the TrainJob (until v2.1).
     pub trainjob_metadata: bool,
@@ -196,6 +200,7 @@ pub const V2_0: Release = Release {
     jobset: "v0.8.2",
     sdk: "0.3.1",
     sdk_trainer_api: ">=2.0.0,<2.2.0",
+    model_ignore_patterns: "*.msgpack,*.h5,*.bin,.pt,.pth",
     pod_settings: PodSettingsField::PodSpecOverrides,
     trainjob_metadata: true,
     active_deadline_seconds: false,
@@ -227,6 +232,7 @@ pub const V2_2: Release = Release {
     jobset: "v0.11.0",
     sdk: "0.4.1",
     sdk_trainer_api: ">=2.2.0",
+    model_ignore_patterns: "*.msgpack,*.h5,*.bin,*.pt,*.pth",
     pod_settings: PodSettingsField::RuntimePatches,
     trainjob_metadata: false,
     active_deadline_seconds: true,
