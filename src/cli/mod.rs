@@ -2,6 +2,7 @@
 
 mod explain;
 mod export;
+mod upgrade;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -46,6 +47,25 @@ enum Command {
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
         /// Only the one-line outcome per document on stderr, not the field-by-field report.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Rewrite Trainer V2 manifests (TrainJob, TrainingRuntime, ClusterTrainingRuntime) written for
+    /// one release so that a newer release accepts them. Prints the YAML on stdout and what
+    /// happened to each changed field, with the release and the reason, on stderr. Exit 0 when
+    /// everything was rewritten (with warnings on stderr when lossy), 1 with one line per
+    /// refused document; a downgrade or an unknown release is refused.
+    Upgrade {
+        /// The release the manifests are written for: v2.0, v2.1, v2.2 or v2.3 (or its tag, v2.1.0).
+        #[arg(long, value_parser = crate::upgrade::parse_release)]
+        from: crate::releases::Release,
+        /// The release to write for (default: the newest).
+        #[arg(long, value_parser = crate::upgrade::parse_release)]
+        to: Option<crate::releases::Release>,
+        /// Files to rewrite, or - for standard input.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Only the one-line outcome per lossy document on stderr, not the field-by-field report.
         #[arg(long)]
         quiet: bool,
     },
@@ -233,6 +253,9 @@ pub fn run() -> ExitCode {
         Command::Post { check, out, export } => post(check, &out, export.as_deref()),
         Command::FallbackFiles { out } => fallback_files(&out),
         Command::Migrate { files, quiet } => return migrate(&files, quiet),
+        Command::Upgrade { from, to, files, quiet } => {
+            return upgrade::run(&files, from, to.unwrap_or(crate::releases::NEWEST), quiet)
+        }
     };
     match result {
         Ok(out) => {
