@@ -213,6 +213,26 @@ mod tests {
     }
 
     #[test]
+    fn the_table_agrees_with_the_release_data() {
+        use crate::releases::NumProcPerNode;
+        let first = |pred: fn(&Release) -> bool| RELEASES.iter().copied().find(pred);
+        let change = |field: &str| API_CHANGES.iter().find(|c| c.field == field).map(|c| c.release);
+        assert_eq!(change("spec.labels"), first(|r| !r.trainjob_metadata));
+        assert_eq!(change("spec.annotations"), first(|r| !r.trainjob_metadata));
+        assert_eq!(change("spec.activeDeadlineSeconds"), first(|r| r.active_deadline_seconds));
+        assert_eq!(change("spec.trainer.numProcPerNode"), first(|r| r.num_proc_per_node == NumProcPerNode::Int32));
+        // A torch field removed in the first release after the last that has it; one that
+        // arrived, in the first that has it.
+        let with = |field: &str| {
+            RELEASES.iter().filter(|r| r.torch_policy_fields.contains(&field)).copied().collect::<Vec<_>>()
+        };
+        let after_last = |field| with(field).last().and_then(|l| RELEASES.get(position(*l) + 1)).copied();
+        assert_eq!(change("spec.mlPolicy.torch.numProcPerNode"), after_last("numProcPerNode"));
+        assert_eq!(change("spec.mlPolicy.torch.elasticPolicy"), after_last("elasticPolicy"));
+        assert_eq!(change("spec.mlPolicy.torch.envInjection"), with("envInjection").first().copied());
+    }
+
+    #[test]
     fn pod_settings_renames_follow_the_release_data() {
         // The renames in the table match `Release::pod_settings`, the field the snippets use.
         for c in API_CHANGES.iter().filter(|c| c.field.ends_with("Overrides")) {

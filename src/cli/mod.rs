@@ -58,10 +58,10 @@ enum Command {
     Upgrade {
         /// The release the manifests are written for: v2.0, v2.1, v2.2 or v2.3 (or its tag, v2.1.0).
         #[arg(long, value_parser = crate::upgrade::parse_release)]
-        from: crate::releases::Release,
+        from: &'static crate::releases::Release,
         /// The release to write for (default: the newest).
         #[arg(long, value_parser = crate::upgrade::parse_release)]
-        to: Option<crate::releases::Release>,
+        to: Option<&'static crate::releases::Release>,
         /// Files to rewrite, or - for standard input.
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
@@ -254,7 +254,7 @@ pub fn run() -> ExitCode {
         Command::FallbackFiles { out } => fallback_files(&out),
         Command::Migrate { files, quiet } => return migrate(&files, quiet),
         Command::Upgrade { from, to, files, quiet } => {
-            return upgrade::run(&files, from, to.unwrap_or(crate::releases::NEWEST), quiet)
+            return upgrade::run(&files, *from, to.copied().unwrap_or(crate::releases::NEWEST), quiet)
         }
     };
     match result {

@@ -28,11 +28,10 @@ pub fn false_claims(sources: &Docs, outputs: &Docs, entries: &[Entry]) -> Vec<St
             problems.push(format!("{at}: {} without naming the API change", e.action.id()));
         }
         match e.action {
-            Action::Added => {
-                if !output_nodes.contains_key(&(e.doc, e.from.clone())) {
-                    problems.push(format!("{at}: added, but the output does not have it"));
-                }
+            Action::Added if !output_nodes.contains_key(&(e.doc, e.from.clone())) => {
+                problems.push(format!("{at}: added, but the output does not have it"))
             }
+            Action::Added => {}
             _ if !source_nodes.contains_key(&(e.doc, e.from.clone())) => {
                 problems.push(format!("{at}: the report mentions a field the input does not have"))
             }
@@ -46,6 +45,9 @@ pub fn false_claims(sources: &Docs, outputs: &Docs, entries: &[Entry]) -> Vec<St
                 problems.push(format!("{at}: {}, yet it names where it went", e.action.id()))
             }
             _ => {}
+        }
+        for t in e.to.iter().filter(|t| !output_nodes.contains_key(&(t.doc, t.path.clone()))) {
+            problems.push(format!("{at}: names document {}: {}, which the output does not have", t.doc, t.path));
         }
     }
 
@@ -62,7 +64,8 @@ pub fn false_claims(sources: &Docs, outputs: &Docs, entries: &[Entry]) -> Vec<St
         match e.action {
             Action::Renamed | Action::Moved | Action::Converted => {
                 for t in &e.to {
-                    let place = if e.derived() { t.path.clone() } else { format!("{}{}", t.path, &leaf[e.from.len()..]) };
+                    let place =
+                        if e.derived() { t.path.clone() } else { format!("{}{}", t.path, &leaf[e.from.len()..]) };
                     match output_nodes.get(&(t.doc, place.clone())) {
                         None => problems.push(format!(
                             "{at}: {} to document {}: {place}, which the output does not have",
@@ -94,11 +97,11 @@ pub fn false_claims(sources: &Docs, outputs: &Docs, entries: &[Entry]) -> Vec<St
             Action::Added => e.doc == doc && e.from == leaf,
             _ => e.to.iter().any(|t| t.doc == doc && covers(&t.path, &leaf)),
         });
-        // A map or list emptied by leaving out its last field.
+        // A map or list emptied by taking out its last field.
         let emptied = is_empty_container(value)
-            && entries.iter().any(|e| {
-                e.doc == doc && matches!(e.action, Action::Omitted | Action::Dropped) && covers(&leaf, &e.from)
-            });
+            && entries
+                .iter()
+                .any(|e| e.doc == doc && e.action != Action::Added && e.from != leaf && covers(&leaf, &e.from));
         if !(unchanged || placed || emptied) {
             problems.push(format!("document {doc}: the output has {leaf} = {value}, which no entry accounts for"));
         }

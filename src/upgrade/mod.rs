@@ -24,12 +24,28 @@ pub const API_VERSION: &str = "trainer.kubeflow.org/v1alpha1";
 
 pub enum Outcome {
     /// Written for the newer release; `warnings` name what needs a hand (a runtime no longer shipped).
-    Rewritten { kind: String, name: String, object: Value, lossy: bool, warnings: Vec<Warning> },
+    Rewritten {
+        kind: String,
+        name: String,
+        object: Value,
+        lossy: bool,
+        warnings: Vec<Warning>,
+    },
     /// A Trainer object that cannot be rewritten, and why.
-    Refused { kind: String, name: String, reason: String },
+    Refused {
+        kind: String,
+        name: String,
+        reason: String,
+    },
     /// Another Kubernetes object (a PVC, a ConfigMap): kept as it is.
-    PassedThrough { kind: String, name: String, object: Value },
-    Invalid { message: String },
+    PassedThrough {
+        kind: String,
+        name: String,
+        object: Value,
+    },
+    Invalid {
+        message: String,
+    },
 }
 
 /// A field that is still valid but needs the reader: the built-in runtime it names is gone.
@@ -57,8 +73,8 @@ pub struct Upgrade {
 }
 
 /// A release by its line (`v2.1`) or the tag that serves it (`v2.1.0`).
-pub fn parse_release(s: &str) -> Result<Release, String> {
-    RELEASES.iter().copied().find(|r| r.line == s || r.tag == s).ok_or_else(|| {
+pub fn parse_release(s: &str) -> Result<&'static Release, String> {
+    RELEASES.iter().find(|r| r.line == s || r.tag == s).ok_or_else(|| {
         let lines: Vec<&str> = RELEASES.iter().map(|r| r.line).collect();
         format!("unknown Trainer release {s:?}: one of {}", lines.join(", "))
     })
@@ -68,20 +84,14 @@ pub fn parse_release(s: &str) -> Result<Release, String> {
 /// the input as a whole cannot be used (a downgrade, unreadable input, no Trainer object);
 /// per-document problems are outcomes.
 pub fn upgrade(text: &str, from: Release, to: Release) -> Result<Upgrade, String> {
-    if position(to) < position(from) {
-        return Err(format!(
-            "{} → {} is a downgrade: upgrade only rewrites for a newer release. Write the manifest for {} \
-             instead (the widget's Trainer release, or `export --query 'release={}&...'`)",
-            from.line, to.line, to.line, to.line
-        ));
-    }
+    refuse_downgrade(from, to)?;
     let raw = crate::migrate::input::documents(text)?;
     let mut docs = Vec::new();
     let mut results = Vec::new();
     for d in raw {
         let outcome = match &d.value {
             Err(e) => Some(Outcome::Invalid { message: format!("not valid YAML: {e}") }),
-            Ok(v) => classify(v, from).err(),
+            Ok(v) => classify(v, from),
         };
         if outcome.is_none() {
             if let Ok(v) = &d.value {
@@ -127,6 +137,18 @@ pub fn upgrade(text: &str, from: Release, to: Release) -> Result<Upgrade, String
     Ok(Upgrade { from, to, docs: out, entries })
 }
 
+/// Upgrade only goes to a newer release (or stays): see the module comment.
+pub fn refuse_downgrade(from: Release, to: Release) -> Result<(), String> {
+    if position(to) >= position(from) {
+        return Ok(());
+    }
+    Err(format!(
+        "{} → {} is a downgrade: upgrade only rewrites for a newer release. Write the manifest for {} instead \
+         (the widget's Trainer release, or `export --query 'release={}&...'`)",
+        from.line, to.line, to.line, to.line
+    ))
+}
+
 fn kind_of(v: &Value) -> String {
     v["kind"].as_str().unwrap_or("object").to_string()
 }
@@ -135,30 +157,37 @@ fn name_of(v: &Value) -> String {
     v["metadata"]["name"].as_str().unwrap_or("(unnamed)").to_string()
 }
 
-/// `Ok` for a Trainer object that is a manifest for `from`; otherwise the outcome to report.
-fn classify(v: &Value, from: Release) -> Result<(), Outcome> {
+/// `None` for a Trainer object that is a manifest for `from`; otherwise the outcome to report.
+fn classify(v: &Value, from: Release) -> Option<Outcome> {
     let (kind, name) = (kind_of(v), name_of(v));
     if !v.is_object() {
-        return Err(Outcome::Invalid { message: "not a Kubernetes object (expected a map with apiVersion and kind)".into() });
+        return Some(Outcome::Invalid {
+            message: "not a Kubernetes object (expected a map with apiVersion and kind)".into(),
+        });
     }
     let api = v["apiVersion"].as_str().unwrap_or_default();
     if api == API_VERSION && Subject::of_kind(&kind).is_some() {
         if !v["spec"].is_object() && !v["spec"].is_null() {
-            return Err(Outcome::Refused { kind, name, reason: "spec: expected a map".into() });
+            return Some(Outcome::Refused { kind, name, reason: "spec: expected a map".into() });
         }
-        return fields_of_release(v, from).map_err(|reason| Outcome::Refused { kind, name, reason });
+        return fields_of_release(v, from).err().map(|reason| Outcome::Refused { kind, name, reason });
     }
     if api.starts_with("kubeflow.org/") {
-        return Err(Outcome::Refused {
+        return Some(Outcome::Refused {
             kind,
             name,
-            reason: format!("a Training Operator (V1) object, not a Trainer V2 one: convert it with `trainer-explorer migrate`"),
+            reason: "a Training Operator (V1) object, not a Trainer V2 one: convert it with `trainer-explorer migrate`"
+                .to_string(),
         });
     }
     if api.starts_with("trainer.kubeflow.org/") {
-        return Err(Outcome::Refused { kind, name, reason: format!("{api} {} is not a TrainJob or a runtime", kind_of(v)) });
+        return Some(Outcome::Refused {
+            kind,
+            name,
+            reason: format!("{api} {} is not a TrainJob or a runtime", kind_of(v)),
+        });
     }
-    Err(Outcome::PassedThrough { kind, name, object: v.clone() })
+    Some(Outcome::PassedThrough { kind, name, object: v.clone() })
 }
 
 /// Checks, from the change table, that the object has no field that `from` had already removed
@@ -168,7 +197,10 @@ fn fields_of_release(v: &Value, from: Release) -> Result<(), String> {
     let present = |path: &str| v.pointer(&format!("/{}", path.replace('.', "/"))).is_some();
     for c in API_CHANGES.iter().filter(|c| Some(c.subject) == subject) {
         let passed = position(c.release) <= position(from);
-        let removes = !matches!(c.rewrite, Rewrite::Arrived | Rewrite::ProcsToInt32 | Rewrite::ListsAtMost128 | Rewrite::StorageUriWithScheme);
+        let removes = !matches!(
+            c.rewrite,
+            Rewrite::Arrived | Rewrite::ProcsToInt32 | Rewrite::ListsAtMost128 | Rewrite::StorageUriWithScheme
+        );
         if passed && removes && present(c.field) {
             return Err(format!(
                 "{} was removed in {} ({}), so this is not a {} manifest: check --from",
@@ -197,7 +229,10 @@ fn removed_runtime(v: &Value, from: Release, to: Release, defined: &[(String, St
     let r = &v["spec"]["runtimeRef"];
     let name = r["name"].as_str()?;
     let kind = r["kind"].as_str().unwrap_or("ClusterTrainingRuntime");
-    if v["kind"] != "TrainJob" || kind != "ClusterTrainingRuntime" || defined.contains(&(kind.to_string(), name.to_string())) {
+    if v["kind"] != "TrainJob"
+        || kind != "ClusterTrainingRuntime"
+        || defined.contains(&(kind.to_string(), name.to_string()))
+    {
         return None;
     }
     from.runtime(name)?;
@@ -247,7 +282,10 @@ impl Upgrade {
                     } else {
                         ""
                     };
-                    out.push_str(&format!("{at}: {kind} {name} rewritten for {} → {}{how}\n", self.from.line, self.to.line));
+                    out.push_str(&format!(
+                        "{at}: {kind} {name} rewritten for {} → {}{how}\n",
+                        self.from.line, self.to.line
+                    ));
                     for e in entries {
                         out.push_str(&format!("  {}\n", e.line()));
                     }
@@ -255,7 +293,9 @@ impl Upgrade {
                         out.push_str(&format!("  {:<9} {} ({}: {})\n", "attention", w.path, w.release.line, w.message));
                     }
                 }
-                Outcome::Refused { kind, name, reason } => out.push_str(&format!("{at}: {kind} {name} refused: {reason}\n")),
+                Outcome::Refused { kind, name, reason } => {
+                    out.push_str(&format!("{at}: {kind} {name} refused: {reason}\n"))
+                }
                 Outcome::PassedThrough { kind, name, .. } => {
                     out.push_str(&format!("{at}: {kind} {name} passed through unchanged: not a Trainer object\n"))
                 }

@@ -32,6 +32,7 @@ pub struct Note {
 /// `from` is `to`; `Err` when the YAML cannot be upgraded (a downgrade, or a snippet that is not
 /// a `from` manifest).
 pub fn upgrade_notes(sel: &Selection, from: Release, to: Release) -> Result<Vec<Note>, String> {
+    super::refuse_downgrade(from, to)?;
     let mut at_from = sel.clone();
     at_from.release = from;
     let yaml: Vec<String> = snippets::render(&at_from)

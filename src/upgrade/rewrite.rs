@@ -108,10 +108,33 @@ fn pod_spec_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
         let mut out = Map::new();
         let mut pod = Map::new();
         for (k, v) in fields {
-            let (place, at) =
-                if k == "targetJobs" { (&mut out, format!("{to}.{k}")) } else { (&mut pod, format!("{to}.spec.{k}")) };
-            place.insert(k.clone(), v.clone());
-            entries.push(entry(doc, format!("{from}.{k}"), Action::Renamed, vec![at], change));
+            if k == "targetJobs" {
+                // Named job by job, as v2.2 spreads them over runtime patches: then a v2.0 → v2.2
+                // report has one entry per name that names both changes.
+                match v.as_array().filter(|jobs| !jobs.is_empty()) {
+                    Some(jobs) => entries.extend((0..jobs.len()).map(|j| {
+                        let at = format!("{k}[{j}].name");
+                        entry(doc, format!("{from}.{at}"), Action::Renamed, vec![format!("{to}.{at}")], change)
+                    })),
+                    None => entries.push(entry(
+                        doc,
+                        format!("{from}.{k}"),
+                        Action::Renamed,
+                        vec![format!("{to}.{k}")],
+                        change,
+                    )),
+                }
+                out.insert(k.clone(), v.clone());
+            } else {
+                pod.insert(k.clone(), v.clone());
+                entries.push(entry(
+                    doc,
+                    format!("{from}.{k}"),
+                    Action::Renamed,
+                    vec![format!("{to}.spec.{k}")],
+                    change,
+                ));
+            }
         }
         if !pod.is_empty() {
             out.insert("spec".into(), Value::Object(pod));
@@ -157,7 +180,8 @@ fn template_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
     if items.is_empty() {
         entries.push(entry(doc, from_list.clone(), Action::Renamed, vec![format!("spec.{new_key}")], change));
     }
-    let effective: Vec<usize> = (0..items.len()).filter(|&i| targets(&items[i]).is_some_and(|t| !t.is_empty())).collect();
+    let effective: Vec<usize> =
+        (0..items.len()).filter(|&i| targets(&items[i]).is_some_and(|t| !t.is_empty())).collect();
     let mut patches = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let from = format!("{from_list}[{i}]");
@@ -211,7 +235,13 @@ fn template_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
                         entries.push(entry(doc, format!("{from}.spec"), Action::Renamed, each(""), change));
                     }
                     for sk in spec.keys() {
-                        entries.push(entry(doc, format!("{from}.spec.{sk}"), Action::Renamed, each(&format!(".{sk}")), change));
+                        entries.push(entry(
+                            doc,
+                            format!("{from}.spec.{sk}"),
+                            Action::Renamed,
+                            each(&format!(".{sk}")),
+                            change,
+                        ));
                     }
                     pod_template.insert("spec".into(), v.clone());
                 }
@@ -404,7 +434,8 @@ fn procs_to_int32(change: &'static ApiChange, doc: &mut Doc, report: &mut Report
     let from = change.field.to_string();
     let Some(value) = doc.value.pointer(&pointer(&from)).cloned() else { return Ok(()) };
     let kind = procs(&value).ok_or_else(|| format!("{from}: {value} is not {PROCS_ACCEPTED}"))?;
-    let trainer = doc.value.pointer_mut("/spec/trainer").and_then(Value::as_object_mut).ok_or("spec.trainer: expected a map")?;
+    let trainer =
+        doc.value.pointer_mut("/spec/trainer").and_then(Value::as_object_mut).ok_or("spec.trainer: expected a map")?;
     let e = match kind {
         Procs::Count(_) if value.is_number() => return Ok(()),
         Procs::Count(n) => {
@@ -436,8 +467,12 @@ fn procs_to_int32(change: &'static ApiChange, doc: &mut Doc, report: &mut Report
 /// else the limit, rounded up, at least 1. `None` when neither is given in a form read here.
 fn cpus_per_node(resources: Option<&Value>) -> Option<i64> {
     let r = resources?;
-    let request = r["requests"]["cpu"].as_str().map(String::from).or_else(|| r["requests"]["cpu"].as_f64().map(|f| f.to_string()));
-    let limit = r["limits"]["cpu"].as_str().map(String::from).or_else(|| r["limits"]["cpu"].as_f64().map(|f| f.to_string()));
+    let request = r["requests"]["cpu"]
+        .as_str()
+        .map(String::from)
+        .or_else(|| r["requests"]["cpu"].as_f64().map(|f| f.to_string()));
+    let limit =
+        r["limits"]["cpu"].as_str().map(String::from).or_else(|| r["limits"]["cpu"].as_f64().map(|f| f.to_string()));
     let millis = |q: &str| -> Option<u64> {
         match q.strip_suffix('m') {
             Some(m) => m.parse::<u64>().ok(),

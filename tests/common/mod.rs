@@ -104,16 +104,19 @@ fn load_crd(rel: &str, version: &str) -> Vec<((String, String), Schema)> {
     out
 }
 
+/// The V2 CRD files, the same at every release.
+const V2_CRDS: [&str; 3] = [
+    "trainer.kubeflow.org_trainjobs.yaml",
+    "trainer.kubeflow.org_trainingruntimes.yaml",
+    "trainer.kubeflow.org_clustertrainingruntimes.yaml",
+];
+
 /// Schemas by (apiVersion, kind) for V2 (the newest release), the V1 kinds and the MPI Operator's v2beta1.
 pub fn schemas() -> &'static HashMap<(String, String), Schema> {
     static SCHEMAS: OnceLock<HashMap<(String, String), Schema>> = OnceLock::new();
     SCHEMAS.get_or_init(|| {
         let mut all = HashMap::new();
-        for f in [
-            "trainer.kubeflow.org_trainjobs.yaml",
-            "trainer.kubeflow.org_trainingruntimes.yaml",
-            "trainer.kubeflow.org_clustertrainingruntimes.yaml",
-        ] {
+        for f in V2_CRDS {
             all.extend(load_crd(&format!("v2-crds/{}/{f}", NEWEST.tag), "v1alpha1"));
         }
         for f in ["pytorchjobs", "mpijobs", "jaxjobs", "xgboostjobs", "tfjobs", "paddlejobs"] {
@@ -124,17 +127,43 @@ pub fn schemas() -> &'static HashMap<(String, String), Schema> {
     })
 }
 
+/// Schemas by (apiVersion, kind).
+pub type Schemas = HashMap<(String, String), Schema>;
+
+/// The V2 schemas of one release tag (`v2.1.0`), loaded once per tag.
+pub fn release_schemas(tag: &str) -> &'static Schemas {
+    static BY_TAG: OnceLock<std::sync::Mutex<HashMap<String, &'static Schemas>>> = OnceLock::new();
+    let mut cache = BY_TAG.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    cache.entry(tag.to_string()).or_insert_with(|| {
+        let mut all = HashMap::new();
+        for f in V2_CRDS {
+            all.extend(load_crd(&format!("v2-crds/{tag}/{f}"), "v1alpha1"));
+        }
+        Box::leak(Box::new(all))
+    })
+}
+
 /// Kinds from core Kubernetes that snippets may include beside a job (train()'s PVC).
 const CORE_KINDS: [(&str, &str); 1] = [("v1", "PersistentVolumeClaim")];
 
 /// Validates one document strictly against its CRD, plus the CEL rules that matter to snippets.
 pub fn validate(doc: &Value) -> Result<(), String> {
+    validate_with(schemas(), doc)
+}
+
+/// Validates one V2 document strictly against the CRDs of a release tag (`v2.1.0`), plus the
+/// same CEL rules as `validate`.
+pub fn validate_for_release(tag: &str, doc: &Value) -> Result<(), String> {
+    validate_with(release_schemas(tag), doc)
+}
+
+fn validate_with(schemas: &Schemas, doc: &Value) -> Result<(), String> {
     let api = doc["apiVersion"].as_str().ok_or("no apiVersion")?;
     let kind = doc["kind"].as_str().ok_or("no kind")?;
     if CORE_KINDS.contains(&(api, kind)) {
         return Ok(());
     }
-    let schema = schemas().get(&(api.to_string(), kind.to_string())).ok_or(format!("no CRD for {api} {kind}"))?;
+    let schema = schemas.get(&(api.to_string(), kind.to_string())).ok_or(format!("no CRD for {api} {kind}"))?;
     let errors = schema.errors(doc);
     if !errors.is_empty() {
         return Err(errors.join("\n"));
