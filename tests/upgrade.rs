@@ -617,3 +617,50 @@ fn notes_for_a_selection_cover_every_older_release_without_failing() {
         assert!(upgrade::upgrade_notes(&sel, V2_3, V2_1).is_err(), "a downgrade");
     }
 }
+
+#[test]
+fn the_claims_check_catches_each_kind_of_false_report() {
+    let u = upgrade::upgrade(V2_1_STREAM, V2_1, V2_2).unwrap();
+    let sources: Vec<(usize, Value)> = u.docs.iter().map(|d| (d.index, d.source.clone().unwrap())).collect();
+    let outputs: Vec<(usize, Value)> = (1..=2).map(|i| (i, output(&u, i))).collect();
+    let judge = |outputs: &[(usize, Value)], entries: &[upgrade::Entry]| {
+        let s: Vec<(usize, &Value)> = sources.iter().map(|(i, v)| (*i, v)).collect();
+        let o: Vec<(usize, &Value)> = outputs.iter().map(|(i, v)| (*i, v)).collect();
+        claims::false_claims(&s, &o, entries)
+    };
+    assert!(judge(&outputs, &u.entries).is_empty());
+    let expect = |outputs: &[(usize, Value)], entries: &[upgrade::Entry], problem: &str| {
+        let problems = judge(outputs, entries);
+        assert!(problems.iter().any(|p| p.contains(problem)), "{problem:?} not in {problems:#?}");
+    };
+    // A field the report does not mention changed.
+    let mut changed = outputs.clone();
+    changed[0].1["spec"]["runtimeRef"]["name"] = json!("other");
+    expect(&changed, &u.entries, "document 1: spec.runtimeRef.name: no entry, yet the output holds");
+    // The output has a field nobody accounts for.
+    let mut extra = outputs.clone();
+    extra[1].1["spec"]["mlPolicy"]["numNodes"] = json!(3);
+    expect(&extra, &u.entries, "document 2: spec.mlPolicy.numNodes: no entry, yet the output holds 3 and not 1");
+    extra[1].1["spec"]["suspend"] = json!(true);
+    expect(&extra, &u.entries, "document 2: the output has spec.suspend = true, which no entry accounts for");
+    // A renamed field whose value is not where the report says.
+    let mut moved = outputs.clone();
+    moved[0].1["spec"]["runtimePatches"][0]["trainingRuntimeSpec"]["template"]["metadata"]["labels"] = json!({});
+    expect(&moved, &u.entries, "spec.labels.kueue.x-k8s.io/queue-name: moved to document 1: spec.runtimePatches[0]");
+    // A field said to be left out that is still there.
+    let mut kept = outputs.clone();
+    kept[1].1["spec"]["mlPolicy"]["torch"]["numProcPerNode"] = json!(8);
+    expect(&kept, &u.entries, "document 2: spec.mlPolicy.torch.numProcPerNode: dropped, yet the output still has it");
+    // Two entries for one field, an entry without its change, a drop without advice.
+    let mut entries = u.entries.clone();
+    entries.push(entries[1].clone());
+    entries[0].changes.clear();
+    entries[6].detail.clear();
+    expect(&outputs, &entries, "spec.podTemplateOverrides[0].metadata.annotations: more than one entry");
+    expect(
+        &outputs,
+        &entries,
+        "spec.podTemplateOverrides[0].targetJobs[0].name: renamed without naming the API change",
+    );
+    expect(&outputs, &entries, "spec.mlPolicy.torch.numProcPerNode: dropped without saying what to do instead");
+}
