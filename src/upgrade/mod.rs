@@ -236,7 +236,7 @@ fn removed_runtime(v: &Value, from: Release, to: Release, defined: &[(String, St
         return None;
     }
     from.runtime(name)?;
-    let gone = RELEASES[position(from) + 1..=position(to)].iter().find(|r| r.runtime(name).is_none())?;
+    let gone = RELEASES.get(position(from) + 1..=position(to))?.iter().find(|r| r.runtime(name).is_none())?;
     Some(Warning {
         path: "spec.runtimeRef.name".into(),
         release: *gone,
