@@ -141,7 +141,18 @@ fn read_input(path: &std::path::Path) -> Result<String, String> {
     })
 }
 
-fn migrate(files: &[std::path::PathBuf], quiet: bool) -> ExitCode {
+/// What a batch command (`migrate`, `upgrade`) made of one file.
+struct FileOutcome {
+    /// Lines for stderr, each printed after the file's name.
+    report: Vec<String>,
+    /// One line per refused or invalid document.
+    failures: Vec<String>,
+    yaml: String,
+}
+
+/// Runs `process` on every file (or stdin for `-`): the YAML of all files on stdout, the reports
+/// on stderr. Exit 1 when a file cannot be read or processed, or a document failed.
+fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Result<FileOutcome, String>) -> ExitCode {
     let mut outputs = Vec::new();
     let mut failed = false;
     for path in files {
@@ -154,29 +165,20 @@ fn migrate(files: &[std::path::PathBuf], quiet: bool) -> ExitCode {
                 continue;
             }
         };
-        match crate::migrate::migrate(&text) {
+        match process(&text) {
             Err(e) => {
                 eprintln!("trainer-explorer: {label}: {e}");
                 failed = true;
             }
-            Ok(m) => {
-                let failures = m.failures();
-                if quiet {
-                    for d in &m.docs {
-                        if let crate::migrate::Outcome::Converted { name, kind, lossy: true, .. } = &d.outcome {
-                            eprintln!("{label}: document {}: {kind} {name} converted with losses", d.index);
-                        }
-                    }
-                } else {
-                    for line in m.report_text().lines() {
-                        eprintln!("{label}: {line}");
-                    }
+            Ok(done) => {
+                for line in &done.report {
+                    eprintln!("{label}: {line}");
                 }
-                for f in &failures {
+                for f in &done.failures {
                     eprintln!("trainer-explorer: {label}: {f}");
                 }
-                failed |= !failures.is_empty();
-                outputs.push(m.output_yaml());
+                failed |= !done.failures.is_empty();
+                outputs.push(done.yaml);
             }
         }
     }
@@ -189,6 +191,26 @@ fn migrate(files: &[std::path::PathBuf], quiet: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+fn migrate(files: &[std::path::PathBuf], quiet: bool) -> ExitCode {
+    run_batch(files, |text| {
+        let m = crate::migrate::migrate(text)?;
+        let report = if quiet {
+            m.docs
+                .iter()
+                .filter_map(|d| match &d.outcome {
+                    crate::migrate::Outcome::Converted { name, kind, lossy: true, .. } => {
+                        Some(format!("document {}: {kind} {name} converted with losses", d.index))
+                    }
+                    _ => None,
+                })
+                .collect()
+        } else {
+            m.report_text().lines().map(String::from).collect()
+        };
+        Ok(FileOutcome { report, failures: m.failures(), yaml: m.output_yaml() })
+    })
 }
 
 fn fallback_files(dir: &std::path::Path) -> Result<String, String> {
