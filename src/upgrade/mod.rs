@@ -14,6 +14,7 @@ pub mod rewrite;
 pub use notes::{upgrade_notes, Note};
 pub use report::{Action, Entry, Target};
 
+use crate::migrate::input::RawDoc;
 use crate::release_changes::{changes_between, position, Rewrite, Subject, API_CHANGES};
 use crate::releases::{Release, RELEASES};
 use crate::{model, yaml};
@@ -85,7 +86,13 @@ pub fn parse_release(s: &str) -> Result<&'static Release, String> {
 /// per-document problems are outcomes.
 pub fn upgrade(text: &str, from: Release, to: Release) -> Result<Upgrade, String> {
     refuse_downgrade(from, to)?;
-    let raw = crate::migrate::input::documents(text)?;
+    upgrade_documents(crate::migrate::input::documents(text)?, from, to)
+}
+
+/// `upgrade` for documents already read (by `crate::migrate::input::documents`, or built as
+/// values): the rewrite itself needs no YAML parser.
+pub fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result<Upgrade, String> {
+    refuse_downgrade(from, to)?;
     let mut docs = Vec::new();
     let mut results = Vec::new();
     for d in raw {
