@@ -19,6 +19,7 @@ use crate::release_changes::{changes_between, position, Rewrite, Subject, API_CH
 use crate::releases::{Release, RELEASES};
 use crate::{model, yaml};
 use serde_json::Value;
+use std::collections::{BTreeMap, HashSet};
 
 /// The group and version of every Trainer V2 release.
 pub const API_VERSION: &str = "trainer.kubeflow.org/v1alpha1";
@@ -94,23 +95,23 @@ pub fn upgrade(text: &str, from: Release, to: Release) -> Result<Upgrade, String
 pub fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result<Upgrade, String> {
     refuse_downgrade(from, to)?;
     let mut docs = Vec::new();
-    let mut results = Vec::new();
+    // Per input document: the position of its Trainer object in `docs`, or what became of it.
+    let mut results: Vec<(RawDoc, Result<usize, Outcome>)> = Vec::new();
     for d in raw {
-        let outcome = match &d.value {
-            Err(e) => Some(Outcome::Invalid { message: format!("not valid YAML: {e}") }),
-            Ok(v) => classify(v, from),
-        };
-        if outcome.is_none() {
-            if let Ok(v) = &d.value {
-                let subject = Subject::of_kind(v["kind"].as_str().unwrap_or_default());
-                if let Some(subject) = subject {
+        let classified = match &d.value {
+            Err(e) => Err(Outcome::Invalid { message: format!("not valid YAML: {e}") }),
+            Ok(v) => match (classify(v, from), Subject::of_kind(v["kind"].as_str().unwrap_or_default())) {
+                (Some(outcome), _) => Err(outcome),
+                (None, Some(subject)) => {
                     docs.push(rewrite::Doc { index: d.index, subject, value: v.clone(), refused: None });
+                    Ok(docs.len() - 1)
                 }
-            }
-        }
-        results.push((d, outcome));
+                (None, None) => Err(Outcome::Invalid { message: "not a Trainer object".into() }),
+            },
+        };
+        results.push((d, classified));
     }
-    if docs.is_empty() && results.iter().all(|(_, o)| matches!(o, Some(Outcome::PassedThrough { .. }))) {
+    if docs.is_empty() && results.iter().all(|(_, o)| matches!(o, Err(Outcome::PassedThrough { .. }))) {
         return Err(format!(
             "no Trainer V2 object ({API_VERSION} TrainJob, TrainingRuntime or ClusterTrainingRuntime) in the input"
         ));
@@ -120,26 +121,30 @@ pub fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result
     for change in changes_between(from, to) {
         rewrite::apply(change, &mut docs, &mut report);
     }
-    let defined: Vec<(String, String)> = docs.iter().map(|d| (kind_of(&d.value), name_of(&d.value))).collect();
+    let defined: HashSet<(String, String)> = docs.iter().map(|d| (kind_of(&d.value), name_of(&d.value))).collect();
+    let lossy: HashSet<usize> = report.entries.iter().filter(|e| e.action == Action::Dropped).map(|e| e.doc).collect();
 
     let mut out = Vec::new();
-    for (d, outcome) in results {
-        let outcome = outcome.unwrap_or_else(|| {
-            let doc = docs.iter_mut().find(|x| x.index == d.index).expect("every Trainer object became a doc");
-            let (kind, name) = (kind_of(&doc.value), name_of(&doc.value));
-            match doc.refused.take() {
-                Some(reason) => Outcome::Refused { kind, name, reason },
-                None => {
-                    let lossy = report.of_doc(doc.index).any(|e| e.action == Action::Dropped);
-                    let warnings = removed_runtime(&doc.value, from, to, &defined).into_iter().collect();
-                    Outcome::Rewritten { kind, name, object: std::mem::take(&mut doc.value), lossy, warnings }
+    let mut rewritten = HashSet::new();
+    for (d, classified) in results {
+        let outcome = match classified {
+            Err(outcome) => outcome,
+            Ok(at) => {
+                let doc = &mut docs[at];
+                let (kind, name) = (kind_of(&doc.value), name_of(&doc.value));
+                match doc.refused.take() {
+                    Some(reason) => Outcome::Refused { kind, name, reason },
+                    None => {
+                        rewritten.insert(doc.index);
+                        let warnings = removed_runtime(&doc.value, from, to, &defined).into_iter().collect();
+                        let lossy = lossy.contains(&doc.index);
+                        Outcome::Rewritten { kind, name, object: std::mem::take(&mut doc.value), lossy, warnings }
+                    }
                 }
             }
-        });
+        };
         out.push(DocResult { index: d.index, line: d.line, source: d.value.ok(), outcome });
     }
-    let rewritten: Vec<usize> =
-        out.iter().filter(|d| matches!(d.outcome, Outcome::Rewritten { .. })).map(|d| d.index).collect();
     let entries = report.entries.into_iter().filter(|e| rewritten.contains(&e.doc)).collect();
     Ok(Upgrade { from, to, docs: out, entries })
 }
@@ -232,7 +237,7 @@ fn fields_of_release(v: &Value, from: Release) -> Result<(), String> {
 
 /// A TrainJob naming a built-in ClusterTrainingRuntime that `from` ships and `to` does not
 /// (from `Release::runtimes`), unless the input defines it.
-fn removed_runtime(v: &Value, from: Release, to: Release, defined: &[(String, String)]) -> Option<Warning> {
+fn removed_runtime(v: &Value, from: Release, to: Release, defined: &HashSet<(String, String)>) -> Option<Warning> {
     let r = &v["spec"]["runtimeRef"];
     let name = r["name"].as_str()?;
     let kind = r["kind"].as_str().unwrap_or("ClusterTrainingRuntime");
@@ -276,12 +281,16 @@ impl Upgrade {
 
     /// The report for people: one block per document.
     pub fn report_text(&self) -> String {
+        let mut by_doc: BTreeMap<usize, Vec<&Entry>> = BTreeMap::new();
+        for e in &self.entries {
+            by_doc.entry(e.doc).or_default().push(e);
+        }
         let mut out = String::new();
         for d in &self.docs {
             let at = format!("document {} (line {})", d.index, d.line);
             match &d.outcome {
                 Outcome::Rewritten { kind, name, lossy, warnings, .. } => {
-                    let entries: Vec<&Entry> = self.entries.iter().filter(|e| e.doc == d.index).collect();
+                    let entries = by_doc.remove(&d.index).unwrap_or_default();
                     let how = if entries.is_empty() && warnings.is_empty() {
                         " unchanged: no API change between them concerns it"
                     } else if *lossy {
