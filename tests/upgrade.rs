@@ -13,7 +13,24 @@ use trainer_v2_explorer::upgrade::{self, claims, notes, Action, Outcome, Upgrade
 /// A v2.0 stream: a runtime with `torch.numProcPerNode: 4`, one with an elastic policy, a
 /// TrainJob with its own labels, annotations and two pod spec overrides, a TrainJob that takes
 /// the runtime's process count, and one on the `mpi-distributed` built-in.
-const V2_0_STREAM: &str = r#"
+/// A runtime's `template` with one `node` job running `$image`: the part every runtime
+/// fixture shares.
+macro_rules! node_template {
+    ($image:literal) => {
+        concat!(
+            "  template:\n    spec:\n      replicatedJobs:\n        - name: node\n          template:\n",
+            "            metadata:\n              labels:\n",
+            "                trainer.kubeflow.org/trainjob-ancestor-step: trainer\n",
+            "            spec:\n              template:\n                spec:\n                  containers:\n",
+            "                    - name: node\n                      image: ",
+            $image,
+            "\n"
+        )
+    };
+}
+
+const V2_0_STREAM: &str = concat!(
+    r#"
 apiVersion: trainer.kubeflow.org/v1alpha1
 kind: ClusterTrainingRuntime
 metadata:
@@ -23,21 +40,9 @@ spec:
     numNodes: 2
     torch:
       numProcPerNode: 4
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: pytorch/pytorch:2.7.1-cuda12.8-cudnn9-runtime
----
+"#,
+    node_template!("pytorch/pytorch:2.7.1-cuda12.8-cudnn9-runtime"),
+    r#"---
 apiVersion: trainer.kubeflow.org/v1alpha1
 kind: TrainingRuntime
 metadata:
@@ -50,18 +55,9 @@ spec:
       elasticPolicy:
         minNodes: 1
         maxNodes: 4
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: pytorch/pytorch:2.7.1-cuda12.8-cudnn9-runtime
----
+"#,
+    node_template!("pytorch/pytorch:2.7.1-cuda12.8-cudnn9-runtime"),
+    r#"---
 apiVersion: trainer.kubeflow.org/v1alpha1
 kind: TrainJob
 metadata:
@@ -115,11 +111,13 @@ metadata:
 spec:
   runtimeRef:
     name: mpi-distributed
-"#;
+"#
+);
 
 /// A v2.1 stream: pod template overrides, the TrainJob's own labels, `numProcPerNode: cpu`
 /// with a CPU request, and a runtime whose process count no TrainJob of the input takes over.
-const V2_1_STREAM: &str = r#"
+const V2_1_STREAM: &str = concat!(
+    r#"
 apiVersion: trainer.kubeflow.org/v1alpha1
 kind: TrainJob
 metadata:
@@ -163,21 +161,13 @@ spec:
     numNodes: 1
     torch:
       numProcPerNode: 8
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: pytorch/pytorch:2.7.1-cuda12.8-cudnn9-runtime
-"#;
+"#,
+    node_template!("pytorch/pytorch:2.7.1-cuda12.8-cudnn9-runtime"),
+);
 
 /// A v2.2 stream: runtime patches, a deadline and a JAX runtime; nothing changes in v2.3.
-const V2_2_STREAM: &str = r#"
+const V2_2_STREAM: &str = concat!(
+    r#"
 apiVersion: trainer.kubeflow.org/v1alpha1
 kind: TrainJob
 metadata:
@@ -213,21 +203,9 @@ spec:
   mlPolicy:
     numNodes: 2
     jax: {}
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: nvcr.io/nvidia/jax:25.10-py3
-"#;
+"#,
+    node_template!("nvcr.io/nvidia/jax:25.10-py3"),
+);
 
 fn docs(text: &str) -> Vec<Value> {
     common::yaml_docs(text)
