@@ -161,7 +161,8 @@ fn upgrade_reads_stdin_prints_the_yaml_and_the_report_with_release_and_reason() 
     assert_eq!(patch["manager"], "trainer-v2-explorer/upgrade");
     let pod = &patch["trainingRuntimeSpec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"];
     assert_eq!(pod["spec"]["nodeSelector"]["gpu"], "a100");
-    assert!(docs[0]["spec"]["trainer"].get("numProcPerNode").is_none(), "{stdout}");
+    // `auto` is left out, and with it the `trainer` it was alone in.
+    assert!(docs[0]["spec"].get("trainer").is_none(), "{stdout}");
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("-: document 1 (line 1): TrainJob mnist rewritten for v2.1 → v2.3"), "{stderr}");
     assert!(

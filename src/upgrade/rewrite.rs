@@ -445,6 +445,12 @@ fn procs_to_int32(change: &'static ApiChange, doc: &mut Doc, report: &mut Report
         }
         Procs::DefaultDoesTheSame(why) => {
             replace_key(trainer, "numProcPerNode", None);
+            // No `trainer: {}` left behind: it would say nothing.
+            if trainer.is_empty() {
+                if let Some(spec) = spec_mut(doc) {
+                    replace_key(spec, "trainer", None);
+                }
+            }
             with_detail(entry(doc, from, Action::Omitted, vec![], change), format!("left out: {why}"))
         }
         Procs::Cpu => {
