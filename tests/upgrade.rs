@@ -642,3 +642,51 @@ fn the_claims_check_catches_each_kind_of_false_report() {
     );
     expect(&outputs, &entries, "spec.mlPolicy.torch.numProcPerNode: dropped without saying what to do instead");
 }
+
+#[test]
+fn every_fixture_upgrades_to_every_newer_release() {
+    use trainer_v2_explorer::releases::RELEASES;
+    for (text, from) in [(V2_0_STREAM, V2_0), (V2_1_STREAM, V2_1), (V2_2_STREAM, V2_2)] {
+        let i = RELEASES.iter().position(|r| *r == from).unwrap();
+        for to in &RELEASES[i..] {
+            checked(text, from, *to);
+        }
+    }
+}
+
+#[test]
+fn overrides_that_changed_nothing_are_left_out_and_said_so() {
+    let text = trainjob(
+        "  runtimeRef: {name: torch-distributed}
+  podTemplateOverrides:
+    - targetJobs: []
+      spec: {nodeSelector: {a: b}}
+    - targetJobs: [{name: node}]
+      metadata: {labels: {x: y}, name: ignored}
+      spec: {}
+",
+    );
+    let u = checked(&text, V2_1, V2_2);
+    assert_eq!(
+        output(&u, 1)["spec"]["runtimePatches"],
+        json!([{
+            "manager": "trainer-v2-explorer/upgrade",
+            "trainingRuntimeSpec": {"template": {"spec": {"replicatedJobs": [
+                {"name": "node", "template": {"spec": {"template": {"metadata": {"labels": {"x": "y"}}, "spec": {}}}}}
+            ]}}}
+        }])
+    );
+    let o = "spec.podTemplateOverrides";
+    assert_eq!(
+        report(&u),
+        [
+            row(1, &format!("{o}[0]"), Action::Omitted, &["v2.2"]),
+            row(1, &format!("{o}[1].targetJobs[0].name"), Action::Renamed, &["v2.2"]),
+            row(1, &format!("{o}[1].metadata.labels"), Action::Renamed, &["v2.2"]),
+            row(1, &format!("{o}[1].metadata.name"), Action::Omitted, &["v2.2"]),
+            row(1, &format!("{o}[1].spec"), Action::Renamed, &["v2.2"]),
+            row(1, "spec.runtimePatches[0].manager", Action::Added, &["v2.2"]),
+        ]
+    );
+    assert!(!u.is_lossy());
+}
