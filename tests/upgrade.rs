@@ -215,7 +215,7 @@ fn docs(text: &str) -> Vec<Value> {
 /// every document was rewritten, the output validates against `to`, and the report's claims hold.
 fn checked(text: &str, from: Release, to: Release) -> Upgrade {
     for d in docs(text) {
-        common::validate_for_release(from.tag, &d)
+        common::validate_for(&from, &d)
             .unwrap_or_else(|e| panic!("fixture is not a {} manifest: {e}\n{d:#}", from.line));
     }
     let u = upgrade::upgrade(text, from, to).unwrap_or_else(|e| panic!("{e}"));
@@ -223,7 +223,7 @@ fn checked(text: &str, from: Release, to: Release) -> Upgrade {
     let out = u.output_yaml();
     let outputs = docs(&out);
     for d in &outputs {
-        common::validate_for_release(to.tag, d).unwrap_or_else(|e| panic!("not valid for {}: {e}\n{out}", to.line));
+        common::validate_for(&to, d).unwrap_or_else(|e| panic!("not valid for {}: {e}\n{out}", to.line));
     }
     let sources: Vec<(usize, &Value)> = u.docs.iter().filter_map(|d| Some((d.index, d.source.as_ref()?))).collect();
     let rewritten: Vec<(usize, &Value)> = u
@@ -689,4 +689,22 @@ fn overrides_that_changed_nothing_are_left_out_and_said_so() {
         ]
     );
     assert!(!u.is_lossy());
+}
+
+#[test]
+fn a_platform_engineers_v2_0_torch_runtime_gets_the_note_its_yaml_needs() {
+    use trainer_v2_explorer::catalog::{Framework, Persona};
+    use trainer_v2_explorer::selection::Selection;
+    let sel = Selection::new(Persona::PlatformEngineer, Framework::PyTorch);
+    let notes = upgrade::upgrade_notes(&sel, V2_0, V2_3).unwrap();
+    // The v2.0 built-in sets `torch.numProcPerNode: auto` (the release data says so); v2.2
+    // removed the field and its default is the same.
+    assert!(V2_0.builtin_torch_procs_auto);
+    let fields: Vec<(&str, &str, &str)> =
+        notes.iter().map(|n| (n.object.as_str(), n.field.as_str(), n.action)).collect();
+    assert_eq!(fields, [("ClusterTrainingRuntime torch-distributed", "spec.mlPolicy.torch.numProcPerNode", "omitted")]);
+    assert_eq!(notes[0].release, V2_2);
+    assert!(notes[0].reason.starts_with("v2.2 #3239: the torch policy lost numProcPerNode"), "{}", notes[0].reason);
+    // From v2.2 on there is nothing to say.
+    assert!(upgrade::upgrade_notes(&sel, V2_2, V2_3).unwrap().is_empty());
 }
