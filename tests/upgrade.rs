@@ -699,7 +699,7 @@ fn a_platform_engineers_v2_0_torch_runtime_gets_the_note_its_yaml_needs() {
     let notes = upgrade::upgrade_notes(&sel, V2_0, V2_3).unwrap();
     // The v2.0 built-in sets `torch.numProcPerNode: auto` (the release data says so); v2.2
     // removed the field and its default is the same.
-    assert!(V2_0.builtin_torch_procs_auto);
+    const { assert!(V2_0.builtin_torch_procs_auto) };
     let fields: Vec<(&str, &str, &str)> =
         notes.iter().map(|n| (n.object.as_str(), n.field.as_str(), n.action)).collect();
     assert_eq!(fields, [("ClusterTrainingRuntime torch-distributed", "spec.mlPolicy.torch.numProcPerNode", "omitted")]);
