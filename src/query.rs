@@ -202,6 +202,29 @@ pub fn to_query(sel: &Selection, sync: SyncSet) -> String {
     ser.finish()
 }
 
+/// Every pair `sync` shares, defaults included: what one instance tells the others. Applied on
+/// top of another instance's selection, a value set back to its default (the newest release,
+/// the compare view, a cleared field) reaches it too, which a link's [`to_query`], leaving
+/// defaults out, would not say.
+pub fn sync_query(sel: &Selection, sync: SyncSet) -> String {
+    let mut ser = form_urlencoded::Serializer::new(String::new());
+    if sync.persona {
+        ser.append_pair("persona", sel.persona.id());
+    }
+    if sync.framework {
+        ser.append_pair("framework", sel.framework.id());
+        ser.append_pair("mode", sel.mode.id());
+    }
+    if sync.params {
+        ser.append_pair("scope", sel.scope.id());
+        ser.append_pair("release", sel.release.line);
+        for key in ParamKey::ALL {
+            ser.append_pair(key.id(), &sel.params.get(key).unwrap_or_default());
+        }
+    }
+    ser.finish()
+}
+
 /// Rewrites a host page's query string: keeps every pair we do not own exactly as written
 /// (bytes and order), and replaces ours with `sel`'s. Used for `history.replaceState`, so the
 /// host page's own parameters survive. A query over [`MAX_QUERY_LEN`] comes back unchanged:
@@ -248,6 +271,23 @@ mod tests {
         assert_eq!(sel.framework, Framework::TorchTune);
         assert_eq!(sel.persona, Persona::PlatformEngineer);
         assert_eq!(sel.gpus(), 2);
+    }
+
+    #[test]
+    fn a_sync_message_carries_values_set_back_to_their_default() {
+        let mut changed = Selection::default();
+        changed.release = RELEASES[0];
+        changed.scope = RuntimeScope::Namespaced;
+        changed.mode = Mode::Migrate;
+        changed.params.nodes = Some(4);
+        let (other, issues) = apply(&sync_query(&changed, SyncSet::ALL), &Selection::default(), SyncSet::ALL);
+        assert_eq!((other.clone(), issues), (changed.clone(), vec![]));
+        // The sender goes back to every default; the other instance follows.
+        let (back, issues) = apply(&sync_query(&Selection::default(), SyncSet::ALL), &other, SyncSet::ALL);
+        assert_eq!((back, issues), (Selection::default(), vec![]));
+        // A preset that shares only the persona keeps the rest.
+        let (preset, _) = apply(&sync_query(&Selection::default(), SyncSet::ALL), &changed, SyncSet::parse("persona"));
+        assert_eq!(preset, changed);
     }
 
     #[test]
