@@ -10,7 +10,8 @@
 //! - `v1-operator`, `v1-sdk`: what the V1 panes compare with;
 //! - `since FACT` / `removed FACT`: the first release line where FACT holds, or the first after
 //!   that where it no longer does. FACT is `runtime=NAME`, `policy=A,B` (every listed `mlPolicy`
-//!   source; they must agree), `torch-field=NAME`, `trainjob-field=NAME`, `volume-claims` (JobSet creates the TorchTune
+//!   source; they must agree), `torch-field=NAME`, `trainjob-field=NAME`, `gang-scheduler=NAME`,
+//!   `trainer-status` (the TrainJob's `status.trainerStatus`), `volume-claims` (JobSet creates the TorchTune
 //!   volume) or `mpi-launcher-waits` (the MPI launcher starts after the nodes);
 //! - `runtimes framework=LABEL`: the newest release's built-in runtimes with that framework label,
 //!   as a list in words.
@@ -61,6 +62,8 @@ fn holds(fact: &str, release: &Release) -> Result<bool, String> {
             "labels" | "annotations" => release.trainjob_metadata,
             pod_settings => release.pod_settings.field() == pod_settings,
         },
+        "gang-scheduler" => release.gang_schedulers.contains(&name),
+        "trainer-status" => release.trainer_status,
         "volume-claims" => release.jobset_volume_claims,
         "mpi-launcher-waits" => release.mpi_launcher_waits_for_nodes,
         _ => return Err(format!("unknown release fact {fact:?}")),
@@ -169,6 +172,12 @@ mod tests {
         assert_eq!(removed("torch-field=numProcPerNode").unwrap().line, "v2.2");
         assert_eq!(since("trainjob-field=podTemplateOverrides").unwrap().line, "v2.1");
         assert_eq!(removed("trainjob-field=labels").unwrap().line, "v2.2");
+        // FACTS.md §a.4 (volcano v2.1), §a.3 (trainerStatus v2.2, #3227), §b.2 (volumeClaimPolicies
+        // v2.2, #3150); the v2.3 MPI launcher waits for the nodes (v2-runtimes/v2.2.1 vs v2.3.0).
+        assert_eq!(since("gang-scheduler=volcano").unwrap().line, "v2.1");
+        assert_eq!(since("trainer-status").unwrap().line, "v2.2");
+        assert_eq!(since("volume-claims").unwrap().line, "v2.2");
+        assert_eq!(since("mpi-launcher-waits").unwrap().line, "v2.3");
     }
 
     #[test]
