@@ -127,8 +127,8 @@ fn the_social_card_is_the_first_diagram_on_a_card() {
     assert!(card.trim_end().ends_with("</svg></svg>"));
 }
 
-/// The rows of the page's "built-in runtime" table, as (runtime, policy, since, removed) text.
-fn runtime_table_rows(html: &str) -> Vec<[String; 4]> {
+/// The rows of the page's "built-in runtime" table, as (runtime, since, removed) text.
+fn runtime_table_rows(html: &str) -> Vec<[String; 3]> {
     let start = html.find("<th>Built-in runtime</th>").expect("the runtimes-by-release table is on the page");
     let table = &html[start..start + html[start..].find("</table>").unwrap()];
     let cell_text = |cell: &str| cell.replace("<code>", "").replace("</code>", "").trim().to_string();
@@ -138,7 +138,7 @@ fn runtime_table_rows(html: &str) -> Vec<[String; 4]> {
         .map(|row| {
             let cells: Vec<String> =
                 row.split("<td>").skip(1).map(|c| cell_text(&c[..c.find("</td>").unwrap()])).collect();
-            cells.try_into().unwrap_or_else(|c| panic!("a row of four cells: {c:?}"))
+            cells.try_into().unwrap_or_else(|c| panic!("a row of three cells: {c:?}"))
         })
         .collect()
 }
@@ -147,7 +147,7 @@ fn runtime_table_rows(html: &str) -> Vec<[String; 4]> {
 fn the_runtimes_by_release_table_is_the_release_data() {
     use trainer_v2_explorer::releases::RELEASES;
     // Derived here from each release's runtime list, not through the generator's own helpers.
-    let mut expected: Vec<[String; 4]> = Vec::new();
+    let mut expected: Vec<[String; 3]> = Vec::new();
     for (i, release) in RELEASES.iter().enumerate() {
         for rt in release.runtimes {
             if expected.iter().any(|row| row[0] == rt.name) {
@@ -156,7 +156,6 @@ fn the_runtimes_by_release_table_is_the_release_data() {
             let removed = RELEASES[i + 1..].iter().find(|later| later.runtimes.iter().all(|r| r.name != rt.name));
             expected.push([
                 rt.name.to_string(),
-                rt.policy.to_string(),
                 release.line.to_string(),
                 removed.map_or("–".to_string(), |r| r.line.to_string()),
             ]);

@@ -142,12 +142,12 @@ pub fn runtimes_table() -> String {
             }
         }
     }
-    let mut out = String::from("| Built-in runtime | `mlPolicy` | Since | Removed |\n|---|---|---|---|\n");
+    // Three narrow columns, so a 375 px phone shows all of them.
+    let mut out = String::from("| Built-in runtime | Since | Removed |\n|---|---|---|\n");
     for name in names {
         let (since, removed) = Release::life_span(name);
-        let policy = since.and_then(|r| r.runtime(name)).map_or("", |rt| rt.policy);
         out.push_str(&format!(
-            "| `{name}` | `{policy}` | {} | {} |\n",
+            "| `{name}` | {} | {} |\n",
             since.map_or("", |r| r.line),
             removed.map_or("–", |r| r.line)
         ));
