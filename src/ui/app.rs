@@ -149,7 +149,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let frameworks: Vec<_> = Framework::ALL.iter().map(|f| (f.id(), f.label())).collect();
     let release_idx = RELEASES.iter().position(|r| r.line == sel.release.line).unwrap_or(RELEASES.len() - 1);
     let releases: Vec<_> = RELEASES.iter().map(|r| (r.line, r.line)).collect();
-    let has_runtime = sel.framework.v2_support() != V2Support::Unsupported;
+    let has_runtime = sel.v2_support() != V2Support::Unsupported;
     let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
 
     html! {
