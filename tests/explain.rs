@@ -6,7 +6,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use trainer_v2_explorer::explain::read::explain_text;
-use trainer_v2_explorer::explain::{Explanation, PodGroup, Rejection, Release};
+use trainer_v2_explorer::explain::{Explanation, PodGroup, Rejection};
+use trainer_v2_explorer::releases::V2_3;
 
 const NODE_INDEX: &str = "fieldRef:metadata.annotations['batch.kubernetes.io/job-completion-index']";
 
@@ -48,7 +49,7 @@ fn explain(job: &str, runtime: &str) -> Explanation {
     let rest = job.split("runtimeRef: {name: ").nth(1).expect("a runtimeRef");
     let name = &rest[..rest.find([',', '}']).unwrap()];
     let runtime = runtime.replacen("name: test-runtime", &format!("name: {name}"), 1);
-    explain_text(&format!("{job}---\n{runtime}"), Release::V2_3_0).unwrap()
+    explain_text(&format!("{job}---\n{runtime}"), V2_3).unwrap()
 }
 
 /// The webhook's answer; fails when the TrainJob is accepted.

@@ -6,7 +6,7 @@
 
 use trainer_v2_explorer::catalog::{Framework, Persona};
 use trainer_v2_explorer::explain::quantity::ceil_value;
-use trainer_v2_explorer::explain::{explain, Explanation, Input, PodGroup, Release};
+use trainer_v2_explorer::explain::{explain, Explanation, Input, PodGroup};
 use trainer_v2_explorer::model::pod::Resources;
 use trainer_v2_explorer::model::v2::{TrainJob, TrainingRuntime};
 use trainer_v2_explorer::selection::{RuntimeScope, Selection};
@@ -63,7 +63,7 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
     let mut checked = 0;
     for sel in selections() {
         let (Some(job), Some(runtime)) = (trainjob_for(&sel), runtime_for(&sel)) else { continue };
-        let e = explain(Input { job: &job, runtime: &runtime, counts: &[] }, Release::V2_3_0);
+        let e = explain(Input::new(&job, &runtime), sel.release);
         let at = format!("{sel:?}");
         assert_eq!(e.rejected, None, "the widget wrote a TrainJob the webhook refuses: {at}");
         let trainer = job.spec.trainer.as_ref().unwrap();
