@@ -9,10 +9,8 @@
 //! instead answers with the rejection that release's API server or webhook gives.
 
 use crate::explain::read::explain_text;
-use crate::explain::{explain, Explanation, Input, Rejection};
+use crate::explain::Explanation;
 use crate::releases::{Release, NEWEST, RELEASES};
-use crate::snippets::runtimes::runtime_for;
-use crate::snippets::trainjob::trainjob_for;
 use clap::ValueEnum;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -23,35 +21,7 @@ pub enum ExplainFormat {
 
 /// The explanation for the selection a widget URL query names, at the query's release.
 pub fn for_query(query: &str) -> Result<Explanation, String> {
-    let sel = crate::query::parse_strict(query).map_err(|e| e.to_string())?;
-    let (Some(job), Some(runtime)) = (trainjob_for(&sel), runtime_for(&sel)) else {
-        return Err(format!("{} has no Trainer V2 runtime, so there is nothing to explain", sel.framework.id()));
-    };
-    let release = sel.release;
-    // A built-in runtime (of some release) that this release does not install: the webhook
-    // cannot find it (pkg/runtime/core/clustertrainingruntime.go:82-91 @v2.0.1, :99-108 @v2.3.0).
-    // A runtime no release ships is the platform engineer's own, shown next to the TrainJob.
-    let name = &job.spec.runtime_ref.name;
-    let cluster = job.spec.runtime_ref.kind.as_deref().unwrap_or("ClusterTrainingRuntime") == "ClusterTrainingRuntime";
-    let (since, removed) = Release::life_span(name);
-    if let (true, Some(since), None) = (cluster, since, release.runtime(name)) {
-        let since = match removed {
-            Some(removed) => format!("; it ships in {} to {}", since.tag, removed.line),
-            None => format!("; it ships from {}", since.tag),
-        };
-        return Ok(Explanation::rejected(
-            release.tag.to_string(),
-            Rejection {
-                field: "spec.RuntimeRef".into(),
-                reason: format!(
-                    "clustertrainingruntimes.trainer.kubeflow.org {name:?} not found: specified clusterTrainingRuntime \
-                     must be created before the TrainJob is created ({} does not install it{since})",
-                    release.tag
-                ),
-            },
-        ));
-    }
-    Ok(explain(Input::new(&job, &runtime), release))
+    crate::explain::selection::for_query(query)
 }
 
 /// `--release v2.1` (or the full tag) as a release line.

@@ -15,8 +15,10 @@ mod objects;
 mod plugins;
 pub mod quantity;
 pub mod read;
+pub mod selection;
 mod torchtune;
 mod validate;
+pub mod view;
 
 use crate::model::pod::{EnvVar, Resources};
 use crate::model::v2::{DependsOn, TrainJob, TrainingRuntime};
