@@ -31,14 +31,16 @@ fn gpus(c: &ContainerView) -> Option<(String, String)> {
 fn env_value(value: &str, count: u32) -> String {
     match value.strip_prefix("fieldRef:") {
         Some(path) if path == COMPLETION_INDEX => {
-            format!("{} in pod 0 … {}: its completion index ({})", code("0"), count.saturating_sub(1), code(path))
+            let last = count.saturating_sub(1);
+            format!("{} … {last}: each pod's completion index ({})", code("0"), code(path))
         }
         Some(path) => format!("per pod, from {}", code(path)),
         None => code(value),
     }
 }
 
-fn pods_html(out: &mut String, e: &Explanation, mpi: bool) {
+/// `hostfile`: the MPI hostfile, when the runtime is MPI's.
+fn pods_html(out: &mut String, e: &Explanation, hostfile: Option<&String>) {
     out.push_str("<h4>Pods</h4><ul class=\"k8s-pods\">");
     let jobs = e.jobset.as_ref().map(|j| j.replicated_jobs.as_slice()).unwrap_or_default();
     for group in &e.pods {
@@ -57,14 +59,19 @@ fn pods_html(out: &mut String, e: &Explanation, mpi: bool) {
             }
         }
         if let Some((resource, n)) = group.containers.iter().filter(|c| !c.init).find_map(gpus) {
-            let _ = write!(out, "; {} GPU each ({})", esc(&n), code(&resource));
+            let s = if n == "1" { "" } else { "s" };
+            let _ = write!(out, "; {} GPU{s} each ({})", esc(&n), code(&resource));
         }
         let first = group.hostnames.first().map(String::as_str).unwrap_or_default();
-        match (mpi, group.replicated_job.as_str()) {
-            (true, "launcher") => {
+        match (hostfile, group.replicated_job.as_str()) {
+            (Some(hosts), "launcher") => {
                 let _ = write!(out, "; {} runs <code>mpirun</code> over the hostfile", code(first));
+                // runLauncherAsNode (mpi.go:117-126): the launcher trains too, as one of numNodes.
+                if hosts.lines().any(|l| l.split(' ').next() == Some(first)) {
+                    out.push_str(" and trains too: it is one of the nodes in it");
+                }
             }
-            (false, "node") => {
+            (None, "node") => {
                 let _ = write!(out, "; rank 0, {}, is the coordinator", code(first));
             }
             _ => {}
@@ -125,7 +132,7 @@ pub fn html(e: &Explanation) -> String {
     }
     out.push_str(".</p>");
     let hostfile = e.objects.iter().find_map(|o| o.data.as_ref()?.get("hostfile"));
-    pods_html(&mut out, e, hostfile.is_some());
+    pods_html(&mut out, e, hostfile);
     for group in &e.pods {
         for c in group.containers.iter().filter(|c| !c.env.is_empty() || !c.env_from.is_empty()) {
             env_html(&mut out, group, c);
@@ -185,12 +192,14 @@ mod tests {
             "{html}"
         );
         assert!(html.contains(r#"<li data-kind="Secret">"#), "{html}");
+        assert!(html.contains("runs <code>mpirun</code> over the hostfile and trains too"), "{html}");
+        assert!(html.contains("; 2 GPUs each"), "{html}");
     }
 
     #[test]
     fn per_pod_values_read_as_the_pods_index_and_a_rejection_creates_nothing() {
         let html = answer("framework=pytorch&nodes=4")["html"].as_str().unwrap().to_string();
-        assert!(html.contains("in pod 0 … 3: its completion index"), "{html}");
+        assert!(html.contains("<code>0</code> … 3: each pod's completion index"), "{html}");
         let refused = answer("release=v2.1&framework=jax")["html"].as_str().unwrap().to_string();
         assert!(refused.contains("Trainer v2.1.0 refuses this TrainJob"), "{refused}");
         assert!(!refused.contains("<h4>"), "{refused}");
