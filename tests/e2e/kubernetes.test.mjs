@@ -57,7 +57,7 @@ test('the env and pods follow the selection: nodes, GPUs, framework and release'
   assert.equal(view.env.PET_NPROC_PER_NODE, 'auto'); // GPUs: torchrun starts one process per GPU
   assert.equal(view.env.PET_MASTER_ADDR, 'pytorch-ddp-node-0-0.pytorch-ddp');
   assert.deepEqual(view.pods, { node: 3 });
-  assert.ok(view.text.includes('2 GPU each'), view.text);
+  assert.ok(view.text.includes('2 GPUs each'), view.text);
   assert.ok(view.objects.some((o) => o.startsWith('ConfigMap pytorch-ddp-runtime-snapshot')), view.objects.join('\n'));
   await page.screenshot({ path: 'target/e2e-k8s-desktop.png', fullPage: false });
 
