@@ -67,18 +67,10 @@ fn a_framework_newer_than_the_release_is_the_webhooks_not_found() {
 /// `--release` picks the controller that reads the files; the default is the newest.
 #[test]
 fn release_flag_for_files() {
-    let (job, runtime) = write_files(
-        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: pi}\nspec:\n  \
-         runtimeRef: {name: my-mpi, kind: TrainingRuntime}\n  trainer:\n    numNodes: 2\n    \
-         resourcesPerNode: {limits: {nvidia.com/gpu: 4}}\n",
-    );
+    let (job, runtime) = write_files(&gpu_trainjob(2));
     let (job, runtime) = (job.to_str().unwrap(), runtime.to_str().unwrap());
     let run = |args: &[&str]| -> serde_json::Value {
         serde_json::from_str(&stdout(&cli(&[&["explain", job, runtime], args].concat()))).unwrap()
-    };
-    let hostfile = |v: &serde_json::Value| {
-        let cm = v["objects"].as_array().unwrap().iter().find(|o| o["name"] == "pi-mpi-hostfile").unwrap();
-        cm["data"]["hostfile"].as_str().unwrap().to_string()
     };
     let newest = run(&[]);
     assert_eq!(newest["trainer"], NEWEST.tag);
@@ -137,21 +129,27 @@ fn write_files(job: &str) -> (std::path::PathBuf, std::path::PathBuf) {
     (j, r)
 }
 
+/// A TrainJob `pi` on the `my-mpi` TrainingRuntime with 4 GPUs per node.
+fn gpu_trainjob(nodes: u32) -> String {
+    format!(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {{name: pi}}\nspec:\n  \
+         runtimeRef: {{name: my-mpi, kind: TrainingRuntime}}\n  trainer:\n    numNodes: {nodes}\n    \
+         resourcesPerNode: {{limits: {{nvidia.com/gpu: 4}}}}\n"
+    )
+}
+
+fn hostfile(v: &serde_json::Value) -> String {
+    let cm = v["objects"].as_array().unwrap().iter().find(|o| o["name"] == "pi-mpi-hostfile").unwrap();
+    cm["data"]["hostfile"].as_str().unwrap().to_string()
+}
+
 #[test]
 fn a_users_own_trainjob_and_runtime() {
-    let (job, runtime) = write_files(
-        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: pi}\nspec:\n  \
-         runtimeRef: {name: my-mpi, kind: TrainingRuntime}\n  trainer:\n    numNodes: 3\n    \
-         resourcesPerNode: {limits: {nvidia.com/gpu: 4}}\n",
-    );
+    let (job, runtime) = write_files(&gpu_trainjob(3));
     let json = stdout(&cli(&["explain", job.to_str().unwrap(), runtime.to_str().unwrap()]));
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     // Not launcher-as-node: all three nodes are `node` pods; the runtime's 1 slot becomes 4 GPUs.
-    let hostfile = v["objects"].as_array().unwrap().iter().find(|o| o["name"] == "pi-mpi-hostfile").unwrap();
-    assert_eq!(
-        hostfile["data"]["hostfile"],
-        "pi-node-0-0.mpi-net slots=4\npi-node-0-1.mpi-net slots=4\npi-node-0-2.mpi-net slots=4\n"
-    );
+    assert_eq!(hostfile(&v), "pi-node-0-0.mpi-net slots=4\npi-node-0-1.mpi-net slots=4\npi-node-0-2.mpi-net slots=4\n");
     insta::assert_snapshot!("explain_own_files_mpi", json);
 }
 
