@@ -782,3 +782,47 @@ fn fields_a_release_does_not_have_are_refused() {
         "runtime spec.mlPolicy.torch.envInjection"
     );
 }
+
+/// v2.1.0 pkg/runtime/core/trainingruntime_test.go "succeeded to build Jobset with TorchTune values
+/// from the TrainJob (LoRA)": LoRA args on one node with 2 GPUs pick the LoRA recipe. v2.0.1 knows
+/// only full fine-tuning (torch.go:249-260), so the same TrainJob runs the full recipe. QLoRA:
+/// v2.1.0 takes any `model.quantize_base` mention (torchtune.go:115-128), v2.3.0 only `=True`.
+#[test]
+fn torchtune_recipes_per_release() {
+    let runtime = one_node_runtime(
+        "torch: {}",
+        "{name: node, command: [tune, run, output_dir=/workspace/output, tokenizer.path=/workspace/model/original/tokenizer.model, checkpointer.checkpoint_dir=/workspace/model]}",
+    );
+    let job = |args: &str| {
+        trainjob(
+            "test-job",
+            "torchtune-llama3.2-1b",
+            &format!("{{numNodes: 1, numProcPerNode: auto, command: [tune, run], args: [{args}], resourcesPerNode: {{requests: {{example.com/gpu: '2'}}}}}}"),
+        )
+    };
+    let lora = job("model.apply_lora_to_mlp=True, 'model.lora_attn_modules=[q_proj,k_proj,v_proj,output_proj]'");
+    let command = |job: &str, release| group(&explain_at(job, &runtime, release), "node").containers[0].command.clone();
+    let head = |recipe: &str, config: &str| {
+        ["tune", "run", "--rdzv_endpoint=test-job-node-0-0.test-job:29500", recipe, "--config", config]
+            .map(String::from)
+            .to_vec()
+    };
+    assert_eq!(command(&lora, V2_1)[..6], head("lora_finetune_distributed", "llama3_2/1B_lora")[..]);
+    assert_eq!(command(&lora, V2_0)[..6], head("full_finetune_distributed", "llama3_2/1B_full")[..]);
+    assert_eq!(
+        command(&lora, V2_1)[6..],
+        [
+            "output_dir=/workspace/output",
+            "tokenizer.path=/workspace/model/original/tokenizer.model",
+            "checkpointer.checkpoint_dir=/workspace/model"
+        ]
+    );
+    // `model.quantize_base=False`: QLoRA for v2.1's name match, refused for the 1B model on 2
+    // devices by its webhook (torchtune.go:59-71); plain LoRA for v2.3 (numProcPerNode is an int
+    // there, so the v2.3 job leaves it out).
+    let not_quantized = job("model.quantize_base=False, 'model.lora_attn_modules=[q_proj]'");
+    let r = rejection_at(&not_quantized, &runtime, V2_1);
+    assert_eq!(r.reason, "must be auto or 1 for llama3_2/1B model when using QLoRA");
+    let v2_3_job = not_quantized.replace("numProcPerNode: auto, ", "");
+    assert_eq!(command(&v2_3_job, V2_3)[3..6], ["lora_finetune_distributed", "--config", "llama3_2/1B_lora"]);
+}
