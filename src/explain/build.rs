@@ -124,7 +124,7 @@ fn pod_sets(input: Input, release: Release) -> Vec<PodSet> {
             }
             let mut containers = rjob.template.spec.template.spec.containers.clone();
             // :199-237 resourcesPerNode reaches the trainer's `node` container, and MPI's `node`
-            // job when the launcher runs as a node (from v2.1.0, builder.go:138-147; v2.0.1
+            // job when the launcher runs as a node (from v2.1.0, builder.go:142-162; v2.0.1
             // builder.go:111-144 only the trainer's). Until v2.2.1 the builder replaces the
             // container's resources (builder.go:148-158 @v2.2.1); v2.3.0 merges them.
             let as_node_job = launcher_as_node && rjob.name == NODE && rule != ResourcesPerNodeRule::ReplaceTrainer;
