@@ -121,6 +121,69 @@ pub struct Release {
     pub helm_installs_runtimes: bool,
     /// The built-in runtimes the runtimes overlay installs.
     pub runtimes: &'static [BuiltinRuntime],
+    /// How the controller and its webhooks treat a TrainJob where releases differ (`explain`).
+    pub controller: Controller,
+}
+
+/// What the Trainer controller and its validating webhooks do differently from one release to
+/// the next, for `explain`. Paths under pkg/ in github.com/kubeflow/trainer at the release's tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Controller {
+    /// The first reconcile copies the runtime into `<job>-runtime-snapshot` and later ones read
+    /// the copy (runtime/core/snapshot.go, new in v2.3.0).
+    pub runtime_snapshot: bool,
+    /// How torch turns `numProcPerNode` into `PET_NPROC_PER_NODE`.
+    pub torch_procs: TorchProcs,
+    /// The torch webhook checks nothing (reserved `PET_*` env, TorchTune) unless the TrainJob
+    /// sets `numProcPerNode` (plugins/torch/torch.go:59 @v2.0.1, :57 @v2.1.0; dropped in v2.2).
+    pub torch_webhook_needs_procs: bool,
+    pub torchtune: TorchTuneRules,
+    /// MPI: a runtime `numProcPerNode` of 1 becomes the GPUs per node when there are more
+    /// (plugins/mpi/mpi.go:127-135 @v2.1.0; absent in v2.0.1).
+    pub mpi_slots_follow_gpus: bool,
+    /// MPI's webhook refuses the reserved `OMPI_MCA_*` names in `trainer.env`
+    /// (plugins/mpi/mpi.go:95-107 @v2.3.0).
+    pub mpi_reserved_env: bool,
+    pub resources_per_node: ResourcesPerNodeRule,
+}
+
+/// torch's `numProcPerNode` resolution (plugins/torch/torch.go).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TorchProcs {
+    /// v2.0 (:121-157): the runtime's `auto`/`cpu`/number, the TrainJob's over it; changed only
+    /// when the TrainJob sets `resourcesPerNode`: `auto` without a GPU-named limit is the CPU
+    /// limit, `cpu` the CPU count, read from `limits`, else from `requests`, 1 where that list is
+    /// empty (`calculateNumProcPerNode`, :231-245).
+    TrainJobResources,
+    /// v2.1+ (:108-122 @v2.1.0, :121-135 @v2.3.0): `auto` (or v2.1's `cpu`) without GPUs is the
+    /// node's CPU count (at least 1), from the TrainJob's `resourcesPerNode` or the runtime's.
+    NodeResources,
+}
+
+/// TorchTune's recipe choice and webhook checks (plugins/torch/torch.go, torchtune.go).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TorchTuneRules {
+    /// v2.0 (torch.go:199-260): full fine-tuning recipes only; a rendezvous endpoint unless one
+    /// node runs exactly one process; the webhook checks the model and `numNodes` only.
+    FullOnly,
+    /// v2.1-v2.2 (torchtune.go:35-128 @v2.1.0): LoRA and QLoRA recipes and their checks.
+    Lora,
+    /// v2.3 (torchtune.go @v2.3.0): also refuses LoRA on several nodes and the runtime's
+    /// immutable paths in `trainer.args`, and reads `key=True` booleans strictly.
+    LoraChecked,
+}
+
+/// How `trainer.resourcesPerNode` reaches the pods (plugins/jobset/builder.go; v2.3's
+/// runtime/core/trainingruntime.go:199-237).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResourcesPerNodeRule {
+    /// v2.0 (builder.go:111-144): replaces the trainer job's `node` container resources.
+    ReplaceTrainer,
+    /// v2.1-v2.2 (builder.go:142-159 @v2.2.1): also MPI's `node` job when the launcher runs as a
+    /// node (and the TrainJob's env with them).
+    Replace,
+    /// v2.3: merged key by key over the runtime's resources (util/trainingruntime:47-65).
+    Merge,
 }
 
 const fn runtime(
@@ -222,6 +285,15 @@ pub const V2_0: Release = Release {
     torchtune_chained_initializers: true,
     helm_installs_runtimes: false,
     runtimes: &[V2_0_TORCH, V2_0_DEEPSPEED, V2_0_MLX, MPI_PI, LLAMA_1B, LLAMA_3B],
+    controller: Controller {
+        runtime_snapshot: false,
+        torch_procs: TorchProcs::TrainJobResources,
+        torch_webhook_needs_procs: true,
+        torchtune: TorchTuneRules::FullOnly,
+        mpi_slots_follow_gpus: false,
+        mpi_reserved_env: false,
+        resources_per_node: ResourcesPerNodeRule::ReplaceTrainer,
+    },
 };
 
 pub const V2_1: Release = Release {
@@ -232,6 +304,13 @@ pub const V2_1: Release = Release {
     gang_schedulers: GANG_SCHEDULERS,
     torchtune_chained_initializers: false,
     runtimes: &[TORCH_27, DEEPSPEED, MLX, LLAMA_1B, LLAMA_3B, QWEN],
+    controller: Controller {
+        torch_procs: TorchProcs::NodeResources,
+        torchtune: TorchTuneRules::Lora,
+        mpi_slots_follow_gpus: true,
+        resources_per_node: ResourcesPerNodeRule::Replace,
+        ..V2_0.controller
+    },
     ..V2_0
 };
 
@@ -266,6 +345,7 @@ pub const V2_2: Release = Release {
         LLAMA_3B,
         QWEN,
     ],
+    controller: Controller { torch_webhook_needs_procs: false, ..V2_1.controller },
 };
 
 pub const V2_3: Release = Release {
@@ -288,6 +368,13 @@ pub const V2_3: Release = Release {
         LLAMA_3B,
         QWEN,
     ],
+    controller: Controller {
+        runtime_snapshot: true,
+        torchtune: TorchTuneRules::LoraChecked,
+        mpi_reserved_env: true,
+        resources_per_node: ResourcesPerNodeRule::Merge,
+        ..V2_2.controller
+    },
     ..V2_2
 };
 

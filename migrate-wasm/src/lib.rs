@@ -8,3 +8,10 @@ use wasm_bindgen::prelude::*;
 pub fn migrate(text: &str) -> String {
     trainer_v2_explorer::migrate::view::rendered_json(text)
 }
+
+/// "What Kubernetes runs" for a widget selection (its URL query): `{"html"}` or `{"error"}` as
+/// JSON. Here rather than in the widget's module, which stays within its size budget.
+#[wasm_bindgen]
+pub fn explain(query: &str) -> String {
+    trainer_v2_explorer::explain::view::pane_json(query)
+}

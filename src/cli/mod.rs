@@ -36,6 +36,10 @@ enum Command {
         /// YAML files holding a TrainJob and the runtime it references, or - for standard input.
         #[arg(required_unless_present = "query")]
         files: Vec<std::path::PathBuf>,
+        /// The Trainer release whose controller reads the files (v2.0 ... v2.3; default the
+        /// newest). A query names its own: 'release=v2.1&...'.
+        #[arg(long, conflicts_with = "query")]
+        release: Option<String>,
         #[arg(long, value_enum, default_value_t = explain::ExplainFormat::Json)]
         format: explain::ExplainFormat,
     },
@@ -270,7 +274,9 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Export { format: Format::Json, topics: true, .. } => export::export_topics_json(),
         Command::Export { format: Format::Json, query, .. } => export::export_json(query.as_deref()),
-        Command::Explain { query, files, format } => explain::run(query.as_deref(), &files, format),
+        Command::Explain { query, files, release, format } => {
+            explain::run(query.as_deref(), release.as_deref(), &files, format)
+        }
         Command::Fallback { page, out, check } => fallback(&page, out.as_deref(), check),
         Command::Post { check, out, export } => post(check, &out, export.as_deref()),
         Command::FallbackFiles { out } => fallback_files(&out),

@@ -1,6 +1,7 @@
 //! The explorer: one instance per mount point.
 
 use super::browser;
+use super::components::kubernetes::kubernetes;
 use super::components::migrate::Migrate;
 use super::components::pane::Pane;
 use super::components::params::Params;
@@ -205,6 +206,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 <span class="swatch" aria-hidden="true"></span>
                 { "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }
             </p>
+            // Not in the post's compact presets: their sections embed their own (post/, later).
+            if has_runtime && !props.compact {
+                { kubernetes(crate::query::to_query(&sel, SyncSet::ALL)) }
+            }
             }
             <div class="sr-only" aria-live="polite" role="status">{ (*status).clone() }</div>
         </div>

@@ -34,6 +34,13 @@ pub fn set_migrator(migrator: js_sys::Function) {
     browser::set_migrator(migrator);
 }
 
+/// Hands the widget "What Kubernetes runs": a function that fills in an opened disclosure from its
+/// `data-query` (pkg-migrate/converter.js `showKubernetes`, with `explain::view::pane_json`).
+#[wasm_bindgen(js_name = setExplainer)]
+pub fn set_explainer(explainer: js_sys::Function) {
+    browser::set_explainer(explainer);
+}
+
 /// For the end-to-end tests only: makes the widget fail as a bug would, so they can check that
 /// every instance shows its static fallback again. The failure happens on the next timer tick,
 /// inside a callback the browser invokes, like a failure in an event handler. `"panic"` panics

@@ -26,12 +26,50 @@ const TIMED_OUT = answer(
     'Edit the text to try again, or convert the file with the CLI: trainer-explorer migrate FILE',
 );
 
-function convertOnPage(text) {
+function loadOnPage() {
   onPage ??= import(here('./trainer_v2_migrate.js')).then(async (m) => {
     await m.default();
     return m;
   });
-  return onPage.then((m) => m.migrate(text));
+  return onPage;
+}
+
+function convertOnPage(text) {
+  return loadOnPage().then((m) => m.migrate(text));
+}
+
+// "What Kubernetes runs" (src/ui/components/kubernetes.rs): the widget hands over its opened
+// disclosure; the core computes and renders the HTML for the disclosure's data-query (it takes
+// microseconds, so on the page, not in the worker), and a new query re-renders it while it is open.
+const followed = new WeakSet();
+export function showKubernetes(details) {
+  const body = details.querySelector('.k8s-body');
+  const render = () => {
+    if (!details.open || !body) return;
+    const query = details.dataset.query;
+    if (!body.firstChild) body.innerHTML = '<p class="msg-working" role="status">Working it out…</p>';
+    loadOnPage()
+      .then((m) => JSON.parse(m.explain(query)))
+      .then((answer) => {
+        if (details.dataset.query !== query) return; // a newer selection renders instead
+        if ('html' in answer) body.innerHTML = answer.html; // escaped by the core (explain::view)
+        else showError(body, answer.error);
+      })
+      .catch((err) => showError(body, `The converter did not load: ${err?.message ?? err}`));
+  };
+  if (!followed.has(details)) {
+    followed.add(details);
+    new MutationObserver(render).observe(details, { attributes: true, attributeFilter: ['data-query'] });
+  }
+  render();
+}
+
+function showError(body, text) {
+  const p = document.createElement('p');
+  p.className = 'migrate-error';
+  p.setAttribute('role', 'alert');
+  p.textContent = text;
+  body.replaceChildren(p);
 }
 
 function startWorker() {
