@@ -150,7 +150,7 @@ fn v2_pane(sel: &Selection) -> Pane {
                 snippets.push(Snippet::yaml(Api::V2, "TrainJob".into(), lines, |_| false));
             }
             if let Some(code) = sdk_v2::sdk_v2(sel) {
-                snippets.push(Snippet::python(Api::V2, format!("Python SDK ({})", NEWEST.sdk_label()), code));
+                snippets.push(Snippet::python(Api::V2, format!("Python SDK ({})", sel.release.sdk_label()), code));
             }
         }
     }
