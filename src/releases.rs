@@ -94,10 +94,6 @@ pub struct Release {
     pub sdk_trainer_api: &'static str,
     /// What that SDK's `TrainerClient` does with a namespaced `TrainingRuntime`.
     pub sdk_namespaced_runtimes: SdkNamespacedRuntimes,
-    /// That SDK's default `HuggingFaceModelInitializer.ignore_patterns`, joined with commas as
-    /// it writes them into the initializer's `IGNORE_PATTERNS` (trainer/constants/constants.py).
-    /// 0.3.1 lists `.pt` and `.pth`, which match no weight file; 0.4.0 made them `*.pt`, `*.pth`.
-    pub sdk_model_ignore_patterns: &'static str,
     pub pod_settings: PodSettingsField,
     /// `spec.labels` / `spec.annotations` on the TrainJob (until v2.1).
     pub trainjob_metadata: bool,
@@ -212,7 +208,6 @@ pub const V2_0: Release = Release {
     sdk: "0.3.1",
     sdk_trainer_api: ">=2.0.0,<2.2.0",
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::Unread,
-    sdk_model_ignore_patterns: "*.msgpack,*.h5,*.bin,.pt,.pth",
     pod_settings: PodSettingsField::PodSpecOverrides,
     trainjob_metadata: true,
     active_deadline_seconds: false,
@@ -244,7 +239,6 @@ pub const V2_2: Release = Release {
     sdk: "0.4.1",
     sdk_trainer_api: ">=2.2.0",
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::ReadOnly,
-    sdk_model_ignore_patterns: "*.msgpack,*.h5,*.bin,*.pt,*.pth",
     pod_settings: PodSettingsField::RuntimePatches,
     trainjob_metadata: false,
     active_deadline_seconds: true,

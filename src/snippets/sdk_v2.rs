@@ -4,7 +4,7 @@
 //! them to each wheel); what differs is how the SDK refers to a namespaced runtime.
 
 use super::python::{raw, s, Call, Py, Script};
-use super::trainjob::{HF_SECRET, MODEL_IGNORE_PATTERNS, QUEUE_LABEL};
+use super::trainjob::{HF_SECRET, QUEUE_LABEL};
 use super::workload;
 use crate::catalog::Framework;
 use crate::releases::SdkNamespacedRuntimes;
@@ -41,20 +41,11 @@ fn notes(sel: &Selection) -> Vec<String> {
         notes.push("The SDK only labels the TrainJob; Kueue's webhook suspends it until admitted,".into());
         notes.push("which the YAML's spec.suspend says up front.".into());
     }
-    if sel.framework == Framework::TorchTune && fixes_ignore_patterns(sel) {
-        notes.push(format!("SDK {sdk}'s default ignore_patterns lists \".pt\" and \".pth\", which skip no weight"));
-        notes.push("file: pass the list SDK 0.4.0 made the default, as the YAML's IGNORE_PATTERNS has it.".into());
-    }
     if sel.framework == Framework::TorchTune && sel.model().gated() {
         notes.push("The SDK writes the token into the TrainJob as a plain ACCESS_TOKEN value; the".into());
         notes.push(format!("YAML's initializer.model.env reads it from the {HF_SECRET} Secret instead."));
     }
     notes
-}
-
-/// Whether the SDK's default model `ignore_patterns` differ from the ones the YAML pane names.
-fn fixes_ignore_patterns(sel: &Selection) -> bool {
-    sel.release.sdk_model_ignore_patterns != MODEL_IGNORE_PATTERNS
 }
 
 fn resources(sel: &Selection) -> Option<Py> {
@@ -177,10 +168,6 @@ fn llm_train_call(sel: &Selection, runtime: &str, script: &mut Script) -> Call {
     }
     let model = sel.model();
     let mut model_init = Call::new("HuggingFaceModelInitializer").kw("storage_uri", s(model.hf_uri()));
-    if fixes_ignore_patterns(sel) {
-        let patterns = MODEL_IGNORE_PATTERNS.split(',').map(s).collect();
-        model_init = model_init.kw("ignore_patterns", Py::List(patterns));
-    }
     if model.gated() {
         script.import_module("os");
         model_init = model_init.kw("access_token", raw("os.environ[\"HF_TOKEN\"]"));
@@ -198,29 +185,4 @@ fn llm_train_call(sel: &Selection, runtime: &str, script: &mut Script) -> Call {
         .kw("runtime", s(runtime))
         .kw("initializer", initializer.into_py())
         .kw("trainer", Call::new("BuiltinTrainer").kw("config", config.into_py()).into_py())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::catalog::Persona;
-    use crate::releases::RELEASES;
-
-    fn namespaced_pane(release: crate::releases::Release) -> String {
-        let mut sel = Selection::new(Persona::DataScientist, Framework::PyTorch);
-        sel.release = release;
-        sel.scope = RuntimeScope::Namespaced;
-        sdk_v2(&sel).expect("PyTorch has a runtime in every release")
-    }
-
-    /// tests/python/run_snippets.py runs these with each SDK; this pins which releases watch.
-    #[test]
-    fn only_an_sdk_that_names_the_runtime_kind_trains_on_a_namespaced_runtime() {
-        for release in RELEASES {
-            let pane = namespaced_pane(*release);
-            let trains = pane.contains("client.train(");
-            assert_eq!(trains, release.sdk_namespaced_runtimes == SdkNamespacedRuntimes::Supported, "{pane}");
-            assert!(trains || pane.contains(&format!("SDK {} writes spec.runtimeRef", release.sdk)), "{pane}");
-        }
-    }
 }

@@ -710,9 +710,6 @@ SELF_TEST = [
     # Per release: kubeflow 0.3.1 (v2.1) has no RuntimePatch option (0.4.0 added it).
     ("the v2.1 pane importing what kubeflow 0.3.1 lacks", "framework=pytorch", "v2.1", "v2",
      lambda code: code.replace("import Name\n", "import Name, RuntimePatch\n"), "cannot import name 'RuntimePatch'"),
-    # kubeflow 0.3.1's default model ignore_patterns are ".pt", ".pth": the v2.1 pane passes the fixed list.
-    ("the v2.1 LLM pane left with kubeflow 0.3.1's default ignore_patterns", "framework=torchtune&model=qwen2.5-1.5b",
-     "v2.1", "v2", lambda code: re.sub(r'\n            ignore_patterns=\[[^]]*\],', "", code), "spec.initializer.model.env"),
     # kubeflow 0.4.1 (v2.2) reads a namespaced runtime but its TrainJob names a ClusterTrainingRuntime.
     ("the v2.2 namespaced pane calling train() as v2.3's does", "framework=pytorch&scope=namespaced&namespace=team-a",
      "v2.2", "v2", OtherRelease("v2.3"), "spec.runtimeRef.kind"),
