@@ -44,6 +44,19 @@ pub enum NumProcPerNode {
     Int32,
 }
 
+/// How a `kubeflow` SDK's `TrainerClient` treats a namespaced `TrainingRuntime`
+/// (trainer/backends/kubernetes/backend.py in each wheel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SdkNamespacedRuntimes {
+    /// 0.3.1: `get_runtime` reads only ClusterTrainingRuntimes, also for `get_job` and the waits.
+    Unread,
+    /// 0.4.1: `get_runtime` reads a namespaced TrainingRuntime first, but `train()` writes
+    /// `spec.runtimeRef` without a kind, which the CRD defaults to ClusterTrainingRuntime.
+    ReadOnly,
+    /// 0.5.0: `train()` writes `spec.runtimeRef.kind` from `Runtime.kind`.
+    Supported,
+}
+
 /// A built-in `ClusterTrainingRuntime` as a release's manifests/base/runtimes ship it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BuiltinRuntime {
@@ -79,6 +92,8 @@ pub struct Release {
     pub sdk: &'static str,
     /// The `kubeflow-trainer-api` range that wheel requires.
     pub sdk_trainer_api: &'static str,
+    /// What that SDK's `TrainerClient` does with a namespaced `TrainingRuntime`.
+    pub sdk_namespaced_runtimes: SdkNamespacedRuntimes,
     /// The model initializer's `IGNORE_PATTERNS` as that SDK writes it by default
     /// (constants.INITIALIZER_DEFAULT_IGNORE_PATTERNS joined with commas): 0.3.1 has `.pt`,
     /// `.pth` without the `*`, as the v2.0–v2.1 initializers' own defaults do; 0.4.1 on `*.pt`.
@@ -269,6 +284,7 @@ pub const V2_0: Release = Release {
     jobset: "v0.8.2",
     sdk: "0.3.1",
     sdk_trainer_api: ">=2.0.0,<2.2.0",
+    sdk_namespaced_runtimes: SdkNamespacedRuntimes::Unread,
     model_ignore_patterns: "*.msgpack,*.h5,*.bin,.pt,.pth",
     pod_settings: PodSettingsField::PodSpecOverrides,
     trainjob_metadata: true,
@@ -320,6 +336,7 @@ pub const V2_2: Release = Release {
     jobset: "v0.11.0",
     sdk: "0.4.1",
     sdk_trainer_api: ">=2.2.0",
+    sdk_namespaced_runtimes: SdkNamespacedRuntimes::ReadOnly,
     model_ignore_patterns: "*.msgpack,*.h5,*.bin,*.pt,*.pth",
     pod_settings: PodSettingsField::RuntimePatches,
     trainjob_metadata: false,
@@ -354,6 +371,7 @@ pub const V2_3: Release = Release {
     jobset: "v0.12.0",
     sdk: "0.5.0",
     sdk_trainer_api: ">=2.3.0,<2.4",
+    sdk_namespaced_runtimes: SdkNamespacedRuntimes::Supported,
     // `torch.envInjection` injects PET_* into sidecar or init containers (#3516).
     torch_policy_fields: &["envInjection"],
     builtins_skip_webhook: true,
