@@ -33,6 +33,12 @@ impl PodSettingsField {
             PodSettingsField::RuntimePatches => "runtimePatches",
         }
     }
+
+    /// Whether it sets the pods' labels and annotations: v2.0's PodSpecOverride has no
+    /// `metadata`; v2.1's override and v2.2's patch do.
+    pub fn holds_pod_metadata(self) -> bool {
+        self != PodSettingsField::PodSpecOverrides
+    }
 }
 
 /// The type of `spec.trainer.numProcPerNode`.
@@ -80,6 +86,12 @@ pub struct Release {
     /// The `kubeflow-trainer-api` range that wheel requires.
     pub sdk_trainer_api: &'static str,
     pub pod_settings: PodSettingsField,
+    /// The pod fields `pod_settings` can set besides containers (PodSpecOverride in v2.0,
+    /// PodTemplateSpecOverride in v2.1, PodSpecPatch from v2.2).
+    pub pod_settings_pod_fields: &'static [&'static str],
+    /// The fields it can set on an existing container (ContainerOverride / ContainerPatch);
+    /// `env` is left out: on `node` it goes through `spec.trainer.env`.
+    pub pod_settings_container_fields: &'static [&'static str],
     /// `spec.labels` / `spec.annotations` on the TrainJob (until v2.1).
     pub trainjob_metadata: bool,
     /// `spec.activeDeadlineSeconds` (v2.2+).
@@ -183,6 +195,17 @@ const MPI_PI: BuiltinRuntime = BuiltinRuntime {
     ..runtime("mpi-distributed", "", "mpi", "mpioperator/mpi-pi:openmpi")
 };
 
+const PATCHABLE_POD_V2_2: &[&str] = &[
+    "serviceAccountName",
+    "volumes",
+    "imagePullSecrets",
+    "securityContext",
+    "nodeSelector",
+    "affinity",
+    "tolerations",
+    "schedulingGates",
+];
+
 const OLD_TORCH_FIELDS: &[&str] = &["numProcPerNode", "elasticPolicy"];
 const NEW_POLICIES: &[&str] = &["torch", "mpi", "jax", "xgboost", "flux"];
 
@@ -193,6 +216,8 @@ pub const V2_0: Release = Release {
     sdk: "0.3.1",
     sdk_trainer_api: ">=2.0.0,<2.2.0",
     pod_settings: PodSettingsField::PodSpecOverrides,
+    pod_settings_pod_fields: &["serviceAccountName", "nodeSelector", "tolerations", "volumes", "schedulingGates"],
+    pod_settings_container_fields: &["volumeMounts"],
     trainjob_metadata: true,
     active_deadline_seconds: false,
     num_proc_per_node: NumProcPerNode::IntOrString,
@@ -211,6 +236,15 @@ pub const V2_1: Release = Release {
     tag: "v2.1.0",
     jobset: "v0.10.1",
     pod_settings: PodSettingsField::PodTemplateOverrides,
+    pod_settings_pod_fields: &[
+        "serviceAccountName",
+        "nodeSelector",
+        "affinity",
+        "tolerations",
+        "volumes",
+        "schedulingGates",
+        "imagePullSecrets",
+    ],
     torchtune_chained_initializers: false,
     runtimes: &[TORCH_27, DEEPSPEED, MLX, LLAMA_1B, LLAMA_3B, QWEN],
     ..V2_0
@@ -223,6 +257,8 @@ pub const V2_2: Release = Release {
     sdk: "0.4.1",
     sdk_trainer_api: ">=2.2.0",
     pod_settings: PodSettingsField::RuntimePatches,
+    pod_settings_pod_fields: PATCHABLE_POD_V2_2,
+    pod_settings_container_fields: &["volumeMounts", "securityContext"],
     trainjob_metadata: false,
     active_deadline_seconds: true,
     num_proc_per_node: NumProcPerNode::Int32,
@@ -251,6 +287,18 @@ pub const V2_3: Release = Release {
     jobset: "v0.12.0",
     sdk: "0.5.0",
     sdk_trainer_api: ">=2.3.0,<2.4",
+    // PodSpecPatch gained terminationGracePeriodSeconds.
+    pod_settings_pod_fields: &[
+        "serviceAccountName",
+        "volumes",
+        "imagePullSecrets",
+        "securityContext",
+        "nodeSelector",
+        "affinity",
+        "tolerations",
+        "schedulingGates",
+        "terminationGracePeriodSeconds",
+    ],
     // `torch.envInjection` injects PET_* into sidecar or init containers (#3516).
     torch_policy_fields: &["envInjection"],
     builtins_skip_webhook: true,

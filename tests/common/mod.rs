@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use trainer_v2_explorer::catalog::{Framework, Persona};
-use trainer_v2_explorer::releases::NEWEST;
+use trainer_v2_explorer::releases::{Release, NEWEST};
 use trainer_v2_explorer::selection::{ParamKey, RuntimeScope, Selection};
 
 /// `$TRAINER_REFERENCE`, default `../shared/reference`. Missing data is an error, never a skip:
@@ -106,35 +106,51 @@ fn load_crd(rel: &str, version: &str) -> Vec<((String, String), Schema)> {
 
 /// Schemas by (apiVersion, kind) for V2 (the newest release), the V1 kinds and the MPI Operator's v2beta1.
 pub fn schemas() -> &'static HashMap<(String, String), Schema> {
-    static SCHEMAS: OnceLock<HashMap<(String, String), Schema>> = OnceLock::new();
-    SCHEMAS.get_or_init(|| {
-        let mut all = HashMap::new();
-        for f in [
-            "trainer.kubeflow.org_trainjobs.yaml",
-            "trainer.kubeflow.org_trainingruntimes.yaml",
-            "trainer.kubeflow.org_clustertrainingruntimes.yaml",
-        ] {
-            all.extend(load_crd(&format!("v2-crds/{}/{f}", NEWEST.tag), "v1alpha1"));
-        }
-        for f in ["pytorchjobs", "mpijobs", "jaxjobs", "xgboostjobs", "tfjobs", "paddlejobs"] {
-            all.extend(load_crd(&format!("v1-crds/kubeflow.org_{f}.yaml"), "v1"));
-        }
-        all.extend(load_crd("mpi-operator-v2beta1/kubeflow.org_mpijobs.yaml", "v2beta1"));
-        all
-    })
+    schemas_for(NEWEST.tag)
+}
+
+/// The same, with the V2 kinds of the release tagged `tag` (`v2-crds/<tag>`). Built once per tag.
+pub fn schemas_for(tag: &str) -> &'static HashMap<(String, String), Schema> {
+    type ByTag = std::sync::Mutex<HashMap<String, &'static HashMap<(String, String), Schema>>>;
+    static BY_TAG: OnceLock<ByTag> = OnceLock::new();
+    let mut by_tag = BY_TAG.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    by_tag.entry(tag.to_string()).or_insert_with(|| Box::leak(Box::new(load_schemas(tag))))
+}
+
+fn load_schemas(tag: &str) -> HashMap<(String, String), Schema> {
+    let mut all = HashMap::new();
+    for f in [
+        "trainer.kubeflow.org_trainjobs.yaml",
+        "trainer.kubeflow.org_trainingruntimes.yaml",
+        "trainer.kubeflow.org_clustertrainingruntimes.yaml",
+    ] {
+        all.extend(load_crd(&format!("v2-crds/{tag}/{f}"), "v1alpha1"));
+    }
+    for f in ["pytorchjobs", "mpijobs", "jaxjobs", "xgboostjobs", "tfjobs", "paddlejobs"] {
+        all.extend(load_crd(&format!("v1-crds/kubeflow.org_{f}.yaml"), "v1"));
+    }
+    all.extend(load_crd("mpi-operator-v2beta1/kubeflow.org_mpijobs.yaml", "v2beta1"));
+    all
 }
 
 /// Kinds from core Kubernetes that snippets may include beside a job (train()'s PVC).
 const CORE_KINDS: [(&str, &str); 1] = [("v1", "PersistentVolumeClaim")];
 
-/// Validates one document strictly against its CRD, plus the CEL rules that matter to snippets.
+/// Validates one document strictly against its CRD (the newest release's for V2 kinds), plus the
+/// CEL rules that matter to snippets.
 pub fn validate(doc: &Value) -> Result<(), String> {
+    validate_for(&NEWEST, doc)
+}
+
+/// The same against `release`'s CRDs.
+pub fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
     let api = doc["apiVersion"].as_str().ok_or("no apiVersion")?;
     let kind = doc["kind"].as_str().ok_or("no kind")?;
     if CORE_KINDS.contains(&(api, kind)) {
         return Ok(());
     }
-    let schema = schemas().get(&(api.to_string(), kind.to_string())).ok_or(format!("no CRD for {api} {kind}"))?;
+    let schema =
+        schemas_for(release.tag).get(&(api.to_string(), kind.to_string())).ok_or(format!("no CRD for {api} {kind}"))?;
     let errors = schema.errors(doc);
     if !errors.is_empty() {
         return Err(errors.join("\n"));

@@ -1,15 +1,33 @@
-//! Where pod settings go: a runtime patch when they all fit one, else a generated TrainingRuntime.
+//! Where pod settings go: the TrainJob's own field for them when they all fit it (a runtime
+//! patch, or an override before v2.2), else a generated TrainingRuntime.
 
 use super::*;
 
-pub(super) const RUNTIME_WHY: &str =
-    "a runtime patch cannot add containers or set this kind of field, so a TrainingRuntime \
-     carrying the job's pod settings was generated";
-
 impl Conversion<'_> {
-    /// Puts the pod-level settings of each replicated job where V2 keeps them: one runtime patch
-    /// on the TrainJob when every setting fits one, else a generated TrainingRuntime that carries
-    /// them all (the TrainJob then references it).
+    /// The runtime a generated one starts from: the target release's runtime for `framework`.
+    pub(super) fn base_runtime(&self, framework: Framework) -> Result<TrainingRuntime, String> {
+        let mut sel = Selection::new(crate::catalog::Persona::PlatformEngineer, framework);
+        sel.release = self.release;
+        runtimes::runtime_for(&sel).ok_or(format!(
+            "internal error: no {} runtime in {}",
+            framework.label(),
+            self.release.tag
+        ))
+    }
+
+    /// Why the pod settings went to a generated runtime rather than the TrainJob.
+    fn runtime_why(&self) -> String {
+        format!(
+            "{} cannot add containers or set this kind of field in {}, so a TrainingRuntime \
+             carrying the job's pod settings was generated",
+            pod_settings_entry(self.release.pod_settings),
+            self.release.tag
+        )
+    }
+
+    /// Puts the pod-level settings of each replicated job where the target release keeps them:
+    /// the TrainJob's pod-settings field when every setting fits it, else a generated
+    /// TrainingRuntime that carries them all (the TrainJob then references it).
     pub(super) fn place_pod_settings(
         &mut self,
         jobs: &[(&str, &PodSettings)],
@@ -24,14 +42,14 @@ impl Conversion<'_> {
         if jobs.iter().all(|(_, s)| s.is_empty()) {
             return Ok(());
         }
-        if jobs.iter().all(|(_, s)| s.fits_patch()) {
-            let patch = self.patch_for(jobs);
-            spec.runtime_patches.push((&patch).into());
+        if jobs.iter().all(|(_, s)| s.fits_trainjob(&self.release)) {
+            self.pod_overrides = self.pod_overrides_for(jobs);
             return Ok(());
         }
         let mut rt = self.copy_runtime(base, meta);
+        let why = self.runtime_why();
         for (job, settings) in jobs {
-            self.embed(settings, job, &mut rt, RUNTIME_WHY)?;
+            self.embed(settings, job, &mut rt, &why)?;
         }
         spec.runtime_ref = reference_to(&rt);
         objects.push(to_value(&rt)?);
