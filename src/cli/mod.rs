@@ -48,6 +48,9 @@ enum Command {
         /// Only the one-line outcome per document on stderr, not the field-by-field report.
         #[arg(long)]
         quiet: bool,
+        /// The Trainer release line to write for (v2.0, v2.1, v2.2, v2.3; default the newest).
+        #[arg(long, value_parser = release_line, default_value = crate::releases::NEWEST.line)]
+        target: crate::releases::Release,
     },
     /// Build the post from post/trainer-v2.md: index.html, and the blog's Markdown export.
     Post {
@@ -121,7 +124,15 @@ fn read_input(path: &std::path::Path) -> Result<String, String> {
     })
 }
 
-fn migrate(files: &[std::path::PathBuf], quiet: bool) -> ExitCode {
+/// A release line as `--target` takes it.
+fn release_line(line: &str) -> Result<crate::releases::Release, String> {
+    crate::releases::Release::from_line(line).ok_or_else(|| {
+        let lines: Vec<&str> = crate::releases::RELEASES.iter().map(|r| r.line).collect();
+        format!("unknown Trainer release {line:?}: expected one of {}", lines.join(", "))
+    })
+}
+
+fn migrate(files: &[std::path::PathBuf], quiet: bool, target: crate::releases::Release) -> ExitCode {
     let mut outputs = Vec::new();
     let mut failed = false;
     for path in files {
@@ -134,7 +145,7 @@ fn migrate(files: &[std::path::PathBuf], quiet: bool) -> ExitCode {
                 continue;
             }
         };
-        match crate::migrate::migrate(&text) {
+        match crate::migrate::migrate_to(&text, target) {
             Err(e) => {
                 eprintln!("trainer-explorer: {label}: {e}");
                 failed = true;
@@ -144,7 +155,10 @@ fn migrate(files: &[std::path::PathBuf], quiet: bool) -> ExitCode {
                 if quiet {
                     for d in &m.docs {
                         if let crate::migrate::Outcome::Converted { name, kind, lossy: true, .. } = &d.outcome {
-                            eprintln!("{label}: document {}: {kind} {name} converted with losses", d.index);
+                            eprintln!(
+                                "{label}: document {}: {kind} {name} converted for Trainer {} with losses",
+                                d.index, target.tag
+                            );
                         }
                     }
                 } else {
@@ -232,7 +246,7 @@ pub fn run() -> ExitCode {
         Command::Fallback { page, out, check } => fallback(&page, out.as_deref(), check),
         Command::Post { check, out, export } => post(check, &out, export.as_deref()),
         Command::FallbackFiles { out } => fallback_files(&out),
-        Command::Migrate { files, quiet } => return migrate(&files, quiet),
+        Command::Migrate { files, quiet, target } => return migrate(&files, quiet, target),
     };
     match result {
         Ok(out) => {
