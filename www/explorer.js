@@ -12,10 +12,10 @@ let dead = false;
 const isTrap = (err) => typeof WebAssembly === 'object' && err instanceof WebAssembly.RuntimeError;
 
 // The V1 → V2 converter is a second module: only readers who open migrate mode download it
-// (pkg-migrate/converter.js runs it in a worker).
-function convert(text) {
+// (pkg-migrate/converter.js runs it in a worker). `release` is the line to write for (v2.1).
+function convert(text, release) {
   converter ??= import(here('./pkg-migrate/converter.js'));
-  return converter.then((m) => m.convert(text));
+  return converter.then((m) => m.convert(text, release));
 }
 
 // Shows the element's static fallback again: its light-DOM children, through a bare <slot> in

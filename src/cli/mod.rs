@@ -48,7 +48,7 @@ enum Command {
         /// Only the one-line outcome per document on stderr, not the field-by-field report.
         #[arg(long)]
         quiet: bool,
-        /// The Trainer release line to write for (v2.0, v2.1, v2.2, v2.3; default the newest).
+        /// The Trainer release line to write for (default: the newest).
         #[arg(long, value_parser = release_line, default_value = crate::releases::NEWEST.line)]
         target: crate::releases::Release,
     },
