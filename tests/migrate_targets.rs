@@ -347,3 +347,27 @@ fn pod_settings_fields_follow_each_release_s_crd() {
         assert_eq!(metadata.is_some(), release.pod_settings.holds_pod_metadata(), "{}", release.tag);
     }
 }
+
+/// v2.0's built-ins run placeholder scripts: a V1 container without a command (the image's own
+/// entrypoint) gets a generated runtime that runs that entrypoint, in v2.0 only.
+#[test]
+fn a_job_without_a_command_runs_its_image_entrypoint_in_every_release() {
+    let gloo = common::read_reference("v1-examples/pytorch/mnist/v1/pytorch_job_mnist_gloo.yaml");
+    for release in RELEASES {
+        let (objects, report, _) = converted(&gloo, release);
+        let job = trainjob(&objects);
+        assert!(job["spec"]["trainer"].get("command").is_none(), "{}", release.tag);
+        let builtin = release.builtin_for(Framework::PyTorch).unwrap();
+        let image = entry(&report, "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].image");
+        if builtin.command.is_empty() {
+            assert_eq!(job["spec"]["runtimeRef"]["name"], builtin.name, "{}", release.tag);
+            assert_eq!(objects.len(), 1);
+        } else {
+            assert_eq!(job["spec"]["runtimeRef"]["kind"], "TrainingRuntime", "{}", release.tag);
+            let rt = objects.iter().find(|o| o["kind"] == "TrainingRuntime").unwrap();
+            let node = &rt["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"];
+            assert!(node["containers"][0].get("command").is_none(), "{}: {node}", release.tag);
+            assert!(image.note.contains("placeholder script") && image.note.contains(release.tag), "{}", image.note);
+        }
+    }
+}

@@ -3,9 +3,9 @@
 
 use super::report::{EntryIndex, Status};
 use super::{migrate_to, Outcome};
-use crate::releases::{Release, NEWEST};
 use crate::highlight::{escape_html, to_html_with_classes};
 use crate::model::Value;
+use crate::releases::{Release, NEWEST};
 use crate::snippets::Language;
 use crate::yaml;
 use serde::{Deserialize, Serialize};

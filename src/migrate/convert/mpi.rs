@@ -129,9 +129,11 @@ impl Conversion<'_> {
                 }
             }
             let base = self.base_runtime(Framework::DeepSpeed)?;
+            let no_command = launcher_main.command.is_empty().then_some((launcher_main_path.as_str(), "launcher"));
             self.place_pod_settings(
                 &[("launcher", &launcher_settings), ("node", &worker_settings)],
                 &base,
+                no_command,
                 &mut spec,
                 &mut objects,
                 &meta,

@@ -28,10 +28,16 @@ impl Conversion<'_> {
     /// Puts the pod-level settings of each replicated job where the target release keeps them:
     /// the TrainJob's pod-settings field when every setting fits it, else a generated
     /// TrainingRuntime that carries them all (the TrainJob then references it).
+    ///
+    /// `main`: the V1 main container (its path, and the trainer's replicated job) when it sets
+    /// no command. Where the target's built-in sets one (v2.0's placeholder scripts), a TrainJob
+    /// cannot give the image its own entrypoint back, so a runtime without that command is
+    /// generated.
     pub(super) fn place_pod_settings(
         &mut self,
         jobs: &[(&str, &PodSettings)],
         base: &TrainingRuntime,
+        main: Option<(&str, &str)>,
         spec: &mut TrainJobSpec,
         objects: &mut Vec<Value>,
         meta: &ObjectMeta,
@@ -39,20 +45,62 @@ impl Conversion<'_> {
         for (_, settings) in jobs {
             self.report_unplaceable(settings);
         }
-        if jobs.iter().all(|(_, s)| s.is_empty()) {
-            return Ok(());
-        }
-        if jobs.iter().all(|(_, s)| s.fits_trainjob(&self.release)) {
-            self.pod_overrides = self.pod_overrides_for(jobs);
-            return Ok(());
+        let placeholder = self.release.runtime(&spec.runtime_ref.name).filter(|rt| !rt.command.is_empty());
+        let entrypoint = main.zip(placeholder);
+        if entrypoint.is_none() {
+            if jobs.iter().all(|(_, s)| s.is_empty()) {
+                return Ok(());
+            }
+            if jobs.iter().all(|(_, s)| s.fits_trainjob(&self.release)) {
+                self.pod_overrides = self.pod_overrides_for(jobs);
+                return Ok(());
+            }
         }
         let mut rt = self.copy_runtime(base, meta);
         let why = self.runtime_why();
-        for (job, settings) in jobs {
+        for (job, settings) in jobs.iter().filter(|(_, s)| !s.is_empty()) {
             self.embed(settings, job, &mut rt, &why)?;
+        }
+        if let Some(((path, job), builtin)) = entrypoint {
+            self.run_image_entrypoint(&mut rt, job, path, builtin.name)?;
         }
         spec.runtime_ref = reference_to(&rt);
         objects.push(to_value(&rt)?);
+        Ok(())
+    }
+
+    /// Clears the command and args of the trainer container in a generated runtime, so the
+    /// image runs its own entrypoint as it did in V1; the report says so on the image's entry.
+    fn run_image_entrypoint(
+        &mut self,
+        rt: &mut TrainingRuntime,
+        job: &str,
+        path: &str,
+        builtin: &str,
+    ) -> Result<(), String> {
+        let rt_name = rt.metadata.name.clone().unwrap_or_default();
+        let j = rt
+            .spec
+            .template
+            .spec
+            .replicated_jobs
+            .iter_mut()
+            .find(|j| j.name == job)
+            .ok_or(format!("internal error: runtime {rt_name} has no replicated job {job}"))?;
+        let container =
+            j.template.spec.template.spec.containers.first_mut().ok_or("internal error: no trainer container")?;
+        container.command.clear();
+        container.args.clear();
+        let note = format!(
+            "{}'s {builtin} runs a placeholder script, and the V1 container sets no command: the generated \
+             TrainingRuntime {rt_name} runs the image's own entrypoint",
+            self.release.tag
+        );
+        let image = format!("{path}.image");
+        match self.report.entries.iter_mut().find(|e| e.v1 == image) {
+            Some(e) => e.note = note,
+            None => return Err(format!("internal error: {image} has no report entry")),
+        }
         Ok(())
     }
 
