@@ -81,15 +81,15 @@ fn every_reference_example_validates_against_every_release() {
     eprintln!("{}", tally.join("\n"));
 }
 
-/// A Master + Worker PyTorchJob with pod settings every release's TrainJob can hold, a deadline
-/// and processes per node by name.
+/// A Master + Worker PyTorchJob with pod settings every release's TrainJob can hold, a deadline,
+/// a TTL (whose note names the release) and processes per node by name.
 const MASTER_WORKER: &str = r#"
 apiVersion: kubeflow.org/v1
 kind: PyTorchJob
 metadata: {name: resnet, namespace: vision}
 spec:
   nprocPerNode: gpu
-  runPolicy: {activeDeadlineSeconds: 7200}
+  runPolicy: {activeDeadlineSeconds: 7200, ttlSecondsAfterFinished: 600}
   pytorchReplicaSpecs:
     Master:
       replicas: 1
