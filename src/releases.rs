@@ -195,7 +195,8 @@ const MPI_PI: BuiltinRuntime = BuiltinRuntime {
     ..runtime("mpi-distributed", "", "mpi", "mpioperator/mpi-pi:openmpi")
 };
 
-const PATCHABLE_POD_V2_2: &[&str] = &[
+/// PodSpecPatch's fields in v2.3; v2.2's lack the last, terminationGracePeriodSeconds.
+const PATCHABLE_POD: &[&str] = &[
     "serviceAccountName",
     "volumes",
     "imagePullSecrets",
@@ -204,6 +205,7 @@ const PATCHABLE_POD_V2_2: &[&str] = &[
     "affinity",
     "tolerations",
     "schedulingGates",
+    "terminationGracePeriodSeconds",
 ];
 
 const OLD_TORCH_FIELDS: &[&str] = &["numProcPerNode", "elasticPolicy"];
@@ -257,7 +259,7 @@ pub const V2_2: Release = Release {
     sdk: "0.4.1",
     sdk_trainer_api: ">=2.2.0",
     pod_settings: PodSettingsField::RuntimePatches,
-    pod_settings_pod_fields: PATCHABLE_POD_V2_2,
+    pod_settings_pod_fields: PATCHABLE_POD.split_at(PATCHABLE_POD.len() - 1).0,
     pod_settings_container_fields: &["volumeMounts", "securityContext"],
     trainjob_metadata: false,
     active_deadline_seconds: true,
@@ -288,17 +290,7 @@ pub const V2_3: Release = Release {
     sdk: "0.5.0",
     sdk_trainer_api: ">=2.3.0,<2.4",
     // PodSpecPatch gained terminationGracePeriodSeconds.
-    pod_settings_pod_fields: &[
-        "serviceAccountName",
-        "volumes",
-        "imagePullSecrets",
-        "securityContext",
-        "nodeSelector",
-        "affinity",
-        "tolerations",
-        "schedulingGates",
-        "terminationGracePeriodSeconds",
-    ],
+    pod_settings_pod_fields: PATCHABLE_POD,
     // `torch.envInjection` injects PET_* into sidecar or init containers (#3516).
     torch_policy_fields: &["envInjection"],
     builtins_skip_webhook: true,

@@ -83,31 +83,9 @@ fn every_reference_example_validates_against_every_release() {
 
 /// A Master + Worker PyTorchJob with pod settings every release's TrainJob can hold, a deadline,
 /// a TTL (whose note names the release) and processes per node by name.
-const MASTER_WORKER: &str = r#"
-apiVersion: kubeflow.org/v1
-kind: PyTorchJob
-metadata: {name: resnet, namespace: vision}
-spec:
-  nprocPerNode: gpu
-  runPolicy: {activeDeadlineSeconds: 7200, ttlSecondsAfterFinished: 600}
-  pytorchReplicaSpecs:
-    Master:
-      replicas: 1
-      template:
-        spec:
-          serviceAccountName: trainer
-          nodeSelector: {pool: a100}
-          tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
-          volumes: [{name: data, persistentVolumeClaim: {claimName: imagenet}}]
-          containers:
-            - name: pytorch
-              image: registry.example.com/resnet:1
-              command: [torchrun, train.py]
-              resources: {limits: {nvidia.com/gpu: 8}}
-              volumeMounts: [{name: data, mountPath: /data}]
-    Worker:
-      replicas: 3
-      template:
+fn master_worker() -> String {
+    // Master and Workers share one template, as V2's single template for every node needs.
+    let template = r#"      template:
         spec:
           serviceAccountName: trainer
           nodeSelector: {pool: a100}
@@ -120,6 +98,22 @@ spec:
               resources: {limits: {nvidia.com/gpu: 8}}
               volumeMounts: [{name: data, mountPath: /data}]
 "#;
+    format!(
+        r#"
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {{name: resnet, namespace: vision}}
+spec:
+  nprocPerNode: gpu
+  runPolicy: {{activeDeadlineSeconds: 7200, ttlSecondsAfterFinished: 600}}
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+{template}    Worker:
+      replicas: 3
+{template}"#
+    )
+}
 
 /// Converts one document for `release`; checks the output against that release's CRDs and
 /// the report's claims against the output.
@@ -150,7 +144,7 @@ const MASTER_POD: &str = "spec.pytorchReplicaSpecs.Master.template.spec";
 #[test]
 fn pod_settings_go_where_each_release_keeps_them() {
     for release in RELEASES {
-        let (objects, report, m) = converted(MASTER_WORKER, release);
+        let (objects, report, m) = converted(&master_worker(), release);
         assert_eq!(objects.len(), 1, "{}: every setting fits the TrainJob, no generated runtime", release.tag);
         let spec = &trainjob(&objects)["spec"];
         let field = release.pod_settings.field();
@@ -201,12 +195,12 @@ fn settings_a_release_cannot_hold_go_to_a_generated_runtime_in_that_release_only
         ("spec:\n          terminationGracePeriodSeconds: 30", "spec.terminationGracePeriodSeconds", "v2.3"),
     ];
     for (setting, path, since) in cases {
-        let job = MASTER_WORKER.replacen(
+        let job = master_worker().replacen(
             "spec:\n          serviceAccountName",
             &format!("{setting}\n          serviceAccountName"),
             1,
         );
-        assert_ne!(job, MASTER_WORKER);
+        assert_ne!(job, master_worker());
         for release in RELEASES {
             let (objects, report, _) = converted(&job, release);
             let generated = objects.iter().any(|o| o["kind"] == "TrainingRuntime");
@@ -232,7 +226,7 @@ fn settings_a_release_cannot_hold_go_to_a_generated_runtime_in_that_release_only
 #[test]
 fn deadline_and_processes_per_node_follow_each_release() {
     for release in RELEASES {
-        let (objects, report, _) = converted(MASTER_WORKER, release);
+        let (objects, report, _) = converted(&master_worker(), release);
         let trainer = &trainjob(&objects)["spec"]["trainer"];
         let spec = &trainjob(&objects)["spec"];
         let deadline = entry(&report, "spec.runPolicy.activeDeadlineSeconds");
@@ -258,7 +252,7 @@ fn deadline_and_processes_per_node_follow_each_release() {
             assert!(procs.note.contains(release.tag), "{}", procs.note);
         }
         // A number given as a string is a number in every release.
-        let (objects, _, _) = converted(&MASTER_WORKER.replace("nprocPerNode: gpu", "nprocPerNode: \"4\""), release);
+        let (objects, _, _) = converted(&master_worker().replace("nprocPerNode: gpu", "nprocPerNode: \"4\""), release);
         assert_eq!(trainjob(&objects)["spec"]["trainer"]["numProcPerNode"], 4, "{}", release.tag);
     }
 }
@@ -292,13 +286,13 @@ fn jax_and_xgboost_are_refused_before_their_runtimes_with_the_release_that_has_t
 #[test]
 fn output_for_one_release_fails_the_checks_of_another() {
     let (v2_1, v2_3) = (Release::from_line("v2.1").unwrap(), Release::from_line("v2.3").unwrap());
-    let (newest, newest_report, m) = converted(MASTER_WORKER, &v2_3);
+    let (newest, newest_report, m) = converted(&master_worker(), &v2_3);
     let error = common::validate_for(&v2_1, trainjob(&newest)).unwrap_err();
     assert!(error.contains("runtimePatches") && error.contains("activeDeadlineSeconds"), "{error}");
     let source = m.docs[0].source.as_ref().unwrap();
     let problems = false_claims_for(source, &newest, &newest_report, &v2_1);
     assert!(problems.iter().any(|p| p.contains("moved, but not to spec.podTemplateOverrides")), "{problems:?}");
-    let (older, _, _) = converted(MASTER_WORKER, &v2_1);
+    let (older, _, _) = converted(&master_worker(), &v2_1);
     let error = common::validate_for(&v2_3, trainjob(&older)).unwrap_err();
     assert!(error.contains("podTemplateOverrides"), "{error}");
 }

@@ -14,7 +14,14 @@ before(async () => {
 });
 after(async () => browser?.close());
 
-/** A Master + Worker PyTorchJob with pod settings every release's TrainJob can hold. */
+/** A Master + Worker PyTorchJob (one template for both) with pod settings every release's
+ * TrainJob can hold. */
+const TEMPLATE = `      template:
+        spec:
+          nodeSelector: {pool: a100}
+          containers: [{name: pytorch, image: "registry.example.com/resnet:1", volumeMounts: [{name: data, mountPath: /data}]}]
+          volumes: [{name: data, persistentVolumeClaim: {claimName: imagenet}}]
+`;
 const JOB = `apiVersion: kubeflow.org/v1
 kind: PyTorchJob
 metadata: {name: resnet}
@@ -23,19 +30,9 @@ spec:
   pytorchReplicaSpecs:
     Master:
       replicas: 1
-      template:
-        spec:
-          nodeSelector: {pool: a100}
-          containers: [{name: pytorch, image: "registry.example.com/resnet:1", volumeMounts: [{name: data, mountPath: /data}]}]
-          volumes: [{name: data, persistentVolumeClaim: {claimName: imagenet}}]
-    Worker:
+${TEMPLATE}    Worker:
       replicas: 3
-      template:
-        spec:
-          nodeSelector: {pool: a100}
-          containers: [{name: pytorch, image: "registry.example.com/resnet:1", volumeMounts: [{name: data, mountPath: /data}]}]
-          volumes: [{name: data, persistentVolumeClaim: {claimName: imagenet}}]
-`;
+${TEMPLATE}`;
 
 async function openMigrate(query) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

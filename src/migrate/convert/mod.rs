@@ -5,7 +5,7 @@ use super::report::{self, Report};
 use crate::catalog::{Framework, V1Kind};
 use crate::model::pod::{Container, PodSpec, Resources};
 use crate::model::v1::ReplicaSpec;
-use crate::model::v2::{RuntimeRef, TrainJob, TrainJobSpec, Trainer, TrainingRuntime, API_VERSION};
+use crate::model::v2::{ReplicatedJob, RuntimeRef, TrainJob, TrainJobSpec, Trainer, TrainingRuntime, API_VERSION};
 use crate::model::ObjectMeta;
 use crate::releases::{PodSettingsField, Release, RELEASES};
 use crate::selection::{RuntimeScope, Selection};

@@ -79,14 +79,7 @@ impl Conversion<'_> {
         builtin: &str,
     ) -> Result<(), String> {
         let rt_name = rt.metadata.name.clone().unwrap_or_default();
-        let j = rt
-            .spec
-            .template
-            .spec
-            .replicated_jobs
-            .iter_mut()
-            .find(|j| j.name == job)
-            .ok_or(format!("internal error: runtime {rt_name} has no replicated job {job}"))?;
+        let j = replicated_job(rt, job)?;
         let container =
             j.template.spec.template.spec.containers.first_mut().ok_or("internal error: no trainer container")?;
         container.command.clear();
@@ -130,14 +123,7 @@ impl Conversion<'_> {
         why: &str,
     ) -> Result<(), String> {
         let rt_name = rt.metadata.name.clone().unwrap_or_default();
-        let j = rt
-            .spec
-            .template
-            .spec
-            .replicated_jobs
-            .iter_mut()
-            .find(|j| j.name == job)
-            .ok_or(format!("internal error: runtime {rt_name} has no replicated job {job}"))?;
+        let j = replicated_job(rt, job)?;
         let pod = &mut j.template.spec.template;
         let mut pod_value = to_value(&pod.spec)?;
         let target =
@@ -181,6 +167,18 @@ impl Conversion<'_> {
         }
         Ok(())
     }
+}
+
+/// The named replicated job of a generated runtime.
+fn replicated_job<'r>(rt: &'r mut TrainingRuntime, job: &str) -> Result<&'r mut ReplicatedJob, String> {
+    let rt_name = rt.metadata.name.clone().unwrap_or_default();
+    rt.spec
+        .template
+        .spec
+        .replicated_jobs
+        .iter_mut()
+        .find(|j| j.name == job)
+        .ok_or(format!("internal error: runtime {rt_name} has no replicated job {job}"))
 }
 
 /// A TrainJob's reference to a generated (namespaced) runtime.
