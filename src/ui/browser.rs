@@ -182,9 +182,11 @@ fn field(obj: &JsValue, key: &str) -> Option<String> {
 /// malformed answer) becomes a message for the reader. The answer is read with the browser's
 /// JSON parser, which keeps a JSON decoder out of the widget's wasm.
 pub async fn run_migrator(text: String, release: &str) -> Result<Converted, String> {
-    let f = MIGRATOR
-        .with(|m| m.borrow().clone())
-        .ok_or("The converter is not available on this page; the CLI does the same: trainer-explorer migrate FILE")?;
+    let f = MIGRATOR.with(|m| m.borrow().clone()).ok_or_else(|| {
+        format!(
+            "The converter is not available on this page; the CLI does the same: trainer-explorer migrate --target {release} FILE"
+        )
+    })?;
     let answer = f.call2(&JsValue::NULL, &JsValue::from_str(&text), &JsValue::from_str(release)).map_err(js_error)?;
     let promise = answer.dyn_into::<js_sys::Promise>().unwrap_or_else(|v| js_sys::Promise::resolve(&v));
     let json = wasm_bindgen_futures::JsFuture::from(promise)

@@ -21,10 +21,11 @@ let watchdog;
 // shows a refused input.
 const answer = (error) => JSON.stringify({ error });
 const SUPERSEDED = answer('superseded by a newer edit');
-const TIMED_OUT = answer(
-  `The conversion did not finish within ${TIMEOUT_MS / 1000} seconds, so it was stopped. ` +
-    'Edit the text to try again, or convert the file with the CLI: trainer-explorer migrate --target LINE FILE',
-);
+const timedOut = (release) =>
+  answer(
+    `The conversion did not finish within ${TIMEOUT_MS / 1000} seconds, so it was stopped. ` +
+      `Edit the text to try again, or convert the file with the CLI: trainer-explorer migrate --target ${release} FILE`,
+  );
 
 function convertOnPage(text, release) {
   onPage ??= import(here('./trainer_v2_migrate.js')).then(async (m) => {
@@ -72,8 +73,8 @@ function next() {
 function stopHungWorker(job) {
   worker?.terminate();
   worker = undefined;
-  running?.resolve(running === job ? TIMED_OUT : SUPERSEDED);
-  if (waiting === job) job.resolve(TIMED_OUT);
+  running?.resolve(running === job ? timedOut(job.release) : SUPERSEDED);
+  if (waiting === job) job.resolve(timedOut(job.release));
   running = waiting = null;
 }
 
