@@ -218,6 +218,10 @@ fn settings_a_release_cannot_hold_go_to_a_generated_runtime_in_that_release_only
             if !fits {
                 assert!(e.note.contains(release.tag), "{}: {}", release.tag, e.note);
                 assert_eq!(trainjob(&objects)["spec"]["runtimeRef"]["kind"], "TrainingRuntime");
+                // The TrainJob's command runs: no built-in placeholder script is copied along.
+                let rt = objects.iter().find(|o| o["kind"] == "TrainingRuntime").unwrap();
+                let node = &rt["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"];
+                assert!(node["containers"][0].get("command").is_none(), "{}: {node}", release.tag);
             }
         }
     }

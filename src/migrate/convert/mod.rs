@@ -28,7 +28,7 @@ use numbers::count_in_range;
 use patch::pod_settings_entry;
 pub use patch::PATCH_MANAGER;
 use pod_settings::PodSettings;
-use runtime::reference_to;
+use runtime::{reference_to, MainContainer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {

@@ -129,11 +129,15 @@ impl Conversion<'_> {
                 }
             }
             let base = self.base_runtime(Framework::DeepSpeed)?;
-            let no_command = launcher_main.command.is_empty().then_some((launcher_main_path.as_str(), "launcher"));
+            let main = MainContainer {
+                path: &launcher_main_path,
+                job: "launcher",
+                has_command: !launcher_main.command.is_empty(),
+            };
             self.place_pod_settings(
                 &[("launcher", &launcher_settings), ("node", &worker_settings)],
                 &base,
-                no_command,
+                main,
                 &mut spec,
                 &mut objects,
                 &meta,

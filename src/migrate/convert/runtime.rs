@@ -29,15 +29,14 @@ impl Conversion<'_> {
     /// the TrainJob's pod-settings field when every setting fits it, else a generated
     /// TrainingRuntime that carries them all (the TrainJob then references it).
     ///
-    /// `main`: the V1 main container (its path, and the trainer's replicated job) when it sets
-    /// no command. Where the target's built-in sets one (v2.0's placeholder scripts), a TrainJob
-    /// cannot give the image its own entrypoint back, so a runtime without that command is
-    /// generated.
+    /// Where the target's built-in runs a placeholder command (v2.0's scripts) and the V1 main
+    /// container sets none, a TrainJob cannot give the image its own entrypoint back, so a
+    /// runtime without that command is generated; a generated runtime never keeps it.
     pub(super) fn place_pod_settings(
         &mut self,
         jobs: &[(&str, &PodSettings)],
         base: &TrainingRuntime,
-        main: Option<(&str, &str)>,
+        main: MainContainer,
         spec: &mut TrainJobSpec,
         objects: &mut Vec<Value>,
         meta: &ObjectMeta,
@@ -46,8 +45,7 @@ impl Conversion<'_> {
             self.report_unplaceable(settings);
         }
         let placeholder = self.release.runtime(&spec.runtime_ref.name).filter(|rt| !rt.command.is_empty());
-        let entrypoint = main.zip(placeholder);
-        if entrypoint.is_none() {
+        if placeholder.is_none() || main.has_command {
             if jobs.iter().all(|(_, s)| s.is_empty()) {
                 return Ok(());
             }
@@ -61,38 +59,44 @@ impl Conversion<'_> {
         for (job, settings) in jobs.iter().filter(|(_, s)| !s.is_empty()) {
             self.embed(settings, job, &mut rt, &why)?;
         }
-        if let Some(((path, job), builtin)) = entrypoint {
-            self.run_image_entrypoint(&mut rt, job, path, builtin.name)?;
+        if let Some(builtin) = placeholder {
+            self.drop_placeholder(&mut rt, &main, builtin.name)?;
         }
         spec.runtime_ref = reference_to(&rt);
         objects.push(to_value(&rt)?);
         Ok(())
     }
 
-    /// Clears the command and args of the trainer container in a generated runtime, so the
-    /// image runs its own entrypoint as it did in V1; the report says so on the image's entry.
-    fn run_image_entrypoint(
+    /// Clears the built-in's placeholder command and args from the trainer container of a
+    /// generated runtime: the TrainJob's command replaces them, or, where V1 set none, the image
+    /// runs its own entrypoint as it did in V1 (the report says so on the image's entry).
+    fn drop_placeholder(
         &mut self,
         rt: &mut TrainingRuntime,
-        job: &str,
-        path: &str,
+        main: &MainContainer,
         builtin: &str,
     ) -> Result<(), String> {
         let rt_name = rt.metadata.name.clone().unwrap_or_default();
-        let j = replicated_job(rt, job)?;
+        let j = replicated_job(rt, main.job)?;
         let container =
             j.template.spec.template.spec.containers.first_mut().ok_or("internal error: no trainer container")?;
         container.command.clear();
         container.args.clear();
+        if main.has_command {
+            return Ok(());
+        }
         let note = format!(
             "{}'s {builtin} runs a placeholder script, and the V1 container sets no command: the generated \
              TrainingRuntime {rt_name} runs the image's own entrypoint",
             self.release.tag
         );
-        let image = format!("{path}.image");
-        match self.report.entries.iter_mut().find(|e| e.v1 == image) {
-            Some(e) => e.note = note,
-            None => return Err(format!("internal error: {image} has no report entry")),
+        // On the image's entry; a container without an image has its name's entry (renamed).
+        let (image, name) = (format!("{}.image", main.path), format!("{}.name", main.path));
+        let entries = &mut self.report.entries;
+        let at = entries.iter().position(|e| e.v1 == image).or_else(|| entries.iter().position(|e| e.v1 == name));
+        match at {
+            Some(i) => entries[i].note = note,
+            None => return Err(format!("internal error: {name} has no report entry")),
         }
         Ok(())
     }
@@ -167,6 +171,15 @@ impl Conversion<'_> {
         }
         Ok(())
     }
+}
+
+/// The V1 main container, as placing the pod settings needs it.
+pub(super) struct MainContainer<'p> {
+    /// Its path in the V1 document.
+    pub(super) path: &'p str,
+    /// The replicated job that runs it in V2 (`node`, or the MPI `launcher`).
+    pub(super) job: &'p str,
+    pub(super) has_command: bool,
 }
 
 /// The named replicated job of a generated runtime.

@@ -91,8 +91,8 @@ impl Conversion<'_> {
         let settings = PodSettings::collect(&pod, main_idx, &format!("{trainer_path}.template"), &self.release)?;
         let base = self.base_runtime(framework_of(kind))?;
         let mut objects = Vec::new();
-        let no_command = main.command.is_empty().then_some((main_path.as_str(), "node"));
-        self.place_pod_settings(&[("node", &settings)], &base, no_command, &mut spec, &mut objects, &meta)?;
+        let main_container = MainContainer { path: &main_path, job: "node", has_command: !main.command.is_empty() };
+        self.place_pod_settings(&[("node", &settings)], &base, main_container, &mut spec, &mut objects, &meta)?;
         // The replica not carried by itself: its fields are carried where they equal the carried one's.
         if trainer_type == "Master" {
             self.compare_worker_with_master(kind.container_name());
