@@ -85,6 +85,10 @@ pub struct Release {
     pub sdk: &'static str,
     /// The `kubeflow-trainer-api` range that wheel requires.
     pub sdk_trainer_api: &'static str,
+    /// The model initializer's `IGNORE_PATTERNS` as that SDK writes it by default
+    /// (constants.INITIALIZER_DEFAULT_IGNORE_PATTERNS joined with commas): 0.3.1 has `.pt`,
+    /// `.pth` without the `*`, as the v2.0–v2.1 initializers' own defaults do; 0.4.1 on `*.pt`.
+    pub model_ignore_patterns: &'static str,
     pub pod_settings: PodSettingsField,
     /// The pod fields `pod_settings` can set besides containers (PodSpecOverride in v2.0,
     /// PodTemplateSpecOverride in v2.1, PodSpecPatch from v2.2).
@@ -118,6 +122,10 @@ pub struct Release {
     /// TorchTune's initializers run one after the other (model after dataset, node after
     /// model) in v2.0; from v2.1 both run at once and the node waits for both.
     pub torchtune_chained_initializers: bool,
+    /// The Helm chart can install the built-in runtimes (`runtimes.defaultEnabled`, v2.2+:
+    /// charts/kubeflow-trainer/templates/runtimes first appears at v2.2.0). Before, only
+    /// manifests/overlays/runtimes installs them.
+    pub helm_installs_runtimes: bool,
     /// The built-in runtimes the runtimes overlay installs.
     pub runtimes: &'static [BuiltinRuntime],
 }
@@ -217,6 +225,7 @@ pub const V2_0: Release = Release {
     jobset: "v0.8.2",
     sdk: "0.3.1",
     sdk_trainer_api: ">=2.0.0,<2.2.0",
+    model_ignore_patterns: "*.msgpack,*.h5,*.bin,.pt,.pth",
     pod_settings: PodSettingsField::PodSpecOverrides,
     pod_settings_pod_fields: &["serviceAccountName", "nodeSelector", "tolerations", "volumes", "schedulingGates"],
     pod_settings_container_fields: &["volumeMounts"],
@@ -230,6 +239,7 @@ pub const V2_0: Release = Release {
     builtin_torch_procs_auto: true,
     jobset_volume_claims: false,
     torchtune_chained_initializers: true,
+    helm_installs_runtimes: false,
     runtimes: &[V2_0_TORCH, V2_0_DEEPSPEED, V2_0_MLX, MPI_PI, LLAMA_1B, LLAMA_3B],
 };
 
@@ -258,6 +268,7 @@ pub const V2_2: Release = Release {
     jobset: "v0.11.0",
     sdk: "0.4.1",
     sdk_trainer_api: ">=2.2.0",
+    model_ignore_patterns: "*.msgpack,*.h5,*.bin,*.pt,*.pth",
     pod_settings: PodSettingsField::RuntimePatches,
     pod_settings_pod_fields: PATCHABLE_POD.split_at(PATCHABLE_POD.len() - 1).0,
     pod_settings_container_fields: &["volumeMounts", "securityContext"],
@@ -271,6 +282,7 @@ pub const V2_2: Release = Release {
     builtin_torch_procs_auto: false,
     jobset_volume_claims: true,
     torchtune_chained_initializers: false,
+    helm_installs_runtimes: true,
     runtimes: &[
         runtime("torch-distributed", "torch", "torch", "pytorch/pytorch:2.10.0-cuda12.8-cudnn9-runtime"),
         DEEPSPEED,
@@ -349,9 +361,24 @@ impl Release {
         self.runtimes.iter().find(|r| r.framework == framework)
     }
 
-    /// The built-in runtime of a framework (for TorchTune, the first model's).
+    /// The built-in runtime of a framework (for TorchTune, the first model's). Plain MPI is the
+    /// MPI-policy runtime without a framework label (v2.0's `mpi-distributed`, the only one).
     pub fn builtin_for(&self, framework: Framework) -> Option<&'static BuiltinRuntime> {
-        self.runtime_for_framework(framework.runtime_label()?)
+        match framework {
+            Framework::Mpi => self.runtimes.iter().find(|r| r.policy == "mpi" && r.framework.is_empty()),
+            f => self.runtime_for_framework(f.runtime_label()?),
+        }
+    }
+
+    /// Whether this line comes before `other` in [`RELEASES`].
+    pub fn is_before(&self, other: &Release) -> bool {
+        let at = |r: &Release| RELEASES.iter().position(|x| x.line == r.line);
+        at(self) < at(other)
+    }
+
+    /// The first release line for which `has` holds: where a framework or a model first ships.
+    pub fn first_where(has: impl Fn(&Release) -> bool) -> Option<Release> {
+        RELEASES.iter().copied().find(|r| has(r))
     }
 
     /// The TorchTune runtime whose name ends with the model id (`llama3.2-1b`).
@@ -402,11 +429,19 @@ mod tests {
     }
 
     #[test]
-    fn every_framework_with_a_builtin_finds_it_in_the_newest_release() {
-        for f in Framework::ALL {
-            let builtin = f.v2_support() == crate::catalog::V2Support::BuiltIn;
-            assert_eq!(NEWEST.builtin_for(f).is_some(), builtin, "{f:?}");
+    fn every_framework_with_a_builtin_finds_it_in_each_release() {
+        for r in RELEASES {
+            // Plain MPI always gets its own runtime, even where v2.0 ships one (catalog.rs).
+            for f in Framework::ALL.into_iter().filter(|f| *f != Framework::Mpi) {
+                let builtin = f.v2_support_in(r) == crate::catalog::V2Support::BuiltIn;
+                assert_eq!(r.builtin_for(f).is_some(), builtin, "{} {f:?}", r.tag);
+            }
         }
+        assert_eq!(V2_0.builtin_for(Framework::Mpi).map(|r| r.name), Some("mpi-distributed"));
+        assert_eq!(V2_1.builtin_for(Framework::Mpi), None);
+        let first = |f: Framework| Release::first_where(|r| r.builtin_for(f).is_some()).map(|r| r.line);
+        assert_eq!(first(Framework::Jax), Some("v2.2"));
+        assert_eq!(first(Framework::TensorFlow), None);
     }
 
     #[test]
