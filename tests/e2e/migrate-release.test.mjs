@@ -15,11 +15,12 @@ before(async () => {
 after(async () => browser?.close());
 
 /** A Master + Worker PyTorchJob (one template for both) with pod settings every release's
- * TrainJob can hold. */
+ * TrainJob can hold. It sets its command: without one, v2.0 needs a generated runtime (its
+ * built-in runs a placeholder script; tests/migrate_targets.rs). */
 const TEMPLATE = `      template:
         spec:
           nodeSelector: {pool: a100}
-          containers: [{name: pytorch, image: "registry.example.com/resnet:1", volumeMounts: [{name: data, mountPath: /data}]}]
+          containers: [{name: pytorch, image: "registry.example.com/resnet:1", command: [torchrun, train.py], volumeMounts: [{name: data, mountPath: /data}]}]
           volumes: [{name: data, persistentVolumeClaim: {claimName: imagenet}}]
 `;
 const JOB = `apiVersion: kubeflow.org/v1
