@@ -106,6 +106,11 @@ pub struct Release {
     /// Fields of `mlPolicy.torch` (`numProcPerNode`, `elasticPolicy` until v2.1;
     /// `envInjection` from v2.3).
     pub torch_policy_fields: &'static [&'static str],
+    /// The gang schedulers a runtime's `podGroupPolicy` names (`volcano` from v2.1).
+    pub gang_schedulers: &'static [&'static str],
+    /// `status.trainerStatus` on the TrainJob: progress and metrics, behind the `TrainJobStatus`
+    /// feature gate (v2.2+, #3227).
+    pub trainer_status: bool,
     /// The runtimes overlay labels the built-ins `trainer.kubeflow.org/webhook-validation:
     /// disabled` (v2.3+, #3683).
     pub builtins_skip_webhook: bool,
@@ -218,6 +223,7 @@ const PATCHABLE_POD: &[&str] = &[
 
 const OLD_TORCH_FIELDS: &[&str] = &["numProcPerNode", "elasticPolicy"];
 const NEW_POLICIES: &[&str] = &["torch", "mpi", "jax", "xgboost", "flux"];
+const GANG_SCHEDULERS: &[&str] = &["coscheduling", "volcano"];
 
 pub const V2_0: Release = Release {
     line: "v2.0",
@@ -234,6 +240,8 @@ pub const V2_0: Release = Release {
     num_proc_per_node: NumProcPerNode::IntOrString,
     policies: &["torch", "mpi"],
     torch_policy_fields: OLD_TORCH_FIELDS,
+    gang_schedulers: &["coscheduling"],
+    trainer_status: false,
     builtins_skip_webhook: false,
     mpi_launcher_waits_for_nodes: false,
     builtin_torch_procs_auto: true,
@@ -257,6 +265,7 @@ pub const V2_1: Release = Release {
         "schedulingGates",
         "imagePullSecrets",
     ],
+    gang_schedulers: GANG_SCHEDULERS,
     torchtune_chained_initializers: false,
     runtimes: &[TORCH_27, DEEPSPEED, MLX, LLAMA_1B, LLAMA_3B, QWEN],
     ..V2_0
@@ -277,6 +286,8 @@ pub const V2_2: Release = Release {
     num_proc_per_node: NumProcPerNode::Int32,
     policies: NEW_POLICIES,
     torch_policy_fields: &[],
+    gang_schedulers: GANG_SCHEDULERS,
+    trainer_status: true,
     builtins_skip_webhook: false,
     mpi_launcher_waits_for_nodes: false,
     builtin_torch_procs_auto: false,

@@ -55,5 +55,18 @@ fn policy_fields_follow_each_release_s_crd() {
         policies.retain(|k| k != "numNodes");
         assert_eq!(policies, sorted(release.policies), "{} mlPolicy sources", release.tag);
         assert_eq!(keys(&ml["torch"]["properties"]), sorted(release.torch_policy_fields), "{} torch", release.tag);
+        let gang = &spec_schema(release, "clustertrainingruntimes")["podGroupPolicy"]["properties"];
+        assert_eq!(keys(gang), sorted(release.gang_schedulers), "{} podGroupPolicy sources", release.tag);
+    }
+}
+
+#[test]
+fn the_trainjob_status_follows_each_release_s_crd() {
+    for release in RELEASES {
+        let text = common::read_reference(&format!("v2-crds/{}/trainer.kubeflow.org_trainjobs.yaml", release.tag));
+        let doc = common::yaml_docs(&text).remove(0);
+        let status = &doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["status"]["properties"];
+        assert!(status.get("conditions").is_some(), "{}: the status schema was found", release.tag);
+        assert_eq!(status.get("trainerStatus").is_some(), release.trainer_status, "{} trainerStatus", release.tag);
     }
 }

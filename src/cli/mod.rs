@@ -2,6 +2,7 @@
 
 mod explain;
 mod export;
+mod upgrade;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -49,8 +50,27 @@ enum Command {
         #[arg(long)]
         quiet: bool,
         /// The Trainer release line to write for (default: the newest).
-        #[arg(long, value_parser = release_line, default_value = crate::releases::NEWEST.line)]
-        target: crate::releases::Release,
+        #[arg(long, value_parser = crate::upgrade::parse_release, default_value = crate::releases::NEWEST.line)]
+        target: &'static crate::releases::Release,
+    },
+    /// Rewrite Trainer V2 manifests (TrainJob, TrainingRuntime, ClusterTrainingRuntime) written for
+    /// one release so that a newer release accepts them. Prints the YAML on stdout and what
+    /// happened to each changed field, with the release and the reason, on stderr. Exit 0 when
+    /// everything was rewritten (with warnings on stderr when lossy), 1 with one line per
+    /// refused document; a downgrade or an unknown release is refused.
+    Upgrade {
+        /// The release the manifests are written for: v2.0, v2.1, v2.2 or v2.3 (or its tag, v2.1.0).
+        #[arg(long, value_parser = crate::upgrade::parse_release)]
+        from: &'static crate::releases::Release,
+        /// The release to write for (default: the newest).
+        #[arg(long, value_parser = crate::upgrade::parse_release)]
+        to: Option<&'static crate::releases::Release>,
+        /// Files to rewrite, or - for standard input.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Only the one-line outcome per lossy document on stderr, not the field-by-field report.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Build the post from post/trainer-v2.md: index.html, and the blog's Markdown export.
     Post {
@@ -124,15 +144,18 @@ fn read_input(path: &std::path::Path) -> Result<String, String> {
     })
 }
 
-/// A release line as `--target` takes it.
-fn release_line(line: &str) -> Result<crate::releases::Release, String> {
-    crate::releases::Release::from_line(line).ok_or_else(|| {
-        let lines: Vec<&str> = crate::releases::RELEASES.iter().map(|r| r.line).collect();
-        format!("unknown Trainer release {line:?}: expected one of {}", lines.join(", "))
-    })
+/// What a batch command (`migrate`, `upgrade`) made of one file.
+struct FileOutcome {
+    /// Lines for stderr, each printed after the file's name.
+    report: Vec<String>,
+    /// One line per refused or invalid document.
+    failures: Vec<String>,
+    yaml: String,
 }
 
-fn migrate(files: &[std::path::PathBuf], quiet: bool, target: crate::releases::Release) -> ExitCode {
+/// Runs `process` on every file (or stdin for `-`): the YAML of all files on stdout, the reports
+/// on stderr. Exit 1 when a file cannot be read or processed, or a document failed.
+fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Result<FileOutcome, String>) -> ExitCode {
     let mut outputs = Vec::new();
     let mut failed = false;
     for path in files {
@@ -145,32 +168,20 @@ fn migrate(files: &[std::path::PathBuf], quiet: bool, target: crate::releases::R
                 continue;
             }
         };
-        match crate::migrate::migrate_to(&text, target) {
+        match process(&text) {
             Err(e) => {
                 eprintln!("trainer-explorer: {label}: {e}");
                 failed = true;
             }
-            Ok(m) => {
-                let failures = m.failures();
-                if quiet {
-                    for d in &m.docs {
-                        if let crate::migrate::Outcome::Converted { name, kind, lossy: true, .. } = &d.outcome {
-                            eprintln!(
-                                "{label}: document {}: {kind} {name} converted for Trainer {} with losses",
-                                d.index, target.tag
-                            );
-                        }
-                    }
-                } else {
-                    for line in m.report_text().lines() {
-                        eprintln!("{label}: {line}");
-                    }
+            Ok(done) => {
+                for line in &done.report {
+                    eprintln!("{label}: {line}");
                 }
-                for f in &failures {
+                for f in &done.failures {
                     eprintln!("trainer-explorer: {label}: {f}");
                 }
-                failed |= !failures.is_empty();
-                outputs.push(m.output_yaml());
+                failed |= !done.failures.is_empty();
+                outputs.push(done.yaml);
             }
         }
     }
@@ -183,6 +194,27 @@ fn migrate(files: &[std::path::PathBuf], quiet: bool, target: crate::releases::R
     } else {
         ExitCode::SUCCESS
     }
+}
+
+fn migrate(files: &[std::path::PathBuf], quiet: bool, target: crate::releases::Release) -> ExitCode {
+    run_batch(files, |text| {
+        let m = crate::migrate::migrate_to(text, target)?;
+        let report = if quiet {
+            m.docs
+                .iter()
+                .filter_map(|d| match &d.outcome {
+                    crate::migrate::Outcome::Converted { name, kind, lossy: true, .. } => Some(format!(
+                        "document {}: {kind} {name} converted for Trainer {} with losses",
+                        d.index, target.tag
+                    )),
+                    _ => None,
+                })
+                .collect()
+        } else {
+            m.report_text().lines().map(String::from).collect()
+        };
+        Ok(FileOutcome { report, failures: m.failures(), yaml: m.output_yaml() })
+    })
 }
 
 fn fallback_files(dir: &std::path::Path) -> Result<String, String> {
@@ -246,7 +278,10 @@ pub fn run() -> ExitCode {
         Command::Fallback { page, out, check } => fallback(&page, out.as_deref(), check),
         Command::Post { check, out, export } => post(check, &out, export.as_deref()),
         Command::FallbackFiles { out } => fallback_files(&out),
-        Command::Migrate { files, quiet, target } => return migrate(&files, quiet, target),
+        Command::Migrate { files, quiet, target } => return migrate(&files, quiet, *target),
+        Command::Upgrade { from, to, files, quiet } => {
+            return upgrade::run(&files, *from, to.copied().unwrap_or(crate::releases::NEWEST), quiet)
+        }
     };
     match result {
         Ok(out) => {

@@ -8,6 +8,7 @@ use super::components::radio_group::RadioGroup;
 use super::state::{Action, State};
 use crate::catalog::{Framework, Persona, V2Support};
 use crate::query::SyncSet;
+use crate::releases::RELEASES;
 use crate::selection::{Mode, RuntimeScope, Selection};
 use crate::snippets::render;
 use gloo::events::EventListener;
@@ -129,6 +130,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
         let state = state.clone();
         Callback::from(move |i: usize| state.dispatch(Action::Mode(if i == 0 { Mode::Compare } else { Mode::Migrate })))
     };
+    let on_release = {
+        let state = state.clone();
+        Callback::from(move |i: usize| state.dispatch(Action::Release(RELEASES[i])))
+    };
     let on_edit = {
         let state = state.clone();
         Callback::from(move |(key, raw)| state.dispatch(Action::Param(key, raw)))
@@ -142,7 +147,9 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let framework_idx = Framework::ALL.iter().position(|f| *f == sel.framework).unwrap_or(0);
     let personas: Vec<_> = Persona::ALL.iter().map(|p| (p.id(), p.label())).collect();
     let frameworks: Vec<_> = Framework::ALL.iter().map(|f| (f.id(), f.label())).collect();
-    let has_runtime = sel.framework.v2_support() != V2Support::Unsupported;
+    let release_idx = RELEASES.iter().position(|r| r.line == sel.release.line).unwrap_or(RELEASES.len() - 1);
+    let releases: Vec<_> = RELEASES.iter().map(|r| (r.line, r.line)).collect();
+    let has_runtime = sel.v2_support() != V2Support::Unsupported;
     let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
 
     html! {
@@ -152,6 +159,15 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     <span class="control-label" aria-hidden="true">{ "View" }</span>
                     <RadioGroup label="View" options={vec![("compare", "Compare V1 and V2"), ("migrate", "Migrate a V1 job")]}
                         selected={usize::from(sel.mode == Mode::Migrate)} on_select={on_mode} class="mode" />
+                </div>
+                // The reader's cluster: it applies to both views, so it sits above them.
+                <div class="control">
+                    <span class="control-label" aria-hidden="true">{ "Trainer" }</span>
+                    <RadioGroup label="Trainer release" options={releases} selected={release_idx}
+                        on_select={on_release} class="release" described_by="release-pairs" />
+                    <span id="release-pairs" class="pairs">
+                        { format!("{}, SDK {}", sel.release.tag, sel.release.sdk_label()) }
+                    </span>
                 </div>
             }
             if sel.mode == Mode::Migrate && !props.compact {

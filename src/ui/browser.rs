@@ -69,7 +69,7 @@ fn dispatch(name: &str, detail: &JsValue) {
 /// Tells the other instances on the page. `storage` events only reach other windows, so the
 /// page-local channel is a CustomEvent on `window`.
 pub fn broadcast(instance: u32, sel: &Selection, sync: SyncSet) {
-    dispatch(SYNC_EVENT, &JsValue::from_str(&format!("{instance}\n{}", query::to_query(sel, sync))));
+    dispatch(SYNC_EVENT, &JsValue::from_str(&format!("{instance}\n{}", query::sync_query(sel, sync))));
 }
 
 /// Splits a sync event's detail into (sender, query).

@@ -9,6 +9,11 @@ pub mod state;
 
 use wasm_bindgen::prelude::*;
 
+/// Talc instead of Rust's default dlmalloc: the widget is single-threaded wasm (no atomics), and
+/// talc's code is a few KB smaller.
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// Mounts the explorer into every `[data-trainer-v2-explorer]` element on the page.
 #[wasm_bindgen(js_name = mountAll)]
 pub fn mount_all() -> u32 {
