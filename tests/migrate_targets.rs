@@ -301,51 +301,6 @@ fn output_for_one_release_fails_the_checks_of_another() {
     assert!(error.contains("podTemplateOverrides"), "{error}");
 }
 
-/// The fields each release's TrainJob can set on pods and containers, as `releases.rs` lists
-/// them, are the ones its CRD declares (PodSpecOverride, PodTemplateSpecOverride, PodSpecPatch).
-#[test]
-fn pod_settings_fields_follow_each_release_s_crd() {
-    for release in RELEASES {
-        let crd = common::read_reference(&format!("v2-crds/{}/trainer.kubeflow.org_trainjobs.yaml", release.tag));
-        let doc = common::yaml_docs(&crd).remove(0);
-        let spec = &doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"];
-        let entry = &spec[release.pod_settings.field()]["items"]["properties"];
-        let pod = match release.pod_settings {
-            PodSettingsField::PodSpecOverrides => entry.clone(),
-            PodSettingsField::PodTemplateOverrides => entry["spec"]["properties"].clone(),
-            PodSettingsField::RuntimePatches => entry["trainingRuntimeSpec"]["properties"]["template"]["properties"]
-                ["spec"]["properties"]["replicatedJobs"]["items"]["properties"]["template"]["properties"]["spec"]
-                ["properties"]["template"]["properties"]["spec"]["properties"]
-                .clone(),
-        };
-        let keys = |v: &Value, skip: &[&str]| {
-            let mut k: Vec<String> =
-                v.as_object().unwrap().keys().filter(|k| !skip.contains(&k.as_str())).cloned().collect();
-            k.sort();
-            k
-        };
-        let sorted = |items: &[&str]| {
-            let mut v: Vec<String> = items.iter().map(|s| s.to_string()).collect();
-            v.sort();
-            v
-        };
-        // Containers and init containers are lists of container overrides, handled apart.
-        let pod_fields = keys(&pod, &["targetJobs", "containers", "initContainers"]);
-        assert_eq!(pod_fields, sorted(release.pod_settings_pod_fields), "{}", release.tag);
-        let container = &pod["containers"]["items"]["properties"];
-        assert_eq!(keys(container, &["name", "env"]), sorted(release.pod_settings_container_fields), "{}", release.tag);
-        let metadata = match release.pod_settings {
-            PodSettingsField::PodSpecOverrides => entry.get("metadata"),
-            PodSettingsField::PodTemplateOverrides => entry.get("metadata"),
-            PodSettingsField::RuntimePatches => entry["trainingRuntimeSpec"]["properties"]["template"]["properties"]
-                ["spec"]["properties"]["replicatedJobs"]["items"]["properties"]["template"]["properties"]["spec"]
-                ["properties"]["template"]["properties"]
-                .get("metadata"),
-        };
-        assert_eq!(metadata.is_some(), release.pod_settings.holds_pod_metadata(), "{}", release.tag);
-    }
-}
-
 /// v2.0's built-ins run placeholder scripts: a V1 container without a command (the image's own
 /// entrypoint) gets a generated runtime that runs that entrypoint, in v2.0 only.
 #[test]
