@@ -33,6 +33,12 @@ impl PodSettingsField {
             PodSettingsField::RuntimePatches => "runtimePatches",
         }
     }
+
+    /// Whether it sets the pods' labels and annotations: v2.0's PodSpecOverride has no
+    /// `metadata`; v2.1's override and v2.2's patch do.
+    pub fn holds_pod_metadata(self) -> bool {
+        self != PodSettingsField::PodSpecOverrides
+    }
 }
 
 /// The type of `spec.trainer.numProcPerNode`.
@@ -99,6 +105,12 @@ pub struct Release {
     /// `.pth` without the `*`, as the v2.0–v2.1 initializers' own defaults do; 0.4.1 on `*.pt`.
     pub model_ignore_patterns: &'static str,
     pub pod_settings: PodSettingsField,
+    /// The pod fields `pod_settings` can set besides containers (PodSpecOverride in v2.0,
+    /// PodTemplateSpecOverride in v2.1, PodSpecPatch from v2.2).
+    pub pod_settings_pod_fields: &'static [&'static str],
+    /// The fields it can set on an existing container (ContainerOverride / ContainerPatch);
+    /// `env` is left out: on `node` it goes through `spec.trainer.env`.
+    pub pod_settings_container_fields: &'static [&'static str],
     /// `spec.labels` / `spec.annotations` on the TrainJob (until v2.1).
     pub trainjob_metadata: bool,
     /// `spec.activeDeadlineSeconds` (v2.2+).
@@ -274,6 +286,19 @@ const MPI_PI: BuiltinRuntime = BuiltinRuntime {
     ..runtime("mpi-distributed", "", "mpi", "mpioperator/mpi-pi:openmpi")
 };
 
+/// PodSpecPatch's fields in v2.3; v2.2's lack the last, terminationGracePeriodSeconds.
+const PATCHABLE_POD: &[&str] = &[
+    "serviceAccountName",
+    "volumes",
+    "imagePullSecrets",
+    "securityContext",
+    "nodeSelector",
+    "affinity",
+    "tolerations",
+    "schedulingGates",
+    "terminationGracePeriodSeconds",
+];
+
 const OLD_TORCH_FIELDS: &[&str] = &["numProcPerNode", "elasticPolicy"];
 const NEW_POLICIES: &[&str] = &["torch", "mpi", "jax", "xgboost", "flux"];
 const GANG_SCHEDULERS: &[&str] = &["coscheduling", "volcano"];
@@ -287,6 +312,8 @@ pub const V2_0: Release = Release {
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::Unread,
     model_ignore_patterns: "*.msgpack,*.h5,*.bin,.pt,.pth",
     pod_settings: PodSettingsField::PodSpecOverrides,
+    pod_settings_pod_fields: &["serviceAccountName", "nodeSelector", "tolerations", "volumes", "schedulingGates"],
+    pod_settings_container_fields: &["volumeMounts"],
     trainjob_metadata: true,
     active_deadline_seconds: false,
     num_proc_per_node: NumProcPerNode::IntOrString,
@@ -317,6 +344,15 @@ pub const V2_1: Release = Release {
     tag: "v2.1.0",
     jobset: "v0.10.1",
     pod_settings: PodSettingsField::PodTemplateOverrides,
+    pod_settings_pod_fields: &[
+        "serviceAccountName",
+        "nodeSelector",
+        "affinity",
+        "tolerations",
+        "volumes",
+        "schedulingGates",
+        "imagePullSecrets",
+    ],
     gang_schedulers: GANG_SCHEDULERS,
     torchtune_chained_initializers: false,
     runtimes: &[TORCH_27, DEEPSPEED, MLX, LLAMA_1B, LLAMA_3B, QWEN],
@@ -339,6 +375,8 @@ pub const V2_2: Release = Release {
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::ReadOnly,
     model_ignore_patterns: "*.msgpack,*.h5,*.bin,*.pt,*.pth",
     pod_settings: PodSettingsField::RuntimePatches,
+    pod_settings_pod_fields: PATCHABLE_POD.split_at(PATCHABLE_POD.len() - 1).0,
+    pod_settings_container_fields: &["volumeMounts", "securityContext"],
     trainjob_metadata: false,
     active_deadline_seconds: true,
     num_proc_per_node: NumProcPerNode::Int32,
@@ -372,6 +410,8 @@ pub const V2_3: Release = Release {
     sdk: "0.5.0",
     sdk_trainer_api: ">=2.3.0,<2.4",
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::Supported,
+    // PodSpecPatch gained terminationGracePeriodSeconds.
+    pod_settings_pod_fields: PATCHABLE_POD,
     // `torch.envInjection` injects PET_* into sidecar or init containers (#3516).
     torch_policy_fields: &["envInjection"],
     builtins_skip_webhook: true,

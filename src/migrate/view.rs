@@ -2,9 +2,10 @@
 //! separate, lazily loaded wasm module; this is what crosses between the two (as JSON).
 
 use super::report::{EntryIndex, Status};
-use super::{migrate, Outcome};
+use super::{migrate_to, Outcome};
 use crate::highlight::{escape_html, to_html_with_classes};
 use crate::model::Value;
+use crate::releases::{Release, NEWEST};
 use crate::snippets::Language;
 use crate::yaml;
 use serde::{Deserialize, Serialize};
@@ -49,9 +50,14 @@ fn class_of(status: Status) -> &'static str {
     }
 }
 
-/// Converts `text` and lays the result out for display.
+/// Converts `text` for the newest release and lays the result out for display.
 pub fn view(text: &str) -> MigrateView {
-    let m = match migrate(text) {
+    view_for(text, NEWEST)
+}
+
+/// Converts `text` for `target` and lays the result out for display.
+pub fn view_for(text: &str, target: Release) -> MigrateView {
+    let m = match migrate_to(text, target) {
         Ok(m) => m,
         Err(e) => return MigrateView { error: Some(e), ..Default::default() },
     };
@@ -174,9 +180,24 @@ struct Rendered<'a> {
     html: String,
 }
 
-/// The conversion of `text`, as `{"error", "yaml", "html"}` JSON for the wasm boundary.
+/// The conversion of `text` for the newest release, as `{"error", "yaml", "html"}` JSON.
 pub fn rendered_json(text: &str) -> String {
-    let v = view(text);
+    render(view(text))
+}
+
+/// The conversion of `text` for the release line `line` (`v2.1`), as JSON for the wasm
+/// boundary; an unknown line is the answer's error.
+pub fn rendered_json_for(text: &str, line: &str) -> String {
+    match Release::from_line(line) {
+        Some(target) => render(view_for(text, target)),
+        None => render(MigrateView {
+            error: Some(format!("unknown Trainer release {line:?}: the converter cannot write for it")),
+            ..Default::default()
+        }),
+    }
+}
+
+fn render(v: MigrateView) -> String {
     let (summary, html) = if v.error.is_some() { Default::default() } else { (summary_html(&v), report_html(&v)) };
     serde_json::to_string(&Rendered { error: v.error.as_deref(), yaml: &v.output_yaml, summary, html })
         .unwrap_or_default()
