@@ -4,7 +4,7 @@
 //! adding one is a matter of adding a row. What a Trainer release ships is release data
 //! (crate::releases), not catalog.
 
-use crate::releases::{BuiltinRuntime, NEWEST};
+use crate::releases::{BuiltinRuntime, Release, NEWEST};
 
 /// Who is reading: the persona decides what the V2 pane shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -124,14 +124,15 @@ impl V1Kind {
     }
 }
 
-/// How a framework is served by the newest Trainer release.
+/// How a framework is served by a Trainer release.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum V2Support {
     /// A built-in `ClusterTrainingRuntime` ships with the release.
     BuiltIn,
     /// No built-in runtime: the platform engineer writes one (plain MPI since v2.1).
     CustomRuntime,
-    /// Nothing in V2 today. The widget says so and never invents YAML.
+    /// Nothing in this release (TensorFlow and PaddlePaddle in every release; JAX and XGBoost
+    /// before v2.2). The widget says so and never invents YAML.
     Unsupported,
 }
 
@@ -208,11 +209,21 @@ impl Framework {
         }
     }
 
+    /// How the newest release serves the framework.
     pub fn v2_support(self) -> V2Support {
-        match self {
-            Framework::Mpi => V2Support::CustomRuntime,
-            Framework::TensorFlow | Framework::Paddle => V2Support::Unsupported,
-            _ => V2Support::BuiltIn,
+        self.v2_support_in(&NEWEST)
+    }
+
+    /// How a release serves the framework, from its data: a built-in runtime, else nothing.
+    /// Plain MPI is always a runtime the platform engineer writes (every release's `mpi` policy
+    /// runs it): v2.0's only plain-MPI built-in, `mpi-distributed`, is the pi demo without the
+    /// `trainer.kubeflow.org/framework` label the SDK requires (SDK 0.3.1 refuses it), its
+    /// `trainer.image` override reaches only the launcher, not the nodes, and v2.1 removed it.
+    pub fn v2_support_in(self, release: &Release) -> V2Support {
+        match (self, release.builtin_for(self)) {
+            (Framework::Mpi, _) => V2Support::CustomRuntime,
+            (_, Some(_)) => V2Support::BuiltIn,
+            (_, None) => V2Support::Unsupported,
         }
     }
 
@@ -247,7 +258,7 @@ impl Framework {
     }
 }
 
-/// The TorchTune models that have a built-in runtime in the newest release.
+/// The TorchTune models that have a built-in runtime in some release (Qwen from v2.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LlmModel {
     Llama32_1b,
@@ -279,9 +290,10 @@ impl LlmModel {
         LlmModel::ALL.into_iter().find(|m| m.id() == id)
     }
 
-    /// The model's built-in runtime in the newest release (release data names it).
-    pub fn runtime(self) -> Option<&'static BuiltinRuntime> {
-        NEWEST.torchtune_runtime(self.id())
+    /// The model's built-in runtime in a release (release data names it), `None` where the
+    /// release has none.
+    pub fn runtime(self, release: &Release) -> Option<&'static BuiltinRuntime> {
+        release.torchtune_runtime(self.id())
     }
 
     /// The Hugging Face model the runtime's model-initializer downloads by default.
@@ -316,6 +328,7 @@ pub const V1_SDK: &str = "kubeflow-training 1.9.4";
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::releases::RELEASES;
 
     #[test]
     fn ids_round_trip_and_are_unique() {
@@ -330,14 +343,23 @@ mod tests {
         }
         assert_eq!(Framework::from_id("PyTorch"), None, "ids are case-sensitive");
         for m in LlmModel::ALL {
-            assert!(m.runtime().is_some(), "{m:?} has a runtime in {}", NEWEST.tag);
+            assert!(m.runtime(&NEWEST).is_some(), "{m:?} has a runtime in {}", NEWEST.tag);
         }
+        assert!(RELEASES.iter().all(|r| LlmModel::Llama32_1b.runtime(r).is_some()));
     }
 
     #[test]
     fn unsupported_frameworks_have_no_policy() {
         for f in Framework::ALL {
             assert_eq!(f.v2_support() == V2Support::Unsupported, f.ml_policy().is_none(), "{f:?}");
+        }
+        // A release without the framework's policy has no runtime for it either.
+        for r in RELEASES {
+            for f in Framework::ALL {
+                if f.ml_policy().is_some_and(|p| !r.policies.contains(&p)) {
+                    assert_eq!(f.v2_support_in(r), V2Support::Unsupported, "{} {f:?}", r.tag);
+                }
+            }
         }
     }
 }

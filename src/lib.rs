@@ -11,9 +11,11 @@ pub mod highlight;
 pub mod migrate;
 pub mod model;
 pub mod query;
+pub mod release_changes;
 pub mod releases;
 pub mod selection;
 pub mod snippets;
+pub mod upgrade;
 pub mod yaml;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -5,6 +5,7 @@
 //! pair is reported and skipped, so a hostile URL leaves the defaults in place.
 
 use crate::catalog::{Framework, Persona};
+use crate::releases::{Release, NEWEST, RELEASES};
 use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
 
 /// Longer query strings are not read at all: nothing legitimate comes near this.
@@ -49,6 +50,8 @@ impl SyncSet {
             "persona" => self.persona,
             // The view mode travels with the framework: presets keep both.
             "framework" | "mode" => self.framework,
+            // The release is the reader's cluster, like the namespace and the queue: every
+            // instance that shares parameters follows it.
             _ => self.params,
         }
     }
@@ -113,7 +116,7 @@ pub fn parse_strict(query: &str) -> Result<Selection, QueryIssue> {
 
 /// Every key this widget owns, in the URL and as `data-<key>` on a mount point.
 pub fn own_keys() -> impl Iterator<Item = &'static str> {
-    ["persona", "framework", "scope", "mode"].into_iter().chain(ParamKey::ALL.iter().map(|k| k.id()))
+    ["persona", "framework", "scope", "mode", "release"].into_iter().chain(ParamKey::ALL.iter().map(|k| k.id()))
 }
 
 fn is_own_key(key: &str) -> bool {
@@ -146,6 +149,12 @@ fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String>
         }
         "scope" => sel.scope = RuntimeScope::from_id(value).ok_or("expected cluster or namespaced")?,
         "mode" => sel.mode = Mode::from_id(value).ok_or("expected compare or migrate")?,
+        "release" => {
+            sel.release = Release::from_line(value).ok_or_else(|| {
+                let lines: Vec<_> = RELEASES.iter().map(|r| r.line).collect();
+                format!("expected one of {}", lines.join(", "))
+            })?;
+        }
         _ => {
             let param = ParamKey::from_id(key).ok_or("unknown key")?;
             sel.params.set(param, value)?;
@@ -154,39 +163,58 @@ fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String>
     Ok(())
 }
 
-/// The pairs for `sel`, covering what `sync` shares. Parameters at their default are left out,
-/// so links stay short and pick up better defaults later.
-pub fn pairs(sel: &Selection, sync: SyncSet) -> Vec<(&'static str, String)> {
+/// The pairs for `sel`, covering what `sync` shares. With `defaults: false` (links, storage),
+/// values at their default are left out, so links stay short and pick up better defaults later.
+/// With `defaults: true` (one instance telling the others) they are all there, so a value set
+/// back to its default (the newest release, the compare view, a cleared field) reaches the
+/// other instances too: they apply the message on top of their own selection.
+fn pairs(sel: &Selection, sync: SyncSet, defaults: bool) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     if sync.persona {
         out.push(("persona", sel.persona.id().to_string()));
     }
     if sync.framework {
         out.push(("framework", sel.framework.id().to_string()));
-        if sel.mode != Mode::Compare {
+        if defaults || sel.mode != Mode::Compare {
             out.push(("mode", sel.mode.id().to_string()));
         }
     }
     if sync.params {
-        if sel.scope != RuntimeScope::Cluster {
+        if defaults || sel.scope != RuntimeScope::Cluster {
             out.push(("scope", sel.scope.id().to_string()));
         }
+        // Left out of links at the newest, so an old link follows new releases unless it chose one.
+        if defaults || sel.release != NEWEST {
+            out.push(("release", sel.release.line.to_string()));
+        }
         for key in ParamKey::ALL {
-            if let Some(v) = sel.params.get(key) {
-                out.push((key.id(), v));
+            match sel.params.get(key) {
+                Some(v) => out.push((key.id(), v)),
+                // An empty value clears the field.
+                None if defaults => out.push((key.id(), String::new())),
+                None => {}
             }
         }
     }
     out
 }
 
-/// `sel` as a query string without the leading `?`.
-pub fn to_query(sel: &Selection, sync: SyncSet) -> String {
+fn serialize(pairs: Vec<(&'static str, String)>) -> String {
     let mut ser = form_urlencoded::Serializer::new(String::new());
-    for (k, v) in pairs(sel, sync) {
+    for (k, v) in pairs {
         ser.append_pair(k, &v);
     }
     ser.finish()
+}
+
+/// `sel` as a query string without the leading `?`, defaults left out.
+pub fn to_query(sel: &Selection, sync: SyncSet) -> String {
+    serialize(pairs(sel, sync, false))
+}
+
+/// Every pair `sync` shares, defaults included: what one instance tells the others.
+pub fn sync_query(sel: &Selection, sync: SyncSet) -> String {
+    serialize(pairs(sel, sync, true))
 }
 
 /// Rewrites a host page's query string: keeps every pair we do not own exactly as written
@@ -235,6 +263,41 @@ mod tests {
         assert_eq!(sel.framework, Framework::TorchTune);
         assert_eq!(sel.persona, Persona::PlatformEngineer);
         assert_eq!(sel.gpus(), 2);
+    }
+
+    #[test]
+    fn a_sync_message_carries_values_set_back_to_their_default() {
+        let mut changed = Selection {
+            release: RELEASES[0],
+            scope: RuntimeScope::Namespaced,
+            mode: Mode::Migrate,
+            ..Selection::default()
+        };
+        changed.params.nodes = Some(4);
+        let (other, issues) = apply(&sync_query(&changed, SyncSet::ALL), &Selection::default(), SyncSet::ALL);
+        assert_eq!((other.clone(), issues), (changed.clone(), vec![]));
+        // The sender goes back to every default; the other instance follows.
+        let (back, issues) = apply(&sync_query(&Selection::default(), SyncSet::ALL), &other, SyncSet::ALL);
+        assert_eq!((back, issues), (Selection::default(), vec![]));
+        // A preset that shares only the persona keeps the rest.
+        let (preset, _) = apply(&sync_query(&Selection::default(), SyncSet::ALL), &changed, SyncSet::parse("persona"));
+        assert_eq!(preset, changed);
+    }
+
+    #[test]
+    fn the_release_is_a_shared_parameter_left_out_at_the_newest() {
+        let (sel, issues) = apply("release=v2.1", &Selection::default(), SyncSet::ALL);
+        assert!(issues.is_empty(), "{issues:?}");
+        assert_eq!(sel.release.tag, "v2.1.0");
+        assert_eq!(to_query(&sel, SyncSet::ALL), "persona=data-scientist&framework=pytorch&release=v2.1");
+        assert_eq!(to_query(&Selection::default(), SyncSet::ALL), "persona=data-scientist&framework=pytorch");
+        let preset = Selection::new(Persona::DataScientist, Framework::TorchTune);
+        let (followed, _) = apply("release=v2.0", &preset, SyncSet::parse("persona,params"));
+        assert_eq!(followed.release.line, "v2.0");
+        let (kept, _) = apply("release=v2.0", &preset, SyncSet::parse("persona"));
+        assert_eq!(kept.release, NEWEST);
+        let err = parse_strict("release=v2.9").unwrap_err();
+        assert_eq!(err.to_string(), "invalid release=\"v2.9\": expected one of v2.0, v2.1, v2.2, v2.3");
     }
 
     #[test]

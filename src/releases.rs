@@ -14,7 +14,7 @@
 use crate::catalog::Framework;
 
 /// Where a TrainJob keeps per-job pod settings in a release.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PodSettingsField {
     /// v2.0: `spec.podSpecOverrides[]`.
     PodSpecOverrides,
@@ -33,10 +33,16 @@ impl PodSettingsField {
             PodSettingsField::RuntimePatches => "runtimePatches",
         }
     }
+
+    /// Whether it sets the pods' labels and annotations: v2.0's PodSpecOverride has no
+    /// `metadata`; v2.1's override and v2.2's patch do.
+    pub fn holds_pod_metadata(self) -> bool {
+        self != PodSettingsField::PodSpecOverrides
+    }
 }
 
 /// The type of `spec.trainer.numProcPerNode`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NumProcPerNode {
     /// v2.0–v2.1: an int or `auto`/`cpu`/`gpu`.
     IntOrString,
@@ -44,8 +50,21 @@ pub enum NumProcPerNode {
     Int32,
 }
 
+/// How a `kubeflow` SDK's `TrainerClient` treats a namespaced `TrainingRuntime`
+/// (trainer/backends/kubernetes/backend.py in each wheel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SdkNamespacedRuntimes {
+    /// 0.3.1: `get_runtime` reads only ClusterTrainingRuntimes, also for `get_job` and the waits.
+    Unread,
+    /// 0.4.1: `get_runtime` reads a namespaced TrainingRuntime first, but `train()` writes
+    /// `spec.runtimeRef` without a kind, which the CRD defaults to ClusterTrainingRuntime.
+    ReadOnly,
+    /// 0.5.0: `train()` writes `spec.runtimeRef.kind` from `Runtime.kind`.
+    Supported,
+}
+
 /// A built-in `ClusterTrainingRuntime` as a release's manifests/base/runtimes ship it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BuiltinRuntime {
     pub name: &'static str,
     /// The `trainer.kubeflow.org/framework` label (added in v2.0.1, #2761); empty where the
@@ -65,7 +84,7 @@ pub struct BuiltinRuntime {
 }
 
 /// One Trainer release line, served by its newest patch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Release {
     /// The line readers choose: `v2.3`.
     pub line: &'static str,
@@ -79,7 +98,19 @@ pub struct Release {
     pub sdk: &'static str,
     /// The `kubeflow-trainer-api` range that wheel requires.
     pub sdk_trainer_api: &'static str,
+    /// What that SDK's `TrainerClient` does with a namespaced `TrainingRuntime`.
+    pub sdk_namespaced_runtimes: SdkNamespacedRuntimes,
+    /// The model initializer's `IGNORE_PATTERNS` as that SDK writes it by default
+    /// (constants.INITIALIZER_DEFAULT_IGNORE_PATTERNS joined with commas): 0.3.1 has `.pt`,
+    /// `.pth` without the `*`, as the v2.0–v2.1 initializers' own defaults do; 0.4.1 on `*.pt`.
+    pub model_ignore_patterns: &'static str,
     pub pod_settings: PodSettingsField,
+    /// The pod fields `pod_settings` can set besides containers (PodSpecOverride in v2.0,
+    /// PodTemplateSpecOverride in v2.1, PodSpecPatch from v2.2).
+    pub pod_settings_pod_fields: &'static [&'static str],
+    /// The fields it can set on an existing container (ContainerOverride / ContainerPatch);
+    /// `env` is left out: on `node` it goes through `spec.trainer.env`.
+    pub pod_settings_container_fields: &'static [&'static str],
     /// `spec.labels` / `spec.annotations` on the TrainJob (until v2.1).
     pub trainjob_metadata: bool,
     /// `spec.activeDeadlineSeconds` (v2.2+).
@@ -90,6 +121,11 @@ pub struct Release {
     /// Fields of `mlPolicy.torch` (`numProcPerNode`, `elasticPolicy` until v2.1;
     /// `envInjection` from v2.3).
     pub torch_policy_fields: &'static [&'static str],
+    /// The gang schedulers a runtime's `podGroupPolicy` names (`volcano` from v2.1).
+    pub gang_schedulers: &'static [&'static str],
+    /// `status.trainerStatus` on the TrainJob: progress and metrics, behind the `TrainJobStatus`
+    /// feature gate (v2.2+, #3227).
+    pub trainer_status: bool,
     /// The runtimes overlay labels the built-ins `trainer.kubeflow.org/webhook-validation:
     /// disabled` (v2.3+, #3683).
     pub builtins_skip_webhook: bool,
@@ -106,8 +142,75 @@ pub struct Release {
     /// TorchTune's initializers run one after the other (model after dataset, node after
     /// model) in v2.0; from v2.1 both run at once and the node waits for both.
     pub torchtune_chained_initializers: bool,
+    /// The Helm chart can install the built-in runtimes (`runtimes.defaultEnabled`, v2.2+:
+    /// charts/kubeflow-trainer/templates/runtimes first appears at v2.2.0). Before, only
+    /// manifests/overlays/runtimes installs them.
+    pub helm_installs_runtimes: bool,
     /// The built-in runtimes the runtimes overlay installs.
     pub runtimes: &'static [BuiltinRuntime],
+    /// How the controller and its webhooks treat a TrainJob where releases differ (`explain`).
+    pub controller: Controller,
+}
+
+/// What the Trainer controller and its validating webhooks do differently from one release to
+/// the next, for `explain`. Paths under pkg/ in github.com/kubeflow/trainer at the release's tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Controller {
+    /// The first reconcile copies the runtime into `<job>-runtime-snapshot` and later ones read
+    /// the copy (runtime/core/snapshot.go, new in v2.3.0).
+    pub runtime_snapshot: bool,
+    /// How torch turns `numProcPerNode` into `PET_NPROC_PER_NODE`.
+    pub torch_procs: TorchProcs,
+    /// The torch webhook checks nothing (reserved `PET_*` env, TorchTune) unless the TrainJob
+    /// sets `numProcPerNode` (plugins/torch/torch.go:59 @v2.0.1, :57 @v2.1.0; dropped in v2.2).
+    pub torch_webhook_needs_procs: bool,
+    pub torchtune: TorchTuneRules,
+    /// MPI: a runtime `numProcPerNode` of 1 becomes the GPUs per node when there are more
+    /// (plugins/mpi/mpi.go:127-135 @v2.1.0; absent in v2.0.1).
+    pub mpi_slots_follow_gpus: bool,
+    /// MPI's webhook refuses the reserved `OMPI_MCA_*` names in `trainer.env`
+    /// (plugins/mpi/mpi.go:95-107 @v2.3.0).
+    pub mpi_reserved_env: bool,
+    pub resources_per_node: ResourcesPerNodeRule,
+}
+
+/// torch's `numProcPerNode` resolution (plugins/torch/torch.go).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TorchProcs {
+    /// v2.0 (:121-157): the runtime's `auto`/`cpu`/number, the TrainJob's over it; changed only
+    /// when the TrainJob sets `resourcesPerNode`: `auto` without a GPU-named limit is the CPU
+    /// limit, `cpu` the CPU count, read from `limits`, else from `requests`, 1 where that list is
+    /// empty (`calculateNumProcPerNode`, :231-245).
+    TrainJobResources,
+    /// v2.1+ (:108-122 @v2.1.0, :121-135 @v2.3.0): `auto` (or v2.1's `cpu`) without GPUs is the
+    /// node's CPU count (at least 1), from the TrainJob's `resourcesPerNode` or the runtime's.
+    NodeResources,
+}
+
+/// TorchTune's recipe choice and webhook checks (plugins/torch/torch.go, torchtune.go).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TorchTuneRules {
+    /// v2.0 (torch.go:199-260): full fine-tuning recipes only; a rendezvous endpoint unless one
+    /// node runs exactly one process; the webhook checks the model and `numNodes` only.
+    FullOnly,
+    /// v2.1-v2.2 (torchtune.go:35-128 @v2.1.0): LoRA and QLoRA recipes and their checks.
+    Lora,
+    /// v2.3 (torchtune.go @v2.3.0): also refuses LoRA on several nodes and the runtime's
+    /// immutable paths in `trainer.args`, and reads `key=True` booleans strictly.
+    LoraChecked,
+}
+
+/// How `trainer.resourcesPerNode` reaches the pods (plugins/jobset/builder.go; v2.3's
+/// runtime/core/trainingruntime.go:199-237).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResourcesPerNodeRule {
+    /// v2.0 (builder.go:111-144): replaces the trainer job's `node` container resources.
+    ReplaceTrainer,
+    /// v2.1-v2.2 (builder.go:142-159 @v2.2.1): also MPI's `node` job when the launcher runs as a
+    /// node (and the TrainJob's env with them).
+    Replace,
+    /// v2.3: merged key by key over the runtime's resources (util/trainingruntime:47-65).
+    Merge,
 }
 
 const fn runtime(
@@ -183,8 +286,22 @@ const MPI_PI: BuiltinRuntime = BuiltinRuntime {
     ..runtime("mpi-distributed", "", "mpi", "mpioperator/mpi-pi:openmpi")
 };
 
+/// PodSpecPatch's fields in v2.3; v2.2's lack the last, terminationGracePeriodSeconds.
+const PATCHABLE_POD: &[&str] = &[
+    "serviceAccountName",
+    "volumes",
+    "imagePullSecrets",
+    "securityContext",
+    "nodeSelector",
+    "affinity",
+    "tolerations",
+    "schedulingGates",
+    "terminationGracePeriodSeconds",
+];
+
 const OLD_TORCH_FIELDS: &[&str] = &["numProcPerNode", "elasticPolicy"];
 const NEW_POLICIES: &[&str] = &["torch", "mpi", "jax", "xgboost", "flux"];
+const GANG_SCHEDULERS: &[&str] = &["coscheduling", "volcano"];
 
 pub const V2_0: Release = Release {
     line: "v2.0",
@@ -192,18 +309,34 @@ pub const V2_0: Release = Release {
     jobset: "v0.8.2",
     sdk: "0.3.1",
     sdk_trainer_api: ">=2.0.0,<2.2.0",
+    sdk_namespaced_runtimes: SdkNamespacedRuntimes::Unread,
+    model_ignore_patterns: "*.msgpack,*.h5,*.bin,.pt,.pth",
     pod_settings: PodSettingsField::PodSpecOverrides,
+    pod_settings_pod_fields: &["serviceAccountName", "nodeSelector", "tolerations", "volumes", "schedulingGates"],
+    pod_settings_container_fields: &["volumeMounts"],
     trainjob_metadata: true,
     active_deadline_seconds: false,
     num_proc_per_node: NumProcPerNode::IntOrString,
     policies: &["torch", "mpi"],
     torch_policy_fields: OLD_TORCH_FIELDS,
+    gang_schedulers: &["coscheduling"],
+    trainer_status: false,
     builtins_skip_webhook: false,
     mpi_launcher_waits_for_nodes: false,
     builtin_torch_procs_auto: true,
     jobset_volume_claims: false,
     torchtune_chained_initializers: true,
+    helm_installs_runtimes: false,
     runtimes: &[V2_0_TORCH, V2_0_DEEPSPEED, V2_0_MLX, MPI_PI, LLAMA_1B, LLAMA_3B],
+    controller: Controller {
+        runtime_snapshot: false,
+        torch_procs: TorchProcs::TrainJobResources,
+        torch_webhook_needs_procs: true,
+        torchtune: TorchTuneRules::FullOnly,
+        mpi_slots_follow_gpus: false,
+        mpi_reserved_env: false,
+        resources_per_node: ResourcesPerNodeRule::ReplaceTrainer,
+    },
 };
 
 pub const V2_1: Release = Release {
@@ -211,8 +344,25 @@ pub const V2_1: Release = Release {
     tag: "v2.1.0",
     jobset: "v0.10.1",
     pod_settings: PodSettingsField::PodTemplateOverrides,
+    pod_settings_pod_fields: &[
+        "serviceAccountName",
+        "nodeSelector",
+        "affinity",
+        "tolerations",
+        "volumes",
+        "schedulingGates",
+        "imagePullSecrets",
+    ],
+    gang_schedulers: GANG_SCHEDULERS,
     torchtune_chained_initializers: false,
     runtimes: &[TORCH_27, DEEPSPEED, MLX, LLAMA_1B, LLAMA_3B, QWEN],
+    controller: Controller {
+        torch_procs: TorchProcs::NodeResources,
+        torchtune: TorchTuneRules::Lora,
+        mpi_slots_follow_gpus: true,
+        resources_per_node: ResourcesPerNodeRule::Replace,
+        ..V2_0.controller
+    },
     ..V2_0
 };
 
@@ -222,17 +372,24 @@ pub const V2_2: Release = Release {
     jobset: "v0.11.0",
     sdk: "0.4.1",
     sdk_trainer_api: ">=2.2.0",
+    sdk_namespaced_runtimes: SdkNamespacedRuntimes::ReadOnly,
+    model_ignore_patterns: "*.msgpack,*.h5,*.bin,*.pt,*.pth",
     pod_settings: PodSettingsField::RuntimePatches,
+    pod_settings_pod_fields: PATCHABLE_POD.split_at(PATCHABLE_POD.len() - 1).0,
+    pod_settings_container_fields: &["volumeMounts", "securityContext"],
     trainjob_metadata: false,
     active_deadline_seconds: true,
     num_proc_per_node: NumProcPerNode::Int32,
     policies: NEW_POLICIES,
     torch_policy_fields: &[],
+    gang_schedulers: GANG_SCHEDULERS,
+    trainer_status: true,
     builtins_skip_webhook: false,
     mpi_launcher_waits_for_nodes: false,
     builtin_torch_procs_auto: false,
     jobset_volume_claims: true,
     torchtune_chained_initializers: false,
+    helm_installs_runtimes: true,
     runtimes: &[
         runtime("torch-distributed", "torch", "torch", "pytorch/pytorch:2.10.0-cuda12.8-cudnn9-runtime"),
         DEEPSPEED,
@@ -243,6 +400,7 @@ pub const V2_2: Release = Release {
         LLAMA_3B,
         QWEN,
     ],
+    controller: Controller { torch_webhook_needs_procs: false, ..V2_1.controller },
 };
 
 pub const V2_3: Release = Release {
@@ -251,6 +409,9 @@ pub const V2_3: Release = Release {
     jobset: "v0.12.0",
     sdk: "0.5.0",
     sdk_trainer_api: ">=2.3.0,<2.4",
+    sdk_namespaced_runtimes: SdkNamespacedRuntimes::Supported,
+    // PodSpecPatch gained terminationGracePeriodSeconds.
+    pod_settings_pod_fields: PATCHABLE_POD,
     // `torch.envInjection` injects PET_* into sidecar or init containers (#3516).
     torch_policy_fields: &["envInjection"],
     builtins_skip_webhook: true,
@@ -265,6 +426,13 @@ pub const V2_3: Release = Release {
         LLAMA_3B,
         QWEN,
     ],
+    controller: Controller {
+        runtime_snapshot: true,
+        torchtune: TorchTuneRules::LoraChecked,
+        mpi_reserved_env: true,
+        resources_per_node: ResourcesPerNodeRule::Merge,
+        ..V2_2.controller
+    },
     ..V2_2
 };
 
@@ -309,9 +477,24 @@ impl Release {
         self.runtimes.iter().find(|r| r.framework == framework)
     }
 
-    /// The built-in runtime of a framework (for TorchTune, the first model's).
+    /// The built-in runtime of a framework (for TorchTune, the first model's). Plain MPI is the
+    /// MPI-policy runtime without a framework label (v2.0's `mpi-distributed`, the only one).
     pub fn builtin_for(&self, framework: Framework) -> Option<&'static BuiltinRuntime> {
-        self.runtime_for_framework(framework.runtime_label()?)
+        match framework {
+            Framework::Mpi => self.runtimes.iter().find(|r| r.policy == "mpi" && r.framework.is_empty()),
+            f => self.runtime_for_framework(f.runtime_label()?),
+        }
+    }
+
+    /// Whether this line comes before `other` in [`RELEASES`].
+    pub fn is_before(&self, other: &Release) -> bool {
+        let at = |r: &Release| RELEASES.iter().position(|x| x.line == r.line);
+        at(self) < at(other)
+    }
+
+    /// The first release line for which `has` holds: where a framework or a model first ships.
+    pub fn first_where(has: impl Fn(&Release) -> bool) -> Option<Release> {
+        RELEASES.iter().copied().find(|r| has(r))
     }
 
     /// The TorchTune runtime whose name ends with the model id (`llama3.2-1b`).
@@ -362,11 +545,19 @@ mod tests {
     }
 
     #[test]
-    fn every_framework_with_a_builtin_finds_it_in_the_newest_release() {
-        for f in Framework::ALL {
-            let builtin = f.v2_support() == crate::catalog::V2Support::BuiltIn;
-            assert_eq!(NEWEST.builtin_for(f).is_some(), builtin, "{f:?}");
+    fn every_framework_with_a_builtin_finds_it_in_each_release() {
+        for r in RELEASES {
+            // Plain MPI always gets its own runtime, even where v2.0 ships one (catalog.rs).
+            for f in Framework::ALL.into_iter().filter(|f| *f != Framework::Mpi) {
+                let builtin = f.v2_support_in(r) == crate::catalog::V2Support::BuiltIn;
+                assert_eq!(r.builtin_for(f).is_some(), builtin, "{} {f:?}", r.tag);
+            }
         }
+        assert_eq!(V2_0.builtin_for(Framework::Mpi).map(|r| r.name), Some("mpi-distributed"));
+        assert_eq!(V2_1.builtin_for(Framework::Mpi), None);
+        let first = |f: Framework| Release::first_where(|r| r.builtin_for(f).is_some()).map(|r| r.line);
+        assert_eq!(first(Framework::Jax), Some("v2.2"));
+        assert_eq!(first(Framework::TensorFlow), None);
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! Parameters are stored as `Option`s: `None` means "the framework's default", so switching
 //! framework keeps what the reader typed and re-derives the rest.
 
-use crate::catalog::{Framework, LlmModel, Persona};
-use crate::releases::NEWEST;
+use crate::catalog::{Framework, LlmModel, Persona, V2Support};
+use crate::releases::{BuiltinRuntime, Release, NEWEST};
 
 /// Where the platform engineer's runtime lives, and what the TrainJob's `runtimeRef.kind` says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -217,6 +217,9 @@ pub struct Selection {
     pub framework: Framework,
     pub scope: RuntimeScope,
     pub params: Params,
+    /// The Trainer release line the reader's cluster runs (`release=v2.1`); the newest unless
+    /// asked otherwise. Every V2 snippet is written for it.
+    pub release: Release,
     /// UI only: snippets do not depend on it.
     pub mode: Mode,
 }
@@ -228,6 +231,7 @@ impl Default for Selection {
             framework: Framework::PyTorch,
             scope: RuntimeScope::Cluster,
             params: Params::default(),
+            release: NEWEST,
             mode: Mode::Compare,
         }
     }
@@ -284,30 +288,62 @@ impl Selection {
         self.params.dataset.clone().unwrap_or_else(|| "hf://tatsu-lab/alpaca/data".to_string())
     }
 
-    /// The V2 runtime a TrainJob references, or `None` when V2 has no equivalent.
-    pub fn runtime_name(&self) -> Option<String> {
-        let builtin = match self.framework {
-            Framework::TorchTune => self.model().runtime(),
-            Framework::Mpi => return Some(CUSTOM_MPI_RUNTIME.into()),
-            f => NEWEST.builtin_for(f),
-        };
-        builtin.map(|rt| rt.name.to_string())
+    /// The selected release's built-in runtime for the framework (for TorchTune, the model's).
+    /// `None` for plain MPI, which always gets a runtime of its own (see
+    /// [`Framework::v2_support_in`]).
+    pub fn builtin(&self) -> Option<&'static BuiltinRuntime> {
+        match self.framework {
+            Framework::TorchTune => self.model().runtime(&self.release),
+            Framework::Mpi => None,
+            f => self.release.builtin_for(f),
+        }
     }
 
-    /// Values that parse but do not fit the framework, shown next to their controls.
+    /// How the selected release serves the selection. A TorchTune model the release lacks
+    /// (Qwen before v2.1) counts as unsupported: there is no runtime to reference.
+    pub fn v2_support(&self) -> V2Support {
+        match self.framework.v2_support_in(&self.release) {
+            V2Support::BuiltIn if self.builtin().is_none() => V2Support::Unsupported,
+            support => support,
+        }
+    }
+
+    /// The V2 runtime a TrainJob references, or `None` when the release has no equivalent.
+    pub fn runtime_name(&self) -> Option<String> {
+        match self.v2_support() {
+            V2Support::BuiltIn => self.builtin().map(|rt| rt.name.to_string()),
+            V2Support::CustomRuntime => Some(CUSTOM_MPI_RUNTIME.into()),
+            V2Support::Unsupported => None,
+        }
+    }
+
+    /// Values that parse but do not fit the framework or the release, shown next to their controls.
     pub fn warnings(&self) -> Vec<ParamWarning> {
         let mut out = Vec::new();
+        let tag = self.release.tag;
         if self.framework == Framework::TorchTune && self.params.nodes.is_some_and(|n| n > 1) {
             out.push(ParamWarning {
                 key: ParamKey::Nodes,
-                message: format!("TorchTune runtimes run on one node in {}; using 1", NEWEST.tag),
+                message: format!("TorchTune runtimes run on one node in {tag}; using 1"),
+            });
+        }
+        if self.framework == Framework::TorchTune && self.builtin().is_none() {
+            let model = self.model();
+            let first = Release::first_where(|r| model.runtime(r).is_some());
+            out.push(ParamWarning {
+                key: ParamKey::Model,
+                message: match first {
+                    Some(first) => format!("{} has no runtime in {tag}; it ships from {}", model.label(), first.line),
+                    None => format!("{} has no runtime in {tag}", model.label()),
+                },
             });
         }
         out
     }
 }
 
-/// The name of the custom MPI runtime the widget generates (no built-in exists after v2.1).
+/// The name of the custom MPI runtime the widget generates where the release ships no plain-MPI
+/// built-in (v2.1 removed `mpi-distributed`).
 pub const CUSTOM_MPI_RUNTIME: &str = "openmpi-distributed";
 
 fn default_name(framework: Framework) -> &'static str {
@@ -430,5 +466,27 @@ mod tests {
         assert_eq!(s.nodes(), 1);
         assert_eq!(s.warnings().len(), 1);
         assert_eq!(s.runtime_name().as_deref(), Some("torchtune-llama3.2-1b"));
+    }
+
+    #[test]
+    fn the_runtime_follows_the_release() {
+        use crate::releases::{V2_0, V2_1};
+        let mut s = Selection::new(Persona::DataScientist, Framework::Mpi);
+        assert_eq!(s.runtime_name().as_deref(), Some(CUSTOM_MPI_RUNTIME));
+        s.release = V2_0;
+        // v2.0's mpi-distributed lacks the framework label the SDK needs: a runtime of its own.
+        assert_eq!(s.runtime_name().as_deref(), Some(CUSTOM_MPI_RUNTIME));
+        s.framework = Framework::Jax;
+        assert_eq!((s.v2_support(), s.runtime_name()), (V2Support::Unsupported, None));
+        s.release = V2_1;
+        s.framework = Framework::TorchTune;
+        s.params.set(ParamKey::Model, "qwen2.5-1.5b").unwrap();
+        assert_eq!(s.runtime_name().as_deref(), Some("torchtune-qwen2.5-1.5b"));
+        assert!(s.warnings().is_empty());
+        s.release = V2_0;
+        assert_eq!(s.runtime_name(), None);
+        let warnings = s.warnings();
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].message, "Qwen 2.5 1.5B has no runtime in v2.0.1; it ships from v2.1");
     }
 }

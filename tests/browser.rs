@@ -208,6 +208,61 @@ async fn arrow_keys_home_and_end_move_and_select() {
 }
 
 #[wasm_bindgen_test]
+async fn the_trainer_release_is_chosen_by_click_and_keys_and_travels_to_the_url_and_the_other_instances() {
+    use trainer_v2_explorer::releases::{NEWEST, RELEASES};
+    reset("");
+    let el = mounted(&[]).await;
+    let other = mounted(&[]).await;
+    let preset = mounted(&[("data-sync", "persona,params"), ("data-compact", "")]).await;
+    let group = q(&el, "[role=radiogroup].release");
+    assert_eq!(group.get_attribute("aria-label").as_deref(), Some("Trainer release"));
+    let lines: Vec<String> = (0..group.children().length())
+        .map(|i| group.children().item(i).unwrap().get_attribute("data-value").unwrap())
+        .collect();
+    assert_eq!(lines, RELEASES.iter().map(|r| r.line).collect::<Vec<_>>(), "one radio per release line, oldest first");
+    assert_eq!(checked(&el, "release"), NEWEST.line, "the newest by default");
+    let pairs = |el: &Element| text(el, "#release-pairs");
+    assert_eq!(pairs(&el), format!("{}, SDK {}", NEWEST.tag, NEWEST.sdk_label()));
+
+    let (older, oldest) = (RELEASES[RELEASES.len() - 2], RELEASES[0]);
+    radio(&el, "release", older.line).click();
+    settle().await;
+    assert_eq!(checked(&el, "release"), older.line);
+    assert_eq!(pairs(&el), format!("{}, SDK {}", older.tag, older.sdk_label()), "the paired SDK follows");
+    assert_eq!(checked(&other, "release"), older.line, "the other instance follows");
+    let search = web_sys::window().unwrap().location().search().unwrap();
+    assert!(search.contains(&format!("release={}", older.line)), "{search}");
+    assert!(storage().get_item("trainer-v2-explorer").unwrap().unwrap().contains(&format!("release={}", older.line)));
+    assert_eq!(trainer_v2_explorer::query::apply(&search, &Default::default(), Default::default()).0.release, older);
+
+    // Keys: Home picks the oldest and focus follows; End the newest, which leaves the URL.
+    let focused = radio(&el, "release", older.line);
+    focused.focus().unwrap();
+    key(&focused, "Home");
+    settle().await;
+    assert_eq!(checked(&el, "release"), oldest.line);
+    let active = el.shadow_root().unwrap().active_element().unwrap();
+    assert_eq!(active.get_attribute("data-value").as_deref(), Some(oldest.line), "focus follows");
+    assert_eq!(el.shadow_root().unwrap().query_selector_all(".release [tabindex=\"0\"]").unwrap().length(), 1);
+    key(&active.dyn_into().unwrap(), "End");
+    settle().await;
+    assert_eq!(checked(&el, "release"), NEWEST.line);
+    let search = web_sys::window().unwrap().location().search().unwrap();
+    assert!(!search.contains("release="), "left out at the newest: {search}");
+
+    assert_eq!(checked(&other, "release"), NEWEST.line, "and back");
+
+    // Sync works both ways; a preset stays compact, without a control of its own.
+    radio(&other, "release", oldest.line).click();
+    settle().await;
+    assert_eq!(checked(&el, "release"), oldest.line);
+    assert!(preset.shadow_root().unwrap().query_selector(".release").unwrap().is_none(), "presets stay compact");
+    let shared = storage().get_item("trainer-v2-explorer").unwrap().unwrap();
+    let again = mounted(&[]).await;
+    assert_eq!(checked(&again, "release"), oldest.line, "a new instance reads it back: {shared}");
+}
+
+#[wasm_bindgen_test]
 async fn the_url_and_storage_round_trip() {
     reset("?utm_source=blog");
     let el = mounted(&[]).await;

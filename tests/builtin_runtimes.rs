@@ -10,8 +10,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use trainer_v2_explorer::catalog::{Framework, LlmModel, Persona, V2Support};
 use trainer_v2_explorer::releases::{Release, NEWEST, RELEASES};
-use trainer_v2_explorer::snippets::runtimes::builtin_runtimes_of;
+use trainer_v2_explorer::selection::{RuntimeScope, Selection};
+use trainer_v2_explorer::snippets::runtimes::{builtin_runtimes_of, runtime_for};
+use trainer_v2_explorer::snippets::{render, Language};
 
 /// Applies manifests/overlays/runtimes (kustomize `images` newTag and `labels` pairs).
 fn apply_overlay(mut doc: Value, overlay: &Value) -> Value {
@@ -135,6 +138,121 @@ fn release_data_matches_every_release_s_manifests() {
 fn builtins_match_the_shipped_manifests_field_for_field() {
     for release in RELEASES {
         check_built(release, &installed_runtimes(&release_dir(release)));
+    }
+}
+
+/// Every selection of the platform engineer's view for `release` that shows a built-in: each
+/// framework, and for TorchTune each model.
+fn builtin_selections(release: &Release, scope: RuntimeScope) -> Vec<Selection> {
+    let mut out = Vec::new();
+    for framework in Framework::ALL {
+        let models: Vec<Option<LlmModel>> =
+            if framework == Framework::TorchTune { LlmModel::ALL.map(Some).to_vec() } else { vec![None] };
+        for model in models {
+            let mut sel = Selection::new(Persona::PlatformEngineer, framework);
+            sel.release = *release;
+            sel.scope = scope;
+            sel.params.model = model;
+            if sel.v2_support() == V2Support::BuiltIn {
+                out.push(sel);
+            }
+        }
+    }
+    out
+}
+
+/// The YAML the widget shows for a selection, parsed back: what a reader copies.
+fn shown_runtime(sel: &Selection) -> Value {
+    let view = render(sel);
+    let yaml = view.v2.snippets.iter().find(|s| s.language == Language::Yaml).expect("a runtime snippet");
+    let mut docs = common::yaml_docs(&yaml.code);
+    assert_eq!(docs.len(), 1, "{sel:?}");
+    docs.remove(0)
+}
+
+/// What the widget shows as a release's built-in, in the platform engineer's view, is that
+/// release's installed manifest, and every installed manifest is shown for some selection.
+#[test]
+fn the_widget_shows_each_release_s_builtins_as_shipped() {
+    for release in RELEASES {
+        let shipped = installed_runtimes(&release_dir(release));
+        let mut shown = Vec::new();
+        for sel in builtin_selections(release, RuntimeScope::Cluster) {
+            let mine = shown_runtime(&sel);
+            let name = mine["metadata"]["name"].clone();
+            let theirs = shipped.iter().find(|d| d["metadata"]["name"] == name);
+            let theirs = theirs
+                .unwrap_or_else(|| panic!("{} {:?} shows {name}, which it does not ship", release.tag, sel.framework));
+            assert_eq!(
+                &mine, theirs,
+                "{} {:?}: the shown {name} differs from the manifest",
+                release.tag, sel.framework
+            );
+            shown.push(name);
+        }
+        // All but v2.0's plain-MPI pi demo, which plain MPI deliberately does not use (catalog.rs,
+        // Framework::v2_support_in).
+        let plain_mpi = release.builtin_for(Framework::Mpi).map(|rt| rt.name);
+        for doc in shipped.iter().filter(|d| d["metadata"]["name"].as_str() != plain_mpi) {
+            assert!(
+                shown.contains(&doc["metadata"]["name"]),
+                "{}: {} is never shown",
+                release.tag,
+                doc["metadata"]["name"]
+            );
+        }
+    }
+}
+
+/// The namespaced copy is the installed manifest as a `TrainingRuntime` in the reader's namespace,
+/// without the built-ins' webhook opt-out (v2.3+): a runtime the team owns is validated.
+#[test]
+fn namespaced_copies_are_the_shipped_manifest_in_the_team_s_namespace() {
+    for release in RELEASES {
+        let shipped = installed_runtimes(&release_dir(release));
+        for mut sel in builtin_selections(release, RuntimeScope::Namespaced) {
+            sel.params.namespace = Some("team-a".into());
+            let mine = shown_runtime(&sel);
+            let mut theirs =
+                shipped.iter().find(|d| d["metadata"]["name"] == mine["metadata"]["name"]).unwrap().clone();
+            theirs["kind"] = "TrainingRuntime".into();
+            let meta = theirs["metadata"].as_object_mut().unwrap();
+            meta.insert("namespace".into(), "team-a".into());
+            if let Some(Value::Object(labels)) = meta.get_mut("labels") {
+                labels.remove("trainer.kubeflow.org/webhook-validation");
+            }
+            assert_eq!(mine, theirs, "{} {:?}", release.tag, sel.framework);
+        }
+    }
+}
+
+/// A custom runtime (plain MPI after v2.1) follows the release's MPI built-ins: the same policy,
+/// the same launcher/node order, dependsOn and fsGroup as that release's deepspeed-distributed.
+#[test]
+fn the_custom_mpi_runtime_follows_the_release_s_mpi_pattern() {
+    for release in RELEASES {
+        let mut sel = Selection::new(Persona::PlatformEngineer, Framework::Mpi);
+        sel.release = *release;
+        if sel.v2_support() != V2Support::CustomRuntime {
+            continue;
+        }
+        let mine = common::emitted_tree(&runtime_for(&sel).unwrap());
+        let shipped = installed_runtimes(&release_dir(release));
+        let deepspeed = shipped.iter().find(|d| d["metadata"]["name"] == "deepspeed-distributed").unwrap();
+        assert_eq!(mine["spec"]["mlPolicy"], deepspeed["spec"]["mlPolicy"], "{}", release.tag);
+        let shape = |rt: &Value| -> Vec<(Value, Value, Value)> {
+            let jobs = rt["spec"]["template"]["spec"]["replicatedJobs"].as_array().unwrap();
+            jobs.iter()
+                .map(|j| {
+                    (
+                        j["name"].clone(),
+                        j["dependsOn"].clone(),
+                        j["template"]["spec"]["template"]["spec"]["securityContext"].clone(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(shape(&mine), shape(deepspeed), "{}", release.tag);
     }
 }
 

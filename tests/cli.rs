@@ -67,8 +67,37 @@ fn migrate_converts_a_batch_prints_yaml_and_warns_about_losses() {
     assert_eq!(stdout.matches("kind: TrainJob").count(), 3);
     assert!(stdout.contains("kind: TrainingRuntime"), "pi.yaml needs a generated MPI runtime");
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("converted with losses"));
+    assert!(
+        stderr.contains(&format!("converted for Trainer {} with losses", trainer_v2_explorer::releases::NEWEST.tag))
+    );
     assert!(stderr.contains("dropped  spec.runPolicy.cleanPodPolicy"));
+}
+
+#[test]
+fn migrate_writes_for_the_target_release() {
+    let (pytorch, jax) =
+        (reference("v1-examples/pytorch/cpu-demo/demo.yaml"), reference("v1-examples/jax/cpu-demo/demo.yaml"));
+    let out = cli(&["migrate", "--target", "v2.1", &pytorch]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("converted for Trainer v2.1.0"), "{stderr}");
+    // v2.1 takes numProcPerNode as a number or a name; the report says which v2.1 rule applied.
+    assert!(stderr.contains("in v2.1.0 numProcPerNode is a number or auto, cpu, gpu"), "{stderr}");
+    // No JAX runtime before v2.2: refused, exit 1, the reason names the release to target.
+    let out = cli(&["migrate", "--quiet", "--target", "v2.1", &jax]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("Trainer v2.1.0 has no JAX runtime") && stderr.contains("--target v2.2"), "{stderr}");
+    assert!(cli(&["migrate", "--quiet", "--target", "v2.2", &jax]).status.success());
+}
+
+#[test]
+fn migrate_refuses_an_unknown_target_naming_the_known_ones() {
+    let out = cli(&["migrate", "--target", "v2.9", &reference("v1-examples/pytorch/simple.yaml")]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains(r#"unknown Trainer release "v2.9": one of v2.0, v2.1, v2.2, v2.3"#), "{stderr}");
 }
 
 #[test]
@@ -106,4 +135,110 @@ fn migrate_refuses_tfjob_and_bad_input_with_one_line_each_and_exit_1() {
     assert!(lines[0].contains("TFJob tfjob-simple refused"));
     assert!(lines[1].contains("binary data"));
     std::fs::remove_dir_all(dir).ok();
+}
+
+/// Runs the CLI with `stdin` piped in.
+fn cli_with_stdin(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trainer-explorer"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A v2.1 TrainJob with a pod template override and a runtime whose process count no TrainJob takes over.
+const V2_1_TRAINJOB: &str = "apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: mnist
+spec:
+  runtimeRef:
+    name: torch-distributed
+  trainer:
+    numProcPerNode: auto
+  podTemplateOverrides:
+    - targetJobs:
+        - name: node
+      spec:
+        nodeSelector:
+          gpu: a100
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata:
+  name: eight
+spec:
+  mlPolicy:
+    torch:
+      numProcPerNode: 8
+";
+
+#[test]
+fn upgrade_reads_stdin_prints_the_yaml_and_the_report_with_release_and_reason() {
+    let out = cli_with_stdin(&["upgrade", "--from", "v2.1", "--to", "v2.3", "-"], V2_1_TRAINJOB);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let docs: Vec<serde_json::Value> =
+        serde_yaml::Deserializer::from_str(&stdout).map(|d| serde::Deserialize::deserialize(d).unwrap()).collect();
+    assert_eq!(docs.len(), 2, "{stdout}");
+    let patch = &docs[0]["spec"]["runtimePatches"][0];
+    assert_eq!(patch["manager"], "trainer-v2-explorer/upgrade");
+    let pod = &patch["trainingRuntimeSpec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"];
+    assert_eq!(pod["spec"]["nodeSelector"]["gpu"], "a100");
+    // `auto` is left out, and with it the `trainer` it was alone in.
+    assert!(docs[0]["spec"].get("trainer").is_none(), "{stdout}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("-: document 1 (line 1): TrainJob mnist rewritten for v2.1 → v2.3"), "{stderr}");
+    assert!(
+        stderr.contains("renamed   spec.podTemplateOverrides[0].spec.nodeSelector -> spec.runtimePatches[0]."),
+        "{stderr}"
+    );
+    assert!(stderr.contains("(v2.2 #3309: pod settings became runtime patches"), "{stderr}");
+    assert!(stderr.contains("omitted   spec.trainer.numProcPerNode (v2.2 #3239:"), "{stderr}");
+    assert!(stderr.contains("ClusterTrainingRuntime eight rewritten for v2.1 → v2.3 with losses"), "{stderr}");
+    assert!(stderr.contains("dropped   spec.mlPolicy.torch.numProcPerNode (v2.2 #3239:"), "{stderr}");
+
+    // --quiet: only the lossy document, in one line.
+    let out = cli_with_stdin(&["upgrade", "--quiet", "--from", "v2.1", "-"], V2_1_TRAINJOB);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "-: document 2: ClusterTrainingRuntime eight rewritten with losses\n"
+    );
+}
+
+#[test]
+fn upgrade_refuses_what_it_cannot_rewrite_with_one_line_each_and_exit_1() {
+    let dir = std::env::temp_dir().join(format!("tv2x-cli-upgrade-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let v2_2 = dir.join("v2.2.yaml");
+    std::fs::write(&v2_2, "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j}\nspec:\n  runtimeRef: {name: torch-distributed}\n  activeDeadlineSeconds: 60\n").unwrap();
+    let broken = dir.join("broken.yaml");
+    std::fs::write(&broken, "kind: [unclosed\n").unwrap();
+    let out = cli(&["upgrade", "--from", "v2.1", v2_2.to_str().unwrap(), broken.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<_> = stderr.lines().filter(|l| l.starts_with("trainer-explorer:")).collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[0].contains("TrainJob j refused: spec.activeDeadlineSeconds arrived in v2.2"), "{stderr}");
+    assert!(lines[1].contains("not valid YAML"), "{stderr}");
+    std::fs::remove_dir_all(dir).ok();
+
+    let out = cli_with_stdin(&["upgrade", "--from", "v2.3", "--to", "v2.1", "-"], V2_1_TRAINJOB);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("trainer-explorer: -: v2.3 → v2.1 is a downgrade"), "{stderr}");
+
+    // An unknown release is a usage error, as clap reports them (exit 2).
+    let out = cli(&["upgrade", "--from", "v1.9", "-"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("unknown Trainer release \"v1.9\": one of v2.0, v2.1, v2.2, v2.3"), "{stderr}");
 }

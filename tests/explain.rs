@@ -6,7 +6,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use trainer_v2_explorer::explain::read::explain_text;
-use trainer_v2_explorer::explain::{Explanation, PodGroup, Rejection, Release};
+use trainer_v2_explorer::explain::{Explanation, PodGroup, Rejection};
+use trainer_v2_explorer::releases::{Release, V2_0, V2_1, V2_2, V2_3};
 
 const NODE_INDEX: &str = "fieldRef:metadata.annotations['batch.kubernetes.io/job-completion-index']";
 
@@ -45,15 +46,24 @@ spec:
 /// Explains `job` with `runtime` named as the job's `runtimeRef` (the fixtures share one runtime
 /// text; upstream's unit tests hand the plugin the runtime directly, whatever the ref says).
 fn explain(job: &str, runtime: &str) -> Explanation {
+    explain_at(job, runtime, V2_3)
+}
+
+/// `explain` by the controller of `release`.
+fn explain_at(job: &str, runtime: &str, release: Release) -> Explanation {
     let rest = job.split("runtimeRef: {name: ").nth(1).expect("a runtimeRef");
     let name = &rest[..rest.find([',', '}']).unwrap()];
     let runtime = runtime.replacen("name: test-runtime", &format!("name: {name}"), 1);
-    explain_text(&format!("{job}---\n{runtime}"), Release::V2_3_0).unwrap()
+    explain_text(&format!("{job}---\n{runtime}"), release).unwrap()
 }
 
 /// The webhook's answer; fails when the TrainJob is accepted.
 fn rejection(job: &str, runtime: &str) -> Rejection {
-    let e = explain(job, runtime);
+    rejection_at(job, runtime, V2_3)
+}
+
+fn rejection_at(job: &str, runtime: &str, release: Release) -> Rejection {
+    let e = explain_at(job, runtime, release);
     assert!(e.jobset.is_none() && e.pods.is_empty() && e.objects.is_empty(), "{e:#?}");
     e.rejected.unwrap_or_else(|| panic!("accepted: {job}"))
 }
@@ -601,4 +611,218 @@ fn initializers_get_the_trainjobs_storage_uri_env_and_secret() {
         r.reason,
         "must have volumeMount with name - initializer in container dataset-initializer of the dataset-initializer job"
     );
+}
+
+// ---- where releases differ: cases from the upstream tests at the older tag ----
+
+/// v2.0.1 pkg/runtime/framework/plugins/torch/torch_test.go TestTorch: the runtime's
+/// `torch.numProcPerNode: auto`, the TrainJob's `numProcPerNode` string, `resourcesPerNode`
+/// requests (upstream's `Container(..., resRequests)`), and the PET_NPROC_PER_NODE it expects.
+#[test]
+fn torch_procs_from_v2_0_1_torch_test_go() {
+    let cases = [
+        ("nproc_per_node=auto with CPU limit", "{numProcPerNode: auto, resourcesPerNode: {requests: {cpu: '4'}}}", "4"),
+        ("nproc_per_node=auto with no CPU resources", "{numProcPerNode: auto, resourcesPerNode: {}}", "1"),
+        ("nproc_per_node=auto with millicore CPU limit", "{numProcPerNode: auto, resourcesPerNode: {requests: {cpu: '2.5'}}}", "3"),
+        ("nproc_per_node=auto with GPU request should remain auto",
+            "{numProcPerNode: auto, resourcesPerNode: {requests: {example.com/gpu: '2'}}}", "auto"),
+        ("explicitly set nproc_per_node should be preserved",
+            "{numProcPerNode: 3, resourcesPerNode: {requests: {cpu: '8'}}}", "3"),
+        ("nproc_per_node=cpu with GPU resources",
+            "{numProcPerNode: cpu, resourcesPerNode: {requests: {cpu: '6', example.com/gpu: '2'}}}", "6"),
+        ("nproc_per_node=cpu with fractional CPU", "{numProcPerNode: cpu, resourcesPerNode: {requests: {cpu: '3.7'}}}", "4"),
+        ("multi-node multi-GPU training with complete info",
+            "{numNodes: 4, numProcPerNode: auto, resourcesPerNode: {requests: {cpu: '8', memory: 16Gi, example.com/gpu: '4'}}}", "auto"),
+    ];
+    let runtime = one_node_runtime("torch: {numProcPerNode: auto}", "{name: node}");
+    for (at, trainer, nproc) in cases {
+        let e = explain_at(&trainjob("test-job", "torch-distributed", trainer), &runtime, V2_0);
+        assert_eq!(e.rejected, None, "{at}");
+        assert_eq!(env(&e, "node", "PET_NPROC_PER_NODE"), Some(nproc), "{at}");
+    }
+    // The same "cpu with GPU resources" input at v2.2.1 cannot be written: numProcPerNode is an
+    // int32 (the case became "nproc_per_node=auto resolves to GPU count ..." there).
+    let r = rejection_at(&trainjob("j", "torch-distributed", "{numProcPerNode: cpu}"), &runtime, V2_2);
+    assert_eq!(r.field, "spec.trainer.numProcPerNode");
+}
+
+/// Where v2.0 and v2.1 part (no upstream case covers it; the code: v2.0.1 torch.go:126-157 reads
+/// only the TrainJob's resourcesPerNode, limits before requests; v2.1.0 torch.go:114-122 falls
+/// back to the runtime's node container and reads requests first).
+#[test]
+fn torch_procs_per_release_from_the_code() {
+    let runtime = one_node_runtime("torch: {numProcPerNode: auto}", "{name: node, resources: {requests: {cpu: '4'}}}");
+    let plain = trainjob("j", "torch-distributed", "{numNodes: 2}");
+    // Only the runtime has resources: v2.0 keeps `auto`, v2.1+ counts its 4 CPUs.
+    assert_eq!(env(&explain_at(&plain, &runtime, V2_0), "node", "PET_NPROC_PER_NODE"), Some("auto"));
+    assert_eq!(env(&explain_at(&plain, &runtime, V2_1), "node", "PET_NPROC_PER_NODE"), Some("4"));
+    // A GPU limit and no requests: v2.0's empty requests list gives 1; v2.1 keeps `auto`.
+    let gpu_limit =
+        trainjob("j", "torch-distributed", "{numNodes: 2, resourcesPerNode: {limits: {nvidia.com/gpu: 2}}}");
+    assert_eq!(env(&explain_at(&gpu_limit, &runtime, V2_0), "node", "PET_NPROC_PER_NODE"), Some("1"));
+    assert_eq!(env(&explain_at(&gpu_limit, &runtime, V2_1), "node", "PET_NPROC_PER_NODE"), Some("auto"));
+    // v2.3's torch policy has no numProcPerNode field: the same job on `torch: {}`.
+    let v2_3_runtime = one_node_runtime("torch: {}", "{name: node, resources: {requests: {cpu: '4'}}}");
+    assert_eq!(env(&explain_at(&gpu_limit, &v2_3_runtime, V2_3), "node", "PET_NPROC_PER_NODE"), Some("auto"));
+    assert_eq!(rejection_at(&plain, &runtime, V2_3).field, "runtime spec.mlPolicy.torch.numProcPerNode");
+}
+
+/// v2.1.0 torch_test.go TestValidate "reserved environment variable present" sets
+/// `numProcPerNode: auto` and is refused; "no action when info does not have numProcPerNode":
+/// without it the v2.0/v2.1 webhook returns at once (torch.go:57 @v2.1.0), so the same reserved
+/// name passes, and since the JobSet builder applies the TrainJob's env after the plugins
+/// (builder.go:145-148 @v2.0.1), the reader's value reaches torchrun. v2.2 dropped that return.
+#[test]
+fn torch_reserved_env_needs_num_proc_per_node_until_v2_2() {
+    let env_list = "env: [{name: test, value: value}, {name: PET_NPROC_PER_NODE, value: value}]";
+    let with_procs = trainjob("test", "torch-distributed", &format!("{{numProcPerNode: auto, {env_list}}}"));
+    let without = trainjob("test", "torch-distributed", &format!("{{{env_list}}}"));
+    let runtime = one_node_runtime("torch: {numProcPerNode: auto}", "{name: node}");
+    for release in [V2_0, V2_1] {
+        let r = rejection_at(&with_procs, &runtime, release);
+        assert_eq!(
+            r.reason, "must not have reserved envs, invalid envs configured: [PET_NPROC_PER_NODE]",
+            "{}",
+            release.tag
+        );
+        let e = explain_at(&without, &runtime, release);
+        assert_eq!(e.rejected, None, "{}", release.tag);
+        assert_eq!(env(&e, "node", "PET_NPROC_PER_NODE"), Some("value"), "{}: the reader's value wins", release.tag);
+    }
+    let r = rejection_at(&without, &one_node_runtime("torch: {}", "{name: node}"), V2_2);
+    assert_eq!(r.field, "spec.trainer.env");
+    // v2.0.1 torch_test.go "numProcPerNode is string and invalid".
+    let npu = trainjob("test", "torch-distributed", "{numProcPerNode: npu}");
+    assert_eq!(
+        rejection_at(&npu, &runtime, V2_0).reason,
+        r#"Invalid value: "npu": must have an int value or [auto cpu gpu]"#
+    );
+}
+
+/// v2.1.0 mpi_test.go TestMPI "numProcPerNode is set to number of GPUs in TrainJob" (slots=5);
+/// v2.0.1 has no such rule (mpi.go:126-128 keeps the runtime's 1). TestValidate
+/// "numProcPerNode typed is string" (v2.1.0). The reserved OMPI_* check is v2.3's alone
+/// (mpi.go:95-107 @v2.3.0; v2.2.1 mpi_test.go has no such case).
+#[test]
+fn mpi_per_release_from_mpi_test_go() {
+    let gpus =
+        trainjob("trainJob", "test-runtime", "{numNodes: 1, resourcesPerNode: {requests: {custom.com/gpu: '5'}}}");
+    let slots = |release| {
+        let e = explain_at(&gpus, &mpi_runtime(1, false), release);
+        env(&e, "launcher", "OMPI_MCA_orte_set_default_slots").map(String::from)
+    };
+    assert_eq!(slots(V2_1).as_deref(), Some("5"));
+    assert_eq!(slots(V2_0).as_deref(), Some("1"));
+    let r = rejection_at(&trainjob("test", "test-runtime", "{numProcPerNode: invalid}"), &mpi_runtime(1, false), V2_1);
+    assert_eq!(
+        (r.field.as_str(), r.reason.as_str()),
+        ("spec.trainer.numProcPerNode", r#"Invalid value: "invalid": must have an int value for MPI TrainJob"#)
+    );
+    let reserved = trainjob("test", "test-runtime", "{env: [{name: OMPI_MCA_plm_rsh_args, value: custom-args}]}");
+    assert_eq!(rejection_at(&reserved, &mpi_runtime(1, false), V2_3).field, "spec.trainer.env");
+    let e = explain_at(&reserved, &mpi_runtime(1, false), V2_2);
+    assert_eq!(e.rejected, None);
+    // Accepted; the TrainJob's env goes to the trainer step (`node` here), so the launcher keeps
+    // the plugin's value (mpi.go:201-224).
+    assert_eq!(env(&e, "launcher", "OMPI_MCA_plm_rsh_args"), Some("-o ConnectionAttempts=10"));
+}
+
+/// The runtime snapshot ConfigMap exists from v2.3.0 only (pkg/runtime/core/snapshot.go).
+#[test]
+fn runtime_snapshot_only_from_v2_3() {
+    let job = trainjob("j", "torch-distributed", "{numNodes: 2}");
+    let runtime = one_node_runtime("torch: {}", "{name: node}");
+    for release in [V2_0, V2_1, V2_2, V2_3] {
+        let e = explain_at(&job, &runtime, release);
+        let has = e.objects.iter().any(|o| o.name == "j-runtime-snapshot");
+        assert_eq!(has, release.controller.runtime_snapshot, "{}", release.tag);
+        assert_eq!(has, release.tag == "v2.3.0", "{}", release.tag);
+    }
+}
+
+/// resourcesPerNode replaces the trainer's resources until v2.2.1 (builder.go:148-158 @v2.2.1)
+/// and is merged over them from v2.3.0 (trainingruntime.go:199-237, util/trainingruntime:47-65).
+#[test]
+fn resources_per_node_replace_then_merge() {
+    let runtime = one_node_runtime("torch: {}", "{name: node, resources: {requests: {cpu: '2', memory: 4Gi}}}");
+    let job = trainjob("j", "torch-distributed", "{numNodes: 1, resourcesPerNode: {requests: {cpu: '8'}}}");
+    let requests = |release| {
+        let e = explain_at(&job, &runtime, release);
+        let res = group(&e, "node").containers[0].resources.clone().unwrap();
+        res.requests.keys().cloned().collect::<Vec<_>>()
+    };
+    assert_eq!(requests(V2_2), ["cpu"]);
+    assert_eq!(requests(V2_3), ["cpu", "memory"]);
+}
+
+/// A field the release's CRD lacks is refused before any webhook: pod settings per release,
+/// mlPolicy sources, torch.envInjection.
+#[test]
+fn fields_a_release_does_not_have_are_refused() {
+    let runtime = one_node_runtime("torch: {}", "{name: node}");
+    let patches = trainjob("p", "torch-distributed", "{numNodes: 1}")
+        .replace("  trainer:", "  runtimePatches:\n  - manager: me\n    trainingRuntimeSpec: {}\n  trainer:");
+    assert_eq!(
+        rejection_at(&patches, &runtime, V2_1).reason,
+        r#"strict decoding error: unknown field "spec.runtimePatches" (not in the v2.1.0 CRD)"#
+    );
+    assert_eq!(explain_at(&patches, &runtime, V2_2).rejected, None);
+    let overrides = trainjob("p", "torch-distributed", "{numNodes: 1}")
+        .replace("  trainer:", "  podTemplateOverrides:\n  - targetJobs: [{name: node}]\n  trainer:");
+    assert_eq!(explain_at(&overrides, &runtime, V2_1).rejected, None);
+    assert_eq!(rejection_at(&overrides, &runtime, V2_0).field, "spec.podTemplateOverrides");
+    assert_eq!(rejection_at(&overrides, &runtime, V2_3).field, "spec.podTemplateOverrides");
+    let jax = one_node_runtime("jax: {}", "{name: node}");
+    let job = trainjob("j", "jax-distributed", "{numNodes: 2}");
+    assert_eq!(rejection_at(&job, &jax, V2_1).field, "runtime spec.mlPolicy.jax");
+    assert_eq!(explain_at(&job, &jax, V2_2).rejected, None);
+    let injection = one_node_runtime("torch: {envInjection: {targets: []}}", "{name: node}");
+    assert_eq!(
+        rejection_at(&trainjob("j", "torch-distributed", "{}"), &injection, V2_2).field,
+        "runtime spec.mlPolicy.torch.envInjection"
+    );
+}
+
+/// v2.1.0 pkg/runtime/core/trainingruntime_test.go "succeeded to build Jobset with TorchTune values
+/// from the TrainJob (LoRA)": LoRA args on one node with 2 GPUs pick the LoRA recipe. v2.0.1 knows
+/// only full fine-tuning (torch.go:249-260), so the same TrainJob runs the full recipe. QLoRA:
+/// v2.1.0 takes any `model.quantize_base` mention (torchtune.go:115-128), v2.3.0 only `=True`.
+#[test]
+fn torchtune_recipes_per_release() {
+    let runtime = one_node_runtime(
+        "torch: {}",
+        "{name: node, command: [tune, run, output_dir=/workspace/output, tokenizer.path=/workspace/model/original/tokenizer.model, checkpointer.checkpoint_dir=/workspace/model]}",
+    );
+    let job = |args: &str| {
+        trainjob(
+            "test-job",
+            "torchtune-llama3.2-1b",
+            &format!("{{numNodes: 1, numProcPerNode: auto, command: [tune, run], args: [{args}], resourcesPerNode: {{requests: {{example.com/gpu: '2'}}}}}}"),
+        )
+    };
+    let lora = job("model.apply_lora_to_mlp=True, 'model.lora_attn_modules=[q_proj,k_proj,v_proj,output_proj]'");
+    let command = |job: &str, release| group(&explain_at(job, &runtime, release), "node").containers[0].command.clone();
+    let head = |recipe: &str, config: &str| {
+        ["tune", "run", "--rdzv_endpoint=test-job-node-0-0.test-job:29500", recipe, "--config", config]
+            .map(String::from)
+            .to_vec()
+    };
+    assert_eq!(command(&lora, V2_1)[..6], head("lora_finetune_distributed", "llama3_2/1B_lora")[..]);
+    assert_eq!(command(&lora, V2_0)[..6], head("full_finetune_distributed", "llama3_2/1B_full")[..]);
+    assert_eq!(
+        command(&lora, V2_1)[6..],
+        [
+            "output_dir=/workspace/output",
+            "tokenizer.path=/workspace/model/original/tokenizer.model",
+            "checkpointer.checkpoint_dir=/workspace/model"
+        ]
+    );
+    // `model.quantize_base=False`: QLoRA for v2.1's name match, refused for the 1B model on 2
+    // devices by its webhook (torchtune.go:59-71); plain LoRA for v2.3 (numProcPerNode is an int
+    // there, so the v2.3 job leaves it out).
+    let not_quantized = job("model.quantize_base=False, 'model.lora_attn_modules=[q_proj]'");
+    let r = rejection_at(&not_quantized, &runtime, V2_1);
+    assert_eq!(r.reason, "must be auto or 1 for llama3_2/1B model when using QLoRA");
+    let v2_3_job = not_quantized.replace("numProcPerNode: auto, ", "");
+    assert_eq!(command(&v2_3_job, V2_3)[3..6], ["lora_finetune_distributed", "--config", "llama3_2/1B_lora"]);
 }

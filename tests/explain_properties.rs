@@ -1,33 +1,38 @@
 //! Property: for every selection the widget offers and a spread of its parameters, what the
 //! controller would run agrees with the TrainJob's own numbers: pods per node count, the rank
-//! variables, the MPI slots and hostfile. And the widget never writes a TrainJob the v2.3.0
-//! webhook would refuse.
+//! variables, the MPI slots and hostfile, each by the rules of the selection's release. And the
+//! widget never writes a TrainJob its release would refuse.
 #![cfg(not(target_arch = "wasm32"))]
 
 use trainer_v2_explorer::catalog::{Framework, Persona};
 use trainer_v2_explorer::explain::quantity::ceil_value;
-use trainer_v2_explorer::explain::{explain, Explanation, Input, PodGroup, Release};
+use trainer_v2_explorer::explain::{explain, Explanation, Input, PodGroup};
 use trainer_v2_explorer::model::pod::Resources;
 use trainer_v2_explorer::model::v2::{TrainJob, TrainingRuntime};
+use trainer_v2_explorer::releases::{TorchProcs, RELEASES};
 use trainer_v2_explorer::selection::{RuntimeScope, Selection};
 use trainer_v2_explorer::snippets::runtimes::runtime_for;
 use trainer_v2_explorer::snippets::trainjob::trainjob_for;
 
 fn selections() -> Vec<Selection> {
     let mut out = Vec::new();
-    for persona in Persona::ALL {
-        for framework in Framework::ALL {
-            for scope in [RuntimeScope::Cluster, RuntimeScope::Namespaced] {
-                for nodes in [None, Some(1), Some(2), Some(5)] {
-                    for gpus in [None, Some(0), Some(1), Some(2), Some(8)] {
-                        for (procs, queue) in [None, Some(1), Some(3)].into_iter().zip([None, Some("team-q"), None]) {
-                            let mut sel = Selection::new(persona, framework);
-                            sel.params.queue = queue.map(String::from);
-                            sel.scope = scope;
-                            sel.params.nodes = nodes;
-                            sel.params.gpus = gpus;
-                            sel.params.procs = procs;
-                            out.push(sel);
+    for release in RELEASES {
+        for persona in Persona::ALL {
+            for framework in Framework::ALL {
+                for scope in [RuntimeScope::Cluster, RuntimeScope::Namespaced] {
+                    for nodes in [None, Some(1), Some(2), Some(5)] {
+                        for gpus in [None, Some(0), Some(1), Some(2), Some(8)] {
+                            for (procs, queue) in [None, Some(1), Some(3)].into_iter().zip([None, Some("team-q"), None])
+                            {
+                                let mut sel = Selection::new(persona, framework);
+                                sel.params.queue = queue.map(String::from);
+                                sel.scope = scope;
+                                sel.params.nodes = nodes;
+                                sel.params.gpus = gpus;
+                                sel.params.procs = procs;
+                                sel.release = *release;
+                                out.push(sel);
+                            }
                         }
                     }
                 }
@@ -63,9 +68,11 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
     let mut checked = 0;
     for sel in selections() {
         let (Some(job), Some(runtime)) = (trainjob_for(&sel), runtime_for(&sel)) else { continue };
-        let e = explain(Input { job: &job, runtime: &runtime, counts: &[] }, Release::V2_3_0);
+        let e = explain(Input::new(&job, &runtime), sel.release);
         let at = format!("{sel:?}");
+        let release = sel.release;
         assert_eq!(e.rejected, None, "the widget wrote a TrainJob the webhook refuses: {at}");
+        assert_eq!(e.trainer, release.tag, "{at}");
         let trainer = job.spec.trainer.as_ref().unwrap();
         // The runtime's numNodes (1) when the TrainJob leaves it out, as torchtune does.
         let nodes = trainer.num_nodes.unwrap_or(1);
@@ -84,10 +91,17 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
             Some("torch") => {
                 assert_eq!(group(&e, "node").count, nodes, "{at}");
                 assert_eq!(env(&e, "node", "PET_NNODES"), Some(nodes.to_string().as_str()), "{at}");
-                let procs = match (trainer.num_proc_per_node, gpus) {
-                    (Some(n), _) => n.to_string(),
-                    (None, 0) => "1".into(), // no CPU request in the widget's jobs: max(1, 0)
-                    (None, _) => "auto".into(),
+                let written = trainer.resources_per_node.as_ref().is_some_and(|r| !r.is_empty());
+                let procs = match (release.controller.torch_procs, trainer.num_proc_per_node, gpus) {
+                    // v2.0 (torch.go:126-157 @v2.0.1) changes numProcPerNode only when the
+                    // TrainJob sets resources, and then reads `limits`, else `requests`: the
+                    // widget writes a GPU limit and no requests, and an empty list gives 1, even
+                    // over an explicit number.
+                    (TorchProcs::TrainJobResources, _, _) if written => "1".into(),
+                    (_, Some(n), _) => n.to_string(),
+                    (TorchProcs::TrainJobResources, None, _) => "auto".into(),
+                    (TorchProcs::NodeResources, None, 0) => "1".into(), // no CPU request: max(1, 0)
+                    (TorchProcs::NodeResources, None, _) => "auto".into(),
                 };
                 assert_eq!(env(&e, "node", "PET_NPROC_PER_NODE"), Some(procs.as_str()), "{at}");
                 if sel.framework == Framework::PyTorch {
@@ -113,7 +127,7 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
                 assert_eq!(group(&e, "launcher").count, 1, "{at}");
                 let slots = match (trainer.num_proc_per_node, gpus) {
                     (Some(n), _) => u64::from(n),
-                    (None, g) if g > 1 => g,
+                    (None, g) if g > 1 && release.controller.mpi_slots_follow_gpus => g,
                     _ => 1,
                 };
                 assert_eq!(
@@ -126,14 +140,13 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
                 let lines: Vec<&str> = text.lines().collect();
                 assert_eq!(lines.len() as u32, node_pods + 1, "{at}");
                 assert!(lines.iter().all(|l| l.ends_with(&format!(" slots={slots}"))), "{at}");
-                // In the runtime's replicatedJob order (mpi.go:320): the `node` pods, then the launcher.
+                // In the runtime's replicatedJob order (mpi.go:320): from v2.3 the `node` pods, then
+                // the launcher; before, the launcher first.
                 let hosts: Vec<&str> = lines.iter().map(|l| l.split(' ').next().unwrap()).collect();
-                let want: Vec<&str> = group(&e, "node")
-                    .hostnames
-                    .iter()
-                    .chain(&group(&e, "launcher").hostnames)
-                    .map(String::as_str)
-                    .collect();
+                let (first, second) =
+                    if release.mpi_launcher_waits_for_nodes { ("node", "launcher") } else { ("launcher", "node") };
+                let want: Vec<&str> =
+                    group(&e, first).hostnames.iter().chain(&group(&e, second).hostnames).map(String::as_str).collect();
                 assert_eq!(hosts, want, "{at}");
             }
             other => panic!("unexpected policy {other:?}: {at}"),
@@ -145,8 +158,9 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
             assert_eq!(job.spec.suspend, Some(true), "{at}");
         }
         let snapshot = format!("{name}-runtime-snapshot");
-        assert!(e.objects.iter().any(|o| o.kind == "ConfigMap" && o.name == snapshot), "{at}");
+        let has_snapshot = e.objects.iter().any(|o| o.kind == "ConfigMap" && o.name == snapshot);
+        assert_eq!(has_snapshot, release.controller.runtime_snapshot, "{at}");
         checked += 1;
     }
-    assert!(checked > 1000, "only {checked} selections checked");
+    assert!(checked > 4000, "only {checked} selections checked");
 }

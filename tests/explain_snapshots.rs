@@ -4,6 +4,7 @@
 
 use std::process::{Command, Output};
 use trainer_v2_explorer::catalog::{Framework, Persona};
+use trainer_v2_explorer::releases::{NEWEST, RELEASES};
 use trainer_v2_explorer::selection::Selection;
 use trainer_v2_explorer::snippets::runtimes::runtime_for;
 
@@ -17,23 +18,73 @@ fn stdout(out: &Output) -> String {
 }
 
 #[test]
-fn json_for_every_framework() {
-    for framework in Framework::ALL {
-        let query = format!("framework={}&nodes=4&gpus=2", framework.id());
-        if runtime_for(&Selection::new(Persona::DataScientist, framework)).is_none() {
-            let out = cli(&["explain", "--query", &query]);
-            assert!(!out.status.success());
-            assert!(String::from_utf8_lossy(&out.stderr).contains("has no Trainer V2 runtime"));
-            continue;
+fn json_for_every_framework_and_release() {
+    for release in RELEASES {
+        for framework in Framework::ALL {
+            let query = format!("release={}&framework={}&nodes=4&gpus=2", release.line, framework.id());
+            if runtime_for(&Selection::new(Persona::DataScientist, framework)).is_none() {
+                let out = cli(&["explain", "--query", &query]);
+                assert!(!out.status.success());
+                assert!(String::from_utf8_lossy(&out.stderr).contains("has no Trainer V2 runtime"));
+                continue;
+            }
+            let json = stdout(&cli(&["explain", "--query", &query, "--format", "json"]));
+            // The shape the issue asks for, before the snapshot pins the values.
+            let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(v["trainer"], release.tag, "{query}");
+            match v["rejected"].is_null() {
+                true => {
+                    let shaped = v["jobset"]["replicatedJobs"].is_array() && v["objects"].is_array();
+                    assert!(shaped && !v["pods"].as_array().unwrap().is_empty(), "{query}");
+                }
+                // A rejection creates nothing: never a made-up JobSet next to it.
+                false => {
+                    assert!(v["jobset"].is_null() && v["pods"] == serde_json::json!([]), "{query}");
+                    assert!(v["objects"] == serde_json::json!([]), "{query}");
+                }
+            }
+            insta::assert_snapshot!(format!("explain_{}_{}", release.line, framework.id()), json);
         }
-        let json = stdout(&cli(&["explain", "--query", &query, "--format", "json"]));
-        // The shape the issue asks for, before the snapshot pins the values.
-        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-        assert_eq!(v["trainer"], "v2.3.0");
-        assert!(v["jobset"]["replicatedJobs"].is_array() && v["pods"].is_array() && v["objects"].is_array());
-        assert!(v["rejected"].is_null());
-        insta::assert_snapshot!(format!("explain_{}", framework.id()), json);
     }
+}
+
+/// A built-in the release does not install is the webhook's "not found", naming the first
+/// release that ships it.
+#[test]
+fn a_framework_newer_than_the_release_is_the_webhooks_not_found() {
+    let json = stdout(&cli(&["explain", "--query", "release=v2.1&framework=jax"]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["trainer"], "v2.1.0");
+    assert_eq!(v["rejected"]["field"], "spec.RuntimeRef");
+    let reason = v["rejected"]["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("clustertrainingruntimes.trainer.kubeflow.org \"jax-distributed\" not found"),
+        "{reason}"
+    );
+    assert!(reason.ends_with("(v2.1.0 does not install it; it ships from v2.2.1)"), "{reason}");
+}
+
+/// `--release` picks the controller that reads the files; the default is the newest.
+#[test]
+fn release_flag_for_files() {
+    let (job, runtime) = write_files(&gpu_trainjob(2));
+    let (job, runtime) = (job.to_str().unwrap(), runtime.to_str().unwrap());
+    let run = |args: &[&str]| -> serde_json::Value {
+        serde_json::from_str(&stdout(&cli(&[&["explain", job, runtime], args].concat()))).unwrap()
+    };
+    let newest = run(&[]);
+    assert_eq!(newest["trainer"], NEWEST.tag);
+    // v2.0's MPI plugin keeps the runtime's 1 slot; from v2.1 one slot per GPU.
+    let v2_0 = run(&["--release", "v2.0"]);
+    assert_eq!(v2_0["trainer"], "v2.0.1");
+    assert_eq!(hostfile(&v2_0), "pi-node-0-0.mpi-net slots=1\npi-node-0-1.mpi-net slots=1\n");
+    assert_eq!(hostfile(&run(&["--release", "v2.1.0"])), "pi-node-0-0.mpi-net slots=4\npi-node-0-1.mpi-net slots=4\n");
+    let out = cli(&["explain", job, runtime, "--release", "v1.9"]);
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "trainer-explorer: unknown release \"v1.9\": one of v2.0, v2.1, v2.2, v2.3"
+    );
 }
 
 #[test]
@@ -78,21 +129,27 @@ fn write_files(job: &str) -> (std::path::PathBuf, std::path::PathBuf) {
     (j, r)
 }
 
+/// A TrainJob `pi` on the `my-mpi` TrainingRuntime with 4 GPUs per node.
+fn gpu_trainjob(nodes: u32) -> String {
+    format!(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {{name: pi}}\nspec:\n  \
+         runtimeRef: {{name: my-mpi, kind: TrainingRuntime}}\n  trainer:\n    numNodes: {nodes}\n    \
+         resourcesPerNode: {{limits: {{nvidia.com/gpu: 4}}}}\n"
+    )
+}
+
+fn hostfile(v: &serde_json::Value) -> String {
+    let cm = v["objects"].as_array().unwrap().iter().find(|o| o["name"] == "pi-mpi-hostfile").unwrap();
+    cm["data"]["hostfile"].as_str().unwrap().to_string()
+}
+
 #[test]
 fn a_users_own_trainjob_and_runtime() {
-    let (job, runtime) = write_files(
-        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: pi}\nspec:\n  \
-         runtimeRef: {name: my-mpi, kind: TrainingRuntime}\n  trainer:\n    numNodes: 3\n    \
-         resourcesPerNode: {limits: {nvidia.com/gpu: 4}}\n",
-    );
+    let (job, runtime) = write_files(&gpu_trainjob(3));
     let json = stdout(&cli(&["explain", job.to_str().unwrap(), runtime.to_str().unwrap()]));
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     // Not launcher-as-node: all three nodes are `node` pods; the runtime's 1 slot becomes 4 GPUs.
-    let hostfile = v["objects"].as_array().unwrap().iter().find(|o| o["name"] == "pi-mpi-hostfile").unwrap();
-    assert_eq!(
-        hostfile["data"]["hostfile"],
-        "pi-node-0-0.mpi-net slots=4\npi-node-0-1.mpi-net slots=4\npi-node-0-2.mpi-net slots=4\n"
-    );
+    assert_eq!(hostfile(&v), "pi-node-0-0.mpi-net slots=4\npi-node-0-1.mpi-net slots=4\npi-node-0-2.mpi-net slots=4\n");
     insta::assert_snapshot!("explain_own_files_mpi", json);
 }
 

@@ -126,3 +126,61 @@ fn the_social_card_is_the_first_diagram_on_a_card() {
     assert!(!card.contains("d2-title"), "only the first diagram");
     assert!(card.trim_end().ends_with("</svg></svg>"));
 }
+
+/// The rows of the page's "built-in runtime" table, as (runtime, since, removed) text.
+fn runtime_table_rows(html: &str) -> Vec<[String; 3]> {
+    let start = html.find("<th>Built-in runtime</th>").expect("the runtimes-by-release table is on the page");
+    let table = &html[start..start + html[start..].find("</table>").unwrap()];
+    let cell_text = |cell: &str| cell.replace("<code>", "").replace("</code>", "").trim().to_string();
+    table
+        .split("<tr>")
+        .skip(1) // the rest of the header row
+        .map(|row| {
+            let cells: Vec<String> =
+                row.split("<td>").skip(1).map(|c| cell_text(&c[..c.find("</td>").unwrap()])).collect();
+            cells.try_into().unwrap_or_else(|c| panic!("a row of three cells: {c:?}"))
+        })
+        .collect()
+}
+
+#[test]
+fn the_runtimes_by_release_table_is_the_release_data() {
+    use trainer_v2_explorer::releases::RELEASES;
+    // Derived here from each release's runtime list, not through the generator's own helpers.
+    let mut expected: Vec<[String; 3]> = Vec::new();
+    for (i, release) in RELEASES.iter().enumerate() {
+        for rt in release.runtimes {
+            if expected.iter().any(|row| row[0] == rt.name) {
+                continue;
+            }
+            let removed = RELEASES[i + 1..].iter().find(|later| later.runtimes.iter().all(|r| r.name != rt.name));
+            expected.push([
+                rt.name.to_string(),
+                release.line.to_string(),
+                removed.map_or("–".to_string(), |r| r.line.to_string()),
+            ]);
+        }
+    }
+    let rows = runtime_table_rows(&read("index.html"));
+    assert_eq!(rows, expected, "index.html's table differs from releases.rs: run `make post`");
+    assert_eq!(rows, runtime_table_rows(&render_page(&read(SOURCE_PATH), &read(TEMPLATE_PATH)).unwrap()));
+    // The blog export carries the same table.
+    let (_, md) = markdown_export(&read(SOURCE_PATH)).unwrap();
+    assert!(md.contains(&trainer_v2_explorer::post::runtimes_table()), "the export has the generated table");
+}
+
+#[test]
+fn no_release_version_is_left_unexpanded_or_typed_where_the_data_has_it() {
+    let html = read("index.html");
+    assert!(!html.contains("{{"), "every placeholder is expanded");
+    let (_, md) = markdown_export(&read(SOURCE_PATH)).unwrap();
+    assert!(!md.contains("{{"), "no placeholder reaches Liquid");
+    // The newest tag and its SDK are inserted from the data, never typed in the source.
+    let source = read(SOURCE_PATH);
+    let newest = trainer_v2_explorer::releases::NEWEST;
+    for typed in [newest.tag, newest.sdk, newest.tag.trim_start_matches('v')] {
+        let body = &source[source.find("\n---\n").unwrap()..];
+        let prose: String = body.lines().filter(|l| !l.trim_start().starts_with('<')).collect::<Vec<_>>().join("\n");
+        assert!(!prose.contains(typed), "{typed} typed into the post: use a {{{{…}}}} placeholder");
+    }
+}

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use trainer_v2_explorer::catalog::{Framework, LlmModel, Persona};
 use trainer_v2_explorer::migrate::{claims, Outcome};
 use trainer_v2_explorer::query::{self, SyncSet};
+use trainer_v2_explorer::releases::RELEASES;
 use trainer_v2_explorer::selection::{Mode, Params, RuntimeScope, Selection};
 use trainer_v2_explorer::snippets::{all_snippets, Language};
 use trainer_v2_explorer::yaml;
@@ -32,7 +33,7 @@ fn json_value() -> impl Strategy<Value = Value> {
 }
 
 fn selection() -> impl Strategy<Value = Selection> {
-    (
+    let fields = (
         prop::sample::select(Persona::ALL.to_vec()),
         prop::sample::select(Framework::ALL.to_vec()),
         any::<bool>(),
@@ -45,16 +46,20 @@ fn selection() -> impl Strategy<Value = Selection> {
         prop::option::of("[a-z0-9][a-z0-9-]{0,10}[a-z0-9]"),
         prop::option::of(prop::sample::select(LlmModel::ALL.to_vec())),
         prop::option::of("hf://[a-z0-9-]{1,8}/[a-z0-9_.-]{1,8}(/[a-z]{1,5})?"),
-    )
-        .prop_map(|(persona, framework, ns, name, namespace, nodes, gpus, procs, image, queue, model, dataset)| {
+    );
+    // Proptest's tuples stop at 12 fields: the release rides beside them.
+    (fields, prop::sample::select(RELEASES.to_vec())).prop_map(
+        |((persona, framework, ns, name, namespace, nodes, gpus, procs, image, queue, model, dataset), release)| {
             Selection {
                 persona,
                 framework,
                 scope: if ns { RuntimeScope::Namespaced } else { RuntimeScope::Cluster },
                 params: Params { name, namespace, nodes, gpus, procs, image, queue, model, dataset },
+                release,
                 mode: if ns && framework == Framework::Jax { Mode::Migrate } else { Mode::Compare },
             }
-        })
+        },
+    )
 }
 
 proptest! {
@@ -91,10 +96,10 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(120))]
 
     #[test]
-    fn any_valid_selection_yields_yaml_the_crds_accept(sel in selection()) {
+    fn any_valid_selection_yields_yaml_its_release_s_crds_accept(sel in selection()) {
         for s in all_snippets(&sel).iter().filter(|s| s.language == Language::Yaml) {
             for doc in common::yaml_docs(&s.code) {
-                common::validate(&doc).map_err(|e| TestCaseError::fail(format!("{e}\n{}", s.code)))?;
+                common::validate_for(&sel.release, &doc).map_err(|e| TestCaseError::fail(format!("{e}\n{}", s.code)))?;
             }
         }
     }

@@ -12,11 +12,15 @@ let dead = false;
 const isTrap = (err) => typeof WebAssembly === 'object' && err instanceof WebAssembly.RuntimeError;
 
 // The V1 → V2 converter is a second module: only readers who open migrate mode download it
-// (pkg-migrate/converter.js runs it in a worker).
-function convert(text) {
-  converter ??= import(here('./pkg-migrate/converter.js'));
-  return converter.then((m) => m.convert(text));
-}
+// (pkg-migrate/converter.js runs it in a worker). `release` is the line to write for (v2.1).
+// "What Kubernetes runs" comes from the same module, loaded when a reader first opens it.
+const converterModule = () => (converter ??= import(here('./pkg-migrate/converter.js')));
+const convert = (text, release) => converterModule().then((m) => m.convert(text, release));
+const explain = (details) =>
+  converterModule().then(
+    (m) => m.showKubernetes(details),
+    (err) => (details.querySelector('.k8s-body').textContent = `The converter did not load: ${err}`),
+  );
 
 // Shows the element's static fallback again: its light-DOM children, through a bare <slot> in
 // place of the widget. Pure DOM work, so it runs after the module has trapped.
@@ -53,6 +57,7 @@ function load() {
     await m.default();
     watchForFailure();
     m.setMigrator(convert);
+    m.setExplainer(explain);
     return m;
   });
   return loading;

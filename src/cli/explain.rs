@@ -1,11 +1,16 @@
 //! `trainer-explorer explain`: what the Trainer controller creates for a widget selection
 //! (`--query`) or for the reader's own TrainJob plus runtime (files), as JSON or YAML.
 //! A webhook rejection is a normal answer (`rejected` set, exit 0): the input was read.
+//!
+//! The release: a query names it as the widget does (`release=v2.1`, the newest when absent);
+//! for files, `--release vX.Y` (the newest by default). The manifests do not say which release
+//! they are for (every release serves `trainer.kubeflow.org/v1alpha1`), and guessing from the
+//! fields they use would explain a v2.3 TrainJob on v2.0 without a word; an explicit release
+//! instead answers with the rejection that release's API server or webhook gives.
 
 use crate::explain::read::explain_text;
-use crate::explain::{explain, Explanation, Input, Release};
-use crate::snippets::runtimes::runtime_for;
-use crate::snippets::trainjob::trainjob_for;
+use crate::explain::Explanation;
+use crate::releases::{Release, NEWEST, RELEASES};
 use clap::ValueEnum;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -14,19 +19,23 @@ pub enum ExplainFormat {
     Yaml,
 }
 
-/// The explanation for the selection a widget URL query names.
+/// The explanation for the selection a widget URL query names, at the query's release.
 pub fn for_query(query: &str) -> Result<Explanation, String> {
-    let sel = crate::query::parse_strict(query).map_err(|e| e.to_string())?;
-    let (Some(job), Some(runtime)) = (trainjob_for(&sel), runtime_for(&sel)) else {
-        return Err(format!("{} has no Trainer V2 runtime, so there is nothing to explain", sel.framework.id()));
-    };
-    Ok(explain(Input { job: &job, runtime: &runtime, counts: &[] }, Release::default()))
+    crate::explain::selection::for_query(query)
+}
+
+/// `--release v2.1` (or the full tag) as a release line.
+pub fn release_named(name: &str) -> Result<Release, String> {
+    RELEASES.iter().copied().find(|r| r.line == name || r.tag == name).ok_or_else(|| {
+        let lines: Vec<&str> = RELEASES.iter().map(|r| r.line).collect();
+        format!("unknown release {name:?}: one of {}", lines.join(", "))
+    })
 }
 
 /// The explanation for the TrainJob and runtime found across `files` (YAML, `-` for stdin).
-pub fn for_files(files: &[std::path::PathBuf]) -> Result<Explanation, String> {
+pub fn for_files(files: &[std::path::PathBuf], release: Release) -> Result<Explanation, String> {
     let texts = files.iter().map(|f| super::read_input(f)).collect::<Result<Vec<_>, _>>()?;
-    explain_text(&texts.join("\n---\n"), Release::default())
+    explain_text(&texts.join("\n---\n"), release)
 }
 
 pub fn render(e: &Explanation, format: ExplainFormat) -> Result<String, String> {
@@ -38,10 +47,15 @@ pub fn render(e: &Explanation, format: ExplainFormat) -> Result<String, String> 
     }
 }
 
-pub fn run(query: Option<&str>, files: &[std::path::PathBuf], format: ExplainFormat) -> Result<String, String> {
+pub fn run(
+    query: Option<&str>,
+    release: Option<&str>,
+    files: &[std::path::PathBuf],
+    format: ExplainFormat,
+) -> Result<String, String> {
     let e = match query {
         Some(q) => for_query(q)?,
-        None => for_files(files)?,
+        None => for_files(files, release.map(release_named).transpose()?.unwrap_or(NEWEST))?,
     };
     render(&e, format)
 }

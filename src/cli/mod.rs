@@ -2,6 +2,7 @@
 
 mod explain;
 mod export;
+mod upgrade;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -35,6 +36,10 @@ enum Command {
         /// YAML files holding a TrainJob and the runtime it references, or - for standard input.
         #[arg(required_unless_present = "query")]
         files: Vec<std::path::PathBuf>,
+        /// The Trainer release whose controller reads the files (v2.0 ... v2.3; default the
+        /// newest). A query names its own: 'release=v2.1&...'.
+        #[arg(long, conflicts_with = "query")]
+        release: Option<String>,
         #[arg(long, value_enum, default_value_t = explain::ExplainFormat::Json)]
         format: explain::ExplainFormat,
     },
@@ -46,6 +51,28 @@ enum Command {
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
         /// Only the one-line outcome per document on stderr, not the field-by-field report.
+        #[arg(long)]
+        quiet: bool,
+        /// The Trainer release line to write for (default: the newest).
+        #[arg(long, value_parser = crate::upgrade::parse_release, default_value = crate::releases::NEWEST.line)]
+        target: &'static crate::releases::Release,
+    },
+    /// Rewrite Trainer V2 manifests (TrainJob, TrainingRuntime, ClusterTrainingRuntime) written for
+    /// one release so that a newer release accepts them. Prints the YAML on stdout and what
+    /// happened to each changed field, with the release and the reason, on stderr. Exit 0 when
+    /// everything was rewritten (with warnings on stderr when lossy), 1 with one line per
+    /// refused document; a downgrade or an unknown release is refused.
+    Upgrade {
+        /// The release the manifests are written for: v2.0, v2.1, v2.2 or v2.3 (or its tag, v2.1.0).
+        #[arg(long, value_parser = crate::upgrade::parse_release)]
+        from: &'static crate::releases::Release,
+        /// The release to write for (default: the newest).
+        #[arg(long, value_parser = crate::upgrade::parse_release)]
+        to: Option<&'static crate::releases::Release>,
+        /// Files to rewrite, or - for standard input.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Only the one-line outcome per lossy document on stderr, not the field-by-field report.
         #[arg(long)]
         quiet: bool,
     },
@@ -121,7 +148,18 @@ fn read_input(path: &std::path::Path) -> Result<String, String> {
     })
 }
 
-fn migrate(files: &[std::path::PathBuf], quiet: bool) -> ExitCode {
+/// What a batch command (`migrate`, `upgrade`) made of one file.
+struct FileOutcome {
+    /// Lines for stderr, each printed after the file's name.
+    report: Vec<String>,
+    /// One line per refused or invalid document.
+    failures: Vec<String>,
+    yaml: String,
+}
+
+/// Runs `process` on every file (or stdin for `-`): the YAML of all files on stdout, the reports
+/// on stderr. Exit 1 when a file cannot be read or processed, or a document failed.
+fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Result<FileOutcome, String>) -> ExitCode {
     let mut outputs = Vec::new();
     let mut failed = false;
     for path in files {
@@ -134,29 +172,20 @@ fn migrate(files: &[std::path::PathBuf], quiet: bool) -> ExitCode {
                 continue;
             }
         };
-        match crate::migrate::migrate(&text) {
+        match process(&text) {
             Err(e) => {
                 eprintln!("trainer-explorer: {label}: {e}");
                 failed = true;
             }
-            Ok(m) => {
-                let failures = m.failures();
-                if quiet {
-                    for d in &m.docs {
-                        if let crate::migrate::Outcome::Converted { name, kind, lossy: true, .. } = &d.outcome {
-                            eprintln!("{label}: document {}: {kind} {name} converted with losses", d.index);
-                        }
-                    }
-                } else {
-                    for line in m.report_text().lines() {
-                        eprintln!("{label}: {line}");
-                    }
+            Ok(done) => {
+                for line in &done.report {
+                    eprintln!("{label}: {line}");
                 }
-                for f in &failures {
+                for f in &done.failures {
                     eprintln!("trainer-explorer: {label}: {f}");
                 }
-                failed |= !failures.is_empty();
-                outputs.push(m.output_yaml());
+                failed |= !done.failures.is_empty();
+                outputs.push(done.yaml);
             }
         }
     }
@@ -169,6 +198,27 @@ fn migrate(files: &[std::path::PathBuf], quiet: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+fn migrate(files: &[std::path::PathBuf], quiet: bool, target: crate::releases::Release) -> ExitCode {
+    run_batch(files, |text| {
+        let m = crate::migrate::migrate_to(text, target)?;
+        let report = if quiet {
+            m.docs
+                .iter()
+                .filter_map(|d| match &d.outcome {
+                    crate::migrate::Outcome::Converted { name, kind, lossy: true, .. } => Some(format!(
+                        "document {}: {kind} {name} converted for Trainer {} with losses",
+                        d.index, target.tag
+                    )),
+                    _ => None,
+                })
+                .collect()
+        } else {
+            m.report_text().lines().map(String::from).collect()
+        };
+        Ok(FileOutcome { report, failures: m.failures(), yaml: m.output_yaml() })
+    })
 }
 
 fn fallback_files(dir: &std::path::Path) -> Result<String, String> {
@@ -228,11 +278,16 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Export { format: Format::Json, topics: true, .. } => export::export_topics_json(),
         Command::Export { format: Format::Json, query, .. } => export::export_json(query.as_deref()),
-        Command::Explain { query, files, format } => explain::run(query.as_deref(), &files, format),
+        Command::Explain { query, files, release, format } => {
+            explain::run(query.as_deref(), release.as_deref(), &files, format)
+        }
         Command::Fallback { page, out, check } => fallback(&page, out.as_deref(), check),
         Command::Post { check, out, export } => post(check, &out, export.as_deref()),
         Command::FallbackFiles { out } => fallback_files(&out),
-        Command::Migrate { files, quiet } => return migrate(&files, quiet),
+        Command::Migrate { files, quiet, target } => return migrate(&files, quiet, *target),
+        Command::Upgrade { from, to, files, quiet } => {
+            return upgrade::run(&files, *from, to.copied().unwrap_or(crate::releases::NEWEST), quiet)
+        }
     };
     match result {
         Ok(out) => {

@@ -12,6 +12,7 @@ use crate::model::pod::{Container, ContainerPort, EnvVar, Resources};
 use crate::model::v2::ReplicatedJob;
 use crate::model::vecmap::VecMap;
 use crate::model::Value;
+use crate::releases::{Release, ResourcesPerNodeRule};
 
 /// pkg/constants/constants.go:41,66,69,92 at v2.3.0.
 pub const ANCESTOR_LABEL: &str = "trainer.kubeflow.org/trainjob-ancestor-step";
@@ -102,8 +103,9 @@ fn merge_resources(base: Option<&Resources>, over: &Resources) -> Resources {
     out
 }
 
-/// `newRuntimeInfo` (trainingruntime.go:186-246): counts and merged resources.
-fn pod_sets(input: Input) -> Vec<PodSet> {
+/// `newRuntimeInfo` (trainingruntime.go:186-246): counts and the TrainJob's resources.
+fn pod_sets(input: Input, release: Release) -> Vec<PodSet> {
+    let rule = release.controller.resources_per_node;
     let ml = input.runtime.spec.ml_policy.as_ref();
     let launcher_as_node = ml.and_then(|m| m.mpi.as_ref()).and_then(|m| m.run_launcher_as_node).unwrap_or(false);
     let over = input.job.spec.trainer.as_ref().and_then(|t| t.resources_per_node.as_ref());
@@ -122,11 +124,17 @@ fn pod_sets(input: Input) -> Vec<PodSet> {
             }
             let mut containers = rjob.template.spec.template.spec.containers.clone();
             // :199-237 resourcesPerNode reaches the trainer's `node` container, and MPI's `node`
-            // job when the launcher runs as a node.
-            if let Some(over) = over {
-                if is_trainer || (launcher_as_node && rjob.name == NODE) {
+            // job when the launcher runs as a node (from v2.1.0, builder.go:142-162; v2.0.1
+            // builder.go:111-144 only the trainer's). Until v2.2.1 the builder replaces the
+            // container's resources (builder.go:148-158 @v2.2.1); v2.3.0 merges them.
+            let as_node_job = launcher_as_node && rjob.name == NODE && rule != ResourcesPerNodeRule::ReplaceTrainer;
+            if let Some(over) = over.filter(|o| !o.is_empty()) {
+                if is_trainer || as_node_job {
                     if let Some(c) = containers.iter_mut().find(|c| c.name == NODE) {
-                        c.resources = Some(merge_resources(c.resources.as_ref(), over));
+                        c.resources = Some(match rule {
+                            ResourcesPerNodeRule::Merge => merge_resources(c.resources.as_ref(), over),
+                            _ => over.clone(),
+                        });
                     }
                 }
             }
@@ -154,12 +162,15 @@ pub fn endpoints(input: Input, name: &str, replicas: u32, count: u32) -> Vec<Str
         .collect()
 }
 
-pub fn run(input: Input) -> Result<Built, Rejection> {
-    let mut sets = pod_sets(input);
+pub fn run(input: Input, release: Release) -> Result<Built, Rejection> {
+    let mut sets = pod_sets(input, release);
     let policy = Policy::of(input);
-    let mpi = plugins::enforce(input, &policy, &mut sets)?;
+    let mpi = plugins::enforce(input, release, &policy, &mut sets)?;
     let trainer = input.job.spec.trainer.as_ref();
-    let launcher_as_node = mpi.as_ref().is_some_and(|m| m.launcher_as_node);
+    // builder.go:142-162 @v2.2.1: the TrainJob's env also reaches MPI's `node` job when the
+    // launcher runs as a node (not in v2.0.1, builder.go:145-148).
+    let launcher_as_node = mpi.as_ref().is_some_and(|m| m.launcher_as_node)
+        && release.controller.resources_per_node != ResourcesPerNodeRule::ReplaceTrainer;
     let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
 
     let mut views = Vec::new();
@@ -196,7 +207,7 @@ pub fn run(input: Input) -> Result<Built, Rejection> {
         }
         // Torchtune rewrites the command it was given (torch.go:175-201).
         if ancestor == Some(ANCESTOR_TRAINER) {
-            if let Some(command) = super::torchtune::command(input, &policy, set.count) {
+            if let Some(command) = super::torchtune::command(input, release, &policy, set.count) {
                 if let Some(c) = set.containers.iter_mut().find(|c| c.name == NODE) {
                     c.command = command;
                 }
@@ -235,7 +246,7 @@ pub fn run(input: Input) -> Result<Built, Rejection> {
         success_policy: template.spec.success_policy.clone(),
         failure_policy: template.spec.failure_policy.clone(),
     };
-    let objects = super::objects::objects(input, &sets, mpi.as_ref());
+    let objects = super::objects::objects(input, release, &sets, mpi.as_ref());
     Ok(Built { jobset, pods, objects })
 }
 

@@ -4,7 +4,9 @@
 //! rejection.
 //!
 //! Pure: no I/O, no web-sys. Every rule is taken from the upstream Go code at the release's tag and
-//! names its file and line (paths relative to github.com/kubeflow/trainer at `v2.3.0`).
+//! names its file and line (paths relative to github.com/kubeflow/trainer at `v2.3.0` unless a
+//! comment names another tag). Where releases differ, the rule reads a fact of
+//! [`crate::releases::Controller`] (or another field of the release data), never a tag.
 //! The pipeline follows the controller's: `newRuntimeInfo` (pod sets and counts), the ML-policy
 //! plugins, the JobSet builder, then each component builder's objects.
 
@@ -13,30 +15,17 @@ mod objects;
 mod plugins;
 pub mod quantity;
 pub mod read;
+pub mod selection;
 mod torchtune;
 mod validate;
+pub mod view;
 
 use crate::model::pod::{EnvVar, Resources};
 use crate::model::v2::{DependsOn, TrainJob, TrainingRuntime};
 use crate::model::vecmap::VecMap;
 use crate::model::Value;
+pub use crate::releases::Release;
 use serde::Serialize;
-
-/// The Trainer release whose controller is explained. Only v2.3.0 so far: per-release data
-/// (issue 12) will add the others, and each rule that changed between tags will branch on this.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Release {
-    #[default]
-    V2_3_0,
-}
-
-impl Release {
-    pub fn tag(self) -> &'static str {
-        match self {
-            Release::V2_3_0 => "v2.3.0",
-        }
-    }
-}
 
 /// What the typed runtime model does not keep of a replicatedJob, and the controller reads:
 /// `replicas` and `template.spec.parallelism`. `None` is Kubernetes' default (1).
@@ -46,6 +35,20 @@ pub struct JobCounts {
     pub parallelism: Option<u32>,
 }
 
+/// What the typed TrainJob model (v2.3's shape) cannot hold of another release's TrainJob.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Legacy {
+    /// `spec.trainer.numProcPerNode` written as a string (`auto`, `cpu`, `gpu`): v2.0-v2.1's
+    /// IntOrString.
+    pub num_proc_per_node: Option<String>,
+    /// The TrainJob's v2.0/v2.1 pod-settings fields (`podSpecOverrides`, `podTemplateOverrides`)
+    /// by name, as written.
+    pub pod_settings: Vec<(String, Value)>,
+}
+
+/// A TrainJob with nothing outside the typed model.
+pub static NO_LEGACY: Legacy = Legacy { num_proc_per_node: None, pod_settings: Vec::new() };
+
 /// A TrainJob and the runtime it references. `counts` lines up with the runtime's
 /// `replicatedJobs` (missing entries mean the defaults).
 #[derive(Clone, Copy, Debug)]
@@ -53,6 +56,14 @@ pub struct Input<'a> {
     pub job: &'a TrainJob,
     pub runtime: &'a TrainingRuntime,
     pub counts: &'a [JobCounts],
+    pub legacy: &'a Legacy,
+}
+
+impl<'a> Input<'a> {
+    /// A TrainJob and runtime as the typed models hold them, with the default counts.
+    pub fn new(job: &'a TrainJob, runtime: &'a TrainingRuntime) -> Input<'a> {
+        Input { job, runtime, counts: &[], legacy: &NO_LEGACY }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -142,14 +153,14 @@ pub struct Rejection {
     pub reason: String,
 }
 
-/// What the controller of `release` creates for this TrainJob, or the webhook's rejection.
+/// What the controller of `release` creates for this TrainJob, or the rejection the API server or
+/// the webhook gives at that release.
 pub fn explain(input: Input, release: Release) -> Explanation {
-    let rejected = validate::check(input);
-    let trainer = release.tag().to_string();
-    if let Some(rejected) = rejected {
-        return Explanation { trainer, jobset: None, pods: vec![], objects: vec![], rejected: Some(rejected) };
+    let trainer = release.tag.to_string();
+    if let Some(rejected) = validate::check(input, release) {
+        return Explanation::rejected(trainer, rejected);
     }
-    match build::run(input) {
+    match build::run(input, release) {
         Ok(built) => Explanation {
             trainer,
             jobset: Some(built.jobset),
@@ -158,7 +169,14 @@ pub fn explain(input: Input, release: Release) -> Explanation {
             rejected: None,
         },
         // The controller's reconcile error (the webhook let it through): shown the same way.
-        Err(rejected) => Explanation { trainer, jobset: None, pods: vec![], objects: vec![], rejected: Some(rejected) },
+        Err(rejected) => Explanation::rejected(trainer, rejected),
+    }
+}
+
+impl Explanation {
+    /// Nothing is created: the answer is the rejection.
+    pub fn rejected(trainer: String, rejected: Rejection) -> Explanation {
+        Explanation { trainer, jobset: None, pods: vec![], objects: vec![], rejected: Some(rejected) }
     }
 }
 

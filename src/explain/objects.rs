@@ -8,6 +8,7 @@ use super::{Input, Object};
 use crate::model::pod::{Container, EnvVar};
 use crate::model::vecmap::VecMap;
 use crate::model::Value;
+use crate::releases::Release;
 
 const CONTROLLER: &str = "Trainer controller";
 
@@ -51,13 +52,15 @@ pub fn hostfile(input: Input, sets: &[PodSet], mpi: &MpiOutcome) -> String {
     out
 }
 
-pub fn objects(input: Input, sets: &[PodSet], mpi: Option<&MpiOutcome>) -> Vec<Object> {
+pub fn objects(input: Input, release: Release, sets: &[PodSet], mpi: Option<&MpiOutcome>) -> Vec<Object> {
     let name = job_name(input);
-    let mut out = vec![
+    let mut out = vec![];
+    if release.controller.runtime_snapshot {
         // pkg/runtime/core/snapshot.go:33-36,100-126 and trainingruntime.go:88-106 (and
         // clustertrainingruntime.go): the first reconcile copies the runtime; every later one reads
-        // the copy, so editing the runtime afterwards does not change this job.
-        object(
+        // the copy, so editing the runtime afterwards does not change this job. New in v2.3.0:
+        // before, every reconcile reads the runtime itself.
+        out.push(object(
             "ConfigMap",
             format!("{name}-runtime-snapshot"),
             CONTROLLER,
@@ -70,17 +73,16 @@ pub fn objects(input: Input, sets: &[PodSet], mpi: Option<&MpiOutcome>) -> Vec<O
                 .into_iter()
                 .collect(),
             ),
-        ),
-        // jobset.go:325-436; :338-342 once it exists, it is re-applied only while the TrainJob or
-        // the JobSet is suspended.
-        object(
-            "JobSet",
-            name.clone(),
-            "Trainer controller (JobSet plugin)",
-            "first reconcile, after the snapshot; re-applied only while the TrainJob or the JobSet is suspended",
-            None,
-        ),
-    ];
+        ));
+    }
+    // jobset.go:325-436; :338-342 once it exists, it is re-applied only while the TrainJob or
+    // the JobSet is suspended (the same check at v2.0.1, jobset.go:253-264).
+    let when = if release.controller.runtime_snapshot {
+        "first reconcile, after the snapshot; re-applied only while the TrainJob or the JobSet is suspended"
+    } else {
+        "first reconcile, from the runtime as it is then; re-applied only while the TrainJob or the JobSet is suspended"
+    };
+    out.push(object("JobSet", name.clone(), "Trainer controller (JobSet plugin)", when, None));
     if let Some(mpi) = mpi {
         // mpi.go:265-310: created once (immutable), an ECDSA P-521 key pair.
         out.push(object(
@@ -150,6 +152,17 @@ pub fn objects(input: Input, sets: &[PodSet], mpi: Option<&MpiOutcome>) -> Vec<O
         "when the JobSet is created (headless; gives each pod its hostname)",
         None,
     ));
+    // A claim the runtime's pods mount by name (v2.0-v2.1 TorchTune runtimes): nobody in the
+    // cluster makes it, the reader creates it before the TrainJob.
+    for claim in claimed_volumes(input) {
+        out.push(object(
+            "PersistentVolumeClaim",
+            claim,
+            "you, before the TrainJob (the runtime mounts it by name)",
+            "must exist before the pods start; shared by every TrainJob on this runtime",
+            None,
+        ));
+    }
     for template in claim_templates(input) {
         out.push(object(
             "PersistentVolumeClaim",
@@ -167,6 +180,23 @@ fn runtime_kind(input: Input) -> &'static str {
         Some("TrainingRuntime") => "TrainingRuntime",
         _ => "ClusterTrainingRuntime",
     }
+}
+
+/// The `persistentVolumeClaim.claimName`s the runtime's pod templates mount, once each.
+fn claimed_volumes(input: Input) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for rjob in &input.runtime.spec.template.spec.replicated_jobs {
+        for volume in &rjob.template.spec.template.spec.volumes {
+            let Value::Object(v) = volume else { continue };
+            let Some(Value::Object(pvc)) = v.get("persistentVolumeClaim") else { continue };
+            if let Some(Value::String(claim)) = pvc.get("claimName") {
+                if !out.contains(claim) {
+                    out.push(claim.clone());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The names of the runtime's `volumeClaimPolicies` templates.

@@ -1,5 +1,6 @@
-//! The ML-policy plugins' `EnforceMLPolicy` at v2.3.0: node counts and the environment each
-//! framework's launcher reads. Paths under pkg/runtime/framework/plugins/.
+//! The ML-policy plugins' `EnforceMLPolicy`: node counts and the environment each framework's
+//! launcher reads. Paths under pkg/runtime/framework/plugins/, lines at v2.3.0 unless a tag is
+//! named; where releases differ the rule reads the release's [`Controller`] facts.
 //!
 //! Upstream runs these plugins in Go map order (pkg/runtime/framework/core/framework.go:59), so
 //! where two plugins touch one env list (plainml and xgboost) the order between them is not fixed;
@@ -14,6 +15,7 @@ use super::{Input, Rejection};
 use crate::model::pod::{EnvVar, Resources};
 use crate::model::v2::MpiPolicy;
 use crate::model::Value;
+use crate::releases::{Controller, Release, TorchProcs};
 
 /// Which ML policy the runtime sets.
 pub struct Policy {
@@ -41,10 +43,12 @@ pub struct MpiOutcome {
     pub slots: u32,
 }
 
-/// `numProcPerNode` as torch resolves it: `auto`, or a number.
+/// `numProcPerNode` as torch resolves it: `auto`, a number, or (v2.0-v2.1) `cpu` or `gpu`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Procs {
     Auto,
+    Cpu,
+    Gpu,
     Count(u32),
 }
 
@@ -52,8 +56,45 @@ impl Procs {
     pub fn text(self) -> String {
         match self {
             Procs::Auto => "auto".into(),
+            Procs::Cpu => "cpu".into(),
+            Procs::Gpu => "gpu".into(),
             Procs::Count(n) => n.to_string(),
         }
+    }
+
+    /// The strings v2.0-v2.1's torch webhook admits (torch.go:66-73 @v2.1.0).
+    pub fn parse(text: &str) -> Option<Procs> {
+        match text {
+            "auto" => Some(Procs::Auto),
+            "cpu" => Some(Procs::Cpu),
+            "gpu" => Some(Procs::Gpu),
+            _ => None,
+        }
+    }
+}
+
+/// The `numProcPerNode` a torch TrainJob asks for: its own (a number, or a v2.0-v2.1 string),
+/// else the runtime's `mlPolicy.torch.numProcPerNode` while that field exists (v2.0-v2.1,
+/// torch.go:108-111 @v2.1.0), else `auto` (torch.go:121-124).
+fn requested_procs(input: Input, release: Release) -> Procs {
+    if let Some(n) = input.job.spec.trainer.as_ref().and_then(|t| t.num_proc_per_node) {
+        return Procs::Count(n);
+    }
+    if let Some(p) = input.legacy.num_proc_per_node.as_deref().and_then(Procs::parse) {
+        return p;
+    }
+    if !release.torch_policy_fields.contains(&"numProcPerNode") {
+        return Procs::Auto;
+    }
+    let torch = input.runtime.spec.ml_policy.as_ref().and_then(|m| m.torch.as_ref());
+    match torch.and_then(|t| t.get("numProcPerNode")) {
+        Some(Value::String(s)) => Procs::parse(s).unwrap_or(Procs::Auto),
+        Some(Value::Number(_)) => {
+            let n = torch.and_then(|t| t.get("numProcPerNode")).and_then(ceil_value);
+            n.and_then(|n| u32::try_from(n).ok()).map_or(Procs::Auto, Procs::Count)
+        }
+        Some(_) => Procs::Auto,
+        None => Procs::Auto,
     }
 }
 
@@ -95,7 +136,8 @@ pub fn gpus(res: Option<&Resources>) -> u64 {
     }
 }
 
-/// `getNumCPUPerNode` (torch.go:228-240): requested CPUs, else the limit, else 0.
+/// `getNumCPUPerNode` (torch.go:228-240 @v2.3.0, :191-204 @v2.1.0): requested CPUs, else the
+/// limit, else 0.
 fn cpus(res: Option<&Resources>) -> u64 {
     let Some(res) = res else { return 0 };
     let q = |list: &crate::model::Map| list.get("cpu").and_then(ceil_value).unwrap_or(0);
@@ -105,17 +147,54 @@ fn cpus(res: Option<&Resources>) -> u64 {
     }
 }
 
-/// torch.go:121-135: the TrainJob's number, else `auto` with GPUs, else the CPU count (at least 1).
-pub fn torch_procs(input: Input) -> Procs {
-    if let Some(n) = input.job.spec.trainer.as_ref().and_then(|t| t.num_proc_per_node) {
-        return Procs::Count(n);
+fn cpu_count(n: u64) -> Procs {
+    Procs::Count(u32::try_from(n).unwrap_or(u32::MAX).max(1))
+}
+
+/// `PET_NPROC_PER_NODE` as the release's torch plugin resolves it.
+pub fn torch_procs(input: Input, release: Release) -> Procs {
+    let requested = requested_procs(input, release);
+    match release.controller.torch_procs {
+        // torch.go:121-135 @v2.3.0 (:108-122 @v2.1.0): `auto` (or `cpu`) without GPUs is the
+        // node's CPU count, at least 1.
+        TorchProcs::NodeResources => {
+            let res = resources_per_node(input);
+            let no_gpu = gpus(res.as_ref()) == 0;
+            if requested == Procs::Cpu || (requested == Procs::Auto && no_gpu) {
+                return cpu_count(cpus(res.as_ref()));
+            }
+            requested
+        }
+        TorchProcs::TrainJobResources => v2_0_procs(input, requested),
     }
-    let res = resources_per_node(input);
-    if gpus(res.as_ref()) == 0 {
-        let cpu = u32::try_from(cpus(res.as_ref())).unwrap_or(u32::MAX);
-        return Procs::Count(cpu.max(1));
+}
+
+/// v2.0.1 torch.go:126-157 with `calculateNumProcPerNode` (:231-245): only the TrainJob's own
+/// `resourcesPerNode` counts; `limits` first, then `requests`. An empty list (Go: nil) gives 1,
+/// so `auto` with only a GPU limit and no requests becomes 1.
+fn v2_0_procs(input: Input, requested: Procs) -> Procs {
+    let Some(res) = input.job.spec.trainer.as_ref().and_then(|t| t.resources_per_node.as_ref()) else {
+        return requested;
+    };
+    let has_gpu = |list: &crate::model::Map| list.keys().any(|k| k.to_lowercase().contains("gpu"));
+    let (use_cpu, fallback): (&dyn Fn(&crate::model::Map) -> bool, Procs) = match requested {
+        Procs::Auto => (&|list| !has_gpu(list), Procs::Auto),
+        Procs::Cpu => (&|list| list.contains_key("cpu"), Procs::Count(1)),
+        other => (&|_| false, other),
+    };
+    let calc = |list: &crate::model::Map| -> (Procs, bool) {
+        if list.is_empty() {
+            (Procs::Count(1), false)
+        } else if use_cpu(list) {
+            (cpu_count(list.get("cpu").and_then(ceil_value).unwrap_or(0)), true)
+        } else {
+            (fallback, false)
+        }
+    };
+    match calc(&res.limits) {
+        (procs, true) => procs,
+        _ => calc(&res.requests).0,
     }
-    Procs::Auto
 }
 
 fn trainer_set(sets: &mut [PodSet]) -> Option<&mut PodSet> {
@@ -139,12 +218,17 @@ fn trainer_container<'s>(input: Input, sets: &'s mut [PodSet]) -> Option<(u32, &
     Some((count, ps.containers.iter_mut().find(|c| c.name == NODE)?))
 }
 
-pub fn enforce(input: Input, policy: &Policy, sets: &mut [PodSet]) -> Result<Option<MpiOutcome>, Rejection> {
+pub fn enforce(
+    input: Input,
+    release: Release,
+    policy: &Policy,
+    sets: &mut [PodSet],
+) -> Result<Option<MpiOutcome>, Rejection> {
     let name = super::build::job_name(input);
     let coordinator = format!("{name}-{NODE}-0-0.{name}");
     let job_env: Vec<EnvVar> = input.job.spec.trainer.as_ref().map(|t| t.env.clone()).unwrap_or_default();
     if policy.torch {
-        torch(input, sets, &coordinator, &job_env);
+        torch(input, release, sets, &coordinator, &job_env);
     }
     if policy.jax {
         set_trainer_count(input, sets);
@@ -173,15 +257,15 @@ pub fn enforce(input: Input, policy: &Policy, sets: &mut [PodSet]) -> Result<Opt
         xgboost(input, sets, &coordinator);
     }
     match &policy.mpi {
-        Some(mpi) => mpi_plugin(input, mpi, sets).map(Some),
+        Some(mpi) => mpi_plugin(input, &release.controller, mpi, sets).map(Some),
         None => Ok(None),
     }
 }
 
-/// torch.go:110-225.
-fn torch(input: Input, sets: &mut [PodSet], coordinator: &str, job_env: &[EnvVar]) {
+/// torch.go:110-225 (envInjection from v2.3.0: the CRD field exists only there).
+fn torch(input: Input, release: Release, sets: &mut [PodSet], coordinator: &str, job_env: &[EnvVar]) {
     set_trainer_count(input, sets);
-    let procs = torch_procs(input);
+    let procs = torch_procs(input, release);
     let tune = super::torchtune::is_torchtune(input);
     // :148 PET_NNODES is the trainer's pod count (1 without a trainer job).
     let count = trainer_set(sets).map_or(1, |ps| ps.count);
@@ -258,8 +342,13 @@ fn xgboost(input: Input, sets: &mut [PodSet], coordinator: &str) {
     upsert_port(&mut c.ports, TRAINER_PORT); // :142-144
 }
 
-/// mpi.go:111-233.
-fn mpi_plugin(input: Input, mpi: &MpiPolicy, sets: &mut [PodSet]) -> Result<MpiOutcome, Rejection> {
+/// mpi.go:111-233 (v2.0.1 :107-213).
+fn mpi_plugin(
+    input: Input,
+    controller: &Controller,
+    mpi: &MpiPolicy,
+    sets: &mut [PodSet],
+) -> Result<MpiOutcome, Rejection> {
     let launcher_as_node = mpi.run_launcher_as_node.unwrap_or(false);
     let trainer = input.job.spec.trainer.as_ref();
     // :117-126 with the launcher running as a node, it is one of numNodes.
@@ -269,14 +358,17 @@ fn mpi_plugin(input: Input, mpi: &MpiPolicy, sets: &mut [PodSet]) -> Result<MpiO
         }
     }
     // :128-139 slots: the TrainJob's numProcPerNode; else the runtime's, and a runtime 1 becomes
-    // one per GPU when a node has more than one. CRD default 1 (trainingruntime_types.go:275-278).
+    // one per GPU when a node has more than one (from v2.1.0, mpi.go:127-135; v2.0.1 :126-128
+    // keeps the runtime's). CRD default 1 (trainingruntime_types.go:275-278).
     let runtime_procs = mpi.num_proc_per_node.unwrap_or(1);
     let slots = match trainer.and_then(|t| t.num_proc_per_node) {
         Some(n) => n,
-        None if runtime_procs == 1 => match gpus(resources_per_node(input).as_ref()) {
-            g if g > 1 => u32::try_from(g).unwrap_or(u32::MAX),
-            _ => 1,
-        },
+        None if runtime_procs == 1 && controller.mpi_slots_follow_gpus => {
+            match gpus(resources_per_node(input).as_ref()) {
+                g if g > 1 => u32::try_from(g).unwrap_or(u32::MAX),
+                _ => 1,
+            }
+        }
         None => runtime_procs,
     };
     // CRD defaults (trainingruntime_types.go:281-292): OpenMPI, /root/.ssh.

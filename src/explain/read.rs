@@ -1,7 +1,7 @@
 //! A user's own manifests: YAML text holding one TrainJob and the runtime it references, read
 //! into the typed models plus the per-replicatedJob counts those models drop.
 
-use super::{explain, Explanation, Input, JobCounts, Release};
+use super::{explain, Explanation, Input, JobCounts, Legacy, Release};
 use crate::model::v2::{TrainJob, TrainingRuntime};
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -13,12 +13,34 @@ pub struct Documents {
     pub job: TrainJob,
     pub runtime: TrainingRuntime,
     pub counts: Vec<JobCounts>,
+    pub legacy: Legacy,
 }
 
 impl Documents {
     pub fn input(&self) -> Input<'_> {
-        Input { job: &self.job, runtime: &self.runtime, counts: &self.counts }
+        Input { job: &self.job, runtime: &self.runtime, counts: &self.counts, legacy: &self.legacy }
     }
+}
+
+/// Takes out of the TrainJob what only older releases' CRDs hold: a string `numProcPerNode`
+/// (v2.0-v2.1) and the `podSpecOverrides` (v2.0) or `podTemplateOverrides` (v2.1) list. The
+/// release's checks then judge them (validate.rs).
+fn take_legacy(job: &mut Json) -> Legacy {
+    let mut legacy = Legacy::default();
+    if let Some(trainer) = job.pointer_mut("/spec/trainer").and_then(Json::as_object_mut) {
+        if let Some(Json::String(text)) = trainer.get("numProcPerNode") {
+            legacy.num_proc_per_node = Some(text.clone());
+            trainer.remove("numProcPerNode");
+        }
+    }
+    if let Some(spec) = job.get_mut("spec").and_then(Json::as_object_mut) {
+        for name in ["podSpecOverrides", "podTemplateOverrides"] {
+            if let Some(value) = spec.remove(name) {
+                legacy.pod_settings.push((name.to_string(), crate::model::Value::from(&value)));
+            }
+        }
+    }
+    legacy
 }
 
 fn typed<T: serde::de::DeserializeOwned>(doc: &Json, what: &str) -> Result<T, String> {
@@ -81,6 +103,8 @@ pub fn documents(text: &str) -> Result<Documents, String> {
         return Err("no TrainingRuntime or ClusterTrainingRuntime in the input".into());
     }
     let runtime = referenced(job, &runtimes)?;
+    let mut job = job.clone();
+    let legacy = take_legacy(&mut job);
     let rjobs =
         runtime.pointer("/spec/template/spec/replicatedJobs").and_then(Json::as_array).cloned().unwrap_or_default();
     let counts = rjobs
@@ -97,7 +121,7 @@ pub fn documents(text: &str) -> Result<Documents, String> {
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
-    Ok(Documents { job: typed(job, "TrainJob")?, runtime: typed(runtime, "runtime")?, counts })
+    Ok(Documents { job: typed(&job, "TrainJob")?, runtime: typed(runtime, "runtime")?, counts, legacy })
 }
 
 /// `documents` then `explain`.

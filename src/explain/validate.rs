@@ -1,12 +1,14 @@
-//! What the v2.3.0 TrainJob validating webhook refuses (pkg/webhooks/trainjob_webhook.go:110-121
-//! runs each plugin's `Validate` through the runtime's `ValidateObjects`,
-//! pkg/runtime/core/clustertrainingruntime.go:99-123). Upstream aggregates every plugin's errors
-//! in Go map order; this returns the first in a fixed order: schema, jobset, torch, mpi, xgboost.
+//! What the API server (the release's CRDs) and the TrainJob validating webhook refuse
+//! (pkg/webhooks/trainjob_webhook.go:110-121 runs each plugin's `Validate` through the runtime's
+//! `ValidateObjects`, pkg/runtime/core/clustertrainingruntime.go:99-123). Upstream aggregates
+//! every plugin's errors in Go map order; this returns the first in a fixed order: schema,
+//! jobset, torch, mpi, xgboost.
 
 use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
-use super::plugins::{bad_quantity, Policy};
+use super::plugins::{bad_quantity, Policy, Procs};
 use super::{Input, Rejection};
 use crate::model::Value;
+use crate::releases::{NumProcPerNode, PodSettingsField, Release};
 
 /// constants.go:300,303,306.
 const TORCH_RESERVED: [&str; 5] =
@@ -23,8 +25,8 @@ fn reject(field: &str, reason: String) -> Option<Rejection> {
     Some(Rejection { field: field.into(), reason })
 }
 
-pub fn check(input: Input) -> Option<Rejection> {
-    schema(input).or_else(|| jobset(input)).or_else(|| plugins(input))
+pub fn check(input: Input, release: Release) -> Option<Rejection> {
+    schema(input).or_else(|| crd(input, release)).or_else(|| jobset(input)).or_else(|| plugins(input, release))
 }
 
 /// The API server's own schema check: a quantity it cannot read never reaches the webhook.
@@ -32,6 +34,64 @@ fn schema(input: Input) -> Option<Rejection> {
     let res = input.job.spec.trainer.as_ref()?.resources_per_node.as_ref()?;
     let (key, value) = bad_quantity(res)?;
     reject(&format!("spec.trainer.resourcesPerNode.{key}"), format!("{value:?} is not a Kubernetes quantity"))
+}
+
+/// A field the release's CRD does not declare: `kubectl apply` (strict field validation, the
+/// default since Kubernetes 1.27) refuses the object before any webhook sees it.
+fn unknown(object: &str, path: &str, release: Release) -> Option<Rejection> {
+    reject(
+        &format!("{object}{path}"),
+        format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", release.tag),
+    )
+}
+
+/// The TrainJob and runtime against the release's CRDs (the release data's field facts).
+fn crd(input: Input, release: Release) -> Option<Rejection> {
+    let spec = &input.job.spec;
+    // Pod settings moved: podSpecOverrides (v2.0), podTemplateOverrides (v2.1), runtimePatches.
+    let used = input.legacy.pod_settings.iter().map(|(name, _)| name.as_str());
+    let used = used.chain((!spec.runtime_patches.is_empty()).then_some(PodSettingsField::RuntimePatches.field()));
+    for name in used.collect::<Vec<_>>() {
+        if name != release.pod_settings.field() {
+            return unknown("", &format!("spec.{name}"), release);
+        }
+    }
+    if spec.active_deadline_seconds.is_some() && !release.active_deadline_seconds {
+        return unknown("", "spec.activeDeadlineSeconds", release);
+    }
+    if let Some(text) = &input.legacy.num_proc_per_node {
+        if release.num_proc_per_node == NumProcPerNode::Int32 {
+            return reject(
+                "spec.trainer.numProcPerNode",
+                format!(
+                    "Invalid value: \"string\": spec.trainer.numProcPerNode in body must be of type integer: {text:?}"
+                ),
+            );
+        }
+    }
+    let runtime = "runtime ";
+    if let Some(ml) = &input.runtime.spec.ml_policy {
+        let sources = [
+            ("torch", ml.torch.is_some()),
+            ("mpi", ml.mpi.is_some()),
+            ("jax", ml.jax.is_some()),
+            ("xgboost", ml.xgboost.is_some()),
+        ];
+        for (source, set) in sources {
+            if set && !release.policies.contains(&source) {
+                return unknown(runtime, &format!("spec.mlPolicy.{source}"), release);
+            }
+        }
+        for field in ml.torch.iter().flat_map(|t| t.keys()) {
+            if !release.torch_policy_fields.contains(&field.as_str()) {
+                return unknown(runtime, &format!("spec.mlPolicy.torch.{field}"), release);
+            }
+        }
+    }
+    if !input.runtime.spec.template.spec.volume_claim_policies.is_empty() && !release.jobset_volume_claims {
+        return unknown(runtime, "spec.template.spec.volumeClaimPolicies", release);
+    }
+    None
 }
 
 /// `sets.List` then `%v`: sorted, space-separated, in brackets.
@@ -50,10 +110,27 @@ fn reserved_in(input: Input, names: &[&str]) -> Vec<String> {
     found
 }
 
-fn plugins(input: Input) -> Option<Rejection> {
+/// The TrainJob's `numProcPerNode` as written, number or (v2.0-v2.1) string.
+fn written_procs(input: Input) -> Option<Result<Procs, String>> {
+    let typed = input.job.spec.trainer.as_ref().and_then(|t| t.num_proc_per_node).map(|n| Ok(Procs::Count(n)));
+    typed.or_else(|| input.legacy.num_proc_per_node.as_ref().map(|s| Procs::parse(s).ok_or_else(|| s.clone())))
+}
+
+fn plugins(input: Input, release: Release) -> Option<Rejection> {
     let policy = Policy::of(input);
     let trainer = input.job.spec.trainer.as_ref();
-    if policy.torch {
+    let procs = written_procs(input);
+    // v2.0.1 torch.go:59, v2.1.0 :57: the torch webhook returns at once unless the TrainJob sets
+    // numProcPerNode, so reserved PET_* names pass (and the plugin overwrites them).
+    let torch_checks = !(release.controller.torch_webhook_needs_procs && procs.is_none());
+    if policy.torch && torch_checks {
+        // v2.0.1 torch.go:66-73 (v2.1.0 :64-71): a string must be auto, cpu or gpu.
+        if let Some(Err(text)) = &procs {
+            return reject(
+                "spec.trainer.numProcPerNode",
+                format!("Invalid value: {text:?}: must have an int value or [auto cpu gpu]"),
+            );
+        }
         // torch.go:63,89-107: every envInjection target must name a container of the runtime
         // (regular first, then init containers).
         for (job, container) in super::plugins::env_injection_targets(input) {
@@ -76,13 +153,21 @@ fn plugins(input: Input) -> Option<Rejection> {
         }
         // torch.go:81-84 torchtune's own checks when the command is exactly `tune run`.
         if super::torchtune::is_torchtune(input) {
-            if let Some(r) = super::torchtune::validate(input) {
+            if let Some(r) = super::torchtune::validate(input, release) {
                 return Some(r);
             }
         }
     }
     if let Some(mpi) = &policy.mpi {
-        // mpi.go:89-94.
+        // v2.0.1 and v2.1.0 mpi.go:92-96: a string numProcPerNode is refused for MPI.
+        if let Some(Ok(Procs::Auto | Procs::Cpu | Procs::Gpu) | Err(_)) = &procs {
+            let text = input.legacy.num_proc_per_node.clone().unwrap_or_default();
+            return reject(
+                "spec.trainer.numProcPerNode",
+                format!("Invalid value: {text:?}: must have an int value for MPI TrainJob"),
+            );
+        }
+        // mpi.go:89-94 (v2.0.1 :97-103).
         let nodes = trainer.and_then(|t| t.num_nodes).unwrap_or(1);
         let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
         let has = |n: &str| rjobs.iter().any(|r| r.name == n);
@@ -97,9 +182,9 @@ fn plugins(input: Input) -> Option<Rejection> {
                     .into(),
             );
         }
-        // mpi.go:96-107.
+        // mpi.go:96-107, new in v2.3.0.
         let found = reserved_in(input, &MPI_RESERVED);
-        if !found.is_empty() {
+        if release.controller.mpi_reserved_env && !found.is_empty() {
             return reject(
                 "spec.trainer.env",
                 format!("must not have reserved envs, invalid envs configured: [{}]", found.join(" ")),

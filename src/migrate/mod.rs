@@ -11,6 +11,7 @@ pub use convert::Outcome;
 pub use report::{Entry, Status};
 
 use crate::model::Value;
+use crate::releases::{Release, NEWEST};
 use crate::yaml;
 
 /// One input document and what became of it.
@@ -26,23 +27,30 @@ pub struct DocResult {
 
 pub struct Migration {
     pub docs: Vec<DocResult>,
+    /// The Trainer release the output is written for.
+    pub target: Release,
 }
 
-/// Converts a YAML stream. `Err` only when the input as a whole cannot be read (too large,
-/// empty, binary, too deep); per-document problems are outcomes.
+/// Converts a YAML stream for the newest release: see [`migrate_to`].
 pub fn migrate(text: &str) -> Result<Migration, String> {
+    migrate_to(text, NEWEST)
+}
+
+/// Converts a YAML stream into objects for the `target` release. `Err` only when the input as a
+/// whole cannot be read (too large, empty, binary, too deep); per-document problems are outcomes.
+pub fn migrate_to(text: &str, target: Release) -> Result<Migration, String> {
     let raw = input::documents(text)?;
     let docs = raw
         .into_iter()
         .map(|d| {
             let outcome = match &d.value {
-                Ok(v) => convert::convert(v),
+                Ok(v) => convert::convert(v, target),
                 Err(e) => Outcome::Invalid { message: format!("not valid YAML: {e}") },
             };
             DocResult { index: d.index, line: d.line, source: d.value.ok(), outcome }
         })
         .collect();
-    Ok(Migration { docs })
+    Ok(Migration { docs, target })
 }
 
 impl Migration {
@@ -76,7 +84,8 @@ impl Migration {
             match &d.outcome {
                 Outcome::Converted { name, kind, report, lossy, .. } => {
                     out.push_str(&format!(
-                        "{at}: {kind} {name} converted{}\n",
+                        "{at}: {kind} {name} converted for Trainer {}{}\n",
+                        self.target.tag,
                         if *lossy { " with losses" } else { "" }
                     ));
                     // Written in place: a report can have hundreds of thousands of entries.

@@ -6,9 +6,10 @@
 //! report rows and V1 lines, and a copy or an allocation per row is what made it slow.
 
 use super::report::{Entry, EntryIndex, Status};
-use super::{migrate, DocResult, Migration, Outcome};
+use super::{migrate_to, DocResult, Migration, Outcome};
 use crate::highlight::{push_escaped_html, to_html_with_classes};
 use crate::model::Value;
+use crate::releases::{Release, NEWEST};
 use crate::snippets::Language;
 use crate::yaml::{self, Sink};
 use serde::Serialize;
@@ -172,11 +173,24 @@ struct Rendered<'a> {
     html: String,
 }
 
-/// The conversion of `text`, as `{"error", "yaml", "summary", "html"}` JSON for the wasm
-/// boundary. When the input as a whole cannot be read (empty, binary, too large, too deep),
-/// only `error` is set.
+/// The conversion of `text` for the newest release, as `{"error", "yaml", "summary", "html"}`
+/// JSON for the wasm boundary. When the input as a whole cannot be read (empty, binary, too
+/// large, too deep), only `error` is set.
 pub fn rendered_json(text: &str) -> String {
-    let rendered = match migrate(text) {
+    render(migrate_to(text, NEWEST))
+}
+
+/// The conversion of `text` for the release line `line` (`v2.1`), as JSON for the wasm
+/// boundary; an unknown line is the answer's error.
+pub fn rendered_json_for(text: &str, line: &str) -> String {
+    match Release::from_line(line) {
+        Some(target) => render(migrate_to(text, target)),
+        None => render(Err(format!("unknown Trainer release {line:?}: the converter cannot write for it"))),
+    }
+}
+
+fn render(migration: Result<Migration, String>) -> String {
+    let rendered = match migration {
         Ok(m) => {
             let yaml = m.output_yaml();
             let (summary, html) = (summary_html(&m), report_html(&m));

@@ -282,21 +282,23 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 }
 
-/// Why a model could not become a tree (never, for our models; see `to_value`).
+/// A model could not become a tree (never, for our models; see `to_value`, which drops it).
+/// It carries no message: as a zero-sized type its `Result`s are no bigger than a `Value`,
+/// which keeps the serialize code generated per field type of every model small in the widget.
 #[derive(Debug)]
-pub struct TreeError(String);
+pub struct TreeError;
 
 impl fmt::Display for TreeError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str("this value has no YAML tree")
     }
 }
 
 impl std::error::Error for TreeError {}
 
 impl ser::Error for TreeError {
-    fn custom<T: fmt::Display>(msg: T) -> Self {
-        TreeError(msg.to_string())
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        TreeError
     }
 }
 
@@ -328,8 +330,7 @@ impl MapBuilder {
 
     #[inline(never)]
     fn push_value(&mut self, value: Value) -> Result<(), TreeError> {
-        let key =
-            self.key.take().ok_or_else(|| <TreeError as ser::Error>::custom("a map value came before its key"))?;
+        let key = self.key.take().ok_or(TreeError)?;
         self.entries.push((key, value));
         Ok(())
     }
@@ -514,7 +515,7 @@ impl ser::SerializeMap for MapBuilder {
         self.key = Some(match key.serialize(TreeSerializer)? {
             Value::String(s) => s,
             Value::Number(n) => n.to_string(),
-            _ => return Err(ser::Error::custom("a map key must be a string or a number")),
+            _ => return Err(TreeError), // a map key must be a string or a number
         });
         Ok(())
     }

@@ -9,7 +9,11 @@ use crate::snippets::{all_snippets, topics, Api, Language, Snippet};
 pub enum Directive {
     Toc,
     Snippet(Snippet),
-    Explorer { attrs: Vec<(String, String)> },
+    Explorer {
+        attrs: Vec<(String, String)>,
+    },
+    /// The built-in runtimes of every release line, generated from the release data.
+    RuntimesByRelease,
 }
 
 /// `key=value` words; a bare word is `key=""`. Values cannot contain spaces.
@@ -34,6 +38,7 @@ pub fn parse(line: &str) -> Option<Result<Directive, String>> {
     Some(match name {
         "toc" => Ok(Directive::Toc),
         "explorer" => Ok(Directive::Explorer { attrs }),
+        "runtimes-by-release" => Ok(Directive::RuntimesByRelease),
         "snippet" => snippet(&attrs).map(Directive::Snippet),
         _ => return None,
     })

@@ -3,6 +3,7 @@
 
 use super::directives::{self, Directive};
 use super::front_matter::{self, FrontMatter};
+use super::release_text;
 
 /// The post's name as the blog uses it: `<date>-<slug>`, for `_posts/<name>.md` and `images/<name>/`.
 pub fn post_name(meta: &FrontMatter) -> String {
@@ -75,8 +76,9 @@ pub fn markdown_export(source: &str) -> Result<(String, String), String> {
     out.push_str("---\n");
     for (n, line) in body.lines().enumerate() {
         match directives::parse(line) {
-            None => out.push_str(line),
+            None => out.push_str(&release_text::expand(line).map_err(|e| format!("post line {}: {e}", n + 1))?),
             Some(Err(e)) => return Err(format!("post line {}: {e}", n + 1)),
+            Some(Ok(Directive::RuntimesByRelease)) => out.push_str(&release_text::runtimes_table()),
             // jekyll-toc builds the contents from `toc: true`.
             Some(Ok(Directive::Toc)) => continue,
             Some(Ok(Directive::Snippet(s))) => {

@@ -6,16 +6,21 @@
 //! - `<!-- toc -->`: the table of contents (the blog builds its own from `toc: true`);
 //! - `<!-- snippet topic=kueue -->` or `<!-- snippet query=framework=jax api=v2 language=python -->`;
 //! - `<!-- explorer persona=… framework=… [preset] [sync=persona,params] -->`: a widget mount point
-//!   with its static fallback (a Jekyll include in the export).
+//!   with its static fallback (a Jekyll include in the export);
+//! - `<!-- runtimes-by-release -->`: the table of built-in runtimes per release line. With the
+//!   `{{…}}` placeholders for release lines, tags and SDK versions in the prose, it comes from
+//!   `releases.rs` (see `release_text.rs`).
 
 mod directives;
 mod export;
 mod front_matter;
 mod page;
+mod release_text;
 
 pub use export::{markdown_export, social_card_path, social_card_svg};
 pub use front_matter::FrontMatter;
 pub use page::render_page;
+pub use release_text::runtimes_table;
 
 /// The post source as committed.
 pub const SOURCE_PATH: &str = "post/trainer-v2.md";

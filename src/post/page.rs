@@ -3,6 +3,7 @@
 
 use super::directives::{self, Directive};
 use super::front_matter;
+use super::release_text;
 use crate::fallback;
 use crate::highlight::escape_html;
 use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
@@ -28,9 +29,10 @@ fn expand(body: &str) -> Result<Expanded, String> {
     let mut figures = Vec::new();
     for (n, line) in body.lines().enumerate() {
         match directives::parse(line) {
-            None => out.push_str(line),
+            None => out.push_str(&release_text::expand(line).map_err(|e| format!("post line {}: {e}", n + 1))?),
             Some(Err(e)) => return Err(format!("post line {}: {e}", n + 1)),
             Some(Ok(Directive::Toc)) => out.push_str(TOC_MARKER),
+            Some(Ok(Directive::RuntimesByRelease)) => out.push_str(&release_text::runtimes_table()),
             Some(Ok(Directive::Snippet(s))) => {
                 out.push_str(&figure_marker(figures.len()));
                 figures.push(fallback::snippet_html(&s));

@@ -10,10 +10,11 @@ pub mod trainjob;
 pub mod v1_jobs;
 pub mod workload;
 
-use crate::catalog::{Framework, Persona, V2Support, TRAINER_VERSION, V1_OPERATOR, V1_SDK};
+use crate::catalog::{Framework, LlmModel, Persona, V2Support, V1_OPERATOR, V1_SDK};
 use crate::model::to_value;
-use crate::releases::NEWEST;
+use crate::releases::{Release, RELEASES};
 use crate::selection::{RuntimeScope, Selection};
+use crate::snippets::runtimes::FRAMEWORK_LABEL;
 use crate::yaml::{self, Line, PathSeg};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -115,9 +116,9 @@ pub fn all_snippets(sel: &Selection) -> Vec<Snippet> {
 }
 
 fn v2_pane(sel: &Selection) -> Pane {
-    let heading = format!("Trainer {TRAINER_VERSION}");
-    if sel.framework.v2_support() == V2Support::Unsupported {
-        return Pane { api: Api::V2, heading, snippets: Vec::new(), notice: Some(unsupported_notice(sel.framework)) };
+    let heading = format!("Trainer {}", sel.release.tag);
+    if sel.v2_support() == V2Support::Unsupported {
+        return Pane { api: Api::V2, heading, snippets: Vec::new(), notice: Some(unsupported_notice(sel)) };
     }
     let mut snippets = Vec::new();
     let runtime = runtimes::runtime_for(sel);
@@ -133,12 +134,13 @@ fn v2_pane(sel: &Selection) -> Pane {
         Persona::DataScientist => {
             if let Some(job) = trainjob::trainjob_for(sel) {
                 let mut comments = Vec::new();
-                if sel.framework == Framework::Mpi {
+                if sel.v2_support() == V2Support::CustomRuntime {
                     comments.push(format!(
                         "Needs the {} runtime from the platform engineer's view.",
                         crate::selection::CUSTOM_MPI_RUNTIME
                     ));
                 }
+                comments.extend(precreated_claim_comment(sel));
                 // TorchTune runs the runtime's recipe; plain MPI runs the pi program in the image.
                 if !matches!(sel.framework, Framework::TorchTune | Framework::Mpi) {
                     comments.push(format!(
@@ -150,29 +152,72 @@ fn v2_pane(sel: &Selection) -> Pane {
                 snippets.push(Snippet::yaml(Api::V2, "TrainJob".into(), lines, |_| false));
             }
             if let Some(code) = sdk_v2::sdk_v2(sel) {
-                snippets.push(Snippet::python(Api::V2, format!("Python SDK ({})", NEWEST.sdk_label()), code));
+                snippets.push(Snippet::python(Api::V2, format!("Python SDK ({})", sel.release.sdk_label()), code));
             }
         }
     }
     Pane { api: Api::V2, heading, snippets, notice: None }
 }
 
+/// Before JobSet volume claims (v2.0–v2.1) the TorchTune runtimes mount a PVC named after
+/// themselves that nothing creates: the reader must.
+fn precreated_claim_comment(sel: &Selection) -> Option<String> {
+    let rt = sel.builtin().filter(|rt| rt.framework == "torchtune" && !sel.release.jobset_volume_claims)?;
+    Some(format!(
+        "In {} every pod mounts the PVC {}: create it in the TrainJob's namespace first.",
+        sel.release.tag, rt.name
+    ))
+}
+
 fn runtime_comments(sel: &Selection) -> Vec<String> {
-    match (sel.framework, sel.scope) {
-        (Framework::Mpi, _) => vec![
-            "No built-in plain-MPI runtime ships after v2.1: this is one you own.".into(),
-            format!(
-                "Same pattern as {}: SSH keys and hostfile come from the controller.",
-                NEWEST.builtin_for(Framework::DeepSpeed).map_or("", |rt| rt.name)
-            ),
-        ],
-        (_, RuntimeScope::Cluster) => vec![format!(
-            "Shipped with Trainer {TRAINER_VERSION}: installed by the Helm chart or manifests/overlays/runtimes."
-        )],
-        (_, RuntimeScope::Namespaced) => vec![format!(
-            "A team-scoped copy of the {TRAINER_VERSION} built-in: only TrainJobs in this namespace can use it."
-        )],
+    let tag = sel.release.tag;
+    let mut comments = match (sel.v2_support(), sel.scope) {
+        (V2Support::CustomRuntime, _) => {
+            let deepspeed = sel.release.builtin_for(Framework::DeepSpeed).map_or("", |rt| rt.name);
+            let mut lines = plain_mpi_own(sel.release);
+            lines.push(format!("Same pattern as {tag}'s {deepspeed}: SSH keys and hostfile come from the controller."));
+            lines
+        }
+        (_, RuntimeScope::Cluster) => {
+            let installer = if sel.release.helm_installs_runtimes {
+                "the Helm chart or manifests/overlays/runtimes"
+            } else {
+                "manifests/overlays/runtimes"
+            };
+            vec![format!("Shipped with Trainer {tag}: installed by {installer}.")]
+        }
+        (_, RuntimeScope::Namespaced) => {
+            vec![format!("A team-scoped copy of the {tag} built-in: only TrainJobs in this namespace can use it.")]
+        }
+    };
+    if let Some(rt) = sel.builtin() {
+        if let (_, Some(removed)) = Release::life_span(rt.name) {
+            comments.push(format!("Trainer {} removed {}.", removed.line, rt.name));
+        }
     }
+    comments.extend(precreated_claim_comment(sel));
+    comments
+}
+
+/// Why plain MPI gets a runtime of its own in this release (see `Framework::v2_support_in`).
+fn plain_mpi_own(release: Release) -> Vec<String> {
+    if let Some(rt) = release.builtin_for(Framework::Mpi) {
+        let removed = Release::life_span(rt.name).1.map(|r| format!(", and {} removed it", r.line)).unwrap_or_default();
+        return vec![
+            format!(
+                "{}'s {} is the pi demo without the {FRAMEWORK_LABEL} label the SDK needs{removed}.",
+                release.tag, rt.name
+            ),
+            "This runtime is one you own: it has the label and runs your image on the launcher and every node.".into(),
+        ];
+    }
+    let last = RELEASES.iter().rev().find_map(|r| r.builtin_for(Framework::Mpi));
+    vec![match last.map(|rt| (rt.name, Release::life_span(rt.name).1)) {
+        Some((name, Some(removed))) => {
+            format!("Trainer {} removed the plain-MPI built-in {name}: this runtime is one you own.", removed.line)
+        }
+        _ => format!("Trainer {} ships no plain-MPI runtime: this one is yours to own.", release.tag),
+    }]
 }
 
 fn v1_pane(sel: &Selection) -> Pane {
@@ -190,9 +235,10 @@ fn v1_pane(sel: &Selection) -> Pane {
     if sel.framework == Framework::TorchTune {
         let pvc = v1_jobs::train_api_pvc(sel);
         let lines = yaml::emit_documents([(&[][..], &pvc), (&[][..], &job_value)]);
-        // The PVC is storage plumbing the V2 runtime's volumeClaimPolicies now own.
+        // The PVC is storage plumbing the V2 runtime's volumeClaimPolicies own from v2.2;
+        // before, the reader still creates one for the runtime.
         let mut snippet = Snippet::yaml(Api::V1, title, lines, mark);
-        let pvc_lines = yaml::emit(&pvc).len();
+        let pvc_lines = if sel.release.jobset_volume_claims { yaml::emit(&pvc).len() } else { 0 };
         for owned in snippet.owned_by_runtime.iter_mut().take(pvc_lines) {
             *owned = true;
         }
@@ -252,39 +298,106 @@ pub fn owned_by_runtime(path: &[PathSeg]) -> bool {
     }
 }
 
-fn unsupported_notice(framework: Framework) -> Notice {
-    let name = framework.label();
-    let kind = framework.v1_kind().kind();
-    let mut paragraphs = vec![
-        format!(
-            "Trainer {TRAINER_VERSION} has no {name} runtime and no mlPolicy for it, so there is no TrainJob to show. \
-             KEP-2170 lists {name} as later work; nothing has shipped."
-        ),
-        format!("Keep running {kind} on {V1_OPERATOR}.x while you plan the move; its CRD and SDK still work."),
-    ];
-    let runtime = |f: Framework| NEWEST.builtin_for(f).map_or("", |rt| rt.name);
-    paragraphs.push(match framework {
-        Framework::TensorFlow => format!(
-            "Parameter-server topologies (Chief, PS, Evaluator) have no V2 representation. \
-             If the model can move to PyTorch or JAX, the {} and {} runtimes take it from there.",
-            runtime(Framework::PyTorch),
-            runtime(Framework::Jax)
-        ),
-        _ => format!(
-            "If the model can move to PyTorch, the {} runtime takes it from there.",
-            runtime(Framework::PyTorch)
-        ),
-    });
-    Notice { title: format!("No V2 equivalent for {kind}"), paragraphs }
+/// The first release line that ships what the selection needs, when it comes after the selected
+/// release (JAX and XGBoost before v2.2, Qwen before v2.1).
+fn arrives_later(sel: &Selection) -> Option<Release> {
+    let first = match sel.framework {
+        Framework::TorchTune => {
+            let model = sel.model();
+            Release::first_where(|r| model.runtime(r).is_some())
+        }
+        f => Release::first_where(|r| f.v2_support_in(r) != V2Support::Unsupported),
+    };
+    first.filter(|first| sel.release.is_before(first))
+}
+
+/// The runtimes of `frameworks` that the selected release ships, named for a "move to" hint.
+fn fallback_runtimes(sel: &Selection, frameworks: &[Framework]) -> (Vec<&'static str>, Vec<&'static str>) {
+    frameworks.iter().filter_map(|f| sel.release.builtin_for(*f).map(|rt| (f.label(), rt.name))).unzip()
+}
+
+fn unsupported_notice(sel: &Selection) -> Notice {
+    let tag = sel.release.tag;
+    let name = sel.framework.label();
+    let kind = sel.framework.v1_kind().kind();
+    if sel.framework == Framework::TorchTune {
+        let model = sel.model().label();
+        let shipped: Vec<&str> =
+            LlmModel::ALL.iter().filter(|m| m.runtime(&sel.release).is_some()).map(|m| m.label()).collect();
+        let mut paragraphs = vec![format!(
+            "Trainer {tag} ships TorchTune runtimes for {} only, so there is no TrainJob to show for {model}.",
+            shipped.join(" and ")
+        )];
+        if let Some(first) = arrives_later(sel) {
+            let runtime = sel.model().runtime(&first).map_or("", |rt| rt.name);
+            paragraphs.push(format!("Its runtime, {runtime}, first shipped with Trainer {}.", first.line));
+        }
+        return Notice { title: format!("No {model} runtime in Trainer {tag}"), paragraphs };
+    }
+    let (labels, runtimes) = match sel.framework {
+        Framework::TensorFlow => fallback_runtimes(sel, &[Framework::PyTorch, Framework::Jax]),
+        _ => fallback_runtimes(sel, &[Framework::PyTorch]),
+    };
+    let move_to = format!(
+        "If the model can move to {}, the {} runtime{} take{} it from there.",
+        labels.join(" or "),
+        runtimes.join(" and "),
+        if runtimes.len() > 1 { "s" } else { "" },
+        if runtimes.len() > 1 { "" } else { "s" },
+    );
+    let policy = sel.framework.ml_policy().unwrap_or_default();
+    let Some(first) = arrives_later(sel) else {
+        let mut paragraphs = vec![
+            format!(
+                "Trainer {tag} has no {name} runtime and no mlPolicy for it, so there is no TrainJob to show. \
+                 KEP-2170 lists {name} as later work; nothing has shipped."
+            ),
+            format!("Keep running {kind} on {V1_OPERATOR}.x while you plan the move; its CRD and SDK still work."),
+        ];
+        paragraphs.push(match sel.framework {
+            Framework::TensorFlow => {
+                format!("Parameter-server topologies (Chief, PS, Evaluator) have no V2 representation. {move_to}")
+            }
+            _ => move_to,
+        });
+        return Notice { title: format!("No V2 equivalent for {kind}"), paragraphs };
+    };
+    let runtime = first.builtin_for(sel.framework).map_or("", |rt| rt.name);
+    let no_policy = if sel.release.policies.contains(&policy) {
+        String::new()
+    } else {
+        format!(" and its CRDs have no mlPolicy.{policy}")
+    };
+    Notice {
+        title: format!("No {name} runtime in Trainer {tag}"),
+        paragraphs: vec![
+            format!("Trainer {tag} ships no {name} runtime{no_policy}, so there is no TrainJob to show."),
+            format!("{name} arrived in Trainer {} with the {runtime} runtime.", first.line),
+            format!("Keep running {kind} on {V1_OPERATOR}.x until the cluster runs Trainer {} or later.", first.line),
+            move_to,
+        ],
+    }
 }
 
 fn summary(sel: &Selection, v1: &Pane, v2: &Pane) -> String {
     let kind = sel.framework.v1_kind().kind();
     // The V1 pane always has its job; `first` keeps the widget's render total regardless.
     let (owned, total) = v1.snippets.first().map(|s| (s.owned_count(), s.line_count())).unwrap_or((0, 0));
-    match (sel.framework.v2_support(), sel.persona) {
+    match (sel.v2_support(), sel.persona) {
         (V2Support::Unsupported, _) => {
-            format!("{kind} has no Trainer {TRAINER_VERSION} equivalent: keep it on {V1_OPERATOR}.")
+            let tag = sel.release.tag;
+            match (sel.framework, arrives_later(sel)) {
+                (Framework::TorchTune, first) => format!(
+                    "Trainer {tag} has no {} runtime{}.",
+                    sel.model().label(),
+                    first.map(|r| format!(" (first in {})", r.line)).unwrap_or_default()
+                ),
+                (_, Some(first)) => format!(
+                    "{kind} has no Trainer {tag} equivalent (first in {}): keep it on {V1_OPERATOR} until then.",
+                    first.line
+                ),
+                (_, None) => format!("{kind} has no Trainer {tag} equivalent: keep it on {V1_OPERATOR}."),
+            }
         }
         (_, Persona::PlatformEngineer) => format!(
             "The runtime now holds what every V1 job repeated: {owned} of the {total} {kind} lines are infrastructure."

@@ -152,21 +152,19 @@ impl Script {
 
     /// `import module`
     pub fn import_module(&mut self, module: &str) {
-        if !self.modules.iter().any(|m| m == module) {
-            self.modules.push(module.into());
-        }
+        insert_sorted(&mut self.modules, module);
     }
 
     /// `from module import name`
     pub fn import(&mut self, module: &str, name: &str) {
-        match self.imports.iter_mut().find(|(m, _)| m == module) {
-            Some((_, names)) => {
-                if !names.iter().any(|n| n == name) {
-                    names.push(name.into());
-                }
+        let at = match self.imports.binary_search_by(|(m, _)| m.as_str().cmp(module)) {
+            Ok(at) => at,
+            Err(at) => {
+                self.imports.insert(at, (module.into(), Vec::new()));
+                at
             }
-            None => self.imports.push((module.into(), vec![name.into()])),
-        }
+        };
+        insert_sorted(&mut self.imports[at].1, name);
     }
 
     pub fn line(&mut self, line: impl Into<String>) {
@@ -177,15 +175,14 @@ impl Script {
         self.body.push(String::new());
     }
 
-    pub fn finish(mut self) -> String {
-        self.modules.sort();
-        self.imports.sort();
+    pub fn finish(self) -> String {
         let mut out = String::new();
         for module in &self.modules {
-            out.push_str(&format!("import {module}\n"));
+            out.push_str("import ");
+            out.push_str(module);
+            out.push('\n');
         }
-        for (module, names) in &mut self.imports {
-            names.sort();
+        for (module, names) in &self.imports {
             let one_line = format!("from {module} import {}", names.join(", "));
             if one_line.len() <= WIDTH {
                 out.push_str(&one_line);
@@ -206,6 +203,14 @@ impl Script {
             out.push('\n');
         }
         out
+    }
+}
+
+/// Adds `item` to a sorted, repeat-free list where it belongs. Kept sorted as it grows, the
+/// lists need no sort at the end (each `sort` instance cost the widget KBs of wasm).
+fn insert_sorted(list: &mut Vec<String>, item: &str) {
+    if let Err(at) = list.binary_search_by(|x| x.as_str().cmp(item)) {
+        list.insert(at, item.into());
     }
 }
 

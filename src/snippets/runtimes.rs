@@ -6,7 +6,7 @@
 //! `trainer.kubeflow.org/webhook-validation: disabled` label. A native test applies that overlay to
 //! the shipped base manifests and compares field for field.
 
-use crate::catalog::{Framework, LlmModel};
+use crate::catalog::{LlmModel, V2Support};
 use crate::model::pod::{Container, EnvVar, PodSpec, PodTemplateSpec, Resources};
 use crate::model::v2::{
     DependsOn, JobSetSpec, JobSetTemplate, JobSpec, JobTemplate, MlPolicy, MpiPolicy, ReplicatedJob, TrainingRuntime,
@@ -22,15 +22,16 @@ pub const FRAMEWORK_LABEL: &str = "trainer.kubeflow.org/framework";
 pub const ANCESTOR_LABEL: &str = "trainer.kubeflow.org/trainjob-ancestor-step";
 pub const WEBHOOK_LABEL: &str = "trainer.kubeflow.org/webhook-validation";
 
-/// The runtime the platform engineer owns for this selection, or `None` when V2 has none.
+/// The runtime the platform engineer owns for this selection, as the selected release ships or
+/// admits it, or `None` when the release has none.
 pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
-    let release = NEWEST;
-    let mut rt = match sel.framework {
-        Framework::TorchTune => builtin_runtime(&release, release.torchtune_runtime(sel.model().id())?)?,
-        Framework::Mpi => custom_mpi_runtime(sel),
-        f => builtin_runtime(&release, release.builtin_for(f)?)?,
+    let custom = sel.v2_support() == V2Support::CustomRuntime;
+    let mut rt = match sel.v2_support() {
+        V2Support::BuiltIn => builtin_runtime(&sel.release, sel.builtin()?)?,
+        V2Support::CustomRuntime => custom_mpi_runtime(sel),
+        V2Support::Unsupported => return None,
     };
-    if sel.scope == RuntimeScope::Namespaced || sel.framework == Framework::Mpi {
+    if sel.scope == RuntimeScope::Namespaced || custom {
         // A runtime the platform engineer writes is no longer a built-in: it keeps webhook
         // validation, which only the shipped runtimes switch off.
         rt.metadata.labels.remove(WEBHOOK_LABEL);
@@ -42,8 +43,8 @@ pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
     Some(rt)
 }
 
-/// A release's built-in runtime from its data entry. `None` for a shape not modelled yet
-/// (the v2.0 `mpi-distributed` pi demo).
+/// A release's built-in runtime from its data entry. `None` only for data we cannot build (a
+/// TorchTune runtime named after an unknown model).
 fn builtin_runtime(release: &Release, data: &BuiltinRuntime) -> Option<TrainingRuntime> {
     let image = release.image(data.image);
     let mut rt = match data.framework {
@@ -187,18 +188,19 @@ fn mpi_runtime(release: &Release, name: &str, framework_label: &str, image: &str
     cluster_runtime(runtime_meta(name, framework_label), ml, mpi_jobset(image, release.mpi_launcher_waits_for_nodes))
 }
 
-/// Plain MPI: no built-in since v2.1 removed `mpi-distributed`, so this is the runtime a platform
-/// engineer writes, on the same pattern as the shipped MPI runtimes.
 /// The image of the plain-MPI runtime the platform engineer owns: the reader's, else the pi demo.
 pub fn custom_mpi_image(sel: &Selection) -> String {
     sel.params.image.clone().unwrap_or_else(|| "mpioperator/mpi-pi:openmpi".into())
 }
 
+/// Plain MPI where the release ships no built-in for it (v2.1 removed `mpi-distributed`): the
+/// runtime a platform engineer writes, on the pattern of the release's own MPI built-ins (from
+/// v2.3 the launcher waits for sshd on every node).
 fn custom_mpi_runtime(sel: &Selection) -> TrainingRuntime {
     let image = custom_mpi_image(sel);
     let ml = MlPolicy { num_nodes: Some(1), mpi: Some(mpi_policy()), ..Default::default() };
-    // The pattern of the newest built-ins: the launcher waits for sshd on every node.
-    cluster_runtime(runtime_meta(CUSTOM_MPI_RUNTIME, "mpi"), ml, mpi_jobset(&image, true))
+    let jobset = mpi_jobset(&image, sel.release.mpi_launcher_waits_for_nodes);
+    cluster_runtime(runtime_meta(CUSTOM_MPI_RUNTIME, "mpi"), ml, jobset)
 }
 
 fn initializer_job(step: &str, image: &str, storage_uri: &str) -> ReplicatedJob {

@@ -11,8 +11,6 @@ use crate::tree;
 pub const QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 /// The Secret the snippets read the Hugging Face token from. Tokens never go into YAML.
 pub const HF_SECRET: &str = "hf-token";
-/// The model initializer's default `ignore_patterns` in SDK 0.5.0, joined as the SDK writes them.
-pub const MODEL_IGNORE_PATTERNS: &str = "*.msgpack,*.h5,*.bin,*.pt,*.pth";
 
 pub fn job_meta(sel: &Selection) -> ObjectMeta {
     let mut meta = ObjectMeta::named(&sel.name());
@@ -72,9 +70,9 @@ fn llm_initializer(sel: &Selection) -> Initializer {
         value: None,
         value_from: Some(tree!({"secretKeyRef": {"name": HF_SECRET, "key": "token"}})),
     });
-    // SDK 0.5.0's HuggingFaceModelInitializer skips these files unless told otherwise; the YAML
-    // says the same, so both panes download the same model.
-    let ignore = EnvVar::new("IGNORE_PATTERNS", MODEL_IGNORE_PATTERNS);
+    // The release's SDK writes its HuggingFaceModelInitializer's default ignore_patterns (which
+    // changed in 0.4); the YAML says the same, so both panes download the same model.
+    let ignore = EnvVar::new("IGNORE_PATTERNS", sel.release.model_ignore_patterns);
     Initializer {
         dataset: Some(StorageInitializer { storage_uri: Some(sel.dataset()), ..Default::default() }),
         model: Some(StorageInitializer {

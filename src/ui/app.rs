@@ -1,6 +1,7 @@
 //! The explorer: one instance per mount point.
 
 use super::browser;
+use super::components::kubernetes::kubernetes;
 use super::components::migrate::Migrate;
 use super::components::pane::Pane;
 use super::components::params::Params;
@@ -8,6 +9,7 @@ use super::components::radio_group::RadioGroup;
 use super::state::{Action, State};
 use crate::catalog::{Framework, Persona, V2Support};
 use crate::query::SyncSet;
+use crate::releases::RELEASES;
 use crate::selection::{Mode, RuntimeScope, Selection};
 use crate::snippets::render;
 use gloo::events::EventListener;
@@ -129,6 +131,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
         let state = state.clone();
         Callback::from(move |i: usize| state.dispatch(Action::Mode(if i == 0 { Mode::Compare } else { Mode::Migrate })))
     };
+    let on_release = {
+        let state = state.clone();
+        Callback::from(move |i: usize| state.dispatch(Action::Release(RELEASES[i])))
+    };
     let on_edit = {
         let state = state.clone();
         Callback::from(move |(key, raw)| state.dispatch(Action::Param(key, raw)))
@@ -142,7 +148,9 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let framework_idx = Framework::ALL.iter().position(|f| *f == sel.framework).unwrap_or(0);
     let personas: Vec<_> = Persona::ALL.iter().map(|p| (p.id(), p.label())).collect();
     let frameworks: Vec<_> = Framework::ALL.iter().map(|f| (f.id(), f.label())).collect();
-    let has_runtime = sel.framework.v2_support() != V2Support::Unsupported;
+    let release_idx = RELEASES.iter().position(|r| r.line == sel.release.line).unwrap_or(RELEASES.len() - 1);
+    let releases: Vec<_> = RELEASES.iter().map(|r| (r.line, r.line)).collect();
+    let has_runtime = sel.v2_support() != V2Support::Unsupported;
     let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
 
     html! {
@@ -153,10 +161,19 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     <RadioGroup label="View" options={vec![("compare", "Compare V1 and V2"), ("migrate", "Migrate a V1 job")]}
                         selected={usize::from(sel.mode == Mode::Migrate)} on_select={on_mode} class="mode" />
                 </div>
+                // The reader's cluster: it applies to both views, so it sits above them.
+                <div class="control">
+                    <span class="control-label" aria-hidden="true">{ "Trainer" }</span>
+                    <RadioGroup label="Trainer release" options={releases} selected={release_idx}
+                        on_select={on_release} class="release" described_by="release-pairs" />
+                    <span id="release-pairs" class="pairs">
+                        { format!("{}, SDK {}", sel.release.tag, sel.release.sdk_label()) }
+                    </span>
+                </div>
             }
             if sel.mode == Mode::Migrate && !props.compact {
                 <Migrate initial={view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default()}
-                    scratch={props.scratch.clone()} on_announce={on_announce.clone()} />
+                    release={sel.release} scratch={props.scratch.clone()} on_announce={on_announce.clone()} />
             } else {
             <div class="controls">
                 <div class="control">
@@ -189,6 +206,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 <span class="swatch" aria-hidden="true"></span>
                 { "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }
             </p>
+            // Not in the post's compact presets: their sections embed their own (post/, later).
+            if has_runtime && !props.compact {
+                { kubernetes(crate::query::to_query(&sel, SyncSet::ALL)) }
+            }
             }
             <div class="sr-only" aria-live="polite" role="status">{ (*status).clone() }</div>
         </div>

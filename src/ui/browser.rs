@@ -69,7 +69,7 @@ fn dispatch(name: &str, detail: &JsValue) {
 /// Tells the other instances on the page. `storage` events only reach other windows, so the
 /// page-local channel is a CustomEvent on `window`.
 pub fn broadcast(instance: u32, sel: &Selection, sync: SyncSet) {
-    dispatch(SYNC_EVENT, &JsValue::from_str(&format!("{instance}\n{}", query::to_query(sel, sync))));
+    dispatch(SYNC_EVENT, &JsValue::from_str(&format!("{instance}\n{}", query::sync_query(sel, sync))));
 }
 
 /// Splits a sync event's detail into (sender, query).
@@ -178,14 +178,16 @@ fn field(obj: &JsValue, key: &str) -> Option<String> {
     js_sys::Reflect::get(obj, &JsValue::from_str(key)).ok().and_then(|v| v.as_string())
 }
 
-/// Runs the converter on `text`. Every failure (no converter, a module that did not load, a
+/// Runs the converter on `text`, writing for the release line `release` (`v2.1`). Every failure (no converter, a module that did not load, a
 /// malformed answer) becomes a message for the reader. The answer is read with the browser's
 /// JSON parser, which keeps a JSON decoder out of the widget's wasm.
-pub async fn run_migrator(text: String) -> Result<Converted, String> {
-    let f = MIGRATOR
-        .with(|m| m.borrow().clone())
-        .ok_or("The converter is not available on this page; the CLI does the same: trainer-explorer migrate FILE")?;
-    let answer = f.call1(&JsValue::NULL, &JsValue::from_str(&text)).map_err(js_error)?;
+pub async fn run_migrator(text: String, release: &str) -> Result<Converted, String> {
+    let f = MIGRATOR.with(|m| m.borrow().clone()).ok_or_else(|| {
+        format!(
+            "The converter is not available on this page; the CLI does the same: trainer-explorer migrate --target {release} FILE"
+        )
+    })?;
+    let answer = f.call2(&JsValue::NULL, &JsValue::from_str(&text), &JsValue::from_str(release)).map_err(js_error)?;
     let promise = answer.dyn_into::<js_sys::Promise>().unwrap_or_else(|v| js_sys::Promise::resolve(&v));
     let json = wasm_bindgen_futures::JsFuture::from(promise)
         .await
@@ -201,4 +203,28 @@ pub async fn run_migrator(text: String) -> Result<Converted, String> {
         summary: field(&obj, "summary").unwrap_or_default(),
         html: field(&obj, "html").unwrap_or_default(),
     })
+}
+
+thread_local! {
+    /// "What Kubernetes runs", handed over by the page's loader (`setExplainer`): the converter
+    /// module computes, renders and places it, so the widget's own wasm carries none of it.
+    static EXPLAINER: std::cell::RefCell<Option<js_sys::Function>> = const { std::cell::RefCell::new(None) };
+}
+
+pub fn set_explainer(f: js_sys::Function) {
+    EXPLAINER.with(|m| *m.borrow_mut() = Some(f));
+}
+
+/// Hands an opened "What Kubernetes runs" disclosure to the loader's explainer, which fills it
+/// in and follows its `data-query` from then on. Without one (a host page that does not load the
+/// converter) the disclosure says so.
+pub fn show_kubernetes(details: &web_sys::Element) {
+    let f = EXPLAINER.with(|m| m.borrow().clone());
+    if f.is_none_or(|f| f.call1(&JsValue::NULL, details).is_err()) {
+        if let Ok(Some(body)) = details.query_selector(".k8s-body") {
+            body.set_text_content(Some(
+                "Not available on this page; the CLI shows the same: trainer-explorer explain --query QUERY",
+            ));
+        }
+    }
 }

@@ -9,6 +9,11 @@ pub mod state;
 
 use wasm_bindgen::prelude::*;
 
+/// Talc instead of Rust's default dlmalloc: the widget is single-threaded wasm (no atomics), and
+/// talc's code is a few KB smaller.
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// Mounts the explorer into every `[data-trainer-v2-explorer]` element on the page.
 #[wasm_bindgen(js_name = mountAll)]
 pub fn mount_all() -> u32 {
@@ -21,12 +26,19 @@ pub fn mount_one(element: web_sys::Element) -> Result<(), JsValue> {
     mount::mount(element)
 }
 
-/// Hands the widget its converter: a function from V1 YAML text to (a promise of) the JSON that
-/// `migrate::view::rendered_json` returns. The page's loader passes one that imports the converter module
+/// Hands the widget its converter: a function from V1 YAML text and a release line (`v2.1`) to
+/// (a promise of) the JSON that `migrate::view::rendered_json_for` returns. The page's loader passes one that imports the converter module
 /// on first use.
 #[wasm_bindgen(js_name = setMigrator)]
 pub fn set_migrator(migrator: js_sys::Function) {
     browser::set_migrator(migrator);
+}
+
+/// Hands the widget "What Kubernetes runs": a function that fills in an opened disclosure from its
+/// `data-query` (pkg-migrate/converter.js `showKubernetes`, with `explain::view::pane_json`).
+#[wasm_bindgen(js_name = setExplainer)]
+pub fn set_explainer(explainer: js_sys::Function) {
+    browser::set_explainer(explainer);
 }
 
 /// For the end-to-end tests only: makes the widget fail as a bug would, so they can check that

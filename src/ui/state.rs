@@ -4,6 +4,7 @@
 use crate::catalog::{Framework, Persona};
 use crate::model::vecmap::VecMap;
 use crate::query::{self, SyncSet};
+use crate::releases::Release;
 use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
 use std::rc::Rc;
 use yew::Reducible;
@@ -36,6 +37,8 @@ pub enum Action {
     Framework(Framework),
     Scope(RuntimeScope),
     Mode(Mode),
+    /// The reader's Trainer release line.
+    Release(Release),
     Param(ParamKey, String),
     /// A query from another instance on the page, applied to the parts this instance shares.
     External(String, SyncSet),
@@ -51,6 +54,7 @@ impl Reducible for State {
             Action::Framework(f) => next.selection.framework = f,
             Action::Scope(s) => next.selection.scope = s,
             Action::Mode(m) => next.selection.mode = m,
+            Action::Release(r) => next.selection.release = r,
             Action::Param(key, raw) => {
                 match next.selection.params.set(key, &raw) {
                     Ok(()) => {

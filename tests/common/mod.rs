@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use trainer_v2_explorer::catalog::{Framework, Persona};
-use trainer_v2_explorer::releases::NEWEST;
+use trainer_v2_explorer::releases::{Release, NEWEST, RELEASES};
 use trainer_v2_explorer::selection::{ParamKey, RuntimeScope, Selection};
 
 /// `$TRAINER_REFERENCE`, default `../shared/reference`. Missing data is an error, never a skip:
@@ -44,7 +44,10 @@ fn strict(schema: &mut Value) {
     match schema {
         Value::Object(map) => {
             let preserves = map.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
-            if map.contains_key("properties") && !map.contains_key("additionalProperties") && !preserves {
+            // An object declares its fields in `properties`; one without (`torch: {type: object}`
+            // from v2.2) declares none, and a structural schema prunes whatever is sent.
+            let object = map.contains_key("properties") || map.get("type") == Some(&Value::from("object"));
+            if object && !map.contains_key("additionalProperties") && !preserves {
                 map.insert("additionalProperties".into(), Value::Bool(false));
             }
             for v in map.values_mut() {
@@ -104,37 +107,55 @@ fn load_crd(rel: &str, version: &str) -> Vec<((String, String), Schema)> {
     out
 }
 
-/// Schemas by (apiVersion, kind) for V2 (the newest release), the V1 kinds and the MPI Operator's v2beta1.
-pub fn schemas() -> &'static HashMap<(String, String), Schema> {
-    static SCHEMAS: OnceLock<HashMap<(String, String), Schema>> = OnceLock::new();
-    SCHEMAS.get_or_init(|| {
-        let mut all = HashMap::new();
-        for f in [
-            "trainer.kubeflow.org_trainjobs.yaml",
-            "trainer.kubeflow.org_trainingruntimes.yaml",
-            "trainer.kubeflow.org_clustertrainingruntimes.yaml",
-        ] {
-            all.extend(load_crd(&format!("v2-crds/{}/{f}", NEWEST.tag), "v1alpha1"));
-        }
-        for f in ["pytorchjobs", "mpijobs", "jaxjobs", "xgboostjobs", "tfjobs", "paddlejobs"] {
-            all.extend(load_crd(&format!("v1-crds/kubeflow.org_{f}.yaml"), "v1"));
-        }
-        all.extend(load_crd("mpi-operator-v2beta1/kubeflow.org_mpijobs.yaml", "v2beta1"));
-        all
-    })
+type Schemas = HashMap<(String, String), Schema>;
+
+/// Schemas by (apiVersion, kind) for one Trainer release's V2 kinds (`v2-crds/<tag>`), the V1
+/// kinds and the MPI Operator's v2beta1. Built once per release.
+pub fn schemas_for(release: &Release) -> &'static Schemas {
+    static SCHEMAS: OnceLock<Vec<(&'static str, Schemas)>> = OnceLock::new();
+    let all = SCHEMAS.get_or_init(|| RELEASES.iter().map(|r| (r.tag, load_schemas(r.tag))).collect());
+    &all.iter().find(|(tag, _)| *tag == release.tag).unwrap_or_else(|| panic!("no CRDs for {}", release.tag)).1
+}
+
+fn load_schemas(tag: &str) -> Schemas {
+    let mut all = HashMap::new();
+    for f in [
+        "trainer.kubeflow.org_trainjobs.yaml",
+        "trainer.kubeflow.org_trainingruntimes.yaml",
+        "trainer.kubeflow.org_clustertrainingruntimes.yaml",
+    ] {
+        all.extend(load_crd(&format!("v2-crds/{tag}/{f}"), "v1alpha1"));
+    }
+    for f in ["pytorchjobs", "mpijobs", "jaxjobs", "xgboostjobs", "tfjobs", "paddlejobs"] {
+        all.extend(load_crd(&format!("v1-crds/kubeflow.org_{f}.yaml"), "v1"));
+    }
+    all.extend(load_crd("mpi-operator-v2beta1/kubeflow.org_mpijobs.yaml", "v2beta1"));
+    all
+}
+
+/// The newest release's schemas.
+pub fn schemas() -> &'static Schemas {
+    schemas_for(&NEWEST)
 }
 
 /// Kinds from core Kubernetes that snippets may include beside a job (train()'s PVC).
 const CORE_KINDS: [(&str, &str); 1] = [("v1", "PersistentVolumeClaim")];
 
-/// Validates one document strictly against its CRD, plus the CEL rules that matter to snippets.
+/// Validates one document strictly against the newest release's CRDs (V2) or V1's.
 pub fn validate(doc: &Value) -> Result<(), String> {
+    validate_for(&NEWEST, doc)
+}
+
+/// Validates one document strictly against its CRD as `release` ships it, plus the CEL rules
+/// that matter to snippets.
+pub fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
     let api = doc["apiVersion"].as_str().ok_or("no apiVersion")?;
     let kind = doc["kind"].as_str().ok_or("no kind")?;
     if CORE_KINDS.contains(&(api, kind)) {
         return Ok(());
     }
-    let schema = schemas().get(&(api.to_string(), kind.to_string())).ok_or(format!("no CRD for {api} {kind}"))?;
+    let schema =
+        schemas_for(release).get(&(api.to_string(), kind.to_string())).ok_or(format!("no CRD for {api} {kind}"))?;
     let errors = schema.errors(doc);
     if !errors.is_empty() {
         return Err(errors.join("\n"));
@@ -156,6 +177,17 @@ pub fn validate(doc: &Value) -> Result<(), String> {
         let n = ["torch", "mpi", "jax", "xgboost", "flux"].iter().filter(|k| policy.contains_key(**k)).count();
         if n > 1 {
             return Err("mlPolicy sets more than one framework policy".into());
+        }
+        // CEL on torch.numProcPerNode (v2.0–v2.1, the releases that have it): a positive int or
+        // auto/cpu/gpu.
+        match policy.get("torch").and_then(|t| t.get("numProcPerNode")) {
+            Some(Value::Number(n)) if n.as_i64().is_some_and(|n| n <= 0) => {
+                return Err(format!("torch.numProcPerNode {n} is not > 0"));
+            }
+            Some(Value::String(s)) if !["auto", "cpu", "gpu"].contains(&s.as_str()) => {
+                return Err(format!("torch.numProcPerNode {s:?} is not auto, cpu or gpu"));
+            }
+            _ => {}
         }
     }
     Ok(())

@@ -60,7 +60,7 @@ test('Tab reaches every control of the explorer, each visibly focused, and then 
   const where = stops.map((s) => s.where);
   // One stop per radio group (roving tabindex), then the parameters, then each snippet's copy
   // button and its scrollable code.
-  for (const group of ['View', 'Persona', 'Framework', 'Runtime scope']) {
+  for (const group of ['View', 'Trainer release', 'Persona', 'Framework', 'Runtime scope']) {
     assert.equal(where.filter((w) => w === `radios:${group}`).length, 1, `${group}: ${where.join(', ')}`);
   }
   const inputs = where.filter((w) => /^(input|select):/.test(w));
@@ -95,6 +95,9 @@ test('arrow keys, Home and End choose a framework and the view, and the code fol
     (MAIN) => document.querySelector(MAIN).shadowRoot.querySelector('.migrate-result')?.textContent.includes('TrainJob'),
     MAIN,
   );
+  // The release applies to both views, so its group comes next, then the pasted-YAML field.
+  await page.keyboard.press('Tab');
+  assert.equal((await focused(page)).where, 'radios:Trainer release');
   await page.keyboard.press('Tab');
   assert.match((await focused(page)).where, /^textarea:/, 'the pasted-YAML field is the next stop');
   await context.close();

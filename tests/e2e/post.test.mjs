@@ -86,6 +86,28 @@ test('without JavaScript the page still shows V1 and V2 snippets', async () => {
   await context.close();
 });
 
+test('without JavaScript the page shows the built-in runtimes by release', async () => {
+  const { page, context } = await open('', { javaScriptEnabled: false });
+  const table = page.locator('main table', { has: page.locator('th', { hasText: 'Built-in runtime' }) });
+  assert.equal(await table.count(), 1);
+  assert.ok(await table.isVisible());
+  const header = await table.locator('th').allInnerTexts();
+  assert.deepEqual(header, ['Built-in runtime', 'Since', 'Removed']);
+  const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.innerText.trim())));
+  assert.ok(rows.length >= 8, `${rows.length} rows`);
+  const minor = (line) => Number(/^v2\.(\d+)$/.exec(line)?.[1]);
+  for (const [name, since, removed, ...more] of rows) {
+    assert.match(name, /^[a-z0-9.-]+$/, name);
+    assert.deepEqual(more, [], name);
+    assert.ok(Number.isInteger(minor(since)), `${name} since ${since}`);
+    assert.ok(removed === '–' || minor(removed) > minor(since), `${name} removed ${removed} after ${since}`);
+  }
+  // The release a reader reads about is the one the data says (FACTS.md §b.2, §d).
+  assert.deepEqual(rows.find((r) => r[0] === 'mpi-distributed'), ['mpi-distributed', 'v2.0', 'v2.1']);
+  assert.deepEqual(rows.find((r) => r[0] === 'jax-distributed')?.slice(1), ['v2.2', '–']);
+  await context.close();
+});
+
 test('the widget follows the page theme switch', async () => {
   const { page, context } = await open();
   await mountAll(page);

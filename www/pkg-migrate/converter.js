@@ -12,7 +12,7 @@ export const TIMEOUT_MS = 5000;
 let worker;
 let onPage;
 let nextId = 0;
-/** The conversion the worker is running, and the one waiting for it: {id, text, resolve, reject}. */
+/** The conversion the worker is running, and the one waiting for it: {id, text, release, resolve, reject}. */
 let running = null;
 let waiting = null;
 let watchdog;
@@ -21,17 +21,56 @@ let watchdog;
 // shows a refused input.
 const answer = (error) => JSON.stringify({ error });
 const SUPERSEDED = answer('superseded by a newer edit');
-const TIMED_OUT = answer(
-  `The conversion did not finish within ${TIMEOUT_MS / 1000} seconds, so it was stopped. ` +
-    'Edit the text to try again, or convert the file with the CLI: trainer-explorer migrate FILE',
-);
+const timedOut = (release) =>
+  answer(
+    `The conversion did not finish within ${TIMEOUT_MS / 1000} seconds, so it was stopped. ` +
+      `Edit the text to try again, or convert the file with the CLI: trainer-explorer migrate --target ${release} FILE`,
+  );
 
-function convertOnPage(text) {
+function loadOnPage() {
   onPage ??= import(here('./trainer_v2_migrate.js')).then(async (m) => {
     await m.default();
     return m;
   });
-  return onPage.then((m) => m.migrate(text));
+  return onPage;
+}
+
+function convertOnPage(text, release) {
+  return loadOnPage().then((m) => m.migrate(text, release));
+}
+
+// "What Kubernetes runs" (src/ui/components/kubernetes.rs): the widget hands over its opened
+// disclosure; the core computes and renders the HTML for the disclosure's data-query (it takes
+// microseconds, so on the page, not in the worker), and a new query re-renders it while it is open.
+const followed = new WeakSet();
+export function showKubernetes(details) {
+  const body = details.querySelector('.k8s-body');
+  const render = () => {
+    if (!details.open || !body) return;
+    const query = details.dataset.query;
+    if (!body.firstChild) body.innerHTML = '<p class="msg-working" role="status">Working it out…</p>';
+    loadOnPage()
+      .then((m) => JSON.parse(m.explain(query)))
+      .then((answer) => {
+        if (details.dataset.query !== query) return; // a newer selection renders instead
+        if ('html' in answer) body.innerHTML = answer.html; // escaped by the core (explain::view)
+        else showError(body, answer.error);
+      })
+      .catch((err) => showError(body, `The converter did not load: ${err?.message ?? err}`));
+  };
+  if (!followed.has(details)) {
+    followed.add(details);
+    new MutationObserver(render).observe(details, { attributes: true, attributeFilter: ['data-query'] });
+  }
+  render();
+}
+
+function showError(body, text) {
+  const p = document.createElement('p');
+  p.className = 'migrate-error';
+  p.setAttribute('role', 'alert');
+  p.textContent = text;
+  body.replaceChildren(p);
 }
 
 function startWorker() {
@@ -55,7 +94,7 @@ function startWorker() {
     clearTimeout(watchdog);
     worker.terminate();
     worker = null;
-    for (const job of [running, waiting]) if (job) convertOnPage(job.text).then(job.resolve, job.reject);
+    for (const job of [running, waiting]) if (job) convertOnPage(job.text, job.release).then(job.resolve, job.reject);
     running = waiting = null;
   };
 }
@@ -65,22 +104,23 @@ function next() {
   if (running || !waiting) return;
   running = waiting;
   waiting = null;
-  worker.postMessage({ id: running.id, text: running.text });
+  worker.postMessage({ id: running.id, text: running.text, release: running.release });
 }
 
 /** Stops a worker that has not answered: the reader is told, and a new worker starts next time. */
 function stopHungWorker(job) {
   worker?.terminate();
   worker = undefined;
-  running?.resolve(running === job ? TIMED_OUT : SUPERSEDED);
-  if (waiting === job) job.resolve(TIMED_OUT);
+  running?.resolve(running === job ? timedOut(job.release) : SUPERSEDED);
+  if (waiting === job) job.resolve(timedOut(job.release));
   running = waiting = null;
 }
 
-/** Converts V1 YAML; resolves to the converter's JSON answer (see migrate-wasm). */
-export function convert(text) {
+/** Converts V1 YAML into objects for the Trainer release line `release` (v2.1); resolves to the
+ * converter's JSON answer (see migrate-wasm). */
+export function convert(text, release) {
   if (worker === undefined) startWorker();
-  if (!worker) return convertOnPage(text);
+  if (!worker) return convertOnPage(text, release);
   return new Promise((resolve, reject) => {
     const id = nextId++;
     // The watchdog is the newest conversion's: older ones are superseded, not late.
@@ -88,7 +128,7 @@ export function convert(text) {
       if (id === nextId - 1) clearTimeout(watchdog);
       how(value);
     };
-    const job = { id, text, resolve: settle(resolve), reject: settle(reject) };
+    const job = { id, text, release, resolve: settle(resolve), reject: settle(reject) };
     clearTimeout(watchdog);
     waiting?.resolve(SUPERSEDED);
     waiting = job;

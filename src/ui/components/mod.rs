@@ -1,4 +1,5 @@
 pub mod code_block;
+pub mod kubernetes;
 pub mod migrate;
 pub mod pane;
 pub mod params;

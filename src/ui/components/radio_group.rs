@@ -14,6 +14,9 @@ pub struct RadioGroupProps {
     pub on_select: Callback<usize>,
     #[prop_or_default]
     pub class: Classes,
+    /// The id of an element that says more about the choice (read after the group's name).
+    #[prop_or_default]
+    pub described_by: Option<AttrValue>,
 }
 
 fn next_index(key: &str, current: usize, len: usize) -> Option<usize> {
@@ -48,7 +51,7 @@ pub fn RadioGroup(props: &RadioGroupProps) -> Html {
         })
     };
     html! {
-        <div role="radiogroup" aria-label={props.label.clone()} class={classes!("radios", props.class.clone())} {onkeydown}>
+        <div role="radiogroup" aria-label={props.label.clone()} aria-describedby={props.described_by.clone()} class={classes!("radios", props.class.clone())} {onkeydown}>
             { for props.options.iter().enumerate().map(|(i, (value, label))| {
                 let checked = i == props.selected;
                 let onclick = props.on_select.reform(move |_: MouseEvent| i);

@@ -1,0 +1,56 @@
+//! The explanation for a widget selection: the TrainJob and runtime the snippets write for it,
+//! read by the controller of the selection's release. Shared by `trainer-explorer explain
+//! --query` and the converter module behind the widget's "What Kubernetes runs" pane.
+
+use super::{explain, Explanation, Input, Rejection};
+use crate::releases::{Release, RELEASES};
+use crate::selection::Selection;
+use crate::snippets::runtimes::runtime_for;
+use crate::snippets::trainjob::trainjob_for;
+
+/// The explanation for `sel`, or why there is nothing to explain (no V2 runtime).
+pub fn for_selection(sel: &Selection) -> Result<Explanation, String> {
+    let release = sel.release;
+    let (Some(job), Some(runtime)) = (trainjob_for(sel), runtime_for(sel)) else {
+        // A framework (or model) this release lacks but another ships: the TrainJob a reader
+        // would copy from that release's snippets meets this release's webhook.
+        let elsewhere =
+            RELEASES.iter().map(|r| Selection { release: *r, ..sel.clone() }).find_map(|s| trainjob_for(&s));
+        if let Some(rejected) = elsewhere.and_then(|job| missing_builtin(&job.spec.runtime_ref, release)) {
+            return Ok(Explanation::rejected(release.tag.to_string(), rejected));
+        }
+        return Err(format!("{} has no Trainer V2 runtime, so there is nothing to explain", sel.framework.id()));
+    };
+    if let Some(rejected) = missing_builtin(&job.spec.runtime_ref, release) {
+        return Ok(Explanation::rejected(release.tag.to_string(), rejected));
+    }
+    Ok(explain(Input::new(&job, &runtime), release))
+}
+
+/// A built-in runtime (of some release) that this release does not install: the webhook cannot
+/// find it (pkg/runtime/core/clustertrainingruntime.go:82-91 @v2.0.1, :99-108 @v2.3.0). A
+/// runtime no release ships is the platform engineer's own, shown next to the TrainJob.
+fn missing_builtin(runtime_ref: &crate::model::v2::RuntimeRef, release: Release) -> Option<Rejection> {
+    let name = &runtime_ref.name;
+    let cluster = runtime_ref.kind.as_deref().unwrap_or("ClusterTrainingRuntime") == "ClusterTrainingRuntime";
+    let (since, removed) = Release::life_span(name);
+    let (true, Some(since), None) = (cluster, since, release.runtime(name)) else { return None };
+    let ships = match removed {
+        Some(removed) => format!("it ships in {} to {}", since.tag, removed.line),
+        None => format!("it ships from {}", since.tag),
+    };
+    Some(Rejection {
+        field: "spec.RuntimeRef".into(),
+        reason: format!(
+            "clustertrainingruntimes.trainer.kubeflow.org {name:?} not found: specified clusterTrainingRuntime \
+             must be created before the TrainJob is created ({} does not install it; {ships})",
+            release.tag
+        ),
+    })
+}
+
+/// The explanation for a widget URL query.
+pub fn for_query(query: &str) -> Result<Explanation, String> {
+    let sel = crate::query::parse_strict(query).map_err(|e| e.to_string())?;
+    for_selection(&sel)
+}

@@ -1,0 +1,338 @@
+//! Upgrade a Trainer V2 manifest (TrainJob, TrainingRuntime, ClusterTrainingRuntime) written
+//! for one release to a newer one, with a report of what happened to every field that changed
+//! and why. Pure, like `crate::migrate`: shared by the CLI and the upgrade notes of a selection.
+//!
+//! The changes come from one table, `crate::release_changes::API_CHANGES`; a downgrade is
+//! refused, because the newer shapes hold more than the older ones (a runtime patch can set a
+//! security context, which no v2.1 override can) and what to leave out is the reader's call.
+
+pub mod claims;
+pub mod notes;
+pub mod report;
+pub mod rewrite;
+
+pub use notes::{upgrade_notes, Note};
+pub use report::{Action, Entry, Target};
+
+use crate::migrate::input::RawDoc;
+use crate::release_changes::{changes_between, position, Rewrite, Subject, API_CHANGES};
+use crate::releases::{Release, RELEASES};
+use crate::{model, yaml};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashSet};
+
+/// The group and version of every Trainer V2 release.
+pub const API_VERSION: &str = "trainer.kubeflow.org/v1alpha1";
+
+pub enum Outcome {
+    /// Written for the newer release; `warnings` name what needs a hand (a runtime no longer shipped).
+    Rewritten {
+        kind: String,
+        name: String,
+        object: Value,
+        lossy: bool,
+        warnings: Vec<Warning>,
+    },
+    /// A Trainer object that cannot be rewritten, and why.
+    Refused {
+        kind: String,
+        name: String,
+        reason: String,
+    },
+    /// Another Kubernetes object (a PVC, a ConfigMap): kept as it is.
+    PassedThrough {
+        kind: String,
+        name: String,
+        object: Value,
+    },
+    Invalid {
+        message: String,
+    },
+}
+
+/// A field that is still valid but needs the reader: the built-in runtime it names is gone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    pub path: String,
+    pub release: Release,
+    pub message: String,
+}
+
+pub struct DocResult {
+    /// 1-based position in the stream.
+    pub index: usize,
+    pub line: usize,
+    pub source: Option<Value>,
+    pub outcome: Outcome,
+}
+
+pub struct Upgrade {
+    pub from: Release,
+    pub to: Release,
+    pub docs: Vec<DocResult>,
+    /// Every entry of every rewritten document (refused documents have none).
+    pub entries: Vec<Entry>,
+}
+
+/// A release by its line (`v2.1`) or the tag that serves it (`v2.1.0`).
+pub fn parse_release(s: &str) -> Result<&'static Release, String> {
+    RELEASES.iter().find(|r| r.line == s || r.tag == s).ok_or_else(|| {
+        let lines: Vec<&str> = RELEASES.iter().map(|r| r.line).collect();
+        format!("unknown Trainer release {s:?}: one of {}", lines.join(", "))
+    })
+}
+
+/// Rewrites a YAML stream written for `from` so that `to` accepts it. `Err` when the request or
+/// the input as a whole cannot be used (a downgrade, unreadable input, no Trainer object);
+/// per-document problems are outcomes.
+pub fn upgrade(text: &str, from: Release, to: Release) -> Result<Upgrade, String> {
+    refuse_downgrade(from, to)?;
+    upgrade_documents(crate::migrate::input::documents(text)?, from, to)
+}
+
+/// `upgrade` for documents already read (by `crate::migrate::input::documents`, or built as
+/// values): the rewrite itself needs no YAML parser.
+pub fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result<Upgrade, String> {
+    refuse_downgrade(from, to)?;
+    let mut docs = Vec::new();
+    // Per input document: the position of its Trainer object in `docs`, or what became of it.
+    let mut results: Vec<(RawDoc, Result<usize, Outcome>)> = Vec::new();
+    for d in raw {
+        let classified = match &d.value {
+            Err(e) => Err(Outcome::Invalid { message: format!("not valid YAML: {e}") }),
+            Ok(v) => match (classify(v, from), Subject::of_kind(v["kind"].as_str().unwrap_or_default())) {
+                (Some(outcome), _) => Err(outcome),
+                (None, Some(subject)) => {
+                    docs.push(rewrite::Doc { index: d.index, subject, value: v.clone(), refused: None });
+                    Ok(docs.len() - 1)
+                }
+                (None, None) => Err(Outcome::Invalid { message: "not a Trainer object".into() }),
+            },
+        };
+        results.push((d, classified));
+    }
+    if docs.is_empty() && results.iter().all(|(_, o)| matches!(o, Err(Outcome::PassedThrough { .. }))) {
+        return Err(format!(
+            "no Trainer V2 object ({API_VERSION} TrainJob, TrainingRuntime or ClusterTrainingRuntime) in the input"
+        ));
+    }
+
+    let mut report = report::Report::default();
+    for change in changes_between(from, to) {
+        rewrite::apply(change, &mut docs, &mut report);
+    }
+    let defined: HashSet<(String, String)> = docs.iter().map(|d| (kind_of(&d.value), name_of(&d.value))).collect();
+    let lossy: HashSet<usize> = report.entries.iter().filter(|e| e.action == Action::Dropped).map(|e| e.doc).collect();
+
+    let mut out = Vec::new();
+    let mut rewritten = HashSet::new();
+    for (d, classified) in results {
+        let outcome = match classified {
+            Err(outcome) => outcome,
+            Ok(at) => {
+                let doc = &mut docs[at];
+                let (kind, name) = (kind_of(&doc.value), name_of(&doc.value));
+                match doc.refused.take() {
+                    Some(reason) => Outcome::Refused { kind, name, reason },
+                    None => {
+                        rewritten.insert(doc.index);
+                        let warnings = removed_runtime(&doc.value, from, to, &defined).into_iter().collect();
+                        let lossy = lossy.contains(&doc.index);
+                        Outcome::Rewritten { kind, name, object: std::mem::take(&mut doc.value), lossy, warnings }
+                    }
+                }
+            }
+        };
+        out.push(DocResult { index: d.index, line: d.line, source: d.value.ok(), outcome });
+    }
+    let entries = report.entries.into_iter().filter(|e| rewritten.contains(&e.doc)).collect();
+    Ok(Upgrade { from, to, docs: out, entries })
+}
+
+/// Upgrade only goes to a newer release (or stays): see the module comment.
+pub fn refuse_downgrade(from: Release, to: Release) -> Result<(), String> {
+    if position(to) >= position(from) {
+        return Ok(());
+    }
+    Err(format!(
+        "{} → {} is a downgrade: upgrade only rewrites for a newer release. Write the manifest for {} instead \
+         (the widget's Trainer release, or `export --query 'release={}&...'`)",
+        from.line, to.line, to.line, to.line
+    ))
+}
+
+fn kind_of(v: &Value) -> String {
+    v["kind"].as_str().unwrap_or("object").to_string()
+}
+
+fn name_of(v: &Value) -> String {
+    v["metadata"]["name"].as_str().unwrap_or("(unnamed)").to_string()
+}
+
+/// `None` for a Trainer object that is a manifest for `from`; otherwise the outcome to report.
+fn classify(v: &Value, from: Release) -> Option<Outcome> {
+    let (kind, name) = (kind_of(v), name_of(v));
+    if !v.is_object() {
+        return Some(Outcome::Invalid {
+            message: "not a Kubernetes object (expected a map with apiVersion and kind)".into(),
+        });
+    }
+    let api = v["apiVersion"].as_str().unwrap_or_default();
+    if api == API_VERSION && Subject::of_kind(&kind).is_some() {
+        if !v["spec"].is_object() && !v["spec"].is_null() {
+            return Some(Outcome::Refused { kind, name, reason: "spec: expected a map".into() });
+        }
+        return fields_of_release(v, from).err().map(|reason| Outcome::Refused { kind, name, reason });
+    }
+    if api.starts_with("kubeflow.org/") {
+        return Some(Outcome::Refused {
+            kind,
+            name,
+            reason: "a Training Operator (V1) object, not a Trainer V2 one: convert it with `trainer-explorer migrate`"
+                .to_string(),
+        });
+    }
+    if api.starts_with("trainer.kubeflow.org/") {
+        return Some(Outcome::Refused {
+            kind,
+            name,
+            reason: format!("{api} {} is not a TrainJob or a runtime", kind_of(v)),
+        });
+    }
+    Some(Outcome::PassedThrough { kind, name, object: v.clone() })
+}
+
+/// Checks, from the change table, that the object has no field that `from` had already removed
+/// or did not have yet: a v2.2 manifest given as `--from v2.1` would otherwise pass unchanged.
+fn fields_of_release(v: &Value, from: Release) -> Result<(), String> {
+    let subject = Subject::of_kind(v["kind"].as_str().unwrap_or_default());
+    let present = |path: &str| v.pointer(&format!("/{}", path.replace('.', "/"))).is_some();
+    for c in API_CHANGES.iter().filter(|c| Some(c.subject) == subject) {
+        let passed = position(c.release) <= position(from);
+        let removes = !matches!(
+            c.rewrite,
+            Rewrite::Arrived | Rewrite::ProcsToInt32 | Rewrite::ListsAtMost128 | Rewrite::StorageUriWithScheme
+        );
+        if passed && removes && present(c.field) {
+            return Err(format!(
+                "{} was removed in {} ({}), so this is not a {} manifest: check --from",
+                c.field,
+                c.release.line,
+                c.source(),
+                from.line
+            ));
+        }
+        let arrives = if c.rewrite == Rewrite::Arrived { Some(c.field) } else { c.becomes };
+        if let Some(field) = arrives.filter(|f| !passed && present(f)) {
+            return Err(format!(
+                "{field} arrived in {} ({}), so this is not a {} manifest: check --from",
+                c.release.line,
+                c.source(),
+                from.line
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A TrainJob naming a built-in ClusterTrainingRuntime that `from` ships and `to` does not
+/// (from `Release::runtimes`), unless the input defines it.
+fn removed_runtime(v: &Value, from: Release, to: Release, defined: &HashSet<(String, String)>) -> Option<Warning> {
+    let r = &v["spec"]["runtimeRef"];
+    let name = r["name"].as_str()?;
+    let kind = r["kind"].as_str().unwrap_or("ClusterTrainingRuntime");
+    if v["kind"] != "TrainJob"
+        || kind != "ClusterTrainingRuntime"
+        || defined.contains(&(kind.to_string(), name.to_string()))
+    {
+        return None;
+    }
+    from.runtime(name)?;
+    let gone = RELEASES.get(position(from) + 1..=position(to))?.iter().find(|r| r.runtime(name).is_none())?;
+    Some(Warning {
+        path: "spec.runtimeRef.name".into(),
+        release: *gone,
+        message: format!(
+            "{name} is a built-in runtime of {} that {} no longer ships: install it yourself (its {} manifest) \
+             before this TrainJob, or pick another runtime",
+            from.line, gone.line, from.line
+        ),
+    })
+}
+
+impl Upgrade {
+    /// Every output object as one YAML stream, in input order.
+    pub fn output_yaml(&self) -> String {
+        let trees: Vec<model::Value> = self
+            .docs
+            .iter()
+            .filter_map(|d| match &d.outcome {
+                Outcome::Rewritten { object, .. } | Outcome::PassedThrough { object, .. } => Some(object),
+                _ => None,
+            })
+            .map(model::Value::from)
+            .collect();
+        yaml::join(&yaml::emit_documents(trees.iter().map(|v| (&[][..], v))))
+    }
+
+    pub fn is_lossy(&self) -> bool {
+        self.docs.iter().any(|d| matches!(d.outcome, Outcome::Rewritten { lossy: true, .. }))
+    }
+
+    /// The report for people: one block per document.
+    pub fn report_text(&self) -> String {
+        let mut by_doc: BTreeMap<usize, Vec<&Entry>> = BTreeMap::new();
+        for e in &self.entries {
+            by_doc.entry(e.doc).or_default().push(e);
+        }
+        let mut out = String::new();
+        for d in &self.docs {
+            let at = format!("document {} (line {})", d.index, d.line);
+            match &d.outcome {
+                Outcome::Rewritten { kind, name, lossy, warnings, .. } => {
+                    let entries = by_doc.remove(&d.index).unwrap_or_default();
+                    let how = if entries.is_empty() && warnings.is_empty() {
+                        " unchanged: no API change between them concerns it"
+                    } else if *lossy {
+                        " with losses"
+                    } else {
+                        ""
+                    };
+                    out.push_str(&format!(
+                        "{at}: {kind} {name} rewritten for {} → {}{how}\n",
+                        self.from.line, self.to.line
+                    ));
+                    for e in entries {
+                        out.push_str(&format!("  {}\n", e.line()));
+                    }
+                    for w in warnings {
+                        out.push_str(&format!("  {:<9} {} ({}: {})\n", "attention", w.path, w.release.line, w.message));
+                    }
+                }
+                Outcome::Refused { kind, name, reason } => {
+                    out.push_str(&format!("{at}: {kind} {name} refused: {reason}\n"))
+                }
+                Outcome::PassedThrough { kind, name, .. } => {
+                    out.push_str(&format!("{at}: {kind} {name} passed through unchanged: not a Trainer object\n"))
+                }
+                Outcome::Invalid { message } => out.push_str(&format!("{at}: invalid: {message}\n")),
+            }
+        }
+        out
+    }
+
+    /// One line per refused or invalid document, for the CLI's exit-1 case.
+    pub fn failures(&self) -> Vec<String> {
+        self.docs
+            .iter()
+            .filter_map(|d| {
+                let at = format!("document {} (line {})", d.index, d.line);
+                match &d.outcome {
+                    Outcome::Refused { kind, name, reason } => Some(format!("{at}: {kind} {name} refused: {reason}")),
+                    Outcome::Invalid { message } => Some(format!("{at}: {message}")),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,93 @@
+//! Upgrade notes for a selection: what changes in the reader's V2 YAML from one release to a
+//! newer one, field by field, each with its release and reason. Not written per selection: the
+//! selection's YAML for `from` goes through the same rewrite as the CLI's, so the notes are the
+//! change table (`crate::release_changes`) applied to what the reader copies.
+
+use super::{upgrade, Action, Outcome};
+use crate::release_changes::ApiChange;
+use crate::releases::Release;
+use crate::selection::Selection;
+use crate::snippets::{self, Language};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Note {
+    /// `TrainJob pytorch-mnist`.
+    pub object: String,
+    /// The field in the `from` YAML.
+    pub field: String,
+    /// `renamed`, `moved`, `converted`, `omitted`, `dropped`, `added`, or `attention` for a
+    /// field that stays but needs the reader (a built-in runtime no longer shipped).
+    pub action: &'static str,
+    /// Where it is in the `to` YAML, when somewhere.
+    pub to: Vec<String>,
+    /// The release of the newest change it went through.
+    pub release: Release,
+    /// The changes it went through, oldest first (empty for `attention`).
+    pub changes: Vec<&'static ApiChange>,
+    /// One line: the reasons, and what the rewrite did.
+    pub reason: String,
+}
+
+/// The notes for the selection's V2 YAML written for `from`, upgraded to `to`. Empty when
+/// `from` is `to`; `Err` when the YAML cannot be upgraded (a downgrade, or a snippet that is not
+/// a `from` manifest).
+pub fn upgrade_notes(sel: &Selection, from: Release, to: Release) -> Result<Vec<Note>, String> {
+    super::refuse_downgrade(from, to)?;
+    let mut at_from = sel.clone();
+    at_from.release = from;
+    let yaml: Vec<String> = snippets::render(&at_from)
+        .v2
+        .snippets
+        .into_iter()
+        .filter(|s| s.language == Language::Yaml)
+        .map(|s| s.code)
+        .collect();
+    if yaml.is_empty() {
+        return Ok(Vec::new());
+    }
+    notes_for_yaml(&yaml.join("\n---\n"), from, to)
+}
+
+/// The notes for a V2 YAML stream written for `from`.
+pub fn notes_for_yaml(text: &str, from: Release, to: Release) -> Result<Vec<Note>, String> {
+    if from == to {
+        return Ok(Vec::new());
+    }
+    let u = upgrade(text, from, to)?;
+    if let Some(failure) = u.failures().into_iter().next() {
+        return Err(failure);
+    }
+    let mut notes = Vec::new();
+    for d in &u.docs {
+        let Outcome::Rewritten { kind, name, warnings, .. } = &d.outcome else { continue };
+        let object = format!("{kind} {name}");
+        for e in u.entries.iter().filter(|e| e.doc == d.index) {
+            let release = e.changes.last().map(|c| c.release).unwrap_or(to);
+            let mut reason: Vec<String> = e.changes.iter().map(|c| format!("{}: {}", c.source(), c.reason)).collect();
+            if !e.detail.is_empty() {
+                reason.push(e.detail.clone());
+            }
+            notes.push(Note {
+                object: object.clone(),
+                field: e.from.clone(),
+                action: e.action.id(),
+                to: if e.action == Action::Added { Vec::new() } else { e.to.iter().map(|t| t.path.clone()).collect() },
+                release,
+                changes: e.changes.clone(),
+                reason: reason.join("; "),
+            });
+        }
+        for w in warnings {
+            notes.push(Note {
+                object: object.clone(),
+                field: w.path.clone(),
+                action: "attention",
+                to: Vec::new(),
+                release: w.release,
+                changes: Vec::new(),
+                reason: w.message.clone(),
+            });
+        }
+    }
+    Ok(notes)
+}
