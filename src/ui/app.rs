@@ -151,6 +151,9 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let release_idx = RELEASES.iter().position(|r| r.line == sel.release.line).unwrap_or(RELEASES.len() - 1);
     let releases: Vec<_> = RELEASES.iter().map(|r| (r.line, r.line)).collect();
     let has_runtime = sel.v2_support() != V2Support::Unsupported;
+    // "What Kubernetes runs" also answers for a framework that only a newer release ships: the
+    // reader sees this release's webhook refuse the TrainJob they would copy from that release.
+    let explainable = sel.framework.v2_support() != V2Support::Unsupported;
     let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
 
     html! {
@@ -207,7 +210,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 { "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }
             </p>
             // Not in the post's compact presets: their sections embed their own (post/, later).
-            if has_runtime && !props.compact {
+            if explainable && !props.compact {
                 { kubernetes(crate::query::to_query(&sel, SyncSet::ALL)) }
             }
             }
