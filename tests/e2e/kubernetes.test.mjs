@@ -19,6 +19,9 @@ async function open(context, query) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(new URL(`?${query}#user-experience`, BASE).href);
+  // The widget mounts when it nears the viewport; on a phone the section's prose pushes it
+  // further below its heading than the loader's margin.
+  await page.locator(WIDGET).scrollIntoViewIfNeeded();
   const summary = page.locator(`${WIDGET} .k8s-pane summary`);
   await summary.waitFor({ timeout: 15000 });
   await summary.scrollIntoViewIfNeeded();
