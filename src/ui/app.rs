@@ -1,7 +1,7 @@
 //! The explorer: one instance per mount point.
 
 use super::browser;
-use super::components::kubernetes::kubernetes;
+use super::components::lazy_pane::lazy_pane;
 use super::components::migrate::Migrate;
 use super::components::pane::Pane;
 use super::components::params::Params;
@@ -208,7 +208,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             </p>
             // Not in the post's compact presets: their sections embed their own (post/, later).
             if has_runtime && !props.compact {
-                { kubernetes(crate::query::to_query(&sel, SyncSet::ALL)) }
+                { lazy_pane("explain", "k8s-pane", "What Kubernetes runs", crate::query::to_query(&sel, SyncSet::ALL)) }
+                if sel.release != RELEASES[0] {
+                    { lazy_pane("upgrade", "upgrade-pane", "Upgrading from an older release", crate::query::to_query(&sel, SyncSet::ALL)) }
+                }
             }
             }
             <div class="sr-only" aria-live="polite" role="status">{ (*status).clone() }</div>

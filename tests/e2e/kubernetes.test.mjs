@@ -19,6 +19,8 @@ async function open(context, query) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(new URL(`?${query}#user-experience`, BASE).href);
+  // On a phone the fragment lands above the widget, which mounts only near the viewport.
+  await page.locator(WIDGET).scrollIntoViewIfNeeded();
   const summary = page.locator(`${WIDGET} .k8s-pane summary`);
   await summary.waitFor({ timeout: 15000 });
   await summary.scrollIntoViewIfNeeded();
@@ -31,14 +33,14 @@ async function open(context, query) {
 async function pane(page, until) {
   await page.waitForFunction(
     ([sel, until]) => {
-      const body = document.querySelector(sel)?.shadowRoot?.querySelector('.k8s-body');
+      const body = document.querySelector(sel)?.shadowRoot?.querySelector('.k8s-pane .pane-body');
       return body && new Function('body', `return ${until}`)(body);
     },
     [WIDGET, until],
     { timeout: 15000 },
   );
   return page.evaluate((sel) => {
-    const body = document.querySelector(sel).shadowRoot.querySelector('.k8s-body');
+    const body = document.querySelector(sel).shadowRoot.querySelector('.k8s-pane .pane-body');
     const env = {};
     for (const tr of body.querySelectorAll('tr[data-env]')) env[tr.dataset.env] ??= tr.dataset.value;
     const pods = Object.fromEntries([...body.querySelectorAll('li[data-rjob]')].map((li) => [li.dataset.rjob, +li.dataset.count]));
