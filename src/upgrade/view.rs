@@ -24,6 +24,11 @@ fn prose(s: &str) -> String {
         .collect()
 }
 
+/// A field path as code, with a break opportunity after each dot (a phone's column is narrow).
+fn path(p: &str) -> String {
+    format!("<code>{}</code>", esc(p).replace('.', ".<wbr>"))
+}
+
 fn verb(action: &str) -> &str {
     match action {
         "omitted" => "left out",
@@ -35,14 +40,14 @@ fn verb(action: &str) -> &str {
 fn note_html(out: &mut String, n: &Note) {
     let _ = write!(
         out,
-        "<li data-field=\"{}\" data-action=\"{}\" data-release=\"{}\"><code>{}</code> <strong>{}</strong>",
+        "<li data-field=\"{}\" data-action=\"{}\" data-release=\"{}\">{} <strong>{}</strong>",
         esc(&n.field),
         esc(n.action),
         esc(n.release.line),
-        esc(&n.field),
+        path(&n.field),
         verb(n.action)
     );
-    let to: Vec<String> = n.to.iter().map(|t| format!("<code>{}</code>", esc(t))).collect();
+    let to: Vec<String> = n.to.iter().map(|t| path(t)).collect();
     if !to.is_empty() {
         let _ = write!(out, " → {}", to.join(", "));
     }
@@ -174,7 +179,7 @@ mod tests {
         assert!(out.contains("data-field=\"spec.&quot;a&quot;&lt;b&gt;\""), "{out}");
         assert!(
             out.contains(
-                "<code>spec.&quot;a&quot;&lt;b&gt;</code> <strong>dropped</strong> → <code>spec.&lt;c&gt;</code>"
+                "<code>spec.<wbr>&quot;a&quot;&lt;b&gt;</code> <strong>dropped</strong> → <code>spec.<wbr>&lt;c&gt;</code>"
             ),
             "{out}"
         );
