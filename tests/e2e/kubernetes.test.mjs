@@ -4,7 +4,7 @@
 // the release while open. Screenshots (desktop, phone, dark) go to target/e2e-k8s-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch } from './helpers.mjs';
+import { launch, MAIN_WIDGET, openPane } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -12,21 +12,9 @@ before(async () => {
 });
 after(async () => browser?.close());
 
-const WIDGET = '[data-trainer-v2-explorer]:not([data-compact])';
+const WIDGET = MAIN_WIDGET;
 
-async function open(context, query) {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(new URL(`?${query}#user-experience`, BASE).href);
-  // On a phone the fragment lands above the widget, which mounts only near the viewport.
-  await page.locator(WIDGET).scrollIntoViewIfNeeded();
-  const summary = page.locator(`${WIDGET} .k8s-pane summary`);
-  await summary.waitFor({ timeout: 15000 });
-  await summary.scrollIntoViewIfNeeded();
-  await summary.click();
-  return { page, errors };
-}
+const open = (context, query) => openPane(context, query, 'k8s-pane');
 
 /** What the pane shows once its answer for the current selection is in: the env values (the
  * trainer `node` container's table comes first), the pods per replicatedJob, the objects. */

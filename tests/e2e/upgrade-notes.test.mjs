@@ -5,7 +5,7 @@
 // target/e2e-upgrade-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch } from './helpers.mjs';
+import { launch, MAIN_WIDGET, openPane } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -13,22 +13,10 @@ before(async () => {
 });
 after(async () => browser?.close());
 
-const WIDGET = '[data-trainer-v2-explorer]:not([data-compact])';
+const WIDGET = MAIN_WIDGET;
 const TORCH_PROCS = 'spec.mlPolicy.torch.numProcPerNode';
 
-async function open(context, query) {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(new URL(`?${query}#user-experience`, BASE).href);
-  // On a phone the fragment lands above the widget, which mounts only near the viewport.
-  await page.locator(WIDGET).scrollIntoViewIfNeeded();
-  const summary = page.locator(`${WIDGET} .upgrade-pane summary`);
-  await summary.waitFor({ timeout: 15000 });
-  await summary.scrollIntoViewIfNeeded();
-  await summary.click();
-  return { page, errors };
-}
+const open = (context, query) => openPane(context, query, 'upgrade-pane');
 
 /** The notes once they are in for release `to`: per `from` section, its notes as a reader reads
  * them (field, action, release, text, the pull request links). */
