@@ -65,28 +65,25 @@ test-native: reference
 	cargo test --release --test migrate_shapes
 	cargo run -q --bin trainer-explorer -- post --check
 
-# Every Python snippet must parse and bind to the pinned SDKs' real signatures. Then the data
-# scientist's Python panes run with the real SDKs (venvs under .tools, only the Kubernetes API
-# faked) and must create the job their YAML pane shows; --self-test first shows each guard fails
-# on its defect.
+# For every Trainer release line: every Python snippet must parse and bind to the real signatures
+# of the SDK that release pairs with (read from the wheels' METADATA). Then the data scientist's
+# Python panes run with those real SDKs (venvs under .tools, only the Kubernetes API faked,
+# runtimes from that release's manifests) and must create the job their YAML pane shows;
+# --self-test first shows each guard fails on its defect.
 test-python: wheels
-	python3 tests/python/check_snippets.py --wheels .tools/wheels --self-test
-	@mkdir -p target/python
-	cargo run -q --bin trainer-explorer -- export > target/python/defaults.json
-	python3 tests/python/check_snippets.py --wheels .tools/wheels target/python/defaults.json
-	@set -e; i=0; for q in \
+	python3 tests/python/check_snippets.py --wheels .tools/sdk-wheels --self-test
+	cargo build -q --bin trainer-explorer
+	python3 tests/python/check_snippets.py --wheels .tools/sdk-wheels --explorer target/debug/trainer-explorer \
 	  'framework=pytorch&nodes=4&gpus=2&procs=4&queue=team-q&namespace=team-a&image=registry.example.com/t:1' \
+	  'framework=pytorch&scope=namespaced&namespace=team-a' \
 	  'framework=tensorflow&nodes=3&gpus=1&queue=q&namespace=ml&image=tensorflow/tensorflow:2.16.1' \
 	  'framework=deepspeed&gpus=0&namespace=ml&queue=q' \
 	  'framework=torchtune&model=qwen2.5-1.5b&dataset=hf://org/ds&gpus=4&queue=q&namespace=ml' \
 	  'framework=torchtune&model=llama3.2-3b&gpus=0' \
-	  'framework=xgboost&scope=namespaced&namespace=team-a&procs=2'; do \
-	  i=$$((i+1)); cargo run -q --bin trainer-explorer -- export --query "persona=data-scientist&$$q" > target/python/q$$i.json; \
-	  python3 tests/python/check_snippets.py --wheels .tools/wheels target/python/q$$i.json; \
-	done
+	  'framework=xgboost&scope=namespaced&namespace=team-a&procs=2'
 	@scripts/fetch-sdk-venvs.sh
-	python3 tests/python/run_snippets.py --self-test
-	python3 tests/python/run_snippets.py
+	python3 tests/python/run_snippets.py --explorer target/debug/trainer-explorer --self-test
+	python3 tests/python/run_snippets.py --explorer target/debug/trainer-explorer
 
 # The wasm-bindgen browser tests, in headless Chromium and then headless Firefox ESR.
 test-browser:

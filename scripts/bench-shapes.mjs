@@ -52,6 +52,8 @@ export function readNative(path) {
 
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
 const s = (x) => `${x.toFixed(3)} s`;
+// Wall clock, and CPU time where migrate_throughput measured it (less noisy on a shared machine).
+const wallCpu = (wall, cpu) => (cpu === undefined ? s(wall) : `${s(wall)} (CPU ${s(cpu)})`);
 
 /** The section's markdown lines, and the budgets as [name, met, figure]. */
 export function shapeSection(native, wasm) {
@@ -61,14 +63,14 @@ export function shapeSection(native, wasm) {
     '## Worst-case inputs',
     '',
     'Each shape fills the 4 MiB input limit (tests/shapes/mod.rs; tests/migrate_shapes.rs checks what each converts to).',
-    'Native: `cargo run --release --example migrate_throughput -- --shapes DIR`, best of 3, for the CLI (convert, print YAML and report) and for the widget\'s view (the same, laid out as HTML).',
+    'Native: `cargo run --release --example migrate_throughput -- --shapes DIR`, best of 3 (wall clock, and CPU time in brackets), for the CLI (convert, print YAML and report) and for the widget\'s view (the same, laid out as HTML).',
     'wasm: the converter module in a worker in Chromium (`scripts/bench-shapes.mjs`), from posting the text to the answer, best of 3.',
     '',
     '| Shape | Size | Outcome | Native: CLI / view | wasm in a worker |',
     '|---|---|---|---|---|',
     ...native.map((n) => {
       const outcome = n.outcome.length > 90 ? `${n.outcome.slice(0, 87)}…` : n.outcome;
-      return `| ${n.name}: ${n.what} | ${mb(n.bytes)} | ${outcome} | ${s(n.cli)} / ${s(n.view)} | ${wasm[n.name] ? s(wasm[n.name].seconds) : 'not run'} |`;
+      return `| ${n.name}: ${n.what} | ${mb(n.bytes)} | ${outcome} | ${wallCpu(n.cli, n.cli_cpu)} / ${wallCpu(n.view, n.view_cpu)} | ${wasm[n.name] ? s(wasm[n.name].seconds) : 'not run'} |`;
     }),
     '',
   ];

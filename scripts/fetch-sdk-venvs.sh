@@ -3,11 +3,12 @@
 # tests/python/run_snippets.py to run the Python panes with. kubeflow (V2) and kubeflow-training
 # (V1) both ship the `kubeflow` package, so they cannot share a venv. Idempotent: a venv whose
 # marker names the same pin is kept, so a second run costs a few stat calls.
-# Usage: fetch-sdk-venvs.sh [PIN...]   (default: the pins the widget targets)
+# Usage: fetch-sdk-venvs.sh [PIN...]   (default: every kubeflow SDK a Trainer release pairs
+# with in src/releases.rs, and the V1 SDK)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pins=("$@")
-[[ ${#pins[@]} -gt 0 ]] || pins=(kubeflow==0.5.0 kubeflow-training==1.9.4)
+[[ ${#pins[@]} -gt 0 ]] || pins=(kubeflow==0.3.1 kubeflow==0.4.1 kubeflow==0.5.0 kubeflow-training==1.9.4)
 for pin in "${pins[@]}"; do
   name=${pin%%==*}
   version=${pin##*==}

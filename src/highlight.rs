@@ -37,37 +37,43 @@ pub type Span = (Class, Range<usize>);
 
 /// Spans for every line of `code`. Byte ranges index into each line and cover it completely.
 pub fn highlight(language: Language, code: &str) -> Vec<Vec<Span>> {
-    match language {
-        Language::Yaml => highlight_yaml(code),
-        Language::Python => code.lines().map(python_line).collect(),
-    }
-}
-
-fn highlight_yaml(code: &str) -> Vec<Vec<Span>> {
     let mut out = Vec::new();
-    // Inside a `|` block scalar: the indentation its content must exceed.
-    let mut block_parent: Option<usize> = None;
-    for line in code.lines() {
-        let indent = line.len() - line.trim_start().len();
-        if let Some(parent) = block_parent {
-            if line.trim().is_empty() || indent > parent {
-                out.push(vec![(Class::Str, 0..line.len())]);
-                continue;
-            }
-            block_parent = None;
-        }
-        let (spans, opens_block) = yaml_line(line);
-        if opens_block {
-            block_parent = Some(indent);
-        }
-        out.push(spans);
-    }
+    for_each_line(language, code, |_, spans| out.push(spans.to_vec()));
     out
 }
 
-/// Returns the spans and whether the line opens a block scalar.
-fn yaml_line(line: &str) -> (Vec<Span>, bool) {
+/// Calls `f` with each line of `code` and its spans, reusing one buffer for the spans (the
+/// migrator's view highlights hundreds of thousands of lines).
+fn for_each_line(language: Language, code: &str, mut f: impl FnMut(&str, &[Span])) {
     let mut spans = Vec::new();
+    // Inside a YAML `|` block scalar: the indentation its content must exceed.
+    let mut block_parent: Option<usize> = None;
+    for line in code.lines() {
+        spans.clear();
+        match language {
+            Language::Yaml => yaml_line_in_context(line, &mut block_parent, &mut spans),
+            Language::Python => python_line(line, &mut spans),
+        }
+        f(line, &spans);
+    }
+}
+
+fn yaml_line_in_context(line: &str, block_parent: &mut Option<usize>, spans: &mut Vec<Span>) {
+    let indent = line.len() - line.trim_start().len();
+    if let Some(parent) = *block_parent {
+        if line.trim().is_empty() || indent > parent {
+            spans.push((Class::Str, 0..line.len()));
+            return;
+        }
+        *block_parent = None;
+    }
+    if yaml_line(line, spans) {
+        *block_parent = Some(indent);
+    }
+}
+
+/// Pushes the spans of one line; returns whether the line opens a block scalar.
+fn yaml_line(line: &str, spans: &mut Vec<Span>) -> bool {
     let mut i = line.len() - line.trim_start().len();
     if i > 0 {
         spans.push((Class::Plain, 0..i));
@@ -75,11 +81,11 @@ fn yaml_line(line: &str) -> (Vec<Span>, bool) {
     let rest = &line[i..];
     if rest.starts_with('#') {
         spans.push((Class::Comment, i..line.len()));
-        return (spans, false);
+        return false;
     }
     if rest == "---" {
         spans.push((Class::Plain, i..line.len()));
-        return (spans, false);
+        return false;
     }
     if rest.starts_with("- ") || rest == "-" {
         spans.push((Class::Plain, i..i + 1));
@@ -105,7 +111,7 @@ fn yaml_line(line: &str) -> (Vec<Span>, bool) {
     if !value.is_empty() {
         spans.push((yaml_value_class(value), i..line.len()));
     }
-    (spans, opens_block)
+    opens_block
 }
 
 /// Byte offset of the `:` ending a mapping key, outside quotes.
@@ -159,9 +165,8 @@ const PY_KEYWORDS: [&str; 17] = [
     "class", "lambda",
 ];
 
-fn python_line(line: &str) -> Vec<Span> {
+fn python_line(line: &str, spans: &mut Vec<Span>) {
     let bytes = line.as_bytes();
-    let mut spans: Vec<Span> = Vec::new();
     let mut i = 0;
     let push = |spans: &mut Vec<Span>, class: Class, r: Range<usize>| {
         // Merge runs of the same class so the DOM stays small.
@@ -177,7 +182,7 @@ fn python_line(line: &str) -> Vec<Span> {
         let b = bytes[i];
         let start = i;
         if b == b'#' {
-            push(&mut spans, Class::Comment, i..bytes.len());
+            push(spans, Class::Comment, i..bytes.len());
             break;
         }
         let is_prefix = (b == b'f' || b == b'r' || b == b'b') && matches!(bytes.get(i + 1), Some(b'"' | b'\''));
@@ -191,14 +196,14 @@ fn python_line(line: &str) -> Vec<Span> {
                 i += 1;
             }
             i = (i + 1).min(bytes.len());
-            push(&mut spans, Class::Str, start..i);
+            push(spans, Class::Str, start..i);
             continue;
         }
         if b.is_ascii_digit() {
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_') {
                 i += 1;
             }
-            push(&mut spans, Class::Num, start..i);
+            push(spans, Class::Num, start..i);
             continue;
         }
         if b.is_ascii_alphabetic() || b == b'_' {
@@ -218,7 +223,7 @@ fn python_line(line: &str) -> Vec<Span> {
             } else {
                 Class::Plain
             };
-            push(&mut spans, class, start..i);
+            push(spans, class, start..i);
             continue;
         }
         // Multi-byte characters stay whole: advance to the next char boundary.
@@ -226,9 +231,8 @@ fn python_line(line: &str) -> Vec<Span> {
         while i < bytes.len() && !line.is_char_boundary(i) {
             i += 1;
         }
-        push(&mut spans, Class::Plain, start..i);
+        push(spans, Class::Plain, start..i);
     }
-    spans
 }
 
 #[cfg(test)]
@@ -293,17 +297,28 @@ mod tests {
 /// Escapes text for HTML element content and attribute values.
 pub fn escape_html(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
+    push_escaped_html(&mut out, s);
     out
+}
+
+/// `escape_html`, written onto the end of `out`. Copies the runs between the characters it
+/// escapes whole; those are all ASCII, so a byte that matches one is that character.
+pub fn push_escaped_html(out: &mut String, s: &str) {
+    let mut copied = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escaped = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(&s[copied..i]);
+        out.push_str(escaped);
+        copied = i + 1;
+    }
+    out.push_str(&s[copied..]);
 }
 
 /// Highlighted code as HTML for the inside of a `<code>`: tokens as `<span class="t-…">`, and a
@@ -343,22 +358,24 @@ pub fn to_html_with_classes(language: Language, code: &str, line_classes: &[Opti
 }
 
 fn push_lines(out: &mut String, language: Language, code: &str, line_classes: &[Option<&str>]) {
-    for (i, (line, spans)) in code.lines().zip(highlight(language, code)).enumerate() {
+    let mut i = 0;
+    for_each_line(language, code, |line, spans| {
         let marked = line_classes.get(i).copied().flatten();
+        i += 1;
         if let Some(class) = marked {
             out.push_str("<span class=\"ln ");
             out.push_str(class);
             out.push_str("\">");
         }
         for (class, range) in spans {
-            let text = escape_html(&line[range]);
-            if class == Class::Plain {
-                out.push_str(&text);
+            let text = &line[range.clone()];
+            if *class == Class::Plain {
+                push_escaped_html(out, text);
             } else {
                 out.push_str("<span class=\"t-");
                 out.push_str(class.id());
                 out.push_str("\">");
-                out.push_str(&text);
+                push_escaped_html(out, text);
                 out.push_str("</span>");
             }
         }
@@ -368,7 +385,7 @@ fn push_lines(out: &mut String, language: Language, code: &str, line_classes: &[
         if marked.is_some() {
             out.push_str("</span>");
         }
-    }
+    });
 }
 
 #[cfg(test)]
@@ -400,6 +417,14 @@ mod html_tests {
             .replace("&#39;", "'")
             .replace("&amp;", "&");
         assert_eq!(text, code);
+    }
+
+    #[test]
+    fn escaping_replaces_exactly_the_five_characters() {
+        let s = "a&b<c>d\"e'f ü→∞ &amp;";
+        assert_eq!(escape_html(s), "a&amp;b&lt;c&gt;d&quot;e&#39;f ü→∞ &amp;amp;");
+        assert_eq!(escape_html("plain"), "plain");
+        assert_eq!(escape_html("'"), "&#39;");
     }
 
     #[test]

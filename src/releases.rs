@@ -33,6 +33,12 @@ impl PodSettingsField {
             PodSettingsField::RuntimePatches => "runtimePatches",
         }
     }
+
+    /// Whether it sets the pods' labels and annotations: v2.0's PodSpecOverride has no
+    /// `metadata`; v2.1's override and v2.2's patch do.
+    pub fn holds_pod_metadata(self) -> bool {
+        self != PodSettingsField::PodSpecOverrides
+    }
 }
 
 /// The type of `spec.trainer.numProcPerNode`.
@@ -42,6 +48,19 @@ pub enum NumProcPerNode {
     IntOrString,
     /// v2.2+: int32 only (#3239).
     Int32,
+}
+
+/// How a `kubeflow` SDK's `TrainerClient` treats a namespaced `TrainingRuntime`
+/// (trainer/backends/kubernetes/backend.py in each wheel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SdkNamespacedRuntimes {
+    /// 0.3.1: `get_runtime` reads only ClusterTrainingRuntimes, also for `get_job` and the waits.
+    Unread,
+    /// 0.4.1: `get_runtime` reads a namespaced TrainingRuntime first, but `train()` writes
+    /// `spec.runtimeRef` without a kind, which the CRD defaults to ClusterTrainingRuntime.
+    ReadOnly,
+    /// 0.5.0: `train()` writes `spec.runtimeRef.kind` from `Runtime.kind`.
+    Supported,
 }
 
 /// A built-in `ClusterTrainingRuntime` as a release's manifests/base/runtimes ship it.
@@ -79,11 +98,19 @@ pub struct Release {
     pub sdk: &'static str,
     /// The `kubeflow-trainer-api` range that wheel requires.
     pub sdk_trainer_api: &'static str,
+    /// What that SDK's `TrainerClient` does with a namespaced `TrainingRuntime`.
+    pub sdk_namespaced_runtimes: SdkNamespacedRuntimes,
     /// The model initializer's `IGNORE_PATTERNS` as that SDK writes it by default
     /// (constants.INITIALIZER_DEFAULT_IGNORE_PATTERNS joined with commas): 0.3.1 has `.pt`,
     /// `.pth` without the `*`, as the v2.0–v2.1 initializers' own defaults do; 0.4.1 on `*.pt`.
     pub model_ignore_patterns: &'static str,
     pub pod_settings: PodSettingsField,
+    /// The pod fields `pod_settings` can set besides containers (PodSpecOverride in v2.0,
+    /// PodTemplateSpecOverride in v2.1, PodSpecPatch from v2.2).
+    pub pod_settings_pod_fields: &'static [&'static str],
+    /// The fields it can set on an existing container (ContainerOverride / ContainerPatch);
+    /// `env` is left out: on `node` it goes through `spec.trainer.env`.
+    pub pod_settings_container_fields: &'static [&'static str],
     /// `spec.labels` / `spec.annotations` on the TrainJob (until v2.1).
     pub trainjob_metadata: bool,
     /// `spec.activeDeadlineSeconds` (v2.2+).
@@ -259,6 +286,19 @@ const MPI_PI: BuiltinRuntime = BuiltinRuntime {
     ..runtime("mpi-distributed", "", "mpi", "mpioperator/mpi-pi:openmpi")
 };
 
+/// PodSpecPatch's fields in v2.3; v2.2's lack the last, terminationGracePeriodSeconds.
+const PATCHABLE_POD: &[&str] = &[
+    "serviceAccountName",
+    "volumes",
+    "imagePullSecrets",
+    "securityContext",
+    "nodeSelector",
+    "affinity",
+    "tolerations",
+    "schedulingGates",
+    "terminationGracePeriodSeconds",
+];
+
 const OLD_TORCH_FIELDS: &[&str] = &["numProcPerNode", "elasticPolicy"];
 const NEW_POLICIES: &[&str] = &["torch", "mpi", "jax", "xgboost", "flux"];
 const GANG_SCHEDULERS: &[&str] = &["coscheduling", "volcano"];
@@ -269,8 +309,11 @@ pub const V2_0: Release = Release {
     jobset: "v0.8.2",
     sdk: "0.3.1",
     sdk_trainer_api: ">=2.0.0,<2.2.0",
+    sdk_namespaced_runtimes: SdkNamespacedRuntimes::Unread,
     model_ignore_patterns: "*.msgpack,*.h5,*.bin,.pt,.pth",
     pod_settings: PodSettingsField::PodSpecOverrides,
+    pod_settings_pod_fields: &["serviceAccountName", "nodeSelector", "tolerations", "volumes", "schedulingGates"],
+    pod_settings_container_fields: &["volumeMounts"],
     trainjob_metadata: true,
     active_deadline_seconds: false,
     num_proc_per_node: NumProcPerNode::IntOrString,
@@ -301,6 +344,15 @@ pub const V2_1: Release = Release {
     tag: "v2.1.0",
     jobset: "v0.10.1",
     pod_settings: PodSettingsField::PodTemplateOverrides,
+    pod_settings_pod_fields: &[
+        "serviceAccountName",
+        "nodeSelector",
+        "affinity",
+        "tolerations",
+        "volumes",
+        "schedulingGates",
+        "imagePullSecrets",
+    ],
     gang_schedulers: GANG_SCHEDULERS,
     torchtune_chained_initializers: false,
     runtimes: &[TORCH_27, DEEPSPEED, MLX, LLAMA_1B, LLAMA_3B, QWEN],
@@ -320,8 +372,11 @@ pub const V2_2: Release = Release {
     jobset: "v0.11.0",
     sdk: "0.4.1",
     sdk_trainer_api: ">=2.2.0",
+    sdk_namespaced_runtimes: SdkNamespacedRuntimes::ReadOnly,
     model_ignore_patterns: "*.msgpack,*.h5,*.bin,*.pt,*.pth",
     pod_settings: PodSettingsField::RuntimePatches,
+    pod_settings_pod_fields: PATCHABLE_POD.split_at(PATCHABLE_POD.len() - 1).0,
+    pod_settings_container_fields: &["volumeMounts", "securityContext"],
     trainjob_metadata: false,
     active_deadline_seconds: true,
     num_proc_per_node: NumProcPerNode::Int32,
@@ -354,6 +409,9 @@ pub const V2_3: Release = Release {
     jobset: "v0.12.0",
     sdk: "0.5.0",
     sdk_trainer_api: ">=2.3.0,<2.4",
+    sdk_namespaced_runtimes: SdkNamespacedRuntimes::Supported,
+    // PodSpecPatch gained terminationGracePeriodSeconds.
+    pod_settings_pod_fields: PATCHABLE_POD,
     // `torch.envInjection` injects PET_* into sidecar or init containers (#3516).
     torch_policy_fields: &["envInjection"],
     builtins_skip_webhook: true,

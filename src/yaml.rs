@@ -45,32 +45,114 @@ pub fn path_to_string(path: &[PathSeg]) -> String {
     out
 }
 
+/// Where the emitter puts what it writes: each line's text, and (for sinks that want them) the
+/// field path the line shows. The emitter writes each line into `line()` and then calls
+/// `end_line`; `enter_*`/`leave` bracket the fields, so a sink that ignores paths pays nothing
+/// for them (the migrator's 4 MiB inputs emit hundreds of thousands of lines).
+pub trait Sink {
+    /// The buffer the next line's text goes into (empty, or the sink's whole output).
+    fn line(&mut self) -> &mut String;
+    /// The line written into `line()` is complete.
+    fn end_line(&mut self);
+    fn enter_key(&mut self, key: &str);
+    fn enter_index(&mut self, i: usize);
+    fn leave(&mut self);
+}
+
+/// Collects `Line`s, each with its own copy of the path.
+#[derive(Default)]
+struct Lines {
+    text: String,
+    path: Path,
+    out: Vec<Line>,
+}
+
+impl Sink for Lines {
+    fn line(&mut self) -> &mut String {
+        &mut self.text
+    }
+
+    fn end_line(&mut self) {
+        self.out.push(Line { text: std::mem::take(&mut self.text), path: self.path.clone() });
+    }
+
+    fn enter_key(&mut self, key: &str) {
+        self.path.push(PathSeg::Key(key.to_string()));
+    }
+
+    fn enter_index(&mut self, i: usize) {
+        self.path.push(PathSeg::Index(i));
+    }
+
+    fn leave(&mut self) {
+        self.path.pop();
+    }
+}
+
+/// Writes the text straight into one string, a newline after each line.
+struct Text(String);
+
+impl Sink for Text {
+    fn line(&mut self) -> &mut String {
+        &mut self.0
+    }
+
+    fn end_line(&mut self) {
+        self.0.push('\n');
+    }
+
+    fn enter_key(&mut self, _: &str) {}
+
+    fn enter_index(&mut self, _: usize) {}
+
+    fn leave(&mut self) {}
+}
+
 /// Emits one document. Top-level scalars and sequences are allowed, though Kubernetes objects
 /// are always maps.
 pub fn emit(value: &Value) -> Vec<Line> {
-    let mut out = Vec::new();
-    let mut path = Vec::new();
+    let mut lines = Lines::default();
+    emit_into(value, &mut lines);
+    lines.out
+}
+
+/// Emits one document into `sink`.
+pub fn emit_into(value: &Value, sink: &mut impl Sink) {
     match value {
-        Value::Object(map) if !map.is_empty() => emit_map(map, 0, &mut path, &mut out),
-        Value::Array(items) if !items.is_empty() => emit_seq(items, 0, &mut path, &mut out),
-        other => out.push(Line { text: inline(other), path: Vec::new() }),
+        Value::Object(map) if !map.is_empty() => emit_map(map, 0, false, sink),
+        Value::Array(items) if !items.is_empty() => emit_seq(items, 0, sink),
+        other => {
+            push_inline(sink.line(), other);
+            sink.end_line();
+        }
     }
-    out
 }
 
 /// Emits several documents separated by `---`, with optional leading comments per document.
 pub fn emit_documents<'a>(docs: impl IntoIterator<Item = (&'a [String], &'a Value)>) -> Vec<Line> {
-    let mut out = Vec::new();
+    let mut lines = Lines::default();
     for (i, (comments, value)) in docs.into_iter().enumerate() {
         if i > 0 {
-            out.push(Line { text: "---".into(), path: Vec::new() });
+            lines.out.push(Line { text: "---".into(), path: Vec::new() });
         }
         for c in comments {
-            out.push(Line { text: format!("# {c}"), path: Vec::new() });
+            lines.out.push(Line { text: format!("# {c}"), path: Vec::new() });
         }
-        out.extend(emit(value));
+        emit_into(value, &mut lines);
     }
-    out
+    lines.out
+}
+
+/// The text `join(&emit_documents(…))` gives for documents without comments, written directly.
+pub fn documents_text<'a>(docs: impl IntoIterator<Item = &'a Value>) -> String {
+    let mut text = Text(String::new());
+    for (i, value) in docs.into_iter().enumerate() {
+        if i > 0 {
+            text.0.push_str("---\n");
+        }
+        emit_into(value, &mut text);
+    }
+    text.0
 }
 
 pub fn join(lines: &[Line]) -> String {
@@ -82,53 +164,78 @@ pub fn join(lines: &[Line]) -> String {
     s
 }
 
-fn emit_map(map: &Map, indent: usize, path: &mut Path, out: &mut Vec<Line>) {
-    let pad = " ".repeat(indent);
-    for (key, value) in map.iter() {
-        path.push(PathSeg::Key(key.clone()));
-        let key_text = scalar_string(key);
+fn push_pad(out: &mut String, indent: usize) {
+    out.extend(std::iter::repeat_n(' ', indent));
+}
+
+/// A map's entries at `indent`. With `dash`, the first line is a sequence item's ("- name: node"):
+/// its last two columns of indentation read "- ".
+fn emit_map(map: &Map, indent: usize, dash: bool, sink: &mut impl Sink) {
+    for (n, (key, value)) in map.iter().enumerate() {
+        sink.enter_key(key);
+        let line = sink.line();
+        if dash && n == 0 {
+            push_pad(line, indent - 2);
+            line.push_str("- ");
+        } else {
+            push_pad(line, indent);
+        }
+        push_scalar_string(line, key);
+        line.push(':');
         match value {
             Value::Object(m) if !m.is_empty() => {
-                out.push(Line { text: format!("{pad}{key_text}:"), path: path.clone() });
-                emit_map(m, indent + 2, path, out);
+                sink.end_line();
+                emit_map(m, indent + 2, false, sink);
             }
             Value::Array(items) if !items.is_empty() => {
-                out.push(Line { text: format!("{pad}{key_text}:"), path: path.clone() });
-                emit_seq(items, indent + 2, path, out);
+                sink.end_line();
+                emit_seq(items, indent + 2, sink);
             }
             Value::String(s) if block_literal_fits(s) => {
-                out.push(Line { text: format!("{pad}{key_text}: {}", block_header(s)), path: path.clone() });
-                push_block_body(s, indent + 2, path, out);
+                line.push(' ');
+                line.push_str(block_header(s));
+                sink.end_line();
+                push_block_body(s, indent + 2, sink);
             }
-            other => out.push(Line { text: format!("{pad}{key_text}: {}", inline(other)), path: path.clone() }),
+            other => {
+                line.push(' ');
+                push_inline(line, other);
+                sink.end_line();
+            }
         }
-        path.pop();
+        sink.leave();
     }
 }
 
-fn emit_seq(items: &[Value], indent: usize, path: &mut Path, out: &mut Vec<Line>) {
-    let pad = " ".repeat(indent);
+fn emit_seq(items: &[Value], indent: usize, sink: &mut impl Sink) {
     for (i, item) in items.iter().enumerate() {
-        path.push(PathSeg::Index(i));
+        sink.enter_index(i);
         match item {
-            Value::Object(m) if !m.is_empty() => {
-                // The first entry sits on the dash line: "- name: node".
-                let start = out.len();
-                emit_map(m, indent + 2, path, out);
-                let first = &mut out[start].text;
-                first.replace_range(..indent + 2, &format!("{pad}- "));
-            }
+            // The first entry sits on the dash line: "- name: node".
+            Value::Object(m) if !m.is_empty() => emit_map(m, indent + 2, true, sink),
             Value::Array(inner) if !inner.is_empty() => {
-                out.push(Line { text: format!("{pad}-"), path: path.clone() });
-                emit_seq(inner, indent + 2, path, out);
+                push_pad(sink.line(), indent);
+                sink.line().push('-');
+                sink.end_line();
+                emit_seq(inner, indent + 2, sink);
             }
             Value::String(s) if block_literal_fits(s) => {
-                out.push(Line { text: format!("{pad}- {}", block_header(s)), path: path.clone() });
-                push_block_body(s, indent + 2, path, out);
+                let line = sink.line();
+                push_pad(line, indent);
+                line.push_str("- ");
+                line.push_str(block_header(s));
+                sink.end_line();
+                push_block_body(s, indent + 2, sink);
             }
-            other => out.push(Line { text: format!("{pad}- {}", inline(other)), path: path.clone() }),
+            other => {
+                let line = sink.line();
+                push_pad(line, indent);
+                line.push_str("- ");
+                push_inline(line, other);
+                sink.end_line();
+            }
         }
-        path.pop();
+        sink.leave();
     }
 }
 
@@ -152,33 +259,46 @@ fn block_header(s: &str) -> &'static str {
     }
 }
 
-fn push_block_body(s: &str, indent: usize, path: &Path, out: &mut Vec<Line>) {
-    let pad = " ".repeat(indent);
+fn push_block_body(s: &str, indent: usize, sink: &mut impl Sink) {
     let body = s.strip_suffix('\n').unwrap_or(s);
     for line in body.split('\n') {
-        let text = if line.is_empty() { String::new() } else { format!("{pad}{line}") };
-        out.push(Line { text, path: path.clone() });
+        if !line.is_empty() {
+            let out = sink.line();
+            push_pad(out, indent);
+            out.push_str(line);
+        }
+        sink.end_line();
     }
 }
 
-fn inline(v: &Value) -> String {
+fn push_inline(out: &mut String, v: &Value) {
+    use std::fmt::Write;
     match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => scalar_string(s),
-        Value::Array(_) => "[]".into(),
-        Value::Object(_) => "{}".into(),
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => push_scalar_string(out, s),
+        Value::Array(_) => out.push_str("[]"),
+        Value::Object(_) => out.push_str("{}"),
     }
 }
 
 /// A string as a plain scalar when YAML would read it back as the same string, else
 /// double-quoted (JSON escapes are valid YAML double-quoted escapes).
 pub fn scalar_string(s: &str) -> String {
+    let mut out = String::new();
+    push_scalar_string(&mut out, s);
+    out
+}
+
+fn push_scalar_string(out: &mut String, s: &str) {
     if plain_is_safe(s) {
-        s.to_string()
+        out.push_str(s);
     } else {
-        double_quoted(s)
+        push_double_quoted(out, s);
     }
 }
 
@@ -193,6 +313,12 @@ fn must_escape(c: char) -> bool {
 /// `serde_json::to_string`: it writes through `std::io`, whose error strings cost KBs of wasm.)
 pub fn double_quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
+    push_double_quoted(&mut out, s);
+    out
+}
+
+fn push_double_quoted(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
     out.push('"');
     for c in s.chars() {
         match c {
@@ -213,7 +339,6 @@ pub fn double_quoted(s: &str) -> String {
         }
     }
     out.push('"');
-    out
 }
 
 fn plain_is_safe(s: &str) -> bool {
@@ -235,10 +360,9 @@ fn plain_is_safe(s: &str) -> bool {
 
 /// Whether YAML 1.1 or 1.2 would read `s` as a bool, null, number or timestamp.
 fn resolves_to_non_string(s: &str) -> bool {
-    let lower = s.to_ascii_lowercase();
     const WORDS: [&str; 14] =
         ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", ".inf", "-.inf", "+.inf", ".nan"];
-    if WORDS.contains(&lower.as_str()) || s == "<<" {
+    if WORDS.iter().any(|w| w.eq_ignore_ascii_case(s)) || s == "<<" {
         return true;
     }
     // Anything made only of digits and number punctuation (hex, octal, floats, sexagesimal,

@@ -67,8 +67,37 @@ fn migrate_converts_a_batch_prints_yaml_and_warns_about_losses() {
     assert_eq!(stdout.matches("kind: TrainJob").count(), 3);
     assert!(stdout.contains("kind: TrainingRuntime"), "pi.yaml needs a generated MPI runtime");
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("converted with losses"));
+    assert!(
+        stderr.contains(&format!("converted for Trainer {} with losses", trainer_v2_explorer::releases::NEWEST.tag))
+    );
     assert!(stderr.contains("dropped  spec.runPolicy.cleanPodPolicy"));
+}
+
+#[test]
+fn migrate_writes_for_the_target_release() {
+    let (pytorch, jax) =
+        (reference("v1-examples/pytorch/cpu-demo/demo.yaml"), reference("v1-examples/jax/cpu-demo/demo.yaml"));
+    let out = cli(&["migrate", "--target", "v2.1", &pytorch]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("converted for Trainer v2.1.0"), "{stderr}");
+    // v2.1 takes numProcPerNode as a number or a name; the report says which v2.1 rule applied.
+    assert!(stderr.contains("in v2.1.0 numProcPerNode is a number or auto, cpu, gpu"), "{stderr}");
+    // No JAX runtime before v2.2: refused, exit 1, the reason names the release to target.
+    let out = cli(&["migrate", "--quiet", "--target", "v2.1", &jax]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("Trainer v2.1.0 has no JAX runtime") && stderr.contains("--target v2.2"), "{stderr}");
+    assert!(cli(&["migrate", "--quiet", "--target", "v2.2", &jax]).status.success());
+}
+
+#[test]
+fn migrate_refuses_an_unknown_target_naming_the_known_ones() {
+    let out = cli(&["migrate", "--target", "v2.9", &reference("v1-examples/pytorch/simple.yaml")]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains(r#"unknown Trainer release "v2.9": one of v2.0, v2.1, v2.2, v2.3"#), "{stderr}");
 }
 
 #[test]

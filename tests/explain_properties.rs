@@ -9,7 +9,7 @@ use trainer_v2_explorer::explain::quantity::ceil_value;
 use trainer_v2_explorer::explain::{explain, Explanation, Input, PodGroup};
 use trainer_v2_explorer::model::pod::Resources;
 use trainer_v2_explorer::model::v2::{TrainJob, TrainingRuntime};
-use trainer_v2_explorer::releases::{TorchProcs, NEWEST, RELEASES};
+use trainer_v2_explorer::releases::{TorchProcs, RELEASES};
 use trainer_v2_explorer::selection::{RuntimeScope, Selection};
 use trainer_v2_explorer::snippets::runtimes::runtime_for;
 use trainer_v2_explorer::snippets::trainjob::trainjob_for;
@@ -71,20 +71,6 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
         let e = explain(Input::new(&job, &runtime), sel.release);
         let at = format!("{sel:?}");
         let release = sel.release;
-        // A framework whose built-in runtime comes later: its policy is not in the release's CRD.
-        let newest_builtin = NEWEST.builtin_for(sel.framework).map(|b| b.policy);
-        if let Some(policy) = newest_builtin.filter(|p| !release.policies.contains(p)) {
-            let rejected = e.rejected.as_ref().expect(&at);
-            assert_eq!(rejected.field, format!("runtime spec.mlPolicy.{policy}"), "{at}");
-            continue;
-        }
-        // The snippets still write v2.3's TorchTune runtime (JobSet volumeClaimPolicies) for every
-        // release (rel-yaml makes them per release); that field is refused before v2.2.
-        if sel.framework == Framework::TorchTune && !release.jobset_volume_claims {
-            let rejected = e.rejected.as_ref().expect(&at);
-            assert_eq!(rejected.field, "runtime spec.template.spec.volumeClaimPolicies", "{at}");
-            continue;
-        }
         assert_eq!(e.rejected, None, "the widget wrote a TrainJob the webhook refuses: {at}");
         assert_eq!(e.trainer, release.tag, "{at}");
         let trainer = job.spec.trainer.as_ref().unwrap();
@@ -154,14 +140,13 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
                 let lines: Vec<&str> = text.lines().collect();
                 assert_eq!(lines.len() as u32, node_pods + 1, "{at}");
                 assert!(lines.iter().all(|l| l.ends_with(&format!(" slots={slots}"))), "{at}");
-                // In the runtime's replicatedJob order (mpi.go:320): the `node` pods, then the launcher.
+                // In the runtime's replicatedJob order (mpi.go:320): from v2.3 the `node` pods, then
+                // the launcher; before, the launcher first.
                 let hosts: Vec<&str> = lines.iter().map(|l| l.split(' ').next().unwrap()).collect();
-                let want: Vec<&str> = group(&e, "node")
-                    .hostnames
-                    .iter()
-                    .chain(&group(&e, "launcher").hostnames)
-                    .map(String::as_str)
-                    .collect();
+                let (first, second) =
+                    if release.mpi_launcher_waits_for_nodes { ("node", "launcher") } else { ("launcher", "node") };
+                let want: Vec<&str> =
+                    group(&e, first).hostnames.iter().chain(&group(&e, second).hostnames).map(String::as_str).collect();
                 assert_eq!(hosts, want, "{at}");
             }
             other => panic!("unexpected policy {other:?}: {at}"),

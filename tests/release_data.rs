@@ -70,3 +70,35 @@ fn the_trainjob_status_follows_each_release_s_crd() {
         assert_eq!(status.get("trainerStatus").is_some(), release.trainer_status, "{} trainerStatus", release.tag);
     }
 }
+
+/// The fields each release's TrainJob can set on pods and containers (where `migrate --target`
+/// puts pod settings) are the ones its CRD declares: PodSpecOverride (v2.0),
+/// PodTemplateSpecOverride (v2.1), PodSpecPatch (v2.2+).
+#[test]
+fn pod_settings_fields_follow_each_release_s_crd() {
+    for release in RELEASES {
+        let entry = &spec_schema(release, "trainjobs")[release.pod_settings.field()]["items"]["properties"];
+        // Where the pod template sits in one entry, and its spec within it (v2.0's is flat).
+        let template = match release.pod_settings {
+            PodSettingsField::RuntimePatches => {
+                let job = &entry["trainingRuntimeSpec"]["properties"]["template"]["properties"]["spec"]["properties"]
+                    ["replicatedJobs"]["items"]["properties"];
+                job["template"]["properties"]["spec"]["properties"]["template"]["properties"].clone()
+            }
+            _ => entry.clone(),
+        };
+        let pod = match release.pod_settings {
+            PodSettingsField::PodSpecOverrides => template.clone(),
+            _ => template["spec"]["properties"].clone(),
+        };
+        let mut pod_fields = keys(&pod);
+        // Containers and init containers are lists of container overrides, checked below.
+        pod_fields.retain(|k| !["targetJobs", "containers", "initContainers"].contains(&k.as_str()));
+        assert_eq!(pod_fields, sorted(release.pod_settings_pod_fields), "{}", release.tag);
+        let mut container_fields = keys(&pod["containers"]["items"]["properties"]);
+        container_fields.retain(|k| k != "name" && k != "env");
+        assert_eq!(container_fields, sorted(release.pod_settings_container_fields), "{}", release.tag);
+        let metadata = template.get("metadata").is_some();
+        assert_eq!(metadata, release.pod_settings.holds_pod_metadata(), "{} pod metadata", release.tag);
+    }
+}

@@ -12,11 +12,11 @@ let dead = false;
 const isTrap = (err) => typeof WebAssembly === 'object' && err instanceof WebAssembly.RuntimeError;
 
 // The V1 → V2 converter is a second module: only readers who open migrate mode download it
-// (pkg-migrate/converter.js runs it in a worker).
+// (pkg-migrate/converter.js runs it in a worker). `release` is the line to write for (v2.1).
 // "What Kubernetes runs" and "Upgrading from an older release" come from the same module,
 // loaded when a reader first opens one of them.
 const converterModule = () => (converter ??= import(here('./pkg-migrate/converter.js')));
-const convert = (text) => converterModule().then((m) => m.convert(text));
+const convert = (text, release) => converterModule().then((m) => m.convert(text, release));
 const explain = (details) =>
   converterModule().then(
     (m) => m.showPane(details),

@@ -3,10 +3,11 @@
 
 use wasm_bindgen::prelude::*;
 
-/// Converts a V1 YAML stream; returns `{"error", "yaml", "html"}` as JSON.
+/// Converts a V1 YAML stream into objects for the Trainer release line `release` (`v2.1`, the
+/// widget's `Selection.release`); returns `{"error", "yaml", "html"}` as JSON.
 #[wasm_bindgen]
-pub fn migrate(text: &str) -> String {
-    trainer_v2_explorer::migrate::view::rendered_json(text)
+pub fn migrate(text: &str, release: &str) -> String {
+    trainer_v2_explorer::migrate::view::rendered_json_for(text, release)
 }
 
 /// "What Kubernetes runs" for a widget selection (its URL query): `{"html"}` or `{"error"}` as

@@ -1,6 +1,6 @@
 use crate::catalog::{Framework, Persona, TRAINER_VERSION};
 use crate::query;
-use crate::releases::NEWEST;
+use crate::releases::{NEWEST, RELEASES};
 use crate::selection::Selection;
 use crate::snippets::{all_snippets, Snippet};
 use serde::Serialize;
@@ -8,6 +8,10 @@ use serde::Serialize;
 #[derive(Serialize)]
 struct Export<'a> {
     trainer: &'a str,
+    /// Every release line a query can name (`release=`), oldest first: the test harnesses loop
+    /// over these rather than keep their own list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    releases: Vec<&'a str>,
     snippets: Vec<ExportedSnippet<'a>>,
 }
 
@@ -53,7 +57,8 @@ pub fn export_topics_json() -> Result<String, String> {
             })
         })
         .collect();
-    serde_json::to_string_pretty(&Export { trainer: TRAINER_VERSION, snippets }).map_err(|e| e.to_string())
+    serde_json::to_string_pretty(&Export { trainer: TRAINER_VERSION, releases: Vec::new(), snippets })
+        .map_err(|e| e.to_string())
 }
 
 /// Every persona × framework at defaults, or the one selection `query` names.
@@ -69,5 +74,6 @@ pub fn export_json(query: Option<&str>) -> Result<String, String> {
     let trainer = selections.first().map_or(NEWEST.tag, |sel| sel.release.tag);
     let snippets =
         selections.iter().flat_map(|sel| all_snippets(sel).into_iter().map(move |s| exported(sel, s))).collect();
-    serde_json::to_string_pretty(&Export { trainer, snippets }).map_err(|e| e.to_string())
+    let releases = RELEASES.iter().map(|r| r.line).collect();
+    serde_json::to_string_pretty(&Export { trainer, releases, snippets }).map_err(|e| e.to_string())
 }

@@ -53,6 +53,9 @@ enum Command {
         /// Only the one-line outcome per document on stderr, not the field-by-field report.
         #[arg(long)]
         quiet: bool,
+        /// The Trainer release line to write for (default: the newest).
+        #[arg(long, value_parser = crate::upgrade::parse_release, default_value = crate::releases::NEWEST.line)]
+        target: &'static crate::releases::Release,
     },
     /// Rewrite Trainer V2 manifests (TrainJob, TrainingRuntime, ClusterTrainingRuntime) written for
     /// one release so that a newer release accepts them. Prints the YAML on stdout and what
@@ -197,16 +200,17 @@ fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Resu
     }
 }
 
-fn migrate(files: &[std::path::PathBuf], quiet: bool) -> ExitCode {
+fn migrate(files: &[std::path::PathBuf], quiet: bool, target: crate::releases::Release) -> ExitCode {
     run_batch(files, |text| {
-        let m = crate::migrate::migrate(text)?;
+        let m = crate::migrate::migrate_to(text, target)?;
         let report = if quiet {
             m.docs
                 .iter()
                 .filter_map(|d| match &d.outcome {
-                    crate::migrate::Outcome::Converted { name, kind, lossy: true, .. } => {
-                        Some(format!("document {}: {kind} {name} converted with losses", d.index))
-                    }
+                    crate::migrate::Outcome::Converted { name, kind, lossy: true, .. } => Some(format!(
+                        "document {}: {kind} {name} converted for Trainer {} with losses",
+                        d.index, target.tag
+                    )),
                     _ => None,
                 })
                 .collect()
@@ -280,7 +284,7 @@ pub fn run() -> ExitCode {
         Command::Fallback { page, out, check } => fallback(&page, out.as_deref(), check),
         Command::Post { check, out, export } => post(check, &out, export.as_deref()),
         Command::FallbackFiles { out } => fallback_files(&out),
-        Command::Migrate { files, quiet } => return migrate(&files, quiet),
+        Command::Migrate { files, quiet, target } => return migrate(&files, quiet, *target),
         Command::Upgrade { from, to, files, quiet } => {
             return upgrade::run(&files, *from, to.copied().unwrap_or(crate::releases::NEWEST), quiet)
         }

@@ -3,17 +3,24 @@
 //! --query` and the converter module behind the widget's "What Kubernetes runs" pane.
 
 use super::{explain, Explanation, Input, Rejection};
-use crate::releases::Release;
+use crate::releases::{Release, RELEASES};
 use crate::selection::Selection;
 use crate::snippets::runtimes::runtime_for;
 use crate::snippets::trainjob::trainjob_for;
 
 /// The explanation for `sel`, or why there is nothing to explain (no V2 runtime).
 pub fn for_selection(sel: &Selection) -> Result<Explanation, String> {
+    let release = sel.release;
     let (Some(job), Some(runtime)) = (trainjob_for(sel), runtime_for(sel)) else {
+        // A framework (or model) this release lacks but another ships: the TrainJob a reader
+        // would copy from that release's snippets meets this release's webhook.
+        let elsewhere =
+            RELEASES.iter().map(|r| Selection { release: *r, ..sel.clone() }).find_map(|s| trainjob_for(&s));
+        if let Some(rejected) = elsewhere.and_then(|job| missing_builtin(&job.spec.runtime_ref, release)) {
+            return Ok(Explanation::rejected(release.tag.to_string(), rejected));
+        }
         return Err(format!("{} has no Trainer V2 runtime, so there is nothing to explain", sel.framework.id()));
     };
-    let release = sel.release;
     if let Some(rejected) = missing_builtin(&job.spec.runtime_ref, release) {
         return Ok(Explanation::rejected(release.tag.to_string(), rejected));
     }

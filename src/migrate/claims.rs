@@ -4,15 +4,21 @@
 //! answer, it is the judge of the answers the converter gave.
 
 use super::report::{covers, entry_for, Entry, Status};
+use crate::releases::{Release, NEWEST, RELEASES};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 
 /// Reasons too vague to count as "a specific reason" for dropping a field.
 const VAGUE_REASONS: [&str; 3] = ["", "not carried over: no V2 field holds it", "no V2 field"];
 
-/// The false claims of `report` about `source` (the V1 document) given the `objects` produced
-/// from it; empty when every claim holds.
+/// The false claims of a report written for the newest release: see [`false_claims_for`].
 pub fn false_claims(source: &Value, objects: &[Value], report: &[Entry]) -> Vec<String> {
+    false_claims_for(source, objects, report, &NEWEST)
+}
+
+/// The false claims of `report` about `source` (the V1 document) given the `objects` produced
+/// from it for `target`; empty when every claim holds.
+pub fn false_claims_for(source: &Value, objects: &[Value], report: &[Entry], target: &Release) -> Vec<String> {
     let mut problems = Vec::new();
     let mut source_nodes = BTreeMap::new();
     flatten(source, String::new(), &mut source_nodes);
@@ -34,13 +40,18 @@ pub fn false_claims(source: &Value, objects: &[Value], report: &[Entry]) -> Vec<
         if !source_nodes.contains_key(&e.v1) {
             problems.push(format!("{}: the report mentions a field the V1 document does not have", e.v1));
         }
+        let pod_settings = format!("spec.{}[", target.pod_settings.field());
         if e.status == Status::Moved
-            && !e
-                .v2
-                .as_deref()
-                .is_some_and(|t| t.starts_with("TrainingRuntime ") || t.starts_with("spec.runtimePatches"))
+            && !e.v2.as_deref().is_some_and(|t| t.starts_with("TrainingRuntime ") || t.starts_with(&pod_settings))
         {
-            problems.push(format!("{}: moved, but not to a runtime patch or a generated runtime: {:?}", e.v1, e.v2));
+            problems.push(format!(
+                "{}: moved, but not to {pod_settings}...] ({}) or a generated runtime: {:?}",
+                e.v1, target.tag, e.v2
+            ));
+        }
+        // A note speaks of the release written for, never of another one.
+        if let Some(other) = RELEASES.iter().find(|r| r.tag != target.tag && e.note.contains(r.tag)) {
+            problems.push(format!("{}: the note names {} in output for {}: {:?}", e.v1, other.tag, target.tag, e.note));
         }
         if e.exact {
             if let Some(target) = &e.v2 {

@@ -32,24 +32,29 @@ pub fn precheck(text: &str) -> Result<(), String> {
     if text.trim().is_empty() {
         return Err("input is empty: paste one or more V1 job manifests".into());
     }
-    if let Some((line, col)) = position_of(text, |c| c == '\0' || (c.is_control() && !matches!(c, '\n' | '\r' | '\t')))
-    {
+    if let Some((line, col)) = first_control_character(text) {
         return Err(format!("binary data at line {line} column {col}: expected YAML text"));
     }
     depth_check(text)
 }
 
-fn position_of(text: &str, pred: impl Fn(char) -> bool) -> Option<(usize, usize)> {
-    for (n, line) in text.lines().enumerate() {
-        if let Some(col) = line.chars().position(&pred) {
-            return Some((n + 1, col + 1));
-        }
-    }
-    None
+/// Line and column (1-based, in characters) of the first control character other than a line
+/// break or tab. Scans bytes, not characters: a C0 control or DEL is one byte, and a C1 control
+/// (U+0080 to U+009F) is the two bytes C2 80 to C2 9F.
+fn first_control_character(text: &str) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let at = (0..bytes.len()).find(|&i| match bytes[i] {
+        b'\n' | b'\r' | b'\t' => false,
+        b => b < 0x20 || b == 0x7f || (b == 0xc2 && matches!(bytes.get(i + 1), Some(0x80..=0x9f))),
+    })?;
+    let before = &text[..at];
+    let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+    Some((before.matches('\n').count() + 1, text[line_start..at].chars().count() + 1))
 }
 
 /// Bounds nesting without parsing: block indentation (in steps of the smallest indent seen)
-/// and flow brackets outside quotes.
+/// and flow brackets outside quotes. Scans bytes: every character it looks for is ASCII, and
+/// no byte of a multi-byte character is.
 fn depth_check(text: &str) -> Result<(), String> {
     let mut flow = 0usize;
     for (n, line) in text.lines().enumerate() {
@@ -58,23 +63,23 @@ fn depth_check(text: &str) -> Result<(), String> {
         if indent / 2 > MAX_DEPTH {
             return Err(format!("nesting deeper than {MAX_DEPTH} levels at line {}", n + 1));
         }
-        let mut quote: Option<char> = None;
-        for (col, c) in line.chars().enumerate() {
+        let mut quote: Option<u8> = None;
+        for (at, &c) in line.as_bytes().iter().enumerate() {
             match (quote, c) {
-                (None, '#') => break,
-                (None, '"' | '\'') => quote = Some(c),
+                (None, b'#') => break,
+                (None, b'"' | b'\'') => quote = Some(c),
                 (Some(q), c) if c == q => quote = None,
-                (None, '[' | '{') => {
+                (None, b'[' | b'{') => {
                     flow += 1;
                     if flow > MAX_DEPTH {
                         return Err(format!(
                             "nesting deeper than {MAX_DEPTH} levels at line {} column {}",
                             n + 1,
-                            col + 1
+                            line[..at].chars().count() + 1
                         ));
                     }
                 }
-                (None, ']' | '}') => flow = flow.saturating_sub(1),
+                (None, b']' | b'}') => flow = flow.saturating_sub(1),
                 _ => {}
             }
         }
@@ -267,5 +272,24 @@ impl<'de> Visitor<'de> for Tree<'_> {
             map.insert(key, value);
         }
         Ok(Value::Object(map))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_found_where_a_reader_counts_them() {
+        // Columns count characters, not bytes; C1 controls (U+0085 is C2 85) count, other
+        // two-byte characters starting C2 (U+00A0 is C2 A0) do not.
+        assert_eq!(first_control_character("a: b\nc: \u{0}"), Some((2, 4)));
+        assert_eq!(first_control_character("é: ü\u{7f}"), Some((1, 5)));
+        assert_eq!(first_control_character("k: \u{a0}x\n\tv: \u{85}"), Some((2, 5)));
+        assert_eq!(first_control_character("k: \u{a0}\r\n\tv: é\n"), None);
+        assert_eq!(
+            depth_check(&format!("a: é{}", "[".repeat(MAX_DEPTH + 1))).unwrap_err(),
+            format!("nesting deeper than {MAX_DEPTH} levels at line 1 column {}", MAX_DEPTH + 5)
+        );
     }
 }

@@ -11,6 +11,7 @@ pub use convert::Outcome;
 pub use report::{Entry, Status};
 
 use crate::model::Value;
+use crate::releases::{Release, NEWEST};
 use crate::yaml;
 
 /// One input document and what became of it.
@@ -26,23 +27,30 @@ pub struct DocResult {
 
 pub struct Migration {
     pub docs: Vec<DocResult>,
+    /// The Trainer release the output is written for.
+    pub target: Release,
 }
 
-/// Converts a YAML stream. `Err` only when the input as a whole cannot be read (too large,
-/// empty, binary, too deep); per-document problems are outcomes.
+/// Converts a YAML stream for the newest release: see [`migrate_to`].
 pub fn migrate(text: &str) -> Result<Migration, String> {
+    migrate_to(text, NEWEST)
+}
+
+/// Converts a YAML stream into objects for the `target` release. `Err` only when the input as a
+/// whole cannot be read (too large, empty, binary, too deep); per-document problems are outcomes.
+pub fn migrate_to(text: &str, target: Release) -> Result<Migration, String> {
     let raw = input::documents(text)?;
     let docs = raw
         .into_iter()
         .map(|d| {
             let outcome = match &d.value {
-                Ok(v) => convert::convert(v),
+                Ok(v) => convert::convert(v, target),
                 Err(e) => Outcome::Invalid { message: format!("not valid YAML: {e}") },
             };
             DocResult { index: d.index, line: d.line, source: d.value.ok(), outcome }
         })
         .collect();
-    Ok(Migration { docs })
+    Ok(Migration { docs, target })
 }
 
 impl Migration {
@@ -59,7 +67,7 @@ impl Migration {
         }
         // The emitter walks the snippets' tree; the migrator builds serde_json's.
         let trees: Vec<Value> = values.into_iter().map(Value::from).collect();
-        yaml::join(&yaml::emit_documents(trees.iter().map(|v| (&[][..], v))))
+        yaml::documents_text(&trees)
     }
 
     /// True when nothing was refused or invalid.
@@ -69,19 +77,30 @@ impl Migration {
 
     /// The report for people: one block per document.
     pub fn report_text(&self) -> String {
+        use std::fmt::Write;
         let mut out = String::new();
         for d in &self.docs {
             let at = format!("document {} (line {})", d.index, d.line);
             match &d.outcome {
                 Outcome::Converted { name, kind, report, lossy, .. } => {
                     out.push_str(&format!(
-                        "{at}: {kind} {name} converted{}\n",
+                        "{at}: {kind} {name} converted for Trainer {}{}\n",
+                        self.target.tag,
                         if *lossy { " with losses" } else { "" }
                     ));
+                    // Written in place: a report can have hundreds of thousands of entries.
                     for e in report {
-                        let target = e.v2.as_deref().map(|t| format!(" -> {t}")).unwrap_or_default();
-                        let note = if e.note.is_empty() { String::new() } else { format!(" ({})", e.note) };
-                        out.push_str(&format!("  {:<8} {}{target}{note}\n", e.status.id(), e.v1));
+                        let _ = write!(out, "  {:<8} {}", e.status.id(), e.v1);
+                        if let Some(target) = &e.v2 {
+                            out.push_str(" -> ");
+                            out.push_str(target);
+                        }
+                        if !e.note.is_empty() {
+                            out.push_str(" (");
+                            out.push_str(&e.note);
+                            out.push(')');
+                        }
+                        out.push('\n');
                     }
                 }
                 Outcome::Refused { name, kind, reason } => {

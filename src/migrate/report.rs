@@ -1,6 +1,8 @@
 //! The per-field report: where each V1 field went, and what was dropped and why.
 
-use std::collections::{HashMap, HashSet};
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
@@ -44,9 +46,10 @@ pub struct Entry {
 #[derive(Default)]
 pub struct Report {
     pub entries: Vec<Entry>,
-    /// Kept in step with `entries`, so that looking up a path is not a scan of every entry
-    /// (a job with 150,000 labels has as many entries).
-    index: EntryIndex,
+    /// The entries by path, so that looking up a path is not a scan of every entry (a job with
+    /// 150,000 labels has as many entries), and how many entries it holds. Built on the first
+    /// lookup and brought up to date on each: most conversions never look a path up.
+    index: RefCell<(EntryIndex<'static>, usize)>,
 }
 
 impl Report {
@@ -56,7 +59,6 @@ impl Report {
 
     /// Adds an entry as it is (used to carry one replica's accounting over to another).
     pub fn add(&mut self, entry: Entry) {
-        self.index.add(self.entries.len(), &entry);
         self.entries.push(entry);
     }
 
@@ -90,7 +92,13 @@ impl Report {
 
     /// The entry that accounts for a V1 path: the one with the longest matching prefix.
     pub fn status_of(&self, path: &str) -> Option<&Entry> {
-        self.index.find(path).map(|i| &self.entries[i])
+        let mut index = self.index.borrow_mut();
+        let (index, indexed) = &mut *index;
+        for (i, e) in self.entries.iter().enumerate().skip(*indexed) {
+            index.add(i, Cow::Owned(e.v1.clone()), e.exact);
+        }
+        *indexed = self.entries.len();
+        index.find(path).map(|i| &self.entries[i])
     }
 
     pub fn is_lossy(&self) -> bool {
@@ -108,10 +116,12 @@ pub fn entry_for<'a>(entries: &'a [Entry], path: &str) -> Option<&'a Entry> {
 /// ancestors rather than comparing the path with every entry, which is quadratic for a job
 /// with 150,000 labels (as many entries, and as many leaves to account for).
 #[derive(Default)]
-pub struct EntryIndex {
-    by_path: HashMap<String, Latest>,
-    /// The lengths of covering (not `exact`) entries' paths: only ancestors this long can match.
-    covering_lengths: HashSet<usize>,
+pub struct EntryIndex<'a> {
+    /// Borrowed from the entries when they outlive the index (the widget's view), else copied.
+    by_path: HashMap<Cow<'a, str>, Latest>,
+    /// Per length: whether a covering (not `exact`) entry's path is that long. Only ancestors of
+    /// those lengths can match.
+    covering_lengths: Vec<bool>,
 }
 
 /// Positions of the latest entries for one path: any entry, and one that covers descendants.
@@ -120,20 +130,24 @@ struct Latest {
     covering: Option<usize>,
 }
 
-impl EntryIndex {
-    pub fn new(entries: &[Entry]) -> Self {
-        let mut index = EntryIndex::default();
-        entries.iter().enumerate().for_each(|(i, e)| index.add(i, e));
+impl<'a> EntryIndex<'a> {
+    pub fn new(entries: &'a [Entry]) -> Self {
+        let mut index = EntryIndex { by_path: HashMap::with_capacity(entries.len()), covering_lengths: Vec::new() };
+        entries.iter().enumerate().for_each(|(i, e)| index.add(i, Cow::Borrowed(&e.v1), e.exact));
         index
     }
 
-    /// Adds `entry`, found at position `i` of the entries.
-    pub fn add(&mut self, i: usize, entry: &Entry) {
-        let latest = self.by_path.entry(entry.v1.clone()).or_insert(Latest { any: i, covering: None });
+    /// Adds the entry at position `i` of the entries, for the V1 path `v1`.
+    fn add(&mut self, i: usize, v1: Cow<'a, str>, exact: bool) {
+        let len = v1.len();
+        let latest = self.by_path.entry(v1).or_insert(Latest { any: i, covering: None });
         latest.any = i;
-        if !entry.exact {
+        if !exact {
             latest.covering = Some(i);
-            self.covering_lengths.insert(entry.v1.len());
+            if self.covering_lengths.len() <= len {
+                self.covering_lengths.resize(len + 1, false);
+            }
+            self.covering_lengths[len] = true;
         }
     }
 
@@ -146,7 +160,7 @@ impl EntryIndex {
         let bytes = path.as_bytes();
         (0..bytes.len())
             .rev()
-            .filter(|&i| matches!(bytes[i], b'.' | b'[') && self.covering_lengths.contains(&i))
+            .filter(|&i| matches!(bytes[i], b'.' | b'[') && self.covering_lengths.get(i) == Some(&true))
             .find_map(|i| self.by_path.get(&path[..i])?.covering)
     }
 }

@@ -1,43 +1,19 @@
-//! What the widget shows for a migration, as one serialisable value. The converter runs in a
+//! What the widget shows for a migration: the converted YAML, the documents' status list and
+//! each converted document's marked V1 lines and field report, as HTML. The converter runs in a
 //! separate, lazily loaded wasm module; this is what crosses between the two (as JSON).
+//!
+//! Written straight into the output strings: a 4 MiB input can have hundreds of thousands of
+//! report rows and V1 lines, and a copy or an allocation per row is what made it slow.
 
-use super::report::{EntryIndex, Status};
-use super::{migrate, Outcome};
-use crate::highlight::{escape_html, to_html_with_classes};
+use super::report::{Entry, EntryIndex, Status};
+use super::{migrate_to, DocResult, Migration, Outcome};
+use crate::highlight::{push_escaped_html, to_html_with_classes};
 use crate::model::Value;
+use crate::releases::{Release, NEWEST};
 use crate::snippets::Language;
-use crate::yaml;
-use serde::{Deserialize, Serialize};
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct MigrateView {
-    /// Set when the input as a whole could not be read (empty, binary, too large, too deep).
-    pub error: Option<String>,
-    pub output_yaml: String,
-    pub documents: Vec<DocView>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DocView {
-    pub index: usize,
-    pub line: usize,
-    /// "PyTorchJob pytorch-simple"
-    pub title: String,
-    /// converted | lossy | refused | passed | invalid
-    pub status: String,
-    pub message: String,
-    /// The V1 document, re-emitted, with each line classed m (mapped), v (moved) or d (dropped).
-    pub v1_html: String,
-    pub rows: Vec<Row>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Row {
-    pub v1: String,
-    pub status: String,
-    pub v2: String,
-    pub note: String,
-}
+use crate::yaml::{self, Sink};
+use serde::Serialize;
+use std::fmt::Write;
 
 fn class_of(status: Status) -> &'static str {
     match status {
@@ -49,114 +25,137 @@ fn class_of(status: Status) -> &'static str {
     }
 }
 
-/// Converts `text` and lays the result out for display.
-pub fn view(text: &str) -> MigrateView {
-    let m = match migrate(text) {
-        Ok(m) => m,
-        Err(e) => return MigrateView { error: Some(e), ..Default::default() },
-    };
-    let output_yaml = m.output_yaml();
-    let documents = m
-        .docs
-        .iter()
-        .map(|d| {
-            let source_lines = d.source.as_ref().map(|v| yaml::emit(&Value::from(v))).unwrap_or_default();
-            let source_text = yaml::join(&source_lines);
-            let (title, status, message, rows, classes) = match &d.outcome {
-                Outcome::Converted { name, kind, report, lossy, .. } => {
-                    let index = EntryIndex::new(report);
-                    let classes: Vec<Option<&str>> = source_lines
-                        .iter()
-                        .map(|l| index.find(&yaml::path_to_string(&l.path)).map(|i| class_of(report[i].status)))
-                        .collect();
-                    let rows = report
-                        .iter()
-                        .map(|e| Row {
-                            v1: e.v1.clone(),
-                            status: e.status.id().into(),
-                            v2: e.v2.clone().unwrap_or_default(),
-                            note: e.note.clone(),
-                        })
-                        .collect();
-                    let dropped = report.iter().filter(|e| e.status == Status::Dropped).count();
-                    let message = if *lossy {
-                        format!("Converted; {dropped} field(s) could not be carried over (see the report).")
-                    } else {
-                        "Converted without losses.".into()
-                    };
-                    (format!("{kind} {name}"), if *lossy { "lossy" } else { "converted" }, message, rows, classes)
-                }
-                Outcome::Refused { name, kind, reason } => {
-                    (format!("{kind} {name}"), "refused", reason.clone(), vec![], vec![])
-                }
-                Outcome::PassedThrough { name, kind, .. } => (
-                    format!("{kind} {name}"),
-                    "passed",
-                    "Not a Training Operator job: passed through unchanged.".into(),
-                    vec![],
-                    vec![],
-                ),
-                Outcome::Invalid { message } => ("Invalid document".into(), "invalid", message.clone(), vec![], vec![]),
+/// A document's title ("PyTorchJob pytorch-simple"), status (converted | lossy | refused |
+/// passed | invalid) and message.
+fn describe(d: &DocResult) -> (String, &'static str, String) {
+    match &d.outcome {
+        Outcome::Converted { name, kind, report, lossy, .. } => {
+            let message = if *lossy {
+                let dropped = report.iter().filter(|e| e.status == Status::Dropped).count();
+                format!("Converted; {dropped} field(s) could not be carried over (see the report).")
+            } else {
+                "Converted without losses.".into()
             };
-            DocView {
-                index: d.index,
-                line: d.line,
-                title,
-                status: status.into(),
-                message,
-                v1_html: to_html_with_classes(Language::Yaml, &source_text, &classes),
-                rows,
-            }
-        })
-        .collect();
-    MigrateView { error: None, output_yaml, documents }
+            (format!("{kind} {name}"), if *lossy { "lossy" } else { "converted" }, message)
+        }
+        Outcome::Refused { name, kind, reason } => (format!("{kind} {name}"), "refused", reason.clone()),
+        Outcome::PassedThrough { name, kind, .. } => {
+            (format!("{kind} {name}"), "passed", "Not a Training Operator job: passed through unchanged.".into())
+        }
+        Outcome::Invalid { message } => ("Invalid document".into(), "invalid", message.clone()),
+    }
 }
 
 /// The documents' status list, as HTML (escaped). The converter module renders it, so the
 /// widget needs no JSON decoder.
-pub fn summary_html(view: &MigrateView) -> String {
+pub fn summary_html(m: &Migration) -> String {
     let mut out = String::from("<ul class=\"doc-status\">");
-    for d in &view.documents {
-        out.push_str(&format!(
-            "<li class=\"doc {}\"><span class=\"badge\">{}</span> <strong>{}</strong> <span class=\"where\">(document {}, line {})</span> <span class=\"doc-msg\">{}</span></li>",
-            d.status,
-            d.status,
-            escape_html(&d.title),
-            d.index,
-            d.line,
-            escape_html(&d.message)
-        ));
+    for d in &m.docs {
+        let (title, status, message) = describe(d);
+        let _ = write!(out, "<li class=\"doc {status}\"><span class=\"badge\">{status}</span> <strong>");
+        push_escaped_html(&mut out, &title);
+        let _ = write!(
+            out,
+            "</strong> <span class=\"where\">(document {}, line {})</span> <span class=\"doc-msg\">",
+            d.index, d.line
+        );
+        push_escaped_html(&mut out, &message);
+        out.push_str("</span></li>");
     }
     out.push_str("</ul>");
     out
 }
 
+/// The V1 document re-emitted, one line per field, each line classed m (mapped), v (moved) or
+/// d (dropped) by the report entry that accounts for its field.
+struct MarkedSource<'a> {
+    index: EntryIndex<'a>,
+    report: &'a [Entry],
+    text: String,
+    classes: Vec<Option<&'static str>>,
+    /// The current line's field path, as the report writes it (`spec.a.b[0]`), kept up to date
+    /// field by field rather than built for each line.
+    path: String,
+    /// The path's length before each field entered.
+    starts: Vec<usize>,
+}
+
+impl Sink for MarkedSource<'_> {
+    fn line(&mut self) -> &mut String {
+        &mut self.text
+    }
+
+    fn end_line(&mut self) {
+        self.text.push('\n');
+        self.classes.push(self.index.find(&self.path).map(|i| class_of(self.report[i].status)));
+    }
+
+    fn enter_key(&mut self, key: &str) {
+        self.starts.push(self.path.len());
+        if !self.path.is_empty() {
+            self.path.push('.');
+        }
+        self.path.push_str(key);
+    }
+
+    fn enter_index(&mut self, i: usize) {
+        self.starts.push(self.path.len());
+        let _ = write!(self.path, "[{i}]");
+    }
+
+    fn leave(&mut self) {
+        self.path.truncate(self.starts.pop().unwrap_or(0));
+    }
+}
+
+/// The V1 document's lines as highlighted HTML, each marked by the report.
+fn marked_source_html(source: &serde_json::Value, report: &[Entry]) -> String {
+    let mut marked = MarkedSource {
+        index: EntryIndex::new(report),
+        report,
+        text: String::new(),
+        classes: Vec::new(),
+        path: String::new(),
+        starts: Vec::new(),
+    };
+    yaml::emit_into(&Value::from(source), &mut marked);
+    to_html_with_classes(Language::Yaml, &marked.text, &marked.classes)
+}
+
 /// Each converted document's marked V1 lines and field report.
-pub fn report_html(view: &MigrateView) -> String {
+pub fn report_html(m: &Migration) -> String {
     let mut out = String::new();
-    for d in view.documents.iter().filter(|d| !d.rows.is_empty()) {
-        let title = escape_html(&d.title);
-        out.push_str(&format!(
+    for d in &m.docs {
+        let Outcome::Converted { name, kind, report, .. } = &d.outcome else { continue };
+        if report.is_empty() {
+            continue;
+        }
+        let v1_html = d.source.as_ref().map(|source| marked_source_html(source, report)).unwrap_or_default();
+        let mut title = String::new();
+        push_escaped_html(&mut title, &format!("{kind} {name}"));
+        let _ = write!(
+            out,
             "<details class=\"report\" open><summary>Where each field of {title} went</summary><div class=\"report-grid\">\
              <figure class=\"snippet yaml v1-marked\"><figcaption><span class=\"title\">The V1 job</span>\
              <span class=\"key\"><span class=\"k-m\">mapped</span><span class=\"k-v\">moved</span><span class=\"k-d\">dropped</span></span></figcaption>\
-             <pre tabindex=\"0\" aria-label=\"{title} with each line marked\"><code>{}</code></pre></figure>\
+             <pre tabindex=\"0\" aria-label=\"{title} with each line marked\"><code>{v1_html}</code></pre></figure>\
              <div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Field report for {title}\"><table>\
-             <thead><tr><th scope=\"col\">V1 field</th><th scope=\"col\">Outcome</th><th scope=\"col\">V2 / reason</th></tr></thead><tbody>",
-            d.v1_html
-        ));
-        for r in &d.rows {
-            out.push_str(&format!(
-                "<tr class=\"{}\"><td><code>{}</code></td><td>{}</td><td>",
-                r.status,
-                escape_html(&r.v1),
-                r.status
-            ));
-            if !r.v2.is_empty() {
-                out.push_str(&format!("<code>{}</code>", escape_html(&r.v2)));
+             <thead><tr><th scope=\"col\">V1 field</th><th scope=\"col\">Outcome</th><th scope=\"col\">V2 / reason</th></tr></thead><tbody>"
+        );
+        for e in report {
+            let status = e.status.id();
+            let _ = write!(out, "<tr class=\"{status}\"><td><code>");
+            push_escaped_html(&mut out, &e.v1);
+            let _ = write!(out, "</code></td><td>{status}</td><td>");
+            if let Some(v2) = e.v2.as_deref().filter(|v2| !v2.is_empty()) {
+                out.push_str("<code>");
+                push_escaped_html(&mut out, v2);
+                out.push_str("</code>");
             }
-            if !r.note.is_empty() {
-                out.push_str(&format!(" <span class=\"note\">{}</span>", escape_html(&r.note)));
+            if !e.note.is_empty() {
+                out.push_str(" <span class=\"note\">");
+                push_escaped_html(&mut out, &e.note);
+                out.push_str("</span>");
             }
             out.push_str("</td></tr>");
         }
@@ -174,10 +173,32 @@ struct Rendered<'a> {
     html: String,
 }
 
-/// The conversion of `text`, as `{"error", "yaml", "html"}` JSON for the wasm boundary.
+/// The conversion of `text` for the newest release, as `{"error", "yaml", "summary", "html"}`
+/// JSON for the wasm boundary. When the input as a whole cannot be read (empty, binary, too
+/// large, too deep), only `error` is set.
 pub fn rendered_json(text: &str) -> String {
-    let v = view(text);
-    let (summary, html) = if v.error.is_some() { Default::default() } else { (summary_html(&v), report_html(&v)) };
-    serde_json::to_string(&Rendered { error: v.error.as_deref(), yaml: &v.output_yaml, summary, html })
-        .unwrap_or_default()
+    render(migrate_to(text, NEWEST))
+}
+
+/// The conversion of `text` for the release line `line` (`v2.1`), as JSON for the wasm
+/// boundary; an unknown line is the answer's error.
+pub fn rendered_json_for(text: &str, line: &str) -> String {
+    match Release::from_line(line) {
+        Some(target) => render(migrate_to(text, target)),
+        None => render(Err(format!("unknown Trainer release {line:?}: the converter cannot write for it"))),
+    }
+}
+
+fn render(migration: Result<Migration, String>) -> String {
+    let rendered = match migration {
+        Ok(m) => {
+            let yaml = m.output_yaml();
+            let (summary, html) = (summary_html(&m), report_html(&m));
+            serde_json::to_string(&Rendered { error: None, yaml: &yaml, summary, html })
+        }
+        Err(e) => {
+            serde_json::to_string(&Rendered { error: Some(&e), yaml: "", summary: String::new(), html: String::new() })
+        }
+    };
+    rendered.unwrap_or_default()
 }

@@ -184,8 +184,9 @@ impl From<&serde_json::Value> for Value {
             }),
             serde_json::Value::String(s) => Value::String(s.clone()),
             serde_json::Value::Array(items) => Value::Array(items.iter().map(Value::from).collect()),
+            // serde_json's map holds each key once: nothing to deduplicate.
             serde_json::Value::Object(map) => {
-                Value::Object(map.iter().map(|(k, v)| (k.clone(), Value::from(v))).collect())
+                Value::Object(Map::from_distinct(map.iter().map(|(k, v)| (k.clone(), Value::from(v))).collect()))
             }
         }
     }

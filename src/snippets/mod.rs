@@ -12,7 +12,7 @@ pub mod workload;
 
 use crate::catalog::{Framework, LlmModel, Persona, V2Support, V1_OPERATOR, V1_SDK};
 use crate::model::to_value;
-use crate::releases::{Release, NEWEST, RELEASES};
+use crate::releases::{Release, RELEASES};
 use crate::selection::{RuntimeScope, Selection};
 use crate::snippets::runtimes::FRAMEWORK_LABEL;
 use crate::yaml::{self, Line, PathSeg};
@@ -152,7 +152,7 @@ fn v2_pane(sel: &Selection) -> Pane {
                 snippets.push(Snippet::yaml(Api::V2, "TrainJob".into(), lines, |_| false));
             }
             if let Some(code) = sdk_v2::sdk_v2(sel) {
-                snippets.push(Snippet::python(Api::V2, format!("Python SDK ({})", NEWEST.sdk_label()), code));
+                snippets.push(Snippet::python(Api::V2, format!("Python SDK ({})", sel.release.sdk_label()), code));
             }
         }
     }

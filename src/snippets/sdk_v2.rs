@@ -1,11 +1,14 @@
-//! Kubeflow SDK (`pip install kubeflow`, the version crate::releases pairs) code for the data scientist.
+//! Kubeflow SDK (`pip install kubeflow`, the version crate::releases pairs with the selected
+//! release) code for the data scientist. The classes, `train()` keywords and `TrainerClient`
+//! methods used here are the same in 0.3.1, 0.4.1 and 0.5.0 (tests/python/check_snippets.py binds
+//! them to each wheel); what differs is how the SDK refers to a namespaced runtime.
 
 use super::python::{raw, s, Call, Py, Script};
 use super::trainjob::{HF_SECRET, QUEUE_LABEL};
 use super::workload;
 use crate::catalog::Framework;
-use crate::releases::NEWEST;
-use crate::selection::Selection;
+use crate::releases::SdkNamespacedRuntimes;
+use crate::selection::{RuntimeScope, Selection};
 
 const TRAINER: &str = "kubeflow.trainer";
 const OPTIONS: &str = "kubeflow.trainer.options";
@@ -16,15 +19,16 @@ pub const LLM_WAIT: &str = "4 * 60 * 60";
 /// Where the TrainJob YAML says what the SDK cannot: each note names the YAML field, so
 /// tests/python/run_snippets.py accepts that difference and no other.
 fn notes(sel: &Selection) -> Vec<String> {
+    let sdk = sel.release.sdk;
     let mut notes = Vec::new();
     if sel.procs().is_some() {
         match sel.framework.ml_policy() {
             Some("torch") => {
-                notes.push(format!("SDK {} has no per-node process count: the torch runtime starts one", NEWEST.sdk));
+                notes.push(format!("SDK {sdk} has no per-node process count: the torch runtime starts one"));
                 notes.push("process per GPU (per CPU without GPUs).".into());
             }
             Some("mpi") => {
-                notes.push(format!("SDK {} has no per-node process count: each node gets the runtime's", NEWEST.sdk));
+                notes.push(format!("SDK {sdk} has no per-node process count: each node gets the runtime's"));
                 notes.push("mpi.numProcPerNode slots (the GPU count when more GPUs are requested).".into());
             }
             _ => {}
@@ -75,6 +79,10 @@ pub fn sdk_v2(sel: &Selection) -> Option<String> {
     let mut script = Script::new();
     script.import(TRAINER, "TrainerClient");
     let client = client_call(sel, &mut script);
+    if sel.scope == RuntimeScope::Namespaced && sel.release.sdk_namespaced_runtimes != SdkNamespacedRuntimes::Supported
+    {
+        return Some(watch_applied_job(sel, &runtime, client, script));
+    }
 
     let mut options = options(sel, &mut script);
     let train = match sel.framework {
@@ -111,6 +119,27 @@ pub fn sdk_v2(sel: &Selection) -> Option<String> {
     }
     script.line(format!("client = {}", client.into_py().render(0)));
     script.line(format!("job_name = {}", train.into_py().render(0)));
+    Some(wait_and_print_logs(sel, script))
+}
+
+/// An SDK without `Runtime.kind` (see [`SdkNamespacedRuntimes`]) cannot start a TrainJob on a namespaced TrainingRuntime: its
+/// TrainJob would name a ClusterTrainingRuntime (the CRD's default kind). The reader applies the
+/// YAML pane, as the V1 panes do for kinds kubeflow-training cannot build, and the client watches.
+fn watch_applied_job(sel: &Selection, runtime: &str, client: Call, mut script: Script) -> String {
+    let sdk = sel.release.sdk;
+    script.line(format!("# SDK {sdk} writes spec.runtimeRef without a kind, so the TrainJob its train()"));
+    script.line(format!("# creates would run the ClusterTrainingRuntime {runtime},"));
+    script.line("# not this namespace's TrainingRuntime. Apply the TrainJob YAML with kubectl;");
+    script.line("# the client watches it.");
+    if sel.release.sdk_namespaced_runtimes == SdkNamespacedRuntimes::Unread {
+        script.line(format!("# SDK {sdk} reads only ClusterTrainingRuntimes: watching needs that one too."));
+    }
+    script.line(format!("client = {}", client.into_py().render(0)));
+    script.line(format!("job_name = {}", s(&sel.name()).render(0)));
+    wait_and_print_logs(sel, script)
+}
+
+fn wait_and_print_logs(sel: &Selection, mut script: Script) -> String {
     script.blank();
     if sel.framework == Framework::TorchTune {
         // wait_for_job_status gives up after 600 s by default (TimeoutError).
@@ -122,7 +151,7 @@ pub fn sdk_v2(sel: &Selection) -> Option<String> {
     }
     script.line("for line in client.get_job_logs(job_name):");
     script.line("    print(line)");
-    Some(script.finish())
+    script.finish()
 }
 
 fn llm_train_call(sel: &Selection, runtime: &str, script: &mut Script) -> Call {

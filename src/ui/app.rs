@@ -173,7 +173,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             }
             if sel.mode == Mode::Migrate && !props.compact {
                 <Migrate initial={view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default()}
-                    scratch={props.scratch.clone()} on_announce={on_announce.clone()} />
+                    release={sel.release} scratch={props.scratch.clone()} on_announce={on_announce.clone()} />
             } else {
             <div class="controls">
                 <div class="control">

@@ -178,14 +178,16 @@ fn field(obj: &JsValue, key: &str) -> Option<String> {
     js_sys::Reflect::get(obj, &JsValue::from_str(key)).ok().and_then(|v| v.as_string())
 }
 
-/// Runs the converter on `text`. Every failure (no converter, a module that did not load, a
+/// Runs the converter on `text`, writing for the release line `release` (`v2.1`). Every failure (no converter, a module that did not load, a
 /// malformed answer) becomes a message for the reader. The answer is read with the browser's
 /// JSON parser, which keeps a JSON decoder out of the widget's wasm.
-pub async fn run_migrator(text: String) -> Result<Converted, String> {
-    let f = MIGRATOR
-        .with(|m| m.borrow().clone())
-        .ok_or("The converter is not available on this page; the CLI does the same: trainer-explorer migrate FILE")?;
-    let answer = f.call1(&JsValue::NULL, &JsValue::from_str(&text)).map_err(js_error)?;
+pub async fn run_migrator(text: String, release: &str) -> Result<Converted, String> {
+    let f = MIGRATOR.with(|m| m.borrow().clone()).ok_or_else(|| {
+        format!(
+            "The converter is not available on this page; the CLI does the same: trainer-explorer migrate --target {release} FILE"
+        )
+    })?;
+    let answer = f.call2(&JsValue::NULL, &JsValue::from_str(&text), &JsValue::from_str(release)).map_err(js_error)?;
     let promise = answer.dyn_into::<js_sys::Promise>().unwrap_or_else(|v| js_sys::Promise::resolve(&v));
     let json = wasm_bindgen_futures::JsFuture::from(promise)
         .await

@@ -26,8 +26,8 @@ pub fn mount_one(element: web_sys::Element) -> Result<(), JsValue> {
     mount::mount(element)
 }
 
-/// Hands the widget its converter: a function from V1 YAML text to (a promise of) the JSON that
-/// `migrate::view::rendered_json` returns. The page's loader passes one that imports the converter module
+/// Hands the widget its converter: a function from V1 YAML text and a release line (`v2.1`) to
+/// (a promise of) the JSON that `migrate::view::rendered_json_for` returns. The page's loader passes one that imports the converter module
 /// on first use.
 #[wasm_bindgen(js_name = setMigrator)]
 pub fn set_migrator(migrator: js_sys::Function) {

@@ -23,12 +23,12 @@ const slowWorker = (busyMs) => `
 import init, { migrate } from './trainer_v2_migrate.js';
 const ready = init();
 self.converted = [];
-self.onmessage = async ({ data: { id, text } }) => {
+self.onmessage = async ({ data: { id, text, release } }) => {
   await ready;
   const until = Date.now() + ${busyMs};
   while (Date.now() < until) {}
   self.converted.push(/name: (\\S+)/.exec(text)?.[1]);
-  self.postMessage({ id, answer: migrate(text) });
+  self.postMessage({ id, answer: migrate(text, release) });
 };`;
 
 /** A worker that never answers: it spins from its first message on. */

@@ -2,15 +2,21 @@
 """Checks the Python snippets the core exports against the real, pinned SDK source.
 
 For every Python snippet: it must parse; every imported name must exist in the pinned wheels
-(kubeflow 0.5.0, kubeflow-training 1.9.4, and the transformers/peft versions the V1 [huggingface]
-extra pins); every top-level name must be defined; and every call to an SDK class, function or
-method must bind (inspect.Signature.bind) to the signature read from that source.
+(the `kubeflow` SDK paired with the export's Trainer release, kubeflow-training 1.9.4, and the
+transformers/peft versions the V1 [huggingface] extra pins); every top-level name must be
+defined; and every call to an SDK class, function or method must bind (inspect.Signature.bind)
+to the signature read from that source. The pairing is read from the wheels' METADATA
+(sdk_pairing.py): the newest `kubeflow` whose `kubeflow-trainer-api` range admits the release's
+tag. The V2 pane's title must name that SDK.
 
 Why static: importing peft needs torch, which is gigabytes. Reading the wheels' own source with
 `ast` gives the same signatures without installing anything. The body of the user's training
 function is the user's workload (torch, jax, mlx, ...), not SDK calls, and is not checked.
 
-Usage: check_snippets.py --wheels DIR EXPORT.json
+Usage: check_snippets.py --wheels DIR EXPORT.json...
+       check_snippets.py --wheels DIR --explorer CMD [QUERY...]
+         every release line the explorer knows x (each framework at defaults + each QUERY),
+         for the data scientist
        check_snippets.py --wheels DIR --self-test
 """
 import argparse
@@ -18,8 +24,12 @@ import ast
 import builtins
 import inspect
 import json
+import shlex
+import subprocess
 import sys
 from pathlib import Path
+
+import sdk_pairing
 
 
 class CheckError(Exception):
@@ -382,53 +392,149 @@ KNOWN_BAD = {
     "no such method": "from kubeflow.trainer import TrainerClient\nTrainerClient().submit_job('x')\n",
     "mlPolicy-era kwarg": "from kubeflow.trainer import CustomTrainer\nCustomTrainer(func=print, num_procs_per_node=2)\n",
 }
+# Names that exist in one paired SDK and not in another: each must be refused against the SDKs
+# listed and accepted against the others, which shows each release is checked against its own wheel.
+PER_SDK = [
+    ("RuntimePatch arrived in 0.4.0", "from kubeflow.trainer.options import RuntimePatch\n", {"0.3.1"}),
+    ("PodTemplateOverrides left in 0.4.0", "from kubeflow.trainer.options import PodTemplateOverrides\n", {"0.4.1", "0.5.0"}),
+    ("ActiveDeadlineSeconds arrived in 0.5.0", "from kubeflow.trainer.options import ActiveDeadlineSeconds\n", {"0.3.1", "0.4.1"}),
+    ("RuntimeKind arrived in 0.5.0", "from kubeflow.trainer import RuntimeKind\n", {"0.3.1", "0.4.1"}),
+]
 KNOWN_GOOD = {
     "V2 CustomTrainer": "from kubeflow.trainer import CustomTrainer, TrainerClient\nc = TrainerClient()\nj = c.train(runtime='torch-distributed', trainer=CustomTrainer(func=print, num_nodes=2))\nc.wait_for_job_status(j)\n",
     "V1 LLM params": "import transformers\nfrom peft import LoraConfig\nfrom kubeflow.storage_initializer.hugging_face import HuggingFaceTrainerParams\nHuggingFaceTrainerParams(training_parameters=transformers.TrainingArguments(output_dir='o'), lora_config=LoraConfig(r=8))\n",
 }
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--wheels", required=True, type=Path, help="folder with one unpacked wheel per subfolder")
-    ap.add_argument("--self-test", action="store_true")
-    ap.add_argument("export", nargs="?", type=Path)
-    args = ap.parse_args()
-    roots = sorted(p for p in args.wheels.iterdir() if p.is_dir())
-    resolver = Resolver(roots)
+class Wheels:
+    """The unpacked wheels: one `kubeflow` per paired SDK, the rest shared by every release."""
 
-    if args.self_test:
-        failures = 0
-        for label, code in KNOWN_BAD.items():
-            try:
-                check_code(code, resolver)
-                print(f"FAIL self-test: accepted a known-bad snippet ({label})")
-                failures += 1
-            except CheckError as e:
-                print(f"ok   refused: {label}: {e}")
-        for label, code in KNOWN_GOOD.items():
-            try:
-                check_code(code, resolver)
-                print(f"ok   accepted: {label}")
-            except CheckError as e:
-                print(f"FAIL self-test: refused a good snippet ({label}): {e}")
-                failures += 1
-        total = len(KNOWN_BAD) + len(KNOWN_GOOD)
-        print(f"python-checker self-test: {total - failures} passed, {failures} failed")
-        return 1 if failures else 0
+    def __init__(self, folder):
+        dirs = sorted(p for p in folder.iterdir() if p.is_dir())
+        self.sdks = {p.name.split("-")[1]: p for p in dirs if p.name.startswith("kubeflow-")}
+        self.shared = [p for p in dirs if not p.name.startswith("kubeflow-")]
+        self.ranges = sdk_pairing.wheel_ranges(folder)
+        self.resolvers = {}
 
-    data = json.loads(args.export.read_text())
+    def newest(self):
+        return max(self.sdks, key=sdk_pairing.version)
+
+    def resolver(self, sdk):
+        if sdk not in self.resolvers:
+            self.resolvers[sdk] = Resolver(self.shared + [self.sdks[sdk]])
+        return self.resolvers[sdk]
+
+    def paired(self, tag):
+        return sdk_pairing.newest_sdk(tag, self.ranges)
+
+
+def self_test(wheels):
+    failures = total = 0
+
+    def expect(label, code, resolver, refused):
+        nonlocal failures, total
+        total += 1
+        try:
+            check_code(code, resolver)
+            error = None
+        except CheckError as e:
+            error = e
+        if refused and error is None:
+            print(f"FAIL self-test: accepted a known-bad snippet ({label})")
+            failures += 1
+        elif not refused and error is not None:
+            print(f"FAIL self-test: refused a good snippet ({label}): {error}")
+            failures += 1
+        else:
+            print(f"ok   {'refused' if refused else 'accepted'}: {label}{f': {error}' if error else ''}")
+
+    newest = wheels.resolver(wheels.newest())
+    for label, code in KNOWN_BAD.items():
+        expect(label, code, newest, True)
+    for label, code in KNOWN_GOOD.items():
+        expect(label, code, newest, False)
+    for label, code, refused_by in PER_SDK:
+        for sdk in sorted(wheels.sdks, key=sdk_pairing.version):
+            expect(f"{label} (kubeflow {sdk})", code, wheels.resolver(sdk), sdk in refused_by)
+    # The pairing check itself: an export for v2.1 whose pane names the newest SDK.
+    total += 1
+    bad_title = {"trainer": "v2.1.0", "snippets": [{"language": "python", "api": "v2", "persona": "data-scientist",
+                 "framework": "pytorch", "title": f"Python SDK (kubeflow {wheels.newest()})",
+                 "code": "from kubeflow.trainer import TrainerClient\n"}]}
+    problems = check_export(bad_title, wheels, quiet=True)[1]
+    if problems:
+        print(f"ok   refused: a v2.1 pane naming kubeflow {wheels.newest()}")
+    else:
+        print(f"FAIL self-test: accepted a v2.1 pane naming kubeflow {wheels.newest()}")
+        failures += 1
+    print(f"python-checker self-test: {total - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+def check_export(data, wheels, quiet=False):
+    """Returns (passed, failed, calls) for one export's Python snippets."""
+    sdk = wheels.paired(data["trainer"])
+    resolver = wheels.resolver(sdk)
     passed = failed = calls = 0
     for s in data["snippets"]:
         if s["language"] != "python":
             continue
-        label = f"{s['persona']}/{s['framework']}/{s['api']} {s['title']}"
+        label = f"{data['trainer']} {s['persona']}/{s['framework']}/{s['api']} {s['title']}"
         try:
+            if s["api"] == "v2" and f"kubeflow {sdk}" not in s["title"]:
+                raise CheckError(f"Trainer {data['trainer']} pairs with kubeflow {sdk} (the wheels' METADATA); "
+                                 f"the pane's title says {s['title']!r}")
             calls += check_code(s["code"], resolver)
             passed += 1
         except CheckError as e:
             failed += 1
-            print(f"FAIL {label}: {e}\n{s['code']}")
+            if not quiet:
+                print(f"FAIL {label}: {e}\n{s['code']}")
+    return passed, failed, calls
+
+
+def explorer_exports(explorer, queries):
+    """Every release line x (every framework at defaults + queries), for the data scientist."""
+
+    def export(query):
+        out = subprocess.run(shlex.split(explorer) + ["export"] + (["--query", query] if query else []),
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            raise SystemExit(f"export {query} failed: {out.stderr}")
+        return json.loads(out.stdout)
+
+    every = export(None)
+    frameworks = sorted({s["framework"] for s in every["snippets"]})
+    for release in every["releases"]:
+        for q in [f"framework={f}" for f in frameworks] + queries:
+            yield export(f"persona=data-scientist&release={release}&{q}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--wheels", required=True, type=Path, help="folder with one unpacked wheel per subfolder")
+    ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("--explorer", help="command that runs trainer-explorer: check every release's panes")
+    ap.add_argument("inputs", nargs="*", help="export JSON files, or with --explorer, queries")
+    args = ap.parse_args()
+    wheels = Wheels(args.wheels)
+    if args.self_test:
+        return self_test(wheels)
+
+    if args.explorer:
+        exports = explorer_exports(args.explorer, args.inputs)
+    else:
+        exports = (json.loads(Path(p).read_text()) for p in args.inputs)
+    passed = failed = calls = 0
+    by_release = {}
+    for data in exports:
+        p, f, c = check_export(data, wheels)
+        passed, failed, calls = passed + p, failed + f, calls + c
+        counts = by_release.setdefault(f"{data['trainer']} (kubeflow {wheels.paired(data['trainer'])})", [0, 0])
+        counts[0] += p
+        counts[1] += f
+    for release, (p, f) in by_release.items():
+        print(f"python snippets for Trainer {release}: {p} passed, {f} failed")
     print(f"python snippets: {passed} passed, {failed} failed ({calls} SDK calls bound)")
     return 1 if failed or passed == 0 else 0
 

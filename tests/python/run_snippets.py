@@ -2,12 +2,15 @@
 """Runs the data scientist's Python panes with the real SDKs and checks that each creates the
 job its YAML neighbour shows.
 
-For every selection: the explorer's export gives the four panes. The V2 Python pane runs in a
-venv with the real kubeflow SDK, the V1 Python pane in one with the real kubeflow-training SDK
+For every Trainer release line and selection: the explorer's export gives the four panes. The V2
+Python pane runs in a venv with the real kubeflow SDK that release pairs with (the newest whose
+METADATA admits the release's tag, see sdk_pairing.py; the pane's title must name it), the V1
+Python pane in one with the real kubeflow-training SDK
 (only transformers and peft are stand-ins, see stubs/README.md). Nothing in the SDKs is patched:
 the panes talk HTTP to a fake Kubernetes API server in this process, named by a kubeconfig.
-  - Runtimes are read from the shipped manifests of one Trainer release (--runtimes, with that
-    folder's overlay applied as tests/builtin_runtimes.rs does) or, for a custom or namespaced
+  - Runtimes are read from the shipped manifests of that Trainer release
+    ($TRAINER_REFERENCE/v2-runtimes/<tag>, with that folder's overlay applied as
+    tests/builtin_runtimes.rs does) or, for a custom or namespaced
     runtime, from the platform engineer's pane for the same selection.
   - Creates (TrainJob, PyTorchJob, TFJob, PVC) are recorded. Gets answer with the created object,
     already Complete/Succeeded, so waits and logs return at once.
@@ -43,10 +46,15 @@ MIN_LLM_WAIT_SECONDS (a model download plus fine-tuning outlasts the SDKs' 600 s
 V2 `wait_for_job_status(timeout=...)`, V1 `wait_for_job_conditions(wait_timeout=...)`; V1's
 `timeout` is the per-request API timeout, not the wait.
 
-Per Trainer release: --v2-venv, --v1-venv and --runtimes name the SDKs and the runtime folder;
-the defaults are the widget's targets (kubeflow 0.5.0, kubeflow-training 1.9.4, v2.3.0).
+A namespaced TrainingRuntime with an SDK whose `Runtime` has no `kind` (before 0.5.0): that SDK's
+TrainJob would name a ClusterTrainingRuntime, so the pane must watch the TrainJob the reader
+applied from the YAML pane (applied first here) and create nothing; a TrainJob it does create is
+compared as usual, so its spec.runtimeRef.kind shows.
 
-Usage: run_snippets.py [--explorer CMD] [--jobs N] [--self-test] [QUERY ...]
+The V1 panes do not depend on the Trainer release: they run once, with the newest release, and
+every other release's V1 panes must be the same text.
+
+Usage: run_snippets.py [--explorer CMD] [--jobs N] [--release LINE ...] [--self-test] [QUERY ...]
   QUERY: the selection minus the persona, e.g. 'framework=pytorch&nodes=4'.
 """
 import argparse
@@ -66,6 +74,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import yaml
+
+import sdk_pairing
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -437,7 +447,19 @@ def check_v2(panes, platform, runtimes, args, workdir):
         else:
             cluster[rt["metadata"]["name"]] = rt
     fake = FakeKube(cluster, namespaced)
-    record = run_pane(panes["python"], args.v2_venv, fake, workdir, stubs=False)
+    release = args.release
+    if f"kubeflow {release.sdk}" not in panes["python_title"]:
+        problems.append(f"Trainer {release.tag} pairs with kubeflow {release.sdk}; the pane's title is "
+                        f"{panes['python_title']!r}")
+    watch_only = (trainjob["spec"]["runtimeRef"].get("kind") == "TrainingRuntime"
+                  and not release.writes_runtime_kind)
+    if watch_only:
+        applied = copy.deepcopy(trainjob)
+        applied["metadata"].setdefault("namespace", DEFAULT_NAMESPACE)
+        fake.applied.append(("trainjobs", applied["metadata"]["namespace"], applied))
+    record = run_pane(panes["python"], release.venv, fake, workdir, stubs=False)
+    if watch_only and not fake.created:
+        return problems + check_waits(record, "wait_for_job_status", "timeout", args.framework)
     jobs = [(ns, body) for plural, ns, body in fake.created if plural == "trainjobs"]
     if len(jobs) != 1 or len(fake.created) != 1:
         raise Mismatch(f"expected one TrainJob created, got {[(p, b['metadata'].get('name')) for p, _, b in fake.created]}")
@@ -589,27 +611,31 @@ def export(explorer, query):
     return json.loads(out.stdout)["snippets"]
 
 
-def selection_panes(query, args):
-    """The data scientist's panes by api and language, the framework, and the platform
-    engineer's V2 runtime for the same selection."""
+def selection_panes(query, args, release):
+    """The data scientist's panes by api and language (and the Python pane's title), the
+    framework, and the platform engineer's V2 runtime for the same selection."""
+    query = f"release={release.line}&{query}"
     snippets = export(args.explorer, f"persona=data-scientist&{query}")
     panes = {}
     for s in snippets:
         panes.setdefault(s["api"], {})[s["language"]] = s["code"]
+        if s["language"] == "python":
+            panes[s["api"]]["python_title"] = s["title"]
     platform = [yaml.safe_load(s["code"]) for s in export(args.explorer, f"persona=platform-engineer&{query}")
                 if s["api"] == "v2" and s["language"] == "yaml"]
     return panes, snippets[0]["framework"], platform
 
 
-def check_panes(panes, framework, platform, args, runtimes, workdir):
-    args = argparse.Namespace(**vars(args), framework=framework)
+def check_panes(panes, framework, platform, args, release, workdir, v1=True):
+    """v1=False: the V1 panes were checked with another release (they must be the same)."""
+    args = argparse.Namespace(**vars(args), framework=framework, release=release)
     results = []
-    for api in ("v2", "v1"):
+    for api in ("v2", "v1") if v1 else ("v2",):
         if "python" not in panes.get(api, {}):
             continue
         try:
             if api == "v2":
-                problems = check_v2(panes[api], platform, runtimes, args, workdir / api)
+                problems = check_v2(panes[api], platform, release.runtimes, args, workdir / api)
             else:
                 problems = check_v1(panes[api], args, workdir / api)
         except Mismatch as e:
@@ -618,37 +644,94 @@ def check_panes(panes, framework, platform, args, runtimes, workdir):
     return results
 
 
+class Release:
+    """One Trainer release line as the harness runs it: its tag (from the explorer's export), the
+    SDK it pairs with and that SDK's venv (from the venvs' METADATA), its shipped runtimes."""
+
+    def __init__(self, line, tag, venvs, reference):
+        self.line, self.tag = line, tag
+        self.sdk = sdk_pairing.newest_sdk(tag, {v: r for v, (r, _) in venvs.items()})
+        self.venv = venvs[self.sdk][1]
+        self.runtimes = shipped_runtimes(f"{reference}/v2-runtimes/{tag}")
+        # Whether the SDK's train() can name a namespaced TrainingRuntime (`Runtime.kind`).
+        probe = ("import dataclasses, kubeflow.trainer as t; "
+                 "print(any(f.name == 'kind' for f in dataclasses.fields(t.Runtime)))")
+        out = subprocess.run([str(self.venv / "bin" / "python"), "-c", probe], capture_output=True, text=True)
+        if out.returncode != 0:
+            raise SystemExit(f"cannot import kubeflow.trainer from {self.venv}: {out.stderr}")
+        self.writes_runtime_kind = out.stdout.strip() == "True"
+
+
+def releases(args):
+    """Every release line the explorer knows (or those --release names), oldest first."""
+    reference = os.environ.get("TRAINER_REFERENCE", str(ROOT.parent / "shared" / "reference"))
+    venvs = sdk_pairing.venv_ranges(ROOT / ".tools")
+    every = json.loads(subprocess.run(shlex.split(args.explorer) + ["export", "--query", "framework=pytorch"],
+                                      cwd=ROOT, capture_output=True, text=True, check=True).stdout)["releases"]
+    lines = args.lines or every
+    unknown = sorted(set(lines) - set(every))
+    if unknown:
+        raise SystemExit(f"unknown release lines {unknown}; the explorer knows {every}")
+
+    def one(line):
+        tag = json.loads(subprocess.run(shlex.split(args.explorer) + ["export", "--query", f"release={line}"],
+                                        cwd=ROOT, capture_output=True, text=True, check=True).stdout)["trainer"]
+        return Release(line, tag, venvs, reference)
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        return {r.line: r for r in pool.map(one, [line for line in every if line in lines])}
+
+
+class OtherRelease:
+    """A defect: the pane of another release for the same selection."""
+
+    def __init__(self, line):
+        self.line = line
+
+
 # Each guard must be able to fail: the defect put back into a pane that passes, and the
-# problem the harness must report for it.
+# problem the harness must report for it. None: the newest release.
 SELF_TEST = [
-    ("the SDK's default image", "framework=pytorch", "v1",
+    ("the SDK's default image", "framework=pytorch", None, "v1",
      lambda code: re.sub(r'\n    base_image="[^"]*",', "", code), "Master.image"),
-    ("procs on a TFJob", "framework=tensorflow&procs=2", "v1",
+    ("procs on a TFJob", "framework=tensorflow&procs=2", None, "v1",
      lambda code: code.replace("num_workers=2,", "num_workers=2, num_procs_per_worker=2,"),
      "num_procs_per_worker can't be set for TFJob"),
-    ("the LLM wait left at its default", "framework=torchtune", "v2",
+    ("the LLM wait left at its default", "framework=torchtune", None, "v2",
      lambda code: re.sub(r", timeout=[^)]*\)", ")", code), "wait_for_job_status(timeout=600)"),
-    ("the V1 LLM wait left at its default", "framework=torchtune", "v1",
+    ("the V1 LLM wait left at its default", "framework=torchtune", None, "v1",
      lambda code: re.sub(r", wait_timeout=[^)]*\)", ")", code), "wait_for_job_conditions(wait_timeout=600)"),
-    ("a node count the YAML does not show", "framework=jax&nodes=3", "v2",
+    ("a node count the YAML does not show", "framework=jax&nodes=3", None, "v2",
      lambda code: code.replace("num_nodes=3", "num_nodes=2"), "spec.trainer.numNodes"),
-    ("a process count the YAML does not set", "framework=pytorch&nodes=1", "v1",
+    ("a process count the YAML does not set", "framework=pytorch&nodes=1", None, "v1",
      lambda code: code.replace("num_workers=1,", "num_workers=1,\n    num_procs_per_worker=1,"), "nprocPerNode"),
-    ("a difference no comment names", "framework=pytorch&procs=2", "v2",
+    ("a difference no comment names", "framework=pytorch&procs=2", None, "v2",
      lambda code: code.replace("spec.trainer.numProcPerNode", "the per-node field"), "spec.trainer.numProcPerNode"),
+    # Per release: kubeflow 0.3.1 (v2.1) has no RuntimePatch option (0.4.0 added it).
+    ("the v2.1 pane importing what kubeflow 0.3.1 lacks", "framework=pytorch", "v2.1", "v2",
+     lambda code: code.replace("import Name\n", "import Name, RuntimePatch\n"), "cannot import name 'RuntimePatch'"),
+    # kubeflow 0.4.1 (v2.2) reads a namespaced runtime but its TrainJob names a ClusterTrainingRuntime.
+    ("the v2.2 namespaced pane calling train() as v2.3's does", "framework=pytorch&scope=namespaced&namespace=team-a",
+     "v2.2", "v2", OtherRelease("v2.3"), "spec.runtimeRef.kind"),
 ]
 
 
-def self_test(args, runtimes, workdir):
+def self_test(args, by_line, workdir):
+    newest = list(by_line.values())[-1]
+
     def one(item):
-        i, (label, query, api, defect, expected) = item
-        panes, framework, platform = selection_panes(query, args)
-        broken = defect(panes[api]["python"])
+        i, (label, query, line, api, defect, expected) = item
+        release = by_line[line] if line else newest
+        panes, framework, platform = selection_panes(query, args, release)
+        if isinstance(defect, OtherRelease):
+            broken = selection_panes(query, args, by_line[defect.line])[0][api]["python"]
+        else:
+            broken = defect(panes[api]["python"])
         if broken == panes[api]["python"]:
             return f"FAIL self-test: {label}: the defect did not apply to the pane"
-        clean = dict(check_panes(panes, framework, platform, args, runtimes, workdir / f"clean{i}"))[api]
+        clean = dict(check_panes(panes, framework, platform, args, release, workdir / f"clean{i}"))[api]
         panes[api] = {**panes[api], "python": broken}
-        found = dict(check_panes(panes, framework, platform, args, runtimes, workdir / f"broken{i}"))[api]
+        found = dict(check_panes(panes, framework, platform, args, release, workdir / f"broken{i}"))[api]
         lines = [line.strip() for p in found for line in p.splitlines() if expected in line]
         if clean or not lines:
             return f"FAIL self-test: {label}: as shipped {clean or 'ok'}; with the defect {found or 'ok'}"
@@ -664,38 +747,52 @@ def self_test(args, runtimes, workdir):
 
 
 def main():
-    reference = os.environ.get("TRAINER_REFERENCE", str(ROOT.parent / "shared" / "reference"))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--v2-venv", default=str(ROOT / ".tools" / "venv-kubeflow-0.5.0"))
     ap.add_argument("--v1-venv", default=str(ROOT / ".tools" / "venv-training-1.9.4"))
-    ap.add_argument("--runtimes", default=f"{reference}/v2-runtimes/v2.3.0")
     ap.add_argument("--explorer", default="cargo run -q --bin trainer-explorer --")
     ap.add_argument("--jobs", type=int, default=2, help="selections checked at once")
+    ap.add_argument("--release", action="append", dest="lines", help="a release line (default: every one the explorer knows)")
     ap.add_argument("--self-test", action="store_true", help="show that each guard fails on its defect")
     ap.add_argument("queries", nargs="*", default=DEFAULT_QUERIES)
     args = ap.parse_args()
-    runtimes = shipped_runtimes(args.runtimes)
+    if args.self_test:
+        args.lines = None  # The self-test's cases name their releases.
+    by_line = releases(args)
+    newest = list(by_line.values())[-1]
     with tempfile.TemporaryDirectory(prefix="run-snippets-") as tmp:
         if args.self_test:
-            return self_test(args, runtimes, Path(tmp))
+            return self_test(args, by_line, Path(tmp))
 
         def one(item):
-            i, query = item
-            panes, framework, platform = selection_panes(query, args)
-            return query, check_panes(panes, framework, platform, args, runtimes, Path(tmp) / str(i))
+            i, (release, query) = item
+            panes, framework, platform = selection_panes(query, args, release)
+            v1_problems = []
+            if release is not newest and "v1" in panes:
+                same = selection_panes(query, args, newest)[0].get("v1")
+                if same != panes["v1"]:
+                    v1_problems = [f"the V1 panes differ from {newest.line}'s, which were run"]
+            results = check_panes(panes, framework, platform, args, release, Path(tmp) / str(i),
+                                  v1=release is newest)
+            if v1_problems:
+                results.append(("v1", v1_problems))
+            return release, query, results
 
-        failed = passed = 0
+        jobs = [(r, q) for r in by_line.values() for q in args.queries]
+        counts = {r.line: [0, 0] for r in by_line.values()}
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            for query, results in pool.map(one, enumerate(args.queries)):
+            for release, query, results in pool.map(one, enumerate(jobs)):
                 for api, problems in results:
-                    if problems:
-                        failed += 1
-                        print(f"FAIL {api} {query}")
-                        for p in problems:
-                            print(f"     {p}")
-                    else:
-                        passed += 1
-                        print(f"ok   {api} {query}")
+                    label = f"{release.line} (kubeflow {release.sdk}) {api} {query}"
+                    counts[release.line][bool(problems)] += 1
+                    print(f"{'FAIL' if problems else 'ok  '} {label}")
+                    for p in problems:
+                        print(f"     {p}")
+    for release in by_line.values():
+        passed, failed = counts[release.line]
+        print(f"sdk-run panes for Trainer {release.tag} (kubeflow {release.sdk}): "
+              f"{passed} agree with their YAML, {failed} differ")
+    failed = sum(f for _, f in counts.values())
+    passed = sum(p for p, _ in counts.values())
     print(f"sdk-run panes: {passed} agree with their YAML, {failed} differ")
     return 1 if failed or not passed else 0
 

@@ -4,10 +4,10 @@ import init, { migrate } from './trainer_v2_migrate.js';
 
 const ready = init();
 
-self.onmessage = async ({ data: { id, text } }) => {
+self.onmessage = async ({ data: { id, text, release } }) => {
   try {
     await ready;
-    self.postMessage({ id, answer: migrate(text) });
+    self.postMessage({ id, answer: migrate(text, release) });
   } catch (err) {
     self.postMessage({ id, error: String(err?.message ?? err) });
   }

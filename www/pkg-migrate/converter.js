@@ -12,7 +12,7 @@ export const TIMEOUT_MS = 5000;
 let worker;
 let onPage;
 let nextId = 0;
-/** The conversion the worker is running, and the one waiting for it: {id, text, resolve, reject}. */
+/** The conversion the worker is running, and the one waiting for it: {id, text, release, resolve, reject}. */
 let running = null;
 let waiting = null;
 let watchdog;
@@ -21,10 +21,11 @@ let watchdog;
 // shows a refused input.
 const answer = (error) => JSON.stringify({ error });
 const SUPERSEDED = answer('superseded by a newer edit');
-const TIMED_OUT = answer(
-  `The conversion did not finish within ${TIMEOUT_MS / 1000} seconds, so it was stopped. ` +
-    'Edit the text to try again, or convert the file with the CLI: trainer-explorer migrate FILE',
-);
+const timedOut = (release) =>
+  answer(
+    `The conversion did not finish within ${TIMEOUT_MS / 1000} seconds, so it was stopped. ` +
+      `Edit the text to try again, or convert the file with the CLI: trainer-explorer migrate --target ${release} FILE`,
+  );
 
 function loadOnPage() {
   onPage ??= import(here('./trainer_v2_migrate.js')).then(async (m) => {
@@ -34,8 +35,8 @@ function loadOnPage() {
   return onPage;
 }
 
-function convertOnPage(text) {
-  return loadOnPage().then((m) => m.migrate(text));
+function convertOnPage(text, release) {
+  return loadOnPage().then((m) => m.migrate(text, release));
 }
 
 // The lazily filled disclosures (src/ui/components/lazy_pane.rs): the widget hands over an
@@ -97,7 +98,7 @@ function startWorker() {
     clearTimeout(watchdog);
     worker.terminate();
     worker = null;
-    for (const job of [running, waiting]) if (job) convertOnPage(job.text).then(job.resolve, job.reject);
+    for (const job of [running, waiting]) if (job) convertOnPage(job.text, job.release).then(job.resolve, job.reject);
     running = waiting = null;
   };
 }
@@ -107,22 +108,23 @@ function next() {
   if (running || !waiting) return;
   running = waiting;
   waiting = null;
-  worker.postMessage({ id: running.id, text: running.text });
+  worker.postMessage({ id: running.id, text: running.text, release: running.release });
 }
 
 /** Stops a worker that has not answered: the reader is told, and a new worker starts next time. */
 function stopHungWorker(job) {
   worker?.terminate();
   worker = undefined;
-  running?.resolve(running === job ? TIMED_OUT : SUPERSEDED);
-  if (waiting === job) job.resolve(TIMED_OUT);
+  running?.resolve(running === job ? timedOut(job.release) : SUPERSEDED);
+  if (waiting === job) job.resolve(timedOut(job.release));
   running = waiting = null;
 }
 
-/** Converts V1 YAML; resolves to the converter's JSON answer (see migrate-wasm). */
-export function convert(text) {
+/** Converts V1 YAML into objects for the Trainer release line `release` (v2.1); resolves to the
+ * converter's JSON answer (see migrate-wasm). */
+export function convert(text, release) {
   if (worker === undefined) startWorker();
-  if (!worker) return convertOnPage(text);
+  if (!worker) return convertOnPage(text, release);
   return new Promise((resolve, reject) => {
     const id = nextId++;
     // The watchdog is the newest conversion's: older ones are superseded, not late.
@@ -130,7 +132,7 @@ export function convert(text) {
       if (id === nextId - 1) clearTimeout(watchdog);
       how(value);
     };
-    const job = { id, text, resolve: settle(resolve), reject: settle(reject) };
+    const job = { id, text, release, resolve: settle(resolve), reject: settle(reject) };
     clearTimeout(watchdog);
     waiting?.resolve(SUPERSEDED);
     waiting = job;

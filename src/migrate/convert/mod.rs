@@ -5,9 +5,9 @@ use super::report::{self, Report};
 use crate::catalog::{Framework, V1Kind};
 use crate::model::pod::{Container, PodSpec, Resources};
 use crate::model::v1::ReplicaSpec;
-use crate::model::v2::{RuntimeRef, TrainJob, TrainJobSpec, Trainer, TrainingRuntime, API_VERSION};
+use crate::model::v2::{ReplicatedJob, RuntimeRef, TrainJob, TrainJobSpec, Trainer, TrainingRuntime, API_VERSION};
 use crate::model::ObjectMeta;
-use crate::releases::NEWEST;
+use crate::releases::{PodSettingsField, Release, RELEASES};
 use crate::selection::{RuntimeScope, Selection};
 use crate::snippets::runtimes::{self, WEBHOOK_LABEL};
 use serde_json::{json, Map, Value};
@@ -25,9 +25,10 @@ mod topology;
 mod trainer;
 
 use numbers::count_in_range;
+use patch::pod_settings_entry;
 pub use patch::PATCH_MANAGER;
 use pod_settings::PodSettings;
-use runtime::reference_to;
+use runtime::{reference_to, MainContainer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
@@ -72,7 +73,7 @@ pub enum Outcome {
     },
 }
 
-impl Replica {
+impl Replica<'_> {
     /// Whether the V1 document sets `replicas` (the report accounts only for what is there).
     fn raw_has_replicas(&self) -> bool {
         self.raw.get("replicas").is_some()
@@ -83,8 +84,8 @@ fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
 }
 
-/// Decides what to do with one parsed document.
-pub fn convert(doc: &Value) -> Outcome {
+/// Decides what to do with one parsed document, writing for the `release` asked for.
+pub fn convert(doc: &Value, release: Release) -> Outcome {
     let Some(obj) = doc.as_object() else {
         return Outcome::Invalid {
             message: "not a Kubernetes object: expected a mapping with apiVersion and kind".into(),
@@ -97,7 +98,10 @@ pub fn convert(doc: &Value) -> Outcome {
     let source = match (api, kind) {
         ("kubeflow.org/v1", _) => match V1Kind::from_kind(kind) {
             Some(k @ (V1Kind::TfJob | V1Kind::PaddleJob)) => {
-                return Outcome::Refused { name, kind: kind.into(), reason: unsupported_reason(k) };
+                return Outcome::Refused { name, kind: kind.into(), reason: unsupported_reason(k, &release) };
+            }
+            Some(k) if release.builtin_for(framework_of(k)).is_none() => {
+                return Outcome::Refused { name, kind: kind.into(), reason: not_yet_reason(k, &release) };
             }
             Some(k) => Source::V1(k),
             None => return Outcome::PassedThrough { name, kind: kind.into(), object: doc.clone() },
@@ -114,41 +118,66 @@ pub fn convert(doc: &Value) -> Outcome {
                 reason: format!(
                     "mpiImplementation {imp}: Trainer {} runs only OpenMPI (IntelMPI is on the roadmap, trainer#1807). \
                      Keep this MPIJob on the MPI Operator, or rebuild the image with OpenMPI.",
-                    NEWEST.tag
+                    release.tag
                 ),
             };
         }
     }
-    match Conversion::new(obj, source, kind).and_then(Conversion::run) {
+    match Conversion::new(obj, source, kind, release).and_then(Conversion::run) {
         Ok(outcome) => outcome,
         Err(message) => Outcome::Invalid { message: format!("{kind} {name}: {message}") },
     }
 }
 
-/// The name of a framework's built-in runtime in the release the migrator targets.
-fn runtime_name(framework: Framework) -> &'static str {
-    NEWEST.builtin_for(framework).map_or("", |rt| rt.name)
+/// The name of a framework's built-in runtime in the release the migrator targets ("" where
+/// it has none: `convert` refuses those jobs before they get here).
+fn runtime_name(release: &Release, framework: Framework) -> &'static str {
+    release.builtin_for(framework).map_or("", |rt| rt.name)
 }
 
-fn unsupported_reason(kind: V1Kind) -> String {
+fn unsupported_reason(kind: V1Kind, release: &Release) -> String {
     let (what, why) = match kind {
         V1Kind::TfJob => ("TensorFlow", "Parameter-server topologies (Chief, PS, Evaluator) have no V2 form either. "),
         _ => ("PaddlePaddle", ""),
     };
+    // Only the runtimes the target release ships.
+    let ports: Vec<String> = [Framework::PyTorch, Framework::Jax]
+        .into_iter()
+        .filter_map(|f| release.builtin_for(f).map(|rt| format!("{} and use {}", f.label(), rt.name)))
+        .collect();
     format!(
         "Trainer {} has no {what} runtime or mlPolicy. {why}Keep this {} on Training Operator v1.9, \
-         or port the training code to PyTorch or JAX and use {} or {}.",
-        NEWEST.tag,
+         or port the training code to {}.",
+        release.tag,
         kind.kind(),
-        runtime_name(Framework::PyTorch),
-        runtime_name(Framework::Jax)
+        ports.join(", or to ")
     )
 }
 
-struct Replica {
+/// Why a JAXJob or XGBoostJob is refused for a release before its framework's runtime and
+/// mlPolicy: a generated runtime cannot stand in for the policy, which is what gives every node
+/// the coordinator's address and its rank, so the nodes would never form one job.
+fn not_yet_reason(kind: V1Kind, release: &Release) -> String {
+    let framework = framework_of(kind);
+    let since = RELEASES.iter().find_map(|r| Some((r, r.builtin_for(framework)?)));
+    let arrived = since
+        .map_or(String::new(), |(r, rt)| format!(": both arrived in {} ({}, mlPolicy.{})", r.line, rt.name, rt.policy));
+    let retarget = since
+        .map_or_else(|| "Keep".to_string(), |(r, _)| format!("Migrate with --target {} or newer, or keep", r.line));
+    format!(
+        "Trainer {} has no {} runtime or mlPolicy{arrived}. A generated runtime cannot stand in for the \
+         mlPolicy, which gives every node the coordinator's address and its rank. {retarget} this {} on \
+         Training Operator v1.9.",
+        release.tag,
+        framework.label(),
+        kind.kind()
+    )
+}
+
+struct Replica<'a> {
     spec: ReplicaSpec,
     /// The replica's original value, for reporting every field it had.
-    raw: Value,
+    raw: &'a Value,
     path: String,
 }
 
@@ -158,12 +187,18 @@ struct Conversion<'a> {
     kind_name: &'a str,
     name: String,
     meta: ObjectMeta,
-    replicas: BTreeMap<String, Replica>,
+    replicas: BTreeMap<String, Replica<'a>>,
     report: Report,
+    /// The release written for: where pod settings go, which fields and runtimes exist.
+    release: Release,
+    /// The TrainJob's pod-settings entries, under `release.pod_settings`'s field.
+    pod_overrides: Vec<Value>,
+    /// `numProcPerNode` as a name (`auto`, `cpu`, `gpu`), where the release takes one.
+    num_proc_name: Option<String>,
 }
 
 impl<'a> Conversion<'a> {
-    fn new(doc: &'a Map<String, Value>, source: Source, kind_name: &'a str) -> Result<Self, String> {
+    fn new(doc: &'a Map<String, Value>, source: Source, kind_name: &'a str, release: Release) -> Result<Self, String> {
         let meta: ObjectMeta = match doc.get("metadata") {
             Some(m) => serde_path_to_error::deserialize(m).map_err(|e| format!("metadata.{e}"))?,
             None => return Err("metadata is missing".into()),
@@ -182,20 +217,31 @@ impl<'a> Conversion<'a> {
             if spec.template.spec.containers.is_empty() {
                 return Err(format!("{path}.template.spec.containers is empty"));
             }
-            replicas.insert(rtype.clone(), Replica { spec, raw: raw.clone(), path });
+            replicas.insert(rtype.clone(), Replica { spec, raw, path });
         }
-        Ok(Conversion { doc, source, kind_name, name, meta, replicas, report: Report::default() })
+        Ok(Conversion {
+            doc,
+            source,
+            kind_name,
+            name,
+            meta,
+            replicas,
+            report: Report::default(),
+            release,
+            pod_overrides: Vec::new(),
+            num_proc_name: None,
+        })
     }
 
     fn spec(&self) -> &Map<String, Value> {
         self.doc.get("spec").and_then(Value::as_object).expect("checked in new")
     }
 
-    fn replica(&self, rtype: &str) -> Option<&Replica> {
+    fn replica(&self, rtype: &str) -> Option<&Replica<'a>> {
         self.replicas.get(rtype)
     }
 
-    fn require(&self, rtype: &str) -> Result<&Replica, String> {
+    fn require(&self, rtype: &str) -> Result<&Replica<'a>, String> {
         self.replica(rtype).ok_or(format!(
             "spec.{}.{rtype} is missing: a {} needs a {rtype} replica",
             self.source.kind().replica_specs_field(),
@@ -239,8 +285,20 @@ impl<'a> Conversion<'a> {
     }
 }
 
-fn trainjob_value(metadata: ObjectMeta, spec: TrainJobSpec) -> Result<Value, String> {
-    to_value(&TrainJob { api_version: API_VERSION.into(), kind: "TrainJob".into(), metadata, spec })
+impl Conversion<'_> {
+    /// The TrainJob, with the fields whose shape depends on the release (the pod settings'
+    /// field, a named `numProcPerNode`) added to the model's output.
+    fn trainjob_value(&mut self, metadata: ObjectMeta, spec: TrainJobSpec) -> Result<Value, String> {
+        let mut job = to_value(&TrainJob { api_version: API_VERSION.into(), kind: "TrainJob".into(), metadata, spec })?;
+        if let Some(name) = self.num_proc_name.take() {
+            job["spec"]["trainer"]["numProcPerNode"] = Value::String(name);
+        }
+        if !self.pod_overrides.is_empty() {
+            let entries = std::mem::take(&mut self.pod_overrides);
+            job["spec"][self.release.pod_settings.field()] = Value::Array(entries);
+        }
+        Ok(job)
+    }
 }
 
 fn framework_of(kind: V1Kind) -> crate::catalog::Framework {

@@ -4,10 +4,32 @@
 use super::*;
 use numbers::count_value;
 
-pub(super) const MPI_RUNTIME_WHY: &str =
-    "no built-in plain-MPI runtime exists after v2.1, so the generated TrainingRuntime holds it";
+/// A release's plain-MPI built-in: the MPI policy without a framework (v2.0's pi demo).
+fn plain_mpi(release: &Release) -> Option<&'static crate::releases::BuiltinRuntime> {
+    release.runtimes.iter().find(|r| r.policy == "mpi" && r.framework.is_empty())
+}
 
 impl Conversion<'_> {
+    /// Why a plain MPIJob gets a generated runtime in the target release.
+    fn mpi_runtime_why(&self) -> String {
+        let tag = self.release.tag;
+        if let Some(rt) = plain_mpi(&self.release) {
+            return format!(
+                "{tag}'s plain-MPI runtime, {}, runs {} on its node pods and a TrainJob sets only the launcher's \
+                 image, so the generated TrainingRuntime holds it",
+                rt.name, rt.image
+            );
+        }
+        let removed = RELEASES.iter().find_map(plain_mpi).and_then(|rt| {
+            let (_, removed) = Release::life_span(rt.name);
+            Some(format!(" ({} was removed in {})", rt.name, removed?.line))
+        });
+        format!(
+            "{tag} ships no plain-MPI runtime{}, so the generated TrainingRuntime holds it",
+            removed.unwrap_or_default()
+        )
+    }
+
     /// MPIJob (v1 or v2beta1): launcher + workers.
     pub(super) fn convert_mpi(&mut self) -> Result<Vec<Value>, String> {
         let launcher = self.require("Launcher")?;
@@ -52,11 +74,16 @@ impl Conversion<'_> {
         let mut objects = Vec::new();
         let launcher_pod = self.replicas["Launcher"].spec.template.clone();
         let worker_pod = self.replicas["Worker"].spec.template.clone();
-        let launcher_settings =
-            PodSettings::collect(&launcher_pod, launcher_main_index, &format!("{launcher_path}.template"))?;
-        let worker_settings = PodSettings::collect(&worker_pod, worker_main_index, &format!("{worker_path}.template"))?;
+        let launcher_settings = PodSettings::collect(
+            &launcher_pod,
+            launcher_main_index,
+            &format!("{launcher_path}.template"),
+            &self.release,
+        )?;
+        let worker_settings =
+            PodSettings::collect(&worker_pod, worker_main_index, &format!("{worker_path}.template"), &self.release)?;
 
-        let ds_runtime = runtime_name(Framework::DeepSpeed);
+        let ds_runtime = runtime_name(&self.release, Framework::DeepSpeed);
         if worker_has_replicas {
             let note = if deepspeed {
                 format!("{workers} hosts: {ds_runtime} runs the launcher as one of them")
@@ -101,20 +128,23 @@ impl Conversion<'_> {
                     );
                 }
             }
-            let base = runtimes::runtime_for(&Selection::new(
-                crate::catalog::Persona::PlatformEngineer,
-                crate::catalog::Framework::DeepSpeed,
-            ))
-            .ok_or("internal error: no deepspeed runtime")?;
+            let base = self.base_runtime(Framework::DeepSpeed)?;
+            let main = MainContainer {
+                path: &launcher_main_path,
+                job: "launcher",
+                has_command: !launcher_main.command.is_empty(),
+            };
             self.place_pod_settings(
                 &[("launcher", &launcher_settings), ("node", &worker_settings)],
                 &base,
+                main,
                 &mut spec,
                 &mut objects,
                 &meta,
             )?;
         } else {
-            // Plain MPI: no built-in runtime after v2.1, so generate one with mlPolicy.mpi.
+            // Plain MPI: no built-in runtime fits (see `mpi_runtime_why`), so generate one with mlPolicy.mpi.
+            let why = self.mpi_runtime_why();
             let mut rt = self.generated_mpi_runtime(&meta, &launcher_main, &worker_main, &worker_main_path, slots)?;
             let rt_name = rt.metadata.name.clone().unwrap_or_default();
             let jobs = format!("TrainingRuntime {rt_name} spec.template.spec.replicatedJobs");
@@ -131,24 +161,26 @@ impl Conversion<'_> {
                 self.report.moved(
                     format!("{launcher_main_path}.resources"),
                     format!("{jobs}[launcher].template.spec.template.spec.containers[0].resources"),
-                    MPI_RUNTIME_WHY,
+                    why.clone(),
                 );
             }
             self.report_unplaceable(&launcher_settings);
             self.report_unplaceable(&worker_settings);
-            self.embed(&launcher_settings, "launcher", &mut rt, MPI_RUNTIME_WHY)?;
-            self.embed(&worker_settings, "node", &mut rt, MPI_RUNTIME_WHY)?;
+            self.embed(&launcher_settings, "launcher", &mut rt, &why)?;
+            self.embed(&worker_settings, "node", &mut rt, &why)?;
             objects.push(to_value(&rt)?);
         }
         if self.spec().contains_key("cleanPodPolicy") {
-            self.report
-                .dropped("spec.cleanPodPolicy", format!("a TrainJob has no pod clean-up policy in {}", NEWEST.tag));
+            self.report.dropped(
+                "spec.cleanPodPolicy",
+                format!("a TrainJob has no pod clean-up policy in {}", self.release.tag),
+            );
         }
         if self.spec().contains_key("mainContainer") {
             self.report.dropped("spec.mainContainer", "used to find the MPI container; V2 runtimes name it node");
         }
         spec.trainer = Some(trainer);
-        objects.push(trainjob_value(meta, spec)?);
+        objects.push(self.trainjob_value(meta, spec)?);
         Ok(objects)
     }
 
@@ -176,11 +208,7 @@ impl Conversion<'_> {
         slots: Option<u32>,
     ) -> Result<TrainingRuntime, String> {
         let v2beta1 = self.source == Source::MpiV2beta1;
-        let mut rt = runtimes::runtime_for(&Selection::new(
-            crate::catalog::Persona::PlatformEngineer,
-            crate::catalog::Framework::Mpi,
-        ))
-        .ok_or("internal error: no mpi runtime")?;
+        let mut rt = self.base_runtime(Framework::Mpi)?;
         rt.kind = RuntimeScope::Namespaced.kind().into();
         let rt_name = format!("{}-mpi", meta.name.clone().unwrap_or_default());
         rt.metadata.name = Some(rt_name.clone());

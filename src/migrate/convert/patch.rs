@@ -1,52 +1,86 @@
-//! The runtime patch the migrator writes on a TrainJob.
+//! The TrainJob's own pod settings the migrator writes, in the shape of the target release:
+//! `podSpecOverrides` (v2.0), `podTemplateOverrides` (v2.1) or `runtimePatches` (v2.2+).
 
 use super::*;
-
-/// Why pod settings went to a runtime patch, or to a generated runtime: the report says so.
-pub(super) const PATCH_WHY: &str = "kept on the TrainJob as a runtime patch: the built-in runtime stays shared";
 
 /// The `manager` of the runtime patch the migrator writes.
 pub const PATCH_MANAGER: &str = "trainer-v2-explorer/migrate";
 
+/// One entry of a release's pod-settings field, as the report names it.
+pub(super) fn pod_settings_entry(field: PodSettingsField) -> &'static str {
+    match field {
+        PodSettingsField::PodSpecOverrides => "a pod spec override",
+        PodSettingsField::PodTemplateOverrides => "a pod template override",
+        PodSettingsField::RuntimePatches => "a runtime patch",
+    }
+}
+
 impl Conversion<'_> {
-    /// A RuntimePatch entry setting the pod settings of the named replicated jobs.
-    pub(super) fn patch_for(&mut self, jobs: &[(&str, &PodSettings)]) -> Value {
+    /// The entries setting the pod settings of the named replicated jobs: one runtime patch for
+    /// them all (v2.2+), or one override per job, each naming its job in `targetJobs`.
+    pub(super) fn pod_overrides_for(&mut self, jobs: &[(&str, &PodSettings)]) -> Vec<Value> {
+        let field = self.release.pod_settings;
+        let why = format!("kept on the TrainJob as {}: the built-in runtime stays shared", pod_settings_entry(field));
+        let mut entries = Vec::new();
         let mut replicated = Vec::new();
-        for (job, s) in jobs {
-            if s.is_empty() {
-                continue;
-            }
-            let target = format!(
-                "spec.runtimePatches[{PATCH_MANAGER}].trainingRuntimeSpec.template.spec.replicatedJobs[{job}].template.spec.template"
-            );
+        for (job, s) in jobs.iter().filter(|(_, s)| !s.is_empty()) {
+            // Where the pod template lives, and its spec within it (v2.0's override is flat).
+            let template = match field {
+                PodSettingsField::RuntimePatches => format!(
+                    "spec.runtimePatches[{PATCH_MANAGER}].trainingRuntimeSpec.template.spec.replicatedJobs[{job}].template.spec.template"
+                ),
+                _ => format!("spec.{}[{}]", field.field(), entries.len()),
+            };
+            let spec_at =
+                if field == PodSettingsField::PodSpecOverrides { template.clone() } else { format!("{template}.spec") };
             let mut pod = Map::new();
             for (k, (v, path)) in &s.pod_patchable {
                 pod.insert(k.clone(), v.clone());
-                self.report.moved(path.clone(), format!("{target}.spec.{k}"), PATCH_WHY);
+                self.report.moved(path.clone(), format!("{spec_at}.{k}"), &why);
             }
             let mut container = Map::new();
             for (k, (v, path)) in &s.container_patchable {
                 container.insert(k.clone(), v.clone());
-                self.report.moved(path.clone(), format!("{target}.spec.containers[node].{k}"), PATCH_WHY);
+                self.report.moved(path.clone(), format!("{spec_at}.containers[node].{k}"), &why);
             }
             if !container.is_empty() {
                 container.insert("name".into(), json!("node"));
                 pod.insert("containers".into(), json!([Value::Object(reorder_name_first(container))]));
             }
-            let mut template = Map::new();
-            if let Some((m, path)) = &s.metadata {
-                template.insert("metadata".into(), m.clone());
+            // `fits_trainjob` sent pod metadata to a generated runtime where the field has none.
+            let metadata = s.metadata.as_ref().map(|(m, path)| {
                 for key in m.as_object().into_iter().flat_map(|m| m.keys()) {
-                    self.report.moved(format!("{path}.{key}"), format!("{target}.metadata.{key}"), PATCH_WHY);
+                    self.report.moved(format!("{path}.{key}"), format!("{template}.metadata.{key}"), &why);
+                }
+                m.clone()
+            });
+            let mut entry = Map::new();
+            if field != PodSettingsField::RuntimePatches {
+                entry.insert("targetJobs".into(), json!([{"name": job}]));
+            }
+            if let Some(m) = metadata {
+                entry.insert("metadata".into(), m);
+            }
+            match field {
+                PodSettingsField::PodSpecOverrides => entry.extend(pod),
+                _ => {
+                    entry.insert("spec".into(), Value::Object(pod));
                 }
             }
-            template.insert("spec".into(), Value::Object(pod));
-            replicated.push(json!({"name": job, "template": {"spec": {"template": Value::Object(template)}}}));
+            match field {
+                PodSettingsField::RuntimePatches => {
+                    replicated.push(json!({"name": job, "template": {"spec": {"template": Value::Object(entry)}}}))
+                }
+                _ => entries.push(Value::Object(entry)),
+            }
         }
-        json!({
-            "manager": PATCH_MANAGER,
-            "trainingRuntimeSpec": {"template": {"spec": {"replicatedJobs": replicated}}}
-        })
+        if field == PodSettingsField::RuntimePatches {
+            entries.push(json!({
+                "manager": PATCH_MANAGER,
+                "trainingRuntimeSpec": {"template": {"spec": {"replicatedJobs": replicated}}}
+            }));
+        }
+        entries
     }
 }
 

@@ -2,20 +2,6 @@
 
 use super::*;
 
-/// Pod fields a TrainJob's runtime patch can set (PodSpecPatch, v2.3.0).
-pub(super) const PATCHABLE_POD: [&str; 9] = [
-    "serviceAccountName",
-    "volumes",
-    "nodeSelector",
-    "affinity",
-    "tolerations",
-    "imagePullSecrets",
-    "securityContext",
-    "schedulingGates",
-    "terminationGracePeriodSeconds",
-];
-/// Container fields a patch can set (ContainerPatch; `env` on `node` goes through `trainer.env`).
-pub(super) const PATCHABLE_CONTAINER: [&str; 2] = ["volumeMounts", "securityContext"];
 /// Container fields the TrainJob's `trainer` holds, or that V2 makes unnecessary.
 pub(super) const TRAINER_CONTAINER: [&str; 7] = ["name", "image", "command", "args", "env", "resources", "ports"];
 
@@ -34,10 +20,12 @@ pub(super) struct PodSettings {
 }
 
 impl PodSettings {
+    /// Sorts by what the target release's TrainJob can set (`Release::pod_settings_pod_fields`).
     pub(super) fn collect(
         template: &crate::model::pod::PodTemplateSpec,
         main: usize,
         path: &str,
+        release: &Release,
     ) -> Result<PodSettings, String> {
         let mut s = PodSettings::default();
         let v = to_value(template)?;
@@ -72,7 +60,7 @@ impl PodSettings {
                             if TRAINER_CONTAINER.contains(&ck.as_str()) || ck == "imagePullPolicy" {
                                 continue;
                             }
-                            let target = if PATCHABLE_CONTAINER.contains(&ck.as_str()) {
+                            let target = if release.pod_settings_container_fields.contains(&ck.as_str()) {
                                 &mut s.container_patchable
                             } else {
                                 &mut s.container_other
@@ -88,7 +76,7 @@ impl PodSettings {
                      and JobSet's failurePolicy"
                         .into(),
                 )),
-                _ if PATCHABLE_POD.contains(&k.as_str()) => {
+                _ if release.pod_settings_pod_fields.contains(&k.as_str()) => {
                     s.pod_patchable.insert(k.clone(), (val.clone(), p));
                 }
                 _ => {
@@ -109,10 +97,11 @@ impl PodSettings {
             && self.metadata.is_none()
     }
 
-    /// Whether a TrainJob runtime patch can hold all of it (no sidecars, init containers or
-    /// fields outside PodSpecPatch / ContainerPatch).
-    pub(super) fn fits_patch(&self) -> bool {
-        self.pod_other.is_empty()
+    /// Whether the target release's TrainJob can hold all of it (no sidecars, init containers,
+    /// fields its override or patch lacks, or pod metadata where it has none).
+    pub(super) fn fits_trainjob(&self, release: &Release) -> bool {
+        (self.metadata.is_none() || release.pod_settings.holds_pod_metadata())
+            && self.pod_other.is_empty()
             && self.container_other.is_empty()
             && self.init_containers.is_empty()
             && self.sidecars.is_empty()

@@ -1,6 +1,7 @@
 //! runPolicy, restart policies, processes per node and elastic policy: where V2 keeps each, or why not.
 
 use super::*;
+use crate::releases::NumProcPerNode;
 
 impl Conversion<'_> {
     /// runPolicy fields that have a V2 home go to the TrainJob; the rest are reported.
@@ -10,6 +11,16 @@ impl Conversion<'_> {
         for (key, value) in policy {
             let path = format!("{base}.{key}");
             match key.as_str() {
+                "activeDeadlineSeconds" if !self.release.active_deadline_seconds => {
+                    let since = RELEASES.iter().find(|r| r.active_deadline_seconds).map(|r| r.line).unwrap_or("later");
+                    self.report.dropped(
+                        path,
+                        format!(
+                            "a TrainJob has no activeDeadlineSeconds in {} (it arrived in {since})",
+                            self.release.tag
+                        ),
+                    )
+                }
                 "activeDeadlineSeconds" => match value.as_i64().filter(|n| *n >= 1) {
                     Some(n) => {
                         spec.active_deadline_seconds = Some(n);
@@ -25,9 +36,9 @@ impl Conversion<'_> {
                     None => self.report.dropped(path, "not a boolean"),
                 },
                 "cleanPodPolicy" => self.report.dropped(path, "runPolicy.cleanPodPolicy has no V2 field"),
-                "ttlSecondsAfterFinished" => {
-                    self.report.dropped(path, format!("TrainJob has no TTL in {} (proposed in KEP-2899)", NEWEST.tag))
-                }
+                "ttlSecondsAfterFinished" => self
+                    .report
+                    .dropped(path, format!("TrainJob has no TTL in {} (proposed in KEP-2899)", self.release.tag)),
                 "backoffLimit" => self.report.dropped(
                     path,
                     "retries belong to the runtime: its Job backoffLimit and JobSet failurePolicy.maxRestarts",
@@ -39,7 +50,7 @@ impl Conversion<'_> {
                     path,
                     "set spec.managedBy: kueue.x-k8s.io/multikueue on the TrainJob if you use MultiKueue",
                 ),
-                _ => self.report.dropped(path, format!("{key} has no TrainJob field in {}", NEWEST.tag)),
+                _ => self.report.dropped(path, format!("{key} has no TrainJob field in {}", self.release.tag)),
             }
         }
     }
@@ -70,17 +81,32 @@ impl Conversion<'_> {
             Value::Number(n) => n.to_string(),
             _ => String::new(),
         };
+        let names = self.release.num_proc_per_node == NumProcPerNode::IntOrString;
+        let tag = self.release.tag;
         match text.parse::<u64>() {
             Ok(n) => {
                 let n = count_in_range(path, n, 1)?;
                 trainer.num_proc_per_node = Some(n);
-                let note = if v.is_string() { format!("the number {n}: since v2.2 numProcPerNode is a number") } else { String::new() };
+                let note = match (v.is_string(), names) {
+                    (false, _) => String::new(),
+                    (true, false) => format!("the number {n}: numProcPerNode is a number in {tag}"),
+                    (true, true) => format!("the number {n}: in {tag} numProcPerNode is a number or auto, cpu, gpu"),
+                };
                 self.report.mapped_derived(path, "spec.trainer.numProcPerNode", note);
             }
+            // The torch plugin of v2.0 and v2.1 takes these names (validated in its webhook).
+            _ if names && matches!(text.as_str(), "auto" | "cpu" | "gpu") => {
+                self.num_proc_name = Some(text);
+                self.report.mapped(path, "spec.trainer.numProcPerNode", "");
+            }
             _ if text == "auto" => self.report.dropped(path, "auto is the default: one process per GPU, or per CPU"),
+            _ if names => self.report.dropped(
+                path,
+                format!("{text:?}: in {tag} numProcPerNode is a number or auto, cpu, gpu; the runtime's auto applies"),
+            ),
             _ => self.report.dropped(
                 path,
-                format!("{text:?}: since v2.2 numProcPerNode is a number; the runtime uses the GPU count, or the CPU count without GPUs"),
+                format!("{text:?}: numProcPerNode is a number in {tag}; the runtime uses the GPU count, or the CPU count without GPUs"),
             ),
         }
         Ok(())
@@ -88,9 +114,15 @@ impl Conversion<'_> {
 
     pub(super) fn elastic_policy(&mut self) {
         if self.spec().contains_key("elasticPolicy") {
+            // v2.0 and v2.1 have mlPolicy.torch.elasticPolicy, but the torch plugin never read it.
+            let field = if self.release.torch_policy_fields.contains(&"elasticPolicy") {
+                format!(" ({}'s mlPolicy.torch.elasticPolicy was never implemented)", self.release.tag)
+            } else {
+                String::new()
+            };
             self.report.dropped(
                 "spec.elasticPolicy",
-                "elastic PyTorch is not supported in V2 (a redesign is tracked in trainer#2903); the job runs on a fixed numNodes",
+                format!("elastic PyTorch is not supported in V2{field} (a redesign is tracked in trainer#2903); the job runs on a fixed numNodes"),
             );
         }
     }

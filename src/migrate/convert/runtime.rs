@@ -1,19 +1,42 @@
-//! Where pod settings go: a runtime patch when they all fit one, else a generated TrainingRuntime.
+//! Where pod settings go: the TrainJob's own field for them when they all fit it (a runtime
+//! patch, or an override before v2.2), else a generated TrainingRuntime.
 
 use super::*;
 
-pub(super) const RUNTIME_WHY: &str =
-    "a runtime patch cannot add containers or set this kind of field, so a TrainingRuntime \
-     carrying the job's pod settings was generated";
-
 impl Conversion<'_> {
-    /// Puts the pod-level settings of each replicated job where V2 keeps them: one runtime patch
-    /// on the TrainJob when every setting fits one, else a generated TrainingRuntime that carries
-    /// them all (the TrainJob then references it).
+    /// The runtime a generated one starts from: the target release's runtime for `framework`.
+    pub(super) fn base_runtime(&self, framework: Framework) -> Result<TrainingRuntime, String> {
+        let mut sel = Selection::new(crate::catalog::Persona::PlatformEngineer, framework);
+        sel.release = self.release;
+        runtimes::runtime_for(&sel).ok_or(format!(
+            "internal error: no {} runtime in {}",
+            framework.label(),
+            self.release.tag
+        ))
+    }
+
+    /// Why the pod settings went to a generated runtime rather than the TrainJob.
+    fn runtime_why(&self) -> String {
+        format!(
+            "{} cannot add containers or set this kind of field in {}, so a TrainingRuntime \
+             carrying the job's pod settings was generated",
+            pod_settings_entry(self.release.pod_settings),
+            self.release.tag
+        )
+    }
+
+    /// Puts the pod-level settings of each replicated job where the target release keeps them:
+    /// the TrainJob's pod-settings field when every setting fits it, else a generated
+    /// TrainingRuntime that carries them all (the TrainJob then references it).
+    ///
+    /// Where the target's built-in runs a placeholder command (v2.0's scripts) and the V1 main
+    /// container sets none, a TrainJob cannot give the image its own entrypoint back, so a
+    /// runtime without that command is generated; a generated runtime never keeps it.
     pub(super) fn place_pod_settings(
         &mut self,
         jobs: &[(&str, &PodSettings)],
         base: &TrainingRuntime,
+        main: MainContainer,
         spec: &mut TrainJobSpec,
         objects: &mut Vec<Value>,
         meta: &ObjectMeta,
@@ -21,20 +44,60 @@ impl Conversion<'_> {
         for (_, settings) in jobs {
             self.report_unplaceable(settings);
         }
-        if jobs.iter().all(|(_, s)| s.is_empty()) {
-            return Ok(());
-        }
-        if jobs.iter().all(|(_, s)| s.fits_patch()) {
-            let patch = self.patch_for(jobs);
-            spec.runtime_patches.push((&patch).into());
-            return Ok(());
+        let placeholder = self.release.runtime(&spec.runtime_ref.name).filter(|rt| !rt.command.is_empty());
+        if placeholder.is_none() || main.has_command {
+            if jobs.iter().all(|(_, s)| s.is_empty()) {
+                return Ok(());
+            }
+            if jobs.iter().all(|(_, s)| s.fits_trainjob(&self.release)) {
+                self.pod_overrides = self.pod_overrides_for(jobs);
+                return Ok(());
+            }
         }
         let mut rt = self.copy_runtime(base, meta);
-        for (job, settings) in jobs {
-            self.embed(settings, job, &mut rt, RUNTIME_WHY)?;
+        let why = self.runtime_why();
+        for (job, settings) in jobs.iter().filter(|(_, s)| !s.is_empty()) {
+            self.embed(settings, job, &mut rt, &why)?;
+        }
+        if let Some(builtin) = placeholder {
+            self.drop_placeholder(&mut rt, &main, builtin.name)?;
         }
         spec.runtime_ref = reference_to(&rt);
         objects.push(to_value(&rt)?);
+        Ok(())
+    }
+
+    /// Clears the built-in's placeholder command and args from the trainer container of a
+    /// generated runtime: the TrainJob's command replaces them, or, where V1 set none, the image
+    /// runs its own entrypoint as it did in V1 (the report says so on the image's entry).
+    fn drop_placeholder(
+        &mut self,
+        rt: &mut TrainingRuntime,
+        main: &MainContainer,
+        builtin: &str,
+    ) -> Result<(), String> {
+        let rt_name = rt.metadata.name.clone().unwrap_or_default();
+        let j = replicated_job(rt, main.job)?;
+        let container =
+            j.template.spec.template.spec.containers.first_mut().ok_or("internal error: no trainer container")?;
+        container.command.clear();
+        container.args.clear();
+        if main.has_command {
+            return Ok(());
+        }
+        let note = format!(
+            "{}'s {builtin} runs a placeholder script, and the V1 container sets no command: the generated \
+             TrainingRuntime {rt_name} runs the image's own entrypoint",
+            self.release.tag
+        );
+        // On the image's entry; a container without an image has its name's entry (renamed).
+        let (image, name) = (format!("{}.image", main.path), format!("{}.name", main.path));
+        let entries = &mut self.report.entries;
+        let at = entries.iter().position(|e| e.v1 == image).or_else(|| entries.iter().position(|e| e.v1 == name));
+        match at {
+            Some(i) => entries[i].note = note,
+            None => return Err(format!("internal error: {name} has no report entry")),
+        }
         Ok(())
     }
 
@@ -64,14 +127,7 @@ impl Conversion<'_> {
         why: &str,
     ) -> Result<(), String> {
         let rt_name = rt.metadata.name.clone().unwrap_or_default();
-        let j = rt
-            .spec
-            .template
-            .spec
-            .replicated_jobs
-            .iter_mut()
-            .find(|j| j.name == job)
-            .ok_or(format!("internal error: runtime {rt_name} has no replicated job {job}"))?;
+        let j = replicated_job(rt, job)?;
         let pod = &mut j.template.spec.template;
         let mut pod_value = to_value(&pod.spec)?;
         let target =
@@ -115,6 +171,27 @@ impl Conversion<'_> {
         }
         Ok(())
     }
+}
+
+/// The V1 main container, as placing the pod settings needs it.
+pub(super) struct MainContainer<'p> {
+    /// Its path in the V1 document.
+    pub(super) path: &'p str,
+    /// The replicated job that runs it in V2 (`node`, or the MPI `launcher`).
+    pub(super) job: &'p str,
+    pub(super) has_command: bool,
+}
+
+/// The named replicated job of a generated runtime.
+fn replicated_job<'r>(rt: &'r mut TrainingRuntime, job: &str) -> Result<&'r mut ReplicatedJob, String> {
+    let rt_name = rt.metadata.name.clone().unwrap_or_default();
+    rt.spec
+        .template
+        .spec
+        .replicated_jobs
+        .iter_mut()
+        .find(|j| j.name == job)
+        .ok_or(format!("internal error: runtime {rt_name} has no replicated job {job}"))
 }
 
 /// A TrainJob's reference to a generated (namespaced) runtime.

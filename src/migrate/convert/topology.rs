@@ -41,7 +41,7 @@ impl Conversion<'_> {
             self.report.dropped(path, format!("{other} is not a {} replica type", self.kind_name));
         }
 
-        let runtime_name = runtime_name(framework_of(kind));
+        let runtime_name = runtime_name(&self.release, framework_of(kind));
         let meta = self.trainjob_meta();
         let mut spec = TrainJobSpec {
             runtime_ref: RuntimeRef { name: runtime_name.into(), api_group: None, kind: None },
@@ -88,12 +88,11 @@ impl Conversion<'_> {
         }
 
         let pod = self.replicas[trainer_type].spec.template.clone();
-        let settings = PodSettings::collect(&pod, main_idx, &format!("{trainer_path}.template"))?;
-        let base =
-            runtimes::runtime_for(&Selection::new(crate::catalog::Persona::PlatformEngineer, framework_of(kind)))
-                .ok_or("no runtime")?;
+        let settings = PodSettings::collect(&pod, main_idx, &format!("{trainer_path}.template"), &self.release)?;
+        let base = self.base_runtime(framework_of(kind))?;
         let mut objects = Vec::new();
-        self.place_pod_settings(&[("node", &settings)], &base, &mut spec, &mut objects, &meta)?;
+        let main_container = MainContainer { path: &main_path, job: "node", has_command: !main.command.is_empty() };
+        self.place_pod_settings(&[("node", &settings)], &base, main_container, &mut spec, &mut objects, &meta)?;
         // The replica not carried by itself: its fields are carried where they equal the carried one's.
         if trainer_type == "Master" {
             self.compare_worker_with_master(kind.container_name());
@@ -101,7 +100,7 @@ impl Conversion<'_> {
         }
         trainer.command = main.command.clone();
         spec.trainer = Some(trainer);
-        objects.push(trainjob_value(meta, spec)?);
+        objects.push(self.trainjob_value(meta, spec)?);
         Ok(objects)
     }
 

@@ -2,6 +2,7 @@
 //! marked as mapped, moved or dropped. The conversion runs in the lazily loaded converter.
 
 use super::code_block::CodeBlock;
+use crate::releases::Release;
 use crate::snippets::{Api, Language, Snippet};
 use crate::ui::browser;
 use gloo::timers::callback::Timeout;
@@ -12,6 +13,8 @@ use yew::prelude::*;
 pub struct MigrateProps {
     /// What the text area starts with: the V1 job of the current selection.
     pub initial: String,
+    /// The release the converter writes for: the reader's choice (`Selection.release`).
+    pub release: Release,
     pub scratch: web_sys::Node,
     pub on_announce: Callback<String>,
 }
@@ -19,7 +22,9 @@ pub struct MigrateProps {
 #[derive(Clone, PartialEq)]
 enum Stage {
     Working,
-    Done(Result<browser::Converted, String>),
+    /// The answer, with the release it was written for (the title names that one, even in the
+    /// moment before a newer choice starts converting).
+    Done(Release, Result<browser::Converted, String>),
 }
 
 #[component]
@@ -27,27 +32,28 @@ pub fn Migrate(props: &MigrateProps) -> Html {
     let text = use_state(|| props.initial.clone());
     let stage = use_state(|| Stage::Working);
     let debounce = use_mut_ref(|| None::<Timeout>);
-    // Which edit the latest conversion was asked for. The converter runs in a worker while the
+    // Which edit (of the text, or of the release to write for) the latest conversion was asked
+    // for. The converter runs in a worker while the
     // reader keeps typing, so an answer can arrive for an edit that is no longer the newest:
     // it is dropped, even when the text happens to be the same again. The converter also answers
     // a superseded request at once (it never runs), and that answer is dropped the same way.
     let latest = use_mut_ref(|| 0u64);
     {
         let (stage, debounce, latest) = (stage.clone(), debounce.clone(), latest.clone());
-        use_effect_with((*text).clone(), move |text| {
+        use_effect_with(((*text).clone(), props.release), move |(text, release)| {
             stage.set(Stage::Working);
             let edit = {
                 let mut latest = latest.borrow_mut();
                 *latest += 1;
                 *latest
             };
-            let text = text.clone();
+            let (text, release) = (text.clone(), *release);
             // Typing stays responsive: convert once the reader pauses.
             *debounce.borrow_mut() = Some(Timeout::new(200, move || {
                 wasm_bindgen_futures::spawn_local(async move {
-                    let answer = browser::run_migrator(text).await;
+                    let answer = browser::run_migrator(text, release.line).await;
                     if *latest.borrow() == edit {
-                        stage.set(Stage::Done(answer));
+                        stage.set(Stage::Done(release, answer));
                     }
                 });
             }));
@@ -63,8 +69,8 @@ pub fn Migrate(props: &MigrateProps) -> Html {
     };
     let result = match &*stage {
         Stage::Working => html! { <p class="msg-working" role="status">{ "Converting…" }</p> },
-        Stage::Done(Err(e)) => html! { <p class="migrate-error" role="alert">{ e }</p> },
-        Stage::Done(Ok(result)) => render_view(result, props),
+        Stage::Done(_, Err(e)) => html! { <p class="migrate-error" role="alert">{ e }</p> },
+        Stage::Done(release, Ok(result)) => render_view(result, release, props),
     };
     html! {
         <div class="migrate">
@@ -78,11 +84,11 @@ pub fn Migrate(props: &MigrateProps) -> Html {
     }
 }
 
-fn render_view(result: &browser::Converted, props: &MigrateProps) -> Html {
+fn render_view(result: &browser::Converted, release: &Release, props: &MigrateProps) -> Html {
     let output = (!result.yaml.is_empty()).then(|| Snippet {
         api: Api::V2,
         language: Language::Yaml,
-        title: format!("V2 objects (Trainer {})", crate::catalog::TRAINER_VERSION),
+        title: format!("V2 objects (Trainer {})", release.tag),
         owned_by_runtime: vec![false; result.yaml.lines().count()],
         code: result.yaml.clone(),
     });
