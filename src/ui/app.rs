@@ -151,6 +151,12 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let release_idx = RELEASES.iter().position(|r| r.line == sel.release.line).unwrap_or(RELEASES.len() - 1);
     let releases: Vec<_> = RELEASES.iter().map(|r| (r.line, r.line)).collect();
     let has_runtime = sel.v2_support() != V2Support::Unsupported;
+    // "What Kubernetes runs" also answers for a framework that only a newer release ships: the
+    // reader sees this release's webhook refuse the TrainJob they would copy from that release.
+    let explainable = sel.framework.v2_support() != V2Support::Unsupported;
+    // The upgrade notes need YAML at the selected release and a release older than it.
+    let upgradable = has_runtime && sel.release != RELEASES[0];
+    let pane_query = crate::query::to_query(&sel, SyncSet::ALL);
     let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
 
     html! {
@@ -207,11 +213,11 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 { "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }
             </p>
             // Not in the post's compact presets: their sections embed their own (post/, later).
-            if has_runtime && !props.compact {
-                { lazy_pane("explain", "k8s-pane", "What Kubernetes runs", crate::query::to_query(&sel, SyncSet::ALL)) }
-                if sel.release != RELEASES[0] {
-                    { lazy_pane("upgrade", "upgrade-pane", "Upgrading from an older release", crate::query::to_query(&sel, SyncSet::ALL)) }
-                }
+            if explainable && !props.compact {
+                { lazy_pane("explain", "k8s-pane", "What Kubernetes runs", pane_query.clone()) }
+            }
+            if upgradable && !props.compact {
+                { lazy_pane("upgrade", "upgrade-pane", "Upgrading from an older release", pane_query) }
             }
             }
             <div class="sr-only" aria-live="polite" role="status">{ (*status).clone() }</div>
