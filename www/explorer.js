@@ -13,13 +13,14 @@ const isTrap = (err) => typeof WebAssembly === 'object' && err instanceof WebAss
 
 // The V1 → V2 converter is a second module: only readers who open migrate mode download it
 // (pkg-migrate/converter.js runs it in a worker). `release` is the line to write for (v2.1).
-// "What Kubernetes runs" comes from the same module, loaded when a reader first opens it.
+// "What Kubernetes runs" and "Upgrading from an older release" come from the same module,
+// loaded when a reader first opens one of them.
 const converterModule = () => (converter ??= import(here('./pkg-migrate/converter.js')));
 const convert = (text, release) => converterModule().then((m) => m.convert(text, release));
 const explain = (details) =>
   converterModule().then(
-    (m) => m.showKubernetes(details),
-    (err) => (details.querySelector('.k8s-body').textContent = `The converter did not load: ${err}`),
+    (m) => m.showPane(details),
+    (err) => (details.querySelector('.pane-body').textContent = `The converter did not load: ${err}`),
   );
 
 // Shows the element's static fallback again: its light-DOM children, through a bare <slot> in

@@ -16,3 +16,10 @@ pub fn migrate(text: &str, release: &str) -> String {
 pub fn explain(query: &str) -> String {
     trainer_v2_explorer::explain::view::pane_json(query)
 }
+
+/// "Upgrading from an older release" for a widget selection (its URL query): `{"html"}` or
+/// `{"error"}` as JSON, like `explain`.
+#[wasm_bindgen]
+pub fn upgrade_notes(query: &str) -> String {
+    trainer_v2_explorer::upgrade::view::pane_json(query)
+}

@@ -1,7 +1,7 @@
 //! The explorer: one instance per mount point.
 
 use super::browser;
-use super::components::kubernetes::kubernetes;
+use super::components::lazy_pane::lazy_pane;
 use super::components::migrate::Migrate;
 use super::components::pane::Pane;
 use super::components::params::Params;
@@ -154,6 +154,9 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     // "What Kubernetes runs" also answers for a framework that only a newer release ships: the
     // reader sees this release's webhook refuse the TrainJob they would copy from that release.
     let explainable = sel.framework.v2_support() != V2Support::Unsupported;
+    // The upgrade notes need YAML at the selected release and a release older than it.
+    let upgradable = has_runtime && sel.release != RELEASES[0];
+    let pane_query = crate::query::to_query(&sel, SyncSet::ALL);
     let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
 
     html! {
@@ -211,7 +214,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             </p>
             // Not in the post's compact presets: their sections embed their own (post/, later).
             if explainable && !props.compact {
-                { kubernetes(crate::query::to_query(&sel, SyncSet::ALL)) }
+                { lazy_pane("explain", "k8s-pane", "What Kubernetes runs", pane_query.clone()) }
+            }
+            if upgradable && !props.compact {
+                { lazy_pane("upgrade", "upgrade-pane", "Upgrading from an older release", pane_query) }
             }
             }
             <div class="sr-only" aria-live="polite" role="status">{ (*status).clone() }</div>

@@ -206,8 +206,8 @@ pub async fn run_migrator(text: String, release: &str) -> Result<Converted, Stri
 }
 
 thread_local! {
-    /// "What Kubernetes runs", handed over by the page's loader (`setExplainer`): the converter
-    /// module computes, renders and places it, so the widget's own wasm carries none of it.
+    /// The lazily filled disclosures, handed over by the page's loader (`setExplainer`): the
+    /// converter module computes, renders and places them, so the widget's own wasm carries none of it.
     static EXPLAINER: std::cell::RefCell<Option<js_sys::Function>> = const { std::cell::RefCell::new(None) };
 }
 
@@ -215,15 +215,15 @@ pub fn set_explainer(f: js_sys::Function) {
     EXPLAINER.with(|m| *m.borrow_mut() = Some(f));
 }
 
-/// Hands an opened "What Kubernetes runs" disclosure to the loader's explainer, which fills it
-/// in and follows its `data-query` from then on. Without one (a host page that does not load the
-/// converter) the disclosure says so.
-pub fn show_kubernetes(details: &web_sys::Element) {
+/// Hands an opened lazily filled disclosure (components::lazy_pane) to the loader's explainer,
+/// which fills it in and follows its `data-query` from then on. Without one (a host page that
+/// does not load the converter) the disclosure says so.
+pub fn show_pane(details: &web_sys::Element) {
     let f = EXPLAINER.with(|m| m.borrow().clone());
     if f.is_none_or(|f| f.call1(&JsValue::NULL, details).is_err()) {
-        if let Ok(Some(body)) = details.query_selector(".k8s-body") {
+        if let Ok(Some(body)) = details.query_selector(".pane-body") {
             body.set_text_content(Some(
-                "Not available on this page; the CLI shows the same: trainer-explorer explain --query QUERY",
+                "Not available on this page; the trainer-explorer CLI has it (explain, upgrade)",
             ));
         }
     }

@@ -34,8 +34,9 @@ pub fn set_migrator(migrator: js_sys::Function) {
     browser::set_migrator(migrator);
 }
 
-/// Hands the widget "What Kubernetes runs": a function that fills in an opened disclosure from its
-/// `data-query` (pkg-migrate/converter.js `showKubernetes`, with `explain::view::pane_json`).
+/// Hands the widget a function that fills in an opened lazily filled disclosure from its
+/// `data-pane` and `data-query` (pkg-migrate/converter.js `showPane`, with
+/// `explain::view::pane_json` and `upgrade::view::pane_json`).
 #[wasm_bindgen(js_name = setExplainer)]
 pub fn set_explainer(explainer: js_sys::Function) {
     browser::set_explainer(explainer);

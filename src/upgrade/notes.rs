@@ -26,6 +26,9 @@ pub struct Note {
     pub changes: Vec<&'static ApiChange>,
     /// One line: the reasons, and what the rewrite did.
     pub reason: String,
+    /// What the rewrite did beyond the changes' reasons (the tail of `reason`), for a view that
+    /// shows each change on its own.
+    pub detail: String,
 }
 
 /// The notes for the selection's V2 YAML written for `from`, upgraded to `to`. Empty when
@@ -75,6 +78,7 @@ pub fn notes_for_yaml(text: &str, from: Release, to: Release) -> Result<Vec<Note
                 release,
                 changes: e.changes.clone(),
                 reason: reason.join("; "),
+                detail: e.detail.clone(),
             });
         }
         for w in warnings {
@@ -86,6 +90,7 @@ pub fn notes_for_yaml(text: &str, from: Release, to: Release) -> Result<Vec<Note
                 release: w.release,
                 changes: Vec::new(),
                 reason: w.message.clone(),
+                detail: w.message.clone(),
             });
         }
     }

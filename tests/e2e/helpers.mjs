@@ -47,3 +47,22 @@ export function waitForConvertedTrainJob(page) {
     { timeout: 15000 },
   );
 }
+
+/** The main explorer (not a compact preset of the post). */
+export const MAIN_WIDGET = '[data-trainer-v2-explorer]:not([data-compact])';
+
+/** Opens the post at the main explorer with `query` and opens its lazily filled disclosure
+ * `paneClass` (k8s-pane, upgrade-pane); collects the page's errors. */
+export async function openPane(context, query, paneClass) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(new URL(`?${query}#user-experience`, BASE).href);
+  // On a phone the fragment lands above the widget, which mounts only near the viewport.
+  await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
+  const summary = page.locator(`${MAIN_WIDGET} .${paneClass} summary`);
+  await summary.waitFor({ timeout: 15000 });
+  await summary.scrollIntoViewIfNeeded();
+  await summary.click();
+  return { page, errors };
+}

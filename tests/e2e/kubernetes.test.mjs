@@ -4,7 +4,7 @@
 // the release while open. Screenshots (desktop, phone, dark) go to target/e2e-k8s-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch } from './helpers.mjs';
+import { launch, MAIN_WIDGET, openPane } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -12,36 +12,23 @@ before(async () => {
 });
 after(async () => browser?.close());
 
-const WIDGET = '[data-trainer-v2-explorer]:not([data-compact])';
+const WIDGET = MAIN_WIDGET;
 
-async function open(context, query) {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(new URL(`?${query}#user-experience`, BASE).href);
-  // The widget mounts when it nears the viewport; on a phone the section's prose pushes it
-  // further below its heading than the loader's margin.
-  await page.locator(WIDGET).scrollIntoViewIfNeeded();
-  const summary = page.locator(`${WIDGET} .k8s-pane summary`);
-  await summary.waitFor({ timeout: 15000 });
-  await summary.scrollIntoViewIfNeeded();
-  await summary.click();
-  return { page, errors };
-}
+const open = (context, query) => openPane(context, query, 'k8s-pane');
 
 /** What the pane shows once its answer for the current selection is in: the env values (the
  * trainer `node` container's table comes first), the pods per replicatedJob, the objects. */
 async function pane(page, until) {
   await page.waitForFunction(
     ([sel, until]) => {
-      const body = document.querySelector(sel)?.shadowRoot?.querySelector('.k8s-body');
+      const body = document.querySelector(sel)?.shadowRoot?.querySelector('.k8s-pane .pane-body');
       return body && new Function('body', `return ${until}`)(body);
     },
     [WIDGET, until],
     { timeout: 15000 },
   );
   return page.evaluate((sel) => {
-    const body = document.querySelector(sel).shadowRoot.querySelector('.k8s-body');
+    const body = document.querySelector(sel).shadowRoot.querySelector('.k8s-pane .pane-body');
     const env = {};
     for (const tr of body.querySelectorAll('tr[data-env]')) env[tr.dataset.env] ??= tr.dataset.value;
     const pods = Object.fromEntries([...body.querySelectorAll('li[data-rjob]')].map((li) => [li.dataset.rjob, +li.dataset.count]));

@@ -39,21 +39,25 @@ function convertOnPage(text, release) {
   return loadOnPage().then((m) => m.migrate(text, release));
 }
 
-// "What Kubernetes runs" (src/ui/components/kubernetes.rs): the widget hands over its opened
-// disclosure; the core computes and renders the HTML for the disclosure's data-query (it takes
-// microseconds, so on the page, not in the worker), and a new query re-renders it while it is open.
+// The lazily filled disclosures (src/ui/components/lazy_pane.rs): the widget hands over an
+// opened one; the core computes and renders the HTML for its data-query (it takes microseconds,
+// so on the page, not in the worker), and a new query re-renders it while it is open. data-pane
+// names the converter export: "What Kubernetes runs" (explain::view) and "Upgrading from an
+// older release" (upgrade::view).
+const PANES = { explain: (m, query) => m.explain(query), upgrade: (m, query) => m.upgrade_notes(query) };
 const followed = new WeakSet();
-export function showKubernetes(details) {
-  const body = details.querySelector('.k8s-body');
+export function showPane(details) {
+  const body = details.querySelector('.pane-body');
+  const compute = PANES[details.dataset.pane];
   const render = () => {
-    if (!details.open || !body) return;
+    if (!details.open || !body || !compute) return;
     const query = details.dataset.query;
     if (!body.firstChild) body.innerHTML = '<p class="msg-working" role="status">Working it out…</p>';
     loadOnPage()
-      .then((m) => JSON.parse(m.explain(query)))
+      .then((m) => JSON.parse(compute(m, query)))
       .then((answer) => {
         if (details.dataset.query !== query) return; // a newer selection renders instead
-        if ('html' in answer) body.innerHTML = answer.html; // escaped by the core (explain::view)
+        if ('html' in answer) body.innerHTML = answer.html; // escaped by the core
         else showError(body, answer.error);
       })
       .catch((err) => showError(body, `The converter did not load: ${err?.message ?? err}`));

@@ -1,5 +1,5 @@
 pub mod code_block;
-pub mod kubernetes;
+pub mod lazy_pane;
 pub mod migrate;
 pub mod pane;
 pub mod params;
