@@ -119,9 +119,12 @@ host_tools() {
   command -v npm >/dev/null || die "npm not found: install Node.js and npm (Debian: nodejs npm)"
   local hosts=${TRAINER_HOSTS:-../shared/hosts}
   [[ -f "$hosts/trainer-docs/requirements.txt" ]] || die "no host site copies at $hosts (set TRAINER_HOSTS)"
-  if ! [[ -x .tools/venv-hosts-sphinx/bin/sphinx-build ]] || ! .tools/venv-hosts-sphinx/bin/python -c 'import furo, myst_parser' 2>/dev/null; then
+  # Runs sphinx-build itself: a venv moved or made through another path keeps scripts whose
+  # shebang no longer resolves.
+  if ! .tools/venv-hosts-sphinx/bin/sphinx-build --version >/dev/null 2>&1 ||
+    ! .tools/venv-hosts-sphinx/bin/python -c 'import furo, myst_parser' 2>/dev/null; then
     say "installing the Trainer docs' requirements into .tools/venv-hosts-sphinx (PyPI)"
-    python3 -m venv .tools/venv-hosts-sphinx
+    python3 -m venv --clear .tools/venv-hosts-sphinx
     .tools/venv-hosts-sphinx/bin/pip install --quiet -r "$hosts/trainer-docs/requirements.txt"
   fi
 }
