@@ -4,10 +4,15 @@
 use wasm_bindgen::prelude::*;
 
 /// Converts a V1 YAML stream into objects for the Trainer release line `release` (`v2.1`, the
-/// widget's `Selection.release`); returns `{"error", "yaml", "html"}` as JSON.
+/// widget's `Selection.release`; left out, the newest); returns `{"error", "yaml", "html"}` as
+/// JSON.
 #[wasm_bindgen]
-pub fn migrate(text: &str, release: &str) -> String {
-    trainer_v2_explorer::migrate::view::rendered_json_for(text, release)
+pub fn migrate(text: &str, release: Option<String>) -> String {
+    use trainer_v2_explorer::migrate::view;
+    match release {
+        Some(line) => view::rendered_json_for(text, &line),
+        None => view::rendered_json(text),
+    }
 }
 
 /// "What Kubernetes runs" for a widget selection (its URL query): `{"html"}` or `{"error"}` as
