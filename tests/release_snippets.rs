@@ -104,3 +104,16 @@ fn a_release_that_lacks_the_framework_or_model_says_so() {
     assert!(lacking.iter().any(|(l, _, m)| *l == "v2.0" && *m == Some(LlmModel::Qwen25_1_5b)));
     assert!(!lacking.iter().any(|(l, _, m)| *l == "v2.1" && *m == Some(LlmModel::Qwen25_1_5b)));
 }
+
+/// V1 had no runtime to inherit an image from, so its job names one: where the selected release
+/// ships a built-in for the framework, the V1 job runs that release's image, and both panes
+/// describe the same job. (V1 fine-tuning ran its own trainer image, not TorchTune's.)
+#[test]
+fn the_v1_job_runs_the_image_of_the_selected_release_s_runtime() {
+    for sel in selections().into_iter().filter(|s| s.framework != Framework::TorchTune) {
+        let Some(builtin) = sel.builtin() else { continue };
+        let image = sel.release.image(builtin.image);
+        let v1: String = render(&sel).v1.snippets.iter().map(|s| s.code.as_str()).collect();
+        assert!(v1.contains(&image), "{} {:?}: V1 pane lacks {image}", sel.release.tag, sel.framework);
+    }
+}

@@ -19,8 +19,11 @@ pub fn v1_image(sel: &Selection) -> String {
         Framework::TensorFlow => "tensorflow/tensorflow:2.16.1".into(),
         Framework::Paddle => "registry.baidubce.com/paddlepaddle/paddle:2.4.0rc0-cpu".into(),
         Framework::TorchTune => "ghcr.io/kubeflow/training-v1/trainer-huggingface".into(),
-        // The frameworks with a V2 built-in run the image it ships, so both panes agree.
-        f => NEWEST.builtin_for(f).map(|rt| NEWEST.image(rt.image)).unwrap_or_default(),
+        // The frameworks with a V2 built-in run the image the selected release ships, so both
+        // panes agree; where that release has none (JAX before v2.2), the newest's.
+        f => {
+            [sel.release, NEWEST].iter().find_map(|r| r.builtin_for(f).map(|rt| r.image(rt.image))).unwrap_or_default()
+        }
     })
 }
 
