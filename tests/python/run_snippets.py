@@ -626,6 +626,23 @@ def selection_panes(query, args, release):
     return panes, snippets[0]["framework"], platform
 
 
+def with_images_of(v1_panes, newest_panes):
+    """The V1 panes with each image swapped for the one at the same place in the newest
+    release's. The V1 job runs the selected release's framework image, and an image is a
+    string both SDKs pass through untouched, so panes equal after the swap create the
+    same job but for that string: running the newest release's checked them all."""
+    ours = re.findall(r"image: (\S+)", v1_panes.get("yaml", ""))
+    theirs = re.findall(r"image: (\S+)", (newest_panes or {}).get("yaml", ""))
+    if len(ours) != len(theirs):
+        return v1_panes
+    swapped = {}
+    for key, text in v1_panes.items():
+        for a, b in zip(ours, theirs):
+            text = text.replace(a, b)
+        swapped[key] = text
+    return swapped
+
+
 def check_panes(panes, framework, platform, args, release, workdir, v1=True):
     """v1=False: the V1 panes were checked with another release (they must be the same)."""
     args = argparse.Namespace(**vars(args), framework=framework, release=release)
@@ -737,12 +754,26 @@ def self_test(args, by_line, workdir):
             return f"FAIL self-test: {label}: as shipped {clean or 'ok'}; with the defect {found or 'ok'}"
         return f"ok   self-test: {label}: {lines[0]}"
 
+    def v1_only_image_differs():
+        # Older releases' V1 panes are not run: they must match the newest's but for the image.
+        oldest = list(by_line.values())[0]
+        theirs = selection_panes("framework=pytorch", args, newest)[0]["v1"]
+        ours = selection_panes("framework=pytorch", args, oldest)[0]["v1"]
+        broken = {**ours, "python": ours["python"].replace("num_workers=2", "num_workers=3")}
+        label = f"self-test: {oldest.line}'s V1 pane with another worker count"
+        if ours == theirs or with_images_of(ours, theirs) != theirs:
+            return f"FAIL {label}: as shipped, the panes differ in more than the image (or not at all)"
+        if broken == ours or with_images_of(broken, theirs) == theirs:
+            return f"FAIL {label}: the difference went unnoticed"
+        return f"ok   {label}: differs from {newest.line}'s in more than the release's image"
+
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         outcomes = list(pool.map(one, enumerate(SELF_TEST)))
+    outcomes.append(v1_only_image_differs())
     for outcome in outcomes:
         print(outcome)
     failures = sum(o.startswith("FAIL") for o in outcomes)
-    print(f"sdk-run self-test: {len(SELF_TEST) - failures} passed, {failures} failed")
+    print(f"sdk-run self-test: {len(outcomes) - failures} passed, {failures} failed")
     return 1 if failures else 0
 
 
@@ -769,8 +800,9 @@ def main():
             v1_problems = []
             if release is not newest and "v1" in panes:
                 same = selection_panes(query, args, newest)[0].get("v1")
-                if same != panes["v1"]:
-                    v1_problems = [f"the V1 panes differ from {newest.line}'s, which were run"]
+                if same != with_images_of(panes["v1"], same):
+                    v1_problems = [f"the V1 panes differ from {newest.line}'s, which were run, "
+                                   "in more than the release's image"]
             results = check_panes(panes, framework, platform, args, release, Path(tmp) / str(i),
                                   v1=release is newest)
             if v1_problems:
