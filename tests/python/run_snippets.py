@@ -51,18 +51,25 @@ TrainJob would name a ClusterTrainingRuntime, so the pane must watch the TrainJo
 applied from the YAML pane (applied first here) and create nothing; a TrainJob it does create is
 compared as usual, so its spec.runtimeRef.kind shows.
 
-The V1 panes do not depend on the Trainer release: they run once, with the newest release, and
-every other release's V1 panes must be the same text.
+The V1 panes depend on the Trainer release only through the framework image (the V1 job runs the
+image of that release's runtime): they run once, with the newest release, and every other
+release's V1 panes must be the same text once each image is swapped for the newest's.
+
+Each SDK venv runs one long-lived sdk_child.py that imports the SDK once and forks a fresh child
+per pane, so a pane costs its own run and not the SDK's import.
 
 Usage: run_snippets.py [--explorer CMD] [--jobs N] [--release LINE ...] [--self-test] [QUERY ...]
   QUERY: the selection minus the persona, e.g. 'framework=pytorch&nodes=4'.
 """
 import argparse
+import atexit
 import copy
 import json
 import os
 import re
 import shlex
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -286,29 +293,66 @@ def shipped_runtimes(folder):
 # Running one pane.
 
 
+class SdkProcess:
+    """One `sdk_child.py --serve` in a venv: it imported the SDK once and forks per pane. The
+    kubeconfig it names (through $KUBECONFIG, read by the kubernetes client at import) is
+    rewritten before each pane with that pane's fake API server."""
+
+    def __init__(self, venv, stubs):
+        self.home = Path(tempfile.mkdtemp(prefix="sdk-child-"))
+        atexit.register(shutil.rmtree, self.home, True)
+        self.kubeconfig = self.home / "kubeconfig"
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("KUBE", "PYTHON"))}
+        env["KUBECONFIG"] = str(self.kubeconfig)
+        if stubs:
+            env["PYTHONPATH"] = str(HERE / "stubs")
+        self.env = env
+        self.proc = subprocess.Popen(
+            [os.path.join(os.path.abspath(venv), "bin", "python"), str(HERE / "sdk_child.py"), "--serve"],
+            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def run(self, pane, record, workdir, port):
+        self.kubeconfig.write_text(KUBECONFIG.format(port=port))
+        stderr = workdir / "stderr.txt"
+        env = {**self.env, "HF_TOKEN": "<HF_TOKEN>", "HOME": str(workdir)}
+        request = {"pane": str(pane), "record": str(record), "cwd": str(workdir), "env": env,
+                   "output": str(workdir / "stdout.txt"), "stderr": str(stderr), "timeout": 120}
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline()
+        if not answer:
+            raise Mismatch(f"the SDK process in {self.env.get('VIRTUAL_ENV', 'its venv')} exited")
+        return json.loads(answer)["returncode"], stderr.read_text() if stderr.exists() else ""
+
+
+_sdk_processes = threading.local()
+
+
+def sdk_process(venv, stubs):
+    """This thread's SDK process for the venv (a process runs one pane at a time)."""
+    pool = _sdk_processes.__dict__.setdefault("pool", {})
+    key = (str(venv), stubs)
+    if key not in pool or pool[key].proc.poll() is not None:
+        pool[key] = SdkProcess(venv, stubs)
+    return pool[key]
+
+
 def run_pane(code, venv, fake, workdir, stubs):
     server = fake.serve()
     try:
         workdir.mkdir(parents=True, exist_ok=True)
-        kubeconfig = workdir / "kubeconfig"
-        kubeconfig.write_text(KUBECONFIG.format(port=server.server_address[1]))
         # Named train.py: the V2 SDK names the file it writes after the pane's file.
         pane = workdir / "train.py"
         pane.write_text(code)
         record = workdir / "record.json"
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("KUBE", "PYTHON"))}
-        env.update(KUBECONFIG=str(kubeconfig), HF_TOKEN="<HF_TOKEN>", HOME=str(workdir))
-        if stubs:
-            env["PYTHONPATH"] = str(HERE / "stubs")
-        proc = subprocess.run(
-            [os.path.join(os.path.abspath(venv), "bin", "python"), str(HERE / "sdk_child.py"), str(pane), str(record)],
-            cwd=workdir, env=env, capture_output=True, text=True, timeout=120,
-        )
+        returncode, stderr = sdk_process(venv, stubs).run(pane, record, workdir, server.server_address[1])
     finally:
         server.shutdown()
         server.server_close()
-    if proc.returncode != 0:
-        raise Mismatch(f"the pane failed with the real SDK:\n{proc.stderr.strip()[-3000:]}")
+    if returncode == -signal.SIGALRM:
+        raise Mismatch("the pane did not finish within 120 s with the real SDK")
+    if returncode != 0:
+        raise Mismatch(f"the pane failed with the real SDK:\n{stderr.strip()[-3000:]}")
     if fake.unexpected:
         raise Mismatch(f"the pane made requests the fake API does not know: {fake.unexpected}")
     return json.loads(record.read_text())

@@ -1,15 +1,22 @@
-"""Runs one Python pane inside an SDK venv (started by run_snippets.py).
+"""Runs Python panes inside an SDK venv (started by run_snippets.py).
 
-The pane runs as the reader would run it, against the Kubernetes API that $KUBECONFIG points to
+A pane runs as the reader would run it, against the Kubernetes API that $KUBECONFIG points to
 (run_snippets.py's fake API server). Only the waits are watched: each call of the client's wait
 method is recorded with its bound arguments, defaults applied, and then runs for real.
 
 Usage: <venv>/bin/python sdk_child.py PANE.py RECORD.json
+       <venv>/bin/python sdk_child.py --serve
+  --serve: imports the SDK once, then reads one JSON request per line on stdin
+  ({pane, record, cwd, env, output, stderr, timeout}), runs each pane in a forked child (a fresh
+  process state per pane, the imports already done) and answers {"returncode": N} per line.
 """
 import inspect
 import json
+import os
 import runpy
+import signal
 import sys
+import traceback
 
 WAIT_METHODS = [
     ("kubeflow.trainer", "TrainerClient", "wait_for_job_status"),
@@ -37,15 +44,59 @@ def watch_waits(calls):
         setattr(cls, method, wrapper)
 
 
-def main():
-    pane, record = sys.argv[1], sys.argv[2]
-    calls = []
-    watch_waits(calls)
+def run(pane, record, calls):
     try:
         runpy.run_path(pane, run_name="__main__")
     finally:
         with open(record, "w") as f:
             json.dump({"waits": calls}, f)
+
+
+def run_forked(request, calls):
+    """The child's exit status: the pane's, as `python PANE.py` would give it."""
+    signal.alarm(request["timeout"])
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    for fd, path in ((1, request["output"]), (2, request["stderr"])):
+        target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        os.dup2(target, fd)
+        os.close(target)
+    sys.argv = [request["pane"]]
+    code = 0
+    try:
+        run(request["pane"], request["record"], calls)
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return code
+
+
+def serve():
+    calls = []
+    watch_waits(calls)  # Imports the SDK: every forked child starts with it loaded.
+    for line in sys.stdin:
+        request = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            os._exit(run_forked(request, calls))
+        _, status = os.waitpid(pid, 0)
+        returncode = os.waitstatus_to_exitcode(status)
+        print(json.dumps({"returncode": returncode}), flush=True)
+
+
+def main():
+    if sys.argv[1:] == ["--serve"]:
+        serve()
+        return
+    pane, record = sys.argv[1], sys.argv[2]
+    calls = []
+    watch_waits(calls)
+    run(pane, record, calls)
 
 
 if __name__ == "__main__":
