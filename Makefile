@@ -61,8 +61,6 @@ lint:
 
 test-native: reference
 	cargo test
-	# The worst-case 4 MiB inputs (tests/migrate_shapes.rs): release only, minutes in debug.
-	cargo test --release --test migrate_shapes
 	cargo run -q --bin trainer-explorer -- post --check
 
 # For every Trainer release line: every Python snippet must parse and bind to the real signatures
