@@ -186,9 +186,11 @@ pub fn changes_between(from: Release, to: Release) -> impl Iterator<Item = &'sta
     API_CHANGES.iter().filter(move |c| after(c.release, from) && !after(c.release, to))
 }
 
-/// A release's place in `RELEASES` (oldest first).
+/// A release's place in `RELEASES` (oldest first). Found by its line, which names it (lines are
+/// unique): comparing whole releases compares their runtime lists too, and the upgrade asks
+/// for positions for every change of every document.
 pub fn position(r: Release) -> usize {
-    crate::releases::RELEASES.iter().position(|x| *x == r).unwrap_or(usize::MAX)
+    crate::releases::RELEASES.iter().position(|x| x.line == r.line).unwrap_or(usize::MAX)
 }
 
 #[cfg(test)]

@@ -286,18 +286,33 @@ const MPI_PI: BuiltinRuntime = BuiltinRuntime {
     ..runtime("mpi-distributed", "", "mpi", "mpioperator/mpi-pi:openmpi")
 };
 
-/// PodSpecPatch's fields in v2.3; v2.2's lack the last, terminationGracePeriodSeconds.
-const PATCHABLE_POD: &[&str] = &[
-    "serviceAccountName",
-    "volumes",
-    "imagePullSecrets",
-    "securityContext",
-    "nodeSelector",
-    "affinity",
-    "tolerations",
-    "schedulingGates",
-    "terminationGracePeriodSeconds",
-];
+/// `base` followed by `added`, for a list that a later release extends. `N`, the length the
+/// caller names, must be their sum: otherwise the constant does not compile.
+const fn with<const BASE: usize, const ADDED: usize, const N: usize>(
+    base: [&'static str; BASE],
+    added: [&'static str; ADDED],
+) -> [&'static str; N] {
+    assert!(BASE + ADDED == N, "the length must be the sum of both lists");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < BASE { base[i] } else { added[i - BASE] };
+        i += 1;
+    }
+    out
+}
+
+/// The pod fields (besides containers) that a TrainJob's pod settings can set, each release's
+/// as the previous one's and what it added: PodSpecOverride (v2.0), PodTemplateSpecOverride
+/// (v2.1), PodSpecPatch (v2.2, and v2.3's with terminationGracePeriodSeconds).
+const V2_0_POD_FIELDS: [&str; 5] = ["serviceAccountName", "nodeSelector", "tolerations", "volumes", "schedulingGates"];
+const V2_1_POD_FIELDS: [&str; 7] = with(V2_0_POD_FIELDS, ["affinity", "imagePullSecrets"]);
+const V2_2_POD_FIELDS: [&str; 8] = with(V2_1_POD_FIELDS, ["securityContext"]);
+const V2_3_POD_FIELDS: [&str; 9] = with(V2_2_POD_FIELDS, ["terminationGracePeriodSeconds"]);
+/// The fields they can set on an existing container: ContainerOverride (v2.0, v2.1), then
+/// ContainerPatch (v2.2+).
+const V2_0_CONTAINER_FIELDS: [&str; 1] = ["volumeMounts"];
+const V2_2_CONTAINER_FIELDS: [&str; 2] = with(V2_0_CONTAINER_FIELDS, ["securityContext"]);
 
 const OLD_TORCH_FIELDS: &[&str] = &["numProcPerNode", "elasticPolicy"];
 const NEW_POLICIES: &[&str] = &["torch", "mpi", "jax", "xgboost", "flux"];
@@ -312,8 +327,8 @@ pub const V2_0: Release = Release {
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::Unread,
     model_ignore_patterns: "*.msgpack,*.h5,*.bin,.pt,.pth",
     pod_settings: PodSettingsField::PodSpecOverrides,
-    pod_settings_pod_fields: &["serviceAccountName", "nodeSelector", "tolerations", "volumes", "schedulingGates"],
-    pod_settings_container_fields: &["volumeMounts"],
+    pod_settings_pod_fields: &V2_0_POD_FIELDS,
+    pod_settings_container_fields: &V2_0_CONTAINER_FIELDS,
     trainjob_metadata: true,
     active_deadline_seconds: false,
     num_proc_per_node: NumProcPerNode::IntOrString,
@@ -344,15 +359,7 @@ pub const V2_1: Release = Release {
     tag: "v2.1.0",
     jobset: "v0.10.1",
     pod_settings: PodSettingsField::PodTemplateOverrides,
-    pod_settings_pod_fields: &[
-        "serviceAccountName",
-        "nodeSelector",
-        "affinity",
-        "tolerations",
-        "volumes",
-        "schedulingGates",
-        "imagePullSecrets",
-    ],
+    pod_settings_pod_fields: &V2_1_POD_FIELDS,
     gang_schedulers: GANG_SCHEDULERS,
     torchtune_chained_initializers: false,
     runtimes: &[TORCH_27, DEEPSPEED, MLX, LLAMA_1B, LLAMA_3B, QWEN],
@@ -375,8 +382,8 @@ pub const V2_2: Release = Release {
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::ReadOnly,
     model_ignore_patterns: "*.msgpack,*.h5,*.bin,*.pt,*.pth",
     pod_settings: PodSettingsField::RuntimePatches,
-    pod_settings_pod_fields: PATCHABLE_POD.split_at(PATCHABLE_POD.len() - 1).0,
-    pod_settings_container_fields: &["volumeMounts", "securityContext"],
+    pod_settings_pod_fields: &V2_2_POD_FIELDS,
+    pod_settings_container_fields: &V2_2_CONTAINER_FIELDS,
     trainjob_metadata: false,
     active_deadline_seconds: true,
     num_proc_per_node: NumProcPerNode::Int32,
@@ -410,8 +417,7 @@ pub const V2_3: Release = Release {
     sdk: "0.5.0",
     sdk_trainer_api: ">=2.3.0,<2.4",
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::Supported,
-    // PodSpecPatch gained terminationGracePeriodSeconds.
-    pod_settings_pod_fields: PATCHABLE_POD,
+    pod_settings_pod_fields: &V2_3_POD_FIELDS,
     // `torch.envInjection` injects PET_* into sidecar or init containers (#3516).
     torch_policy_fields: &["envInjection"],
     builtins_skip_webhook: true,

@@ -1,6 +1,8 @@
 //! The CLI as docs maintainers use it.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::process::Command;
 
 fn cli(args: &[&str]) -> std::process::Output {
@@ -49,9 +51,7 @@ fn an_invalid_query_exits_1_with_one_line_on_stderr() {
 }
 
 fn reference(rel: &str) -> String {
-    let base = std::env::var("TRAINER_REFERENCE")
-        .unwrap_or_else(|_| format!("{}/../shared/reference", env!("CARGO_MANIFEST_DIR")));
-    format!("{base}/{rel}")
+    common::reference_dir().join(rel).display().to_string()
 }
 
 #[test]
@@ -152,12 +152,9 @@ fn cli_with_stdin(args: &[&str], stdin: &str) -> std::process::Output {
 }
 
 /// A v2.1 TrainJob with a pod template override and a runtime whose process count no TrainJob takes over.
-const V2_1_TRAINJOB: &str = "apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: mnist
-spec:
-  runtimeRef:
+const V2_1_TRAINJOB: &str = concat!(
+    v2_head!("TrainJob", "mnist"),
+    "  runtimeRef:
     name: torch-distributed
   trainer:
     numProcPerNode: auto
@@ -168,15 +165,13 @@ spec:
         nodeSelector:
           gpu: a100
 ---
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: eight
-spec:
-  mlPolicy:
+",
+    v2_head!("ClusterTrainingRuntime", "eight"),
+    "  mlPolicy:
     torch:
       numProcPerNode: 8
-";
+"
+);
 
 #[test]
 fn upgrade_reads_stdin_prints_the_yaml_and_the_report_with_release_and_reason() {

@@ -4,37 +4,32 @@
 //! widget never writes a TrainJob its release would refuse.
 #![cfg(not(target_arch = "wasm32"))]
 
-use trainer_v2_explorer::catalog::{Framework, Persona};
+mod common;
+
+use trainer_v2_explorer::catalog::Framework;
 use trainer_v2_explorer::explain::quantity::ceil_value;
 use trainer_v2_explorer::explain::{explain, Explanation, Input, PodGroup};
 use trainer_v2_explorer::model::pod::Resources;
 use trainer_v2_explorer::model::v2::{TrainJob, TrainingRuntime};
 use trainer_v2_explorer::releases::{TorchProcs, RELEASES};
-use trainer_v2_explorer::selection::{RuntimeScope, Selection};
+use trainer_v2_explorer::selection::Selection;
 use trainer_v2_explorer::snippets::runtimes::runtime_for;
 use trainer_v2_explorer::snippets::trainjob::trainjob_for;
 
+/// Every release × persona × framework × scope, with a spread of nodes, GPUs, processes and
+/// queue.
 fn selections() -> Vec<Selection> {
     let mut out = Vec::new();
-    for release in RELEASES {
-        for persona in Persona::ALL {
-            for framework in Framework::ALL {
-                for scope in [RuntimeScope::Cluster, RuntimeScope::Namespaced] {
-                    for nodes in [None, Some(1), Some(2), Some(5)] {
-                        for gpus in [None, Some(0), Some(1), Some(2), Some(8)] {
-                            for (procs, queue) in [None, Some(1), Some(3)].into_iter().zip([None, Some("team-q"), None])
-                            {
-                                let mut sel = Selection::new(persona, framework);
-                                sel.params.queue = queue.map(String::from);
-                                sel.scope = scope;
-                                sel.params.nodes = nodes;
-                                sel.params.gpus = gpus;
-                                sel.params.procs = procs;
-                                sel.release = *release;
-                                out.push(sel);
-                            }
-                        }
-                    }
+    for base in common::every_selection(RELEASES) {
+        for nodes in [None, Some(1), Some(2), Some(5)] {
+            for gpus in [None, Some(0), Some(1), Some(2), Some(8)] {
+                for (procs, queue) in [None, Some(1), Some(3)].into_iter().zip([None, Some("team-q"), None]) {
+                    let mut sel = base.clone();
+                    sel.params.queue = queue.map(String::from);
+                    sel.params.nodes = nodes;
+                    sel.params.gpus = gpus;
+                    sel.params.procs = procs;
+                    out.push(sel);
                 }
             }
         }

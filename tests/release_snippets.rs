@@ -4,29 +4,23 @@
 //! first one that has it.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use trainer_v2_explorer::catalog::{Framework, LlmModel, Persona, V2Support};
 use trainer_v2_explorer::releases::{Release, RELEASES};
-use trainer_v2_explorer::selection::{RuntimeScope, Selection, CUSTOM_MPI_RUNTIME};
+use trainer_v2_explorer::selection::{Selection, CUSTOM_MPI_RUNTIME};
 use trainer_v2_explorer::snippets::{render, Language};
 
 /// Every release × persona × framework × scope, and for TorchTune every model.
 fn selections() -> Vec<Selection> {
     let mut out = Vec::new();
-    for release in RELEASES {
-        for persona in Persona::ALL {
-            for framework in Framework::ALL {
-                for scope in [RuntimeScope::Cluster, RuntimeScope::Namespaced] {
-                    let models: Vec<Option<LlmModel>> =
-                        if framework == Framework::TorchTune { LlmModel::ALL.map(Some).to_vec() } else { vec![None] };
-                    for model in models {
-                        let mut sel = Selection::new(persona, framework);
-                        sel.release = *release;
-                        sel.scope = scope;
-                        sel.params.model = model;
-                        out.push(sel);
-                    }
-                }
-            }
+    for base in common::every_selection(RELEASES) {
+        let models: Vec<Option<LlmModel>> =
+            if base.framework == Framework::TorchTune { LlmModel::ALL.map(Some).to_vec() } else { vec![None] };
+        for model in models {
+            let mut sel = base.clone();
+            sel.params.model = model;
+            out.push(sel);
         }
     }
     out

@@ -30,26 +30,17 @@ macro_rules! node_template {
 }
 
 const V2_0_STREAM: &str = concat!(
-    r#"
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: team-torch
-spec:
-  mlPolicy:
+    "\n",
+    v2_head!("ClusterTrainingRuntime", "team-torch"),
+    r#"  mlPolicy:
     numNodes: 2
     torch:
       numProcPerNode: 4
 "#,
     node_template!("pytorch/pytorch:2.7.1-cuda12.8-cudnn9-runtime"),
-    r#"---
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainingRuntime
-metadata:
-  name: elastic-torch
-  namespace: team-a
-spec:
-  mlPolicy:
+    "---\n",
+    v2_head!("TrainingRuntime", "elastic-torch", "team-a"),
+    r#"  mlPolicy:
     torch:
       numProcPerNode: auto
       elasticPolicy:
@@ -151,13 +142,9 @@ spec:
         imagePullSecrets:
           - name: registry
 ---
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainingRuntime
-metadata:
-  name: eight-procs
-  namespace: team-b
-spec:
-  mlPolicy:
+"#,
+    v2_head!("TrainingRuntime", "eight-procs", "team-b"),
+    r#"  mlPolicy:
     numNodes: 1
     torch:
       numProcPerNode: 8
@@ -195,12 +182,9 @@ spec:
                         nodeSelector:
                           gpu: a100
 ---
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: my-jax
-spec:
-  mlPolicy:
+"#,
+    v2_head!("ClusterTrainingRuntime", "my-jax"),
+    r#"  mlPolicy:
     numNodes: 2
     jax: {}
 "#,
@@ -483,7 +467,7 @@ fn refusal(text: &str, from: Release, to: Release) -> String {
 }
 
 fn trainjob(spec: &str) -> String {
-    format!("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: j\nspec:\n{spec}")
+    format!("{}{spec}", v2_head!("TrainJob", "j"))
 }
 
 #[test]

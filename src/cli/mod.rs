@@ -160,6 +160,10 @@ struct FileOutcome {
 /// Runs `process` on every file (or stdin for `-`): the YAML of all files on stdout, the reports
 /// on stderr. Exit 1 when a file cannot be read or processed, or a document failed.
 fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Result<FileOutcome, String>) -> ExitCode {
+    use std::io::Write;
+    // A report can run to a hundred thousand lines, and stderr is unbuffered: `eprintln!` would
+    // make a write for each piece of each line. Buffered, and flushed after each file.
+    let mut stderr = std::io::BufWriter::new(std::io::stderr().lock());
     let mut outputs = Vec::new();
     let mut failed = false;
     for path in files {
@@ -167,27 +171,29 @@ fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Resu
         let text = match read_input(path) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("trainer-explorer: {e}");
+                let _ = writeln!(stderr, "trainer-explorer: {e}");
+                let _ = stderr.flush();
                 failed = true;
                 continue;
             }
         };
         match process(&text) {
             Err(e) => {
-                eprintln!("trainer-explorer: {label}: {e}");
+                let _ = writeln!(stderr, "trainer-explorer: {label}: {e}");
                 failed = true;
             }
             Ok(done) => {
                 for line in &done.report {
-                    eprintln!("{label}: {line}");
+                    let _ = writeln!(stderr, "{label}: {line}");
                 }
                 for f in &done.failures {
-                    eprintln!("trainer-explorer: {label}: {f}");
+                    let _ = writeln!(stderr, "trainer-explorer: {label}: {f}");
                 }
                 failed |= !done.failures.is_empty();
                 outputs.push(done.yaml);
             }
         }
+        let _ = stderr.flush();
     }
     let stdout: Vec<&str> = outputs.iter().map(|s| s.trim_end()).filter(|s| !s.is_empty()).collect();
     if !stdout.is_empty() {

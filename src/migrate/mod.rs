@@ -3,16 +3,19 @@
 
 pub mod claims;
 pub mod convert;
+pub mod failure;
 pub mod input;
 pub mod report;
 pub mod view;
 
 pub use convert::Outcome;
+pub use failure::Failure;
 pub use report::{Entry, Status};
 
 use crate::model::Value;
 use crate::releases::{Release, NEWEST};
 use crate::yaml;
+use failure::{document_at, failure_lines};
 
 /// One input document and what became of it.
 pub struct DocResult {
@@ -80,7 +83,12 @@ impl Migration {
         use std::fmt::Write;
         let mut out = String::new();
         for d in &self.docs {
-            let at = format!("document {} (line {})", d.index, d.line);
+            let at = document_at(d.index, d.line);
+            if let Some(failure) = d.outcome.failure() {
+                out.push_str(&failure.report_line(&at));
+                out.push('\n');
+                continue;
+            }
             match &d.outcome {
                 Outcome::Converted { name, kind, report, lossy, .. } => {
                     out.push_str(&format!(
@@ -103,12 +111,9 @@ impl Migration {
                         out.push('\n');
                     }
                 }
-                Outcome::Refused { name, kind, reason } => {
-                    out.push_str(&format!("{at}: {kind} {name} refused: {reason}\n"))
-                }
                 Outcome::PassedThrough { name, kind, .. } => out
                     .push_str(&format!("{at}: {kind} {name} passed through unchanged: not a Training Operator job\n")),
-                Outcome::Invalid { message } => out.push_str(&format!("{at}: invalid: {message}\n")),
+                Outcome::Refused { .. } | Outcome::Invalid { .. } => {} // written above
             }
         }
         out
@@ -116,16 +121,17 @@ impl Migration {
 
     /// One line per refused or invalid document, for the CLI's exit-1 case.
     pub fn failures(&self) -> Vec<String> {
-        self.docs
-            .iter()
-            .filter_map(|d| {
-                let at = format!("document {} (line {})", d.index, d.line);
-                match &d.outcome {
-                    Outcome::Refused { name, kind, reason } => Some(format!("{at}: {kind} {name} refused: {reason}")),
-                    Outcome::Invalid { message } => Some(format!("{at}: {message}")),
-                    _ => None,
-                }
-            })
-            .collect()
+        failure_lines(self.docs.iter().map(|d| (d.index, d.line, d.outcome.failure())))
+    }
+}
+
+impl Outcome {
+    /// Why the document was not converted, when it was refused or invalid.
+    pub fn failure(&self) -> Option<Failure<'_>> {
+        match self {
+            Outcome::Refused { name, kind, reason } => Some(Failure::Refused { kind, name, reason }),
+            Outcome::Invalid { message } => Some(Failure::Invalid { message }),
+            Outcome::Converted { .. } | Outcome::PassedThrough { .. } => None,
+        }
     }
 }

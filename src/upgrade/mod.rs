@@ -15,6 +15,7 @@ pub mod view;
 pub use notes::{upgrade_notes, Note};
 pub use report::{Action, Entry, Target};
 
+use crate::migrate::failure::{document_at, failure_lines, Failure};
 use crate::migrate::input::RawDoc;
 use crate::release_changes::{changes_between, position, Rewrite, Subject, API_CHANGES};
 use crate::releases::{Release, RELEASES};
@@ -288,7 +289,12 @@ impl Upgrade {
         }
         let mut out = String::new();
         for d in &self.docs {
-            let at = format!("document {} (line {})", d.index, d.line);
+            let at = document_at(d.index, d.line);
+            if let Some(failure) = d.outcome.failure() {
+                out.push_str(&failure.report_line(&at));
+                out.push('\n');
+                continue;
+            }
             match &d.outcome {
                 Outcome::Rewritten { kind, name, lossy, warnings, .. } => {
                     let entries = by_doc.remove(&d.index).unwrap_or_default();
@@ -310,13 +316,10 @@ impl Upgrade {
                         out.push_str(&format!("  {:<9} {} ({}: {})\n", "attention", w.path, w.release.line, w.message));
                     }
                 }
-                Outcome::Refused { kind, name, reason } => {
-                    out.push_str(&format!("{at}: {kind} {name} refused: {reason}\n"))
-                }
                 Outcome::PassedThrough { kind, name, .. } => {
                     out.push_str(&format!("{at}: {kind} {name} passed through unchanged: not a Trainer object\n"))
                 }
-                Outcome::Invalid { message } => out.push_str(&format!("{at}: invalid: {message}\n")),
+                Outcome::Refused { .. } | Outcome::Invalid { .. } => {} // written above
             }
         }
         out
@@ -324,16 +327,17 @@ impl Upgrade {
 
     /// One line per refused or invalid document, for the CLI's exit-1 case.
     pub fn failures(&self) -> Vec<String> {
-        self.docs
-            .iter()
-            .filter_map(|d| {
-                let at = format!("document {} (line {})", d.index, d.line);
-                match &d.outcome {
-                    Outcome::Refused { kind, name, reason } => Some(format!("{at}: {kind} {name} refused: {reason}")),
-                    Outcome::Invalid { message } => Some(format!("{at}: {message}")),
-                    _ => None,
-                }
-            })
-            .collect()
+        failure_lines(self.docs.iter().map(|d| (d.index, d.line, d.outcome.failure())))
+    }
+}
+
+impl Outcome {
+    /// Why the document was not rewritten, when it was refused or invalid.
+    pub fn failure(&self) -> Option<Failure<'_>> {
+        match self {
+            Outcome::Refused { kind, name, reason } => Some(Failure::Refused { kind, name, reason }),
+            Outcome::Invalid { message } => Some(Failure::Invalid { message }),
+            Outcome::Rewritten { .. } | Outcome::PassedThrough { .. } => None,
+        }
     }
 }

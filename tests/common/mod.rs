@@ -193,7 +193,47 @@ pub fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
     Ok(())
 }
 
-/// Every persona × framework × scope, at defaults and with a spread of parameters.
+/// The lines a Trainer V2 manifest starts with, through `spec:`, for fixtures that write their
+/// own spec beneath: `v2_head!("ClusterTrainingRuntime", "name")`, or with a namespace third.
+#[macro_export]
+macro_rules! v2_head {
+    ($kind:literal, $name:literal) => {
+        concat!("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ", $kind, "\nmetadata:\n  name: ", $name, "\nspec:\n")
+    };
+    ($kind:literal, $name:literal, $namespace:literal) => {
+        concat!(
+            "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ",
+            $kind,
+            "\nmetadata:\n  name: ",
+            $name,
+            "\n  namespace: ",
+            $namespace,
+            "\nspec:\n"
+        )
+    };
+}
+
+/// Every release × persona × framework × scope the widget offers, at default parameters, in
+/// that order: the selections each test spreads its own parameters over.
+pub fn every_selection(releases: &[Release]) -> Vec<Selection> {
+    let mut out = Vec::new();
+    for release in releases {
+        for persona in Persona::ALL {
+            for framework in Framework::ALL {
+                for scope in [RuntimeScope::Cluster, RuntimeScope::Namespaced] {
+                    let mut sel = Selection::new(persona, framework);
+                    sel.release = *release;
+                    sel.scope = scope;
+                    out.push(sel);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every persona × framework × scope of the newest release, at defaults and with a spread of
+/// parameters.
 pub fn selection_spread() -> Vec<Selection> {
     let params: [&[(ParamKey, &str)]; 5] = [
         &[],
@@ -209,18 +249,13 @@ pub fn selection_spread() -> Vec<Selection> {
         &[(ParamKey::Model, "qwen2.5-1.5b"), (ParamKey::Dataset, "hf://org/ds"), (ParamKey::Nodes, "3")],
     ];
     let mut out = Vec::new();
-    for persona in Persona::ALL {
-        for framework in Framework::ALL {
-            for scope in [RuntimeScope::Cluster, RuntimeScope::Namespaced] {
-                for set in params {
-                    let mut sel = Selection::new(persona, framework);
-                    sel.scope = scope;
-                    for (k, v) in set {
-                        sel.params.set(*k, v).unwrap();
-                    }
-                    out.push(sel);
-                }
+    for base in every_selection(&[NEWEST]) {
+        for set in params {
+            let mut sel = base.clone();
+            for (k, v) in set {
+                sel.params.set(*k, v).unwrap();
             }
+            out.push(sel);
         }
     }
     out
