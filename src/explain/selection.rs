@@ -2,7 +2,9 @@
 //! read by the controller of the selection's release. Shared by `trainer-explorer explain
 //! --query` and the converter module behind the widget's "What Kubernetes runs" pane.
 
+use super::sources::{Origins, Shown};
 use super::{explain, Explanation, Input, Rejection};
+use crate::model::v2::{TrainJob, TrainingRuntime};
 use crate::releases::{Release, RELEASES};
 use crate::selection::Selection;
 use crate::snippets::runtimes::runtime_for;
@@ -46,6 +48,48 @@ fn missing_builtin(runtime_ref: &crate::model::v2::RuntimeRef, release: Release)
              must be created before the TrainJob is created ({} does not install it; {ships})",
             release.tag
         ),
+    })
+}
+
+/// An explanation with what links its items to their sources: the TrainJob and runtime it was
+/// worked out from, and their YAML as the view shows it beside the items.
+pub struct Linked {
+    pub explanation: Explanation,
+    pub job: TrainJob,
+    pub runtime: TrainingRuntime,
+    pub shown: Shown,
+    pub release: Release,
+}
+
+impl Linked {
+    pub fn origins(&self) -> Origins<'_> {
+        Origins::new(Input::new(&self.job, &self.runtime), self.release)
+    }
+
+    /// The linked view's HTML (the plain one for a rejection: nothing to link).
+    pub fn html(&self) -> String {
+        super::view::linked_html(&self.explanation, &self.origins(), &self.shown)
+    }
+}
+
+/// `for_selection`, linked; the bare explanation when there is nothing to link (a rejection).
+pub fn linked(sel: &Selection) -> Result<Result<Linked, Explanation>, String> {
+    let explanation = for_selection(sel)?;
+    let (Some(job), Some(runtime), None) = (trainjob_for(sel), runtime_for(sel), &explanation.rejected) else {
+        return Ok(Err(explanation));
+    };
+    let shown = Shown {
+        trainjob: crate::snippets::trainjob_lines(sel, &job),
+        runtime: crate::snippets::runtime_lines(sel, &runtime),
+    };
+    Ok(Ok(Linked { explanation, job, runtime, shown, release: sel.release }))
+}
+
+/// The view's HTML for a selection: linked to its YAML where there is any.
+pub fn html(sel: &Selection) -> Result<String, String> {
+    Ok(match linked(sel)? {
+        Ok(linked) => linked.html(),
+        Err(explanation) => super::view::html(&explanation),
     })
 }
 
