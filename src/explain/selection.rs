@@ -4,11 +4,14 @@
 
 use super::sources::{Origins, Shown};
 use super::{explain, Explanation, Input, Rejection};
+use crate::catalog::Persona;
 use crate::model::v2::{TrainJob, TrainingRuntime};
 use crate::releases::{Release, RELEASES};
 use crate::selection::Selection;
 use crate::snippets::runtimes::runtime_for;
 use crate::snippets::trainjob::trainjob_for;
+use crate::snippets::Language;
+use crate::yaml::Line;
 
 /// The explanation for `sel`, or why there is nothing to explain (no V2 runtime).
 pub fn for_selection(sel: &Selection) -> Result<Explanation, String> {
@@ -79,10 +82,29 @@ pub fn linked(sel: &Selection) -> Result<Result<Linked, Explanation>, String> {
         return Ok(Err(explanation));
     };
     let shown = Shown {
-        trainjob: crate::snippets::trainjob_lines(sel, &job),
-        runtime: crate::snippets::runtime_lines(sel, &runtime),
+        trainjob: pane_lines(sel, Persona::DataScientist, &job),
+        runtime: pane_lines(sel, Persona::PlatformEngineer, &runtime),
     };
     Ok(Ok(Linked { explanation, job, runtime, shown, release: sel.release }))
+}
+
+/// The YAML the V2 pane shows `persona` for `sel` (the TrainJob, or the runtime), line by line
+/// with the field path of each: the pane's text is its leading comments, then `object` emitted.
+/// A line that is not the emitted one (never expected) gets no path, so nothing points at it.
+fn pane_lines<T: serde::Serialize>(sel: &Selection, persona: Persona, object: &T) -> Vec<Line> {
+    let view = crate::snippets::render(&Selection { persona, ..sel.clone() });
+    let code = view.v2.snippets.iter().find(|s| s.language == Language::Yaml).map(|s| s.code.as_str()).unwrap_or("");
+    let emitted = crate::yaml::emit(&crate::model::to_value(object));
+    let texts: Vec<&str> = code.lines().collect();
+    let comments = texts.len().saturating_sub(emitted.len());
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let line = i.checked_sub(comments).and_then(|j| emitted.get(j)).filter(|l| l.text == *text);
+            Line { text: text.to_string(), path: line.map(|l| l.path.clone()).unwrap_or_default() }
+        })
+        .collect()
 }
 
 /// The view's HTML for a selection: linked to its YAML where there is any.

@@ -2,10 +2,12 @@
 //! MPI hostfile and the objects next to the JobSet, or the rejection. Rendered by the core (all
 //! text escaped) so the widget only places it: the converter module computes and renders it, and
 //! the widget's own wasm carries none of this code. The post embeds the same HTML as presets.
+//! Its layout is pkg-migrate/explain.css (a stylesheet file: the strict CSP forbids inline styles).
 //!
 //! Linked (`linked_html`), the view also shows the TrainJob and runtime YAML beside the items, and
-//! each item names the lines it comes from (`data-src="t:12 r:30"`, from `sources.rs`);
-//! pkg-migrate/sources.js highlights them on hover, focus and click.
+//! each item names the lines it comes from (`data-src="t:12 r:30"`, from `sources.rs`; its
+//! tooltip says them without JavaScript); pkg-migrate/sources.js highlights them on hover, focus
+//! and click, and shows the hint that says so.
 
 use super::build::COMPLETION_INDEX;
 use super::sources::{Origins, Shown, Source};
@@ -13,30 +15,6 @@ use super::{ContainerView, Explanation, PodGroup};
 use crate::highlight::escape_html as esc;
 use crate::snippets::Language;
 use std::fmt::Write;
-
-/// The pane's own layout, self-contained so the same HTML reads the same in the widget's shadow
-/// root and in the post's page (both define the colour variables). The highlight mixes the
-/// accent into the background, so it reads in light and dark themes.
-const STYLE: &str = "<style>.k8s h4{margin:14px 0 6px;font-size:14px}.k8s ul{margin:4px 0;padding-left:20px}\
-.k8s li{margin:3px 0}.k8s code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;word-break:break-all}\
-.k8s .k8s-env-wrap{overflow-x:auto;border:1px solid var(--border);border-radius:8px}\
-.k8s table{border-collapse:collapse;width:100%;font-size:13px}\
-.k8s th,.k8s td{text-align:left;vertical-align:top;padding:4px 8px;border-bottom:1px solid var(--border)}\
-.k8s th{background:var(--panel)}.k8s .k8s-hosts{color:var(--muted);font-size:13px}\
-.k8s pre{overflow-x:auto;padding:8px 10px;margin:0;border:1px solid var(--border);border-radius:8px;font-size:12.5px;line-height:1.5}\
-.k8s-linked{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:14px;align-items:start}\
-.k8s-yaml{position:sticky;top:8px;max-height:calc(100vh - 16px);overflow:auto;display:grid;gap:10px}\
-.k8s-yaml figure{margin:0}.k8s-yaml figcaption{font-size:13px;font-weight:600;margin:0 0 4px}\
-.k8s-yaml .ln{display:block;margin:0 -10px;padding:0 10px;min-height:1.5em}\
-.k8s-yaml .ln.hl{background:color-mix(in srgb,var(--accent) 24%,transparent);box-shadow:inset 3px 0 0 var(--accent)}\
-.k8s .t-k{color:var(--t-k)}.k8s .t-s{color:var(--t-s)}.k8s .t-n{color:var(--t-n)}.k8s .t-c{color:var(--t-c)}\
-.k8s .t-cm{color:var(--t-cm)}.k8s [data-src]{cursor:pointer;border-radius:4px}\
-.k8s [data-src]:hover,.k8s [data-src].on{background:color-mix(in srgb,var(--accent) 12%,transparent)}\
-.k8s [data-src]:focus-visible{outline:3px solid var(--accent);outline-offset:1px}\
-.k8s .k8s-hint{color:var(--muted);font-size:13px;margin:4px 0}\
-.k8s-live{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}\
-@media (max-width:720px){.k8s-linked{grid-template-columns:minmax(0,1fr)}\
-.k8s-yaml{top:auto;bottom:0;max-height:42vh;background:var(--bg);border-top:2px solid var(--accent);padding-top:6px}}</style>";
 
 /// Where the items' sources are, when the view links them to the YAML it shows.
 struct Links<'a> {
@@ -139,14 +117,26 @@ fn pods_html(out: &mut String, e: &Explanation, hostfile: Option<&String>, links
             _ => {}
         }
         if let Some(job) = job {
-            // jobset.go:316-317 and builder.go: the Job's counts, then each pod's hostname.
+            // jobset.go:316-317 and builder.go: the Job's counts, then each pod's hostname and
+            // the volumes its containers mount (the initializers' shared volume, MPI's keys).
             let _ = write!(
                 out,
-                "<div class=\"k8s-hosts\">replicas {}, parallelism and completions {}; hostnames {}</div>",
+                "<div class=\"k8s-hosts\">replicas {}, parallelism and completions {}; hostnames {}",
                 job.replicas,
                 job.parallelism,
                 group.hostnames.iter().map(|h| code(h)).collect::<Vec<_>>().join(", ")
             );
+            let mut mounts: Vec<(&String, &String)> = Vec::new();
+            for m in group.containers.iter().filter(|c| !c.init).flat_map(|c| c.volume_mounts.iter()) {
+                if !mounts.contains(&m) {
+                    mounts.push(m);
+                }
+            }
+            for (i, (volume, path)) in mounts.iter().enumerate() {
+                let lead = if i == 0 { "; mounts " } else { ", " };
+                let _ = write!(out, "{lead}{} at {}", code(volume), code(path));
+            }
+            out.push_str("</div>");
         }
         out.push_str("</li>");
     }
@@ -182,7 +172,7 @@ fn env_html(out: &mut String, group: &PodGroup, c: &ContainerView, links: Option
 
 /// The pane's HTML for an explanation.
 pub fn html(e: &Explanation) -> String {
-    let mut out = format!("{STYLE}<div class=\"k8s\" data-trainer=\"{}\">", esc(&e.trainer));
+    let mut out = format!("<div class=\"k8s\" data-trainer=\"{}\">", esc(&e.trainer));
     body(&mut out, e, None);
     out + "</div>"
 }
@@ -195,8 +185,8 @@ pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String 
     }
     let links = Links { origins, shown };
     let mut out = format!(
-        "{STYLE}<div class=\"k8s k8s-linked\" data-trainer=\"{}\"><div class=\"k8s-items\">\
-         <p class=\"k8s-hint\">Each item names the lines of the TrainJob or runtime it comes from: hover, focus \
+        "<div class=\"k8s k8s-linked\" data-trainer=\"{}\"><div class=\"k8s-items\">\
+         <p class=\"k8s-hint\" hidden>Each item names the lines of the TrainJob or runtime it comes from: hover, focus \
          or click it to highlight them beside.</p>",
         esc(&e.trainer)
     );

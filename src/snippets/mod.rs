@@ -126,12 +126,30 @@ fn v2_pane(sel: &Selection) -> Pane {
         Persona::PlatformEngineer => {
             if let Some(rt) = runtime {
                 let title = format!("{} {}", rt.kind, rt.metadata.name.clone().unwrap_or_default());
-                snippets.push(Snippet::yaml(Api::V2, title, runtime_lines(sel, &rt), |_| false));
+                let comments = runtime_comments(sel);
+                let lines = yaml::emit_documents([(comments.as_slice(), &to_value(&rt))]);
+                snippets.push(Snippet::yaml(Api::V2, title, lines, |_| false));
             }
         }
         Persona::DataScientist => {
             if let Some(job) = trainjob::trainjob_for(sel) {
-                snippets.push(Snippet::yaml(Api::V2, "TrainJob".into(), trainjob_lines(sel, &job), |_| false));
+                let mut comments = Vec::new();
+                if sel.v2_support() == V2Support::CustomRuntime {
+                    comments.push(format!(
+                        "Needs the {} runtime from the platform engineer's view.",
+                        crate::selection::CUSTOM_MPI_RUNTIME
+                    ));
+                }
+                comments.extend(precreated_claim_comment(sel));
+                // TorchTune runs the runtime's recipe; plain MPI runs the pi program in the image.
+                if !matches!(sel.framework, Framework::TorchTune | Framework::Mpi) {
+                    comments.push(format!(
+                        "{} is a placeholder: bake your script into the image.",
+                        workload::script_path(sel.framework)
+                    ));
+                }
+                let lines = yaml::emit_documents([(comments.as_slice(), &to_value(&job))]);
+                snippets.push(Snippet::yaml(Api::V2, "TrainJob".into(), lines, |_| false));
             }
             if let Some(code) = sdk_v2::sdk_v2(sel) {
                 snippets.push(Snippet::python(Api::V2, format!("Python SDK ({})", sel.release.sdk_label()), code));
@@ -139,33 +157,6 @@ fn v2_pane(sel: &Selection) -> Pane {
         }
     }
     Pane { api: Api::V2, heading, snippets, notice: None }
-}
-
-/// The TrainJob's YAML lines as the data scientist's V2 pane shows them (each with its field
-/// path, which "What Kubernetes runs" resolves its items' sources against).
-pub fn trainjob_lines(sel: &Selection, job: &crate::model::v2::TrainJob) -> Vec<Line> {
-    let mut comments = Vec::new();
-    if sel.v2_support() == V2Support::CustomRuntime {
-        comments.push(format!(
-            "Needs the {} runtime from the platform engineer's view.",
-            crate::selection::CUSTOM_MPI_RUNTIME
-        ));
-    }
-    comments.extend(precreated_claim_comment(sel));
-    // TorchTune runs the runtime's recipe; plain MPI runs the pi program in the image.
-    if !matches!(sel.framework, Framework::TorchTune | Framework::Mpi) {
-        comments.push(format!(
-            "{} is a placeholder: bake your script into the image.",
-            workload::script_path(sel.framework)
-        ));
-    }
-    yaml::emit_documents([(comments.as_slice(), &to_value(job))])
-}
-
-/// The runtime's YAML lines as the platform engineer's V2 pane shows them.
-pub fn runtime_lines(sel: &Selection, rt: &crate::model::v2::TrainingRuntime) -> Vec<Line> {
-    let comments = runtime_comments(sel);
-    yaml::emit_documents([(comments.as_slice(), &to_value(rt))])
 }
 
 /// Before JobSet volume claims (v2.0–v2.1) the TorchTune runtimes mount a PVC named after
