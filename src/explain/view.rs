@@ -187,7 +187,7 @@ pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String 
     let mut out = format!(
         "<div class=\"k8s k8s-linked\" data-trainer=\"{}\"><div class=\"k8s-items\">\
          <p class=\"k8s-hint\" hidden>Each item names the lines of the TrainJob or runtime it comes from: hover, focus \
-         or click it to highlight them beside.</p>",
+         or click it to highlight them in the YAML.</p>",
         esc(&e.trainer)
     );
     body(&mut out, e, Some(&links));
@@ -200,7 +200,7 @@ pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String 
         let classes = vec![Some("l"); lines.len()];
         let _ = write!(
             out,
-            "<figure data-doc=\"{}\"><figcaption>{title}</figcaption><pre tabindex=\"0\" aria-label=\"{title} YAML\"><code>{}</code></pre></figure>",
+            "<figure class=\"yaml\" data-doc=\"{}\"><figcaption>{title}</figcaption><pre tabindex=\"0\" aria-label=\"{title} YAML\"><code>{}</code></pre></figure>",
             doc.id(),
             crate::highlight::to_html_with_classes(Language::Yaml, &text, &classes)
         );
@@ -244,7 +244,7 @@ fn body(out: &mut String, e: &Explanation, links: Option<&Links>) {
         let slots = hostfile.lines().next().and_then(|l| l.rsplit_once("slots=")).map_or("1", |(_, n)| n);
         let _ = write!(
             out,
-            "<h4>Hostfile, at {} on the launcher</h4><pre class=\"k8s-hostfile\"{}>{}</pre>",
+            "<h4>Hostfile, at {} on the launcher</h4><pre class=\"k8s-hostfile\"{}><code class=\"language-text\">{}</code></pre>",
             code("/etc/mpi/hostfile"),
             src(links, |l| l.origins.hostfile(slots)),
             esc(hostfile)

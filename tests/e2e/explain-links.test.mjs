@@ -59,6 +59,14 @@ test('in the widget, an item highlights the line it comes from: hover, click, ke
   ]);
   assert.equal(await page.evaluate(() => window.scrollY), scrolled, 'highlighting does not move the page');
   await item('li[data-rjob="node"]').scrollIntoViewIfNeeded();
+  // The YAML sits beside the items, and the highlighted line shows in the viewport.
+  const layout = await page.evaluate((sel) => {
+    const pane = document.querySelector(sel).shadowRoot.querySelector('.k8s-pane');
+    const rect = (css) => pane.querySelector(css).getBoundingClientRect();
+    const [items, yaml, line] = [rect('.k8s-items'), rect('.k8s-yaml'), rect('.k8s-yaml .ln.hl')];
+    return { beside: yaml.left >= items.right, lineShown: line.top >= Math.max(0, yaml.top) && line.bottom <= Math.min(innerHeight, yaml.bottom) };
+  }, MAIN_WIDGET);
+  assert.deepEqual(layout, { beside: true, lineShown: true });
   await page.screenshot({ path: 'target/e2e-links-widget-desktop.png' });
 
   // Keyboard: focus the snapshot ConfigMap, Tab to the JobSet.
@@ -114,7 +122,8 @@ function presets(page) {
       caption: f.querySelector('figcaption').textContent,
       text: f.querySelector('.k8s-items').innerText,
       hintShown: !f.querySelector('.k8s-hint').hidden,
-      env: Object.fromEntries([...f.querySelectorAll('tr[data-env]')].map((tr) => [tr.dataset.env, tr.dataset.value])),
+      // Each variable's first row: the first replicatedJob's.
+      env: [...f.querySelectorAll('tr[data-env]')].reduce((env, tr) => ({ [tr.dataset.env]: tr.dataset.value, ...env }), {}),
       pods: Object.fromEntries([...f.querySelectorAll('li[data-rjob]')].map((li) => [li.dataset.rjob, +li.dataset.count])),
       hostfile: f.querySelector('.k8s-hostfile')?.textContent,
       objects: [...f.querySelectorAll('li[data-kind]')].map((li) => li.textContent),
@@ -131,9 +140,10 @@ test('the post presets read in full without JavaScript, and name their lines', a
   const all = await presets(page);
   assert.deepEqual(
     all.map((p) => p.query),
-    ['framework=pytorch&nodes=3&gpus=2', 'framework=deepspeed&nodes=4&gpus=2', 'framework=torchtune'],
+    ['framework=torchtune', 'framework=pytorch&nodes=3&gpus=2', 'framework=deepspeed&nodes=4&gpus=2'],
   );
-  const [jobset, mpi, init] = all;
+  // In the post's order: initializers (LLM fine-tuning), JobSet, MPI.
+  const [init, jobset, mpi] = all;
 
   // JobSet: one replicated Job, three pods with their hostnames, torchrun's environment.
   assert.deepEqual(jobset.pods, { node: 3 });
@@ -157,6 +167,7 @@ test('the post presets read in full without JavaScript, and name their lines', a
   // Initializers: STORAGE_URI from the TrainJob, the shared volume, the node waits for both.
   assert.deepEqual(init.pods, { 'dataset-initializer': 1, 'model-initializer': 1, node: 1 });
   assert.equal(init.env.STORAGE_URI, 'hf://tatsu-lab/alpaca/data');
+  assert.ok(init.text.includes('STORAGE_URI\thf://meta-llama/Llama-3.2-1B-Instruct'), init.text);
   assert.ok(init.text.includes('starts when dataset-initializer is Complete, starts when model-initializer is Complete'), init.text);
   assert.equal(init.text.match(/mounts initializer at \/workspace/g)?.length, 3, init.text);
   assert.ok(init.objects.some((o) => o.startsWith('PersistentVolumeClaim initializer')), init.objects.join('\n'));
