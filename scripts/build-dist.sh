@@ -27,8 +27,8 @@ fi
 cp index.html dist/index.html
 cargo run -q --bin trainer-explorer -- post --check
 cp www/*.js www/*.css dist/
-# The converter's loader and worker sit next to the converter module they load.
-cp www/pkg-migrate/*.js dist/pkg-migrate/
+# The converter's loader, worker and pane stylesheet sit next to the converter module they load.
+cp www/pkg-migrate/*.js www/pkg-migrate/*.css dist/pkg-migrate/
 [[ -d www/assets ]] && cp -r www/assets dist/
 # The page's static fallback must be what the core generates.
 cargo run -q --bin trainer-explorer -- fallback dist/index.html --check

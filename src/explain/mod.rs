@@ -16,6 +16,7 @@ mod plugins;
 pub mod quantity;
 pub mod read;
 pub mod selection;
+pub mod sources;
 mod torchtune;
 mod validate;
 pub mod view;

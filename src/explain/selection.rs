@@ -2,11 +2,16 @@
 //! read by the controller of the selection's release. Shared by `trainer-explorer explain
 //! --query` and the converter module behind the widget's "What Kubernetes runs" pane.
 
+use super::sources::{Origins, Shown};
 use super::{explain, Explanation, Input, Rejection};
+use crate::catalog::Persona;
+use crate::model::v2::{TrainJob, TrainingRuntime};
 use crate::releases::{Release, RELEASES};
 use crate::selection::Selection;
 use crate::snippets::runtimes::runtime_for;
 use crate::snippets::trainjob::trainjob_for;
+use crate::snippets::Language;
+use crate::yaml::Line;
 
 /// The explanation for `sel`, or why there is nothing to explain (no V2 runtime).
 pub fn for_selection(sel: &Selection) -> Result<Explanation, String> {
@@ -46,6 +51,67 @@ fn missing_builtin(runtime_ref: &crate::model::v2::RuntimeRef, release: Release)
              must be created before the TrainJob is created ({} does not install it; {ships})",
             release.tag
         ),
+    })
+}
+
+/// An explanation with what links its items to their sources: the TrainJob and runtime it was
+/// worked out from, and their YAML as the view shows it beside the items.
+pub struct Linked {
+    pub explanation: Explanation,
+    pub job: TrainJob,
+    pub runtime: TrainingRuntime,
+    pub shown: Shown,
+    pub release: Release,
+}
+
+impl Linked {
+    pub fn origins(&self) -> Origins<'_> {
+        Origins::new(Input::new(&self.job, &self.runtime), self.release)
+    }
+
+    /// The linked view's HTML (the plain one for a rejection: nothing to link).
+    pub fn html(&self) -> String {
+        super::view::linked_html(&self.explanation, &self.origins(), &self.shown)
+    }
+}
+
+/// `for_selection`, linked; the bare explanation when there is nothing to link (a rejection).
+pub fn linked(sel: &Selection) -> Result<Result<Linked, Explanation>, String> {
+    let explanation = for_selection(sel)?;
+    let (Some(job), Some(runtime), None) = (trainjob_for(sel), runtime_for(sel), &explanation.rejected) else {
+        return Ok(Err(explanation));
+    };
+    let shown = Shown {
+        trainjob: pane_lines(sel, Persona::DataScientist, &job),
+        runtime: pane_lines(sel, Persona::PlatformEngineer, &runtime),
+    };
+    Ok(Ok(Linked { explanation, job, runtime, shown, release: sel.release }))
+}
+
+/// The YAML the V2 pane shows `persona` for `sel` (the TrainJob, or the runtime), line by line
+/// with the field path of each: the pane's text is its leading comments, then `object` emitted.
+/// A line that is not the emitted one (never expected) gets no path, so nothing points at it.
+fn pane_lines<T: serde::Serialize>(sel: &Selection, persona: Persona, object: &T) -> Vec<Line> {
+    let view = crate::snippets::render(&Selection { persona, ..sel.clone() });
+    let code = view.v2.snippets.iter().find(|s| s.language == Language::Yaml).map(|s| s.code.as_str()).unwrap_or("");
+    let emitted = crate::yaml::emit(&crate::model::to_value(object));
+    let texts: Vec<&str> = code.lines().collect();
+    let comments = texts.len().saturating_sub(emitted.len());
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let line = i.checked_sub(comments).and_then(|j| emitted.get(j)).filter(|l| l.text == *text);
+            Line { text: text.to_string(), path: line.map(|l| l.path.clone()).unwrap_or_default() }
+        })
+        .collect()
+}
+
+/// The view's HTML for a selection: linked to its YAML where there is any.
+pub fn html(sel: &Selection) -> Result<String, String> {
+    Ok(match linked(sel)? {
+        Ok(linked) => linked.html(),
+        Err(explanation) => super::view::html(&explanation),
     })
 }
 

@@ -14,6 +14,9 @@ pub enum Directive {
     },
     /// The built-in runtimes of every release line, generated from the release data.
     RuntimesByRelease,
+    /// A preset of "What Kubernetes runs": static HTML from the core (explain::view), the same
+    /// with or without JavaScript; the page's script only adds the line highlighting.
+    Explain(String),
 }
 
 /// `key=value` words; a bare word is `key=""`. Values cannot contain spaces.
@@ -40,6 +43,7 @@ pub fn parse(line: &str) -> Option<Result<Directive, String>> {
         "explorer" => Ok(Directive::Explorer { attrs }),
         "runtimes-by-release" => Ok(Directive::RuntimesByRelease),
         "snippet" => snippet(&attrs).map(Directive::Snippet),
+        "explain" => explain(&attrs).map(Directive::Explain),
         _ => return None,
     })
 }
@@ -62,6 +66,21 @@ fn snippet(attrs: &[(String, String)]) -> Result<Snippet, String> {
         .into_iter()
         .find(|s| s.api == api && s.language == language)
         .ok_or(format!("no {api:?} {language:?} snippet for {q}"))
+}
+
+/// `<!-- explain query=framework=deepspeed,nodes=4,gpus=2 -->`: the linked view for that
+/// selection, as a figure.
+fn explain(attrs: &[(String, String)]) -> Result<String, String> {
+    let q = get(attrs, "query").ok_or("an explain directive needs query=")?.replace(',', "&");
+    let sel = query::parse_strict(&q).map_err(|e| format!("explain directive: {e}"))?;
+    let view = crate::explain::selection::html(&sel).map_err(|e| format!("explain directive: {e}"))?;
+    Ok(format!(
+        "<figure class=\"k8s-preset\" data-query=\"{}\"><figcaption>What Kubernetes runs: the {} TrainJob and its runtime, \
+         and what the Trainer {} controller makes of them</figcaption>{view}</figure>",
+        escape_html(&q),
+        escape_html(sel.framework.label()),
+        escape_html(sel.release.tag)
+    ))
 }
 
 /// The mount point: `data-*` from the directive, and an empty fallback region that

@@ -7,6 +7,9 @@
 //! - `<!-- snippet topic=kueue -->` or `<!-- snippet query=framework=jax api=v2 language=python -->`;
 //! - `<!-- explorer persona=… framework=… [preset] [sync=persona,params] -->`: a widget mount point
 //!   with its static fallback (a Jekyll include in the export);
+//! - `<!-- explain query=framework=deepspeed,nodes=4,gpus=2 -->`: a preset of "What Kubernetes
+//!   runs", static HTML from the core linked to the TrainJob and runtime YAML it shows (raw HTML
+//!   in the export);
 //! - `<!-- runtimes-by-release -->`: the table of built-in runtimes per release line. With the
 //!   `{{…}}` placeholders for release lines, tags and SDK versions in the prose, it comes from
 //!   `releases.rs` (see `release_text.rs`).

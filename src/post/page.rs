@@ -37,6 +37,10 @@ fn expand(body: &str) -> Result<Expanded, String> {
                 out.push_str(&figure_marker(figures.len()));
                 figures.push(fallback::snippet_html(&s));
             }
+            Some(Ok(Directive::Explain(html))) => {
+                out.push_str(&figure_marker(figures.len()));
+                figures.push(html);
+            }
             Some(Ok(Directive::Explorer { attrs })) => {
                 directives::check_explorer(&attrs).map_err(|e| format!("post line {}: {e}", n + 1))?;
                 out.push_str(&directives::explorer_html(&attrs));

@@ -7,6 +7,8 @@
 // at a time, and at most one more waits: a newer text replaces the waiting one, whose caller
 // hears it was superseded. A conversion that has not answered 5 s after it was asked for gets a
 // message for the reader, and the worker is stopped; the next conversion starts a fresh one.
+import { linkSources } from './sources.js';
+
 const here = (path) => new URL(path, import.meta.url).href;
 export const TIMEOUT_MS = 5000;
 let worker;
@@ -45,6 +47,8 @@ function convertOnPage(text, release) {
 // names the converter export: "What Kubernetes runs" (explain::view) and "Upgrading from an
 // older release" (upgrade::view).
 const PANES = { explain: (m, query) => m.explain(query), upgrade: (m, query) => m.upgrade_notes(query) };
+// A pane's stylesheet, a file rather than inline (the strict CSP forbids inline styles).
+const STYLES = { explain: here('./explain.css') };
 const followed = new WeakSet();
 export function showPane(details) {
   const body = details.querySelector('.pane-body');
@@ -57,8 +61,11 @@ export function showPane(details) {
       .then((m) => JSON.parse(compute(m, query)))
       .then((answer) => {
         if (details.dataset.query !== query) return; // a newer selection renders instead
-        if ('html' in answer) body.innerHTML = answer.html; // escaped by the core
-        else showError(body, answer.error);
+        if ('html' in answer) {
+          const style = STYLES[details.dataset.pane];
+          body.innerHTML = (style ? `<link rel="stylesheet" href="${style}">` : '') + answer.html; // escaped by the core
+          linkSources(body); // "What Kubernetes runs": items highlight their YAML lines
+        } else showError(body, answer.error);
       })
       .catch((err) => showError(body, `The converter did not load: ${err?.message ?? err}`));
   };
