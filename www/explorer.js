@@ -23,6 +23,13 @@ const explain = (details) =>
     (err) => (details.querySelector('.pane-body').textContent = `The converter did not load: ${err}`),
   );
 
+// The "What Kubernetes runs" figures of a page (the post's presets, and the blog's copy of them)
+// are static HTML from the core; with JavaScript their items also highlight the TrainJob and
+// runtime lines they come from. Here, and not in the post's page.js, so every host gets it.
+if (document.querySelector('.k8s-linked')) {
+  import(here('./pkg-migrate/sources.js')).then((m) => m.linkSources(document.body));
+}
+
 // Shows the element's static fallback again: its light-DOM children, through a bare <slot> in
 // place of the widget. Pure DOM work, so it runs after the module has trapped.
 function showFallback(host) {

@@ -34,9 +34,3 @@ if (button) {
     }
   });
 }
-
-// The post's "What Kubernetes runs" presets are static HTML from the core; with JavaScript their
-// items also highlight the TrainJob and runtime lines they come from (pkg-migrate/sources.js).
-if (document.querySelector('.k8s-linked')) {
-  import('./pkg-migrate/sources.js').then((m) => m.linkSources(document.body));
-}

@@ -164,6 +164,34 @@ for (const [i, site] of SITES.entries()) {
     assert.deepEqual(ours, [], 'requests that left the site because of the widget');
   });
 
+  test(`${site.name}: a "What Kubernetes runs" figure on the page highlights its item's YAML lines`, async (t) => {
+    const { context, page, log, url } = await open(i);
+    await page.goto(url());
+    const preset = page.locator('figure.k8s-preset').first();
+    if ((await preset.count()) === 0) {
+      await context.close();
+      return t.skip('this page embeds no preset');
+    }
+    await preset.locator('.k8s-hint').waitFor({ state: 'visible', timeout: 15000 });
+    const item = preset.locator('.k8s-items [data-src]').first();
+    await item.scrollIntoViewIfNeeded();
+    await item.hover();
+    // The lines the item names (data-src "t:N r:M") are the ones lit, in the figure's own YAML.
+    const { wanted, lit } = await preset.evaluate((figure) => {
+      const first = figure.querySelector('.k8s-items [data-src]');
+      return {
+        wanted: first.dataset.src.split(' ').filter(Boolean).sort(),
+        lit: [...figure.querySelectorAll('.k8s-yaml figure')].flatMap((fig) =>
+          [...fig.querySelectorAll('.ln.hl')].map((ln) => `${fig.dataset.doc}:${[...fig.querySelectorAll('.ln')].indexOf(ln) + 1}`),
+        ).sort(),
+      };
+    });
+    assert.ok(wanted.length > 0, 'the item names no line');
+    assert.deepEqual(lit, wanted);
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  });
+
   test(`${site.name}: keys typed in the widget stay in the widget`, async () => {
     const { context, page, log, url } = await open(i);
     await page.goto(url());
