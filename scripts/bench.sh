@@ -8,10 +8,11 @@ export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 out=dist/_bench
 rm -rf "$out" && mkdir -p "$out/hello/pkg"
 
-# The floor, built exactly like the widget (release profile, wasm-bindgen, scripts/wasm-opt.sh).
+# The floor, built like the widget (release profile, wasm-bindgen, scripts/wasm-opt.sh, short names).
 cargo build -q --release --target wasm32-unknown-unknown -p hello-yew
 wasm-bindgen --target web --no-typescript --out-dir "$out/hello/pkg" target/wasm32-unknown-unknown/release/hello_yew.wasm
 scripts/wasm-opt.sh "$out/hello/pkg/hello_yew_bg.wasm"
+python3 scripts/shorten-wasm-names.py "$out/hello/pkg/hello_yew_bg.wasm" "$out/hello/pkg/hello_yew.js"
 cp bench/hello-site/* "$out/hello/"
 
 # Where the widget's bytes go: twiggy reads function names, which wasm-opt strips, so it looks

@@ -102,7 +102,7 @@ impl fmt::Display for Number {
         match *self {
             Number::Int(n) => write!(f, "{n}"),
             Number::UInt(n) => write!(f, "{n}"),
-            Number::Float(x) => match serde_json::Number::from_f64(x) {
+            Number::Float(x) => match finite_float_text(x) {
                 Some(n) => write!(f, "{n}"),
                 None if x.is_nan() => f.write_str(".nan"),
                 None if x > 0.0 => f.write_str(".inf"),
@@ -110,6 +110,23 @@ impl fmt::Display for Number {
             },
         }
     }
+}
+
+/// serde_json's shortest round-trip text of a finite float (`None` for the others).
+#[cfg(not(all(target_arch = "wasm32", feature = "ui")))]
+fn finite_float_text(x: f64) -> Option<impl fmt::Display> {
+    serde_json::Number::from_f64(x)
+}
+
+/// The widget's models hold no floats, and serde_json's float printer is 2.4 KB of its gzipped
+/// wasm, so the widget asks the browser: JavaScript's shortest round-trip text, with `.0` added
+/// to a whole number as serde_json writes it. The same number; only the exponent's notation can
+/// differ (`1e+21` where serde_json writes `1e21`).
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
+fn finite_float_text(x: f64) -> Option<impl fmt::Display> {
+    let text = String::from(js_sys::Number::from(x).to_string_with_radix(10).ok().filter(|_| x.is_finite())?);
+    let whole = text.bytes().all(|b| b == b'-' || b.is_ascii_digit());
+    Some(if whole { text + ".0" } else { text })
 }
 
 macro_rules! from_integer {

@@ -10,9 +10,11 @@ use super::state::{Action, State};
 use crate::catalog::{Framework, Persona, V2Support};
 use crate::query::SyncSet;
 use crate::releases::RELEASES;
-use crate::selection::{Mode, RuntimeScope, Selection};
-use crate::snippets::render;
+use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
+use crate::snippets::{render, View};
+use crate::ui::recent::kept_or_made;
 use gloo::events::EventListener;
+use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -72,11 +74,55 @@ fn use_theme(pinned: Option<&'static str>) -> &'static str {
     pinned.unwrap_or(*theme)
 }
 
+/// What the controls call. Made once per explorer (the dispatcher and the setter never change),
+/// so they are the same on every render and a control or pane whose props did not change is not
+/// rendered again on a toggle.
+struct Handlers {
+    persona: Callback<usize>,
+    framework: Callback<usize>,
+    scope: Callback<usize>,
+    mode: Callback<usize>,
+    release: Callback<usize>,
+    edit: Callback<(ParamKey, String)>,
+    announce: Callback<String>,
+}
+
+#[hook]
+fn use_handlers(d: UseReducerDispatcher<State>, status: UseStateSetter<String>) -> Rc<Handlers> {
+    use_memo((), move |_| {
+        let on = |d: &UseReducerDispatcher<State>, action: fn(usize) -> Action| {
+            let d = d.clone();
+            Callback::from(move |i: usize| d.dispatch(action(i)))
+        };
+        Handlers {
+            persona: on(&d, |i| Action::Persona(Persona::ALL[i])),
+            framework: on(&d, |i| Action::Framework(Framework::ALL[i])),
+            scope: on(&d, |i| Action::Scope(if i == 0 { RuntimeScope::Cluster } else { RuntimeScope::Namespaced })),
+            mode: on(&d, |i| Action::Mode(if i == 0 { Mode::Compare } else { Mode::Migrate })),
+            release: on(&d, |i| Action::Release(RELEASES[i])),
+            edit: Callback::from(move |(key, raw)| d.dispatch(Action::Param(key, raw))),
+            announce: Callback::from(move |msg| status.set(msg)),
+        }
+    })
+}
+
+/// How many selections' views an explorer keeps (`recent`).
+const KEPT_VIEWS: usize = 4;
+
+/// The snippets for `sel`, kept for the last few selections: a reader going back to one does not
+/// wait for its snippets to be built again.
+#[hook]
+fn use_view(sel: &Selection) -> Rc<View> {
+    let kept = use_mut_ref(Vec::new);
+    let view = kept_or_made(&mut kept.borrow_mut(), sel.clone(), KEPT_VIEWS, |sel| Rc::new(render(sel)));
+    view
+}
+
 #[component]
 pub fn Explorer(props: &ExplorerProps) -> Html {
     let state = use_reducer(|| State::new(props.initial.clone()));
     let sel = state.selection.clone();
-    let view = use_memo(sel.clone(), render);
+    let view = use_view(&sel);
     let status = use_state(String::new);
     let theme_class = use_theme(props.pinned_theme);
 
@@ -113,37 +159,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
         });
     }
 
-    let on_persona = {
-        let state = state.clone();
-        Callback::from(move |i: usize| state.dispatch(Action::Persona(Persona::ALL[i])))
-    };
-    let on_framework = {
-        let state = state.clone();
-        Callback::from(move |i: usize| state.dispatch(Action::Framework(Framework::ALL[i])))
-    };
-    let on_scope = {
-        let state = state.clone();
-        Callback::from(move |i: usize| {
-            state.dispatch(Action::Scope(if i == 0 { RuntimeScope::Cluster } else { RuntimeScope::Namespaced }))
-        })
-    };
-    let on_mode = {
-        let state = state.clone();
-        Callback::from(move |i: usize| state.dispatch(Action::Mode(if i == 0 { Mode::Compare } else { Mode::Migrate })))
-    };
-    let on_release = {
-        let state = state.clone();
-        Callback::from(move |i: usize| state.dispatch(Action::Release(RELEASES[i])))
-    };
-    let on_edit = {
-        let state = state.clone();
-        Callback::from(move |(key, raw)| state.dispatch(Action::Param(key, raw)))
-    };
-    let on_announce = {
-        let status = status.clone();
-        Callback::from(move |msg: String| status.set(msg))
-    };
-
+    let handlers = use_handlers(state.dispatcher(), status.setter());
     let persona_idx = Persona::ALL.iter().position(|p| *p == sel.persona).unwrap_or(0);
     let framework_idx = Framework::ALL.iter().position(|f| *f == sel.framework).unwrap_or(0);
     let personas: Vec<_> = Persona::ALL.iter().map(|p| (p.id(), p.label())).collect();
@@ -165,13 +181,13 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "View" }</span>
                     <RadioGroup label="View" options={vec![("compare", "Compare V1 and V2"), ("migrate", "Migrate a V1 job")]}
-                        selected={usize::from(sel.mode == Mode::Migrate)} on_select={on_mode} class="mode" />
+                        selected={usize::from(sel.mode == Mode::Migrate)} on_select={handlers.mode.clone()} class="mode" />
                 </div>
                 // The reader's cluster: it applies to both views, so it sits above them.
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "Trainer" }</span>
                     <RadioGroup label="Trainer release" options={releases} selected={release_idx}
-                        on_select={on_release} class="release" described_by="release-pairs" />
+                        on_select={handlers.release.clone()} class="release" described_by="release-pairs" />
                     <span id="release-pairs" class="pairs">
                         { format!("{}, SDK {}", sel.release.tag, sel.release.sdk_label()) }
                     </span>
@@ -179,16 +195,16 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             }
             if sel.mode == Mode::Migrate && !props.compact {
                 <Migrate initial={view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default()}
-                    release={sel.release} scratch={props.scratch.clone()} on_announce={on_announce.clone()} />
+                    release={sel.release} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
             } else {
             <div class="controls">
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "I am a" }</span>
-                    <RadioGroup label="Persona" options={personas} selected={persona_idx} on_select={on_persona} class="persona" />
+                    <RadioGroup label="Persona" options={personas} selected={persona_idx} on_select={handlers.persona.clone()} class="persona" />
                 </div>
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "Framework" }</span>
-                    <RadioGroup label="Framework" options={frameworks} selected={framework_idx} on_select={on_framework} class="framework" />
+                    <RadioGroup label="Framework" options={frameworks} selected={framework_idx} on_select={handlers.framework.clone()} class="framework" />
                 </div>
                 if !props.compact {
                     if has_runtime {
@@ -196,17 +212,17 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                             <span class="control-label" aria-hidden="true">{ "Runtime" }</span>
                             <RadioGroup label="Runtime scope"
                                 options={vec![("cluster", "ClusterTrainingRuntime"), ("namespaced", "TrainingRuntime (one namespace)")]}
-                                selected={usize::from(sel.scope == RuntimeScope::Namespaced)} on_select={on_scope} class="scope" />
+                                selected={usize::from(sel.scope == RuntimeScope::Namespaced)} on_select={handlers.scope.clone()} class="scope" />
                         </div>
                     }
                     <Params framework={sel.framework} inputs={state.inputs.clone()} errors={state.errors.clone()}
-                        {warnings} {on_edit} />
+                        {warnings} on_edit={handlers.edit.clone()} />
                 }
             </div>
             <p class="summary">{ &view.summary }</p>
             <div class="panes">
-                <Pane pane={view.v2.clone()} scratch={props.scratch.clone()} on_announce={on_announce.clone()} />
-                <Pane pane={view.v1.clone()} scratch={props.scratch.clone()} {on_announce} />
+                <Pane pane={view.v2.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
+                <Pane pane={view.v1.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
             </div>
             <p class="legend">
                 <span class="swatch" aria-hidden="true"></span>

@@ -5,6 +5,7 @@ pub mod app;
 pub mod browser;
 pub mod components;
 pub mod mount;
+pub mod recent;
 pub mod state;
 
 use wasm_bindgen::prelude::*;

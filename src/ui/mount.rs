@@ -18,7 +18,8 @@ use wasm_bindgen::{JsCast, JsValue};
 
 pub const MOUNT_ATTR: &str = "data-trainer-v2-explorer";
 const MOUNTED_ATTR: &str = "data-trainer-v2-explorer-mounted";
-const STYLE: &str = include_str!("style.css");
+/// style.css without comments and layout whitespace (build.rs).
+const STYLE: &str = include_str!(concat!(env!("OUT_DIR"), "/style.min.css"));
 
 thread_local! {
     static NEXT_INSTANCE: RefCell<u32> = const { RefCell::new(0) };

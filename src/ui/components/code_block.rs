@@ -2,13 +2,19 @@
 //! (`highlight::code_html`), the same markup as the page's static fallback; setting it as one
 //! string keeps a toggle cheap.
 //!
-//! The `<code>` element is part of that string on purpose. Yew replaces raw HTML node by node
-//! (one removeChild and one insertBefore per top-level node), so with a span per line as the
-//! top level, a toggle made hundreds of DOM calls. One wrapping node makes it one of each.
+//! The `<code>` element is part of that string on purpose: the block shows one node, so a toggle
+//! replaces it with one removeChild and one insertBefore (a span per line as the top level made
+//! hundreds of DOM calls).
+//!
+//! Each block keeps the `<code>` elements of the last few snippets it showed. A reader comparing
+//! two frameworks or personas goes back and forth: going back puts the kept element in again
+//! instead of highlighting the same code and having the browser parse the same HTML once more.
+//! The cache is per block because a DOM node can be in one place only.
 
 use crate::highlight;
-use crate::snippets::Snippet;
+use crate::snippets::{Language, Snippet};
 use crate::ui::browser;
+use crate::ui::recent::kept_or_made;
 use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 
@@ -28,6 +34,23 @@ enum CopyState {
     Failed,
 }
 
+/// How many `<code>` elements a block keeps: enough for a few selections back and forth.
+const KEPT: usize = 4;
+
+/// The element `html` (one `<code>` element) describes, parsed outside the page. Yew then moves
+/// that very node in and out of the `<pre>` (`Html::VRef`).
+fn code_element(html: &str) -> Html {
+    let holder = gloo::utils::document().create_element("div").ok();
+    let node = holder.and_then(|holder| {
+        holder.set_inner_html(html);
+        holder.first_child()
+    });
+    match node {
+        Some(node) => Html::VRef(node),
+        None => Html::from_html_unchecked(AttrValue::from(html.to_string())),
+    }
+}
+
 #[component]
 pub fn CodeBlock(props: &CodeBlockProps) -> Html {
     let snippet = &props.snippet;
@@ -35,10 +58,12 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
     // The pending reset of the button's label. Held by the component, so it is cancelled when
     // the component goes (an unmounted widget) rather than firing into it.
     let reset_timer = use_mut_ref(|| None::<Timeout>);
-    let html =
-        use_memo((snippet.code.clone(), snippet.language, snippet.owned_by_runtime.clone()), |(code, lang, owned)| {
-            Html::from_html_unchecked(AttrValue::from(highlight::code_html(*lang, code, owned)))
-        });
+    // Kept by what it shows: the code, its language and the lines marked as owned.
+    let kept = use_mut_ref(Vec::<((String, Language, Vec<bool>), Html)>::new);
+    let shown = (snippet.code.clone(), snippet.language, snippet.owned_by_runtime.clone());
+    let code = kept_or_made(&mut kept.borrow_mut(), shown, KEPT, |(code, language, owned)| {
+        code_element(&highlight::code_html(*language, code, owned))
+    });
     let onclick = {
         let code = snippet.code.clone();
         let title = snippet.title.clone();
@@ -76,7 +101,7 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
                 <span class="title">{ &snippet.title }</span>
                 <button type="button" class="copy" aria-label={format!("Copy {}", snippet.title)} {onclick}>{ label }</button>
             </figcaption>
-            <pre tabindex="0" aria-label={snippet.title.clone()}>{ (*html).clone() }</pre>
+            <pre tabindex="0" aria-label={snippet.title.clone()}>{ code }</pre>
         </figure>
     }
 }
