@@ -92,26 +92,38 @@ const context = await browser.newContext({ viewport: { width: 1280, height: 900 
 const page = await context.newPage();
 await page.goto(new URL('#user-experience', BASE).href);
 await page.waitForSelector('[data-trainer-v2-explorer]:not([data-compact])[data-trainer-v2-explorer-mounted]');
-const toggles = await page.evaluate(async () => {
-  const host = document.querySelector('[data-trainer-v2-explorer]:not([data-compact])');
-  const root = host.shadowRoot;
-  const times = [];
-  for (let i = 0; i < 220; i++) {
-    const target = root.querySelector(`.framework [data-value="${i % 2 ? 'pytorch' : 'jax'}"]`);
-    const changed = new Promise((resolve) => {
-      const mo = new MutationObserver(() => {
-        mo.disconnect();
-        resolve(performance.now());
+// Two patterns: back and forth between two frameworks (the widget keeps its last 4 selections, so
+// these are what a reader comparing two gets), and round the whole framework list, where no
+// selection was among the last 4 and every toggle builds, highlights and renders afresh.
+const toggleTimes = (pattern) =>
+  page.evaluate(async (pattern) => {
+    const host = document.querySelector('[data-trainer-v2-explorer]:not([data-compact])');
+    const root = host.shadowRoot;
+    const all = [...root.querySelectorAll('.framework [data-value]')].map((el) => el.dataset.value);
+    const order = pattern === 'back-and-forth' ? ['jax', 'pytorch'] : all;
+    const times = [];
+    for (let i = 0; i < 220; i++) {
+      const target = root.querySelector(`.framework [data-value="${order[i % order.length]}"]`);
+      const changed = new Promise((resolve) => {
+        const mo = new MutationObserver(() => {
+          mo.disconnect();
+          resolve(performance.now());
+        });
+        mo.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+        setTimeout(() => resolve(NaN), 2000);
       });
-      mo.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
-    });
-    const t0 = performance.now();
-    target.click();
-    times.push((await changed) - t0);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return times.slice(20); // warm-up dropped: 200 measured toggles
-});
+      const t0 = performance.now();
+      target.click();
+      const t = (await changed) - t0;
+      if (Number.isNaN(t)) throw new Error(`clicking ${order[i % order.length]} changed nothing`);
+      times.push(t);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    if (pattern !== 'back-and-forth' && all.length <= 4) throw new Error(`only ${all.length} frameworks: the round would hit the cache`);
+    return times.slice(20); // warm-up dropped: 200 measured toggles
+  }, pattern);
+const toggles = await toggleTimes('back-and-forth');
+const freshToggles = await toggleTimes('round');
 
 // Migrate throughput in wasm: the converter module on the same 1 MB manifest.
 const wasmMigrate = await page.evaluate(async () => {
@@ -151,7 +163,8 @@ const lh = lighthouse();
 
 const budgets = [
   ['Widget transfer (wasm + JS + CSS, gzip -9)', total(widget).gz <= 160 * 1000, `${kb(total(widget).gz)} ≤ 160 KB`],
-  ['Toggle to DOM, median of 200', pct(toggles, 50) <= 4, `${ms(pct(toggles, 50))} ≤ 4 ms`],
+  ['Toggle to DOM, median of 200 (back and forth)', pct(toggles, 50) <= 4, `${ms(pct(toggles, 50))} ≤ 4 ms`],
+  ['Toggle to DOM, median of 200 (each selection new)', pct(freshToggles, 50) <= 4, `${ms(pct(freshToggles, 50))} ≤ 4 ms`],
   ['1 MB manifest converts within a second (native)', native.seconds <= 1, `${native.seconds.toFixed(3)} s ≤ 1 s`],
   ...shapes.budgets,
   ...(lh
@@ -178,7 +191,8 @@ const lines = [
   row('Transfer, gzip -9', kb(total(widget).gz), kb(total(hello).gz)),
   row('Ratio over the floor', `${(total(widget).gz / total(hello).gz).toFixed(2)}×`, '1×'),
   row('Time to interactive (median of 5)', ms(ttiWidget), ms(ttiHello)),
-  row('Toggle to DOM: median / p95 (200 toggles)', `${ms(pct(toggles, 50))} / ${ms(pct(toggles, 95))}`, '–'),
+  row('Toggle to DOM, back and forth between two frameworks: median / p95 (200 toggles)', `${ms(pct(toggles, 50))} / ${ms(pct(toggles, 95))}`, '–'),
+  row('Toggle to DOM, round all frameworks (none among the last 4 kept): median / p95 (200 toggles)', `${ms(pct(freshToggles, 50))} / ${ms(pct(freshToggles, 95))}`, '–'),
   row('Converter module, loaded only in migrate mode (gzip -9)', kb(converter.gz), '–'),
   row('Migrate 1 MB manifest, native (best of 5)', `${native.seconds.toFixed(3)} s (${mbps(native.bytes, native.seconds)}, ${native.documents} documents)`, '–'),
   row('Lighthouse 12.2.3 (mobile): accessibility / performance / CLS', lh ? `${lh.a11y} / ${lh.perf} / ${lh.cls}` : 'not run', '–'),
