@@ -201,7 +201,7 @@ const lines = [
   ...shapes.lines,
   '## Where the wasm bytes go',
   '',
-  `By \`twiggy top\` on the release build before wasm-opt (${kb(byPart.total)} of code and data; wasm-opt then shrinks it to ${kb(widget.wasm.raw)}).`,
+  `By \`twiggy top\` on the wasm-release build before wasm-opt (${kb(byPart.total)} of code and data; wasm-opt then shrinks it to ${kb(widget.wasm.raw)}).`,
   'Generic standard-library code counts for the first other crate its name mentions (`drop_in_place<yew::…>` is yew\'s); what names none stays with the standard library.',
   '',
   '| Part | Bytes | Share |',

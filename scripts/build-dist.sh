@@ -5,14 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 
-# The widget, and the converter as a second module that loads only in migrate mode.
-cargo build --release --target wasm32-unknown-unknown --lib -p trainer-v2-explorer -p trainer-v2-migrate
+# The widget, and the converter as a second module that loads only in migrate mode, built for
+# size (Cargo.toml's wasm-release profile; the release profile is the native CLI's, for speed).
+cargo build --profile wasm-release --target wasm32-unknown-unknown --lib -p trainer-v2-explorer -p trainer-v2-migrate
 # Only what this script writes is replaced: dist/kits (make kits) and dist/examples stay.
 rm -rf dist/pkg dist/pkg-migrate dist/blog && mkdir -p dist/pkg dist/pkg-migrate
 wasm-bindgen --target web --no-typescript --out-dir dist/pkg \
-  target/wasm32-unknown-unknown/release/trainer_v2_explorer.wasm
+  target/wasm32-unknown-unknown/wasm-release/trainer_v2_explorer.wasm
 wasm-bindgen --target web --no-typescript --out-dir dist/pkg-migrate \
-  target/wasm32-unknown-unknown/release/trainer_v2_migrate.wasm
+  target/wasm32-unknown-unknown/wasm-release/trainer_v2_migrate.wasm
 wasm=dist/pkg/trainer_v2_explorer_bg.wasm
 scripts/wasm-opt.sh "$wasm"
 # Short import and export names in the widget's wasm and glue (about 6 KB gzipped).
