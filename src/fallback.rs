@@ -14,8 +14,8 @@ pub const START: &str = "<!-- fallback:start -->";
 pub const END: &str = "<!-- fallback:end -->";
 pub const MOUNT_ATTR: &str = "data-trainer-v2-explorer";
 
-/// The static markup for one selection: the summary and both panes, with the same highlighted
-/// code the widget shows.
+/// The static markup for one selection: the summary, both panes with the same highlighted code
+/// the widget shows, and what Kubernetes runs for it.
 pub fn render_fallback(sel: &Selection) -> String {
     let view = render(sel);
     let mut out = String::new();
@@ -26,6 +26,13 @@ pub fn render_fallback(sel: &Selection) -> String {
         out.push_str(&pane_html(tag, pane));
     }
     out.push_str("</div>");
+    // What the widget's "What Kubernetes runs" disclosure shows for the same selection; <details>
+    // opens without JavaScript. Unlinked: the TrainJob and runtime are in the V2 pane above.
+    if let Ok(explanation) = crate::explain::selection::for_selection(sel) {
+        out.push_str("<details class=\"tv2x-k8s\"><summary>What Kubernetes runs</summary>");
+        out.push_str(&crate::explain::view::html(&explanation));
+        out.push_str("</details>");
+    }
     out.push_str(
         "<p class=\"tv2x-note\">This is the default view. With JavaScript, pick a persona and a framework here.</p>",
     );

@@ -86,6 +86,31 @@ test('without JavaScript the page still shows V1 and V2 snippets', async () => {
   await context.close();
 });
 
+test('without JavaScript each fallback opens "What Kubernetes runs" for its own TrainJob', async () => {
+  const { page, context } = await open('', { javaScriptEnabled: false });
+  const fallbacks = page.locator('.tv2x-fallback');
+  const n = await fallbacks.count();
+  assert.ok(n >= 1);
+  for (let i = 0; i < n; i++) {
+    const fallback = fallbacks.nth(i);
+    const disclosure = fallback.locator('details.tv2x-k8s');
+    assert.equal(await disclosure.count(), 1, `fallback ${i} has no "What Kubernetes runs"`);
+    await disclosure.locator('summary').scrollIntoViewIfNeeded();
+    await disclosure.locator('summary').click(); // <details> opens without JavaScript
+    const view = await disclosure.locator('.k8s').innerText();
+    // The JobSet is named after the job the fallback's YAML names: the TrainJob for the data
+    // scientist; the platform engineer's V2 pane holds only the runtime, and the job the view runs
+    // on it is the one the V1 pane names too.
+    const yaml = (await fallback.locator('pre').allInnerTexts()).join('\n---\n');
+    const jobset = /creates the JobSet (\S+?)\.?\n/.exec(view + '\n')?.[1];
+    const refused = /refuses this TrainJob/.test(view);
+    assert.ok(jobset || refused, `fallback ${i}: ${view.slice(0, 200)}`);
+    if (jobset) assert.match(yaml, new RegExp(`name: ${jobset}\\b`), `fallback ${i}: JobSet ${jobset}`);
+    if (jobset) assert.match(view, /Pods/);
+  }
+  await context.close();
+});
+
 test('without JavaScript the page shows the built-in runtimes by release', async () => {
   const { page, context } = await open('', { javaScriptEnabled: false });
   const table = page.locator('main table', { has: page.locator('th', { hasText: 'Built-in runtime' }) });
