@@ -357,7 +357,8 @@ pub fn to_html_with_classes(language: Language, code: &str, line_classes: &[Opti
     out
 }
 
-fn push_lines(out: &mut String, language: Language, code: &str, line_classes: &[Option<&str>]) {
+/// [`to_html_with_classes`] appended to `out`, for a page written into one string.
+pub fn push_lines(out: &mut String, language: Language, code: &str, line_classes: &[Option<&str>]) {
     let mut i = 0;
     for_each_line(language, code, |line, spans| {
         let marked = line_classes.get(i).copied().flatten();

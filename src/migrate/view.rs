@@ -7,7 +7,7 @@
 
 use super::report::{Entry, EntryIndex, Status};
 use super::{migrate_to, DocResult, Migration, Outcome};
-use crate::highlight::{push_escaped_html, to_html_with_classes};
+use crate::highlight::{push_escaped_html, push_lines};
 use crate::model::Value;
 use crate::releases::{Release, NEWEST};
 use crate::snippets::Language;
@@ -108,8 +108,8 @@ impl Sink for MarkedSource<'_> {
     }
 }
 
-/// The V1 document's lines as highlighted HTML, each marked by the report.
-fn marked_source_html(source: &serde_json::Value, report: &[Entry]) -> String {
+/// The V1 document's lines as highlighted HTML, each marked by the report, appended to `out`.
+fn push_marked_source_html(out: &mut String, source: &serde_json::Value, report: &[Entry]) {
     let mut marked = MarkedSource {
         index: EntryIndex::new(report),
         report,
@@ -119,7 +119,8 @@ fn marked_source_html(source: &serde_json::Value, report: &[Entry]) -> String {
         starts: Vec::new(),
     };
     yaml::emit_into(&Value::from(source), &mut marked);
-    to_html_with_classes(Language::Yaml, &marked.text, &marked.classes)
+    out.reserve(marked.text.len() * 2);
+    push_lines(out, Language::Yaml, &marked.text, &marked.classes);
 }
 
 /// Each converted document's marked V1 lines and field report.
@@ -130,7 +131,6 @@ pub fn report_html(m: &Migration) -> String {
         if report.is_empty() {
             continue;
         }
-        let v1_html = d.source.as_ref().map(|source| marked_source_html(source, report)).unwrap_or_default();
         let mut title = String::new();
         push_escaped_html(&mut title, &format!("{kind} {name}"));
         let _ = write!(
@@ -138,7 +138,15 @@ pub fn report_html(m: &Migration) -> String {
             "<details class=\"report\" open><summary>Where each field of {title} went</summary><div class=\"report-grid\">\
              <figure class=\"snippet yaml v1-marked\"><figcaption><span class=\"title\">The V1 job</span>\
              <span class=\"key\"><span class=\"k-m\">mapped</span><span class=\"k-v\">moved</span><span class=\"k-d\">dropped</span></span></figcaption>\
-             <pre tabindex=\"0\" aria-label=\"{title} with each line marked\"><code>{v1_html}</code></pre></figure>\
+             <pre tabindex=\"0\" aria-label=\"{title} with each line marked\"><code>"
+        );
+        // Written in place: the marked lines of a large job are megabytes.
+        if let Some(source) = &d.source {
+            push_marked_source_html(&mut out, source, report);
+        }
+        let _ = write!(
+            out,
+            "</code></pre></figure>\
              <div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Field report for {title}\"><table>\
              <thead><tr><th scope=\"col\">V1 field</th><th scope=\"col\">Outcome</th><th scope=\"col\">V2 / reason</th></tr></thead><tbody>"
         );

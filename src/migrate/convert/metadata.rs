@@ -20,13 +20,15 @@ impl Conversion<'_> {
             meta.namespace = Some(ns.clone());
             self.report.mapped("metadata.namespace", "metadata.namespace", "");
         }
-        meta.labels = self.meta.labels.clone();
-        for key in self.meta.labels.keys() {
+        // Taken, not copied (a job can have 150,000 labels): the TrainJob's metadata is built once.
+        meta.labels = std::mem::take(&mut self.meta.labels);
+        for key in meta.labels.keys() {
             let note = if key == "kueue.x-k8s.io/queue-name" { "Kueue reads the same label on a TrainJob" } else { "" };
-            self.report.mapped(format!("metadata.labels.{key}"), format!("metadata.labels.{key}"), note);
+            let path = format!("metadata.labels.{key}");
+            self.report.mapped(path.clone(), path, note);
         }
-        meta.annotations = self.meta.annotations.clone();
-        if !self.meta.annotations.is_empty() {
+        meta.annotations = std::mem::take(&mut self.meta.annotations);
+        if !meta.annotations.is_empty() {
             self.report.mapped("metadata.annotations", "metadata.annotations", "");
         }
         for key in ["labels", "annotations"] {

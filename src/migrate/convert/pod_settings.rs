@@ -28,7 +28,7 @@ impl PodSettings {
         release: &Release,
     ) -> Result<PodSettings, String> {
         let mut s = PodSettings::default();
-        let v = to_value(template)?;
+        let mut v = to_value(template)?;
         if let Some(meta) = v.get("metadata").and_then(Value::as_object) {
             let kept: Map<String, Value> = meta
                 .iter()
@@ -45,18 +45,21 @@ impl PodSettings {
                 ));
             }
         }
-        let Some(spec) = v.get("spec").and_then(Value::as_object) else { return Ok(s) };
+        // Taken out of the tree rather than copied: a pod setting can be a map of 150,000 keys.
+        let Some(Value::Object(spec)) = v.get_mut("spec").map(Value::take) else { return Ok(s) };
         for (k, val) in spec {
             let p = format!("{path}.spec.{k}");
             match k.as_str() {
                 "containers" => {
-                    for (i, c) in val.as_array().into_iter().flatten().enumerate() {
+                    let Value::Array(containers) = val else { continue };
+                    for (i, c) in containers.into_iter().enumerate() {
                         let cp = format!("{path}.spec.containers[{i}]");
                         if i != main {
-                            s.sidecars.push((c.clone(), cp));
+                            s.sidecars.push((c, cp));
                             continue;
                         }
-                        for (ck, cv) in c.as_object().into_iter().flatten() {
+                        let Value::Object(fields) = c else { continue };
+                        for (ck, cv) in fields {
                             if TRAINER_CONTAINER.contains(&ck.as_str()) || ck == "imagePullPolicy" {
                                 continue;
                             }
@@ -65,11 +68,12 @@ impl PodSettings {
                             } else {
                                 &mut s.container_other
                             };
-                            target.insert(ck.clone(), (cv.clone(), format!("{cp}.{ck}")));
+                            let at = format!("{cp}.{ck}");
+                            target.insert(ck, (cv, at));
                         }
                     }
                 }
-                "initContainers" => s.init_containers.push((val.clone(), p)),
+                "initContainers" => s.init_containers.push((val, p)),
                 "restartPolicy" => s.dropped.push((
                     p,
                     "the runtime's pod template sets the restart policy; V2 retries through the Job's backoffLimit \
@@ -77,10 +81,10 @@ impl PodSettings {
                         .into(),
                 )),
                 _ if release.pod_settings_pod_fields.contains(&k.as_str()) => {
-                    s.pod_patchable.insert(k.clone(), (val.clone(), p));
+                    s.pod_patchable.insert(k, (val, p));
                 }
                 _ => {
-                    s.pod_other.insert(k.clone(), (val.clone(), p));
+                    s.pod_other.insert(k, (val, p));
                 }
             }
         }

@@ -87,8 +87,8 @@ impl Conversion<'_> {
             }
         }
 
-        let pod = self.replicas[trainer_type].spec.template.clone();
-        let settings = PodSettings::collect(&pod, main_idx, &format!("{trainer_path}.template"), &self.release)?;
+        let pod = &self.replicas[trainer_type].spec.template;
+        let settings = PodSettings::collect(pod, main_idx, &format!("{trainer_path}.template"), &self.release)?;
         let base = self.base_runtime(framework_of(kind))?;
         let mut objects = Vec::new();
         let main_container = MainContainer { path: &main_path, job: "node", has_command: !main.command.is_empty() };
