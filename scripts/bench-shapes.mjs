@@ -57,7 +57,9 @@ const wallCpu = (wall, cpu) => (cpu === undefined ? s(wall) : `${s(wall)} (CPU $
 
 /** The section's markdown lines, and the budgets as [name, met, figure]. */
 export function shapeSection(native, wasm) {
-  const slowest = () => Math.max(...native.map((n) => Math.max(n.cli, n.view)));
+  // Natively a manifest is converted by the CLI; the widget's HTML view runs only in the browser,
+  // where the worker's budget holds it (the native view column is there to compare, not budgeted).
+  const slowest = () => Math.max(...native.map((n) => n.cli));
   const wasmSlowest = Math.max(...Object.values(wasm).map((w) => w.seconds));
   const lines = [
     '## Worst-case inputs',
@@ -75,8 +77,8 @@ export function shapeSection(native, wasm) {
     '',
   ];
   const budgets = [
-    [`Every worst-case shape converts or is refused within ${NATIVE_BUDGET_S} s (native)`, slowest() <= NATIVE_BUDGET_S, `slowest ${s(slowest())} ≤ ${NATIVE_BUDGET_S} s`],
-    [`Every worst-case shape converts or is refused within ${WASM_BUDGET_S} s (wasm in a worker)`, wasmSlowest <= WASM_BUDGET_S, `slowest ${s(wasmSlowest)} ≤ ${WASM_BUDGET_S} s`],
+    [`Every worst-case shape converts or is refused within ${NATIVE_BUDGET_S} s (native CLI)`, slowest() <= NATIVE_BUDGET_S, `slowest ${s(slowest())} ≤ ${NATIVE_BUDGET_S} s`],
+    [`Every worst-case shape converts, or is refused, and its view is rendered within ${WASM_BUDGET_S} s (wasm in a worker)`, wasmSlowest <= WASM_BUDGET_S, `slowest ${s(wasmSlowest)} ≤ ${WASM_BUDGET_S} s`],
   ];
   return { lines, budgets };
 }

@@ -100,7 +100,11 @@ const toggleTimes = (pattern) =>
     const host = document.querySelector('[data-trainer-v2-explorer]:not([data-compact])');
     const root = host.shadowRoot;
     const all = [...root.querySelectorAll('.framework [data-value]')].map((el) => el.dataset.value);
-    const order = pattern === 'back-and-forth' ? ['jax', 'pytorch'] : all;
+    const pair = ['jax', 'pytorch'];
+    // Start after the framework already chosen: clicking it would change nothing.
+    const current = root.querySelector('.framework [aria-checked="true"]')?.dataset.value;
+    const from = all.indexOf(current) + 1;
+    const order = pattern === 'back-and-forth' ? pair : [...all.slice(from), ...all.slice(0, from)];
     const times = [];
     for (let i = 0; i < 220; i++) {
       const target = root.querySelector(`.framework [data-value="${order[i % order.length]}"]`);
