@@ -49,6 +49,9 @@ function collectBlocks() {
     // A block inside another, or a paragraph, figure or table inside a block.
     nested: Boolean(pre.parentElement.closest('pre, code') || pre.querySelector('pre, p, figure, div, table')),
   });
+  // A reader opens a fallback's "What Kubernetes runs" before copying from it; closed, its blocks
+  // render no text.
+  for (const details of document.querySelectorAll('[data-trainer-v2-explorer] details')) details.open = true;
   const blocks = [];
   for (const pre of document.querySelectorAll('pre')) {
     const mount = pre.closest('[data-trainer-v2-explorer]');

@@ -41,6 +41,8 @@ const shown = (page) =>
   page.evaluate((MOUNTS) => {
     const visible = (el) => el.getClientRects().length > 0 && el.getBoundingClientRect().height > 0;
     return [...document.querySelectorAll(MOUNTS)].map((host) => {
+      // The restored fallback's "What Kubernetes runs", opened as a reader would to read it.
+      for (const details of host.querySelectorAll(':scope details')) details.open = true;
       const blocks = [...host.querySelectorAll('pre'), ...(host.shadowRoot?.querySelectorAll('pre') ?? [])];
       return {
         failed: host.hasAttribute('data-trainer-v2-explorer-failed'),
