@@ -105,6 +105,7 @@ const toggleTimes = (pattern) =>
     const current = root.querySelector('.framework [aria-checked="true"]')?.dataset.value;
     const from = all.indexOf(current) + 1;
     const order = pattern === 'back-and-forth' ? pair : [...all.slice(from), ...all.slice(0, from)];
+    if (pattern !== 'back-and-forth' && all.length <= 4) throw new Error(`only ${all.length} frameworks: the round would hit the cache`);
     const times = [];
     for (let i = 0; i < 220; i++) {
       const target = root.querySelector(`.framework [data-value="${order[i % order.length]}"]`);
@@ -123,7 +124,6 @@ const toggleTimes = (pattern) =>
       times.push(t);
       await new Promise((r) => setTimeout(r, 5));
     }
-    if (pattern !== 'back-and-forth' && all.length <= 4) throw new Error(`only ${all.length} frameworks: the round would hit the cache`);
     return times.slice(20); // warm-up dropped: 200 measured toggles
   }, pattern);
 const toggles = await toggleTimes('back-and-forth');

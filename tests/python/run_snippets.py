@@ -307,6 +307,7 @@ class SdkProcess:
         if stubs:
             env["PYTHONPATH"] = str(HERE / "stubs")
         self.env = env
+        self.venv = venv
         self.proc = subprocess.Popen(
             [os.path.join(os.path.abspath(venv), "bin", "python"), str(HERE / "sdk_child.py"), "--serve"],
             env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -321,7 +322,7 @@ class SdkProcess:
         self.proc.stdin.flush()
         answer = self.proc.stdout.readline()
         if not answer:
-            raise Mismatch(f"the SDK process in {self.env.get('VIRTUAL_ENV', 'its venv')} exited")
+            raise Mismatch(f"the SDK process in {self.venv} exited")
         return json.loads(answer)["returncode"], stderr.read_text() if stderr.exists() else ""
 
 

@@ -4,9 +4,8 @@ A pane runs as the reader would run it, against the Kubernetes API that $KUBECON
 (run_snippets.py's fake API server). Only the waits are watched: each call of the client's wait
 method is recorded with its bound arguments, defaults applied, and then runs for real.
 
-Usage: <venv>/bin/python sdk_child.py PANE.py RECORD.json
-       <venv>/bin/python sdk_child.py --serve
-  --serve: imports the SDK once, then reads one JSON request per line on stdin
+Usage: <venv>/bin/python sdk_child.py --serve
+  Imports the SDK once, then reads one JSON request per line on stdin
   ({pane, record, cwd, env, output, stderr, timeout}), runs each pane in a forked child (a fresh
   process state per pane, the imports already done) and answers {"returncode": N} per line.
 """
@@ -90,13 +89,9 @@ def serve():
 
 
 def main():
-    if sys.argv[1:] == ["--serve"]:
-        serve()
-        return
-    pane, record = sys.argv[1], sys.argv[2]
-    calls = []
-    watch_waits(calls)
-    run(pane, record, calls)
+    if sys.argv[1:] != ["--serve"]:
+        raise SystemExit(__doc__)
+    serve()
 
 
 if __name__ == "__main__":
