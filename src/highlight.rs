@@ -322,7 +322,7 @@ pub fn push_escaped_html(out: &mut String, s: &str) {
 }
 
 /// Highlighted code as HTML for the inside of a `<code>`: tokens as `<span class="t-…">`, and a
-/// `<span class="ln …">` block around each marked line (`ln o` where a V1 line is infrastructure a
+/// `<span class="ln …">` around each marked line (`ln o` where a V1 line is infrastructure a
 /// runtime now owns). Used by the widget and by the page's static fallback, so both show the
 /// same markup.
 ///
@@ -380,12 +380,13 @@ pub fn push_lines(out: &mut String, language: Language, code: &str, line_classes
                 out.push_str("</span>");
             }
         }
-        // A marked line's newline stays inside its block so no empty line appears after it, and
-        // the text content still reads as the code.
-        out.push('\n');
+        // The newline goes after a marked line's element, never inside it: the element is an
+        // inline-block (a block would make the browser's innerText, which is what screen readers,
+        // drag-and-drop and copy buttons of host sites read, show every marked line twice).
         if marked.is_some() {
             out.push_str("</span>");
         }
+        out.push('\n');
     });
 }
 
@@ -426,6 +427,14 @@ mod html_tests {
         assert_eq!(escape_html(s), "a&amp;b&lt;c&gt;d&quot;e&#39;f ü→∞ &amp;amp;");
         assert_eq!(escape_html("plain"), "plain");
         assert_eq!(escape_html("'"), "&#39;");
+    }
+
+    #[test]
+    fn a_marked_line_holds_its_text_and_its_newline_follows_it() {
+        // The line element is an inline-block: a newline inside it would end the element's own
+        // line and put the next line of code beside it.
+        let html = to_html(Language::Python, "a\nb\n\nc\n", &[false, true, true, false]);
+        assert_eq!(html, "a\n<span class=\"ln o\">b</span>\n<span class=\"ln o\"></span>\nc\n");
     }
 
     #[test]

@@ -46,6 +46,8 @@ function collectBlocks() {
     name: `${caption(pre)} in ${where}`,
     language: language(pre),
     text: pre.innerText,
+    // The code itself, markup stripped: the rendered text must read as exactly this.
+    source: pre.textContent,
     // A block inside another, or a paragraph, figure or table inside a block.
     nested: Boolean(pre.parentElement.closest('pre, code') || pre.querySelector('pre, p, figure, div, table')),
   });
@@ -100,6 +102,21 @@ function yamlErrors({ name, text }) {
   });
 }
 
+/**
+ * Where the rendered text (innerText: what screen readers, drag and drop and host sites' copy
+ * buttons read) differs from the code, line by line; null when they agree. A line element
+ * rendered as a block, for one, makes the browser read every marked line with an empty line after
+ * it, which YAML and Python both still parse.
+ */
+function renderedDifference({ text, source }) {
+  const lines = (s) => s.replace(/\n$/, '').split('\n');
+  const [shown, code] = [lines(text), lines(source)];
+  const at = shown.findIndex((line, i) => line !== code[i]);
+  if (at === -1 && shown.length === code.length) return null;
+  const i = at === -1 ? Math.min(shown.length, code.length) : at;
+  return `reads as ${shown.length} lines where the code has ${code.length}; line ${i + 1} reads ${JSON.stringify(shown[i] ?? '(nothing)')} where the code has ${JSON.stringify(code[i] ?? '(nothing)')}`;
+}
+
 /** Every problem a reader would meet copying these blocks, one line each. */
 function problems(blocks, t) {
   const count = (lang) => blocks.filter((b) => b.language === lang).length;
@@ -110,6 +127,8 @@ function problems(blocks, t) {
     if (markup) out.push(`${b.name}: shows markup as text: ${JSON.stringify(b.text.slice(Math.max(0, markup.index - 30), markup.index + 40))}`);
     if (b.nested) out.push(`${b.name}: a code block sits inside another`);
     if (!b.text.trim()) out.push(`${b.name}: is empty`);
+    const shown = renderedDifference(b);
+    if (shown) out.push(`${b.name}: ${shown}`);
     if (b.language === null) out.push(`${b.name}: its language is not marked (figure class or language-*)`);
   }
   out.push(...pythonErrors(blocks.filter((b) => b.language === 'python')));

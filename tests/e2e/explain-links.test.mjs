@@ -127,7 +127,7 @@ function presets(page) {
       pods: Object.fromEntries([...f.querySelectorAll('li[data-rjob]')].map((li) => [li.dataset.rjob, +li.dataset.count])),
       hostfile: f.querySelector('.k8s-hostfile')?.textContent,
       objects: [...f.querySelectorAll('li[data-kind]')].map((li) => li.textContent),
-      yaml: Object.fromEntries([...f.querySelectorAll('.k8s-yaml figure')].map((fig) => [fig.dataset.doc, fig.querySelector('pre').textContent])),
+      yaml: Object.fromEntries([...f.querySelectorAll('.k8s-yaml figure')].map((fig) => [fig.dataset.doc, fig.querySelector('pre').innerText])),
       items: [...f.querySelectorAll('[data-src]')].map((el) => ({ src: el.dataset.src, title: el.title, text: el.textContent })),
     })),
   );
