@@ -202,6 +202,17 @@ async fn arrow_keys_home_and_end_move_and_select() {
     key(&radio(&el, "framework", "paddle"), "Home");
     settle().await;
     assert_eq!(checked(&el, "framework"), "pytorch");
+    // Two keys before the widget renders (a fast typist on a busy machine): the second steps from
+    // the radio the first moved focus to, not from the selection the last render showed.
+    key(&radio(&el, "framework", "pytorch"), "End");
+    let focused: HtmlElement = el.shadow_root().unwrap().active_element().unwrap().dyn_into().unwrap();
+    key(&focused, "ArrowLeft");
+    settle().await;
+    let before_paddle = {
+        let radios = q(&el, ".framework").children();
+        radios.item(radios.length() - 2).unwrap().get_attribute("data-value").unwrap()
+    };
+    assert_eq!(checked(&el, "framework"), before_paddle, "End then ArrowLeft, both before a render");
     // Roving tabindex: only the checked radio is in the tab order.
     let tabbable = el.shadow_root().unwrap().query_selector_all(".framework [tabindex=\"0\"]").unwrap();
     assert_eq!(tabbable.length(), 1);

@@ -36,13 +36,25 @@ pub fn RadioGroup(props: &RadioGroupProps) -> Html {
         let on_select = props.on_select.clone();
         let selected = props.selected;
         Callback::from(move |e: KeyboardEvent| {
-            let Some(next) = next_index(&e.key(), selected, len) else { return };
+            let target = e.target_dyn_into::<web_sys::Element>();
+            let group = target.as_ref().and_then(|t| t.parent_element());
+            // Step from the radio that has focus, as native radios do, not from `selected`: a
+            // second key pressed before this render lands (a fast typist, a busy phone) would
+            // step from the stale selection and undo the first.
+            let current = match (&target, &group) {
+                (Some(target), Some(group)) => {
+                    let children = group.children();
+                    (0..children.length())
+                        .find(|&i| children.item(i).as_ref() == Some(target))
+                        .map_or(selected, |i| i as usize)
+                }
+                _ => selected,
+            };
+            let Some(next) = next_index(&e.key(), current, len) else { return };
             e.prevent_default();
             on_select.emit(next);
             // Move focus with the selection, as native radio buttons do.
-            let button = e
-                .target_dyn_into::<web_sys::Element>()
-                .and_then(|t| t.parent_element())
+            let button = group
                 .and_then(|group| group.children().item(next as u32))
                 .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
             if let Some(button) = button {
