@@ -18,7 +18,7 @@ CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chr
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: all serve dist kits hosts test test-native test-python test-browser test-e2e test-hosts examples bench lint tools reference wheels post fallback clean
+.PHONY: all serve dist kits hosts test test-native test-python test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint tools reference wheels post fallback clean
 
 all: test
 
@@ -59,9 +59,15 @@ lint:
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
 
+# The CLI the checks below run: the one `cargo test` builds. A plain `cargo build` would compile
+# our crate and a few dependencies once more (scripts/explorer.sh says why).
+EXPLORER := $(or $(CARGO_TARGET_DIR),target)/debug/trainer-explorer
+print-explorer:
+	@echo $(EXPLORER)
+
 test-native: reference
 	cargo test
-	cargo run -q --bin trainer-explorer -- post --check
+	$(EXPLORER) post --check
 
 # For every Trainer release line: every Python snippet must parse and bind to the real signatures
 # of the SDK that release pairs with (read from the wheels' METADATA). Then the data scientist's
@@ -70,8 +76,8 @@ test-native: reference
 # --self-test first shows each guard fails on its defect.
 test-python: wheels
 	python3 tests/python/check_snippets.py --wheels .tools/sdk-wheels --self-test
-	cargo build -q --bin trainer-explorer
-	python3 tests/python/check_snippets.py --wheels .tools/sdk-wheels --explorer target/debug/trainer-explorer \
+	$(if $(EXPLORER_BUILT),,cargo test -q --no-run)
+	python3 tests/python/check_snippets.py --wheels .tools/sdk-wheels --explorer $(EXPLORER) \
 	  'framework=pytorch&nodes=4&gpus=2&procs=4&queue=team-q&namespace=team-a&image=registry.example.com/t:1' \
 	  'framework=pytorch&scope=namespaced&namespace=team-a' \
 	  'framework=tensorflow&nodes=3&gpus=1&queue=q&namespace=ml&image=tensorflow/tensorflow:2.16.1' \
@@ -80,8 +86,8 @@ test-python: wheels
 	  'framework=torchtune&model=llama3.2-3b&gpus=0' \
 	  'framework=xgboost&scope=namespaced&namespace=team-a&procs=2'
 	@scripts/fetch-sdk-venvs.sh
-	python3 tests/python/run_snippets.py --explorer target/debug/trainer-explorer --self-test
-	python3 tests/python/run_snippets.py --explorer target/debug/trainer-explorer
+	python3 tests/python/run_snippets.py --explorer $(EXPLORER) --self-test
+	python3 tests/python/run_snippets.py --explorer $(EXPLORER)
 
 # The wasm-bindgen browser tests, in headless Chromium and then headless Firefox ESR.
 test-browser:
@@ -89,7 +95,10 @@ test-browser:
 	CHROMEDRIVER=$(CHROMEDRIVER) cargo test --target wasm32-unknown-unknown --test browser
 	env -u CHROMEDRIVER GECKODRIVER=$$(command -v geckodriver) cargo test --target wasm32-unknown-unknown --test browser
 
-test: tools lint test-native test-python test-browser test-e2e test-hosts
+# Every check above, each once: scripts/test-all.sh runs them in an order that overlaps the
+# installs, the Python checks and the host sites' builds with cargo's work.
+test: tools
+	scripts/test-all.sh
 
 clean:
 	rm -rf dist target/python
@@ -110,10 +119,18 @@ hosts: dist
 
 # The widget in those real sites, in headless Chromium (each site served at its own root).
 test-hosts: hosts
+	@$(MAKE) --no-print-directory hosts-run
+
+# The host sites' tests on what `make hosts` built.
+hosts-run:
 	@scripts/install-tools.sh browser
 	PLAYWRIGHT_CORE=$(CURDIR)/.tools/node/node_modules/playwright-core node --test tests/e2e/hosts.test.mjs
 
 test-e2e: examples
+	@$(MAKE) --no-print-directory e2e-run
+
+# The end-to-end tests on what `make examples` built.
+e2e-run:
 	@scripts/install-tools.sh browser
 	@set -e; QUIET=1 python3 scripts/serve.py --dir dist --port $(E2E_PORT) & server=$$!; \
 	  QUIET=1 python3 scripts/serve.py --dir dist --port $$(($(E2E_PORT)+1)) --csp & csp=$$!; \

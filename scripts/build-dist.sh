@@ -20,7 +20,7 @@ scripts/wasm-opt.sh "$wasm"
 python3 scripts/shorten-wasm-names.py "$wasm" dist/pkg/trainer_v2_explorer.js
 scripts/wasm-opt.sh dist/pkg-migrate/trainer_v2_migrate_bg.wasm
 cp index.html dist/index.html
-cargo run -q --bin trainer-explorer -- post --check
+scripts/explorer.sh post --check
 cp www/*.js www/*.css dist/
 # The wasm-bindgen glue and the widget's loader ship minified (about 2 KB and 1 KB less gzipped
 # for the widget); www/ keeps the readable loader.
@@ -35,7 +35,7 @@ fi
 cp www/pkg-migrate/*.js www/pkg-migrate/*.css dist/pkg-migrate/
 [[ -d www/assets ]] && cp -r www/assets dist/
 # The page's static fallback must be what the core generates.
-cargo run -q --bin trainer-explorer -- fallback dist/index.html --check
+scripts/explorer.sh fallback dist/index.html --check
 # The drop-in kits for the three sites (the blog's export lives in its kit).
 scripts/build-kits.sh
 printf 'dist/ ready: %s bytes wasm, %s bytes js\n' "$(wc -c <"$wasm")" "$(wc -c <dist/pkg/trainer_v2_explorer.js)"

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -f dist/explorer.js && -d dist/pkg && -d dist/pkg-migrate ]] || { echo "error: run scripts/build-dist.sh first" >&2; exit 1; }
 command -v rsvg-convert >/dev/null || { echo "error: rsvg-convert is missing (scripts/install-tools.sh examples)" >&2; exit 1; }
-cli() { cargo run -q --bin trainer-explorer -- "$@" >/dev/null; }
+cli() { scripts/explorer.sh "$@" >/dev/null; }
 # The widget's files and the fallback's stylesheet, which every kit serves from one folder.
 assets() {
   mkdir -p "$1"

@@ -5,6 +5,7 @@
 #   scripts/install-tools.sh browser  # Chromium + chromedriver
 #   scripts/install-tools.sh kits     # rsvg-convert (the blog post's social card)
 #   scripts/install-tools.sh hosts    # what the three real sites build with (../shared/hosts/README.md)
+#   scripts/install-tools.sh venvs    # only the Sphinx venvs of examples and hosts (pip, no apt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
@@ -83,11 +84,19 @@ example_tools() {
       die "hugo and jekyll are missing and cannot be installed here (needs root and apt)"
     fi
   fi
-  if ! [[ -x .tools/venv/bin/sphinx-build ]] || ! .tools/venv/bin/python -c 'import myst_parser' 2>/dev/null; then
-    say "installing Sphinx and MyST into .tools/venv (PyPI)"
-    python3 -m venv .tools/venv
-    .tools/venv/bin/pip install --quiet sphinx==9.0.4 myst-parser==5.2.0
-  fi
+  sphinx_venv
+}
+
+# The Python venvs (pip only, no apt): make test installs them in the background.
+pip_lock() { mkdir -p .tools && exec 8>.tools/.pip.lock && flock 8; }
+
+sphinx_venv() {
+  ( pip_lock
+    if ! [[ -x .tools/venv/bin/sphinx-build ]] || ! .tools/venv/bin/python -c 'import myst_parser' 2>/dev/null; then
+      say "installing Sphinx and MyST into .tools/venv (PyPI)"
+      python3 -m venv .tools/venv
+      .tools/venv/bin/pip install --quiet sphinx==9.0.4 myst-parser==5.2.0
+    fi )
 }
 
 # Debian packages, installed together when any is missing: apt_need <command-or-path> <package>...
@@ -117,16 +126,21 @@ host_tools() {
   done
   (( ${#missing[@]} == 0 )) || apt_install "${missing[@]}"
   command -v npm >/dev/null || die "npm not found: install Node.js and npm (Debian: nodejs npm)"
+  hosts_sphinx_venv
+}
+
+hosts_sphinx_venv() {
   local hosts=${TRAINER_HOSTS:-../shared/hosts}
   [[ -f "$hosts/trainer-docs/requirements.txt" ]] || die "no host site copies at $hosts (set TRAINER_HOSTS)"
-  # Runs sphinx-build itself: a venv moved or made through another path keeps scripts whose
-  # shebang no longer resolves.
-  if ! .tools/venv-hosts-sphinx/bin/sphinx-build --version >/dev/null 2>&1 ||
-    ! .tools/venv-hosts-sphinx/bin/python -c 'import furo, myst_parser' 2>/dev/null; then
-    say "installing the Trainer docs' requirements into .tools/venv-hosts-sphinx (PyPI)"
-    python3 -m venv --clear .tools/venv-hosts-sphinx
-    .tools/venv-hosts-sphinx/bin/pip install --quiet -r "$hosts/trainer-docs/requirements.txt"
-  fi
+  ( pip_lock
+    # Runs sphinx-build itself: a venv moved or made through another path keeps scripts whose
+    # shebang no longer resolves.
+    if ! .tools/venv-hosts-sphinx/bin/sphinx-build --version >/dev/null 2>&1 ||
+      ! .tools/venv-hosts-sphinx/bin/python -c 'import furo, myst_parser' 2>/dev/null; then
+      say "installing the Trainer docs' requirements into .tools/venv-hosts-sphinx (PyPI)"
+      python3 -m venv --clear .tools/venv-hosts-sphinx
+      .tools/venv-hosts-sphinx/bin/pip install --quiet -r "$hosts/trainer-docs/requirements.txt"
+    fi )
 }
 
 for what in "${@:-build browser}"; do
@@ -136,6 +150,7 @@ for what in "${@:-build browser}"; do
     examples) example_tools ;;
     kits) kit_tools ;;
     hosts) host_tools ;;
+    venvs) sphinx_venv; hosts_sphinx_venv ;;
     bench)
       [[ -x .tools/node/node_modules/.bin/lighthouse ]] || npm install --silent --no-audit --no-fund --prefix .tools/node lighthouse@12.2.3
       # Where the widget's bytes go, by crate.

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# `make test`: every check the Makefile's test-* targets run, each exactly once, ordered so that
+# work waiting on the network or a browser overlaps work that keeps both cores busy (cargo):
+#   1. background: the pip installs (the SDK wheels and venvs, the Sphinx venvs);
+#      foreground: lint, then the native tests, which build the CLI everything below runs;
+#   2. background: the Python checks (only the CLI and the venvs);
+#      foreground: the wasm tests in Chromium and Firefox, the site, the example sites;
+#   3. background: the three host sites' builds;
+#      foreground: the end-to-end tests;
+#   4. the host sites' tests.
+# A background job's output is printed whole when it is waited for, and its failure fails the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+logs=target/test-logs
+mkdir -p "$logs"
+m() { make --no-print-directory "$@"; }
+stamp() { printf '\n==> %s %s\n' "$(date -u +%H:%M:%S)" "$*"; }
+
+declare -A pids
+# start NAME CMD...: runs CMD in the background, its output to $logs/NAME.log.
+start() {
+  local name=$1
+  shift
+  stamp "started in the background: $name"
+  "$@" >"$logs/$name.log" 2>&1 &
+  pids[$name]=$!
+}
+# finish NAME: waits for NAME, prints its output, and stops here if it failed.
+finish() {
+  local name=$1 rc=0
+  wait "${pids[$name]}" || rc=$?
+  stamp "background job $name ended (exit $rc); its output:"
+  cat "$logs/$name.log"
+  if ((rc != 0)); then
+    echo "error: $name failed (exit $rc)" >&2
+    exit "$rc"
+  fi
+}
+# On any exit, no background job is left running.
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
+
+installs() {
+  scripts/fetch-wheels.sh
+  scripts/fetch-sdk-venvs.sh
+  scripts/install-tools.sh venvs
+}
+start installs installs
+
+stamp lint
+m lint
+stamp test-native
+m test-native
+# The CLI the rest runs, as test-native's `cargo test` built it (scripts/explorer.sh says why).
+TRAINER_EXPLORER=$(m -s print-explorer)
+[[ $TRAINER_EXPLORER == /* ]] || TRAINER_EXPLORER=$PWD/$TRAINER_EXPLORER
+export TRAINER_EXPLORER
+
+finish installs
+start python m test-python EXPLORER_BUILT=1
+stamp test-browser
+m test-browser
+stamp "dist and the example sites"
+m examples
+finish python
+
+start host-sites bash -c 'scripts/install-tools.sh hosts && scripts/build-hosts.sh'
+stamp "end-to-end tests"
+m e2e-run
+finish host-sites
+stamp "the host sites' tests"
+m hosts-run
+stamp "make test: every check passed"
