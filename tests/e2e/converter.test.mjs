@@ -88,7 +88,9 @@ test('edits made while the converter is busy: only the newest waits, and a super
   await page.waitForTimeout(250);
   await rename(page, 'edit-5');
   await rename(page, 'edit-4');
-  await waitForResult(page, 'name: edit-4');
+  // Up to four 2.6 s conversions run before edit-4's; this test is about which run, not how
+  // fast, so a loaded machine gets time (15 s timed out once beside a build).
+  await waitForResult(page, 'name: edit-4', 30000);
   await page.waitForTimeout(3000); // anything still queued would run and show now
   const converted = await page.workers()[0].evaluate(() => self.converted);
   // Six texts were asked for (the initial one, edits 1 to 4, edit-4 again); without the queue
