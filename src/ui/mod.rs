@@ -5,6 +5,7 @@ pub mod app;
 pub mod browser;
 pub mod components;
 pub mod mount;
+pub mod prepare;
 pub mod recent;
 pub mod state;
 
