@@ -145,16 +145,13 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             // After the frame: the DOM update a reader waits for does not wait on history,
             // storage or the other instances. Dropping the timer (a newer change) cancels it.
             let changed = *rev > 0;
-            let wanted = if changed && sel.mode == Mode::Compare {
-                let kept = kept_views.borrow();
-                // A kept view is ready already.
-                sel.one_click_away(all_controls).into_iter().filter(|s| !kept.iter().any(|(k, _)| k == s)).collect()
-            } else {
-                Vec::new()
-            };
+            let mut wanted =
+                if changed && sel.mode == Mode::Compare { sel.one_click_away(all_controls) } else { Vec::new() };
+            // A kept view is ready already.
+            wanted.retain(|s| !kept_views.borrow().iter().any(|(k, _)| k == s));
             let preparing = IdleChain::start(prepared, wanted);
             let pending = changed.then(|| {
-                gloo::timers::callback::Timeout::new(0, move || {
+                browser::after(0, move || {
                     browser::persist(&sel, sync);
                     browser::broadcast(instance, &sel, sync);
                 })

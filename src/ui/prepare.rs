@@ -143,9 +143,10 @@ pub struct IdleChain {
 }
 
 impl IdleChain {
-    pub fn start(store: PreparedStore, wanted: Vec<Selection>) -> IdleChain {
-        store.0.borrow_mut().keep_only(&wanted);
-        let mut queue: Vec<Selection> = wanted.into_iter().filter(|s| !store.0.borrow().is_prepared(s)).collect();
+    pub fn start(store: PreparedStore, mut queue: Vec<Selection>) -> IdleChain {
+        store.0.borrow_mut().keep_only(&queue);
+        // retain rather than filter and collect: the same code as the explorer's (wasm bytes).
+        queue.retain(|s| !store.0.borrow().is_prepared(s));
         queue.reverse();
         let pending = Rc::new(RefCell::new(None));
         next_slice(store, queue, Rc::downgrade(&pending));
@@ -160,7 +161,7 @@ fn next_slice(store: PreparedStore, mut queue: Vec<Selection>, pending: Weak<Ref
     if queue.is_empty() {
         return;
     }
-    *slot.borrow_mut() = Some(Timeout::new(PAUSE_MS, move || {
+    *slot.borrow_mut() = Some(crate::ui::browser::after(PAUSE_MS, move || {
         // A hidden page's reader is not about to click: stop until the next selection.
         if gloo::utils::document().hidden() {
             return;

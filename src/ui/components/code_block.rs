@@ -85,7 +85,7 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
                 });
                 let reset = copy_state.clone();
                 if let Some(timer) = reset_timer.upgrade() {
-                    *timer.borrow_mut() = Some(Timeout::new(2000, move || reset.set(CopyState::Idle)));
+                    *timer.borrow_mut() = Some(browser::after(2000, move || reset.set(CopyState::Idle)));
                 }
             });
         })
