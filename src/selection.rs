@@ -342,6 +342,45 @@ impl Selection {
     }
 }
 
+impl Selection {
+    /// The selections one click on a control away, the ones a reader is likely to ask for next:
+    /// every other framework, the other persona, and where the widget shows those controls
+    /// (`all_controls`: not in the post's compact presets) every other release and, where there
+    /// is a runtime to scope, the other runtime scope. The widget prepares their views while the
+    /// reader reads (ui::prepare). Frameworks come first: they are the control readers use most.
+    pub fn one_click_away(&self, all_controls: bool) -> Vec<Selection> {
+        // Loops rather than iterator chains: this runs in the widget, where each byte downloads.
+        let mut out = Vec::new();
+        let mut add = |change: &dyn Fn(&mut Selection)| {
+            let mut next = self.clone();
+            change(&mut next);
+            if next != *self {
+                out.push(next);
+            }
+        };
+        for f in Framework::ALL {
+            add(&|s| s.framework = f);
+        }
+        for p in Persona::ALL {
+            add(&|s| s.persona = p);
+        }
+        if all_controls {
+            for r in crate::releases::RELEASES {
+                add(&|s| s.release = *r);
+            }
+            if self.v2_support() != V2Support::Unsupported {
+                add(&|s| {
+                    s.scope = match s.scope {
+                        RuntimeScope::Cluster => RuntimeScope::Namespaced,
+                        RuntimeScope::Namespaced => RuntimeScope::Cluster,
+                    }
+                });
+            }
+        }
+        out
+    }
+}
+
 /// The name of the custom MPI runtime the widget generates where the release ships no plain-MPI
 /// built-in (v2.1 removed `mpi-distributed`).
 pub const CUSTOM_MPI_RUNTIME: &str = "openmpi-distributed";
@@ -448,6 +487,32 @@ mod tests {
             assert!(!err.is_empty());
             assert_eq!(p, Params::default(), "{key:?}={raw} changed the params");
         }
+    }
+
+    #[test]
+    fn one_click_away_is_each_other_choice_of_one_shown_control() {
+        let mut sel = Selection::new(Persona::DataScientist, Framework::Jax);
+        sel.params.set(ParamKey::Nodes, "3").unwrap();
+        let differs = |a: &Selection, b: &Selection| {
+            [a.framework != b.framework, a.persona != b.persona, a.release != b.release, a.scope != b.scope]
+                .into_iter()
+                .filter(|d| *d)
+                .count()
+        };
+        let compact = sel.one_click_away(false);
+        assert_eq!(compact.len(), Framework::ALL.len() - 1 + 1, "other frameworks and the other persona");
+        let full = sel.one_click_away(true);
+        let releases = crate::releases::RELEASES.len();
+        assert_eq!(full.len(), compact.len() + (releases - 1) + 1, "and other releases and the other scope");
+        for next in &full {
+            assert_eq!(differs(&sel, next), 1, "{next:?} is not one click away");
+            assert_eq!((next.params.clone(), next.mode), (sel.params.clone(), sel.mode), "parameters stay");
+        }
+        assert!(!full.contains(&sel));
+        assert_eq!(full.iter().collect::<std::collections::HashSet<_>>().len(), full.len(), "no repeats");
+        // No runtime to scope: the scope control is not shown.
+        let tensorflow = Selection::new(Persona::DataScientist, Framework::TensorFlow);
+        assert!(tensorflow.one_click_away(true).iter().all(|s| s.scope == tensorflow.scope));
     }
 
     #[test]

@@ -328,6 +328,65 @@ async fn two_instances_stay_in_sync_and_presets_keep_their_framework() {
     assert_eq!(checked(&main, "persona"), "data-scientist", "sync works both ways");
 }
 
+/// Waits until no preparation slice has run for a while (ui::prepare works at idle time).
+async fn until_preparation_rests() {
+    for _ in 0..50 {
+        let before = ui::prepare::counts().0;
+        yew::platform::time::sleep(Duration::from_millis(300)).await;
+        if ui::prepare::counts().0 == before {
+            return;
+        }
+    }
+    panic!("preparation never rested");
+}
+
+#[wasm_bindgen_test]
+async fn a_view_prepared_while_the_reader_reads_is_the_one_a_fresh_toggle_builds() {
+    reset("");
+    let el = mounted(&[]).await;
+    // The reader's first change starts preparing what is one click away; then they read.
+    radio(&el, "persona", "platform-engineer").click();
+    settle().await;
+    until_preparation_rests().await;
+    for framework in ["xgboost", "mpi"] {
+        let (_, views_before, code_before) = ui::prepare::counts();
+        radio(&el, "framework", framework).click();
+        settle().await;
+        let (_, views_after, code_after) = ui::prepare::counts();
+        assert_eq!(views_after, views_before + 1, "{framework}: the toggle took its prepared view");
+        assert!(code_after > code_before, "{framework}: and prepared <code> elements");
+        let prepared = q(&el, ".panes").inner_html();
+        // The same selection, built fresh: an instance that starts on it.
+        let fresh =
+            mounted(&[("data-persona", "platform-engineer"), ("data-framework", framework), ("data-sync", "")]).await;
+        assert_eq!(prepared, q(&fresh, ".panes").inner_html(), "{framework}: prepared and fresh views differ");
+        fresh.remove();
+        until_preparation_rests().await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn idle_preparation_stops_when_the_widget_leaves_the_page() {
+    reset("");
+    let (before_click, _, _) = ui::prepare::counts();
+    let gone = mounted(&[]).await;
+    radio(&gone, "framework", "jax").click();
+    yew::scheduler::flush().await;
+    gone.remove();
+    settle().await;
+    let (at_unmount, _, _) = ui::prepare::counts();
+    let neighbours = 8 + 1 + 3 + 1;
+    assert!(at_unmount - before_click < neighbours, "the widget left while it still had work");
+    yew::platform::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(ui::prepare::counts().0, at_unmount, "no slice ran after the widget left");
+    // The same on a widget that stays: it does prepare.
+    let stays = mounted(&[]).await;
+    radio(&stays, "framework", "jax").click();
+    settle().await;
+    until_preparation_rests().await;
+    assert!(ui::prepare::counts().0 > at_unmount, "a widget on the page prepares");
+}
+
 #[wasm_bindgen_test]
 async fn the_copy_button_copies_and_announces() {
     reset("");

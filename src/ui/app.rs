@@ -12,8 +12,10 @@ use crate::query::SyncSet;
 use crate::releases::RELEASES;
 use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
 use crate::snippets::{render, View};
+use crate::ui::prepare::{IdleChain, PreparedStore};
 use crate::ui::recent::kept_or_made;
 use gloo::events::EventListener;
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -110,35 +112,51 @@ fn use_handlers(d: UseReducerDispatcher<State>, status: UseStateSetter<String>) 
 const KEPT_VIEWS: usize = 4;
 
 /// The snippets for `sel`, kept for the last few selections: a reader going back to one does not
-/// wait for its snippets to be built again.
+/// wait for its snippets to be built again. A selection one click from the last one was usually
+/// prepared while the reader read (ui::prepare): going on to it does not wait either.
 #[hook]
-fn use_view(sel: &Selection) -> Rc<View> {
+fn use_view(sel: &Selection, prepared: &PreparedStore) -> (Rc<View>, Rc<RefCell<KeptViews>>) {
     let kept = use_mut_ref(Vec::new);
-    let view = kept_or_made(&mut kept.borrow_mut(), sel.clone(), KEPT_VIEWS, |sel| Rc::new(render(sel)));
-    view
+    let view = kept_or_made(&mut kept.borrow_mut(), sel.clone(), KEPT_VIEWS, |sel| {
+        let ready = prepared.0.borrow_mut().take_view(sel);
+        ready.unwrap_or_else(|| Rc::new(render(sel)))
+    });
+    (view, kept)
 }
+
+type KeptViews = Vec<(Selection, Rc<View>)>;
 
 #[component]
 pub fn Explorer(props: &ExplorerProps) -> Html {
     let state = use_reducer(|| State::new(props.initial.clone()));
     let sel = state.selection.clone();
-    let view = use_view(&sel);
+    let prepared = PreparedStore(use_mut_ref(Default::default));
+    let (view, kept_views) = use_view(&sel, &prepared);
     let status = use_state(String::new);
     let theme_class = use_theme(props.pinned_theme);
 
-    // Publish the reader's own changes: URL, storage, and the other instances.
+    // Publish the reader's own changes: URL, storage, and the other instances. Then prepare what
+    // is one click away (ui::prepare): only once the reader has changed something here, so
+    // instances nobody touches do no work.
     {
-        let (sel, sync, instance) = (sel.clone(), props.sync, props.instance);
+        let (sel, sync, instance, all_controls) = (sel.clone(), props.sync, props.instance, !props.compact);
+        let prepared = prepared.clone();
         use_effect_with(state.local_revision, move |rev| {
             // After the frame: the DOM update a reader waits for does not wait on history,
             // storage or the other instances. Dropping the timer (a newer change) cancels it.
-            let pending = (*rev > 0).then(|| {
-                gloo::timers::callback::Timeout::new(0, move || {
+            let changed = *rev > 0;
+            let mut wanted =
+                if changed && sel.mode == Mode::Compare { sel.one_click_away(all_controls) } else { Vec::new() };
+            // A kept view is ready already.
+            wanted.retain(|s| !kept_views.borrow().iter().any(|(k, _)| k == s));
+            let preparing = IdleChain::start(prepared, wanted);
+            let pending = changed.then(|| {
+                browser::after(0, move || {
                     browser::persist(&sel, sync);
                     browser::broadcast(instance, &sel, sync);
                 })
             });
-            move || drop(pending)
+            move || drop((pending, preparing))
         });
     }
     // Receive the other instances' changes.
@@ -221,8 +239,8 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             </div>
             <p class="summary">{ &view.summary }</p>
             <div class="panes">
-                <Pane pane={view.v2.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
-                <Pane pane={view.v1.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
+                <Pane pane={view.v2.clone()} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
+                <Pane pane={view.v1.clone()} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
             </div>
             <p class="legend">
                 <span class="swatch" aria-hidden="true"></span>

@@ -5,6 +5,7 @@ pub mod app;
 pub mod browser;
 pub mod components;
 pub mod mount;
+pub mod prepare;
 pub mod recent;
 pub mod state;
 
@@ -53,7 +54,7 @@ pub fn set_explainer(explainer: js_sys::Function) {
 /// it); only script that imports the module can, and such script already controls the page.
 #[wasm_bindgen(js_name = __failForTests)]
 pub fn fail_for_tests(kind: String) {
-    gloo::timers::callback::Timeout::new(0, move || {
+    browser::after(0, move || {
         if kind == "panic" {
             panic!("forced by a test (__failForTests)");
         }

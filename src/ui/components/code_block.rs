@@ -9,11 +9,14 @@
 //! Each block keeps the `<code>` elements of the last few snippets it showed. A reader comparing
 //! two frameworks or personas goes back and forth: going back puts the kept element in again
 //! instead of highlighting the same code and having the browser parse the same HTML once more.
-//! The cache is per block because a DOM node can be in one place only.
+//! The cache is per block because a DOM node can be in one place only. A block showing code it
+//! has not shown before takes the `<code>` element prepared for it at idle time when there is
+//! one (ui::prepare), so a toggle to a new selection one click away skips the parsing too.
 
 use crate::highlight;
-use crate::snippets::{Language, Snippet};
+use crate::snippets::Snippet;
 use crate::ui::browser;
+use crate::ui::prepare::{code_element, code_key, CodeKey, PreparedStore};
 use crate::ui::recent::kept_or_made;
 use gloo::timers::callback::Timeout;
 use yew::prelude::*;
@@ -21,6 +24,9 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct CodeBlockProps {
     pub snippet: Snippet,
+    /// Where a `<code>` element prepared at idle time may wait for this block (ui::prepare).
+    #[prop_or_default]
+    pub prepared: Option<PreparedStore>,
     /// Where the copy fallback may put its scratch textarea (our shadow root).
     pub scratch: web_sys::Node,
     /// Announces the copy outcome in the widget's live region.
@@ -37,17 +43,13 @@ enum CopyState {
 /// How many `<code>` elements a block keeps: enough for a few selections back and forth.
 const KEPT: usize = 4;
 
-/// The element `html` (one `<code>` element) describes, parsed outside the page. Yew then moves
-/// that very node in and out of the `<pre>` (`Html::VRef`).
-fn code_element(html: &str) -> Html {
-    let holder = gloo::utils::document().create_element("div").ok();
-    let node = holder.and_then(|holder| {
-        holder.set_inner_html(html);
-        holder.first_child()
-    });
-    match node {
+/// The `<code>` element for `key`: the one prepared at idle time (ui::prepare) if there is one,
+/// else parsed now. Yew then moves that very node in and out of the `<pre>` (`Html::VRef`).
+fn code_node(key: &CodeKey, prepared: Option<&PreparedStore>) -> Html {
+    let ready = prepared.and_then(|p| p.0.borrow_mut().take_code(key));
+    match ready.or_else(|| code_element(key)) {
         Some(node) => Html::VRef(node),
-        None => Html::from_html_unchecked(AttrValue::from(html.to_string())),
+        None => Html::from_html_unchecked(AttrValue::from(highlight::code_html(key.1, &key.0, &key.2))),
     }
 }
 
@@ -59,11 +61,9 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
     // the component goes (an unmounted widget) rather than firing into it.
     let reset_timer = use_mut_ref(|| None::<Timeout>);
     // Kept by what it shows: the code, its language and the lines marked as owned.
-    let kept = use_mut_ref(Vec::<((String, Language, Vec<bool>), Html)>::new);
-    let shown = (snippet.code.clone(), snippet.language, snippet.owned_by_runtime.clone());
-    let code = kept_or_made(&mut kept.borrow_mut(), shown, KEPT, |(code, language, owned)| {
-        code_element(&highlight::code_html(*language, code, owned))
-    });
+    let kept = use_mut_ref(Vec::<(CodeKey, Html)>::new);
+    let code =
+        kept_or_made(&mut kept.borrow_mut(), code_key(snippet), KEPT, |key| code_node(key, props.prepared.as_ref()));
     let onclick = {
         let code = snippet.code.clone();
         let title = snippet.title.clone();
@@ -85,7 +85,7 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
                 });
                 let reset = copy_state.clone();
                 if let Some(timer) = reset_timer.upgrade() {
-                    *timer.borrow_mut() = Some(Timeout::new(2000, move || reset.set(CopyState::Idle)));
+                    *timer.borrow_mut() = Some(browser::after(2000, move || reset.set(CopyState::Idle)));
                 }
             });
         })

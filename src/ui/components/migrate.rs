@@ -49,7 +49,7 @@ pub fn Migrate(props: &MigrateProps) -> Html {
             };
             let (text, release) = (text.clone(), *release);
             // Typing stays responsive: convert once the reader pauses.
-            *debounce.borrow_mut() = Some(Timeout::new(200, move || {
+            *debounce.borrow_mut() = Some(browser::after(200, move || {
                 wasm_bindgen_futures::spawn_local(async move {
                     let answer = browser::run_migrator(text, release.line).await;
                     if *latest.borrow() == edit {

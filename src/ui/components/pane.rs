@@ -1,10 +1,13 @@
 use super::code_block::CodeBlock;
 use crate::snippets::{Api, Pane as PaneModel};
+use crate::ui::prepare::PreparedStore;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct PaneProps {
     pub pane: PaneModel,
+    /// The `<code>` elements prepared at idle time for the selections one click away.
+    pub prepared: PreparedStore,
     pub scratch: web_sys::Node,
     pub on_announce: Callback<String>,
 }
@@ -26,7 +29,7 @@ pub fn Pane(props: &PaneProps) -> Html {
                 </div>
             }
             { for pane.snippets.iter().map(|s| html! {
-                <CodeBlock snippet={s.clone()} scratch={props.scratch.clone()} on_announce={props.on_announce.clone()} />
+                <CodeBlock snippet={s.clone()} prepared={Some(props.prepared.clone())} scratch={props.scratch.clone()} on_announce={props.on_announce.clone()} />
             }) }
         </div>
     }
