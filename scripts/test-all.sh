@@ -2,7 +2,8 @@
 # `make test`: every check the Makefile's test-* targets run, each exactly once, ordered so that
 # work waiting on the network or a browser overlaps work that keeps both cores busy (cargo):
 #   1. background: the pip installs (the SDK wheels and venvs, the Sphinx venvs);
-#      foreground: lint, then the native tests, which build the CLI everything below runs;
+#      foreground: rustfmt, then the native tests, linted as they build (below), which build
+#      the CLI everything below runs;
 #   2. background: the Python checks (only the CLI and the venvs);
 #      foreground: the wasm tests in Chromium and Firefox, the site, the example sites;
 #   3. background: the three host sites' builds;
@@ -46,10 +47,18 @@ installs() {
 }
 start installs installs
 
-stamp lint
-m lint
-stamp test-native
-m test-native
+# Lint while building: clippy is the compiler wrapper of the test builds below, as `cargo clippy`
+# makes it of a check build, so every dependency is compiled once, not checked and then built
+# again (about 5 minutes of this run). The targets are make lint's: `cargo test` builds the lib,
+# the CLI, the examples and every test natively, and the wasm tests build the lib and its browser
+# tests for wasm. CLIPPY_ARGS is how cargo clippy passes `-D warnings` to clippy-driver.
+clippy_driver=$(command -v clippy-driver) || { echo "error: clippy-driver not found: rustup component add clippy" >&2; exit 1; }
+linted() { RUSTC_WORKSPACE_WRAPPER=$clippy_driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__ "$@"; }
+
+stamp "rustfmt"
+cargo fmt --check
+stamp "test-native, linted by clippy as it builds"
+linted m test-native
 # The CLI the rest runs, as test-native's `cargo test` built it (scripts/explorer.sh says why).
 TRAINER_EXPLORER=$(m -s print-explorer)
 [[ $TRAINER_EXPLORER == /* ]] || TRAINER_EXPLORER=$PWD/$TRAINER_EXPLORER
@@ -57,8 +66,8 @@ export TRAINER_EXPLORER
 
 finish installs
 start python m test-python EXPLORER_BUILT=1
-stamp test-browser
-m test-browser
+stamp "test-browser, linted by clippy as it builds"
+linted m test-browser
 stamp "dist and the example sites"
 m examples
 finish python
