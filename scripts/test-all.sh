@@ -55,6 +55,9 @@ start installs installs
 clippy_driver=$(command -v clippy-driver) || { echo "error: clippy-driver not found: rustup component add clippy" >&2; exit 1; }
 linted() { RUSTC_WORKSPACE_WRAPPER=$clippy_driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__ "$@"; }
 
+# Every tool first, outside the wrapper: a `cargo install` under it would lint the tool it builds.
+scripts/install-tools.sh build browser firefox
+
 stamp "rustfmt"
 cargo fmt --check
 stamp "test-native, linted by clippy as it builds"

@@ -5,8 +5,10 @@
 //
 // The reader may type faster than the converter answers, so the worker gets at most one text
 // at a time, and at most one more waits: a newer text replaces the waiting one, whose caller
-// hears it was superseded. A conversion that has not answered 5 s after it was asked for gets a
-// message for the reader, and the worker is stopped; the next conversion starts a fresh one.
+// hears it was superseded. A conversion the worker has not answered 5 s after it was handed to
+// it gets a message for the reader, and the worker is stopped; the next conversion starts a
+// fresh one. The 5 s count from the hand-over, not from the edit: a text waiting behind the one
+// before it is not late, and counting that wait timed out healthy conversions on a busy machine.
 import { linkSources } from './sources.js';
 
 const here = (path) => new URL(path, import.meta.url).href;
@@ -95,6 +97,7 @@ function startWorker() {
     if (data.id !== running?.id) return;
     const job = running;
     running = null;
+    clearTimeout(watchdog);
     if ('error' in data) job.reject(new Error(data.error));
     else job.resolve(data.answer);
     next();
@@ -115,6 +118,9 @@ function next() {
   if (running || !waiting) return;
   running = waiting;
   waiting = null;
+  const job = running;
+  clearTimeout(watchdog);
+  watchdog = setTimeout(() => stopHungWorker(job), TIMEOUT_MS);
   worker.postMessage({ id: running.id, text: running.text, release: running.release });
 }
 
@@ -122,8 +128,14 @@ function next() {
 function stopHungWorker(job) {
   worker?.terminate();
   worker = undefined;
-  running?.resolve(running === job ? timedOut(job.release) : SUPERSEDED);
-  if (waiting === job) job.resolve(timedOut(job.release));
+  // The message goes to the newest text, the one the reader looks at; a hung one before it is
+  // superseded. The next edit starts a fresh worker.
+  if (waiting) {
+    job.resolve(SUPERSEDED);
+    waiting.resolve(timedOut(waiting.release));
+  } else {
+    job.resolve(timedOut(job.release));
+  }
   running = waiting = null;
 }
 
@@ -133,17 +145,8 @@ export function convert(text, release) {
   if (worker === undefined) startWorker();
   if (!worker) return convertOnPage(text, release);
   return new Promise((resolve, reject) => {
-    const id = nextId++;
-    // The watchdog is the newest conversion's: older ones are superseded, not late.
-    const settle = (how) => (value) => {
-      if (id === nextId - 1) clearTimeout(watchdog);
-      how(value);
-    };
-    const job = { id, text, release, resolve: settle(resolve), reject: settle(reject) };
-    clearTimeout(watchdog);
     waiting?.resolve(SUPERSEDED);
-    waiting = job;
-    watchdog = setTimeout(() => stopHungWorker(job), TIMEOUT_MS);
+    waiting = { id: nextId++, text, release, resolve, reject };
     next();
   });
 }
