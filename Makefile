@@ -59,9 +59,10 @@ lint:
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
 
-# The CLI the checks below run: the one `cargo test` builds. A plain `cargo build` would compile
-# our crate and a few dependencies once more (scripts/explorer.sh says why).
-EXPLORER := $(or $(CARGO_TARGET_DIR),target)/debug/trainer-explorer
+# The CLI the checks below run: the one `cargo test` builds, or $TRAINER_EXPLORER when the caller
+# built it already (scripts/test-all.sh). A plain `cargo build` would compile our crate and a few
+# dependencies once more (scripts/explorer.sh says why).
+EXPLORER := $(or $(TRAINER_EXPLORER),$(or $(CARGO_TARGET_DIR),target)/debug/trainer-explorer)
 print-explorer:
 	@echo $(EXPLORER)
 
@@ -76,7 +77,7 @@ test-native: reference
 # --self-test first shows each guard fails on its defect.
 test-python: wheels
 	python3 tests/python/check_snippets.py --wheels .tools/sdk-wheels --self-test
-	$(if $(EXPLORER_BUILT),,cargo test -q --no-run)
+	$(if $(TRAINER_EXPLORER),,cargo test -q --no-run)
 	python3 tests/python/check_snippets.py --wheels .tools/sdk-wheels --explorer $(EXPLORER) \
 	  'framework=pytorch&nodes=4&gpus=2&procs=4&queue=team-q&namespace=team-a&image=registry.example.com/t:1' \
 	  'framework=pytorch&scope=namespaced&namespace=team-a' \

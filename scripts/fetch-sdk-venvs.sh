@@ -7,9 +7,6 @@
 # with in src/releases.rs, and the V1 SDK)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# One pip at a time: make test installs these in the background while the checks run, and a
-# foreground step that needs them waits here until that is done (then finds them installed).
-mkdir -p .tools && exec 9>.tools/.pip.lock && flock 9
 pins=("$@")
 [[ ${#pins[@]} -gt 0 ]] || pins=(kubeflow==0.3.1 kubeflow==0.4.1 kubeflow==0.5.0 kubeflow-training==1.9.4)
 for pin in "${pins[@]}"; do

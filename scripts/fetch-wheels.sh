@@ -7,9 +7,6 @@
 # folder is not the older .tools/wheels (one SDK only), which other checkouts may still use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# One pip at a time: make test installs these in the background while the checks run, and a
-# foreground step that needs them waits here until that is done (then finds them installed).
-mkdir -p .tools && exec 9>.tools/.pip.lock && flock 9
 dest=.tools/sdk-wheels
 pins=(kubeflow==0.3.1 kubeflow==0.4.1 kubeflow==0.5.0 kubeflow-training==1.9.4 transformers==4.50.2 peft==0.15.1)
 mkdir -p "$dest" .tools/dl

@@ -87,16 +87,13 @@ example_tools() {
   sphinx_venv
 }
 
-# The Python venvs (pip only, no apt): make test installs them in the background.
-pip_lock() { mkdir -p .tools && exec 8>.tools/.pip.lock && flock 8; }
-
+# The Python venvs (pip only, no apt), so make test can install them in the background.
 sphinx_venv() {
-  ( pip_lock
-    if ! [[ -x .tools/venv/bin/sphinx-build ]] || ! .tools/venv/bin/python -c 'import myst_parser' 2>/dev/null; then
-      say "installing Sphinx and MyST into .tools/venv (PyPI)"
-      python3 -m venv .tools/venv
-      .tools/venv/bin/pip install --quiet sphinx==9.0.4 myst-parser==5.2.0
-    fi )
+  if ! [[ -x .tools/venv/bin/sphinx-build ]] || ! .tools/venv/bin/python -c 'import myst_parser' 2>/dev/null; then
+    say "installing Sphinx and MyST into .tools/venv (PyPI)"
+    python3 -m venv .tools/venv
+    .tools/venv/bin/pip install --quiet sphinx==9.0.4 myst-parser==5.2.0
+  fi
 }
 
 # Debian packages, installed together when any is missing: apt_need <command-or-path> <package>...
@@ -132,15 +129,14 @@ host_tools() {
 hosts_sphinx_venv() {
   local hosts=${TRAINER_HOSTS:-../shared/hosts}
   [[ -f "$hosts/trainer-docs/requirements.txt" ]] || die "no host site copies at $hosts (set TRAINER_HOSTS)"
-  ( pip_lock
-    # Runs sphinx-build itself: a venv moved or made through another path keeps scripts whose
-    # shebang no longer resolves.
-    if ! .tools/venv-hosts-sphinx/bin/sphinx-build --version >/dev/null 2>&1 ||
-      ! .tools/venv-hosts-sphinx/bin/python -c 'import furo, myst_parser' 2>/dev/null; then
-      say "installing the Trainer docs' requirements into .tools/venv-hosts-sphinx (PyPI)"
-      python3 -m venv --clear .tools/venv-hosts-sphinx
-      .tools/venv-hosts-sphinx/bin/pip install --quiet -r "$hosts/trainer-docs/requirements.txt"
-    fi )
+  # Runs sphinx-build itself: a venv moved or made through another path keeps scripts whose
+  # shebang no longer resolves.
+  if ! .tools/venv-hosts-sphinx/bin/sphinx-build --version >/dev/null 2>&1 ||
+    ! .tools/venv-hosts-sphinx/bin/python -c 'import furo, myst_parser' 2>/dev/null; then
+    say "installing the Trainer docs' requirements into .tools/venv-hosts-sphinx (PyPI)"
+    python3 -m venv --clear .tools/venv-hosts-sphinx
+    .tools/venv-hosts-sphinx/bin/pip install --quiet -r "$hosts/trainer-docs/requirements.txt"
+  fi
 }
 
 for what in "${@:-build browser}"; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: every check the Makefile's test-* targets run, each exactly once, ordered so that
 # work waiting on the network or a browser overlaps work that keeps both cores busy (cargo):
-#   1. background: the pip installs (the SDK wheels and venvs, the Sphinx venvs);
+#   1. background: the pip installs (the SDK wheels and venvs, the Sphinx venvs; nothing in the
+#      foreground needs them, or runs pip, before `finish installs`);
 #      foreground: rustfmt, then the native tests, linted as they build (below), which build
 #      the CLI everything below runs;
 #   2. background: the Python checks (only the CLI and the venvs);
@@ -68,7 +69,7 @@ TRAINER_EXPLORER=$(m -s print-explorer)
 export TRAINER_EXPLORER
 
 finish installs
-start python m test-python EXPLORER_BUILT=1
+start python m test-python
 stamp "test-browser, linted by clippy as it builds"
 linted m test-browser
 stamp "dist and the example sites"

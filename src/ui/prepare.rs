@@ -95,7 +95,7 @@ fn snippets(view: &View) -> impl Iterator<Item = &Snippet> {
     view.v2.snippets.iter().chain(&view.v1.snippets)
 }
 
-/// The explorer's prepared views and code elements, handed to its code blocks as a context.
+/// The explorer's prepared views and code elements, handed down to its code blocks as a prop.
 #[derive(Clone, Default)]
 pub struct PreparedStore(pub Rc<RefCell<Prepared>>);
 

@@ -41,15 +41,11 @@ pub fn RadioGroup(props: &RadioGroupProps) -> Html {
             // Step from the radio that has focus, as native radios do, not from `selected`: a
             // second key pressed before this render lands (a fast typist, a busy phone) would
             // step from the stale selection and undo the first.
-            let current = match (&target, &group) {
-                (Some(target), Some(group)) => {
-                    let children = group.children();
-                    (0..children.length())
-                        .find(|&i| children.item(i).as_ref() == Some(target))
-                        .map_or(selected, |i| i as usize)
-                }
-                _ => selected,
+            let focused = |(group, target): (&web_sys::Element, &web_sys::Element)| {
+                let radios = group.children();
+                (0..radios.length()).find(|&i| radios.item(i).as_ref() == Some(target))
             };
+            let current = group.as_ref().zip(target.as_ref()).and_then(focused).map_or(selected, |i| i as usize);
             let Some(next) = next_index(&e.key(), current, len) else { return };
             e.prevent_default();
             on_select.emit(next);
