@@ -57,7 +57,7 @@ fallback:
 lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --lib --tests -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p trainer-v2-explorer --lib --tests -- -D warnings
 
 # The CLI the checks below run: the one `cargo test` builds, or $TRAINER_EXPLORER when the caller
 # built it already (scripts/test-all.sh). A plain `cargo build` would compile our crate and a few
@@ -93,8 +93,8 @@ test-python: wheels
 # The wasm-bindgen browser tests, in headless Chromium and then headless Firefox ESR.
 test-browser:
 	@scripts/install-tools.sh build browser firefox
-	CHROMEDRIVER=$(CHROMEDRIVER) cargo test --target wasm32-unknown-unknown --test browser
-	env -u CHROMEDRIVER GECKODRIVER=$$(command -v geckodriver) cargo test --target wasm32-unknown-unknown --test browser
+	CHROMEDRIVER=$(CHROMEDRIVER) cargo test --target wasm32-unknown-unknown -p trainer-v2-explorer --test browser
+	env -u CHROMEDRIVER GECKODRIVER=$$(command -v geckodriver) cargo test --target wasm32-unknown-unknown -p trainer-v2-explorer --test browser
 
 # Every check above, each once: scripts/test-all.sh runs them in an order that overlaps the
 # installs, the Python checks and the host sites' builds with cargo's work.

@@ -9,8 +9,9 @@
 #[path = "../tests/shapes/mod.rs"]
 mod shapes;
 
+use explorer_core::migrate::migrate;
+use explorer_html::migrate_view as view;
 use std::time::Instant;
-use trainer_v2_explorer::migrate::{migrate, view};
 
 /// The CPU time this thread has used, in seconds (Linux's scheduler statistics; 0 elsewhere).
 /// On a shared machine it varies far less than the wall clock.

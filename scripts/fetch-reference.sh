@@ -2,7 +2,7 @@
 # Fetches the pinned upstream reference files the tests read, into $1, when the shared
 # reference folder is not there (a user's clone). The commits are the ones the reference
 # README pins: kubeflow/trainer v2.3.0 and v1.9.4, kubeflow/mpi-operator v0.8.0, and for the
-# CRDs and built-in runtimes every release line src/releases.rs lists (one line each in
+# CRDs and built-in runtimes every release line crates/data/src/releases.rs lists (one line each in
 # `releases` below). REFERENCE_GIT_MIRROR=<git dir of kubeflow/trainer> reads the trainer files
 # from a local mirror instead of the network.
 set -euo pipefail
@@ -11,7 +11,7 @@ T230=658725bdae5c7e3a0854d93ac6ff492e109a22ab
 T194=4445c12aa62e4345b0c2c6ac9b215a70eca46ed7
 MPI=101db144e019e1de65aaded07745e9d805c2852a
 raw=https://raw.githubusercontent.com
-# The tag each release line serves (src/releases.rs) and its commit.
+# The tag each release line serves (crates/data/src/releases.rs) and its commit.
 releases=(
   "v2.0.1 332ad3939a000ecf837a37ecb1a56e3b0494562c"
   "v2.1.0 73c9bece741ce17d2124abda3ec6bfcf5b5b8e87"

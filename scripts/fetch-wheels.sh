@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Downloads the pinned SDK wheels (no dependencies, nothing installed) and unpacks them for the
 # static signature checker in tests/python/check_snippets.py: every `kubeflow` SDK a Trainer
-# release pairs with (src/releases.rs `sdk`; the checker itself reads the pairing from each
+# release pairs with (crates/data/src/releases.rs `sdk`; the checker itself reads the pairing from each
 # wheel's METADATA), kubeflow-training for V1 and the transformers/peft its [huggingface] extra pins.
 # Each wheel gets its own folder and is fetched once. .tools is shared by the worktrees: this
 # folder is not the older .tools/wheels (one SDK only), which other checkouts may still use.

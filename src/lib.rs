@@ -1,27 +1,18 @@
-//! Kubeflow Trainer V2 Explorer.
+//! Kubeflow Trainer V2 Explorer: the widget.
 //!
-//! The core (everything but `ui`) is pure Rust with no web-sys: the catalog, typed models of the
-//! V1 and V2 objects, the snippet generators, URL query handling, syntax highlighting and the
-//! V1→V2 migration. It is tested natively. `ui` is the thin Yew layer compiled to WebAssembly.
-
-pub mod catalog;
-pub mod explain;
-pub mod fallback;
-pub mod highlight;
-pub mod migrate;
-pub mod model;
-pub mod query;
-pub mod release_changes;
-pub mod releases;
-pub mod selection;
-pub mod snippets;
-pub mod upgrade;
-pub mod yaml;
-
-#[cfg(not(target_arch = "wasm32"))]
-pub mod cli;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod post;
+//! This package is the Yew widget compiled to WebAssembly (`ui`, wasm32 only). What it shows
+//! comes from the workspace's crates: `explorer-data` (releases, catalog), `explorer-core`
+//! (models, snippets, explain, migrate, upgrade) and `explorer-html` (highlighting, views); the
+//! command line is `explorer-cli`. The converter module the widget loads on demand is
+//! `crates/migrate-wasm`.
 
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod ui;
+
+// The core and the release data, reachable as `crate::…` in the widget's modules.
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
+use explorer_core::{model, query, selection, snippets};
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
+use explorer_data::{catalog, releases};
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
+use explorer_html::highlight;

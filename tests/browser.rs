@@ -131,7 +131,7 @@ async fn an_instance_whose_element_leaves_the_page_stops() {
 
 #[wasm_bindgen_test]
 async fn an_over_long_host_query_survives_the_widget() {
-    let host_query = format!("?q=trainer&state={}&lang=en", "x".repeat(trainer_v2_explorer::query::MAX_QUERY_LEN));
+    let host_query = format!("?q=trainer&state={}&lang=en", "x".repeat(explorer_core::query::MAX_QUERY_LEN));
     reset(&host_query);
     let el = mounted(&[]).await;
     radio(&el, "persona", "platform-engineer").click();
@@ -220,7 +220,7 @@ async fn arrow_keys_home_and_end_move_and_select() {
 
 #[wasm_bindgen_test]
 async fn the_trainer_release_is_chosen_by_click_and_keys_and_travels_to_the_url_and_the_other_instances() {
-    use trainer_v2_explorer::releases::{NEWEST, RELEASES};
+    use explorer_data::releases::{NEWEST, RELEASES};
     reset("");
     let el = mounted(&[]).await;
     let other = mounted(&[]).await;
@@ -244,7 +244,7 @@ async fn the_trainer_release_is_chosen_by_click_and_keys_and_travels_to_the_url_
     let search = web_sys::window().unwrap().location().search().unwrap();
     assert!(search.contains(&format!("release={}", older.line)), "{search}");
     assert!(storage().get_item("trainer-v2-explorer").unwrap().unwrap().contains(&format!("release={}", older.line)));
-    assert_eq!(trainer_v2_explorer::query::apply(&search, &Default::default(), Default::default()).0.release, older);
+    assert_eq!(explorer_core::query::apply(&search, &Default::default(), Default::default()).0.release, older);
 
     // Keys: Home picks the oldest and focus follows; End the newest, which leaves the URL.
     let focused = radio(&el, "release", older.line);
@@ -428,9 +428,7 @@ async fn the_widget_works_when_storage_throws() {
 /// The core's converter as a JS function, like the one the page's loader hands the widget.
 fn rust_converter() -> js_sys::Function {
     use wasm_bindgen::closure::Closure;
-    let f = Closure::<dyn Fn(String) -> String>::new(|text: String| {
-        trainer_v2_explorer::migrate::view::rendered_json(&text)
-    });
+    let f = Closure::<dyn Fn(String) -> String>::new(|text: String| explorer_html::migrate_view::rendered_json(&text));
     let function = f.as_ref().clone().unchecked_into();
     f.forget();
     function

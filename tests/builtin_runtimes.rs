@@ -1,5 +1,5 @@
 //! The built-in runtimes match each release's shipped manifests: the release data
-//! (src/releases.rs) lists exactly the runtimes, labels, policies, steps and images the release's
+//! (crates/data/src/releases.rs) lists exactly the runtimes, labels, policies, steps and images the release's
 //! runtimes overlay installs, and the runtimes we build equal the manifests field for field (the
 //! base manifests with the overlay applied: image tags and labels, as a cluster gets them).
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use trainer_v2_explorer::catalog::{Framework, LlmModel, Persona, V2Support};
-use trainer_v2_explorer::releases::{Release, NEWEST, RELEASES};
-use trainer_v2_explorer::selection::{RuntimeScope, Selection};
-use trainer_v2_explorer::snippets::runtimes::{builtin_runtimes_of, runtime_for};
-use trainer_v2_explorer::snippets::{render, Language};
+use explorer_core::selection::{RuntimeScope, Selection};
+use explorer_core::snippets::runtimes::{builtin_runtimes_of, runtime_for};
+use explorer_core::snippets::{render, Language};
+use explorer_data::catalog::{Framework, LlmModel, Persona, V2Support};
+use explorer_data::releases::{Release, NEWEST, RELEASES};
 
 /// Applies manifests/overlays/runtimes (kustomize `images` newTag and `labels` pairs).
 fn apply_overlay(mut doc: Value, overlay: &Value) -> Value {

@@ -5,8 +5,8 @@
 
 mod common;
 
-use trainer_v2_explorer::releases::{NumProcPerNode, NEWEST, RELEASES, V2_1};
-use trainer_v2_explorer::snippets::{all_snippets, Language};
+use explorer_core::snippets::{all_snippets, Language};
+use explorer_data::releases::{NumProcPerNode, NEWEST, RELEASES, V2_1};
 
 #[test]
 fn every_yaml_snippet_validates_strictly_against_its_release_s_crds() {
@@ -122,7 +122,7 @@ fn shipped_examples_validate_so_the_validator_is_not_too_strict() {
 
 #[test]
 fn the_posts_topic_snippets_validate_too() {
-    use trainer_v2_explorer::snippets::topics::{topic, TOPICS};
+    use explorer_core::snippets::topics::{topic, TOPICS};
     let mut docs = 0;
     for id in TOPICS {
         let s = topic(id).unwrap_or_else(|| panic!("no topic {id}"));

@@ -5,9 +5,9 @@
 //! whole pipeline, so the expectations also cover the steps around the plugin.
 #![cfg(not(target_arch = "wasm32"))]
 
-use trainer_v2_explorer::explain::read::explain_text;
-use trainer_v2_explorer::explain::{Explanation, PodGroup, Rejection};
-use trainer_v2_explorer::releases::{Release, V2_0, V2_1, V2_2, V2_3};
+use explorer_core::explain::read::explain_text;
+use explorer_core::explain::{Explanation, PodGroup, Rejection};
+use explorer_data::releases::{Release, V2_0, V2_1, V2_2, V2_3};
 
 const NODE_INDEX: &str = "fieldRef:metadata.annotations['batch.kubernetes.io/job-completion-index']";
 

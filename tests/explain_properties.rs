@@ -6,15 +6,15 @@
 
 mod common;
 
-use trainer_v2_explorer::catalog::Framework;
-use trainer_v2_explorer::explain::quantity::ceil_value;
-use trainer_v2_explorer::explain::{explain, Explanation, Input, PodGroup};
-use trainer_v2_explorer::model::pod::Resources;
-use trainer_v2_explorer::model::v2::{TrainJob, TrainingRuntime};
-use trainer_v2_explorer::releases::{TorchProcs, RELEASES};
-use trainer_v2_explorer::selection::Selection;
-use trainer_v2_explorer::snippets::runtimes::runtime_for;
-use trainer_v2_explorer::snippets::trainjob::trainjob_for;
+use explorer_core::explain::quantity::ceil_value;
+use explorer_core::explain::{explain, Explanation, Input, PodGroup};
+use explorer_core::model::pod::Resources;
+use explorer_core::model::v2::{TrainJob, TrainingRuntime};
+use explorer_core::selection::Selection;
+use explorer_core::snippets::runtimes::runtime_for;
+use explorer_core::snippets::trainjob::trainjob_for;
+use explorer_data::catalog::Framework;
+use explorer_data::releases::{TorchProcs, RELEASES};
 
 /// Every release × persona × framework × scope, with a spread of nodes, GPUs, processes and
 /// queue.

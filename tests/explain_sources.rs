@@ -7,12 +7,12 @@
 
 mod common;
 
-use trainer_v2_explorer::explain::selection::{linked, Linked};
-use trainer_v2_explorer::explain::sources::{Doc, Source};
-use trainer_v2_explorer::model::Value;
-use trainer_v2_explorer::releases::RELEASES;
-use trainer_v2_explorer::selection::Selection;
-use trainer_v2_explorer::yaml::PathSeg;
+use explorer_core::explain::selection::{linked, Linked};
+use explorer_core::explain::sources::{Doc, Source};
+use explorer_core::model::Value;
+use explorer_core::selection::Selection;
+use explorer_core::yaml::PathSeg;
+use explorer_data::releases::RELEASES;
 
 /// One item of the view: what it is, its sources, and the values it shows.
 struct Item {
@@ -21,7 +21,7 @@ struct Item {
     values: Vec<String>,
 }
 
-fn quantities(list: &trainer_v2_explorer::model::Map) -> impl Iterator<Item = String> + '_ {
+fn quantities(list: &explorer_core::model::Map) -> impl Iterator<Item = String> + '_ {
     list.iter().filter(|(k, _)| k.to_lowercase().contains("gpu")).map(|(_, v)| match v {
         Value::String(s) => s.clone(),
         Value::Number(n) => n.to_string(),
@@ -129,7 +129,7 @@ fn every_linked() -> Vec<(String, Linked)> {
     for release in RELEASES {
         for sel in common::selection_spread() {
             let sel = Selection { release: *release, ..sel };
-            let label = trainer_v2_explorer::query::to_query(&sel, trainer_v2_explorer::query::SyncSet::ALL);
+            let label = explorer_core::query::to_query(&sel, explorer_core::query::SyncSet::ALL);
             if let Ok(Ok(l)) = linked(&sel) {
                 out.push((label, l));
             }
@@ -152,7 +152,7 @@ fn every_item_points_at_the_line_of_the_field_it_comes_from() {
 
 /// The text of each line an item of `query` names, found by `pick`.
 fn lines_of(query: &str, pick: impl Fn(&Linked) -> Vec<Source>) -> Vec<String> {
-    let sel = trainer_v2_explorer::query::parse_strict(query).unwrap();
+    let sel = explorer_core::query::parse_strict(query).unwrap();
     let Ok(Ok(l)) = linked(&sel) else { panic!("{query}: nothing to link") };
     pick(&l)
         .iter()

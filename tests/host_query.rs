@@ -1,9 +1,9 @@
 //! The host page's own query parameters survive the widget: `merge` writes the page URL through
 //! `history.replaceState`, so whatever it drops or re-encodes is gone from the reader's address bar.
 
-use trainer_v2_explorer::catalog::{Framework, Persona};
-use trainer_v2_explorer::query::{self, SyncSet, MAX_QUERY_LEN};
-use trainer_v2_explorer::selection::Selection;
+use explorer_core::query::{self, SyncSet, MAX_QUERY_LEN};
+use explorer_core::selection::Selection;
+use explorer_data::catalog::{Framework, Persona};
 
 fn platform_engineer() -> Selection {
     Selection::new(Persona::PlatformEngineer, Framework::Jax)

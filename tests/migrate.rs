@@ -3,8 +3,8 @@
 
 mod common;
 
+use explorer_core::migrate::{migrate, Outcome, Status};
 use serde_json::Value;
-use trainer_v2_explorer::migrate::{migrate, Outcome, Status};
 
 const EXAMPLES: [&str; 15] = [
     "v1-examples/pytorch/simple.yaml",
@@ -30,13 +30,13 @@ fn validate_all(objects: &[Value]) {
     }
 }
 
-fn converted(text: &str) -> (Vec<Value>, Vec<trainer_v2_explorer::migrate::Entry>) {
+fn converted(text: &str) -> (Vec<Value>, Vec<explorer_core::migrate::Entry>) {
     let m = migrate(text).unwrap();
     match &m.docs[0].outcome {
         Outcome::Converted { objects, report, .. } => {
             validate_all(objects);
             let source = m.docs[0].source.as_ref().unwrap();
-            let problems = trainer_v2_explorer::migrate::claims::false_claims(source, objects, report);
+            let problems = explorer_core::migrate::claims::false_claims(source, objects, report);
             assert!(problems.is_empty(), "false claims:\n{}", problems.join("\n"));
             (objects.clone(), report.clone())
         }
@@ -48,7 +48,7 @@ fn trainjob(objects: &[Value]) -> &Value {
     objects.iter().find(|o| o["kind"] == "TrainJob").expect("a TrainJob")
 }
 
-fn entry<'a>(report: &'a [trainer_v2_explorer::migrate::Entry], v1: &str) -> &'a trainer_v2_explorer::migrate::Entry {
+fn entry<'a>(report: &'a [explorer_core::migrate::Entry], v1: &str) -> &'a explorer_core::migrate::Entry {
     report.iter().find(|e| e.v1 == v1).unwrap_or_else(|| panic!("no report entry for {v1}: {report:#?}"))
 }
 
@@ -384,7 +384,7 @@ fn every_claim_of_every_report_is_true() {
         let m = migrate(&text).unwrap();
         for d in &m.docs {
             if let (Outcome::Converted { objects, report, .. }, Some(source)) = (&d.outcome, &d.source) {
-                for p in trainer_v2_explorer::migrate::claims::false_claims(source, objects, report) {
+                for p in explorer_core::migrate::claims::false_claims(source, objects, report) {
                     problems.push(format!("{rel} document {}: {p}", d.index));
                 }
             }

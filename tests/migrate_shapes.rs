@@ -8,8 +8,9 @@
 
 mod shapes;
 
+use explorer_core::migrate::{migrate, Migration, Outcome};
+use explorer_html::migrate_view as view;
 use serde_json::{json, Value};
-use trainer_v2_explorer::migrate::{migrate, view, Migration, Outcome};
 
 /// Converts `text`, checks every document converted, and that the YAML the reader copies reads
 /// back as the objects converted (the emitter on long strings, deep trees, huge maps).
@@ -81,7 +82,7 @@ fn all_under<'a>(v: &'a Value, key: &str, out: &mut Vec<&'a Value>) {
 }
 
 fn near_the_limit(shape: &shapes::Shape) {
-    let limit = trainer_v2_explorer::migrate::input::MAX_INPUT_BYTES;
+    let limit = explorer_core::migrate::input::MAX_INPUT_BYTES;
     assert!(
         shape.text.len() <= limit && shape.text.len() > limit * 9 / 10,
         "{}: {} bytes",

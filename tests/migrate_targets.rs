@@ -5,11 +5,11 @@
 
 mod common;
 
+use explorer_core::migrate::claims::false_claims_for;
+use explorer_core::migrate::{migrate_to, Entry, Migration, Outcome, Status};
+use explorer_data::catalog::Framework;
+use explorer_data::releases::{PodSettingsField, Release, RELEASES};
 use serde_json::Value;
-use trainer_v2_explorer::catalog::Framework;
-use trainer_v2_explorer::migrate::claims::false_claims_for;
-use trainer_v2_explorer::migrate::{migrate_to, Entry, Migration, Outcome, Status};
-use trainer_v2_explorer::releases::{PodSettingsField, Release, RELEASES};
 
 /// Every V1 example of the reference data, and the MPI Operator's v2beta1 one.
 fn reference_examples() -> Vec<String> {

@@ -3,12 +3,12 @@
 
 mod common;
 
+use explorer_core::query;
+use explorer_core::snippets::{all_snippets, render, Api, Language};
+use explorer_data::catalog::{Framework, Persona};
 use serde_json::Value;
-use trainer_v2_explorer::catalog::{Framework, Persona};
-use trainer_v2_explorer::query;
-use trainer_v2_explorer::snippets::{all_snippets, render, Api, Language};
 
-fn sel(q: &str) -> trainer_v2_explorer::selection::Selection {
+fn sel(q: &str) -> explorer_core::selection::Selection {
     query::parse_strict(q).unwrap()
 }
 
@@ -114,7 +114,7 @@ fn llm_parameters_pick_the_runtime_and_initializers() {
 fn tensorflow_and_paddle_never_get_v2_yaml() {
     for f in [Framework::TensorFlow, Framework::Paddle] {
         for p in Persona::ALL {
-            let view = render(&trainer_v2_explorer::selection::Selection::new(p, f));
+            let view = render(&explorer_core::selection::Selection::new(p, f));
             assert!(view.v2.snippets.is_empty());
             let notice = view.v2.notice.expect("a notice explains why");
             assert!(notice.paragraphs.iter().any(|t| t.contains("v1.9")), "{notice:?}");

@@ -1,8 +1,8 @@
 //! The post: one source, two outputs, no drift, no dead internal links, no rotted links.
 #![cfg(not(target_arch = "wasm32"))]
 
+use explorer_cli::post::{markdown_export, render_page, split, SOURCE_PATH, TEMPLATE_PATH};
 use std::collections::HashSet;
-use trainer_v2_explorer::post::{markdown_export, render_page, split, SOURCE_PATH, TEMPLATE_PATH};
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
@@ -17,7 +17,7 @@ fn index_html_is_what_the_source_renders_to() {
 #[test]
 fn the_committed_fallbacks_are_what_the_core_generates() {
     let html = read("index.html");
-    assert_eq!(trainer_v2_explorer::fallback::fill_page(&html).unwrap(), html);
+    assert_eq!(explorer_html::fallback::fill_page(&html).unwrap(), html);
     // Every mount point carries a non-empty fallback with both panes.
     let mounts = html.matches("data-trainer-v2-explorer ").count() + html.matches("data-trainer-v2-explorer>").count();
     assert!(mounts >= 4, "{mounts}");
@@ -108,7 +108,7 @@ fn the_blog_export_follows_the_blogs_conventions() {
     assert_eq!(parsed["hide"], false);
     let image = format!("images/{}-trainer-v2-explorer/social-card.png", meta.date);
     assert_eq!(parsed["image"], image.as_str());
-    assert_eq!(trainer_v2_explorer::post::social_card_path(&meta), image);
+    assert_eq!(explorer_cli::post::social_card_path(&meta), image);
     // The blog has no page.css: every diagram carries its own size.
     let svgs: Vec<&str> = body.match_indices("<svg").map(|(i, _)| &body[i..i + body[i..].find('>').unwrap()]).collect();
     assert!(!svgs.is_empty());
@@ -120,7 +120,7 @@ fn the_blog_export_follows_the_blogs_conventions() {
 #[test]
 fn the_social_card_is_the_first_diagram_on_a_card() {
     let source = read(SOURCE_PATH);
-    let card = trainer_v2_explorer::post::social_card_svg(&source).unwrap();
+    let card = explorer_cli::post::social_card_svg(&source).unwrap();
     assert!(card.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1200\" height=\"630\""));
     assert!(card.contains("Who owns what in Kubeflow Trainer V2"), "the first diagram");
     assert!(!card.contains("d2-title"), "only the first diagram");
@@ -145,7 +145,7 @@ fn runtime_table_rows(html: &str) -> Vec<[String; 3]> {
 
 #[test]
 fn the_runtimes_by_release_table_is_the_release_data() {
-    use trainer_v2_explorer::releases::RELEASES;
+    use explorer_data::releases::RELEASES;
     // Derived here from each release's runtime list, not through the generator's own helpers.
     let mut expected: Vec<[String; 3]> = Vec::new();
     for (i, release) in RELEASES.iter().enumerate() {
@@ -166,7 +166,7 @@ fn the_runtimes_by_release_table_is_the_release_data() {
     assert_eq!(rows, runtime_table_rows(&render_page(&read(SOURCE_PATH), &read(TEMPLATE_PATH)).unwrap()));
     // The blog export carries the same table.
     let (_, md) = markdown_export(&read(SOURCE_PATH)).unwrap();
-    assert!(md.contains(&trainer_v2_explorer::post::runtimes_table()), "the export has the generated table");
+    assert!(md.contains(&explorer_cli::post::runtimes_table()), "the export has the generated table");
 }
 
 #[test]
@@ -177,7 +177,7 @@ fn no_release_version_is_left_unexpanded_or_typed_where_the_data_has_it() {
     assert!(!md.contains("{{"), "no placeholder reaches Liquid");
     // The newest tag and its SDK are inserted from the data, never typed in the source.
     let source = read(SOURCE_PATH);
-    let newest = trainer_v2_explorer::releases::NEWEST;
+    let newest = explorer_data::releases::NEWEST;
     for typed in [newest.tag, newest.sdk, newest.tag.trim_start_matches('v')] {
         let body = &source[source.find("\n---\n").unwrap()..];
         let prose: String = body.lines().filter(|l| !l.trim_start().starts_with('<')).collect::<Vec<_>>().join("\n");

@@ -3,15 +3,15 @@
 
 mod common;
 
+use explorer_core::migrate::{claims, Outcome};
+use explorer_core::query::{self, SyncSet};
+use explorer_core::selection::{Mode, Params, RuntimeScope, Selection};
+use explorer_core::snippets::{all_snippets, Language};
+use explorer_core::yaml;
+use explorer_data::catalog::{Framework, LlmModel, Persona};
+use explorer_data::releases::RELEASES;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
-use trainer_v2_explorer::catalog::{Framework, LlmModel, Persona};
-use trainer_v2_explorer::migrate::{claims, Outcome};
-use trainer_v2_explorer::query::{self, SyncSet};
-use trainer_v2_explorer::releases::RELEASES;
-use trainer_v2_explorer::selection::{Mode, Params, RuntimeScope, Selection};
-use trainer_v2_explorer::snippets::{all_snippets, Language};
-use trainer_v2_explorer::yaml;
 
 fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -148,7 +148,7 @@ proptest! {
 
     #[test]
     fn migrating_any_text_never_panics(text in "\\PC{0,400}") {
-        let _ = trainer_v2_explorer::migrate::migrate(&text);
+        let _ = explorer_core::migrate::migrate(&text);
     }
 
     /// Valid V1 in, valid V2 out. Input the V1 CRD itself rejects must still never panic and
@@ -156,13 +156,13 @@ proptest! {
     #[test]
     fn damaged_v1_jobs_never_panic_and_valid_ones_convert_to_valid_v2(text in mutated_job()) {
         let input_is_valid_v1 = common::yaml_docs(&text).first().is_some_and(|d| common::validate(d).is_ok());
-        if let Ok(m) = trainer_v2_explorer::migrate::migrate(&text) {
+        if let Ok(m) = explorer_core::migrate::migrate(&text) {
             prop_assert!(!m.report_text().is_empty());
             if !input_is_valid_v1 {
                 return Ok(());
             }
             for d in &m.docs {
-                if let trainer_v2_explorer::migrate::Outcome::Converted { objects, .. } = &d.outcome {
+                if let explorer_core::migrate::Outcome::Converted { objects, .. } = &d.outcome {
                     for o in objects {
                         common::validate(o).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
                     }
@@ -302,7 +302,7 @@ proptest! {
     #[test]
     fn generated_v1_jobs_convert_to_valid_v2_with_a_true_report_or_are_refused_naming_a_field(job in generated_job()) {
         let text = yaml::join(&yaml::emit(&(&job).into()));
-        let m = trainer_v2_explorer::migrate::migrate(&text).map_err(TestCaseError::fail)?;
+        let m = explorer_core::migrate::migrate(&text).map_err(TestCaseError::fail)?;
         let d = &m.docs[0];
         match &d.outcome {
             Outcome::Converted { objects, report, .. } => {

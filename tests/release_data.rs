@@ -6,7 +6,7 @@ mod common;
 
 use serde_json::Value;
 
-use trainer_v2_explorer::releases::{NumProcPerNode, PodSettingsField, Release, RELEASES};
+use explorer_data::releases::{NumProcPerNode, PodSettingsField, Release, RELEASES};
 
 fn spec_schema(release: &Release, crd: &str) -> Value {
     let text = common::read_reference(&format!("v2-crds/{}/trainer.kubeflow.org_{crd}.yaml", release.tag));

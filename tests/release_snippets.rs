@@ -6,10 +6,10 @@
 
 mod common;
 
-use trainer_v2_explorer::catalog::{Framework, LlmModel, Persona, V2Support};
-use trainer_v2_explorer::releases::{Release, RELEASES};
-use trainer_v2_explorer::selection::{Selection, CUSTOM_MPI_RUNTIME};
-use trainer_v2_explorer::snippets::{render, Language};
+use explorer_core::selection::{Selection, CUSTOM_MPI_RUNTIME};
+use explorer_core::snippets::{render, Language};
+use explorer_data::catalog::{Framework, LlmModel, Persona, V2Support};
+use explorer_data::releases::{Release, RELEASES};
 
 /// Every release × persona × framework × scope, and for TorchTune every model.
 fn selections() -> Vec<Selection> {

@@ -1,9 +1,9 @@
 //! Snapshots of every persona × framework at defaults, for review in diffs (`cargo insta review`).
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
 
-use trainer_v2_explorer::catalog::{Framework, Persona};
-use trainer_v2_explorer::selection::Selection;
-use trainer_v2_explorer::snippets::render;
+use explorer_core::selection::Selection;
+use explorer_core::snippets::render;
+use explorer_data::catalog::{Framework, Persona};
 
 fn rendered(sel: &Selection) -> String {
     let view = render(sel);
@@ -42,9 +42,9 @@ fn every_persona_and_framework_at_defaults() {
 /// own), JAX (from v2.2) and the TorchTune runtime and Qwen model (PVC until v2.1; Qwen from v2.1).
 #[test]
 fn the_v2_yaml_of_each_release() {
-    use trainer_v2_explorer::catalog::LlmModel;
-    use trainer_v2_explorer::releases::RELEASES;
-    use trainer_v2_explorer::snippets::Language;
+    use explorer_core::snippets::Language;
+    use explorer_data::catalog::LlmModel;
+    use explorer_data::releases::RELEASES;
     let cases = [
         ("data-scientist__pytorch", Persona::DataScientist, Framework::PyTorch, None),
         ("platform-engineer__pytorch", Persona::PlatformEngineer, Framework::PyTorch, None),

@@ -6,9 +6,9 @@
 
 mod common;
 
+use explorer_core::upgrade::{self, claims, notes, Action, Outcome, Upgrade};
+use explorer_data::releases::{Release, V2_0, V2_1, V2_2, V2_3};
 use serde_json::{json, Value};
-use trainer_v2_explorer::releases::{Release, V2_0, V2_1, V2_2, V2_3};
-use trainer_v2_explorer::upgrade::{self, claims, notes, Action, Outcome, Upgrade};
 
 /// A v2.0 stream: a runtime with `torch.numProcPerNode: 4`, one with an elastic policy, a
 /// TrainJob with its own labels, annotations and two pod spec overrides, a TrainJob that takes
@@ -565,7 +565,7 @@ fn notes_come_from_the_same_rewrite_with_release_and_reason() {
 
 #[test]
 fn notes_for_a_selection_cover_every_older_release_without_failing() {
-    use trainer_v2_explorer::releases::RELEASES;
+    use explorer_data::releases::RELEASES;
     for sel in common::selection_spread() {
         for (i, from) in RELEASES.iter().enumerate() {
             for to in &RELEASES[i..] {
@@ -629,7 +629,7 @@ fn the_claims_check_catches_each_kind_of_false_report() {
 
 #[test]
 fn every_fixture_upgrades_to_every_newer_release() {
-    use trainer_v2_explorer::releases::RELEASES;
+    use explorer_data::releases::RELEASES;
     for (text, from) in [(V2_0_STREAM, V2_0), (V2_1_STREAM, V2_1), (V2_2_STREAM, V2_2)] {
         let i = RELEASES.iter().position(|r| *r == from).unwrap();
         for to in &RELEASES[i..] {
@@ -677,8 +677,8 @@ fn overrides_that_changed_nothing_are_left_out_and_said_so() {
 
 #[test]
 fn a_platform_engineers_v2_0_torch_runtime_gets_the_note_its_yaml_needs() {
-    use trainer_v2_explorer::catalog::{Framework, Persona};
-    use trainer_v2_explorer::selection::Selection;
+    use explorer_core::selection::Selection;
+    use explorer_data::catalog::{Framework, Persona};
     let sel = Selection::new(Persona::PlatformEngineer, Framework::PyTorch);
     let notes = upgrade::upgrade_notes(&sel, V2_0, V2_3).unwrap();
     // The v2.0 built-in sets `torch.numProcPerNode: auto` (the release data says so); v2.2

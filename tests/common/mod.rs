@@ -2,26 +2,32 @@
 //! validation of YAML documents against the real CRD schemas.
 #![allow(dead_code)]
 
+use explorer_core::selection::{ParamKey, RuntimeScope, Selection};
+use explorer_data::catalog::{Framework, Persona};
+use explorer_data::releases::{Release, NEWEST, RELEASES};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use trainer_v2_explorer::catalog::{Framework, Persona};
-use trainer_v2_explorer::releases::{Release, NEWEST, RELEASES};
-use trainer_v2_explorer::selection::{ParamKey, RuntimeScope, Selection};
 
 /// `$TRAINER_REFERENCE`, default `../shared/reference`. Missing data is an error, never a skip:
 /// `make test` fetches the pinned upstream files when the folder is absent.
 pub fn reference_dir() -> PathBuf {
     let dir = std::env::var_os("TRAINER_REFERENCE")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference"));
+        .unwrap_or_else(|| workspace_root().join("../shared/reference"));
     assert!(
         dir.join("v2-crds").join(NEWEST.tag).is_dir(),
         "reference data not found at {}: set TRAINER_REFERENCE or run `make reference`",
         dir.display()
     );
     dir
+}
+
+/// The workspace's root (these helpers serve the tests of the root package and of crates/cli).
+pub fn workspace_root() -> &'static Path {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir.ancestors().find(|dir| dir.join("Cargo.lock").is_file()).unwrap_or(manifest_dir)
 }
 
 pub fn read_reference(rel: &str) -> String {
@@ -264,5 +270,5 @@ pub fn selection_spread() -> Vec<Selection> {
 /// The tree the widget's YAML emitter walks for `model`, as serde_json's value for comparing
 /// with parsed manifests.
 pub fn emitted_tree<T: serde::Serialize>(model: &T) -> serde_json::Value {
-    serde_json::to_value(trainer_v2_explorer::model::to_value(model)).expect("a tree serializes to JSON")
+    serde_json::to_value(explorer_core::model::to_value(model)).expect("a tree serializes to JSON")
 }

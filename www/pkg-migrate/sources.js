@@ -1,4 +1,4 @@
-// "What Kubernetes runs", linked (src/explain/view.rs `linked_html`): each item names the lines
+// "What Kubernetes runs", linked (crates/html/src/explain_view.rs `linked_html`): each item names the lines
 // of the TrainJob or runtime it comes from (data-src="t:12 r:30": document, 1-based line). Hovering,
 // focusing or clicking an item highlights those lines in the YAML shown beside it, scrolls the
 // first into view inside that YAML box (never the page), and says which lines they are in a live

@@ -19,7 +19,9 @@ pub mod selection;
 pub mod sources;
 mod torchtune;
 mod validate;
-pub mod view;
+
+/// The field a pod's index in its Job is read from (a `fieldRef`), as the view names it.
+pub use build::COMPLETION_INDEX;
 
 use crate::model::pod::{EnvVar, Resources};
 use crate::model::v2::{DependsOn, TrainJob, TrainingRuntime};

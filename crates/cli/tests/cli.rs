@@ -1,6 +1,7 @@
 //! The CLI as docs maintainers use it.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "../../../tests/common/mod.rs"]
 mod common;
 
 use std::process::Command;
@@ -14,7 +15,7 @@ fn export_without_query_covers_every_persona_and_framework() {
     let out = cli(&["export", "--format", "json"]);
     assert!(out.status.success());
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["trainer"], trainer_v2_explorer::releases::NEWEST.tag);
+    assert_eq!(json["trainer"], explorer_data::releases::NEWEST.tag);
     let snippets = json["snippets"].as_array().unwrap();
     for persona in ["platform-engineer", "data-scientist"] {
         for framework in ["pytorch", "deepspeed", "mlx", "jax", "xgboost", "torchtune", "mpi", "tensorflow", "paddle"] {
@@ -67,9 +68,7 @@ fn migrate_converts_a_batch_prints_yaml_and_warns_about_losses() {
     assert_eq!(stdout.matches("kind: TrainJob").count(), 3);
     assert!(stdout.contains("kind: TrainingRuntime"), "pi.yaml needs a generated MPI runtime");
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        stderr.contains(&format!("converted for Trainer {} with losses", trainer_v2_explorer::releases::NEWEST.tag))
-    );
+    assert!(stderr.contains(&format!("converted for Trainer {} with losses", explorer_data::releases::NEWEST.tag)));
     assert!(stderr.contains("dropped  spec.runPolicy.cleanPodPolicy"));
 }
 

@@ -2,11 +2,11 @@
 //! runtime (review changes with `cargo insta review`), a user's own files, and the errors.
 #![cfg(not(target_arch = "wasm32"))]
 
+use explorer_core::selection::Selection;
+use explorer_core::snippets::runtimes::runtime_for;
+use explorer_data::catalog::{Framework, Persona};
+use explorer_data::releases::{NEWEST, RELEASES};
 use std::process::{Command, Output};
-use trainer_v2_explorer::catalog::{Framework, Persona};
-use trainer_v2_explorer::releases::{NEWEST, RELEASES};
-use trainer_v2_explorer::selection::Selection;
-use trainer_v2_explorer::snippets::runtimes::runtime_for;
 
 fn cli(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_trainer-explorer")).args(args).output().unwrap()

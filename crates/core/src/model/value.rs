@@ -113,7 +113,7 @@ impl fmt::Display for Number {
 }
 
 /// serde_json's shortest round-trip text of a finite float (`None` for the others).
-#[cfg(not(all(target_arch = "wasm32", feature = "ui")))]
+#[cfg(not(all(target_arch = "wasm32", feature = "js-floats")))]
 fn finite_float_text(x: f64) -> Option<impl fmt::Display> {
     serde_json::Number::from_f64(x)
 }
@@ -122,7 +122,7 @@ fn finite_float_text(x: f64) -> Option<impl fmt::Display> {
 /// wasm, so the widget asks the browser: JavaScript's shortest round-trip text, with `.0` added
 /// to a whole number as serde_json writes it. The same number; only the exponent's notation can
 /// differ (`1e+21` where serde_json writes `1e21`).
-#[cfg(all(target_arch = "wasm32", feature = "ui"))]
+#[cfg(all(target_arch = "wasm32", feature = "js-floats"))]
 fn finite_float_text(x: f64) -> Option<impl fmt::Display> {
     let text = String::from(js_sys::Number::from(x).to_string_with_radix(10).ok().filter(|_| x.is_finite())?);
     let whole = text.bytes().all(|b| b == b'-' || b.is_ascii_digit());

@@ -30,7 +30,7 @@ pub fn render_fallback(sel: &Selection) -> String {
     // opens without JavaScript. Unlinked: the TrainJob and runtime are in the V2 pane above.
     if let Ok(explanation) = crate::explain::selection::for_selection(sel) {
         out.push_str("<details class=\"tv2x-k8s\"><summary>What Kubernetes runs</summary>");
-        out.push_str(&crate::explain::view::html(&explanation));
+        out.push_str(&crate::explain_view::html(&explanation));
         out.push_str("</details>");
     }
     out.push_str(

@@ -5,9 +5,9 @@
 //! Written straight into the output strings: a 4 MiB input can have hundreds of thousands of
 //! report rows and V1 lines, and a copy or an allocation per row is what made it slow.
 
-use super::report::{Entry, EntryIndex, Status};
-use super::{migrate_to, DocResult, Migration, Outcome};
 use crate::highlight::{push_escaped_html, push_lines};
+use crate::migrate::report::{Entry, EntryIndex, Status};
+use crate::migrate::{migrate_to, DocResult, Migration, Outcome};
 use crate::model::Value;
 use crate::releases::{Release, NEWEST};
 use crate::snippets::Language;

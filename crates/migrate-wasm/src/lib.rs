@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 /// JSON.
 #[wasm_bindgen]
 pub fn migrate(text: &str, release: Option<String>) -> String {
-    use trainer_v2_explorer::migrate::view;
+    use explorer_html::migrate_view as view;
     match release {
         Some(line) => view::rendered_json_for(text, &line),
         None => view::rendered_json(text),
@@ -19,12 +19,12 @@ pub fn migrate(text: &str, release: Option<String>) -> String {
 /// JSON. Here rather than in the widget's module, which stays within its size budget.
 #[wasm_bindgen]
 pub fn explain(query: &str) -> String {
-    trainer_v2_explorer::explain::view::pane_json(query)
+    explorer_html::explain_view::pane_json(query)
 }
 
 /// "Upgrading from an older release" for a widget selection (its URL query): `{"html"}` or
 /// `{"error"}` as JSON, like `explain`.
 #[wasm_bindgen]
 pub fn upgrade_notes(query: &str) -> String {
-    trainer_v2_explorer::upgrade::view::pane_json(query)
+    explorer_html::upgrade_view::pane_json(query)
 }

@@ -9,9 +9,9 @@
 //! tooltip says them without JavaScript); pkg-migrate/sources.js highlights them on hover, focus
 //! and click, and shows the hint that says so.
 
-use super::build::COMPLETION_INDEX;
-use super::sources::{Origins, Shown, Source};
-use super::{ContainerView, Explanation, PodGroup};
+use crate::explain::sources::{Origins, Shown, Source};
+use crate::explain::COMPLETION_INDEX;
+use crate::explain::{ContainerView, Explanation, PodGroup};
 use crate::highlight::escape_html as esc;
 use crate::snippets::Language;
 use std::fmt::Write;
@@ -31,8 +31,8 @@ impl Links<'_> {
             .filter_map(|s| {
                 let line = self.shown.line(s)?;
                 let doc = match s.doc {
-                    super::sources::Doc::TrainJob => "TrainJob",
-                    super::sources::Doc::Runtime => "runtime",
+                    crate::explain::sources::Doc::TrainJob => "TrainJob",
+                    crate::explain::sources::Doc::Runtime => "runtime",
                 };
                 Some((format!("{}:{line}", s.doc.id()), format!("{doc} line {line}")))
             })
@@ -60,7 +60,7 @@ fn gpus(c: &ContainerView) -> Option<(String, String)> {
     let res = c.resources.as_ref()?;
     [&res.limits, &res.requests].into_iter().find_map(|list| {
         let (k, v) = list.iter().find(|(k, _)| k.to_lowercase().contains("gpu"))?;
-        Some((k.clone(), super::quantity::ceil_value(v)?.to_string()))
+        Some((k.clone(), crate::explain::quantity::ceil_value(v)?.to_string()))
     })
 }
 
@@ -193,8 +193,8 @@ pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String 
     body(&mut out, e, Some(&links));
     out.push_str("<p class=\"k8s-live\" aria-live=\"polite\"></p></div><div class=\"k8s-yaml\">");
     for (doc, title, lines) in [
-        (super::sources::Doc::TrainJob, "TrainJob", &shown.trainjob),
-        (super::sources::Doc::Runtime, "Runtime", &shown.runtime),
+        (crate::explain::sources::Doc::TrainJob, "TrainJob", &shown.trainjob),
+        (crate::explain::sources::Doc::Runtime, "Runtime", &shown.runtime),
     ] {
         let text = crate::yaml::join(lines);
         let classes = vec![Some("l"); lines.len()];
@@ -270,11 +270,25 @@ fn body(out: &mut String, e: &Explanation, links: Option<&Links>) {
 /// has nothing to explain or the query does not read.
 pub fn pane_json(query: &str) -> String {
     let sel = crate::query::parse_strict(query).map_err(|e| e.to_string());
-    let answer = match sel.and_then(|sel| super::selection::html(&sel)) {
+    let answer = match sel.and_then(|sel| selection_html(&sel)) {
         Ok(html) => serde_json::json!({ "html": html }),
         Err(error) => serde_json::json!({ "error": error }),
     };
     answer.to_string()
+}
+
+/// The linked view's HTML of a selection's explanation.
+pub fn linked_selection_html(linked: &crate::explain::selection::Linked) -> String {
+    linked_html(&linked.explanation, &linked.origins(), &linked.shown)
+}
+
+/// The view's HTML for a selection: linked to its YAML where there is any (the plain one for a
+/// rejection: nothing to link).
+pub fn selection_html(sel: &crate::selection::Selection) -> Result<String, String> {
+    Ok(match crate::explain::selection::linked(sel)? {
+        Ok(linked) => linked_selection_html(&linked),
+        Err(explanation) => html(&explanation),
+    })
 }
 
 #[cfg(test)]
@@ -317,7 +331,7 @@ mod tests {
     #[test]
     fn text_is_escaped() {
         // The widget's parameters never hold markup (the query refuses it); a reason might.
-        let r = super::super::Rejection { field: "spec.<x>".into(), reason: "a <b>bold</b> & claim".into() };
+        let r = crate::explain::Rejection { field: "spec.<x>".into(), reason: "a <b>bold</b> & claim".into() };
         let html = html(&Explanation::rejected("v2.3.0".into(), r));
         assert!(html.contains("<code>spec.&lt;x&gt;</code>: a &lt;b&gt;bold&lt;/b&gt; &amp; claim"), "{html}");
     }

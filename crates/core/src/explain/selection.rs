@@ -68,11 +68,6 @@ impl Linked {
     pub fn origins(&self) -> Origins<'_> {
         Origins::new(Input::new(&self.job, &self.runtime), self.release)
     }
-
-    /// The linked view's HTML (the plain one for a rejection: nothing to link).
-    pub fn html(&self) -> String {
-        super::view::linked_html(&self.explanation, &self.origins(), &self.shown)
-    }
 }
 
 /// `for_selection`, linked; the bare explanation when there is nothing to link (a rejection).
@@ -105,14 +100,6 @@ fn pane_lines<T: serde::Serialize>(sel: &Selection, persona: Persona, object: &T
             Line { text: text.to_string(), path: line.map(|l| l.path.clone()).unwrap_or_default() }
         })
         .collect()
-}
-
-/// The view's HTML for a selection: linked to its YAML where there is any.
-pub fn html(sel: &Selection) -> Result<String, String> {
-    Ok(match linked(sel)? {
-        Ok(linked) => linked.html(),
-        Err(explanation) => super::view::html(&explanation),
-    })
 }
 
 /// The explanation for a widget URL query.

@@ -14,7 +14,7 @@ pub enum Directive {
     },
     /// The built-in runtimes of every release line, generated from the release data.
     RuntimesByRelease,
-    /// A preset of "What Kubernetes runs": static HTML from the core (explain::view), the same
+    /// A preset of "What Kubernetes runs": static HTML from the views (explorer_html::explain_view), the same
     /// with or without JavaScript; the page's script only adds the line highlighting.
     Explain(String),
 }
@@ -73,7 +73,7 @@ fn snippet(attrs: &[(String, String)]) -> Result<Snippet, String> {
 fn explain(attrs: &[(String, String)]) -> Result<String, String> {
     let q = get(attrs, "query").ok_or("an explain directive needs query=")?.replace(',', "&");
     let sel = query::parse_strict(&q).map_err(|e| format!("explain directive: {e}"))?;
-    let view = crate::explain::selection::html(&sel).map_err(|e| format!("explain directive: {e}"))?;
+    let view = crate::explain_view::selection_html(&sel).map_err(|e| format!("explain directive: {e}"))?;
     Ok(format!(
         "<figure class=\"k8s-preset\" data-query=\"{}\"><figcaption>What Kubernetes runs: the {} TrainJob and its runtime, \
          and what the Trainer {} controller makes of them</figcaption>{view}</figure>",

@@ -4,11 +4,11 @@
 //! by the core with every text escaped, so the widget only places it; the converter module
 //! computes and renders it (`explain::view` is its sibling), the widget's own wasm carries none.
 
-use super::notes::{upgrade_notes, Note};
 use crate::catalog::V2Support;
 use crate::highlight::escape_html as esc;
 use crate::releases::{Release, RELEASES};
 use crate::selection::Selection;
+use crate::upgrade::notes::{upgrade_notes, Note};
 use std::fmt::Write;
 
 const STYLE: &str = "<style>.up h4{margin:14px 0 6px;font-size:14px}.up ul{margin:4px 0;padding-left:20px}\
@@ -120,7 +120,7 @@ pub fn pane_json(query: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::release_changes::API_CHANGES;
+    use explorer_core::release_changes::API_CHANGES;
 
     fn pane(query: &str) -> String {
         let answer: serde_json::Value = serde_json::from_str(&pane_json(query)).unwrap();

@@ -10,7 +10,6 @@ pub mod claims;
 pub mod notes;
 pub mod report;
 pub mod rewrite;
-pub mod view;
 
 pub use notes::{upgrade_notes, Note};
 pub use report::{Action, Entry, Target};

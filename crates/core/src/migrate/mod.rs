@@ -6,7 +6,6 @@ pub mod convert;
 pub mod failure;
 pub mod input;
 pub mod report;
-pub mod view;
 
 pub use convert::Outcome;
 pub use failure::Failure;

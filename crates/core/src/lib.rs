@@ -1,0 +1,19 @@
+//! The pure core of the Trainer V2 Explorer: typed V1 and V2 objects and their YAML (`model`,
+//! `yaml`), a reader's selection and its URL query (`selection`, `query`), the panes of a
+//! selection (`snippets`), what the Trainer controller creates for a TrainJob (`explain`), V1 → V2
+//! migration (`migrate`) and V2 release → release upgrades (`upgrade`, `release_changes`).
+//!
+//! No UI, no HTML and no I/O: the widget, the HTML views and the CLI build on it.
+
+pub mod explain;
+pub mod migrate;
+pub mod model;
+pub mod query;
+pub mod release_changes;
+pub mod selection;
+pub mod snippets;
+pub mod upgrade;
+pub mod yaml;
+
+// The release data, reachable as `crate::releases` and `crate::catalog` in every module.
+use explorer_data::{catalog, releases};

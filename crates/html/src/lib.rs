@@ -1,0 +1,13 @@
+//! Pure functions from the core's values to HTML: syntax highlighting, the explain, migrate and
+//! upgrade views, and the page's static fallback. Shared by the widget, the converter module and
+//! the post builder.
+
+pub mod explain_view;
+pub mod fallback;
+pub mod highlight;
+pub mod migrate_view;
+pub mod upgrade_view;
+
+// The core and the release data, reachable as `crate::…` in every module.
+use explorer_core::{explain, migrate, model, query, selection, snippets, upgrade, yaml};
+use explorer_data::{catalog, releases};
