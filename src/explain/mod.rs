@@ -75,7 +75,10 @@ pub struct Explanation {
     pub jobset: Option<JobSetView>,
     pub pods: Vec<PodGroup>,
     pub objects: Vec<Object>,
-    pub rejected: Option<Rejection>,
+    /// Every error the release's API server (CRD schema and rules) and validating webhook give,
+    /// in the order they report them; empty when the TrainJob is admitted. Nothing is created
+    /// when it is not empty.
+    pub rejected: Vec<Rejection>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -147,7 +150,8 @@ pub struct Object {
     pub data: Option<VecMap<String, String>>,
 }
 
-/// What the validating webhook answers instead of creating anything.
+/// One error the API server or the validating webhook answers instead of creating anything:
+/// the field path it names and its message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Rejection {
     pub field: String,
@@ -158,7 +162,8 @@ pub struct Rejection {
 /// the webhook gives at that release.
 pub fn explain(input: Input, release: Release) -> Explanation {
     let trainer = release.tag.to_string();
-    if let Some(rejected) = validate::check(input, release) {
+    let rejected = validate::check(input, release);
+    if !rejected.is_empty() {
         return Explanation::rejected(trainer, rejected);
     }
     match build::run(input, release) {
@@ -167,17 +172,22 @@ pub fn explain(input: Input, release: Release) -> Explanation {
             jobset: Some(built.jobset),
             pods: built.pods,
             objects: built.objects,
-            rejected: None,
+            rejected: vec![],
         },
         // The controller's reconcile error (the webhook let it through): shown the same way.
-        Err(rejected) => Explanation::rejected(trainer, rejected),
+        Err(rejected) => Explanation::rejected(trainer, vec![rejected]),
     }
 }
 
 impl Explanation {
-    /// Nothing is created: the answer is the rejection.
-    pub fn rejected(trainer: String, rejected: Rejection) -> Explanation {
-        Explanation { trainer, jobset: None, pods: vec![], objects: vec![], rejected: Some(rejected) }
+    /// Nothing is created: the answer is the rejection (one or more errors).
+    pub fn rejected(trainer: String, rejected: Vec<Rejection>) -> Explanation {
+        Explanation { trainer, jobset: None, pods: vec![], objects: vec![], rejected }
+    }
+
+    /// Admitted: the API server and the webhook raised no error.
+    pub fn admitted(&self) -> bool {
+        self.rejected.is_empty()
     }
 }
 

@@ -25,8 +25,8 @@ fn reject(field: &str, reason: String) -> Option<Rejection> {
     Some(Rejection { field: field.into(), reason })
 }
 
-pub fn check(input: Input, release: Release) -> Option<Rejection> {
-    schema(input).or_else(|| crd(input, release)).or_else(|| jobset(input)).or_else(|| plugins(input, release))
+pub fn check(input: Input, release: Release) -> Vec<Rejection> {
+    schema(input).or_else(|| crd(input, release)).or_else(|| jobset(input)).or_else(|| plugins(input, release)).into_iter().collect()
 }
 
 /// The API server's own schema check: a quantity it cannot read never reaches the webhook.

@@ -180,7 +180,7 @@ pub fn html(e: &Explanation) -> String {
 /// The view with its items linked to the lines of `shown` (the TrainJob and runtime YAML) they
 /// come from, shown beside them.
 pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String {
-    if e.rejected.is_some() {
+    if !e.admitted() {
         return html(e);
     }
     let links = Links { origins, shown };
@@ -210,15 +210,29 @@ pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String 
 }
 
 fn body(out: &mut String, e: &Explanation, links: Option<&Links>) {
-    if let Some(r) = &e.rejected {
+    if let [only] = e.rejected.as_slice() {
         let _ = write!(
             out,
             "<p class=\"k8s-rejected\" role=\"alert\"><strong>Trainer {} refuses this TrainJob</strong>, so nothing \
              is created. {}: {}</p>",
             esc(&e.trainer),
-            code(&r.field),
-            esc(&r.reason)
+            code(&only.field),
+            esc(&only.reason)
         );
+        return;
+    }
+    if !e.admitted() {
+        let _ = write!(
+            out,
+            "<div class=\"k8s-rejected\" role=\"alert\"><p><strong>Trainer {} refuses this TrainJob</strong>, so \
+             nothing is created. {} errors:</p><ul>",
+            esc(&e.trainer),
+            e.rejected.len()
+        );
+        for r in &e.rejected {
+            let _ = write!(out, "<li>{}: {}</li>", code(&r.field), esc(&r.reason));
+        }
+        out.push_str("</ul></div>");
         return;
     }
     let Some(jobset) = &e.jobset else { return };
@@ -318,7 +332,7 @@ mod tests {
     fn text_is_escaped() {
         // The widget's parameters never hold markup (the query refuses it); a reason might.
         let r = super::super::Rejection { field: "spec.<x>".into(), reason: "a <b>bold</b> & claim".into() };
-        let html = html(&Explanation::rejected("v2.3.0".into(), r));
+        let html = html(&Explanation::rejected("v2.3.0".into(), vec![r]));
         assert!(html.contains("<code>spec.&lt;x&gt;</code>: a &lt;b&gt;bold&lt;/b&gt; &amp; claim"), "{html}");
     }
 }
