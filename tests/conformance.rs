@@ -70,14 +70,11 @@ fn facts(explanation: &Value) -> Value {
         for c in group.remove("containers").unwrap().as_array().unwrap() {
             let mut c = c.as_object().unwrap().clone();
             let mut mounts: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-            match c.remove("volumeMounts") {
-                Some(Value::Array(list)) => {
-                    for m in list {
-                        let name = m["name"].as_str().unwrap().to_string();
-                        mounts.entry(name).or_default().push(m["mountPath"].clone());
-                    }
+            if let Some(Value::Array(list)) = c.remove("volumeMounts") {
+                for m in list {
+                    let name = m["name"].as_str().unwrap().to_string();
+                    mounts.entry(name).or_default().push(m["mountPath"].clone());
                 }
-                _ => {}
             }
             c.insert("volumeMounts".into(), mounts.into_iter().map(|(k, v)| (k, Value::Array(v))).collect());
             containers.insert(c["name"].as_str().unwrap().to_string(), Value::Object(c));

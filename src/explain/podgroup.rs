@@ -64,7 +64,7 @@ fn pod_requests(containers: &[Container], init: &[Container]) -> BTreeMap<String
     let mut sum: BTreeMap<String, Exact> = BTreeMap::new();
     for (k, q) in containers.iter().flat_map(requests) {
         let total = sum.entry(k).or_default();
-        *total = total.add(q);
+        *total = total.plus(q);
     }
     for (k, q) in init.iter().flat_map(requests) {
         let slot = sum.entry(k).or_default();
@@ -85,7 +85,7 @@ pub fn objects(input: Input, sets: &[PodSet]) -> Vec<Object> {
     for ps in sets {
         for (k, q) in pod_requests(&ps.containers, &ps.init_containers) {
             let slot = total.entry(k).or_default();
-            *slot = slot.add(q.times(ps.count));
+            *slot = slot.plus(q.times(ps.count));
         }
     }
     let resources: Vec<String> = total.iter().map(|(k, q)| format!("{k}: {}", q.text())).collect();

@@ -92,7 +92,7 @@ impl Exact {
     }
 
     /// `Quantity.Add`: the first non-zero operand gives the format.
-    pub fn add(self, other: Exact) -> Exact {
+    pub fn plus(self, other: Exact) -> Exact {
         let binary = if self.nanos == 0 { other.binary } else { self.binary };
         Exact { nanos: self.nanos.saturating_add(other.nanos), binary }
     }
@@ -155,12 +155,12 @@ mod tests {
     #[test]
     fn sums_print_as_kubernetes_prints_them() {
         let q = |s: &str| Exact::parse(&Value::from(s)).unwrap();
-        assert_eq!(q("500m").times(2).add(q("250m")).text(), "1250m");
-        assert_eq!(q("1Gi").times(2).add(q("512Mi")).text(), "2560Mi");
+        assert_eq!(q("500m").times(2).plus(q("250m")).text(), "1250m");
+        assert_eq!(q("1Gi").times(2).plus(q("512Mi")).text(), "2560Mi");
         assert_eq!(q("1").times(32).text(), "32");
         assert_eq!(q("1Gi").times(2).text(), "2Gi");
         assert_eq!(q("2000m").text(), "2");
-        assert_eq!(Exact::default().add(q("1Gi")).text(), "1Gi");
+        assert_eq!(Exact::default().plus(q("1Gi")).text(), "1Gi");
         assert_eq!(Exact::parse(&Value::from("lots")), None);
     }
 }
