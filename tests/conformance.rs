@@ -54,7 +54,8 @@ fn release_of(tag: &str) -> Release {
 
 /// The explanation's JSON with its lists keyed by name, the way the expectations are written:
 /// `jobset.replicatedJobs.<name>`, `pods.<replicatedJob>.containers.<name>` (mounts as
-/// `volumeMounts.<volume>: [paths]`), `objects.<Kind>/<name>`, and `admitted`.
+/// `volumeMounts.<volume>: [paths]`), `pods.<replicatedJob>.spec.volumes.<name>`,
+/// `objects.<Kind>/<name>` (with `dataKeys`, its data's keys sorted), and `admitted`.
 fn facts(explanation: &Value) -> Value {
     let mut out = explanation.as_object().unwrap().clone();
     out.insert("admitted".into(), Value::Bool(explanation["rejected"] == Value::Array(vec![])));
@@ -88,8 +89,14 @@ fn facts(explanation: &Value) -> Value {
         pods.insert(group["replicatedJob"].as_str().unwrap().to_string(), Value::Object(group));
     }
     out.insert("pods".into(), Value::Object(pods));
-    let objects =
+    let mut objects =
         keyed(&explanation["objects"], |o| format!("{}/{}", o["kind"].as_str().unwrap(), o["name"].as_str().unwrap()));
+    // `dataKeys`: the keys an object's data holds, sorted (upstream tests check some by key only).
+    for object in objects.as_object_mut().unwrap().values_mut() {
+        let mut keys: Vec<String> = object["data"].as_object().map(|d| d.keys().cloned().collect()).unwrap_or_default();
+        keys.sort();
+        object.as_object_mut().unwrap().insert("dataKeys".into(), keys.into());
+    }
     out.insert("objects".into(), objects);
     Value::Object(out)
 }
