@@ -32,7 +32,7 @@ fn json_for_every_framework_and_release() {
             // The shape the issue asks for, before the snapshot pins the values.
             let v: serde_json::Value = serde_json::from_str(&json).unwrap();
             assert_eq!(v["trainer"], release.tag, "{query}");
-            match v["rejected"].is_null() {
+            match v["rejected"] == serde_json::json!([]) {
                 true => {
                     let shaped = v["jobset"]["replicatedJobs"].is_array() && v["objects"].is_array();
                     assert!(shaped && !v["pods"].as_array().unwrap().is_empty(), "{query}");
@@ -55,8 +55,8 @@ fn a_framework_newer_than_the_release_is_the_webhooks_not_found() {
     let json = stdout(&cli(&["explain", "--query", "release=v2.1&framework=jax"]));
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["trainer"], "v2.1.0");
-    assert_eq!(v["rejected"]["field"], "spec.RuntimeRef");
-    let reason = v["rejected"]["reason"].as_str().unwrap();
+    assert_eq!(v["rejected"][0]["field"], "spec.RuntimeRef");
+    let reason = v["rejected"][0]["reason"].as_str().unwrap();
     assert!(
         reason.starts_with("clustertrainingruntimes.trainer.kubeflow.org \"jax-distributed\" not found"),
         "{reason}"
@@ -163,9 +163,10 @@ fn a_rejected_trainjob_prints_the_webhooks_reason() {
     let v: serde_json::Value =
         serde_json::from_str(&stdout(&cli(&["explain", job.to_str().unwrap(), runtime.to_str().unwrap()]))).unwrap();
     assert!(v["jobset"].is_null() && v["pods"].as_array().unwrap().is_empty());
-    assert_eq!(v["rejected"]["field"], "spec.trainer.env");
+    assert_eq!(v["rejected"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(v["rejected"][0]["field"], "spec.trainer.env");
     assert_eq!(
-        v["rejected"]["reason"],
+        v["rejected"][0]["reason"],
         "must not have reserved envs, invalid envs configured: [OMPI_MCA_orte_set_default_slots]"
     );
 }
@@ -177,8 +178,35 @@ fn input_without_a_runtime_is_a_clear_error() {
     assert!(!out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim(),
-        "trainer-explorer: no TrainingRuntime or ClusterTrainingRuntime in the input"
+        "trainer-explorer: no TrainingRuntime or ClusterTrainingRuntime in the input, and Trainer v2.3.0 ships no ClusterTrainingRuntime \"y\""
     );
+}
+
+/// A TrainJob alone that names a built-in runtime runs with the one the release ships, and the
+/// answer says so; a built-in of another release is named with the releases that ship it.
+#[test]
+fn a_trainjob_alone_uses_the_releases_shipped_runtime() {
+    let (job, _) = write_files(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: x}\nspec: {runtimeRef: {name: torch-distributed}, trainer: {numNodes: 2}}\n",
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&cli(&["explain", job.to_str().unwrap()]))).unwrap();
+    assert_eq!(
+        v["shippedRuntime"],
+        "the ClusterTrainingRuntime \"torch-distributed\" as Trainer v2.3.0 installs it (the input holds no runtime)"
+    );
+    assert_eq!(v["jobset"]["replicatedJobs"][0]["parallelism"], 2, "{v}");
+    let image = v["pods"][0]["containers"][0]["image"].as_str().unwrap();
+    assert!(image.starts_with("pytorch/pytorch:2.13.0"), "{image}");
+    let out = cli(&["explain", "--release", "v2.1", job.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    let (jax, _) = write_files(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: x}\nspec: {runtimeRef: {name: jax-distributed}}\n",
+    );
+    let out = cli(&["explain", "--release", "v2.1", jax.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .trim()
+        .ends_with("ships no ClusterTrainingRuntime \"jax-distributed\" (it ships from v2.2.1)"));
 }
 
 #[test]

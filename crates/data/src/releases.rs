@@ -172,6 +172,13 @@ pub struct Controller {
     /// (plugins/mpi/mpi.go:95-107 @v2.3.0).
     pub mpi_reserved_env: bool,
     pub resources_per_node: ResourcesPerNodeRule,
+    /// A TrainJob whose `spec.managedBy` names another controller (Kueue's MultiKueue) is left
+    /// alone (pkg/controller/trainjob_controller.go:89-92 @v2.3.0); before v2.3.0 the field is
+    /// stored but the controller reconciles every TrainJob.
+    pub skips_other_managers: bool,
+    /// The Flux webhook checks the TrainJob's `numProcPerNode` over the runtime's
+    /// (plugins/flux/flux.go:95-103 @v2.3.0); v2.2.1 (:110-116) checks the runtime's only.
+    pub flux_checks_trainjob_procs: bool,
 }
 
 /// torch's `numProcPerNode` resolution (plugins/torch/torch.go).
@@ -351,6 +358,8 @@ pub const V2_0: Release = Release {
         mpi_slots_follow_gpus: false,
         mpi_reserved_env: false,
         resources_per_node: ResourcesPerNodeRule::ReplaceTrainer,
+        skips_other_managers: false,
+        flux_checks_trainjob_procs: false,
     },
 };
 
@@ -437,6 +446,8 @@ pub const V2_3: Release = Release {
         torchtune: TorchTuneRules::LoraChecked,
         mpi_reserved_env: true,
         resources_per_node: ResourcesPerNodeRule::Merge,
+        skips_other_managers: true,
+        flux_checks_trainjob_procs: true,
         ..V2_2.controller
     },
     ..V2_2

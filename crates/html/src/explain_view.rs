@@ -126,10 +126,13 @@ fn pods_html(out: &mut String, e: &Explanation, hostfile: Option<&String>, links
                 job.parallelism,
                 group.hostnames.iter().map(|h| code(h)).collect::<Vec<_>>().join(", ")
             );
-            let mut mounts: Vec<(&String, &String)> = Vec::new();
+            // One volume may be mounted at several paths (the initializers' shared volume at
+            // both /workspace/dataset and /workspace/model): each path is shown.
+            let mut mounts: Vec<(&str, &str)> = Vec::new();
             for m in group.containers.iter().filter(|c| !c.init).flat_map(|c| c.volume_mounts.iter()) {
-                if !mounts.contains(&m) {
-                    mounts.push(m);
+                let mount = (m.name.as_str(), m.mount_path.as_str());
+                if !mounts.contains(&mount) {
+                    mounts.push(mount);
                 }
             }
             for (i, (volume, path)) in mounts.iter().enumerate() {
@@ -137,8 +140,69 @@ fn pods_html(out: &mut String, e: &Explanation, hostfile: Option<&String>, links
                 let _ = write!(out, "{lead}{} at {}", code(volume), code(path));
             }
             out.push_str("</div>");
+            pod_settings_html(out, group);
         }
         out.push_str("</li>");
+    }
+    out.push_str("</ul>");
+}
+
+/// A value as YAML flow text, the way a reader would write it inline: `{fsGroup: 1000}`.
+fn flow(value: &crate::model::Value) -> String {
+    use crate::model::Value;
+    match value {
+        Value::Object(m) => {
+            let items: Vec<String> = m.iter().map(|(k, v)| format!("{k}: {}", flow(v))).collect();
+            format!("{{{}}}", items.join(", "))
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(flow).collect::<Vec<_>>().join(", ")),
+        other => serde_json::to_string(other).unwrap_or_default().trim_matches('"').to_string(),
+    }
+}
+
+/// A `key: value` pair of a label or annotation map, compactly.
+fn pairs(map: &crate::model::vecmap::VecMap<String, String>) -> String {
+    map.iter().map(|(k, v)| code(&format!("{k}={v}"))).collect::<Vec<_>>().join(", ")
+}
+
+/// The pod-level settings of a replicatedJob's pods (service account, node selector, affinity,
+/// tolerations, ...) and its pod labels and annotations, one compact line each, values as YAML
+/// flow text.
+fn pod_settings_html(out: &mut String, group: &PodGroup) {
+    let mut lines: Vec<String> = Vec::new();
+    if !group.labels.is_empty() {
+        lines.push(format!("labels {}", pairs(&group.labels)));
+    }
+    if !group.annotations.is_empty() {
+        lines.push(format!("annotations {}", pairs(&group.annotations)));
+    }
+    for (field, value) in group.spec.iter() {
+        let text = match (field.as_str(), value) {
+            ("volumes", crate::model::Value::Array(volumes)) => volumes
+                .iter()
+                .filter_map(|v| match v {
+                    crate::model::Value::Object(m) => {
+                        let name = match m.get("name") {
+                            Some(crate::model::Value::String(n)) => n.as_str(),
+                            _ => "",
+                        };
+                        let source = m.iter().find(|(k, _)| *k != "name").map_or("", |(k, _)| k.as_str());
+                        Some(format!("{} ({})", code(name), esc(source)))
+                    }
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            _ => code(&flow(value)),
+        };
+        lines.push(format!("{} {text}", esc(field)));
+    }
+    if lines.is_empty() {
+        return;
+    }
+    out.push_str("<ul class=\"k8s-pod-settings\">");
+    for line in lines {
+        let _ = write!(out, "<li>{line}</li>");
     }
     out.push_str("</ul>");
 }
@@ -180,7 +244,7 @@ pub fn html(e: &Explanation) -> String {
 /// The view with its items linked to the lines of `shown` (the TrainJob and runtime YAML) they
 /// come from, shown beside them.
 pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String {
-    if e.rejected.is_some() {
+    if !e.admitted() {
         return html(e);
     }
     let links = Links { origins, shown };
@@ -210,18 +274,45 @@ pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String 
 }
 
 fn body(out: &mut String, e: &Explanation, links: Option<&Links>) {
-    if let Some(r) = &e.rejected {
+    if let [only] = e.rejected.as_slice() {
         let _ = write!(
             out,
             "<p class=\"k8s-rejected\" role=\"alert\"><strong>Trainer {} refuses this TrainJob</strong>, so nothing \
              is created. {}: {}</p>",
             esc(&e.trainer),
-            code(&r.field),
-            esc(&r.reason)
+            code(&only.field),
+            esc(&only.reason)
+        );
+        return;
+    }
+    if !e.admitted() {
+        let _ = write!(
+            out,
+            "<div class=\"k8s-rejected\" role=\"alert\"><p><strong>Trainer {} refuses this TrainJob</strong>, so \
+             nothing is created. {} errors:</p><ul>",
+            esc(&e.trainer),
+            e.rejected.len()
+        );
+        for r in &e.rejected {
+            let _ = write!(out, "<li>{}: {}</li>", code(&r.field), esc(&r.reason));
+        }
+        out.push_str("</ul></div>");
+        return;
+    }
+    if let Some(manager) = &e.managed_by {
+        let _ = write!(
+            out,
+            "<p class=\"k8s-head\"><code>spec.managedBy</code> is {}: the Trainer {} controller leaves this TrainJob \
+             to that controller and creates nothing here (with MultiKueue, the TrainJob runs on a worker cluster).</p>",
+            code(manager),
+            esc(&e.trainer)
         );
         return;
     }
     let Some(jobset) = &e.jobset else { return };
+    if let Some(from) = &e.shipped_runtime {
+        let _ = write!(out, "<p class=\"k8s-note\">The runtime: {}.</p>", esc(from));
+    }
     let _ = write!(
         out,
         "<p class=\"k8s-head\">The Trainer {} controller creates the JobSet <span{}>{}</span>",
@@ -329,10 +420,33 @@ mod tests {
     }
 
     #[test]
+    fn pod_settings_labels_and_every_mount_path_are_shown() {
+        let e = crate::explain::read::explain_text(
+            "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j}\nspec:\n  runtimeRef: {name: r, kind: TrainingRuntime}\n  \
+             runtimePatches: [{manager: example.com/m, trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: node, \
+             template: {spec: {template: {metadata: {labels: {team: a}}, spec: {serviceAccountName: sa, \
+             tolerations: [{key: gpu, operator: Exists}]}}}}}]}}}}]\n---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainingRuntime\nmetadata: {name: r}\n\
+             spec:\n  template:\n    spec:\n      replicatedJobs:\n      - name: node\n        template:\n          \
+             spec: {template: {spec: {containers: [{name: node, volumeMounts: [{name: init, mountPath: /a}, \
+             {name: init, mountPath: /b}]}]}}}\n",
+            crate::releases::NEWEST,
+        )
+        .unwrap();
+        let html = html(&e);
+        assert!(
+            html.contains("mounts <code>init</code> at <code>/a</code>, <code>init</code> at <code>/b</code>"),
+            "{html}"
+        );
+        assert!(html.contains("<li>labels <code>team=a</code></li>"), "{html}");
+        assert!(html.contains("<li>serviceAccountName <code>sa</code></li>"), "{html}");
+        assert!(html.contains("<li>tolerations <code>[{key: gpu, operator: Exists}]</code></li>"), "{html}");
+    }
+
+    #[test]
     fn text_is_escaped() {
         // The widget's parameters never hold markup (the query refuses it); a reason might.
         let r = crate::explain::Rejection { field: "spec.<x>".into(), reason: "a <b>bold</b> & claim".into() };
-        let html = html(&Explanation::rejected("v2.3.0".into(), r));
+        let html = html(&Explanation::rejected("v2.3.0".into(), vec![r]));
         assert!(html.contains("<code>spec.&lt;x&gt;</code>: a &lt;b&gt;bold&lt;/b&gt; &amp; claim"), "{html}");
     }
 }

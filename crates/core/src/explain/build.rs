@@ -7,7 +7,7 @@
 //! 4. the objects each component builder adds (`objects.rs`).
 
 use super::plugins::{self, Policy};
-use super::{env_text, ContainerView, Input, JobSetView, Object, PodGroup, Rejection, ReplicatedJobView};
+use super::{env_text, ContainerView, Input, JobSetView, MountView, Object, PodGroup, Rejection, ReplicatedJobView};
 use crate::model::pod::{Container, ContainerPort, EnvVar, Resources};
 use crate::model::v2::ReplicatedJob;
 use crate::model::vecmap::VecMap;
@@ -36,7 +36,15 @@ pub struct PodSet {
     pub runtime_replicas: u32,
     pub containers: Vec<Container>,
     pub init_containers: Vec<Container>,
-    pub volumes: Vec<String>,
+    /// The pod's volumes, the runtime's and those the plugins add (`apply.UpsertVolumes`).
+    pub volumes: Vec<Value>,
+    /// The rest of the pod spec (serviceAccountName, nodeSelector, affinity, ...), as the runtime
+    /// and the TrainJob's pod settings leave it.
+    pub pod_fields: crate::model::Map,
+    /// The pod template's labels and annotations, then those the scheduler plugins add
+    /// (`info.Scheduler.PodLabels`, `PodAnnotations`).
+    pub pod_labels: VecMap<String, String>,
+    pub pod_annotations: VecMap<String, String>,
 }
 
 pub struct Built {
@@ -81,9 +89,33 @@ pub fn upsert_port(ports: &mut Vec<ContainerPort>, port: i64) {
     }
 }
 
-pub fn upsert_mount(c: &mut Container, name: &str, path: &str) {
-    c.volume_mounts.retain(|m| !matches!(m, Value::Object(o) if o.get("name") == Some(&Value::from(name))));
-    c.volume_mounts.push(crate::tree!({"name": name, "mountPath": path}));
+/// `apply.UpsertVolumeMounts` (pkg/apply/apply.go:55-59,72-74): a mount replaces the one at the
+/// same path, else it is appended; one volume may be mounted at several paths.
+pub fn upsert_mount(c: &mut Container, name: &str, path: &str, read_only: bool) {
+    let mut mount = crate::tree!({"name": name, "mountPath": path});
+    if read_only {
+        if let Value::Object(m) = &mut mount {
+            m.insert("readOnly".into(), Value::Bool(true));
+        }
+    }
+    let same_path = |m: &Value| matches!(m, Value::Object(o) if o.get("mountPath") == Some(&Value::from(path)));
+    match c.volume_mounts.iter_mut().find(|m| same_path(m)) {
+        Some(slot) => *slot = mount,
+        None => c.volume_mounts.push(mount),
+    }
+}
+
+/// `apply.UpsertVolumes` (apply.go:49-53): by volume name.
+pub fn upsert_volume(volumes: &mut Vec<Value>, volume: Value) {
+    let name = |v: &Value| match v {
+        Value::Object(o) => o.get("name").cloned(),
+        _ => None,
+    };
+    let key = name(&volume);
+    match volumes.iter_mut().find(|v| name(v) == key) {
+        Some(slot) => *slot = volume,
+        None => volumes.push(volume),
+    }
 }
 
 pub fn field_ref_env(name: &str, path: &str) -> EnvVar {
@@ -138,6 +170,8 @@ fn pod_sets(input: Input, release: Release) -> Vec<PodSet> {
                     }
                 }
             }
+            let pod = &rjob.template.spec.template;
+            let meta = pod.metadata.clone().unwrap_or_default();
             PodSet {
                 name: rjob.name.clone(),
                 ancestor,
@@ -145,11 +179,26 @@ fn pod_sets(input: Input, release: Release) -> Vec<PodSet> {
                 count: count.max(1),
                 runtime_replicas: counts.replicas.unwrap_or(1),
                 containers,
-                init_containers: rjob.template.spec.template.spec.init_containers.clone(),
-                volumes: vec![],
+                init_containers: pod.spec.init_containers.clone(),
+                volumes: pod.spec.volumes.clone(),
+                pod_fields: pod_fields(&pod.spec),
+                pod_labels: meta.labels,
+                pod_annotations: meta.annotations,
             }
         })
         .collect()
+}
+
+/// A pod spec without what the view shows on its own: containers, init containers, volumes.
+fn pod_fields(spec: &crate::model::pod::PodSpec) -> crate::model::Map {
+    let mut fields = match crate::model::to_value(spec) {
+        Value::Object(m) => m,
+        _ => crate::model::Map::new(),
+    };
+    for shown in ["containers", "initContainers", "volumes"] {
+        fields.remove(shown);
+    }
+    fields
 }
 
 /// `IdentifyPodNetwork` (jobset.go:285-297): replica-major, then pod index.
@@ -166,6 +215,8 @@ pub fn run(input: Input, release: Release) -> Result<Built, Rejection> {
     let mut sets = pod_sets(input, release);
     let policy = Policy::of(input);
     let mpi = plugins::enforce(input, release, &policy, &mut sets)?;
+    let flux_command = super::flux::enforce(input, &mut sets)?;
+    super::podgroup::enforce(input, &mut sets);
     let trainer = input.job.spec.trainer.as_ref();
     // builder.go:142-162 @v2.2.1: the TrainJob's env also reaches MPI's `node` job when the
     // launcher runs as a node (not in v2.0.1, builder.go:145-148).
@@ -190,11 +241,18 @@ pub fn run(input: Input, release: Release) -> Result<Built, Rejection> {
                     if let Some(image) = &t.image {
                         c.image = Some(image.clone());
                     }
-                    if !t.command.is_empty() {
-                        c.command = t.command.clone();
-                    }
-                    if !t.args.is_empty() {
-                        c.args = t.args.clone();
+                    // flux.go:150-152: Flux replaces the TrainJob's command and drops its args
+                    // (they are in the command line it wraps), so the runtime's args stay.
+                    match &flux_command {
+                        Some(command) => c.command = command.clone(),
+                        None => {
+                            if !t.command.is_empty() {
+                                c.command = t.command.clone();
+                            }
+                            if !t.args.is_empty() {
+                                c.args = t.args.clone();
+                            }
+                        }
                     }
                 }
             }
@@ -214,17 +272,27 @@ pub fn run(input: Input, release: Release) -> Result<Built, Rejection> {
             }
         }
         // jobset.go:316-317 SyncParallelCount: parallelism and completions are the pod set's count.
+        let job_meta = rjob.template.metadata.clone().unwrap_or_default();
         views.push(ReplicatedJobView {
             name: set.name.clone(),
             replicas,
             parallelism: set.count,
             completions: set.count,
             depends_on: rjob.depends_on.clone(),
+            labels: job_meta.labels,
+            annotations: job_meta.annotations,
         });
+        let mut spec = set.pod_fields.clone();
+        if !set.volumes.is_empty() {
+            spec.insert("volumes".into(), Value::Array(set.volumes.clone()));
+        }
         pods.push(PodGroup {
             replicated_job: set.name.clone(),
             count: replicas * set.count,
             hostnames: endpoints(input, &set.name, replicas, set.count),
+            labels: set.pod_labels.clone(),
+            annotations: set.pod_annotations.clone(),
+            spec,
             // Init containers first, in the order the kubelet runs them.
             containers: set
                 .init_containers
@@ -236,12 +304,14 @@ pub fn run(input: Input, release: Release) -> Result<Built, Rejection> {
     }
 
     let template = &input.runtime.spec.template;
+    let (labels, annotations) = propagated_metadata(input);
     let jobset = JobSetView {
         name: job_name(input),
         // builder.go:176-178 and jobset.go:425.
         suspend: input.job.spec.suspend,
         // trainingruntime.go:144-161: the runtime template's labels, then the patches'.
-        labels: propagated_labels(input),
+        labels,
+        annotations,
         replicated_jobs: views,
         success_policy: template.spec.success_policy.clone(),
         failure_policy: template.spec.failure_policy.clone(),
@@ -250,26 +320,39 @@ pub fn run(input: Input, release: Release) -> Result<Built, Rejection> {
     Ok(Built { jobset, pods, objects })
 }
 
-/// trainingruntime.go:144-161: the runtime template's labels, then each runtime patch's
-/// `trainingRuntimeSpec.template.metadata.labels` over them, in patch order.
-fn propagated_labels(input: Input) -> VecMap<String, String> {
-    let template = &input.runtime.spec.template;
-    let mut labels = template.metadata.as_ref().map(|m| m.labels.clone()).unwrap_or_default();
-    for patch in &input.job.spec.runtime_patches {
-        let patched =
-            ["trainingRuntimeSpec", "template", "metadata", "labels"].iter().try_fold(patch, |v, k| match v {
-                Value::Object(m) => m.get(*k),
-                _ => None,
-            });
-        if let Some(Value::Object(m)) = patched {
+/// The JobSet's labels and annotations: the runtime template's, then (v2.2+) each runtime
+/// patch's `trainingRuntimeSpec.template.metadata` over them in patch order
+/// (trainingruntime.go:144-161 @v2.3.0), or (v2.0-v2.1) the TrainJob's `spec.labels` and
+/// `spec.annotations` (trainingruntime.go:126-141 @v2.1.0).
+pub fn propagated_metadata(input: Input) -> (VecMap<String, String>, VecMap<String, String>) {
+    let meta = input.runtime.spec.template.metadata.clone().unwrap_or_default();
+    let (mut labels, mut annotations) = (meta.labels, meta.annotations);
+    let strings = |v: Option<&Value>, into: &mut VecMap<String, String>| {
+        if let Some(Value::Object(m)) = v {
             for (k, v) in m.iter() {
                 if let Value::String(v) = v {
-                    labels.insert(k.clone(), v.clone());
+                    into.insert(k.clone(), v.clone());
                 }
             }
         }
+    };
+    for patch in &input.job.spec.runtime_patches {
+        let at = |key: &str| {
+            ["trainingRuntimeSpec", "template", "metadata", key].iter().try_fold(patch, |v, k| match v {
+                Value::Object(m) => m.get(*k),
+                _ => None,
+            })
+        };
+        strings(at("labels"), &mut labels);
+        strings(at("annotations"), &mut annotations);
     }
-    labels
+    for (k, v) in input.legacy.labels.iter().flat_map(|m| m.iter()) {
+        labels.insert(k.clone(), v.clone());
+    }
+    for (k, v) in input.legacy.annotations.iter().flat_map(|m| m.iter()) {
+        annotations.insert(k.clone(), v.clone());
+    }
+    (labels, annotations)
 }
 
 fn env_from(c: &Container) -> Vec<String> {
@@ -290,17 +373,22 @@ fn env_from(c: &Container) -> Vec<String> {
 }
 
 fn container_view(c: &Container) -> ContainerView {
+    let text = |o: &crate::model::Map, k: &str| match o.get(k) {
+        Some(Value::String(s)) => Some(s.clone()),
+        _ => None,
+    };
     let mounts = c
         .volume_mounts
         .iter()
         .filter_map(|m| match m {
-            Value::Object(o) => match (o.get("name"), o.get("mountPath")) {
-                (Some(Value::String(n)), Some(Value::String(p))) => Some((n.clone(), p.clone())),
-                _ => None,
-            },
+            Value::Object(o) => Some(MountView {
+                name: text(o, "name")?,
+                mount_path: text(o, "mountPath")?,
+                read_only: o.get("readOnly") == Some(&Value::Bool(true)),
+            }),
             _ => None,
         })
-        .collect::<VecMap<_, _>>();
+        .collect();
     ContainerView {
         name: c.name.clone(),
         image: c.image.clone(),
@@ -311,6 +399,7 @@ fn container_view(c: &Container) -> ContainerView {
         env: c.env.iter().map(|e| (e.name.clone(), env_text(e))).collect(),
         env_from: env_from(c),
         volume_mounts: mounts,
+        security_context: c.security_context.clone(),
         init: false,
     }
 }

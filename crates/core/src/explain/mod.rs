@@ -11,8 +11,11 @@
 //! plugins, the JobSet builder, then each component builder's objects.
 
 mod build;
+mod flux;
 mod objects;
+pub mod patch;
 mod plugins;
+mod podgroup;
 pub mod quantity;
 pub mod read;
 pub mod selection;
@@ -47,10 +50,15 @@ pub struct Legacy {
     /// The TrainJob's v2.0/v2.1 pod-settings fields (`podSpecOverrides`, `podTemplateOverrides`)
     /// by name, as written.
     pub pod_settings: Vec<(String, Value)>,
+    /// v2.0-v2.1's `spec.labels` and `spec.annotations`, which the controller copies onto the
+    /// JobSet over the runtime template's (trainingruntime.go:126-141 @v2.1.0).
+    pub labels: Option<VecMap<String, String>>,
+    pub annotations: Option<VecMap<String, String>>,
 }
 
 /// A TrainJob with nothing outside the typed model.
-pub static NO_LEGACY: Legacy = Legacy { num_proc_per_node: None, pod_settings: Vec::new() };
+pub static NO_LEGACY: Legacy =
+    Legacy { num_proc_per_node: None, pod_settings: Vec::new(), labels: None, annotations: None };
 
 /// A TrainJob and the runtime it references. `counts` lines up with the runtime's
 /// `replicatedJobs` (missing entries mean the defaults).
@@ -77,7 +85,17 @@ pub struct Explanation {
     pub jobset: Option<JobSetView>,
     pub pods: Vec<PodGroup>,
     pub objects: Vec<Object>,
-    pub rejected: Option<Rejection>,
+    /// Set when `spec.managedBy` names another controller (Kueue's MultiKueue): the Trainer
+    /// controller leaves the TrainJob alone and creates nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub managed_by: Option<String>,
+    /// Where the runtime came from when the input did not hold it: the release's shipped one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shipped_runtime: Option<String>,
+    /// Every error the release's API server (CRD schema and rules) and validating webhook give,
+    /// in the order they report them; empty when the TrainJob is admitted. Nothing is created
+    /// when it is not empty.
+    pub rejected: Vec<Rejection>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -89,6 +107,8 @@ pub struct JobSetView {
     pub suspend: Option<bool>,
     #[serde(skip_serializing_if = "VecMap::is_empty")]
     pub labels: VecMap<String, String>,
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
+    pub annotations: VecMap<String, String>,
     pub replicated_jobs: Vec<ReplicatedJobView>,
     /// As the runtime sets them; `null` leaves them to JobSet's defaults.
     pub success_policy: Option<Value>,
@@ -103,6 +123,11 @@ pub struct ReplicatedJobView {
     pub parallelism: u32,
     pub completions: u32,
     pub depends_on: Vec<DependsOn>,
+    /// The Job template's own labels and annotations.
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
+    pub labels: VecMap<String, String>,
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
+    pub annotations: VecMap<String, String>,
 }
 
 /// The pods of one replicatedJob.
@@ -113,6 +138,15 @@ pub struct PodGroup {
     pub count: u32,
     /// `<job>-<rjob>-<replica>-<index>.<subdomain>`, in index order.
     pub hostnames: Vec<String>,
+    /// The pod template's labels and annotations, with those a gang scheduler's plugin adds.
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
+    pub labels: VecMap<String, String>,
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
+    pub annotations: VecMap<String, String>,
+    /// The pod-level fields (everything but the containers): serviceAccountName, nodeSelector,
+    /// affinity, tolerations, volumes, ...
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
+    pub spec: crate::model::Map,
     pub containers: Vec<ContainerView>,
 }
 
@@ -130,12 +164,23 @@ pub struct ContainerView {
     /// Whole Secrets or ConfigMaps read as env: `secretRef:NAME`, `configMapRef:NAME`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub env_from: Vec<String>,
-    /// Volume name to mount path.
-    #[serde(skip_serializing_if = "VecMap::is_empty")]
-    pub volume_mounts: VecMap<String, String>,
+    /// In the container's order; one volume may be mounted at several paths.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub volume_mounts: Vec<MountView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub security_context: Option<Value>,
     /// An init container (runs to completion before the others start).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub init: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MountView {
+    pub name: String,
+    pub mount_path: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub read_only: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -149,7 +194,8 @@ pub struct Object {
     pub data: Option<VecMap<String, String>>,
 }
 
-/// What the validating webhook answers instead of creating anything.
+/// One error the API server or the validating webhook answers instead of creating anything:
+/// the field path it names and its message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Rejection {
     pub field: String,
@@ -160,26 +206,53 @@ pub struct Rejection {
 /// the webhook gives at that release.
 pub fn explain(input: Input, release: Release) -> Explanation {
     let trainer = release.tag.to_string();
-    if let Some(rejected) = validate::check(input, release) {
+    let rejected = validate::check(input, release);
+    if !rejected.is_empty() {
         return Explanation::rejected(trainer, rejected);
     }
+    // pkg/controller/trainjob_controller.go:89-92 and pkg/util/trainjob/trainjob.go:39-41
+    // @v2.3.0: a TrainJob another controller manages is skipped, nothing is created.
+    let other_manager = input.job.spec.managed_by.as_deref().filter(|m| *m != TRAINJOB_CONTROLLER);
+    if let Some(other) = other_manager.filter(|_| release.controller.skips_other_managers) {
+        return Explanation { managed_by: Some(other.to_string()), ..Explanation::rejected(trainer, vec![]) };
+    }
+    let runtime = patch::patched_runtime(input);
+    let input = Input { runtime: &runtime, ..input };
     match build::run(input, release) {
         Ok(built) => Explanation {
             trainer,
             jobset: Some(built.jobset),
             pods: built.pods,
             objects: built.objects,
-            rejected: None,
+            managed_by: None,
+            shipped_runtime: None,
+            rejected: vec![],
         },
         // The controller's reconcile error (the webhook let it through): shown the same way.
-        Err(rejected) => Explanation::rejected(trainer, rejected),
+        Err(rejected) => Explanation::rejected(trainer, vec![rejected]),
     }
 }
 
+/// `spec.managedBy`'s default (pkg/util/trainjob/trainjob.go:33 @v2.3.0).
+pub const TRAINJOB_CONTROLLER: &str = "trainer.kubeflow.org/trainjob-controller";
+
 impl Explanation {
-    /// Nothing is created: the answer is the rejection.
-    pub fn rejected(trainer: String, rejected: Rejection) -> Explanation {
-        Explanation { trainer, jobset: None, pods: vec![], objects: vec![], rejected: Some(rejected) }
+    /// Nothing is created: the answer is the rejection (one or more errors).
+    pub fn rejected(trainer: String, rejected: Vec<Rejection>) -> Explanation {
+        Explanation {
+            trainer,
+            jobset: None,
+            pods: vec![],
+            objects: vec![],
+            managed_by: None,
+            shipped_runtime: None,
+            rejected,
+        }
+    }
+
+    /// Admitted: the API server and the webhook raised no error.
+    pub fn admitted(&self) -> bool {
+        self.rejected.is_empty()
     }
 }
 

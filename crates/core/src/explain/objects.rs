@@ -109,41 +109,8 @@ pub fn objects(input: Input, release: Release, sets: &[PodSet], mpi: Option<&Mpi
             Some([("hostfile".to_string(), hostfile(input, sets, mpi))].into_iter().collect()),
         ));
     }
-    if input
-        .runtime
-        .spec
-        .pod_group_policy
-        .as_ref()
-        .is_some_and(|p| matches!(p, Value::Object(m) if m.contains_key("coscheduling")))
-    {
-        // coscheduling.go:95-141: minMember is every pod of every replicatedJob.
-        let members: u32 = sets.iter().map(|s| s.count).sum();
-        let timeout = match input.runtime.spec.pod_group_policy.as_ref().and_then(|p| match p {
-            Value::Object(m) => m.get("coscheduling"),
-            _ => None,
-        }) {
-            Some(Value::Object(c)) => match c.get("scheduleTimeoutSeconds") {
-                Some(Value::Number(n)) => Some(n.to_string()),
-                Some(Value::String(s)) => Some(s.clone()),
-                _ => None,
-            },
-            _ => None,
-        };
-        let mut data: VecMap<String, String> = VecMap::new();
-        data.insert("minMember".into(), members.to_string());
-        if let Some(t) = timeout {
-            data.insert("scheduleTimeoutSeconds".into(), t);
-        }
-        // coscheduling.go:89: every pod carries the label that joins it to the group.
-        data.insert("podLabel".into(), format!("scheduling.x-k8s.io/pod-group={name}"));
-        out.push(object(
-            "PodGroup",
-            name.clone(),
-            "Trainer controller (CoScheduling plugin)",
-            "with the JobSet; updated only while the TrainJob is suspended",
-            Some(data),
-        ));
-    }
+    out.extend(super::podgroup::objects(input, sets));
+    out.extend(super::flux::objects(input));
     // JobSet's own controller: the headless Service behind every hostname.
     out.push(object(
         "Service",

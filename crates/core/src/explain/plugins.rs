@@ -7,8 +7,8 @@
 //! the names never collide (xgboost's webhook refuses its reserved names), so the values are.
 
 use super::build::{
-    field_ref_env, upsert_env, upsert_mount, upsert_port, PodSet, ANCESTOR_TRAINER, COMPLETION_INDEX, LAUNCHER, NODE,
-    TRAINER_PORT,
+    field_ref_env, upsert_env, upsert_mount, upsert_port, upsert_volume, PodSet, ANCESTOR_TRAINER, COMPLETION_INDEX,
+    LAUNCHER, NODE, TRAINER_PORT,
 };
 use super::quantity::ceil_value;
 use super::{Input, Rejection};
@@ -375,18 +375,26 @@ fn mpi_plugin(
     let implementation = mpi.mpi_implementation.as_deref().unwrap_or("OpenMPI");
     let ssh_path = mpi.ssh_auth_mount_path.as_deref().unwrap_or("/root/.ssh");
     for ps in sets.iter_mut().filter(|s| s.name == NODE || s.name == LAUNCHER) {
-        // :146-188 the SSH keys on both, the hostfile on the launcher.
-        ps.volumes.push("mpi-ssh-auth".into());
+        // :141-188 the SSH keys on both, the hostfile on the launcher (their key-to-path items
+        // are left out of the view).
+        let job = super::build::job_name(input);
+        upsert_volume(
+            &mut ps.volumes,
+            crate::tree!({"name": "mpi-ssh-auth", "secret": {"secretName": (format!("{job}-mpi-ssh-auth"))}}),
+        );
         if ps.name == LAUNCHER {
-            ps.volumes.push("mpi-hostfile".into());
+            upsert_volume(
+                &mut ps.volumes,
+                crate::tree!({"name": "mpi-hostfile", "configMap": {"name": (format!("{job}-mpi-hostfile"))}}),
+            );
         }
         let is_launcher = ps.name == LAUNCHER;
         for c in ps.containers.iter_mut().filter(|c| c.name == NODE) {
-            upsert_mount(c, "mpi-ssh-auth", ssh_path); // :193-200
+            upsert_mount(c, "mpi-ssh-auth", ssh_path, false); // :193-200
             if !is_launcher {
                 continue;
             }
-            upsert_mount(c, "mpi-hostfile", "/etc/mpi"); // :202-207
+            upsert_mount(c, "mpi-hostfile", "/etc/mpi", false); // :202-207
             if implementation != "OpenMPI" {
                 // :225-226: the reconcile fails; the CRD enum only admits OpenMPI anyway.
                 return Err(Rejection {

@@ -49,6 +49,88 @@ fn parse(s: &str) -> Option<u64> {
     u64::try_from(numerator.div_ceil(denominator)).ok()
 }
 
+/// An exact quantity in billionths of a unit, and whether it was written with a binary suffix
+/// (`Ki`, `Mi`, ...): what `resource.Quantity` keeps to add quantities and print the sum.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Exact {
+    pub nanos: i128,
+    pub binary: bool,
+}
+
+const NANO: i128 = 1_000_000_000;
+
+impl Exact {
+    /// `None` for text that is not a Kubernetes quantity.
+    pub fn parse(q: &Value) -> Option<Exact> {
+        let text = match q {
+            Value::String(s) => s.trim().to_string(),
+            Value::Number(n) => n.to_string(),
+            _ => return None,
+        };
+        let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
+        let (number, suffix) = text.split_at(split);
+        let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
+        if number.is_empty() || frac.contains('.') || frac.len() > 9 {
+            return None;
+        }
+        let mantissa: i128 = format!("{whole}{frac:0<9}").parse().ok()?;
+        let (mul, div, binary): (i128, i128, bool) = match suffix {
+            "" => (1, 1, false),
+            "m" => (1, 1000, false),
+            "k" => (1_000, 1, false),
+            "M" => (1_000_000, 1, false),
+            "G" => (1_000_000_000, 1, false),
+            "T" => (1_000_000_000_000, 1, false),
+            "Ki" => (1 << 10, 1, true),
+            "Mi" => (1 << 20, 1, true),
+            "Gi" => (1 << 30, 1, true),
+            "Ti" => (1 << 40, 1, true),
+            _ => return None,
+        };
+        let nanos = mantissa.checked_mul(mul)? / div;
+        Some(Exact { nanos, binary })
+    }
+
+    /// `Quantity.Add`: the first non-zero operand gives the format.
+    pub fn plus(self, other: Exact) -> Exact {
+        let binary = if self.nanos == 0 { other.binary } else { self.binary };
+        Exact { nanos: self.nanos.saturating_add(other.nanos), binary }
+    }
+
+    pub fn times(self, n: u32) -> Exact {
+        Exact { nanos: self.nanos.saturating_mul(i128::from(n)), ..self }
+    }
+
+    /// The canonical text `Quantity.String()` prints: the largest binary suffix that divides a
+    /// whole byte count, else the largest decimal exponent (a multiple of 3) with a whole mantissa.
+    pub fn text(self) -> String {
+        if self.binary && self.nanos % NANO == 0 {
+            let whole = self.nanos / NANO;
+            for (suffix, size) in [("Ti", 1i128 << 40), ("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)] {
+                if whole != 0 && whole % size == 0 {
+                    return format!("{}{suffix}", whole / size);
+                }
+            }
+            return whole.to_string();
+        }
+        for (suffix, size) in [
+            ("T", NANO * 1_000_000_000_000),
+            ("G", NANO * 1_000_000_000),
+            ("M", NANO * 1_000_000),
+            ("k", NANO * 1_000),
+            ("", NANO),
+            ("m", NANO / 1000),
+            ("u", NANO / 1_000_000),
+            ("n", 1),
+        ] {
+            if self.nanos != 0 && self.nanos % size == 0 {
+                return format!("{}{suffix}", self.nanos / size);
+            }
+        }
+        "0".into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,5 +150,17 @@ mod tests {
         assert_eq!(v("four"), None);
         assert_eq!(v(""), None);
         assert_eq!(v("1.2.3"), None);
+    }
+
+    #[test]
+    fn sums_print_as_kubernetes_prints_them() {
+        let q = |s: &str| Exact::parse(&Value::from(s)).unwrap();
+        assert_eq!(q("500m").times(2).plus(q("250m")).text(), "1250m");
+        assert_eq!(q("1Gi").times(2).plus(q("512Mi")).text(), "2560Mi");
+        assert_eq!(q("1").times(32).text(), "32");
+        assert_eq!(q("1Gi").times(2).text(), "2Gi");
+        assert_eq!(q("2000m").text(), "2");
+        assert_eq!(Exact::default().plus(q("1Gi")).text(), "1Gi");
+        assert_eq!(Exact::parse(&Value::from("lots")), None);
     }
 }

@@ -14,6 +14,8 @@ pub struct Documents {
     pub runtime: TrainingRuntime,
     pub counts: Vec<JobCounts>,
     pub legacy: Legacy,
+    /// Set when the input held no runtime and the TrainJob names one the release ships.
+    pub shipped_runtime: Option<String>,
 }
 
 impl Documents {
@@ -39,6 +41,15 @@ fn take_legacy(job: &mut Json) -> Legacy {
                 legacy.pod_settings.push((name.to_string(), crate::model::Value::from(&value)));
             }
         }
+        let strings = |v: Json| -> crate::model::vecmap::VecMap<String, String> {
+            v.as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| (k.clone(), v.as_str().map(String::from).unwrap_or_else(|| v.to_string())))
+                .collect()
+        };
+        legacy.labels = spec.remove("labels").map(strings);
+        legacy.annotations = spec.remove("annotations").map(strings);
     }
     legacy
 }
@@ -80,7 +91,40 @@ fn referenced<'r>(job: &Json, runtimes: &'r [Json]) -> Result<&'r Json, String> 
         .ok_or_else(|| format!("the TrainJob references the {kind} {name:?}, but the input has {}", found.join(", ")))
 }
 
-pub fn documents(text: &str) -> Result<Documents, String> {
+/// The runtime `runtimeRef` names, as `release` ships it, when the input holds none: a
+/// ClusterTrainingRuntime of the release's data (snippets::runtimes builds it as the release's
+/// manifests install it).
+fn shipped(job: &Json, release: Release) -> Result<(Json, String), String> {
+    let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default();
+    let kind = job.pointer("/spec/runtimeRef/kind").and_then(Json::as_str).unwrap_or("ClusterTrainingRuntime");
+    let runtime = (kind == "ClusterTrainingRuntime")
+        .then(|| crate::snippets::runtimes::builtin_runtimes_of(&release))
+        .into_iter()
+        .flatten()
+        .find(|r| r.metadata.name.as_deref() == Some(name));
+    match runtime {
+        Some(rt) => Ok((
+            serde_json::to_value(&rt).map_err(|e| e.to_string())?,
+            format!(
+                "the ClusterTrainingRuntime {name:?} as Trainer {} installs it (the input holds no runtime)",
+                release.tag
+            ),
+        )),
+        None => {
+            let elsewhere = match Release::life_span(name) {
+                (Some(since), Some(gone)) => format!(" (it ships in {} to {})", since.tag, gone.line),
+                (Some(since), None) => format!(" (it ships from {})", since.tag),
+                _ => String::new(),
+            };
+            Err(format!(
+                "no TrainingRuntime or ClusterTrainingRuntime in the input, and Trainer {} ships no {kind} {name:?}{elsewhere}",
+                release.tag
+            ))
+        }
+    }
+}
+
+pub fn documents(text: &str, release: Release) -> Result<Documents, String> {
     let mut jobs = Vec::new();
     let mut runtimes = Vec::new();
     for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
@@ -99,8 +143,11 @@ pub fn documents(text: &str) -> Result<Documents, String> {
         [] => return Err("no TrainJob in the input".into()),
         more => return Err(format!("{} TrainJobs in the input: explain reads one at a time", more.len())),
     };
+    let mut shipped_runtime = None;
     if runtimes.is_empty() {
-        return Err("no TrainingRuntime or ClusterTrainingRuntime in the input".into());
+        let (runtime, note) = shipped(job, release)?;
+        runtimes.push(runtime);
+        shipped_runtime = Some(note);
     }
     let runtime = referenced(job, &runtimes)?;
     let mut job = job.clone();
@@ -121,11 +168,17 @@ pub fn documents(text: &str) -> Result<Documents, String> {
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
-    Ok(Documents { job: typed(&job, "TrainJob")?, runtime: typed(runtime, "runtime")?, counts, legacy })
+    Ok(Documents {
+        job: typed(&job, "TrainJob")?,
+        runtime: typed(runtime, "runtime")?,
+        counts,
+        legacy,
+        shipped_runtime,
+    })
 }
 
 /// `documents` then `explain`.
 pub fn explain_text(text: &str, release: Release) -> Result<Explanation, String> {
-    let docs = documents(text)?;
-    Ok(explain(docs.input(), release))
+    let docs = documents(text, release)?;
+    Ok(Explanation { shipped_runtime: docs.shipped_runtime.clone(), ..explain(docs.input(), release) })
 }

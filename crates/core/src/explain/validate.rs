@@ -1,8 +1,10 @@
 //! What the API server (the release's CRDs) and the TrainJob validating webhook refuse
 //! (pkg/webhooks/trainjob_webhook.go:110-121 runs each plugin's `Validate` through the runtime's
-//! `ValidateObjects`, pkg/runtime/core/clustertrainingruntime.go:99-123). Upstream aggregates
-//! every plugin's errors in Go map order; this returns the first in a fixed order: schema,
-//! jobset, torch, mpi, xgboost.
+//! `ValidateObjects`, pkg/runtime/core/clustertrainingruntime.go:99-123). Every error is
+//! reported, as the API server and the webhook aggregate them (`field.ErrorList`): the API
+//! server's (schema, fields the release's CRD lacks) alone when there are any, since the webhook
+//! never sees such an object; else every plugin's, in a fixed order (jobset, torch, mpi,
+//! xgboost, flux, volcano) where upstream runs the plugins in Go map order.
 
 use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
 use super::plugins::{bad_quantity, Policy, Procs};
@@ -25,8 +27,17 @@ fn reject(field: &str, reason: String) -> Option<Rejection> {
     Some(Rejection { field: field.into(), reason })
 }
 
-pub fn check(input: Input, release: Release) -> Option<Rejection> {
-    schema(input).or_else(|| crd(input, release)).or_else(|| jobset(input)).or_else(|| plugins(input, release))
+pub fn check(input: Input, release: Release) -> Vec<Rejection> {
+    let api_server: Vec<Rejection> = schema(input).into_iter().chain(crd(input, release)).collect();
+    if !api_server.is_empty() {
+        return api_server;
+    }
+    let mut out = jobset(input);
+    out.extend(pod_settings(input, release));
+    out.extend(plugins(input, release));
+    out.extend(super::flux::validate(input, release));
+    out.extend(super::podgroup::validate(input));
+    out
 }
 
 /// The API server's own schema check: a quantity it cannot read never reaches the webhook.
@@ -46,27 +57,29 @@ fn unknown(object: &str, path: &str, release: Release) -> Option<Rejection> {
 }
 
 /// The TrainJob and runtime against the release's CRDs (the release data's field facts).
-fn crd(input: Input, release: Release) -> Option<Rejection> {
+fn crd(input: Input, release: Release) -> Vec<Rejection> {
+    let mut out = Vec::new();
+    let mut found = |r: Option<Rejection>| out.extend(r);
     let spec = &input.job.spec;
     // Pod settings moved: podSpecOverrides (v2.0), podTemplateOverrides (v2.1), runtimePatches.
     let used = input.legacy.pod_settings.iter().map(|(name, _)| name.as_str());
     let used = used.chain((!spec.runtime_patches.is_empty()).then_some(PodSettingsField::RuntimePatches.field()));
     for name in used.collect::<Vec<_>>() {
         if name != release.pod_settings.field() {
-            return unknown("", &format!("spec.{name}"), release);
+            found(unknown("", &format!("spec.{name}"), release));
         }
     }
     if spec.active_deadline_seconds.is_some() && !release.active_deadline_seconds {
-        return unknown("", "spec.activeDeadlineSeconds", release);
+        found(unknown("", "spec.activeDeadlineSeconds", release));
     }
     if let Some(text) = &input.legacy.num_proc_per_node {
         if release.num_proc_per_node == NumProcPerNode::Int32 {
-            return reject(
+            found(reject(
                 "spec.trainer.numProcPerNode",
                 format!(
                     "Invalid value: \"string\": spec.trainer.numProcPerNode in body must be of type integer: {text:?}"
                 ),
-            );
+            ));
         }
     }
     let runtime = "runtime ";
@@ -76,22 +89,30 @@ fn crd(input: Input, release: Release) -> Option<Rejection> {
             ("mpi", ml.mpi.is_some()),
             ("jax", ml.jax.is_some()),
             ("xgboost", ml.xgboost.is_some()),
+            ("flux", ml.flux.is_some()),
         ];
         for (source, set) in sources {
             if set && !release.policies.contains(&source) {
-                return unknown(runtime, &format!("spec.mlPolicy.{source}"), release);
+                found(unknown(runtime, &format!("spec.mlPolicy.{source}"), release));
             }
         }
         for field in ml.torch.iter().flat_map(|t| t.keys()) {
             if !release.torch_policy_fields.contains(&field.as_str()) {
-                return unknown(runtime, &format!("spec.mlPolicy.torch.{field}"), release);
+                found(unknown(runtime, &format!("spec.mlPolicy.torch.{field}"), release));
             }
         }
     }
     if !input.runtime.spec.template.spec.volume_claim_policies.is_empty() && !release.jobset_volume_claims {
-        return unknown(runtime, "spec.template.spec.volumeClaimPolicies", release);
+        found(unknown(runtime, "spec.template.spec.volumeClaimPolicies", release));
     }
-    None
+    // v2.0-v2.1's `spec.labels` and `spec.annotations`, gone from v2.2's CRD.
+    for (name, set) in [("labels", input.legacy.labels.is_some()), ("annotations", input.legacy.annotations.is_some())]
+    {
+        if set && !release.trainjob_metadata {
+            found(unknown("", &format!("spec.{name}"), release));
+        }
+    }
+    out
 }
 
 /// `sets.List` then `%v`: sorted, space-separated, in brackets.
@@ -116,7 +137,8 @@ fn written_procs(input: Input) -> Option<Result<Procs, String>> {
     typed.or_else(|| input.legacy.num_proc_per_node.as_ref().map(|s| Procs::parse(s).ok_or_else(|| s.clone())))
 }
 
-fn plugins(input: Input, release: Release) -> Option<Rejection> {
+fn plugins(input: Input, release: Release) -> Vec<Rejection> {
+    let mut out = Vec::new();
     let policy = Policy::of(input);
     let trainer = input.job.spec.trainer.as_ref();
     let procs = written_procs(input);
@@ -126,10 +148,10 @@ fn plugins(input: Input, release: Release) -> Option<Rejection> {
     if policy.torch && torch_checks {
         // v2.0.1 torch.go:66-73 (v2.1.0 :64-71): a string must be auto, cpu or gpu.
         if let Some(Err(text)) = &procs {
-            return reject(
+            out.extend(reject(
                 "spec.trainer.numProcPerNode",
                 format!("Invalid value: {text:?}: must have an int value or [auto cpu gpu]"),
-            );
+            ));
         }
         // torch.go:63,89-107: every envInjection target must name a container of the runtime
         // (regular first, then init containers).
@@ -137,24 +159,24 @@ fn plugins(input: Input, release: Release) -> Option<Rejection> {
             let rjob = input.runtime.spec.template.spec.replicated_jobs.iter().find(|r| r.name == job);
             let pod = rjob.map(|r| &r.template.spec.template.spec);
             if !pod.is_some_and(|p| p.containers.iter().chain(&p.init_containers).any(|c| c.name == container)) {
-                return reject(
+                out.extend(reject(
                     "spec.runtimeRef",
                     format!("envInjection target podSet {job:?} container {container:?} not found in runtime template"),
-                );
+                ));
             }
         }
         // torch.go:65-77.
         let found = reserved_in(input, &TORCH_RESERVED);
         if !found.is_empty() {
-            return reject(
+            out.extend(reject(
                 "spec.trainer.env",
                 format!("must not have reserved envs, invalid envs configured: [{}]", found.join(" ")),
-            );
+            ));
         }
         // torch.go:81-84 torchtune's own checks when the command is exactly `tune run`.
         if super::torchtune::is_torchtune(input) {
             if let Some(r) = super::torchtune::validate(input, release) {
-                return Some(r);
+                out.push(r);
             }
         }
     }
@@ -162,10 +184,10 @@ fn plugins(input: Input, release: Release) -> Option<Rejection> {
         // v2.0.1 and v2.1.0 mpi.go:92-96: a string numProcPerNode is refused for MPI.
         if let Some(Ok(Procs::Auto | Procs::Cpu | Procs::Gpu) | Err(_)) = &procs {
             let text = input.legacy.num_proc_per_node.clone().unwrap_or_default();
-            return reject(
+            out.extend(reject(
                 "spec.trainer.numProcPerNode",
                 format!("Invalid value: {text:?}: must have an int value for MPI TrainJob"),
-            );
+            ));
         }
         // mpi.go:89-94 (v2.0.1 :97-103).
         let nodes = trainer.and_then(|t| t.num_nodes).unwrap_or(1);
@@ -176,19 +198,19 @@ fn plugins(input: Input, release: Release) -> Option<Rejection> {
             && mpi.run_launcher_as_node.unwrap_or(false)
             && !(has("launcher") && has(NODE))
         {
-            return reject(
+            out.extend(reject(
                 "spec.trainer.numNodes",
                 "must have 1 when MPI trainingRuntime with enabled runLauncherAsNode does not have either launcher and node"
                     .into(),
-            );
+            ));
         }
         // mpi.go:96-107, new in v2.3.0.
         let found = reserved_in(input, &MPI_RESERVED);
         if release.controller.mpi_reserved_env && !found.is_empty() {
-            return reject(
+            out.extend(reject(
                 "spec.trainer.env",
                 format!("must not have reserved envs, invalid envs configured: [{}]", found.join(" ")),
-            );
+            ));
         }
     }
     if policy.xgboost {
@@ -198,19 +220,18 @@ fn plugins(input: Input, release: Release) -> Option<Rejection> {
             .flat_map(|t| t.env.iter().enumerate())
             .find(|(_, e)| XGBOOST_RESERVED.contains(&e.name.as_str()))
         {
-            return reject(
+            out.extend(reject(
                 &format!("spec.trainer.env[{i}]"),
                 format!("{} is reserved for the XGBoost runtime", e.name),
-            );
+            ));
         }
     }
-    None
+    out
 }
 
-/// jobset.go:91-212: initializers need their job, container and `initializer` volume mount;
-/// runtime patches may only name jobs and containers the runtime has, and set no env on
-/// the initializer and `node` containers.
-fn jobset(input: Input) -> Option<Rejection> {
+/// jobset.go:113-171: initializers need their job, container and `initializer` volume mount.
+fn jobset(input: Input) -> Vec<Rejection> {
+    let mut out = Vec::new();
     let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
     let init = input.job.spec.initializer.as_ref();
     let wanted = [
@@ -222,15 +243,17 @@ fn jobset(input: Input) -> Option<Rejection> {
             continue;
         }
         let Some(rjob) = rjobs.iter().find(|r| r.name == step) else {
-            return reject(
+            out.extend(reject(
                 "spec.runtimeRef",
                 format!("must have {step} job when trainJob is configured with input {config}"),
-            );
+            ));
+            continue;
         };
         let pod = &rjob.template.spec.template.spec;
         let in_pod = pod.containers.iter().chain(&pod.init_containers).any(|c| c.name == step);
         if !in_pod {
-            return reject("spec.runtimeRef", format!("must have container with name - {step} in the {step} job"));
+            out.extend(reject("spec.runtimeRef", format!("must have container with name - {step} in the {step} job")));
+            continue;
         }
         let mounted = pod
             .containers
@@ -239,54 +262,137 @@ fn jobset(input: Input) -> Option<Rejection> {
             .flat_map(|c| &c.volume_mounts)
             .any(|m| matches!(m, Value::Object(o) if o.get("name") == Some(&Value::from("initializer"))));
         if !mounted {
-            return reject(
+            out.extend(reject(
                 "spec.runtimeRef",
                 format!("must have volumeMount with name - initializer in container {step} of the {step} job"),
-            );
+            ));
         }
     }
+    out
+}
+
+/// One replicatedJob a pod setting names, with the pod-spec part that holds its containers.
+struct Target<'v> {
+    job: String,
+    pod: Option<&'v Value>,
+}
+
+/// What the TrainJob's pod settings name: `runtimePatches` (v2.2+, jobset.go:175-210 @v2.3.0),
+/// `podTemplateOverrides` (v2.1, jobset.go:124-151 @v2.1.0) or `podSpecOverrides` (v2.0,
+/// jobset.go:121-157 @v2.0.1). Each must name a job and containers the runtime has and set no
+/// env on the initializer and `node` containers (their env comes from the TrainJob's own
+/// fields); v2.0 also refuses a job named twice.
+fn pod_settings(input: Input, release: Release) -> Vec<Rejection> {
+    let mut out = Vec::new();
+    let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
+    let mut targets: Vec<Target> = Vec::new();
+    let field = release.pod_settings.field();
+    let path = format!("spec.{field}");
     for patch in &input.job.spec.runtime_patches {
-        let Some(Value::Array(patched)) = at(patch, &["trainingRuntimeSpec", "template", "spec", "replicatedJobs"])
-        else {
+        // jobset.go:176 @v2.3.0 (:129 @v2.2.1): `validation.IsDomainPrefixedPath`.
+        out.extend(domain_prefixed(&format!("{path}.manager"), &str_at(patch, &["manager"]).unwrap_or_default()));
+    }
+    for patch in &input.job.spec.runtime_patches {
+        let Some(Value::Array(jobs)) = at(patch, &["trainingRuntimeSpec", "template", "spec", "replicatedJobs"]) else {
             continue;
         };
-        for rjob_patch in patched {
-            let name = str_at(rjob_patch, &["name"]).unwrap_or_default();
-            let Some(rjob) = rjobs.iter().find(|r| r.name == name) else {
-                return reject(
-                    "spec.runtimePatches",
-                    "must not have replicated job that doesn't exist in the runtime job template".into(),
-                );
+        for rjob in jobs {
+            let pod = at(rjob, &["template", "spec", "template", "spec"]);
+            targets.push(Target { job: str_at(rjob, &["name"]).unwrap_or_default(), pod });
+        }
+    }
+    let mut named = std::collections::HashSet::new();
+    for (name, value) in &input.legacy.pod_settings {
+        let Value::Array(items) = value else { continue };
+        for item in items {
+            let pod = if name == "podTemplateOverrides" { at(item, &["spec"]) } else { Some(item) };
+            let Some(Value::Array(jobs)) = at(item, &["targetJobs"]) else { continue };
+            for t in jobs {
+                let job = str_at(t, &["name"]).unwrap_or_default();
+                // jobset.go:127-133 @v2.0.1 (gone in v2.1.0).
+                if name == "podSpecOverrides" && !named.insert(job.clone()) {
+                    out.extend(reject(&path, format!("Duplicate value: {job:?}")));
+                }
+                targets.push(Target { job, pod });
+            }
+        }
+    }
+    let unknown_job = if field == "runtimePatches" {
+        "must not have replicated job that doesn't exist in the runtime job template"
+    } else {
+        "must not have targetJob that doesn't exist in the runtime job template"
+    };
+    for t in targets {
+        let Some(rjob) = rjobs.iter().find(|r| r.name == t.job) else {
+            out.extend(reject(&path, unknown_job.into()));
+            continue;
+        };
+        let pod = &rjob.template.spec.template.spec;
+        let has = |c: &str| pod.containers.iter().chain(&pod.init_containers).any(|x| x.name == c);
+        for (list, what) in [("initContainers", "initContainer"), ("containers", "container")] {
+            let Some(Value::Array(cs)) = t.pod.and_then(|p| at(p, &[list])) else {
+                continue;
             };
-            let pod = &rjob.template.spec.template.spec;
-            let has = |c: &str| pod.containers.iter().chain(&pod.init_containers).any(|x| x.name == c);
-            for (list, what) in [("initContainers", "initContainer"), ("containers", "container")] {
-                let Some(Value::Array(cs)) = at(rjob_patch, &["template", "spec", "template", "spec", list]) else {
-                    continue;
-                };
-                for c in cs {
-                    let cname = str_at(c, &["name"]).unwrap_or_default();
-                    if !has(&cname) {
-                        return reject(
-                            "spec.runtimePatches",
-                            format!("must not have {what} that doesn't exist in the runtime job {name}"),
-                        );
-                    }
-                    let has_env = matches!(at(c, &["env"]), Some(Value::Array(e)) if !e.is_empty());
-                    if what == "container"
-                        && has_env
-                        && [DATASET_INITIALIZER, MODEL_INITIALIZER, NODE].contains(&cname.as_str())
-                    {
-                        return reject(
-                            "spec.runtimePatches",
-                            format!("must not have envs for the {DATASET_INITIALIZER}, {MODEL_INITIALIZER}, {NODE} containers"),
-                        );
-                    }
+            for c in cs {
+                let cname = str_at(c, &["name"]).unwrap_or_default();
+                let has_env = matches!(at(c, &["env"]), Some(Value::Array(e)) if !e.is_empty());
+                if !has(&cname) {
+                    out.extend(reject(
+                        &path,
+                        format!("must not have {what} that doesn't exist in the runtime job {}", t.job),
+                    ));
+                } else if what == "container"
+                    && has_env
+                    && [DATASET_INITIALIZER, MODEL_INITIALIZER, NODE].contains(&cname.as_str())
+                {
+                    out.extend(reject(
+                        &path,
+                        format!(
+                            "must not have envs for the {DATASET_INITIALIZER}, {MODEL_INITIALIZER}, {NODE} containers"
+                        ),
+                    ));
                 }
             }
         }
     }
-    None
+    out
+}
+
+/// k8s.io/apimachinery validation.IsDomainPrefixedPath: `<RFC 1123 subdomain>/<HTTP path>`.
+fn domain_prefixed(field: &str, text: &str) -> Vec<Rejection> {
+    if text.is_empty() {
+        return reject(field, "Required value".into()).into_iter().collect();
+    }
+    let (host, path) = text.split_once('/').unwrap_or((text, ""));
+    if host.is_empty() || path.is_empty() {
+        return reject(
+            field,
+            format!("Invalid value: {text:?}: must be a domain-prefixed path (such as \"acme.io/foo\")"),
+        )
+        .into_iter()
+        .collect();
+    }
+    let mut out = Vec::new();
+    let label_ok = |l: &str| {
+        !l.is_empty()
+            && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    if host.len() > 253 || !host.split('.').all(label_ok) {
+        out.extend(reject(
+            field,
+            format!(
+                "Invalid value: {host:?}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric \
+                 characters, '-' or '.', and must start and end with an alphanumeric character"
+            ),
+        ));
+    }
+    let path_ok = path.chars().all(|c| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c));
+    if !path_ok {
+        out.extend(reject(field, format!("Invalid value: {path:?}: Invalid path")));
+    }
+    out
 }
 
 fn at<'v>(v: &'v Value, path: &[&str]) -> Option<&'v Value> {

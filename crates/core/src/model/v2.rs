@@ -33,6 +33,10 @@ pub struct TrainJobSpec {
     /// from whatever pod-level settings the V1 job had.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runtime_patches: Vec<Value>,
+    /// `trainer.kubeflow.org/trainjob-controller` (the default) or another controller, such as
+    /// Kueue's MultiKueue, that runs the job instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub managed_by: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -117,6 +121,9 @@ pub struct MlPolicy {
     pub jax: Option<Map>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub xgboost: Option<Map>,
+    /// The Flux framework policy (v2.2+): `numProcPerNode`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flux: Option<Map>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
