@@ -202,6 +202,13 @@ fn every_real_job_converts_or_is_refused_clearly_for_every_release() {
                         for p in false_claims_for(d.source.as_ref().unwrap(), objects, report, release) {
                             problems.push(format!("{at}: {p}"));
                         }
+                        // An image with a `${VARIABLE}` (09's `${REGISTRY}/gpu-profile`) is pointed out.
+                        for e in report.iter().filter(|e| e.v1.ends_with(".image")) {
+                            let image = image_at(d.source.as_ref().unwrap(), &e.v1);
+                            if image.is_some_and(|i| i.contains("${")) && !e.note.contains("unrendered template") {
+                                problems.push(format!("{at}: {} holds {image:?} and the report does not say so", e.v1));
+                            }
+                        }
                     }
                     Outcome::Refused { reason: message, .. } | Outcome::Invalid { message } => {
                         if let Err(e) = clear_reason(d.source.as_ref(), message, release) {
@@ -219,6 +226,18 @@ fn every_real_job_converts_or_is_refused_clearly_for_every_release() {
         }
     }
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// The image at a report path (`spec.….containers[0].image`) of the V1 document.
+fn image_at<'a>(source: &'a Value, path: &str) -> Option<&'a str> {
+    let pointer: String = path
+        .split('.')
+        .map(|seg| match seg.split_once('[') {
+            Some((name, index)) => format!("/{name}/{}", index.trim_end_matches(']')),
+            None => format!("/{seg}"),
+        })
+        .collect();
+    source.pointer(&pointer)?.as_str()
 }
 
 /// A JAXJob or XGBoostJob refused because the release predates its runtime.

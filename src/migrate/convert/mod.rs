@@ -130,12 +130,16 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
             };
         }
     }
-    let written = match quantities_as_text(doc) {
-        Ok(written) => written,
+    let (written, template_images) = match quantities_as_text(doc) {
+        Ok(found) => found,
         Err(message) => return Outcome::Invalid { message: format!("{kind} {name}: {message}") },
     };
     let obj = written.as_ref().and_then(Value::as_object).unwrap_or(obj);
-    match Conversion::new(obj, source, kind, release).and_then(Conversion::run) {
+    let conversion = Conversion::new(obj, source, kind, release).map(|mut c| {
+        c.template_images = template_images;
+        c
+    });
+    match conversion.and_then(Conversion::run) {
         Ok(outcome) => outcome,
         Err(message) => Outcome::Invalid { message: format!("{kind} {name}: {message}") },
     }
@@ -224,6 +228,8 @@ struct Conversion<'a> {
     num_proc_name: Option<String>,
     /// Said on the report's `kind` line: what changes for every pod (the V1 operator's env).
     kind_note: String,
+    /// Paths of images holding a `${VARIABLE}`: their report entries say so.
+    template_images: Vec<String>,
 }
 
 impl<'a> Conversion<'a> {
@@ -260,6 +266,7 @@ impl<'a> Conversion<'a> {
             pod_overrides: Vec::new(),
             num_proc_name: None,
             kind_note: String::new(),
+            template_images: Vec::new(),
         })
     }
 
@@ -302,6 +309,13 @@ impl<'a> Conversion<'a> {
                     self.report.dropped("status", "written by the controller; a new TrainJob starts without one")
                 }
                 _ => self.report.dropped(key.clone(), "not a field of a Kubernetes object"),
+            }
+        }
+        for path in std::mem::take(&mut self.template_images) {
+            let note = "the image holds an unrendered template variable (${...}): no image name has a $, so the \
+                        pod cannot pull it; render the template (envsubst) first";
+            if let Some(e) = self.report.entries.iter_mut().find(|e| e.v1 == path) {
+                e.note = if e.note.is_empty() { note.into() } else { format!("{}; {note}", e.note) };
             }
         }
         let lossy = self.report.is_lossy();

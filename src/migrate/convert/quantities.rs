@@ -7,12 +7,15 @@
 
 use serde_json::Value;
 
-/// The V1 document with every non-integer quantity written as text, or `None` when it has none.
+/// The V1 document with every non-integer quantity written as text (`None` when it has none),
+/// and the paths of images that hold a `${VARIABLE}` (a registry nobody filled in: no image name
+/// holds a `$`, so the pod would fail to pull; the report says so on the image's entry).
 /// `Err` names every count or quantity that is an unrendered template variable.
-pub(super) fn quantities_as_text(doc: &Value) -> Result<Option<Value>, String> {
+pub(super) fn quantities_as_text(doc: &Value) -> Result<(Option<Value>, Vec<String>), String> {
     let mut unrendered = Vec::new();
     let mut floats = false;
-    scan(doc, &mut String::new(), &mut unrendered, &mut floats);
+    let mut images = Vec::new();
+    scan(doc, &mut String::new(), &mut unrendered, &mut floats, &mut images);
     if !unrendered.is_empty() {
         return Err(format!(
             "{} an unrendered template variable: this file is a template. Render it first (envsubst, \
@@ -24,11 +27,11 @@ pub(super) fn quantities_as_text(doc: &Value) -> Result<Option<Value>, String> {
         ));
     }
     if !floats {
-        return Ok(None);
+        return Ok((None, images));
     }
     let mut out = doc.clone();
     rewrite(&mut out, false);
-    Ok(Some(out))
+    Ok((Some(out), images))
 }
 
 /// The text a quantity written as a YAML float stands for: Rust prints the shortest decimal
@@ -51,7 +54,7 @@ fn template_variable(s: &str) -> bool {
     name.is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
 }
 
-fn scan(v: &Value, path: &mut String, unrendered: &mut Vec<String>, floats: &mut bool) {
+fn scan(v: &Value, path: &mut String, unrendered: &mut Vec<String>, floats: &mut bool, images: &mut Vec<String>) {
     match v {
         Value::Object(map) => {
             let quantities = is_quantity_list(path);
@@ -66,7 +69,8 @@ fn scan(v: &Value, path: &mut String, unrendered: &mut Vec<String>, floats: &mut
                         unrendered.push(format!("{path} ({s})"))
                     }
                     Value::Number(n) if quantities && n.is_f64() => *floats = true,
-                    _ => scan(child, path, unrendered, floats),
+                    Value::String(s) if k == "image" && s.contains("${") => images.push(path.clone()),
+                    _ => scan(child, path, unrendered, floats, images),
                 }
                 path.truncate(len);
             }
@@ -75,7 +79,7 @@ fn scan(v: &Value, path: &mut String, unrendered: &mut Vec<String>, floats: &mut
             for (i, child) in items.iter().enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                scan(child, path, unrendered, floats);
+                scan(child, path, unrendered, floats, images);
                 path.truncate(len);
             }
         }
@@ -117,14 +121,17 @@ mod tests {
         let doc = json!({"spec": {"template": {"containers": [
             {"resources": {"limits": {"cpu": 0.5, "memory": "1Gi", "nvidia.com/gpu": 2}, "requests": {"cpu": 1e9}}}
         ]}}});
-        let out = quantities_as_text(&doc).unwrap().unwrap();
+        let out = quantities_as_text(&doc).unwrap().0.unwrap();
         let r = &out["spec"]["template"]["containers"][0]["resources"];
         assert_eq!(r["limits"], json!({"cpu": "0.5", "memory": "1Gi", "nvidia.com/gpu": 2}));
         assert_eq!(r["requests"]["cpu"], json!("1000000000"));
         // No float: nothing to copy.
-        assert_eq!(quantities_as_text(&json!({"resources": {"limits": {"cpu": 2}}})), Ok(None));
+        assert_eq!(quantities_as_text(&json!({"resources": {"limits": {"cpu": 2}}})), Ok((None, vec![])));
         // A float elsewhere is not a quantity.
-        assert_eq!(quantities_as_text(&json!({"spec": {"ratio": 0.5}})), Ok(None));
+        assert_eq!(quantities_as_text(&json!({"spec": {"ratio": 0.5}})), Ok((None, vec![])));
+        // An image with a `${VARIABLE}` is named, not refused.
+        let image = json!({"spec": {"containers": [{"image": "${REGISTRY}/gpu-profile"}]}});
+        assert_eq!(quantities_as_text(&image), Ok((None, vec!["spec.containers[0].image".to_string()])));
     }
 
     #[test]
