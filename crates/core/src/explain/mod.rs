@@ -25,6 +25,7 @@ mod validate;
 
 /// The field a pod's index in its Job is read from (a `fieldRef`), as the view names it.
 pub use build::COMPLETION_INDEX;
+pub(crate) use validate::MPI_RESERVED;
 
 use crate::model::pod::{EnvVar, Resources};
 use crate::model::v2::{DependsOn, TrainJob, TrainingRuntime};
@@ -235,6 +236,17 @@ pub fn explain(input: Input, release: Release) -> Explanation {
 
 /// `spec.managedBy`'s default (pkg/util/trainjob/trainjob.go:33 @v2.3.0).
 pub const TRAINJOB_CONTROLLER: &str = "trainer.kubeflow.org/trainjob-controller";
+/// The GPUs per node Trainer reads from a runtime alone, for a TrainJob without
+/// `resourcesPerNode` (see `plugins::resources_per_node`): what MPI's slots follow from v2.1.
+pub fn runtime_gpus_per_node(runtime: &TrainingRuntime) -> u64 {
+    let job = TrainJob {
+        api_version: crate::model::v2::API_VERSION.into(),
+        kind: "TrainJob".into(),
+        metadata: Default::default(),
+        spec: Default::default(),
+    };
+    plugins::gpus(plugins::resources_per_node(Input::new(&job, runtime)).as_ref())
+}
 
 impl Explanation {
     /// Nothing is created: the answer is the rejection (one or more errors).
