@@ -288,7 +288,8 @@ def v2_pods(explanation):
 
 SSH_STAND_IN = """#!/bin/sh
 # run_training.py's stand-in for ssh and the node's sshd: drops ssh's options and the host name
-# and runs the command here (the host's name resolves to this machine anyway).
+# and runs the command here (the host's name resolves to this machine anyway). Each host's
+# OpenMPI daemon gets a session folder of its own: on one machine they would race for one.
 while [ $# -gt 0 ]; do
   case $1 in
     -o|-p|-i|-l) shift 2 ;;
@@ -296,7 +297,10 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
+host=$1
 shift
+export OMPI_MCA_orte_tmpdir_base="$(dirname "$0")/session-$host"
+mkdir -p "$OMPI_MCA_orte_tmpdir_base"
 exec sh -c "$*"
 """
 
@@ -306,9 +310,11 @@ MPI_HARNESS_ENV = {
     # The pods run as mpiuser; the harness runs as root.
     "OMPI_ALLOW_RUN_AS_ROOT": "1",
     "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-    # Every pod's address is a loopback one here, which OpenMPI's TCP transport skips by default.
+    # Every pod's address is a loopback one here, which OpenMPI's TCP transport (btl) and its
+    # daemons' own channel (oob) skip by default.
     "OMPI_MCA_btl": "self,tcp",
     "OMPI_MCA_btl_tcp_if_include": "lo",
+    "OMPI_MCA_oob_tcp_if_include": "lo",
     # Two PMIx servers (the launcher's and the node's) share this machine's /dev/shm.
     "PMIX_MCA_gds": "hash",
     # The image has libmpi.so; Debian's runtime package names it libmpi.so.40.
@@ -356,7 +362,10 @@ def run_case(label, framework, pods, code, workdir, hostfile=None):
                "PYTHONPATH": str(HERE / "mend")}
         env.update({k: rewrites.get(v, v) for k, v in pod["env"].items()})
         if pod["argv"][0] == "mpirun":
-            env.update(MPI_HARNESS_ENV, OMPI_MCA_plm_rsh_agent=str(workdir / "ssh"))
+            (workdir / "session-mpirun").mkdir()
+            # mpirun's session folder (TMPDIR: an MCA setting would reach the daemons too).
+            env.update(MPI_HARNESS_ENV, OMPI_MCA_plm_rsh_agent=str(workdir / "ssh"),
+                       TMPDIR=str(workdir / "session-mpirun"))
         spec.append({"pod": i, "host": pod["host"], "argv": [rewrites.get(a, a) for a in pod["argv"]],
                      "env": env, "cwd": str(home)})
     (workdir / "pods.json").write_text(json.dumps(spec, indent=2))
