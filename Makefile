@@ -21,7 +21,7 @@ CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chr
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: all serve dist kits hosts test test-native test-python test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint tools reference wheels post fallback clean
+.PHONY: all serve dist kits hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint tools reference wheels post fallback clean
 
 all: test
 
@@ -92,6 +92,16 @@ test-python: wheels
 	@scripts/fetch-sdk-venvs.sh
 	python3 tests/python/run_snippets.py --explorer $(EXPLORER) --self-test
 	python3 tests/python/run_snippets.py --explorer $(EXPLORER)
+
+# The training code of the data scientist's panes, run with the real frameworks' CPU builds (torch
+# from Debian, JAX and XGBoost from PyPI, installed by scripts/fetch-framework-venvs.sh): every
+# job as two local processes with the command and env the controller gives each pod, in a
+# network namespace of its own (root). --self-test first shows it fails on the JAX pane's old defect.
+test-training:
+	$(if $(TRAINER_EXPLORER),,cargo test -q --no-run)
+	@scripts/fetch-framework-venvs.sh
+	python3 tests/python/run_training.py --explorer $(EXPLORER) --self-test
+	python3 tests/python/run_training.py --explorer $(EXPLORER)
 
 # The wasm-bindgen browser tests, in headless Chromium and then headless Firefox ESR.
 test-browser:

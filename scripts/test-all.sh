@@ -2,10 +2,11 @@
 # `make test`: every check the Makefile's test-* targets run, each exactly once, ordered so that
 # work waiting on the network or a browser overlaps work that keeps both cores busy (cargo):
 #   1. background: the pip installs (the SDK wheels and venvs, the Sphinx venvs; nothing in the
-#      foreground needs them, or runs pip, before `finish installs`);
+#      foreground needs them, or runs pip, before `finish installs`), and the training
+#      frameworks (apt and pip, started once the foreground's apt installs are done);
 #      foreground: rustfmt, then the native tests, linted as they build (below), which build
 #      the CLI everything below runs;
-#   2. background: the Python checks (only the CLI and the venvs);
+#   2. background: the Python checks and the training runs (only the CLI and the venvs);
 #      foreground: the wasm tests in Chromium and Firefox, the site, the example sites;
 #   3. background: the three host sites' builds;
 #      foreground: the end-to-end tests;
@@ -58,6 +59,8 @@ linted() { RUSTC_WORKSPACE_WRAPPER=$clippy_driver CLIPPY_ARGS=-D__CLIPPY_HACKERY
 
 # Every tool first, outside the wrapper: a `cargo install` under it would lint the tool it builds.
 scripts/install-tools.sh build browser firefox
+# After the apt installs above, so that no two apt-get runs meet.
+start frameworks scripts/fetch-framework-venvs.sh
 
 stamp "rustfmt"
 cargo fmt --check
@@ -69,12 +72,15 @@ TRAINER_EXPLORER=$(m -s print-explorer)
 export TRAINER_EXPLORER
 
 finish installs
+finish frameworks
 start python m test-python
+start training m test-training
 stamp "test-browser, linted by clippy as it builds"
 linted m test-browser
 stamp "dist and the example sites"
 m examples
 finish python
+finish training
 
 start host-sites bash -c 'scripts/install-tools.sh hosts && scripts/build-hosts.sh'
 stamp "end-to-end tests"

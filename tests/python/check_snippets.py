@@ -11,7 +11,8 @@ tag. The V2 pane's title must name that SDK.
 
 Why static: importing peft needs torch, which is gigabytes. Reading the wheels' own source with
 `ast` gives the same signatures without installing anything. The body of the user's training
-function is the user's workload (torch, jax, mlx, ...), not SDK calls, and is not checked.
+function is the user's workload (torch, jax, mlx, ...), not SDK calls, and is not checked here:
+tests/python/run_training.py runs it with the real frameworks.
 
 Usage: check_snippets.py --wheels DIR EXPORT.json...
        check_snippets.py --wheels DIR --explorer CMD [QUERY...]

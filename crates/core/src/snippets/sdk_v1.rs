@@ -6,6 +6,7 @@ use super::python::{raw, s, Call, Py, Script};
 use super::sdk_v2::LLM_WAIT;
 use super::v1_jobs::v1_image;
 use super::workload;
+use super::Api;
 use crate::catalog::Framework;
 use crate::selection::Selection;
 
@@ -27,7 +28,7 @@ pub fn sdk_v1(sel: &Selection) -> String {
 
     match sel.framework {
         Framework::PyTorch | Framework::TensorFlow => {
-            workload::write_train_function(&mut script, sel);
+            workload::write_train_function(&mut script, sel, Api::V1);
             if sel.framework == Framework::TensorFlow {
                 // The client's kind is what wait_for_job_conditions and get_job_logs look up:
                 // with the PyTorchJob default they would look for a PyTorchJob of that name.

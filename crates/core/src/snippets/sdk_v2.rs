@@ -6,6 +6,7 @@
 use super::python::{raw, s, Call, Py, Script};
 use super::trainjob::{HF_SECRET, QUEUE_LABEL};
 use super::workload;
+use super::Api;
 use crate::catalog::Framework;
 use crate::releases::SdkNamespacedRuntimes;
 use crate::selection::{RuntimeScope, Selection};
@@ -103,7 +104,7 @@ pub fn sdk_v2(sel: &Selection) -> Option<String> {
         }
         _ => {
             script.import(TRAINER, "CustomTrainer");
-            workload::write_train_function(&mut script, sel);
+            workload::write_train_function(&mut script, sel, Api::V2);
             let trainer = Call::new("CustomTrainer")
                 .kw("func", raw("train"))
                 .kw_opt("image", sel.params.image.as_deref().map(s))

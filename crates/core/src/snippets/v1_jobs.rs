@@ -165,7 +165,7 @@ fn train_api_job(sel: &Selection) -> V1Job {
         "{\"num_train_epochs\": 1}".into(),
     ];
     trainer.volume_mounts = vec![storage_mount()];
-    trainer.resources = Resources::gpus(sel.gpus());
+    trainer.resources = Resources::gpus_requested(sel.gpus());
 
     let volume = tree!({"name": "storage-initializer", "persistentVolumeClaim": {"claimName": (sel.name())}});
     // train() opted its pods out of Istio sidecars, which would keep the Job from completing.

@@ -1,6 +1,7 @@
 //! What the job runs, per framework. V1 and V2 run the same workload, so the two panes differ
 //! only in what the API makes the reader write around it.
 
+use super::Api;
 use crate::catalog::Framework;
 use crate::selection::Selection;
 
@@ -55,13 +56,22 @@ pub fn slots_per_node(sel: &Selection) -> u32 {
 
 /// The body of the training function passed to the SDKs (`CustomTrainer(func=...)` in V2,
 /// `create_job(train_func=...)` in V1). Lines are indented by the caller.
-pub fn function_body(sel: &Selection) -> Vec<String> {
+/// tests/python/run_training.py runs each V2 function (and the V1 PyTorch one) on two local
+/// processes with the env the controller gives each pod.
+pub fn function_body(sel: &Selection, api: Api) -> Vec<String> {
     let gpu = sel.gpus() > 0;
     let lines: Vec<&str> = match sel.framework {
         Framework::PyTorch => vec![
             "import torch.distributed as dist",
             "",
-            "# The launcher (torchrun, or python for one process) set the rank and world size.",
+            match api {
+                // The V2 torch runtime always starts the command with torchrun
+                // (v2.3.0:pkg/runtime/framework/plugins/torch/torch.go sets PET_* for it).
+                Api::V2 => "# torchrun set the rank and world size.",
+                // kubeflow-training 1.9.4 starts one process with python; the operator's env
+                // (MASTER_ADDR, RANK, WORLD_SIZE) is then what init_process_group reads.
+                Api::V1 => "# The launcher (torchrun, or python for one process) set the rank and world size.",
+            },
             if gpu { "dist.init_process_group(backend=\"nccl\")" } else { "dist.init_process_group(backend=\"gloo\")" },
             "print(f\"rank {dist.get_rank()} of {dist.get_world_size()}\")",
             "# ... build the model, wrap it in DistributedDataParallel, train ...",
@@ -81,20 +91,64 @@ pub fn function_body(sel: &Selection) -> Vec<String> {
             "print(f\"rank {world.rank()} of {world.size()}\")",
             "# ... average gradients with mx.distributed.all_sum and train ...",
         ],
+        // jax reads only JAX_COORDINATOR_ADDRESS from the env (jax/_src/distributed.py); the
+        // process count and id it would find by cluster auto-detection, which on Kubernetes
+        // needs the `kubernetes` package and the right to read Pods. The runtime sets both
+        // (v2.3.0:pkg/runtime/framework/plugins/jax/jax.go:76-97, the same since v2.2).
         Framework::Jax => vec![
+            "import os",
+            "",
             "import jax",
             "",
-            "jax.distributed.initialize()",
+            "# The runtime sets these; jax itself reads only the coordinator's address.",
+            "jax.distributed.initialize(",
+            "    coordinator_address=os.environ[\"JAX_COORDINATOR_ADDRESS\"],",
+            "    num_processes=int(os.environ[\"JAX_NUM_PROCESSES\"]),",
+            "    process_id=int(os.environ[\"JAX_PROCESS_ID\"]),",
+            ")",
             "print(f\"process {jax.process_index()} sees {jax.device_count()} devices\")",
             "# ... shard the batch over jax.devices() and train ...",
         ],
-        Framework::XgBoost => vec![
-            "import os",
-            "",
-            "# The runtime sets DMLC_* variables; rank 0 also starts the Rabit tracker.",
-            "print(\"worker\", os.environ[\"DMLC_TASK_ID\"], \"of\", os.environ[\"DMLC_NUM_WORKER\"])",
-            "# ... xgboost.collective.CommunicatorContext(...) and xgboost.train(...) ...",
-        ],
+        // The runtime only points every worker at rank 0's pod (DMLC_TRACKER_URI and _PORT,
+        // v2.3.0:pkg/runtime/framework/plugins/xgboost/xgboost.go:115-139); nothing in the image
+        // starts the tracker, so rank 0's code does.
+        Framework::XgBoost => {
+            let mut lines = vec![
+                "import os",
+                "",
+                "from xgboost import collective",
+                "from xgboost.tracker import RabitTracker",
+                "",
+                "# The runtime sets DMLC_*; the tracker the workers meet at is rank 0's to start.",
+                "rank = int(os.environ[\"DMLC_TASK_ID\"])",
+                "port = int(os.environ[\"DMLC_TRACKER_PORT\"])",
+            ];
+            if gpu {
+                lines.extend([
+                    "# DMLC_NUM_WORKER counts a worker per GPU, but each node runs this once: start a",
+                    "# process per GPU (task id DMLC_TASK_ID * GPUs + GPU index), or the tracker waits.",
+                ]);
+            }
+            lines.extend([
+                "tracker = None",
+                "if rank == 0:",
+                "    workers = int(os.environ[\"DMLC_NUM_WORKER\"])",
+                "    tracker = RabitTracker(",
+                "        n_workers=workers, host_ip=\"0.0.0.0\", port=port, sortby=\"task\"",
+                "    )",
+                "    tracker.start()",
+                "with collective.CommunicatorContext(",
+                "    dmlc_tracker_uri=os.environ[\"DMLC_TRACKER_URI\"],",
+                "    dmlc_tracker_port=port,",
+                "    dmlc_task_id=str(rank),",
+                "):",
+                "    print(\"worker\", collective.get_rank(), \"of\", collective.get_world_size())",
+                "    # ... xgboost.train(params, xgboost.DMatrix(this worker's shard)) ...",
+                "if tracker is not None:",
+                "    tracker.wait_for()",
+            ]);
+            lines
+        }
         Framework::Mpi | Framework::TorchTune | Framework::TensorFlow | Framework::Paddle => {
             vec!["import os", "", "print(\"rank\", os.environ.get(\"RANK\", \"0\"))", "# ... your training code ..."]
         }
@@ -103,10 +157,10 @@ pub fn function_body(sel: &Selection) -> Vec<String> {
 }
 
 /// Writes `def train():` with the framework's body, set apart by blank lines as PEP 8 asks.
-pub fn write_train_function(script: &mut super::python::Script, sel: &Selection) {
+pub fn write_train_function(script: &mut super::python::Script, sel: &Selection, api: Api) {
     script.blank();
     script.line("def train():");
-    for line in function_body(sel) {
+    for line in function_body(sel, api) {
         script.line(if line.is_empty() { line } else { format!("    {line}") });
     }
     script.blank();

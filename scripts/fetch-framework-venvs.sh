@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the CPU builds of the training frameworks that tests/python/run_training.py runs the
+# panes' training code with. Idempotent: what is installed with the same pins is kept.
+#   - torch: Debian's python3-torch (1.13, CPU only, about 250 MB installed) for /usr/bin/python3.
+#     PyPI's Linux torch wheels pull gigabytes of CUDA libraries, so none comes from pip. As root
+#     through apt; elsewhere the harness fails, saying torch is missing.
+#   - OpenMPI (Debian's openmpi-bin), whose mpirun the MPI runtimes' launcher runs.
+#   - JAX, XGBoost and MLX: PyPI's CPU wheels (jax[cpu], xgboost-cpu, mlx[cpu]) in
+#     .tools/venv-frameworks.
+# DeepSpeed is not installed: run_training.py says why it cannot run its pane.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pins=("jax[cpu]==0.10.2" "xgboost-cpu==3.2.0" "mlx[cpu]==0.32.4")
+venv=.tools/venv-frameworks
+
+missing=()
+/usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || missing+=(python3-torch)
+command -v mpirun >/dev/null || missing+=(openmpi-bin)
+# run_training.py brings up loopback in each case's network namespace with ip.
+command -v ip >/dev/null || missing+=(iproute2)
+if (( ${#missing[@]} )); then
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    echo "fetch-framework-venvs: installing ${missing[*]} (apt)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "fetch-framework-venvs: ${missing[*]} missing and need root and apt; run_training.py will fail on them"
+  fi
+fi
+
+if [[ -f $venv/.complete ]] && [[ "$(cat "$venv/.complete")" == "${pins[*]}" ]]; then
+  exit 0
+fi
+echo "fetch-framework-venvs: installing ${pins[*]} into $venv"
+rm -rf "$venv"
+python3 -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet "${pins[@]}"
+echo "${pins[*]}" > "$venv/.complete"
