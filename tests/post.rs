@@ -184,3 +184,60 @@ fn no_release_version_is_left_unexpanded_or_typed_where_the_data_has_it() {
         assert!(!prose.contains(typed), "{typed} typed into the post: use a {{{{…}}}} placeholder");
     }
 }
+
+/// The rows of the rendered table whose header cell is `header`, as cell texts.
+fn table_rows(html: &str, header: &str) -> Vec<Vec<String>> {
+    let start = html.find(&format!("<th>{header}</th>")).unwrap_or_else(|| panic!("a table headed {header}"));
+    let table = &html[start..start + html[start..].find("</table>").unwrap()];
+    let cell_text = |cell: &str| cell.replace("<code>", "").replace("</code>", "").trim().to_string();
+    table
+        .split("<tr>")
+        .skip(1)
+        .map(|row| row.split("<td>").skip(1).map(|c| cell_text(&c[..c.find("</td>").unwrap()])).collect())
+        .collect()
+}
+
+#[test]
+fn the_v1_to_v2_table_is_the_catalog_and_release_data() {
+    use explorer_data::catalog::{Framework, V2Support, V1_OPERATOR};
+    use explorer_data::releases::NEWEST;
+    let page = read("index.html");
+    let rows = table_rows(&page, "V2 runtime");
+    assert_eq!(rows.len(), Framework::ALL.len(), "one row per framework: {rows:?}");
+    for (framework, row) in Framework::ALL.into_iter().zip(&rows) {
+        let [v1, v2] = &row[..] else { panic!("two cells: {row:?}") };
+        // V1: the kind the catalog maps the framework to (TorchTune: the SDK call that made one).
+        let v1_names =
+            if framework == Framework::TorchTune { "TrainingClient.train()" } else { framework.v1_kind().kind() };
+        assert!(v1.contains(v1_names), "{framework:?}: {v1}");
+        // V2: the newest release's built-in runtime, or that there is none.
+        match framework.v2_support() {
+            V2Support::BuiltIn if framework == Framework::TorchTune => assert!(v2.contains("BuiltinTrainer"), "{v2}"),
+            V2Support::BuiltIn => assert_eq!(v2, NEWEST.builtin_for(framework).unwrap().name, "{framework:?}"),
+            V2Support::CustomRuntime => {
+                assert!(v2.contains(&format!("mlPolicy.{}", framework.ml_policy().unwrap())), "{v2}")
+            }
+            V2Support::Unsupported => {
+                assert!(v2.contains(NEWEST.tag) && v2.contains(V1_OPERATOR), "{framework:?}: {v2}")
+            }
+        }
+    }
+    assert_eq!(rows, table_rows(&render_page(&read(SOURCE_PATH), &read(TEMPLATE_PATH)).unwrap(), "V2 runtime"));
+    let (_, md) = markdown_export(&read(SOURCE_PATH)).unwrap();
+    assert!(md.contains(&explorer_cli::post::v1_to_v2_table()), "the export has the generated table");
+}
+
+#[test]
+fn the_footer_names_the_releases_from_the_data() {
+    use explorer_data::catalog::{V1_OPERATOR, V1_SDK};
+    use explorer_data::releases::NEWEST;
+    let page = read("index.html");
+    let footer = &page[page.find("<footer class=\"site\">").expect("the page footer")..];
+    let footer = &footer[..footer.find("</footer>").unwrap()];
+    let expected = format!(
+        "Snippets target Kubeflow Trainer {} with the Kubeflow SDK {}, and {V1_OPERATOR} with {V1_SDK}.",
+        NEWEST.tag, NEWEST.sdk
+    );
+    assert!(footer.contains(&expected), "{footer}");
+    assert!(!footer.contains("{{"), "{footer}");
+}

@@ -146,6 +146,22 @@ pub struct Release {
     /// charts/kubeflow-trainer/templates/runtimes first appears at v2.2.0). Before, only
     /// manifests/overlays/runtimes installs them.
     pub helm_installs_runtimes: bool,
+    /// The oldest Kubernetes the release's own installation guide names
+    /// (docs/operator-guides/installation.md:12 @v2.3.0, the first tag that carries the docs);
+    /// `None` for a tag without that guide.
+    pub min_kubernetes: Option<&'static str>,
+    /// The Helm chart holds the CRDs among its templates (v2.3+, #3655), so an older line
+    /// upgrades to this release before any later one (CHANGELOG/CHANGELOG-2.3.md:16-17 @v2.3.0).
+    pub crds_in_chart: bool,
+    /// The JobSet the release installs lets a `failurePolicy` rule restart only the failed Job
+    /// (`RestartJob`, JobSet v0.12.0: manifests/base/crds/trainer.kubeflow.org_clustertrainingruntimes.yaml:329
+    /// @v2.3.0; absent from the v2.2.1 CRDs).
+    pub jobset_restart_job: bool,
+    /// The OptimizationJob KEP (proposals/2605-optimization-job-crd, #3565) ships in the tag.
+    pub optimization_job_kep: bool,
+    /// The OptimizationJob API (pkg/apis/trainer/v1alpha1/optimizationjob_types.go, #3552) ships
+    /// in the tag. At v2.3.0 it is on master only (commit 0cd558cc1, after the tag).
+    pub optimization_job_api: bool,
     /// The built-in runtimes the runtimes overlay installs.
     pub runtimes: &'static [BuiltinRuntime],
     /// How the controller and its webhooks treat a TrainJob where releases differ (`explain`).
@@ -349,6 +365,11 @@ pub const V2_0: Release = Release {
     jobset_volume_claims: false,
     torchtune_chained_initializers: true,
     helm_installs_runtimes: false,
+    min_kubernetes: None,
+    crds_in_chart: false,
+    jobset_restart_job: false,
+    optimization_job_kep: false,
+    optimization_job_api: false,
     runtimes: &[V2_0_TORCH, V2_0_DEEPSPEED, V2_0_MLX, MPI_PI, LLAMA_1B, LLAMA_3B],
     controller: Controller {
         runtime_snapshot: false,
@@ -406,6 +427,11 @@ pub const V2_2: Release = Release {
     jobset_volume_claims: true,
     torchtune_chained_initializers: false,
     helm_installs_runtimes: true,
+    min_kubernetes: None,
+    crds_in_chart: false,
+    jobset_restart_job: false,
+    optimization_job_kep: false,
+    optimization_job_api: false,
     runtimes: &[
         runtime("torch-distributed", "torch", "torch", "pytorch/pytorch:2.10.0-cuda12.8-cudnn9-runtime"),
         DEEPSPEED,
@@ -431,6 +457,10 @@ pub const V2_3: Release = Release {
     torch_policy_fields: &["envInjection"],
     builtins_skip_webhook: true,
     mpi_launcher_waits_for_nodes: true,
+    min_kubernetes: Some("1.31"),
+    crds_in_chart: true,
+    jobset_restart_job: true,
+    optimization_job_kep: true,
     runtimes: &[
         runtime("torch-distributed", "torch", "torch", "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime"),
         DEEPSPEED,

@@ -14,6 +14,8 @@ pub enum Directive {
     },
     /// The built-in runtimes of every release line, generated from the release data.
     RuntimesByRelease,
+    /// Each framework's V1 kind next to the newest release's runtime for it.
+    V1ToV2,
     /// A preset of "What Kubernetes runs": static HTML from the views (explorer_html::explain_view), the same
     /// with or without JavaScript; the page's script only adds the line highlighting.
     Explain(String),
@@ -42,6 +44,7 @@ pub fn parse(line: &str) -> Option<Result<Directive, String>> {
         "toc" => Ok(Directive::Toc),
         "explorer" => Ok(Directive::Explorer { attrs }),
         "runtimes-by-release" => Ok(Directive::RuntimesByRelease),
+        "v1-to-v2" => Ok(Directive::V1ToV2),
         "snippet" => snippet(&attrs).map(Directive::Snippet),
         "explain" => explain(&attrs).map(Directive::Explain),
         _ => return None,

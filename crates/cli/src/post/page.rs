@@ -33,6 +33,7 @@ fn expand(body: &str) -> Result<Expanded, String> {
             Some(Err(e)) => return Err(format!("post line {}: {e}", n + 1)),
             Some(Ok(Directive::Toc)) => out.push_str(TOC_MARKER),
             Some(Ok(Directive::RuntimesByRelease)) => out.push_str(&release_text::runtimes_table()),
+            Some(Ok(Directive::V1ToV2)) => out.push_str(&release_text::v1_to_v2_table()),
             Some(Ok(Directive::Snippet(s))) => {
                 out.push_str(&figure_marker(figures.len()));
                 figures.push(fallback::snippet_html(&s));
@@ -178,6 +179,9 @@ pub fn render_page(source: &str, template: &str) -> Result<String, String> {
     let expanded = expand(body)?;
     let (html_body, headings) = render_body(&expanded.markdown);
     let html_body = insert_figures(&html_body, &expanded.figures)?.replace(TOC_MARKER, &toc(&headings));
+    // The template's footer names the releases too; its own placeholders are filled below.
+    let template = release_text::expand_keeping(template, &["title", "description", "author", "date", "body"])
+        .map_err(|e| format!("{}: {e}", super::TEMPLATE_PATH))?;
     let page = template
         .replace("{{title}}", &escape_html(&meta.title))
         .replace("{{description}}", &escape_html(&meta.description))

@@ -14,12 +14,27 @@
 //!   `trainer-status` (the TrainJob's `status.trainerStatus`), `volume-claims` (JobSet creates the TorchTune
 //!   volume) or `mpi-launcher-waits` (the MPI launcher starts after the nodes);
 //! - `runtimes framework=LABEL`: the newest release's built-in runtimes with that framework label,
-//!   as a list in words.
+//!   as a list in words;
+//! - `newest-jobset`, `newest-min-kubernetes`: the JobSet the newest release installs and the
+//!   oldest Kubernetes its installation guide names;
+//! - `sdk-since FACT`: the `kubeflow` SDK paired with the first release line where FACT holds
+//!   (`namespaced-runtimes`: its `train()` can use a namespaced `TrainingRuntime`);
+//! - `newest-without FACT`: the newest tag, for a sentence that says FACT does not hold yet
+//!   ("no release up to v2.3.0 has the OptimizationJob API"). Once a release entry has FACT it is
+//!   an error, so the sentence is rewritten instead of naming a release it is false for.
+//!
+//! FACT may also be `runtime-snapshot`, `int-procs` (`numProcPerNode` takes integers only),
+//! `torchtune-lora`, `webhook-label` (the built-ins skip the validating webhook),
+//! `crds-in-chart`, `jobset-restart-job`, `optimization-job-kep` or `optimization-job-api`.
+//!
+//! The page template (post/page.html) takes the same placeholders, for its footer. The
+//! `<!-- v1-to-v2 -->` table comes from here too: each framework's V1 kind (catalog) next to
+//! the newest release's runtime for it.
 //!
 //! An unknown placeholder, or a fact the data does not hold, is an error, not text in the post.
 
-use crate::catalog::{V1_OPERATOR, V1_SDK};
-use crate::releases::{Release, NEWEST, RELEASES};
+use crate::catalog::{Framework, V2Support, V1_OPERATOR, V1_SDK};
+use crate::releases::{NumProcPerNode, Release, SdkNamespacedRuntimes, TorchTuneRules, NEWEST, RELEASES};
 
 /// One placeholder's value.
 fn value(placeholder: &str) -> Result<String, String> {
@@ -32,8 +47,22 @@ fn value(placeholder: &str) -> Result<String, String> {
         ("oldest-line", "") => RELEASES[0].line.to_string(),
         ("v1-operator", "") => V1_OPERATOR.to_string(),
         ("v1-sdk", "") => V1_SDK.to_string(),
+        ("newest-jobset", "") => NEWEST.jobset.to_string(),
+        ("newest-min-kubernetes", "") => {
+            NEWEST.min_kubernetes.ok_or(format!("{} names no minimum Kubernetes", NEWEST.tag))?.to_string()
+        }
         ("since", fact) => since(fact)?.line.to_string(),
         ("removed", fact) => removed(fact)?.line.to_string(),
+        ("sdk-since", fact) => since(fact)?.sdk.to_string(),
+        ("newest-without", fact) => {
+            if holds(fact, &NEWEST)? {
+                return Err(format!(
+                    "{{{{newest-without {fact}}}}}: {} has {fact}, so the sentence around it is no longer true",
+                    NEWEST.tag
+                ));
+            }
+            NEWEST.tag.to_string()
+        }
         ("runtimes", arg) => {
             let label = arg.strip_prefix("framework=").ok_or(format!("{{{{runtimes {arg}}}}}: expected framework="))?;
             let names: Vec<String> =
@@ -66,6 +95,15 @@ fn holds(fact: &str, release: &Release) -> Result<bool, String> {
         "trainer-status" => release.trainer_status,
         "volume-claims" => release.jobset_volume_claims,
         "mpi-launcher-waits" => release.mpi_launcher_waits_for_nodes,
+        "runtime-snapshot" => release.controller.runtime_snapshot,
+        "int-procs" => release.num_proc_per_node == NumProcPerNode::Int32,
+        "torchtune-lora" => release.controller.torchtune != TorchTuneRules::FullOnly,
+        "webhook-label" => release.builtins_skip_webhook,
+        "crds-in-chart" => release.crds_in_chart,
+        "jobset-restart-job" => release.jobset_restart_job,
+        "optimization-job-kep" => release.optimization_job_kep,
+        "optimization-job-api" => release.optimization_job_api,
+        "namespaced-runtimes" => release.sdk_namespaced_runtimes == SdkNamespacedRuntimes::Supported,
         _ => return Err(format!("unknown release fact {fact:?}")),
     })
 }
@@ -118,16 +156,63 @@ pub fn removed(fact: &str) -> Result<Release, String> {
 
 /// The line with every `{{…}}` replaced by its value.
 pub fn expand(line: &str) -> Result<String, String> {
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
+    expand_keeping(line, &[])
+}
+
+/// The text with every `{{…}}` replaced by its value, except the placeholders named in `keep`,
+/// which are left as they are (the page template's `{{title}}` and `{{body}}`).
+pub fn expand_keeping(text: &str, keep: &[&str]) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
     while let Some(start) = rest.find("{{") {
-        let end = rest[start..].find("}}").ok_or(format!("unclosed {{{{ in {line:?}"))? + start;
+        let end = rest[start..].find("}}").ok_or(format!("unclosed {{{{ in {text:?}"))? + start;
         out.push_str(&rest[..start]);
-        out.push_str(&value(rest[start + 2..end].trim())?);
+        let name = rest[start + 2..end].trim();
+        if keep.contains(&name) {
+            out.push_str(&rest[start..end + 2]);
+        } else {
+            out.push_str(&value(name)?);
+        }
         rest = &rest[end + 2..];
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// What each framework used in V1 and what the newest release has for it, as a Markdown table:
+/// the V1 kind from the catalog, the runtime from the release data.
+pub fn v1_to_v2_table() -> String {
+    let mut out = String::from("| V1 | V2 runtime |\n|---|---|\n");
+    for framework in Framework::ALL {
+        out.push_str(&format!("| {} | {} |\n", v1_way(framework), v2_way(framework)));
+    }
+    out
+}
+
+fn v1_way(framework: Framework) -> String {
+    let kind = framework.v1_kind().kind();
+    match framework {
+        // V1's SDK created the PyTorchJob itself.
+        Framework::TorchTune => {
+            "LLM fine-tuning of a Hugging Face model of your choice with `TrainingClient.train()`".into()
+        }
+        Framework::Mpi => format!("plain `{kind}`"),
+        Framework::DeepSpeed | Framework::Mlx => format!("`{kind}` running {}", framework.label()),
+        _ => format!("`{kind}`"),
+    }
+}
+
+fn v2_way(framework: Framework) -> String {
+    match (framework.v2_support(), NEWEST.builtin_for(framework)) {
+        (V2Support::BuiltIn, Some(_)) if framework == Framework::TorchTune => {
+            "`BuiltinTrainer` on a TorchTune runtime; any other model with your own code in a `CustomTrainer`".into()
+        }
+        (V2Support::BuiltIn, Some(runtime)) => format!("`{}`", runtime.name),
+        (V2Support::CustomRuntime, _) => {
+            format!("a runtime you write with `mlPolicy.{}`", framework.ml_policy().unwrap_or("mpi"))
+        }
+        _ => format!("no equivalent in {}: keep it on {V1_OPERATOR}", NEWEST.tag),
+    }
 }
 
 /// The built-in runtimes of every release line as a Markdown table: one row per runtime that
@@ -178,6 +263,37 @@ mod tests {
         assert_eq!(since("trainer-status").unwrap().line, "v2.2");
         assert_eq!(since("volume-claims").unwrap().line, "v2.2");
         assert_eq!(since("mpi-launcher-waits").unwrap().line, "v2.3");
+        // runtime/core/snapshot.go and the webhook-validation label are new in v2.3.0 (#3580,
+        // #3683); numProcPerNode is int32 from v2.2 (#3239); LoRA recipes from v2.1 (#2832);
+        // the CRDs moved into the chart in v2.3 (#3655); JobSet v0.12.0's RestartJob first
+        // appears in the v2.3.0 runtime CRDs; the OptimizationJob KEP ships in v2.3.0, its API in
+        // no release yet (FACTS.md §a.1).
+        assert_eq!(since("runtime-snapshot").unwrap().line, "v2.3");
+        assert_eq!(since("webhook-label").unwrap().line, "v2.3");
+        assert_eq!(since("int-procs").unwrap().line, "v2.2");
+        assert_eq!(since("torchtune-lora").unwrap().line, "v2.1");
+        assert_eq!(since("crds-in-chart").unwrap().line, "v2.3");
+        assert_eq!(since("jobset-restart-job").unwrap().line, "v2.3");
+        assert_eq!(since("optimization-job-kep").unwrap().line, "v2.3");
+        assert!(since("optimization-job-api").is_err());
+        // SDK 0.5.0's train() writes runtimeRef.kind (backend.py:850); 0.4.1's does not (:801).
+        assert_eq!(expand("{{sdk-since namespaced-runtimes}}").unwrap(), "0.5.0");
+        assert_eq!(expand("{{newest-jobset}}, {{newest-min-kubernetes}}").unwrap(), format!("{}, 1.31", NEWEST.jobset));
+    }
+
+    #[test]
+    fn a_sentence_about_what_no_release_has_yet_fails_once_one_has_it() {
+        assert_eq!(expand("{{newest-without optimization-job-api}}").unwrap(), NEWEST.tag);
+        // The KEP is in the newest release: a sentence saying it is not would be false.
+        let err = expand("{{newest-without optimization-job-kep}}").unwrap_err();
+        assert!(err.contains("no longer true"), "{err}");
+    }
+
+    #[test]
+    fn the_template_keeps_its_own_placeholders() {
+        let footer = expand_keeping("<title>{{title}}</title><p>Trainer {{newest}}</p>", &["title"]).unwrap();
+        assert_eq!(footer, format!("<title>{{{{title}}}}</title><p>Trainer {}</p>", NEWEST.tag));
+        assert!(expand_keeping("{{title}}", &[]).is_err());
     }
 
     #[test]
