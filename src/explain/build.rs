@@ -289,7 +289,7 @@ fn env_from(c: &Container) -> Vec<String> {
         .collect()
 }
 
-fn container_view(c: &Container) -> ContainerView {
+pub fn container_view(c: &Container) -> ContainerView {
     let mounts = c
         .volume_mounts
         .iter()
