@@ -20,6 +20,7 @@ pub mod sources;
 mod torchtune;
 pub mod v1;
 mod validate;
+pub(crate) use validate::MPI_RESERVED;
 pub mod view;
 
 use crate::model::pod::{EnvVar, Resources};
@@ -173,6 +174,18 @@ pub fn explain(input: Input, release: Release) -> Explanation {
         // The controller's reconcile error (the webhook let it through): shown the same way.
         Err(rejected) => Explanation::rejected(trainer, rejected),
     }
+}
+
+/// The GPUs per node Trainer reads from a runtime alone, for a TrainJob without
+/// `resourcesPerNode` (see `plugins::resources_per_node`): what MPI's slots follow from v2.1.
+pub fn runtime_gpus_per_node(runtime: &TrainingRuntime) -> u64 {
+    let job = TrainJob {
+        api_version: crate::model::v2::API_VERSION.into(),
+        kind: "TrainJob".into(),
+        metadata: Default::default(),
+        spec: Default::default(),
+    };
+    plugins::gpus(plugins::resources_per_node(Input::new(&job, runtime)).as_ref())
 }
 
 impl Explanation {

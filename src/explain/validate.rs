@@ -14,7 +14,7 @@ use crate::releases::{NumProcPerNode, PodSettingsField, Release};
 const TORCH_RESERVED: [&str; 5] =
     ["PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT"];
 const XGBOOST_RESERVED: [&str; 4] = ["DMLC_TRACKER_URI", "DMLC_TRACKER_PORT", "DMLC_TASK_ID", "DMLC_NUM_WORKER"];
-const MPI_RESERVED: [&str; 4] = [
+pub(crate) const MPI_RESERVED: [&str; 4] = [
     "OMPI_MCA_orte_default_hostfile",
     "OMPI_MCA_plm_rsh_args",
     "OMPI_MCA_orte_keep_fqdn_hostnames",

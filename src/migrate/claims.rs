@@ -75,7 +75,7 @@ pub fn false_claims_for(source: &Value, objects: &[Value], report: &[Entry], tar
                 let at = if e.derived { target.clone() } else { format!("{target}{}", &leaf[e.v1.len()..]) };
                 match output.get(at.as_str()) {
                     None => problems.push(format!("{leaf}: {} to {at}, which the output does not have", e.status.id())),
-                    Some(held) if !e.derived && *held != *value => {
+                    Some(held) if !e.derived && !same_value(held, value) => {
                         problems.push(format!("{leaf}: {} to {at}, which holds {held} and not {value}", e.status.id()))
                     }
                     _ => {}
@@ -178,4 +178,11 @@ pub(crate) fn leaf_paths<'a>(v: &'a Value, path: String, out: &mut Vec<(String, 
         }
         _ => out.push((path, v)),
     }
+}
+
+/// Whether the output holds the V1 value: the same, or a quantity written as a YAML float
+/// (`cpu: 0.5`) that the output writes as its text, which the CRDs take.
+fn same_value(held: &Value, v1: &Value) -> bool {
+    held == v1
+        || v1.as_number().and_then(crate::migrate::convert::quantity_text).is_some_and(|t| held == &Value::String(t))
 }

@@ -52,6 +52,32 @@ impl Conversion<'_> {
         }
     }
 
+    /// The Master's main-container args the Worker's lack: V2 gives them to every node, so a
+    /// Master-only argument (an output path, a role) now reaches the Workers too. Said on the
+    /// Master's args entry, which accounts for them.
+    pub(super) fn report_master_only_args(&mut self, container_name: &str) {
+        let (Some(worker), Some(master)) = (self.replica("Worker"), self.replica("Master")) else { return };
+        let worker_args =
+            &worker.spec.template.spec.containers[main_container(&worker.spec.template.spec, container_name)].args;
+        let master_index = main_container(&master.spec.template.spec, container_name);
+        let master_args = &master.spec.template.spec.containers[master_index].args;
+        let only: Vec<String> = master_args
+            .iter()
+            .enumerate()
+            // Past the Worker's own args: a different value at the same place is the Worker's entry.
+            .filter(|(i, a)| *i >= worker_args.len() && !worker_args.contains(a))
+            .map(|(i, a)| format!("args[{i}] ({a})"))
+            .collect();
+        if only.is_empty() {
+            return;
+        }
+        let path = format!("{}.template.spec.containers[{master_index}].args", master.path);
+        let note = format!("every node runs these, the Workers too: V1 gave {} to the Master only", only.join(", "));
+        if let Some(e) = self.report.entries.iter_mut().find(|e| e.v1 == path) {
+            e.note = if e.note.is_empty() { note } else { format!("{}; {note}", e.note) };
+        }
+    }
+
     /// The Master's main-container resources against the Worker's, which `resourcesPerNode` holds.
     pub(super) fn compare_master_resources_with_worker(&mut self, container_name: &str) {
         let (Some(worker), Some(master)) = (self.replica("Worker"), self.replica("Master")) else { return };

@@ -13,6 +13,7 @@ use crate::snippets::runtimes::{self, WEBHOOK_LABEL};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
+mod env;
 mod master_worker;
 mod metadata;
 mod mpi;
@@ -20,6 +21,7 @@ mod numbers;
 mod patch;
 mod pod_settings;
 mod policies;
+mod quantities;
 mod runtime;
 mod topology;
 mod trainer;
@@ -28,6 +30,8 @@ use numbers::count_in_range;
 use patch::pod_settings_entry;
 pub use patch::PATCH_MANAGER;
 use pod_settings::PodSettings;
+use quantities::quantities_as_text;
+pub(crate) use quantities::quantity_text;
 use runtime::{reference_to, MainContainer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +111,9 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
             None => return Outcome::PassedThrough { name, kind: kind.into(), object: doc.clone() },
         },
         ("kubeflow.org/v2beta1", "MPIJob") => Source::MpiV2beta1,
+        (api, kind) if api.starts_with("kubeflow.org/") && V1Kind::from_kind(kind).is_some() => {
+            return Outcome::Refused { name, kind: kind.into(), reason: unsupported_api_reason(api, kind) };
+        }
         _ => return Outcome::PassedThrough { name, kind: kind.into(), object: doc.clone() },
     };
     if source.kind() == V1Kind::MpiJob {
@@ -123,7 +130,16 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
             };
         }
     }
-    match Conversion::new(obj, source, kind, release).and_then(Conversion::run) {
+    let (written, template_images) = match quantities_as_text(doc) {
+        Ok(found) => found,
+        Err(message) => return Outcome::Invalid { message: format!("{kind} {name}: {message}") },
+    };
+    let obj = written.as_ref().and_then(Value::as_object).unwrap_or(obj);
+    let conversion = Conversion::new(obj, source, kind, release).map(|mut c| {
+        c.template_images = template_images;
+        c
+    });
+    match conversion.and_then(Conversion::run) {
         Ok(outcome) => outcome,
         Err(message) => Outcome::Invalid { message: format!("{kind} {name}: {message}") },
     }
@@ -151,6 +167,21 @@ fn unsupported_reason(kind: V1Kind, release: &Release) -> String {
         release.tag,
         kind.kind(),
         ports.join(", or to ")
+    )
+}
+
+/// Why a Training Operator or MPI Operator kind at an API version the migrator does not read is
+/// refused: older versions (`kubeflow.org/v1alpha2` MPIJobs, the pre-v1 betas) lay out their
+/// specs differently, and reading them as v1 would convert the wrong fields.
+fn unsupported_api_reason(api: &str, kind: &str) -> String {
+    let (read, rewrite) = if kind == "MPIJob" {
+        ("kubeflow.org/v1 and kubeflow.org/v2beta1", "kubeflow.org/v2beta1")
+    } else {
+        ("kubeflow.org/v1", "kubeflow.org/v1")
+    };
+    format!(
+        "{api} is not an API version the migrator reads for a {kind} (it reads {read}): this older version \
+         lays out its spec differently. Rewrite the {kind} as {rewrite} first, then migrate."
     )
 }
 
@@ -195,6 +226,10 @@ struct Conversion<'a> {
     pod_overrides: Vec<Value>,
     /// `numProcPerNode` as a name (`auto`, `cpu`, `gpu`), where the release takes one.
     num_proc_name: Option<String>,
+    /// Said on the report's `kind` line: what changes for every pod (the V1 operator's env).
+    kind_note: String,
+    /// Paths of images holding a `${VARIABLE}`: their report entries say so.
+    template_images: Vec<String>,
 }
 
 impl<'a> Conversion<'a> {
@@ -230,6 +265,8 @@ impl<'a> Conversion<'a> {
             release,
             pod_overrides: Vec::new(),
             num_proc_name: None,
+            kind_note: String::new(),
+            template_images: Vec::new(),
         })
     }
 
@@ -257,12 +294,14 @@ impl<'a> Conversion<'a> {
                 self.report.dropped(format!("spec.{key}"), format!("not a {} field", self.kind_name));
             }
         }
+        self.report_pruned_replica_fields();
         let mut objects = match kind {
             V1Kind::MpiJob => self.convert_mpi()?,
             _ => self.convert_single_template()?,
         };
         self.report.mapped_derived("apiVersion", "apiVersion", format!("now {API_VERSION}"));
-        self.report.mapped_derived("kind", "kind", "now TrainJob");
+        let kind_note = format!("now TrainJob{}", self.kind_note);
+        self.report.mapped_derived("kind", "kind", kind_note);
         for key in self.doc.keys() {
             match key.as_str() {
                 "apiVersion" | "kind" | "metadata" | "spec" => {}
@@ -270,6 +309,13 @@ impl<'a> Conversion<'a> {
                     self.report.dropped("status", "written by the controller; a new TrainJob starts without one")
                 }
                 _ => self.report.dropped(key.clone(), "not a field of a Kubernetes object"),
+            }
+        }
+        for path in std::mem::take(&mut self.template_images) {
+            let note = "the image holds an unrendered template variable (${...}): no image name has a $, so the \
+                        pod cannot pull it; render the template (envsubst) first";
+            if let Some(e) = self.report.entries.iter_mut().find(|e| e.v1 == path) {
+                e.note = if e.note.is_empty() { note.into() } else { format!("{}; {note}", e.note) };
             }
         }
         let lossy = self.report.is_lossy();
@@ -286,6 +332,39 @@ impl<'a> Conversion<'a> {
 }
 
 impl Conversion<'_> {
+    /// Fields of a replica spec or its pod template that the V1 CRD does not declare: the API
+    /// server prunes them (the CRDs are structural, nothing there preserves unknown fields), so
+    /// the V1 pods never had them. `labels` written directly under `template` is the common case
+    /// (a scheduler's queue label meant for `template.metadata.labels`).
+    fn report_pruned_replica_fields(&mut self) {
+        let mut pruned = Vec::new();
+        for replica in self.replicas.values() {
+            let Some(fields) = replica.raw.as_object() else { continue };
+            for key in fields.keys().filter(|k| !matches!(k.as_str(), "replicas" | "template" | "restartPolicy")) {
+                pruned.push((format!("{}.{key}", replica.path), "not a field of a replica spec".to_string()));
+            }
+            let Some(template) = fields.get("template").and_then(Value::as_object) else { continue };
+            for key in template.keys().filter(|k| !matches!(k.as_str(), "metadata" | "spec")) {
+                let why = match key.as_str() {
+                    "labels" | "annotations" => format!(
+                        "{key} directly under template are not pod {key}: they belong under template.metadata.{key}"
+                    ),
+                    _ => "not a field of a pod template".to_string(),
+                };
+                pruned.push((format!("{}.template.{key}", replica.path), why));
+            }
+        }
+        for (path, why) in pruned {
+            self.report.dropped(
+                path,
+                format!(
+                    "{why}; the API server prunes it from the {}, so the V1 pods never had it either",
+                    self.kind_name
+                ),
+            );
+        }
+    }
+
     /// The TrainJob, with the fields whose shape depends on the release (the pod settings'
     /// field, a named `numProcPerNode`) added to the model's output.
     fn trainjob_value(&mut self, metadata: ObjectMeta, spec: TrainJobSpec) -> Result<Value, String> {

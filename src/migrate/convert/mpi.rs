@@ -66,7 +66,9 @@ impl Conversion<'_> {
         let worker_main_path = format!("{worker_path}.template.spec.containers[{worker_main_index}]");
         let mut trainer = self.trainer_from(&launcher_main, &launcher_main_path);
         trainer.command = launcher_main.command.clone();
-        if let Some(r) = worker_main.resources.clone() {
+        self.leave_reserved_env_to_trainer(&mut trainer, &launcher_main_path);
+        if let (true, Some(r)) = (deepspeed, worker_main.resources.clone()) {
+            // The built-in runs the launcher as a node: resourcesPerNode reaches both jobs.
             self.map_resources(r, &format!("{worker_main_path}.resources"), &mut trainer);
         }
         self.report_worker_container(&worker_main, &worker_main_path);
@@ -112,6 +114,15 @@ impl Conversion<'_> {
             if !worker_main.args.is_empty() {
                 self.report.dropped(format!("{worker_main_path}.args"), sshd);
             }
+            let ports = format!(
+                "{ds_runtime}'s pods declare no ports and a TrainJob holds none; mpirun reaches the nodes over SSH"
+            );
+            if !launcher_main.ports.is_empty() {
+                self.report.dropped(format!("{launcher_main_path}.ports"), &ports);
+            }
+            if !worker_main.ports.is_empty() {
+                self.report.dropped(format!("{worker_main_path}.ports"), ports);
+            }
             if launcher_main.resources.is_some() {
                 self.report.dropped(
                     format!("{launcher_main_path}.resources"),
@@ -145,8 +156,14 @@ impl Conversion<'_> {
         } else {
             // Plain MPI: no built-in runtime fits (see `mpi_runtime_why`), so generate one with mlPolicy.mpi.
             let why = self.mpi_runtime_why();
-            let mut rt = self.generated_mpi_runtime(&meta, &launcher_main, &worker_main, &worker_main_path, slots)?;
+            let mut rt = self.generated_mpi_runtime(
+                &meta,
+                (&launcher_main, &launcher_main_path),
+                (&worker_main, &worker_main_path),
+                slots,
+            )?;
             let rt_name = rt.metadata.name.clone().unwrap_or_default();
+            self.keep_v1_slots(&rt, slots, &worker_main_path, &mut trainer);
             let jobs = format!("TrainingRuntime {rt_name} spec.template.spec.replicatedJobs");
             spec.runtime_ref = reference_to(&rt);
             self.report.mapped_node(worker_path.clone(), format!("{jobs}[node]"), format!("{workers} workers"));
@@ -184,15 +201,78 @@ impl Conversion<'_> {
         Ok(objects)
     }
 
+    /// The OpenMPI variables Trainer's MPI plugin sets on the launcher itself (the hostfile, the
+    /// slots, ssh's arguments): from the release whose webhook refuses them in `trainer.env`
+    /// (v2.3.0:pkg/runtime/framework/plugins/mpi/mpi.go:95-107, names at
+    /// pkg/constants/constants.go:305-306), they leave the TrainJob, and the report says so.
+    fn leave_reserved_env_to_trainer(&mut self, trainer: &mut Trainer, launcher_main_path: &str) {
+        if !self.release.controller.mpi_reserved_env
+            || !trainer.env.iter().any(|e| crate::explain::MPI_RESERVED.contains(&e.name.as_str()))
+        {
+            return;
+        }
+        // One entry per variable: the whole list no longer lands at the same indexes.
+        let env_path = format!("{launcher_main_path}.env");
+        self.report.entries.retain(|e| e.v1 != env_path);
+        let mut kept = Vec::new();
+        for (i, var) in std::mem::take(&mut trainer.env).into_iter().enumerate() {
+            let at = format!("{env_path}[{i}]");
+            if crate::explain::MPI_RESERVED.contains(&var.name.as_str()) {
+                self.report.dropped(
+                    at,
+                    format!(
+                        "Trainer {}'s MPI plugin sets {} on the launcher itself, and its webhook refuses it in \
+                         spec.trainer.env",
+                        self.release.tag, var.name
+                    ),
+                );
+            } else {
+                self.report.mapped(at, format!("spec.trainer.env[{}]", kept.len()), "");
+                kept.push(var);
+            }
+        }
+        trainer.env = kept;
+    }
+
+    /// Keeps V1's slots per worker (`slotsPerWorker`, default 1) where the target release would
+    /// change them: from v2.1, a runtime `numProcPerNode` of 1 with no TrainJob value becomes
+    /// the GPU count of the first node or trainer job that sets resources
+    /// (v2.3.0:pkg/runtime/framework/plugins/mpi/mpi.go:129-138, pkg/runtime/runtime.go:254-298),
+    /// so the TrainJob states 1.
+    fn keep_v1_slots(
+        &mut self,
+        rt: &TrainingRuntime,
+        slots: Option<u32>,
+        worker_main_path: &str,
+        trainer: &mut Trainer,
+    ) {
+        let v1_slots = slots.unwrap_or(1);
+        if v1_slots != 1 || !self.release.controller.mpi_slots_follow_gpus {
+            return;
+        }
+        let gpus = crate::explain::runtime_gpus_per_node(rt);
+        if gpus <= 1 {
+            return;
+        }
+        trainer.num_proc_per_node = Some(1);
+        // Said on the Worker's resources, whose GPUs would change the slots.
+        let note = format!(
+            "; spec.trainer.numProcPerNode: 1 keeps V1's one slot per worker, where {} would give each node \
+             {gpus}, one per GPU",
+            self.release.tag
+        );
+        let resources = format!("{worker_main_path}.resources");
+        if let Some(e) = self.report.entries.iter_mut().find(|e| e.v1 == resources) {
+            e.note.push_str(&note);
+        }
+    }
+
     /// The Worker's main-container fields the node pods of either MPI runtime do not take from it.
     fn report_worker_container(&mut self, worker_main: &Container, path: &str) {
         self.report.dropped(format!("{path}.name"), "V2 runtimes name the container node");
         if !worker_main.env.is_empty() {
             self.report
                 .dropped(format!("{path}.env"), "the node pods run sshd; spec.trainer.env holds the launcher's env");
-        }
-        if !worker_main.ports.is_empty() {
-            self.report.dropped(format!("{path}.ports"), "the node pods run sshd; mpirun reaches them over SSH");
         }
         if worker_main.image_pull_policy.is_some() {
             self.report.dropped(format!("{path}.imagePullPolicy"), "the runtime's pull policy applies");
@@ -202,9 +282,8 @@ impl Conversion<'_> {
     pub(super) fn generated_mpi_runtime(
         &mut self,
         meta: &ObjectMeta,
-        launcher_main: &Container,
-        worker_main: &Container,
-        worker_path: &str,
+        (launcher_main, launcher_path): (&Container, &str),
+        (worker_main, worker_path): (&Container, &str),
         slots: Option<u32>,
     ) -> Result<TrainingRuntime, String> {
         let v2beta1 = self.source == Source::MpiV2beta1;
@@ -281,30 +360,50 @@ impl Conversion<'_> {
         if worker_main.image.is_some() {
             self.report.moved(format!("{worker_path}.image"), format!("{node_container_path}.image"), image_note);
         }
-        if worker_main.security_context.is_some() {
-            node_container.security_context = worker_main.security_context.clone();
+        // The Worker's resources on the node pods' own template: with runLauncherAsNode false,
+        // Trainer gives spec.trainer.resourcesPerNode to the launcher alone, the job labelled
+        // trainjob-ancestor-step: trainer (v2.3.0:pkg/runtime/core/trainingruntime.go:199-203;
+        // v2.2.1 and v2.1.0:pkg/runtime/framework/plugins/jobset/builder.go:142-159;
+        // v2.0.1:pkg/runtime/framework/plugins/jobset/builder.go:111-144, the trainer job only).
+        if let Some(r) = worker_main.resources.clone() {
+            let path = format!("{worker_path}.resources");
+            if let Some(r) = self.requests_and_limits(r, &path) {
+                node_container.resources = Some(r);
+                self.report.moved(
+                    path,
+                    format!("{node_container_path}.resources"),
+                    "spec.trainer.resourcesPerNode would reach the launcher only (runLauncherAsNode: false), \
+                     so the node pods' template holds the Worker's",
+                );
+            }
+        }
+        // Declared ports (an sshd on 2222, say) stay on the pods that declared them: with
+        // hostNetwork a declared port is also a host port the scheduler keeps free.
+        if !worker_main.ports.is_empty() {
+            node_container.ports = worker_main.ports.clone();
+            self.report.moved(format!("{worker_path}.ports"), format!("{node_container_path}.ports"), "");
         }
         let launcher_container = &mut jobs[launcher].template.spec.template.spec.containers[0];
         launcher_container.image = launcher_main.image.clone();
         launcher_container.resources = launcher_main.resources.clone();
-        if launcher_main.security_context.is_some() {
-            launcher_container.security_context = launcher_main.security_context.clone();
-        } else if !v2beta1 {
-            launcher_container.security_context = None;
+        if !launcher_main.ports.is_empty() {
+            launcher_container.ports = launcher_main.ports.clone();
+            self.report.moved(
+                format!("{launcher_path}.ports"),
+                at("spec.template.spec.replicatedJobs[launcher].template.spec.template.spec.containers[0].ports"),
+                "",
+            );
         }
-        if !v2beta1 {
-            // Root images: drop the uid 1000 pod settings the template carries.
-            for j in jobs.iter_mut() {
-                j.template.spec.template.spec.security_context = None;
-                j.template.spec.template.spec.containers[0].security_context = None;
-            }
-            if let Some(sc) = &worker_main.security_context {
-                jobs[node].template.spec.template.spec.containers[0].security_context = Some(sc.clone());
-            }
-            if let Some(sc) = &launcher_main.security_context {
-                jobs[launcher].template.spec.template.spec.containers[0].security_context = Some(sc.clone());
-            }
+        // Only the security settings the job had: the template's uid 1000 and fsGroup 1000 are the
+        // pi demo's (its mpiuser); real V1 images run mpirun as root with keys in /root/.ssh.
+        // The pods' own securityContext is a pod setting and comes back through `embed`.
+        for j in jobs.iter_mut() {
+            j.template.spec.template.spec.security_context = None;
+            j.template.spec.template.spec.containers[0].security_context = None;
         }
+        jobs[node].template.spec.template.spec.containers[0].security_context = worker_main.security_context.clone();
+        jobs[launcher].template.spec.template.spec.containers[0].security_context =
+            launcher_main.security_context.clone();
         Ok(rt)
     }
 }

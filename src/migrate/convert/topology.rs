@@ -93,12 +93,15 @@ impl Conversion<'_> {
         let mut objects = Vec::new();
         let main_container = MainContainer { path: &main_path, job: "node", has_command: !main.command.is_empty() };
         self.place_pod_settings(&[("node", &settings)], &base, main_container, &mut spec, &mut objects, &meta)?;
+        trainer.command = main.command.clone();
+        // Before the Worker is compared with the Master: a rewritten argument has its own entry.
+        self.carry_v1_env(&mut trainer, nodes, &main_path);
         // The replica not carried by itself: its fields are carried where they equal the carried one's.
         if trainer_type == "Master" {
             self.compare_worker_with_master(kind.container_name());
             self.compare_master_resources_with_worker(kind.container_name());
+            self.report_master_only_args(kind.container_name());
         }
-        trainer.command = main.command.clone();
         spec.trainer = Some(trainer);
         objects.push(self.trainjob_value(meta, spec)?);
         Ok(objects)

@@ -28,14 +28,32 @@ impl Conversion<'_> {
                 "no TrainJob field or runtime patch holds it: the runtime's pull policy applies",
             );
         }
-        if !main.ports.is_empty() {
-            self.report.dropped(format!("{path}.ports"), "the runtime's plugin sets up the rendezvous port (29500)");
+        // An MPI launcher's ports are placed by `convert_mpi`: no rendezvous port there.
+        // Every policy plugin declares port 29500 on the trainer container (constants.go:71-72,
+        // torch.go:203, jax.go:100, xgboost.go:142-144 @v2.3.0), under its own name.
+        let port = match self.source.kind() {
+            V1Kind::MpiJob => None,
+            V1Kind::XgBoostJob => Some("the XGBoost tracker port (29500, DMLC_TRACKER_PORT)"),
+            V1Kind::JaxJob => Some("the JAX coordinator port (29500)"),
+            _ => Some("the torch rendezvous port (29500)"),
+        };
+        if let (false, Some(port)) = (main.ports.is_empty(), port) {
+            self.report.dropped(format!("{path}.ports"), format!("the runtime's plugin declares {port}"));
         }
         t
     }
 
     /// Requests and limits become `resourcesPerNode`; anything else under `resources` is reported.
-    pub(super) fn map_resources(&mut self, mut r: Resources, path: &str, trainer: &mut Trainer) {
+    pub(super) fn map_resources(&mut self, r: Resources, path: &str, trainer: &mut Trainer) {
+        if let Some(r) = self.requests_and_limits(r, path) {
+            trainer.resources_per_node = Some(r);
+            self.report.mapped(path, "spec.trainer.resourcesPerNode", "");
+        }
+    }
+
+    /// The requests and limits of `r` (none when it has neither); anything else under
+    /// `resources` is reported as dropped.
+    pub(super) fn requests_and_limits(&mut self, mut r: Resources, path: &str) -> Option<Resources> {
         for key in std::mem::take(&mut r.extra).keys() {
             if key == "claims" {
                 self.report
@@ -44,9 +62,6 @@ impl Conversion<'_> {
                 self.report.dropped(format!("{path}.{key}"), "not a ResourceRequirements field");
             }
         }
-        if !r.is_empty() {
-            trainer.resources_per_node = Some(r);
-            self.report.mapped(path, "spec.trainer.resourcesPerNode", "");
-        }
+        (!r.is_empty()).then_some(r)
     }
 }
