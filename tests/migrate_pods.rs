@@ -28,15 +28,8 @@ fn yaml_files(dir: &std::path::Path) -> Vec<PathBuf> {
     out
 }
 
-/// Every unexplained difference of every converted document in `files`, at `release`, as lines,
-/// but those of an open defect, which are counted by defect.
+/// Every unexplained difference of every converted document in `files`, at `release`, as lines.
 fn unexplained(files: &[PathBuf], release: Release) -> (usize, Vec<String>) {
-    let (compared, lines, _) = unexplained_and_open(files, release);
-    (compared, lines)
-}
-
-fn unexplained_and_open(files: &[PathBuf], release: Release) -> (usize, Vec<String>, Vec<&'static str>) {
-    let mut open = Vec::new();
     let mut compared = 0;
     let mut lines = Vec::new();
     for f in files {
@@ -49,21 +42,14 @@ fn unexplained_and_open(files: &[PathBuf], release: Release) -> (usize, Vec<Stri
                 Some(Err(e)) => lines.push(format!("{name} doc {}: no comparison: {e}", d.index)),
                 Some(Ok(c)) => {
                     compared += 1;
-                    let kind = match &d.outcome {
-                        Outcome::Converted { kind, .. } => kind.as_str(),
-                        _ => "",
-                    };
                     for diff in c.unexplained() {
-                        match common::open_defect(kind, diff) {
-                            Some(defect) => open.push(defect),
-                            None => lines.push(format!("{name} doc {} @{}: {}", d.index, release.line, line(diff))),
-                        }
+                        lines.push(format!("{name} doc {} @{}: {}", d.index, release.line, line(diff)));
                     }
                 }
             }
         }
     }
-    (compared, lines, open)
+    (compared, lines)
 }
 
 fn line(d: &Difference) -> String {
@@ -96,22 +82,6 @@ fn real_v1_jobs_run_the_same_pods_at_every_release() {
         all.extend(unexplained(&files, release).1);
     }
     assert!(all.is_empty(), "{} unexplained pod differences:\n{}", all.len(), all.join("\n"));
-}
-
-/// The open defects are real: each still shows in the corpus (strike it off when it is fixed).
-#[test]
-fn open_defects_still_occur() {
-    let mut files = yaml_files(&real_v1_dir());
-    files.extend(reference_examples());
-    let mut seen = Vec::new();
-    for release in RELEASES.iter().copied() {
-        seen.extend(unexplained_and_open(&files, release).2);
-    }
-    for (defect, _) in common::OPEN_DEFECTS {
-        let n = seen.iter().filter(|s| *s == defect).count();
-        eprintln!("{n:4} differences: {defect}");
-        assert!(n > 0, "{defect:?} no longer occurs: strike it off OPEN_DEFECTS");
-    }
 }
 
 /// CoreWeave's MPIJob asks for 8 GPUs, 90 CPUs and 700G on each worker. Read independently from

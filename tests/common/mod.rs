@@ -266,24 +266,3 @@ pub fn selection_spread() -> Vec<Selection> {
 pub fn emitted_tree<T: serde::Serialize>(model: &T) -> serde_json::Value {
     serde_json::to_value(trainer_v2_explorer::model::to_value(model)).expect("a tree serializes to JSON")
 }
-
-/// Issue 19's converter defects, still open while the converter's fixes land (branch
-/// `migrate-fixes`). An unexplained difference passes only as one of these, and each must still
-/// occur: a fixed defect fails `open_defects_still_occur` until it is struck off this list.
-pub type Matcher = fn(&str, &trainer_v2_explorer::migrate::pods::Difference) -> bool;
-pub const OPEN_DEFECTS: &[(&str, Matcher)] = &[
-    ("#19.1 MPIJob worker resources land on the launcher", |kind, d| {
-        kind == "MPIJob" && d.field == "resources" && (d.role == "Launcher → launcher" || d.role == "Worker → node")
-    }),
-    ("#19.2 generated MPI runtimes add a securityContext the job did not have", |_, d| {
-        d.field == "securityContext" && d.v1.is_none()
-    }),
-    ("#19.3 a command expands a variable only V1 sets", |_, d| d.field.contains("command.$(")),
-    ("the launcher's own OMPI_MCA_* env goes to trainer.env, which Trainer's webhook refuses", |_, d| {
-        d.role == "job" && d.v2.as_deref().is_some_and(|v| v.contains("reserved envs"))
-    }),
-];
-
-pub fn open_defect(kind: &str, d: &trainer_v2_explorer::migrate::pods::Difference) -> Option<&'static str> {
-    OPEN_DEFECTS.iter().find(|(_, m)| m(kind, d)).map(|(name, _)| *name)
-}

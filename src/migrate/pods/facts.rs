@@ -348,6 +348,11 @@ pub fn container_reason(
     v1: Option<&str>,
 ) -> Option<String> {
     let runs_sshd = |c: &ContainerFacts| c.command.iter().chain(&c.args).any(|w| w.contains("sshd"));
+    if matches!(field, "command" | "args") {
+        if let Some(reason) = rewritten(op.kind, ours, theirs, field) {
+            return Some(reason);
+        }
+    }
     let sleep = Some(r#"["sleep"]"#);
     match field {
         // training-operator v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:942-945.
@@ -387,6 +392,16 @@ impl PodFacts {
         if let Some(k) = field.strip_prefix("volumeMounts.") {
             return self.main.mounts.get(k).cloned();
         }
+        let named = |list: &[ContainerFacts], prefix: &str| {
+            let name = field.strip_prefix(prefix)?.strip_suffix(']')?;
+            list.iter().find(|c| c.name == name).map(ContainerFacts::summary)
+        };
+        if field.starts_with("initContainers[") {
+            return named(&self.init, "initContainers[");
+        }
+        if field.starts_with("containers[") {
+            return named(&self.sidecars, "containers[");
+        }
         match field {
             "image" => self.main.image.clone(),
             "command" => self.main.command_text(),
@@ -396,4 +411,30 @@ impl PodFacts {
             k => self.settings.get(k).map(text),
         }
     }
+}
+
+/// The command with V1's `$(VAR)`s rewritten to the V2 variables that carry the same value
+/// (`super::env`'s table; a count only where V1's and V2's values are equal).
+fn rewritten(kind: V1Kind, ours: &ContainerFacts, theirs: &ContainerFacts, field: &str) -> Option<String> {
+    let (mut text, target) = match field {
+        "command" => (ours.command_text()?, theirs.command_text()?),
+        _ => (ours.args_text()?, theirs.args_text()?),
+    };
+    let mut done = Vec::new();
+    for r in super::env::table(kind) {
+        let from = format!("$({})", r.v1);
+        for to in r.v2.iter().map(|v| format!("$({v})")).filter(|to| target.contains(to.as_str())) {
+            let name = &to[2..to.len() - 1];
+            // A per-pod or per-system value (rank, address, port) is the same fact; a count must
+            // be the same number.
+            let same = r.v1 != "WORLD_SIZE" || ours.env.get(r.v1) == theirs.env.get(name);
+            if text.contains(&from) && same {
+                text = text.replace(&from, &to);
+                done.push(format!("{from} → {to}"));
+            }
+        }
+    }
+    (text == target && !done.is_empty()).then(|| {
+        format!("rewritten to V2's variables ({}); see the env entries for how the values relate", done.join(", "))
+    })
 }
