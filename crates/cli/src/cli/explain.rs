@@ -32,13 +32,7 @@ pub fn release_named(name: &str) -> Result<Release, String> {
     })
 }
 
-/// The explanation for the TrainJob and runtime found across `files` (YAML, `-` for stdin).
-pub fn for_files(files: &[std::path::PathBuf], release: Release) -> Result<Explanation, String> {
-    let texts = files.iter().map(|f| super::read_input(f)).collect::<Result<Vec<_>, _>>()?;
-    explain_text(&texts.join("\n---\n"), release)
-}
-
-pub fn render(e: &Explanation, format: ExplainFormat) -> Result<String, String> {
+pub fn render<T: serde::Serialize>(e: &T, format: ExplainFormat) -> Result<String, String> {
     match format {
         ExplainFormat::Json => serde_json::to_string_pretty(e).map_err(|err| err.to_string()),
         ExplainFormat::Yaml => {
@@ -55,7 +49,16 @@ pub fn run(
 ) -> Result<String, String> {
     let e = match query {
         Some(q) => for_query(q)?,
-        None => for_files(files, release.map(release_named).transpose()?.unwrap_or(NEWEST))?,
+        None => {
+            let release = release.map(release_named).transpose()?.unwrap_or(NEWEST);
+            let texts = files.iter().map(|f| super::read_input(f)).collect::<Result<Vec<_>, _>>()?;
+            let text = texts.join("\n---\n");
+            // A V1 job: what its operator creates (no Trainer release applies).
+            if let Some(v1) = crate::explain::v1::explain_text(&text) {
+                return render(&v1?, format);
+            }
+            explain_text(&text, release)?
+        }
     };
     render(&e, format)
 }

@@ -56,6 +56,10 @@ enum Command {
         /// The Trainer release line to write for (default: the newest).
         #[arg(long, value_parser = crate::upgrade::parse_release, default_value = crate::releases::NEWEST.line)]
         target: &'static crate::releases::Release,
+        /// `yaml`: the V2 objects. `json`: per document its outcome, V2 objects, report and the pod
+        /// by pod comparison of what V1 ran with what Trainer runs.
+        #[arg(long, value_enum, default_value_t = MigrateFormat::Yaml)]
+        format: MigrateFormat,
     },
     /// Rewrite Trainer V2 manifests (TrainJob, TrainingRuntime, ClusterTrainingRuntime) written for
     /// one release so that a newer release accepts them. Prints the YAML on stdout and what
@@ -227,6 +231,52 @@ fn migrate(files: &[std::path::PathBuf], quiet: bool, target: crate::releases::R
     })
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum MigrateFormat {
+    Yaml,
+    Json,
+}
+
+/// `migrate --format json`: one JSON array of every document of every file on stdout, each with
+/// its file; failures on stderr as in YAML mode.
+fn migrate_json(files: &[std::path::PathBuf], target: crate::releases::Release) -> ExitCode {
+    let mut docs = Vec::new();
+    let mut failed = false;
+    for path in files {
+        let label = path.display().to_string();
+        let result = read_input(path).and_then(|text| crate::migrate::migrate_to(&text, target));
+        match result {
+            Err(e) => {
+                eprintln!("trainer-explorer: {label}: {e}");
+                failed = true;
+            }
+            Ok(m) => {
+                for f in m.failures() {
+                    eprintln!("trainer-explorer: {label}: {f}");
+                    failed = true;
+                }
+                for d in &m.docs {
+                    let mut doc = crate::migrate::pods::document_json(d, target);
+                    doc["file"] = label.clone().into();
+                    docs.push(doc);
+                }
+            }
+        }
+    }
+    match serde_json::to_string_pretty(&docs) {
+        Ok(text) => println!("{text}"),
+        Err(e) => {
+            eprintln!("trainer-explorer: {e}");
+            failed = true;
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 fn fallback_files(dir: &std::path::Path) -> Result<String, String> {
     use crate::catalog::{Framework, Persona};
     let mut n = 0;
@@ -290,7 +340,10 @@ pub fn run() -> ExitCode {
         Command::Fallback { page, out, check } => fallback(&page, out.as_deref(), check),
         Command::Post { check, out, export } => post(check, &out, export.as_deref()),
         Command::FallbackFiles { out } => fallback_files(&out),
-        Command::Migrate { files, quiet, target } => return migrate(&files, quiet, *target),
+        Command::Migrate { files, quiet, target, format: MigrateFormat::Yaml } => {
+            return migrate(&files, quiet, *target)
+        }
+        Command::Migrate { files, target, format: MigrateFormat::Json, .. } => return migrate_json(&files, *target),
         Command::Upgrade { from, to, files, quiet } => {
             return upgrade::run(&files, *from, to.copied().unwrap_or(crate::releases::NEWEST), quiet)
         }

@@ -372,7 +372,7 @@ fn env_from(c: &Container) -> Vec<String> {
         .collect()
 }
 
-fn container_view(c: &Container) -> ContainerView {
+pub fn container_view(c: &Container) -> ContainerView {
     let text = |o: &crate::model::Map, k: &str| match o.get(k) {
         Some(Value::String(s)) => Some(s.clone()),
         _ => None,

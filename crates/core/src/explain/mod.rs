@@ -21,6 +21,7 @@ pub mod read;
 pub mod selection;
 pub mod sources;
 mod torchtune;
+pub mod v1;
 mod validate;
 
 /// The field a pod's index in its Job is read from (a `fieldRef`), as the view names it.
@@ -269,7 +270,7 @@ impl Explanation {
 }
 
 /// How an env var reads in the view: its value, or where a per-pod value comes from.
-fn env_text(var: &EnvVar) -> String {
+pub fn env_text(var: &EnvVar) -> String {
     if let Some(v) = &var.value {
         return v.clone();
     }

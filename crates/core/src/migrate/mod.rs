@@ -5,6 +5,7 @@ pub mod claims;
 pub mod convert;
 pub mod failure;
 pub mod input;
+pub mod pods;
 pub mod report;
 
 pub use convert::Outcome;

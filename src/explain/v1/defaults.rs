@@ -1,0 +1,120 @@
+//! What the API server's defaulting does to a V1 job before any controller reads it, and the
+//! labels every pod gets.
+
+use super::{Job, Source};
+use crate::catalog::V1Kind;
+use crate::model::pod::{ContainerPort, PodSpec};
+use crate::model::v1::ReplicaSpec;
+
+/// The replica types each kind knows, in the order we list them (the operators iterate a Go
+/// map, so theirs is not fixed).
+fn known_types(kind: V1Kind) -> &'static [&'static str] {
+    match kind {
+        V1Kind::PyTorchJob | V1Kind::XgBoostJob | V1Kind::PaddleJob => &["Master", "Worker"],
+        V1Kind::JaxJob => &["Worker"],
+        V1Kind::MpiJob => &["Launcher", "Worker"],
+        V1Kind::TfJob => &["Chief", "Master", "PS", "Worker", "Evaluator"],
+    }
+}
+
+/// `setTypeNameToCamelCase` (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/defaulting_utils.go:50-59):
+/// `worker` or `WORKER` becomes `Worker`.
+pub fn camel_case(kind: V1Kind, rtype: &str) -> String {
+    known_types(kind)
+        .iter()
+        .find(|t| t.eq_ignore_ascii_case(rtype))
+        .map_or_else(|| rtype.to_string(), |t| t.to_string())
+}
+
+/// Per kind: (default container, default port name, default port, default restartPolicy)
+/// (pkg/apis/kubeflow.org/v1/{pytorch,mpi,jax,xgboost,tensorflow,paddlepaddle}_types.go:23-31).
+pub fn kind_defaults(kind: V1Kind) -> (&'static str, &'static str, i64, &'static str) {
+    let (port, port_name) = kind.default_port();
+    let restart = match kind {
+        V1Kind::PyTorchJob | V1Kind::PaddleJob => "OnFailure",
+        _ => "Never",
+    };
+    (kind.container_name(), port_name, i64::from(port), restart)
+}
+
+/// The `SetDefaults_*Job` functions: replicas (1; the MPIJob's Worker 0), restartPolicy, and the
+/// default port on the default container (or the first) where no port has its name
+/// (pytorch_defaults.go:77-95, jax_defaults.go:45-61, xgboost_defaults.go:46-61,
+/// tensorflow_defaults.go:50-70, paddlepaddle_defautls.go:65-80, mpi_defaults.go:25-38;
+/// mpi-operator v0.6.0:pkg/apis/kubeflow/v2beta1/default.go:27-80).
+pub fn apply(source: Source, job: &mut Job) {
+    let kind = source.kind();
+    let (container, port_name, port, restart) = kind_defaults(kind);
+    for (rtype, spec) in job.replicas.iter_mut() {
+        let mpi_worker = kind == V1Kind::MpiJob && rtype == "Worker";
+        if spec.replicas.is_none() {
+            spec.replicas = Some(if mpi_worker { 0 } else { 1 });
+        }
+        if spec.restart_policy.is_none() {
+            // v2beta1.DefaultLauncherRestartPolicy is OnFailure, DefaultRestartPolicy Never
+            // (mpi-operator v0.6.0:pkg/apis/kubeflow/v2beta1/types.go).
+            let policy = match source {
+                Source::MpiOperator if rtype == "Launcher" => "OnFailure",
+                _ => restart,
+            };
+            spec.restart_policy = Some(policy.into());
+        }
+        if kind != V1Kind::MpiJob {
+            default_port(&mut spec.template.spec, container, port_name, port);
+        }
+    }
+}
+
+/// defaulting_utils.go:8-34: `getDefaultContainerIndex` (the named container, else index 0),
+/// `hasDefaultPort`, `setDefaultPort`.
+fn default_port(spec: &mut PodSpec, container: &str, port_name: &str, port: i64) {
+    let i = spec.containers.iter().position(|c| c.name == container).unwrap_or(0);
+    let Some(c) = spec.containers.get_mut(i) else { return };
+    if !c.ports.iter().any(|p| p.name.as_deref() == Some(port_name)) {
+        c.ports.push(ContainerPort { container_port: port, name: Some(port_name.into()), protocol: None });
+    }
+}
+
+/// The pod's restartPolicy from the replica's (`ExitCode` becomes `Never`): pkg/core/pod.go:81-88.
+pub fn pod_restart_policy(spec: &ReplicaSpec) -> String {
+    match spec.restart_policy.as_deref() {
+        Some("ExitCode") | None => "Never".into(),
+        Some(p) => p.into(),
+    }
+}
+
+/// `GenLabels` (common/job_controller.go:236-242) with the replica type and index
+/// (pkg/util/labels/labels.go:32-60), and `job-role: master` on the master role's pods
+/// (common/pod.go:406-408) as each kind's `IsMasterRole` decides.
+pub fn labels(kind: V1Kind, job: &Job, rtype: &str, index: u32) -> Vec<(String, String)> {
+    let controller = format!("{}-controller", kind.kind().to_lowercase());
+    let mut out = vec![
+        ("training.kubeflow.org/operator-name".to_string(), controller),
+        ("training.kubeflow.org/job-name".to_string(), job.name.replace('/', "-")),
+        ("training.kubeflow.org/replica-type".to_string(), rtype.to_lowercase()),
+        ("training.kubeflow.org/replica-index".to_string(), index.to_string()),
+    ];
+    if is_master_role(kind, job, rtype, index) {
+        out.push(("training.kubeflow.org/job-role".to_string(), "master".to_string()));
+    }
+    out
+}
+
+fn is_master_role(kind: V1Kind, job: &Job, rtype: &str, index: u32) -> bool {
+    match kind {
+        // pytorch/pytorchjob_controller.go:499-506: the Master, else Worker 0.
+        V1Kind::PyTorchJob if job.replica("Master").is_some() => rtype == "Master",
+        V1Kind::PyTorchJob => rtype == "Worker" && index == 0,
+        // tensorflow/tfjob_controller.go:598-605: the Chief or Master, else Worker 0.
+        V1Kind::TfJob if job.replica("Chief").is_some() || job.replica("Master").is_some() => {
+            rtype == "Chief" || rtype == "Master"
+        }
+        V1Kind::TfJob => rtype == "Worker" && index == 0,
+        // jax/jaxjob_controller.go:462-465: index 0.
+        V1Kind::JaxJob => index == 0,
+        // xgboost/xgboostjob_controller.go:451-454, paddlepaddle/paddlepaddle_controller.go:505-508.
+        V1Kind::XgBoostJob | V1Kind::PaddleJob => rtype == "Master",
+        // mpi/mpijob_controller.go:304-307.
+        V1Kind::MpiJob => rtype == "Launcher",
+    }
+}

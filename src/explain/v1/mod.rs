@@ -1,0 +1,384 @@
+//! "What Kubernetes ran" for a V1 job: the pods, Services and other objects the Training Operator
+//! v1.9 (PyTorchJob, MPIJob `kubeflow.org/v1`, JAXJob, XGBoostJob, TFJob, PaddleJob) or the
+//! standalone MPI Operator (`kubeflow.org/v2beta1` MPIJob) creates for it. The V1 half of the pod
+//! by pod comparison of a migration (`crate::migrate::pods`).
+//!
+//! Pure. Every rule names its upstream file and line: `training-operator v1.9.0:PATH:LINE`
+//! (github.com/kubeflow/training-operator; the release-1.9 branch changes nothing under
+//! pkg/controller.v1 or pkg/apis after the tag) or `mpi-operator v0.6.0:PATH:LINE`
+//! (github.com/kubeflow/mpi-operator). v0.6.0 is the MPI Operator release current when
+//! training-operator v1.9.0 came out (tagged 2024-10-17; v1.9.0 2025-01-21; v0.7.0 2025-10-31).
+
+mod defaults;
+mod mpi_v1;
+mod mpi_v2beta1;
+mod paddle;
+mod pytorch;
+mod tensorflow;
+mod xgboost_jax;
+
+use super::{env_text, ContainerView, Object, Rejection};
+use crate::catalog::V1Kind;
+use crate::model::pod::{Container, EnvVar, PodTemplateSpec};
+use crate::model::v1::ReplicaSpec;
+use crate::model::vecmap::VecMap;
+use serde::Serialize;
+use serde_json::Value as Json;
+
+/// The operator names the JSON gives.
+pub const TRAINING_OPERATOR: &str = "training-operator v1.9";
+pub const MPI_OPERATOR: &str = "mpi-operator v0.6";
+
+/// What the operator creates for one V1 job, as `explain` prints it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct V1Explanation {
+    pub operator: String,
+    pub pods: Vec<V1PodGroup>,
+    pub objects: Vec<Object>,
+    pub rejected: Option<Rejection>,
+}
+
+/// The pods of one replica type.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct V1PodGroup {
+    pub replica_type: String,
+    pub count: u32,
+    /// The DNS names the operator's Services (or, for the v1 MPIJob, the pod names) give, in
+    /// index order.
+    pub hostnames: Vec<String>,
+    /// An env value that differs between the pods reads `per pod: [v0, v1, ...]`.
+    pub containers: Vec<ContainerView>,
+}
+
+/// Every pod the operator creates for one replica type, as created (index order).
+#[derive(Clone, Debug)]
+pub struct Role {
+    /// `Master`, `Worker`, `Launcher`, `Chief`, `PS`, `Evaluator`.
+    pub replica_type: String,
+    pub hostnames: Vec<String>,
+    pub pods: Vec<PodTemplateSpec>,
+    /// The job's own template for this replica type, after defaulting (before the operator).
+    pub template: PodTemplateSpec,
+}
+
+impl Role {
+    pub(crate) fn of(replica_type: &str, template: PodTemplateSpec) -> Role {
+        Role { replica_type: replica_type.into(), hostnames: vec![], pods: vec![], template }
+    }
+}
+
+/// Both MPI operators mount their ConfigMap `<job>-config` as `mpi-job-config` at /etc/mpi
+/// (training-operator v1.9.0:pkg/controller.v1/mpi/mpijob.go:28-30; mpi-operator
+/// v0.6.0:pkg/controller/mpi_job_controller.go:72-74).
+pub(crate) const MPI_CONFIG_VOLUME: &str = "mpi-job-config";
+pub(crate) const MPI_CONFIG_MOUNT: &str = "/etc/mpi";
+
+pub(crate) fn mpi_config_volume(job: &str) -> crate::model::Value {
+    crate::tree!({"name": MPI_CONFIG_VOLUME, "configMap": {"name": (format!("{job}-config"))}})
+}
+
+/// What one V1 job makes: its pods by replica type and the objects around them.
+#[derive(Clone, Debug)]
+pub struct Operated {
+    pub operator: &'static str,
+    pub kind: V1Kind,
+    pub roles: Vec<Role>,
+    pub objects: Vec<Object>,
+}
+
+/// The replica specs after the operator's defaulting, in a fixed role order.
+pub(crate) struct Job<'a> {
+    pub name: String,
+    pub namespace: String,
+    pub spec: &'a serde_json::Map<String, Json>,
+    pub replicas: Vec<(String, ReplicaSpec)>,
+}
+
+impl Job<'_> {
+    pub fn replica(&self, rtype: &str) -> Option<&ReplicaSpec> {
+        self.replicas.iter().find(|(t, _)| t == rtype).map(|(_, s)| s)
+    }
+
+    pub fn count(&self, rtype: &str) -> u32 {
+        self.replica(rtype).map_or(0, |s| s.replicas.unwrap_or(0))
+    }
+
+    /// Every replica type's `replicas`, summed (`getTotalReplicas` in each framework's file).
+    pub fn total(&self) -> u32 {
+        self.replicas.iter().map(|(_, s)| s.replicas.unwrap_or(0)).sum()
+    }
+
+    pub fn spec_str(&self, key: &str) -> Option<&str> {
+        self.spec.get(key).and_then(Json::as_str)
+    }
+
+    /// `<job>-<rtype>-<index>`, the pod's and its Service's name
+    /// (training-operator v1.9.0:pkg/core/utils.go:30-33, pytorch/envvar.go:150-153).
+    pub fn replica_name(&self, rtype: &str, index: u32) -> String {
+        format!("{}-{}-{index}", self.name, rtype.to_lowercase()).replace('/', "-")
+    }
+}
+
+fn json_err<T>(r: Result<T, serde_path_to_error::Error<serde_json::Error>>, at: &str) -> Result<T, String> {
+    r.map_err(|e| format!("{at}.{}: {}", e.path(), e.inner()))
+}
+
+/// Reads a V1 job's kind and replica specs. `Err` for what no operator would accept.
+fn read(doc: &Json) -> Result<(Source, Job<'_>), String> {
+    let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
+    let kind_name = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
+    let source = match (api, kind_name) {
+        ("kubeflow.org/v1", k) => match V1Kind::from_kind(k) {
+            Some(kind) => Source::TrainingOperator(kind),
+            None => return Err(format!("{api} {k} is not a Training Operator job")),
+        },
+        ("kubeflow.org/v2beta1", "MPIJob") => Source::MpiOperator,
+        (api, k) => {
+            return Err(format!(
+                "apiVersion {api:?} kind {k:?}: explain reads kubeflow.org/v1 PyTorchJob, MPIJob, JAXJob, \
+                 XGBoostJob, TFJob and PaddleJob, and kubeflow.org/v2beta1 MPIJob"
+            ))
+        }
+    };
+    let kind = source.kind();
+    let name = doc.pointer("/metadata/name").and_then(Json::as_str).filter(|n| !n.is_empty());
+    let name = name.ok_or("metadata.name is missing")?.to_string();
+    // A namespaced object without one lands in the namespace it is applied to: `default` here.
+    let namespace = doc.pointer("/metadata/namespace").and_then(Json::as_str).unwrap_or("default").to_string();
+    let spec = doc.get("spec").and_then(Json::as_object).ok_or("spec is missing or not a mapping")?;
+    let field = kind.replica_specs_field();
+    let specs = spec.get(field).and_then(Json::as_object).ok_or(format!("spec.{field} is missing"))?;
+    let mut replicas = Vec::new();
+    for (rtype, raw) in specs {
+        let at = format!("spec.{field}.{rtype}");
+        let spec: ReplicaSpec = json_err(serde_path_to_error::deserialize(raw), &at)?;
+        if spec.template.spec.containers.is_empty() {
+            return Err(format!("{at}.template.spec.containers is empty"));
+        }
+        replicas.push((defaults::camel_case(kind, rtype), spec));
+    }
+    let mut job = Job { name, namespace, spec, replicas };
+    defaults::apply(source, &mut job);
+    Ok((source, job))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    TrainingOperator(V1Kind),
+    MpiOperator,
+}
+
+impl Source {
+    pub fn kind(self) -> V1Kind {
+        match self {
+            Source::TrainingOperator(k) => k,
+            Source::MpiOperator => V1Kind::MpiJob,
+        }
+    }
+}
+
+/// The pods and objects the operator creates for `doc`.
+pub fn operate(doc: &Json) -> Result<Operated, String> {
+    let (source, job) = read(doc)?;
+    let (roles, objects) = match source {
+        Source::MpiOperator => mpi_v2beta1::operate(&job)?,
+        Source::TrainingOperator(V1Kind::MpiJob) => mpi_v1::operate(&job)?,
+        Source::TrainingOperator(kind) => per_replica(kind, &job)?,
+    };
+    let operator = if source == Source::MpiOperator { MPI_OPERATOR } else { TRAINING_OPERATOR };
+    Ok(Operated { operator, kind: source.kind(), roles, objects })
+}
+
+/// The five kinds the common job controller runs: one pod and one headless Service per replica
+/// index, each pod's template decorated by the kind's `SetClusterSpec`
+/// (training-operator v1.9.0:pkg/controller.v1/common/pod.go:383-435, service.go:211-244).
+fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
+    let operator = format!("Training Operator ({} controller)", kind.kind());
+    let mut roles = Vec::new();
+    let mut objects = Vec::new();
+    for (rtype, spec) in &job.replicas {
+        let mut role = Role::of(rtype, spec.template.clone());
+        for index in 0..spec.replicas.unwrap_or(0) {
+            let mut pod = spec.template.clone();
+            // pod.go:402-422: the operator's labels over the template's.
+            let meta = pod.metadata.get_or_insert_with(Default::default);
+            for (k, v) in defaults::labels(kind, job, rtype, index) {
+                meta.labels.insert(k, v);
+            }
+            set_cluster_spec(kind, job, rtype, index, &mut pod)?;
+            // pod.go:435 with pkg/core/pod.go:81-88: the replica's restartPolicy, ExitCode as Never.
+            pod.spec.restart_policy = Some(defaults::pod_restart_policy(spec));
+            let host = job.replica_name(rtype, index);
+            objects.push(object(
+                "Service",
+                &host,
+                &operator,
+                "with the pod; headless, selects the pod by its replica-type and replica-index labels",
+                None,
+            ));
+            role.hostnames.push(host);
+            role.pods.push(pod);
+        }
+        roles.push(role);
+    }
+    objects.push(pod_group_object(&operator, job.total()));
+    Ok((roles, objects))
+}
+
+fn set_cluster_spec(kind: V1Kind, job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
+    match kind {
+        V1Kind::PyTorchJob => pytorch::set_cluster_spec(job, rtype, index, pod),
+        V1Kind::JaxJob => xgboost_jax::jax_env(job, index, pod),
+        V1Kind::XgBoostJob => xgboost_jax::xgboost_env(job, rtype, index, pod),
+        V1Kind::TfJob => tensorflow::set_cluster_spec(job, rtype, index, pod),
+        V1Kind::PaddleJob => paddle::set_pod_env(job, rtype, index, pod),
+        V1Kind::MpiJob => Ok(()),
+    }
+}
+
+/// A PodGroup exists only when the operator runs with `--gang-scheduler-name`
+/// (training-operator v1.9.0:cmd/training-operator.v1/main.go:93); `minMember` is every replica
+/// unless `runPolicy.schedulingPolicy.minAvailable` says otherwise (common/job.go:250-260).
+pub(crate) fn pod_group_object(operator: &str, members: u32) -> Object {
+    let data = [("minMember".to_string(), members.to_string())].into_iter().collect();
+    object(
+        "PodGroup",
+        "(the job's name)",
+        operator,
+        "only when the operator runs with --gang-scheduler-name (volcano or scheduler-plugins)",
+        Some(data),
+    )
+}
+
+pub(crate) fn object(kind: &str, name: &str, by: &str, when: &str, data: Option<VecMap<String, String>>) -> Object {
+    Object { kind: kind.into(), name: name.into(), created_by: by.into(), when: when.into(), data }
+}
+
+/// Appends to every container's env, as the operators' `append` does (a name set twice keeps
+/// both entries; the kubelet uses the last).
+pub(crate) fn append_env(c: &mut Container, vars: impl IntoIterator<Item = EnvVar>) {
+    c.env.extend(vars);
+}
+
+pub(crate) fn env(name: &str, value: impl ToString) -> EnvVar {
+    EnvVar::new(name, &value.to_string())
+}
+
+pub(crate) fn field_env(name: &str, path: &str) -> EnvVar {
+    super::build::field_ref_env(name, path)
+}
+
+/// The port named `port_name` on the container named `container` of a replica type, as each
+/// framework's `getPortFrom*Job` finds it.
+pub(crate) fn named_port(job: &Job, rtype: &str, container: &str, port_name: &str) -> Option<i64> {
+    let spec = job.replica(rtype)?;
+    spec.template
+        .spec
+        .containers
+        .iter()
+        .filter(|c| c.name == container)
+        .flat_map(|c| c.ports.iter())
+        .find(|p| p.name.as_deref() == Some(port_name))
+        .map(|p| p.container_port)
+}
+
+/// What `explain` prints for a V1 job.
+pub fn explain(doc: &Json) -> V1Explanation {
+    match operate(doc) {
+        Ok(op) => view(&op),
+        Err(reason) => V1Explanation {
+            operator: TRAINING_OPERATOR.into(),
+            pods: vec![],
+            objects: vec![],
+            rejected: Some(Rejection { field: "spec".into(), reason }),
+        },
+    }
+}
+
+pub fn view(op: &Operated) -> V1Explanation {
+    V1Explanation {
+        operator: op.operator.into(),
+        pods: op.roles.iter().filter(|r| !r.pods.is_empty()).map(group_view).collect(),
+        objects: op.objects.clone(),
+        rejected: None,
+    }
+}
+
+fn group_view(role: &Role) -> V1PodGroup {
+    let first = &role.pods[0];
+    let containers = first
+        .spec
+        .init_containers
+        .iter()
+        .map(|c| ContainerView { init: true, ..super::build::container_view(c) })
+        .chain(first.spec.containers.iter().enumerate().map(|(i, c)| {
+            let mut view = super::build::container_view(c);
+            view.env = per_pod_env(role, i);
+            view
+        }))
+        .collect();
+    V1PodGroup {
+        replica_type: role.replica_type.clone(),
+        count: u32::try_from(role.pods.len()).unwrap_or(u32::MAX),
+        hostnames: role.hostnames.clone(),
+        containers,
+    }
+}
+
+/// Container `i`'s env across the role's pods: one value, or `per pod: [...]` where they differ.
+pub fn per_pod_env(role: &Role, i: usize) -> VecMap<String, String> {
+    let per_pod: Vec<VecMap<String, String>> = role
+        .pods
+        .iter()
+        .map(|p| p.spec.containers.get(i).map(|c| c.env.iter().map(|e| (e.name.clone(), env_text(e))).collect()))
+        .map(Option::unwrap_or_default)
+        .collect();
+    let mut out = VecMap::new();
+    for (name, value) in per_pod[0].iter() {
+        let values: Vec<&str> = per_pod.iter().map(|m| m.get(name).map_or("", String::as_str)).collect();
+        if values.iter().all(|v| v == value) {
+            out.insert(name.clone(), value.clone());
+        } else {
+            let list = serde_json::to_string(&values).unwrap_or_default();
+            out.insert(name.clone(), format!("per pod: {list}"));
+        }
+    }
+    out
+}
+
+/// A container as `explain` shows it.
+pub fn container_view(c: &Container) -> ContainerView {
+    super::build::container_view(c)
+}
+
+/// Whether a parsed document is a job one of the V1 operators runs.
+pub fn is_v1_job(doc: &Json) -> bool {
+    let api = doc.get("apiVersion").and_then(Json::as_str);
+    let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
+    match api {
+        Some("kubeflow.org/v1") => V1Kind::from_kind(kind).is_some(),
+        Some("kubeflow.org/v2beta1") => kind == "MPIJob",
+        _ => false,
+    }
+}
+
+/// The V1 job in YAML `text`, explained; `None` when the text holds none (it may hold a
+/// TrainJob instead). Other documents are ignored, as the V2 reader ignores them.
+pub fn explain_text(text: &str) -> Option<Result<V1Explanation, String>> {
+    use serde::Deserialize;
+    let mut jobs = Vec::new();
+    for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate().take(64) {
+        match Json::deserialize(de) {
+            Ok(doc) if is_v1_job(&doc) => jobs.push(doc),
+            Ok(_) => {}
+            Err(e) => return Some(Err(format!("document {}: {e}", i + 1))),
+        }
+    }
+    match jobs.as_slice() {
+        [] => None,
+        [job] => Some(Ok(explain(job))),
+        more => Some(Err(format!("{} V1 jobs in the input: explain reads one at a time", more.len()))),
+    }
+}

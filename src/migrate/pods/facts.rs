@@ -1,0 +1,440 @@
+//! One pod of a role as both sides are compared: its pod settings, metadata, volumes and
+//! containers, read the same way from V1's pods and from V2's templates and `explain` view;
+//! and the reasons a difference is expected.
+
+use super::v2::V2Pods;
+use crate::catalog::V1Kind;
+use crate::explain::v1::{Operated, Role};
+use crate::explain::ContainerView;
+use crate::model::vecmap::VecMap;
+use serde_json::Value as Json;
+use std::collections::BTreeMap;
+
+/// The pod fields compared as settings (the issue's list, with the networking ones the MPI
+/// Operator sets).
+const SETTINGS: &[&str] = &[
+    "nodeSelector",
+    "tolerations",
+    "affinity",
+    "serviceAccountName",
+    "serviceAccount",
+    "securityContext",
+    "hostNetwork",
+    "hostIPC",
+    "hostPID",
+    "priorityClassName",
+    "schedulerName",
+    "imagePullSecrets",
+    "runtimeClassName",
+    "topologySpreadConstraints",
+    "dnsPolicy",
+    "dnsConfig",
+    "hostname",
+    "subdomain",
+    "shareProcessNamespace",
+    "terminationGracePeriodSeconds",
+    "schedulingGates",
+];
+
+#[derive(Clone, Debug, Default)]
+pub struct PodFacts {
+    pub labels: BTreeMap<String, String>,
+    pub annotations: BTreeMap<String, String>,
+    pub settings: BTreeMap<String, Json>,
+    pub volumes: BTreeMap<String, Json>,
+    pub main: ContainerFacts,
+    pub sidecars: Vec<ContainerFacts>,
+    pub init: Vec<ContainerFacts>,
+    /// V1 only: what the job's own template had, before the operator.
+    pub user_labels: BTreeMap<String, String>,
+    pub user_annotations: BTreeMap<String, String>,
+    pub user_settings: BTreeMap<String, Json>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct ContainerFacts {
+    pub name: String,
+    pub image: Option<String>,
+    pub command: Vec<String>,
+    pub args: Vec<String>,
+    /// Limits and requests with every quantity as text, keys sorted.
+    pub resources: Option<String>,
+    pub security_context: Option<String>,
+    /// Mount path to volume name.
+    pub mounts: BTreeMap<String, String>,
+    pub env: VecMap<String, String>,
+    /// V1: the env the job's template wrote.
+    pub user_env: VecMap<String, String>,
+    /// V2: the names the runtime's own template sets (before the TrainJob's settings).
+    pub runtime_env: Vec<String>,
+}
+
+impl ContainerFacts {
+    pub fn command_text(&self) -> Option<String> {
+        (!self.command.is_empty()).then(|| shell_words(&self.command))
+    }
+
+    pub fn args_text(&self) -> Option<String> {
+        (!self.args.is_empty()).then(|| shell_words(&self.args))
+    }
+
+    pub fn summary(&self) -> String {
+        format!("{} ({})", self.name, self.image.as_deref().unwrap_or("no image"))
+    }
+}
+
+fn shell_words(words: &[String]) -> String {
+    serde_json::to_string(words).unwrap_or_default()
+}
+
+fn quantity_text(v: &Json) -> String {
+    match v {
+        Json::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Resources as `{"limits": {...}, "requests": {...}}` with sorted keys and text quantities;
+/// `None` when empty.
+fn resources_text(r: Option<&Json>) -> Option<String> {
+    let r = r?.as_object()?;
+    let mut out = BTreeMap::new();
+    for list in ["limits", "requests"] {
+        if let Some(Json::Object(m)) = r.get(list) {
+            let sorted: BTreeMap<&String, String> = m.iter().map(|(k, v)| (k, quantity_text(v))).collect();
+            if !sorted.is_empty() {
+                out.insert(list, sorted);
+            }
+        }
+    }
+    (!out.is_empty()).then(|| serde_json::to_string(&out).unwrap_or_default())
+}
+
+fn string_map(v: Option<&Json>) -> BTreeMap<String, String> {
+    v.and_then(Json::as_object)
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), quantity_text(v))).collect())
+        .unwrap_or_default()
+}
+
+fn settings_of(spec: &Json) -> BTreeMap<String, Json> {
+    SETTINGS.iter().filter_map(|k| spec.get(*k).filter(|v| !v.is_null()).map(|v| (k.to_string(), v.clone()))).collect()
+}
+
+fn volumes_of(spec: &Json) -> BTreeMap<String, Json> {
+    spec.get("volumes")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|v| Some((v.get("name")?.as_str()?.to_string(), v.clone())))
+        .collect()
+}
+
+fn container_json<'a>(spec: &'a Json, list: &str, name: &str) -> Option<&'a Json> {
+    spec.get(list)?.as_array()?.iter().find(|c| c.get("name").and_then(Json::as_str) == Some(name))
+}
+
+fn from_view(view: &ContainerView, json: Option<&Json>) -> ContainerFacts {
+    ContainerFacts {
+        name: view.name.clone(),
+        image: view.image.clone(),
+        command: view.command.clone(),
+        args: view.args.clone(),
+        // What `explain` computed (V2: with resourcesPerNode merged in), not the template's.
+        resources: resources_text(view.resources.as_ref().and_then(|r| serde_json::to_value(r).ok()).as_ref()),
+        security_context: json.and_then(|c| c.get("securityContext")).map(Json::to_string),
+        mounts: view.volume_mounts.iter().map(|(name, path)| (path.clone(), name.clone())).collect(),
+        env: view.env.clone(),
+        user_env: VecMap::new(),
+        runtime_env: vec![],
+    }
+}
+
+/// V1: the role's first pod (env varying per pod reads `per pod: [...]`).
+pub fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
+    let pod = &role.pods[0];
+    let json = serde_json::to_value(pod).unwrap_or(Json::Null);
+    let user = serde_json::to_value(&role.template).unwrap_or(Json::Null);
+    let spec = json.get("spec").cloned().unwrap_or(Json::Null);
+    let user_spec = user.get("spec").cloned().unwrap_or(Json::Null);
+    // The operators' main container: the kind's default name, else the first (the MPIJob's is
+    // always the first).
+    let main = match kind {
+        V1Kind::MpiJob => 0,
+        _ => pod.spec.containers.iter().position(|c| c.name == kind.container_name()).unwrap_or(0),
+    };
+    let mut containers = Vec::new();
+    for (i, c) in pod.spec.containers.iter().enumerate() {
+        let view = crate::explain::v1::container_view(c);
+        let mut facts = from_view(&view, container_json(&spec, "containers", &c.name));
+        facts.env = crate::explain::v1::per_pod_env(role, i);
+        facts.user_env = container_json(&user_spec, "containers", &c.name)
+            .and_then(|c| serde_json::from_value::<crate::model::pod::Container>(c.clone()).ok())
+            .map(|c| crate::explain::v1::container_view(&c).env)
+            .unwrap_or_default();
+        containers.push(facts);
+    }
+    let main = containers.remove(main.min(containers.len().saturating_sub(1)));
+    let init = pod
+        .spec
+        .init_containers
+        .iter()
+        .map(|c| from_view(&crate::explain::v1::container_view(c), container_json(&spec, "initContainers", &c.name)))
+        .collect();
+    PodFacts {
+        labels: string_map(json.pointer("/metadata/labels")),
+        annotations: string_map(json.pointer("/metadata/annotations")),
+        settings: settings_of(&spec),
+        volumes: volumes_of(&spec),
+        main,
+        sidecars: containers,
+        init,
+        user_labels: string_map(user.pointer("/metadata/labels")),
+        user_annotations: string_map(user.pointer("/metadata/annotations")),
+        user_settings: settings_of(&user_spec),
+    }
+}
+
+/// V2: a replicatedJob's pod template (with the TrainJob's settings) and `explain`'s containers.
+pub fn v2_pod(v2: &V2Pods, rjob: &str) -> Option<PodFacts> {
+    let group = v2.explanation.pods.iter().find(|p| p.replicated_job == rjob)?;
+    let template = v2.templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t)?;
+    let base = v2.base_templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t);
+    let spec = template.get("spec").cloned().unwrap_or(Json::Null);
+    let mut main = None;
+    let mut sidecars = Vec::new();
+    let mut init = Vec::new();
+    for view in &group.containers {
+        let list = if view.init { "initContainers" } else { "containers" };
+        let mut facts = from_view(view, container_json(&spec, list, &view.name));
+        facts.runtime_env = base
+            .and_then(|b| b.get("spec"))
+            .and_then(|s| container_json(s, list, &view.name))
+            .and_then(|c| c.get("env"))
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.get("name").and_then(Json::as_str).map(String::from))
+            .collect();
+        match (view.init, view.name.as_str()) {
+            (true, _) => init.push(facts),
+            (false, "node") => main = Some(facts),
+            _ => sidecars.push(facts),
+        }
+    }
+    Some(PodFacts {
+        labels: string_map(template.pointer("/metadata/labels")),
+        annotations: string_map(template.pointer("/metadata/annotations")),
+        settings: settings_of(&spec),
+        volumes: volumes_of(&spec),
+        main: main.unwrap_or_default(),
+        sidecars,
+        init,
+        ..Default::default()
+    })
+}
+
+fn is_mpi_operator(op: &Operated) -> bool {
+    op.operator == crate::explain::v1::MPI_OPERATOR
+}
+
+/// A pod setting that differs: expected where the V1 operator set it for its own networking.
+pub fn settings_reason(
+    op: &Operated,
+    key: &str,
+    user: Option<&Json>,
+    v1: Option<&Json>,
+    _v2: Option<&Json>,
+) -> Option<String> {
+    if user == v1 {
+        // The job's own setting did not arrive as it was.
+        return None;
+    }
+    match key {
+        "hostname" | "subdomain" | "dnsConfig" | "dnsPolicy" if is_mpi_operator(op) => Some(
+            "the MPI Operator's networking: each pod named in the job's Service, with its search domain; in V2 JobSet \
+             gives every pod its hostname in the JobSet's Service"
+                .into(),
+        ),
+        "serviceAccountName" if op.kind == V1Kind::MpiJob => Some(
+            "V1's launcher ran as the ServiceAccount the operator made for kubectl exec; V2's launcher reaches the \
+             nodes over SSH and needs none"
+                .into(),
+        ),
+        _ => None,
+    }
+}
+
+/// An init container only the V1 operator adds.
+pub fn operator_init(op: &Operated, name: &str) -> Option<String> {
+    match (op.kind, name) {
+        (V1Kind::PyTorchJob, "init-pytorch") => Some(
+            "the Training Operator made each Worker wait until the Master's name resolved; V2 starts every node at \
+             once and torchrun waits at the rendezvous"
+                .into(),
+        ),
+        (V1Kind::MpiJob, "kubectl-delivery") => Some(
+            "the Training Operator copied kubectl into the launcher for kubectl exec; V2 starts ranks over SSH".into(),
+        ),
+        _ => None,
+    }
+}
+
+/// A V1 pod label or annotation the operator set.
+pub fn operator_metadata(_op: &Operated, key: &str) -> String {
+    if key.starts_with("training.kubeflow.org/") {
+        "set by the V1 operator to find its pods; V2's pods carry JobSet's jobset.sigs.k8s.io/* and Trainer's labels instead".into()
+    } else {
+        "set by the V1 operator".into()
+    }
+}
+
+/// A V2 pod label or annotation V1's pods did not have.
+pub fn trainer_metadata(_key: &str, _runtime: &str) -> Option<String> {
+    None
+}
+
+/// A V1 volume only the operator adds, and what V2 uses instead.
+pub fn operator_volume(op: &Operated, name: &str) -> Option<String> {
+    match name {
+        "ssh-auth" if is_mpi_operator(op) => {
+            Some("the MPI Operator's SSH key Secret; V2 mounts Trainer's generated key (mpi-ssh-auth) instead".into())
+        }
+        "mpi-job-config" if op.kind == V1Kind::MpiJob => {
+            Some("the operator's hostfile ConfigMap; V2's launcher mounts Trainer's (mpi-hostfile) at /etc/mpi".into())
+        }
+        "mpi-job-kubectl" if op.kind == V1Kind::MpiJob => {
+            Some("kubectl for kubexec.sh (V1 started ranks with kubectl exec); V2 starts them over SSH".into())
+        }
+        _ => None,
+    }
+}
+
+/// A V2 volume only Trainer adds.
+pub fn trainer_volume(name: &str) -> Option<String> {
+    match name {
+        "mpi-ssh-auth" => Some("Trainer's MPI plugin: the generated SSH key Secret <job>-mpi-ssh-auth".into()),
+        "mpi-hostfile" => Some("Trainer's MPI plugin: the hostfile ConfigMap <job>-mpi-hostfile".into()),
+        _ => None,
+    }
+}
+
+/// The `$(NAME)` references Kubernetes expands in a container's command and args.
+pub fn expanded_vars(command: &[String], args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in command.iter().chain(args) {
+        let mut rest = word.as_str();
+        while let Some(start) = rest.find("$(") {
+            let after = &rest[start + 2..];
+            let Some(end) = after.find(')') else { break };
+            let name = &after[..end];
+            if !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !out.iter().any(|o| o == name)
+            {
+                out.push(name.to_string());
+            }
+            rest = &after[end..];
+        }
+    }
+    out
+}
+
+/// A container field that differs: expected where the operator (not the job) chose it.
+pub fn container_reason(
+    op: &Operated,
+    ours: &ContainerFacts,
+    theirs: &ContainerFacts,
+    field: &str,
+    v1: Option<&str>,
+) -> Option<String> {
+    let runs_sshd = |c: &ContainerFacts| c.command.iter().chain(&c.args).any(|w| w.contains("sshd"));
+    if matches!(field, "command" | "args") {
+        if let Some(reason) = rewritten(op.kind, ours, theirs, field) {
+            return Some(reason);
+        }
+    }
+    let sleep = Some(r#"["sleep"]"#);
+    match field {
+        // training-operator v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:942-945.
+        "command" | "args" if op.kind == V1Kind::MpiJob && !is_mpi_operator(op) && (v1 == sleep || v1 == Some(r#"["365d"]"#)) => {
+            Some("a V1 worker without a command slept (`sleep 365d`) while the launcher ran kubectl exec; a V2 node runs sshd (the runtime's command) for the launcher's SSH".into())
+        }
+        // mpi-operator v0.6.0:pkg/controller/mpi_job_controller.go:1442-1444.
+        "command" | "args"
+            if is_mpi_operator(op) && runs_sshd(ours) && runs_sshd(theirs) =>
+        {
+            Some("both run sshd for the launcher's SSH; V1's default, V2's from the runtime".into())
+        }
+        _ => None,
+    }
+}
+
+impl PodFacts {
+    /// The value a difference's `field` names, as the difference shows it (main container
+    /// fields unprefixed).
+    pub fn value(&self, field: &str) -> Option<String> {
+        let text = |v: &Json| match v {
+            Json::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        if let Some(k) = field.strip_prefix("labels.") {
+            return self.labels.get(k).cloned();
+        }
+        if let Some(k) = field.strip_prefix("annotations.") {
+            return self.annotations.get(k).cloned();
+        }
+        if let Some(k) = field.strip_prefix("volumes.") {
+            return self.volumes.get(k).map(text);
+        }
+        if let Some(k) = field.strip_prefix("env.") {
+            return self.main.env.get(k).cloned();
+        }
+        if let Some(k) = field.strip_prefix("volumeMounts.") {
+            return self.main.mounts.get(k).cloned();
+        }
+        let named = |list: &[ContainerFacts], prefix: &str| {
+            let name = field.strip_prefix(prefix)?.strip_suffix(']')?;
+            list.iter().find(|c| c.name == name).map(ContainerFacts::summary)
+        };
+        if field.starts_with("initContainers[") {
+            return named(&self.init, "initContainers[");
+        }
+        if field.starts_with("containers[") {
+            return named(&self.sidecars, "containers[");
+        }
+        match field {
+            "image" => self.main.image.clone(),
+            "command" => self.main.command_text(),
+            "args" => self.main.args_text(),
+            "resources" => self.main.resources.clone(),
+            "securityContext" => self.main.security_context.clone(),
+            k => self.settings.get(k).map(text),
+        }
+    }
+}
+
+/// The command with V1's `$(VAR)`s rewritten to the V2 variables that carry the same value
+/// (`super::env`'s table; a count only where V1's and V2's values are equal).
+fn rewritten(kind: V1Kind, ours: &ContainerFacts, theirs: &ContainerFacts, field: &str) -> Option<String> {
+    let (mut text, target) = match field {
+        "command" => (ours.command_text()?, theirs.command_text()?),
+        _ => (ours.args_text()?, theirs.args_text()?),
+    };
+    let mut done = Vec::new();
+    for r in super::env::table(kind) {
+        let from = format!("$({})", r.v1);
+        for to in r.v2.iter().map(|v| format!("$({v})")).filter(|to| target.contains(to.as_str())) {
+            let name = &to[2..to.len() - 1];
+            // A per-pod or per-system value (rank, address, port) is the same fact; a count must
+            // be the same number.
+            let same = r.v1 != "WORLD_SIZE" || ours.env.get(r.v1) == theirs.env.get(name);
+            if text.contains(&from) && same {
+                text = text.replace(&from, &to);
+                done.push(format!("{from} → {to}"));
+            }
+        }
+    }
+    (text == target && !done.is_empty()).then(|| {
+        format!("rewritten to V2's variables ({}); see the env entries for how the values relate", done.join(", "))
+    })
+}

@@ -1,0 +1,366 @@
+//! The migration proven pod by pod: what the V1 operator ran for a job (`explain::v1`) next to
+//! what Trainer runs for the converted objects at the target release (`explain`), role by role
+//! (Master and Worker against `node`; MPI's Launcher against `launcher`, its Worker against
+//! `node`). Every difference is either explained, with the reason it is expected, or left
+//! unexplained: a defect of the conversion.
+
+mod env;
+mod facts;
+mod smp;
+mod v2;
+
+use crate::catalog::V1Kind;
+use crate::explain::v1::{self as v1, Operated};
+use crate::releases::Release;
+use facts::{ContainerFacts, PodFacts};
+use serde::Serialize;
+use serde_json::Value as Json;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodComparison {
+    pub operator: String,
+    pub trainer: String,
+    /// `Master → node`, one per V1 role.
+    pub roles: Vec<String>,
+    pub differences: Vec<Difference>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Difference {
+    /// `Worker → node`.
+    pub role: String,
+    /// `count`, `image`, `env.MASTER_ADDR`, `nodeSelector`, `volumes.data`, ...
+    pub field: String,
+    pub v1: Option<String>,
+    pub v2: Option<String>,
+    /// Why the difference is expected; `None` when nothing explains it (a conversion defect).
+    pub reason: Option<String>,
+}
+
+impl Difference {
+    pub fn explained(&self) -> bool {
+        self.reason.is_some()
+    }
+}
+
+impl PodComparison {
+    pub fn unexplained(&self) -> impl Iterator<Item = &Difference> {
+        self.differences.iter().filter(|d| !d.explained())
+    }
+}
+
+/// Compares the pods of the V1 job `doc` with those of its conversion `objects` at `release`.
+pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComparison, String> {
+    let op = v1::operate(doc)?;
+    let v2 = v2::run(objects, release)?;
+    let mut out = PodComparison {
+        operator: op.operator.to_string(),
+        trainer: release.tag.to_string(),
+        roles: vec![],
+        differences: vec![],
+    };
+    if let Some(rejected) = &v2.explanation.rejected {
+        out.differences.push(Difference {
+            role: "job".into(),
+            field: rejected.field.clone(),
+            v1: None,
+            v2: Some(format!("rejected: {}", rejected.reason)),
+            reason: None,
+        });
+        return Ok(out);
+    }
+    let v2_pods = |rjob: &str| facts::v2_pod(&v2, rjob);
+    let launcher_v2 = if v2_pods("launcher").is_some() { "launcher" } else { "node" };
+    let target_of = |rtype: &str| if rtype == "Launcher" { launcher_v2 } else { "node" };
+    let all: Vec<(String, &str, PodFacts)> = op
+        .roles
+        .iter()
+        .filter(|r| !r.pods.is_empty())
+        .map(|r| (r.replica_type.clone(), target_of(&r.replica_type), facts::v1_pod(op.kind, r)))
+        .collect();
+    let mut ctx = Context { op: &op, out: &mut out, v2_runtime: &v2.runtime, siblings: vec![] };
+    for (rtype, target, ours) in &all {
+        let label = format!("{rtype} → {target}");
+        ctx.out.roles.push(label.clone());
+        let Some(theirs) = v2_pods(target) else {
+            ctx.diff(&label, "pods", Some(rtype.clone()), None, None);
+            continue;
+        };
+        ctx.siblings =
+            all.iter().filter(|(r, t, _)| r != rtype && t == target).map(|(r, _, f)| (r.clone(), f.clone())).collect();
+        ctx.pod(&label, ours, &theirs);
+    }
+    ctx.counts(&v2);
+    Ok(out)
+}
+
+struct Context<'a> {
+    op: &'a Operated,
+    out: &'a mut PodComparison,
+    v2_runtime: &'a str,
+    /// The other V1 roles that land on the same replicatedJob (Master beside Worker on `node`).
+    siblings: Vec<(String, PodFacts)>,
+}
+
+fn text(v: &Json) -> String {
+    match v {
+        Json::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+impl Context<'_> {
+    fn diff(&mut self, role: &str, field: &str, v1: Option<String>, v2: Option<String>, reason: Option<String>) {
+        // V2 runs every node from one template: where V1's roles differed, the node can be only
+        // one of them.
+        let reason = reason.or_else(|| {
+            let (from, _) = role.split_once(" → ")?;
+            let (other, _) = self.siblings.iter().find(|(_, f)| f.value(field) == v2)?;
+            Some(format!(
+                "V2 runs every node from one pod template: V1's {from} and {other} differed here, and the node has the {other}'s"
+            ))
+        });
+        self.out.differences.push(Difference { role: role.into(), field: field.into(), v1, v2, reason });
+    }
+
+    /// V1's pods against V2's: every V1 role that lands on one replicatedJob together.
+    fn counts(&mut self, v2: &v2::V2Pods) {
+        let mut by_target: Vec<(String, Vec<String>, u32)> = Vec::new();
+        for label in &self.out.roles {
+            let (from, target) = label.split_once(" → ").unwrap_or((label, ""));
+            let n = self.op.roles.iter().find(|r| r.replica_type == from).map_or(0, |r| r.pods.len() as u32);
+            match by_target.iter_mut().find(|(t, _, _)| t == target) {
+                Some((_, names, total)) => {
+                    names.push(from.to_string());
+                    *total += n;
+                }
+                None => by_target.push((target.to_string(), vec![from.to_string()], n)),
+            }
+        }
+        for (target, names, total) in by_target {
+            let theirs = v2.explanation.pods.iter().find(|p| p.replicated_job == target).map_or(0, |p| p.count);
+            if theirs != total {
+                let role = format!("{} → {target}", names.join("+"));
+                self.diff(&role, "count", Some(total.to_string()), Some(theirs.to_string()), None);
+            }
+        }
+    }
+
+    fn pod(&mut self, role_label: &str, ours: &PodFacts, theirs: &PodFacts) {
+        self.settings(role_label, ours, theirs);
+        self.metadata(role_label, "labels", &ours.labels, &theirs.labels, &ours.user_labels);
+        self.metadata(role_label, "annotations", &ours.annotations, &theirs.annotations, &ours.user_annotations);
+        self.volumes(role_label, ours, theirs);
+        self.container(role_label, "", &ours.main, &theirs.main);
+        for c in &ours.sidecars {
+            match theirs.sidecars.iter().find(|t| t.name == c.name) {
+                Some(t) => self.container(role_label, &format!("containers[{}].", c.name), c, t),
+                None => self.diff(role_label, &format!("containers[{}]", c.name), Some(c.summary()), None, None),
+            }
+        }
+        for t in theirs.sidecars.iter().filter(|t| !ours.sidecars.iter().any(|c| c.name == t.name)) {
+            self.diff(role_label, &format!("containers[{}]", t.name), None, Some(t.summary()), None);
+        }
+        for c in &ours.init {
+            match theirs.init.iter().find(|t| t.name == c.name) {
+                Some(t) => self.container(role_label, &format!("initContainers[{}].", c.name), c, t),
+                None => {
+                    let reason = facts::operator_init(self.op, &c.name);
+                    self.diff(role_label, &format!("initContainers[{}]", c.name), Some(c.summary()), None, reason)
+                }
+            }
+        }
+        for t in theirs.init.iter().filter(|t| !ours.init.iter().any(|c| c.name == t.name)) {
+            self.diff(role_label, &format!("initContainers[{}]", t.name), None, Some(t.summary()), None);
+        }
+    }
+
+    fn settings(&mut self, role_label: &str, ours: &PodFacts, theirs: &PodFacts) {
+        let keys: std::collections::BTreeSet<&String> = ours.settings.keys().chain(theirs.settings.keys()).collect();
+        for key in keys {
+            let (a, b) = (ours.settings.get(key), theirs.settings.get(key));
+            if a == b {
+                continue;
+            }
+            let user = ours.user_settings.get(key);
+            let reason = facts::settings_reason(self.op, key, user, a, b);
+            self.diff(role_label, key, a.map(text), b.map(text), reason);
+        }
+    }
+
+    fn metadata(
+        &mut self,
+        role_label: &str,
+        what: &str,
+        ours: &std::collections::BTreeMap<String, String>,
+        theirs: &std::collections::BTreeMap<String, String>,
+        user: &std::collections::BTreeMap<String, String>,
+    ) {
+        for (k, v) in ours {
+            if theirs.get(k) == Some(v) {
+                continue;
+            }
+            // The operator's own labels; a user label the operator did not overwrite must stay.
+            let reason = (user.get(k) != Some(v)).then(|| facts::operator_metadata(self.op, k));
+            self.diff(role_label, &format!("{what}.{k}"), Some(v.clone()), theirs.get(k).cloned(), reason);
+        }
+        for (k, v) in theirs.iter().filter(|(k, _)| !ours.contains_key(*k)) {
+            let reason = facts::trainer_metadata(k, self.v2_runtime);
+            self.diff(role_label, &format!("{what}.{k}"), None, Some(v.clone()), reason);
+        }
+    }
+
+    fn volumes(&mut self, role_label: &str, ours: &PodFacts, theirs: &PodFacts) {
+        for (name, v) in &ours.volumes {
+            if theirs.volumes.get(name) == Some(v) {
+                continue;
+            }
+            let reason = facts::operator_volume(self.op, name);
+            self.diff(
+                role_label,
+                &format!("volumes.{name}"),
+                Some(text(v)),
+                theirs.volumes.get(name).map(text),
+                reason,
+            );
+        }
+        for (name, v) in theirs.volumes.iter().filter(|(n, _)| !ours.volumes.contains_key(*n)) {
+            let reason = facts::trainer_volume(name);
+            self.diff(role_label, &format!("volumes.{name}"), None, Some(text(v)), reason);
+        }
+    }
+
+    fn container(&mut self, role_label: &str, at: &str, ours: &ContainerFacts, theirs: &ContainerFacts) {
+        let kind = self.op.kind;
+        let scalar = [
+            ("image", ours.image.clone(), theirs.image.clone()),
+            ("command", ours.command_text(), theirs.command_text()),
+            ("args", ours.args_text(), theirs.args_text()),
+            ("resources", ours.resources.clone(), theirs.resources.clone()),
+            ("securityContext", ours.security_context.clone(), theirs.security_context.clone()),
+        ];
+        for (field, a, b) in scalar {
+            if a == b {
+                continue;
+            }
+            let reason = facts::container_reason(self.op, ours, theirs, field, a.as_deref());
+            self.diff(role_label, &format!("{at}{field}"), a, b, reason);
+        }
+        // `$(VAR)` in the command: Kubernetes expands it from the container's env, and leaves
+        // the text as it is where the variable is unset.
+        for var in facts::expanded_vars(&theirs.command, &theirs.args) {
+            if ours.env.contains_key(&var) && !theirs.env.contains_key(&var) {
+                let v1 = ours.env.get(&var).cloned();
+                self.diff(role_label, &format!("{at}command.$({var})"), v1, Some(format!("$({var}) (not set)")), None);
+            }
+        }
+        for (path, volume) in &ours.mounts {
+            if theirs.mounts.get(path) == Some(volume) {
+                continue;
+            }
+            let reason = facts::operator_volume(self.op, volume);
+            self.diff(
+                role_label,
+                &format!("{at}volumeMounts.{path}"),
+                Some(volume.clone()),
+                theirs.mounts.get(path).cloned(),
+                reason,
+            );
+        }
+        for (path, volume) in theirs.mounts.iter().filter(|(p, _)| !ours.mounts.contains_key(*p)) {
+            let reason = facts::trainer_volume(volume);
+            self.diff(role_label, &format!("{at}volumeMounts.{path}"), None, Some(volume.clone()), reason);
+        }
+        self.env(role_label, at, kind, ours, theirs);
+    }
+
+    fn env(&mut self, role_label: &str, at: &str, kind: V1Kind, ours: &ContainerFacts, theirs: &ContainerFacts) {
+        for (name, value) in ours.env.iter() {
+            let other = theirs.env.get(name);
+            if other == Some(value) {
+                continue;
+            }
+            let field = format!("{at}env.{name}");
+            // A variable the user wrote (and the operator left alone) must reach V2 as it was.
+            let user_set = ours.user_env.get(name) == Some(value);
+            let reason = if user_set {
+                None
+            } else {
+                env::rename(kind, name).map(|r| {
+                    let instead = match r.v2 {
+                        [] => "V2 sets nothing in its place".to_string(),
+                        names => {
+                            let set: Vec<String> = names
+                                .iter()
+                                .map(|n| format!("{n}={}", theirs.env.get(*n).map_or("(unset)", String::as_str)))
+                                .collect();
+                            format!("V2 sets {}", set.join(", "))
+                        }
+                    };
+                    format!("{instead}. {}", r.relation)
+                })
+            };
+            self.diff(role_label, &field, Some(value.clone()), other.cloned(), reason);
+        }
+        for (name, value) in theirs.env.iter().filter(|(n, _)| !ours.env.contains_key(*n)) {
+            let reason = if theirs.runtime_env.contains(name) {
+                Some(format!("set by the runtime {}'s pod template", self.v2_runtime))
+            } else {
+                env::v2_plugin(name).map(|p| {
+                    let replaces: Vec<&str> =
+                        env::table(kind).iter().filter(|r| r.v2.contains(&name.as_str())).map(|r| r.v1).collect();
+                    match replaces.as_slice() {
+                        [] => format!("set by Trainer's {p} plugin"),
+                        v1 => format!("set by Trainer's {p} plugin in place of V1's {}", v1.join(", ")),
+                    }
+                })
+            };
+            self.diff(role_label, &format!("{at}env.{name}"), None, Some(value.clone()), reason);
+        }
+    }
+}
+
+/// The comparison for one converted document (`None` for the others).
+pub fn for_document(d: &super::DocResult, target: Release) -> Option<Result<PodComparison, String>> {
+    match (&d.outcome, &d.source) {
+        (super::Outcome::Converted { objects, .. }, Some(source)) => Some(compare(source, objects, target)),
+        _ => None,
+    }
+}
+
+/// One document of `migrate --format json`: its outcome, the V2 objects, the report and the pod
+/// comparison.
+pub fn document_json(d: &super::DocResult, target: Release) -> Json {
+    use super::Outcome;
+    let mut out = serde_json::json!({"document": d.index, "line": d.line});
+    let (outcome, name, kind) = match &d.outcome {
+        Outcome::Converted { name, kind, .. } => ("converted", Some(name), Some(kind)),
+        Outcome::Refused { name, kind, .. } => ("refused", Some(name), Some(kind)),
+        Outcome::PassedThrough { name, kind, .. } => ("passed-through", Some(name), Some(kind)),
+        Outcome::Invalid { .. } => ("invalid", None, None),
+    };
+    out["outcome"] = outcome.into();
+    out["kind"] = kind.map_or(Json::Null, |k| Json::from(k.as_str()));
+    out["name"] = name.map_or(Json::Null, |n| Json::from(n.as_str()));
+    match &d.outcome {
+        Outcome::Converted { objects, report, lossy, .. } => {
+            out["lossy"] = Json::from(*lossy);
+            out["objects"] = Json::Array(objects.clone());
+            out["report"] = report
+                .iter()
+                .map(|e| serde_json::json!({"status": e.status.id(), "v1": e.v1, "v2": e.v2, "note": e.note}))
+                .collect();
+        }
+        Outcome::Refused { reason, .. } => out["reason"] = reason.as_str().into(),
+        Outcome::Invalid { message } => out["reason"] = message.as_str().into(),
+        Outcome::PassedThrough { .. } => {}
+    }
+    out["pods"] = match for_document(d, target) {
+        Some(Ok(c)) => serde_json::to_value(c).unwrap_or(Json::Null),
+        Some(Err(e)) => serde_json::json!({"error": e}),
+        None => Json::Null,
+    };
+    out
+}

@@ -1,0 +1,191 @@
+//! What the V1 operators create (`explain::v1`), checked against the upstream operators' own
+//! unit tests, transcribed as data in tests/v1_operator/cases.yaml (each case cites its test).
+
+use serde_json::Value;
+use explorer_core::explain::env_text;
+use explorer_core::explain::v1::{explain_text, operate};
+
+fn cases() -> Vec<Value> {
+    let text = include_str!("v1_operator/cases.yaml");
+    serde_yaml::from_str(text).expect("cases.yaml parses")
+}
+
+fn pairs(v: &Value) -> Vec<(String, String)> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap().to_string(), p[1].as_str().unwrap().to_string()))
+        .collect()
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect()
+}
+
+/// Every expectation of one case, as the failures it finds.
+fn check(case: &Value) -> Vec<String> {
+    let name = case["case"].as_str().unwrap();
+    let op = match operate(&case["job"]) {
+        Ok(op) => op,
+        Err(e) => return vec![format!("{name}: the operator failed: {e}")],
+    };
+    let mut errors = Vec::new();
+    let mut fail = |what: String| errors.push(format!("{name}: {what}"));
+    for want in case["pods"].as_array().into_iter().flatten() {
+        let rtype = want["replicaType"].as_str().unwrap();
+        let index = want["index"].as_u64().unwrap() as usize;
+        let Some(pod) = op.roles.iter().find(|r| r.replica_type == rtype).and_then(|r| r.pods.get(index)) else {
+            fail(format!("no {rtype} pod {index}"));
+            continue;
+        };
+        let container = want["container"].as_str().unwrap();
+        let Some(c) = pod.spec.containers.iter().find(|c| c.name == container) else {
+            fail(format!("{rtype} {index}: no container {container}"));
+            continue;
+        };
+        let env: Vec<(String, String)> = c.env.iter().map(|e| (e.name.clone(), env_text(e))).collect();
+        if let Some(exact) = want.get("env_exact") {
+            if env != pairs(exact) {
+                fail(format!("{rtype} {index} env\n  want {:?}\n  got  {env:?}", pairs(exact)));
+            }
+        }
+        if let Some(has) = want.get("env_has") {
+            for p in pairs(has) {
+                if !env.contains(&p) {
+                    fail(format!("{rtype} {index} env lacks {p:?}; got {env:?}"));
+                }
+            }
+        }
+        if let Some(command) = want.get("command") {
+            if c.command != strings(command) {
+                fail(format!("{rtype} {index} command {:?}, want {:?}", c.command, strings(command)));
+            }
+        }
+        if let Some(mounts) = want.get("mounts") {
+            let got: Vec<(String, String)> = c
+                .volume_mounts
+                .iter()
+                .map(|m| {
+                    let m = serde_json::to_value(m).unwrap();
+                    (m["name"].as_str().unwrap_or("").to_string(), m["mountPath"].as_str().unwrap_or("").to_string())
+                })
+                .collect();
+            if got != pairs(mounts) {
+                fail(format!("{rtype} {index} mounts {got:?}, want {:?}", pairs(mounts)));
+            }
+        }
+        let spec = serde_json::to_value(&pod.spec).unwrap();
+        for key in ["hostname", "subdomain", "dnsPolicy", "restartPolicy"] {
+            if let Some(v) = want.get(key) {
+                if spec.get(key) != Some(v) {
+                    fail(format!("{rtype} {index} {key} {:?}, want {v}", spec.get(key)));
+                }
+            }
+        }
+        if let Some(searches) = want.get("dnsSearches") {
+            if spec.pointer("/dnsConfig/searches") != Some(searches) {
+                fail(format!("{rtype} {index} dnsConfig {:?}, want searches {searches}", spec.get("dnsConfig")));
+            }
+        }
+        if let Some(labels) = want.get("labels") {
+            let got = serde_json::to_value(&pod.metadata.as_ref().unwrap().labels).unwrap();
+            if &got != labels {
+                fail(format!("{rtype} {index} labels {got}, want {labels}"));
+            }
+        }
+    }
+    if let Some(services) = case.get("services") {
+        let got: Vec<String> = op.objects.iter().filter(|o| o.kind == "Service").map(|o| o.name.clone()).collect();
+        if got != strings(services) {
+            fail(format!("Services {got:?}, want {:?}", strings(services)));
+        }
+    }
+    if let Some(hostfile) = case.get("hostfile") {
+        let cm = op.objects.iter().find(|o| o.kind == "ConfigMap");
+        let got = cm.and_then(|o| o.data.as_ref()).and_then(|d| d.get("hostfile")).cloned();
+        if got.as_deref() != hostfile.as_str() {
+            fail(format!("hostfile {got:?}, want {hostfile}"));
+        }
+    }
+    errors
+}
+
+#[test]
+fn upstream_operator_tests_hold() {
+    let cases = cases();
+    assert!(cases.len() >= 12, "the transcribed cases are all there");
+    let failures: Vec<String> = cases.iter().flat_map(check).collect();
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Each case names the upstream test it transcribes, at a tag, with its lines.
+#[test]
+fn every_case_cites_its_upstream_test() {
+    for case in cases() {
+        let source = case["source"].as_str().unwrap_or_default();
+        assert!(
+            source.starts_with("training-operator v1.9.0:pkg/") || source.starts_with("mpi-operator v0.6.0:pkg/"),
+            "{}: source {source:?}",
+            case["case"]
+        );
+        assert!(source.contains("_test.go:"), "{}: cites a test file and lines", case["case"]);
+    }
+}
+
+/// The PyTorchJob every V1 guide starts from: its pods, their names and the env the Training
+/// Operator gives each (pytorch/envvar.go:43-127 at v1.9.0).
+#[test]
+fn pytorch_master_worker_pods() {
+    let job = r#"
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: mnist, namespace: team}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      template: {spec: {containers: [{name: pytorch, image: img}]}}
+    Worker:
+      replicas: 2
+      template: {spec: {containers: [{name: pytorch, image: img}]}}
+"#;
+    let e = explain_text(job).unwrap().unwrap();
+    let json = serde_json::to_value(&e).unwrap();
+    assert_eq!(json["operator"], "training-operator v1.9");
+    assert_eq!(json["pods"][0]["replicaType"], "Master");
+    assert_eq!(json["pods"][1]["count"], 2);
+    assert_eq!(json["pods"][1]["hostnames"], serde_json::json!(["mnist-worker-0", "mnist-worker-1"]));
+    let worker = &json["pods"][1]["containers"];
+    // The Worker's init container waits for the master, then the trainer with its env.
+    assert_eq!(worker[0]["name"], "init-pytorch");
+    assert_eq!(worker[0]["init"], true);
+    let env = &worker[1]["env"];
+    assert_eq!(env["MASTER_ADDR"], "mnist-master-0");
+    assert_eq!(env["MASTER_PORT"], "23456");
+    assert_eq!(env["WORLD_SIZE"], "3");
+    assert_eq!(env["RANK"], r#"per pod: ["1","2"]"#);
+    assert_eq!(env["PET_NNODES"], "3");
+    assert_eq!(env["PET_NPROC_PER_NODE"], "auto");
+    assert_eq!(env["PYTHONUNBUFFERED"], "1");
+    assert_eq!(json["pods"][0]["containers"][0]["env"]["RANK"], "0");
+    let services: Vec<&str> = e.objects.iter().filter(|o| o.kind == "Service").map(|o| o.name.as_str()).collect();
+    assert_eq!(services, ["mnist-master-0", "mnist-worker-0", "mnist-worker-1"]);
+}
+
+/// A V1 job that no operator would run is a clear refusal, never a panic.
+#[test]
+fn unreadable_v1_jobs_are_refused_clearly() {
+    let no_port = r#"
+apiVersion: kubeflow.org/v1
+kind: XGBoostJob
+metadata: {name: x}
+spec:
+  xgbReplicaSpecs:
+    Worker: {replicas: 2, template: {spec: {containers: [{name: xgboost, image: i}]}}}
+"#;
+    let e = explain_text(no_port).unwrap().unwrap();
+    let reason = e.rejected.expect("refused").reason;
+    assert!(reason.contains("Master"), "{reason}");
+    assert!(explain_text("kind: TrainJob\napiVersion: trainer.kubeflow.org/v1alpha1\n").is_none());
+    let two = format!("{no_port}---{no_port}");
+    assert!(explain_text(&two).unwrap().unwrap_err().contains("one at a time"));
+}
