@@ -10,11 +10,11 @@
 //! cases left out because `explain` cannot express them are in `tests/conformance/LEFT_OUT.md`.
 #![cfg(not(target_arch = "wasm32"))]
 
+use explorer_core::explain::read::explain_text;
+use explorer_data::releases::{Release, RELEASES};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use explorer_core::explain::read::explain_text;
-use explorer_data::releases::{Release, RELEASES};
 
 mod common;
 

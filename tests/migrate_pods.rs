@@ -4,10 +4,10 @@
 
 mod common;
 
-use std::path::PathBuf;
 use explorer_core::migrate::pods::{for_document, Difference};
 use explorer_core::migrate::{migrate_to, Outcome};
 use explorer_data::releases::{Release, NEWEST, RELEASES};
+use std::path::PathBuf;
 
 fn real_v1_dir() -> PathBuf {
     std::env::var_os("TRAINER_REAL_V1").map_or_else(|| PathBuf::from("../shared/real-v1"), PathBuf::from)

@@ -9,15 +9,15 @@
 
 mod common;
 
-use serde_json::Value;
-use std::path::{Path, PathBuf};
 use explorer_core::explain::read::explain_text;
 use explorer_core::migrate::claims::false_claims_for;
 use explorer_core::migrate::{migrate_to, Outcome};
 use explorer_core::model::Value as Tree;
-use explorer_data::releases::{Release, RELEASES};
 use explorer_core::snippets::runtimes::builtin_runtimes_of;
 use explorer_core::yaml;
+use explorer_data::releases::{Release, RELEASES};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
 
 /// `$TRAINER_REAL_V1`, default `../shared/real-v1`. Missing data is an error, never a skip.
 fn corpus_dir() -> PathBuf {

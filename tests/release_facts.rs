@@ -4,9 +4,9 @@
 //! own list, and this test is what ties it to the data.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::collections::BTreeSet;
 use explorer_data::catalog::{V1_OPERATOR, V1_SDK};
 use explorer_data::releases::{NEWEST, RELEASES};
+use std::collections::BTreeSet;
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
@@ -38,7 +38,11 @@ fn script_pins(script: &str) -> BTreeSet<String> {
 #[test]
 fn the_scripts_pin_the_sdks_the_release_data_pairs() {
     for script in ["scripts/fetch-wheels.sh", "scripts/fetch-sdk-venvs.sh"] {
-        assert_eq!(script_pins(script), expected_pins(), "{script}'s pins differ from crates/data/src/releases.rs and V1_SDK");
+        assert_eq!(
+            script_pins(script),
+            expected_pins(),
+            "{script}'s pins differ from crates/data/src/releases.rs and V1_SDK"
+        );
     }
 }
 
@@ -64,7 +68,10 @@ fn the_readme_names_the_releases_from_the_data() {
         "**Kubeflow Trainer {}** (the runtime, or the TrainJob and Kubeflow SDK {} code) next to\nwhat the same job took with **{V1_OPERATOR}** ({package} {version}).",
         NEWEST.tag, NEWEST.sdk
     );
-    assert!(readme.contains(&intro), "README.md's opening names other releases than crates/data/src/releases.rs:\n{intro}");
+    assert!(
+        readme.contains(&intro),
+        "README.md's opening names other releases than crates/data/src/releases.rs:\n{intro}"
+    );
     // The CRD validation covers every release: the list names each tag once, oldest first.
     let all: Vec<&str> = RELEASES.iter().map(|r| r.tag).collect();
     let list = format!("({})", all.join(", "));

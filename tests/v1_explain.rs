@@ -1,9 +1,9 @@
 //! What the V1 operators create (`explain::v1`), checked against the upstream operators' own
 //! unit tests, transcribed as data in tests/v1_operator/cases.yaml (each case cites its test).
 
-use serde_json::Value;
 use explorer_core::explain::env_text;
 use explorer_core::explain::v1::{explain_text, operate};
+use serde_json::Value;
 
 fn cases() -> Vec<Value> {
     let text = include_str!("v1_operator/cases.yaml");

@@ -142,7 +142,7 @@ fn from_view(view: &ContainerView, json: Option<&Json>) -> ContainerFacts {
         // What `explain` computed (V2: with resourcesPerNode merged in), not the template's.
         resources: resources_text(view.resources.as_ref().and_then(|r| serde_json::to_value(r).ok()).as_ref()),
         security_context: json.and_then(|c| c.get("securityContext")).map(Json::to_string),
-        mounts: view.volume_mounts.iter().map(|(name, path)| (path.clone(), name.clone())).collect(),
+        mounts: view.volume_mounts.iter().map(|m| (m.mount_path.clone(), m.name.clone())).collect(),
         env: view.env.clone(),
         user_env: VecMap::new(),
         runtime_env: vec![],

@@ -61,14 +61,16 @@ pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComp
         roles: vec![],
         differences: vec![],
     };
-    if let Some(rejected) = &v2.explanation.rejected {
-        out.differences.push(Difference {
-            role: "job".into(),
-            field: rejected.field.clone(),
-            v1: None,
-            v2: Some(format!("rejected: {}", rejected.reason)),
-            reason: None,
-        });
+    if !v2.explanation.rejected.is_empty() {
+        for rejected in &v2.explanation.rejected {
+            out.differences.push(Difference {
+                role: "job".into(),
+                field: rejected.field.clone(),
+                v1: None,
+                v2: Some(format!("rejected: {}", rejected.reason)),
+                reason: None,
+            });
+        }
         return Ok(out);
     }
     let v2_pods = |rjob: &str| facts::v2_pod(&v2, rjob);

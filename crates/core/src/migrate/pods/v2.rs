@@ -46,7 +46,7 @@ pub fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
     let base_templates = templates(&runtime);
     apply_pod_settings(&mut job, &mut runtime, release);
     let text = [&runtime, &job].iter().map(|v| v.to_string()).collect::<Vec<_>>().join("\n---\n");
-    let docs = explain::read::documents(&text)?;
+    let docs = explain::read::documents(&text, release)?;
     let explanation = explain::explain(docs.input(), release);
     Ok(V2Pods { explanation, templates: templates(&runtime), base_templates, runtime: name })
 }
