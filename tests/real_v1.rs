@@ -331,7 +331,8 @@ fn for_each_explained(mut check: impl FnMut(&Explained, &mut Vec<String>)) -> (u
                         continue;
                     }
                 };
-                if !pods["rejected"].is_null() {
+                // `rejected` lists every error the API server and webhook give; empty when admitted.
+                if pods["rejected"].as_array().is_some_and(|errors| !errors.is_empty()) {
                     problems.push(format!("{at}: Trainer rejects it: {}", pods["rejected"]));
                     continue;
                 }
