@@ -321,22 +321,3 @@ proptest! {
         }
     }
 }
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
-
-    /// What the V1 operator ran and what Trainer runs for the conversion differ only where a
-    /// reason says why (migrate::pods), for any valid generated V1 job the migrator converts.
-    #[test]
-    fn converted_jobs_run_the_same_pods_or_say_why(job in generated_job()) {
-        prop_assume!(common::validate(&job).is_ok());
-        let text = yaml::join(&yaml::emit(&(&job).into()));
-        let m = explorer_core::migrate::migrate(&text).map_err(TestCaseError::fail)?;
-        let d = &m.docs[0];
-        if let Some(c) = explorer_core::migrate::pods::for_document(d, m.target) {
-            let c = c.map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
-            let bad: Vec<String> = c.unexplained().map(|d| format!("{} {}: V1 {:?} / V2 {:?}", d.role, d.field, d.v1, d.v2)).collect();
-            prop_assert!(bad.is_empty(), "unexplained:\n{}\n{}", bad.join("\n"), text);
-        }
-    }
-}
