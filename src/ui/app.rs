@@ -9,9 +9,9 @@ use super::components::radio_group::RadioGroup;
 use super::state::{Action, State};
 use crate::catalog::{Framework, Persona, V2Support};
 use crate::query::SyncSet;
-use crate::releases::RELEASES;
+use crate::releases::{Release, RELEASES};
 use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
-use crate::snippets::{render, View};
+use crate::snippets::{render, v2_pane_takes, View};
 use crate::ui::prepare::{IdleChain, PreparedStore};
 use crate::ui::recent::kept_or_made;
 use gloo::events::EventListener;
@@ -87,10 +87,16 @@ struct Handlers {
     release: Callback<usize>,
     edit: Callback<(ParamKey, String)>,
     announce: Callback<String>,
+    /// Keeps what the reader typed or pasted into migrate mode while the view is Compare.
+    keep_pasted: Callback<String>,
 }
 
 #[hook]
-fn use_handlers(d: UseReducerDispatcher<State>, status: UseStateSetter<String>) -> Rc<Handlers> {
+fn use_handlers(
+    d: UseReducerDispatcher<State>,
+    status: UseStateSetter<String>,
+    pasted: Rc<RefCell<Option<String>>>,
+) -> Rc<Handlers> {
     use_memo((), move |_| {
         let on = |d: &UseReducerDispatcher<State>, action: fn(usize) -> Action| {
             let d = d.clone();
@@ -104,6 +110,7 @@ fn use_handlers(d: UseReducerDispatcher<State>, status: UseStateSetter<String>) 
             release: on(&d, |i| Action::Release(RELEASES[i])),
             edit: Callback::from(move |(key, raw)| d.dispatch(Action::Param(key, raw))),
             announce: Callback::from(move |msg| status.set(msg)),
+            keep_pasted: Callback::from(move |text| *pasted.borrow_mut() = Some(text)),
         }
     })
 }
@@ -177,13 +184,21 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
         });
     }
 
-    let handlers = use_handlers(state.dispatcher(), status.setter());
+    let pasted = use_mut_ref(|| None::<String>);
+    let handlers = use_handlers(state.dispatcher(), status.setter(), pasted.clone());
     let persona_idx = Persona::ALL.iter().position(|p| *p == sel.persona).unwrap_or(0);
     let framework_idx = Framework::ALL.iter().position(|f| *f == sel.framework).unwrap_or(0);
     let personas: Vec<_> = Persona::ALL.iter().map(|p| (p.id(), p.label())).collect();
     let frameworks: Vec<_> = Framework::ALL.iter().map(|f| (f.id(), f.label())).collect();
     let release_idx = RELEASES.iter().position(|r| r.line == sel.release.line).unwrap_or(RELEASES.len() - 1);
     let releases: Vec<_> = RELEASES.iter().map(|r| (r.line, r.line)).collect();
+    // What one choice rules out in the other, marked before the reader picks it: a framework that
+    // some release ships but not the selected one, a release without the selected framework.
+    let lacks = |f: Framework, r: &Release| {
+        f.v2_support() != V2Support::Unsupported && f.v2_support_in(r) == V2Support::Unsupported
+    };
+    let framework_lacks: Vec<_> = Framework::ALL.iter().map(|f| lacks(*f, &sel.release)).collect();
+    let release_lacks: Vec<_> = RELEASES.iter().map(|r| lacks(sel.framework, r)).collect();
     let has_runtime = sel.v2_support() != V2Support::Unsupported;
     // "What Kubernetes runs" also answers for a framework that only a newer release ships: the
     // reader sees this release's webhook refuse the TrainJob they would copy from that release.
@@ -192,6 +207,15 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let upgradable = has_runtime && sel.release != RELEASES[0];
     let pane_query = crate::query::to_query(&sel, SyncSet::ALL);
     let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
+    // A field the reader is fixing: the panes still show its last valid value.
+    let refused = state.errors.keys().find(|k| k.applies_to(sel.framework)).map(|k| k.label());
+    // The fields this persona's V2 pane does not take, and what they shape instead.
+    let elsewhere = if sel.persona == Persona::PlatformEngineer && has_runtime {
+        "Not in the runtime: shapes the V1 job and the TrainJobs that use it"
+    } else {
+        "Shapes the V1 job only"
+    };
+    let not_in_v2: Vec<_> = ParamKey::ALL.into_iter().filter(|k| !v2_pane_takes(&sel, *k)).collect();
 
     html! {
         <div class={classes!("tv2x", theme_class, props.compact.then_some("compact"))}>
@@ -205,14 +229,16 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "Trainer" }</span>
                     <RadioGroup label="Trainer release" options={releases} selected={release_idx}
-                        on_select={handlers.release.clone()} class="release" described_by="release-pairs" />
+                        on_select={handlers.release.clone()} class="release" described_by="release-pairs"
+                        lacking={release_lacks} lack={format!("no {} runtime", sel.framework.label())} />
                     <span id="release-pairs" class="pairs">
                         { format!("{}, SDK {}", sel.release.tag, sel.release.sdk_label()) }
                     </span>
                 </div>
             }
             if sel.mode == Mode::Migrate && !props.compact {
-                <Migrate initial={view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default()}
+                <Migrate initial={pasted.borrow().clone().unwrap_or_else(|| view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default())}
+                    on_text={handlers.keep_pasted.clone()}
                     release={sel.release} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
             } else {
             <div class="controls">
@@ -222,7 +248,8 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 </div>
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "Framework" }</span>
-                    <RadioGroup label="Framework" options={frameworks} selected={framework_idx} on_select={handlers.framework.clone()} class="framework" />
+                    <RadioGroup label="Framework" options={frameworks} selected={framework_idx} on_select={handlers.framework.clone()} class="framework"
+                        lacking={framework_lacks} lack={format!("no runtime in {}", sel.release.line)} />
                 </div>
                 if !props.compact {
                     if has_runtime {
@@ -234,18 +261,26 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                         </div>
                     }
                     <Params framework={sel.framework} inputs={state.inputs.clone()} errors={state.errors.clone()}
-                        {warnings} on_edit={handlers.edit.clone()} />
+                        {warnings} {not_in_v2} {elsewhere} on_edit={handlers.edit.clone()} />
                 }
             </div>
             <p class="summary">{ &view.summary }</p>
-            <div class="panes">
-                <Pane pane={view.v2.clone()} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
-                <Pane pane={view.v1.clone()} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
-            </div>
-            <p class="legend">
+            // Above the panes, where the reader meets the first highlighted line.
+            <div class="legend">
                 <span class="swatch" aria-hidden="true"></span>
-                { "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }
-            </p>
+                <span>{ "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }</span>
+                // A checkbox the stylesheet reads (:has): no state or handler in the wasm.
+                <label class="wrap-toggle"><input type="checkbox" />{ "Wrap long lines" }</label>
+            </div>
+            if let Some(field) = refused {
+                <p class="panes-stale" role="status">
+                    { format!("Not updated: {field} is not valid, so the panes still show the last valid value. Copy waits until it is fixed.") }
+                </p>
+            }
+            <div class={classes!("panes", refused.map(|_| "stale"))}>
+                <Pane pane={view.v2.clone()} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} stale={refused.is_some()} />
+                <Pane pane={view.v1.clone()} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} stale={refused.is_some()} />
+            </div>
             // Not in the post's compact presets: their sections embed their own (post/, later).
             if explainable && !props.compact {
                 { lazy_pane("explain", "k8s-pane", "What Kubernetes runs", pane_query.clone()) }

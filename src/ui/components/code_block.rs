@@ -31,6 +31,9 @@ pub struct CodeBlockProps {
     pub scratch: web_sys::Node,
     /// Announces the copy outcome in the widget's live region.
     pub on_announce: Callback<String>,
+    /// The code no longer matches the fields (one is invalid): Copy says so and copies nothing.
+    #[prop_or_default]
+    pub stale: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -38,6 +41,8 @@ enum CopyState {
     Idle,
     Copied,
     Failed,
+    /// Not copied: the code is stale.
+    Refused,
 }
 
 /// How many `<code>` elements a block keeps: enough for a few selections back and forth.
@@ -71,17 +76,22 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
         let scratch = props.scratch.clone();
         let announce = props.on_announce.clone();
         let reset_timer = reset_timer.clone();
+        let stale = props.stale;
         Callback::from(move |_: MouseEvent| {
             let (code, title, copy_state, scratch, announce) =
                 (code.clone(), title.clone(), copy_state.clone(), scratch.clone(), announce.clone());
             let reset_timer = std::rc::Rc::downgrade(&reset_timer);
             wasm_bindgen_futures::spawn_local(async move {
-                let ok = browser::copy_text(code, scratch).await;
-                copy_state.set(if ok { CopyState::Copied } else { CopyState::Failed });
-                announce.emit(if ok {
-                    format!("Copied {title}")
-                } else {
-                    "Copy failed: select the code and press Ctrl+C".to_string()
+                let ok = !stale && browser::copy_text(code, scratch).await;
+                copy_state.set(match (stale, ok) {
+                    (true, _) => CopyState::Refused,
+                    (_, true) => CopyState::Copied,
+                    _ => CopyState::Failed,
+                });
+                announce.emit(match (stale, ok) {
+                    (true, _) => "Not copied: fix the field marked in red first".to_string(),
+                    (_, true) => format!("Copied {title}"),
+                    _ => "Copy failed: select the code and press Ctrl+C".to_string(),
                 });
                 let reset = copy_state.clone();
                 if let Some(timer) = reset_timer.upgrade() {
@@ -91,7 +101,8 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
         })
     };
     let label = match *copy_state {
-        CopyState::Idle => "Copy",
+        CopyState::Refused if props.stale => "Fix the field first",
+        CopyState::Idle | CopyState::Refused => "Copy",
         CopyState::Copied => "Copied",
         CopyState::Failed => "Select and copy",
     };
@@ -99,7 +110,7 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
         <figure class={classes!("snippet", snippet.language.id())}>
             <figcaption>
                 <span class="title">{ &snippet.title }</span>
-                <button type="button" class="copy" aria-label={format!("Copy {}", snippet.title)} {onclick}>{ label }</button>
+                <button type="button" class="copy" aria-label={format!("Copy {}", snippet.title)} aria-disabled={props.stale.then_some("true")} {onclick}>{ label }</button>
             </figcaption>
             <pre tabindex="0" aria-label={snippet.title.clone()}>{ code }</pre>
         </figure>
