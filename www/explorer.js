@@ -84,7 +84,7 @@ for (const type of ['wheel', 'touchmove', 'keydown', 'pointerdown']) {
 // explorer: without a #fragment, the page opens at the main explorer. The keys are the widget's
 // own (src/query.rs own_keys); a host's own query (Sphinx's ?highlight=) moves nothing.
 const OWN_KEYS = /[?&](persona|framework|scope|mode|release|name|namespace|nodes|gpus|procs|image|queue|model|dataset)=/;
-const shared = OWN_KEYS.test(location.search) && document.querySelector('[data-trainer-v2-explorer]:not([data-compact])');
+const shared = OWN_KEYS.test(location.search) ? document.querySelector('[data-trainer-v2-explorer]:not([data-compact])') : null;
 function landing() {
   if (location.hash.length < 2) return shared;
   try {
@@ -105,7 +105,8 @@ function keepFocus(el) {
   const lost = document.activeElement;
   // Unless the reader moved on meanwhile.
   if (lost !== document.body && !el.contains(lost)) return;
-  el.shadowRoot?.querySelector('[tabindex="0"],button,input,select,textarea')?.focus();
+  // Every widget's first stop is a radio group's checked radio (a roving tabindex).
+  el.shadowRoot?.querySelector('[tabindex="0"]')?.focus();
 }
 
 function mountWhenNear(el) {

@@ -107,7 +107,7 @@ fn push_block(out: &mut String, class: &str, title: &str, download: Option<(&str
     push_escaped_html(out, title);
     out.push_str("\">");
     if yaml.is_empty() {
-        out.push_str("<code>");
+        out.push_str("<code class=\"language-sh\">");
         push_escaped_html(out, code);
         out.push_str("</code>");
     } else {

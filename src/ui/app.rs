@@ -9,7 +9,7 @@ use super::components::radio_group::RadioGroup;
 use super::state::{Action, State};
 use crate::catalog::{Framework, Persona, V2Support};
 use crate::query::SyncSet;
-use crate::releases::{Release, RELEASES};
+use crate::releases::RELEASES;
 use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
 use crate::snippets::{render, v2_pane_takes, View};
 use crate::ui::prepare::{IdleChain, PreparedStore};
@@ -192,13 +192,6 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let frameworks: Vec<_> = Framework::ALL.iter().map(|f| (f.id(), f.label())).collect();
     let release_idx = RELEASES.iter().position(|r| r.line == sel.release.line).unwrap_or(RELEASES.len() - 1);
     let releases: Vec<_> = RELEASES.iter().map(|r| (r.line, r.line)).collect();
-    // What one choice rules out in the other, marked before the reader picks it: a framework that
-    // some release ships but not the selected one, a release without the selected framework.
-    let lacks = |f: Framework, r: &Release| {
-        f.v2_support() != V2Support::Unsupported && f.v2_support_in(r) == V2Support::Unsupported
-    };
-    let framework_lacks: Vec<_> = Framework::ALL.iter().map(|f| lacks(*f, &sel.release)).collect();
-    let release_lacks: Vec<_> = RELEASES.iter().map(|r| lacks(sel.framework, r)).collect();
     let has_runtime = sel.v2_support() != V2Support::Unsupported;
     // "What Kubernetes runs" also answers for a framework that only a newer release ships: the
     // reader sees this release's webhook refuse the TrainJob they would copy from that release.
@@ -208,10 +201,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let pane_query = crate::query::to_query(&sel, SyncSet::ALL);
     let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
     // A field the reader is fixing: the panes still show its last valid value.
-    let refused = state.errors.keys().find(|k| k.applies_to(sel.framework)).map(|k| k.label());
+    let stale = state.errors.keys().any(|k| k.applies_to(sel.framework));
     // The fields this persona's V2 pane does not take, and what they shape instead.
     let elsewhere = if sel.persona == Persona::PlatformEngineer && has_runtime {
-        "Not in the runtime: shapes the V1 job and the TrainJobs that use it"
+        "Not in the runtime: shapes the V1 job and each TrainJob"
     } else {
         "Shapes the V1 job only"
     };
@@ -229,8 +222,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "Trainer" }</span>
                     <RadioGroup label="Trainer release" options={releases} selected={release_idx}
-                        on_select={handlers.release.clone()} class="release" described_by="release-pairs"
-                        lacking={release_lacks} lack={format!("no {} runtime", sel.framework.label())} />
+                        on_select={handlers.release.clone()} class="release" described_by="release-pairs" />
                     <span id="release-pairs" class="pairs">
                         { format!("{}, SDK {}", sel.release.tag, sel.release.sdk_label()) }
                     </span>
@@ -248,8 +240,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 </div>
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "Framework" }</span>
-                    <RadioGroup label="Framework" options={frameworks} selected={framework_idx} on_select={handlers.framework.clone()} class="framework"
-                        lacking={framework_lacks} lack={format!("no runtime in {}", sel.release.line)} />
+                    <RadioGroup label="Framework" options={frameworks} selected={framework_idx} on_select={handlers.framework.clone()} class="framework" />
                 </div>
                 if !props.compact {
                     if has_runtime {
@@ -268,18 +259,16 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             // Above the panes, where the reader meets the first highlighted line.
             <div class="legend">
                 <span class="swatch" aria-hidden="true"></span>
-                <span>{ "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }</span>
-                // A checkbox the stylesheet reads (:has): no state or handler in the wasm.
-                <label class="wrap-toggle"><input type="checkbox" />{ "Wrap long lines" }</label>
+                { "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }
             </div>
-            if let Some(field) = refused {
+            if stale {
                 <p class="panes-stale" role="status">
-                    { format!("Not updated: {field} is not valid, so the panes still show the last valid value. Copy waits until it is fixed.") }
+                    { "Not updated: fix the field marked in red. Until then the panes show its last valid value, and Copy is off." }
                 </p>
             }
-            <div class={classes!("panes", refused.map(|_| "stale"))}>
-                <Pane pane={view.v2.clone()} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} stale={refused.is_some()} />
-                <Pane pane={view.v1.clone()} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} stale={refused.is_some()} />
+            <div class={classes!("panes", stale.then_some("stale"))}>
+                <Pane pane={view.v2.clone()} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
+                <Pane pane={view.v1.clone()} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
             </div>
             // Not in the post's compact presets: their sections embed their own (post/, later).
             if explainable && !props.compact {

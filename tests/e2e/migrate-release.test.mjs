@@ -62,7 +62,7 @@ const output = (page) =>
     const root = document.querySelector(sel).shadowRoot;
     const blocks = [...root.querySelectorAll('.migrate-result .objects figure.obj pre')];
     return {
-      title: root.querySelector('.migrate-result .apply-intro')?.textContent.match(/Trainer v[\d.]+/)?.[0],
+      title: root.querySelector('.migrate-result .apply-intro')?.textContent.match(/Trainer v\d+\.\d+\.\d+/)?.[0],
       yaml: blocks.map((pre) => pre.innerText).join('---\n'),
       report: root.querySelector('.migrate-result').textContent,
     };

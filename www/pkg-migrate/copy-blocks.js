@@ -35,8 +35,8 @@ export function addCopyButtons(post) {
   post.append(status);
   for (const pre of post.querySelectorAll('pre')) {
     if (pre.closest(MOUNT)) continue;
-    // A figure of one block names it in its caption: the button goes there. Else it sits on the
-    // block, in a box of its own.
+    // The button sits on the block, at its top right, in a box of its own; a figure's caption
+    // (read by other scripts and tests as it is) only names it.
     const figure = pre.closest('figure');
     const caption = figure?.querySelectorAll('pre').length === 1 ? figure.querySelector(':scope > figcaption') : null;
     const name = caption?.textContent.trim() || pre.querySelector('code')?.textContent.trim().split('\n')[0] || 'code';
@@ -53,14 +53,9 @@ export function addCopyButtons(post) {
       clearTimeout(reset);
       reset = setTimeout(() => (button.textContent = 'Copy'), 2000);
     });
-    if (caption) {
-      caption.classList.add('copy-block-caption');
-      caption.append(button);
-    } else {
-      const box = document.createElement('div');
-      box.className = 'copy-block-host';
-      pre.before(box);
-      box.append(button, pre);
-    }
+    const box = document.createElement('div');
+    box.className = 'copy-block-host';
+    pre.before(box);
+    box.append(button, pre);
   }
 }

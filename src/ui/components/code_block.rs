@@ -31,7 +31,7 @@ pub struct CodeBlockProps {
     pub scratch: web_sys::Node,
     /// Announces the copy outcome in the widget's live region.
     pub on_announce: Callback<String>,
-    /// The code no longer matches the fields (one is invalid): Copy says so and copies nothing.
+    /// The code no longer matches the fields (one is invalid): Copy is off and says why.
     #[prop_or_default]
     pub stale: bool,
 }
@@ -41,8 +41,6 @@ enum CopyState {
     Idle,
     Copied,
     Failed,
-    /// Not copied: the code is stale.
-    Refused,
 }
 
 /// How many `<code>` elements a block keeps: enough for a few selections back and forth.
@@ -76,22 +74,17 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
         let scratch = props.scratch.clone();
         let announce = props.on_announce.clone();
         let reset_timer = reset_timer.clone();
-        let stale = props.stale;
         Callback::from(move |_: MouseEvent| {
             let (code, title, copy_state, scratch, announce) =
                 (code.clone(), title.clone(), copy_state.clone(), scratch.clone(), announce.clone());
             let reset_timer = std::rc::Rc::downgrade(&reset_timer);
             wasm_bindgen_futures::spawn_local(async move {
-                let ok = !stale && browser::copy_text(code, scratch).await;
-                copy_state.set(match (stale, ok) {
-                    (true, _) => CopyState::Refused,
-                    (_, true) => CopyState::Copied,
-                    _ => CopyState::Failed,
-                });
-                announce.emit(match (stale, ok) {
-                    (true, _) => "Not copied: fix the field marked in red first".to_string(),
-                    (_, true) => format!("Copied {title}"),
-                    _ => "Copy failed: select the code and press Ctrl+C".to_string(),
+                let ok = browser::copy_text(code, scratch).await;
+                copy_state.set(if ok { CopyState::Copied } else { CopyState::Failed });
+                announce.emit(if ok {
+                    format!("Copied {title}")
+                } else {
+                    "Copy failed: select the code and press Ctrl+C".to_string()
                 });
                 let reset = copy_state.clone();
                 if let Some(timer) = reset_timer.upgrade() {
@@ -101,8 +94,9 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
         })
     };
     let label = match *copy_state {
-        CopyState::Refused if props.stale => "Fix the field first",
-        CopyState::Idle | CopyState::Refused => "Copy",
+        // The code is the last valid selection's: nothing to copy until the field is fixed.
+        _ if props.stale => "Fix the field first",
+        CopyState::Idle => "Copy",
         CopyState::Copied => "Copied",
         CopyState::Failed => "Select and copy",
     };
@@ -110,7 +104,7 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
         <figure class={classes!("snippet", snippet.language.id())}>
             <figcaption>
                 <span class="title">{ &snippet.title }</span>
-                <button type="button" class="copy" aria-label={format!("Copy {}", snippet.title)} aria-disabled={props.stale.then_some("true")} {onclick}>{ label }</button>
+                <button type="button" class="copy" aria-label={format!("Copy {}", snippet.title)} disabled={props.stale} {onclick}>{ label }</button>
             </figcaption>
             <pre tabindex="0" aria-label={snippet.title.clone()}>{ code }</pre>
         </figure>

@@ -17,13 +17,6 @@ pub struct RadioGroupProps {
     /// The id of an element that says more about the choice (read after the group's name).
     #[prop_or_default]
     pub described_by: Option<AttrValue>,
-    /// The options the other choice rules out (a framework the selected release ships no runtime
-    /// for, a release without the selected framework's): struck through, and `lack` says why, so
-    /// the reader sees it before picking. They stay selectable: the panes then say what to do.
-    #[prop_or_default]
-    pub lacking: Vec<bool>,
-    #[prop_or_default]
-    pub lack: AttrValue,
 }
 
 fn next_index(key: &str, current: usize, len: usize) -> Option<usize> {
@@ -69,14 +62,11 @@ pub fn RadioGroup(props: &RadioGroupProps) -> Html {
         <div role="radiogroup" aria-label={props.label.clone()} aria-describedby={props.described_by.clone()} class={classes!("radios", props.class.clone())} {onkeydown}>
             { for props.options.iter().enumerate().map(|(i, (value, label))| {
                 let checked = i == props.selected;
-                let lacks = props.lacking.get(i).copied().unwrap_or(false);
                 let onclick = props.on_select.reform(move |_: MouseEvent| i);
                 html! {
                     <button type="button" role="radio" aria-checked={if checked { "true" } else { "false" }}
-                        tabindex={if checked { "0" } else { "-1" }} data-value={*value} {onclick}
-                        class={lacks.then_some("lacks")} title={lacks.then(|| props.lack.clone())}>
+                        tabindex={if checked { "0" } else { "-1" }} data-value={*value} {onclick}>
                         { *label }
-                        if lacks { <span class="sr-only">{ ", " }{ props.lack.clone() }</span> }
                     </button>
                 }
             }) }
