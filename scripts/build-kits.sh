@@ -41,5 +41,21 @@ cp -r embed/kubeflow-website "$kit"
 cli fallback-files --out "$kit/layouts/partials/trainer-v2-explorer"
 assets "$kit/static/trainer-v2-explorer"
 
+# What a kit costs, measured on what it ships, in the part of INSTALL.md every kit shares
+# (embed/common/INSTALL-readers.md), so the figures never drift from the files.
+size() { python3 -c 'import sys; n = int(sys.argv[1]); print(f"{n / 1e6:.2f} MB" if n >= 1e6 else f"{round(n / 1e3)} KB")' "$1"; }
+bytes() { find "$@" -type f -print0 | xargs -0 cat | wc -c; }
+gzipped() { local total=0 f; for f in "$@"; do total=$((total + $(gzip -9c "$f" | wc -c))); done; echo "$total"; }
+widget_gzip=$(size "$(gzipped dist/pkg/trainer_v2_explorer_bg.wasm dist/pkg/trainer_v2_explorer.js dist/explorer.js)")
+converter_gzip=$(size "$(gzipped dist/pkg-migrate/trainer_v2_migrate_bg.wasm dist/pkg-migrate/*.js)")
+readers() { # kit folder, its assets folder, its fallbacks folder
+  sed -e "s/{{assets_size}}/$(size "$(bytes "$1/$2")")/" -e "s/{{fallbacks_size}}/$(size "$(bytes "$1/$3")")/" \
+    -e "s/{{widget_gzip}}/$widget_gzip/" -e "s/{{converter_gzip}}/$converter_gzip/" \
+    embed/common/INSTALL-readers.md >>"$1/INSTALL.md"
+}
+readers "$kits/kubeflow-blog" assets/trainer-v2-explorer _includes/trainer-v2-explorer
+readers "$kits/trainer-docs" _static/trainer-v2-explorer _ext/trainer_v2_explorer/fallbacks
+readers "$kits/kubeflow-website" static/trainer-v2-explorer layouts/partials/trainer-v2-explorer
+
 find "$kits" -name __pycache__ -prune -exec rm -rf {} +
 printf 'kits in %s: %s\n' "$kits" "$(cd "$kits" && echo *)"

@@ -29,6 +29,9 @@ const explain = (details) =>
 if (document.querySelector('.k8s-linked')) {
   import(here('./pkg-migrate/sources.js')).then((m) => m.linkSources(document.body));
 }
+// The post (here and in the blog's copy) marks its body: its own code blocks get a Copy button.
+const post = document.querySelector('[data-trainer-v2-post]');
+if (post) import(here('./pkg-migrate/copy-blocks.js')).then((m) => m.addCopyButtons(post.parentElement));
 
 // Shows the element's static fallback again: its light-DOM children, through a bare <slot> in
 // place of the widget. Pure DOM work, so it runs after the module has trapped.
@@ -77,23 +80,46 @@ let readerActed = false;
 for (const type of ['wheel', 'touchmove', 'keydown', 'pointerdown']) {
   addEventListener(type, () => (readerActed = true), { capture: true, passive: true, once: true });
 }
-function restoreFragment() {
-  if (readerActed || location.hash.length < 2) return;
-  let id;
+// A link that carries a selection (a shared link, the post's "Migrate a V1 job") is about the
+// explorer: without a #fragment, the page opens at the main explorer. The keys are the widget's
+// own (src/query.rs own_keys); a host's own query (Sphinx's ?highlight=) moves nothing.
+const OWN_KEYS = /[?&](persona|framework|scope|mode|release|name|namespace|nodes|gpus|procs|image|queue|model|dataset)=/;
+const shared = OWN_KEYS.test(location.search) ? document.querySelector('[data-trainer-v2-explorer]:not([data-compact])') : null;
+function landing() {
+  if (location.hash.length < 2) return shared;
   try {
-    id = decodeURIComponent(location.hash.slice(1));
+    return document.getElementById(decodeURIComponent(location.hash.slice(1)));
   } catch {
-    return;
+    return null;
   }
-  document.getElementById(id)?.scrollIntoView();
+}
+function restoreFragment() {
+  if (!readerActed) landing()?.scrollIntoView();
+}
+restoreFragment();
+
+// A keyboard reader faster than the download is on the fallback (a code block) when the widget
+// mounts over it: that element leaves the page's rendering, and focus with it. Focus goes to the
+// widget's first control instead, so the next Tab walks on through the widget.
+function keepFocus(el) {
+  const lost = document.activeElement;
+  // Unless the reader moved on meanwhile.
+  if (lost !== document.body && !el.contains(lost)) return;
+  // Every widget's first stop is a radio group's checked radio (a roving tabindex).
+  el.shadowRoot?.querySelector('[tabindex="0"]')?.focus();
 }
 
 function mountWhenNear(el) {
   load()
     .then((m) => {
       if (dead) return;
+      const focused = el.contains(document.activeElement);
       m.mount(el);
-      requestAnimationFrame(restoreFragment);
+      // Yew renders in a microtask: by the next frame the widget's controls are there.
+      requestAnimationFrame(() => {
+        restoreFragment();
+        if (focused) keepFocus(el);
+      });
     })
     .catch((err) => {
       if (isTrap(err)) return fail(err);

@@ -11,7 +11,7 @@ use crate::catalog::{Framework, Persona, V2Support};
 use crate::query::SyncSet;
 use crate::releases::RELEASES;
 use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
-use crate::snippets::{render, View};
+use crate::snippets::{render, v2_pane_takes, View};
 use crate::ui::prepare::{IdleChain, PreparedStore};
 use crate::ui::recent::kept_or_made;
 use gloo::events::EventListener;
@@ -87,10 +87,16 @@ struct Handlers {
     release: Callback<usize>,
     edit: Callback<(ParamKey, String)>,
     announce: Callback<String>,
+    /// Keeps what the reader typed or pasted into migrate mode while the view is Compare.
+    keep_pasted: Callback<String>,
 }
 
 #[hook]
-fn use_handlers(d: UseReducerDispatcher<State>, status: UseStateSetter<String>) -> Rc<Handlers> {
+fn use_handlers(
+    d: UseReducerDispatcher<State>,
+    status: UseStateSetter<String>,
+    pasted: Rc<RefCell<Option<String>>>,
+) -> Rc<Handlers> {
     use_memo((), move |_| {
         let on = |d: &UseReducerDispatcher<State>, action: fn(usize) -> Action| {
             let d = d.clone();
@@ -104,6 +110,7 @@ fn use_handlers(d: UseReducerDispatcher<State>, status: UseStateSetter<String>) 
             release: on(&d, |i| Action::Release(RELEASES[i])),
             edit: Callback::from(move |(key, raw)| d.dispatch(Action::Param(key, raw))),
             announce: Callback::from(move |msg| status.set(msg)),
+            keep_pasted: Callback::from(move |text| *pasted.borrow_mut() = Some(text)),
         }
     })
 }
@@ -177,7 +184,8 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
         });
     }
 
-    let handlers = use_handlers(state.dispatcher(), status.setter());
+    let pasted = use_mut_ref(|| None::<String>);
+    let handlers = use_handlers(state.dispatcher(), status.setter(), pasted.clone());
     let persona_idx = Persona::ALL.iter().position(|p| *p == sel.persona).unwrap_or(0);
     let framework_idx = Framework::ALL.iter().position(|f| *f == sel.framework).unwrap_or(0);
     let personas: Vec<_> = Persona::ALL.iter().map(|p| (p.id(), p.label())).collect();
@@ -192,6 +200,15 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let upgradable = has_runtime && sel.release != RELEASES[0];
     let pane_query = crate::query::to_query(&sel, SyncSet::ALL);
     let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
+    // A field the reader is fixing: the panes still show its last valid value.
+    let stale = state.errors.keys().any(|k| k.applies_to(sel.framework));
+    // The fields this persona's V2 pane does not take, and what they shape instead.
+    let elsewhere = if sel.persona == Persona::PlatformEngineer && has_runtime {
+        "Not in the runtime: shapes the V1 job and each TrainJob"
+    } else {
+        "Shapes the V1 job only"
+    };
+    let not_in_v2: Vec<_> = ParamKey::ALL.into_iter().filter(|k| !v2_pane_takes(&sel, *k)).collect();
 
     html! {
         <div class={classes!("tv2x", theme_class, props.compact.then_some("compact"))}>
@@ -212,7 +229,8 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 </div>
             }
             if sel.mode == Mode::Migrate && !props.compact {
-                <Migrate initial={view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default()}
+                <Migrate initial={pasted.borrow().clone().unwrap_or_else(|| view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default())}
+                    on_text={handlers.keep_pasted.clone()}
                     release={sel.release} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
             } else {
             <div class="controls">
@@ -234,18 +252,24 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                         </div>
                     }
                     <Params framework={sel.framework} inputs={state.inputs.clone()} errors={state.errors.clone()}
-                        {warnings} on_edit={handlers.edit.clone()} />
+                        {warnings} {not_in_v2} {elsewhere} on_edit={handlers.edit.clone()} />
                 }
             </div>
             <p class="summary">{ &view.summary }</p>
-            <div class="panes">
-                <Pane pane={view.v2.clone()} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
-                <Pane pane={view.v1.clone()} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
-            </div>
-            <p class="legend">
+            // Above the panes, where the reader meets the first highlighted line.
+            <div class="legend">
                 <span class="swatch" aria-hidden="true"></span>
                 { "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }
-            </p>
+            </div>
+            if stale {
+                <p class="panes-stale" role="status">
+                    { "Not updated: fix the field marked in red. Until then the panes show its last valid value, and Copy is off." }
+                </p>
+            }
+            <div class={classes!("panes", stale.then_some("stale"))}>
+                <Pane pane={view.v2.clone()} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
+                <Pane pane={view.v1.clone()} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
+            </div>
             // Not in the post's compact presets: their sections embed their own (post/, later).
             if explainable && !props.compact {
                 { lazy_pane("explain", "k8s-pane", "What Kubernetes runs", pane_query.clone()) }

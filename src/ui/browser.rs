@@ -176,7 +176,9 @@ fn js_error(e: JsValue) -> String {
 /// A conversion as the converter module renders it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Converted {
-    pub yaml: String,
+    /// One block per object in apply order, each with Copy and a download, and the apply line:
+    /// escaped HTML from the core (migrate::output).
+    pub objects: String,
     /// The per-document status list and the field reports: escaped HTML from the core.
     pub summary: String,
     pub html: String,
@@ -207,7 +209,7 @@ pub async fn run_migrator(text: String, release: &str) -> Result<Converted, Stri
         return Err(error);
     }
     Ok(Converted {
-        yaml: field(&obj, "yaml").unwrap_or_default(),
+        objects: field(&obj, "objects").unwrap_or_default(),
         summary: field(&obj, "summary").unwrap_or_default(),
         html: field(&obj, "html").unwrap_or_default(),
     })

@@ -173,8 +173,8 @@ for (const [mode, path] of [
       assert.ok(blocks.some((b) => b.name.includes(`explorer ${i} `)), `explorer ${i} shows no code block`);
     }
     if (mode === 'migrate mode') {
-      // The converted objects and the marked V1 job.
-      assert.ok(blocks.some((b) => b.name.startsWith('"V2 objects')), blocks.map((b) => b.name).join('\n'));
+      // The converted objects, one block each, and the marked V1 job.
+      assert.ok(blocks.some((b) => /^"trainjob-.*\.yaml \(TrainJob /.test(b.name)), blocks.map((b) => b.name).join('\n'));
       assert.ok(blocks.some((b) => b.name.startsWith('"The V1 job"')), blocks.map((b) => b.name).join('\n'));
     }
     assert.deepEqual(problems(blocks, t), []);

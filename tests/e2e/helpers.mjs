@@ -66,3 +66,62 @@ export async function openPane(context, query, paneClass) {
   await summary.click();
   return { page, errors };
 }
+
+/** Two frames: what the page does after a mount (www/explorer.js) has run by then. */
+export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/** Where focus is: which mount point (-1 for none), whether inside its shadow root (the widget)
+ * or its light DOM (the static fallback), and whether the reader can see the focused element. */
+const focusState = (page, MOUNT) =>
+  page.evaluate((MOUNT) => {
+    const mounts = [...document.querySelectorAll(MOUNT)];
+    const active = document.activeElement;
+    const index = mounts.findIndex((m) => m === active || m.contains(active));
+    if (index < 0) return { index, tag: active?.tagName };
+    const inner = mounts[index].shadowRoot?.activeElement;
+    const el = active === mounts[index] && inner ? inner : active;
+    const style = getComputedStyle(el);
+    return {
+      index,
+      inWidget: Boolean(inner) && active === mounts[index],
+      mounted: mounts[index].hasAttribute('data-trainer-v2-explorer-mounted'),
+      visible: el.checkVisibility() && el.getClientRects().length > 0,
+      ring: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+      what: `${el.tagName.toLowerCase()}${el.getAttribute('aria-label') ? ` "${el.getAttribute('aria-label')}"` : ''}`,
+    };
+  }, MOUNT);
+
+/** Presses Tab from the top of the page until focus has been inside every mount point's widget;
+ * returns the widgets reached and every focus stop on an element the reader cannot see. Where
+ * focus lands on a fallback before its widget mounted, it waits for the mount and looks again. */
+export async function tabThroughWidgets(page, MOUNT, { onFallback = () => {}, limit = 900 } = {}) {
+  const total = await page.locator(MOUNT).count();
+  const reached = new Set();
+  const lost = [];
+  for (let i = 0; i < limit && reached.size < total; i++) {
+    await page.keyboard.press('Tab');
+    let f = await focusState(page, MOUNT);
+    if (f.index < 0) {
+      if (f.tag === 'BODY' && i > 0) break; // past the end of the page
+      continue;
+    }
+    if (!f.inWidget) {
+      // On the static fallback: the reader is faster than the download. The widget mounts now.
+      onFallback();
+      await page.waitForFunction(
+        ([MOUNT, n]) => document.querySelectorAll(MOUNT)[n].hasAttribute('data-trainer-v2-explorer-mounted'),
+        [MOUNT, f.index],
+        { timeout: 20000 },
+      );
+      await frames(page);
+      f = await focusState(page, MOUNT);
+      if (f.index < 0) {
+        lost.push(`focus left the page when widget ${reached.size} mounted (${f.tag})`);
+        continue;
+      }
+    }
+    if (f.inWidget) reached.add(f.index);
+    if (!f.visible || !f.ring) lost.push(`widget ${f.index}: focus on ${f.what}, visible ${f.visible}, ring ${f.ring}`);
+  }
+  return { total, reached: [...reached].sort((a, b) => a - b), lost };
+}

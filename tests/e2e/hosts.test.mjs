@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { launch } from './helpers.mjs';
+import { launch, tabThroughWidgets } from './helpers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const HOSTS = path.resolve(ROOT, process.env.TRAINER_HOSTS ?? '../shared/hosts');
@@ -328,4 +328,88 @@ for (const [i, site] of SITES.entries()) {
       await context.close();
     }
   });
+  test(`${site.name}: Tab from the top of the page walks into the widget`, async () => {
+    const { context, page, log, url } = await open(i);
+    // The module arrives once the keyboard reader has reached the fallback (a reader faster than
+    // the download, made certain rather than left to the machine's speed).
+    let release;
+    const arrived = new Promise((r) => (release = r));
+    await context.route('**/pkg/*_bg.wasm', async (route) => {
+      await arrived;
+      await route.continue();
+    });
+    await page.goto(url());
+    const { total, reached, lost } = await tabThroughWidgets(page, MOUNT, { onFallback: release, limit: 1500 });
+    release();
+    assert.deepEqual(reached, [...Array(total).keys()], `widgets Tab reached: ${reached.join(', ')} of ${total}; ${lost.join('; ')}`);
+    assert.deepEqual(lost, []);
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  });
+
+  test(`${site.name}: at 390 px nothing on the page scrolls sideways`, async () => {
+    const { context, page, url } = await open(i, { width: 390, height: 844 });
+    await page.goto(url());
+    const mounts = page.locator(MOUNT);
+    for (let n = 0; n < (await mounts.count()); n++) {
+      await mounts.nth(n).scrollIntoViewIfNeeded();
+      await page.waitForFunction(([MOUNT, n]) => document.querySelectorAll(MOUNT)[n].hasAttribute('data-trainer-v2-explorer-mounted'), [MOUNT, n]);
+    }
+    // What is wider than the window, outside any box that scrolls on its own (a code block).
+    const wide = await page.evaluate(() => {
+      const scrolls = (el) => {
+        for (let p = el.parentElement; p; p = p.parentElement) {
+          if (/auto|scroll|hidden/.test(getComputedStyle(p).overflowX) && p !== document.documentElement && p !== document.body) return true;
+        }
+        return false;
+      };
+      return {
+        page: document.documentElement.scrollWidth,
+        wider: [...document.querySelectorAll('body *')]
+          .filter((el) => el.getBoundingClientRect().right > innerWidth + 1 && el.checkVisibility() && !scrolls(el))
+          .map((el) => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${String(el.className?.baseVal ?? el.className).split(' ')[0]} right ${Math.round(el.getBoundingClientRect().right)} px`)
+          .slice(0, 8),
+      };
+    });
+    assert.ok(wide.page <= 390, `the page is ${wide.page} px wide: ${wide.wider.join(', ')}`);
+    await context.close();
+  });
 }
+
+// The blog's post layout runs jekyll-toc over the post: its table of contents lists every heading
+// of the HTML, so the kit's fallbacks and figures must add none, and every entry must lead to a
+// heading the reader sees.
+test('kubeflow-blog: every entry of the post\'s table of contents leads to a heading of the post the reader sees', async () => {
+  const i = SITES.findIndex((s) => s.name === 'kubeflow-blog');
+  const { context, page, url } = await open(i);
+  await page.goto(url());
+  const mounts = page.locator(MOUNT);
+  for (let n = 0; n < (await mounts.count()); n++) {
+    await mounts.nth(n).scrollIntoViewIfNeeded();
+    await page.waitForFunction(([MOUNT, n]) => document.querySelectorAll(MOUNT)[n].hasAttribute('data-trainer-v2-explorer-mounted'), [MOUNT, n]);
+  }
+  const entries = await page.evaluate((MOUNT) =>
+    [...document.querySelectorAll('.section-nav a[href^="#"]')].map((a) => {
+      const target = document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1)));
+      return {
+        text: a.textContent.trim(),
+        found: Boolean(target),
+        seen: Boolean(target?.checkVisibility()) && (target?.getClientRects().length ?? 0) > 0,
+        ours: Boolean(target?.closest(`${MOUNT}, figure`)),
+      };
+    }),
+  MOUNT);
+  assert.ok(entries.length >= 10, `${entries.length} entries`);
+  const dead = entries.filter((e) => !e.found || !e.seen || e.ours).map((e) => e.text);
+  assert.deepEqual(dead, [], `${dead.length} of ${entries.length} entries lead nowhere the reader sees, or into a widget or figure`);
+  await context.close();
+});
+
+// Copying a kit onto a site must publish nothing but the widget: its INSTALL.md is for the
+// maintainer (Jekyll copies any file without front matter as it is).
+test('no site publishes the kit\'s INSTALL.md', async () => {
+  for (const [i, site] of SITES.entries()) {
+    const status = await fetch(`${origin(i)}/INSTALL.md`).then((r) => r.status);
+    assert.equal(status, 404, `${site.name} serves /INSTALL.md`);
+  }
+});

@@ -55,16 +55,15 @@ async function paste(page, text, marker) {
   );
 }
 
-/** The output figure's title and its YAML, as the reader sees and copies them. */
+/** What the output says it was written for, and its objects' YAML (one block per object), as
+ * the reader sees and copies them. */
 const output = (page) =>
   page.evaluate((sel) => {
     const root = document.querySelector(sel).shadowRoot;
-    const fig = [...root.querySelectorAll('.migrate-result figure')].find((f) =>
-      f.querySelector('figcaption .title')?.textContent.startsWith('V2 objects'),
-    );
+    const blocks = [...root.querySelectorAll('.migrate-result .objects figure.obj pre')];
     return {
-      title: fig?.querySelector('figcaption .title').textContent,
-      yaml: fig?.querySelector('pre').innerText,
+      title: root.querySelector('.migrate-result .apply-intro')?.textContent.match(/Trainer v\d+\.\d+\.\d+/)?.[0],
+      yaml: blocks.map((pre) => pre.innerText).join('---\n'),
       report: root.querySelector('.migrate-result').textContent,
     };
   }, WIDGET);
@@ -75,7 +74,7 @@ test('with release=v2.1, migrate mode writes podTemplateOverrides and names v2.1
   const { page, context, errors } = await openMigrate('?release=v2.1&mode=migrate');
   await paste(page, JOB, 'podTemplateOverrides');
   const { title, yaml, report } = await output(page);
-  assert.equal(title, 'V2 objects (Trainer v2.1.0)');
+  assert.equal(title, 'Trainer v2.1.0');
   const spec = trainJob(yaml).spec;
   assert.deepEqual(spec.podTemplateOverrides[0].targetJobs, [{ name: 'node' }]);
   assert.deepEqual(spec.podTemplateOverrides[0].spec.nodeSelector, { pool: 'a100' });
@@ -94,7 +93,7 @@ test('without a release, migrate mode writes for the newest: runtimePatches and 
   const { page, context, errors } = await openMigrate('?mode=migrate');
   await paste(page, JOB, 'runtimePatches');
   const { title, yaml } = await output(page);
-  assert.match(title, /^V2 objects \(Trainer v2\.3\.\d+\)$/);
+  assert.match(title, /^Trainer v2\.3\.\d+$/);
   const spec = trainJob(yaml).spec;
   assert.equal(spec.podTemplateOverrides, undefined);
   assert.equal(spec.activeDeadlineSeconds, 7200);
@@ -115,7 +114,7 @@ test('data-release on the mount point sets the release migrate mode writes for',
   await waitForConvertedTrainJob(page);
   await paste(page, JOB, 'podSpecOverrides');
   const { title, yaml } = await output(page);
-  assert.equal(title, 'V2 objects (Trainer v2.0.1)');
+  assert.equal(title, 'Trainer v2.0.1');
   const override = trainJob(yaml).spec.podSpecOverrides[0];
   assert.deepEqual(override.targetJobs, [{ name: 'node' }]);
   assert.deepEqual(override.nodeSelector, { pool: 'a100' });

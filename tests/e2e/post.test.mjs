@@ -69,7 +69,12 @@ test('instances stay in sync', async () => {
     root.querySelector('.persona [data-value="platform-engineer"]').click();
   }, main);
   await page.waitForTimeout(100);
-  for (let i = 0; i < n; i++) assert.equal(await checked(page, i, 'persona'), 'platform-engineer', `instance ${i}`);
+  // The presets share only the parameters (data-sync="params"): each keeps the persona its prose
+  // describes (issue 22).
+  const wanted = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-trainer-v2-explorer]')].map((el) => (el.hasAttribute('data-compact') ? el.dataset.persona : 'platform-engineer')),
+  );
+  for (let i = 0; i < n; i++) assert.equal(await checked(page, i, 'persona'), wanted[i], `instance ${i}`);
   // Presets keep their own framework.
   const frameworks = await Promise.all([...Array(n).keys()].map((i) => checked(page, i, 'framework')));
   assert.ok(frameworks.includes('torchtune') && frameworks.includes('deepspeed'), frameworks.join());

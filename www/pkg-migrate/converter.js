@@ -10,6 +10,7 @@
 // fresh one. The 5 s count from the hand-over, not from the edit: a text waiting behind the one
 // before it is not late, and counting that wait timed out healthy conversions on a busy machine.
 import { linkSources } from './sources.js';
+import { copy } from './copy-blocks.js';
 
 const here = (path) => new URL(path, import.meta.url).href;
 export const TIMEOUT_MS = 5000;
@@ -150,3 +151,17 @@ export function convert(text, release) {
     next();
   });
 }
+
+// Migrate mode's output (src/migrate/output.rs): one block per object, each with a Copy button
+// (`button[data-copy]`) that copies its own figure's code. The widget places that HTML in its
+// shadow root; the click reaches here through the shadow boundary (composedPath), so the
+// widget's wasm carries none of this.
+document.addEventListener('click', async (event) => {
+  const button = event.composedPath().find((el) => el instanceof Element && el.matches('button[data-copy]'));
+  const pre = button?.closest('figure')?.querySelector('pre');
+  if (!pre) return;
+  const ok = await copy(pre.textContent.replace(/\n$/, ''), pre);
+  button.textContent = ok ? 'Copied' : 'Select and copy';
+  const status = button.closest('.objects')?.querySelector('[role="status"]');
+  if (status) status.textContent = ok ? `Copied ${button.getAttribute('aria-label').replace(/^Copy /, '')}` : 'Copy failed: select the code and press Ctrl+C';
+});

@@ -179,6 +179,8 @@ struct Rendered<'a> {
     yaml: &'a str,
     summary: String,
     html: String,
+    /// One block per object in apply order, with the `kubectl apply` line (`migrate_output::output_html`).
+    objects: String,
 }
 
 /// The conversion of `text` for the newest release, as `{"error", "yaml", "summary", "html"}`
@@ -202,10 +204,18 @@ fn render(migration: Result<Migration, String>) -> String {
         Ok(m) => {
             let yaml = m.output_yaml();
             let (summary, html) = (summary_html(&m), report_html(&m));
-            serde_json::to_string(&Rendered { error: None, yaml: &yaml, summary, html })
+            let objects = crate::migrate_output::output_html(&m);
+            serde_json::to_string(&Rendered { error: None, yaml: &yaml, summary, html, objects })
         }
         Err(e) => {
-            serde_json::to_string(&Rendered { error: Some(&e), yaml: "", summary: String::new(), html: String::new() })
+            let none = String::new;
+            serde_json::to_string(&Rendered {
+                error: Some(&e),
+                yaml: "",
+                summary: none(),
+                html: none(),
+                objects: none(),
+            })
         }
     };
     rendered.unwrap_or_default()

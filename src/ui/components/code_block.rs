@@ -31,6 +31,9 @@ pub struct CodeBlockProps {
     pub scratch: web_sys::Node,
     /// Announces the copy outcome in the widget's live region.
     pub on_announce: Callback<String>,
+    /// The code no longer matches the fields (one is invalid): Copy is off and says why.
+    #[prop_or_default]
+    pub stale: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -91,6 +94,8 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
         })
     };
     let label = match *copy_state {
+        // The code is the last valid selection's: nothing to copy until the field is fixed.
+        _ if props.stale => "Fix the field first",
         CopyState::Idle => "Copy",
         CopyState::Copied => "Copied",
         CopyState::Failed => "Select and copy",
@@ -99,7 +104,7 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
         <figure class={classes!("snippet", snippet.language.id())}>
             <figcaption>
                 <span class="title">{ &snippet.title }</span>
-                <button type="button" class="copy" aria-label={format!("Copy {}", snippet.title)} {onclick}>{ label }</button>
+                <button type="button" class="copy" aria-label={format!("Copy {}", snippet.title)} disabled={props.stale} {onclick}>{ label }</button>
             </figcaption>
             <pre tabindex="0" aria-label={snippet.title.clone()}>{ code }</pre>
         </figure>

@@ -1,9 +1,7 @@
 //! Migrate mode: paste V1 YAML, get the V2 objects, the per-field report and the V1 lines
 //! marked as mapped, moved or dropped. The conversion runs in the lazily loaded converter.
 
-use super::code_block::CodeBlock;
 use crate::releases::Release;
-use crate::snippets::{Api, Language, Snippet};
 use crate::ui::browser;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::JsCast;
@@ -11,8 +9,11 @@ use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct MigrateProps {
-    /// What the text area starts with: the V1 job of the current selection.
+    /// What the text area starts with: what the reader last typed or pasted here, else the V1 job
+    /// of the current selection.
     pub initial: String,
+    /// Told every edit of the text, so switching the view away and back keeps it.
+    pub on_text: Callback<String>,
     /// The release the converter writes for: the reader's choice (`Selection.release`).
     pub release: Release,
     pub scratch: web_sys::Node,
@@ -22,9 +23,9 @@ pub struct MigrateProps {
 #[derive(Clone, PartialEq)]
 enum Stage {
     Working,
-    /// The answer, with the release it was written for (the title names that one, even in the
-    /// moment before a newer choice starts converting).
-    Done(Release, Result<browser::Converted, String>),
+    /// The answer (the core's HTML names the release it was written for, even in the moment
+    /// before a newer choice starts converting).
+    Done(Result<browser::Converted, String>),
 }
 
 #[component]
@@ -53,24 +54,25 @@ pub fn Migrate(props: &MigrateProps) -> Html {
                 wasm_bindgen_futures::spawn_local(async move {
                     let answer = browser::run_migrator(text, release.line).await;
                     if *latest.borrow() == edit {
-                        stage.set(Stage::Done(release, answer));
+                        stage.set(Stage::Done(answer));
                     }
                 });
             }));
         });
     }
     let oninput = {
-        let text = text.clone();
+        let (text, on_text) = (text.clone(), props.on_text.clone());
         Callback::from(move |e: InputEvent| {
             if let Some(area) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok()) {
+                on_text.emit(area.value());
                 text.set(area.value());
             }
         })
     };
     let result = match &*stage {
         Stage::Working => html! { <p class="msg-working" role="status">{ "Converting…" }</p> },
-        Stage::Done(_, Err(e)) => html! { <p class="migrate-error" role="alert">{ e }</p> },
-        Stage::Done(release, Ok(result)) => render_view(result, release, props),
+        Stage::Done(Err(e)) => html! { <p class="migrate-error" role="alert">{ e }</p> },
+        Stage::Done(Ok(result)) => render_view(result),
     };
     html! {
         <div class="migrate">
@@ -84,24 +86,16 @@ pub fn Migrate(props: &MigrateProps) -> Html {
     }
 }
 
-fn render_view(result: &browser::Converted, release: &Release, props: &MigrateProps) -> Html {
-    let output = (!result.yaml.is_empty()).then(|| Snippet {
-        api: Api::V2,
-        language: Language::Yaml,
-        title: format!("V2 objects (Trainer {})", release.tag),
-        owned_by_runtime: vec![false; result.yaml.lines().count()],
-        code: result.yaml.clone(),
-    });
-    // Both escaped by the core's renderers.
-    let summary = Html::from_html_unchecked(AttrValue::from(result.summary.clone()));
-    let report = Html::from_html_unchecked(AttrValue::from(result.html.clone()));
+fn render_view(result: &browser::Converted) -> Html {
+    // All three escaped by the core's renderers. The objects' Copy buttons (`button[data-copy]`)
+    // are wired by the converter's loader (pkg-migrate/converter.js), which is on the page
+    // whenever this view is: the widget's wasm carries none of it.
+    let html = |s: &String| Html::from_html_unchecked(AttrValue::from(s.clone()));
     html! {
         <>
-            { summary }
-            if let Some(snippet) = output {
-                <CodeBlock {snippet} scratch={props.scratch.clone()} on_announce={props.on_announce.clone()} />
-            }
-            { report }
+            { html(&result.summary) }
+            { html(&result.objects) }
+            { html(&result.html) }
         </>
     }
 }

@@ -10,6 +10,8 @@ pub struct PaneProps {
     pub prepared: PreparedStore,
     pub scratch: web_sys::Node,
     pub on_announce: Callback<String>,
+    /// A field is invalid: the code is the last valid selection's, and Copy must not take it.
+    pub stale: bool,
 }
 
 #[component]
@@ -29,7 +31,7 @@ pub fn Pane(props: &PaneProps) -> Html {
                 </div>
             }
             { for pane.snippets.iter().map(|s| html! {
-                <CodeBlock snippet={s.clone()} prepared={Some(props.prepared.clone())} scratch={props.scratch.clone()} on_announce={props.on_announce.clone()} />
+                <CodeBlock snippet={s.clone()} prepared={Some(props.prepared.clone())} scratch={props.scratch.clone()} on_announce={props.on_announce.clone()} stale={props.stale} />
             }) }
         </div>
     }

@@ -13,6 +13,10 @@ pub struct ParamsProps {
     pub inputs: VecMap<ParamKey, String>,
     pub errors: VecMap<ParamKey, String>,
     pub warnings: Vec<(ParamKey, String)>,
+    /// The fields the V2 pane does not take for this persona (`snippets::v2_pane_takes`), and what
+    /// to say under each instead.
+    pub not_in_v2: Vec<ParamKey>,
+    pub elsewhere: &'static str,
     pub on_edit: Callback<(ParamKey, String)>,
 }
 
@@ -44,6 +48,8 @@ pub fn Params(props: &ParamsProps) -> Html {
             .get(&key)
             .cloned()
             .or_else(|| props.warnings.iter().find(|(k, _)| *k == key).map(|(_, m)| m.clone()));
+        let note = message.is_none() && props.not_in_v2.contains(&key);
+        let message = message.or_else(|| note.then(|| props.elsewhere.to_string()));
         let invalid = props.errors.contains_key(&key);
         let value = props.inputs.get(&key).cloned().unwrap_or_default();
         let on_edit = props.on_edit.clone();
@@ -55,7 +61,7 @@ pub fn Params(props: &ParamsProps) -> Html {
             });
             let current = if value.is_empty() { LlmModel::Llama32_1b.id().to_string() } else { value };
             html! {
-                <select id={id.clone()} {onchange}>
+                <select id={id.clone()} {onchange} aria-describedby={message.as_ref().map(|_| msg_id.clone())}>
                     { for LlmModel::ALL.iter().map(|m| html! {
                         <option value={m.id()} selected={m.id() == current}>{ m.label() }</option>
                     }) }
@@ -81,7 +87,7 @@ pub fn Params(props: &ParamsProps) -> Html {
                 <label for={id}>{ key.label() }</label>
                 { control }
                 if let Some(m) = message {
-                    <span id={msg_id} class={if invalid { "msg error" } else { "msg warn" }}>{ m }</span>
+                    <span id={msg_id} class={if invalid { "msg error" } else if note { "msg note" } else { "msg warn" }}>{ m }</span>
                 }
             </div>
         }

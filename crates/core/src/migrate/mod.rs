@@ -5,6 +5,7 @@ pub mod claims;
 pub mod convert;
 pub mod failure;
 pub mod input;
+pub mod output;
 pub mod pods;
 pub mod report;
 

@@ -13,7 +13,7 @@ pub mod workload;
 use crate::catalog::{Framework, LlmModel, Persona, V2Support, V1_OPERATOR, V1_SDK};
 use crate::model::to_value;
 use crate::releases::{Release, RELEASES};
-use crate::selection::{RuntimeScope, Selection};
+use crate::selection::{ParamKey, RuntimeScope, Selection};
 use crate::snippets::runtimes::FRAMEWORK_LABEL;
 use crate::yaml::{self, Line, PathSeg};
 
@@ -113,6 +113,34 @@ pub fn render(sel: &Selection) -> View {
 pub fn all_snippets(sel: &Selection) -> Vec<Snippet> {
     let view = render(sel);
     view.v2.snippets.into_iter().chain(view.v1.snippets).collect()
+}
+
+/// Whether the V2 pane takes parameter `key` for this selection. The data scientist's TrainJob and
+/// Python take every parameter that applies, except Nodes for TorchTune (its runtimes are
+/// single-node) and processes per node where the framework's policy has none to set. The platform
+/// engineer's runtime is the release's own and takes only what picks or makes it theirs: the
+/// model (each TorchTune runtime is one model's), the namespace of a namespaced copy, and the image
+/// of a runtime they write (plain MPI where the release ships none). Every other field shapes only the V1 job and each TrainJob that
+/// uses the runtime; the widget says so under the field. Checked against the rendered panes for
+/// every selection (tests below).
+pub fn v2_pane_takes(sel: &Selection, key: ParamKey) -> bool {
+    if sel.v2_support() == V2Support::Unsupported {
+        return false;
+    }
+    match sel.persona {
+        Persona::DataScientist => match key {
+            ParamKey::Nodes => sel.framework != Framework::TorchTune,
+            ParamKey::Procs => trainjob::takes_procs(sel.framework),
+            _ => true,
+        },
+        // The model names the TorchTune runtime itself.
+        Persona::PlatformEngineer => match key {
+            ParamKey::Model => true,
+            ParamKey::Namespace => sel.scope == RuntimeScope::Namespaced,
+            ParamKey::Image => sel.v2_support() == V2Support::CustomRuntime,
+            _ => false,
+        },
+    }
 }
 
 fn v2_pane(sel: &Selection) -> Pane {
@@ -409,5 +437,61 @@ fn summary(sel: &Selection, v1: &Pane, v2: &Pane) -> String {
                 sel.runtime_name().unwrap_or_default()
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod field_tests {
+    use super::*;
+
+    /// A value for each field that differs from its default.
+    fn probe(key: ParamKey) -> &'static str {
+        match key {
+            ParamKey::Name => "probe-job",
+            ParamKey::Namespace => "probe-ns",
+            ParamKey::Nodes => "7",
+            ParamKey::Gpus => "3",
+            ParamKey::Procs => "5",
+            ParamKey::Image => "probe/image:1",
+            ParamKey::Queue => "probe-q",
+            ParamKey::Model => "qwen2.5-1.5b",
+            ParamKey::Dataset => "hf://probe/ds",
+        }
+    }
+
+    /// For every persona, framework, scope and release, a field either changes the V2 pane or
+    /// `v2_pane_takes` says it does not (and the widget says so to the reader); and every field
+    /// changes the V1 pane where there is one to change.
+    #[test]
+    fn every_field_changes_the_v2_pane_exactly_when_v2_pane_takes_says_so() {
+        let mut wrong = Vec::new();
+        for persona in Persona::ALL {
+            for framework in Framework::ALL {
+                for scope in [RuntimeScope::Cluster, RuntimeScope::Namespaced] {
+                    for release in RELEASES {
+                        let mut sel = Selection::new(persona, framework);
+                        sel.scope = scope;
+                        sel.release = *release;
+                        let before = render(&sel);
+                        for key in ParamKey::ALL.into_iter().filter(|k| k.applies_to(framework)) {
+                            let mut changed = sel.clone();
+                            changed.params.set(key, probe(key)).unwrap();
+                            let changes = render(&changed).v2 != before.v2;
+                            if changes != v2_pane_takes(&sel, key) {
+                                wrong.push(format!(
+                                    "{} {} {:?} {}: {} changes V2 {changes}",
+                                    persona.id(),
+                                    framework.id(),
+                                    scope,
+                                    release.line,
+                                    key.id()
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong.join("\n"));
     }
 }

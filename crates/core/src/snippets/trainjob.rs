@@ -21,6 +21,12 @@ pub fn job_meta(sel: &Selection) -> ObjectMeta {
     meta
 }
 
+/// Whether a TrainJob sets processes per node for this framework: only the torch and MPI
+/// policies have a `numProcPerNode` to set.
+pub fn takes_procs(framework: Framework) -> bool {
+    matches!(framework.ml_policy(), Some("torch" | "mpi"))
+}
+
 /// `None` for frameworks V2 has no runtime for: the widget never invents one.
 pub fn trainjob_for(sel: &Selection) -> Option<TrainJob> {
     let runtime = sel.runtime_name()?;
@@ -45,7 +51,7 @@ pub fn trainjob_for(sel: &Selection) -> Option<TrainJob> {
             ..Default::default()
         });
     } else {
-        let takes_procs = matches!(sel.framework.ml_policy(), Some("torch" | "mpi"));
+        let takes_procs = takes_procs(sel.framework);
         // A plain-MPI TrainJob names its image, as the SDK's CustomTrainerContainer must.
         let image = match sel.framework {
             Framework::Mpi => Some(super::runtimes::custom_mpi_image(sel)),

@@ -1,0 +1,97 @@
+//! The converted objects as a reader takes them away, the way Kubernetes' own docs offer a
+//! sample: one object per file, in the order to apply them, each named by the file it is saved
+//! as, and the `kubectl apply -f` line for them all. The HTML of the blocks is
+//! explorer-html's `migrate_output`.
+
+use super::{Migration, Outcome};
+use crate::model::Value;
+use crate::yaml;
+use std::fmt::Write;
+
+/// One object to apply, and the file it is saved as.
+#[derive(Debug, PartialEq)]
+pub struct OutputObject {
+    pub file: String,
+    pub kind: String,
+    pub name: String,
+    pub yaml: String,
+}
+
+/// What must exist before the objects that name it: a runtime (and whatever else passed
+/// through) before the TrainJob that references it, which the webhook refuses without it.
+fn apply_rank(kind: &str) -> u8 {
+    u8::from(kind == "TrainJob")
+}
+
+/// The objects of every converted (or passed-through) document, in the order to apply them.
+/// File names are `<kind>-<name>.yaml`, lower case, made unique with `-2`, `-3`….
+pub fn output_objects(m: &Migration) -> Vec<OutputObject> {
+    let mut objects: Vec<OutputObject> = Vec::new();
+    for d in &m.docs {
+        let values: Vec<&serde_json::Value> = match &d.outcome {
+            Outcome::Converted { objects, .. } => objects.iter().collect(),
+            Outcome::PassedThrough { object, .. } => vec![object],
+            _ => continue,
+        };
+        for v in values {
+            let kind = v["kind"].as_str().unwrap_or("object").to_string();
+            let name = v["metadata"]["name"].as_str().unwrap_or("unnamed").to_string();
+            let stem = format!("{}-{}", kind.to_lowercase(), file_safe(&name));
+            let mut file = format!("{stem}.yaml");
+            let mut n = 1;
+            while objects.iter().any(|o| o.file == file) {
+                n += 1;
+                file = format!("{stem}-{n}.yaml");
+            }
+            let yaml = yaml::documents_text([&Value::from(v)]);
+            objects.push(OutputObject { file, kind, name, yaml });
+        }
+    }
+    objects.sort_by_key(|o| apply_rank(&o.kind));
+    objects
+}
+
+/// A name as part of a file name: Kubernetes names are already safe; anything else becomes `_`.
+fn file_safe(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '.') { c } else { '_' }).collect()
+}
+
+/// `kubectl apply -f a.yaml -f b.yaml`, in apply order.
+pub fn apply_command(objects: &[OutputObject]) -> String {
+    let mut line = String::from("kubectl apply");
+    for o in objects {
+        let _ = write!(line, " -f {}", o.file);
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::migrate::migrate_to;
+    use crate::releases::Release;
+
+    const JOB: &str = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: mine\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n      template:\n        spec:\n          containers:\n          - name: pytorch\n            image: my/image:1\n            volumeMounts:\n            - name: data\n              mountPath: /data\n          volumes:\n          - name: data\n            emptyDir: {}\n";
+
+    #[test]
+    fn one_object_per_block_runtime_before_the_trainjob_with_unique_file_names() {
+        let two = format!("{JOB}---\n{JOB}");
+        let m = migrate_to(&two, Release::from_line("v2.0").unwrap()).unwrap();
+        let objects = output_objects(&m);
+        let files: Vec<&str> = objects.iter().map(|o| o.file.as_str()).collect();
+        let kinds: Vec<&str> = objects.iter().map(|o| o.kind.as_str()).collect();
+        // Every TrainJob comes after every other object.
+        let first_job = kinds.iter().position(|k| *k == "TrainJob").unwrap();
+        assert!(kinds[first_job..].iter().all(|k| *k == "TrainJob"), "{kinds:?}");
+        assert!(files.contains(&"trainjob-mine.yaml") && files.contains(&"trainjob-mine-2.yaml"), "{files:?}");
+        // Each block is one document, and together they are the converter's whole output.
+        assert!(objects.iter().all(|o| !o.yaml.contains("\n---\n")));
+        let all = m.output_yaml();
+        let mut whole: Vec<&str> = all.split("---\n").map(str::trim_end).collect();
+        let mut parts: Vec<&str> = objects.iter().map(|o| o.yaml.trim_end()).collect();
+        whole.sort();
+        parts.sort();
+        assert_eq!(parts, whole);
+        assert_eq!(apply_command(&objects), format!("kubectl apply -f {}", files.join(" -f ")));
+    }
+}

@@ -1,0 +1,122 @@
+//! The converted objects as HTML, the way Kubernetes' own docs offer a sample: one block per
+//! object, in the order to apply them (`migrate::output`), each captioned by its file name, with
+//! a Copy button and a download, and the `kubectl apply -f` line for them all. All text escaped;
+//! rendered by the converter module, which also wires the Copy buttons (`button.copy[data-copy]`:
+//! they copy the `<pre>` of their figure), so the widget's wasm carries none of it.
+
+use crate::highlight::{code_html, push_escaped_html};
+use crate::migrate::output::{apply_command, output_objects, OutputObject};
+use crate::migrate::Migration;
+use crate::snippets::Language;
+use std::fmt::Write;
+
+/// Larger objects get no download link: it would carry the whole text a second time, encoded.
+/// The Copy button and the CLI (`trainer-explorer migrate`) still take them.
+const MAX_DOWNLOAD_BYTES: usize = 512 * 1024;
+
+/// The text as a `data:` URL's payload: everything but unreserved characters percent-encoded.
+fn percent_encoded(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 3 / 2);
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// A figure with a caption, optional download link, a Copy button and the code.
+/// `class` is `obj` (an object's YAML) or `apply` (the shell line, not highlighted).
+fn push_block(out: &mut String, class: &str, title: &str, download: Option<(&str, &str)>, code: &str) {
+    let yaml = if class == "obj" { " yaml" } else { "" };
+    let _ = write!(out, "<figure class=\"snippet{yaml} {class}\"><figcaption><span class=\"title\">");
+    push_escaped_html(out, title);
+    out.push_str("</span><span class=\"acts\">");
+    if let Some((file, text)) = download {
+        if text.len() <= MAX_DOWNLOAD_BYTES {
+            out.push_str("<a class=\"download\" download=\"");
+            push_escaped_html(out, file);
+            out.push_str("\" href=\"data:application/yaml;charset=utf-8,");
+            out.push_str(&percent_encoded(text));
+            out.push_str("\">Download</a>");
+        }
+    }
+    out.push_str("<button type=\"button\" class=\"copy\" data-copy aria-label=\"Copy ");
+    push_escaped_html(out, title);
+    out.push_str("\">Copy</button></span></figcaption><pre tabindex=\"0\" aria-label=\"");
+    push_escaped_html(out, title);
+    out.push_str("\">");
+    if yaml.is_empty() {
+        out.push_str("<code class=\"language-sh\">");
+        push_escaped_html(out, code);
+        out.push_str("</code>");
+    } else {
+        out.push_str(&code_html(Language::Yaml, code, &vec![false; code.lines().count()]));
+    }
+    out.push_str("</pre></figure>");
+}
+
+/// Past this many objects (a whole folder of jobs pasted at once) one block holds them all, in
+/// apply order, saved as one file: a block per object would be a page of thousands of buttons.
+const MAX_BLOCKS: usize = 40;
+
+/// The objects' blocks and the apply line, or an empty string when nothing converted.
+pub fn output_html(m: &Migration) -> String {
+    let mut objects = output_objects(m);
+    if objects.is_empty() {
+        return String::new();
+    }
+    if objects.len() > MAX_BLOCKS {
+        let texts: Vec<&str> = objects.iter().map(|o| o.yaml.as_str()).collect();
+        let all = OutputObject {
+            file: "v2-objects.yaml".into(),
+            kind: format!("{} objects", objects.len()),
+            name: "in apply order".into(),
+            yaml: texts.join("---\n"),
+        };
+        objects = vec![all];
+    }
+    let mut out = format!(
+        "<div class=\"objects\" data-trainer=\"{tag}\"><p class=\"apply-intro\">Written for Trainer {tag}. Save each \
+         object under its file name, then apply them in this order:</p>",
+        tag = m.target.tag
+    );
+    push_block(&mut out, "apply", "Apply", None, &apply_command(&objects));
+    for o in &objects {
+        let title = format!("{} ({} {})", o.file, o.kind, o.name);
+        push_block(&mut out, "obj", &title, Some((&o.file, &o.yaml)), &o.yaml);
+    }
+    // Where the Copy buttons' outcome is announced (pkg-migrate/converter.js).
+    out.push_str("<span class=\"sr-only\" role=\"status\"></span></div>");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::migrate::migrate_to;
+    use crate::releases::NEWEST;
+
+    const JOB: &str = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: mine\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n      template:\n        spec:\n          containers:\n          - name: pytorch\n            image: my/image:1\n            volumeMounts:\n            - name: data\n              mountPath: /data\n          volumes:\n          - name: data\n            emptyDir: {}\n";
+
+    #[test]
+    fn the_download_carries_the_object_exactly() {
+        let m = migrate_to(JOB, NEWEST).unwrap();
+        let html = output_html(&m);
+        let objects = output_objects(&m);
+        for o in &objects {
+            let href = format!(
+                "download=\"{}\" href=\"data:application/yaml;charset=utf-8,{}\"",
+                o.file,
+                percent_encoded(&o.yaml)
+            );
+            assert!(html.contains(&href), "{html}");
+        }
+        assert_eq!(html.matches("data-copy").count(), objects.len() + 1);
+        // Decoding gives the text back.
+        let encoded = percent_encoded("a: \"b\" # ü\n");
+        assert_eq!(encoded, "a%3A%20%22b%22%20%23%20%C3%BC%0A");
+    }
+}
