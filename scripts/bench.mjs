@@ -36,6 +36,10 @@ const hello = { wasm: size('dist/_bench/hello/pkg/hello_yew_bg.wasm'), js: sum(s
 const converter = sum(
   ...['trainer_v2_migrate_bg.wasm', 'trainer_v2_migrate.js', 'converter.js', 'converter-worker.js'].map((f) => size(`dist/pkg-migrate/${f}`)),
 );
+// "What Kubernetes runs"'s download: its own module, its glue and the loader.
+const explainModule = sum(
+  ...['trainer_v2_explain_bg.wasm', 'trainer_v2_explain.js', 'converter.js'].map((f) => size(`dist/pkg-migrate/${f}`)),
+);
 const total = (t) => sum(t.wasm, t.js, t.css);
 
 // Where the widget's wasm bytes go, from twiggy on the build before wasm-opt (which shrinks every
@@ -210,6 +214,7 @@ const lines = [
   row(`Toggle to DOM, round all frameworks (none among the last 4 kept), ${READER_PAUSE_MS} ms reader pause between clicks, so the views one click away are prepared at idle time: median / p95 (200 toggles)`, `${ms(pct(readerToggles, 50))} / ${ms(pct(readerToggles, 95))}`, '–'),
   row('Toggle to DOM, round all frameworks, 5 ms between clicks, so nothing is prepared (preparation waits 20 ms; every toggle builds, highlights and parses): median / p95 (200 toggles)', `${ms(pct(freshToggles, 50))} / ${ms(pct(freshToggles, 95))}`, '–'),
   row('Converter module, loaded only in migrate mode (gzip -9)', kb(converter.gz), '–'),
+  row('"What Kubernetes runs" module, loaded when a reader opens it (gzip -9)', kb(explainModule.gz), '–'),
   row('Migrate 1 MB manifest, native (best of 5)', `${native.seconds.toFixed(3)} s (${mbps(native.bytes, native.seconds)}, ${native.documents} documents)`, '–'),
   row('Lighthouse 12.2.3 (mobile): accessibility / performance / CLS', lh ? `${lh.a11y} / ${lh.perf} / ${lh.cls}` : 'not run', '–'),
   row('Migrate 1 MB manifest, wasm in Chromium (best of 3)', `${(wasmMigrate.ms / 1000).toFixed(3)} s (${mbps(wasmMigrate.bytes, wasmMigrate.ms / 1000)})`, '–'),

@@ -5,27 +5,31 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 
-# The widget, and the converter as a second module that loads only in migrate mode, built for
+# The widget, the converter as a second module that loads only in migrate mode, and "What
+# Kubernetes runs" as a third that loads when a reader opens it, built for
 # size (Cargo.toml's wasm-release profile; the release profile is the native CLI's, for speed).
-cargo build --profile wasm-release --target wasm32-unknown-unknown --lib -p trainer-v2-explorer -p trainer-v2-migrate
+cargo build --profile wasm-release --target wasm32-unknown-unknown --lib -p trainer-v2-explorer -p trainer-v2-migrate -p trainer-v2-explain
 # Only what this script writes is replaced: dist/kits (make kits) and dist/examples stay.
 rm -rf dist/pkg dist/pkg-migrate dist/blog && mkdir -p dist/pkg dist/pkg-migrate
 wasm-bindgen --target web --no-typescript --out-dir dist/pkg \
   target/wasm32-unknown-unknown/wasm-release/trainer_v2_explorer.wasm
 wasm-bindgen --target web --no-typescript --out-dir dist/pkg-migrate \
   target/wasm32-unknown-unknown/wasm-release/trainer_v2_migrate.wasm
+wasm-bindgen --target web --no-typescript --out-dir dist/pkg-migrate \
+  target/wasm32-unknown-unknown/wasm-release/trainer_v2_explain.wasm
 wasm=dist/pkg/trainer_v2_explorer_bg.wasm
 scripts/wasm-opt.sh "$wasm"
 # Short import and export names in the widget's wasm and glue (about 6 KB gzipped).
 python3 scripts/shorten-wasm-names.py "$wasm" dist/pkg/trainer_v2_explorer.js
 scripts/wasm-opt.sh dist/pkg-migrate/trainer_v2_migrate_bg.wasm
+scripts/wasm-opt.sh dist/pkg-migrate/trainer_v2_explain_bg.wasm
 cp index.html dist/index.html
 scripts/explorer.sh post --check
 cp www/*.js www/*.css dist/
 # The wasm-bindgen glue and the widget's loader ship minified (about 2 KB and 1 KB less gzipped
 # for the widget); www/ keeps the readable loader.
 if command -v terser >/dev/null; then
-  for js in dist/pkg/trainer_v2_explorer.js dist/pkg-migrate/trainer_v2_migrate.js dist/explorer.js; do
+  for js in dist/pkg/trainer_v2_explorer.js dist/pkg-migrate/trainer_v2_migrate.js dist/pkg-migrate/trainer_v2_explain.js dist/explorer.js; do
     terser "$js" --module --compress --mangle -o "$js.min" && mv "$js.min" "$js"
   done
 else

@@ -47,10 +47,11 @@ size() { python3 -c 'import sys; n = int(sys.argv[1]); print(f"{n / 1e6:.2f} MB"
 bytes() { find "$@" -type f -print0 | xargs -0 cat | wc -c; }
 gzipped() { local total=0 f; for f in "$@"; do total=$((total + $(gzip -9c "$f" | wc -c))); done; echo "$total"; }
 widget_gzip=$(size "$(gzipped dist/pkg/trainer_v2_explorer_bg.wasm dist/pkg/trainer_v2_explorer.js dist/explorer.js)")
-converter_gzip=$(size "$(gzipped dist/pkg-migrate/trainer_v2_migrate_bg.wasm dist/pkg-migrate/*.js)")
+converter_gzip=$(size "$(gzipped dist/pkg-migrate/trainer_v2_migrate_bg.wasm dist/pkg-migrate/trainer_v2_migrate.js dist/pkg-migrate/converter*.js dist/pkg-migrate/sources.js dist/pkg-migrate/copy-blocks.js)")
+explain_gzip=$(size "$(gzipped dist/pkg-migrate/trainer_v2_explain_bg.wasm dist/pkg-migrate/trainer_v2_explain.js dist/pkg-migrate/converter.js dist/pkg-migrate/sources.js dist/pkg-migrate/copy-blocks.js)")
 readers() { # kit folder, its assets folder, its fallbacks folder
   sed -e "s/{{assets_size}}/$(size "$(bytes "$1/$2")")/" -e "s/{{fallbacks_size}}/$(size "$(bytes "$1/$3")")/" \
-    -e "s/{{widget_gzip}}/$widget_gzip/" -e "s/{{converter_gzip}}/$converter_gzip/" \
+    -e "s/{{widget_gzip}}/$widget_gzip/" -e "s/{{converter_gzip}}/$converter_gzip/" -e "s/{{explain_gzip}}/$explain_gzip/" \
     embed/common/INSTALL-readers.md >>"$1/INSTALL.md"
 }
 readers "$kits/kubeflow-blog" assets/trainer-v2-explorer _includes/trainer-v2-explorer

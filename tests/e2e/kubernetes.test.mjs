@@ -1,10 +1,10 @@
-// "What Kubernetes runs" in the built site (make dist), in headless Chromium: opening it loads the
-// converter module, which fills in the pods, the environment and the objects the Trainer
+// "What Kubernetes runs" in the built site (make dist), in headless Chromium: opening it loads its
+// own module (crates/explain-wasm), which fills in the pods, the environment and the objects the Trainer
 // controller creates for the reader's selection; it follows the parameters, the framework and
 // the release while open. Screenshots (desktop, phone, dark) go to target/e2e-k8s-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, MAIN_WIDGET, openPane } from './helpers.mjs';
+import { BASE, launch, MAIN_WIDGET, openPane } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -97,4 +97,22 @@ test('screenshots: phone and dark', async () => {
     assert.deepEqual(errors, []);
     await context.close();
   }
+});
+
+test('opening "What Kubernetes runs" downloads its own small module, not the converter', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const fetched = [];
+  context.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  const { page, errors } = await open(context, 'framework=pytorch');
+  await pane(page, `body.querySelector('tr[data-env="PET_NNODES"]')`);
+  const wasm = fetched.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop());
+  assert.ok(wasm.includes('trainer_v2_explain_bg.wasm'), wasm.join(', '));
+  // The converter (its YAML parser, migration and upgrade notes) is for migrate mode.
+  assert.ok(!wasm.includes('trainer_v2_migrate_bg.wasm'), `the pane downloaded ${wasm.join(', ')}`);
+  // And it is the smaller download (no YAML parser, migration or upgrade notes in it).
+  const bytes = async (name) => (await (await fetch(new URL(`pkg-migrate/${name}`, BASE))).arrayBuffer()).byteLength;
+  const [own, converter] = [await bytes('trainer_v2_explain_bg.wasm'), await bytes('trainer_v2_migrate_bg.wasm')];
+  assert.ok(own < converter, `explain module ${own} B, converter ${converter} B`);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -40,6 +40,17 @@ function loadOnPage() {
   return onPage;
 }
 
+// "What Kubernetes runs" has a module of its own (crates/explain-wasm): a fraction of the
+// converter's size, since it parses no YAML.
+let explainer;
+function loadExplainer() {
+  explainer ??= import(here('./trainer_v2_explain.js')).then(async (m) => {
+    await m.default();
+    return m;
+  });
+  return explainer;
+}
+
 function convertOnPage(text, release) {
   return loadOnPage().then((m) => m.migrate(text, release));
 }
@@ -47,9 +58,12 @@ function convertOnPage(text, release) {
 // The lazily filled disclosures (src/ui/components/lazy_pane.rs): the widget hands over an
 // opened one; the core computes and renders the HTML for its data-query (it takes microseconds,
 // so on the page, not in the worker), and a new query re-renders it while it is open. data-pane
-// names the converter export: "What Kubernetes runs" (explain::view) and "Upgrading from an
-// older release" (upgrade::view).
-const PANES = { explain: (m, query) => m.explain(query), upgrade: (m, query) => m.upgrade_notes(query) };
+// names the export: "What Kubernetes runs" (explain_view, in its own module) and "Upgrading from
+// an older release" (upgrade_view, in the converter's).
+const PANES = {
+  explain: (query) => loadExplainer().then((m) => m.explain(query)),
+  upgrade: (query) => loadOnPage().then((m) => m.upgrade_notes(query)),
+};
 // A pane's stylesheet, a file rather than inline (the strict CSP forbids inline styles).
 const STYLES = { explain: here('./explain.css') };
 const followed = new WeakSet();
@@ -60,8 +74,8 @@ export function showPane(details) {
     if (!details.open || !body || !compute) return;
     const query = details.dataset.query;
     if (!body.firstChild) body.innerHTML = '<p class="msg-working" role="status">Working it out…</p>';
-    loadOnPage()
-      .then((m) => JSON.parse(compute(m, query)))
+    compute(query)
+      .then((json) => JSON.parse(json))
       .then((answer) => {
         if (details.dataset.query !== query) return; // a newer selection renders instead
         if ('html' in answer) {
@@ -141,16 +155,22 @@ function stopHungWorker(job) {
 }
 
 /** Converts V1 YAML into objects for the Trainer release line `release` (v2.1); resolves to the
- * converter's JSON answer (see migrate-wasm). */
+ * converter's JSON answer (see migrate-wasm), its result styled by migrate.css. */
 export function convert(text, release) {
   if (worker === undefined) startWorker();
-  if (!worker) return convertOnPage(text, release);
+  if (!worker) return convertOnPage(text, release).then(styled);
   return new Promise((resolve, reject) => {
     waiting?.resolve(SUPERSEDED);
     waiting = { id: nextId++, text, release, resolve, reject };
     next();
-  });
+  }).then(styled);
 }
+
+// The result's stylesheet, a file rather than inline (the strict CSP forbids inline styles),
+// linked in front of the result's first part (the JSON's "summary"; the widget places it first).
+// Inside a JSON string every quote is escaped, so the first `"summary":"` is the key itself.
+const MIGRATE_CSS = `<link rel="stylesheet" href="${here('./migrate.css')}">`;
+const styled = (json) => json.replace('"summary":"', `"summary":${JSON.stringify(MIGRATE_CSS).slice(0, -1)}`);
 
 // Migrate mode's output (src/migrate/output.rs): one block per object, each with a Copy button
 // (`button[data-copy]`) that copies its own figure's code. The widget places that HTML in its

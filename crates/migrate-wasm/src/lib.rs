@@ -1,5 +1,6 @@
 //! The converter behind the widget's migrate mode. A separate module because YAML parsing is
-//! the heaviest code we ship; the widget loads this only when a reader opens migrate mode.
+//! the heaviest code we ship; the widget loads this only when a reader opens migrate mode or the
+//! upgrade notes. "What Kubernetes runs" has a smaller module of its own (crates/explain-wasm).
 
 use wasm_bindgen::prelude::*;
 
@@ -13,13 +14,6 @@ pub fn migrate(text: &str, release: Option<String>) -> String {
         Some(line) => view::rendered_json_for(text, &line),
         None => view::rendered_json(text),
     }
-}
-
-/// "What Kubernetes runs" for a widget selection (its URL query): `{"html"}` or `{"error"}` as
-/// JSON. Here rather than in the widget's module, which stays within its size budget.
-#[wasm_bindgen]
-pub fn explain(query: &str) -> String {
-    explorer_html::explain_view::pane_json(query)
 }
 
 /// "Upgrading from an older release" for a widget selection (its URL query): `{"html"}` or
