@@ -58,8 +58,8 @@ function convertOnPage(text, release) {
 // The lazily filled disclosures (src/ui/components/lazy_pane.rs): the widget hands over an
 // opened one; the core computes and renders the HTML for its data-query (it takes microseconds,
 // so on the page, not in the worker), and a new query re-renders it while it is open. data-pane
-// names the export: "What Kubernetes runs" (explain_view, in its own module) and "Upgrading from
-// an older release" (upgrade_view, in the converter's).
+// names the export: "What Kubernetes runs" (explorer_html::explain_view, in its own module) and
+// "Upgrading from an older release" (upgrade_view, in the converter's).
 const PANES = {
   explain: (query) => loadExplainer().then((m) => m.explain(query)),
   upgrade: (query) => loadOnPage().then((m) => m.upgrade_notes(query)),
