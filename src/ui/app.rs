@@ -259,7 +259,9 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             // Above the panes, where the reader meets the first highlighted line.
             <div class="legend">
                 <span class="swatch" aria-hidden="true"></span>
-                { "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }
+                <span>{ "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }</span>
+                // A checkbox the stylesheet reads (:has): no state or handler in the wasm.
+                <label class="wrap-toggle"><input type="checkbox" />{ "Wrap long lines" }</label>
             </div>
             if stale {
                 <p class="panes-stale" role="status">

@@ -227,3 +227,27 @@ test('at 390 px no part of the post scrolls sideways', async () => {
   assert.ok(wide.page <= 390, `the page is ${wide.page} px wide`);
   await context.close();
 });
+
+test('at 390 px "Wrap long lines" shows every line of the panes in full, and the panes say they scroll', async () => {
+  const { context, page, go } = await open('?persona=data-scientist&framework=tensorflow', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await go();
+  await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
+  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`);
+  // The panes' code blocks: how many are wider than their box, and whether each draws its
+  // scroll cue (the shadows in its background).
+  const blocks = () =>
+    page.evaluate((w) =>
+      [...document.querySelector(w).shadowRoot.querySelectorAll('.pane pre')].map((pre) => ({
+        clipped: pre.scrollWidth > pre.clientWidth + 1,
+        cue: getComputedStyle(pre).backgroundImage.includes('radial-gradient'),
+      })),
+    MAIN_WIDGET);
+  const before = await blocks();
+  assert.ok(before.some((b) => b.clipped), 'some line is wider than a 390 px pane');
+  assert.ok(before.every((b) => b.cue), 'every pane block shows that it scrolls');
+  const toggle = page.locator(`${MAIN_WIDGET} .wrap-toggle`);
+  await toggle.click();
+  assert.equal(await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).isChecked(), true);
+  assert.deepEqual((await blocks()).filter((b) => b.clipped), [], 'no line clipped once wrapped');
+  await context.close();
+});
