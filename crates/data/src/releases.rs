@@ -483,11 +483,14 @@ pub const V2_3: Release = Release {
     ..V2_2
 };
 
-/// Every release line, oldest first.
-pub const RELEASES: &[Release] = &[V2_0, V2_1, V2_2, V2_3];
+/// Every release line, oldest first. A `static`, so the table and every runtime, image and field
+/// list it holds are in the program once: a `const` is copied into each crate that names it, and
+/// the widget's wasm carried three copies (this crate's, the core's and the widget's own).
+pub static RELEASES: &[Release] = &[V2_0, V2_1, V2_2, V2_3];
 
-/// The release the widget, the CLI and the post target unless asked otherwise.
-pub const NEWEST: Release = RELEASES[RELEASES.len() - 1];
+/// The release the widget, the CLI and the post target unless asked otherwise. Read from
+/// RELEASES (a `static` for the same reason), so its runtimes are the table's, not a copy.
+pub static NEWEST: Release = RELEASES[RELEASES.len() - 1];
 
 impl Release {
     pub fn from_line(line: &str) -> Option<Release> {
