@@ -172,6 +172,10 @@ pub struct Controller {
     /// (plugins/mpi/mpi.go:95-107 @v2.3.0).
     pub mpi_reserved_env: bool,
     pub resources_per_node: ResourcesPerNodeRule,
+    /// The TrainJob webhook refuses a name that is not an RFC 1035 label
+    /// (pkg/webhooks/trainjob_webhook.go:57-60 @v2.0.1). From v2.1 the CRD's own rule does
+    /// (trainjob_types.go:37 @v2.1.0), read from the CRD like every rule (src/explain/crd).
+    pub webhook_checks_name: bool,
 }
 
 /// torch's `numProcPerNode` resolution (plugins/torch/torch.go).
@@ -351,6 +355,7 @@ pub const V2_0: Release = Release {
         mpi_slots_follow_gpus: false,
         mpi_reserved_env: false,
         resources_per_node: ResourcesPerNodeRule::ReplaceTrainer,
+        webhook_checks_name: true,
     },
 };
 
@@ -368,6 +373,7 @@ pub const V2_1: Release = Release {
         torchtune: TorchTuneRules::Lora,
         mpi_slots_follow_gpus: true,
         resources_per_node: ResourcesPerNodeRule::Replace,
+        webhook_checks_name: false,
         ..V2_0.controller
     },
     ..V2_0

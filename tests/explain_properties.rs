@@ -66,7 +66,7 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
         let e = explain(Input::new(&job, &runtime), sel.release);
         let at = format!("{sel:?}");
         let release = sel.release;
-        assert_eq!(e.rejected, None, "the widget wrote a TrainJob the webhook refuses: {at}");
+        assert_eq!(e.rejected, vec![], "the widget wrote a TrainJob the webhook refuses: {at}");
         assert_eq!(e.trainer, release.tag, "{at}");
         let trainer = job.spec.trainer.as_ref().unwrap();
         // The runtime's numNodes (1) when the TrainJob leaves it out, as torchtune does.

@@ -32,7 +32,7 @@ fn json_for_every_framework_and_release() {
             // The shape the issue asks for, before the snapshot pins the values.
             let v: serde_json::Value = serde_json::from_str(&json).unwrap();
             assert_eq!(v["trainer"], release.tag, "{query}");
-            match v["rejected"].is_null() {
+            match v["rejected"] == serde_json::json!([]) {
                 true => {
                     let shaped = v["jobset"]["replicatedJobs"].is_array() && v["objects"].is_array();
                     assert!(shaped && !v["pods"].as_array().unwrap().is_empty(), "{query}");
@@ -55,8 +55,8 @@ fn a_framework_newer_than_the_release_is_the_webhooks_not_found() {
     let json = stdout(&cli(&["explain", "--query", "release=v2.1&framework=jax"]));
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["trainer"], "v2.1.0");
-    assert_eq!(v["rejected"]["field"], "spec.RuntimeRef");
-    let reason = v["rejected"]["reason"].as_str().unwrap();
+    assert_eq!(v["rejected"][0]["field"], "spec.RuntimeRef");
+    let reason = v["rejected"][0]["reason"].as_str().unwrap();
     assert!(
         reason.starts_with("clustertrainingruntimes.trainer.kubeflow.org \"jax-distributed\" not found"),
         "{reason}"
@@ -163,9 +163,9 @@ fn a_rejected_trainjob_prints_the_webhooks_reason() {
     let v: serde_json::Value =
         serde_json::from_str(&stdout(&cli(&["explain", job.to_str().unwrap(), runtime.to_str().unwrap()]))).unwrap();
     assert!(v["jobset"].is_null() && v["pods"].as_array().unwrap().is_empty());
-    assert_eq!(v["rejected"]["field"], "spec.trainer.env");
+    assert_eq!(v["rejected"][0]["field"], "spec.trainer.env");
     assert_eq!(
-        v["rejected"]["reason"],
+        v["rejected"][0]["reason"],
         "must not have reserved envs, invalid envs configured: [OMPI_MCA_orte_set_default_slots]"
     );
 }

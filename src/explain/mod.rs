@@ -11,6 +11,7 @@
 //! plugins, the JobSet builder, then each component builder's objects.
 
 mod build;
+pub mod crd;
 mod objects;
 mod plugins;
 pub mod quantity;
@@ -27,6 +28,7 @@ use crate::model::vecmap::VecMap;
 use crate::model::Value;
 pub use crate::releases::Release;
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// What the typed runtime model does not keep of a replicatedJob, and the controller reads:
 /// `replicas` and `template.spec.parallelism`. `None` is Kubernetes' default (1).
@@ -58,12 +60,43 @@ pub struct Input<'a> {
     pub runtime: &'a TrainingRuntime,
     pub counts: &'a [JobCounts],
     pub legacy: &'a Legacy,
+    /// The TrainJob and runtime as written, when they were read from text: the CRD checks then
+    /// see every field, also those the typed models do not keep.
+    pub written: Option<Written<'a>>,
+}
+
+/// A TrainJob and its runtime as JSON, as the user wrote them.
+#[derive(Clone, Copy, Debug)]
+pub struct Written<'a> {
+    pub job: &'a serde_json::Value,
+    pub runtime: &'a serde_json::Value,
 }
 
 impl<'a> Input<'a> {
     /// A TrainJob and runtime as the typed models hold them, with the default counts.
     pub fn new(job: &'a TrainJob, runtime: &'a TrainingRuntime) -> Input<'a> {
-        Input { job, runtime, counts: &[], legacy: &NO_LEGACY }
+        Input { job, runtime, counts: &[], legacy: &NO_LEGACY, written: None }
+    }
+
+    /// The TrainJob and runtime as the API server receives them: as written, or else the typed
+    /// models with the legacy fields put back.
+    pub fn as_json(&self) -> (Cow<'a, serde_json::Value>, Cow<'a, serde_json::Value>) {
+        if let Some(w) = self.written {
+            return (Cow::Borrowed(w.job), Cow::Borrowed(w.runtime));
+        }
+        let mut job = serde_json::to_value(self.job).unwrap_or_default();
+        if let Some(spec) = job.get_mut("spec").and_then(serde_json::Value::as_object_mut) {
+            if let Some(text) = &self.legacy.num_proc_per_node {
+                if let Some(trainer) = spec.get_mut("trainer").and_then(serde_json::Value::as_object_mut) {
+                    trainer.insert("numProcPerNode".into(), text.clone().into());
+                }
+            }
+            for (name, value) in &self.legacy.pod_settings {
+                spec.insert(name.clone(), serde_json::to_value(value).unwrap_or_default());
+            }
+        }
+        let runtime = serde_json::to_value(self.runtime).unwrap_or_default();
+        (Cow::Owned(job), Cow::Owned(runtime))
     }
 }
 
@@ -75,7 +108,10 @@ pub struct Explanation {
     pub jobset: Option<JobSetView>,
     pub pods: Vec<PodGroup>,
     pub objects: Vec<Object>,
-    pub rejected: Option<Rejection>,
+    /// Every error the release's API server (CRD schema and rules) and validating webhook give,
+    /// in the order they report them; empty when the TrainJob is admitted. Nothing is created
+    /// when it is not empty.
+    pub rejected: Vec<Rejection>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -147,7 +183,8 @@ pub struct Object {
     pub data: Option<VecMap<String, String>>,
 }
 
-/// What the validating webhook answers instead of creating anything.
+/// One error the API server or the validating webhook answers instead of creating anything:
+/// the field path it names and its message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Rejection {
     pub field: String,
@@ -158,7 +195,8 @@ pub struct Rejection {
 /// the webhook gives at that release.
 pub fn explain(input: Input, release: Release) -> Explanation {
     let trainer = release.tag.to_string();
-    if let Some(rejected) = validate::check(input, release) {
+    let rejected = validate::check(input, release);
+    if !rejected.is_empty() {
         return Explanation::rejected(trainer, rejected);
     }
     match build::run(input, release) {
@@ -167,17 +205,17 @@ pub fn explain(input: Input, release: Release) -> Explanation {
             jobset: Some(built.jobset),
             pods: built.pods,
             objects: built.objects,
-            rejected: None,
+            rejected: vec![],
         },
         // The controller's reconcile error (the webhook let it through): shown the same way.
-        Err(rejected) => Explanation::rejected(trainer, rejected),
+        Err(rejected) => Explanation::rejected(trainer, vec![rejected]),
     }
 }
 
 impl Explanation {
-    /// Nothing is created: the answer is the rejection.
-    pub fn rejected(trainer: String, rejected: Rejection) -> Explanation {
-        Explanation { trainer, jobset: None, pods: vec![], objects: vec![], rejected: Some(rejected) }
+    /// Nothing is created: the answer is the rejection (one or more errors).
+    pub fn rejected(trainer: String, rejected: Vec<Rejection>) -> Explanation {
+        Explanation { trainer, jobset: None, pods: vec![], objects: vec![], rejected }
     }
 }
 

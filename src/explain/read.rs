@@ -1,7 +1,7 @@
 //! A user's own manifests: YAML text holding one TrainJob and the runtime it references, read
 //! into the typed models plus the per-replicatedJob counts those models drop.
 
-use super::{explain, Explanation, Input, JobCounts, Legacy, Release};
+use super::{explain, Explanation, Input, JobCounts, Legacy, Release, Written};
 use crate::model::v2::{TrainJob, TrainingRuntime};
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -14,11 +14,20 @@ pub struct Documents {
     pub runtime: TrainingRuntime,
     pub counts: Vec<JobCounts>,
     pub legacy: Legacy,
+    /// The two documents as written, for the CRD checks.
+    pub written_job: Json,
+    pub written_runtime: Json,
 }
 
 impl Documents {
     pub fn input(&self) -> Input<'_> {
-        Input { job: &self.job, runtime: &self.runtime, counts: &self.counts, legacy: &self.legacy }
+        Input {
+            job: &self.job,
+            runtime: &self.runtime,
+            counts: &self.counts,
+            legacy: &self.legacy,
+            written: Some(Written { job: &self.written_job, runtime: &self.written_runtime }),
+        }
     }
 }
 
@@ -103,6 +112,7 @@ pub fn documents(text: &str) -> Result<Documents, String> {
         return Err("no TrainingRuntime or ClusterTrainingRuntime in the input".into());
     }
     let runtime = referenced(job, &runtimes)?;
+    let written_job = job.clone();
     let mut job = job.clone();
     let legacy = take_legacy(&mut job);
     let rjobs =
@@ -121,7 +131,14 @@ pub fn documents(text: &str) -> Result<Documents, String> {
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
-    Ok(Documents { job: typed(&job, "TrainJob")?, runtime: typed(runtime, "runtime")?, counts, legacy })
+    Ok(Documents {
+        job: typed(&job, "TrainJob")?,
+        runtime: typed(runtime, "runtime")?,
+        counts,
+        legacy,
+        written_job,
+        written_runtime: runtime.clone(),
+    })
 }
 
 /// `documents` then `explain`.

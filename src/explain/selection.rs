@@ -22,12 +22,12 @@ pub fn for_selection(sel: &Selection) -> Result<Explanation, String> {
         let elsewhere =
             RELEASES.iter().map(|r| Selection { release: *r, ..sel.clone() }).find_map(|s| trainjob_for(&s));
         if let Some(rejected) = elsewhere.and_then(|job| missing_builtin(&job.spec.runtime_ref, release)) {
-            return Ok(Explanation::rejected(release.tag.to_string(), rejected));
+            return Ok(Explanation::rejected(release.tag.to_string(), vec![rejected]));
         }
         return Err(format!("{} has no Trainer V2 runtime, so there is nothing to explain", sel.framework.id()));
     };
     if let Some(rejected) = missing_builtin(&job.spec.runtime_ref, release) {
-        return Ok(Explanation::rejected(release.tag.to_string(), rejected));
+        return Ok(Explanation::rejected(release.tag.to_string(), vec![rejected]));
     }
     Ok(explain(Input::new(&job, &runtime), release))
 }
@@ -78,7 +78,8 @@ impl Linked {
 /// `for_selection`, linked; the bare explanation when there is nothing to link (a rejection).
 pub fn linked(sel: &Selection) -> Result<Result<Linked, Explanation>, String> {
     let explanation = for_selection(sel)?;
-    let (Some(job), Some(runtime), None) = (trainjob_for(sel), runtime_for(sel), &explanation.rejected) else {
+    let (Some(job), Some(runtime), true) = (trainjob_for(sel), runtime_for(sel), explanation.rejected.is_empty())
+    else {
         return Ok(Err(explanation));
     };
     let shown = Shown {

@@ -1,12 +1,14 @@
 //! What the API server (the release's CRDs) and the TrainJob validating webhook refuse
 //! (pkg/webhooks/trainjob_webhook.go:110-121 runs each plugin's `Validate` through the runtime's
-//! `ValidateObjects`, pkg/runtime/core/clustertrainingruntime.go:99-123). Upstream aggregates
-//! every plugin's errors in Go map order; this returns the first in a fixed order: schema,
-//! jobset, torch, mpi, xgboost.
+//! `ValidateObjects`, pkg/runtime/core/clustertrainingruntime.go:99-123). The API server checks
+//! first, and the webhook sees only what it admits: every error of the CRDs' constraints and
+//! rules (src/explain/crd) is returned, or else the webhook's. Upstream aggregates every
+//! plugin's errors in Go map order; of the plugins' this returns the first in a fixed order
+//! (jobset, torch, mpi, xgboost), then every runtime-patch manager error.
 
 use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
 use super::plugins::{bad_quantity, Policy, Procs};
-use super::{Input, Rejection};
+use super::{crd, Input, Rejection};
 use crate::model::Value;
 use crate::releases::{NumProcPerNode, PodSettingsField, Release};
 
@@ -25,8 +27,111 @@ fn reject(field: &str, reason: String) -> Option<Rejection> {
     Some(Rejection { field: field.into(), reason })
 }
 
-pub fn check(input: Input, release: Release) -> Option<Rejection> {
-    schema(input).or_else(|| crd(input, release)).or_else(|| jobset(input)).or_else(|| plugins(input, release))
+pub fn check(input: Input, release: Release) -> Vec<Rejection> {
+    if let Some(decoding) = schema(input).or_else(|| unknown_fields(input, release)) {
+        return vec![decoding];
+    }
+    let api_server = crd_rules(input, release);
+    if !api_server.is_empty() {
+        return api_server;
+    }
+    let mut webhook = name(input, release);
+    webhook.extend(jobset(input).or_else(|| plugins(input, release)));
+    webhook.extend(runtime_patch_managers(input));
+    webhook
+}
+
+/// The TrainJob and its runtime against the release's CRD constraints and rules. The runtime's
+/// errors are named `runtime <path>`: the runtime was created before, so a cluster would have
+/// refused it then.
+fn crd_rules(input: Input, release: Release) -> Vec<Rejection> {
+    let (job, runtime) = input.as_json();
+    let mut errors = crd::validate(release.tag, &job);
+    let runtime_errors = crd::validate(release.tag, &runtime);
+    errors.extend(runtime_errors.into_iter().map(|e| Rejection { field: format!("runtime {}", e.field), ..e }));
+    errors
+}
+
+/// v2.0.1 trainjob_webhook.go:57-60: `validation.IsDNS1035Label` on the name, each error at
+/// `metadata.name` (apimachinery util/validation: MaxLenError, RegexError).
+fn name(input: Input, release: Release) -> Vec<Rejection> {
+    if !release.controller.webhook_checks_name {
+        return Vec::new();
+    }
+    let name = input.job.metadata.name.as_deref().unwrap_or_default();
+    let mut reasons = Vec::new();
+    if name.len() > 63 {
+        reasons.push("must be no more than 63 characters".to_string());
+    }
+    if !is_dns1035_label(name) {
+        reasons.push(
+            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic \
+             character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for \
+             validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+                .to_string(),
+        );
+    }
+    reasons
+        .into_iter()
+        .map(|r| Rejection { field: "metadata.name".into(), reason: format!("Invalid value: {name:?}: {r}") })
+        .collect()
+}
+
+/// `^[a-z]([-a-z0-9]*[a-z0-9])?$`.
+fn is_dns1035_label(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_lowercase())
+        && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !s.ends_with('-')
+}
+
+/// `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`.
+fn is_dns1123_subdomain(s: &str) -> bool {
+    s.split('.').all(|label| {
+        label.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+            && label.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && !label.ends_with('-')
+    })
+}
+
+/// jobset.go:129 @v2.2.1 (:176 @v2.3.0): `validation.IsDomainPrefixedPath` on each runtime
+/// patch's manager, every error at `spec.runtimePatches.manager` (the path has no index
+/// upstream). apimachinery util/validation: the host before the first `/` is a DNS-1123
+/// subdomain, the rest a non-empty HTTP path.
+fn runtime_patch_managers(input: Input) -> Vec<Rejection> {
+    const FIELD: &str = "spec.runtimePatches.manager";
+    const HTTP_PATH: &str = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+";
+    let mut errors = Vec::new();
+    let invalid = |value: &str, reason: &str| Rejection {
+        field: FIELD.into(),
+        reason: format!("Invalid value: {value:?}: {reason}"),
+    };
+    for patch in &input.job.spec.runtime_patches {
+        let manager = str_at(patch, &["manager"]).unwrap_or_default();
+        if manager.is_empty() {
+            errors.push(Rejection { field: FIELD.into(), reason: "Required value".into() });
+            continue;
+        }
+        let Some((host, path)) = manager.split_once('/').filter(|(h, p)| !h.is_empty() && !p.is_empty()) else {
+            errors.push(invalid(&manager, "must be a domain-prefixed path (such as \"acme.io/foo\")"));
+            continue;
+        };
+        if host.len() > 253 {
+            errors.push(invalid(host, "must be no more than 253 characters"));
+        }
+        if !is_dns1123_subdomain(host) {
+            errors.push(invalid(
+                host,
+                "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and \
+                 must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is \
+                 '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+            ));
+        }
+        let path_ok = path.chars().all(|c| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c));
+        if !path_ok {
+            errors.push(invalid(path, &format!("Invalid path (regex used for validation is '{HTTP_PATH}')")));
+        }
+    }
+    errors
 }
 
 /// The API server's own schema check: a quantity it cannot read never reaches the webhook.
@@ -46,7 +151,7 @@ fn unknown(object: &str, path: &str, release: Release) -> Option<Rejection> {
 }
 
 /// The TrainJob and runtime against the release's CRDs (the release data's field facts).
-fn crd(input: Input, release: Release) -> Option<Rejection> {
+fn unknown_fields(input: Input, release: Release) -> Option<Rejection> {
     let spec = &input.job.spec;
     // Pod settings moved: podSpecOverrides (v2.0), podTemplateOverrides (v2.1), runtimePatches.
     let used = input.legacy.pod_settings.iter().map(|(name, _)| name.as_str());

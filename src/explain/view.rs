@@ -180,7 +180,7 @@ pub fn html(e: &Explanation) -> String {
 /// The view with its items linked to the lines of `shown` (the TrainJob and runtime YAML) they
 /// come from, shown beside them.
 pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String {
-    if e.rejected.is_some() {
+    if !e.rejected.is_empty() {
         return html(e);
     }
     let links = Links { origins, shown };
@@ -210,15 +210,24 @@ pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String 
 }
 
 fn body(out: &mut String, e: &Explanation, links: Option<&Links>) {
-    if let Some(r) = &e.rejected {
+    if let [first, more @ ..] = e.rejected.as_slice() {
         let _ = write!(
             out,
             "<p class=\"k8s-rejected\" role=\"alert\"><strong>Trainer {} refuses this TrainJob</strong>, so nothing \
-             is created. {}: {}</p>",
+             is created. {}: {}",
             esc(&e.trainer),
-            code(&r.field),
-            esc(&r.reason)
+            code(&first.field),
+            esc(&first.reason)
         );
+        if !more.is_empty() {
+            out.push_str("</p><ul class=\"k8s-rejected-more\">");
+            for r in more {
+                let _ = write!(out, "<li>{}: {}</li>", code(&r.field), esc(&r.reason));
+            }
+            out.push_str("</ul>");
+            return;
+        }
+        out.push_str("</p>");
         return;
     }
     let Some(jobset) = &e.jobset else { return };
@@ -318,7 +327,7 @@ mod tests {
     fn text_is_escaped() {
         // The widget's parameters never hold markup (the query refuses it); a reason might.
         let r = super::super::Rejection { field: "spec.<x>".into(), reason: "a <b>bold</b> & claim".into() };
-        let html = html(&Explanation::rejected("v2.3.0".into(), r));
+        let html = html(&Explanation::rejected("v2.3.0".into(), vec![r]));
         assert!(html.contains("<code>spec.&lt;x&gt;</code>: a &lt;b&gt;bold&lt;/b&gt; &amp; claim"), "{html}");
     }
 }
