@@ -195,6 +195,10 @@ pub struct Controller {
     /// The Flux webhook checks the TrainJob's `numProcPerNode` over the runtime's
     /// (plugins/flux/flux.go:95-103 @v2.3.0); v2.2.1 (:110-116) checks the runtime's only.
     pub flux_checks_trainjob_procs: bool,
+    /// The TrainJob webhook refuses a name that is not an RFC 1035 label
+    /// (pkg/webhooks/trainjob_webhook.go:57-60 @v2.0.1). From v2.1 the CRD's own rule does
+    /// (trainjob_types.go:37 @v2.1.0), read from the CRD like every rule (src/explain/crd).
+    pub webhook_checks_name: bool,
 }
 
 /// torch's `numProcPerNode` resolution (plugins/torch/torch.go).
@@ -381,6 +385,7 @@ pub const V2_0: Release = Release {
         resources_per_node: ResourcesPerNodeRule::ReplaceTrainer,
         skips_other_managers: false,
         flux_checks_trainjob_procs: false,
+        webhook_checks_name: true,
     },
 };
 
@@ -398,6 +403,7 @@ pub const V2_1: Release = Release {
         torchtune: TorchTuneRules::Lora,
         mpi_slots_follow_gpus: true,
         resources_per_node: ResourcesPerNodeRule::Replace,
+        webhook_checks_name: false,
         ..V2_0.controller
     },
     ..V2_0

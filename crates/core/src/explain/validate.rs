@@ -1,14 +1,15 @@
 //! What the API server (the release's CRDs) and the TrainJob validating webhook refuse
 //! (pkg/webhooks/trainjob_webhook.go:110-121 runs each plugin's `Validate` through the runtime's
 //! `ValidateObjects`, pkg/runtime/core/clustertrainingruntime.go:99-123). Every error is
-//! reported, as the API server and the webhook aggregate them (`field.ErrorList`): the API
-//! server's (schema, fields the release's CRD lacks) alone when there are any, since the webhook
-//! never sees such an object; else every plugin's, in a fixed order (jobset, torch, mpi,
-//! xgboost, flux, volcano) where upstream runs the plugins in Go map order.
+//! reported, as the API server and the webhook aggregate them (`field.ErrorList`), in the order
+//! the request meets them: strict decoding (a quantity it cannot read, fields the release's CRD
+//! lacks); then the CRDs' own constraints and rules (explain/crd); then, only when the API
+//! server admitted the object, every webhook error, in a fixed order (name, jobset, pod
+//! settings, torch, mpi, xgboost, flux, volcano) where upstream runs the plugins in Go map order.
 
 use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
 use super::plugins::{bad_quantity, Policy, Procs};
-use super::{Input, Rejection};
+use super::{crd, Input, Rejection};
 use crate::model::Value;
 use crate::releases::{NumProcPerNode, PodSettingsField, Release};
 
@@ -28,16 +29,65 @@ fn reject(field: &str, reason: String) -> Option<Rejection> {
 }
 
 pub fn check(input: Input, release: Release) -> Vec<Rejection> {
-    let api_server: Vec<Rejection> = schema(input).into_iter().chain(crd(input, release)).collect();
+    // Strict decoding refuses the request before any validation runs.
+    let decoding: Vec<Rejection> = schema(input).into_iter().chain(crd(input, release)).collect();
+    if !decoding.is_empty() {
+        return decoding;
+    }
+    let api_server = crd_rules(input, release);
     if !api_server.is_empty() {
         return api_server;
     }
-    let mut out = jobset(input);
+    let mut out = name(input, release);
+    out.extend(jobset(input));
     out.extend(pod_settings(input, release));
     out.extend(plugins(input, release));
     out.extend(super::flux::validate(input, release));
     out.extend(super::podgroup::validate(input));
     out
+}
+
+/// The TrainJob and its runtime against the release's CRD constraints and rules. The runtime's
+/// errors are named `runtime <path>`: the runtime was created before, so a cluster would have
+/// refused it then.
+fn crd_rules(input: Input, release: Release) -> Vec<Rejection> {
+    let (job, runtime) = input.as_json();
+    let mut errors = crd::validate(release.tag, &job);
+    let runtime_errors = crd::validate(release.tag, &runtime);
+    errors.extend(runtime_errors.into_iter().map(|e| Rejection { field: format!("runtime {}", e.field), ..e }));
+    errors
+}
+
+/// v2.0.1 trainjob_webhook.go:57-60: `validation.IsDNS1035Label` on the name, each error at
+/// `metadata.name` (apimachinery util/validation: MaxLenError, RegexError).
+fn name(input: Input, release: Release) -> Vec<Rejection> {
+    if !release.controller.webhook_checks_name {
+        return Vec::new();
+    }
+    let name = input.job.metadata.name.as_deref().unwrap_or_default();
+    let mut reasons = Vec::new();
+    if name.len() > 63 {
+        reasons.push("must be no more than 63 characters".to_string());
+    }
+    if !is_dns1035_label(name) {
+        reasons.push(
+            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic \
+             character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for \
+             validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+                .to_string(),
+        );
+    }
+    reasons
+        .into_iter()
+        .map(|r| Rejection { field: "metadata.name".into(), reason: format!("Invalid value: {name:?}: {r}") })
+        .collect()
+}
+
+/// `^[a-z]([-a-z0-9]*[a-z0-9])?$`.
+fn is_dns1035_label(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_lowercase())
+        && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !s.ends_with('-')
 }
 
 /// The API server's own schema check: a quantity it cannot read never reaches the webhook.
@@ -358,39 +408,45 @@ fn pod_settings(input: Input, release: Release) -> Vec<Rejection> {
     out
 }
 
-/// k8s.io/apimachinery validation.IsDomainPrefixedPath: `<RFC 1123 subdomain>/<HTTP path>`.
+/// k8s.io/apimachinery validation.IsDomainPrefixedPath: `<RFC 1123 subdomain>/<HTTP path>`, with
+/// its messages (util/validation: MaxLenError, RegexError with the example and the regex).
 fn domain_prefixed(field: &str, text: &str) -> Vec<Rejection> {
+    const HTTP_PATH: &str = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+";
+    const DNS1123_SUBDOMAIN: &str = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+    let invalid = |value: &str, reason: String| Rejection {
+        field: field.into(),
+        reason: format!("Invalid value: {value:?}: {reason}"),
+    };
     if text.is_empty() {
         return reject(field, "Required value".into()).into_iter().collect();
     }
     let (host, path) = text.split_once('/').unwrap_or((text, ""));
     if host.is_empty() || path.is_empty() {
-        return reject(
-            field,
-            format!("Invalid value: {text:?}: must be a domain-prefixed path (such as \"acme.io/foo\")"),
-        )
-        .into_iter()
-        .collect();
+        return vec![invalid(text, "must be a domain-prefixed path (such as \"acme.io/foo\")".into())];
     }
     let mut out = Vec::new();
+    if host.len() > 253 {
+        out.push(invalid(host, "must be no more than 253 characters".into()));
+    }
     let label_ok = |l: &str| {
         !l.is_empty()
             && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
             && !l.starts_with('-')
             && !l.ends_with('-')
     };
-    if host.len() > 253 || !host.split('.').all(label_ok) {
-        out.extend(reject(
-            field,
+    if !host.split('.').all(label_ok) {
+        out.push(invalid(
+            host,
             format!(
-                "Invalid value: {host:?}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric \
-                 characters, '-' or '.', and must start and end with an alphanumeric character"
+                "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and \
+                 must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is \
+                 '{DNS1123_SUBDOMAIN}')"
             ),
         ));
     }
     let path_ok = path.chars().all(|c| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c));
     if !path_ok {
-        out.extend(reject(field, format!("Invalid value: {path:?}: Invalid path")));
+        out.push(invalid(path, format!("Invalid path (regex used for validation is '{HTTP_PATH}')")));
     }
     out
 }
