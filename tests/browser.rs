@@ -48,6 +48,16 @@ async fn settle() {
     yew::scheduler::flush().await;
 }
 
+/// Waits until `holds` is true, yielding to the page between looks; fails after 10 s.
+async fn until(holds: impl Fn() -> bool, what: &str) {
+    let start = js_sys::Date::now();
+    while !holds() {
+        assert!(js_sys::Date::now() - start < 10_000.0, "waited 10 s for {what}");
+        yew::platform::time::sleep(Duration::from_millis(10)).await;
+        yew::scheduler::flush().await;
+    }
+}
+
 async fn mounted(attrs: &[(&str, &str)]) -> Element {
     let el = host(attrs);
     ui::mount_one(el.clone()).unwrap();
@@ -387,17 +397,52 @@ async fn idle_preparation_stops_when_the_widget_leaves_the_page() {
     assert!(ui::prepare::counts().0 > at_unmount, "a widget on the page prepares");
 }
 
-#[wasm_bindgen_test]
-async fn the_copy_button_copies_and_announces() {
+/// Runs page script (test fixtures that stand in for browser APIs).
+fn run_js(code: &str) -> wasm_bindgen::JsValue {
+    js_sys::Function::new_no_args(code).call0(&wasm_bindgen::JsValue::NULL).unwrap()
+}
+
+/// Gives the page a clipboard that records what it is given, or refuses, and a `copy` command
+/// that refuses (so the textarea fallback cannot copy either).
+fn fake_clipboard(accepts: bool) {
+    run_js(&format!(
+        "window.__copied = null;
+         Object.defineProperty(navigator, 'clipboard', {{configurable: true, value: {{
+           writeText: (t) => {accepts} ? (window.__copied = t, Promise.resolve()) : Promise.reject(new Error('denied')),
+         }}}});
+         document.execCommand = () => false;"
+    ));
+}
+
+/// Waits until the widget announces something in its status region.
+async fn announced(host: &Element) -> String {
+    until(|| !text(host, "[role=status]").is_empty(), "an announcement").await;
+    text(host, "[role=status]")
+}
+
+/// Clicks the V2 pane's first copy button with a clipboard that accepts or refuses; returns
+/// what the widget announced, the button's label, and the pane's code as shown.
+async fn copy_with(accepts: bool) -> (String, String, String) {
     reset("");
     let el = mounted(&[]).await;
+    fake_clipboard(accepts);
     let button: HtmlElement = q(&el, ".v2 .copy").dyn_into().unwrap();
     button.click();
-    yew::platform::time::sleep(Duration::from_millis(300)).await;
-    settle().await;
-    let status = text(&el, "[role=status]");
-    assert!(status == "Copied TrainJob" || status.starts_with("Copy failed"), "announced: {status:?}");
-    assert_ne!(button.text_content().unwrap(), "Copy", "the button shows the outcome");
+    let status = announced(&el).await;
+    (status, button.text_content().unwrap(), text(&el, ".v2 pre"))
+}
+
+#[wasm_bindgen_test]
+async fn the_copy_button_copies_and_announces() {
+    let (status, label, shown) = copy_with(true).await;
+    assert_eq!(status, "Copied TrainJob");
+    assert_eq!(label, "Copied", "the button shows the outcome");
+    let copied = run_js("return window.__copied").as_string().expect("the clipboard got text");
+    assert!(copied.contains("kind: TrainJob") && copied.trim() == shown.trim(), "copied {copied:?}, shown {shown:?}");
+    // A clipboard that refuses: the reader is told to copy by hand, not that it worked.
+    let (status, label, _) = copy_with(false).await;
+    assert_eq!(status, "Copy failed: select the code and press Ctrl+C");
+    assert_eq!(label, "Select and copy");
 }
 
 #[wasm_bindgen_test]

@@ -8,7 +8,7 @@ mod common;
 use explorer_core::migrate::claims::false_claims_for;
 use explorer_core::migrate::{migrate_to, Entry, Migration, Outcome, Status};
 use explorer_data::catalog::Framework;
-use explorer_data::releases::{PodSettingsField, Release, RELEASES};
+use explorer_data::releases::{PodSettingsField, Release, RELEASES, V2_2};
 use serde_json::Value;
 
 /// Every V1 example of the reference data, and the MPI Operator's v2beta1 one.
@@ -247,7 +247,7 @@ fn deadline_and_processes_per_node_follow_each_release() {
                 deadline.note
             );
         }
-        if release.line < "v2.2" {
+        if release.is_before(&V2_2) {
             assert_eq!(trainer["numProcPerNode"], "gpu", "{}: v2.0 and v2.1 take the name", release.tag);
             assert_eq!(procs.status, Status::Mapped);
         } else {
