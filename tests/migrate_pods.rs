@@ -1,7 +1,7 @@
 //! The migration proven pod by pod: for every V1 job we can find (the reference examples and
 //! the public manifests in $TRAINER_REAL_V1), what the V1 operator ran against what Trainer
 //! runs for the conversion, at every target release. Every difference must be explained.
-#![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
+#![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data and real jobs from disk.
 
 mod common;
 

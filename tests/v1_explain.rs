@@ -1,6 +1,6 @@
 //! What the V1 operators create (`explain::v1`), checked against the upstream operators' own
 //! unit tests, transcribed as data in tests/v1_operator/cases.yaml (each case cites its test).
-#![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
+#![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data and real jobs from disk.
 
 use explorer_core::explain::env_text;
 use explorer_core::explain::v1::{explain_text, operate};

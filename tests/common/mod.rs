@@ -44,6 +44,35 @@ pub fn yaml_docs(text: &str) -> Vec<Value> {
         .collect()
 }
 
+/// All documents of a YAML file.
+pub fn read_docs(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    yaml_docs(&text)
+}
+
+/// The base runtimes a kustomization lists: files, and folders with their own kustomization.
+pub fn base_runtimes(dir: &Path) -> Vec<Value> {
+    let kustomization = read_docs(&dir.join("kustomization.yaml")).remove(0);
+    let mut out = Vec::new();
+    for resource in kustomization["resources"].as_array().unwrap() {
+        let resource = resource.as_str().unwrap();
+        if resource.ends_with(".yaml") {
+            out.extend(read_docs(&dir.join(resource)));
+        } else {
+            out.extend(base_runtimes(&dir.join(resource)));
+        }
+    }
+    out
+}
+
+/// The names of the runtimes a release installs (`v2-runtimes/<tag>`, as its kustomization lists them).
+pub fn shipped_runtime_names(release: &Release) -> Vec<String> {
+    base_runtimes(&reference_dir().join("v2-runtimes").join(release.tag))
+        .iter()
+        .map(|doc| doc["metadata"]["name"].as_str().expect("a runtime has a name").to_string())
+        .collect()
+}
+
 /// The CRD's OpenAPI schema, made strict: every object that declares `properties` rejects
 /// undeclared fields, as `kubectl apply --validate=strict` does.
 fn strict(schema: &mut Value) {

@@ -11,6 +11,7 @@ use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
 use super::plugins::{bad_quantity, Policy, Procs};
 use super::{crd, Input, Rejection};
 use crate::model::Value;
+use crate::release_changes::Subject;
 use crate::releases::{NumProcPerNode, PodSettingsField, Release};
 
 /// constants.go:300,303,306.
@@ -115,11 +116,11 @@ fn crd(input: Input, release: Release) -> Vec<Rejection> {
     let used = input.legacy.pod_settings.iter().map(|(name, _)| name.as_str());
     let used = used.chain((!spec.runtime_patches.is_empty()).then_some(PodSettingsField::RuntimePatches.field()));
     for name in used.collect::<Vec<_>>() {
-        if name != release.pod_settings.field() {
+        if name != release.pod_settings().field() {
             found(unknown("", &format!("spec.{name}"), release));
         }
     }
-    if spec.active_deadline_seconds.is_some() && !release.active_deadline_seconds {
+    if spec.active_deadline_seconds.is_some() && !release.declares(Subject::TrainJob, "spec.activeDeadlineSeconds") {
         found(unknown("", "spec.activeDeadlineSeconds", release));
     }
     if let Some(text) = &input.legacy.num_proc_per_node {
@@ -147,7 +148,7 @@ fn crd(input: Input, release: Release) -> Vec<Rejection> {
             }
         }
         for field in ml.torch.iter().flat_map(|t| t.keys()) {
-            if !release.torch_policy_fields.contains(&field.as_str()) {
+            if !release.torch_policy_fields().contains(&field.as_str()) {
                 found(unknown(runtime, &format!("spec.mlPolicy.torch.{field}"), release));
             }
         }
@@ -158,7 +159,7 @@ fn crd(input: Input, release: Release) -> Vec<Rejection> {
     // v2.0-v2.1's `spec.labels` and `spec.annotations`, gone from v2.2's CRD.
     for (name, set) in [("labels", input.legacy.labels.is_some()), ("annotations", input.legacy.annotations.is_some())]
     {
-        if set && !release.trainjob_metadata {
+        if set && !release.declares(Subject::TrainJob, "spec.labels") {
             found(unknown("", &format!("spec.{name}"), release));
         }
     }
@@ -336,7 +337,7 @@ fn pod_settings(input: Input, release: Release) -> Vec<Rejection> {
     let mut out = Vec::new();
     let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
     let mut targets: Vec<Target> = Vec::new();
-    let field = release.pod_settings.field();
+    let field = release.pod_settings().field();
     let path = format!("spec.{field}");
     for patch in &input.job.spec.runtime_patches {
         // jobset.go:176 @v2.3.0 (:129 @v2.2.1): `validation.IsDomainPrefixedPath`.

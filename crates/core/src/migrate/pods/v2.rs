@@ -67,12 +67,12 @@ fn templates(runtime: &Json) -> Vec<(String, Json)> {
 
 /// Moves the TrainJob's pod settings (the release's field) into the runtime.
 fn apply_pod_settings(job: &mut Json, runtime: &mut Json, release: Release) {
-    let field = release.pod_settings.field();
+    let field = release.pod_settings().field();
     let Some(entries) = job.get_mut("spec").and_then(Json::as_object_mut).and_then(|s| s.remove(field)) else {
         return;
     };
     for entry in entries.as_array().into_iter().flatten() {
-        match release.pod_settings {
+        match release.pod_settings() {
             PodSettingsField::RuntimePatches => {
                 if let (Some(patch), Some(base)) =
                     (entry.pointer("/trainingRuntimeSpec/template"), runtime.pointer_mut("/spec/template"))
@@ -93,7 +93,7 @@ fn apply_pod_settings(job: &mut Json, runtime: &mut Json, release: Release) {
                     p.remove("targetJobs");
                 }
                 // v2.0's override is a pod spec; v2.1's a pod template (metadata and spec).
-                let at = if release.pod_settings == PodSettingsField::PodSpecOverrides {
+                let at = if release.pod_settings() == PodSettingsField::PodSpecOverrides {
                     "/template/spec/template/spec"
                 } else {
                     "/template/spec/template"
