@@ -55,8 +55,9 @@ fn a_name_starting_with_a_digit_is_refused_by_the_webhook_then_by_the_crd_rule()
     for release in [V2_1, V2_2, V2_3] {
         assert_eq!(errors(&j, RUNTIME, release), [NAME_RULE], "{}", release.tag);
     }
-    // Both of the CRD's name rules, and both errors of the webhook's check.
-    let long = format!("a{}", "-".repeat(63));
+    // Both of the CRD's name rules, and both errors of the webhook's check: a 64-character name
+    // starting with a digit, which is still an RFC 1123 subdomain (the API server's own check).
+    let long = format!("1{}", "a".repeat(63));
     assert_eq!(
         errors(&job(&long, ""), RUNTIME, V2_3),
         [NAME_RULE, "<nil>: Invalid value: metadata.name must be no more than 63 characters"]
@@ -64,6 +65,18 @@ fn a_name_starting_with_a_digit_is_refused_by_the_webhook_then_by_the_crd_rule()
     assert_eq!(errors(&job(&long, ""), RUNTIME, V2_0).len(), 2);
     for release in RELEASES {
         assert_eq!(errors(&job("run-1", ""), RUNTIME, *release), Vec::<String>::new(), "{}", release.tag);
+    }
+}
+
+/// Every custom resource's name must be an RFC 1123 subdomain: the API server checks it
+/// (apiextensions-apiserver customresource/validator.go, `NameIsDNSSubdomain`) before the CRD's
+/// rules and before any webhook, so at v2.0.1 the webhook's DNS-1035 check never sees `Run-1`.
+#[test]
+fn a_name_with_capitals_is_refused_by_the_api_server_in_every_release() {
+    let subdomain = r#"metadata.name: Invalid value: "Run-1": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"#;
+    assert_eq!(errors(&job("Run-1", ""), RUNTIME, V2_0), [subdomain]);
+    for release in [V2_1, V2_2, V2_3] {
+        assert_eq!(errors(&job("Run-1", ""), RUNTIME, release), [subdomain, NAME_RULE], "{}", release.tag);
     }
 }
 

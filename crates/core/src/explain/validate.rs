@@ -53,10 +53,50 @@ pub fn check(input: Input, release: Release) -> Vec<Rejection> {
 /// refused it then.
 fn crd_rules(input: Input, release: Release) -> Vec<Rejection> {
     let (job, runtime) = input.as_json();
-    let mut errors = crd::validate(release.tag, &job);
-    let runtime_errors = crd::validate(release.tag, &runtime);
+    let mut errors = object_meta_name(&job);
+    errors.extend(crd::validate(release.tag, &job));
+    let mut runtime_errors = object_meta_name(&runtime);
+    runtime_errors.extend(crd::validate(release.tag, &runtime));
     errors.extend(runtime_errors.into_iter().map(|e| Rejection { field: format!("runtime {}", e.field), ..e }));
     errors
+}
+
+/// The API server's own check of every custom resource's name, before the CRD's schema and rules:
+/// apiextensions-apiserver pkg/registry/customresource/validator.go (customResourceValidator.Validate)
+/// calls `ValidateObjectMetaAccessor(.., validation.NameIsDNSSubdomain, ..)`, apimachinery's
+/// `IsDNS1123Subdomain` (util/validation/validation.go: at most 253 characters, then the regex).
+/// Upstream's integration tests see it: `Invalid-job-name` and `jobname-` are refused with it next to
+/// the CRD's RFC 1035 rule (v2.3.0:test/integration/webhooks/trainjob_test.go:411-431).
+fn object_meta_name(object: &serde_json::Value) -> Vec<Rejection> {
+    let Some(name) = object.pointer("/metadata/name").and_then(serde_json::Value::as_str) else { return Vec::new() };
+    dns1123_subdomain(name)
+        .into_iter()
+        .map(|r| Rejection { field: "metadata.name".into(), reason: format!("Invalid value: {name:?}: {r}") })
+        .collect()
+}
+
+/// apimachinery util/validation `IsDNS1123Subdomain`: its messages (MaxLenError, RegexError with
+/// the example and the regex), none when `s` is one.
+fn dns1123_subdomain(s: &str) -> Vec<String> {
+    const DNS1123_SUBDOMAIN: &str = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+    let mut out = Vec::new();
+    if s.len() > 253 {
+        out.push("must be no more than 253 characters".to_string());
+    }
+    let label_ok = |l: &str| {
+        !l.is_empty()
+            && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    if !s.split('.').all(label_ok) {
+        out.push(format!(
+            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must \
+             start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is \
+             '{DNS1123_SUBDOMAIN}')"
+        ));
+    }
+    out
 }
 
 /// v2.0.1 trainjob_webhook.go:57-60: `validation.IsDNS1035Label` on the name, each error at
@@ -265,12 +305,12 @@ fn plugins(input: Input, release: Release) -> Vec<Rejection> {
         }
     }
     if policy.xgboost {
-        // xgboost.go:59-68: the first reserved name, by index.
-        if let Some((i, e)) = trainer
+        // xgboost.go:59-68 @v2.2.1 and @v2.3.0: one error for every reserved name, at its index.
+        let reserved = trainer
             .iter()
             .flat_map(|t| t.env.iter().enumerate())
-            .find(|(_, e)| XGBOOST_RESERVED.contains(&e.name.as_str()))
-        {
+            .filter(|(_, e)| XGBOOST_RESERVED.contains(&e.name.as_str()));
+        for (i, e) in reserved {
             out.extend(reject(
                 &format!("spec.trainer.env[{i}]"),
                 format!("{} is reserved for the XGBoost runtime", e.name),
@@ -413,7 +453,6 @@ fn pod_settings(input: Input, release: Release) -> Vec<Rejection> {
 /// its messages (util/validation: MaxLenError, RegexError with the example and the regex).
 fn domain_prefixed(field: &str, text: &str) -> Vec<Rejection> {
     const HTTP_PATH: &str = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+";
-    const DNS1123_SUBDOMAIN: &str = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
     let invalid = |value: &str, reason: String| Rejection {
         field: field.into(),
         reason: format!("Invalid value: {value:?}: {reason}"),
@@ -425,26 +464,7 @@ fn domain_prefixed(field: &str, text: &str) -> Vec<Rejection> {
     if host.is_empty() || path.is_empty() {
         return vec![invalid(text, "must be a domain-prefixed path (such as \"acme.io/foo\")".into())];
     }
-    let mut out = Vec::new();
-    if host.len() > 253 {
-        out.push(invalid(host, "must be no more than 253 characters".into()));
-    }
-    let label_ok = |l: &str| {
-        !l.is_empty()
-            && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-            && !l.starts_with('-')
-            && !l.ends_with('-')
-    };
-    if !host.split('.').all(label_ok) {
-        out.push(invalid(
-            host,
-            format!(
-                "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and \
-                 must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is \
-                 '{DNS1123_SUBDOMAIN}')"
-            ),
-        ));
-    }
+    let mut out: Vec<Rejection> = dns1123_subdomain(host).into_iter().map(|r| invalid(host, r)).collect();
     let path_ok = path.chars().all(|c| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c));
     if !path_ok {
         out.push(invalid(path, format!("Invalid path (regex used for validation is '{HTTP_PATH}')")));
