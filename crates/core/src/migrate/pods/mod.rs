@@ -79,10 +79,10 @@ pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComp
     let all: Vec<(String, &str, PodFacts)> = op
         .roles
         .iter()
-        .filter(|r| !r.pods.is_empty())
+        .filter(|r| r.count > 0)
         .map(|r| (r.replica_type.clone(), target_of(&r.replica_type), facts::v1_pod(op.kind, r)))
         .collect();
-    let mut ctx = Context { op: &op, out: &mut out, v2_runtime: &v2.runtime, siblings: vec![] };
+    let mut ctx = Context { op: &op, out: &mut out, v2: &v2, siblings: vec![] };
     for (rtype, target, ours) in &all {
         let label = format!("{rtype} → {target}");
         ctx.out.roles.push(label.clone());
@@ -101,7 +101,7 @@ pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComp
 struct Context<'a> {
     op: &'a Operated,
     out: &'a mut PodComparison,
-    v2_runtime: &'a str,
+    v2: &'a v2::V2Pods,
     /// The other V1 roles that land on the same replicatedJob (Master beside Worker on `node`).
     siblings: Vec<(String, PodFacts)>,
 }
@@ -127,12 +127,59 @@ impl Context<'_> {
         self.out.differences.push(Difference { role: role.into(), field: field.into(), v1, v2, reason });
     }
 
+    /// A setting V1 did not have, which the release's own runtime sets: a TrainJob cannot unset
+    /// it (a patch merges into the runtime's), so it holds for any job on that runtime.
+    fn builtin_sets(
+        &self,
+        role_label: &str,
+        key: &str,
+        container: bool,
+        v1_unset: bool,
+        v2: Option<&Json>,
+    ) -> Option<String> {
+        let (_, rjob) = role_label.split_once(" → ")?;
+        let set = self.v2.builtin_sets(rjob, key, container)?;
+        if !(v1_unset && v2 == Some(set)) {
+            return None;
+        }
+        let builtin = self.v2.builtin.as_ref().map_or("", |(n, _)| n.as_str());
+        let mut reason = if *builtin == self.v2.runtime {
+            format!("set by the built-in runtime {builtin}'s pod template; a TrainJob can add to it but not unset it")
+        } else {
+            format!("set by the built-in runtime {builtin}'s pod template, which the generated runtime copies")
+        };
+        if key == "securityContext" {
+            // cmd/runtimes/deepspeed/Dockerfile:25 and mlx/Dockerfile:25 @v2.3.0: `useradd -m mpiuser`,
+            // the image's first user (uid 1000), whose home holds the SSH setup the runtime mounts.
+            reason.push_str(
+                ": the runtime's image runs as its mpiuser (uid 1000, group 1000), so your image runs as that user \
+                 in V2, where V1 ran it as the image's own user",
+            );
+        }
+        Some(reason)
+    }
+
+    /// The launcher's resources where the V2 runtime runs the launcher as a training node: it
+    /// gets the nodes' `resourcesPerNode`, which V1's separate launcher did not have.
+    fn launcher_is_a_node(&self, role_label: &str, v2: Option<&str>) -> Option<String> {
+        let node = facts::v2_pod(self.v2, "node")?;
+        (self.v2.launcher_as_node && role_label.ends_with("→ launcher") && node.main.resources.as_deref() == v2).then(
+            || {
+                format!(
+                    "{} runs the launcher as one of the numNodes training nodes (runLauncherAsNode), so it gets the \
+                 nodes' resourcesPerNode; V1's launcher ran beside the workers",
+                    self.v2.runtime
+                )
+            },
+        )
+    }
+
     /// V1's pods against V2's: every V1 role that lands on one replicatedJob together.
     fn counts(&mut self, v2: &v2::V2Pods) {
         let mut by_target: Vec<(String, Vec<String>, u32)> = Vec::new();
         for label in &self.out.roles {
             let (from, target) = label.split_once(" → ").unwrap_or((label, ""));
-            let n = self.op.roles.iter().find(|r| r.replica_type == from).map_or(0, |r| r.pods.len() as u32);
+            let n = self.op.roles.iter().find(|r| r.replica_type == from).map_or(0, |r| r.count);
             match by_target.iter_mut().find(|(t, _, _)| t == target) {
                 Some((_, names, total)) => {
                     names.push(from.to_string());
@@ -141,11 +188,26 @@ impl Context<'_> {
                 None => by_target.push((target.to_string(), vec![from.to_string()], n)),
             }
         }
+        // V2 pods no V1 role accounts for (V1 ran none of them).
+        for group in v2.explanation.pods.iter().filter(|p| p.count > 0) {
+            if !by_target.iter().any(|(t, _, _)| *t == group.replicated_job) {
+                let role = format!("(none) → {}", group.replicated_job);
+                self.diff(&role, "count", Some("0".into()), Some(group.count.to_string()), None);
+            }
+        }
         for (target, names, total) in by_target {
             let theirs = v2.explanation.pods.iter().find(|p| p.replicated_job == target).map_or(0, |p| p.count);
             if theirs != total {
                 let role = format!("{} → {target}", names.join("+"));
-                self.diff(&role, "count", Some(total.to_string()), Some(theirs.to_string()), None);
+                // The launcher of such a runtime is node 0: the hosts are as many as V1's workers.
+                let reason = (v2.launcher_as_node && target == "node" && theirs + 1 == total).then(|| {
+                    format!(
+                        "{} runs the launcher as one of the numNodes training nodes (runLauncherAsNode): V1's {total} \
+                         workers are the launcher and {theirs} node pods, the same number of hosts",
+                        v2.runtime
+                    )
+                });
+                self.diff(&role, "count", Some(total.to_string()), Some(theirs.to_string()), reason);
             }
         }
     }
@@ -187,8 +249,11 @@ impl Context<'_> {
                 continue;
             }
             let user = ours.user_settings.get(key);
-            let reason = facts::settings_reason(self.op, key, user, a, b);
-            self.diff(role_label, key, a.map(text), b.map(text), reason);
+            let reason = facts::settings_reason(self.op, key, user, a, b)
+                .or_else(|| self.builtin_sets(role_label, key, false, user.is_none() && a.is_none(), b));
+            // The pod's securityContext, told apart from the main container's.
+            let field = if key == "securityContext" { "pod.securityContext" } else { key.as_str() };
+            self.diff(role_label, field, a.map(text), b.map(text), reason);
         }
     }
 
@@ -209,7 +274,7 @@ impl Context<'_> {
             self.diff(role_label, &format!("{what}.{k}"), Some(v.clone()), theirs.get(k).cloned(), reason);
         }
         for (k, v) in theirs.iter().filter(|(k, _)| !ours.contains_key(*k)) {
-            let reason = facts::trainer_metadata(k, self.v2_runtime);
+            let reason = facts::trainer_metadata(k, &self.v2.runtime);
             self.diff(role_label, &format!("{what}.{k}"), None, Some(v.clone()), reason);
         }
     }
@@ -247,7 +312,14 @@ impl Context<'_> {
             if a == b {
                 continue;
             }
-            let reason = facts::container_reason(self.op, ours, theirs, field, a.as_deref());
+            let mut reason = facts::container_reason(self.op, role_label, ours, theirs, field, a.as_deref());
+            if at.is_empty() && field == "securityContext" {
+                let value = b.as_deref().and_then(|t| serde_json::from_str::<Json>(t).ok());
+                reason = reason.or_else(|| self.builtin_sets(role_label, field, true, a.is_none(), value.as_ref()));
+            }
+            if at.is_empty() && field == "resources" {
+                reason = reason.or_else(|| self.launcher_is_a_node(role_label, b.as_deref()));
+            }
             self.diff(role_label, &format!("{at}{field}"), a, b, reason);
         }
         // `$(VAR)` in the command: Kubernetes expands it from the container's env, and leaves
@@ -288,7 +360,7 @@ impl Context<'_> {
             // A variable the user wrote (and the operator left alone) must reach V2 as it was.
             let user_set = ours.user_env.get(name) == Some(value);
             let reason = if user_set {
-                None
+                facts::worker_env_over_ssh(self.op, role_label, theirs, other.is_none())
             } else {
                 env::rename(kind, name).map(|r| {
                     let instead = match r.v2 {
@@ -308,7 +380,7 @@ impl Context<'_> {
         }
         for (name, value) in theirs.env.iter().filter(|(n, _)| !ours.env.contains_key(*n)) {
             let reason = if theirs.runtime_env.contains(name) {
-                Some(format!("set by the runtime {}'s pod template", self.v2_runtime))
+                Some(format!("set by the runtime {}'s pod template", self.v2.runtime))
             } else {
                 env::v2_plugin(name).map(|p| {
                     let replaces: Vec<&str> =
