@@ -110,3 +110,44 @@ fn the_comparison_flags_resources_that_land_on_another_pod() {
     assert_eq!(gpus("launcher").is_some(), flagged("Launcher → launcher"), "launcher: {:?}", gpus("launcher"));
     assert_eq!(gpus("node").is_none(), flagged("Worker → node"), "node: {:?}", gpus("node"));
 }
+
+/// The report says what changes for the pods from the comparison itself: every difference the
+/// comparison finds, for the real jobs and the reference examples, is a report line naming its
+/// role, field and reason; and an env entry names the V1 variable, what V2 sets instead, and
+/// how the values relate.
+#[test]
+fn the_report_states_every_pod_difference_with_its_reason() {
+    let mut files = yaml_files(&real_v1_dir());
+    files.extend(reference_examples());
+    let (mut said, mut missing, mut renames) = (0, Vec::new(), 0);
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let Ok(m) = migrate_to(&text, NEWEST) else { continue };
+        let report = m.report_text();
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        for d in &m.docs {
+            let Some(Ok(c)) = for_document(d, NEWEST) else { continue };
+            for diff in &c.differences {
+                let reason = diff.reason.as_deref().unwrap_or_default();
+                let head = format!("  pod      {} {}: ", diff.role, diff.field);
+                match report.lines().find(|l| l.starts_with(&head) && l.ends_with(&format!("({reason})"))) {
+                    Some(_) => said += 1,
+                    None => missing.push(format!("{name}: {}", line(diff))),
+                }
+                if let Some(r) = &diff.rename {
+                    renames += 1;
+                    let named = diff.field.ends_with(&format!("env.{}", r.v1))
+                        && r.v2.iter().all(|(v2, value)| reason.contains(&format!("{v2}={value}")))
+                        && reason.contains(&r.relation);
+                    assert!(
+                        named,
+                        "{name}: {} does not name V1's variable, V2's and their relation: {reason}",
+                        diff.field
+                    );
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{} differences the report does not state:\n{}", missing.len(), missing.join("\n"));
+    assert!(said > 100 && renames > 20, "only {said} differences, {renames} renames compared");
+}

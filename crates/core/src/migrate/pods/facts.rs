@@ -450,7 +450,9 @@ fn rewritten(kind: V1Kind, ours: &ContainerFacts, theirs: &ContainerFacts, field
     let mut done = Vec::new();
     for r in super::env::table(kind) {
         let from = format!("$({})", r.v1);
-        for to in r.v2.iter().map(|v| format!("$({v})")).filter(|to| target.contains(to.as_str())) {
+        for to in
+            r.v2.iter().filter(|v| **v != r.v1).map(|v| format!("$({v})")).filter(|to| target.contains(to.as_str()))
+        {
             let name = &to[2..to.len() - 1];
             // A per-pod or per-system value (rank, address, port) is the same fact; a count must
             // be the same number.

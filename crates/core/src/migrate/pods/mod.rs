@@ -37,6 +37,19 @@ pub struct Difference {
     pub v2: Option<String>,
     /// Why the difference is expected; `None` when nothing explains it (a conversion defect).
     pub reason: Option<String>,
+    /// For a variable V1's operator set and V2 replaces: what V2 sets instead and how the values
+    /// relate (the same facts as `reason`, apart, for a table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rename: Option<EnvRename>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EnvRename {
+    /// The V1 variable.
+    pub v1: String,
+    /// What V2 sets in its place, name and value (empty: nothing).
+    pub v2: Vec<(String, String)>,
+    pub relation: String,
 }
 
 impl Difference {
@@ -69,6 +82,7 @@ pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComp
                 v1: None,
                 v2: Some(format!("rejected: {}", rejected.reason)),
                 reason: None,
+                rename: None,
             });
         }
         return Ok(out);
@@ -124,7 +138,7 @@ impl Context<'_> {
                 "V2 runs every node from one pod template: V1's {from} and {other} differed here, and the node has the {other}'s"
             ))
         });
-        self.out.differences.push(Difference { role: role.into(), field: field.into(), v1, v2, reason });
+        self.out.differences.push(Difference { role: role.into(), field: field.into(), v1, v2, reason, rename: None });
     }
 
     /// A setting V1 did not have, which the release's own runtime sets: a TrainJob cannot unset
@@ -359,24 +373,34 @@ impl Context<'_> {
             let field = format!("{at}env.{name}");
             // A variable the user wrote (and the operator left alone) must reach V2 as it was.
             let user_set = ours.user_env.get(name) == Some(value);
-            let reason = if user_set {
-                facts::worker_env_over_ssh(self.op, role_label, theirs, other.is_none())
-            } else {
-                env::rename(kind, name).map(|r| {
-                    let instead = match r.v2 {
+            let rename = if user_set { None } else { env::rename(kind, name) };
+            let rename = rename.map(|r| EnvRename {
+                v1: name.clone(),
+                v2: r
+                    .v2
+                    .iter()
+                    .map(|n| (n.to_string(), theirs.env.get(*n).map_or("(unset)", String::as_str).to_string()))
+                    .collect(),
+                relation: r.relation.to_string(),
+            });
+            let reason = match &rename {
+                None if user_set => facts::worker_env_over_ssh(self.op, role_label, theirs, other.is_none()),
+                None => None,
+                Some(r) => {
+                    let instead = match r.v2.as_slice() {
                         [] => "V2 sets nothing in its place".to_string(),
-                        names => {
-                            let set: Vec<String> = names
-                                .iter()
-                                .map(|n| format!("{n}={}", theirs.env.get(*n).map_or("(unset)", String::as_str)))
-                                .collect();
+                        set => {
+                            let set: Vec<String> = set.iter().map(|(n, v)| format!("{n}={v}")).collect();
                             format!("V2 sets {}", set.join(", "))
                         }
                     };
-                    format!("{instead}. {}", r.relation)
-                })
+                    Some(format!("{instead}. {}", r.relation))
+                }
             };
             self.diff(role_label, &field, Some(value.clone()), other.cloned(), reason);
+            if let Some(last) = self.out.differences.last_mut() {
+                last.rename = rename;
+            }
         }
         for (name, value) in theirs.env.iter().filter(|(n, _)| !ours.env.contains_key(*n)) {
             let reason = if theirs.runtime_env.contains(name) {
@@ -394,6 +418,23 @@ impl Context<'_> {
             self.diff(role_label, &format!("{at}env.{name}"), None, Some(value.clone()), reason);
         }
     }
+}
+
+/// The comparison as report lines (`  pod      ...`), under the converter's field entries: every
+/// difference with its reason, so what changes for the pods is said from what runs, not from
+/// what the converter meant to do.
+pub fn report_lines(c: &Result<PodComparison, String>) -> Vec<String> {
+    let c = match c {
+        Ok(c) => c,
+        Err(e) => return vec![format!("  {:<8} not compared: {e}", "pods")],
+    };
+    let mut out = vec![format!("  {:<8} {} → Trainer {}: {}", "pods", c.operator, c.trainer, c.roles.join(", "))];
+    for d in &c.differences {
+        let (v1, v2) = (d.v1.as_deref().unwrap_or("(none)"), d.v2.as_deref().unwrap_or("(none)"));
+        let why = d.reason.as_deref().unwrap_or("unexplained: the migrator cannot say why; please report it");
+        out.push(format!("  {:<8} {} {}: {v1} -> {v2} ({why})", "pod", d.role, d.field));
+    }
+    out
 }
 
 /// The comparison for one converted document (`None` for the others).
