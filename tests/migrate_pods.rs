@@ -151,3 +151,28 @@ fn the_report_states_every_pod_difference_with_its_reason() {
     assert!(missing.is_empty(), "{} differences the report does not state:\n{}", missing.len(), missing.join("\n"));
     assert!(said > 100 && renames > 20, "only {said} differences, {renames} renames compared");
 }
+
+/// The widget's "What changes for your pods" (the converter module's HTML): each V1 role has its
+/// heading, every difference its reason, and the variables V2 replaces sit in a table with the
+/// V1 value, what V2 sets instead and how they relate.
+#[test]
+fn the_pods_view_shows_each_role_every_reason_and_the_env_renames_as_a_table() {
+    let text = std::fs::read_to_string(real_v1_dir().join("14-coreweave-imagenet-pytorchjob.yaml")).unwrap();
+    let m = migrate_to(&text, NEWEST).unwrap();
+    let html = explorer_html::migrate_view::pods_html(&m);
+    let escaped = |s: &str| {
+        let mut out = String::new();
+        explorer_html::highlight::push_escaped_html(&mut out, s);
+        out
+    };
+    let c = for_document(&m.docs[0], NEWEST).unwrap().unwrap();
+    for role in &c.roles {
+        assert!(html.contains(&format!("<h4>{}</h4>", escaped(role))), "no heading for {role}");
+    }
+    for d in c.differences.iter().filter(|d| d.rename.is_none()) {
+        assert!(html.contains(&escaped(d.reason.as_deref().unwrap())), "{} {} has no reason shown", d.role, d.field);
+    }
+    let rank = "<tr><th scope=\"row\"><code>RANK</code></th><td><code>1</code></td><td><code>PET_NODE_RANK</code> = ";
+    assert!(html.contains(rank), "no RANK row for the Worker");
+    assert!(!html.contains("unexplained"));
+}
