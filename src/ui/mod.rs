@@ -29,7 +29,7 @@ pub fn mount_one(element: web_sys::Element) -> Result<(), JsValue> {
 }
 
 /// Hands the widget its converter: a function from V1 YAML text and a release line (`v2.1`) to
-/// (a promise of) the JSON that `migrate::view::rendered_json_for` returns. The page's loader passes one that imports the converter module
+/// (a promise of) the JSON that `explorer_html::migrate_view::rendered_json_for` returns. The page's loader passes one that imports the converter module
 /// on first use.
 #[wasm_bindgen(js_name = setMigrator)]
 pub fn set_migrator(migrator: js_sys::Function) {
@@ -38,7 +38,7 @@ pub fn set_migrator(migrator: js_sys::Function) {
 
 /// Hands the widget a function that fills in an opened lazily filled disclosure from its
 /// `data-pane` and `data-query` (pkg-migrate/converter.js `showPane`, with
-/// `explain::view::pane_json` and `upgrade::view::pane_json`).
+/// `explorer_html::explain_view::pane_json` and `upgrade_view::pane_json`).
 #[wasm_bindgen(js_name = setExplainer)]
 pub fn set_explainer(explainer: js_sys::Function) {
     browser::set_explainer(explainer);

@@ -49,6 +49,9 @@ test('in the widget, an item highlights the line it comes from: hover, click, ke
   // One slot per GPU: the TrainJob's GPU line, nothing else.
   assert.deepEqual(await highlighted(page, MAIN_WIDGET), ['TrainJob: nvidia.com/gpu: 2']);
 
+  // Playwright's click first scrolls its target into view; bring it there before measuring, so
+  // that any scroll measured below comes from the highlighting.
+  await item('li[data-rjob="node"]').scrollIntoViewIfNeeded();
   const scrolled = await page.evaluate(() => window.scrollY);
   await item('li[data-rjob="node"]').click();
   // runLauncherAsNode: 3 node pods for numNodes 4; the runtime's `node` job; its GPUs.

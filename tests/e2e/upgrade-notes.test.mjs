@@ -1,6 +1,6 @@
 // "Upgrading from an older release" in the built site (make dist), in headless Chromium: opening
 // it loads the converter module, which lists what changes in the selection's YAML from each
-// older release line to the selected one (upgrade::view); it follows the release while open and
+// older release line to the selected one (explorer_html::upgrade_view); it follows the release while open and
 // is not offered at the oldest. Screenshots (desktop, 375 px phone, dark) go to
 // target/e2e-upgrade-*.png.
 import { test, before, after } from 'node:test';

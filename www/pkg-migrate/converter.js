@@ -46,8 +46,8 @@ function convertOnPage(text, release) {
 // The lazily filled disclosures (src/ui/components/lazy_pane.rs): the widget hands over an
 // opened one; the core computes and renders the HTML for its data-query (it takes microseconds,
 // so on the page, not in the worker), and a new query re-renders it while it is open. data-pane
-// names the converter export: "What Kubernetes runs" (explain::view) and "Upgrading from an
-// older release" (upgrade::view).
+// names the converter export: "What Kubernetes runs" (explorer_html::explain_view) and "Upgrading from an
+// older release" (upgrade_view).
 const PANES = { explain: (m, query) => m.explain(query), upgrade: (m, query) => m.upgrade_notes(query) };
 // A pane's stylesheet, a file rather than inline (the strict CSP forbids inline styles).
 const STYLES = { explain: here('./explain.css') };

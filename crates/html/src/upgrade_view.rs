@@ -2,7 +2,7 @@
 //! its V2 YAML from each older release line, newest first (the reader one release behind reads
 //! the first section), field by field with the release, the pull request and the reason. Rendered
 //! by the core with every text escaped, so the widget only places it; the converter module
-//! computes and renders it (`explain::view` is its sibling), the widget's own wasm carries none.
+//! computes and renders it (`explain_view` is its sibling), the widget's own wasm carries none.
 
 use crate::catalog::V2Support;
 use crate::highlight::escape_html as esc;

@@ -1,7 +1,7 @@
 //! A disclosure under the panes that the converter module fills in: "What Kubernetes runs" and
 //! "Upgrading from an older release". Opening one hands it to the page loader's explainer, which
 //! loads the converter module (as migrate mode does), asks the export that `data-pane` names for
-//! the HTML the core renders for `data-query` (explain::view, upgrade::view) and places it; it
+//! the HTML explorer-html renders for `data-query` (explain_view, upgrade_view) and places it; it
 //! follows `data-query` while open. The widget's wasm only draws the disclosure: everything
 //! else ships in the lazily loaded module, outside the size budget.
 
