@@ -64,8 +64,32 @@ impl PodComparison {
     }
 }
 
+/// The most values (keys, list items, scalars) a V1 job may hold for the comparison to run: it
+/// matches env and metadata by name in lists, which grows with the square of their length, and
+/// the converter's worst-case inputs (200,000 variables in one container) would take minutes.
+/// Real jobs hold a few hundred.
+pub const MAX_COMPARED_VALUES: usize = 20_000;
+
+fn values_within(v: &Json, budget: &mut usize) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    match v {
+        Json::Array(a) => a.iter().all(|c| values_within(c, budget)),
+        Json::Object(m) => m.values().all(|c| values_within(c, budget)),
+        _ => true,
+    }
+}
+
 /// Compares the pods of the V1 job `doc` with those of its conversion `objects` at `release`.
 pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComparison, String> {
+    if !values_within(doc, &mut MAX_COMPARED_VALUES.clone()) {
+        return Err(format!(
+            "the job holds more than {MAX_COMPARED_VALUES} values (labels, variables, arguments), more than the pod \
+             comparison reads; the conversion itself is complete"
+        ));
+    }
     let op = v1::operate(doc)?;
     let v2 = v2::run(objects, release)?;
     let mut out = PodComparison {
