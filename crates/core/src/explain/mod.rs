@@ -268,6 +268,20 @@ pub fn explain(input: Input, release: Release) -> Explanation {
     }
 }
 
+/// The most pods `explain` models for one job. Kubernetes supports at most 150,000 pods in a
+/// cluster (kubernetes.io/docs/setup/best-practices/cluster-large/, "No more than 150,000 total
+/// pods"): a job asking for more cannot run anywhere, and listing its hostnames, hostfile or
+/// TF_CONFIG would take gigabytes, so it gets a message instead of a hang.
+pub const MAX_PODS: u64 = 150_000;
+
+/// The message for a job of `pods` pods, above [`MAX_PODS`].
+pub fn too_many_pods(pods: u64) -> String {
+    format!(
+        "{pods} pods: no Kubernetes cluster runs that many (the supported limit is {MAX_PODS} pods per cluster), \
+         so explain does not model them"
+    )
+}
+
 /// `spec.managedBy`'s default (pkg/util/trainjob/trainjob.go:33 @v2.3.0).
 pub const TRAINJOB_CONTROLLER: &str = "trainer.kubeflow.org/trainjob-controller";
 /// The GPUs per node Trainer reads from a runtime alone, for a TrainJob without
