@@ -136,6 +136,16 @@ fn compare(path: &str, expected: &Value, actual: &Value, wrong: &mut Vec<String>
             }
             n
         }
+        // `{includes: [..]}`: the list holds these items in this order, next to each other, where
+        // upstream tests the function that makes part of a list (torchtune's recipe and config in
+        // the trainer's command); each item is one fact.
+        (Value::Object(e), Value::Array(a)) if e.len() == 1 && e.contains_key("includes") => {
+            let run = e["includes"].as_array().expect("includes: a list");
+            if run.is_empty() || !a.windows(run.len()).any(|w| w == run.as_slice()) {
+                wrong.push(format!("{path}: expected to include {}, got {actual}", e["includes"]));
+            }
+            run.len()
+        }
         // `rejected`: as many errors, each holding the expected keys.
         (Value::Array(e), Value::Array(a)) if path.ends_with(".rejected") => {
             let mut n = 1;
