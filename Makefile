@@ -117,9 +117,6 @@ test: tools
 clean:
 	rm -rf dist target/python
 
-# The built site in headless Chromium: no console errors, all instances mount and stay in
-# sync, internal anchors resolve, the no-JS page shows snippets, the embed examples work.
-E2E_PORT ?= 8181
 examples: dist
 	@scripts/install-tools.sh examples
 	scripts/build-examples.sh
@@ -140,16 +137,12 @@ hosts-run:
 	@scripts/install-tools.sh browser
 	PLAYWRIGHT_CORE=$(CURDIR)/.tools/node/node_modules/playwright-core node --test tests/e2e/hosts.test.mjs
 
+# The built site in headless Chromium: no console errors, all instances mount and stay in
+# sync, internal anchors resolve, the no-JS page shows snippets, the embed examples work.
 test-e2e: examples
 	@$(MAKE) --no-print-directory e2e-run
 
 # The end-to-end tests on what `make examples` built.
 e2e-run:
 	@scripts/install-tools.sh browser
-	@set -e; QUIET=1 python3 scripts/serve.py --dir dist --port $(E2E_PORT) & server=$$!; \
-	  QUIET=1 python3 scripts/serve.py --dir dist --port $$(($(E2E_PORT)+1)) --csp & csp=$$!; \
-	  trap "kill $$server $$csp" EXIT; sleep 0.5; \
-	  BASE_URL=http://127.0.0.1:$(E2E_PORT)/ CSP_BASE_URL=http://127.0.0.1:$$(($(E2E_PORT)+1))/ \
-	  PLAYWRIGHT_CORE=$(CURDIR)/.tools/node/node_modules/playwright-core \
-	  AXE_CORE=$(CURDIR)/.tools/node/node_modules/axe-core/axe.min.js \
-	  node --test $$(ls tests/e2e/*.test.mjs | grep -v /hosts)
+	scripts/e2e-run.sh

@@ -34,10 +34,8 @@ cargo run -q --release --example migrate_throughput -- "$out/1mb.yaml" > "$out/n
 # The worst-case shapes near the 4 MiB limit: written to $out/shapes/ and timed natively.
 cargo run -q --release --example migrate_throughput -- --shapes "$out/shapes" > "$out/shapes.jsonl"
 
-port=${BENCH_PORT:-8282}
-QUIET=1 python3 scripts/serve.py --dir dist --port "$port" & server=$!
-trap 'kill $server' EXIT
-sleep 0.5
+source scripts/serving.sh
+serve base --dir dist
 LIGHTHOUSE="$PWD/.tools/node/node_modules/.bin/lighthouse" \
-BASE_URL="http://127.0.0.1:$port/" PLAYWRIGHT_CORE="$PWD/.tools/node/node_modules/playwright-core" \
+BASE_URL="$base" PLAYWRIGHT_CORE="$PWD/.tools/node/node_modules/playwright-core" \
   node scripts/bench.mjs "$out/native.json" "$out/shapes.jsonl" BENCHMARKS.md

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what `make serve` and `make test` need, from package registries only
 # (crates.io, Debian, npm): nothing downloads a binary from elsewhere.
+#   scripts/install-tools.sh          # build and browser, the default set
 #   scripts/install-tools.sh build    # wasm target, wasm-bindgen-cli, wasm-opt
 #   scripts/install-tools.sh browser  # Chromium + chromedriver
 #   scripts/install-tools.sh kits     # rsvg-convert (the blog post's social card)
@@ -139,7 +140,9 @@ hosts_sphinx_venv() {
   fi
 }
 
-for what in "${@:-build browser}"; do
+# No argument: what `make serve` and the browser tests need (`make tools`'s set).
+(($#)) || set -- build browser
+for what in "$@"; do
   case "$what" in
     build) build_tools ;;
     browser) browser_tools ;;
@@ -153,6 +156,6 @@ for what in "${@:-build browser}"; do
       command -v twiggy >/dev/null || { say "installing twiggy from crates.io (a few minutes)"; cargo install twiggy --version 0.8.0; }
       ;;
     firefox) firefox_tools ;;
-    *) die "unknown tool set: $what" ;;
+    *) die "unknown tool set: $what (the sets: build browser firefox examples kits hosts venvs bench; none means build browser)" ;;
   esac
 done

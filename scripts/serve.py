@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Serves dist/ on 127.0.0.1 with the right MIME type for .wasm (needed for streaming compile)
-and, with --csp, the strict Content-Security-Policy the post must work under."""
+and, with --csp, the strict Content-Security-Policy the post must work under.
+
+--port 0 takes a free port. Either way the first line on stdout, `serving DIR on URL`, is
+printed once the socket listens, so a caller that reads it knows the port answers (tests and
+scripts/serving.sh wait for that line, never for time)."""
 import argparse
 import functools
 import http.server
@@ -35,7 +39,8 @@ def main():
     Handler.csp = args.csp
     handler = functools.partial(Handler, directory=args.dir)
     with http.server.ThreadingHTTPServer(("127.0.0.1", args.port), handler) as httpd:
-        print(f"serving {args.dir} on http://127.0.0.1:{args.port}/", flush=True)
+        port = httpd.server_address[1]
+        print(f"serving {args.dir} on http://127.0.0.1:{port}/", flush=True)
         httpd.serve_forever()
 
 

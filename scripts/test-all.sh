@@ -25,8 +25,10 @@ start() {
   local name=$1
   shift
   stamp "started in the background: $name"
+  set -m # job control: the job gets a process group of its own (its id is the job's pid)
   "$@" >"$logs/$name.log" 2>&1 &
   pids[$name]=$!
+  set +m
 }
 # finish NAME: waits for NAME, prints its output, and stops here if it failed.
 finish() {
@@ -39,8 +41,9 @@ finish() {
     exit "$rc"
   fi
 }
-# On any exit, no background job is left running.
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
+# On any exit, no background job is left running, nor anything it started (make, cargo, pip,
+# a browser): each job's whole process group is ended.
+trap 'for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || true; done' EXIT
 
 installs() {
   scripts/fetch-wheels.sh

@@ -48,6 +48,16 @@ async fn settle() {
     yew::scheduler::flush().await;
 }
 
+/// Waits until `holds` is true, yielding to the page between looks; fails after 10 s.
+async fn until(holds: impl Fn() -> bool, what: &str) {
+    let start = js_sys::Date::now();
+    while !holds() {
+        assert!(js_sys::Date::now() - start < 10_000.0, "waited 10 s for {what}");
+        yew::platform::time::sleep(Duration::from_millis(10)).await;
+        yew::scheduler::flush().await;
+    }
+}
+
 async fn mounted(attrs: &[(&str, &str)]) -> Element {
     let el = host(attrs);
     ui::mount_one(el.clone()).unwrap();
@@ -328,16 +338,9 @@ async fn two_instances_stay_in_sync_and_presets_keep_their_framework() {
     assert_eq!(checked(&main, "persona"), "data-scientist", "sync works both ways");
 }
 
-/// Waits until no preparation slice has run for a while (ui::prepare works at idle time).
+/// Waits until no preparation slice is scheduled (ui::prepare works at idle time).
 async fn until_preparation_rests() {
-    for _ in 0..50 {
-        let before = ui::prepare::counts().0;
-        yew::platform::time::sleep(Duration::from_millis(300)).await;
-        if ui::prepare::counts().0 == before {
-            return;
-        }
-    }
-    panic!("preparation never rested");
+    until(|| ui::prepare::scheduled() == 0, "preparation to rest").await;
 }
 
 #[wasm_bindgen_test]
@@ -377,8 +380,7 @@ async fn idle_preparation_stops_when_the_widget_leaves_the_page() {
     let (at_unmount, _, _) = ui::prepare::counts();
     let neighbours = 8 + 1 + 3 + 1;
     assert!(at_unmount - before_click < neighbours, "the widget left while it still had work");
-    yew::platform::time::sleep(Duration::from_millis(800)).await;
-    assert_eq!(ui::prepare::counts().0, at_unmount, "no slice ran after the widget left");
+    assert_eq!(ui::prepare::scheduled(), 0, "no slice is left to run after the widget left");
     // The same on a widget that stays: it does prepare.
     let stays = mounted(&[]).await;
     radio(&stays, "framework", "jax").click();
@@ -387,17 +389,52 @@ async fn idle_preparation_stops_when_the_widget_leaves_the_page() {
     assert!(ui::prepare::counts().0 > at_unmount, "a widget on the page prepares");
 }
 
-#[wasm_bindgen_test]
-async fn the_copy_button_copies_and_announces() {
+/// Runs page script (test fixtures that stand in for browser APIs).
+fn run_js(code: &str) -> wasm_bindgen::JsValue {
+    js_sys::Function::new_no_args(code).call0(&wasm_bindgen::JsValue::NULL).unwrap()
+}
+
+/// Gives the page a clipboard that records what it is given, or refuses, and a `copy` command
+/// that refuses (so the textarea fallback cannot copy either).
+fn fake_clipboard(accepts: bool) {
+    run_js(&format!(
+        "window.__copied = null;
+         Object.defineProperty(navigator, 'clipboard', {{configurable: true, value: {{
+           writeText: (t) => {accepts} ? (window.__copied = t, Promise.resolve()) : Promise.reject(new Error('denied')),
+         }}}});
+         document.execCommand = () => false;"
+    ));
+}
+
+/// Waits until the widget announces something in its status region.
+async fn announced(host: &Element) -> String {
+    until(|| !text(host, "[role=status]").is_empty(), "an announcement").await;
+    text(host, "[role=status]")
+}
+
+/// Clicks the V2 pane's first copy button with a clipboard that accepts or refuses; returns
+/// what the widget announced, the button's label, and the pane's code as shown.
+async fn copy_with(accepts: bool) -> (String, String, String) {
     reset("");
     let el = mounted(&[]).await;
+    fake_clipboard(accepts);
     let button: HtmlElement = q(&el, ".v2 .copy").dyn_into().unwrap();
     button.click();
-    yew::platform::time::sleep(Duration::from_millis(300)).await;
-    settle().await;
-    let status = text(&el, "[role=status]");
-    assert!(status == "Copied TrainJob" || status.starts_with("Copy failed"), "announced: {status:?}");
-    assert_ne!(button.text_content().unwrap(), "Copy", "the button shows the outcome");
+    let status = announced(&el).await;
+    (status, button.text_content().unwrap(), text(&el, ".v2 pre"))
+}
+
+#[wasm_bindgen_test]
+async fn the_copy_button_copies_and_announces() {
+    let (status, label, shown) = copy_with(true).await;
+    assert_eq!(status, "Copied TrainJob");
+    assert_eq!(label, "Copied", "the button shows the outcome");
+    let copied = run_js("return window.__copied").as_string().expect("the clipboard got text");
+    assert!(copied.contains("kind: TrainJob") && copied.trim() == shown.trim(), "copied {copied:?}, shown {shown:?}");
+    // A clipboard that refuses: the reader is told to copy by hand, not that it worked.
+    let (status, label, _) = copy_with(false).await;
+    assert_eq!(status, "Copy failed: select the code and press Ctrl+C");
+    assert_eq!(label, "Select and copy");
 }
 
 #[wasm_bindgen_test]
@@ -438,11 +475,16 @@ fn install_converter() {
     ui::set_migrator(rust_converter());
 }
 
-/// Types into the migrate text area, then waits out the converter's debounce.
+/// Types into the migrate text area, then waits until the converter's answer is shown.
 async fn type_text(host: &Element, id: &str, value: &str) {
     type_into(host, id, value).await;
-    yew::platform::time::sleep(Duration::from_millis(400)).await;
-    settle().await;
+    until_converted(host).await;
+}
+
+/// Waits until the migrate view shows an answer rather than "Converting…".
+async fn until_converted(host: &Element) {
+    let working = || host.shadow_root().unwrap().query_selector(".migrate-result .msg-working").unwrap().is_some();
+    until(|| !working(), "the converter's answer").await;
 }
 
 #[wasm_bindgen_test]
@@ -451,8 +493,7 @@ async fn migrate_mode_converts_the_pasted_job_and_marks_each_line() {
     install_converter();
     let el = mounted(&[]).await;
     assert_eq!(checked(&el, "mode"), "migrate");
-    yew::platform::time::sleep(Duration::from_millis(400)).await;
-    settle().await;
+    until_converted(&el).await;
     // It starts from the selected framework's V1 job, already converted.
     assert!(text(&el, ".migrate-result").contains("name: jax-distributed"), "{}", text(&el, ".migrate-result"));
     assert!(q(&el, ".v1-marked").query_selector_all(".ln.m").unwrap().length() > 0);
@@ -499,7 +540,9 @@ async fn an_answer_for_text_that_was_replaced_is_not_shown() {
         "convert",
         "return (text) => {
            const answer = convert(text);
-           return new Promise((resolve) => setTimeout(() => resolve(answer), text.includes('slow') ? 700 : 0));
+           const slow = text.includes('slow');
+           if (slow) window.__slowAsked = true;
+           return new Promise((resolve) => setTimeout(() => { resolve(answer); if (slow) window.__slowAnswered = true; }, slow ? 700 : 0));
          };",
     );
     ui::set_migrator(delayed.call1(&wasm_bindgen::JsValue::NULL, &rust_converter()).unwrap().unchecked_into());
@@ -507,9 +550,13 @@ async fn an_answer_for_text_that_was_replaced_is_not_shown() {
     let job = |name: &str| {
         format!("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {{name: {name}}}\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 1\n      template: {{spec: {{containers: [{{name: pytorch, image: a:1}}]}}}}\n")
     };
-    type_text(&el, "m-input", &job("slow")).await; // asked for; its answer is 700 ms away
+    run_js("window.__slowAsked = false; window.__slowAnswered = false");
+    type_into(&el, "m-input", &job("slow")).await;
+    // Asked for (the debounce has passed); its answer is 700 ms away.
+    until(|| run_js("return window.__slowAsked === true").as_bool() == Some(true), "the slow request").await;
     type_text(&el, "m-input", &job("fast")).await;
-    yew::platform::time::sleep(Duration::from_millis(800)).await;
+    // The late answer for the replaced text has arrived (and had its chance to be shown).
+    until(|| run_js("return window.__slowAnswered === true").as_bool() == Some(true), "the slow answer").await;
     settle().await;
     let result = text(&el, ".migrate-result");
     assert!(result.contains("name: fast") && !result.contains("name: slow"), "{result}");

@@ -43,30 +43,10 @@ fn retag(v: &mut Value, images: &[Value]) {
     }
 }
 
-fn read(path: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    common::yaml_docs(&text)
-}
-
-/// The base runtimes a kustomization lists: files, and folders with their own kustomization.
-fn base_runtimes(dir: &Path) -> Vec<Value> {
-    let kustomization = read(&dir.join("kustomization.yaml")).remove(0);
-    let mut out = Vec::new();
-    for resource in kustomization["resources"].as_array().unwrap() {
-        let resource = resource.as_str().unwrap();
-        if resource.ends_with(".yaml") {
-            out.extend(read(&dir.join(resource)));
-        } else {
-            out.extend(base_runtimes(&dir.join(resource)));
-        }
-    }
-    out
-}
-
 /// What a cluster gets from `v2-runtimes/<tag>`: the overlay applied to every base runtime.
 fn installed_runtimes(dir: &Path) -> Vec<Value> {
-    let overlay = read(&dir.join("overlay-kustomization.yaml")).remove(0);
-    base_runtimes(dir).into_iter().map(|doc| apply_overlay(doc, &overlay)).collect()
+    let overlay = common::read_docs(&dir.join("overlay-kustomization.yaml")).remove(0);
+    common::base_runtimes(dir).into_iter().map(|doc| apply_overlay(doc, &overlay)).collect()
 }
 
 fn release_dir(release: &Release) -> PathBuf {
@@ -258,7 +238,8 @@ fn the_custom_mpi_runtime_follows_the_release_s_mpi_pattern() {
 
 /// Adding a release is one data entry plus its reference files: a throwaway v2.4 that copies
 /// v2.3's data, with reference files copied from v2.3.0 and retagged as the v2.4 overlay would,
-/// passes both checks with no other change.
+/// passes both runtime checks with no other change, and every pane the widget renders for it
+/// names v2.4.0 and no older tag (a tag typed into code rather than read from the entry would).
 #[test]
 fn a_new_release_is_one_entry_plus_its_reference_files() {
     let v2_4 = Release { line: "v2.4", tag: "v2.4.0", ..NEWEST };
@@ -273,6 +254,16 @@ fn a_new_release_is_one_entry_plus_its_reference_files() {
         images.into_iter().find(|i| i.ends_with(":v2.4.0")).map(String::from)
     });
     assert!(image.is_some(), "the Kubeflow-built images carry the new tag");
+    for sel in common::every_selection(&[v2_4]) {
+        let view = render(&sel);
+        let panes = [&view.v1, &view.v2];
+        let code: String = panes.iter().flat_map(|p| &p.snippets).map(|s| s.code.as_str()).collect();
+        let prose = format!("{}\n{}", view.summary, view.v2.heading);
+        for older in RELEASES.iter().map(|r| r.tag) {
+            assert!(!code.contains(older) && !prose.contains(older), "{sel:?} names {older}:\n{prose}\n{code}");
+        }
+        assert!(view.v2.heading.ends_with(v2_4.tag), "{}", view.v2.heading);
+    }
 }
 
 fn copy_retagged(from: &Path, to: &Path, old: &str, new: &str) {

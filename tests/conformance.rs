@@ -136,6 +136,16 @@ fn compare(path: &str, expected: &Value, actual: &Value, wrong: &mut Vec<String>
             }
             n
         }
+        // `{includes: [..]}`: the list holds these items in this order, next to each other, where
+        // upstream tests the function that makes part of a list (torchtune's recipe and config in
+        // the trainer's command); each item is one fact.
+        (Value::Object(e), Value::Array(a)) if e.len() == 1 && e.contains_key("includes") => {
+            let run = e["includes"].as_array().expect("includes: a list");
+            if run.is_empty() || !a.windows(run.len()).any(|w| w == run.as_slice()) {
+                wrong.push(format!("{path}: expected to include {}, got {actual}", e["includes"]));
+            }
+            run.len()
+        }
         // `rejected`: as many errors, each holding the expected keys.
         (Value::Array(e), Value::Array(a)) if path.ends_with(".rejected") => {
             let mut n = 1;
@@ -175,6 +185,7 @@ fn run_case(tag: &str, suite: &str, file: &Path) -> Outcome {
     let cite = case["cite"].as_str().unwrap_or_else(|| panic!("{at}: no cite")).to_string();
     assert!(cite.starts_with(&format!("{tag}:")), "{at}: cites {cite}, not a case of {tag}");
     let expect = case.get("expect").unwrap_or_else(|| panic!("{at}: no expect"));
+    let text = repeated(case, &text);
     let actual = match explain_text(&text, release_of(tag)) {
         Ok(e) => facts(&serde_json::to_value(&e).unwrap()),
         Err(message) => serde_json::json!({ "error": message }),
@@ -183,6 +194,23 @@ fn run_case(tag: &str, suite: &str, file: &Path) -> Outcome {
     let facts = compare("", expect, &actual, &mut wrong);
     let gap = case.get("gap").and_then(Value::as_str).map(String::from);
     Outcome { tag: tag.into(), suite: suite.into(), cite, gap, facts, wrong }
+}
+
+/// The inputs with each `repeat:` placeholder of the case document replaced by its text repeated:
+/// `repeat: {A_MIB: {text: a, times: 1048576}}` stands for upstream's `strings.Repeat("a", 1048576)`,
+/// so a megabyte-long input is not stored in the repository.
+fn repeated(case: &Value, text: &str) -> String {
+    let Some(Value::Object(placeholders)) = case.get("repeat") else { return text.to_string() };
+    // Only the inputs: the case document itself names the placeholders.
+    let (head, inputs) = text.split_once("\n---\n").expect("a case file has inputs after its first document");
+    let mut inputs = inputs.to_string();
+    for (placeholder, spec) in placeholders {
+        let piece = spec["text"].as_str().expect("repeat: text");
+        let times = spec["times"].as_u64().expect("repeat: times") as usize;
+        assert!(inputs.contains(placeholder.as_str()), "placeholder {placeholder} is not in the inputs");
+        inputs = inputs.replace(placeholder.as_str(), &piece.repeat(times));
+    }
+    format!("{head}\n---\n{inputs}")
 }
 
 #[test]

@@ -6,6 +6,7 @@
 mod common;
 
 use explorer_core::snippets::{all_snippets, Language};
+use explorer_data::api_changes::Subject;
 use explorer_data::releases::{NumProcPerNode, NEWEST, RELEASES, V2_1};
 
 #[test]
@@ -78,11 +79,16 @@ fn release_bound_fields_validate_only_in_their_releases() {
     .remove(0);
     for release in RELEASES {
         let ok = |doc| common::validate_for(release, doc).is_ok();
-        assert_eq!(ok(&deadline), release.active_deadline_seconds, "{} activeDeadlineSeconds", release.tag);
-        assert_eq!(ok(&labels), release.trainjob_metadata, "{} spec.labels", release.tag);
+        assert_eq!(
+            ok(&deadline),
+            release.declares(Subject::TrainJob, "spec.activeDeadlineSeconds"),
+            "{} activeDeadlineSeconds",
+            release.tag
+        );
+        assert_eq!(ok(&labels), release.declares(Subject::TrainJob, "spec.labels"), "{} spec.labels", release.tag);
         let int_or_string = release.num_proc_per_node == NumProcPerNode::IntOrString;
         assert_eq!(ok(&procs_auto), int_or_string, "{} trainer.numProcPerNode: auto", release.tag);
-        let injects = release.torch_policy_fields.contains(&"envInjection");
+        let injects = release.declares(Subject::Runtime, "spec.mlPolicy.torch.envInjection");
         assert_eq!(ok(&env_injection), injects, "{} torch.envInjection", release.tag);
     }
 }

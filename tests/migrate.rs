@@ -235,29 +235,47 @@ fn elastic_policy_and_auto_procs_are_reported() {
     assert!(trainjob(&objects)["spec"]["trainer"].get("numProcPerNode").is_none());
 }
 
-#[test]
-fn deepspeed_over_mpi_uses_the_builtin_runtime() {
-    let (objects, _) = converted(
+/// A DeepSpeed MPIJob whose workers run `image`.
+fn deepspeed_mpijob(image: &str) -> String {
+    format!(
         r#"
 apiVersion: kubeflow.org/v1
 kind: MPIJob
-metadata: {name: ds}
+metadata: {{name: ds}}
 spec:
   slotsPerWorker: 2
   mpiReplicaSpecs:
     Launcher:
       replicas: 1
-      template: {spec: {containers: [{name: mpi, image: my/deepspeed:1, command: [mpirun, python, train.py, --deepspeed]}]}}
+      template: {{spec: {{containers: [{{name: mpi, image: my/deepspeed:1, command: [mpirun, python, train.py, --deepspeed]}}]}}}}
     Worker:
       replicas: 3
-      template: {spec: {containers: [{name: mpi, image: my/deepspeed:1, resources: {limits: {nvidia.com/gpu: 2}}}]}}
-"#,
-    );
+      template: {{spec: {{containers: [{{name: mpi, image: "{image}", resources: {{limits: {{nvidia.com/gpu: 2}}}}}}]}}}}
+"#
+    )
+}
+
+#[test]
+fn deepspeed_over_mpi_uses_the_builtin_runtime_when_the_workers_run_its_image() {
+    let (objects, _) = converted(&deepspeed_mpijob("ghcr.io/kubeflow/trainer/deepspeed-runtime:v2.3.0"));
     assert_eq!(objects.len(), 1);
     let job = trainjob(&objects);
     assert_eq!(job["spec"]["runtimeRef"]["name"], "deepspeed-distributed");
     assert_eq!(job["spec"]["trainer"]["numNodes"], 3);
     assert_eq!(job["spec"]["trainer"]["numProcPerNode"], 2);
+}
+
+/// The built-in DeepSpeed runtime's node pods run its own image whatever the TrainJob says (a
+/// TrainJob sets the launcher's image only), so workers that ran the job's own image, where its
+/// code lives, keep it only in a generated runtime.
+#[test]
+fn deepspeed_over_mpi_keeps_the_workers_own_image_on_every_node() {
+    let m = migrate(&deepspeed_mpijob("my/deepspeed:1")).unwrap();
+    let c = explorer_core::migrate::pods::for_document(&m.docs[0], m.target).unwrap().unwrap();
+    let images: Vec<_> = c.differences.iter().filter(|d| d.field == "image").collect();
+    assert!(images.is_empty(), "the V2 pods run another image: {images:?}");
+    let unexplained: Vec<_> = c.unexplained().collect();
+    assert!(unexplained.is_empty(), "{unexplained:?}");
 }
 
 #[test]
@@ -532,4 +550,21 @@ fn the_trainer_containers_name_is_renamed_not_lost() {
     let name = entry(report, "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].name");
     assert_eq!(name.status, Status::Renamed);
     assert!(name.note.contains("node"), "{}", name.note);
+}
+
+/// Both MPI operators default an absent Worker count to 0: the V1 launcher ran alone, which a
+/// TrainJob cannot say, so the migrator asks for the count rather than guessing 1.
+#[test]
+fn an_mpijob_without_a_worker_count_is_refused_naming_the_default() {
+    let m = migrate(
+        "apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata: {name: m}\nspec:\n  mpiReplicaSpecs:\n    \
+         Launcher: {replicas: 1, template: {spec: {containers: [{name: mpi, image: x:1}]}}}\n    \
+         Worker: {template: {spec: {containers: [{name: mpi, image: x:1}]}}}\n",
+    )
+    .unwrap();
+    let failure = m.failures().join("\n");
+    assert!(
+        failure.contains("spec.mpiReplicaSpecs.Worker.replicas is absent") && failure.contains("default it to 0"),
+        "{failure}"
+    );
 }

@@ -1,6 +1,7 @@
 //! The migration proven pod by pod: for every V1 job we can find (the reference examples and
 //! the public manifests in $TRAINER_REAL_V1), what the V1 operator ran against what Trainer
 //! runs for the conversion, at every target release. Every difference must be explained.
+#![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data and real jobs from disk.
 
 mod common;
 
@@ -109,4 +110,70 @@ fn the_comparison_flags_resources_that_land_on_another_pod() {
     // V1: the launcher asks for no GPU, each worker for 8.
     assert_eq!(gpus("launcher").is_some(), flagged("Launcher → launcher"), "launcher: {:?}", gpus("launcher"));
     assert_eq!(gpus("node").is_none(), flagged("Worker → node"), "node: {:?}", gpus("node"));
+}
+
+/// The report says what changes for the pods from the comparison itself: every difference the
+/// comparison finds, for the real jobs and the reference examples, is a report line naming its
+/// role, field and reason; and an env entry names the V1 variable, what V2 sets instead, and
+/// how the values relate.
+#[test]
+fn the_report_states_every_pod_difference_with_its_reason() {
+    let mut files = yaml_files(&real_v1_dir());
+    files.extend(reference_examples());
+    let (mut said, mut missing, mut renames) = (0, Vec::new(), 0);
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let Ok(m) = migrate_to(&text, NEWEST) else { continue };
+        let report = m.report_text();
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        for d in &m.docs {
+            let Some(Ok(c)) = for_document(d, NEWEST) else { continue };
+            for diff in &c.differences {
+                let reason = diff.reason.as_deref().unwrap_or_default();
+                let head = format!("  pod      {} {}: ", diff.role, diff.field);
+                match report.lines().find(|l| l.starts_with(&head) && l.ends_with(&format!("({reason})"))) {
+                    Some(_) => said += 1,
+                    None => missing.push(format!("{name}: {}", line(diff))),
+                }
+                if let Some(r) = &diff.rename {
+                    renames += 1;
+                    let named = diff.field.ends_with(&format!("env.{}", r.v1))
+                        && r.v2.iter().all(|(v2, value)| reason.contains(&format!("{v2}={value}")))
+                        && reason.contains(&r.relation);
+                    assert!(
+                        named,
+                        "{name}: {} does not name V1's variable, V2's and their relation: {reason}",
+                        diff.field
+                    );
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{} differences the report does not state:\n{}", missing.len(), missing.join("\n"));
+    assert!(said > 100 && renames > 20, "only {said} differences, {renames} renames compared");
+}
+
+/// The widget's "What changes for your pods" (the converter module's HTML): each V1 role has its
+/// heading, every difference its reason, and the variables V2 replaces sit in a table with the
+/// V1 value, what V2 sets instead and how they relate.
+#[test]
+fn the_pods_view_shows_each_role_every_reason_and_the_env_renames_as_a_table() {
+    let text = std::fs::read_to_string(real_v1_dir().join("14-coreweave-imagenet-pytorchjob.yaml")).unwrap();
+    let m = migrate_to(&text, NEWEST).unwrap();
+    let html = explorer_html::migrate_view::pods_html(&m);
+    let escaped = |s: &str| {
+        let mut out = String::new();
+        explorer_html::highlight::push_escaped_html(&mut out, s);
+        out
+    };
+    let c = for_document(&m.docs[0], NEWEST).unwrap().unwrap();
+    for role in &c.roles {
+        assert!(html.contains(&format!("<h4>{}</h4>", escaped(role))), "no heading for {role}");
+    }
+    for d in c.differences.iter().filter(|d| d.rename.is_none()) {
+        assert!(html.contains(&escaped(d.reason.as_deref().unwrap())), "{} {} has no reason shown", d.role, d.field);
+    }
+    let rank = "<tr><th scope=\"row\"><code>RANK</code></th><td><code>1</code></td><td><code>PET_NODE_RANK</code> = ";
+    assert!(html.contains(rank), "no RANK row for the Worker");
+    assert!(!html.contains("unexplained"));
 }

@@ -7,8 +7,9 @@ mod common;
 
 use explorer_core::migrate::claims::false_claims_for;
 use explorer_core::migrate::{migrate_to, Entry, Migration, Outcome, Status};
+use explorer_data::api_changes::Subject;
 use explorer_data::catalog::Framework;
-use explorer_data::releases::{PodSettingsField, Release, RELEASES};
+use explorer_data::releases::{PodSettingsField, Release, RELEASES, V2_2};
 use serde_json::Value;
 
 /// Every V1 example of the reference data, and the MPI Operator's v2beta1 one.
@@ -147,11 +148,11 @@ fn pod_settings_go_where_each_release_keeps_them() {
         let (objects, report, m) = converted(&master_worker(), release);
         assert_eq!(objects.len(), 1, "{}: every setting fits the TrainJob, no generated runtime", release.tag);
         let spec = &trainjob(&objects)["spec"];
-        let field = release.pod_settings.field();
+        let field = release.pod_settings().field();
         for other in ["podSpecOverrides", "podTemplateOverrides", "runtimePatches"] {
             assert_eq!(spec.get(other).is_some(), other == field, "{} spec.{other}", release.tag);
         }
-        let (pod, volume_mounts) = match release.pod_settings {
+        let (pod, volume_mounts) = match release.pod_settings() {
             PodSettingsField::PodSpecOverrides => {
                 let o = &spec[field][0];
                 assert_eq!(o["targetJobs"], serde_json::json!([{"name": "node"}]));
@@ -210,7 +211,7 @@ fn settings_a_release_cannot_hold_go_to_a_generated_runtime_in_that_release_only
             let target = e.v2.as_deref().unwrap_or_default();
             assert_eq!(e.status, Status::Moved, "{} {path}", release.tag);
             let expected = if fits {
-                format!("spec.{}[", release.pod_settings.field())
+                format!("spec.{}[", release.pod_settings().field())
             } else {
                 "TrainingRuntime resnet-runtime ".into()
             };
@@ -235,7 +236,7 @@ fn deadline_and_processes_per_node_follow_each_release() {
         let spec = &trainjob(&objects)["spec"];
         let deadline = entry(&report, "spec.runPolicy.activeDeadlineSeconds");
         let procs = entry(&report, "spec.nprocPerNode");
-        if release.active_deadline_seconds {
+        if release.declares(Subject::TrainJob, "spec.activeDeadlineSeconds") {
             assert_eq!(spec["activeDeadlineSeconds"], 7200);
             assert_eq!(deadline.status, Status::Mapped);
         } else {
@@ -247,7 +248,7 @@ fn deadline_and_processes_per_node_follow_each_release() {
                 deadline.note
             );
         }
-        if release.line < "v2.2" {
+        if release.is_before(&V2_2) {
             assert_eq!(trainer["numProcPerNode"], "gpu", "{}: v2.0 and v2.1 take the name", release.tag);
             assert_eq!(procs.status, Status::Mapped);
         } else {

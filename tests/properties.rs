@@ -321,3 +321,80 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    // Each case converts for one release and upgrades to every newer one: a few dozen cases
+    // reach every kind and release.
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// `migrate --target` and `upgrade` write what their target release's API server admits:
+    /// every object passes that release's CRD schema, value constraints and every
+    /// `x-kubernetes-validations` rule (common::validate_for evaluates them from the CRDs).
+    #[test]
+    fn migrate_and_upgrade_outputs_pass_their_target_release_s_crd_rules(job in generated_job(), start in 0..RELEASES.len()) {
+        prop_assume!(common::validate(&job).is_ok());
+        let text = yaml::join(&yaml::emit(&(&job).into()));
+        let from = RELEASES[start];
+        let m = explorer_core::migrate::migrate_to(&text, from).map_err(TestCaseError::fail)?;
+        let mut converted = 0;
+        for d in &m.docs {
+            if let Outcome::Converted { objects, .. } = &d.outcome {
+                for o in objects {
+                    common::validate_for(&from, o).map_err(|e| TestCaseError::fail(format!("migrate --target {}: {e}\n{text}", from.line)))?;
+                    converted += 1;
+                }
+            }
+        }
+        if converted == 0 {
+            return Ok(());
+        }
+        let written = m.output_yaml();
+        for to in &RELEASES[start..] {
+            let u = explorer_core::upgrade::upgrade(&written, from, *to).map_err(TestCaseError::fail)?;
+            for o in common::yaml_docs(&u.output_yaml()) {
+                common::validate_for(to, &o)
+                    .map_err(|e| TestCaseError::fail(format!("upgrade {} → {}: {e}\n{written}", from.line, to.line)))?;
+            }
+        }
+    }
+}
+
+/// The pods a generated job asks for, as the operator counts them (absent `replicas` is 1).
+fn generated_pods(job: &Value) -> u64 {
+    let field = ["pytorchReplicaSpecs", "xgbReplicaSpecs", "jaxReplicaSpecs", "mpiReplicaSpecs"]
+        .into_iter()
+        .find_map(|f| job["spec"].get(f).and_then(Value::as_object));
+    field.into_iter().flatten().map(|(_, r)| r.get("replicas").and_then(Value::as_u64).unwrap_or(1)).sum()
+}
+
+proptest! {
+    // Each case runs the V1 operator's model and Trainer's controller model once: 512 cases
+    // cover every kind, both MPI versions and the DeepSpeed path in a few seconds (debug).
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// What the V1 operator ran and what Trainer runs for the conversion differ only where a
+    /// reason says why (migrate::pods), for any valid generated V1 job the migrator converts. A
+    /// job larger than any cluster gets a message, not a hang.
+    #[test]
+    fn converted_jobs_run_the_same_pods_or_say_why(job in generated_job()) {
+        prop_assume!(common::validate(&job).is_ok());
+        let text = yaml::join(&yaml::emit(&(&job).into()));
+        let m = explorer_core::migrate::migrate(&text).map_err(TestCaseError::fail)?;
+        let d = &m.docs[0];
+        let Some(c) = explorer_core::migrate::pods::for_document(d, m.target) else { return Ok(()) };
+        // A job the V1 operator never ran (its webhook refuses an XGBoostJob without a Master; no
+        // cluster holds more than MAX_PODS pods) has nothing to compare: the comparison says why.
+        if let Err(operator_fails) = explorer_core::explain::v1::operate(&job) {
+            if generated_pods(&job) > explorer_core::explain::MAX_PODS {
+                prop_assert!(operator_fails.contains("no Kubernetes cluster runs that many"), "{}", operator_fails);
+            }
+            prop_assert_eq!(c.err(), Some(operator_fails));
+            return Ok(());
+        }
+        prop_assert!(generated_pods(&job) <= explorer_core::explain::MAX_PODS, "{} pods compared", generated_pods(&job));
+        let c = c.map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let bad: Vec<String> =
+            c.unexplained().map(|d| format!("{} {}: V1 {:?} / V2 {:?}", d.role, d.field, d.v1, d.v2)).collect();
+        prop_assert!(bad.is_empty(), "unexplained:\n{}\n{}", bad.join("\n"), text);
+    }
+}

@@ -4,6 +4,7 @@
 
 mod common;
 
+use explorer_data::api_changes::Subject;
 use serde_json::Value;
 
 use explorer_data::releases::{NumProcPerNode, PodSettingsField, Release, RELEASES};
@@ -34,13 +35,23 @@ fn trainjob_fields_follow_each_release_s_crd() {
         let spec = spec_schema(release, "trainjobs");
         for field in all {
             let declared = spec.get(field.field()).is_some();
-            assert_eq!(declared, field == release.pod_settings, "{} {}", release.tag, field.field());
+            assert_eq!(declared, field == release.pod_settings(), "{} {}", release.tag, field.field());
         }
         for field in ["labels", "annotations"] {
-            assert_eq!(spec.get(field).is_some(), release.trainjob_metadata, "{} spec.{field}", release.tag);
+            assert_eq!(
+                spec.get(field).is_some(),
+                release.declares(Subject::TrainJob, &format!("spec.{field}")),
+                "{} spec.{field}",
+                release.tag
+            );
         }
         let deadline = spec.get("activeDeadlineSeconds").is_some();
-        assert_eq!(deadline, release.active_deadline_seconds, "{} activeDeadlineSeconds", release.tag);
+        assert_eq!(
+            deadline,
+            release.declares(Subject::TrainJob, "spec.activeDeadlineSeconds"),
+            "{} activeDeadlineSeconds",
+            release.tag
+        );
         let procs = &spec["trainer"]["properties"]["numProcPerNode"];
         let int_or_string = procs["x-kubernetes-int-or-string"] == Value::Bool(true);
         assert_eq!(int_or_string, release.num_proc_per_node == NumProcPerNode::IntOrString, "{}", release.tag);
@@ -54,7 +65,7 @@ fn policy_fields_follow_each_release_s_crd() {
         let mut policies = keys(ml);
         policies.retain(|k| k != "numNodes");
         assert_eq!(policies, sorted(release.policies), "{} mlPolicy sources", release.tag);
-        assert_eq!(keys(&ml["torch"]["properties"]), sorted(release.torch_policy_fields), "{} torch", release.tag);
+        assert_eq!(keys(&ml["torch"]["properties"]), sorted(&release.torch_policy_fields()), "{} torch", release.tag);
         let gang = &spec_schema(release, "clustertrainingruntimes")["podGroupPolicy"]["properties"];
         assert_eq!(keys(gang), sorted(release.gang_schedulers), "{} podGroupPolicy sources", release.tag);
     }
@@ -77,9 +88,9 @@ fn the_trainjob_status_follows_each_release_s_crd() {
 #[test]
 fn pod_settings_fields_follow_each_release_s_crd() {
     for release in RELEASES {
-        let entry = &spec_schema(release, "trainjobs")[release.pod_settings.field()]["items"]["properties"];
+        let entry = &spec_schema(release, "trainjobs")[release.pod_settings().field()]["items"]["properties"];
         // Where the pod template sits in one entry, and its spec within it (v2.0's is flat).
-        let template = match release.pod_settings {
+        let template = match release.pod_settings() {
             PodSettingsField::RuntimePatches => {
                 let job = &entry["trainingRuntimeSpec"]["properties"]["template"]["properties"]["spec"]["properties"]
                     ["replicatedJobs"]["items"]["properties"];
@@ -87,7 +98,7 @@ fn pod_settings_fields_follow_each_release_s_crd() {
             }
             _ => entry.clone(),
         };
-        let pod = match release.pod_settings {
+        let pod = match release.pod_settings() {
             PodSettingsField::PodSpecOverrides => template.clone(),
             _ => template["spec"]["properties"].clone(),
         };
@@ -99,6 +110,6 @@ fn pod_settings_fields_follow_each_release_s_crd() {
         container_fields.retain(|k| k != "name" && k != "env");
         assert_eq!(container_fields, sorted(release.pod_settings_container_fields), "{}", release.tag);
         let metadata = template.get("metadata").is_some();
-        assert_eq!(metadata, release.pod_settings.holds_pod_metadata(), "{} pod metadata", release.tag);
+        assert_eq!(metadata, release.pod_settings().holds_pod_metadata(), "{} pod metadata", release.tag);
     }
 }

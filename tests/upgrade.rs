@@ -526,7 +526,7 @@ fn other_input_gets_a_clear_message() {
     assert!(upgrade::upgrade("", V2_1, V2_3).is_err());
     assert_eq!(
         upgrade::parse_release("v2.9").err().as_deref(),
-        Some("unknown Trainer release \"v2.9\": one of v2.0, v2.1, v2.2, v2.3")
+        Some(format!("unknown Trainer release \"v2.9\": one of {}", release_lines()).as_str())
     );
     assert_eq!(upgrade::parse_release("v2.1.0"), Ok(&V2_1));
     // A PVC beside a TrainJob passes through untouched.
@@ -691,4 +691,9 @@ fn a_platform_engineers_v2_0_torch_runtime_gets_the_note_its_yaml_needs() {
     assert!(notes[0].reason.starts_with("v2.2 #3239: the torch policy lost numProcPerNode"), "{}", notes[0].reason);
     // From v2.2 on there is nothing to say.
     assert!(upgrade::upgrade_notes(&sel, V2_2, V2_3).unwrap().is_empty());
+}
+
+/// `v2.0, v2.1, ...`: every line the release data holds, as error messages list them.
+fn release_lines() -> String {
+    explorer_data::releases::RELEASES.iter().map(|r| r.line).collect::<Vec<_>>().join(", ")
 }

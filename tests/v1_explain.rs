@@ -1,5 +1,6 @@
 //! What the V1 operators create (`explain::v1`), checked against the upstream operators' own
 //! unit tests, transcribed as data in tests/v1_operator/cases.yaml (each case cites its test).
+#![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data and real jobs from disk.
 
 use explorer_core::explain::env_text;
 use explorer_core::explain::v1::{explain_text, operate};
@@ -188,4 +189,59 @@ spec:
     assert!(explain_text("kind: TrainJob\napiVersion: trainer.kubeflow.org/v1alpha1\n").is_none());
     let two = format!("{no_port}---{no_port}");
     assert!(explain_text(&two).unwrap().unwrap_err().contains("one at a time"));
+}
+
+/// A job of more pods than any cluster holds gets a message, both as V1 and as its V2
+/// conversion: building its hostnames, TF_CONFIG or hostfile would take gigabytes (2^31 - 1
+/// replicas hung `explain` and `migrate --format json`).
+#[test]
+fn a_job_larger_than_any_cluster_gets_a_message_not_a_hang() {
+    let v1 =
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: big}\nspec:\n  pytorchReplicaSpecs:\n    \
+              Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: x:1}]}}}\n    \
+              Worker: {replicas: 2147483646, template: {spec: {containers: [{name: pytorch, image: x:1}]}}}\n";
+    let e = explain_text(v1).unwrap().unwrap();
+    let reason = e.rejected.map(|r| r.reason).unwrap_or_default();
+    assert!(reason.starts_with("2147483647 pods: no Kubernetes cluster runs that many"), "{reason}");
+
+    let m = explorer_core::migrate::migrate(v1).unwrap();
+    let v2 = m.output_yaml();
+    let docs = explorer_core::explain::read::documents(&v2, m.target).unwrap();
+    let e = explorer_core::explain::explain(docs.input(), m.target);
+    assert!(e.rejected.iter().any(|r| r.reason.contains("no Kubernetes cluster runs that many")), "{:?}", e.rejected);
+}
+
+/// The Training Operator's webhook refuses a PyTorchJob whose Master is not exactly one pod, or
+/// an XGBoostJob without a Master: no pod ever ran, and explain says why.
+#[test]
+fn jobs_the_v1_webhook_refuses_ran_no_pods() {
+    let job = |kind: &str, field: &str, specs: &str| {
+        format!("apiVersion: kubeflow.org/v1\nkind: {kind}\nmetadata: {{name: j}}\nspec:\n  {field}:\n{specs}")
+    };
+    let c = |name: &str| format!("{{spec: {{containers: [{{name: {name}, image: x:1}}]}}}}");
+    let cases = [
+        (
+            job(
+                "PyTorchJob",
+                "pytorchReplicaSpecs",
+                &format!("    Master: {{replicas: 0, template: {}}}\n", c("pytorch")),
+            ),
+            "Master.replicas must be 1",
+        ),
+        (
+            job(
+                "PyTorchJob",
+                "pytorchReplicaSpecs",
+                &format!("    Worker: {{replicas: 0, template: {}}}\n", c("pytorch")),
+            ),
+            "Worker.replicas must be at least 1",
+        ),
+        (
+            job("XGBoostJob", "xgbReplicaSpecs", &format!("    Worker: {{replicas: 2, template: {}}}\n", c("xgboost"))),
+            "Master must be present",
+        ),
+    ];
+    for (text, expected) in cases {
+        assert!(operate(&serde_yaml::from_str(&text).unwrap()).err().is_some_and(|e| e.contains(expected)), "{text}");
+    }
 }

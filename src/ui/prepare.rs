@@ -111,6 +111,8 @@ struct Counts {
     slices: Cell<u32>,
     views_taken: Cell<u32>,
     code_taken: Cell<u32>,
+    /// Slices scheduled and not yet run or cancelled.
+    scheduled: Cell<u32>,
 }
 
 thread_local! {
@@ -121,6 +123,33 @@ thread_local! {
 /// whole page since it loaded. Debug builds only: always zeros in a release build.
 pub fn counts() -> (u32, u32, u32) {
     COUNTS.with(|c| (c.slices.get(), c.views_taken.get(), c.code_taken.get()))
+}
+
+/// How many preparation slices are waiting to run on the page: 0 once every chain has finished
+/// or was cancelled. Debug builds only, like [`counts`].
+pub fn scheduled() -> u32 {
+    COUNTS.with(|c| c.scheduled.get())
+}
+
+/// Counts one scheduled slice while it lives: made with the slice, dropped when it has run or
+/// when its timer is cancelled (the closure that holds it goes with the timer).
+struct Scheduled;
+
+impl Scheduled {
+    fn new() -> Scheduled {
+        if cfg!(debug_assertions) {
+            COUNTS.with(|c| c.scheduled.set(c.scheduled.get() + 1));
+        }
+        Scheduled
+    }
+}
+
+impl Drop for Scheduled {
+    fn drop(&mut self) {
+        if cfg!(debug_assertions) {
+            COUNTS.with(|c| c.scheduled.set(c.scheduled.get() - 1));
+        }
+    }
 }
 
 /// Where preparation is, for the browser tests (which run debug builds: the shipped widget
@@ -161,7 +190,9 @@ fn next_slice(store: PreparedStore, mut queue: Vec<Selection>, pending: Weak<Ref
     if queue.is_empty() {
         return;
     }
+    let scheduled = Scheduled::new();
     *slot.borrow_mut() = Some(crate::ui::browser::after(PAUSE_MS, move || {
+        let _scheduled = scheduled;
         // A hidden page's reader is not about to click: stop until the next selection.
         if gloo::utils::document().hidden() {
             return;

@@ -5,7 +5,7 @@
 use explorer_core::selection::{ParamKey, RuntimeScope, Selection};
 use explorer_data::catalog::{Framework, Persona};
 use explorer_data::releases::{Release, NEWEST, RELEASES};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -41,6 +41,35 @@ pub fn yaml_docs(text: &str) -> Vec<Value> {
     serde_yaml::Deserializer::from_str(text)
         .map(|doc| Value::deserialize(doc).unwrap_or_else(|e| panic!("YAML does not parse: {e}\n{text}")))
         .filter(|v| !v.is_null())
+        .collect()
+}
+
+/// All documents of a YAML file.
+pub fn read_docs(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    yaml_docs(&text)
+}
+
+/// The base runtimes a kustomization lists: files, and folders with their own kustomization.
+pub fn base_runtimes(dir: &Path) -> Vec<Value> {
+    let kustomization = read_docs(&dir.join("kustomization.yaml")).remove(0);
+    let mut out = Vec::new();
+    for resource in kustomization["resources"].as_array().unwrap() {
+        let resource = resource.as_str().unwrap();
+        if resource.ends_with(".yaml") {
+            out.extend(read_docs(&dir.join(resource)));
+        } else {
+            out.extend(base_runtimes(&dir.join(resource)));
+        }
+    }
+    out
+}
+
+/// The names of the runtimes a release installs (`v2-runtimes/<tag>`, as its kustomization lists them).
+pub fn shipped_runtime_names(release: &Release) -> Vec<String> {
+    base_runtimes(&reference_dir().join("v2-runtimes").join(release.tag))
+        .iter()
+        .map(|doc| doc["metadata"]["name"].as_str().expect("a runtime has a name").to_string())
         .collect()
 }
 
@@ -152,8 +181,9 @@ pub fn validate(doc: &Value) -> Result<(), String> {
     validate_for(&NEWEST, doc)
 }
 
-/// Validates one document strictly against its CRD as `release` ships it, plus the CEL rules
-/// that matter to snippets.
+/// Validates one document strictly against its CRD as `release` ships it, plus the CRD's value
+/// constraints and every `x-kubernetes-validations` rule (evaluated by explorer_core::explain::crd, which
+/// reads them from the CRDs), plus the name check v2.0's webhook makes in place of a CRD rule.
 pub fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
     let api = doc["apiVersion"].as_str().ok_or("no apiVersion")?;
     let kind = doc["kind"].as_str().ok_or("no kind")?;
@@ -166,8 +196,13 @@ pub fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
     if !errors.is_empty() {
         return Err(errors.join("\n"));
     }
-    if kind == "TrainJob" {
-        // CEL on TrainJob: metadata.name is an RFC 1035 label.
+    let rules = explorer_core::explain::crd::validate(release.tag, doc);
+    if !rules.is_empty() {
+        let lines: Vec<String> = rules.iter().map(|r| format!("{}: {}", r.field, r.reason)).collect();
+        return Err(lines.join("\n"));
+    }
+    if kind == "TrainJob" && release.controller.webhook_checks_name {
+        // v2.0.1's webhook: metadata.name is an RFC 1035 label.
         let name = doc["metadata"]["name"].as_str().unwrap_or_default();
         let ok = name.len() <= 63
             && name.starts_with(|c: char| c.is_ascii_lowercase())
@@ -175,25 +210,6 @@ pub fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
             && !name.ends_with('-');
         if !ok {
             return Err(format!("TrainJob name {name:?} is not an RFC 1035 label"));
-        }
-    }
-    if kind.ends_with("TrainingRuntime") {
-        // CEL on MLPolicy: at most one framework policy.
-        let policy = doc["spec"]["mlPolicy"].as_object().cloned().unwrap_or_else(Map::new);
-        let n = ["torch", "mpi", "jax", "xgboost", "flux"].iter().filter(|k| policy.contains_key(**k)).count();
-        if n > 1 {
-            return Err("mlPolicy sets more than one framework policy".into());
-        }
-        // CEL on torch.numProcPerNode (v2.0–v2.1, the releases that have it): a positive int or
-        // auto/cpu/gpu.
-        match policy.get("torch").and_then(|t| t.get("numProcPerNode")) {
-            Some(Value::Number(n)) if n.as_i64().is_some_and(|n| n <= 0) => {
-                return Err(format!("torch.numProcPerNode {n} is not > 0"));
-            }
-            Some(Value::String(s)) if !["auto", "cpu", "gpu"].contains(&s.as_str()) => {
-                return Err(format!("torch.numProcPerNode {s:?} is not auto, cpu or gpu"));
-            }
-            _ => {}
         }
     }
     Ok(())

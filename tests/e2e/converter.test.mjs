@@ -36,6 +36,37 @@ const HUNG_WORKER = 'self.onmessage = () => { for (;;) {} };';
 
 const js = (body) => ({ status: 200, contentType: 'text/javascript', body });
 
+/** Serves the real converter loader, counting in `window.asked` the texts the widget asks it to
+ * convert (its 200 ms debounce has passed for each): what the edits below wait on. */
+async function countAsked(context) {
+  await context.route('**/pkg-migrate/converter.js', async (route) => {
+    const response = await route.fetch();
+    const real = await response.text();
+    const body = real.replace('export function convert(text, release) {', '$& window.asked = (window.asked ?? 0) + 1;');
+    assert.notEqual(body, real, 'converter.js still exports convert(text, release)');
+    await route.fulfill({ response, body });
+  });
+}
+
+const untilAsked = (page, n) => page.waitForFunction((n) => window.asked >= n, n, { timeout: 15000 });
+
+/** Counts, on the page, the conversions handed to a worker and not yet answered
+ * (`window.inFlight`): what the tests wait on instead of the clock. */
+function countInFlight() {
+  window.inFlight = 0;
+  const Real = window.Worker;
+  window.Worker = class extends Real {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', () => window.inFlight--);
+    }
+    postMessage(...args) {
+      window.inFlight++;
+      return super.postMessage(...args);
+    }
+  };
+}
+
 async function openMigrate(context) {
   const page = await context.newPage();
   const errors = [];
@@ -67,6 +98,8 @@ test('edits made while the converter is busy: only the newest waits, and a super
   // 2.6 s per conversion: all the edits below land while the first one runs, and the newest
   // still answers within the 5 s watchdog.
   await context.route(WORKER, (route) => route.fulfill(js(slowWorker(2600))));
+  await context.addInitScript(countInFlight);
+  await countAsked(context);
   const { page, errors } = await openMigrate(context);
   // Everything the reader sees in the result pane, as it changes.
   await page.evaluate((sel) => {
@@ -79,17 +112,19 @@ test('edits made while the converter is busy: only the newest waits, and a super
   }, WIDGET);
   const initial = /name: (\S+)/.exec(await page.locator(`${WIDGET} #m-input`).inputValue())[1];
   // While the first conversion runs, edits each past the 200 ms debounce: each is asked for.
-  for (const name of ['edit-1', 'edit-2', 'edit-3', 'edit-4']) {
-    await page.waitForTimeout(250);
+  for (const [i, name] of ['edit-1', 'edit-2', 'edit-3', 'edit-4'].entries()) {
+    await untilAsked(page, i + 1); // the text before this edit was asked for
     await rename(page, name);
   }
   // Then a change undone within the debounce: the text is edit-4 again, and the conversion
   // asked for edit-4 is superseded by a second one for the same text.
-  await page.waitForTimeout(250);
+  await untilAsked(page, 5);
   await rename(page, 'edit-5');
   await rename(page, 'edit-4');
   await waitForResult(page, 'name: edit-4');
-  await page.waitForTimeout(3000); // anything still queued would run and show now
+  // Anything still queued is handed to the worker as edit-4's answer comes back: wait until the
+  // worker has answered everything it was given.
+  await page.waitForFunction(() => window.inFlight === 0, null, { timeout: 15000 });
   const converted = await page.workers()[0].evaluate(() => self.converted);
   // Six texts were asked for (the initial one, edits 1 to 4, edit-4 again); without the queue
   // the worker runs all six. With it, a text waiting behind a busy worker is replaced by the
@@ -111,8 +146,10 @@ test('a text waiting behind a busy worker gets its own 5 s: the wait is not coun
   // 4 s per conversion: an edit made while the first runs waits up to 4 s, then takes 4 s, so it
   // answers well after 5 s from the edit but within 5 s of the worker taking it.
   await context.route(WORKER, (route) => route.fulfill(js(slowWorker(4000))));
+  await context.addInitScript(countInFlight);
   const { page, errors } = await openMigrate(context);
-  await page.waitForTimeout(500);
+  // The first conversion is with the worker: the edit below waits behind it.
+  await page.waitForFunction(() => window.inFlight === 1, null, { timeout: 15000 });
   await rename(page, 'behind-busy');
   await waitForResult(page, 'name: behind-busy');
   assert.doesNotMatch(await result(page).textContent(), /did not finish within/);
@@ -131,12 +168,13 @@ test('a conversion that does not answer within 5 s is reported, and the next edi
   const waited = Date.now() - started;
   assert.match(await alert.textContent(), /did not finish within 5 seconds, so it was stopped/);
   assert.ok(waited >= 4500, `the message came after ${waited} ms, before the 5 s were up`);
+  const hung = page.workers()[0];
   // The hung worker is gone; an edit starts the real one, which converts it.
   await rename(page, 'after-restart');
   await waitForResult(page, 'name: after-restart');
   assert.equal(served, 2, 'a second worker was started');
-  // Playwright drops a terminated worker from its list when the 'close' event arrives; give it a moment.
-  for (let i = 0; i < 20 && page.workers().length > 1; i++) await page.waitForTimeout(100);
+  // Playwright drops a terminated worker from its list when its 'close' event arrives.
+  if (hung && page.workers().includes(hung)) await new Promise((resolve) => hung.once('close', resolve));
   assert.equal(page.workers().length, 1, 'the hung worker was stopped');
   assert.deepEqual(errors, []);
   await context.close();

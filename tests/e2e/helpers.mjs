@@ -7,6 +7,10 @@ const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
 
 export const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8080/';
 
+/** Resolves once the page has drawn two more frames: what a change asked for is on screen, and
+ * what the browser reports after a frame (layout shifts, intersection callbacks) is reported. */
+export const nextFrames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
 /** A package installed next to playwright-core in .tools/node (scripts/install-tools.sh). */
 export function nodeModule(name) {
   const core = process.env.PLAYWRIGHT_CORE;

@@ -7,11 +7,10 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { launch, tabThroughWidgets } from './helpers.mjs';
+import { launch, nextFrames, tabThroughWidgets } from './helpers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const HOSTS = path.resolve(ROOT, process.env.TRAINER_HOSTS ?? '../shared/hosts');
-const PORT = Number(process.env.HOSTS_PORT ?? 8197);
 const MOUNT = '[data-trainer-v2-explorer]';
 const FULL = `${MOUNT}:not([data-compact])`;
 const MOUNTED = `${FULL}[data-trainer-v2-explorer-mounted]`;
@@ -61,7 +60,9 @@ async function docsyTheme(page, label) {
 
 let browser;
 const servers = [];
-const origin = (i) => `http://127.0.0.1:${PORT + i}`;
+// Each site's server, on a free port: its origin is read from the line serve.py prints once it listens.
+const origins = [];
+const origin = (i) => origins[i];
 
 before(async () => {
   // The host copies are test data this suite cannot do without: a missing one fails, loudly.
@@ -70,12 +71,16 @@ before(async () => {
     assert.ok(existsSync(path.join(ROOT, 'dist/hosts', name)), `dist/hosts/${name} is missing: run make hosts`);
   }
   for (const [i, { name }] of SITES.entries()) {
-    const server = spawn('python3', [path.join(ROOT, 'scripts/serve.py'), '--dir', path.join(ROOT, 'dist/hosts', name), '--port', String(PORT + i)], {
+    const server = spawn('python3', [path.join(ROOT, 'scripts/serve.py'), '--dir', path.join(ROOT, 'dist/hosts', name), '--port', '0'], {
       env: { ...process.env, QUIET: '1' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     servers.push(server);
-    await new Promise((resolve) => server.stdout.once('data', resolve));
+    const line = await new Promise((resolve, reject) => {
+      server.stdout.once('data', (chunk) => resolve(String(chunk)));
+      server.once('exit', (code) => reject(new Error(`serve.py for ${name} exited (${code}) before listening`)));
+    });
+    origins[i] = line.match(/on (http:\/\/127\.0\.0\.1:\d+)\//)[1];
   }
   browser = await launch();
 });
@@ -131,7 +136,8 @@ for (const [i, site] of SITES.entries()) {
     await page.goto(url());
     const below = await page.evaluate((FULL) => document.querySelector(FULL).getBoundingClientRect().top - innerHeight, FULL);
     if (below > 700) {
-      await page.waitForTimeout(500);
+      await page.waitForLoadState('load');
+      await nextFrames(page); // the loader's IntersectionObserver has had its first callback
       assert.equal(await page.locator(MOUNTED).count(), 0, 'mounted before the reader came near it');
     }
     await page.locator(FULL).scrollIntoViewIfNeeded();
@@ -153,12 +159,12 @@ for (const [i, site] of SITES.entries()) {
     await page.waitForFunction((FULL) => document.querySelector(FULL).shadowRoot.querySelector('.migrate-result')?.textContent.includes('TrainJob'), FULL, { timeout: 20000 });
     assert.deepEqual(log.errors, []);
     // The site itself asks for fonts, analytics or comments elsewhere; the widget adds nothing.
-    await page.waitForTimeout(500);
+    await page.waitForLoadState('networkidle');
     await context.close();
     const host = await open(i, { blockOurs: true });
     await host.page.goto(url());
     await host.page.locator(FULL).scrollIntoViewIfNeeded();
-    await host.page.waitForTimeout(1500);
+    await host.page.waitForLoadState('networkidle');
     await host.context.close();
     const ours = log.foreign.filter((u) => !host.log.foreign.includes(u));
     assert.deepEqual(ours, [], 'requests that left the site because of the widget');
@@ -206,7 +212,7 @@ for (const [i, site] of SITES.entries()) {
     const before = await framework();
     await inWidget('.framework [aria-checked="true"]').focus();
     await page.keyboard.press('ArrowRight');
-    await page.waitForTimeout(300);
+    await page.waitForFunction(([FULL, before]) => document.querySelector(FULL).shadowRoot.querySelector('.framework [aria-checked="true"]').dataset.value !== before, [FULL, before], { timeout: 5000 }).catch(() => {});
     assert.notEqual(await framework(), before, 'ArrowRight moved to the next framework');
     assert.equal(here(), start, 'ArrowRight on a radio left the page');
     await page.keyboard.press('ArrowLeft');
@@ -219,7 +225,7 @@ for (const [i, site] of SITES.entries()) {
       await page.keyboard.press('ArrowRight');
       await field.fill('');
       await page.keyboard.type(text);
-      await page.waitForTimeout(200);
+      await nextFrames(page);
       assert.equal(await field.inputValue(), text, `${id} got every key`);
       assert.equal(here(), start, `keys in ${id} left the page`);
       const focusedOutside = await page.evaluate(() => document.activeElement?.matches('input, textarea') ?? false);
@@ -292,7 +298,8 @@ for (const [i, site] of SITES.entries()) {
     }, FULL);
     await page.goto(url(`#${before}`));
     await waitMounted(page);
-    await page.waitForTimeout(1000);
+    await page.waitForLoadState('networkidle');
+    await nextFrames(page); // layout-shift entries are reported after the frame they happened in
     const shifts = await page.evaluate(() => window.__shifts);
     const cls = shifts.reduce((sum, s) => sum + s.value, 0);
     assert.equal(cls, 0, JSON.stringify(shifts));
@@ -309,7 +316,10 @@ for (const [i, site] of SITES.entries()) {
     const { context, page, url } = await open(i);
     await page.goto(url(`#${after}`));
     await waitMounted(page);
-    await page.waitForTimeout(800);
+    // Each mount puts the fragment back in place (www/explorer.js): wait for the heading there.
+    await page
+      .waitForFunction((id) => { const top = document.getElementById(id).getBoundingClientRect().top; return top >= -1 && top < 160; }, after, { timeout: 5000 })
+      .catch(() => {});
     const top = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, after);
     assert.ok(top >= -1 && top < 160, `the heading is at ${top} px from the top of the window`);
     await context.close();
@@ -322,7 +332,9 @@ for (const [i, site] of SITES.entries()) {
       await page.locator(FULL).scrollIntoViewIfNeeded();
       await waitMounted(page);
       if (step.set) await step.set(page);
-      await page.waitForTimeout(200);
+      await page
+        .waitForFunction(([FULL, dark]) => document.querySelector(FULL).shadowRoot.querySelector('.tv2x').classList.contains('dark') === dark, [FULL, step.expect === 'dark'], { timeout: 5000 })
+        .catch(() => {});
       const theme = await page.evaluate((FULL) => (document.querySelector(FULL).shadowRoot.querySelector('.tv2x').classList.contains('dark') ? 'dark' : 'light'), FULL);
       assert.equal(theme, step.expect, `OS ${step.colorScheme}, ${step.set ? 'after the switch' : 'no switch'}`);
       await context.close();

@@ -2,7 +2,7 @@
 // Run by `make test-e2e`, which builds dist/ and serves it; BASE_URL points at that server.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, mountAll, waitForConvertedTrainJob } from './helpers.mjs';
+import { BASE, launch, mountAll, nextFrames, waitForConvertedTrainJob } from './helpers.mjs';
 
 let browser;
 
@@ -40,7 +40,7 @@ test('the post loads without console errors and every instance mounts', async ()
   const { page, errors, foreign, context } = await open();
   const n = await mountAll(page);
   assert.ok(n >= 4, `only ${n} mount points`);
-  await page.waitForTimeout(200);
+  await nextFrames(page);
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign, [], 'no request leaves the origin');
   await context.close();
@@ -68,12 +68,21 @@ test('instances stay in sync', async () => {
     const root = document.querySelectorAll('[data-trainer-v2-explorer]')[main].shadowRoot;
     root.querySelector('.persona [data-value="platform-engineer"]').click();
   }, main);
-  await page.waitForTimeout(100);
   // The presets share only the parameters (data-sync="params"): each keeps the persona its prose
   // describes (issue 22).
   const wanted = await page.evaluate(() =>
     [...document.querySelectorAll('[data-trainer-v2-explorer]')].map((el) => (el.hasAttribute('data-compact') ? el.dataset.persona : 'platform-engineer')),
   );
+  // Every instance shows its persona (the assertions below say which one did not, if any).
+  await page
+    .waitForFunction(
+      (wanted) => [...document.querySelectorAll('[data-trainer-v2-explorer]')].every(
+        (el, i) => el.shadowRoot.querySelector('.persona [aria-checked="true"]')?.dataset.value === wanted[i],
+      ),
+      wanted,
+      { timeout: 5000 },
+    )
+    .catch(() => {});
   for (let i = 0; i < n; i++) assert.equal(await checked(page, i, 'persona'), wanted[i], `instance ${i}`);
   // Presets keep their own framework.
   const frameworks = await Promise.all([...Array(n).keys()].map((i) => checked(page, i, 'framework')));
@@ -142,7 +151,9 @@ test('the widget follows the page theme switch', async () => {
   const { page, context } = await open();
   await mountAll(page);
   await page.click('.theme-toggle'); // auto -> dark
-  await page.waitForTimeout(100);
+  await page
+    .waitForFunction(() => /\bdark\b/.test(document.querySelector('[data-trainer-v2-explorer]').shadowRoot.querySelector('.tv2x').className), null, { timeout: 5000 })
+    .catch(() => {});
   const cls = await page.evaluate(() => document.querySelector('[data-trainer-v2-explorer]').shadowRoot.querySelector('.tv2x').className);
   assert.match(cls, /\bdark\b/);
   await context.close();

@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { BASE, launch, mountAll } from './helpers.mjs';
+import { BASE, launch, mountAll, nextFrames } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve(process.env.AXE_CORE ?? 'axe-core/axe.min.js');
@@ -90,13 +90,14 @@ for (const [label, viewport, hash, scrollThrough] of [
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       for (let y = 0; y < height; y += viewport.height / 2) {
         await page.evaluate((y) => window.scrollTo(0, y), y);
-        await page.waitForTimeout(150);
+        await nextFrames(page);
       }
+      await page.waitForFunction(() => document.querySelectorAll('[data-trainer-v2-explorer-mounted]').length === 4, null, { timeout: 15000 }).catch(() => {});
       assert.equal(await page.locator('[data-trainer-v2-explorer-mounted]').count(), 4);
     } else {
       await page.waitForSelector('[data-trainer-v2-explorer]:not([data-compact])[data-trainer-v2-explorer-mounted]');
     }
-    await page.waitForTimeout(200); // a layout-shift entry is reported after the frame it happened in
+    await nextFrames(page); // a layout-shift entry is reported after the frame it happened in
     assert.deepEqual(await page.evaluate(() => window.__shifts), []);
     await context.close();
   });

@@ -3,7 +3,7 @@
 // value in the address. Screenshots of the controls go to target/e2e-release-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, mountAll } from './helpers.mjs';
+import { BASE, launch, mountAll, nextFrames } from './helpers.mjs';
 
 const MAIN = '[data-trainer-v2-explorer]:not([data-compact])';
 let browser;
@@ -165,7 +165,7 @@ test('screenshots: desktop, a 375 px phone, dark', async () => {
     const { context, page } = await open('?release=v2.1#user-experience', options);
     // The explorer's top at the top of the window: its controls and the start of the panes.
     await page.locator(MAIN).evaluate((el) => el.scrollIntoView());
-    await page.waitForTimeout(100);
+    await nextFrames(page);
     await page.screenshot({ path: `target/e2e-release-${name}.png` });
     if (name === 'phone') {
       // Nothing in the control row overflows the phone's width.

@@ -3,7 +3,7 @@
 // whose element leaves the page (single-page navigation) stops, listeners and timers included.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, mountAll } from './helpers.mjs';
+import { BASE, launch, mountAll, nextFrames } from './helpers.mjs';
 
 const MOUNTS = '[data-trainer-v2-explorer]';
 let browser;
@@ -97,7 +97,7 @@ test('an instance that was not yet mounted stays static after a failure', async 
   await page.waitForFunction((MOUNTS) => document.querySelector(MOUNTS).hasAttribute('data-trainer-v2-explorer-failed'), MOUNTS);
   // Scrolling to the later instances must not mount anything into the dead module.
   for (const host of await page.locator(MOUNTS).all()) await host.scrollIntoViewIfNeeded();
-  await page.waitForTimeout(300);
+  await nextFrames(page); // the intersection callbacks of the last scroll have run
   assertFallbacks(await shown(page));
   await context.close();
 });
@@ -112,6 +112,12 @@ test('when the module does not load, every instance keeps its static snippets', 
 
 // Counts what the page has registered and not yet released: listeners by type, observing
 // MutationObservers, and pending timers by delay. Installed before any script runs.
+/** Waits until the instrumented page counts `expected` (the assertion after it says what differs). */
+const untilCounts = (page, expected) =>
+  page
+    .waitForFunction((expected) => JSON.stringify(window.__counts()) === JSON.stringify(expected), expected, { timeout: 5000 })
+    .catch(() => {});
+
 function instrument() {
   const live = (window.__live = { listeners: new Map(), observers: new Set(), timers: new Map() });
   const key = (target, type) => `${target instanceof MediaQueryList ? 'media' : target === window ? 'window' : 'other'}:${type}`;
@@ -174,8 +180,8 @@ test('removing the mount points stops their instances: no listener, observer or 
     window.__removed = [document.querySelector(MOUNTS)];
     window.__removed[0].remove();
   }, MOUNTS);
-  await page.waitForTimeout(100);
   const left = { sync: n - 1, media: n - 1, observers: running.observers - 1, copyTimers: 0 };
+  await untilCounts(page, left);
   assert.deepEqual(await page.evaluate(() => window.__counts()), left);
   await page.locator(MOUNTS).first().locator('.persona [data-value="platform-engineer"]').click();
   await page.waitForFunction(
@@ -192,7 +198,7 @@ test('removing the mount points stops their instances: no listener, observer or 
     window.__removed.push(...document.querySelectorAll(MOUNTS));
     document.body.replaceChildren(Object.assign(document.createElement('p'), { textContent: 'Next page' }));
   }, MOUNTS);
-  await page.waitForTimeout(100);
+  await untilCounts(page, { sync: 0, media: 0, observers: 0, copyTimers: 0 });
   assert.deepEqual(await page.evaluate(() => window.__counts()), { sync: 0, media: 0, observers: 0, copyTimers: 0 });
   const apps = await page.evaluate(() => window.__removed.map((h) => Boolean(h.shadowRoot.querySelector('.tv2x'))));
   assert.deepEqual(apps, new Array(n).fill(false), 'every Yew app is destroyed');
@@ -200,6 +206,12 @@ test('removing the mount points stops their instances: no listener, observer or 
   // Nothing the page does now reaches a dead instance.
   const other = await context.newPage();
   await other.goto(BASE);
+  // Each of these reaches the page as an event; ours are the last listeners, so once they have
+  // heard every one, a dead instance would have too.
+  await page.evaluate(() => {
+    const heard = (target, type) => new Promise((resolve) => target.addEventListener(type, resolve, { once: true }));
+    window.__heard = Promise.all([heard(window, 'storage'), heard(window, 'popstate'), heard(matchMedia('(prefers-color-scheme: dark)'), 'change')]);
+  });
   await other.evaluate(() => localStorage.setItem('trainer-v2-explorer', 'persona=data-scientist&framework=jax'));
   await page.evaluate(() => {
     history.pushState(null, '', '?persona=data-scientist&framework=mlx');
@@ -208,7 +220,10 @@ test('removing the mount points stops their instances: no listener, observer or 
     document.documentElement.setAttribute('data-theme', 'dark');
   });
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForTimeout(2500); // past the copy timer's 2 s
+  await page.evaluate(() => window.__heard);
+  await nextFrames(page);
+  // No copy timer is left to fire into a dead instance.
+  assert.equal((await page.evaluate(() => window.__counts())).copyTimers, 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

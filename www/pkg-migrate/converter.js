@@ -154,16 +154,26 @@ function stopHungWorker(job) {
   running = waiting = null;
 }
 
+// "What changes for your pods" comes in the answer's html with the field report; its stylesheet
+// is a file of this module's, linked from the answer, so the widget's own CSS stays as it is.
+const PODS_STYLE = `<link rel="stylesheet" href="${here('./pods.css')}">`;
+function withPodsStyle(answer) {
+  const parsed = JSON.parse(answer);
+  if (!parsed.html?.includes('class="pods-changes"')) return answer;
+  parsed.html = PODS_STYLE + parsed.html;
+  return JSON.stringify(parsed);
+}
+
 /** Converts V1 YAML into objects for the Trainer release line `release` (v2.1); resolves to the
  * converter's JSON answer (see migrate-wasm), its result styled by migrate.css. */
 export function convert(text, release) {
   if (worker === undefined) startWorker();
-  if (!worker) return convertOnPage(text, release).then(styled);
+  if (!worker) return convertOnPage(text, release).then(withPodsStyle).then(styled);
   return new Promise((resolve, reject) => {
     waiting?.resolve(SUPERSEDED);
     waiting = { id: nextId++, text, release, resolve, reject };
     next();
-  }).then(styled);
+  }).then(withPodsStyle).then(styled);
 }
 
 // The result's stylesheet, a file rather than inline (the strict CSP forbids inline styles),

@@ -234,5 +234,7 @@ fn upgrade_refuses_what_it_cannot_rewrite_with_one_line_each_and_exit_1() {
     let out = cli(&["upgrade", "--from", "v1.9", "-"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("unknown Trainer release \"v1.9\": one of v2.0, v2.1, v2.2, v2.3"), "{stderr}");
+    let lines: Vec<&str> = explorer_data::releases::RELEASES.iter().map(|r| r.line).collect();
+    let expected = format!("unknown Trainer release \"v1.9\": one of {}", lines.join(", "));
+    assert!(stderr.contains(&expected), "{stderr}");
 }

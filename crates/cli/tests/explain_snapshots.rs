@@ -83,7 +83,10 @@ fn release_flag_for_files() {
     assert!(!out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim(),
-        "trainer-explorer: unknown release \"v1.9\": one of v2.0, v2.1, v2.2, v2.3"
+        format!(
+            "trainer-explorer: unknown release \"v1.9\": one of {}",
+            RELEASES.iter().map(|r| r.line).collect::<Vec<_>>().join(", ")
+        )
     );
 }
 
@@ -178,7 +181,10 @@ fn input_without_a_runtime_is_a_clear_error() {
     assert!(!out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim(),
-        "trainer-explorer: no TrainingRuntime or ClusterTrainingRuntime in the input, and Trainer v2.3.0 ships no ClusterTrainingRuntime \"y\""
+        format!(
+            "trainer-explorer: no TrainingRuntime or ClusterTrainingRuntime in the input, and Trainer {} ships no ClusterTrainingRuntime \"y\"",
+            NEWEST.tag
+        )
     );
 }
 
@@ -192,7 +198,10 @@ fn a_trainjob_alone_uses_the_releases_shipped_runtime() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&cli(&["explain", job.to_str().unwrap()]))).unwrap();
     assert_eq!(
         v["shippedRuntime"],
-        "the ClusterTrainingRuntime \"torch-distributed\" as Trainer v2.3.0 installs it (the input holds no runtime)"
+        format!(
+            "the ClusterTrainingRuntime \"torch-distributed\" as Trainer {} installs it (the input holds no runtime)",
+            NEWEST.tag
+        )
     );
     assert_eq!(v["jobset"]["replicatedJobs"][0]["parallelism"], 2, "{v}");
     let image = v["pods"][0]["containers"][0]["image"].as_str().unwrap();

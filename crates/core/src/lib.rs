@@ -3,8 +3,10 @@
 //! selection (`snippets`), what the Trainer controller creates for a TrainJob (`explain`), V1 → V2
 //! migration (`migrate`) and V2 release → release upgrades (`upgrade`, `release_changes`).
 //!
-//! No UI, no HTML and no I/O: the widget, the HTML views and the CLI build on it.
+//! No UI, no HTML and no I/O: the widget, the HTML views and the CLI build on it. A caller outside
+//! the workspace starts at [`api`]: five documented functions with a typed error.
 
+pub mod api;
 pub mod explain;
 pub mod migrate;
 pub mod model;

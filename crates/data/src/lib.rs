@@ -1,6 +1,8 @@
 //! The one place that names a fact about a release: the Trainer release lines with their API
-//! differences, shipped runtimes, images and paired SDKs (`releases`), and the personas and
+//! differences, shipped runtimes, images and paired SDKs (`releases`), what each release changed
+//! in the API and so when each field arrived and left (`api_changes`), and the personas and
 //! frameworks the explorer offers (`catalog`). Every other crate reads them from here.
 
+pub mod api_changes;
 pub mod catalog;
 pub mod releases;

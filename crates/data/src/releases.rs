@@ -11,6 +11,7 @@
 //! manifests/base/runtimes at each tag (FACTS.md §a.2, §a.4, §b, §d), the JobSet version from
 //! manifests/third-party/jobset/kustomization.yaml, and each `kubeflow` wheel's METADATA.
 
+use crate::api_changes::Subject;
 use crate::catalog::Framework;
 
 /// Where a TrainJob keeps per-job pod settings in a release.
@@ -96,31 +97,21 @@ pub struct Release {
     /// METADATA: 0.3.1 requires `kubeflow-trainer-api>=2.0.0,<2.2.0`, 0.4.1 `>=2.2.0`, 0.5.0
     /// `>=2.3.0,<2.4`. (The trainer-api package is versioned like Trainer, not like the SDK.)
     pub sdk: &'static str,
-    /// The `kubeflow-trainer-api` range that wheel requires.
-    pub sdk_trainer_api: &'static str,
     /// What that SDK's `TrainerClient` does with a namespaced `TrainingRuntime`.
     pub sdk_namespaced_runtimes: SdkNamespacedRuntimes,
     /// The model initializer's `IGNORE_PATTERNS` as that SDK writes it by default
     /// (constants.INITIALIZER_DEFAULT_IGNORE_PATTERNS joined with commas): 0.3.1 has `.pt`,
     /// `.pth` without the `*`, as the v2.0–v2.1 initializers' own defaults do; 0.4.1 on `*.pt`.
     pub model_ignore_patterns: &'static str,
-    pub pod_settings: PodSettingsField,
-    /// The pod fields `pod_settings` can set besides containers (PodSpecOverride in v2.0,
+    /// The pod fields [`Release::pod_settings`] can set besides containers (PodSpecOverride in v2.0,
     /// PodTemplateSpecOverride in v2.1, PodSpecPatch from v2.2).
     pub pod_settings_pod_fields: &'static [&'static str],
     /// The fields it can set on an existing container (ContainerOverride / ContainerPatch);
     /// `env` is left out: on `node` it goes through `spec.trainer.env`.
     pub pod_settings_container_fields: &'static [&'static str],
-    /// `spec.labels` / `spec.annotations` on the TrainJob (until v2.1).
-    pub trainjob_metadata: bool,
-    /// `spec.activeDeadlineSeconds` (v2.2+).
-    pub active_deadline_seconds: bool,
     pub num_proc_per_node: NumProcPerNode,
     /// The `mlPolicy` sources the CRD accepts.
     pub policies: &'static [&'static str],
-    /// Fields of `mlPolicy.torch` (`numProcPerNode`, `elasticPolicy` until v2.1;
-    /// `envInjection` from v2.3).
-    pub torch_policy_fields: &'static [&'static str],
     /// The gang schedulers a runtime's `podGroupPolicy` names (`volcano` from v2.1).
     pub gang_schedulers: &'static [&'static str],
     /// `status.trainerStatus` on the TrainJob: progress and metrics, behind the `TrainJobStatus`
@@ -195,6 +186,10 @@ pub struct Controller {
     /// The Flux webhook checks the TrainJob's `numProcPerNode` over the runtime's
     /// (plugins/flux/flux.go:95-103 @v2.3.0); v2.2.1 (:110-116) checks the runtime's only.
     pub flux_checks_trainjob_procs: bool,
+    /// The TrainJob webhook refuses a name that is not an RFC 1035 label
+    /// (pkg/webhooks/trainjob_webhook.go:57-60 @v2.0.1). From v2.1 the CRD's own rule does
+    /// (trainjob_types.go:37 @v2.1.0), read from the CRD like every rule (src/explain/crd).
+    pub webhook_checks_name: bool,
 }
 
 /// torch's `numProcPerNode` resolution (plugins/torch/torch.go).
@@ -337,7 +332,6 @@ const V2_3_POD_FIELDS: [&str; 9] = with(V2_2_POD_FIELDS, ["terminationGracePerio
 const V2_0_CONTAINER_FIELDS: [&str; 1] = ["volumeMounts"];
 const V2_2_CONTAINER_FIELDS: [&str; 2] = with(V2_0_CONTAINER_FIELDS, ["securityContext"]);
 
-const OLD_TORCH_FIELDS: &[&str] = &["numProcPerNode", "elasticPolicy"];
 const NEW_POLICIES: &[&str] = &["torch", "mpi", "jax", "xgboost", "flux"];
 const GANG_SCHEDULERS: &[&str] = &["coscheduling", "volcano"];
 
@@ -346,17 +340,12 @@ pub const V2_0: Release = Release {
     tag: "v2.0.1",
     jobset: "v0.8.2",
     sdk: "0.3.1",
-    sdk_trainer_api: ">=2.0.0,<2.2.0",
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::Unread,
     model_ignore_patterns: "*.msgpack,*.h5,*.bin,.pt,.pth",
-    pod_settings: PodSettingsField::PodSpecOverrides,
     pod_settings_pod_fields: &V2_0_POD_FIELDS,
     pod_settings_container_fields: &V2_0_CONTAINER_FIELDS,
-    trainjob_metadata: true,
-    active_deadline_seconds: false,
     num_proc_per_node: NumProcPerNode::IntOrString,
     policies: &["torch", "mpi"],
-    torch_policy_fields: OLD_TORCH_FIELDS,
     gang_schedulers: &["coscheduling"],
     trainer_status: false,
     builtins_skip_webhook: false,
@@ -381,6 +370,7 @@ pub const V2_0: Release = Release {
         resources_per_node: ResourcesPerNodeRule::ReplaceTrainer,
         skips_other_managers: false,
         flux_checks_trainjob_procs: false,
+        webhook_checks_name: true,
     },
 };
 
@@ -388,7 +378,6 @@ pub const V2_1: Release = Release {
     line: "v2.1",
     tag: "v2.1.0",
     jobset: "v0.10.1",
-    pod_settings: PodSettingsField::PodTemplateOverrides,
     pod_settings_pod_fields: &V2_1_POD_FIELDS,
     gang_schedulers: GANG_SCHEDULERS,
     torchtune_chained_initializers: false,
@@ -398,6 +387,7 @@ pub const V2_1: Release = Release {
         torchtune: TorchTuneRules::Lora,
         mpi_slots_follow_gpus: true,
         resources_per_node: ResourcesPerNodeRule::Replace,
+        webhook_checks_name: false,
         ..V2_0.controller
     },
     ..V2_0
@@ -408,17 +398,12 @@ pub const V2_2: Release = Release {
     tag: "v2.2.1",
     jobset: "v0.11.0",
     sdk: "0.4.1",
-    sdk_trainer_api: ">=2.2.0",
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::ReadOnly,
     model_ignore_patterns: "*.msgpack,*.h5,*.bin,*.pt,*.pth",
-    pod_settings: PodSettingsField::RuntimePatches,
     pod_settings_pod_fields: &V2_2_POD_FIELDS,
     pod_settings_container_fields: &V2_2_CONTAINER_FIELDS,
-    trainjob_metadata: false,
-    active_deadline_seconds: true,
     num_proc_per_node: NumProcPerNode::Int32,
     policies: NEW_POLICIES,
-    torch_policy_fields: &[],
     gang_schedulers: GANG_SCHEDULERS,
     trainer_status: true,
     builtins_skip_webhook: false,
@@ -450,11 +435,9 @@ pub const V2_3: Release = Release {
     tag: "v2.3.0",
     jobset: "v0.12.0",
     sdk: "0.5.0",
-    sdk_trainer_api: ">=2.3.0,<2.4",
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::Supported,
     pod_settings_pod_fields: &V2_3_POD_FIELDS,
     // `torch.envInjection` injects PET_* into sidecar or init containers (#3516).
-    torch_policy_fields: &["envInjection"],
     builtins_skip_webhook: true,
     mpi_launcher_waits_for_nodes: true,
     min_kubernetes: Some("1.31"),
@@ -482,6 +465,9 @@ pub const V2_3: Release = Release {
     },
     ..V2_2
 };
+
+/// Every field `mlPolicy.torch` has had in some release; when each had it is in the API change table.
+pub const TORCH_POLICY_FIELDS: &[&str] = &["numProcPerNode", "elasticPolicy", "envInjection"];
 
 /// Every release line, oldest first. A `static`, so the table and every runtime, image and field
 /// list it holds are in the program once: a `const` is copied into each crate that names it, and
@@ -536,10 +522,40 @@ impl Release {
         }
     }
 
-    /// Whether this line comes before `other` in [`RELEASES`].
+    /// Whether this line comes before `other`: compared as versions (`v2.9` before `v2.10`),
+    /// so a release not (yet) in [`RELEASES`] has its place too.
     pub fn is_before(&self, other: &Release) -> bool {
-        let at = |r: &Release| RELEASES.iter().position(|x| x.line == r.line);
-        at(self) < at(other)
+        let version = |r: &Release| -> Vec<u32> {
+            r.line.trim_start_matches('v').split('.').map(|n| n.parse().unwrap_or(u32::MAX)).collect()
+        };
+        version(self) < version(other)
+    }
+
+    /// Whether this release's API has `field` (a path from the object's root: `spec.labels`,
+    /// `spec.mlPolicy.torch.envInjection`) on `subject`. The one place a field's life span is
+    /// kept is the API change table ([`API_CHANGES`](crate::api_changes::API_CHANGES)).
+    pub fn declares(&self, subject: Subject, field: &str) -> bool {
+        crate::api_changes::declares(self, subject, field)
+    }
+
+    /// Where this release's TrainJob keeps per-job pod settings: the one of the three fields it declares.
+    pub fn pod_settings(&self) -> PodSettingsField {
+        let all = [
+            PodSettingsField::PodSpecOverrides,
+            PodSettingsField::PodTemplateOverrides,
+            PodSettingsField::RuntimePatches,
+        ];
+        let declared = |f: &PodSettingsField| self.declares(Subject::TrainJob, &format!("spec.{}", f.field()));
+        all.into_iter().find(declared).expect("every release has one pod-settings field")
+    }
+
+    /// The fields of this release's `mlPolicy.torch`.
+    pub fn torch_policy_fields(&self) -> Vec<&'static str> {
+        TORCH_POLICY_FIELDS
+            .iter()
+            .copied()
+            .filter(|f| self.declares(Subject::Runtime, &format!("spec.mlPolicy.torch.{f}")))
+            .collect()
     }
 
     /// The first release line for which `has` holds: where a framework or a model first ships.

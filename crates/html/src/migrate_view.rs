@@ -172,6 +172,139 @@ pub fn report_html(m: &Migration) -> String {
     out
 }
 
+/// A value as the comparison shows it, cut to a readable length (a command line can run to
+/// kilobytes; the CLI's `--format json` has it whole).
+fn push_value(out: &mut String, value: Option<&str>) {
+    const SHOWN: usize = 160;
+    match value {
+        None => out.push_str("<span class=\"none\">(none)</span>"),
+        Some(v) => {
+            out.push_str("<code>");
+            match v.char_indices().nth(SHOWN) {
+                Some((at, _)) => {
+                    push_escaped_html(out, &v[..at]);
+                    out.push('…');
+                }
+                None => push_escaped_html(out, v),
+            }
+            out.push_str("</code>");
+        }
+    }
+}
+
+/// "What changes for your pods": for each converted document, the pod-by-pod comparison
+/// (`migrate::pods`) role by role, each difference with its reason, and the variables V1's
+/// operator set that V2 replaces as a small table (V1 variable and value, what V2 sets instead,
+/// how they relate).
+pub fn pods_html(m: &Migration) -> String {
+    use crate::migrate::pods::{for_document, Difference};
+    let mut out = String::new();
+    for d in &m.docs {
+        let Outcome::Converted { name, kind, .. } = &d.outcome else { continue };
+        let Some(comparison) = for_document(d, m.target) else { continue };
+        let mut title = String::new();
+        push_escaped_html(&mut title, &format!("{kind} {name}"));
+        let _ = write!(
+            out,
+            "<section class=\"pods-changes\" aria-label=\"What changes for the pods of {title}\">\
+             <h3>What changes for your pods <span class=\"pods-of\">{title}</span></h3>"
+        );
+        let c = match comparison {
+            Ok(c) => c,
+            Err(e) => {
+                out.push_str("<p class=\"pods-error\">Not compared: ");
+                push_escaped_html(&mut out, &e);
+                out.push_str("</p></section>");
+                continue;
+            }
+        };
+        out.push_str("<p class=\"pods-sides\">");
+        push_escaped_html(
+            &mut out,
+            &format!("{} ran the V1 job; Trainer {} runs the conversion. ", c.operator, c.trainer),
+        );
+        let unexplained = c.unexplained().count();
+        let _ = write!(
+            out,
+            "{} difference(s), {}.</p>",
+            c.differences.len(),
+            if unexplained == 0 { "each with its reason".to_string() } else { format!("{unexplained} unexplained") }
+        );
+        // The roles in the comparison's order, then any it added (V2 pods no V1 role had).
+        let mut roles: Vec<&str> = c.roles.iter().map(String::as_str).collect();
+        for diff in &c.differences {
+            if !roles.contains(&diff.role.as_str()) {
+                roles.push(&diff.role);
+            }
+        }
+        for role in roles {
+            let here: Vec<&Difference> = c.differences.iter().filter(|x| x.role == role).collect();
+            out.push_str("<div class=\"pods-role\"><h4>");
+            push_escaped_html(&mut out, role);
+            out.push_str("</h4>");
+            if here.is_empty() {
+                out.push_str("<p class=\"pods-same\">The same pods.</p></div>");
+                continue;
+            }
+            let (renames, others): (Vec<&Difference>, Vec<&Difference>) = here.iter().partition(|x| x.rename.is_some());
+            if !others.is_empty() {
+                out.push_str("<ul class=\"pods-diffs\">");
+                for x in others {
+                    let class = if x.explained() { "" } else { " class=\"unexplained\"" };
+                    let _ = write!(out, "<li{class}><span class=\"pods-field\"><code>");
+                    push_escaped_html(&mut out, &x.field);
+                    out.push_str("</code></span> <span class=\"pods-values\">");
+                    push_value(&mut out, x.v1.as_deref());
+                    out.push_str(" → ");
+                    push_value(&mut out, x.v2.as_deref());
+                    out.push_str("</span> <span class=\"pods-why\">");
+                    push_escaped_html(
+                        &mut out,
+                        x.reason.as_deref().unwrap_or("Unexplained: the migrator cannot say why; please report it."),
+                    );
+                    out.push_str("</span></li>");
+                }
+                out.push_str("</ul>");
+            }
+            if !renames.is_empty() {
+                out.push_str(
+                    "<div class=\"pods-env\" tabindex=\"0\" role=\"region\" aria-label=\"Environment renames\"><table>\
+                     <caption>Variables V1 set that V2 replaces</caption><thead><tr><th scope=\"col\">V1 variable</th>\
+                     <th scope=\"col\">V1 value</th><th scope=\"col\">V2 sets instead</th>\
+                     <th scope=\"col\">How they relate</th></tr></thead><tbody>",
+                );
+                for x in renames {
+                    let Some(r) = &x.rename else { continue };
+                    out.push_str("<tr><th scope=\"row\"><code>");
+                    push_escaped_html(&mut out, &r.v1);
+                    out.push_str("</code></th><td>");
+                    push_value(&mut out, x.v1.as_deref());
+                    out.push_str("</td><td>");
+                    if r.v2.is_empty() {
+                        out.push_str("<span class=\"none\">nothing</span>");
+                    }
+                    for (i, (n, v)) in r.v2.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str("<br>");
+                        }
+                        out.push_str("<code>");
+                        push_escaped_html(&mut out, n);
+                        out.push_str("</code> = ");
+                        push_value(&mut out, Some(v));
+                    }
+                    out.push_str("</td><td>");
+                    push_escaped_html(&mut out, &r.relation);
+                    out.push_str("</td></tr>");
+                }
+                out.push_str("</tbody></table></div>");
+            }
+            out.push_str("</div>");
+        }
+        out.push_str("</section>");
+    }
+    out
+}
+
 /// What crosses from the converter module to the widget.
 #[derive(Serialize)]
 struct Rendered<'a> {
@@ -203,7 +336,8 @@ fn render(migration: Result<Migration, String>) -> String {
     let rendered = match migration {
         Ok(m) => {
             let yaml = m.output_yaml();
-            let (summary, html) = (summary_html(&m), report_html(&m));
+            // "What changes for your pods" follows the field report, in the same answer.
+            let (summary, html) = (summary_html(&m), report_html(&m) + &pods_html(&m));
             let objects = crate::migrate_output::output_html(&m);
             serde_json::to_string(&Rendered { error: None, yaml: &yaml, summary, html, objects })
         }

@@ -19,6 +19,9 @@ pub enum Directive {
     /// A preset of "What Kubernetes runs": static HTML from the views (explorer_html::explain_view), the same
     /// with or without JavaScript; the page's script only adds the line highlighting.
     Explain(String),
+    /// "What changes for your pods" for one real V1 job of the corpus ($TRAINER_REAL_V1): static
+    /// HTML from the migrate view, as the widget's migrate mode shows it.
+    PodChanges(String),
 }
 
 /// `key=value` words; a bare word is `key=""`. Values cannot contain spaces.
@@ -47,6 +50,7 @@ pub fn parse(line: &str) -> Option<Result<Directive, String>> {
         "v1-to-v2" => Ok(Directive::V1ToV2),
         "snippet" => snippet(&attrs).map(Directive::Snippet),
         "explain" => explain(&attrs).map(Directive::Explain),
+        "pod-changes" => pod_changes(&attrs).map(Directive::PodChanges),
         _ => return None,
     })
 }
@@ -83,6 +87,31 @@ fn explain(attrs: &[(String, String)]) -> Result<String, String> {
         escape_html(&q),
         escape_html(sel.framework.label()),
         escape_html(sel.release.tag)
+    ))
+}
+
+/// `<!-- pod-changes file=14-coreweave-imagenet-pytorchjob.yaml -->`: that file of the real V1
+/// corpus (`$TRAINER_REAL_V1`, default `../shared/real-v1`), converted for the newest release,
+/// and what changes for its pods; the caption names the file's source (its first line).
+fn pod_changes(attrs: &[(String, String)]) -> Result<String, String> {
+    let file = get(attrs, "file").ok_or("a pod-changes directive needs file=")?;
+    let dir = std::env::var_os("TRAINER_REAL_V1").map_or_else(|| "../shared/real-v1".into(), std::path::PathBuf::from);
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("pod-changes directive: {}: {e} (set TRAINER_REAL_V1)", path.display()))?;
+    let first = text.lines().next().and_then(|l| l.strip_prefix('#')).map_or("", str::trim);
+    let source = first.strip_prefix("source:").map_or(first, str::trim);
+    let m = crate::migrate::migrate(&text).map_err(|e| format!("pod-changes directive: {file}: {e}"))?;
+    let view = crate::migrate_view::pods_html(&m);
+    if view.is_empty() || view.contains("class=\"unexplained\"") || view.contains("pods-error") {
+        return Err(format!("pod-changes directive: {file} gives no fully explained pod comparison"));
+    }
+    Ok(format!(
+        "<figure class=\"pods-preset\"><figcaption>A real V1 job, <code>{}</code> ({}), converted for Trainer {}: \
+         what changes for its pods</figcaption>{view}</figure>",
+        escape_html(file),
+        escape_html(source),
+        escape_html(m.target.tag)
     ))
 }
 

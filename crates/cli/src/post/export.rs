@@ -97,7 +97,9 @@ pub fn markdown_export(source: &str) -> Result<(String, String), String> {
             Some(Ok(Directive::Explorer { attrs })) => out.push_str(&directives::explorer_include(&attrs)),
             // Raw HTML, one block: kramdown passes it through; Liquid must not read it. Its
             // stylesheet comes with the kit's include (written once per page).
-            Some(Ok(Directive::Explain(html))) => out.push_str(&format!("{{% raw %}}\n{html}\n{{% endraw %}}")),
+            Some(Ok(Directive::Explain(html) | Directive::PodChanges(html))) => {
+                out.push_str(&format!("{{% raw %}}\n{html}\n{{% endraw %}}"))
+            }
         }
         out.push('\n');
     }

@@ -38,7 +38,7 @@ fn expand(body: &str) -> Result<Expanded, String> {
                 out.push_str(&figure_marker(figures.len()));
                 figures.push(fallback::snippet_html(&s));
             }
-            Some(Ok(Directive::Explain(html))) => {
+            Some(Ok(Directive::Explain(html) | Directive::PodChanges(html))) => {
                 out.push_str(&figure_marker(figures.len()));
                 figures.push(html);
             }

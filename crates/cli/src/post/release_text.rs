@@ -35,6 +35,7 @@
 
 use crate::catalog::{Framework, V2Support, V1_OPERATOR, V1_SDK};
 use crate::releases::{NumProcPerNode, Release, SdkNamespacedRuntimes, TorchTuneRules, NEWEST, RELEASES};
+use explorer_data::api_changes::Subject;
 
 /// One placeholder's value.
 fn value(placeholder: &str) -> Result<String, String> {
@@ -85,11 +86,11 @@ fn holds(fact: &str, release: &Release) -> Result<bool, String> {
     Ok(match kind {
         "runtime" => release.runtime(name).is_some(),
         "policy" => release.policies.contains(&name),
-        "torch-field" => release.torch_policy_fields.contains(&name),
+        "torch-field" => release.torch_policy_fields().contains(&name),
         "trainjob-field" => match name {
-            "activeDeadlineSeconds" => release.active_deadline_seconds,
-            "labels" | "annotations" => release.trainjob_metadata,
-            pod_settings => release.pod_settings.field() == pod_settings,
+            "activeDeadlineSeconds" => release.declares(Subject::TrainJob, "spec.activeDeadlineSeconds"),
+            "labels" | "annotations" => release.declares(Subject::TrainJob, "spec.labels"),
+            pod_settings => release.pod_settings().field() == pod_settings,
         },
         "gang-scheduler" => release.gang_schedulers.contains(&name),
         "trainer-status" => release.trainer_status,

@@ -222,6 +222,10 @@ pub fn run(input: Input, release: Release) -> Result<Built, Rejection> {
     // launcher runs as a node (not in v2.0.1, builder.go:145-148).
     let launcher_as_node = mpi.as_ref().is_some_and(|m| m.launcher_as_node)
         && release.controller.resources_per_node != ResourcesPerNodeRule::ReplaceTrainer;
+    let pods: u64 = sets.iter().map(|s| u64::from(s.runtime_replicas) * u64::from(s.count)).sum();
+    if pods > super::MAX_PODS {
+        return Err(Rejection { field: "spec.trainer.numNodes".into(), reason: super::too_many_pods(pods) });
+    }
     let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
 
     let mut views = Vec::new();

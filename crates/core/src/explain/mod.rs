@@ -11,6 +11,7 @@
 //! plugins, the JobSet builder, then each component builder's objects.
 
 mod build;
+pub mod crd;
 mod flux;
 mod objects;
 pub mod patch;
@@ -34,6 +35,7 @@ use crate::model::vecmap::VecMap;
 use crate::model::Value;
 pub use crate::releases::Release;
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// What the typed runtime model does not keep of a replicatedJob, and the controller reads:
 /// `replicas` and `template.spec.parallelism`. `None` is Kubernetes' default (1).
@@ -70,12 +72,43 @@ pub struct Input<'a> {
     pub runtime: &'a TrainingRuntime,
     pub counts: &'a [JobCounts],
     pub legacy: &'a Legacy,
+    /// The TrainJob and runtime as written, when they were read from text: the CRD checks then
+    /// see every field, also those the typed models do not keep.
+    pub written: Option<Written<'a>>,
+}
+
+/// A TrainJob and its runtime as JSON, as the user wrote them.
+#[derive(Clone, Copy, Debug)]
+pub struct Written<'a> {
+    pub job: &'a serde_json::Value,
+    pub runtime: &'a serde_json::Value,
 }
 
 impl<'a> Input<'a> {
     /// A TrainJob and runtime as the typed models hold them, with the default counts.
     pub fn new(job: &'a TrainJob, runtime: &'a TrainingRuntime) -> Input<'a> {
-        Input { job, runtime, counts: &[], legacy: &NO_LEGACY }
+        Input { job, runtime, counts: &[], legacy: &NO_LEGACY, written: None }
+    }
+
+    /// The TrainJob and runtime as the API server receives them: as written, or else the typed
+    /// models with the legacy fields put back.
+    pub fn as_json(&self) -> (Cow<'a, serde_json::Value>, Cow<'a, serde_json::Value>) {
+        if let Some(w) = self.written {
+            return (Cow::Borrowed(w.job), Cow::Borrowed(w.runtime));
+        }
+        let mut job = serde_json::to_value(self.job).unwrap_or_default();
+        if let Some(spec) = job.get_mut("spec").and_then(serde_json::Value::as_object_mut) {
+            if let Some(text) = &self.legacy.num_proc_per_node {
+                if let Some(trainer) = spec.get_mut("trainer").and_then(serde_json::Value::as_object_mut) {
+                    trainer.insert("numProcPerNode".into(), text.clone().into());
+                }
+            }
+            for (name, value) in &self.legacy.pod_settings {
+                spec.insert(name.clone(), serde_json::to_value(value).unwrap_or_default());
+            }
+        }
+        let runtime = serde_json::to_value(self.runtime).unwrap_or_default();
+        (Cow::Owned(job), Cow::Owned(runtime))
     }
 }
 
@@ -233,6 +266,20 @@ pub fn explain(input: Input, release: Release) -> Explanation {
         // The controller's reconcile error (the webhook let it through): shown the same way.
         Err(rejected) => Explanation::rejected(trainer, vec![rejected]),
     }
+}
+
+/// The most pods `explain` models for one job. Kubernetes supports at most 150,000 pods in a
+/// cluster (kubernetes.io/docs/setup/best-practices/cluster-large/, "No more than 150,000 total
+/// pods"): a job asking for more cannot run anywhere, and listing its hostnames, hostfile or
+/// TF_CONFIG would take gigabytes, so it gets a message instead of a hang.
+pub const MAX_PODS: u64 = 150_000;
+
+/// The message for a job of `pods` pods, above [`MAX_PODS`].
+pub fn too_many_pods(pods: u64) -> String {
+    format!(
+        "{pods} pods: no Kubernetes cluster runs that many (the supported limit is {MAX_PODS} pods per cluster), \
+         so explain does not model them"
+    )
 }
 
 /// `spec.managedBy`'s default (pkg/util/trainjob/trainjob.go:33 @v2.3.0).

@@ -15,6 +15,7 @@ use super::{Input, Rejection};
 use crate::model::pod::{EnvVar, Resources};
 use crate::model::v2::MpiPolicy;
 use crate::model::Value;
+use crate::release_changes::Subject;
 use crate::releases::{Controller, Release, TorchProcs};
 
 /// Which ML policy the runtime sets.
@@ -83,7 +84,7 @@ fn requested_procs(input: Input, release: Release) -> Procs {
     if let Some(p) = input.legacy.num_proc_per_node.as_deref().and_then(Procs::parse) {
         return p;
     }
-    if !release.torch_policy_fields.contains(&"numProcPerNode") {
+    if !release.declares(Subject::Runtime, "spec.mlPolicy.torch.numProcPerNode") {
         return Procs::Auto;
     }
     let torch = input.runtime.spec.ml_policy.as_ref().and_then(|m| m.torch.as_ref());

@@ -1,7 +1,7 @@
 //! A user's own manifests: YAML text holding one TrainJob and the runtime it references, read
 //! into the typed models plus the per-replicatedJob counts those models drop.
 
-use super::{explain, Explanation, Input, JobCounts, Legacy, Release};
+use super::{explain, Explanation, Input, JobCounts, Legacy, Release, Written};
 use crate::model::v2::{TrainJob, TrainingRuntime};
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -16,11 +16,20 @@ pub struct Documents {
     pub legacy: Legacy,
     /// Set when the input held no runtime and the TrainJob names one the release ships.
     pub shipped_runtime: Option<String>,
+    /// The two documents as written, for the CRD checks.
+    pub written_job: Json,
+    pub written_runtime: Json,
 }
 
 impl Documents {
     pub fn input(&self) -> Input<'_> {
-        Input { job: &self.job, runtime: &self.runtime, counts: &self.counts, legacy: &self.legacy }
+        Input {
+            job: &self.job,
+            runtime: &self.runtime,
+            counts: &self.counts,
+            legacy: &self.legacy,
+            written: Some(Written { job: &self.written_job, runtime: &self.written_runtime }),
+        }
     }
 }
 
@@ -150,6 +159,7 @@ pub fn documents(text: &str, release: Release) -> Result<Documents, String> {
         shipped_runtime = Some(note);
     }
     let runtime = referenced(job, &runtimes)?;
+    let written_job = job.clone();
     let mut job = job.clone();
     let legacy = take_legacy(&mut job);
     let rjobs =
@@ -174,6 +184,8 @@ pub fn documents(text: &str, release: Release) -> Result<Documents, String> {
         counts,
         legacy,
         shipped_runtime,
+        written_job,
+        written_runtime: runtime.clone(),
     })
 }
 

@@ -10,6 +10,7 @@ use super::{env_text, Input, Object, PodGroup};
 use crate::model::pod::{Container, EnvVar, Resources};
 use crate::model::v2::ReplicatedJob;
 use crate::model::Value;
+use crate::release_changes::Subject;
 use crate::releases::{Release, ResourcesPerNodeRule, TorchProcs};
 use crate::yaml::{Line, Path, PathSeg};
 
@@ -199,7 +200,7 @@ impl<'a> Origins<'a> {
                 return out;
             }
         }
-        let runtime_field = self.release.torch_policy_fields.contains(&"numProcPerNode")
+        let runtime_field = self.release.declares(Subject::Runtime, "spec.mlPolicy.torch.numProcPerNode")
             && self
                 .input
                 .runtime

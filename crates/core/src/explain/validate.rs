@@ -1,15 +1,17 @@
 //! What the API server (the release's CRDs) and the TrainJob validating webhook refuse
 //! (pkg/webhooks/trainjob_webhook.go:110-121 runs each plugin's `Validate` through the runtime's
 //! `ValidateObjects`, pkg/runtime/core/clustertrainingruntime.go:99-123). Every error is
-//! reported, as the API server and the webhook aggregate them (`field.ErrorList`): the API
-//! server's (schema, fields the release's CRD lacks) alone when there are any, since the webhook
-//! never sees such an object; else every plugin's, in a fixed order (jobset, torch, mpi,
-//! xgboost, flux, volcano) where upstream runs the plugins in Go map order.
+//! reported, as the API server and the webhook aggregate them (`field.ErrorList`), in the order
+//! the request meets them: strict decoding (a quantity it cannot read, fields the release's CRD
+//! lacks); then the CRDs' own constraints and rules (explain/crd); then, only when the API
+//! server admitted the object, every webhook error, in a fixed order (name, jobset, pod
+//! settings, torch, mpi, xgboost, flux, volcano) where upstream runs the plugins in Go map order.
 
 use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
 use super::plugins::{bad_quantity, Policy, Procs};
-use super::{Input, Rejection};
+use super::{crd, Input, Rejection};
 use crate::model::Value;
+use crate::release_changes::Subject;
 use crate::releases::{NumProcPerNode, PodSettingsField, Release};
 
 /// constants.go:300,303,306.
@@ -28,16 +30,105 @@ fn reject(field: &str, reason: String) -> Option<Rejection> {
 }
 
 pub fn check(input: Input, release: Release) -> Vec<Rejection> {
-    let api_server: Vec<Rejection> = schema(input).into_iter().chain(crd(input, release)).collect();
+    // Strict decoding refuses the request before any validation runs.
+    let decoding: Vec<Rejection> = schema(input).into_iter().chain(crd(input, release)).collect();
+    if !decoding.is_empty() {
+        return decoding;
+    }
+    let api_server = crd_rules(input, release);
     if !api_server.is_empty() {
         return api_server;
     }
-    let mut out = jobset(input);
+    let mut out = name(input, release);
+    out.extend(jobset(input));
     out.extend(pod_settings(input, release));
     out.extend(plugins(input, release));
     out.extend(super::flux::validate(input, release));
     out.extend(super::podgroup::validate(input));
     out
+}
+
+/// The TrainJob and its runtime against the release's CRD constraints and rules. The runtime's
+/// errors are named `runtime <path>`: the runtime was created before, so a cluster would have
+/// refused it then.
+fn crd_rules(input: Input, release: Release) -> Vec<Rejection> {
+    let (job, runtime) = input.as_json();
+    let mut errors = object_meta_name(&job);
+    errors.extend(crd::validate(release.tag, &job));
+    let mut runtime_errors = object_meta_name(&runtime);
+    runtime_errors.extend(crd::validate(release.tag, &runtime));
+    errors.extend(runtime_errors.into_iter().map(|e| Rejection { field: format!("runtime {}", e.field), ..e }));
+    errors
+}
+
+/// The API server's own check of every custom resource's name, before the CRD's schema and rules:
+/// apiextensions-apiserver pkg/registry/customresource/validator.go (customResourceValidator.Validate)
+/// calls `ValidateObjectMetaAccessor(.., validation.NameIsDNSSubdomain, ..)`, apimachinery's
+/// `IsDNS1123Subdomain` (util/validation/validation.go: at most 253 characters, then the regex).
+/// Upstream's integration tests see it: `Invalid-job-name` and `jobname-` are refused with it next to
+/// the CRD's RFC 1035 rule (v2.3.0:test/integration/webhooks/trainjob_test.go:411-431).
+fn object_meta_name(object: &serde_json::Value) -> Vec<Rejection> {
+    let Some(name) = object.pointer("/metadata/name").and_then(serde_json::Value::as_str) else { return Vec::new() };
+    dns1123_subdomain(name)
+        .into_iter()
+        .map(|r| Rejection { field: "metadata.name".into(), reason: format!("Invalid value: {name:?}: {r}") })
+        .collect()
+}
+
+/// apimachinery util/validation `IsDNS1123Subdomain`: its messages (MaxLenError, RegexError with
+/// the example and the regex), none when `s` is one.
+fn dns1123_subdomain(s: &str) -> Vec<String> {
+    const DNS1123_SUBDOMAIN: &str = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+    let mut out = Vec::new();
+    if s.len() > 253 {
+        out.push("must be no more than 253 characters".to_string());
+    }
+    let label_ok = |l: &str| {
+        !l.is_empty()
+            && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    if !s.split('.').all(label_ok) {
+        out.push(format!(
+            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must \
+             start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is \
+             '{DNS1123_SUBDOMAIN}')"
+        ));
+    }
+    out
+}
+
+/// v2.0.1 trainjob_webhook.go:57-60: `validation.IsDNS1035Label` on the name, each error at
+/// `metadata.name` (apimachinery util/validation: MaxLenError, RegexError).
+fn name(input: Input, release: Release) -> Vec<Rejection> {
+    if !release.controller.webhook_checks_name {
+        return Vec::new();
+    }
+    let name = input.job.metadata.name.as_deref().unwrap_or_default();
+    let mut reasons = Vec::new();
+    if name.len() > 63 {
+        reasons.push("must be no more than 63 characters".to_string());
+    }
+    if !is_dns1035_label(name) {
+        reasons.push(
+            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic \
+             character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for \
+             validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+                .to_string(),
+        );
+    }
+    reasons
+        .into_iter()
+        .map(|r| Rejection { field: "metadata.name".into(), reason: format!("Invalid value: {name:?}: {r}") })
+        .collect()
+}
+
+/// `^[a-z]([-a-z0-9]*[a-z0-9])?$`.
+fn is_dns1035_label(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_lowercase())
+        && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !s.ends_with('-')
 }
 
 /// The API server's own schema check: a quantity it cannot read never reaches the webhook.
@@ -65,11 +156,11 @@ fn crd(input: Input, release: Release) -> Vec<Rejection> {
     let used = input.legacy.pod_settings.iter().map(|(name, _)| name.as_str());
     let used = used.chain((!spec.runtime_patches.is_empty()).then_some(PodSettingsField::RuntimePatches.field()));
     for name in used.collect::<Vec<_>>() {
-        if name != release.pod_settings.field() {
+        if name != release.pod_settings().field() {
             found(unknown("", &format!("spec.{name}"), release));
         }
     }
-    if spec.active_deadline_seconds.is_some() && !release.active_deadline_seconds {
+    if spec.active_deadline_seconds.is_some() && !release.declares(Subject::TrainJob, "spec.activeDeadlineSeconds") {
         found(unknown("", "spec.activeDeadlineSeconds", release));
     }
     if let Some(text) = &input.legacy.num_proc_per_node {
@@ -97,7 +188,7 @@ fn crd(input: Input, release: Release) -> Vec<Rejection> {
             }
         }
         for field in ml.torch.iter().flat_map(|t| t.keys()) {
-            if !release.torch_policy_fields.contains(&field.as_str()) {
+            if !release.torch_policy_fields().contains(&field.as_str()) {
                 found(unknown(runtime, &format!("spec.mlPolicy.torch.{field}"), release));
             }
         }
@@ -108,7 +199,7 @@ fn crd(input: Input, release: Release) -> Vec<Rejection> {
     // v2.0-v2.1's `spec.labels` and `spec.annotations`, gone from v2.2's CRD.
     for (name, set) in [("labels", input.legacy.labels.is_some()), ("annotations", input.legacy.annotations.is_some())]
     {
-        if set && !release.trainjob_metadata {
+        if set && !release.declares(Subject::TrainJob, "spec.labels") {
             found(unknown("", &format!("spec.{name}"), release));
         }
     }
@@ -214,12 +305,12 @@ fn plugins(input: Input, release: Release) -> Vec<Rejection> {
         }
     }
     if policy.xgboost {
-        // xgboost.go:59-68: the first reserved name, by index.
-        if let Some((i, e)) = trainer
+        // xgboost.go:59-68 @v2.2.1 and @v2.3.0: one error for every reserved name, at its index.
+        let reserved = trainer
             .iter()
             .flat_map(|t| t.env.iter().enumerate())
-            .find(|(_, e)| XGBOOST_RESERVED.contains(&e.name.as_str()))
-        {
+            .filter(|(_, e)| XGBOOST_RESERVED.contains(&e.name.as_str()));
+        for (i, e) in reserved {
             out.extend(reject(
                 &format!("spec.trainer.env[{i}]"),
                 format!("{} is reserved for the XGBoost runtime", e.name),
@@ -286,7 +377,7 @@ fn pod_settings(input: Input, release: Release) -> Vec<Rejection> {
     let mut out = Vec::new();
     let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
     let mut targets: Vec<Target> = Vec::new();
-    let field = release.pod_settings.field();
+    let field = release.pod_settings().field();
     let path = format!("spec.{field}");
     for patch in &input.job.spec.runtime_patches {
         // jobset.go:176 @v2.3.0 (:129 @v2.2.1): `validation.IsDomainPrefixedPath`.
@@ -358,39 +449,25 @@ fn pod_settings(input: Input, release: Release) -> Vec<Rejection> {
     out
 }
 
-/// k8s.io/apimachinery validation.IsDomainPrefixedPath: `<RFC 1123 subdomain>/<HTTP path>`.
+/// k8s.io/apimachinery validation.IsDomainPrefixedPath: `<RFC 1123 subdomain>/<HTTP path>`, with
+/// its messages (util/validation: MaxLenError, RegexError with the example and the regex).
 fn domain_prefixed(field: &str, text: &str) -> Vec<Rejection> {
+    const HTTP_PATH: &str = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+";
+    let invalid = |value: &str, reason: String| Rejection {
+        field: field.into(),
+        reason: format!("Invalid value: {value:?}: {reason}"),
+    };
     if text.is_empty() {
         return reject(field, "Required value".into()).into_iter().collect();
     }
     let (host, path) = text.split_once('/').unwrap_or((text, ""));
     if host.is_empty() || path.is_empty() {
-        return reject(
-            field,
-            format!("Invalid value: {text:?}: must be a domain-prefixed path (such as \"acme.io/foo\")"),
-        )
-        .into_iter()
-        .collect();
+        return vec![invalid(text, "must be a domain-prefixed path (such as \"acme.io/foo\")".into())];
     }
-    let mut out = Vec::new();
-    let label_ok = |l: &str| {
-        !l.is_empty()
-            && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-            && !l.starts_with('-')
-            && !l.ends_with('-')
-    };
-    if host.len() > 253 || !host.split('.').all(label_ok) {
-        out.extend(reject(
-            field,
-            format!(
-                "Invalid value: {host:?}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric \
-                 characters, '-' or '.', and must start and end with an alphanumeric character"
-            ),
-        ));
-    }
+    let mut out: Vec<Rejection> = dns1123_subdomain(host).into_iter().map(|r| invalid(host, r)).collect();
     let path_ok = path.chars().all(|c| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c));
     if !path_ok {
-        out.extend(reject(field, format!("Invalid value: {path:?}: Invalid path")));
+        out.push(invalid(path, format!("Invalid path (regex used for validation is '{HTTP_PATH}')")));
     }
     out
 }

@@ -40,7 +40,7 @@ pub fn false_claims_for(source: &Value, objects: &[Value], report: &[Entry], tar
         if !source_nodes.contains_key(&e.v1) {
             problems.push(format!("{}: the report mentions a field the V1 document does not have", e.v1));
         }
-        let pod_settings = format!("spec.{}[", target.pod_settings.field());
+        let pod_settings = format!("spec.{}[", target.pod_settings().field());
         if e.status == Status::Moved
             && !e.v2.as_deref().is_some_and(|t| t.starts_with("TrainingRuntime ") || t.starts_with(&pod_settings))
         {

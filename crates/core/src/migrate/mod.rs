@@ -111,6 +111,13 @@ impl Migration {
                         }
                         out.push('\n');
                     }
+                    // What the pods run differently, from the pod-by-pod comparison.
+                    if let Some(c) = pods::for_document(d, self.target) {
+                        for line in pods::report_lines(&c) {
+                            out.push_str(&line);
+                            out.push('\n');
+                        }
+                    }
                 }
                 Outcome::PassedThrough { name, kind, .. } => out
                     .push_str(&format!("{at}: {kind} {name} passed through unchanged: not a Training Operator job\n")),

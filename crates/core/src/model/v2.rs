@@ -157,6 +157,10 @@ pub struct JobSetSpec {
     pub failure_policy: Option<Value>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volume_claim_policies: Vec<Value>,
+    /// Optional in JobSet's API (`replicatedJobs,omitempty`) and in every release's runtime CRD,
+    /// which the API server admits without it; upstream's jobset_test.go validates a TrainJob
+    /// against such a runtime ("no initializer job", v2.3.0 jobset_test.go:350-356).
+    #[serde(default)]
     pub replicated_jobs: Vec<ReplicatedJob>,
 }
 

@@ -57,7 +57,10 @@ pub struct V1PodGroup {
 pub struct Role {
     /// `Master`, `Worker`, `Launcher`, `Chief`, `PS`, `Evaluator`.
     pub replica_type: String,
+    /// How many pods the operator creates.
+    pub count: u32,
     pub hostnames: Vec<String>,
+    /// The first [`PODS_MODELLED`] of them: the rest differ from these only in their index.
     pub pods: Vec<PodTemplateSpec>,
     /// The job's own template for this replica type, after defaulting (before the operator).
     pub template: PodTemplateSpec,
@@ -65,9 +68,14 @@ pub struct Role {
 
 impl Role {
     pub(crate) fn of(replica_type: &str, template: PodTemplateSpec) -> Role {
-        Role { replica_type: replica_type.into(), hostnames: vec![], pods: vec![], template }
+        Role { replica_type: replica_type.into(), count: 0, hostnames: vec![], pods: vec![], template }
     }
 }
+
+/// How many pods of one replica type are built in full. Each pod past the first few differs
+/// only by its index, while a TF_CONFIG or WORKER_ADDRS lists every pod: building all of them
+/// would take time and memory growing with the square of the count.
+pub const PODS_MODELLED: u32 = 16;
 
 /// Both MPI operators mount their ConfigMap `<job>-config` as `mpi-job-config` at /etc/mpi
 /// (training-operator v1.9.0:pkg/controller.v1/mpi/mpijob.go:28-30; mpi-operator
@@ -161,7 +169,41 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), String> {
     }
     let mut job = Job { name, namespace, spec, replicas };
     defaults::apply(source, &mut job);
+    // Bounded before anything is built (see MAX_PODS); the launcher of an MPIJob is one more.
+    let pods: u64 = job.replicas.iter().map(|(_, s)| u64::from(s.replicas.unwrap_or(0))).sum();
+    if pods > super::MAX_PODS {
+        return Err(super::too_many_pods(pods));
+    }
+    webhook(source, &job)?;
     Ok((source, job))
+}
+
+/// The Training Operator's validating webhook on replica counts: such a job is refused when it is
+/// applied, so no pod ever ran (training-operator v1.9.0:pkg/webhooks/pytorch/pytorchjob_webhook.go:152-158,
+/// pkg/webhooks/xgboost/xgboostjob_webhook.go:129-138).
+fn webhook(source: Source, job: &Job) -> Result<(), String> {
+    let kind = source.kind();
+    if !matches!(source, Source::TrainingOperator(V1Kind::PyTorchJob | V1Kind::XgBoostJob)) {
+        return Ok(());
+    }
+    let field = kind.replica_specs_field();
+    let refused = |rtype: &str, why: &str| {
+        Err(format!("spec.{field}.{rtype}.replicas {why}: the Training Operator's webhook refuses the {}", kind.kind()))
+    };
+    match job.replica("Master").map(|s| s.replicas) {
+        Some(n) if n != Some(1) => return refused("Master", "must be 1"),
+        None if kind == V1Kind::XgBoostJob => {
+            return Err(format!(
+                "spec.{field}.Master must be present: the Training Operator's webhook refuses the {}",
+                kind.kind()
+            ))
+        }
+        _ => {}
+    }
+    if kind == V1Kind::PyTorchJob && job.replica("Worker").is_some_and(|s| s.replicas.unwrap_or(1) < 1) {
+        return refused("Worker", "must be at least 1");
+    }
+    Ok(())
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,16 +242,8 @@ fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), Stri
     let mut objects = Vec::new();
     for (rtype, spec) in &job.replicas {
         let mut role = Role::of(rtype, spec.template.clone());
-        for index in 0..spec.replicas.unwrap_or(0) {
-            let mut pod = spec.template.clone();
-            // pod.go:402-422: the operator's labels over the template's.
-            let meta = pod.metadata.get_or_insert_with(Default::default);
-            for (k, v) in defaults::labels(kind, job, rtype, index) {
-                meta.labels.insert(k, v);
-            }
-            set_cluster_spec(kind, job, rtype, index, &mut pod)?;
-            // pod.go:435 with pkg/core/pod.go:81-88: the replica's restartPolicy, ExitCode as Never.
-            pod.spec.restart_policy = Some(defaults::pod_restart_policy(spec));
+        role.count = spec.replicas.unwrap_or(0);
+        for index in 0..role.count {
             let host = job.replica_name(rtype, index);
             objects.push(object(
                 "Service",
@@ -219,6 +253,18 @@ fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), Stri
                 None,
             ));
             role.hostnames.push(host);
+            if index >= PODS_MODELLED {
+                continue;
+            }
+            let mut pod = spec.template.clone();
+            // pod.go:402-422: the operator's labels over the template's.
+            let meta = pod.metadata.get_or_insert_with(Default::default);
+            for (k, v) in defaults::labels(kind, job, rtype, index) {
+                meta.labels.insert(k, v);
+            }
+            set_cluster_spec(kind, job, rtype, index, &mut pod)?;
+            // pod.go:435 with pkg/core/pod.go:81-88: the replica's restartPolicy, ExitCode as Never.
+            pod.spec.restart_policy = Some(defaults::pod_restart_policy(spec));
             role.pods.push(pod);
         }
         roles.push(role);
@@ -300,7 +346,7 @@ pub fn explain(doc: &Json) -> V1Explanation {
 pub fn view(op: &Operated) -> V1Explanation {
     V1Explanation {
         operator: op.operator.into(),
-        pods: op.roles.iter().filter(|r| !r.pods.is_empty()).map(group_view).collect(),
+        pods: op.roles.iter().filter(|r| r.count > 0).map(group_view).collect(),
         objects: op.objects.clone(),
         rejected: None,
     }
@@ -321,7 +367,7 @@ fn group_view(role: &Role) -> V1PodGroup {
         .collect();
     V1PodGroup {
         replica_type: role.replica_type.clone(),
-        count: u32::try_from(role.pods.len()).unwrap_or(u32::MAX),
+        count: role.count,
         hostnames: role.hostnames.clone(),
         containers,
     }
@@ -342,7 +388,12 @@ pub fn per_pod_env(role: &Role, i: usize) -> VecMap<String, String> {
             out.insert(name.clone(), value.clone());
         } else {
             let list = serde_json::to_string(&values).unwrap_or_default();
-            out.insert(name.clone(), format!("per pod: {list}"));
+            let more = if role.count as usize > role.pods.len() {
+                format!(" (the first {} of {} pods)", role.pods.len(), role.count)
+            } else {
+                String::new()
+            };
+            out.insert(name.clone(), format!("per pod: {list}{more}"));
         }
     }
     out

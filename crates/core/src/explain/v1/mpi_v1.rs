@@ -76,6 +76,7 @@ pub fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
     launcher.spec.volumes.push(super::mpi_config_volume(name));
     roles.push(Role {
         replica_type: "Launcher".into(),
+        count: 1,
         hostnames: vec![format!("{name}-launcher")],
         pods: vec![launcher],
         template: launcher_spec.template.clone(),
@@ -85,7 +86,12 @@ pub fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
     let workers = job.count("Worker");
     let mut worker_role = Role::of("Worker", job.replica("Worker").map(|s| s.template.clone()).unwrap_or_default());
     if let Some(spec) = job.replica("Worker") {
+        worker_role.count = workers;
         for i in 0..workers {
+            worker_role.hostnames.push(format!("{name}-worker-{i}"));
+            if i >= super::PODS_MODELLED {
+                continue;
+            }
             let mut pod = spec.template.clone();
             let meta = pod.metadata.get_or_insert_with(Default::default);
             meta.labels.insert("training.kubeflow.org/operator-name".into(), "mpijob-controller".into());
@@ -102,7 +108,6 @@ pub fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
             // :947-953 Open MPI looks for kubexec.sh on every rank.
             c.volume_mounts.push(mount(CONFIG_VOLUME, CONFIG_MOUNT));
             pod.spec.volumes.push(super::mpi_config_volume(name));
-            worker_role.hostnames.push(format!("{name}-worker-{i}"));
             worker_role.pods.push(pod);
         }
     }

@@ -102,6 +102,7 @@ pub fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
     launcher.spec.containers[0].volume_mounts.push(crate::tree!({"name": CONFIG_VOLUME, "mountPath": CONFIG_MOUNT}));
     let mut roles = vec![Role {
         replica_type: "Launcher".into(),
+        count: 1,
         hostnames: vec![fqdn(job, &host)],
         pods: vec![launcher],
         template: launcher_spec.template.clone(),
@@ -110,14 +111,19 @@ pub fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
     let workers = job.count("Worker");
     let mut worker_role = Role::of("Worker", job.replica("Worker").map(|s| s.template.clone()).unwrap_or_default());
     if let Some(spec) = job.replica("Worker") {
+        worker_role.count = workers;
         for i in 0..workers {
+            let host = format!("{name}-worker-{i}");
+            worker_role.hostnames.push(fqdn(job, &host));
+            if i >= super::PODS_MODELLED {
+                continue;
+            }
             let mut pod = spec.template.clone();
             let meta = pod.metadata.get_or_insert_with(Default::default);
             for (k, v) in labels(job, "worker") {
                 meta.labels.insert(k, v);
             }
             meta.labels.insert("training.kubeflow.org/replica-index".into(), i.to_string());
-            let host = format!("{name}-worker-{i}");
             set_network(&mut pod, &host, name);
             // :1433-1438 Intel MPI and MPICH reach the launcher by its short name.
             let search = format!("{name}.{}.svc.cluster.local", job.namespace);
@@ -139,7 +145,6 @@ pub fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
             }
             append_env(c, [env("K_MPI_JOB_ROLE", "worker")]);
             setup_ssh(&mut pod, job, &s);
-            worker_role.hostnames.push(fqdn(job, &host));
             worker_role.pods.push(pod);
         }
     }

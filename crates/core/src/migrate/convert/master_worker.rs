@@ -7,6 +7,12 @@ use super::*;
 use crate::migrate::claims::leaf_paths;
 
 impl Conversion<'_> {
+    /// Whether any Worker pod ran: a Worker with `replicas: 0` (the XGBoost webhook allows it)
+    /// ran none, so its resources are not what the nodes had.
+    pub(super) fn workers_run(&self) -> bool {
+        self.replica("Worker").is_some_and(|w| w.spec.replicas != Some(0))
+    }
+
     /// Accounts for the Worker's template against the Master's, whose fields are already
     /// accounted for (the Master's template is the one every node runs). The Worker's resources
     /// are skipped: they are `resourcesPerNode` themselves.
@@ -37,7 +43,7 @@ impl Conversion<'_> {
                 Some(c) if (master_index == master_main_index) == (i == worker_main_index) => c.clone(),
                 _ => Value::Null,
             };
-            if i == worker_main_index {
+            if i == worker_main_index && self.workers_run() {
                 if let Some(c) = container.as_object_mut() {
                     c.remove("resources");
                 }
@@ -80,6 +86,9 @@ impl Conversion<'_> {
 
     /// The Master's main-container resources against the Worker's, which `resourcesPerNode` holds.
     pub(super) fn compare_master_resources_with_worker(&mut self, container_name: &str) {
+        if !self.workers_run() {
+            return;
+        }
         let (Some(worker), Some(master)) = (self.replica("Worker"), self.replica("Master")) else { return };
         let worker_index = main_container(&worker.spec.template.spec, container_name);
         let master_index = main_container(&master.spec.template.spec, container_name);

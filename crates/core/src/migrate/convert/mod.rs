@@ -222,7 +222,7 @@ struct Conversion<'a> {
     report: Report,
     /// The release written for: where pod settings go, which fields and runtimes exist.
     release: Release,
-    /// The TrainJob's pod-settings entries, under `release.pod_settings`'s field.
+    /// The TrainJob's pod-settings entries, under `release.pod_settings()`'s field.
     pod_overrides: Vec<Value>,
     /// `numProcPerNode` as a name (`auto`, `cpu`, `gpu`), where the release takes one.
     num_proc_name: Option<String>,
@@ -374,7 +374,7 @@ impl Conversion<'_> {
         }
         if !self.pod_overrides.is_empty() {
             let entries = std::mem::take(&mut self.pod_overrides);
-            job["spec"][self.release.pod_settings.field()] = Value::Array(entries);
+            job["spec"][self.release.pod_settings().field()] = Value::Array(entries);
         }
         Ok(job)
     }

@@ -40,8 +40,17 @@ impl Conversion<'_> {
         let (launcher_path, worker_path) = (launcher.path.clone(), worker.path.clone());
         let launcher_main = launcher.spec.template.spec.containers[launcher_main_index].clone();
         let worker_main = worker.spec.template.spec.containers[worker_main_index].clone();
-        let workers =
-            count_in_range(&format!("{worker_path}.replicas"), u64::from(worker.spec.replicas.unwrap_or(1)), 1)?;
+        // Both MPI operators default an absent Worker count to 0 (training-operator
+        // v1.9.0:pkg/apis/kubeflow.org/v1/mpi_defaults.go:34; mpi-operator
+        // v0.6.0:pkg/apis/kubeflow/v2beta1/default.go:47-49): the launcher ran with no workers,
+        // which a TrainJob (numNodes at least 1) cannot say.
+        let Some(worker_replicas) = worker.spec.replicas else {
+            return Err(format!(
+                "{worker_path}.replicas is absent, and the MPI operators default it to 0: the V1 launcher ran with \
+                 no workers, while a TrainJob runs at least one node. Set the number of workers you meant, then migrate"
+            ));
+        };
+        let workers = count_in_range(&format!("{worker_path}.replicas"), u64::from(worker_replicas), 1)?;
         let launchers = launcher.spec.replicas.unwrap_or(1);
         let launcher_has_replicas = launcher.raw_has_replicas();
         let worker_has_replicas = worker.raw_has_replicas();
@@ -53,7 +62,13 @@ impl Conversion<'_> {
             None => None,
         };
 
-        let deepspeed = [&launcher_main, &worker_main].iter().any(|c| mentions_deepspeed(c));
+        // DeepSpeed over MPI fits the built-in runtime only where the workers run its image: its
+        // node pods keep that image whatever the TrainJob says (a TrainJob sets the launcher's
+        // image only, and no pod-settings field can set an image), while the job's own image is
+        // where its code lives.
+        let ds_image = self.release.builtin_for(Framework::DeepSpeed).map(|rt| self.release.image(rt.image));
+        let deepspeed_job = [&launcher_main, &worker_main].iter().any(|c| mentions_deepspeed(c));
+        let deepspeed = deepspeed_job && ds_image.is_some() && worker_main.image == ds_image;
         let meta = self.trainjob_meta();
         let mut spec = TrainJobSpec::default();
         self.run_policy(&mut spec);
@@ -71,7 +86,7 @@ impl Conversion<'_> {
             // The built-in runs the launcher as a node: resourcesPerNode reaches both jobs.
             self.map_resources(r, &format!("{worker_main_path}.resources"), &mut trainer);
         }
-        self.report_worker_container(&worker_main, &worker_main_path);
+        self.report_worker_container(&worker_main, &worker_main_path, deepspeed);
         trainer.num_nodes = Some(workers);
         let mut objects = Vec::new();
         let launcher_pod = self.replicas["Launcher"].spec.template.clone();
@@ -155,7 +170,14 @@ impl Conversion<'_> {
             )?;
         } else {
             // Plain MPI: no built-in runtime fits (see `mpi_runtime_why`), so generate one with mlPolicy.mpi.
-            let why = self.mpi_runtime_why();
+            let why = match (&ds_image, &worker_main.image) {
+                (Some(builtin), Some(own)) if deepspeed_job => format!(
+                    "{}'s node pods run its own image, {builtin}, and a TrainJob sets only the launcher's; this \
+                     job's workers run {own}, so the generated TrainingRuntime holds it",
+                    runtime_name(&self.release, Framework::DeepSpeed)
+                ),
+                _ => self.mpi_runtime_why(),
+            };
             let mut rt = self.generated_mpi_runtime(
                 &meta,
                 (&launcher_main, &launcher_main_path),
@@ -166,7 +188,8 @@ impl Conversion<'_> {
             self.keep_v1_slots(&rt, slots, &worker_main_path, &mut trainer);
             let jobs = format!("TrainingRuntime {rt_name} spec.template.spec.replicatedJobs");
             spec.runtime_ref = reference_to(&rt);
-            self.report.mapped_node(worker_path.clone(), format!("{jobs}[node]"), format!("{workers} workers"));
+            let note = if deepspeed_job { format!("{workers} workers; {why}") } else { format!("{workers} workers") };
+            self.report.mapped_node(worker_path.clone(), format!("{jobs}[node]"), note);
             self.report.mapped_node(launcher_path.clone(), format!("{jobs}[launcher]"), "");
             if launcher_has_replicas {
                 self.report.moved(format!("{launcher_path}.replicas"), format!("{jobs}[launcher]"), "one launcher");
@@ -268,9 +291,10 @@ impl Conversion<'_> {
     }
 
     /// The Worker's main-container fields the node pods of either MPI runtime do not take from it.
-    fn report_worker_container(&mut self, worker_main: &Container, path: &str) {
+    fn report_worker_container(&mut self, worker_main: &Container, path: &str, builtin: bool) {
         self.report.dropped(format!("{path}.name"), "V2 runtimes name the container node");
-        if !worker_main.env.is_empty() {
+        // A generated runtime keeps the Worker's env on its node pods (generated_mpi_runtime).
+        if builtin && !worker_main.env.is_empty() {
             self.report
                 .dropped(format!("{path}.env"), "the node pods run sshd; spec.trainer.env holds the launcher's env");
         }
@@ -333,6 +357,18 @@ impl Conversion<'_> {
         // The node pods: the Worker's image; with v2beta1 also its sshd command and user.
         let node_container = &mut jobs[node].template.spec.template.spec.containers[0];
         node_container.image = worker_main.image.clone();
+        // The Worker's env stays on its pods: sshd or the Worker's own command runs with it. The
+        // ranks mpirun starts over SSH get the launcher's forwarded env, not this one.
+        if !worker_main.env.is_empty() {
+            node_container.env = worker_main.env.clone();
+            let note = if v2beta1 {
+                ""
+            } else {
+                "V1 started the ranks with kubectl exec, which gave them this env; V2 starts them over SSH, where \
+                 they get what mpirun forwards from the launcher (spec.trainer.env, mpirun -x NAME)"
+            };
+            self.report.moved(format!("{worker_path}.env"), format!("{node_container_path}.env"), note);
+        }
         let mut image_note = "";
         if v2beta1 && !worker_main.command.is_empty() {
             node_container.command = worker_main.command.clone();

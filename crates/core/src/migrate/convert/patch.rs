@@ -19,7 +19,7 @@ impl Conversion<'_> {
     /// The entries setting the pod settings of the named replicated jobs: one runtime patch for
     /// them all (v2.2+), or one override per job, each naming its job in `targetJobs`.
     pub(super) fn pod_overrides_for(&mut self, jobs: &[(&str, &PodSettings)]) -> Vec<Value> {
-        let field = self.release.pod_settings;
+        let field = self.release.pod_settings();
         let why = format!("kept on the TrainJob as {}: the built-in runtime stays shared", pod_settings_entry(field));
         let mut entries = Vec::new();
         let mut replicated = Vec::new();

@@ -104,7 +104,7 @@ impl PodSettings {
     /// Whether the target release's TrainJob can hold all of it (no sidecars, init containers,
     /// fields its override or patch lacks, or pod metadata where it has none).
     pub(super) fn fits_trainjob(&self, release: &Release) -> bool {
-        (self.metadata.is_none() || release.pod_settings.holds_pod_metadata())
+        (self.metadata.is_none() || release.pod_settings().holds_pod_metadata())
             && self.pod_other.is_empty()
             && self.container_other.is_empty()
             && self.init_containers.is_empty()

@@ -1,6 +1,7 @@
 //! runPolicy, restart policies, processes per node and elastic policy: where V2 keeps each, or why not.
 
 use super::*;
+use crate::release_changes::Subject;
 use crate::releases::NumProcPerNode;
 
 impl Conversion<'_> {
@@ -11,8 +12,10 @@ impl Conversion<'_> {
         for (key, value) in policy {
             let path = format!("{base}.{key}");
             match key.as_str() {
-                "activeDeadlineSeconds" if !self.release.active_deadline_seconds => {
-                    let since = RELEASES.iter().find(|r| r.active_deadline_seconds).map(|r| r.line).unwrap_or("later");
+                "activeDeadlineSeconds" if !self.release.declares(Subject::TrainJob, "spec.activeDeadlineSeconds") => {
+                    let since = Release::first_where(|r| r.declares(Subject::TrainJob, "spec.activeDeadlineSeconds"))
+                        .map(|r| r.line)
+                        .unwrap_or("later");
                     self.report.dropped(
                         path,
                         format!(
@@ -115,7 +118,7 @@ impl Conversion<'_> {
     pub(super) fn elastic_policy(&mut self) {
         if self.spec().contains_key("elasticPolicy") {
             // v2.0 and v2.1 have mlPolicy.torch.elasticPolicy, but the torch plugin never read it.
-            let field = if self.release.torch_policy_fields.contains(&"elasticPolicy") {
+            let field = if self.release.declares(Subject::Runtime, "spec.mlPolicy.torch.elasticPolicy") {
                 format!(" ({}'s mlPolicy.torch.elasticPolicy was never implemented)", self.release.tag)
             } else {
                 String::new()

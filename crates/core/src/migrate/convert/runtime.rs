@@ -20,7 +20,7 @@ impl Conversion<'_> {
         format!(
             "{} cannot add containers or set this kind of field in {}, so a TrainingRuntime \
              carrying the job's pod settings was generated",
-            pod_settings_entry(self.release.pod_settings),
+            pod_settings_entry(self.release.pod_settings()),
             self.release.tag
         )
     }

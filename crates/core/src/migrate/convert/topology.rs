@@ -58,8 +58,8 @@ impl Conversion<'_> {
         trainer.num_nodes = Some(nodes);
         self.report_topology(kind, nodes);
 
-        // Resources: the Worker's when there are Workers (most nodes are Workers), else the Master's.
-        let res_type = if self.replica("Worker").is_some() { "Worker" } else { trainer_type };
+        // Resources: the Worker's when Workers run (most nodes are Workers), else the Master's.
+        let res_type = if self.workers_run() { "Worker" } else { trainer_type };
         let res_rep = &self.replicas[res_type];
         let res_idx = main_container(&res_rep.spec.template.spec, kind.container_name());
         let res_path = format!("{}.template.spec.containers[{res_idx}].resources", res_rep.path);

@@ -339,9 +339,29 @@ pub fn expanded_vars(command: &[String], args: &[String]) -> Vec<String> {
     out
 }
 
+/// A variable an MPI worker's template set, absent on V2's node pods. The ranks V2 starts over
+/// SSH see only what mpirun forwards from the launcher, not the node container's env, so the
+/// converter leaves it to the launcher's (spec.trainer.env).
+pub fn worker_env_over_ssh(op: &Operated, role_label: &str, theirs: &ContainerFacts, unset: bool) -> Option<String> {
+    let sshd = theirs.command.iter().chain(&theirs.args).any(|w| w.contains("sshd"));
+    if !(op.kind == V1Kind::MpiJob && role_label.starts_with("Worker → node") && sshd && unset) {
+        return None;
+    }
+    Some(if is_mpi_operator(op) {
+        "V1 and V2 both start the ranks over SSH, so the worker container's env never reached them; mpirun forwards \
+         the launcher's (spec.trainer.env, with mpirun -x NAME)"
+            .into()
+    } else {
+        "V1 started the ranks with kubectl exec, which gave them the worker container's env; V2 starts them over \
+         SSH, where they see what mpirun forwards from the launcher: set it in spec.trainer.env and pass mpirun -x NAME"
+            .into()
+    })
+}
+
 /// A container field that differs: expected where the operator (not the job) chose it.
 pub fn container_reason(
     op: &Operated,
+    role_label: &str,
     ours: &ContainerFacts,
     theirs: &ContainerFacts,
     field: &str,
@@ -354,10 +374,16 @@ pub fn container_reason(
         }
     }
     let sleep = Some(r#"["sleep"]"#);
+    let worker = role_label.starts_with("Worker → node");
     match field {
         // training-operator v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:942-945.
         "command" | "args" if op.kind == V1Kind::MpiJob && !is_mpi_operator(op) && (v1 == sleep || v1 == Some(r#"["365d"]"#)) => {
             Some("a V1 worker without a command slept (`sleep 365d`) while the launcher ran kubectl exec; a V2 node runs sshd (the runtime's command) for the launcher's SSH".into())
+        }
+        // A worker that ran its own command: V1's launcher reached it with kubectl exec (v1) or
+        // the command had to serve SSH itself (v2beta1); V2's launcher needs sshd on every node.
+        "command" | "args" if op.kind == V1Kind::MpiJob && runs_sshd(theirs) && !runs_sshd(ours) && worker => {
+            Some("V2's launcher starts the ranks over SSH, so the node pods run sshd (the runtime's command) in place of the worker's own".into())
         }
         // mpi-operator v0.6.0:pkg/controller/mpi_job_controller.go:1442-1444.
         "command" | "args"
@@ -408,6 +434,7 @@ impl PodFacts {
             "args" => self.main.args_text(),
             "resources" => self.main.resources.clone(),
             "securityContext" => self.main.security_context.clone(),
+            "pod.securityContext" => self.settings.get("securityContext").map(text),
             k => self.settings.get(k).map(text),
         }
     }
@@ -423,7 +450,9 @@ fn rewritten(kind: V1Kind, ours: &ContainerFacts, theirs: &ContainerFacts, field
     let mut done = Vec::new();
     for r in super::env::table(kind) {
         let from = format!("$({})", r.v1);
-        for to in r.v2.iter().map(|v| format!("$({v})")).filter(|to| target.contains(to.as_str())) {
+        for to in
+            r.v2.iter().filter(|v| **v != r.v1).map(|v| format!("$({v})")).filter(|to| target.contains(to.as_str()))
+        {
             let name = &to[2..to.len() - 1];
             // A per-pod or per-system value (rank, address, port) is the same fact; a count must
             // be the same number.

@@ -37,6 +37,19 @@ pub struct Difference {
     pub v2: Option<String>,
     /// Why the difference is expected; `None` when nothing explains it (a conversion defect).
     pub reason: Option<String>,
+    /// For a variable V1's operator set and V2 replaces: what V2 sets instead and how the values
+    /// relate (the same facts as `reason`, apart, for a table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rename: Option<EnvRename>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EnvRename {
+    /// The V1 variable.
+    pub v1: String,
+    /// What V2 sets in its place, name and value (empty: nothing).
+    pub v2: Vec<(String, String)>,
+    pub relation: String,
 }
 
 impl Difference {
@@ -51,8 +64,32 @@ impl PodComparison {
     }
 }
 
+/// The most values (keys, list items, scalars) a V1 job may hold for the comparison to run: it
+/// matches env and metadata by name in lists, which grows with the square of their length, and
+/// the converter's worst-case inputs (200,000 variables in one container) would take minutes.
+/// Real jobs hold a few hundred.
+pub const MAX_COMPARED_VALUES: usize = 20_000;
+
+fn values_within(v: &Json, budget: &mut usize) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    match v {
+        Json::Array(a) => a.iter().all(|c| values_within(c, budget)),
+        Json::Object(m) => m.values().all(|c| values_within(c, budget)),
+        _ => true,
+    }
+}
+
 /// Compares the pods of the V1 job `doc` with those of its conversion `objects` at `release`.
 pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComparison, String> {
+    if !values_within(doc, &mut MAX_COMPARED_VALUES.clone()) {
+        return Err(format!(
+            "the job holds more than {MAX_COMPARED_VALUES} values (labels, variables, arguments), more than the pod \
+             comparison reads; the conversion itself is complete"
+        ));
+    }
     let op = v1::operate(doc)?;
     let v2 = v2::run(objects, release)?;
     let mut out = PodComparison {
@@ -69,6 +106,7 @@ pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComp
                 v1: None,
                 v2: Some(format!("rejected: {}", rejected.reason)),
                 reason: None,
+                rename: None,
             });
         }
         return Ok(out);
@@ -79,10 +117,10 @@ pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComp
     let all: Vec<(String, &str, PodFacts)> = op
         .roles
         .iter()
-        .filter(|r| !r.pods.is_empty())
+        .filter(|r| r.count > 0)
         .map(|r| (r.replica_type.clone(), target_of(&r.replica_type), facts::v1_pod(op.kind, r)))
         .collect();
-    let mut ctx = Context { op: &op, out: &mut out, v2_runtime: &v2.runtime, siblings: vec![] };
+    let mut ctx = Context { op: &op, out: &mut out, v2: &v2, siblings: vec![] };
     for (rtype, target, ours) in &all {
         let label = format!("{rtype} → {target}");
         ctx.out.roles.push(label.clone());
@@ -101,7 +139,7 @@ pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComp
 struct Context<'a> {
     op: &'a Operated,
     out: &'a mut PodComparison,
-    v2_runtime: &'a str,
+    v2: &'a v2::V2Pods,
     /// The other V1 roles that land on the same replicatedJob (Master beside Worker on `node`).
     siblings: Vec<(String, PodFacts)>,
 }
@@ -124,7 +162,54 @@ impl Context<'_> {
                 "V2 runs every node from one pod template: V1's {from} and {other} differed here, and the node has the {other}'s"
             ))
         });
-        self.out.differences.push(Difference { role: role.into(), field: field.into(), v1, v2, reason });
+        self.out.differences.push(Difference { role: role.into(), field: field.into(), v1, v2, reason, rename: None });
+    }
+
+    /// A setting V1 did not have, which the release's own runtime sets: a TrainJob cannot unset
+    /// it (a patch merges into the runtime's), so it holds for any job on that runtime.
+    fn builtin_sets(
+        &self,
+        role_label: &str,
+        key: &str,
+        container: bool,
+        v1_unset: bool,
+        v2: Option<&Json>,
+    ) -> Option<String> {
+        let (_, rjob) = role_label.split_once(" → ")?;
+        let set = self.v2.builtin_sets(rjob, key, container)?;
+        if !(v1_unset && v2 == Some(set)) {
+            return None;
+        }
+        let builtin = self.v2.builtin.as_ref().map_or("", |(n, _)| n.as_str());
+        let mut reason = if *builtin == self.v2.runtime {
+            format!("set by the built-in runtime {builtin}'s pod template; a TrainJob can add to it but not unset it")
+        } else {
+            format!("set by the built-in runtime {builtin}'s pod template, which the generated runtime copies")
+        };
+        if key == "securityContext" {
+            // cmd/runtimes/deepspeed/Dockerfile:25 and mlx/Dockerfile:25 @v2.3.0: `useradd -m mpiuser`,
+            // the image's first user (uid 1000), whose home holds the SSH setup the runtime mounts.
+            reason.push_str(
+                ": the runtime's image runs as its mpiuser (uid 1000, group 1000), so your image runs as that user \
+                 in V2, where V1 ran it as the image's own user",
+            );
+        }
+        Some(reason)
+    }
+
+    /// The launcher's resources where the V2 runtime runs the launcher as a training node: it
+    /// gets the nodes' `resourcesPerNode`, which V1's separate launcher did not have.
+    fn launcher_is_a_node(&self, role_label: &str, v2: Option<&str>) -> Option<String> {
+        let node = facts::v2_pod(self.v2, "node")?;
+        (self.v2.launcher_as_node && role_label.ends_with("→ launcher") && node.main.resources.as_deref() == v2).then(
+            || {
+                format!(
+                    "{} runs the launcher as one of the numNodes training nodes (runLauncherAsNode), so it gets the \
+                 nodes' resourcesPerNode; V1's launcher ran beside the workers",
+                    self.v2.runtime
+                )
+            },
+        )
     }
 
     /// V1's pods against V2's: every V1 role that lands on one replicatedJob together.
@@ -132,7 +217,7 @@ impl Context<'_> {
         let mut by_target: Vec<(String, Vec<String>, u32)> = Vec::new();
         for label in &self.out.roles {
             let (from, target) = label.split_once(" → ").unwrap_or((label, ""));
-            let n = self.op.roles.iter().find(|r| r.replica_type == from).map_or(0, |r| r.pods.len() as u32);
+            let n = self.op.roles.iter().find(|r| r.replica_type == from).map_or(0, |r| r.count);
             match by_target.iter_mut().find(|(t, _, _)| t == target) {
                 Some((_, names, total)) => {
                     names.push(from.to_string());
@@ -141,11 +226,26 @@ impl Context<'_> {
                 None => by_target.push((target.to_string(), vec![from.to_string()], n)),
             }
         }
+        // V2 pods no V1 role accounts for (V1 ran none of them).
+        for group in v2.explanation.pods.iter().filter(|p| p.count > 0) {
+            if !by_target.iter().any(|(t, _, _)| *t == group.replicated_job) {
+                let role = format!("(none) → {}", group.replicated_job);
+                self.diff(&role, "count", Some("0".into()), Some(group.count.to_string()), None);
+            }
+        }
         for (target, names, total) in by_target {
             let theirs = v2.explanation.pods.iter().find(|p| p.replicated_job == target).map_or(0, |p| p.count);
             if theirs != total {
                 let role = format!("{} → {target}", names.join("+"));
-                self.diff(&role, "count", Some(total.to_string()), Some(theirs.to_string()), None);
+                // The launcher of such a runtime is node 0: the hosts are as many as V1's workers.
+                let reason = (v2.launcher_as_node && target == "node" && theirs + 1 == total).then(|| {
+                    format!(
+                        "{} runs the launcher as one of the numNodes training nodes (runLauncherAsNode): V1's {total} \
+                         workers are the launcher and {theirs} node pods, the same number of hosts",
+                        v2.runtime
+                    )
+                });
+                self.diff(&role, "count", Some(total.to_string()), Some(theirs.to_string()), reason);
             }
         }
     }
@@ -187,8 +287,11 @@ impl Context<'_> {
                 continue;
             }
             let user = ours.user_settings.get(key);
-            let reason = facts::settings_reason(self.op, key, user, a, b);
-            self.diff(role_label, key, a.map(text), b.map(text), reason);
+            let reason = facts::settings_reason(self.op, key, user, a, b)
+                .or_else(|| self.builtin_sets(role_label, key, false, user.is_none() && a.is_none(), b));
+            // The pod's securityContext, told apart from the main container's.
+            let field = if key == "securityContext" { "pod.securityContext" } else { key.as_str() };
+            self.diff(role_label, field, a.map(text), b.map(text), reason);
         }
     }
 
@@ -209,7 +312,7 @@ impl Context<'_> {
             self.diff(role_label, &format!("{what}.{k}"), Some(v.clone()), theirs.get(k).cloned(), reason);
         }
         for (k, v) in theirs.iter().filter(|(k, _)| !ours.contains_key(*k)) {
-            let reason = facts::trainer_metadata(k, self.v2_runtime);
+            let reason = facts::trainer_metadata(k, &self.v2.runtime);
             self.diff(role_label, &format!("{what}.{k}"), None, Some(v.clone()), reason);
         }
     }
@@ -247,7 +350,14 @@ impl Context<'_> {
             if a == b {
                 continue;
             }
-            let reason = facts::container_reason(self.op, ours, theirs, field, a.as_deref());
+            let mut reason = facts::container_reason(self.op, role_label, ours, theirs, field, a.as_deref());
+            if at.is_empty() && field == "securityContext" {
+                let value = b.as_deref().and_then(|t| serde_json::from_str::<Json>(t).ok());
+                reason = reason.or_else(|| self.builtin_sets(role_label, field, true, a.is_none(), value.as_ref()));
+            }
+            if at.is_empty() && field == "resources" {
+                reason = reason.or_else(|| self.launcher_is_a_node(role_label, b.as_deref()));
+            }
             self.diff(role_label, &format!("{at}{field}"), a, b, reason);
         }
         // `$(VAR)` in the command: Kubernetes expands it from the container's env, and leaves
@@ -287,28 +397,38 @@ impl Context<'_> {
             let field = format!("{at}env.{name}");
             // A variable the user wrote (and the operator left alone) must reach V2 as it was.
             let user_set = ours.user_env.get(name) == Some(value);
-            let reason = if user_set {
-                None
-            } else {
-                env::rename(kind, name).map(|r| {
-                    let instead = match r.v2 {
+            let rename = if user_set { None } else { env::rename(kind, name) };
+            let rename = rename.map(|r| EnvRename {
+                v1: name.clone(),
+                v2: r
+                    .v2
+                    .iter()
+                    .map(|n| (n.to_string(), theirs.env.get(*n).map_or("(unset)", String::as_str).to_string()))
+                    .collect(),
+                relation: r.relation.to_string(),
+            });
+            let reason = match &rename {
+                None if user_set => facts::worker_env_over_ssh(self.op, role_label, theirs, other.is_none()),
+                None => None,
+                Some(r) => {
+                    let instead = match r.v2.as_slice() {
                         [] => "V2 sets nothing in its place".to_string(),
-                        names => {
-                            let set: Vec<String> = names
-                                .iter()
-                                .map(|n| format!("{n}={}", theirs.env.get(*n).map_or("(unset)", String::as_str)))
-                                .collect();
+                        set => {
+                            let set: Vec<String> = set.iter().map(|(n, v)| format!("{n}={v}")).collect();
                             format!("V2 sets {}", set.join(", "))
                         }
                     };
-                    format!("{instead}. {}", r.relation)
-                })
+                    Some(format!("{instead}. {}", r.relation))
+                }
             };
             self.diff(role_label, &field, Some(value.clone()), other.cloned(), reason);
+            if let Some(last) = self.out.differences.last_mut() {
+                last.rename = rename;
+            }
         }
         for (name, value) in theirs.env.iter().filter(|(n, _)| !ours.env.contains_key(*n)) {
             let reason = if theirs.runtime_env.contains(name) {
-                Some(format!("set by the runtime {}'s pod template", self.v2_runtime))
+                Some(format!("set by the runtime {}'s pod template", self.v2.runtime))
             } else {
                 env::v2_plugin(name).map(|p| {
                     let replaces: Vec<&str> =
@@ -322,6 +442,23 @@ impl Context<'_> {
             self.diff(role_label, &format!("{at}env.{name}"), None, Some(value.clone()), reason);
         }
     }
+}
+
+/// The comparison as report lines (`  pod      ...`), under the converter's field entries: every
+/// difference with its reason, so what changes for the pods is said from what runs, not from
+/// what the converter meant to do.
+pub fn report_lines(c: &Result<PodComparison, String>) -> Vec<String> {
+    let c = match c {
+        Ok(c) => c,
+        Err(e) => return vec![format!("  {:<8} not compared: {e}", "pods")],
+    };
+    let mut out = vec![format!("  {:<8} {} → Trainer {}: {}", "pods", c.operator, c.trainer, c.roles.join(", "))];
+    for d in &c.differences {
+        let (v1, v2) = (d.v1.as_deref().unwrap_or("(none)"), d.v2.as_deref().unwrap_or("(none)"));
+        let why = d.reason.as_deref().unwrap_or("unexplained: the migrator cannot say why; please report it");
+        out.push(format!("  {:<8} {} {}: {v1} -> {v2} ({why})", "pod", d.role, d.field));
+    }
+    out
 }
 
 /// The comparison for one converted document (`None` for the others).

@@ -16,6 +16,27 @@ pub struct V2Pods {
     /// The same before the TrainJob's settings: what the runtime itself sets.
     pub base_templates: Vec<(String, Json)>,
     pub runtime: String,
+    /// The release's built-in runtime the pods come from, and its replicatedJobs' pod templates:
+    /// the one referenced, or the one a generated runtime copies (same framework label). Its
+    /// settings are the cluster's, not the converter's choice.
+    pub builtin: Option<(String, Vec<(String, Json)>)>,
+    /// mlPolicy.mpi.runLauncherAsNode: the launcher is one of the numNodes training nodes.
+    pub launcher_as_node: bool,
+}
+
+impl V2Pods {
+    /// What the runtime's own template (before the TrainJob's settings) sets for a pod field of
+    /// `rjob`, or for its `node` container's field when `container` is true.
+    pub fn builtin_sets(&self, rjob: &str, key: &str, container: bool) -> Option<&Json> {
+        let (_, templates) = self.builtin.as_ref()?;
+        let template = templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t)?;
+        let spec = template.get("spec")?;
+        if !container {
+            return spec.get(key);
+        }
+        let containers = spec.get("containers")?.as_array()?;
+        containers.iter().find(|c| c.get("name").and_then(Json::as_str) == Some("node"))?.get(key)
+    }
 }
 
 fn kind_of(v: &Json) -> &str {
@@ -34,13 +55,19 @@ pub fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
                 && o.pointer("/metadata/name") == Some(&json!(name))
         })
         .cloned();
+    const FRAMEWORK: &str = "/metadata/labels/trainer.kubeflow.org~1framework";
+    let builtins: Vec<Json> =
+        builtin_runtimes_of(&release).into_iter().filter_map(|r| serde_json::to_value(r).ok()).collect();
+    let named = |n: &str| builtins.iter().find(|r| r.pointer("/metadata/name") == Some(&json!(n)));
+    let builtin = match &generated {
+        Some(g) => g.pointer(FRAMEWORK).and_then(|f| builtins.iter().find(|r| r.pointer(FRAMEWORK) == Some(f))),
+        None => named(&name),
+    }
+    .map(|r| (r["metadata"]["name"].as_str().unwrap_or_default().to_string(), templates(r)));
     let mut runtime = match generated {
         Some(r) => r,
-        None => builtin_runtimes_of(&release)
-            .into_iter()
-            .find(|r| r.metadata.name.as_deref() == Some(name.as_str()))
-            .map(|r| serde_json::to_value(r).map_err(|e| e.to_string()))
-            .transpose()?
+        None => named(&name)
+            .cloned()
             .ok_or(format!("the TrainJob references {name:?}, which Trainer {} does not ship", release.tag))?,
     };
     let base_templates = templates(&runtime);
@@ -48,7 +75,8 @@ pub fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
     let text = [&runtime, &job].iter().map(|v| v.to_string()).collect::<Vec<_>>().join("\n---\n");
     let docs = explain::read::documents(&text, release)?;
     let explanation = explain::explain(docs.input(), release);
-    Ok(V2Pods { explanation, templates: templates(&runtime), base_templates, runtime: name })
+    let launcher_as_node = runtime.pointer("/spec/mlPolicy/mpi/runLauncherAsNode") == Some(&json!(true));
+    Ok(V2Pods { explanation, templates: templates(&runtime), base_templates, runtime: name, builtin, launcher_as_node })
 }
 
 /// Each replicatedJob's pod template, by name.
@@ -67,12 +95,12 @@ fn templates(runtime: &Json) -> Vec<(String, Json)> {
 
 /// Moves the TrainJob's pod settings (the release's field) into the runtime.
 fn apply_pod_settings(job: &mut Json, runtime: &mut Json, release: Release) {
-    let field = release.pod_settings.field();
+    let field = release.pod_settings().field();
     let Some(entries) = job.get_mut("spec").and_then(Json::as_object_mut).and_then(|s| s.remove(field)) else {
         return;
     };
     for entry in entries.as_array().into_iter().flatten() {
-        match release.pod_settings {
+        match release.pod_settings() {
             PodSettingsField::RuntimePatches => {
                 if let (Some(patch), Some(base)) =
                     (entry.pointer("/trainingRuntimeSpec/template"), runtime.pointer_mut("/spec/template"))
@@ -93,7 +121,7 @@ fn apply_pod_settings(job: &mut Json, runtime: &mut Json, release: Release) {
                     p.remove("targetJobs");
                 }
                 // v2.0's override is a pod spec; v2.1's a pod template (metadata and spec).
-                let at = if release.pod_settings == PodSettingsField::PodSpecOverrides {
+                let at = if release.pod_settings() == PodSettingsField::PodSpecOverrides {
                     "/template/spec/template/spec"
                 } else {
                     "/template/spec/template"

@@ -1,0 +1,239 @@
+//! What the API server checks against a release's CRDs when a TrainJob or a runtime is created:
+//! the OpenAPI value constraints (enum, minimum, maximum, lengths, item counts, patterns) and
+//! every `x-kubernetes-validations` CEL rule, at the schema node it is written on.
+//!
+//! The constraints and rules are data read from the CRDs themselves (`rules.rs`, generated from
+//! `$TRAINER_REFERENCE/v2-crds/<tag>` by `tests/crd_rules.rs`, which fails when the two
+//! differ). The rules run in the `cel` crate (cel-rust), with the Kubernetes library functions
+//! they call that cel-rust lacks added in `evaluate.rs`.
+//!
+//! What the API server does, followed here (k8s.io/apiextensions-apiserver, pkg/registry/
+//! customresource/validator.go and pkg/apiserver/schema/cel/validation.go):
+//! - the schema errors come first; an `Unsupported value`, `Too long` or `Too many` one blocks
+//!   the CEL rules, and says that some were not checked;
+//! - a rule runs on every value present at its node (each item of a list, each value of a
+//!   map), never on an absent or null one;
+//! - a transition rule (one that reads `oldSelf`) runs only on update: on create it is skipped,
+//!   as are the rules under `status`, which a create drops;
+//! - every failure is reported, not only the first, as `<path>: <error>`, the path `<nil>` for a
+//!   rule on the object's root. The error text is Kubernetes 1.35's (kubernetes#132798,
+//!   #133832): a failed rule names a scalar's value and leaves an object's or a list's out
+//!   (`Invalid value: "hf:/x": <message>`, `<nil>: Invalid value: <message>`); earlier
+//!   servers printed the schema type instead (`Invalid value: "string": <message>`).
+//!
+//! Left out: `required`, `format`, `minProperties`, `x-kubernetes-list-type` uniqueness, type
+//! mismatches (the typed models refuse those on reading) and the CEL cost budget.
+
+pub mod evaluate;
+mod rules;
+
+use super::Rejection;
+use serde_json::Value as Json;
+
+/// One schema node with something to check, by path from the object's root: field names
+/// separated by `.`, `[]` for every item of a list, `{}` for every value of a map
+/// (`spec.runtimePatches[].manager`); the root is `""`.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    pub path: &'static str,
+    /// The schema's `type` (`""` for an int-or-string).
+    pub ty: &'static str,
+    pub checks: &'static [Check],
+}
+
+/// One constraint of a schema node, as the CRD writes it.
+#[derive(Clone, Copy, Debug)]
+pub enum Check {
+    /// An `x-kubernetes-validations` entry. `transition`: the rule reads `oldSelf`.
+    Rule {
+        rule: &'static str,
+        message: &'static str,
+        transition: bool,
+    },
+    Enum(&'static [&'static str]),
+    Minimum(i64),
+    Maximum(i64),
+    MinLength(u64),
+    MaxLength(u64),
+    MaxItems(u64),
+    Pattern(&'static str),
+}
+
+/// The checks of one kind's CRD at one release.
+#[derive(Clone, Copy, Debug)]
+pub struct CrdChecks {
+    /// The release tag, `v2.3.0`.
+    pub tag: &'static str,
+    pub kind: &'static str,
+    pub nodes: &'static [Node],
+}
+
+/// Every release's and kind's checks.
+pub fn all() -> &'static [CrdChecks] {
+    rules::CRDS
+}
+
+/// The checks of `kind` (`TrainJob`, `TrainingRuntime`, `ClusterTrainingRuntime`) at `tag`.
+pub fn checks(tag: &str, kind: &str) -> Option<&'static CrdChecks> {
+    rules::CRDS.iter().find(|c| c.tag == tag && c.kind == kind)
+}
+
+/// Every error the API server of release `tag` gives when `object` (a whole TrainJob or runtime,
+/// as JSON) is created, in the order described above. An unknown kind or tag has no checks.
+pub fn validate(tag: &str, object: &Json) -> Vec<Rejection> {
+    let kind = object.get("kind").and_then(Json::as_str).unwrap_or_default();
+    let Some(crd) = checks(tag, kind) else { return Vec::new() };
+    let mut schema_errors = Vec::new();
+    let mut rule_errors = Vec::new();
+    // With the status subresource (the TrainJob CRD has it; runtimes have no status) a create drops `status`
+    // (customresource strategy PrepareForCreate), so its rules never run on create.
+    let on_create = crd.nodes.iter().filter(|n| n.path != "status" && !n.path.starts_with("status."));
+    for node in on_create {
+        for (path, value) in values_at(object, node.path) {
+            for check in node.checks {
+                match *check {
+                    Check::Rule { transition: true, .. } => {}
+                    Check::Rule { rule, message, .. } => {
+                        if let Some(reason) = rule_failure(rule, message, node.ty, value) {
+                            rule_errors.push(Rejection { field: shown(&path), reason });
+                        }
+                    }
+                    _ => schema_errors.extend(
+                        schema_failure(check, &path, value).map(|reason| Rejection { field: shown(&path), reason }),
+                    ),
+                }
+            }
+        }
+    }
+    // validator.go: these schema errors leave the rules unchecked (hasBlockingErr).
+    let blocking = ["Unsupported value", "Too long", "Too many"];
+    if schema_errors.iter().any(|e| blocking.iter().any(|b| e.reason.starts_with(b))) {
+        schema_errors.push(Rejection {
+            field: "<nil>".into(),
+            reason: "Invalid value: null: some validation rules were not checked because the object was invalid; \
+                     correct the existing errors to complete validation"
+                .into(),
+        });
+        return schema_errors;
+    }
+    schema_errors.extend(rule_errors);
+    schema_errors
+}
+
+/// A field path as Kubernetes prints it: `<nil>` for the root.
+fn shown(path: &str) -> String {
+    if path.is_empty() {
+        "<nil>".into()
+    } else {
+        path.into()
+    }
+}
+
+/// Every non-null value at `pattern` in `object`, with its concrete path as the schema
+/// validator names it (`spec.runtimePatches[0].manager`, `spec.limits.cpu`). No CRD has a rule
+/// under a map's values, where a CEL error would write the key as `[cpu]`.
+pub fn values_at<'v>(object: &'v Json, pattern: &str) -> Vec<(String, &'v Json)> {
+    let mut found = vec![(String::new(), object)];
+    let steps = pattern.split('.').filter(|s| !s.is_empty());
+    for step in steps {
+        let (name, mut expansions) = match step.find(['[', '{']) {
+            Some(i) => (&step[..i], &step[i..]),
+            None => (step, ""),
+        };
+        found = found
+            .into_iter()
+            .filter_map(|(path, v)| {
+                let child = v.as_object()?.get(name)?;
+                let path = if path.is_empty() { name.to_string() } else { format!("{path}.{name}") };
+                Some((path, child))
+            })
+            .collect();
+        while !expansions.is_empty() {
+            let each_item = expansions.starts_with("[]");
+            expansions = &expansions[2..];
+            found = found
+                .into_iter()
+                .flat_map(|(path, v)| -> Vec<(String, &Json)> {
+                    match v {
+                        Json::Array(items) if each_item => {
+                            items.iter().enumerate().map(|(i, item)| (format!("{path}[{i}]"), item)).collect()
+                        }
+                        Json::Object(map) if !each_item => {
+                            map.iter().map(|(k, item)| (format!("{path}.{k}"), item)).collect()
+                        }
+                        _ => Vec::new(),
+                    }
+                })
+                .collect();
+        }
+    }
+    found.retain(|(_, v)| !v.is_null());
+    found
+}
+
+/// A scalar as Go's field errors print it (`%q` for strings, `%v` for numbers and booleans).
+fn scalar(value: &Json) -> String {
+    match value {
+        Json::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    }
+}
+
+/// validation.go's message for a rule that is not true of `value`, or `None` when it holds.
+fn rule_failure(rule: &str, message: &str, ty: &str, value: &Json) -> Option<String> {
+    // ruleMessageOrDefault.
+    let message = if message.is_empty() { format!("failed rule: {}", rule.trim()) } else { message.to_string() };
+    match evaluate::holds(rule, value) {
+        Ok(true) => None,
+        Ok(false) if ty == "object" || ty == "array" => Some(format!("Invalid value: {message}")),
+        Ok(false) => Some(format!("Invalid value: {}: {message}", scalar(value))),
+        // A runtime type mismatch, as an int-or-string field can give (`"x" > 0`).
+        Err(evaluate::Failure::NoOverload) => Some(format!(
+            "Invalid value: {ty:?}: 'no such overload': call arguments did not match a supported operator, \
+             function or macro signature for rule: {message}"
+        )),
+        Err(evaluate::Failure::Other(err)) => Some(format!("Invalid value: {ty:?}: {err} evaluating rule: {message}")),
+    }
+}
+
+/// The OpenAPI schema validator's error for `check` on `value`, as the API server converts it
+/// (validation.go kubeOpenAPIResultToFieldErrors; the texts are go-openapi's), or `None`.
+fn schema_failure(check: &Check, path: &str, value: &Json) -> Option<String> {
+    let chars = || value.as_str().map(|s| s.chars().count() as u64);
+    let number = || value.as_f64();
+    match *check {
+        Check::Enum(allowed) => {
+            let ok = value.as_str().is_some_and(|s| allowed.contains(&s));
+            let list: Vec<String> = allowed.iter().map(|a| format!("{a:?}")).collect();
+            (!ok).then(|| format!("Unsupported value: {}: supported values: {}", scalar(value), list.join(", ")))
+        }
+        Check::Minimum(min) => number().filter(|n| *n < min as f64).map(|_| {
+            format!("Invalid value: {}: {path} in body should be greater than or equal to {min}", scalar(value))
+        }),
+        Check::Maximum(max) => number()
+            .filter(|n| *n > max as f64)
+            .map(|_| format!("Invalid value: {}: {path} in body should be less than or equal to {max}", scalar(value))),
+        Check::MinLength(min) => chars()
+            .filter(|n| *n < min)
+            .map(|_| format!("Invalid value: {}: {path} in body should be at least {min} chars long", scalar(value))),
+        Check::MaxLength(max) => chars().filter(|n| *n > max).map(|_| {
+            let unit = if max == 1 { "byte" } else { "bytes" };
+            format!("Too long: may not be more than {max} {unit}")
+        }),
+        Check::MaxItems(max) => match value {
+            Json::Array(items) if items.len() as u64 > max => {
+                let unit = if max == 1 { "item" } else { "items" };
+                Some(format!("Too many: {}: must have at most {max} {unit}", items.len()))
+            }
+            _ => None,
+        },
+        Check::Pattern(pattern) => {
+            let text = value.as_str()?;
+            // The patterns are checked to compile (tests/crd_rules.rs).
+            let re = regex_lite::Regex::new(pattern).ok()?;
+            (!re.is_match(text))
+                .then(|| format!("Invalid value: {}: {path} in body should match '{pattern}'", scalar(value)))
+        }
+        Check::Rule { .. } => None,
+    }
+}
