@@ -178,6 +178,11 @@ pub struct Controller {
     /// MPI's webhook refuses the reserved `OMPI_MCA_*` names in `trainer.env`
     /// (plugins/mpi/mpi.go:95-107 @v2.3.0).
     pub mpi_reserved_env: bool,
+    /// MPI's SSH Secret volume sets `defaultMode` 0400 and a mode on each item (0640 for the
+    /// private key, 0644 for the public key and authorized_keys)
+    /// (plugins/mpi/mpi.go:153-166 @v2.3.0, constants/constants.go:151-157); before v2.3.0 its
+    /// items carry no mode (mpi.go:140-149 @v2.2.1).
+    pub mpi_ssh_file_modes: bool,
     pub resources_per_node: ResourcesPerNodeRule,
     /// A TrainJob whose `spec.managedBy` names another controller (Kueue's MultiKueue) is left
     /// alone (pkg/controller/trainjob_controller.go:89-92 @v2.3.0); before v2.3.0 the field is
@@ -367,6 +372,7 @@ pub const V2_0: Release = Release {
         torchtune: TorchTuneRules::FullOnly,
         mpi_slots_follow_gpus: false,
         mpi_reserved_env: false,
+        mpi_ssh_file_modes: false,
         resources_per_node: ResourcesPerNodeRule::ReplaceTrainer,
         skips_other_managers: false,
         flux_checks_trainjob_procs: false,
@@ -458,6 +464,7 @@ pub const V2_3: Release = Release {
         runtime_snapshot: true,
         torchtune: TorchTuneRules::LoraChecked,
         mpi_reserved_env: true,
+        mpi_ssh_file_modes: true,
         resources_per_node: ResourcesPerNodeRule::Merge,
         skips_other_managers: true,
         flux_checks_trainjob_procs: true,

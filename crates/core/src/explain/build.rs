@@ -399,6 +399,7 @@ pub fn container_view(c: &Container) -> ContainerView {
         command: c.command.clone(),
         args: c.args.clone(),
         ports: c.ports.iter().map(|p| p.container_port).collect(),
+        port_names: c.ports.iter().filter_map(|p| Some((p.container_port, p.name.clone()?))).collect(),
         resources: c.resources.clone().filter(|r| !r.is_empty()),
         env: c.env.iter().map(|e| (e.name.clone(), env_text(e))).collect(),
         env_from: env_from(c),

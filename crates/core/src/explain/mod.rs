@@ -193,6 +193,9 @@ pub struct ContainerView {
     pub command: Vec<String>,
     pub args: Vec<String>,
     pub ports: Vec<i64>,
+    /// The names the runtime (or the V1 job) gives its ports, by port number; most have none.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub port_names: std::collections::BTreeMap<i64, String>,
     pub resources: Option<Resources>,
     /// Name to value; a value that varies per pod is its source, `fieldRef:PATH`.
     pub env: VecMap<String, String>,

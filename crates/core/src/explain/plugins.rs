@@ -376,18 +376,11 @@ fn mpi_plugin(
     let implementation = mpi.mpi_implementation.as_deref().unwrap_or("OpenMPI");
     let ssh_path = mpi.ssh_auth_mount_path.as_deref().unwrap_or("/root/.ssh");
     for ps in sets.iter_mut().filter(|s| s.name == NODE || s.name == LAUNCHER) {
-        // :141-188 the SSH keys on both, the hostfile on the launcher (their key-to-path items
-        // are left out of the view).
+        // :141-188 the SSH keys on both, the hostfile on the launcher.
         let job = super::build::job_name(input);
-        upsert_volume(
-            &mut ps.volumes,
-            crate::tree!({"name": "mpi-ssh-auth", "secret": {"secretName": (format!("{job}-mpi-ssh-auth"))}}),
-        );
+        upsert_volume(&mut ps.volumes, ssh_auth_volume(&job, controller));
         if ps.name == LAUNCHER {
-            upsert_volume(
-                &mut ps.volumes,
-                crate::tree!({"name": "mpi-hostfile", "configMap": {"name": (format!("{job}-mpi-hostfile"))}}),
-            );
+            upsert_volume(&mut ps.volumes, hostfile_volume(&job));
         }
         let is_launcher = ps.name == LAUNCHER;
         for c in ps.containers.iter_mut().filter(|c| c.name == NODE) {
@@ -416,6 +409,44 @@ fn mpi_plugin(
         }
     }
     Ok(MpiOutcome { launcher_as_node, slots })
+}
+
+/// The SSH Secret volume MPI adds to the launcher and the nodes: the private key as `id_rsa`,
+/// the public key as `id_rsa.pub` and `authorized_keys` (mpi.go:146-170 @v2.3.0, :135-155
+/// @v2.0.1; file names constants/constants.go:139-148 @v2.3.0). From v2.3.0 with modes.
+fn ssh_auth_volume(job: &str, controller: &Controller) -> Value {
+    let secret_name = format!("{job}-mpi-ssh-auth");
+    if controller.mpi_ssh_file_modes {
+        // constants.go:151-157 @v2.3.0: MPISSHAuthDefaultMode, ...PrivateKeyFileMode, ...PublicKeyFileMode.
+        let (default_mode, private_mode, public_mode) = (0o400, 0o640, 0o644);
+        return crate::tree!({"name": "mpi-ssh-auth", "secret": {
+            "secretName": secret_name,
+            "defaultMode": default_mode,
+            "items": [
+                {"key": "ssh-privatekey", "path": "id_rsa", "mode": private_mode},
+                {"key": "ssh-publickey", "path": "id_rsa.pub", "mode": public_mode},
+                {"key": "ssh-publickey", "path": "authorized_keys", "mode": public_mode}
+            ]
+        }});
+    }
+    crate::tree!({"name": "mpi-ssh-auth", "secret": {
+        "secretName": secret_name,
+        "items": [
+            {"key": "ssh-privatekey", "path": "id_rsa"},
+            {"key": "ssh-publickey", "path": "id_rsa.pub"},
+            {"key": "ssh-publickey", "path": "authorized_keys"}
+        ]
+    }})
+}
+
+/// The hostfile ConfigMap volume on the launcher: key `hostfile` as file `hostfile`, mode 0444
+/// (mpi.go:171-188 @v2.3.0, :156-172 @v2.0.1).
+fn hostfile_volume(job: &str) -> Value {
+    let read_only = 0o444;
+    crate::tree!({"name": "mpi-hostfile", "configMap": {
+        "name": (format!("{job}-mpi-hostfile")),
+        "items": [{"key": "hostfile", "path": "hostfile", "mode": read_only}]
+    }})
 }
 
 /// The quantity a reader wrote, if it is not one Kubernetes would read.
