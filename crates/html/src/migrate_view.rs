@@ -267,8 +267,14 @@ pub fn pods_html(m: &Migration) -> String {
                 out.push_str("</ul>");
             }
             if !renames.is_empty() {
+                // A scrolling region per role: its label names the role, since landmarks must be
+                // told apart (axe landmark-unique) when a job has several roles.
                 out.push_str(
-                    "<div class=\"pods-env\" tabindex=\"0\" role=\"region\" aria-label=\"Environment renames\"><table>\
+                    "<div class=\"pods-env\" tabindex=\"0\" role=\"region\" aria-label=\"Environment renames, ",
+                );
+                push_escaped_html(&mut out, role);
+                out.push_str(
+                    "\"><table>\
                      <caption>Variables V1 set that V2 replaces</caption><thead><tr><th scope=\"col\">V1 variable</th>\
                      <th scope=\"col\">V1 value</th><th scope=\"col\">V2 sets instead</th>\
                      <th scope=\"col\">How they relate</th></tr></thead><tbody>",
