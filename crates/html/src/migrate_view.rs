@@ -267,10 +267,11 @@ pub fn pods_html(m: &Migration) -> String {
                 out.push_str("</ul>");
             }
             if !renames.is_empty() {
-                // A scrolling region per role: its label names the role, since landmarks must be
-                // told apart (axe landmark-unique) when a job has several roles.
+                // A focusable scroll box per role, labelled with its role. A group, not a region: the
+                // same job can show in the post and in the widget at once, and landmarks must be
+                // unique on the page (axe landmark-unique).
                 out.push_str(
-                    "<div class=\"pods-env\" tabindex=\"0\" role=\"region\" aria-label=\"Environment renames, ",
+                    "<div class=\"pods-env\" tabindex=\"0\" role=\"group\" aria-label=\"Environment renames, ",
                 );
                 push_escaped_html(&mut out, role);
                 out.push_str(
