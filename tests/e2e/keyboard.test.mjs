@@ -3,7 +3,7 @@
 // leaves the widget again (no trap).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch } from './helpers.mjs';
+import { BASE, launch, nextFrames } from './helpers.mjs';
 
 const MAIN = '[data-trainer-v2-explorer]:not([data-compact])';
 let browser;
@@ -84,6 +84,9 @@ test('arrow keys, Home and End choose a framework and the view, and the code fol
   assert.equal((await focused(page)).value, 'paddle', 'focus moves with the selection');
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowRight');
+  // The widget renders a key's choice on its next scheduled render, not inside the key event: read
+  // the choice once it has rendered (a bounded number of frames), as a reader would see it.
+  for (let i = 0; i < 120 && (await checked(page, 'framework')) !== 'deepspeed'; i++) await nextFrames(page);
   assert.equal(await checked(page, 'framework'), 'deepspeed');
   assert.match(await v2(), /deepspeed-distributed/);
 
