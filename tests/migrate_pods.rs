@@ -168,7 +168,10 @@ fn the_pods_view_shows_each_role_every_reason_and_the_env_renames_as_a_table() {
     };
     let c = for_document(&m.docs[0], NEWEST).unwrap().unwrap();
     for role in &c.roles {
-        assert!(html.contains(&format!("<h4>{}</h4>", escaped(role))), "no heading for {role}");
+        assert!(
+            html.contains(&format!("<p class=\"pods-h4\" role=\"heading\" aria-level=\"4\">{}</p>", escaped(role))),
+            "no heading for {role}"
+        );
     }
     for d in c.differences.iter().filter(|d| d.rename.is_none()) {
         assert!(html.contains(&escaped(d.reason.as_deref().unwrap())), "{} {} has no reason shown", d.role, d.field);

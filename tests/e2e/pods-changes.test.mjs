@@ -43,8 +43,8 @@ async function showPods(viewport) {
       [...tr.children].map((cell) => cell.innerText.trim()),
     );
     return {
-      heading: section.querySelector('h3').innerText,
-      roles: [...section.querySelectorAll('.pods-role h4')].map((h) => h.innerText),
+      heading: section.querySelector('.pods-h3').innerText,
+      roles: [...section.querySelectorAll('.pods-role .pods-h4')].map((h) => h.innerText),
       items: [...section.querySelectorAll('.pods-diffs li')].map((li) => li.innerText),
       unexplained: section.querySelectorAll('.unexplained').length,
       rows,

@@ -207,7 +207,7 @@ pub fn pods_html(m: &Migration) -> String {
         let _ = write!(
             out,
             "<section class=\"pods-changes\" aria-label=\"What changes for the pods of {title}\">\
-             <h3>What changes for your pods <span class=\"pods-of\">{title}</span></h3>"
+             <p class=\"pods-h3\" role=\"heading\" aria-level=\"3\">What changes for your pods <span class=\"pods-of\">{title}</span></p>"
         );
         let c = match comparison {
             Ok(c) => c,
@@ -239,9 +239,11 @@ pub fn pods_html(m: &Migration) -> String {
         }
         for role in roles {
             let here: Vec<&Difference> = c.differences.iter().filter(|x| x.role == role).collect();
-            out.push_str("<div class=\"pods-role\"><h4>");
+            // Headings as role=heading paragraphs: a host's table of contents (jekyll-toc) lists every
+            // <h3>/<h4>, and these belong to a figure, not to the post's outline.
+            out.push_str("<div class=\"pods-role\"><p class=\"pods-h4\" role=\"heading\" aria-level=\"4\">");
             push_escaped_html(&mut out, role);
-            out.push_str("</h4>");
+            out.push_str("</p>");
             if here.is_empty() {
                 out.push_str("<p class=\"pods-same\">The same pods.</p></div>");
                 continue;
