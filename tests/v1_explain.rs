@@ -183,7 +183,10 @@ spec:
     Worker: {replicas: 2, template: {spec: {containers: [{name: xgboost, image: i}]}}}
 "#;
     let e = explain_text(no_port).unwrap().unwrap();
-    let reason = e.rejected.expect("refused").reason;
+    let reason = e.rejected.first().expect("refused").reason.clone();
+    // The same JSON shape as V2's explain: `rejected` is the list of every error.
+    let json = serde_json::to_value(&e).unwrap();
+    assert_eq!(json["rejected"].as_array().map(Vec::len), Some(1), "{json}");
     assert!(reason.contains("Master"), "{reason}");
     assert!(explain_text("kind: TrainJob\napiVersion: trainer.kubeflow.org/v1alpha1\n").is_none());
     let two = format!("{no_port}---{no_port}");

@@ -36,7 +36,8 @@ pub struct V1Explanation {
     pub operator: String,
     pub pods: Vec<V1PodGroup>,
     pub objects: Vec<Object>,
-    pub rejected: Option<Rejection>,
+    /// Every error, as V2's `Explanation` gives them: the same JSON shape, `[]` when admitted.
+    pub rejected: Vec<Rejection>,
 }
 
 /// The pods of one replica type.
@@ -292,7 +293,7 @@ pub fn explain(doc: &Json) -> V1Explanation {
             operator: TRAINING_OPERATOR.into(),
             pods: vec![],
             objects: vec![],
-            rejected: Some(Rejection { field: "spec".into(), reason }),
+            rejected: vec![Rejection { field: "spec".into(), reason }],
         },
     }
 }
@@ -302,7 +303,7 @@ pub fn view(op: &Operated) -> V1Explanation {
         operator: op.operator.into(),
         pods: op.roles.iter().filter(|r| !r.pods.is_empty()).map(group_view).collect(),
         objects: op.objects.clone(),
-        rejected: None,
+        rejected: vec![],
     }
 }
 
