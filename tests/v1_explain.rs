@@ -184,7 +184,10 @@ spec:
     Worker: {replicas: 2, template: {spec: {containers: [{name: xgboost, image: i}]}}}
 "#;
     let e = explain_text(no_port).unwrap().unwrap();
-    let reason = e.rejected.expect("refused").reason;
+    let reason = e.rejected.first().expect("refused").reason.clone();
+    // The same JSON shape as V2's explain: `rejected` is the list of every error.
+    let json = serde_json::to_value(&e).unwrap();
+    assert_eq!(json["rejected"].as_array().map(Vec::len), Some(1), "{json}");
     assert!(reason.contains("Master"), "{reason}");
     assert!(explain_text("kind: TrainJob\napiVersion: trainer.kubeflow.org/v1alpha1\n").is_none());
     let two = format!("{no_port}---{no_port}");
@@ -201,7 +204,7 @@ fn a_job_larger_than_any_cluster_gets_a_message_not_a_hang() {
               Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: x:1}]}}}\n    \
               Worker: {replicas: 2147483646, template: {spec: {containers: [{name: pytorch, image: x:1}]}}}\n";
     let e = explain_text(v1).unwrap().unwrap();
-    let reason = e.rejected.map(|r| r.reason).unwrap_or_default();
+    let reason = e.rejected.first().map(|r| r.reason.clone()).unwrap_or_default();
     assert!(reason.starts_with("2147483647 pods: no Kubernetes cluster runs that many"), "{reason}");
 
     let m = explorer_core::migrate::migrate(v1).unwrap();

@@ -36,7 +36,8 @@ pub struct V1Explanation {
     pub operator: String,
     pub pods: Vec<V1PodGroup>,
     pub objects: Vec<Object>,
-    pub rejected: Option<Rejection>,
+    /// Every error, as V2's `Explanation` gives them: the same JSON shape, `[]` when admitted.
+    pub rejected: Vec<Rejection>,
 }
 
 /// The pods of one replica type.
@@ -338,7 +339,7 @@ pub fn explain(doc: &Json) -> V1Explanation {
             operator: TRAINING_OPERATOR.into(),
             pods: vec![],
             objects: vec![],
-            rejected: Some(Rejection { field: "spec".into(), reason }),
+            rejected: vec![Rejection { field: "spec".into(), reason }],
         },
     }
 }
@@ -348,7 +349,7 @@ pub fn view(op: &Operated) -> V1Explanation {
         operator: op.operator.into(),
         pods: op.roles.iter().filter(|r| r.count > 0).map(group_view).collect(),
         objects: op.objects.clone(),
-        rejected: None,
+        rejected: vec![],
     }
 }
 

@@ -6,7 +6,6 @@
 
 mod env;
 mod facts;
-mod smp;
 mod v2;
 
 use crate::catalog::V1Kind;

@@ -1,10 +1,9 @@
 //! The V2 half: what the Trainer controller of the target release runs for the converted
-//! objects. The TrainJob's pod settings are merged into its runtime first, as the controller
-//! does before any plugin runs (smp.rs), so `explain` sees the pods' final templates.
+//! objects. `explain` merges the TrainJob's pod settings into its runtime as the controller does
+//! (explain::patch); the pods' final templates come from that same merge.
 
-use super::smp::merge;
 use crate::explain::{self, Explanation};
-use crate::releases::{PodSettingsField, Release};
+use crate::releases::Release;
 use crate::snippets::runtimes::builtin_runtimes_of;
 use serde_json::{json, Value as Json};
 
@@ -46,7 +45,7 @@ fn kind_of(v: &Json) -> &str {
 /// The TrainJob among `objects`, its runtime (generated among them, else the release's built-in
 /// one) with the TrainJob's pod settings merged in, and what the controller makes of them.
 pub fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
-    let mut job = objects.iter().find(|o| kind_of(o) == "TrainJob").cloned().ok_or("no TrainJob in the output")?;
+    let job = objects.iter().find(|o| kind_of(o) == "TrainJob").ok_or("no TrainJob in the output")?;
     let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default().to_string();
     let generated = objects
         .iter()
@@ -64,19 +63,26 @@ pub fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
         None => named(&name),
     }
     .map(|r| (r["metadata"]["name"].as_str().unwrap_or_default().to_string(), templates(r)));
-    let mut runtime = match generated {
+    let runtime = match generated {
         Some(r) => r,
         None => named(&name)
             .cloned()
             .ok_or(format!("the TrainJob references {name:?}, which Trainer {} does not ship", release.tag))?,
     };
-    let base_templates = templates(&runtime);
-    apply_pod_settings(&mut job, &mut runtime, release);
-    let text = [&runtime, &job].iter().map(|v| v.to_string()).collect::<Vec<_>>().join("\n---\n");
+    let text = [&runtime, job].iter().map(|v| v.to_string()).collect::<Vec<_>>().join("\n---\n");
     let docs = explain::read::documents(&text, release)?;
-    let explanation = explain::explain(docs.input(), release);
+    let input = docs.input();
+    let explanation = explain::explain(input, release);
     let launcher_as_node = runtime.pointer("/spec/mlPolicy/mpi/runLauncherAsNode") == Some(&json!(true));
-    Ok(V2Pods { explanation, templates: templates(&runtime), base_templates, runtime: name, builtin, launcher_as_node })
+    let patched = serde_json::to_value(explain::patch::patched_runtime(input)).map_err(|e| e.to_string())?;
+    Ok(V2Pods {
+        explanation,
+        templates: templates(&patched),
+        base_templates: templates(&runtime),
+        runtime: name,
+        builtin,
+        launcher_as_node,
+    })
 }
 
 /// Each replicatedJob's pod template, by name.
@@ -91,49 +97,4 @@ fn templates(runtime: &Json) -> Vec<(String, Json)> {
             (rjob, rj.pointer("/template/spec/template").cloned().unwrap_or(Json::Null))
         })
         .collect()
-}
-
-/// Moves the TrainJob's pod settings (the release's field) into the runtime.
-fn apply_pod_settings(job: &mut Json, runtime: &mut Json, release: Release) {
-    let field = release.pod_settings().field();
-    let Some(entries) = job.get_mut("spec").and_then(Json::as_object_mut).and_then(|s| s.remove(field)) else {
-        return;
-    };
-    for entry in entries.as_array().into_iter().flatten() {
-        match release.pod_settings() {
-            PodSettingsField::RuntimePatches => {
-                if let (Some(patch), Some(base)) =
-                    (entry.pointer("/trainingRuntimeSpec/template"), runtime.pointer_mut("/spec/template"))
-                {
-                    merge(base, patch);
-                }
-            }
-            PodSettingsField::PodTemplateOverrides | PodSettingsField::PodSpecOverrides => {
-                let mut patch = entry.clone();
-                let targets: Vec<String> = entry
-                    .get("targetJobs")
-                    .and_then(Json::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|t| t.get("name").and_then(Json::as_str).map(String::from))
-                    .collect();
-                if let Some(p) = patch.as_object_mut() {
-                    p.remove("targetJobs");
-                }
-                // v2.0's override is a pod spec; v2.1's a pod template (metadata and spec).
-                let at = if release.pod_settings() == PodSettingsField::PodSpecOverrides {
-                    "/template/spec/template/spec"
-                } else {
-                    "/template/spec/template"
-                };
-                let rjobs = runtime.pointer_mut("/spec/template/spec/replicatedJobs").and_then(Json::as_array_mut);
-                for rj in rjobs.into_iter().flatten() {
-                    let named = rj.get("name").and_then(Json::as_str).is_some_and(|n| targets.iter().any(|t| t == n));
-                    if let (true, Some(base)) = (named, rj.pointer_mut(at)) {
-                        merge(base, &patch);
-                    }
-                }
-            }
-        }
-    }
 }
