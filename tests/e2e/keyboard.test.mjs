@@ -3,7 +3,7 @@
 // leaves the widget again (no trap).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, nextFrames } from './helpers.mjs';
+import { BASE, launch } from './helpers.mjs';
 
 const MAIN = '[data-trainer-v2-explorer]:not([data-compact])';
 let browser;
@@ -34,6 +34,17 @@ const checked = (page, group) =>
       document.querySelector(MAIN).shadowRoot.querySelector(`.${group} [aria-checked="true"]`).getAttribute('data-value'),
     [MAIN, group],
   );
+
+/** The group's checked value once it is `want`, or what it is when the wait gives up. A key's
+ * choice lands on the widget's next scheduled render, not inside the key event, so the test waits
+ * for the state a reader would see; a choice that never comes (a wrong step, a stale handler)
+ * still fails, with the value the widget shows. */
+async function untilChecked(page, group, want) {
+  const shows = ([MAIN, group, want]) =>
+    document.querySelector(MAIN).shadowRoot.querySelector(`.${group} [aria-checked="true"]`)?.getAttribute('data-value') === want;
+  await page.waitForFunction(shows, [MAIN, group, want], { timeout: 5000 }).catch(() => {});
+  return checked(page, group);
+}
 
 async function openAtExplorer() {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -80,20 +91,17 @@ test('arrow keys, Home and End choose a framework and the view, and the code fol
   for (let i = 0; i < 20 && (await focused(page)).where !== 'radios:Framework'; i++) await page.keyboard.press('Tab');
   assert.equal((await focused(page)).value, await checked(page, 'framework'));
   await page.keyboard.press('End');
-  assert.equal(await checked(page, 'framework'), 'paddle');
+  assert.equal(await untilChecked(page, 'framework', 'paddle'), 'paddle');
   assert.equal((await focused(page)).value, 'paddle', 'focus moves with the selection');
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowRight');
-  // The widget renders a key's choice on its next scheduled render, not inside the key event: read
-  // the choice once it has rendered (a bounded number of frames), as a reader would see it.
-  for (let i = 0; i < 120 && (await checked(page, 'framework')) !== 'deepspeed'; i++) await nextFrames(page);
-  assert.equal(await checked(page, 'framework'), 'deepspeed');
+  assert.equal(await untilChecked(page, 'framework', 'deepspeed'), 'deepspeed');
   assert.match(await v2(), /deepspeed-distributed/);
 
   // Back to the view group with Shift+Tab; the arrow selects "Migrate a V1 job", which opens the converter.
   for (let i = 0; i < 20 && (await focused(page)).where !== 'radios:View'; i++) await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('ArrowRight');
-  assert.equal(await checked(page, 'mode'), 'migrate');
+  assert.equal(await untilChecked(page, 'mode', 'migrate'), 'migrate');
   await page.waitForFunction(
     (MAIN) => document.querySelector(MAIN).shadowRoot.querySelector('.migrate-result')?.textContent.includes('TrainJob'),
     MAIN,
