@@ -53,13 +53,19 @@ pub fn persist(sel: &Selection, sync: SyncSet) {
 /// Installs (once) a panic hook that tells the page's loader, with the panic message, before the
 /// module dies. The release build aborts on panic: right after the hook the module traps and can
 /// run no more code, so the loader (www/explorer.js), not the widget, shows the static fallbacks.
-/// The hook that was there before (wasm-bindgen-test's, in the browser tests) still runs.
+/// Set through yew: a hook set with `std::panic::set_hook` is replaced by yew's own
+/// (console_error_panic_hook) when the first instance renders. In debug builds (the browser
+/// tests) the hook that was there before, wasm-bindgen-test's, still runs; in the release build
+/// it would be std's default hook, which writes to a stderr wasm32-unknown-unknown does not have,
+/// and linking it (with yew's unused one) costs the widget bytes.
 pub fn report_panics_to_the_page() {
     static INSTALL: std::sync::Once = std::sync::Once::new();
     INSTALL.call_once(|| {
+        #[cfg(debug_assertions)]
         let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
+        yew::set_custom_panic_hook(Box::new(move |info| {
             dispatch(FAILED_EVENT, &JsValue::from_str(&info.to_string()));
+            #[cfg(debug_assertions)]
             previous(info);
         }));
     });

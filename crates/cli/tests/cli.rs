@@ -238,3 +238,37 @@ fn upgrade_refuses_what_it_cannot_rewrite_with_one_line_each_and_exit_1() {
     let expected = format!("unknown Trainer release \"v1.9\": one of {}", lines.join(", "));
     assert!(stderr.contains(&expected), "{stderr}");
 }
+
+/// Runs the CLI with its stdout a pipe whose reading end is already closed, as `| head` leaves it
+/// once it has its lines: every write the CLI makes fails with a broken pipe.
+fn cli_into_closed_pipe(args: &[&str]) -> std::process::Output {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trainer-explorer"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+/// `trainer-explorer explain … | head` is how a reader looks at a long answer: the reader closing
+/// the pipe is not the tool failing, so no panic message and no error line, for each command that
+/// prints on stdout (single answer, batch YAML, batch JSON).
+#[test]
+fn a_reader_closing_the_pipe_early_gets_no_panic_and_no_error() {
+    let example = reference("v1-examples/pytorch/simple.yaml");
+    for args in [
+        vec!["explain", "--query", "framework=deepspeed&nodes=4"],
+        vec!["export", "--format", "json"],
+        vec!["migrate", "--quiet", example.as_str()],
+        vec!["migrate", "--format", "json", example.as_str()],
+    ] {
+        let out = cli_into_closed_pipe(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+    }
+}

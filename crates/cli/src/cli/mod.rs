@@ -152,6 +152,18 @@ fn read_input(path: &std::path::Path) -> Result<String, String> {
     })
 }
 
+/// Prints a command's answer on stdout. A reader that closed the pipe early (`… | head`) has all it
+/// wanted, so a broken pipe ends the output quietly; `println!` would panic on it. Any other write
+/// error is the tool's failure, with a message.
+fn print_output(text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+        _ => Ok(()),
+    }
+}
+
 /// What a batch command (`migrate`, `upgrade`) made of one file.
 struct FileOutcome {
     /// Lines for stderr, each printed after the file's name.
@@ -201,7 +213,10 @@ fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Resu
     }
     let stdout: Vec<&str> = outputs.iter().map(|s| s.trim_end()).filter(|s| !s.is_empty()).collect();
     if !stdout.is_empty() {
-        println!("{}", stdout.join("\n---\n"));
+        if let Err(e) = print_output(&stdout.join("\n---\n")) {
+            let _ = writeln!(stderr, "trainer-explorer: {e}");
+            failed = true;
+        }
     }
     if failed {
         ExitCode::FAILURE
@@ -263,8 +278,8 @@ fn migrate_json(files: &[std::path::PathBuf], target: crate::releases::Release) 
             }
         }
     }
-    match serde_json::to_string_pretty(&docs) {
-        Ok(text) => println!("{text}"),
+    match serde_json::to_string_pretty(&docs).map_err(|e| e.to_string()).and_then(|text| print_output(&text)) {
+        Ok(()) => {}
         Err(e) => {
             eprintln!("trainer-explorer: {e}");
             failed = true;
@@ -348,11 +363,8 @@ pub fn run() -> ExitCode {
             return upgrade::run(&files, *from, to.copied().unwrap_or(crate::releases::NEWEST), quiet)
         }
     };
-    match result {
-        Ok(out) => {
-            println!("{out}");
-            ExitCode::SUCCESS
-        }
+    match result.and_then(|out| print_output(&out)) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(reason) => {
             // One line, so scripts can show it as is.
             eprintln!("trainer-explorer: {}", reason.replace('\n', " "));
