@@ -9,6 +9,7 @@
 pub mod failure;
 pub mod input;
 pub mod output;
+pub mod paths;
 
 use crate::model;
 use crate::yaml;
