@@ -19,7 +19,7 @@ use crate::pipeline::{self, Wording};
 use crate::release_changes::{changes_between, position, Rewrite, Subject, API_CHANGES};
 use crate::releases::{Release, RELEASES};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 /// The group and version of every Trainer V2 release.
 pub const API_VERSION: &str = "trainer.kubeflow.org/v1alpha1";
@@ -99,10 +99,13 @@ pub fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result
         rewrite::apply(change, &mut docs, &mut report);
     }
     let defined: HashSet<(String, String)> = docs.iter().map(|d| (kind_of(&d.value), name_of(&d.value))).collect();
-    // Each document's entries, in the order the steps recorded them.
-    let mut by_doc: BTreeMap<usize, Vec<Entry>> = BTreeMap::new();
+    // Each document's entries by its 1-based position, in the order the steps recorded them. A
+    // list, not a map: the converter module carries no map of this type for it.
+    let mut by_doc: Vec<Vec<Entry>> = std::iter::repeat_with(Vec::new).take(results.len() + 1).collect();
     for e in report.entries {
-        by_doc.entry(e.doc).or_default().push(e);
+        if let Some(entries) = by_doc.get_mut(e.doc) {
+            entries.push(e);
+        }
     }
 
     let mut out = Vec::new();
@@ -116,7 +119,7 @@ pub fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result
                     Some(reason) => Outcome::Refused { kind, name, reason },
                     None => {
                         let warnings = removed_runtime(&doc.value, from, to, &defined).into_iter().collect();
-                        let entries = by_doc.remove(&doc.index).unwrap_or_default();
+                        let entries = by_doc.get_mut(doc.index).map(std::mem::take).unwrap_or_default();
                         let lossy = entries.iter().any(|e| e.action == Action::Dropped);
                         let objects = vec![std::mem::take(&mut doc.value)];
                         Outcome::Written { kind, name, objects, report: DocReport { entries, warnings }, lossy }
