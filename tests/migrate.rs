@@ -33,7 +33,7 @@ fn validate_all(objects: &[Value]) {
 fn converted(text: &str) -> (Vec<Value>, Vec<explorer_core::migrate::Entry>) {
     let m = migrate(text).unwrap();
     match &m.docs[0].outcome {
-        Outcome::Converted { objects, report, .. } => {
+        Outcome::Written { objects, report, .. } => {
             validate_all(objects);
             let source = m.docs[0].source.as_ref().unwrap();
             let problems = explorer_core::migrate::claims::false_claims(source, objects, report);
@@ -59,7 +59,7 @@ fn every_reference_example_converts_to_valid_v2_or_is_refused_with_a_reason() {
         let mut snapshot = String::new();
         for d in &m.docs {
             match &d.outcome {
-                Outcome::Converted { objects, .. } => {
+                Outcome::Written { objects, .. } => {
                     validate_all(objects);
                     assert!(objects.iter().any(|o| o["kind"] == "TrainJob"), "{rel}");
                 }
@@ -307,7 +307,7 @@ fn streams_keep_other_kinds_and_report_each_document() {
     assert_eq!(m.docs.len(), 3);
     assert!(matches!(m.docs[0].outcome, Outcome::PassedThrough { .. }));
     assert!(matches!(m.docs[1].outcome, Outcome::Refused { .. }));
-    assert!(matches!(m.docs[2].outcome, Outcome::Converted { .. }));
+    assert!(matches!(m.docs[2].outcome, Outcome::Written { .. }));
     assert_eq!(m.docs[2].line, 11);
     let out = common::yaml_docs(&m.output_yaml());
     assert_eq!(out[0]["kind"], "ConfigMap", "passed through, not dropped");
@@ -401,7 +401,7 @@ fn every_claim_of_every_report_is_true() {
         let text = common::read_reference(rel);
         let m = migrate(&text).unwrap();
         for d in &m.docs {
-            if let (Outcome::Converted { objects, report, .. }, Some(source)) = (&d.outcome, &d.source) {
+            if let (Outcome::Written { objects, report, .. }, Some(source)) = (&d.outcome, &d.source) {
                 for p in explorer_core::migrate::claims::false_claims(source, objects, report) {
                     problems.push(format!("{rel} document {}: {p}", d.index));
                 }
@@ -537,7 +537,7 @@ spec:
         Outcome::Invalid { message } => assert!(message.contains("metadata"), "{message}"),
         other => panic!("{other:?}"),
     }
-    assert!(matches!(m.docs[1].outcome, Outcome::Converted { .. }));
+    assert!(matches!(m.docs[1].outcome, Outcome::Written { .. }));
 }
 
 #[test]
@@ -545,7 +545,7 @@ fn the_trainer_containers_name_is_renamed_not_lost() {
     // V2 names the trainer container `node`; a job whose only difference is that name loses nothing.
     let job = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: plain}\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n      template: {spec: {containers: [{name: pytorch, image: a}]}}\n";
     let m = migrate(job).unwrap();
-    let Outcome::Converted { lossy, report, .. } = &m.docs[0].outcome else { panic!("not converted") };
+    let Outcome::Written { lossy, report, .. } = &m.docs[0].outcome else { panic!("not converted") };
     assert!(!lossy, "{report:?}");
     let name = entry(report, "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].name");
     assert_eq!(name.status, Status::Renamed);

@@ -94,7 +94,7 @@ fn the_comparison_flags_resources_that_land_on_another_pod() {
     let path = real_v1_dir().join("13-coreweave-imagenet-mpijob.yaml");
     let text = std::fs::read_to_string(&path).unwrap();
     let m = migrate_to(&text, NEWEST).unwrap();
-    let d = m.docs.iter().find(|d| matches!(d.outcome, Outcome::Converted { .. })).expect("converted");
+    let d = m.docs.iter().find(|d| matches!(d.outcome, Outcome::Written { .. })).expect("converted");
     let c = for_document(d, NEWEST).unwrap().unwrap();
     assert!(c.differences.iter().filter(|d| d.field == "resources").all(|d| !d.explained()), "{c:#?}");
     // explain's own answer for the V2 objects: the GPUs each replicatedJob asks for.

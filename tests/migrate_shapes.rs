@@ -29,7 +29,7 @@ fn converted_objects(m: &Migration) -> Vec<Value> {
     let mut out = Vec::new();
     for d in &m.docs {
         match &d.outcome {
-            Outcome::Converted { objects, .. } => out.extend(objects.iter().cloned()),
+            Outcome::Written { objects, .. } => out.extend(objects.iter().cloned()),
             Outcome::PassedThrough { object, .. } => out.push(object.clone()),
             other => panic!("document {} not converted: {other:?}", d.index),
         }
@@ -82,7 +82,7 @@ fn all_under<'a>(v: &'a Value, key: &str, out: &mut Vec<&'a Value>) {
 }
 
 fn near_the_limit(shape: &shapes::Shape) {
-    let limit = explorer_core::migrate::input::MAX_INPUT_BYTES;
+    let limit = explorer_core::pipeline::input::MAX_INPUT_BYTES;
     assert!(
         shape.text.len() <= limit && shape.text.len() > limit * 9 / 10,
         "{}: {} bytes",

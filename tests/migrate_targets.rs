@@ -48,7 +48,7 @@ fn every_reference_example_validates_against_every_release() {
             for d in &m.docs {
                 let at = format!("{} {rel} document {}", release.tag, d.index);
                 match &d.outcome {
-                    Outcome::Converted { objects, report, .. } => {
+                    Outcome::Written { objects, report, .. } => {
                         converted += 1;
                         for o in objects {
                             if let Err(e) = common::validate_for(release, o) {
@@ -121,7 +121,7 @@ spec:
 fn converted(text: &str, release: &Release) -> (Vec<Value>, Vec<Entry>, Migration) {
     let m = migrate_to(text, *release).unwrap();
     let (objects, report) = match &m.docs[0].outcome {
-        Outcome::Converted { objects, report, .. } => (objects.clone(), report.clone()),
+        Outcome::Written { objects, report, .. } => (objects.clone(), report.clone()),
         other => panic!("{}: not converted: {other:?}", release.tag),
     };
     for o in &objects {
@@ -268,7 +268,7 @@ fn jax_and_xgboost_are_refused_before_their_runtimes_with_the_release_that_has_t
     for release in RELEASES {
         let m = migrate_to(&jax, *release).unwrap();
         match (&m.docs[0].outcome, release.builtin_for(Framework::Jax)) {
-            (Outcome::Converted { objects, .. }, Some(rt)) => {
+            (Outcome::Written { objects, .. }, Some(rt)) => {
                 assert_eq!(trainjob(objects)["spec"]["runtimeRef"]["name"], rt.name)
             }
             (Outcome::Refused { reason, .. }, None) => {

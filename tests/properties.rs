@@ -162,7 +162,7 @@ proptest! {
                 return Ok(());
             }
             for d in &m.docs {
-                if let explorer_core::migrate::Outcome::Converted { objects, .. } = &d.outcome {
+                if let explorer_core::migrate::Outcome::Written { objects, .. } = &d.outcome {
                     for o in objects {
                         common::validate(o).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
                     }
@@ -305,7 +305,7 @@ proptest! {
         let m = explorer_core::migrate::migrate(&text).map_err(TestCaseError::fail)?;
         let d = &m.docs[0];
         match &d.outcome {
-            Outcome::Converted { objects, report, .. } => {
+            Outcome::Written { objects, report, .. } => {
                 if common::validate(&job).is_ok() {
                     for o in objects {
                         common::validate(o).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
@@ -338,7 +338,7 @@ proptest! {
         let m = explorer_core::migrate::migrate_to(&text, from).map_err(TestCaseError::fail)?;
         let mut converted = 0;
         for d in &m.docs {
-            if let Outcome::Converted { objects, .. } = &d.outcome {
+            if let Outcome::Written { objects, .. } = &d.outcome {
                 for o in objects {
                     common::validate_for(&from, o).map_err(|e| TestCaseError::fail(format!("migrate --target {}: {e}\n{text}", from.line)))?;
                     converted += 1;

@@ -84,7 +84,7 @@ const EXPECTED: &[(&str, &[&str])] = &[
 
 fn outcome_name(o: &Outcome) -> &'static str {
     match o {
-        Outcome::Converted { .. } => "converted",
+        Outcome::Written { .. } => "converted",
         Outcome::Refused { .. } => "refused",
         Outcome::Invalid { .. } => "invalid",
         Outcome::PassedThrough { .. } => "kept",
@@ -136,7 +136,7 @@ fn generated_runtimes_hold_only_the_security_settings_the_job_had() {
     for release in RELEASES {
         for (file, text) in corpus() {
             for d in migrate_to(&text, *release).unwrap().docs {
-                let Outcome::Converted { objects, .. } = &d.outcome else { continue };
+                let Outcome::Written { objects, .. } = &d.outcome else { continue };
                 let mut had = Vec::new();
                 security_contexts(d.source.as_ref().unwrap(), &mut had);
                 for o in objects.iter().filter(|o| o["kind"] != "TrainJob") {
@@ -187,7 +187,7 @@ fn every_real_job_converts_or_is_refused_clearly_for_every_release() {
             for d in &m.docs {
                 let at = format!("{} {file} document {}", release.tag, d.index);
                 match &d.outcome {
-                    Outcome::Converted { objects, report, .. } => {
+                    Outcome::Written { objects, report, .. } => {
                         for o in objects {
                             if let Err(e) = common::validate_for(release, o) {
                                 problems.push(format!("{at}: {} does not validate: {e}", o["kind"]));
@@ -320,7 +320,7 @@ fn for_each_explained(mut check: impl FnMut(&Explained, &mut Vec<String>)) -> (u
         for (file, text) in &corpus {
             let m = migrate_to(text, *release).unwrap();
             for d in &m.docs {
-                let Outcome::Converted { objects, kind, .. } = &d.outcome else { continue };
+                let Outcome::Written { objects, kind, .. } = &d.outcome else { continue };
                 let at = format!("{} {file} document {}", release.tag, d.index);
                 let trees: Vec<Tree> = objects.iter().map(Tree::from).collect();
                 let input = format!("{}---\n{builtins_text}", yaml::documents_text(&trees));

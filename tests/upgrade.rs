@@ -214,18 +214,23 @@ fn checked(text: &str, from: Release, to: Release) -> Upgrade {
         .docs
         .iter()
         .filter_map(|d| match &d.outcome {
-            Outcome::Rewritten { object, .. } => Some((d.index, object)),
+            Outcome::Written { objects, .. } => Some((d.index, &objects[0])),
             _ => None,
         })
         .collect();
-    let problems = claims::false_claims(&sources, &rewritten, &u.entries);
+    let problems = claims::false_claims(&sources, &rewritten, &u.entries());
     assert!(problems.is_empty(), "false claims:\n{}\n{}", problems.join("\n"), u.report_text());
     u
 }
 
+/// The entry for `field` of document `doc`.
+fn entry(u: &Upgrade, doc: usize, field: &str) -> upgrade::Entry {
+    u.entries().into_iter().find(|e| e.doc == doc && e.from == field).unwrap_or_else(|| panic!("no entry for {field}"))
+}
+
 /// The report as (document, field, action, releases of its changes), in report order.
 fn report(u: &Upgrade) -> Vec<(usize, String, &'static str, Vec<&'static str>)> {
-    u.entries
+    u.entries()
         .iter()
         .map(|e| (e.doc, e.from.clone(), e.action.id(), e.changes.iter().map(|c| c.release.line).collect()))
         .collect()
@@ -245,7 +250,7 @@ fn output(u: &Upgrade, index: usize) -> Value {
         .iter()
         .find(|d| d.index == index)
         .and_then(|d| match &d.outcome {
-            Outcome::Rewritten { object, .. } => Some(object.clone()),
+            Outcome::Written { objects, .. } => Some(objects[0].clone()),
             _ => None,
         })
         .unwrap_or_else(|| panic!("document {index} was not rewritten"))
@@ -299,7 +304,7 @@ fn v2_0_to_v2_1_moves_the_pod_fields_of_each_override_under_spec() {
 }
 
 fn assert_removed_runtime_warning(u: &Upgrade, line: &str) {
-    let Outcome::Rewritten { warnings, .. } = &u.docs[4].outcome else { panic!("pi was not rewritten") };
+    let Outcome::Written { report: upgrade::DocReport { warnings, .. }, .. } = &u.docs[4].outcome else { panic!("pi was not rewritten") };
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert_eq!(warnings[0].path, "spec.runtimeRef.name");
     assert_eq!(warnings[0].release.line, line);
@@ -348,21 +353,22 @@ fn v2_1_to_v2_2_turns_overrides_and_labels_into_runtime_patches_and_counts_cpus(
             row(1, &format!("{o}.spec.imagePullSecrets"), Action::Renamed, &["v2.2"]),
             row(1, "spec.runtimePatches[0].manager", Action::Added, &["v2.2"]),
             row(1, "spec.labels", Action::Moved, &["v2.2"]),
-            row(2, "spec.mlPolicy.torch.numProcPerNode", Action::Dropped, &["v2.2"]),
             row(1, "spec.trainer.numProcPerNode", Action::Converted, &["v2.2"]),
+            row(2, "spec.mlPolicy.torch.numProcPerNode", Action::Dropped, &["v2.2"]),
         ]
     );
     // The runtime's 8 is lost (no TrainJob of the input uses it): said so, with what to do.
     assert!(u.is_lossy());
-    let dropped = &u.entries[6];
+    let dropped = entry(&u, 2, "spec.mlPolicy.torch.numProcPerNode");
     assert!(dropped.detail.contains("set `spec.trainer.numProcPerNode: 8` on every TrainJob"), "{}", dropped.detail);
-    assert!(u.entries[7].detail.contains("`cpu` stood for the CPUs per node: 4"), "{}", u.entries[7].detail);
+    let converted = entry(&u, 1, "spec.trainer.numProcPerNode");
+    assert!(converted.detail.contains("`cpu` stood for the CPUs per node: 4"), "{}", converted.detail);
 }
 
 #[test]
 fn v2_2_to_v2_3_changes_nothing_in_a_valid_manifest() {
     let u = checked(V2_2_STREAM, V2_2, V2_3);
-    assert!(u.entries.is_empty(), "{}", u.report_text());
+    assert!(u.entries().is_empty(), "{}", u.report_text());
     for d in &u.docs {
         assert_eq!(Some(output(&u, d.index)), d.source);
     }
@@ -407,6 +413,9 @@ fn v2_0_to_v2_3_chains_every_change_into_one_entry_per_field() {
     assert_eq!(
         report(&u),
         [
+            row(1, "spec.mlPolicy.torch.numProcPerNode", Action::Moved, &["v2.2"]),
+            row(2, "spec.mlPolicy.torch.numProcPerNode", Action::Omitted, &["v2.2"]),
+            row(2, "spec.mlPolicy.torch.elasticPolicy", Action::Omitted, &["v2.2"]),
             row(3, &format!("{o}[0].targetJobs[0].name"), Action::Renamed, both),
             row(3, &format!("{o}[0].serviceAccountName"), Action::Renamed, both),
             row(3, &format!("{o}[0].nodeSelector"), Action::Renamed, both),
@@ -419,14 +428,11 @@ fn v2_0_to_v2_3_chains_every_change_into_one_entry_per_field() {
             row(3, "spec.runtimePatches[1].manager", Action::Added, &["v2.2"]),
             row(3, "spec.labels", Action::Moved, &["v2.2"]),
             row(3, "spec.annotations", Action::Moved, &["v2.2"]),
-            row(1, "spec.mlPolicy.torch.numProcPerNode", Action::Moved, &["v2.2"]),
-            row(2, "spec.mlPolicy.torch.numProcPerNode", Action::Omitted, &["v2.2"]),
-            row(2, "spec.mlPolicy.torch.elasticPolicy", Action::Omitted, &["v2.2"]),
             row(3, "spec.trainer.numProcPerNode", Action::Omitted, &["v2.2"]),
         ]
     );
     // The runtime's value landed in the other document, and the report names it.
-    let moved = &u.entries[12];
+    let moved = entry(&u, 1, "spec.mlPolicy.torch.numProcPerNode");
     assert_eq!(
         moved.to.iter().map(|t| (t.doc, t.path.as_str())).collect::<Vec<_>>(),
         [(4, "spec.trainer.numProcPerNode")]
@@ -453,7 +459,7 @@ fn a_downgrade_is_refused_with_what_to_do_instead() {
 #[test]
 fn the_same_release_is_no_change() {
     let u = upgrade::upgrade(V2_1_STREAM, V2_1, V2_1).unwrap();
-    assert!(u.entries.is_empty());
+    assert!(u.entries().is_empty());
     assert_eq!(docs(&u.output_yaml()), docs(V2_1_STREAM));
 }
 
@@ -556,7 +562,7 @@ fn notes_come_from_the_same_rewrite_with_release_and_reason() {
     assert_eq!((pi.action, pi.release), ("attention", V2_1));
     // One note per report entry and warning, nothing invented.
     let u = upgrade::upgrade(V2_0_STREAM, V2_0, V2_3).unwrap();
-    assert_eq!(notes.len(), u.entries.len() + 1);
+    assert_eq!(notes.len(), u.entries().len() + 1);
     // Each note's release is one the upgrade crossed.
     for n in &notes {
         assert!([V2_1, V2_2, V2_3].contains(&n.release), "{n:?}");
@@ -590,7 +596,7 @@ fn the_claims_check_catches_each_kind_of_false_report() {
         let o: Vec<(usize, &Value)> = outputs.iter().map(|(i, v)| (*i, v)).collect();
         claims::false_claims(&s, &o, entries)
     };
-    assert!(judge(&outputs, &u.entries).is_empty());
+    assert!(judge(&outputs, &u.entries()).is_empty());
     let expect = |outputs: &[(usize, Value)], entries: &[upgrade::Entry], problem: &str| {
         let problems = judge(outputs, entries);
         assert!(problems.iter().any(|p| p.contains(problem)), "{problem:?} not in {problems:#?}");
@@ -598,26 +604,27 @@ fn the_claims_check_catches_each_kind_of_false_report() {
     // A field the report does not mention changed.
     let mut changed = outputs.clone();
     changed[0].1["spec"]["runtimeRef"]["name"] = json!("other");
-    expect(&changed, &u.entries, "document 1: spec.runtimeRef.name: no entry, yet the output holds");
+    expect(&changed, &u.entries(), "document 1: spec.runtimeRef.name: no entry, yet the output holds");
     // The output has a field nobody accounts for.
     let mut extra = outputs.clone();
     extra[1].1["spec"]["mlPolicy"]["numNodes"] = json!(3);
-    expect(&extra, &u.entries, "document 2: spec.mlPolicy.numNodes: no entry, yet the output holds 3 and not 1");
+    expect(&extra, &u.entries(), "document 2: spec.mlPolicy.numNodes: no entry, yet the output holds 3 and not 1");
     extra[1].1["spec"]["suspend"] = json!(true);
-    expect(&extra, &u.entries, "document 2: the output has spec.suspend = true, which no entry accounts for");
+    expect(&extra, &u.entries(), "document 2: the output has spec.suspend = true, which no entry accounts for");
     // A renamed field whose value is not where the report says.
     let mut moved = outputs.clone();
     moved[0].1["spec"]["runtimePatches"][0]["trainingRuntimeSpec"]["template"]["metadata"]["labels"] = json!({});
-    expect(&moved, &u.entries, "spec.labels.kueue.x-k8s.io/queue-name: moved to document 1: spec.runtimePatches[0]");
+    expect(&moved, &u.entries(), "spec.labels.kueue.x-k8s.io/queue-name: moved to document 1: spec.runtimePatches[0]");
     // A field said to be left out that is still there.
     let mut kept = outputs.clone();
     kept[1].1["spec"]["mlPolicy"]["torch"]["numProcPerNode"] = json!(8);
-    expect(&kept, &u.entries, "document 2: spec.mlPolicy.torch.numProcPerNode: dropped, yet the output still has it");
+    expect(&kept, &u.entries(), "document 2: spec.mlPolicy.torch.numProcPerNode: dropped, yet the output still has it");
     // Two entries for one field, an entry without its change, a drop without advice.
-    let mut entries = u.entries.clone();
+    let mut entries = u.entries();
     entries.push(entries[1].clone());
     entries[0].changes.clear();
-    entries[6].detail.clear();
+    let dropped = entries.iter().position(|e| e.action == Action::Dropped).expect("a dropped entry");
+    entries[dropped].detail.clear();
     expect(&outputs, &entries, "spec.podTemplateOverrides[0].metadata.annotations: more than one entry");
     expect(
         &outputs,

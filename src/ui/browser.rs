@@ -183,7 +183,7 @@ fn js_error(e: JsValue) -> String {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Converted {
     /// One block per object in apply order, each with Copy and a download, and the apply line:
-    /// escaped HTML from the core (migrate::output).
+    /// escaped HTML from the core (pipeline::output).
     pub objects: String,
     /// The per-document status list and the field reports: escaped HTML from the core.
     pub summary: String,

@@ -197,12 +197,12 @@ fn upgrade_reads_stdin_prints_the_yaml_and_the_report_with_release_and_reason() 
     assert!(stderr.contains("ClusterTrainingRuntime eight rewritten for v2.1 → v2.3 with losses"), "{stderr}");
     assert!(stderr.contains("dropped   spec.mlPolicy.torch.numProcPerNode (v2.2 #3239:"), "{stderr}");
 
-    // --quiet: only the lossy document, in one line.
+    // --quiet: only the lossy document, in one line: the headline the full report gives it.
     let out = cli_with_stdin(&["upgrade", "--quiet", "--from", "v2.1", "-"], V2_1_TRAINJOB);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        "-: document 2: ClusterTrainingRuntime eight rewritten with losses\n"
+        "-: document 2 (line 17): ClusterTrainingRuntime eight rewritten for v2.1 → v2.3 with losses\n"
     );
 }
 

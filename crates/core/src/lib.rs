@@ -1,7 +1,8 @@
 //! The pure core of the Trainer V2 Explorer: typed V1 and V2 objects and their YAML (`model`,
 //! `yaml`), a reader's selection and its URL query (`selection`, `query`), the panes of a
 //! selection (`snippets`), what the Trainer controller creates for a TrainJob (`explain`), V1 → V2
-//! migration (`migrate`) and V2 release → release upgrades (`upgrade`, `release_changes`).
+//! migration (`migrate`) and V2 release → release upgrades (`upgrade`, `release_changes`), the two
+//! front ends of one `pipeline`.
 //!
 //! No UI, no HTML and no I/O: the widget, the HTML views and the CLI build on it. A caller outside
 //! the workspace starts at [`api`]: five documented functions with a typed error.
@@ -10,6 +11,7 @@ pub mod api;
 pub mod explain;
 pub mod migrate;
 pub mod model;
+pub mod pipeline;
 pub mod query;
 pub mod release_changes;
 pub mod selection;

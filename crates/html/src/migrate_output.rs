@@ -1,12 +1,13 @@
 //! The converted objects as HTML, the way Kubernetes' own docs offer a sample: one block per
-//! object, in the order to apply them (`migrate::output`), each captioned by its file name, with
+//! object, in the order to apply them (`pipeline::output`), each captioned by its file name, with
 //! a Copy button and a download, and the `kubectl apply -f` line for them all. All text escaped;
 //! rendered by the converter module, which also wires the Copy buttons (`button.copy[data-copy]`:
 //! they copy the `<pre>` of their figure), so the widget's wasm carries none of it.
 
 use crate::highlight::{code_html, push_escaped_html};
-use crate::migrate::output::{apply_command, output_objects, OutputObject};
-use crate::migrate::Migration;
+use crate::pipeline::output::{apply_command, output_objects, OutputObject};
+use crate::pipeline::Document;
+use crate::releases::Release;
 use crate::snippets::Language;
 use std::fmt::Write;
 
@@ -62,9 +63,10 @@ fn push_block(out: &mut String, class: &str, title: &str, download: Option<(&str
 /// apply order, saved as one file: a block per object would be a page of thousands of buttons.
 const MAX_BLOCKS: usize = 40;
 
-/// The objects' blocks and the apply line, or an empty string when nothing converted.
-pub fn output_html(m: &Migration) -> String {
-    let mut objects = output_objects(m);
+/// The objects' blocks and the apply line, written for `target`, or an empty string when
+/// nothing was written.
+pub fn output_html<R>(docs: &[Document<R>], target: Release) -> String {
+    let mut objects = output_objects(docs);
     if objects.is_empty() {
         return String::new();
     }
@@ -81,7 +83,7 @@ pub fn output_html(m: &Migration) -> String {
     let mut out = format!(
         "<div class=\"objects\" data-trainer=\"{tag}\"><p class=\"apply-intro\">Written for Trainer {tag}. Save each \
          object under its file name, then apply them in this order:</p>",
-        tag = m.target.tag
+        tag = target.tag
     );
     push_block(&mut out, "apply", "Apply", None, &apply_command(&objects));
     for o in &objects {
@@ -104,8 +106,8 @@ mod tests {
     #[test]
     fn the_download_carries_the_object_exactly() {
         let m = migrate_to(JOB, NEWEST).unwrap();
-        let html = output_html(&m);
-        let objects = output_objects(&m);
+        let html = output_html(&m.docs, m.target);
+        let objects = output_objects(&m.docs);
         for o in &objects {
             let href = format!(
                 "download=\"{}\" href=\"data:application/yaml;charset=utf-8,{}\"",

@@ -29,7 +29,7 @@ fn class_of(status: Status) -> &'static str {
 /// passed | invalid) and message.
 fn describe(d: &DocResult) -> (String, &'static str, String) {
     match &d.outcome {
-        Outcome::Converted { name, kind, report, lossy, .. } => {
+        Outcome::Written { name, kind, report, lossy, .. } => {
             let message = if *lossy {
                 let dropped = report.iter().filter(|e| e.status == Status::Dropped).count();
                 format!("Converted; {dropped} field(s) could not be carried over (see the report).")
@@ -127,7 +127,7 @@ fn push_marked_source_html(out: &mut String, source: &serde_json::Value, report:
 pub fn report_html(m: &Migration) -> String {
     let mut out = String::new();
     for d in &m.docs {
-        let Outcome::Converted { name, kind, report, .. } = &d.outcome else { continue };
+        let Outcome::Written { name, kind, report, .. } = &d.outcome else { continue };
         if report.is_empty() {
             continue;
         }
@@ -200,7 +200,7 @@ pub fn pods_html(m: &Migration) -> String {
     use crate::migrate::pods::{for_document, Difference};
     let mut out = String::new();
     for d in &m.docs {
-        let Outcome::Converted { name, kind, .. } = &d.outcome else { continue };
+        let Outcome::Written { name, kind, .. } = &d.outcome else { continue };
         let Some(comparison) = for_document(d, m.target) else { continue };
         let mut title = String::new();
         push_escaped_html(&mut title, &format!("{kind} {name}"));
@@ -347,7 +347,7 @@ fn render(migration: Result<Migration, String>) -> String {
             let yaml = m.output_yaml();
             // "What changes for your pods" follows the field report, in the same answer.
             let (summary, html) = (summary_html(&m), report_html(&m) + &pods_html(&m));
-            let objects = crate::migrate_output::output_html(&m);
+            let objects = crate::migrate_output::output_html(&m.docs, m.target);
             serde_json::to_string(&Rendered { error: None, yaml: &yaml, summary, html, objects })
         }
         Err(e) => {

@@ -140,7 +140,7 @@ fn fallback(page: &std::path::Path, out: Option<&std::path::Path>, check: bool) 
 fn read_input(path: &std::path::Path) -> Result<String, String> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    let limit = crate::migrate::input::MAX_INPUT_BYTES as u64 + 1;
+    let limit = crate::pipeline::input::MAX_INPUT_BYTES as u64 + 1;
     let read = if path.as_os_str() == "-" {
         std::io::stdin().take(limit).read_to_end(&mut bytes)
     } else {
@@ -228,20 +228,7 @@ fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Resu
 fn migrate(files: &[std::path::PathBuf], quiet: bool, target: crate::releases::Release) -> ExitCode {
     run_batch(files, |text| {
         let m = crate::migrate::migrate_to(text, target)?;
-        let report = if quiet {
-            m.docs
-                .iter()
-                .filter_map(|d| match &d.outcome {
-                    crate::migrate::Outcome::Converted { name, kind, lossy: true, .. } => Some(format!(
-                        "document {}: {kind} {name} converted for Trainer {} with losses",
-                        d.index, target.tag
-                    )),
-                    _ => None,
-                })
-                .collect()
-        } else {
-            m.report_text().lines().map(String::from).collect()
-        };
+        let report = if quiet { m.lossy_headlines() } else { m.report_text().lines().map(String::from).collect() };
         Ok(FileOutcome { report, failures: m.failures(), yaml: m.output_yaml() })
     })
 }

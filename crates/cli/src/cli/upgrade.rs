@@ -4,25 +4,12 @@
 
 use super::{run_batch, FileOutcome};
 use crate::releases::Release;
-use crate::upgrade::Outcome;
 use std::process::ExitCode;
 
 pub fn run(files: &[std::path::PathBuf], from: Release, to: Release, quiet: bool) -> ExitCode {
     run_batch(files, |text| {
         let u = crate::upgrade::upgrade(text, from, to)?;
-        let report = if quiet {
-            u.docs
-                .iter()
-                .filter_map(|d| match &d.outcome {
-                    Outcome::Rewritten { name, kind, lossy: true, .. } => {
-                        Some(format!("document {}: {kind} {name} rewritten with losses", d.index))
-                    }
-                    _ => None,
-                })
-                .collect()
-        } else {
-            u.report_text().lines().map(String::from).collect()
-        };
+        let report = if quiet { u.lossy_headlines() } else { u.report_text().lines().map(String::from).collect() };
         Ok(FileOutcome { report, failures: u.failures(), yaml: u.output_yaml() })
     })
 }

@@ -3,7 +3,8 @@
 //! snapshot case and every generated job; it is not a catch-all that gives every field an
 //! answer, it is the judge of the answers the converter gave.
 
-use super::report::{covers, entry_for, Entry, Status};
+use super::report::{entry_for, Entry, Status};
+use crate::pipeline::paths::{covers, leaf_paths};
 use crate::releases::{Release, NEWEST, RELEASES};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
@@ -161,23 +162,6 @@ fn flatten<'a>(v: &'a Value, path: String, out: &mut BTreeMap<String, &'a Value>
         _ => {}
     }
     out.insert(path.trim_end().to_string(), v);
-}
-
-/// The leaves of `v` below `path` (empty maps and lists count as leaves), in the report's notation.
-pub(crate) fn leaf_paths<'a>(v: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>) {
-    match v {
-        Value::Object(map) if !map.is_empty() => {
-            for (k, child) in map {
-                leaf_paths(child, if path.is_empty() { k.clone() } else { format!("{path}.{k}") }, out);
-            }
-        }
-        Value::Array(items) if !items.is_empty() => {
-            for (i, child) in items.iter().enumerate() {
-                leaf_paths(child, format!("{path}[{i}]"), out);
-            }
-        }
-        _ => out.push((path, v)),
-    }
 }
 
 /// Whether the output holds the V1 value: the same, or a quantity written as a YAML float

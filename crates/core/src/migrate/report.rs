@@ -1,5 +1,6 @@
 //! The per-field report: where each V1 field went, and what was dropped and why.
 
+use crate::pipeline::paths::covers;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -205,21 +206,9 @@ impl Hasher for PathHasher {
     }
 }
 
-/// Whether `prefix` is `path` or one of its ancestors (`a.b` covers `a.b.c` and `a.b[0]`).
-pub fn covers(prefix: &str, path: &str) -> bool {
-    path.starts_with(prefix) && matches!(path.as_bytes().get(prefix.len()), None | Some(b'.') | Some(b'['))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn prefixes_respect_segment_boundaries() {
-        assert!(covers("spec.runPolicy", "spec.runPolicy.backoffLimit"));
-        assert!(covers("a.b", "a.b[0].c"));
-        assert!(!covers("spec.run", "spec.runPolicy"));
-    }
 
     #[test]
     fn the_index_finds_what_a_scan_of_every_entry_finds() {

@@ -4,8 +4,7 @@
 //! input or from an entry. The tests run it on every upgrade case.
 
 use super::report::{entry_for, Action, Entry};
-use crate::migrate::claims::leaf_paths;
-use crate::migrate::report::covers;
+use crate::pipeline::paths::{covers, leaf_paths};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 

@@ -14,41 +14,27 @@ pub mod rewrite;
 pub use notes::{upgrade_notes, Note};
 pub use report::{Action, Entry, Target};
 
-use crate::migrate::failure::{document_at, failure_lines, Failure};
-use crate::migrate::input::RawDoc;
+use crate::pipeline::input::RawDoc;
+use crate::pipeline::{self, Wording};
 use crate::release_changes::{changes_between, position, Rewrite, Subject, API_CHANGES};
 use crate::releases::{Release, RELEASES};
-use crate::{model, yaml};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 /// The group and version of every Trainer V2 release.
 pub const API_VERSION: &str = "trainer.kubeflow.org/v1alpha1";
 
-pub enum Outcome {
-    /// Written for the newer release; `warnings` name what needs a hand (a runtime no longer shipped).
-    Rewritten {
-        kind: String,
-        name: String,
-        object: Value,
-        lossy: bool,
-        warnings: Vec<Warning>,
-    },
-    /// A Trainer object that cannot be rewritten, and why.
-    Refused {
-        kind: String,
-        name: String,
-        reason: String,
-    },
-    /// Another Kubernetes object (a PVC, a ConfigMap): kept as it is.
-    PassedThrough {
-        kind: String,
-        name: String,
-        object: Value,
-    },
-    Invalid {
-        message: String,
-    },
+/// What became of one document; a rewritten one carries its report.
+pub type Outcome = pipeline::Outcome<DocReport>;
+/// One input document and what became of it.
+pub type DocResult = pipeline::Document<DocReport>;
+
+/// The report of one rewritten document: what happened to each field an API change concerns,
+/// and what needs the reader.
+#[derive(Clone, Debug, Default)]
+pub struct DocReport {
+    pub entries: Vec<Entry>,
+    pub warnings: Vec<Warning>,
 }
 
 /// A field that is still valid but needs the reader: the built-in runtime it names is gone.
@@ -59,20 +45,10 @@ pub struct Warning {
     pub message: String,
 }
 
-pub struct DocResult {
-    /// 1-based position in the stream.
-    pub index: usize,
-    pub line: usize,
-    pub source: Option<Value>,
-    pub outcome: Outcome,
-}
-
 pub struct Upgrade {
     pub from: Release,
     pub to: Release,
     pub docs: Vec<DocResult>,
-    /// Every entry of every rewritten document (refused documents have none).
-    pub entries: Vec<Entry>,
 }
 
 /// A release by its line (`v2.1`) or the tag that serves it (`v2.1.0`).
@@ -88,10 +64,10 @@ pub fn parse_release(s: &str) -> Result<&'static Release, String> {
 /// per-document problems are outcomes.
 pub fn upgrade(text: &str, from: Release, to: Release) -> Result<Upgrade, String> {
     refuse_downgrade(from, to)?;
-    upgrade_documents(crate::migrate::input::documents(text)?, from, to)
+    upgrade_documents(pipeline::input::documents(text)?, from, to)
 }
 
-/// `upgrade` for documents already read (by `crate::migrate::input::documents`, or built as
+/// `upgrade` for documents already read (by `crate::pipeline::input::documents`, or built as
 /// values): the rewrite itself needs no YAML parser.
 pub fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result<Upgrade, String> {
     refuse_downgrade(from, to)?;
@@ -123,10 +99,16 @@ pub fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result
         rewrite::apply(change, &mut docs, &mut report);
     }
     let defined: HashSet<(String, String)> = docs.iter().map(|d| (kind_of(&d.value), name_of(&d.value))).collect();
-    let lossy: HashSet<usize> = report.entries.iter().filter(|e| e.action == Action::Dropped).map(|e| e.doc).collect();
+    // Each document's entries by its 1-based position, in the order the steps recorded them. A
+    // list, not a map: the converter module carries no map of this type for it.
+    let mut by_doc: Vec<Vec<Entry>> = std::iter::repeat_with(Vec::new).take(results.len() + 1).collect();
+    for e in report.entries {
+        if let Some(entries) = by_doc.get_mut(e.doc) {
+            entries.push(e);
+        }
+    }
 
     let mut out = Vec::new();
-    let mut rewritten = HashSet::new();
     for (d, classified) in results {
         let outcome = match classified {
             Err(outcome) => outcome,
@@ -136,18 +118,18 @@ pub fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result
                 match doc.refused.take() {
                     Some(reason) => Outcome::Refused { kind, name, reason },
                     None => {
-                        rewritten.insert(doc.index);
                         let warnings = removed_runtime(&doc.value, from, to, &defined).into_iter().collect();
-                        let lossy = lossy.contains(&doc.index);
-                        Outcome::Rewritten { kind, name, object: std::mem::take(&mut doc.value), lossy, warnings }
+                        let entries = by_doc.get_mut(doc.index).map(std::mem::take).unwrap_or_default();
+                        let lossy = entries.iter().any(|e| e.action == Action::Dropped);
+                        let objects = vec![std::mem::take(&mut doc.value)];
+                        Outcome::Written { kind, name, objects, report: DocReport { entries, warnings }, lossy }
                     }
                 }
             }
         };
         out.push(DocResult { index: d.index, line: d.line, source: d.value.ok(), outcome });
     }
-    let entries = report.entries.into_iter().filter(|e| rewritten.contains(&e.doc)).collect();
-    Ok(Upgrade { from, to, docs: out, entries })
+    Ok(Upgrade { from, to, docs: out })
 }
 
 /// Upgrade only goes to a newer release (or stays): see the module comment.
@@ -261,82 +243,76 @@ fn removed_runtime(v: &Value, from: Release, to: Release, defined: &HashSet<(Str
     })
 }
 
+/// How the upgrade's report reads.
+struct UpgradeWording {
+    from: Release,
+    to: Release,
+}
+
+impl Wording<DocReport> for UpgradeWording {
+    fn headline(&self, kind: &str, name: &str, report: &DocReport, lossy: bool) -> String {
+        let how = if report.entries.is_empty() && report.warnings.is_empty() {
+            " unchanged: no API change between them concerns it"
+        } else if lossy {
+            " with losses"
+        } else {
+            ""
+        };
+        format!("{kind} {name} rewritten for {} → {}{how}", self.from.line, self.to.line)
+    }
+
+    fn report_lines(&self, _: &DocResult, report: &DocReport, out: &mut String) {
+        for e in &report.entries {
+            out.push_str(&format!("  {}\n", e.line()));
+        }
+        for w in &report.warnings {
+            out.push_str(&format!("  {:<9} {} ({}: {})\n", "attention", w.path, w.release.line, w.message));
+        }
+    }
+
+    fn passed_through_because(&self) -> &'static str {
+        "not a Trainer object"
+    }
+}
+
 impl Upgrade {
     /// Every output object as one YAML stream, in input order.
     pub fn output_yaml(&self) -> String {
-        let trees: Vec<model::Value> = self
-            .docs
-            .iter()
-            .filter_map(|d| match &d.outcome {
-                Outcome::Rewritten { object, .. } | Outcome::PassedThrough { object, .. } => Some(object),
-                _ => None,
-            })
-            .map(model::Value::from)
-            .collect();
-        yaml::join(&yaml::emit_documents(trees.iter().map(|v| (&[][..], v))))
+        pipeline::output_yaml(&self.docs)
     }
 
     pub fn is_lossy(&self) -> bool {
-        self.docs.iter().any(|d| matches!(d.outcome, Outcome::Rewritten { lossy: true, .. }))
+        self.docs.iter().any(|d| matches!(d.outcome, Outcome::Written { lossy: true, .. }))
+    }
+
+    /// Every entry of every rewritten document (refused documents have none), in input order.
+    pub fn entries(&self) -> Vec<Entry> {
+        self.docs
+            .iter()
+            .filter_map(|d| match &d.outcome {
+                Outcome::Written { report, .. } => Some(report.entries.iter().cloned()),
+                _ => None,
+            })
+            .flatten()
+            .collect()
     }
 
     /// The report for people: one block per document.
     pub fn report_text(&self) -> String {
-        let mut by_doc: BTreeMap<usize, Vec<&Entry>> = BTreeMap::new();
-        for e in &self.entries {
-            by_doc.entry(e.doc).or_default().push(e);
-        }
-        let mut out = String::new();
-        for d in &self.docs {
-            let at = document_at(d.index, d.line);
-            if let Some(failure) = d.outcome.failure() {
-                out.push_str(&failure.report_line(&at));
-                out.push('\n');
-                continue;
-            }
-            match &d.outcome {
-                Outcome::Rewritten { kind, name, lossy, warnings, .. } => {
-                    let entries = by_doc.remove(&d.index).unwrap_or_default();
-                    let how = if entries.is_empty() && warnings.is_empty() {
-                        " unchanged: no API change between them concerns it"
-                    } else if *lossy {
-                        " with losses"
-                    } else {
-                        ""
-                    };
-                    out.push_str(&format!(
-                        "{at}: {kind} {name} rewritten for {} → {}{how}\n",
-                        self.from.line, self.to.line
-                    ));
-                    for e in entries {
-                        out.push_str(&format!("  {}\n", e.line()));
-                    }
-                    for w in warnings {
-                        out.push_str(&format!("  {:<9} {} ({}: {})\n", "attention", w.path, w.release.line, w.message));
-                    }
-                }
-                Outcome::PassedThrough { kind, name, .. } => {
-                    out.push_str(&format!("{at}: {kind} {name} passed through unchanged: not a Trainer object\n"))
-                }
-                Outcome::Refused { .. } | Outcome::Invalid { .. } => {} // written above
-            }
-        }
-        out
+        pipeline::report_text(&self.docs, &self.wording())
+    }
+
+    /// The headline of each document rewritten with losses (the CLI's `--quiet`).
+    pub fn lossy_headlines(&self) -> Vec<String> {
+        pipeline::lossy_headlines(&self.docs, &self.wording())
     }
 
     /// One line per refused or invalid document, for the CLI's exit-1 case.
     pub fn failures(&self) -> Vec<String> {
-        failure_lines(self.docs.iter().map(|d| (d.index, d.line, d.outcome.failure())))
+        pipeline::failures(&self.docs)
     }
-}
 
-impl Outcome {
-    /// Why the document was not rewritten, when it was refused or invalid.
-    pub fn failure(&self) -> Option<Failure<'_>> {
-        match self {
-            Outcome::Refused { kind, name, reason } => Some(Failure::Refused { kind, name, reason }),
-            Outcome::Invalid { message } => Some(Failure::Invalid { message }),
-            Outcome::Rewritten { .. } | Outcome::PassedThrough { .. } => None,
-        }
+    fn wording(&self) -> UpgradeWording {
+        UpgradeWording { from: self.from, to: self.to }
     }
 }

@@ -62,9 +62,9 @@ pub fn notes_for_yaml(text: &str, from: Release, to: Release) -> Result<Vec<Note
     }
     let mut notes = Vec::new();
     for d in &u.docs {
-        let Outcome::Rewritten { kind, name, warnings, .. } = &d.outcome else { continue };
+        let Outcome::Written { kind, name, report, .. } = &d.outcome else { continue };
         let object = format!("{kind} {name}");
-        for e in u.entries.iter().filter(|e| e.doc == d.index) {
+        for e in &report.entries {
             let release = e.changes.last().map(|c| c.release).unwrap_or(to);
             let mut reason: Vec<String> = e.changes.iter().map(|c| format!("{}: {}", c.source(), c.reason)).collect();
             if !e.detail.is_empty() {
@@ -81,7 +81,7 @@ pub fn notes_for_yaml(text: &str, from: Release, to: Release) -> Result<Vec<Note
                 detail: e.detail.clone(),
             });
         }
-        for w in warnings {
+        for w in &report.warnings {
             notes.push(Note {
                 object: object.clone(),
                 field: w.path.clone(),

@@ -4,7 +4,7 @@
 //! patches), in another document (a runtime's value moving to its TrainJobs), and carries the
 //! chain of API changes it went through (v2.0 → v2.3 renames a pod setting twice).
 
-use crate::migrate::report::covers;
+use crate::pipeline::paths::{ancestors, covers};
 use crate::release_changes::ApiChange;
 use std::collections::BTreeMap;
 
@@ -191,11 +191,6 @@ impl Report {
             }
         }
     }
-}
-
-/// The strict ancestors of a path, longest first: `a.b[0]`, `a.b`, `a` for `a.b[0].c`.
-fn ancestors(path: &str) -> impl Iterator<Item = &str> {
-    path.char_indices().rev().filter(|(_, c)| matches!(c, '.' | '[')).map(move |(i, _)| &path[..i])
 }
 
 fn heavier(a: Action, b: Action) -> Action {

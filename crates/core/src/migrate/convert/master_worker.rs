@@ -2,9 +2,9 @@
 //! that is not carried (the Worker's template, the Master's resources) is carried only when it
 //! equals the carried replica's; a different value is lost, and the report says which one won.
 
-use super::report::{covers, Entry};
+use super::report::Entry;
 use super::*;
-use crate::migrate::claims::leaf_paths;
+use crate::pipeline::paths::{covers, leaf_paths};
 
 impl Conversion<'_> {
     /// Whether any Worker pod ran: a Worker with `replicas: 0` (the XGBoost webhook allows it)

@@ -2,6 +2,7 @@
 //! holds the state of one conversion; each concern has its own file beside it.
 
 use super::report::{self, Report};
+use super::Outcome;
 use crate::catalog::{Framework, V1Kind};
 use crate::model::pod::{Container, PodSpec, Resources};
 use crate::model::v1::ReplicaSpec;
@@ -48,33 +49,6 @@ impl Source {
             Source::MpiV2beta1 => V1Kind::MpiJob,
         }
     }
-}
-
-/// What became of one input document.
-#[derive(Clone, Debug)]
-pub enum Outcome {
-    Converted {
-        name: String,
-        kind: String,
-        objects: Vec<Value>,
-        report: Vec<super::report::Entry>,
-        lossy: bool,
-    },
-    /// A Training Operator kind V2 cannot express (TFJob, PaddleJob; MPICH/Intel MPI).
-    Refused {
-        name: String,
-        kind: String,
-        reason: String,
-    },
-    /// Not a Training Operator job: kept as it was.
-    PassedThrough {
-        name: String,
-        kind: String,
-        object: Value,
-    },
-    Invalid {
-        message: String,
-    },
 }
 
 impl Replica<'_> {
@@ -321,7 +295,7 @@ impl<'a> Conversion<'a> {
         let lossy = self.report.is_lossy();
         // The generated runtime, when there is one, comes first: the TrainJob references it.
         objects.sort_by_key(|o| o["kind"] == "TrainJob");
-        Ok(Outcome::Converted {
+        Ok(Outcome::Written {
             name: self.name.clone(),
             kind: self.kind_name.into(),
             objects,

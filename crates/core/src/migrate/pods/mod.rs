@@ -463,7 +463,7 @@ pub fn report_lines(c: &Result<PodComparison, String>) -> Vec<String> {
 /// The comparison for one converted document (`None` for the others).
 pub fn for_document(d: &super::DocResult, target: Release) -> Option<Result<PodComparison, String>> {
     match (&d.outcome, &d.source) {
-        (super::Outcome::Converted { objects, .. }, Some(source)) => Some(compare(source, objects, target)),
+        (super::Outcome::Written { objects, .. }, Some(source)) => Some(compare(source, objects, target)),
         _ => None,
     }
 }
@@ -474,7 +474,7 @@ pub fn document_json(d: &super::DocResult, target: Release) -> Json {
     use super::Outcome;
     let mut out = serde_json::json!({"document": d.index, "line": d.line});
     let (outcome, name, kind) = match &d.outcome {
-        Outcome::Converted { name, kind, .. } => ("converted", Some(name), Some(kind)),
+        Outcome::Written { name, kind, .. } => ("converted", Some(name), Some(kind)),
         Outcome::Refused { name, kind, .. } => ("refused", Some(name), Some(kind)),
         Outcome::PassedThrough { name, kind, .. } => ("passed-through", Some(name), Some(kind)),
         Outcome::Invalid { .. } => ("invalid", None, None),
@@ -483,7 +483,7 @@ pub fn document_json(d: &super::DocResult, target: Release) -> Json {
     out["kind"] = kind.map_or(Json::Null, |k| Json::from(k.as_str()));
     out["name"] = name.map_or(Json::Null, |n| Json::from(n.as_str()));
     match &d.outcome {
-        Outcome::Converted { objects, report, lossy, .. } => {
+        Outcome::Written { objects, report, lossy, .. } => {
             out["lossy"] = Json::from(*lossy);
             out["objects"] = Json::Array(objects.clone());
             out["report"] = report

@@ -3,7 +3,7 @@
 //! as, and the `kubectl apply -f` line for them all. The HTML of the blocks is
 //! explorer-html's `migrate_output`.
 
-use super::{Migration, Outcome};
+use super::Document;
 use crate::model::Value;
 use crate::yaml;
 use std::fmt::Write;
@@ -23,17 +23,12 @@ fn apply_rank(kind: &str) -> u8 {
     u8::from(kind == "TrainJob")
 }
 
-/// The objects of every converted (or passed-through) document, in the order to apply them.
+/// The objects of every written (or passed-through) document, in the order to apply them.
 /// File names are `<kind>-<name>.yaml`, lower case, made unique with `-2`, `-3`….
-pub fn output_objects(m: &Migration) -> Vec<OutputObject> {
+pub fn output_objects<R>(docs: &[Document<R>]) -> Vec<OutputObject> {
     let mut objects: Vec<OutputObject> = Vec::new();
-    for d in &m.docs {
-        let values: Vec<&serde_json::Value> = match &d.outcome {
-            Outcome::Converted { objects, .. } => objects.iter().collect(),
-            Outcome::PassedThrough { object, .. } => vec![object],
-            _ => continue,
-        };
-        for v in values {
+    for d in docs {
+        for v in d.outcome.output() {
             let kind = v["kind"].as_str().unwrap_or("object").to_string();
             let name = v["metadata"]["name"].as_str().unwrap_or("unnamed").to_string();
             let stem = format!("{}-{}", kind.to_lowercase(), file_safe(&name));
@@ -77,7 +72,7 @@ mod tests {
     fn one_object_per_block_runtime_before_the_trainjob_with_unique_file_names() {
         let two = format!("{JOB}---\n{JOB}");
         let m = migrate_to(&two, Release::from_line("v2.0").unwrap()).unwrap();
-        let objects = output_objects(&m);
+        let objects = output_objects(&m.docs);
         let files: Vec<&str> = objects.iter().map(|o| o.file.as_str()).collect();
         let kinds: Vec<&str> = objects.iter().map(|o| o.kind.as_str()).collect();
         // Every TrainJob comes after every other object.

@@ -1,6 +1,6 @@
-//! The lines `migrate` and `upgrade` both write about a document of their input: where it
-//! starts, and why it could not be used. One formatter, so that both commands' reports and
-//! their CLI's exit-1 lines read the same way.
+//! The lines the pipeline writes about a document of its input: where it starts, and why it
+//! could not be used. One formatter, so that `migrate`'s and `upgrade`'s reports and their
+//! CLI's exit-1 lines read the same way.
 
 /// Where a document starts, as the reports name it: `document 2 (line 9)`.
 pub fn document_at(index: usize, line: usize) -> String {

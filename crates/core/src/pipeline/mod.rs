@@ -1,0 +1,149 @@
+//! The one pipeline behind `migrate` (V1 jobs → Trainer V2) and `upgrade` (a V2 manifest → a
+//! newer release). Both read a YAML stream (`input`), decide per document what becomes of it
+//! (an [`Outcome`]), and hand back the documents in input order with what each one wrote and
+//! its report. Everything after that decision is here, written once: the output YAML, the
+//! objects in apply order (`output`), the lines for a document that failed (`failure`) and the
+//! shape of the report for people. The two front ends differ only in what they read, how they
+//! write, and the words of their report.
+
+pub mod failure;
+pub mod input;
+pub mod output;
+pub mod paths;
+
+use crate::model;
+use crate::yaml;
+use failure::{document_at, failure_lines, Failure};
+use serde_json::Value;
+
+/// What became of one document of the input. `R` is the front end's report of a written
+/// document.
+#[derive(Clone, Debug)]
+pub enum Outcome<R> {
+    /// Written for the target release: the objects it became, in the order the front end made
+    /// them, and the report of where each field went. `lossy` when something was dropped.
+    Written {
+        kind: String,
+        name: String,
+        objects: Vec<Value>,
+        report: R,
+        lossy: bool,
+    },
+    /// An object the front end reads but will not write for the target release, and why.
+    Refused {
+        kind: String,
+        name: String,
+        reason: String,
+    },
+    /// Another Kubernetes object (a PVC, a ConfigMap): kept as it is.
+    PassedThrough {
+        kind: String,
+        name: String,
+        object: Value,
+    },
+    /// Not something the front end reads (not YAML, not a Kubernetes object).
+    Invalid {
+        message: String,
+    },
+}
+
+impl<R> Outcome<R> {
+    /// Why the document was not written, when it was refused or invalid.
+    pub fn failure(&self) -> Option<Failure<'_>> {
+        match self {
+            Outcome::Refused { name, kind, reason } => Some(Failure::Refused { kind, name, reason }),
+            Outcome::Invalid { message } => Some(Failure::Invalid { message }),
+            Outcome::Written { .. } | Outcome::PassedThrough { .. } => None,
+        }
+    }
+
+    /// The objects this document contributes to the output: what it was written as, or itself
+    /// when passed through; none when it failed.
+    pub fn output(&self) -> &[Value] {
+        match self {
+            Outcome::Written { objects, .. } => objects,
+            Outcome::PassedThrough { object, .. } => std::slice::from_ref(object),
+            Outcome::Refused { .. } | Outcome::Invalid { .. } => &[],
+        }
+    }
+}
+
+/// One input document and what became of it.
+#[derive(Clone, Debug)]
+pub struct Document<R> {
+    /// 1-based position in the stream.
+    pub index: usize,
+    /// The line the document starts on.
+    pub line: usize,
+    /// The document as parsed, when it parsed.
+    pub source: Option<Value>,
+    pub outcome: Outcome<R>,
+}
+
+/// Every output object as one YAML stream, in input order: what each document was written as,
+/// and the documents passed through unchanged.
+pub fn output_yaml<R>(docs: &[Document<R>]) -> String {
+    // The emitter walks the snippets' tree; the front ends build serde_json's.
+    let trees: Vec<model::Value> = docs.iter().flat_map(|d| d.outcome.output()).map(model::Value::from).collect();
+    yaml::documents_text(&trees)
+}
+
+/// True when nothing was refused or invalid.
+pub fn all_written<R>(docs: &[Document<R>]) -> bool {
+    docs.iter().all(|d| d.outcome.failure().is_none())
+}
+
+/// One line per refused or invalid document, for the CLI's exit-1 case.
+pub fn failures<R>(docs: &[Document<R>]) -> Vec<String> {
+    failure_lines(docs.iter().map(|d| (d.index, d.line, d.outcome.failure())))
+}
+
+/// How a front end words its report.
+pub trait Wording<R> {
+    /// The line that opens a written document's block, after `document 2 (line 9): `:
+    /// `PyTorchJob mine converted for Trainer v2.3.0 with losses`.
+    fn headline(&self, kind: &str, name: &str, report: &R, lossy: bool) -> String;
+    /// The lines of a written document's report, each ending in a newline, appended to `out`.
+    fn report_lines(&self, doc: &Document<R>, report: &R, out: &mut String);
+    /// Why a passed-through document was not read: `not a Training Operator job`.
+    fn passed_through_because(&self) -> &'static str;
+}
+
+/// The report for people: one block per document, in input order.
+pub fn report_text<R>(docs: &[Document<R>], wording: &impl Wording<R>) -> String {
+    let mut out = String::new();
+    for d in docs {
+        let at = document_at(d.index, d.line);
+        match &d.outcome {
+            Outcome::Written { kind, name, report, lossy, .. } => {
+                out.push_str(&format!("{at}: {}\n", wording.headline(kind, name, report, *lossy)));
+                wording.report_lines(d, report, &mut out);
+            }
+            Outcome::PassedThrough { kind, name, .. } => out.push_str(&format!(
+                "{at}: {kind} {name} passed through unchanged: {}\n",
+                wording.passed_through_because()
+            )),
+            Outcome::Refused { .. } | Outcome::Invalid { .. } => {
+                if let Some(failure) = d.outcome.failure() {
+                    out.push_str(&failure.report_line(&at));
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `--quiet`: the headline of each document written with losses, nothing else.
+pub fn lossy_headlines<R>(docs: &[Document<R>], wording: &impl Wording<R>) -> Vec<String> {
+    docs.iter()
+        .filter_map(|d| match &d.outcome {
+            Outcome::Written { kind, name, report, lossy: true, .. } => Some(format!(
+                "{}: {}",
+                document_at(d.index, d.line),
+                wording.headline(kind, name, report, true)
+            )),
+            _ => None,
+        })
+        .collect()
+}
