@@ -11,7 +11,7 @@ pub mod v1_jobs;
 pub mod workload;
 
 use crate::catalog::{Framework, LlmModel, Persona, V2Support, V1_OPERATOR, V1_SDK};
-use crate::model::to_value;
+use crate::model::ToTree;
 use crate::releases::{Release, RELEASES};
 use crate::selection::{ParamKey, RuntimeScope, Selection};
 use crate::snippets::runtimes::FRAMEWORK_LABEL;
@@ -155,7 +155,7 @@ fn v2_pane(sel: &Selection) -> Pane {
             if let Some(rt) = runtime {
                 let title = format!("{} {}", rt.kind, rt.metadata.name.clone().unwrap_or_default());
                 let comments = runtime_comments(sel);
-                let lines = yaml::emit_documents([(comments.as_slice(), &to_value(&rt))]);
+                let lines = yaml::emit_documents([(comments.as_slice(), &rt.to_tree())]);
                 snippets.push(Snippet::yaml(Api::V2, title, lines, |_| false));
             }
         }
@@ -176,7 +176,7 @@ fn v2_pane(sel: &Selection) -> Pane {
                         workload::script_path(sel.framework)
                     ));
                 }
-                let lines = yaml::emit_documents([(comments.as_slice(), &to_value(&job))]);
+                let lines = yaml::emit_documents([(comments.as_slice(), &job.to_tree())]);
                 snippets.push(Snippet::yaml(Api::V2, "TrainJob".into(), lines, |_| false));
             }
             if let Some(code) = sdk_v2::sdk_v2(sel) {
@@ -258,7 +258,7 @@ fn v1_pane(sel: &Selection) -> Pane {
     } else {
         kind.kind().to_string()
     };
-    let job_value = to_value(&job);
+    let job_value = job.to_tree();
     let mark = |path: &[PathSeg]| owned_by_runtime(path);
     if sel.framework == Framework::TorchTune {
         let pvc = v1_jobs::train_api_pvc(sel);
