@@ -67,7 +67,9 @@ fn every_real_v1_job_and_everything_migrated_from_it_has_the_tree_serde_gives_it
         let name = path.file_name().unwrap().to_string_lossy();
         let text = std::fs::read_to_string(path).unwrap();
         for (i, doc) in common::yaml_docs(&text).iter().enumerate() {
-            if doc["apiVersion"].as_str() == Some("kubeflow.org/v1") && doc["kind"].as_str().is_some_and(|k| k.ends_with("Job")) {
+            if doc["apiVersion"].as_str() == Some("kubeflow.org/v1")
+                && doc["kind"].as_str().is_some_and(|k| k.ends_with("Job"))
+            {
                 // An unrendered template (`replicas: $NUM_NODES`) is no V1Job: the migrator refuses it.
                 if let Some(job) = model::<V1Job>(doc) {
                     same_tree(&job, &format!("{name} #{i}"));
@@ -82,7 +84,9 @@ fn every_real_v1_job_and_everything_migrated_from_it_has_the_tree_serde_gives_it
                     let what = format!("{name} #{} for {}: {}", d.index, release.tag, o["kind"]);
                     let read = |o| format!("{what}: does not read as its model: {o}");
                     match o["kind"].as_str() {
-                        Some("TrainJob") => same_tree(&model::<TrainJob>(o).unwrap_or_else(|| panic!("{}", read(o))), &what),
+                        Some("TrainJob") => {
+                            same_tree(&model::<TrainJob>(o).unwrap_or_else(|| panic!("{}", read(o))), &what)
+                        }
                         Some("TrainingRuntime" | "ClusterTrainingRuntime") => {
                             same_tree(&model::<TrainingRuntime>(o).unwrap_or_else(|| panic!("{}", read(o))), &what)
                         }

@@ -10,7 +10,7 @@ use super::pod::{Container, ContainerPort, EnvVar, PodSpec, PodTemplateSpec, Res
 use super::v1::{ReplicaSpec, V1Job, V1JobSpec};
 use super::v2::{
     DependsOn, Initializer, JobSetSpec, JobSetTemplate, JobSpec, JobTemplate, MlPolicy, MpiPolicy, ReplicatedJob,
-    RuntimeRef, StorageInitializer, Trainer, TrainJob, TrainJobSpec, TrainingRuntime, TrainingRuntimeSpec,
+    RuntimeRef, StorageInitializer, TrainJob, TrainJobSpec, Trainer, TrainingRuntime, TrainingRuntimeSpec,
 };
 use super::vecmap::VecMap;
 use super::{Map, ObjectMeta, Value};
