@@ -93,6 +93,15 @@ pub struct Pane {
     pub notice: Option<Notice>,
 }
 
+impl Pane {
+    /// Whether `other` shows the same code, block for block: what a reader would copy. Headings,
+    /// titles and notices name the release or its SDK, so they are left out; a pane without code
+    /// never matches.
+    pub fn same_code(&self, other: &Pane) -> bool {
+        !self.snippets.is_empty() && self.snippets.iter().map(|s| &s.code).eq(other.snippets.iter().map(|s| &s.code))
+    }
+}
+
 /// Everything the widget shows for one selection.
 #[derive(Clone, Debug, PartialEq)]
 pub struct View {
@@ -493,5 +502,40 @@ mod field_tests {
             }
         }
         assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong.join("\n"));
+    }
+
+    /// The V1 pane is the Training Operator v1.9 job: the Trainer release a reader picks for the
+    /// V2 side must not change a line of it (issue 22 item 10: its image did). Only the marks of
+    /// what a V2 runtime owns may follow the release.
+    #[test]
+    fn the_v1_pane_is_the_same_whatever_trainer_release_is_selected() {
+        let code = |pane: &Pane| -> Vec<(String, String)> {
+            pane.snippets.iter().map(|s| (s.title.clone(), s.code.clone())).collect()
+        };
+        let mut wrong = Vec::new();
+        for persona in Persona::ALL {
+            for framework in Framework::ALL {
+                let mut sel = Selection::new(persona, framework);
+                let newest = render(&sel).v1;
+                for release in RELEASES {
+                    sel.release = *release;
+                    let v1 = render(&sel).v1;
+                    if v1.heading != newest.heading || code(&v1) != code(&newest) {
+                        let first = code(&v1).into_iter().zip(code(&newest)).find(|(a, b)| a != b);
+                        let line = first.and_then(|(a, b)| {
+                            a.1.lines().zip(b.1.lines()).find(|(x, y)| x != y).map(|(x, y)| format!("{x:?} vs {y:?}"))
+                        });
+                        wrong.push(format!(
+                            "{} {} {}: {}",
+                            persona.id(),
+                            framework.id(),
+                            release.line,
+                            line.unwrap_or_default()
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{} V1 panes follow the Trainer release:\n{}", wrong.len(), wrong.join("\n"));
     }
 }
