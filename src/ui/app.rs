@@ -245,8 +245,9 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     <span id="release-pairs" class="pairs">
                         { format!("{}, SDK {}", sel.release.tag, sel.release.sdk_label()) }
                     </span>
-                    // Where the reader just clicked. Always in the page, so the change is read out.
-                    <span class="pairs release-note" role="status">{ release_note }</span>
+                    // Where the reader just clicked. Always in the page, so the change is read out
+                    // (a live region, not a second role=status: the copy announcements own that).
+                    <span class="pairs release-note" aria-live="polite">{ release_note }</span>
                 </div>
             }
             if sel.mode == Mode::Migrate && !props.compact {
