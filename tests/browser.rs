@@ -283,6 +283,104 @@ async fn the_trainer_release_is_chosen_by_click_and_keys_and_travels_to_the_url_
     assert_eq!(checked(&again, "release"), oldest.line, "a new instance reads it back: {shared}");
 }
 
+/// The code blocks of a pane as the reader sees them (its heading names the release; left out).
+fn code_of(host: &Element, pane: &str) -> Vec<String> {
+    let blocks = host.shadow_root().unwrap().query_selector_all(&format!(".{pane} pre")).unwrap();
+    (0..blocks.length()).map(|i| blocks.item(i).unwrap().text_content().unwrap_or_default()).collect()
+}
+
+/// Issue 22 item 10 (a): JAX and XGBoost first shipped with v2.2 (jax-distributed and
+/// xgboost-distributed are in v2.2.1's manifests/base/runtimes, not v2.0.1's or v2.1.0's), and no
+/// release ships TensorFlow or PaddlePaddle. The reader sees that on the radios before picking.
+#[wasm_bindgen_test]
+async fn the_framework_radios_mark_what_the_selected_release_lacks_before_the_pick() {
+    use explorer_data::releases::NEWEST;
+    reset("");
+    let el = mounted(&[]).await;
+    let marked = |el: &Element| -> Vec<(String, String)> {
+        let radios = q(el, "[role=radiogroup].framework").children();
+        (0..radios.length())
+            .map(|i| radios.item(i).unwrap())
+            .filter(|r| r.class_list().contains("lacks"))
+            .map(|r| (r.get_attribute("data-value").unwrap(), r.text_content().unwrap()))
+            .collect()
+    };
+    let at_newest = marked(&el);
+    assert_eq!(
+        at_newest.iter().map(|(f, _)| f.as_str()).collect::<Vec<_>>(),
+        ["tensorflow", "paddle"],
+        "{at_newest:?}"
+    );
+    radio(&el, "release", "v2.0").click();
+    settle().await;
+    let at_v2_0 = marked(&el);
+    assert_eq!(at_v2_0.iter().map(|(f, _)| f.as_str()).collect::<Vec<_>>(), ["jax", "xgboost", "tensorflow", "paddle"]);
+    // The mark is part of the radio's text, so its accessible name carries it.
+    assert_eq!(at_v2_0[0].1, "JAX not in v2.0", "{at_v2_0:?}");
+    assert_eq!(checked(&el, "framework"), "pytorch", "marking picks nothing");
+    // Still a choice the reader can make: the V2 pane then says what to do.
+    radio(&el, "framework", "jax").click();
+    settle().await;
+    assert_eq!(checked(&el, "framework"), "jax");
+    assert!(text(&el, ".v2 .notice").contains("v2.2"), "{}", text(&el, ".v2"));
+    radio(&el, "release", NEWEST.line).click();
+    settle().await;
+    assert!(!marked(&el).iter().any(|(f, _)| f == "jax"), "the newest ships JAX: {:?}", marked(&el));
+}
+
+/// Issue 22 item 10 (b): a release switch that leaves the V2 pane's code as it was says so
+/// where the reader clicked; one that changes it says nothing. The oracle is the code on the
+/// page before and after the switch.
+#[wasm_bindgen_test]
+async fn switching_release_says_when_the_v2_code_did_not_change() {
+    use explorer_data::releases::RELEASES;
+    let (mut same, mut changed) = (0, 0);
+    for persona in ["data-scientist", "platform-engineer"] {
+        for framework in ["pytorch", "torchtune", "mlx"] {
+            reset(&format!("?persona={persona}&framework={framework}"));
+            let el = mounted(&[]).await;
+            for pair in RELEASES.windows(2).rev() {
+                let (from, to) = (pair[1].line, pair[0].line);
+                radio(&el, "release", from).click();
+                settle().await;
+                let before = code_of(&el, "v2");
+                radio(&el, "release", to).click();
+                settle().await;
+                let note = text(&el, ".release-note");
+                if !before.is_empty() && code_of(&el, "v2") == before {
+                    assert_eq!(note, format!("No change for this job from {from} to {to}."), "{persona} {framework}");
+                    same += 1;
+                } else {
+                    assert_eq!(note, "", "{persona} {framework} {from} to {to}: the V2 code changed");
+                    changed += 1;
+                }
+            }
+            // Anything else the reader changes clears it.
+            radio(&el, "framework", "deepspeed").click();
+            settle().await;
+            assert_eq!(text(&el, ".release-note"), "");
+        }
+    }
+    assert!(same > 0 && changed > 0, "both cases met: {same} unchanged, {changed} changed");
+}
+
+/// Issue 22 item 10 (c): the V1 pane is the Training Operator v1.9 job; the Trainer release
+/// picked for the V2 side must not change it (it changed the image).
+#[wasm_bindgen_test]
+async fn the_v1_pane_does_not_follow_the_trainer_release() {
+    use explorer_data::releases::RELEASES;
+    for framework in ["pytorch", "jax", "deepspeed"] {
+        reset(&format!("?framework={framework}"));
+        let el = mounted(&[]).await;
+        let newest = code_of(&el, "v1");
+        for release in RELEASES {
+            radio(&el, "release", release.line).click();
+            settle().await;
+            assert_eq!(code_of(&el, "v1"), newest, "{framework}: the V1 pane changed with Trainer {}", release.line);
+        }
+    }
+}
+
 #[wasm_bindgen_test]
 async fn the_url_and_storage_round_trip() {
     reset("?utm_source=blog");

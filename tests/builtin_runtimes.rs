@@ -238,7 +238,7 @@ fn the_custom_mpi_runtime_follows_the_release_s_mpi_pattern() {
 
 /// Adding a release is one data entry plus its reference files: a throwaway v2.4 that copies
 /// v2.3's data, with reference files copied from v2.3.0 and retagged as the v2.4 overlay would,
-/// passes both runtime checks with no other change, and every pane the widget renders for it
+/// passes both runtime checks with no other change, and every V2 pane the widget renders for it
 /// names v2.4.0 and no older tag (a tag typed into code rather than read from the entry would).
 #[test]
 fn a_new_release_is_one_entry_plus_its_reference_files() {
@@ -256,8 +256,9 @@ fn a_new_release_is_one_entry_plus_its_reference_files() {
     assert!(image.is_some(), "the Kubeflow-built images carry the new tag");
     for sel in common::every_selection(&[v2_4]) {
         let view = render(&sel);
-        let panes = [&view.v1, &view.v2];
-        let code: String = panes.iter().flat_map(|p| &p.snippets).map(|s| s.code.as_str()).collect();
+        // The V1 pane reads NEWEST, which a real entry at the end of RELEASES becomes; this
+        // throwaway one is not in RELEASES, so only the V2 pane can name it.
+        let code: String = view.v2.snippets.iter().map(|s| s.code.as_str()).collect();
         let prose = format!("{}\n{}", view.summary, view.v2.heading);
         for older in RELEASES.iter().map(|r| r.tag) {
             assert!(!code.contains(older) && !prose.contains(older), "{sel:?} names {older}:\n{prose}\n{code}");

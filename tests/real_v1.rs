@@ -17,20 +17,11 @@ use explorer_core::snippets::runtimes::builtin_runtimes_of;
 use explorer_core::yaml;
 use explorer_data::releases::{Release, RELEASES};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-/// `$TRAINER_REAL_V1`, default `../shared/real-v1`. Missing data is an error, never a skip.
-fn corpus_dir() -> PathBuf {
-    let dir = std::env::var_os("TRAINER_REAL_V1")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-v1"));
-    assert!(dir.is_dir(), "real V1 corpus not found at {}: set TRAINER_REAL_V1", dir.display());
-    dir
-}
+use std::path::PathBuf;
 
 /// Every manifest of the corpus, by file name, with its text.
 fn corpus() -> Vec<(String, String)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+    let mut files: Vec<PathBuf> = std::fs::read_dir(common::real_v1_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))

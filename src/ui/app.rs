@@ -133,12 +133,24 @@ fn use_view(sel: &Selection, prepared: &PreparedStore) -> (Rc<View>, Rc<RefCell<
 
 type KeptViews = Vec<(Selection, Rc<View>)>;
 
+/// After the reader switched the Trainer release and nothing else: whether the V2 pane's code
+/// stayed the same, said in words (a pane that looks the same could be a render that never
+/// came). From the kept views: the newest is on screen, the one before it was shown last, so the
+/// note stays until the reader changes something else.
+fn release_note(kept: &KeptViews) -> Option<String> {
+    let [(now, view), (before, earlier), ..] = kept.as_slice() else { return None };
+    let only_the_release = Selection { release: before.release, ..now.clone() } == *before;
+    (only_the_release && now.mode == Mode::Compare && view.v2.same_code(&earlier.v2))
+        .then(|| format!("No change for this job from {} to {}.", before.release.line, now.release.line))
+}
+
 #[component]
 pub fn Explorer(props: &ExplorerProps) -> Html {
     let state = use_reducer(|| State::new(props.initial.clone()));
     let sel = state.selection.clone();
     let prepared = PreparedStore(use_mut_ref(Default::default));
     let (view, kept_views) = use_view(&sel, &prepared);
+    let release_note = release_note(&kept_views.borrow());
     let status = use_state(String::new);
     let theme_class = use_theme(props.pinned_theme);
 
@@ -190,6 +202,13 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let framework_idx = Framework::ALL.iter().position(|f| *f == sel.framework).unwrap_or(0);
     let personas: Vec<_> = Persona::ALL.iter().map(|p| (p.id(), p.label())).collect();
     let frameworks: Vec<_> = Framework::ALL.iter().map(|f| (f.id(), f.label())).collect();
+    // Marked before the pick: the frameworks the selected release ships no runtime for (the
+    // release's own list of built-ins says which).
+    let lacking = AttrValue::from(format!("not in {}", sel.release.line));
+    let framework_marks: Vec<_> = Framework::ALL
+        .iter()
+        .map(|f| (f.v2_support_in(&sel.release) == V2Support::Unsupported).then(|| lacking.clone()))
+        .collect();
     let release_idx = RELEASES.iter().position(|r| r.line == sel.release.line).unwrap_or(RELEASES.len() - 1);
     let releases: Vec<_> = RELEASES.iter().map(|r| (r.line, r.line)).collect();
     let has_runtime = sel.v2_support() != V2Support::Unsupported;
@@ -226,6 +245,9 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     <span id="release-pairs" class="pairs">
                         { format!("{}, SDK {}", sel.release.tag, sel.release.sdk_label()) }
                     </span>
+                    // Where the reader just clicked. Always in the page, so the change is read out
+                    // (a live region, not a second role=status: the copy announcements own that).
+                    <span class="pairs release-note" aria-live="polite">{ release_note }</span>
                 </div>
             }
             if sel.mode == Mode::Migrate && !props.compact {
@@ -240,7 +262,8 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 </div>
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "Framework" }</span>
-                    <RadioGroup label="Framework" options={frameworks} selected={framework_idx} on_select={handlers.framework.clone()} class="framework" />
+                    <RadioGroup label="Framework" options={frameworks} selected={framework_idx} on_select={handlers.framework.clone()} class="framework"
+                        marks={framework_marks} />
                 </div>
                 if !props.compact {
                     if has_runtime {

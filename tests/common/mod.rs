@@ -35,6 +35,16 @@ pub fn read_reference(rel: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// `$TRAINER_REAL_V1` (the public V1 manifests), default `../shared/real-v1`. Missing data is
+/// an error, never a skip.
+pub fn real_v1_dir() -> PathBuf {
+    let dir = std::env::var_os("TRAINER_REAL_V1")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-v1"));
+    assert!(dir.is_dir(), "real V1 corpus not found at {}: set TRAINER_REAL_V1", dir.display());
+    dir
+}
+
 /// All documents of a YAML stream, as JSON values.
 pub fn yaml_docs(text: &str) -> Vec<Value> {
     use serde::Deserialize;
@@ -285,6 +295,6 @@ pub fn selection_spread() -> Vec<Selection> {
 
 /// The tree the widget's YAML emitter walks for `model`, as serde_json's value for comparing
 /// with parsed manifests.
-pub fn emitted_tree<T: serde::Serialize>(model: &T) -> serde_json::Value {
-    serde_json::to_value(explorer_core::model::to_value(model)).expect("a tree serializes to JSON")
+pub fn emitted_tree<T: explorer_core::model::ToTree>(model: &T) -> serde_json::Value {
+    serde_json::to_value(model.to_tree()).expect("a tree serializes to JSON")
 }

@@ -17,6 +17,12 @@ pub struct RadioGroupProps {
     /// The id of an element that says more about the choice (read after the group's name).
     #[prop_or_default]
     pub described_by: Option<AttrValue>,
+    /// Per option: what the reader's other choices leave it without (a framework the selected
+    /// release ships no runtime for), shown on the radio and read as part of its name, so
+    /// keyboard and screen-reader users meet it before they pick. The option stays selectable
+    /// (not `aria-disabled`): picking it shows what to do instead.
+    #[prop_or_default]
+    pub marks: Vec<Option<AttrValue>>,
 }
 
 fn next_index(key: &str, current: usize, len: usize) -> Option<usize> {
@@ -63,10 +69,15 @@ pub fn RadioGroup(props: &RadioGroupProps) -> Html {
             { for props.options.iter().enumerate().map(|(i, (value, label))| {
                 let checked = i == props.selected;
                 let onclick = props.on_select.reform(move |_: MouseEvent| i);
+                let mark = props.marks.get(i).cloned().flatten();
                 html! {
                     <button type="button" role="radio" aria-checked={if checked { "true" } else { "false" }}
-                        tabindex={if checked { "0" } else { "-1" }} data-value={*value} {onclick}>
+                        tabindex={if checked { "0" } else { "-1" }} data-value={*value} {onclick}
+                        class={mark.is_some().then_some("lacks")}>
                         { *label }
+                        if let Some(mark) = mark {
+                            { " " }<small class="mark">{ mark }</small>
+                        }
                     </button>
                 }
             }) }

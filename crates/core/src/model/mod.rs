@@ -4,6 +4,7 @@
 //! manifest carries is kept in `extra` maps, so nothing is silently lost on a round trip.
 
 pub mod pod;
+pub mod tree;
 pub mod v1;
 pub mod v2;
 pub mod value;
@@ -11,6 +12,7 @@ pub mod vecmap;
 
 use crate::model::vecmap::VecMap;
 use serde::{Deserialize, Serialize};
+pub use tree::ToTree;
 pub use value::{to_value, Map, Number, Value};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -11,7 +11,7 @@ pub mod v1_jobs;
 pub mod workload;
 
 use crate::catalog::{Framework, LlmModel, Persona, V2Support, V1_OPERATOR, V1_SDK};
-use crate::model::to_value;
+use crate::model::ToTree;
 use crate::releases::{Release, RELEASES};
 use crate::selection::{ParamKey, RuntimeScope, Selection};
 use crate::snippets::runtimes::FRAMEWORK_LABEL;
@@ -93,6 +93,15 @@ pub struct Pane {
     pub notice: Option<Notice>,
 }
 
+impl Pane {
+    /// Whether `other` shows the same code, block for block: what a reader would copy. Headings,
+    /// titles and notices name the release or its SDK, so they are left out; a pane without code
+    /// never matches.
+    pub fn same_code(&self, other: &Pane) -> bool {
+        !self.snippets.is_empty() && self.snippets.iter().map(|s| &s.code).eq(other.snippets.iter().map(|s| &s.code))
+    }
+}
+
 /// Everything the widget shows for one selection.
 #[derive(Clone, Debug, PartialEq)]
 pub struct View {
@@ -155,7 +164,7 @@ fn v2_pane(sel: &Selection) -> Pane {
             if let Some(rt) = runtime {
                 let title = format!("{} {}", rt.kind, rt.metadata.name.clone().unwrap_or_default());
                 let comments = runtime_comments(sel);
-                let lines = yaml::emit_documents([(comments.as_slice(), &to_value(&rt))]);
+                let lines = yaml::emit_documents([(comments.as_slice(), &rt.to_tree())]);
                 snippets.push(Snippet::yaml(Api::V2, title, lines, |_| false));
             }
         }
@@ -176,7 +185,7 @@ fn v2_pane(sel: &Selection) -> Pane {
                         workload::script_path(sel.framework)
                     ));
                 }
-                let lines = yaml::emit_documents([(comments.as_slice(), &to_value(&job))]);
+                let lines = yaml::emit_documents([(comments.as_slice(), &job.to_tree())]);
                 snippets.push(Snippet::yaml(Api::V2, "TrainJob".into(), lines, |_| false));
             }
             if let Some(code) = sdk_v2::sdk_v2(sel) {
@@ -258,7 +267,7 @@ fn v1_pane(sel: &Selection) -> Pane {
     } else {
         kind.kind().to_string()
     };
-    let job_value = to_value(&job);
+    let job_value = job.to_tree();
     let mark = |path: &[PathSeg]| owned_by_runtime(path);
     if sel.framework == Framework::TorchTune {
         let pvc = v1_jobs::train_api_pvc(sel);
@@ -493,5 +502,40 @@ mod field_tests {
             }
         }
         assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong.join("\n"));
+    }
+
+    /// The V1 pane is the Training Operator v1.9 job: the Trainer release a reader picks for the
+    /// V2 side must not change a line of it (issue 22 item 10: its image did). Only the marks of
+    /// what a V2 runtime owns may follow the release.
+    #[test]
+    fn the_v1_pane_is_the_same_whatever_trainer_release_is_selected() {
+        let code = |pane: &Pane| -> Vec<(String, String)> {
+            pane.snippets.iter().map(|s| (s.title.clone(), s.code.clone())).collect()
+        };
+        let mut wrong = Vec::new();
+        for persona in Persona::ALL {
+            for framework in Framework::ALL {
+                let mut sel = Selection::new(persona, framework);
+                let newest = render(&sel).v1;
+                for release in RELEASES {
+                    sel.release = *release;
+                    let v1 = render(&sel).v1;
+                    if v1.heading != newest.heading || code(&v1) != code(&newest) {
+                        let first = code(&v1).into_iter().zip(code(&newest)).find(|(a, b)| a != b);
+                        let line = first.and_then(|(a, b)| {
+                            a.1.lines().zip(b.1.lines()).find(|(x, y)| x != y).map(|(x, y)| format!("{x:?} vs {y:?}"))
+                        });
+                        wrong.push(format!(
+                            "{} {} {}: {}",
+                            persona.id(),
+                            framework.id(),
+                            release.line,
+                            line.unwrap_or_default()
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{} V1 panes follow the Trainer release:\n{}", wrong.len(), wrong.join("\n"));
     }
 }

@@ -6,7 +6,7 @@ use super::runtimes::{runtime_for, FRAMEWORK_LABEL};
 use super::trainjob::trainjob_for;
 use super::{Api, Snippet};
 use crate::catalog::{Framework, Persona};
-use crate::model::to_value;
+use crate::model::ToTree;
 use crate::model::Value;
 use crate::releases::NEWEST;
 use crate::selection::{ParamKey, Selection};
@@ -40,7 +40,7 @@ fn runtime_name(framework: Framework) -> &'static str {
 /// A built-in runtime as the newest release ships it, with one comment above it.
 fn builtin_runtime(framework: Framework, title: &str, comment: &str) -> Option<Snippet> {
     let rt = runtime_for(&Selection::new(Persona::PlatformEngineer, framework))?;
-    Some(yaml_snippet(title, &[comment.into()], vec![to_value(&rt)]))
+    Some(yaml_snippet(title, &[comment.into()], vec![rt.to_tree()]))
 }
 
 fn selection(persona: Persona, framework: Framework, params: &[(ParamKey, &str)]) -> Selection {
@@ -68,7 +68,7 @@ pub fn topic(topic: &str) -> Option<Snippet> {
                 "TrainJob admitted by Kueue",
                 &["Kueue admits the job by setting suspend to false when the ClusterQueue behind team-a-queue has quota."
                     .into()],
-                vec![to_value(&trainjob_for(&sel)?)],
+                vec![trainjob_for(&sel)?.to_tree()],
             )
         }
         "gang-scheduling" => gang_scheduling()?,
@@ -88,7 +88,7 @@ fn derived_torch_runtime(suffix: &str) -> Option<Value> {
     let mut rt = runtime_for(&Selection::new(Persona::PlatformEngineer, Framework::PyTorch))?;
     rt.metadata.name = Some(format!("{}-{suffix}", runtime_name(Framework::PyTorch)));
     rt.metadata.labels.retain(|k, _| k == FRAMEWORK_LABEL);
-    Some(to_value(&rt))
+    Some(rt.to_tree())
 }
 
 fn gang_scheduling() -> Option<Snippet> {
@@ -133,7 +133,7 @@ fn failure_handling() -> Option<Snippet> {
     job.insert("template".into(), pod_template);
 
     let sel = selection(Persona::DataScientist, Framework::PyTorch, &[(ParamKey::Name, "pytorch-resilient")]);
-    let mut trainjob = to_value(&trainjob_for(&sel)?);
+    let mut trainjob = trainjob_for(&sel)?.to_tree();
     *trainjob.at(&["spec", "runtimeRef", "name"])? = tree!(format!("{}-resilient", runtime_name(Framework::PyTorch)));
     *trainjob.at(&["spec", "activeDeadlineSeconds"])? = tree!(86400);
     Some(yaml_snippet(

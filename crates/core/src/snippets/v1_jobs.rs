@@ -19,11 +19,10 @@ pub fn v1_image(sel: &Selection) -> String {
         Framework::TensorFlow => "tensorflow/tensorflow:2.16.1".into(),
         Framework::Paddle => "registry.baidubce.com/paddlepaddle/paddle:2.4.0rc0-cpu".into(),
         Framework::TorchTune => "ghcr.io/kubeflow/training-v1/trainer-huggingface".into(),
-        // The frameworks with a V2 built-in run the image the selected release ships, so both
-        // panes agree; where that release has none (JAX before v2.2), the newest's.
-        f => {
-            [sel.release, NEWEST].iter().find_map(|r| r.builtin_for(f).map(|rt| r.image(rt.image))).unwrap_or_default()
-        }
+        // The frameworks with a V2 built-in run the image the newest release ships. Not the
+        // selected release's: the V1 pane is the Training Operator v1.9 job, the same whichever
+        // Trainer release the V2 pane shows (issue 22 item 10).
+        f => NEWEST.builtin_for(f).map(|rt| NEWEST.image(rt.image)).unwrap_or_default(),
     })
 }
 
