@@ -192,8 +192,31 @@ fn the_committed_checks_are_the_crds_own() {
     );
 }
 
-/// Every rule and pattern compiles; and cel-rust's two parsers (the Pratt one the explainer
-/// uses for its size, and the default ANTLR one) agree on every rule, on every value the
+/// The explainer evaluates the rules with only the functions they call (evaluate.rs, for the
+/// converter module's size), not cel-rust's standard library: every rule a create runs calls no
+/// other, and the check sees a function it lacks.
+#[test]
+fn every_rule_calls_only_the_functions_the_evaluator_registers() {
+    let mut checked = 0;
+    for crd in crd::all() {
+        for node in crd.nodes {
+            for check in node.checks {
+                if let Check::Rule { rule, transition: false, .. } = check {
+                    let missing = evaluate::unregistered_functions(rule).unwrap();
+                    assert!(missing.is_empty(), "{} {} {}: {rule} calls {missing:?}", crd.tag, crd.kind, node.path);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} rules checked");
+    assert_eq!(evaluate::unregistered_functions("self.startsWith('a') && size(self) > 1").unwrap(), ["startsWith"]);
+    assert_eq!(evaluate::unregistered_functions("self.all(x, x.matches('^a'))").unwrap(), Vec::<String>::new());
+}
+
+/// Every rule and pattern compiles; and the explainer's evaluation (cel-rust's Pratt parser, with
+/// only the rules' functions) agrees with cel-rust's default one (its ANTLR parser and whole
+/// standard library) on every rule, on every value the
 /// reference runtimes and examples hold at the rule's node and on a few made-up ones.
 #[test]
 fn every_rule_parses_and_both_parsers_agree() {

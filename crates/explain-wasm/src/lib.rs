@@ -5,6 +5,11 @@
 
 use wasm_bindgen::prelude::*;
 
+/// Talc, as in the widget and the converter, instead of Rust's default dlmalloc: smaller code.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// "What Kubernetes runs" for a widget selection (its URL query): `{"html"}` or `{"error"}` as
 /// JSON.
 #[wasm_bindgen]

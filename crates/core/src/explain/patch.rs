@@ -149,7 +149,7 @@ pub fn patched_runtime(input: Input) -> TrainingRuntime {
         };
         let mut template = serde_json::to_value(&rjob.template).unwrap_or(Json::Null);
         merge(&mut template, &patch.template);
-        if let Ok(merged) = serde_json::from_value::<crate::model::v2::JobTemplate>(template) {
+        if let Ok(merged) = crate::model::from_json::<crate::model::v2::JobTemplate>(&template) {
             *rjob = ReplicatedJob { template: merged, ..rjob.clone() };
         }
     }

@@ -15,6 +15,15 @@ use serde::{Deserialize, Serialize};
 pub use tree::ToTree;
 pub use value::{to_value, Map, Number, Value};
 
+/// A typed model read from a JSON tree, with serde_json's error. It goes through
+/// serde_path_to_error on `&serde_json::Value`, the way the migrator and explain read the
+/// user's objects (to name the field at fault), so each model's deserializer is compiled once
+/// into the converter module: `serde_json::from_value` on an owned tree compiled the pod model a
+/// second time, for a different deserializer.
+pub fn from_json<T: serde::de::DeserializeOwned>(json: &serde_json::Value) -> Result<T, serde_json::Error> {
+    serde_path_to_error::deserialize(json).map_err(serde_path_to_error::Error::into_inner)
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectMeta {

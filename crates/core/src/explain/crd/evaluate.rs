@@ -7,6 +7,14 @@
 //! with its `regex` feature (the full `regex` crate); it is added here on `regex-lite`, the same
 //! RE2 syntax for these patterns. The rest they use is standard CEL: `has`, `size`, `in`,
 //! `all`, `exists`, `filter`, comparisons and logic.
+//!
+//! The rules run in an environment with only the functions they call, `size` and `matches`,
+//! not cel-rust's whole standard library (`Env::stdlib`: conversions, string, bytes, uint,
+//! optional, map and list functions). cel-rust evaluates the operators, `in` and the macros
+//! itself, and registering the standard library links every one of its overloads into the
+//! converter module: about 13 KB of its gzipped wasm. tests/crd_rules.rs checks that no rule
+//! calls another function, and that on every rule this environment gives what cel-rust with its
+//! standard library and default parser gives.
 
 use cel::extractors::This;
 use cel::parser::PrattParser;
@@ -25,9 +33,31 @@ pub enum Failure {
     Other(String),
 }
 
-fn env() -> Arc<Env> {
+/// The functions the CRDs' rules call (besides operators and macros), which `holds` registers.
+pub const FUNCTIONS: [&str; 2] = ["size", "matches"];
+
+/// No standard library: `holds` adds the rules' functions to each context.
+fn rules_env() -> Arc<Env> {
+    static ENV: OnceLock<Arc<Env>> = OnceLock::new();
+    ENV.get_or_init(|| Arc::new(Env::default())).clone()
+}
+
+/// cel-rust's standard library, for the reference evaluation the tests compare with.
+fn stdlib_env() -> Arc<Env> {
     static ENV: OnceLock<Arc<Env>> = OnceLock::new();
     ENV.get_or_init(|| Arc::new(Env::stdlib())).clone()
+}
+
+/// CEL's `size` of a string (its code points), a list or a map, as the standard library's
+/// overloads; on anything else, no such overload.
+fn size(This(value): This<Value>) -> Result<i64, ExecutionError> {
+    match value {
+        Value::String(s) => Ok(s.chars().count() as i64),
+        Value::Bytes(b) => Ok(b.len() as i64),
+        Value::List(items) => Ok(items.len() as i64),
+        Value::Map(map) => Ok(map.map.len() as i64),
+        other => Err(ExecutionError::no_such_overload("size", vec![other.type_of().to_string()])),
+    }
 }
 
 /// Kubernetes' `matches` (RE2, unanchored, as in cel-go).
@@ -57,17 +87,20 @@ pub fn to_cel(value: &Json) -> Value {
 /// Whether `rule` is true with `self` bound to `value`.
 pub fn holds(rule: &str, value: &Json) -> Result<bool, Failure> {
     let expr = PrattParser::new().parse(rule).map_err(|e| Failure::Other(e.to_string()))?;
-    outcome(Value::resolve(&expr, &context(value)))
+    let mut ctx = context(rules_env(), value);
+    ctx.add_function("size", size).expect("the environment has no standard library");
+    outcome(Value::resolve(&expr, &ctx))
 }
 
-/// The same with cel-rust's default (ANTLR) parser: for the test that the two agree.
+/// The same with cel-rust's default (ANTLR) parser and its whole standard library: the
+/// reference the tests compare `holds` with.
 pub fn holds_with_default_parser(rule: &str, value: &Json) -> Result<bool, Failure> {
-    let program = env().compile(rule).map_err(|e| Failure::Other(e.to_string()))?;
-    outcome(program.execute(&context(value)))
+    let program = stdlib_env().compile(rule).map_err(|e| Failure::Other(e.to_string()))?;
+    outcome(program.execute(&context(stdlib_env(), value)))
 }
 
-fn context(value: &Json) -> Context<'static, 'static> {
-    let mut ctx = Context::with_env(env());
+fn context(env: Arc<Env>, value: &Json) -> Context<'static, 'static> {
+    let mut ctx = Context::with_env(env);
     ctx.add_variable_from_value("self", to_cel(value));
     ctx.add_function("matches", matches).expect("matches is not a cel-rust overload without its regex feature");
     ctx
@@ -85,4 +118,19 @@ fn outcome(result: Result<Value, ExecutionError>) -> Result<bool, Failure> {
 /// Whether `rule` reads `oldSelf`: a transition rule, which the API server runs only on update.
 pub fn reads_old_self(rule: &str) -> bool {
     PrattParser::new().parse(rule).is_ok_and(|e| e.references().has_variable("oldSelf"))
+}
+
+/// The functions `rule` calls that `holds` does not register (operators and macros aside,
+/// which cel-rust evaluates itself): for the test that every CRD rule runs.
+pub fn unregistered_functions(rule: &str) -> Result<Vec<String>, String> {
+    let expr = PrattParser::new().parse(rule).map_err(|e| e.to_string())?;
+    let references = expr.references();
+    let mut named: Vec<String> = references
+        .functions()
+        .into_iter()
+        .filter(|f| f.starts_with(|c: char| c.is_ascii_alphabetic()) && !FUNCTIONS.contains(f))
+        .map(String::from)
+        .collect();
+    named.sort();
+    Ok(named)
 }

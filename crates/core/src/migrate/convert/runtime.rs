@@ -155,10 +155,10 @@ impl Conversion<'_> {
                 arr.push(v.clone());
             }
         }
-        pod.spec = serde_json::from_value::<PodSpec>(pod_value)
+        pod.spec = crate::model::from_json::<PodSpec>(&pod_value)
             .map_err(|e| format!("the pod settings of {job} do not form a pod spec the runtime can hold: {e}"))?;
         if let Some((m, path)) = &s.metadata {
-            let meta = serde_json::from_value::<ObjectMeta>(m.clone())
+            let meta = crate::model::from_json::<ObjectMeta>(m)
                 .map_err(|e| format!("{path} does not form pod metadata the runtime can hold: {e}"))?;
             pod.metadata = Some(meta);
             for key in m.as_object().into_iter().flat_map(|m| m.keys()) {

@@ -168,7 +168,7 @@ pub fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
         let mut facts = from_view(&view, container_json(&spec, "containers", &c.name));
         facts.env = crate::explain::v1::per_pod_env(role, i);
         facts.user_env = container_json(&user_spec, "containers", &c.name)
-            .and_then(|c| serde_json::from_value::<crate::model::pod::Container>(c.clone()).ok())
+            .and_then(|c| crate::model::from_json::<crate::model::pod::Container>(c).ok())
             .map(|c| crate::explain::v1::container_view(&c).env)
             .unwrap_or_default();
         containers.push(facts);
