@@ -304,7 +304,9 @@ fn v2_0_to_v2_1_moves_the_pod_fields_of_each_override_under_spec() {
 }
 
 fn assert_removed_runtime_warning(u: &Upgrade, line: &str) {
-    let Outcome::Written { report: upgrade::DocReport { warnings, .. }, .. } = &u.docs[4].outcome else { panic!("pi was not rewritten") };
+    let Outcome::Written { report: upgrade::DocReport { warnings, .. }, .. } = &u.docs[4].outcome else {
+        panic!("pi was not rewritten")
+    };
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert_eq!(warnings[0].path, "spec.runtimeRef.name");
     assert_eq!(warnings[0].release.line, line);

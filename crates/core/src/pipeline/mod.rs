@@ -22,29 +22,13 @@ use serde_json::Value;
 pub enum Outcome<R> {
     /// Written for the target release: the objects it became, in the order the front end made
     /// them, and the report of where each field went. `lossy` when something was dropped.
-    Written {
-        kind: String,
-        name: String,
-        objects: Vec<Value>,
-        report: R,
-        lossy: bool,
-    },
+    Written { kind: String, name: String, objects: Vec<Value>, report: R, lossy: bool },
     /// An object the front end reads but will not write for the target release, and why.
-    Refused {
-        kind: String,
-        name: String,
-        reason: String,
-    },
+    Refused { kind: String, name: String, reason: String },
     /// Another Kubernetes object (a PVC, a ConfigMap): kept as it is.
-    PassedThrough {
-        kind: String,
-        name: String,
-        object: Value,
-    },
+    PassedThrough { kind: String, name: String, object: Value },
     /// Not something the front end reads (not YAML, not a Kubernetes object).
-    Invalid {
-        message: String,
-    },
+    Invalid { message: String },
 }
 
 impl<R> Outcome<R> {
@@ -138,11 +122,9 @@ pub fn report_text<R>(docs: &[Document<R>], wording: &impl Wording<R>) -> String
 pub fn lossy_headlines<R>(docs: &[Document<R>], wording: &impl Wording<R>) -> Vec<String> {
     docs.iter()
         .filter_map(|d| match &d.outcome {
-            Outcome::Written { kind, name, report, lossy: true, .. } => Some(format!(
-                "{}: {}",
-                document_at(d.index, d.line),
-                wording.headline(kind, name, report, true)
-            )),
+            Outcome::Written { kind, name, report, lossy: true, .. } => {
+                Some(format!("{}: {}", document_at(d.index, d.line), wording.headline(kind, name, report, true)))
+            }
             _ => None,
         })
         .collect()
