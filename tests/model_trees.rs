@@ -79,7 +79,7 @@ fn every_real_v1_job_and_everything_migrated_from_it_has_the_tree_serde_gives_it
         }
         for release in RELEASES {
             for d in migrate_to(&text, *release).unwrap().docs {
-                let Outcome::Converted { objects: out, .. } = d.outcome else { continue };
+                let Outcome::Written { objects: out, .. } = d.outcome else { continue };
                 for o in &out {
                     let what = format!("{name} #{} for {}: {}", d.index, release.tag, o["kind"]);
                     let read = |o| format!("{what}: does not read as its model: {o}");
