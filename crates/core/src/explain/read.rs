@@ -134,13 +134,22 @@ fn shipped(job: &Json, release: Release) -> Result<(Json, String), String> {
 }
 
 pub fn documents(text: &str, release: Release) -> Result<Documents, String> {
-    let mut jobs = Vec::new();
-    let mut runtimes = Vec::new();
+    let mut docs = Vec::new();
     for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
         if i >= MAX_DOCUMENTS {
             return Err(format!("more than {MAX_DOCUMENTS} YAML documents"));
         }
-        let doc = Json::deserialize(de).map_err(|e| format!("document {}: {e}", i + 1))?;
+        docs.push(Json::deserialize(de).map_err(|e| format!("document {}: {e}", i + 1))?);
+    }
+    from_trees(docs, release)
+}
+
+/// `documents` for objects already read as trees (the pod comparison's converted objects), so
+/// they are not printed and parsed again.
+pub fn from_trees(docs: Vec<Json>, release: Release) -> Result<Documents, String> {
+    let mut jobs = Vec::new();
+    let mut runtimes = Vec::new();
+    for doc in docs {
         match doc.get("kind").and_then(Json::as_str) {
             Some("TrainJob") => jobs.push(doc),
             Some("TrainingRuntime" | "ClusterTrainingRuntime") => runtimes.push(doc),

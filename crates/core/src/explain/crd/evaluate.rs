@@ -86,10 +86,28 @@ pub fn to_cel(value: &Json) -> Value {
 
 /// Whether `rule` is true with `self` bound to `value`.
 pub fn holds(rule: &str, value: &Json) -> Result<bool, Failure> {
-    let expr = PrattParser::new().parse(rule).map_err(|e| Failure::Other(e.to_string()))?;
+    let expr = parsed(rule)?;
     let mut ctx = context(rules_env(), value);
     ctx.add_function("size", size).expect("the environment has no standard library");
     outcome(Value::resolve(&expr, &ctx))
+}
+
+/// `rule` parsed, once per rule and thread: the same few rules run for every object of a paste
+/// that may hold ten thousand jobs.
+fn parsed(rule: &str) -> Result<std::rc::Rc<cel::common::ast::IdedExpr>, Failure> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    type Parsed = Result<Rc<cel::common::ast::IdedExpr>, String>;
+    thread_local! {
+        static PARSED: RefCell<HashMap<String, Parsed>> = RefCell::new(HashMap::new());
+    }
+    let known = PARSED.with(|p| p.borrow().get(rule).cloned());
+    let expr = known.unwrap_or_else(|| {
+        let expr = PrattParser::new().parse(rule).map(Rc::new).map_err(|e| e.to_string());
+        PARSED.with(|p| p.borrow_mut().insert(rule.to_string(), expr.clone()));
+        expr
+    });
+    expr.map_err(Failure::Other)
 }
 
 /// The same with cel-rust's default (ANTLR) parser and its whole standard library: the
