@@ -48,8 +48,10 @@ fn kind_of(v: &Json) -> &str {
 fn builtin_trees(release: Release) -> std::rc::Rc<Vec<Json>> {
     use std::cell::RefCell;
     use std::rc::Rc;
+    /// Per release tag, its built-in runtimes' trees.
+    type Built = Vec<(&'static str, Rc<Vec<Json>>)>;
     thread_local! {
-        static BUILT: RefCell<Vec<(&'static str, Rc<Vec<Json>>)>> = const { RefCell::new(Vec::new()) };
+        static BUILT: RefCell<Built> = const { RefCell::new(Vec::new()) };
     }
     BUILT.with(|built| {
         if let Some((_, trees)) = built.borrow().iter().find(|(tag, _)| *tag == release.tag) {
