@@ -282,7 +282,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             // Above the panes, where the reader meets the first highlighted line.
             <div class="legend">
                 <span class="swatch" aria-hidden="true"></span>
-                <span>{ "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }</span>
+                <span class="legend-text">{ "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }</span>
                 // A checkbox the stylesheet reads (:has): no state or handler in the wasm.
                 <label class="wrap-toggle"><input type="checkbox" />{ "Wrap long lines" }</label>
             </div>

@@ -255,3 +255,29 @@ test('at 390 px "Wrap long lines" shows every line of the panes in full, and the
   assert.deepEqual((await blocks()).filter((b) => b.clipped), [], 'no line clipped once wrapped');
   await context.close();
 });
+
+test('at 390 px the highlight legend keeps its swatch beside its text, and the reader sees it so', async () => {
+  const { context, page, go } = await open('#user-experience', { viewport: { width: 390, height: 844 } });
+  await go();
+  // The widget mounts when its place comes near the window; on a phone the anchor's heading is
+  // a screen above it.
+  await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
+  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { state: 'attached' });
+  const legend = page.locator(`${MAIN_WIDGET} .legend`);
+  await legend.scrollIntoViewIfNeeded();
+  // The swatch and the first line of the sentence it explains share a row: the swatch's middle
+  // lies within that line's box.
+  const where = await page.evaluate((MAIN) => {
+    const root = document.querySelector(MAIN).shadowRoot;
+    const swatch = root.querySelector('.legend .swatch').getBoundingClientRect();
+    const text = [...root.querySelector('.legend').children].find((c) => !c.classList.contains('swatch') && c.textContent.includes('Highlighted'));
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const first = range.getClientRects()[0];
+    return { swatch: (swatch.top + swatch.bottom) / 2, top: first.top, bottom: first.bottom };
+  }, MAIN_WIDGET);
+  assert.ok(where.swatch >= where.top && where.swatch <= where.bottom,
+    `the swatch (middle at ${Math.round(where.swatch)} px) is not on the text's first line (${Math.round(where.top)}-${Math.round(where.bottom)} px)`);
+  await legend.screenshot({ path: 'target/e2e-legend-phone.png' });
+  await context.close();
+});
