@@ -107,13 +107,13 @@ fn shipped(job: &Json, release: Release) -> Result<(Json, String), String> {
     let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default();
     let kind = job.pointer("/spec/runtimeRef/kind").and_then(Json::as_str).unwrap_or("ClusterTrainingRuntime");
     let runtime = (kind == "ClusterTrainingRuntime")
-        .then(|| crate::snippets::runtimes::builtin_runtimes_of(&release))
-        .into_iter()
-        .flatten()
-        .find(|r| r.metadata.name.as_deref() == Some(name));
+        .then(|| crate::snippets::runtimes::builtin_runtime_trees(&release))
+        .and_then(|trees| {
+            trees.iter().find(|r| r.pointer("/metadata/name").and_then(Json::as_str) == Some(name)).cloned()
+        });
     match runtime {
         Some(rt) => Ok((
-            serde_json::to_value(&rt).map_err(|e| e.to_string())?,
+            rt,
             format!(
                 "the ClusterTrainingRuntime {name:?} as Trainer {} installs it (the input holds no runtime)",
                 release.tag

@@ -4,7 +4,7 @@
 
 use crate::explain::{self, Explanation};
 use crate::releases::Release;
-use crate::snippets::runtimes::builtin_runtimes_of;
+use crate::snippets::runtimes::builtin_runtime_trees;
 use serde_json::{json, Value as Json};
 
 /// The converted job as Trainer runs it.
@@ -42,28 +42,6 @@ fn kind_of(v: &Json) -> &str {
     v.get("kind").and_then(Json::as_str).unwrap_or_default()
 }
 
-/// The release's built-in runtimes as trees, built once per release and thread: a paste of ten
-/// thousand jobs is compared document by document, and building and serializing every runtime
-/// for each of them was a tenth of the whole conversion.
-fn builtin_trees(release: Release) -> std::rc::Rc<Vec<Json>> {
-    use std::cell::RefCell;
-    use std::rc::Rc;
-    /// Per release tag, its built-in runtimes' trees.
-    type Built = Vec<(&'static str, Rc<Vec<Json>>)>;
-    thread_local! {
-        static BUILT: RefCell<Built> = const { RefCell::new(Vec::new()) };
-    }
-    BUILT.with(|built| {
-        if let Some((_, trees)) = built.borrow().iter().find(|(tag, _)| *tag == release.tag) {
-            return trees.clone();
-        }
-        let trees: Rc<Vec<Json>> =
-            Rc::new(builtin_runtimes_of(&release).into_iter().filter_map(|r| serde_json::to_value(r).ok()).collect());
-        built.borrow_mut().push((release.tag, trees.clone()));
-        trees
-    })
-}
-
 /// The TrainJob among `objects`, its runtime (generated among them, else the release's built-in
 /// one) with the TrainJob's pod settings merged in, and what the controller makes of them.
 pub fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
@@ -77,7 +55,7 @@ pub fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
         })
         .cloned();
     const FRAMEWORK: &str = "/metadata/labels/trainer.kubeflow.org~1framework";
-    let builtins = builtin_trees(release);
+    let builtins = builtin_runtime_trees(&release);
     let named = |n: &str| builtins.iter().find(|r| r.pointer("/metadata/name") == Some(&json!(n)));
     let builtin = match &generated {
         Some(g) => g.pointer(FRAMEWORK).and_then(|f| builtins.iter().find(|r| r.pointer(FRAMEWORK) == Some(f))),
