@@ -68,6 +68,9 @@ impl ItemLinks for () {
 }
 
 impl ItemLinks for Option<&Links<'_>> {
+    // Inlined into each item as the free function before it was (a call per item costs the
+    // explain module about 0.4 KB gzipped).
+    #[inline]
     fn src(&self, sources: impl FnOnce(&Links) -> Vec<Source>) -> String {
         self.map(|l| l.attrs(&sources(l))).unwrap_or_default()
     }
