@@ -154,13 +154,17 @@ function stopHungWorker(job) {
   running = waiting = null;
 }
 
-// "What changes for your pods" comes in the answer's html with the field report; its stylesheet
-// is a file of this module's, linked from the answer, so the widget's own CSS stays as it is.
-const PODS_STYLE = `<link rel="stylesheet" href="${here('./pods.css')}">`;
+// "What changes for your pods" comes in the answer's html with the field report, and "What
+// Kubernetes runs" for each TrainJob after the objects; their stylesheets are files of this
+// module's, linked from the answer where it holds them, so the widget's own CSS stays as it is.
+const link = (file) => `<link rel="stylesheet" href="${here(file)}">`;
 function withPodsStyle(answer) {
   const parsed = JSON.parse(answer);
-  if (!parsed.html?.includes('class="pods-changes"')) return answer;
-  parsed.html = PODS_STYLE + parsed.html;
+  const pods = parsed.html?.includes('class="pods-changes"');
+  const runs = parsed.objects?.includes('class="k8s"');
+  if (!pods && !runs) return answer;
+  if (pods) parsed.html = link('./pods.css') + parsed.html;
+  if (runs) parsed.objects += link('./explain.css');
   return JSON.stringify(parsed);
 }
 

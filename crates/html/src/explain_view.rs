@@ -51,9 +51,29 @@ impl Links<'_> {
     }
 }
 
-/// The item attributes for `sources`, or nothing when the view is not linked.
-fn src(links: Option<&Links>, sources: impl FnOnce(&Links) -> Vec<Source>) -> String {
-    links.map(|l| l.attrs(&sources(l))).unwrap_or_default()
+/// What the view's items link to: `Option<&Links>` where a view may be linked, `()` for the plain
+/// view (`html`). A type rather than only an `Option`, so that the plain view compiles without the
+/// code that finds the sources: migrate mode's "What Kubernetes runs" (`migrate_runs`) shows only
+/// the plain view, and the converter module then carries none of `explain::sources` (about 11 KB
+/// of code before wasm-opt).
+trait ItemLinks {
+    /// The item attributes for `sources`, or nothing when the view is not linked.
+    fn src(&self, sources: impl FnOnce(&Links) -> Vec<Source>) -> String;
+}
+
+impl ItemLinks for () {
+    fn src(&self, _: impl FnOnce(&Links) -> Vec<Source>) -> String {
+        String::new()
+    }
+}
+
+impl ItemLinks for Option<&Links<'_>> {
+    // Inlined into each item as the free function before it was (a call per item costs the
+    // explain module about 0.4 KB gzipped).
+    #[inline]
+    fn src(&self, sources: impl FnOnce(&Links) -> Vec<Source>) -> String {
+        self.map(|l| l.attrs(&sources(l))).unwrap_or_default()
+    }
 }
 
 fn code(s: &str) -> String {
@@ -82,7 +102,7 @@ fn env_value(value: &str, count: u32) -> String {
 }
 
 /// `hostfile`: the MPI hostfile, when the runtime is MPI's.
-fn pods_html(out: &mut String, e: &Explanation, hostfile: Option<&String>, links: Option<&Links>) {
+fn pods_html(out: &mut String, e: &Explanation, hostfile: Option<&String>, links: &impl ItemLinks) {
     let _ = write!(out, "{SUBHEADING}Pods</p><ul class=\"k8s-pods\">");
     let jobs = e.jobset.as_ref().map(|j| j.replicated_jobs.as_slice()).unwrap_or_default();
     for group in &e.pods {
@@ -92,7 +112,7 @@ fn pods_html(out: &mut String, e: &Explanation, hostfile: Option<&String>, links
             "<li data-rjob=\"{}\" data-count=\"{}\"{}>{} × {} pod{}",
             esc(&group.replicated_job),
             group.count,
-            src(links, |l| l.origins.pod_group(group, gpu.is_some())),
+            links.src(|l| l.origins.pod_group(group, gpu.is_some())),
             code(&group.replicated_job),
             group.count,
             if group.count == 1 { "" } else { "s" }
@@ -212,7 +232,7 @@ fn pod_settings_html(out: &mut String, group: &PodGroup) {
     out.push_str("</ul>");
 }
 
-fn env_html(out: &mut String, group: &PodGroup, c: &ContainerView, links: Option<&Links>) {
+fn env_html(out: &mut String, group: &PodGroup, c: &ContainerView, links: &impl ItemLinks) {
     let init = if c.init { "init container" } else { "container" };
     let _ = write!(
         out,
@@ -227,13 +247,13 @@ fn env_html(out: &mut String, group: &PodGroup, c: &ContainerView, links: Option
             "<tr data-env=\"{}\" data-value=\"{}\"{}><td>{}</td><td>{}</td></tr>",
             esc(name),
             esc(value),
-            src(links, |l| l.origins.env(group, &c.name, c.init, name, value)),
+            links.src(|l| l.origins.env(group, &c.name, c.init, name, value)),
             code(name),
             env_value(value, group.count)
         );
     }
     for source in &c.env_from {
-        let attrs = src(links, |l| l.origins.env_from(group, source));
+        let attrs = links.src(|l| l.origins.env_from(group, source));
         let _ = write!(out, "<tr{attrs}><td>every key of</td><td>{}</td></tr>", code(source));
     }
     out.push_str("</tbody></table></div>");
@@ -241,8 +261,14 @@ fn env_html(out: &mut String, group: &PodGroup, c: &ContainerView, links: Option
 
 /// The pane's HTML for an explanation.
 pub fn html(e: &Explanation) -> String {
+    unlinked(e, &())
+}
+
+/// `html`, from the same code as the linked view (`None::<&Links>`), or without any of it (`()`):
+/// where the linked view is shown, an unlinked one (a rejection) adds no second copy of `body`.
+fn unlinked(e: &Explanation, links: &impl ItemLinks) -> String {
     let mut out = format!("<div class=\"k8s\" data-trainer=\"{}\">", esc(&e.trainer));
-    body(&mut out, e, None);
+    body(&mut out, e, links);
     out + "</div>"
 }
 
@@ -250,7 +276,7 @@ pub fn html(e: &Explanation) -> String {
 /// come from, shown beside them.
 pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String {
     if !e.admitted() {
-        return html(e);
+        return unlinked(e, &None::<&Links>);
     }
     let links = Links { origins, shown };
     let mut out = format!(
@@ -259,7 +285,7 @@ pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String 
          or click it to highlight them in the YAML.</p>",
         esc(&e.trainer)
     );
-    body(&mut out, e, Some(&links));
+    body(&mut out, e, &Some(&links));
     out.push_str("<p class=\"k8s-live\" aria-live=\"polite\"></p></div><div class=\"k8s-yaml\">");
     for (doc, title, lines) in [
         (crate::explain::sources::Doc::TrainJob, "TrainJob", &shown.trainjob),
@@ -278,7 +304,7 @@ pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String 
     out
 }
 
-fn body(out: &mut String, e: &Explanation, links: Option<&Links>) {
+fn body(out: &mut String, e: &Explanation, links: &impl ItemLinks) {
     if let [only] = e.rejected.as_slice() {
         let _ = write!(
             out,
@@ -322,7 +348,7 @@ fn body(out: &mut String, e: &Explanation, links: Option<&Links>) {
         out,
         "<p class=\"k8s-head\">The Trainer {} controller creates the JobSet <span{}>{}</span>",
         esc(&e.trainer),
-        src(links, |l| l.origins.jobset()),
+        links.src(|l| l.origins.jobset()),
         code(&jobset.name)
     );
     if jobset.suspend == Some(true) {
@@ -342,7 +368,7 @@ fn body(out: &mut String, e: &Explanation, links: Option<&Links>) {
             out,
             "{SUBHEADING}Hostfile, at {} on the launcher</p><pre class=\"k8s-hostfile\"{}><code class=\"language-text\">{}</code></pre>",
             code("/etc/mpi/hostfile"),
-            src(links, |l| l.origins.hostfile(slots)),
+            links.src(|l| l.origins.hostfile(slots)),
             esc(hostfile)
         );
     }
@@ -352,7 +378,7 @@ fn body(out: &mut String, e: &Explanation, links: Option<&Links>) {
             out,
             "<li data-kind=\"{}\"{}><strong>{}</strong> {}: by {}, {}.</li>",
             esc(&o.kind),
-            src(links, |l| l.origins.object(o)),
+            links.src(|l| l.origins.object(o)),
             esc(&o.kind),
             code(&o.name),
             esc(&o.created_by),
@@ -383,7 +409,7 @@ pub fn linked_selection_html(linked: &crate::explain::selection::Linked) -> Stri
 pub fn selection_html(sel: &crate::selection::Selection) -> Result<String, String> {
     Ok(match crate::explain::selection::linked(sel)? {
         Ok(linked) => linked_selection_html(&linked),
-        Err(explanation) => html(&explanation),
+        Err(explanation) => unlinked(&explanation, &None::<&Links>),
     })
 }
 

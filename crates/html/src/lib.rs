@@ -6,6 +6,7 @@ pub mod explain_view;
 pub mod fallback;
 pub mod highlight;
 pub mod migrate_output;
+pub mod migrate_runs;
 pub mod migrate_view;
 pub mod upgrade_view;
 

@@ -61,7 +61,7 @@ fn push_block(out: &mut String, class: &str, title: &str, download: Option<(&str
 
 /// Past this many objects (a whole folder of jobs pasted at once) one block holds them all, in
 /// apply order, saved as one file: a block per object would be a page of thousands of buttons.
-const MAX_BLOCKS: usize = 40;
+pub const MAX_BLOCKS: usize = 40;
 
 /// The objects' blocks and the apply line, written for `target`, or an empty string when
 /// nothing was written.

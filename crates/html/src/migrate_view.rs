@@ -6,6 +6,7 @@
 //! report rows and V1 lines, and a copy or an allocation per row is what made it slow.
 
 use crate::highlight::{push_escaped_html, push_lines};
+use crate::migrate::pods::PodComparison;
 use crate::migrate::report::{Entry, EntryIndex, Status};
 use crate::migrate::{migrate_to, DocResult, Migration, Outcome};
 use crate::model::Value;
@@ -197,121 +198,132 @@ fn push_value(out: &mut String, value: Option<&str>) {
 /// operator set that V2 replaces as a small table (V1 variable and value, what V2 sets instead,
 /// how they relate).
 pub fn pods_html(m: &Migration) -> String {
-    use crate::migrate::pods::{for_document, Difference};
-    let mut out = String::new();
+    pods_and_runs_html(m).0
+}
+
+/// "What changes for your pods" and "What Kubernetes runs" (`migrate_runs`) for each converted
+/// document, from one comparison each: the explanation of what Trainer runs is computed once.
+fn pods_and_runs_html(m: &Migration) -> (String, String) {
+    use crate::migrate::pods::explained_for_document;
+    let (mut pods, mut runs) = (String::new(), crate::migrate_runs::RunsSections::default());
     for d in &m.docs {
-        let Outcome::Written { name, kind, .. } = &d.outcome else { continue };
-        let Some(comparison) = for_document(d, m.target) else { continue };
-        let mut title = String::new();
-        push_escaped_html(&mut title, &format!("{kind} {name}"));
-        let _ = write!(
-            out,
-            "<section class=\"pods-changes\" aria-label=\"What changes for the pods of {title}\">\
-             <p class=\"pods-h3\" role=\"heading\" aria-level=\"3\">What changes for your pods <span class=\"pods-of\">{title}</span></p>"
-        );
-        let c = match comparison {
-            Ok(c) => c,
-            Err(e) => {
-                out.push_str("<p class=\"pods-error\">Not compared: ");
-                push_escaped_html(&mut out, &e);
-                out.push_str("</p></section>");
-                continue;
-            }
-        };
-        out.push_str("<p class=\"pods-sides\">");
-        push_escaped_html(
-            &mut out,
-            &format!("{} ran the V1 job; Trainer {} runs the conversion. ", c.operator, c.trainer),
-        );
-        let unexplained = c.unexplained().count();
-        let _ = write!(
-            out,
-            "{} difference(s), {}.</p>",
-            c.differences.len(),
-            if unexplained == 0 { "each with its reason".to_string() } else { format!("{unexplained} unexplained") }
-        );
-        // The roles in the comparison's order, then any it added (V2 pods no V1 role had).
-        let mut roles: Vec<&str> = c.roles.iter().map(String::as_str).collect();
-        for diff in &c.differences {
-            if !roles.contains(&diff.role.as_str()) {
-                roles.push(&diff.role);
-            }
-        }
-        for role in roles {
-            let here: Vec<&Difference> = c.differences.iter().filter(|x| x.role == role).collect();
-            // Headings as role=heading paragraphs: a host's table of contents (jekyll-toc) lists every
-            // <h3>/<h4>, and these belong to a figure, not to the post's outline.
-            out.push_str("<div class=\"pods-role\"><p class=\"pods-h4\" role=\"heading\" aria-level=\"4\">");
-            push_escaped_html(&mut out, role);
-            out.push_str("</p>");
-            if here.is_empty() {
-                out.push_str("<p class=\"pods-same\">The same pods.</p></div>");
-                continue;
-            }
-            let (renames, others): (Vec<&Difference>, Vec<&Difference>) = here.iter().partition(|x| x.rename.is_some());
-            if !others.is_empty() {
-                out.push_str("<ul class=\"pods-diffs\">");
-                for x in others {
-                    let class = if x.explained() { "" } else { " class=\"unexplained\"" };
-                    let _ = write!(out, "<li{class}><span class=\"pods-field\"><code>");
-                    push_escaped_html(&mut out, &x.field);
-                    out.push_str("</code></span> <span class=\"pods-values\">");
-                    push_value(&mut out, x.v1.as_deref());
-                    out.push_str(" → ");
-                    push_value(&mut out, x.v2.as_deref());
-                    out.push_str("</span> <span class=\"pods-why\">");
-                    push_escaped_html(
-                        &mut out,
-                        x.reason.as_deref().unwrap_or("Unexplained: the migrator cannot say why; please report it."),
-                    );
-                    out.push_str("</span></li>");
-                }
-                out.push_str("</ul>");
-            }
-            if !renames.is_empty() {
-                // A focusable scroll box per role, labelled with its role. A group, not a region: the
-                // same job can show in the post and in the widget at once, and landmarks must be
-                // unique on the page (axe landmark-unique).
-                out.push_str(
-                    "<div class=\"pods-env\" tabindex=\"0\" role=\"group\" aria-label=\"Environment renames, ",
-                );
-                push_escaped_html(&mut out, role);
-                out.push_str(
-                    "\"><table>\
-                     <caption>Variables V1 set that V2 replaces</caption><thead><tr><th scope=\"col\">V1 variable</th>\
-                     <th scope=\"col\">V1 value</th><th scope=\"col\">V2 sets instead</th>\
-                     <th scope=\"col\">How they relate</th></tr></thead><tbody>",
-                );
-                for x in renames {
-                    let Some(r) = &x.rename else { continue };
-                    out.push_str("<tr><th scope=\"row\"><code>");
-                    push_escaped_html(&mut out, &r.v1);
-                    out.push_str("</code></th><td>");
-                    push_value(&mut out, x.v1.as_deref());
-                    out.push_str("</td><td>");
-                    if r.v2.is_empty() {
-                        out.push_str("<span class=\"none\">nothing</span>");
-                    }
-                    for (i, (n, v)) in r.v2.iter().enumerate() {
-                        if i > 0 {
-                            out.push_str("<br>");
-                        }
-                        out.push_str("<code>");
-                        push_escaped_html(&mut out, n);
-                        out.push_str("</code> = ");
-                        push_value(&mut out, Some(v));
-                    }
-                    out.push_str("</td><td>");
-                    push_escaped_html(&mut out, &r.relation);
-                    out.push_str("</td></tr>");
-                }
-                out.push_str("</tbody></table></div>");
-            }
-            out.push_str("</div>");
-        }
-        out.push_str("</section>");
+        let Outcome::Written { name, kind, objects, .. } = &d.outcome else { continue };
+        let Some(compared) = explained_for_document(d, m.target) else { continue };
+        push_pods_html(&mut pods, &format!("{kind} {name}"), compared.comparison);
+        runs.push(objects, &compared.runs);
     }
-    out
+    (pods, runs.finish(m.target))
+}
+
+/// One document's "What changes for your pods", titled `title` ("PyTorchJob mnist").
+fn push_pods_html(out: &mut String, title: &str, comparison: Result<PodComparison, String>) {
+    use crate::migrate::pods::Difference;
+    let title = {
+        let mut escaped = String::new();
+        push_escaped_html(&mut escaped, title);
+        escaped
+    };
+    let _ = write!(
+        out,
+        "<section class=\"pods-changes\" aria-label=\"What changes for the pods of {title}\">\
+         <p class=\"pods-h3\" role=\"heading\" aria-level=\"3\">What changes for your pods <span class=\"pods-of\">{title}</span></p>"
+    );
+    let c = match comparison {
+        Ok(c) => c,
+        Err(e) => {
+            out.push_str("<p class=\"pods-error\">Not compared: ");
+            push_escaped_html(out, &e);
+            out.push_str("</p></section>");
+            return;
+        }
+    };
+    out.push_str("<p class=\"pods-sides\">");
+    push_escaped_html(out, &format!("{} ran the V1 job; Trainer {} runs the conversion. ", c.operator, c.trainer));
+    let unexplained = c.unexplained().count();
+    let _ = write!(
+        out,
+        "{} difference(s), {}.</p>",
+        c.differences.len(),
+        if unexplained == 0 { "each with its reason".to_string() } else { format!("{unexplained} unexplained") }
+    );
+    // The roles in the comparison's order, then any it added (V2 pods no V1 role had).
+    let mut roles: Vec<&str> = c.roles.iter().map(String::as_str).collect();
+    for diff in &c.differences {
+        if !roles.contains(&diff.role.as_str()) {
+            roles.push(&diff.role);
+        }
+    }
+    for role in roles {
+        let here: Vec<&Difference> = c.differences.iter().filter(|x| x.role == role).collect();
+        // Headings as role=heading paragraphs: a host's table of contents (jekyll-toc) lists every
+        // <h3>/<h4>, and these belong to a figure, not to the post's outline.
+        out.push_str("<div class=\"pods-role\"><p class=\"pods-h4\" role=\"heading\" aria-level=\"4\">");
+        push_escaped_html(out, role);
+        out.push_str("</p>");
+        if here.is_empty() {
+            out.push_str("<p class=\"pods-same\">The same pods.</p></div>");
+            continue;
+        }
+        let (renames, others): (Vec<&Difference>, Vec<&Difference>) = here.iter().partition(|x| x.rename.is_some());
+        if !others.is_empty() {
+            out.push_str("<ul class=\"pods-diffs\">");
+            for x in others {
+                let class = if x.explained() { "" } else { " class=\"unexplained\"" };
+                let _ = write!(out, "<li{class}><span class=\"pods-field\"><code>");
+                push_escaped_html(out, &x.field);
+                out.push_str("</code></span> <span class=\"pods-values\">");
+                push_value(out, x.v1.as_deref());
+                out.push_str(" → ");
+                push_value(out, x.v2.as_deref());
+                out.push_str("</span> <span class=\"pods-why\">");
+                push_escaped_html(
+                    out,
+                    x.reason.as_deref().unwrap_or("Unexplained: the migrator cannot say why; please report it."),
+                );
+                out.push_str("</span></li>");
+            }
+            out.push_str("</ul>");
+        }
+        if !renames.is_empty() {
+            // A focusable scroll box per role, labelled with its role. A group, not a region: the
+            // same job can show in the post and in the widget at once, and landmarks must be
+            // unique on the page (axe landmark-unique).
+            out.push_str("<div class=\"pods-env\" tabindex=\"0\" role=\"group\" aria-label=\"Environment renames, ");
+            push_escaped_html(out, role);
+            out.push_str(
+                "\"><table>\
+                 <caption>Variables V1 set that V2 replaces</caption><thead><tr><th scope=\"col\">V1 variable</th>\
+                 <th scope=\"col\">V1 value</th><th scope=\"col\">V2 sets instead</th>\
+                 <th scope=\"col\">How they relate</th></tr></thead><tbody>",
+            );
+            for x in renames {
+                let Some(r) = &x.rename else { continue };
+                out.push_str("<tr><th scope=\"row\"><code>");
+                push_escaped_html(out, &r.v1);
+                out.push_str("</code></th><td>");
+                push_value(out, x.v1.as_deref());
+                out.push_str("</td><td>");
+                if r.v2.is_empty() {
+                    out.push_str("<span class=\"none\">nothing</span>");
+                }
+                for (i, (n, v)) in r.v2.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str("<br>");
+                    }
+                    out.push_str("<code>");
+                    push_escaped_html(out, n);
+                    out.push_str("</code> = ");
+                    push_value(out, Some(v));
+                }
+                out.push_str("</td><td>");
+                push_escaped_html(out, &r.relation);
+                out.push_str("</td></tr>");
+            }
+            out.push_str("</tbody></table></div>");
+        }
+        out.push_str("</div>");
+    }
+    out.push_str("</section>");
 }
 
 /// What crosses from the converter module to the widget.
@@ -346,8 +358,10 @@ fn render(migration: Result<Migration, String>) -> String {
         Ok(m) => {
             let yaml = m.output_yaml();
             // "What changes for your pods" follows the field report, in the same answer.
-            let (summary, html) = (summary_html(&m), report_html(&m) + &pods_html(&m));
-            let objects = crate::migrate_output::output_html(&m.docs, m.target);
+            // "What Kubernetes runs" for each TrainJob follows the objects to apply.
+            let (pods, runs) = pods_and_runs_html(&m);
+            let (summary, html) = (summary_html(&m), report_html(&m) + &pods);
+            let objects = crate::migrate_output::output_html(&m.docs, m.target) + &runs;
             serde_json::to_string(&Rendered { error: None, yaml: &yaml, summary, html, objects })
         }
         Err(e) => {

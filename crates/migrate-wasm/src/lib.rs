@@ -1,6 +1,8 @@
 //! The converter behind the widget's migrate mode. A separate module because YAML parsing is
 //! the heaviest code we ship; the widget loads this only when a reader opens migrate mode or the
-//! upgrade notes. "What Kubernetes runs" has a smaller module of its own (crates/explain-wasm).
+//! upgrade notes. "What Kubernetes runs" for a selection has a smaller module of its own
+//! (crates/explain-wasm); for a converted TrainJob this module renders it, from the explanation
+//! the pod comparison computes anyway (explorer_html::migrate_runs).
 
 use wasm_bindgen::prelude::*;
 

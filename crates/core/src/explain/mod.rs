@@ -124,7 +124,8 @@ pub struct Explanation {
     /// controller leaves the TrainJob alone and creates nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub managed_by: Option<String>,
-    /// Where the runtime came from when the input did not hold it: the release's shipped one.
+    /// Where the runtime came from when the reader does not see it beside the TrainJob: the
+    /// release's shipped one (the input held none), or the one a migration wrote with it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shipped_runtime: Option<String>,
     /// Every error the release's API server (CRD schema and rules) and validating webhook give,

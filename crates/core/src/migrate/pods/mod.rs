@@ -10,6 +10,7 @@ mod v2;
 
 use crate::catalog::V1Kind;
 use crate::explain::v1::{self as v1, Operated};
+use crate::explain::Explanation;
 use crate::releases::Release;
 use facts::{ContainerFacts, PodFacts};
 use serde::Serialize;
@@ -83,14 +84,36 @@ fn values_within(v: &Json, budget: &mut usize) -> bool {
 
 /// Compares the pods of the V1 job `doc` with those of its conversion `objects` at `release`.
 pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComparison, String> {
+    compare_explained(doc, objects, release).comparison
+}
+
+/// The comparison, and what it read of the converted objects: the explanation of their TrainJob
+/// on its runtime, which migrate mode also shows as "What Kubernetes runs".
+pub struct Compared {
+    pub comparison: Result<PodComparison, String>,
+    /// What Trainer runs for the converted TrainJob (`explain`), or why it was not worked out.
+    pub runs: Result<Explanation, String>,
+}
+
+/// `compare`, keeping the explanation of the converted TrainJob it computes on the way.
+pub fn compare_explained(doc: &Json, objects: &[Json], release: Release) -> Compared {
     if !values_within(doc, &mut MAX_COMPARED_VALUES.clone()) {
-        return Err(format!(
+        let too_many = format!(
             "the job holds more than {MAX_COMPARED_VALUES} values (labels, variables, arguments), more than the pod \
              comparison reads; the conversion itself is complete"
-        ));
+        );
+        return Compared { comparison: Err(too_many.clone()), runs: Err(too_many) };
     }
-    let op = v1::operate(doc)?;
-    let v2 = v2::run(objects, release)?;
+    let v2 = v2::run(objects, release);
+    // V1's error first, as before the explanation was kept: it is the reader's job that did not read.
+    let comparison = v1::operate(doc).and_then(|op| match &v2 {
+        Ok(v2) => Ok(compare_runs(&op, v2, release)),
+        Err(e) => Err(e.clone()),
+    });
+    Compared { comparison, runs: v2.map(|v2| v2.explanation) }
+}
+
+fn compare_runs(op: &Operated, v2: &v2::V2Pods, release: Release) -> PodComparison {
     let mut out = PodComparison {
         operator: op.operator.to_string(),
         trainer: release.tag.to_string(),
@@ -108,9 +131,9 @@ pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComp
                 rename: None,
             });
         }
-        return Ok(out);
+        return out;
     }
-    let v2_pods = |rjob: &str| facts::v2_pod(&v2, rjob);
+    let v2_pods = |rjob: &str| facts::v2_pod(v2, rjob);
     let launcher_v2 = if v2_pods("launcher").is_some() { "launcher" } else { "node" };
     let target_of = |rtype: &str| if rtype == "Launcher" { launcher_v2 } else { "node" };
     let all: Vec<(String, &str, PodFacts)> = op
@@ -119,7 +142,7 @@ pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComp
         .filter(|r| r.count > 0)
         .map(|r| (r.replica_type.clone(), target_of(&r.replica_type), facts::v1_pod(op.kind, r)))
         .collect();
-    let mut ctx = Context { op: &op, out: &mut out, v2: &v2, siblings: vec![] };
+    let mut ctx = Context { op, out: &mut out, v2, siblings: vec![] };
     for (rtype, target, ours) in &all {
         let label = format!("{rtype} → {target}");
         ctx.out.roles.push(label.clone());
@@ -131,8 +154,8 @@ pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComp
             all.iter().filter(|(r, t, _)| r != rtype && t == target).map(|(r, _, f)| (r.clone(), f.clone())).collect();
         ctx.pod(&label, ours, &theirs);
     }
-    ctx.counts(&v2);
-    Ok(out)
+    ctx.counts(v2);
+    out
 }
 
 struct Context<'a> {
@@ -462,8 +485,14 @@ pub fn report_lines(c: &Result<PodComparison, String>) -> Vec<String> {
 
 /// The comparison for one converted document (`None` for the others).
 pub fn for_document(d: &super::DocResult, target: Release) -> Option<Result<PodComparison, String>> {
+    explained_for_document(d, target).map(|c| c.comparison)
+}
+
+/// The comparison and the explanation of the converted TrainJob for one converted document
+/// (`None` for the others).
+pub fn explained_for_document(d: &super::DocResult, target: Release) -> Option<Compared> {
     match (&d.outcome, &d.source) {
-        (super::Outcome::Written { objects, .. }, Some(source)) => Some(compare(source, objects, target)),
+        (super::Outcome::Written { objects, .. }, Some(source)) => Some(compare_explained(source, objects, target)),
         _ => None,
     }
 }

@@ -62,15 +62,23 @@ pub fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
         None => named(&name),
     }
     .map(|r| (r["metadata"]["name"].as_str().unwrap_or_default().to_string(), templates(r)));
-    let runtime = match generated {
-        Some(r) => r,
-        None => named(&name)
-            .cloned()
-            .ok_or(format!("the TrainJob references {name:?}, which Trainer {} does not ship", release.tag))?,
+    // Which runtime the explanation reads, said to the reader: the answer holds only the TrainJob
+    // when it runs on a built-in runtime.
+    let (runtime, from) = match generated {
+        Some(r) => {
+            let from = format!("the {} {name:?} written with this TrainJob", kind_of(&r));
+            (r, from)
+        }
+        None => {
+            let r = named(&name)
+                .cloned()
+                .ok_or(format!("the TrainJob references {name:?}, which Trainer {} does not ship", release.tag))?;
+            (r, format!("the ClusterTrainingRuntime {name:?} as Trainer {} installs it", release.tag))
+        }
     };
     let docs = explain::read::from_trees(vec![runtime.clone(), job.clone()], release)?;
     let input = docs.input();
-    let explanation = explain::explain(input, release);
+    let explanation = Explanation { shipped_runtime: Some(from), ..explain::explain(input, release) };
     let launcher_as_node = runtime.pointer("/spec/mlPolicy/mpi/runLauncherAsNode") == Some(&json!(true));
     let patched = serde_json::to_value(explain::patch::patched_runtime(input)).map_err(|e| e.to_string())?;
     Ok(V2Pods {
