@@ -52,7 +52,13 @@ else
   echo "note: terser not found; shipping the unminified JS glue and loader" >&2
 fi
 # The converter's loader, worker and pane stylesheet sit next to the converter module they load.
+# The scripts ship minified too (about 3 KB gzipped off both lazy downloads, which count them).
 cp www/pkg-migrate/*.js www/pkg-migrate/*.css dist/pkg-migrate/
+if command -v terser >/dev/null; then
+  for js in dist/pkg-migrate/{converter,converter-worker,copy-blocks,sources}.js; do
+    terser "$js" --module --compress --mangle -o "$js.min" && mv "$js.min" "$js"
+  done
+fi
 [[ -d www/assets ]] && cp -r www/assets dist/
 # The page's static fallback must be what the core generates.
 scripts/explorer.sh fallback dist/index.html --check
