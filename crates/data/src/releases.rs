@@ -514,7 +514,7 @@ impl Release {
     /// The image as the runtimes overlay installs it: Kubeflow-built images (no tag in the base
     /// manifests) get the release tag, upstream images keep theirs.
     pub fn image(&self, image: &str) -> String {
-        if image.contains(':') {
+        if image.as_bytes().contains(&b':') {
             image.to_string()
         } else {
             format!("{image}:{}", self.tag)

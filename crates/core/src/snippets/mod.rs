@@ -118,6 +118,17 @@ pub fn render(sel: &Selection) -> View {
     View { v2, v1, summary }
 }
 
+/// `uri` without its `hf://` scheme, every repetition of it, as `trim_start_matches("hf://")` did.
+/// By hand: a `&str` pattern brings the standard library's two-way string searcher (3.7 KB) into
+/// the widget's wasm; `strip_prefix` compares bytes.
+fn without_hf_scheme(uri: &str) -> &str {
+    let mut rest = uri;
+    while let Some(after) = rest.strip_prefix("hf://") {
+        rest = after;
+    }
+    rest
+}
+
 /// The flat list the CLI exports: V2 first, then V1.
 pub fn all_snippets(sel: &Selection) -> Vec<Snippet> {
     let view = render(sel);
