@@ -7,6 +7,7 @@ use explorer_core::migrate::{claims, Outcome};
 use explorer_core::query::{self, SyncSet};
 use explorer_core::selection::{Mode, Params, RuntimeScope, Selection};
 use explorer_core::snippets::{all_snippets, Language};
+use explorer_core::urlencoded;
 use explorer_core::yaml;
 use explorer_data::catalog::{Framework, LlmModel, Persona};
 use explorer_data::releases::RELEASES;
@@ -81,6 +82,26 @@ proptest! {
         let (back, issues) = query::apply(&q, &Selection::default(), SyncSet::ALL);
         prop_assert!(issues.is_empty(), "{:?} from {}", issues, q);
         prop_assert_eq!(back, sel);
+    }
+
+    /// Our `urlencoded` reads and writes a query exactly as the `form_urlencoded` crate (which the
+    /// widget no longer links) does: escapes that are whole, cut short or not hex, `+`, bytes that
+    /// decode to invalid UTF-8, and any text.
+    #[test]
+    fn our_query_encoding_is_the_form_urlencoded_crate_s(
+        q in "(%[0-9a-fA-F]{2}|%[0-9a-zA-Z]?|[a-z+&= ]|é|∞|\\PC){0,40}",
+        name in "\\PC{0,12}",
+        value in "\\PC{0,24}",
+    ) {
+        let ours: Vec<(String, String)> = urlencoded::parse(&q).collect();
+        let theirs: Vec<(String, String)> =
+            form_urlencoded::parse(q.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+        prop_assert_eq!(ours, theirs, "{:?}", q);
+        let mut ours = String::new();
+        urlencoded::append_pair(&mut ours, &name, &value);
+        urlencoded::append_pair(&mut ours, &value, &name);
+        let theirs = form_urlencoded::Serializer::new(String::new()).append_pair(&name, &value).append_pair(&value, &name).finish();
+        prop_assert_eq!(ours, theirs);
     }
 
     #[test]

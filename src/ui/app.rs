@@ -11,7 +11,7 @@ use crate::catalog::{Framework, Persona, V2Support};
 use crate::query::SyncSet;
 use crate::releases::RELEASES;
 use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
-use crate::snippets::{render, v2_pane_takes, View};
+use crate::snippets::{fields_elsewhere_note, render, v2_pane_takes, View};
 use crate::ui::prepare::{IdleChain, PreparedStore};
 use crate::ui::recent::kept_or_made;
 use gloo::events::EventListener;
@@ -222,11 +222,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     // A field the reader is fixing: the panes still show its last valid value.
     let stale = state.errors.keys().any(|k| k.applies_to(sel.framework));
     // The fields this persona's V2 pane does not take, and what they shape instead.
-    let elsewhere = if sel.persona == Persona::PlatformEngineer && has_runtime {
-        "Not in the runtime: shapes the V1 job and each TrainJob"
-    } else {
-        "Shapes the V1 job only"
-    };
+    let fields_note = fields_elsewhere_note(&sel);
     let not_in_v2: Vec<_> = ParamKey::ALL.into_iter().filter(|k| !v2_pane_takes(&sel, *k)).collect();
 
     html! {
@@ -275,7 +271,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                         </div>
                     }
                     <Params framework={sel.framework} inputs={state.inputs.clone()} errors={state.errors.clone()}
-                        {warnings} {not_in_v2} {elsewhere} on_edit={handlers.edit.clone()} />
+                        {warnings} {not_in_v2} note={fields_note} on_edit={handlers.edit.clone()} />
                 }
             </div>
             <p class="summary">{ &view.summary }</p>

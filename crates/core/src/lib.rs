@@ -17,6 +17,7 @@ pub mod release_changes;
 pub mod selection;
 pub mod snippets;
 pub mod upgrade;
+pub mod urlencoded;
 pub mod yaml;
 
 // The release data, reachable as `crate::releases` and `crate::catalog` in every module.

@@ -7,6 +7,7 @@
 use crate::catalog::{Framework, Persona};
 use crate::releases::{Release, NEWEST, RELEASES};
 use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
+use crate::urlencoded;
 
 /// Longer query strings are not read at all: nothing legitimate comes near this.
 pub const MAX_QUERY_LEN: usize = 4096;
@@ -90,16 +91,16 @@ pub fn apply(query: &str, base: &Selection, sync: SyncSet) -> (Selection, Vec<Qu
     if query.len() > MAX_QUERY_LEN {
         return (sel, vec![QueryIssue::TooLong]);
     }
-    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+    for (key, value) in urlencoded::parse(query) {
         if !is_own_key(&key) {
-            issues.push(QueryIssue::UnknownKey(key.into_owned()));
+            issues.push(QueryIssue::UnknownKey(key));
             continue;
         }
         if !sync.covers(&key) {
             continue;
         }
         if let Err(reason) = apply_pair(&mut sel, &key, &value) {
-            issues.push(QueryIssue::InvalidValue { key: key.into_owned(), value: value.into_owned(), reason });
+            issues.push(QueryIssue::InvalidValue { key, value, reason });
         }
     }
     (sel, issues)
@@ -127,13 +128,13 @@ fn is_own_key(key: &str) -> bool {
 /// The widget (reading the DOM) and the static fallback (reading HTML source) share it, so
 /// both see the same defaults.
 pub fn from_data_attributes(get: impl Fn(&str) -> Option<String>) -> String {
-    let mut ser = form_urlencoded::Serializer::new(String::new());
+    let mut query = String::new();
     for key in own_keys() {
         if let Some(v) = get(&format!("data-{key}")) {
-            ser.append_pair(key, &v);
+            urlencoded::append_pair(&mut query, key, &v);
         }
     }
-    ser.finish()
+    query
 }
 
 fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String> {
@@ -200,11 +201,11 @@ fn pairs(sel: &Selection, sync: SyncSet, defaults: bool) -> Vec<(&'static str, S
 }
 
 fn serialize(pairs: Vec<(&'static str, String)>) -> String {
-    let mut ser = form_urlencoded::Serializer::new(String::new());
+    let mut query = String::new();
     for (k, v) in pairs {
-        ser.append_pair(k, &v);
+        urlencoded::append_pair(&mut query, k, &v);
     }
-    ser.finish()
+    query
 }
 
 /// `sel` as a query string without the leading `?`, defaults left out.
@@ -233,7 +234,7 @@ pub fn merge(existing: &str, sel: &Selection, sync: SyncSet) -> String {
 
 /// Whether `pair` (still encoded) is one of our keys that this instance writes.
 fn replaced_by(pair: &str, sync: SyncSet) -> bool {
-    form_urlencoded::parse(pair.as_bytes()).next().is_some_and(|(key, _)| is_own_key(&key) && sync.covers(&key))
+    urlencoded::parse(pair).next().is_some_and(|(key, _)| is_own_key(&key) && sync.covers(&key))
 }
 
 #[cfg(test)]

@@ -347,7 +347,25 @@ pub fn code_html(language: Language, code: &str, owned: &[bool]) -> String {
 
 fn push_owned_lines(out: &mut String, language: Language, code: &str, owned: &[bool]) {
     let classes: Vec<Option<&str>> = owned.iter().map(|o| o.then_some("o")).collect();
-    push_lines(out, language, code, &classes);
+    push_code_lines(out, language, code, &classes, true);
+}
+
+/// The widest indent a wrapped line hangs under (`.i2` to `.i30` in the widget's stylesheet);
+/// a deeper line hangs at this one.
+const MAX_HANG: usize = 30;
+
+/// How far a line's wrapped continuation hangs: its indent, with YAML's `- ` list markers, in an
+/// even number of columns (every emitter here indents by 2 or 4); 0 for none.
+fn hang(line: &str) -> usize {
+    let mut cols = 0;
+    let bytes = line.as_bytes();
+    while let Some(&b) = bytes.get(cols) {
+        if !(b == b' ' || b == b'-' && bytes.get(cols + 1) == Some(&b' ')) {
+            break;
+        }
+        cols += 1;
+    }
+    cols.min(MAX_HANG) & !1
 }
 
 /// Like `to_html`, with an extra CSS class per line (the migrator's mapped/moved/dropped).
@@ -359,13 +377,30 @@ pub fn to_html_with_classes(language: Language, code: &str, line_classes: &[Opti
 
 /// [`to_html_with_classes`] appended to `out`, for a page written into one string.
 pub fn push_lines(out: &mut String, language: Language, code: &str, line_classes: &[Option<&str>]) {
+    push_code_lines(out, language, code, line_classes, false);
+}
+
+/// With `hanging`, an indented line is an element too, with its indent as a class (`i4`): with
+/// "Wrap long lines" on a phone, its continuation then starts under its indent, not at column 0,
+/// where it read as a new line outside its block. The indent stays the line's own spaces, so the
+/// text a selection or a screen reader takes out of the box is the code, unchanged.
+fn push_code_lines(out: &mut String, language: Language, code: &str, line_classes: &[Option<&str>], hanging: bool) {
     let mut i = 0;
     for_each_line(language, code, |line, spans| {
-        let marked = line_classes.get(i).copied().flatten();
+        let class = line_classes.get(i).copied().flatten();
         i += 1;
-        if let Some(class) = marked {
-            out.push_str("<span class=\"ln ");
-            out.push_str(class);
+        let indent = if hanging { hang(line) } else { 0 };
+        let marked = class.is_some() || indent > 0;
+        if marked {
+            out.push_str("<span class=\"ln");
+            if let Some(class) = class {
+                out.push(' ');
+                out.push_str(class);
+            }
+            if indent > 0 {
+                out.push_str(" i");
+                push_number(out, indent);
+            }
             out.push_str("\">");
         }
         for (class, range) in spans {
@@ -383,11 +418,19 @@ pub fn push_lines(out: &mut String, language: Language, code: &str, line_classes
         // The newline goes after a marked line's element, never inside it: the element is an
         // inline-block (a block would make the browser's innerText, which is what screen readers,
         // drag-and-drop and copy buttons of host sites read, show every marked line twice).
-        if marked.is_some() {
+        if marked {
             out.push_str("</span>");
         }
         out.push('\n');
     });
+}
+
+/// `n` (below 100) in decimal, without the formatting machinery.
+fn push_number(out: &mut String, n: usize) {
+    if n >= 10 {
+        out.push(char::from(b'0' + (n / 10) as u8));
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The parameter fields. Each shows its own inline message; a refused value never reaches the
-//! snippets, which keep the last valid one.
+//! snippets, which keep the last valid one. What the fields the V2 pane does not take shape
+//! instead is one note above them.
 
 use crate::catalog::{Framework, LlmModel};
 use crate::model::vecmap::VecMap;
@@ -13,10 +14,10 @@ pub struct ParamsProps {
     pub inputs: VecMap<ParamKey, String>,
     pub errors: VecMap<ParamKey, String>,
     pub warnings: Vec<(ParamKey, String)>,
-    /// The fields the V2 pane does not take for this persona (`snippets::v2_pane_takes`), and what
-    /// to say under each instead.
+    /// The fields the V2 pane does not take for this persona (`snippets::v2_pane_takes`): each is
+    /// described by `note`, which says once, above the fields, what they shape instead.
     pub not_in_v2: Vec<ParamKey>,
-    pub elsewhere: &'static str,
+    pub note: Option<String>,
     pub on_edit: Callback<(ParamKey, String)>,
 }
 
@@ -48,8 +49,12 @@ pub fn Params(props: &ParamsProps) -> Html {
             .get(&key)
             .cloned()
             .or_else(|| props.warnings.iter().find(|(k, _)| *k == key).map(|(_, m)| m.clone()));
-        let note = message.is_none() && props.not_in_v2.contains(&key);
-        let message = message.or_else(|| note.then(|| props.elsewhere.to_string()));
+        // A field's own message first; else the note above the fields, if it is about this one.
+        let described_by = if message.is_some() {
+            Some(AttrValue::from(msg_id.clone()))
+        } else {
+            (props.note.is_some() && props.not_in_v2.contains(&key)).then_some(AttrValue::Static("p-note"))
+        };
         let invalid = props.errors.contains_key(&key);
         let value = props.inputs.get(&key).cloned().unwrap_or_default();
         let on_edit = props.on_edit.clone();
@@ -61,7 +66,7 @@ pub fn Params(props: &ParamsProps) -> Html {
             });
             let current = if value.is_empty() { LlmModel::Llama32_1b.id().to_string() } else { value };
             html! {
-                <select id={id.clone()} {onchange} aria-describedby={message.as_ref().map(|_| msg_id.clone())}>
+                <select id={id.clone()} {onchange} aria-describedby={described_by}>
                     { for LlmModel::ALL.iter().map(|m| html! {
                         <option value={m.id()} selected={m.id() == current}>{ m.label() }</option>
                     }) }
@@ -79,7 +84,7 @@ pub fn Params(props: &ParamsProps) -> Html {
                     spellcheck="false" autocomplete="off"
                     placeholder={placeholder(key)}
                     aria-invalid={if invalid { "true" } else { "false" }}
-                    aria-describedby={message.as_ref().map(|_| msg_id.clone())} />
+                    aria-describedby={described_by} />
             }
         };
         html! {
@@ -87,10 +92,17 @@ pub fn Params(props: &ParamsProps) -> Html {
                 <label for={id}>{ key.label() }</label>
                 { control }
                 if let Some(m) = message {
-                    <span id={msg_id} class={if invalid { "msg error" } else if note { "msg note" } else { "msg warn" }}>{ m }</span>
+                    <span id={msg_id} class={if invalid { "msg error" } else { "msg warn" }}>{ m }</span>
                 }
             </div>
         }
     });
-    html! { <div class="params">{ for fields }</div> }
+    html! {
+        <div class="params">
+            if let Some(note) = &props.note {
+                <p id="p-note" class="msg note params-note">{ note }</p>
+            }
+            { for fields }
+        </div>
+    }
 }

@@ -74,9 +74,12 @@ pub fn RadioGroup(props: &RadioGroupProps) -> Html {
                     <button type="button" role="radio" aria-checked={if checked { "true" } else { "false" }}
                         tabindex={if checked { "0" } else { "-1" }} data-value={*value} {onclick}
                         class={mark.is_some().then_some("lacks")}>
-                        { *label }
+                        // Only the name is struck: a strike drawn across the whole button ran
+                        // through the space before the mark too.
                         if let Some(mark) = mark {
-                            { " " }<small class="mark">{ mark }</small>
+                            <span class="name">{ *label }</span>{ " " }<small class="mark">{ mark }</small>
+                        } else {
+                            { *label }
                         }
                     </button>
                 }

@@ -118,6 +118,17 @@ pub fn render(sel: &Selection) -> View {
     View { v2, v1, summary }
 }
 
+/// `uri` without its `hf://` scheme, every repetition of it, as `trim_start_matches("hf://")` did.
+/// By hand: a `&str` pattern brings the standard library's two-way string searcher (3.7 KB) into
+/// the widget's wasm; `strip_prefix` compares bytes.
+fn without_hf_scheme(uri: &str) -> &str {
+    let mut rest = uri;
+    while let Some(after) = rest.strip_prefix("hf://") {
+        rest = after;
+    }
+    rest
+}
+
 /// The flat list the CLI exports: V2 first, then V1.
 pub fn all_snippets(sel: &Selection) -> Vec<Snippet> {
     let view = render(sel);
@@ -130,7 +141,7 @@ pub fn all_snippets(sel: &Selection) -> Vec<Snippet> {
 /// engineer's runtime is the release's own and takes only what picks or makes it theirs: the
 /// model (each TorchTune runtime is one model's), the namespace of a namespaced copy, and the image
 /// of a runtime they write (plain MPI where the release ships none). Every other field shapes only the V1 job and each TrainJob that
-/// uses the runtime; the widget says so under the field. Checked against the rendered panes for
+/// uses the runtime; the widget says so above the fields (`fields_elsewhere_note`). Checked against the rendered panes for
 /// every selection (tests below).
 pub fn v2_pane_takes(sel: &Selection, key: ParamKey) -> bool {
     if sel.v2_support() == V2Support::Unsupported {
@@ -149,6 +160,52 @@ pub fn v2_pane_takes(sel: &Selection, key: ParamKey) -> bool {
             ParamKey::Image => sel.v2_support() == V2Support::CustomRuntime,
             _ => false,
         },
+    }
+}
+
+/// What the fields the V2 pane does not take (`v2_pane_takes`) shape instead, said once, above
+/// the fields: under each field it was the same sentence up to seven times over (issue 22). It
+/// names the fields it is about, or the few it is not about, so it stays true field by field.
+/// `None` when the V2 pane takes every field.
+pub fn fields_elsewhere_note(sel: &Selection) -> Option<String> {
+    let (mut taken, mut elsewhere) = (Vec::new(), Vec::new());
+    for key in ParamKey::ALL.into_iter().filter(|k| k.applies_to(sel.framework)) {
+        if v2_pane_takes(sel, key) {
+            taken.push(key)
+        } else {
+            elsewhere.push(key)
+        }
+    }
+    if elsewhere.is_empty() {
+        return None;
+    }
+    let mut note = String::new();
+    if taken.len() < elsewhere.len() {
+        note.push_str("Every field below");
+        if !taken.is_empty() {
+            note.push_str(" but ");
+            push_field_labels(&mut note, &taken);
+        }
+        note.push_str(" shapes");
+    } else {
+        push_field_labels(&mut note, &elsewhere);
+        note.push_str(if elsewhere.len() == 1 { " shapes" } else { " shape" });
+    }
+    note.push_str(if sel.persona == Persona::PlatformEngineer && sel.v2_support() != V2Support::Unsupported {
+        " the V1 job and each TrainJob, not the runtime."
+    } else {
+        " the V1 job only."
+    });
+    Some(note)
+}
+
+/// "A", "A and B", "A, B and C".
+fn push_field_labels(out: &mut String, keys: &[ParamKey]) {
+    for (i, key) in keys.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if i + 1 == keys.len() { " and " } else { ", " });
+        }
+        out.push_str(key.label());
     }
 }
 
@@ -502,6 +559,41 @@ mod field_tests {
             }
         }
         assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong.join("\n"));
+    }
+
+    /// The note above the fields names what it is about. For the platform engineer's PyTorch
+    /// runtime no field is in the runtime; a namespaced copy takes the namespace; TorchTune's
+    /// runtime is its model's. The data scientist's TrainJob takes every field but what the
+    /// framework has no place for.
+    #[test]
+    fn the_note_above_the_fields_names_the_fields_it_is_about() {
+        let sel = |persona, framework, scope| {
+            let mut sel = Selection::new(persona, framework);
+            sel.scope = scope;
+            fields_elsewhere_note(&sel)
+        };
+        use Persona::{DataScientist as Ds, PlatformEngineer as Pe};
+        use RuntimeScope::{Cluster, Namespaced};
+        let cases = [
+            (
+                sel(Pe, Framework::PyTorch, Cluster),
+                "Every field below shapes the V1 job and each TrainJob, not the runtime.",
+            ),
+            (
+                sel(Pe, Framework::PyTorch, Namespaced),
+                "Every field below but Namespace shapes the V1 job and each TrainJob, not the runtime.",
+            ),
+            (
+                sel(Pe, Framework::TorchTune, Namespaced),
+                "Every field below but Namespace and Model shapes the V1 job and each TrainJob, not the runtime.",
+            ),
+            (sel(Ds, Framework::TorchTune, Cluster), "Nodes shapes the V1 job only."),
+            (sel(Ds, Framework::TensorFlow, Cluster), "Every field below shapes the V1 job only."),
+        ];
+        for (note, expected) in cases {
+            assert_eq!(note.as_deref(), Some(expected));
+        }
+        assert_eq!(sel(Ds, Framework::PyTorch, Cluster), None, "the TrainJob takes every field");
     }
 
     /// The V1 pane is the Training Operator v1.9 job: the Trainer release a reader picks for the

@@ -93,7 +93,7 @@ fn llm_train(sel: &Selection, client: Call) -> String {
         model_params = model_params.kw("access_token", raw("os.environ[\"HF_TOKEN\"]"));
     }
     let dataset = sel.dataset();
-    let repo: Vec<&str> = dataset.trim_start_matches("hf://").split('/').take(2).collect();
+    let repo: Vec<&str> = super::without_hf_scheme(&dataset).split('/').take(2).collect();
     let trainer_params = Call::new("HuggingFaceTrainerParams")
         .kw(
             "training_parameters",

@@ -93,12 +93,12 @@ fn llm_initializer(sel: &Selection) -> Initializer {
 /// BuiltinTrainer computes it: `hf://org/name/sub` lands in `/workspace/dataset/sub`, and a path
 /// with a dot names files (`dataset.data_files`) rather than a folder (`dataset.data_dir`).
 pub fn dataset_override(dataset_uri: &str) -> String {
-    let path = dataset_uri.trim_start_matches("hf://").trim_matches('/');
+    let path = super::without_hf_scheme(dataset_uri).trim_matches('/');
     // hf://<org>/<repo>/<sub>: the SDK keeps what follows the repository.
     let sub: Vec<&str> = path.split('/').skip(2).collect();
     // The SDK joins "." when the URI names only the repository.
     let relative = if sub.is_empty() { ".".to_string() } else { sub.join("/") };
-    let key = if relative != "." && relative.contains('.') { "data_files" } else { "data_dir" };
+    let key = if relative != "." && relative.as_bytes().contains(&b'.') { "data_files" } else { "data_dir" };
     format!("dataset.{key}=/workspace/dataset/{relative}")
 }
 
