@@ -3,7 +3,7 @@
 //! snapshot case and every generated job; it is not a catch-all that gives every field an
 //! answer, it is the judge of the answers the converter gave.
 
-use super::report::{entry_for, Entry, Status};
+use super::report::{entry_for, Entry, Kind};
 use crate::pipeline::paths::{covers, leaf_paths};
 use crate::releases::{Release, NEWEST, RELEASES};
 use serde_json::Value;
@@ -35,29 +35,32 @@ pub fn false_claims_for(source: &Value, objects: &[Value], report: &[Entry], tar
 
     let mut seen = HashSet::new();
     for e in report {
-        if !seen.insert((e.v1.as_str(), e.exact)) {
-            problems.push(format!("{}: more than one entry", e.v1));
+        if !seen.insert((e.from.as_str(), e.exact)) {
+            problems.push(format!("{}: more than one entry", e.from));
         }
-        if !source_nodes.contains_key(&e.v1) {
-            problems.push(format!("{}: the report mentions a field the V1 document does not have", e.v1));
+        if !source_nodes.contains_key(&e.from) {
+            problems.push(format!("{}: the report mentions a field the V1 document does not have", e.from));
         }
         let pod_settings = format!("spec.{}[", target.pod_settings().field());
-        if e.status == Status::Moved
-            && !e.v2.as_deref().is_some_and(|t| t.starts_with("TrainingRuntime ") || t.starts_with(&pod_settings))
+        if e.kind == Kind::Moved
+            && !e.place().is_some_and(|t| t.starts_with("TrainingRuntime ") || t.starts_with(&pod_settings))
         {
             problems.push(format!(
                 "{}: moved, but not to {pod_settings}...] ({}) or a generated runtime: {:?}",
-                e.v1, target.tag, e.v2
+                e.from,
+                target.tag,
+                e.place()
             ));
         }
         // A note speaks of the release written for, never of another one.
         if let Some(other) = RELEASES.iter().find(|r| r.tag != target.tag && e.note.contains(r.tag)) {
-            problems.push(format!("{}: the note names {} in output for {}: {:?}", e.v1, other.tag, target.tag, e.note));
+            problems
+                .push(format!("{}: the note names {} in output for {}: {:?}", e.from, other.tag, target.tag, e.note));
         }
         if e.exact {
-            if let Some(target) = &e.v2 {
-                if !output.contains_key(target.as_str()) {
-                    problems.push(format!("{}: mapped to {target}, which the output does not have", e.v1));
+            if let Some(target) = e.place() {
+                if !output.contains_key(target) {
+                    problems.push(format!("{}: mapped to {target}, which the output does not have", e.from));
                 }
             }
         }
@@ -71,24 +74,27 @@ pub fn false_claims_for(source: &Value, objects: &[Value], report: &[Entry], tar
             problems.push(format!("{leaf}: no entry accounts for it"));
             continue;
         };
-        match (e.status, &e.v2) {
-            (Status::Mapped | Status::Moved, Some(target)) => {
-                let at = if e.derived { target.clone() } else { format!("{target}{}", &leaf[e.v1.len()..]) };
+        match (e.kind, e.place()) {
+            (Kind::Mapped | Kind::Moved, Some(target)) => {
+                let at = if e.derived { target.to_string() } else { format!("{target}{}", &leaf[e.from.len()..]) };
                 match output.get(at.as_str()) {
-                    None => problems.push(format!("{leaf}: {} to {at}, which the output does not have", e.status.id())),
+                    None => problems.push(format!("{leaf}: {} to {at}, which the output does not have", e.kind.id())),
                     Some(held) if !e.derived && !same_value(held, value) => {
-                        problems.push(format!("{leaf}: {} to {at}, which holds {held} and not {value}", e.status.id()))
+                        problems.push(format!("{leaf}: {} to {at}, which holds {held} and not {value}", e.kind.id()))
                     }
                     _ => {}
                 }
             }
-            (Status::Mapped | Status::Moved, None) => problems.push(format!("{leaf}: {} to nowhere", e.status.id())),
-            (Status::Renamed, _) => {
+            (Kind::Mapped | Kind::Moved, None) => problems.push(format!("{leaf}: {} to nowhere", e.kind.id())),
+            (Kind::Renamed | Kind::Converted | Kind::Omitted | Kind::Added | Kind::Attention, _) => {
+                problems.push(format!("{leaf}: {} (an upgrade's kind), which a migration does not write", e.kind.id()))
+            }
+            (Kind::NameFixed, _) => {
                 if VAGUE_REASONS.contains(&e.note.as_str()) {
                     problems.push(format!("{leaf}: renamed without saying to what ({:?})", e.note));
                 }
             }
-            (Status::Dropped, _) => {
+            (Kind::Dropped, _) => {
                 if VAGUE_REASONS.contains(&e.note.as_str()) {
                     problems.push(format!("{leaf}: dropped without a specific reason ({:?})", e.note));
                 }
@@ -115,12 +121,12 @@ fn held_for_every_node(
     output: &BTreeMap<String, &Value>,
 ) -> Option<String> {
     let (replica, suffix) = replica_suffix(leaf)?;
-    report.iter().filter(|e| e.status != Status::Dropped && !e.derived && !e.exact).find_map(|e| {
-        let (other, other_suffix) = replica_suffix(&e.v1)?;
+    report.iter().filter(|e| e.kind != Kind::Dropped && !e.derived && !e.exact).find_map(|e| {
+        let (other, other_suffix) = replica_suffix(&e.from)?;
         if other == replica || !covers(&other_suffix, &suffix) {
             return None;
         }
-        let at = format!("{}{}", e.v2.as_deref()?, &suffix[other_suffix.len()..]);
+        let at = format!("{}{}", e.place()?, &suffix[other_suffix.len()..]);
         (output.get(at.as_str()) == Some(&value)).then_some(at)
     })
 }

@@ -3,7 +3,7 @@
 //! without an entry must be in the output unchanged, and every output leaf must come from the
 //! input or from an entry. The tests run it on every upgrade case.
 
-use super::report::{entry_for, Action, Entry};
+use super::report::{entry_for, Entry, Kind};
 use crate::pipeline::paths::{covers, leaf_paths};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
@@ -23,25 +23,29 @@ pub fn false_claims(sources: &Docs, outputs: &Docs, entries: &[Entry]) -> Vec<St
         if !seen.insert((e.doc, e.from.as_str())) {
             problems.push(format!("{at}: more than one entry"));
         }
-        if e.changes.is_empty() {
-            problems.push(format!("{at}: {} without naming the API change", e.action.id()));
+        if e.kind == Kind::Attention {
+            if e.since.is_none() || e.note.is_empty() || !e.to.is_empty() {
+                problems.push(format!("{at}: attention without a release, a message, or with a place"));
+            }
+        } else if e.changes.is_empty() {
+            problems.push(format!("{at}: {} without naming the API change", e.kind.id()));
         }
-        match e.action {
-            Action::Added if !output_nodes.contains_key(&(e.doc, e.from.clone())) => {
+        match e.kind {
+            Kind::Added if !output_nodes.contains_key(&(e.doc, e.from.clone())) => {
                 problems.push(format!("{at}: added, but the output does not have it"))
             }
-            Action::Added => {}
+            Kind::Added => {}
             _ if !source_nodes.contains_key(&(e.doc, e.from.clone())) => {
                 problems.push(format!("{at}: the report mentions a field the input does not have"))
             }
-            Action::Dropped if e.detail.is_empty() => {
+            Kind::Dropped if e.note.is_empty() => {
                 problems.push(format!("{at}: dropped without saying what to do instead"))
             }
-            Action::Renamed | Action::Moved | Action::Converted if e.to.is_empty() => {
-                problems.push(format!("{at}: {} to nowhere", e.action.id()))
+            Kind::Renamed | Kind::Moved | Kind::Converted if e.to.is_empty() => {
+                problems.push(format!("{at}: {} to nowhere", e.kind.id()))
             }
-            Action::Omitted | Action::Dropped if !e.to.is_empty() => {
-                problems.push(format!("{at}: {}, yet it names where it went", e.action.id()))
+            Kind::Omitted | Kind::Dropped if !e.to.is_empty() => {
+                problems.push(format!("{at}: {}, yet it names where it went", e.kind.id()))
             }
             _ => {}
         }
@@ -60,47 +64,53 @@ pub fn false_claims(sources: &Docs, outputs: &Docs, entries: &[Entry]) -> Vec<St
             }
             continue;
         };
-        match e.action {
-            Action::Renamed | Action::Moved | Action::Converted => {
+        match e.kind {
+            Kind::Renamed | Kind::Moved | Kind::Converted => {
                 for t in &e.to {
-                    let place =
-                        if e.derived() { t.path.clone() } else { format!("{}{}", t.path, &leaf[e.from.len()..]) };
+                    let place = if e.derived { t.path.clone() } else { format!("{}{}", t.path, &leaf[e.from.len()..]) };
                     match output_nodes.get(&(t.doc, place.clone())) {
                         None => problems.push(format!(
                             "{at}: {} to document {}: {place}, which the output does not have",
-                            e.action.id(),
+                            e.kind.id(),
                             t.doc
                         )),
-                        Some(held) if !e.derived() && *held != value => problems.push(format!(
+                        Some(held) if !e.derived && *held != value => problems.push(format!(
                             "{at}: {} to document {}: {place}, which holds {held} and not {value}",
-                            e.action.id(),
+                            e.kind.id(),
                             t.doc
                         )),
                         _ => {}
                     }
                 }
             }
-            Action::Omitted | Action::Dropped => {
+            Kind::Omitted | Kind::Dropped => {
                 if output_nodes.contains_key(&(doc, leaf.clone())) {
-                    problems.push(format!("{at}: {}, yet the output still has it", e.action.id()));
+                    problems.push(format!("{at}: {}, yet the output still has it", e.kind.id()));
                 }
             }
-            Action::Added => {}
+            Kind::Added => {}
+            Kind::Attention => match output_nodes.get(&(doc, leaf.clone())) {
+                Some(held) if *held == value => {}
+                _ => problems.push(format!("{at}: attention, yet the output does not keep {value} there")),
+            },
+            Kind::Mapped | Kind::NameFixed => {
+                problems.push(format!("{at}: {} (a migration's kind), which an upgrade does not write", e.kind.id()))
+            }
         }
     }
 
     for (doc, leaf, value) in leaves(outputs) {
-        let unchanged = entry_for(entries, doc, &leaf).is_none()
+        let unchanged = entry_for(entries, doc, &leaf).is_none_or(|e| e.kind == Kind::Attention)
             && source_nodes.get(&(doc, leaf.clone())).is_some_and(|held| *held == value);
-        let placed = entries.iter().any(|e| match e.action {
-            Action::Added => e.doc == doc && e.from == leaf,
+        let placed = entries.iter().any(|e| match e.kind {
+            Kind::Added => e.doc == doc && e.from == leaf,
             _ => e.to.iter().any(|t| t.doc == doc && covers(&t.path, &leaf)),
         });
         // A map or list emptied by taking out its last field.
         let emptied = is_empty_container(value)
             && entries
                 .iter()
-                .any(|e| e.doc == doc && e.action != Action::Added && e.from != leaf && covers(&leaf, &e.from));
+                .any(|e| e.doc == doc && e.kind != Kind::Added && e.from != leaf && covers(&leaf, &e.from));
         if !(unchanged || placed || emptied) {
             problems.push(format!("document {doc}: the output has {leaf} = {value}, which no entry accounts for"));
         }

@@ -488,7 +488,7 @@ pub fn document_json(d: &super::DocResult, target: Release) -> Json {
             out["objects"] = Json::Array(objects.clone());
             out["report"] = report
                 .iter()
-                .map(|e| serde_json::json!({"status": e.status.id(), "v1": e.v1, "v2": e.v2, "note": e.note}))
+                .map(|e| serde_json::json!({"status": e.kind.id(), "v1": e.from, "v2": e.place(), "note": e.note}))
                 .collect();
         }
         Outcome::Refused { reason, .. } => out["reason"] = reason.as_str().into(),
