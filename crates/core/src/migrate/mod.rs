@@ -86,6 +86,15 @@ impl Wording for MigrationWording {
     fn passed_through_because(&self) -> &'static str {
         "not a Training Operator job"
     }
+
+    fn written(&self) -> &'static str {
+        "converted"
+    }
+
+    /// `{status, v1, v2, note}`: the fields `migrate --format json` has always had (others read them).
+    fn entry_json(&self, e: &Entry) -> serde_json::Value {
+        serde_json::json!({"status": e.kind.id(), "v1": e.from, "v2": e.place(), "note": e.note})
+    }
 }
 
 impl Migration {

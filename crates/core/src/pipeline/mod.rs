@@ -9,6 +9,7 @@
 pub mod claims;
 pub mod failure;
 pub mod input;
+pub mod json;
 pub mod output;
 pub mod paths;
 pub mod report;
@@ -93,6 +94,10 @@ pub trait Wording {
     fn report_lines(&self, doc: &Document, report: &[Entry], out: &mut String);
     /// Why a passed-through document was not read: `not a Training Operator job`.
     fn passed_through_because(&self) -> &'static str;
+    /// A written document's outcome in `--format json`: `converted`, `rewritten`.
+    fn written(&self) -> &'static str;
+    /// One entry of a written document's report in `--format json`.
+    fn entry_json(&self, e: &Entry) -> Value;
 }
 
 /// The report for people: one block per document, in input order.

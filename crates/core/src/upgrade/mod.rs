@@ -261,6 +261,30 @@ impl Wording for UpgradeWording {
     fn passed_through_because(&self) -> &'static str {
         "not a Trainer object"
     }
+
+    fn written(&self) -> &'static str {
+        "rewritten"
+    }
+
+    /// `{status, from, to, note}` as a migration's `{status, v1, v2, note}` where the meaning is
+    /// the same (`status`, `note`); `to` names each place with its document, as a value can land
+    /// in another one; `changes` are the API changes it went through, `release` the one from
+    /// which a field needs the reader (`attention`).
+    fn entry_json(&self, e: &Entry) -> serde_json::Value {
+        let to: Vec<serde_json::Value> =
+            e.to.iter().map(|t| serde_json::json!({"document": t.doc, "path": t.path})).collect();
+        let changes: Vec<serde_json::Value> = e
+            .changes
+            .iter()
+            .map(|c| serde_json::json!({"release": c.release.line, "pr": c.pr, "reason": c.reason}))
+            .collect();
+        let mut out =
+            serde_json::json!({"status": e.kind.id(), "from": e.from, "to": to, "note": e.note, "changes": changes});
+        if let Some(release) = e.since {
+            out["release"] = release.line.into();
+        }
+        out
+    }
 }
 
 impl Upgrade {
@@ -298,6 +322,11 @@ impl Upgrade {
     /// One line per refused or invalid document, for the CLI's exit-1 case.
     pub fn failures(&self) -> Vec<String> {
         pipeline::failures(&self.docs)
+    }
+
+    /// Every document as `upgrade --format json` prints it (`crate::pipeline::json`).
+    pub fn documents_json(&self) -> Vec<serde_json::Value> {
+        self.docs.iter().map(|d| pipeline::json::document_json(d, &self.wording())).collect()
     }
 
     fn wording(&self) -> UpgradeWording {
