@@ -3,7 +3,7 @@
 
 mod common;
 
-use explorer_core::migrate::{migrate, Outcome, Status};
+use explorer_core::migrate::{migrate, Kind, Outcome};
 use serde_json::Value;
 
 const EXAMPLES: [&str; 15] = [
@@ -49,7 +49,7 @@ fn trainjob(objects: &[Value]) -> &Value {
 }
 
 fn entry<'a>(report: &'a [explorer_core::migrate::Entry], v1: &str) -> &'a explorer_core::migrate::Entry {
-    report.iter().find(|e| e.v1 == v1).unwrap_or_else(|| panic!("no report entry for {v1}: {report:#?}"))
+    report.iter().find(|e| e.from == v1).unwrap_or_else(|| panic!("no report entry for {v1}: {report:#?}"))
 }
 
 #[test]
@@ -123,7 +123,7 @@ spec:
     assert_eq!(job["metadata"]["labels"]["kueue.x-k8s.io/queue-name"], "team-q");
     assert_eq!(job["spec"]["activeDeadlineSeconds"], 3600);
     assert_eq!(job["spec"]["suspend"], true);
-    assert_eq!(entry(&report, "spec.runPolicy.cleanPodPolicy").status, Status::Dropped);
+    assert_eq!(entry(&report, "spec.runPolicy.cleanPodPolicy").kind, Kind::Dropped);
     assert!(entry(&report, "spec.runPolicy.cleanPodPolicy").note.contains("no V2 field"));
 }
 
@@ -162,7 +162,7 @@ spec:
     assert_eq!(pod["spec"]["containers"][0]["name"], "node");
     assert_eq!(pod["spec"]["containers"][0]["volumeMounts"][0]["mountPath"], "/data");
     assert_eq!(pod["metadata"]["labels"]["team"], "vision");
-    assert_eq!(entry(&report, "spec.jaxReplicaSpecs.Worker.template.spec.tolerations").status, Status::Moved);
+    assert_eq!(entry(&report, "spec.jaxReplicaSpecs.Worker.template.spec.tolerations").kind, Kind::Moved);
 }
 
 #[test]
@@ -196,7 +196,7 @@ spec:
     let job = trainjob(&objects);
     assert_eq!(job["spec"]["runtimeRef"]["kind"], "TrainingRuntime");
     assert_eq!(job["spec"]["runtimeRef"]["name"], rt["metadata"]["name"]);
-    assert_eq!(entry(&report, "spec.pytorchReplicaSpecs.Master.template.spec.containers[1]").status, Status::Moved);
+    assert_eq!(entry(&report, "spec.pytorchReplicaSpecs.Master.template.spec.containers[1]").kind, Kind::Moved);
 }
 
 #[test]
@@ -221,10 +221,10 @@ spec:
     );
     assert!(entry(&report, "spec.xgbReplicaSpecs.Master.restartPolicy").note.contains("podFailurePolicy"));
     let asym = entry(&report, "spec.xgbReplicaSpecs.Worker.template.spec.containers[0].args[0]");
-    assert_eq!(asym.status, Status::Dropped);
+    assert_eq!(asym.kind, Kind::Dropped);
     assert!(asym.note.contains(r#"the Master's args[0] is "--master""#), "{}", asym.note);
     let same = entry(&report, "spec.xgbReplicaSpecs.Worker.template.spec.containers[0].image");
-    assert_eq!((same.status, same.v2.as_deref()), (Status::Mapped, Some("spec.trainer.image")));
+    assert_eq!((same.kind, same.place()), (Kind::Mapped, Some("spec.trainer.image")));
     assert!(entry(&report, "spec.runPolicy.ttlSecondsAfterFinished").note.contains("TTL"));
 }
 
@@ -440,18 +440,15 @@ fn the_masters_resources_are_carried_by_resources_per_node_when_equal_and_report
     let (objects, report) = converted(&MASTER_WORKER_GPUS.replace("GPU", "1"));
     let master = "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources";
     let e = entry(&report, master);
-    assert_eq!((e.status, e.v2.as_deref()), (Status::Mapped, Some("spec.trainer.resourcesPerNode")), "{e:?}");
+    assert_eq!((e.kind, e.place()), (Kind::Mapped, Some("spec.trainer.resourcesPerNode")), "{e:?}");
     assert_eq!(trainjob(&objects)["spec"]["trainer"]["resourcesPerNode"]["limits"]["nvidia.com/gpu"], 1);
 
     let (_, report) = converted(&MASTER_WORKER_GPUS.replace("GPU", "2"));
     let gpu = entry(&report, &format!("{master}.limits.nvidia.com/gpu"));
-    assert_eq!(gpu.status, Status::Dropped);
+    assert_eq!(gpu.kind, Kind::Dropped);
     assert!(gpu.note.contains("the Worker's nvidia.com/gpu is 2"), "{}", gpu.note);
     let memory = entry(&report, &format!("{master}.limits.memory"));
-    assert_eq!(
-        (memory.status, memory.v2.as_deref()),
-        (Status::Mapped, Some("spec.trainer.resourcesPerNode.limits.memory"))
-    );
+    assert_eq!((memory.kind, memory.place()), (Kind::Mapped, Some("spec.trainer.resourcesPerNode.limits.memory")));
 }
 
 #[test]
@@ -548,7 +545,7 @@ fn the_trainer_containers_name_is_renamed_not_lost() {
     let Outcome::Written { lossy, report, .. } = &m.docs[0].outcome else { panic!("not converted") };
     assert!(!lossy, "{report:?}");
     let name = entry(report, "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].name");
-    assert_eq!(name.status, Status::Renamed);
+    assert_eq!(name.kind, Kind::NameFixed);
     assert!(name.note.contains("node"), "{}", name.note);
 }
 
@@ -567,4 +564,43 @@ fn an_mpijob_without_a_worker_count_is_refused_naming_the_default() {
         failure.contains("spec.mpiReplicaSpecs.Worker.replicas is absent") && failure.contains("default it to 0"),
         "{failure}"
     );
+}
+
+/// The claims check is the judge every conversion test above relies on: each kind of false
+/// migration report it must catch, on the simplest reference example.
+#[test]
+fn the_claims_check_catches_each_kind_of_false_migration_report() {
+    use explorer_core::migrate::{claims::false_claims, Entry};
+    let text = common::read_reference("v1-examples/pytorch/simple.yaml");
+    let (objects, report) = converted(&text);
+    let m = migrate(&text).unwrap();
+    let source = m.docs[0].source.as_ref().unwrap();
+    let expect = |objects: &[Value], report: &[Entry], problem: &str| {
+        let problems = false_claims(source, objects, report);
+        assert!(problems.iter().any(|p| p.contains(problem)), "{problem:?} not in {problems:#?}");
+    };
+    let master = "spec.pytorchReplicaSpecs.Master.template.spec.containers[0]";
+    let tj = objects.iter().position(|o| o["kind"] == "TrainJob").expect("a TrainJob");
+    // A mapped value that is not where the report says, and a place the output does not have.
+    let mut changed = objects.clone();
+    changed[tj]["spec"]["trainer"]["image"] = serde_json::json!("other");
+    expect(&changed, &report, &format!("{master}.image: mapped to spec.trainer.image, which holds \"other\""));
+    changed[tj]["spec"]["trainer"].as_object_mut().unwrap().remove("command");
+    expect(
+        &changed,
+        &report,
+        &format!("{master}.command[0]: mapped to spec.trainer.command[0], which the output does not have"),
+    );
+    // A field no entry accounts for.
+    let fewer: Vec<Entry> = report.iter().filter(|e| e.from != "metadata.namespace").cloned().collect();
+    expect(&objects, &fewer, "metadata.namespace: no entry accounts for it");
+    // Two entries for one field, a field the V1 document does not have, a drop without a reason.
+    let mut more = report.clone();
+    more.push(entry(&report, "metadata.name").clone());
+    more.push(Entry { from: "spec.nothing".into(), ..entry(&report, "metadata.name").clone() });
+    let dropped = more.iter().position(|e| e.kind == Kind::Dropped).expect("a dropped field");
+    more[dropped].note.clear();
+    expect(&objects, &more, "metadata.name: more than one entry");
+    expect(&objects, &more, "spec.nothing: the report mentions a field the V1 document does not have");
+    expect(&objects, &more, "dropped without a specific reason");
 }

@@ -6,7 +6,7 @@
 mod common;
 
 use explorer_core::migrate::claims::false_claims_for;
-use explorer_core::migrate::{migrate_to, Entry, Migration, Outcome, Status};
+use explorer_core::migrate::{migrate_to, Entry, Kind, Migration, Outcome};
 use explorer_data::api_changes::Subject;
 use explorer_data::catalog::Framework;
 use explorer_data::releases::{PodSettingsField, Release, RELEASES, V2_2};
@@ -137,7 +137,7 @@ fn trainjob(objects: &[Value]) -> &Value {
 }
 
 fn entry<'a>(report: &'a [Entry], v1: &str) -> &'a Entry {
-    report.iter().find(|e| e.v1 == v1).unwrap_or_else(|| panic!("no report entry for {v1}"))
+    report.iter().find(|e| e.from == v1).unwrap_or_else(|| panic!("no report entry for {v1}"))
 }
 
 const MASTER_POD: &str = "spec.pytorchReplicaSpecs.Master.template.spec";
@@ -177,7 +177,7 @@ fn pod_settings_go_where_each_release_keeps_them() {
         assert_eq!(pod["containers"][0]["name"], "node");
         assert_eq!(pod["containers"][0]["volumeMounts"][0]["mountPath"], "/data");
         let mounts = entry(&report, &format!("{MASTER_POD}.containers[0].volumeMounts"));
-        assert_eq!((mounts.status, mounts.v2.as_deref()), (Status::Moved, Some(volume_mounts)), "{}", release.tag);
+        assert_eq!((mounts.kind, mounts.place()), (Kind::Moved, Some(volume_mounts)), "{}", release.tag);
         assert!(m.report_text().contains(&format!("converted for Trainer {}", release.tag)));
         let name = format!("master_worker_pod_settings__{}", release.line);
         insta::assert_snapshot!(name, format!("{}\n##### report\n{}", m.output_yaml(), m.report_text()));
@@ -208,8 +208,8 @@ fn settings_a_release_cannot_hold_go_to_a_generated_runtime_in_that_release_only
             let fits = release.line >= since;
             assert_eq!(generated, !fits, "{} {path}", release.tag);
             let e = entry(&report, &format!("spec.pytorchReplicaSpecs.Master.template.{path}"));
-            let target = e.v2.as_deref().unwrap_or_default();
-            assert_eq!(e.status, Status::Moved, "{} {path}", release.tag);
+            let target = e.place().unwrap_or_default();
+            assert_eq!(e.kind, Kind::Moved, "{} {path}", release.tag);
             let expected = if fits {
                 format!("spec.{}[", release.pod_settings().field())
             } else {
@@ -238,10 +238,10 @@ fn deadline_and_processes_per_node_follow_each_release() {
         let procs = entry(&report, "spec.nprocPerNode");
         if release.declares(Subject::TrainJob, "spec.activeDeadlineSeconds") {
             assert_eq!(spec["activeDeadlineSeconds"], 7200);
-            assert_eq!(deadline.status, Status::Mapped);
+            assert_eq!(deadline.kind, Kind::Mapped);
         } else {
             assert!(spec.get("activeDeadlineSeconds").is_none());
-            assert_eq!(deadline.status, Status::Dropped);
+            assert_eq!(deadline.kind, Kind::Dropped);
             assert!(
                 deadline.note.contains(release.tag) && deadline.note.contains("arrived in v2.2"),
                 "{}",
@@ -250,10 +250,10 @@ fn deadline_and_processes_per_node_follow_each_release() {
         }
         if release.is_before(&V2_2) {
             assert_eq!(trainer["numProcPerNode"], "gpu", "{}: v2.0 and v2.1 take the name", release.tag);
-            assert_eq!(procs.status, Status::Mapped);
+            assert_eq!(procs.kind, Kind::Mapped);
         } else {
             assert!(trainer.get("numProcPerNode").is_none(), "{}: int32 only", release.tag);
-            assert_eq!(procs.status, Status::Dropped);
+            assert_eq!(procs.kind, Kind::Dropped);
             assert!(procs.note.contains(release.tag), "{}", procs.note);
         }
         // A number given as a string is a number in every release.

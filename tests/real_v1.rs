@@ -194,10 +194,11 @@ fn every_real_job_converts_or_is_refused_clearly_for_every_release() {
                             problems.push(format!("{at}: {p}"));
                         }
                         // An image with a `${VARIABLE}` (09's `${REGISTRY}/gpu-profile`) is pointed out.
-                        for e in report.iter().filter(|e| e.v1.ends_with(".image")) {
-                            let image = image_at(d.source.as_ref().unwrap(), &e.v1);
+                        for e in report.iter().filter(|e| e.from.ends_with(".image")) {
+                            let image = image_at(d.source.as_ref().unwrap(), &e.from);
                             if image.is_some_and(|i| i.contains("${")) && !e.note.contains("unrendered template") {
-                                problems.push(format!("{at}: {} holds {image:?} and the report does not say so", e.v1));
+                                problems
+                                    .push(format!("{at}: {} holds {image:?} and the report does not say so", e.from));
                             }
                         }
                     }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use explorer_core::upgrade::{self, claims, notes, Action, Outcome, Upgrade};
+use explorer_core::upgrade::{self, claims, notes, Kind, Outcome, Upgrade};
 use explorer_data::releases::{Release, V2_0, V2_1, V2_2, V2_3};
 use serde_json::{json, Value};
 
@@ -232,14 +232,14 @@ fn entry(u: &Upgrade, doc: usize, field: &str) -> upgrade::Entry {
 fn report(u: &Upgrade) -> Vec<(usize, String, &'static str, Vec<&'static str>)> {
     u.entries()
         .iter()
-        .map(|e| (e.doc, e.from.clone(), e.action.id(), e.changes.iter().map(|c| c.release.line).collect()))
+        .map(|e| (e.doc, e.from.clone(), e.kind.id(), e.changes.iter().map(|c| c.release.line).collect()))
         .collect()
 }
 
 fn row(
     doc: usize,
     from: &str,
-    action: Action,
+    action: Kind,
     releases: &[&'static str],
 ) -> (usize, String, &'static str, Vec<&'static str>) {
     (doc, from.to_string(), action.id(), releases.to_vec())
@@ -286,14 +286,15 @@ fn v2_0_to_v2_1_moves_the_pod_fields_of_each_override_under_spec() {
     assert_eq!(
         report(&u),
         [
-            row(3, &format!("{o}[0].targetJobs[0].name"), Action::Renamed, &["v2.1"]),
-            row(3, &format!("{o}[0].serviceAccountName"), Action::Renamed, &["v2.1"]),
-            row(3, &format!("{o}[0].nodeSelector"), Action::Renamed, &["v2.1"]),
-            row(3, &format!("{o}[0].containers"), Action::Renamed, &["v2.1"]),
-            row(3, &format!("{o}[0].volumes"), Action::Renamed, &["v2.1"]),
-            row(3, &format!("{o}[1].targetJobs[0].name"), Action::Renamed, &["v2.1"]),
-            row(3, &format!("{o}[1].targetJobs[1].name"), Action::Renamed, &["v2.1"]),
-            row(3, &format!("{o}[1].tolerations"), Action::Renamed, &["v2.1"]),
+            row(3, &format!("{o}[0].targetJobs[0].name"), Kind::Renamed, &["v2.1"]),
+            row(3, &format!("{o}[0].serviceAccountName"), Kind::Renamed, &["v2.1"]),
+            row(3, &format!("{o}[0].nodeSelector"), Kind::Renamed, &["v2.1"]),
+            row(3, &format!("{o}[0].containers"), Kind::Renamed, &["v2.1"]),
+            row(3, &format!("{o}[0].volumes"), Kind::Renamed, &["v2.1"]),
+            row(3, &format!("{o}[1].targetJobs[0].name"), Kind::Renamed, &["v2.1"]),
+            row(3, &format!("{o}[1].targetJobs[1].name"), Kind::Renamed, &["v2.1"]),
+            row(3, &format!("{o}[1].tolerations"), Kind::Renamed, &["v2.1"]),
+            row(5, "spec.runtimeRef.name", Kind::Attention, &[]),
         ]
     );
     // Nothing else changed: the runtimes and the other TrainJobs are as they were.
@@ -304,13 +305,12 @@ fn v2_0_to_v2_1_moves_the_pod_fields_of_each_override_under_spec() {
 }
 
 fn assert_removed_runtime_warning(u: &Upgrade, line: &str) {
-    let Outcome::Written { report: upgrade::DocReport { warnings, .. }, .. } = &u.docs[4].outcome else {
-        panic!("pi was not rewritten")
-    };
+    let Outcome::Written { report, .. } = &u.docs[4].outcome else { panic!("pi was not rewritten") };
+    let warnings: Vec<_> = report.iter().filter(|e| e.kind == Kind::Attention).collect();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
-    assert_eq!(warnings[0].path, "spec.runtimeRef.name");
-    assert_eq!(warnings[0].release.line, line);
-    assert!(warnings[0].message.starts_with("mpi-distributed is a built-in runtime of v2.0 that v2.1 no longer ships"));
+    assert_eq!(warnings[0].from, "spec.runtimeRef.name");
+    assert_eq!(warnings[0].since.map(|r| r.line), Some(line));
+    assert!(warnings[0].note.starts_with("mpi-distributed is a built-in runtime of v2.0 that v2.1 no longer ships"));
     assert!(u.report_text().contains("attention spec.runtimeRef.name (v2.1: mpi-distributed"), "{}", u.report_text());
 }
 
@@ -349,22 +349,22 @@ fn v2_1_to_v2_2_turns_overrides_and_labels_into_runtime_patches_and_counts_cpus(
     assert_eq!(
         report(&u),
         [
-            row(1, &format!("{o}.targetJobs[0].name"), Action::Renamed, &["v2.2"]),
-            row(1, &format!("{o}.metadata.annotations"), Action::Renamed, &["v2.2"]),
-            row(1, &format!("{o}.spec.affinity"), Action::Renamed, &["v2.2"]),
-            row(1, &format!("{o}.spec.imagePullSecrets"), Action::Renamed, &["v2.2"]),
-            row(1, "spec.runtimePatches[0].manager", Action::Added, &["v2.2"]),
-            row(1, "spec.labels", Action::Moved, &["v2.2"]),
-            row(1, "spec.trainer.numProcPerNode", Action::Converted, &["v2.2"]),
-            row(2, "spec.mlPolicy.torch.numProcPerNode", Action::Dropped, &["v2.2"]),
+            row(1, &format!("{o}.targetJobs[0].name"), Kind::Renamed, &["v2.2"]),
+            row(1, &format!("{o}.metadata.annotations"), Kind::Renamed, &["v2.2"]),
+            row(1, &format!("{o}.spec.affinity"), Kind::Renamed, &["v2.2"]),
+            row(1, &format!("{o}.spec.imagePullSecrets"), Kind::Renamed, &["v2.2"]),
+            row(1, "spec.runtimePatches[0].manager", Kind::Added, &["v2.2"]),
+            row(1, "spec.labels", Kind::Moved, &["v2.2"]),
+            row(1, "spec.trainer.numProcPerNode", Kind::Converted, &["v2.2"]),
+            row(2, "spec.mlPolicy.torch.numProcPerNode", Kind::Dropped, &["v2.2"]),
         ]
     );
     // The runtime's 8 is lost (no TrainJob of the input uses it): said so, with what to do.
     assert!(u.is_lossy());
     let dropped = entry(&u, 2, "spec.mlPolicy.torch.numProcPerNode");
-    assert!(dropped.detail.contains("set `spec.trainer.numProcPerNode: 8` on every TrainJob"), "{}", dropped.detail);
+    assert!(dropped.note.contains("set `spec.trainer.numProcPerNode: 8` on every TrainJob"), "{}", dropped.note);
     let converted = entry(&u, 1, "spec.trainer.numProcPerNode");
-    assert!(converted.detail.contains("`cpu` stood for the CPUs per node: 4"), "{}", converted.detail);
+    assert!(converted.note.contains("`cpu` stood for the CPUs per node: 4"), "{}", converted.note);
 }
 
 #[test]
@@ -415,22 +415,23 @@ fn v2_0_to_v2_3_chains_every_change_into_one_entry_per_field() {
     assert_eq!(
         report(&u),
         [
-            row(1, "spec.mlPolicy.torch.numProcPerNode", Action::Moved, &["v2.2"]),
-            row(2, "spec.mlPolicy.torch.numProcPerNode", Action::Omitted, &["v2.2"]),
-            row(2, "spec.mlPolicy.torch.elasticPolicy", Action::Omitted, &["v2.2"]),
-            row(3, &format!("{o}[0].targetJobs[0].name"), Action::Renamed, both),
-            row(3, &format!("{o}[0].serviceAccountName"), Action::Renamed, both),
-            row(3, &format!("{o}[0].nodeSelector"), Action::Renamed, both),
-            row(3, &format!("{o}[0].containers"), Action::Renamed, both),
-            row(3, &format!("{o}[0].volumes"), Action::Renamed, both),
-            row(3, &format!("{o}[1].targetJobs[0].name"), Action::Renamed, both),
-            row(3, &format!("{o}[1].targetJobs[1].name"), Action::Renamed, both),
-            row(3, &format!("{o}[1].tolerations"), Action::Renamed, both),
-            row(3, "spec.runtimePatches[0].manager", Action::Added, &["v2.2"]),
-            row(3, "spec.runtimePatches[1].manager", Action::Added, &["v2.2"]),
-            row(3, "spec.labels", Action::Moved, &["v2.2"]),
-            row(3, "spec.annotations", Action::Moved, &["v2.2"]),
-            row(3, "spec.trainer.numProcPerNode", Action::Omitted, &["v2.2"]),
+            row(1, "spec.mlPolicy.torch.numProcPerNode", Kind::Moved, &["v2.2"]),
+            row(2, "spec.mlPolicy.torch.numProcPerNode", Kind::Omitted, &["v2.2"]),
+            row(2, "spec.mlPolicy.torch.elasticPolicy", Kind::Omitted, &["v2.2"]),
+            row(3, &format!("{o}[0].targetJobs[0].name"), Kind::Renamed, both),
+            row(3, &format!("{o}[0].serviceAccountName"), Kind::Renamed, both),
+            row(3, &format!("{o}[0].nodeSelector"), Kind::Renamed, both),
+            row(3, &format!("{o}[0].containers"), Kind::Renamed, both),
+            row(3, &format!("{o}[0].volumes"), Kind::Renamed, both),
+            row(3, &format!("{o}[1].targetJobs[0].name"), Kind::Renamed, both),
+            row(3, &format!("{o}[1].targetJobs[1].name"), Kind::Renamed, both),
+            row(3, &format!("{o}[1].tolerations"), Kind::Renamed, both),
+            row(3, "spec.runtimePatches[0].manager", Kind::Added, &["v2.2"]),
+            row(3, "spec.runtimePatches[1].manager", Kind::Added, &["v2.2"]),
+            row(3, "spec.labels", Kind::Moved, &["v2.2"]),
+            row(3, "spec.annotations", Kind::Moved, &["v2.2"]),
+            row(3, "spec.trainer.numProcPerNode", Kind::Omitted, &["v2.2"]),
+            row(5, "spec.runtimeRef.name", Kind::Attention, &[]),
         ]
     );
     // The runtime's value landed in the other document, and the report names it.
@@ -562,9 +563,9 @@ fn notes_come_from_the_same_rewrite_with_release_and_reason() {
     assert!(overrides.reason.contains("; v2.2 #3309: pod settings became runtime patches"), "{}", overrides.reason);
     let pi = notes.iter().find(|n| n.object == "TrainJob pi").expect("the removed runtime");
     assert_eq!((pi.action, pi.release), ("attention", V2_1));
-    // One note per report entry and warning, nothing invented.
+    // One note per report entry (the removed runtime's is an attention entry), nothing invented.
     let u = upgrade::upgrade(V2_0_STREAM, V2_0, V2_3).unwrap();
-    assert_eq!(notes.len(), u.entries().len() + 1);
+    assert_eq!(notes.len(), u.entries().len());
     // Each note's release is one the upgrade crossed.
     for n in &notes {
         assert!([V2_1, V2_2, V2_3].contains(&n.release), "{n:?}");
@@ -625,8 +626,8 @@ fn the_claims_check_catches_each_kind_of_false_report() {
     let mut entries = u.entries();
     entries.push(entries[1].clone());
     entries[0].changes.clear();
-    let dropped = entries.iter().position(|e| e.action == Action::Dropped).expect("a dropped entry");
-    entries[dropped].detail.clear();
+    let dropped = entries.iter().position(|e| e.kind == Kind::Dropped).expect("a dropped entry");
+    entries[dropped].note.clear();
     expect(&outputs, &entries, "spec.podTemplateOverrides[0].metadata.annotations: more than one entry");
     expect(
         &outputs,
@@ -673,12 +674,12 @@ fn overrides_that_changed_nothing_are_left_out_and_said_so() {
     assert_eq!(
         report(&u),
         [
-            row(1, &format!("{o}[0]"), Action::Omitted, &["v2.2"]),
-            row(1, &format!("{o}[1].targetJobs[0].name"), Action::Renamed, &["v2.2"]),
-            row(1, &format!("{o}[1].metadata.labels"), Action::Renamed, &["v2.2"]),
-            row(1, &format!("{o}[1].metadata.name"), Action::Omitted, &["v2.2"]),
-            row(1, &format!("{o}[1].spec"), Action::Renamed, &["v2.2"]),
-            row(1, "spec.runtimePatches[0].manager", Action::Added, &["v2.2"]),
+            row(1, &format!("{o}[0]"), Kind::Omitted, &["v2.2"]),
+            row(1, &format!("{o}[1].targetJobs[0].name"), Kind::Renamed, &["v2.2"]),
+            row(1, &format!("{o}[1].metadata.labels"), Kind::Renamed, &["v2.2"]),
+            row(1, &format!("{o}[1].metadata.name"), Kind::Omitted, &["v2.2"]),
+            row(1, &format!("{o}[1].spec"), Kind::Renamed, &["v2.2"]),
+            row(1, "spec.runtimePatches[0].manager", Kind::Added, &["v2.2"]),
         ]
     );
     assert!(!u.is_lossy());

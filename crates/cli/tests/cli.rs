@@ -272,3 +272,59 @@ fn a_reader_closing_the_pipe_early_gets_no_panic_and_no_error() {
         assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
     }
 }
+
+/// `upgrade --format json`: each document in the shape `migrate --format json` gives one (its
+/// position, outcome, objects and report), each report entry with `status` and `note` as a
+/// migration's and `from`/`to` where a migration has `v1`/`v2`, `to` naming each place's
+/// document; plus the API changes it went through. A migration's entries keep their fields.
+#[test]
+fn upgrade_json_gives_each_document_in_the_shape_of_migrate_json() {
+    use serde_json::{json, Value};
+    let keys = |v: &Value| {
+        let mut keys: Vec<String> = v.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+        keys.sort();
+        keys
+    };
+    let out = cli_with_stdin(&["upgrade", "--format", "json", "--from", "v2.1", "--to", "v2.3", "-"], V2_1_TRAINJOB);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let docs: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(docs.len(), 2);
+    let (mnist, eight) = (&docs[0], &docs[1]);
+    assert_eq!(
+        [
+            &mnist["document"],
+            &mnist["line"],
+            &mnist["outcome"],
+            &mnist["kind"],
+            &mnist["name"],
+            &mnist["lossy"],
+            &mnist["file"]
+        ],
+        [&json!(1), &json!(1), &json!("rewritten"), &json!("TrainJob"), &json!("mnist"), &json!(false), &json!("-")]
+    );
+    assert_eq!(mnist["objects"][0]["spec"]["runtimePatches"][0]["manager"], "trainer-v2-explorer/upgrade");
+    let selector = "spec.podTemplateOverrides[0].spec.nodeSelector";
+    let renamed =
+        mnist["report"].as_array().unwrap().iter().find(|e| e["from"] == selector).expect("the override's entry");
+    assert_eq!(keys(renamed), ["changes", "from", "note", "status", "to"]);
+    assert_eq!(renamed["status"], "renamed");
+    assert_eq!(
+        renamed["to"],
+        json!([{"document": 1, "path": "spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.nodeSelector"}])
+    );
+    let releases: Vec<&Value> = renamed["changes"].as_array().unwrap().iter().map(|c| &c["release"]).collect();
+    assert_eq!(releases, [&json!("v2.2")]);
+    assert_eq!((&eight["outcome"], &eight["lossy"]), (&json!("rewritten"), &json!(true)));
+    let dropped = eight["report"].as_array().unwrap().iter().find(|e| e["status"] == "dropped").expect("the drop");
+    assert_eq!(dropped["from"], "spec.mlPolicy.torch.numProcPerNode");
+    assert!(dropped["note"].as_str().unwrap().contains("numProcPerNode: 8"), "{dropped}");
+
+    // The same document fields as a migration's, which adds its pod comparison.
+    let out = cli(&["migrate", "--format", "json", &reference("v1-examples/pytorch/simple.yaml")]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let migrated: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let mut fields = keys(&migrated[0]);
+    fields.retain(|k| k != "pods");
+    assert_eq!(fields, keys(mnist));
+    assert_eq!(keys(&migrated[0]["report"][0]), ["note", "status", "v1", "v2"]);
+}

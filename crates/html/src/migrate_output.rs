@@ -65,7 +65,7 @@ pub const MAX_BLOCKS: usize = 40;
 
 /// The objects' blocks and the apply line, written for `target`, or an empty string when
 /// nothing was written.
-pub fn output_html<R>(docs: &[Document<R>], target: Release) -> String {
+pub fn output_html(docs: &[Document], target: Release) -> String {
     let mut objects = output_objects(docs);
     if objects.is_empty() {
         return String::new();

@@ -7,7 +7,7 @@
 
 use crate::highlight::{push_escaped_html, push_lines};
 use crate::migrate::pods::PodComparison;
-use crate::migrate::report::{Entry, EntryIndex, Status};
+use crate::migrate::report::{Entry, EntryIndex, Kind};
 use crate::migrate::{migrate_to, DocResult, Migration, Outcome};
 use crate::model::Value;
 use crate::releases::{Release, NEWEST};
@@ -16,13 +16,13 @@ use crate::yaml::{self, Sink};
 use serde::Serialize;
 use std::fmt::Write;
 
-fn class_of(status: Status) -> &'static str {
-    match status {
-        Status::Mapped => "m",
-        Status::Moved => "v",
-        Status::Dropped => "d",
+fn class_of(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Mapped | Kind::Renamed | Kind::Converted | Kind::Added | Kind::Attention => "m",
+        Kind::Moved => "v",
+        Kind::Dropped | Kind::Omitted => "d",
         // The field still has its counterpart, under V2's fixed name.
-        Status::Renamed => "m",
+        Kind::NameFixed => "m",
     }
 }
 
@@ -32,7 +32,7 @@ fn describe(d: &DocResult) -> (String, &'static str, String) {
     match &d.outcome {
         Outcome::Written { name, kind, report, lossy, .. } => {
             let message = if *lossy {
-                let dropped = report.iter().filter(|e| e.status == Status::Dropped).count();
+                let dropped = report.iter().filter(|e| e.kind == Kind::Dropped).count();
                 format!("Converted; {dropped} field(s) could not be carried over (see the report).")
             } else {
                 "Converted without losses.".into()
@@ -88,7 +88,7 @@ impl Sink for MarkedSource<'_> {
 
     fn end_line(&mut self) {
         self.text.push('\n');
-        self.classes.push(self.index.find(&self.path).map(|i| class_of(self.report[i].status)));
+        self.classes.push(self.index.find(&self.path).map(|i| class_of(self.report[i].kind)));
     }
 
     fn enter_key(&mut self, key: &str) {
@@ -152,11 +152,11 @@ pub fn report_html(m: &Migration) -> String {
              <thead><tr><th scope=\"col\">V1 field</th><th scope=\"col\">Outcome</th><th scope=\"col\">V2 / reason</th></tr></thead><tbody>"
         );
         for e in report {
-            let status = e.status.id();
+            let status = e.kind.id();
             let _ = write!(out, "<tr class=\"{status}\"><td><code>");
-            push_escaped_html(&mut out, &e.v1);
+            push_escaped_html(&mut out, &e.from);
             let _ = write!(out, "</code></td><td>{status}</td><td>");
-            if let Some(v2) = e.v2.as_deref().filter(|v2| !v2.is_empty()) {
+            if let Some(v2) = e.place().filter(|v2| !v2.is_empty()) {
                 out.push_str("<code>");
                 push_escaped_html(&mut out, v2);
                 out.push_str("</code>");

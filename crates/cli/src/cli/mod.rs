@@ -58,8 +58,8 @@ enum Command {
         target: &'static crate::releases::Release,
         /// `yaml`: the V2 objects. `json`: per document its outcome, V2 objects, report and the pod
         /// by pod comparison of what V1 ran with what Trainer runs.
-        #[arg(long, value_enum, default_value_t = MigrateFormat::Yaml)]
-        format: MigrateFormat,
+        #[arg(long, value_enum, default_value_t = BatchFormat::Yaml)]
+        format: BatchFormat,
     },
     /// Rewrite Trainer V2 manifests (TrainJob, TrainingRuntime, ClusterTrainingRuntime) written for
     /// one release so that a newer release accepts them. Prints the YAML on stdout and what
@@ -79,6 +79,10 @@ enum Command {
         /// Only the one-line outcome per lossy document on stderr, not the field-by-field report.
         #[arg(long)]
         quiet: bool,
+        /// `yaml`: the rewritten objects. `json`: per document its outcome, objects and report
+        /// (each field with its API changes), in the shape of `migrate --format json`.
+        #[arg(long, value_enum, default_value_t = BatchFormat::Yaml)]
+        format: BatchFormat,
     },
     /// Build the post from post/trainer-v2.md: index.html, and the blog's Markdown export.
     Post {
@@ -234,7 +238,7 @@ fn migrate(files: &[std::path::PathBuf], quiet: bool, target: crate::releases::R
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum MigrateFormat {
+enum BatchFormat {
     Yaml,
     Json,
 }
@@ -242,23 +246,34 @@ enum MigrateFormat {
 /// `migrate --format json`: one JSON array of every document of every file on stdout, each with
 /// its file; failures on stderr as in YAML mode.
 fn migrate_json(files: &[std::path::PathBuf], target: crate::releases::Release) -> ExitCode {
+    batch_json(files, |text| {
+        let m = crate::migrate::migrate_to(text, target)?;
+        Ok((m.failures(), m.docs.iter().map(|d| crate::migrate::pods::document_json(d, target)).collect()))
+    })
+}
+
+/// Runs `process` on every file (or stdin for `-`) for a batch command's `--format json`: the
+/// documents of every file as one JSON array on stdout, each with its file; the failures on
+/// stderr, one line each, as in YAML mode (exit 1).
+fn batch_json(
+    files: &[std::path::PathBuf],
+    mut process: impl FnMut(&str) -> Result<(Vec<String>, Vec<serde_json::Value>), String>,
+) -> ExitCode {
     let mut docs = Vec::new();
     let mut failed = false;
     for path in files {
         let label = path.display().to_string();
-        let result = read_input(path).and_then(|text| crate::migrate::migrate_to(&text, target));
-        match result {
+        match read_input(path).and_then(|text| process(&text)) {
             Err(e) => {
                 eprintln!("trainer-explorer: {label}: {e}");
                 failed = true;
             }
-            Ok(m) => {
-                for f in m.failures() {
+            Ok((failures, documents)) => {
+                for f in failures {
                     eprintln!("trainer-explorer: {label}: {f}");
                     failed = true;
                 }
-                for d in &m.docs {
-                    let mut doc = crate::migrate::pods::document_json(d, target);
+                for mut doc in documents {
                     doc["file"] = label.clone().into();
                     docs.push(doc);
                 }
@@ -342,12 +357,17 @@ pub fn run() -> ExitCode {
         Command::Fallback { page, out, check } => fallback(&page, out.as_deref(), check),
         Command::Post { check, out, export } => post(check, &out, export.as_deref()),
         Command::FallbackFiles { out } => fallback_files(&out),
-        Command::Migrate { files, quiet, target, format: MigrateFormat::Yaml } => {
-            return migrate(&files, quiet, *target)
-        }
-        Command::Migrate { files, target, format: MigrateFormat::Json, .. } => return migrate_json(&files, *target),
-        Command::Upgrade { from, to, files, quiet } => {
+        Command::Migrate { files, quiet, target, format: BatchFormat::Yaml } => return migrate(&files, quiet, *target),
+        Command::Migrate { files, target, format: BatchFormat::Json, .. } => return migrate_json(&files, *target),
+        Command::Upgrade { from, to, files, quiet, format: BatchFormat::Yaml } => {
             return upgrade::run(&files, *from, to.copied().unwrap_or(crate::releases::NEWEST), quiet)
+        }
+        Command::Upgrade { from, to, files, format: BatchFormat::Json, .. } => {
+            let to = to.copied().unwrap_or(crate::releases::NEWEST);
+            return batch_json(&files, |text| {
+                let u = crate::upgrade::upgrade(text, *from, to)?;
+                Ok((u.failures(), u.documents_json()))
+            });
         }
     };
     match result.and_then(|out| print_output(&out)) {

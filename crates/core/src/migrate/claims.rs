@@ -1,13 +1,11 @@
-//! Checks a migration report against the objects it describes: every claim the report makes
-//! about a V1 field must be true of the output. The tests run it on every example, every
-//! snapshot case and every generated job; it is not a catch-all that gives every field an
-//! answer, it is the judge of the answers the converter gave.
+//! Checks a migration report against the objects it describes: the shared rules
+//! (`crate::pipeline::claims`) and a migration's own, about the release it writes for.
 
-use super::report::{entry_for, Entry, Status};
-use crate::pipeline::paths::{covers, leaf_paths};
+use super::report::{Entry, Kind};
+use crate::pipeline::claims::{self, Judge, Nodes, Written};
+use crate::pipeline::paths::covers;
 use crate::releases::{Release, NEWEST, RELEASES};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashSet};
 
 /// Reasons too vague to count as "a specific reason" for dropping a field.
 const VAGUE_REASONS: [&str; 3] = ["", "not carried over: no V2 field holds it", "no V2 field"];
@@ -17,89 +15,89 @@ pub fn false_claims(source: &Value, objects: &[Value], report: &[Entry]) -> Vec<
     false_claims_for(source, objects, report, &NEWEST)
 }
 
+/// A migration judges one V1 document and what it became.
+struct Migration;
+
+impl Judge for Migration {
+    fn at(&self, _: usize, path: &str) -> String {
+        path.to_string()
+    }
+
+    fn input(&self) -> &'static str {
+        "V1 document"
+    }
+
+    fn writes(&self, kind: Kind) -> bool {
+        matches!(kind, Kind::Mapped | Kind::Moved | Kind::Dropped | Kind::NameFixed)
+    }
+
+    fn unmentioned_stays(&self) -> bool {
+        false
+    }
+
+    fn same_value(&self, held: &Value, v1: &Value) -> bool {
+        same_value(held, v1)
+    }
+}
+
 /// The false claims of `report` about `source` (the V1 document) given the `objects` produced
 /// from it for `target`; empty when every claim holds.
 pub fn false_claims_for(source: &Value, objects: &[Value], report: &[Entry], target: &Release) -> Vec<String> {
-    let mut problems = Vec::new();
-    let mut source_nodes = BTreeMap::new();
-    flatten(source, String::new(), &mut source_nodes);
-    let mut output = BTreeMap::new();
-    for o in objects {
-        let prefix = match o["kind"].as_str() {
-            Some("TrainJob") => String::new(),
-            Some(kind) => format!("{kind} {} ", o["metadata"]["name"].as_str().unwrap_or_default()),
-            None => continue,
-        };
-        flatten(o, prefix, &mut output);
-    }
+    // The document's number, as its entries carry it (0 when converted on its own).
+    let doc = report.first().map_or(0, |e| e.doc);
+    let outputs: Vec<Written> = objects
+        .iter()
+        .filter_map(|o| {
+            let prefix = match o["kind"].as_str()? {
+                "TrainJob" => String::new(),
+                kind => format!("{kind} {} ", o["metadata"]["name"].as_str().unwrap_or_default()),
+            };
+            Some(Written { doc, prefix, object: o })
+        })
+        .collect();
+    let c = claims::check(&Migration, &[(doc, source)], &outputs, report);
+    let mut problems = c.problems;
 
-    let mut seen = HashSet::new();
+    let pod_settings = format!("spec.{}[", target.pod_settings().field());
     for e in report {
-        if !seen.insert((e.v1.as_str(), e.exact)) {
-            problems.push(format!("{}: more than one entry", e.v1));
-        }
-        if !source_nodes.contains_key(&e.v1) {
-            problems.push(format!("{}: the report mentions a field the V1 document does not have", e.v1));
-        }
-        let pod_settings = format!("spec.{}[", target.pod_settings().field());
-        if e.status == Status::Moved
-            && !e.v2.as_deref().is_some_and(|t| t.starts_with("TrainingRuntime ") || t.starts_with(&pod_settings))
+        if e.kind == Kind::Moved
+            && !e.place().is_some_and(|t| t.starts_with("TrainingRuntime ") || t.starts_with(&pod_settings))
         {
             problems.push(format!(
                 "{}: moved, but not to {pod_settings}...] ({}) or a generated runtime: {:?}",
-                e.v1, target.tag, e.v2
+                e.from,
+                target.tag,
+                e.place()
             ));
         }
         // A note speaks of the release written for, never of another one.
         if let Some(other) = RELEASES.iter().find(|r| r.tag != target.tag && e.note.contains(r.tag)) {
-            problems.push(format!("{}: the note names {} in output for {}: {:?}", e.v1, other.tag, target.tag, e.note));
+            problems
+                .push(format!("{}: the note names {} in output for {}: {:?}", e.from, other.tag, target.tag, e.note));
         }
-        if e.exact {
-            if let Some(target) = &e.v2 {
-                if !output.contains_key(target.as_str()) {
-                    problems.push(format!("{}: mapped to {target}, which the output does not have", e.v1));
-                }
+        match e.kind {
+            Kind::NameFixed if VAGUE_REASONS.contains(&e.note.as_str()) => {
+                problems.push(format!("{}: renamed without saying to what ({:?})", e.from, e.note))
             }
+            Kind::Dropped if VAGUE_REASONS.contains(&e.note.as_str()) => {
+                problems.push(format!("{}: dropped without a specific reason ({:?})", e.from, e.note))
+            }
+            _ => {}
         }
     }
 
-    let mut leaves = Vec::new();
-    leaf_paths(source, String::new(), &mut leaves);
-    let single_template = matches!(source["kind"].as_str(), Some("PyTorchJob" | "XGBoostJob" | "JAXJob"));
-    for (leaf, value) in &leaves {
-        let Some(e) = entry_for(report, leaf) else {
-            problems.push(format!("{leaf}: no entry accounts for it"));
-            continue;
-        };
-        match (e.status, &e.v2) {
-            (Status::Mapped | Status::Moved, Some(target)) => {
-                let at = if e.derived { target.clone() } else { format!("{target}{}", &leaf[e.v1.len()..]) };
-                match output.get(at.as_str()) {
-                    None => problems.push(format!("{leaf}: {} to {at}, which the output does not have", e.status.id())),
-                    Some(held) if !e.derived && !same_value(held, value) => {
-                        problems.push(format!("{leaf}: {} to {at}, which holds {held} and not {value}", e.status.id()))
-                    }
-                    _ => {}
-                }
+    // A single-template job's drop is false when every node gets the value anyway.
+    if matches!(source["kind"].as_str(), Some("PyTorchJob" | "XGBoostJob" | "JAXJob")) {
+        for (_, leaf, value) in &c.leaves {
+            let Some(e) = crate::pipeline::report::entry_for(report, leaf) else { continue };
+            if e.kind != Kind::Dropped {
+                continue;
             }
-            (Status::Mapped | Status::Moved, None) => problems.push(format!("{leaf}: {} to nowhere", e.status.id())),
-            (Status::Renamed, _) => {
-                if VAGUE_REASONS.contains(&e.note.as_str()) {
-                    problems.push(format!("{leaf}: renamed without saying to what ({:?})", e.note));
-                }
-            }
-            (Status::Dropped, _) => {
-                if VAGUE_REASONS.contains(&e.note.as_str()) {
-                    problems.push(format!("{leaf}: dropped without a specific reason ({:?})", e.note));
-                }
-                if single_template {
-                    if let Some(at) = held_for_every_node(leaf, value, report, &output) {
-                        problems.push(format!(
-                            "{leaf}: dropped ({}), yet every node gets this value: the output holds it at {at}",
-                            e.note
-                        ));
-                    }
-                }
+            if let Some(at) = held_for_every_node(doc, leaf, value, report, &c.outputs) {
+                problems.push(format!(
+                    "{leaf}: dropped ({}), yet every node gets this value: the output holds it at {at}",
+                    e.note
+                ));
             }
         }
     }
@@ -108,20 +106,15 @@ pub fn false_claims_for(source: &Value, objects: &[Value], report: &[Entry], tar
 
 /// In a job with one template for every node, a replica's field is carried when another
 /// replica's same field was mapped and the output holds this replica's value there.
-fn held_for_every_node(
-    leaf: &str,
-    value: &Value,
-    report: &[Entry],
-    output: &BTreeMap<String, &Value>,
-) -> Option<String> {
+fn held_for_every_node(doc: usize, leaf: &str, value: &Value, report: &[Entry], output: &Nodes) -> Option<String> {
     let (replica, suffix) = replica_suffix(leaf)?;
-    report.iter().filter(|e| e.status != Status::Dropped && !e.derived && !e.exact).find_map(|e| {
-        let (other, other_suffix) = replica_suffix(&e.v1)?;
+    report.iter().filter(|e| e.kind != Kind::Dropped && !e.derived && !e.exact).find_map(|e| {
+        let (other, other_suffix) = replica_suffix(&e.from)?;
         if other == replica || !covers(&other_suffix, &suffix) {
             return None;
         }
-        let at = format!("{}{}", e.v2.as_deref()?, &suffix[other_suffix.len()..]);
-        (output.get(at.as_str()) == Some(&value)).then_some(at)
+        let at = format!("{}{}", e.place()?, &suffix[other_suffix.len()..]);
+        (output.get(&(doc, at.clone())) == Some(&value)).then_some(at)
     })
 }
 
@@ -137,31 +130,6 @@ fn replica_suffix(path: &str) -> Option<(String, String)> {
     let suffix = suffix.strip_prefix("template.spec.containers[")?;
     let (_, after) = suffix.split_once(']')?;
     Some((format!("spec.{field}.{rtype}"), format!("template.spec.containers[*]{after}")))
-}
-
-/// Every node of `v` by path; list items by index and, when they have one, by name (or manager).
-fn flatten<'a>(v: &'a Value, path: String, out: &mut BTreeMap<String, &'a Value>) {
-    let sep =
-        |k: &str| if path.is_empty() || path.ends_with(' ') { format!("{path}{k}") } else { format!("{path}.{k}") };
-    match v {
-        Value::Object(map) => {
-            for (k, child) in map {
-                flatten(child, sep(k), out);
-            }
-        }
-        Value::Array(items) => {
-            for (i, child) in items.iter().enumerate() {
-                flatten(child, format!("{path}[{i}]"), out);
-                for key in ["name", "manager"] {
-                    if let Some(name) = child.get(key).and_then(Value::as_str) {
-                        flatten(child, format!("{path}[{name}]"), out);
-                    }
-                }
-            }
-        }
-        _ => {}
-    }
-    out.insert(path.trim_end().to_string(), v);
 }
 
 /// Whether the output holds the V1 value: the same, or a quantity written as a YAML float

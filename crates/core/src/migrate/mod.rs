@@ -7,15 +7,15 @@ pub mod pods;
 pub mod report;
 
 pub use crate::pipeline::failure::Failure;
-pub use report::{Entry, Status};
+pub use report::{Entry, Kind, Place};
 
 use crate::pipeline::{self, Wording};
 use crate::releases::{Release, NEWEST};
 
 /// What became of one V1 document; a written one carries its field report.
-pub type Outcome = pipeline::Outcome<Vec<Entry>>;
+pub type Outcome = pipeline::Outcome;
 /// One input document and what became of it.
-pub type DocResult = pipeline::Document<Vec<Entry>>;
+pub type DocResult = pipeline::Document;
 
 pub struct Migration {
     pub docs: Vec<DocResult>,
@@ -35,10 +35,13 @@ pub fn migrate_to(text: &str, target: Release) -> Result<Migration, String> {
     let docs = raw
         .into_iter()
         .map(|d| {
-            let outcome = match &d.value {
+            let mut outcome = match &d.value {
                 Ok(v) => convert::convert(v, target),
                 Err(e) => Outcome::Invalid { message: format!("not valid YAML: {e}") },
             };
+            if let Outcome::Written { report, .. } = &mut outcome {
+                report.iter_mut().for_each(|e| e.number(d.index));
+            }
             DocResult { index: d.index, line: d.line, source: d.value.ok(), outcome }
         })
         .collect();
@@ -50,17 +53,17 @@ struct MigrationWording {
     target: Release,
 }
 
-impl Wording<Vec<Entry>> for MigrationWording {
-    fn headline(&self, kind: &str, name: &str, _: &Vec<Entry>, lossy: bool) -> String {
+impl Wording for MigrationWording {
+    fn headline(&self, kind: &str, name: &str, _: &[Entry], lossy: bool) -> String {
         format!("{kind} {name} converted for Trainer {}{}", self.target.tag, if lossy { " with losses" } else { "" })
     }
 
-    fn report_lines(&self, doc: &DocResult, report: &Vec<Entry>, out: &mut String) {
+    fn report_lines(&self, doc: &DocResult, report: &[Entry], out: &mut String) {
         use std::fmt::Write;
         // Written in place: a report can have hundreds of thousands of entries.
         for e in report {
-            let _ = write!(out, "  {:<8} {}", e.status.id(), e.v1);
-            if let Some(target) = &e.v2 {
+            let _ = write!(out, "  {:<8} {}", e.kind.id(), e.from);
+            if let Some(target) = e.place() {
                 out.push_str(" -> ");
                 out.push_str(target);
             }
@@ -82,6 +85,15 @@ impl Wording<Vec<Entry>> for MigrationWording {
 
     fn passed_through_because(&self) -> &'static str {
         "not a Training Operator job"
+    }
+
+    fn written(&self) -> &'static str {
+        "converted"
+    }
+
+    /// `{status, v1, v2, note}`: the fields `migrate --format json` has always had (others read them).
+    fn entry_json(&self, e: &Entry) -> serde_json::Value {
+        serde_json::json!({"status": e.kind.id(), "v1": e.from, "v2": e.place(), "note": e.note})
     }
 }
 

@@ -6,23 +6,26 @@
 //! shape of the report for people. The two front ends differ only in what they read, how they
 //! write, and the words of their report.
 
+pub mod claims;
 pub mod failure;
 pub mod input;
+pub mod json;
 pub mod output;
 pub mod paths;
+pub mod report;
 
 use crate::model;
 use crate::yaml;
 use failure::{document_at, failure_lines, Failure};
+use report::Entry;
 use serde_json::Value;
 
-/// What became of one document of the input. `R` is the front end's report of a written
-/// document.
+/// What became of one document of the input.
 #[derive(Clone, Debug)]
-pub enum Outcome<R> {
+pub enum Outcome {
     /// Written for the target release: the objects it became, in the order the front end made
     /// them, and the report of where each field went. `lossy` when something was dropped.
-    Written { kind: String, name: String, objects: Vec<Value>, report: R, lossy: bool },
+    Written { kind: String, name: String, objects: Vec<Value>, report: Vec<Entry>, lossy: bool },
     /// An object the front end reads but will not write for the target release, and why.
     Refused { kind: String, name: String, reason: String },
     /// Another Kubernetes object (a PVC, a ConfigMap): kept as it is.
@@ -31,7 +34,7 @@ pub enum Outcome<R> {
     Invalid { message: String },
 }
 
-impl<R> Outcome<R> {
+impl Outcome {
     /// Why the document was not written, when it was refused or invalid.
     pub fn failure(&self) -> Option<Failure<'_>> {
         match self {
@@ -54,47 +57,51 @@ impl<R> Outcome<R> {
 
 /// One input document and what became of it.
 #[derive(Clone, Debug)]
-pub struct Document<R> {
+pub struct Document {
     /// 1-based position in the stream.
     pub index: usize,
     /// The line the document starts on.
     pub line: usize,
     /// The document as parsed, when it parsed.
     pub source: Option<Value>,
-    pub outcome: Outcome<R>,
+    pub outcome: Outcome,
 }
 
 /// Every output object as one YAML stream, in input order: what each document was written as,
 /// and the documents passed through unchanged.
-pub fn output_yaml<R>(docs: &[Document<R>]) -> String {
+pub fn output_yaml(docs: &[Document]) -> String {
     // The emitter walks the snippets' tree; the front ends build serde_json's.
     let trees: Vec<model::Value> = docs.iter().flat_map(|d| d.outcome.output()).map(model::Value::from).collect();
     yaml::documents_text(&trees)
 }
 
 /// True when nothing was refused or invalid.
-pub fn all_written<R>(docs: &[Document<R>]) -> bool {
+pub fn all_written(docs: &[Document]) -> bool {
     docs.iter().all(|d| d.outcome.failure().is_none())
 }
 
 /// One line per refused or invalid document, for the CLI's exit-1 case.
-pub fn failures<R>(docs: &[Document<R>]) -> Vec<String> {
+pub fn failures(docs: &[Document]) -> Vec<String> {
     failure_lines(docs.iter().map(|d| (d.index, d.line, d.outcome.failure())))
 }
 
 /// How a front end words its report.
-pub trait Wording<R> {
+pub trait Wording {
     /// The line that opens a written document's block, after `document 2 (line 9): `:
     /// `PyTorchJob mine converted for Trainer v2.3.0 with losses`.
-    fn headline(&self, kind: &str, name: &str, report: &R, lossy: bool) -> String;
+    fn headline(&self, kind: &str, name: &str, report: &[Entry], lossy: bool) -> String;
     /// The lines of a written document's report, each ending in a newline, appended to `out`.
-    fn report_lines(&self, doc: &Document<R>, report: &R, out: &mut String);
+    fn report_lines(&self, doc: &Document, report: &[Entry], out: &mut String);
     /// Why a passed-through document was not read: `not a Training Operator job`.
     fn passed_through_because(&self) -> &'static str;
+    /// A written document's outcome in `--format json`: `converted`, `rewritten`.
+    fn written(&self) -> &'static str;
+    /// One entry of a written document's report in `--format json`.
+    fn entry_json(&self, e: &Entry) -> Value;
 }
 
 /// The report for people: one block per document, in input order.
-pub fn report_text<R>(docs: &[Document<R>], wording: &impl Wording<R>) -> String {
+pub fn report_text(docs: &[Document], wording: &impl Wording) -> String {
     let mut out = String::new();
     for d in docs {
         let at = document_at(d.index, d.line);
@@ -119,7 +126,7 @@ pub fn report_text<R>(docs: &[Document<R>], wording: &impl Wording<R>) -> String
 }
 
 /// `--quiet`: the headline of each document written with losses, nothing else.
-pub fn lossy_headlines<R>(docs: &[Document<R>], wording: &impl Wording<R>) -> Vec<String> {
+pub fn lossy_headlines(docs: &[Document], wording: &impl Wording) -> Vec<String> {
     docs.iter()
         .filter_map(|d| match &d.outcome {
             Outcome::Written { kind, name, report, lossy: true, .. } => {

@@ -25,7 +25,7 @@ fn apply_rank(kind: &str) -> u8 {
 
 /// The objects of every written (or passed-through) document, in the order to apply them.
 /// File names are `<kind>-<name>.yaml`, lower case, made unique with `-2`, `-3`….
-pub fn output_objects<R>(docs: &[Document<R>]) -> Vec<OutputObject> {
+pub fn output_objects(docs: &[Document]) -> Vec<OutputObject> {
     let mut objects: Vec<OutputObject> = Vec::new();
     for d in docs {
         for v in d.outcome.output() {

@@ -12,7 +12,7 @@ pub mod report;
 pub mod rewrite;
 
 pub use notes::{upgrade_notes, Note};
-pub use report::{Action, Entry, Target};
+pub use report::{Entry, Kind, Place};
 
 use crate::pipeline::input::RawDoc;
 use crate::pipeline::{self, Wording};
@@ -24,26 +24,11 @@ use std::collections::HashSet;
 /// The group and version of every Trainer V2 release.
 pub const API_VERSION: &str = "trainer.kubeflow.org/v1alpha1";
 
-/// What became of one document; a rewritten one carries its report.
-pub type Outcome = pipeline::Outcome<DocReport>;
+/// What became of one document; a rewritten one carries its report: what happened to each
+/// field an API change concerns, and what needs the reader (`Kind::Attention`).
+pub type Outcome = pipeline::Outcome;
 /// One input document and what became of it.
-pub type DocResult = pipeline::Document<DocReport>;
-
-/// The report of one rewritten document: what happened to each field an API change concerns,
-/// and what needs the reader.
-#[derive(Clone, Debug, Default)]
-pub struct DocReport {
-    pub entries: Vec<Entry>,
-    pub warnings: Vec<Warning>,
-}
-
-/// A field that is still valid but needs the reader: the built-in runtime it names is gone.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Warning {
-    pub path: String,
-    pub release: Release,
-    pub message: String,
-}
+pub type DocResult = pipeline::Document;
 
 pub struct Upgrade {
     pub from: Release,
@@ -118,11 +103,11 @@ pub fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result
                 match doc.refused.take() {
                     Some(reason) => Outcome::Refused { kind, name, reason },
                     None => {
-                        let warnings = removed_runtime(&doc.value, from, to, &defined).into_iter().collect();
-                        let entries = by_doc.get_mut(doc.index).map(std::mem::take).unwrap_or_default();
-                        let lossy = entries.iter().any(|e| e.action == Action::Dropped);
+                        let mut entries = by_doc.get_mut(doc.index).map(std::mem::take).unwrap_or_default();
+                        entries.extend(removed_runtime(doc, from, to, &defined));
+                        let lossy = entries.iter().any(|e| e.kind == Kind::Dropped);
                         let objects = vec![std::mem::take(&mut doc.value)];
-                        Outcome::Written { kind, name, objects, report: DocReport { entries, warnings }, lossy }
+                        Outcome::Written { kind, name, objects, report: entries, lossy }
                     }
                 }
             }
@@ -219,8 +204,14 @@ fn fields_of_release(v: &Value, from: Release) -> Result<(), String> {
 }
 
 /// A TrainJob naming a built-in ClusterTrainingRuntime that `from` ships and `to` does not
-/// (from `Release::runtimes`), unless the input defines it.
-fn removed_runtime(v: &Value, from: Release, to: Release, defined: &HashSet<(String, String)>) -> Option<Warning> {
+/// (from `Release::runtimes`), unless the input defines it: the field stays, and needs the reader.
+fn removed_runtime(
+    doc: &rewrite::Doc,
+    from: Release,
+    to: Release,
+    defined: &HashSet<(String, String)>,
+) -> Option<Entry> {
+    let v = &doc.value;
     let r = &v["spec"]["runtimeRef"];
     let name = r["name"].as_str()?;
     let kind = r["kind"].as_str().unwrap_or("ClusterTrainingRuntime");
@@ -232,15 +223,15 @@ fn removed_runtime(v: &Value, from: Release, to: Release, defined: &HashSet<(Str
     }
     from.runtime(name)?;
     let gone = RELEASES.get(position(from) + 1..=position(to))?.iter().find(|r| r.runtime(name).is_none())?;
-    Some(Warning {
-        path: "spec.runtimeRef.name".into(),
-        release: *gone,
-        message: format!(
-            "{name} is a built-in runtime of {} that {} no longer ships: install it yourself (its {} manifest) \
-             before this TrainJob, or pick another runtime",
-            from.line, gone.line, from.line
-        ),
-    })
+    let note = format!(
+        "{name} is a built-in runtime of {} that {} no longer ships: install it yourself (its {} manifest) \
+         before this TrainJob, or pick another runtime",
+        from.line, gone.line, from.line
+    );
+    let mut e = Entry::new("spec.runtimeRef.name".into(), Kind::Attention, None, note);
+    e.number(doc.index);
+    e.since = Some(gone);
+    Some(e)
 }
 
 /// How the upgrade's report reads.
@@ -249,9 +240,9 @@ struct UpgradeWording {
     to: Release,
 }
 
-impl Wording<DocReport> for UpgradeWording {
-    fn headline(&self, kind: &str, name: &str, report: &DocReport, lossy: bool) -> String {
-        let how = if report.entries.is_empty() && report.warnings.is_empty() {
+impl Wording for UpgradeWording {
+    fn headline(&self, kind: &str, name: &str, report: &[Entry], lossy: bool) -> String {
+        let how = if report.is_empty() {
             " unchanged: no API change between them concerns it"
         } else if lossy {
             " with losses"
@@ -261,17 +252,38 @@ impl Wording<DocReport> for UpgradeWording {
         format!("{kind} {name} rewritten for {} → {}{how}", self.from.line, self.to.line)
     }
 
-    fn report_lines(&self, _: &DocResult, report: &DocReport, out: &mut String) {
-        for e in &report.entries {
-            out.push_str(&format!("  {}\n", e.line()));
-        }
-        for w in &report.warnings {
-            out.push_str(&format!("  {:<9} {} ({}: {})\n", "attention", w.path, w.release.line, w.message));
+    fn report_lines(&self, _: &DocResult, report: &[Entry], out: &mut String) {
+        for e in report {
+            out.push_str(&format!("  {}\n", report::line(e)));
         }
     }
 
     fn passed_through_because(&self) -> &'static str {
         "not a Trainer object"
+    }
+
+    fn written(&self) -> &'static str {
+        "rewritten"
+    }
+
+    /// `{status, from, to, note}` as a migration's `{status, v1, v2, note}` where the meaning is
+    /// the same (`status`, `note`); `to` names each place with its document, as a value can land
+    /// in another one; `changes` are the API changes it went through, `release` the one from
+    /// which a field needs the reader (`attention`).
+    fn entry_json(&self, e: &Entry) -> serde_json::Value {
+        let to: Vec<serde_json::Value> =
+            e.to.iter().map(|t| serde_json::json!({"document": t.doc, "path": t.path})).collect();
+        let changes: Vec<serde_json::Value> = e
+            .changes
+            .iter()
+            .map(|c| serde_json::json!({"release": c.release.line, "pr": c.pr, "reason": c.reason}))
+            .collect();
+        let mut out =
+            serde_json::json!({"status": e.kind.id(), "from": e.from, "to": to, "note": e.note, "changes": changes});
+        if let Some(release) = e.since {
+            out["release"] = release.line.into();
+        }
+        out
     }
 }
 
@@ -290,7 +302,7 @@ impl Upgrade {
         self.docs
             .iter()
             .filter_map(|d| match &d.outcome {
-                Outcome::Written { report, .. } => Some(report.entries.iter().cloned()),
+                Outcome::Written { report, .. } => Some(report.iter().cloned()),
                 _ => None,
             })
             .flatten()
@@ -310,6 +322,11 @@ impl Upgrade {
     /// One line per refused or invalid document, for the CLI's exit-1 case.
     pub fn failures(&self) -> Vec<String> {
         pipeline::failures(&self.docs)
+    }
+
+    /// Every document as `upgrade --format json` prints it (`crate::pipeline::json`).
+    pub fn documents_json(&self) -> Vec<serde_json::Value> {
+        self.docs.iter().map(|d| pipeline::json::document_json(d, &self.wording())).collect()
     }
 
     fn wording(&self) -> UpgradeWording {

@@ -3,7 +3,7 @@
 //! selection's YAML for `from` goes through the same rewrite as the CLI's, so the notes are the
 //! change table (`crate::release_changes`) applied to what the reader copies.
 
-use super::{upgrade, Action, Outcome};
+use super::{upgrade, Kind, Outcome};
 use crate::release_changes::ApiChange;
 use crate::releases::Release;
 use crate::selection::Selection;
@@ -64,33 +64,21 @@ pub fn notes_for_yaml(text: &str, from: Release, to: Release) -> Result<Vec<Note
     for d in &u.docs {
         let Outcome::Written { kind, name, report, .. } = &d.outcome else { continue };
         let object = format!("{kind} {name}");
-        for e in &report.entries {
-            let release = e.changes.last().map(|c| c.release).unwrap_or(to);
+        for e in report {
+            let release = e.since.copied().or(e.changes.last().map(|c| c.release)).unwrap_or(to);
             let mut reason: Vec<String> = e.changes.iter().map(|c| format!("{}: {}", c.source(), c.reason)).collect();
-            if !e.detail.is_empty() {
-                reason.push(e.detail.clone());
+            if !e.note.is_empty() {
+                reason.push(e.note.clone());
             }
             notes.push(Note {
                 object: object.clone(),
                 field: e.from.clone(),
-                action: e.action.id(),
-                to: if e.action == Action::Added { Vec::new() } else { e.to.iter().map(|t| t.path.clone()).collect() },
+                action: e.kind.id(),
+                to: if e.kind == Kind::Added { Vec::new() } else { e.to.iter().map(|t| t.path.clone()).collect() },
                 release,
                 changes: e.changes.clone(),
                 reason: reason.join("; "),
-                detail: e.detail.clone(),
-            });
-        }
-        for w in &report.warnings {
-            notes.push(Note {
-                object: object.clone(),
-                field: w.path.clone(),
-                action: "attention",
-                to: Vec::new(),
-                release: w.release,
-                changes: Vec::new(),
-                reason: w.message.clone(),
-                detail: w.message.clone(),
+                detail: e.note.clone(),
             });
         }
     }

@@ -1,106 +1,49 @@
-//! The upgrade's per-field report. Like the migration's (`crate::migrate::report`), each entry
-//! accounts for a field and everything beneath it (the longest matching path wins), but an
-//! upgrade entry can land in several places (an override that targeted two jobs becomes two
-//! patches), in another document (a runtime's value moving to its TrainJobs), and carries the
-//! chain of API changes it went through (v2.0 → v2.3 renames a pod setting twice).
+//! The upgrade's per-field report, built release step by release step. Its entries are the
+//! pipeline's (`crate::pipeline::report`), as a migration's are: each accounts for a field and
+//! everything beneath it (the longest matching path wins). An upgrade entry can land in several
+//! places (an override that targeted two jobs becomes two patches), in another document (a
+//! runtime's value moving to its TrainJobs), and carries the chain of API changes it went
+//! through (v2.0 → v2.3 renames a pod setting twice).
 
 use crate::pipeline::paths::{ancestors, covers};
-use crate::release_changes::ApiChange;
+pub use crate::pipeline::report::{Entry, Kind, Place};
 use std::collections::BTreeMap;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Action {
-    /// The same value, at a new path of the same object.
-    Renamed,
-    /// The same value, in another structure or another document.
-    Moved,
-    /// A value of a new form (the note says how it was computed).
-    Converted,
-    /// Left out, and nothing that runs changes: the new release's default does the same.
-    Omitted,
-    /// Left out, and behaviour changes: the note says what to do instead.
-    Dropped,
-    /// Written by the rewrite, from no field of the input (a runtime patch's `manager`).
-    Added,
-}
-
-impl Action {
-    pub fn id(self) -> &'static str {
-        match self {
-            Action::Renamed => "renamed",
-            Action::Moved => "moved",
-            Action::Converted => "converted",
-            Action::Omitted => "omitted",
-            Action::Dropped => "dropped",
-            Action::Added => "added",
-        }
-    }
-
-    /// How much an entry changes, to pick one action for a field that went through several
-    /// changes: a drop outweighs a conversion, which outweighs a move.
-    fn weight(self) -> u8 {
-        match self {
-            Action::Renamed => 0,
-            Action::Moved => 1,
-            Action::Added => 2,
-            Action::Converted => 3,
-            Action::Omitted => 4,
-            Action::Dropped => 5,
-        }
+/// How much an entry changes, to pick one kind for a field that went through several changes:
+/// a drop outweighs a conversion, which outweighs a move. A migration's kinds (`Mapped`,
+/// `NameFixed`) do not occur in an upgrade.
+fn weight(kind: Kind) -> u8 {
+    match kind {
+        Kind::Renamed | Kind::Mapped | Kind::NameFixed | Kind::Attention => 0,
+        Kind::Moved => 1,
+        Kind::Added => 2,
+        Kind::Converted => 3,
+        Kind::Omitted => 4,
+        Kind::Dropped => 5,
     }
 }
 
-/// A place in the output: a document of the stream (1-based, as the report numbers them) and a path.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Target {
-    pub doc: usize,
-    pub path: String,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    /// The document the field is in (1-based position in the stream).
-    pub doc: usize,
-    /// The field in the input (for `Added`, the path written).
-    pub from: String,
-    pub action: Action,
-    /// Where it is in the output; empty when left out. For `Added`, the field itself.
-    pub to: Vec<Target>,
-    /// The API changes it went through, oldest first.
-    pub changes: Vec<&'static ApiChange>,
-    /// What this rewrite did beyond the reason of the change (the value computed, the TrainJobs
-    /// that took a value over, what to do by hand).
-    pub detail: String,
-}
-
-impl Entry {
-    /// The output holds a value computed from the input's, so only the place is claimed.
-    pub fn derived(&self) -> bool {
-        self.action == Action::Converted
-    }
-
-    /// `v2.1 #2785, v2.2 #3309`.
-    pub fn sources(&self) -> String {
-        self.changes.iter().map(|c| c.source()).collect::<Vec<_>>().join(", ")
-    }
-
-    /// One line for people: `renamed  spec.x -> spec.y (v2.2 #3309: reason; detail)`.
-    pub fn line(&self) -> String {
-        let to = match self.action {
-            Action::Added | Action::Omitted | Action::Dropped => String::new(),
-            _ => {
-                let places: Vec<String> = self
-                    .to
-                    .iter()
-                    .map(|t| if t.doc == self.doc { t.path.clone() } else { format!("document {}: {}", t.doc, t.path) })
+/// One line for people: `renamed  spec.x -> spec.y (v2.2 #3309: reason; note)`, or for a field that
+/// needs the reader `attention spec.runtimeRef.name (v2.3: what to do)`.
+pub fn line(e: &Entry) -> String {
+    let to = match e.kind {
+        Kind::Added | Kind::Omitted | Kind::Dropped | Kind::Attention => String::new(),
+        _ => {
+            let places: Vec<String> =
+                e.to.iter()
+                    .map(|t| if t.doc == e.doc { t.path.clone() } else { format!("document {}: {}", t.doc, t.path) })
                     .collect();
-                format!(" -> {}", places.join(", "))
-            }
-        };
-        let reasons: Vec<String> = self.changes.iter().map(|c| format!("{}: {}", c.source(), c.reason)).collect();
-        let detail = if self.detail.is_empty() { String::new() } else { format!("; {}", self.detail) };
-        format!("{:<9} {}{to} ({}{detail})", self.action.id(), self.from, reasons.join("; "))
+            format!(" -> {}", places.join(", "))
+        }
+    };
+    let mut why: Vec<String> = e.changes.iter().map(|c| format!("{}: {}", c.source(), c.reason)).collect();
+    if !e.note.is_empty() {
+        why.push(match e.since {
+            Some(release) => format!("{}: {}", release.line, e.note),
+            None => e.note.clone(),
+        });
     }
+    format!("{:<9} {}{to} ({})", e.kind.id(), e.from, why.join("; "))
 }
 
 /// The entries of a whole stream, built step by step: each release's rewrite reports in terms
@@ -117,7 +60,7 @@ pub struct Report {
 
 impl Report {
     fn push(&mut self, entry: Entry) {
-        if entry.action != Action::Added {
+        if entry.kind != Kind::Added {
             for t in &entry.to {
                 self.placed.entry((t.doc, t.path.clone())).or_default().push(self.entries.len());
             }
@@ -128,7 +71,7 @@ impl Report {
     /// Records what one step did to `step.from` (a path of the manifest as the previous steps
     /// left it, in document `step.doc`).
     pub fn record(&mut self, step: Entry) {
-        if step.action == Action::Added {
+        if step.kind == Kind::Added {
             // Runtime patches, where the rewrite adds fields, are the newest shape: no later
             // step moves them.
             self.entries.push(step);
@@ -153,22 +96,23 @@ impl Report {
         // What an earlier entry placed at or beneath the step's path goes where the step sends it.
         for key in beneath {
             let suffix = &key.1[step.from.len()..];
-            let moved: Vec<Target> =
-                step.to.iter().map(|t| Target { doc: t.doc, path: format!("{}{suffix}", t.path) }).collect();
+            let moved: Vec<Place> =
+                step.to.iter().map(|t| Place { doc: t.doc, path: format!("{}{suffix}", t.path) }).collect();
             for i in self.placed.remove(&key).unwrap_or_default() {
                 let e = &mut self.entries[i];
                 e.to =
                     e.to.iter()
                         .flat_map(|t| if (t.doc, &t.path) == (key.0, &key.1) { moved.clone() } else { vec![t.clone()] })
                         .collect();
-                e.action = heavier(e.action, step.action);
+                e.kind = heavier(e.kind, step.kind);
+                e.derived = e.kind == Kind::Converted;
                 for c in &step.changes {
                     if !e.changes.iter().any(|x| std::ptr::eq(*x, *c)) {
                         e.changes.push(c);
                     }
                 }
-                if !e.detail.contains(&step.detail) {
-                    e.detail = join_details(&e.detail, &step.detail);
+                if !e.note.contains(&step.note) {
+                    e.note = join_details(&e.note, &step.note);
                 }
                 for t in &moved {
                     self.placed.entry((t.doc, t.path.clone())).or_default().push(i);
@@ -179,13 +123,17 @@ impl Report {
         for key in above {
             for i in self.placed.get(&key).cloned().unwrap_or_default() {
                 let e = &self.entries[i];
+                let kind = heavier(e.kind, step.kind);
                 let split = Entry {
                     doc: e.doc,
                     from: format!("{}{}", e.from, &step.from[key.1.len()..]),
-                    action: heavier(e.action, step.action),
+                    kind,
                     to: step.to.clone(),
+                    note: join_details(&e.note, &step.note),
                     changes: [e.changes.clone(), step.changes.clone()].concat(),
-                    detail: join_details(&e.detail, &step.detail),
+                    since: None,
+                    exact: false,
+                    derived: kind == Kind::Converted,
                 };
                 self.push(split);
             }
@@ -193,8 +141,8 @@ impl Report {
     }
 }
 
-fn heavier(a: Action, b: Action) -> Action {
-    if b.weight() > a.weight() {
+fn heavier(a: Kind, b: Kind) -> Kind {
+    if weight(b) > weight(a) {
         b
     } else {
         a
@@ -211,10 +159,7 @@ fn join_details(a: &str, b: &str) -> String {
 
 /// The entry accounting for `path` of document `doc`: the one with the longest matching `from`.
 pub fn entry_for<'a>(entries: &'a [Entry], doc: usize, path: &str) -> Option<&'a Entry> {
-    entries
-        .iter()
-        .filter(|e| e.doc == doc && e.action != Action::Added && covers(&e.from, path))
-        .max_by_key(|e| e.from.len())
+    crate::pipeline::report::entry_for(entries.iter().filter(|e| e.doc == doc), path)
 }
 
 #[cfg(test)]
@@ -222,22 +167,25 @@ mod tests {
     use super::*;
     use crate::release_changes::API_CHANGES;
 
-    fn step(from: &str, action: Action, to: &[&str], change: usize) -> Entry {
+    fn step(from: &str, kind: Kind, to: &[&str], change: usize) -> Entry {
         Entry {
             doc: 1,
             from: from.into(),
-            action,
-            to: to.iter().map(|p| Target { doc: 1, path: p.to_string() }).collect(),
+            kind,
+            to: to.iter().map(|p| Place { doc: 1, path: p.to_string() }).collect(),
+            note: String::new(),
             changes: vec![&API_CHANGES[change]],
-            detail: String::new(),
+            since: None,
+            exact: false,
+            derived: kind == Kind::Converted,
         }
     }
 
     #[test]
     fn a_field_renamed_twice_has_one_entry_naming_both_changes() {
         let mut r = Report::default();
-        r.record(step("spec.a[0].x", Action::Renamed, &["spec.b[0].spec.x"], 0));
-        r.record(step("spec.b[0].spec", Action::Renamed, &["spec.c[0].j[0].spec", "spec.c[0].j[1].spec"], 1));
+        r.record(step("spec.a[0].x", Kind::Renamed, &["spec.b[0].spec.x"], 0));
+        r.record(step("spec.b[0].spec", Kind::Renamed, &["spec.c[0].j[0].spec", "spec.c[0].j[1].spec"], 1));
         assert_eq!(r.entries.len(), 1);
         let e = &r.entries[0];
         assert_eq!(e.from, "spec.a[0].x");
@@ -249,10 +197,10 @@ mod tests {
     #[test]
     fn a_later_change_to_part_of_a_moved_field_splits_it() {
         let mut r = Report::default();
-        r.record(step("spec.a", Action::Renamed, &["spec.b"], 0));
-        r.record(step("spec.b.n", Action::Omitted, &[], 1));
+        r.record(step("spec.a", Kind::Renamed, &["spec.b"], 0));
+        r.record(step("spec.b.n", Kind::Omitted, &[], 1));
         assert_eq!(r.entries.len(), 2);
-        assert_eq!(entry_for(&r.entries, 1, "spec.a.n").map(|e| e.action), Some(Action::Omitted));
-        assert_eq!(entry_for(&r.entries, 1, "spec.a.m").map(|e| e.action), Some(Action::Renamed));
+        assert_eq!(entry_for(&r.entries, 1, "spec.a.n").map(|e| e.kind), Some(Kind::Omitted));
+        assert_eq!(entry_for(&r.entries, 1, "spec.a.m").map(|e| e.kind), Some(Kind::Renamed));
     }
 }

@@ -2,7 +2,7 @@
 //! documents of a stream. Each function reports what it did in terms of the manifest as the
 //! previous changes left it; `Report::record` carries that back to the input's paths.
 
-use super::report::{Action, Entry, Report, Target};
+use super::report::{Entry, Kind, Place, Report};
 use crate::release_changes::{ApiChange, Rewrite, Subject};
 use serde_json::{json, Map, Value};
 
@@ -46,19 +46,22 @@ pub fn apply(change: &'static ApiChange, docs: &mut [Doc], report: &mut Report) 
     }
 }
 
-fn entry(doc: &Doc, from: String, action: Action, to: Vec<String>, change: &'static ApiChange) -> Entry {
+fn entry(doc: &Doc, from: String, kind: Kind, to: Vec<String>, change: &'static ApiChange) -> Entry {
     Entry {
         doc: doc.index,
         from,
-        action,
-        to: to.into_iter().map(|path| Target { doc: doc.index, path }).collect(),
+        kind,
+        to: to.into_iter().map(|path| Place { doc: doc.index, path }).collect(),
+        note: String::new(),
         changes: vec![change],
-        detail: String::new(),
+        since: None,
+        exact: false,
+        derived: kind == Kind::Converted,
     }
 }
 
 fn with_detail(mut e: Entry, detail: impl Into<String>) -> Entry {
-    e.detail = detail.into();
+    e.note = detail.into();
     e
 }
 
@@ -94,14 +97,14 @@ fn pod_spec_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
     let mut entries = Vec::new();
     let (from_list, to_list) = (format!("spec.{old_key}"), format!("spec.{new_key}"));
     if items.is_empty() {
-        entries.push(entry(doc, from_list.clone(), Action::Renamed, vec![to_list.clone()], change));
+        entries.push(entry(doc, from_list.clone(), Kind::Renamed, vec![to_list.clone()], change));
     }
     let mut rewritten = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let (from, to) = (format!("{from_list}[{i}]"), format!("{to_list}[{i}]"));
         let fields = item.as_object().ok_or_else(|| format!("{from}: expected a map"))?;
         if fields.is_empty() {
-            entries.push(entry(doc, from, Action::Renamed, vec![to], change));
+            entries.push(entry(doc, from, Kind::Renamed, vec![to], change));
             rewritten.push(json!({}));
             continue;
         }
@@ -114,12 +117,12 @@ fn pod_spec_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
                 match v.as_array().filter(|jobs| !jobs.is_empty()) {
                     Some(jobs) => entries.extend((0..jobs.len()).map(|j| {
                         let at = format!("{k}[{j}].name");
-                        entry(doc, format!("{from}.{at}"), Action::Renamed, vec![format!("{to}.{at}")], change)
+                        entry(doc, format!("{from}.{at}"), Kind::Renamed, vec![format!("{to}.{at}")], change)
                     })),
                     None => entries.push(entry(
                         doc,
                         format!("{from}.{k}"),
-                        Action::Renamed,
+                        Kind::Renamed,
                         vec![format!("{to}.{k}")],
                         change,
                     )),
@@ -127,13 +130,7 @@ fn pod_spec_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
                 out.insert(k.clone(), v.clone());
             } else {
                 pod.insert(k.clone(), v.clone());
-                entries.push(entry(
-                    doc,
-                    format!("{from}.{k}"),
-                    Action::Renamed,
-                    vec![format!("{to}.spec.{k}")],
-                    change,
-                ));
+                entries.push(entry(doc, format!("{from}.{k}"), Kind::Renamed, vec![format!("{to}.spec.{k}")], change));
             }
         }
         if !pod.is_empty() {
@@ -149,7 +146,7 @@ fn pod_spec_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
 }
 
 fn added_manager(doc: &Doc, at: String, change: &'static ApiChange) -> Entry {
-    let e = entry(doc, at.clone(), Action::Added, vec![at], change);
+    let e = entry(doc, at.clone(), Kind::Added, vec![at], change);
     with_detail(e, "a runtime patch names who wrote it; any name of yours will do")
 }
 
@@ -178,7 +175,7 @@ fn template_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
     }
     let mut entries = Vec::new();
     if items.is_empty() {
-        entries.push(entry(doc, from_list.clone(), Action::Renamed, vec![format!("spec.{new_key}")], change));
+        entries.push(entry(doc, from_list.clone(), Kind::Renamed, vec![format!("spec.{new_key}")], change));
     }
     let effective: Vec<usize> =
         (0..items.len()).filter(|&i| targets(&items[i]).is_some_and(|t| !t.is_empty())).collect();
@@ -187,7 +184,7 @@ fn template_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
         let from = format!("{from_list}[{i}]");
         let fields = item.as_object().ok_or_else(|| format!("{from}: expected a map"))?;
         let Some(p) = effective.iter().position(|&e| e == i) else {
-            let e = entry(doc, from, Action::Omitted, vec![], change);
+            let e = entry(doc, from, Kind::Omitted, vec![], change);
             entries.push(with_detail(e, "it targets no replicated job, so it changed nothing"));
             continue;
         };
@@ -205,7 +202,7 @@ fn template_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
                         if t.get("name").and_then(Value::as_str).is_none() {
                             return Err(format!("{from}: expected a job name"));
                         }
-                        entries.push(entry(doc, from, Action::Renamed, vec![name_at], change));
+                        entries.push(entry(doc, from, Kind::Renamed, vec![name_at], change));
                     }
                 }
                 ("metadata", Value::Object(meta)) => {
@@ -215,14 +212,14 @@ fn template_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
                         if mk == "labels" || mk == "annotations" {
                             kept.insert(mk.clone(), mv.clone());
                             let to = (0..names.len()).map(|j| format!("{}.metadata.{mk}", pod_at(j))).collect();
-                            entries.push(entry(doc, from, Action::Renamed, to, change));
+                            entries.push(entry(doc, from, Kind::Renamed, to, change));
                         } else {
-                            let e = entry(doc, from, Action::Omitted, vec![], change);
+                            let e = entry(doc, from, Kind::Omitted, vec![], change);
                             entries.push(with_detail(e, "v2.1 applied only labels and annotations of an override"));
                         }
                     }
                     if meta.is_empty() {
-                        let e = entry(doc, format!("{from}.metadata"), Action::Omitted, vec![], change);
+                        let e = entry(doc, format!("{from}.metadata"), Kind::Omitted, vec![], change);
                         entries.push(with_detail(e, "empty: it set nothing"));
                     }
                     if !kept.is_empty() {
@@ -232,13 +229,13 @@ fn template_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
                 ("spec", Value::Object(spec)) => {
                     let each = |suffix: &str| (0..names.len()).map(|j| format!("{}.spec{suffix}", pod_at(j))).collect();
                     if spec.is_empty() {
-                        entries.push(entry(doc, format!("{from}.spec"), Action::Renamed, each(""), change));
+                        entries.push(entry(doc, format!("{from}.spec"), Kind::Renamed, each(""), change));
                     }
                     for sk in spec.keys() {
                         entries.push(entry(
                             doc,
                             format!("{from}.spec.{sk}"),
-                            Action::Renamed,
+                            Kind::Renamed,
                             each(&format!(".{sk}")),
                             change,
                         ));
@@ -314,7 +311,7 @@ fn metadata_to_patch(change: &'static ApiChange, doc: &mut Doc, report: &mut Rep
     if let Some(manager) = added {
         report.record(added_manager(doc, manager, change));
     }
-    report.record(entry(doc, format!("spec.{field}"), Action::Moved, vec![to], change));
+    report.record(entry(doc, format!("spec.{field}"), Kind::Moved, vec![to], change));
     Ok(())
 }
 
@@ -363,10 +360,10 @@ fn torch_procs(change: &'static ApiChange, docs: &mut [Doc], i: usize, report: &
     );
     let e = match kind {
         Procs::DefaultDoesTheSame(why) => {
-            with_detail(entry(&docs[i], from, Action::Omitted, vec![], change), format!("left out: {why}"))
+            with_detail(entry(&docs[i], from, Kind::Omitted, vec![], change), format!("left out: {why}"))
         }
         Procs::Cpu => with_detail(
-            entry(&docs[i], from, Action::Dropped, vec![], change),
+            entry(&docs[i], from, Kind::Dropped, vec![], change),
             format!(
                 "`cpu` started one process per CPU: set `spec.trainer.numProcPerNode` to the CPU count on every \
                  TrainJob that uses {kind_name} {name}, else torch starts one per GPU where there are GPUs"
@@ -386,14 +383,14 @@ fn torch_procs(change: &'static ApiChange, docs: &mut [Doc], i: usize, report: &
                 let trainer = spec.entry("trainer").or_insert_with(|| json!({}));
                 let Some(trainer) = trainer.as_object_mut() else { continue };
                 trainer.insert("numProcPerNode".into(), json!(n));
-                targets.push(Target { doc: tj.index, path: "spec.trainer.numProcPerNode".into() });
+                targets.push(Place { doc: tj.index, path: "spec.trainer.numProcPerNode".into() });
             }
-            let action = if targets.is_empty() {
-                Action::Dropped
+            let kind = if targets.is_empty() {
+                Kind::Dropped
             } else if value.is_string() {
-                Action::Converted
+                Kind::Converted
             } else {
-                Action::Moved
+                Kind::Moved
             };
             let detail = if targets.is_empty() {
                 format!(
@@ -406,7 +403,7 @@ fn torch_procs(change: &'static ApiChange, docs: &mut [Doc], i: usize, report: &
                      using {kind_name} {name} needs `spec.trainer.numProcPerNode: {n}` too"
                 )
             };
-            let mut e = with_detail(entry(&docs[i], from, action, vec![], change), detail);
+            let mut e = with_detail(entry(&docs[i], from, kind, vec![], change), detail);
             e.to = targets;
             e
         }
@@ -424,7 +421,7 @@ fn elastic_policy(change: &'static ApiChange, doc: &mut Doc, report: &mut Report
         return Ok(());
     }
     replace_key(torch, "elasticPolicy", None);
-    let e = entry(doc, change.field.to_string(), Action::Omitted, vec![], change);
+    let e = entry(doc, change.field.to_string(), Kind::Omitted, vec![], change);
     report.record(with_detail(e, "nothing ran differently: torch.go of v2.0–v2.1 has elastic training as a TODO"));
     Ok(())
 }
@@ -440,7 +437,7 @@ fn procs_to_int32(change: &'static ApiChange, doc: &mut Doc, report: &mut Report
         Procs::Count(_) if value.is_number() => return Ok(()),
         Procs::Count(n) => {
             trainer.insert("numProcPerNode".into(), json!(n));
-            let e = entry(doc, from.clone(), Action::Converted, vec![from], change);
+            let e = entry(doc, from.clone(), Kind::Converted, vec![from], change);
             with_detail(e, format!("the string {value} became the number {n}"))
         }
         Procs::DefaultDoesTheSame(why) => {
@@ -451,7 +448,7 @@ fn procs_to_int32(change: &'static ApiChange, doc: &mut Doc, report: &mut Report
                     replace_key(spec, "trainer", None);
                 }
             }
-            with_detail(entry(doc, from, Action::Omitted, vec![], change), format!("left out: {why}"))
+            with_detail(entry(doc, from, Kind::Omitted, vec![], change), format!("left out: {why}"))
         }
         Procs::Cpu => {
             let n = cpus_per_node(trainer.get("resourcesPerNode")).ok_or_else(|| {
@@ -461,7 +458,7 @@ fn procs_to_int32(change: &'static ApiChange, doc: &mut Doc, report: &mut Report
                 )
             })?;
             trainer.insert("numProcPerNode".into(), json!(n));
-            let e = entry(doc, from.clone(), Action::Converted, vec![from], change);
+            let e = entry(doc, from.clone(), Kind::Converted, vec![from], change);
             with_detail(e, format!("`cpu` stood for the CPUs per node: {n}, from spec.trainer.resourcesPerNode"))
         }
     };

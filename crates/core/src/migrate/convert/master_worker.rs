@@ -2,7 +2,7 @@
 //! that is not carried (the Worker's template, the Master's resources) is carried only when it
 //! equals the carried replica's; a different value is lost, and the report says which one won.
 
-use super::report::Entry;
+use super::report::{Entry, Place};
 use super::*;
 use crate::pipeline::paths::{covers, leaf_paths};
 
@@ -79,7 +79,7 @@ impl Conversion<'_> {
         }
         let path = format!("{}.template.spec.containers[{master_index}].args", master.path);
         let note = format!("every node runs these, the Workers too: V1 gave {} to the Master only", only.join(", "));
-        if let Some(e) = self.report.entries.iter_mut().find(|e| e.v1 == path) {
+        if let Some(e) = self.report.entries.iter_mut().find(|e| e.from == path) {
             e.note = if e.note.is_empty() { note } else { format!("{}; {note}", e.note) };
         }
     }
@@ -119,18 +119,23 @@ impl Conversion<'_> {
     ) {
         if follower == leader {
             if let Some(entry) = self.single_entry_for(leader_path, leader) {
-                let v2 = entry.v2.as_ref().map(|t| {
-                    if entry.derived {
-                        t.clone()
-                    } else {
-                        format!("{t}{}", &leader_path[entry.v1.len()..])
-                    }
-                });
+                let to = entry
+                    .to
+                    .iter()
+                    .map(|t| Place {
+                        doc: t.doc,
+                        path: if entry.derived {
+                            t.path.clone()
+                        } else {
+                            format!("{}{}", t.path, &leader_path[entry.from.len()..])
+                        },
+                    })
+                    .collect();
                 let note = format!(
                     "same as the {leader_name}'s{}",
                     if entry.note.is_empty() { String::new() } else { format!("; {}", entry.note) }
                 );
-                self.report.add(Entry { v1: follower_path.into(), v2, note, exact: false, ..entry });
+                self.report.add(Entry { from: follower_path.into(), to, note, exact: false, ..entry });
                 return;
             }
         }
@@ -169,7 +174,7 @@ impl Conversion<'_> {
     /// The one entry that accounts for every leaf of `value` at `path`, when there is one.
     fn single_entry_for(&self, path: &str, value: &Value) -> Option<Entry> {
         let entry = self.report.status_of(path)?;
-        if entry.exact || !covers(&entry.v1, path) {
+        if entry.exact || !covers(&entry.from, path) {
             return None;
         }
         let mut leaves = Vec::new();

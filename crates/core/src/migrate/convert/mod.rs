@@ -288,7 +288,7 @@ impl<'a> Conversion<'a> {
         for path in std::mem::take(&mut self.template_images) {
             let note = "the image holds an unrendered template variable (${...}): no image name has a $, so the \
                         pod cannot pull it; render the template (envsubst) first";
-            if let Some(e) = self.report.entries.iter_mut().find(|e| e.v1 == path) {
+            if let Some(e) = self.report.entries.iter_mut().find(|e| e.from == path) {
                 e.note = if e.note.is_empty() { note.into() } else { format!("{}; {note}", e.note) };
             }
         }

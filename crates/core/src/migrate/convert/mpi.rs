@@ -236,7 +236,7 @@ impl Conversion<'_> {
         }
         // One entry per variable: the whole list no longer lands at the same indexes.
         let env_path = format!("{launcher_main_path}.env");
-        self.report.entries.retain(|e| e.v1 != env_path);
+        self.report.entries.retain(|e| e.from != env_path);
         let mut kept = Vec::new();
         for (i, var) in std::mem::take(&mut trainer.env).into_iter().enumerate() {
             let at = format!("{env_path}[{i}]");
@@ -285,7 +285,7 @@ impl Conversion<'_> {
             self.release.tag
         );
         let resources = format!("{worker_main_path}.resources");
-        if let Some(e) = self.report.entries.iter_mut().find(|e| e.v1 == resources) {
+        if let Some(e) = self.report.entries.iter_mut().find(|e| e.from == resources) {
             e.note.push_str(&note);
         }
     }

@@ -93,7 +93,7 @@ impl Conversion<'_> {
         // On the image's entry; a container without an image has its name's entry (renamed).
         let (image, name) = (format!("{}.image", main.path), format!("{}.name", main.path));
         let entries = &mut self.report.entries;
-        let at = entries.iter().position(|e| e.v1 == image).or_else(|| entries.iter().position(|e| e.v1 == name));
+        let at = entries.iter().position(|e| e.from == image).or_else(|| entries.iter().position(|e| e.from == name));
         match at {
             Some(i) => entries[i].note = note,
             None => return Err(format!("internal error: {name} has no report entry")),

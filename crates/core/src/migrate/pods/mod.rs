@@ -497,33 +497,10 @@ pub fn explained_for_document(d: &super::DocResult, target: Release) -> Option<C
     }
 }
 
-/// One document of `migrate --format json`: its outcome, the V2 objects, the report and the pod
-/// comparison.
+/// One document of `migrate --format json`: the pipeline's (outcome, V2 objects, report) and the
+/// pod comparison.
 pub fn document_json(d: &super::DocResult, target: Release) -> Json {
-    use super::Outcome;
-    let mut out = serde_json::json!({"document": d.index, "line": d.line});
-    let (outcome, name, kind) = match &d.outcome {
-        Outcome::Written { name, kind, .. } => ("converted", Some(name), Some(kind)),
-        Outcome::Refused { name, kind, .. } => ("refused", Some(name), Some(kind)),
-        Outcome::PassedThrough { name, kind, .. } => ("passed-through", Some(name), Some(kind)),
-        Outcome::Invalid { .. } => ("invalid", None, None),
-    };
-    out["outcome"] = outcome.into();
-    out["kind"] = kind.map_or(Json::Null, |k| Json::from(k.as_str()));
-    out["name"] = name.map_or(Json::Null, |n| Json::from(n.as_str()));
-    match &d.outcome {
-        Outcome::Written { objects, report, lossy, .. } => {
-            out["lossy"] = Json::from(*lossy);
-            out["objects"] = Json::Array(objects.clone());
-            out["report"] = report
-                .iter()
-                .map(|e| serde_json::json!({"status": e.status.id(), "v1": e.v1, "v2": e.v2, "note": e.note}))
-                .collect();
-        }
-        Outcome::Refused { reason, .. } => out["reason"] = reason.as_str().into(),
-        Outcome::Invalid { message } => out["reason"] = message.as_str().into(),
-        Outcome::PassedThrough { .. } => {}
-    }
+    let mut out = crate::pipeline::json::document_json(d, &super::MigrationWording { target });
     out["pods"] = match for_document(d, target) {
         Some(Ok(c)) => serde_json::to_value(c).unwrap_or(Json::Null),
         Some(Err(e)) => serde_json::json!({"error": e}),
