@@ -521,6 +521,32 @@ fn fields_that_cannot_be_rewritten_are_refused_with_a_reason() {
     assert!(e.contains("\"many\" is not a positive integer, `auto`, `cpu` or `gpu`"), "{e}");
 }
 
+/// A v2.1-shaped override (`spec` around the pod fields) given as v2.0, or a field v2.0's
+/// PodSpecOverride lacks: both were moved under `spec` as pod fields, and the upgrade wrote
+/// `spec.spec.nodeSelector` and `spec.bogus` into a runtime patch without a word.
+#[test]
+fn a_podspecoverrides_item_with_a_field_v2_0_lacks_is_refused() {
+    let v2_1_shape = trainjob(
+        "  runtimeRef: {name: torch-distributed}\n  podSpecOverrides:\n    - targetJobs: [{name: node}]\n      spec: {nodeSelector: {a: b}}\n",
+    );
+    let e = refusal(&v2_1_shape, V2_0, V2_3);
+    assert!(e.contains("spec.podSpecOverrides[0].spec is not a field of a v2.0 podSpecOverrides item"), "{e}");
+    assert!(e.contains("upgrade it with --from v2.1"), "{e}");
+    let bogus = trainjob(
+        "  runtimeRef: {name: torch-distributed}\n  podSpecOverrides:\n    - targetJobs: [{name: node}]\n      bogus: 1\n",
+    );
+    let e = refusal(&bogus, V2_0, V2_1);
+    assert!(e.contains("spec.podSpecOverrides[0].bogus is not a field of a v2.0 podSpecOverrides item"), "{e}");
+    // Every field v2.0 declares is still carried over.
+    let all = trainjob(
+        "  runtimeRef: {name: torch-distributed}\n  podSpecOverrides:\n    - targetJobs: [{name: node}]\n      \
+         serviceAccountName: sa\n      nodeSelector: {a: b}\n      tolerations: []\n      volumes: []\n      \
+         schedulingGates: []\n      containers: []\n      initContainers: []\n",
+    );
+    let u = upgrade::upgrade(&all, V2_0, V2_1).unwrap_or_else(|e| panic!("{e}"));
+    assert!(u.failures().is_empty(), "{:?}", u.failures());
+}
+
 #[test]
 fn other_input_gets_a_clear_message() {
     let v1 = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: old}\nspec: {}\n";

@@ -4,6 +4,7 @@
 
 use super::report::{Entry, Kind, Place, Report};
 use crate::release_changes::{ApiChange, Rewrite, Subject};
+use crate::releases::V2_0;
 use serde_json::{json, Map, Value};
 
 /// The `manager` of the runtime patches the upgrade writes (one per former override).
@@ -108,6 +109,14 @@ fn pod_spec_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
             rewritten.push(json!({}));
             continue;
         }
+        if let Some(unknown) = fields.keys().find(|k| !declared_in_v2_0_override(k)) {
+            return Err(format!(
+                "{from}.{unknown} is not a field of a v2.0 podSpecOverrides item (it has targetJobs, containers, \
+                 initContainers and {}), so this is not a v2.0 manifest{}",
+                V2_0.pod_settings_pod_fields.join(", "),
+                if unknown == "spec" { ": a `spec` there is v2.1's shape, so upgrade it with --from v2.1" } else { "" }
+            ));
+        }
         let mut out = Map::new();
         let mut pod = Map::new();
         for (k, v) in fields {
@@ -143,6 +152,13 @@ fn pod_spec_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
     }
     entries.into_iter().for_each(|e| report.record(e));
     Ok(())
+}
+
+/// The fields of v2.0's `PodSpecOverride` (v2.0.1:pkg/apis/trainer/v1alpha1/trainjob_types.go:234-268):
+/// `targetJobs`, the container lists, and the pod fields the release data names. Anything else
+/// would be moved under `spec` as if it were a pod field; the API server of v2.0 refuses it.
+fn declared_in_v2_0_override(key: &str) -> bool {
+    matches!(key, "targetJobs" | "containers" | "initContainers") || V2_0.pod_settings_pod_fields.contains(&key)
 }
 
 fn added_manager(doc: &Doc, at: String, change: &'static ApiChange) -> Entry {
