@@ -42,22 +42,17 @@ trap - EXIT
 cp index.html dist/index.html
 scripts/explorer.sh post --check
 cp www/*.js www/*.css dist/
-# The wasm-bindgen glue and the widget's loader ship minified (about 2 KB and 1 KB less gzipped
-# for the widget); www/ keeps the readable loader.
+# The converter's loader, worker and pane stylesheet sit next to the converter module they load.
+cp www/pkg-migrate/*.js www/pkg-migrate/*.css dist/pkg-migrate/
+# Every script the reader downloads ships minified: the wasm-bindgen glue, the widget's loader
+# (about 2 KB and 1 KB less gzipped for the widget) and the converter's scripts (about 3 KB off
+# both lazy downloads, which count them). www/ keeps the readable ones.
 if command -v terser >/dev/null; then
-  for js in dist/pkg/trainer_v2_explorer.js dist/pkg-migrate/trainer_v2_migrate.js dist/pkg-migrate/trainer_v2_explain.js dist/explorer.js; do
+  for js in dist/pkg/trainer_v2_explorer.js dist/explorer.js dist/pkg-migrate/*.js; do
     terser "$js" --module --compress --mangle -o "$js.min" && mv "$js.min" "$js"
   done
 else
-  echo "note: terser not found; shipping the unminified JS glue and loader" >&2
-fi
-# The converter's loader, worker and pane stylesheet sit next to the converter module they load.
-# The scripts ship minified too (about 3 KB gzipped off both lazy downloads, which count them).
-cp www/pkg-migrate/*.js www/pkg-migrate/*.css dist/pkg-migrate/
-if command -v terser >/dev/null; then
-  for js in dist/pkg-migrate/{converter,converter-worker,copy-blocks,sources}.js; do
-    terser "$js" --module --compress --mangle -o "$js.min" && mv "$js.min" "$js"
-  done
+  echo "note: terser not found; shipping the unminified JS glue and loaders" >&2
 fi
 [[ -d www/assets ]] && cp -r www/assets dist/
 # The page's static fallback must be what the core generates.
