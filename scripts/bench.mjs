@@ -43,7 +43,10 @@ const explainModule = sum(
   ...['trainer_v2_explain_bg.wasm', 'trainer_v2_explain.js', ...LOADER].map((f) => size(`dist/pkg-migrate/${f}`)),
 );
 // Issue 18: the figures before the workspace move (b716060), from BENCHMARKS.md at its parent
-// cacfed8 (make bench of 2026-11-30), and `make test`'s time from the team guide.
+// cacfed8 (make bench of 2026-11-30). Its `make test`: `.ci/run` (make test with
+// CARGO_INCREMENTAL=0) on a clean clone of cacfed8, this machine otherwise idle, 2026-12-02
+// 04:38-04:58: 1,169 s wall, 254 cargo tests, 49 e2e tests, 19 host-site tests, no training runs.
+// (The team guide's 16 min was measured elsewhere.)
 const BEFORE_MOVE = {
   commit: 'cacfed8',
   widgetGz: 159.5,
@@ -51,14 +54,20 @@ const BEFORE_MOVE = {
   toggles: '2.50 ms / 12.10 ms',
   readerToggles: '2.90 ms / 5.00 ms',
   freshToggles: '4.60 ms / 17.80 ms',
-  makeTest: '16 min',
+  makeTest: '19.5 min',
 };
-// A fresh `make test` on 2 cores now, in minutes: `.ci/run` (make test with CARGO_INCREMENTAL=0)
-// on a clean clone of 1a7dfe8 (final4: everything of 2 Dec but the upgrade refusal 6cf82a8), this
-// machine otherwise idle, 2026-12-02 01:41-02:06: 1,470 s wall (installs of the npm tools and the
-// venvs included). CI's runs of main on a clean clone: 1,052 s (stop 23), 1,299 s (stop 24),
-// 1,449 s (stop 25).
-const MAKE_TEST_AFTER_MOVE = '24.5';
+// The same `.ci/run` on a clean clone of e7be221 (main with the debug profile that optimizes only
+// what the tests run hot), 2026-12-02 03:52-04:11: 1,121 s wall, 330 cargo tests, 70 e2e tests,
+// 27 host-site tests, and the training runs and SDK runs. Before that profile: 1,470 s (1a7dfe8,
+// 01:41-02:06).
+const MAKE_TEST_AFTER_MOVE = '18.7';
+// Toggles, the two builds side by side in one session (2026-12-02 05:00), since this machine's
+// speed drifts from day to day: this bench's toggle loop on cacfed8's dist and on 24dc0b1's,
+// interleaved, 6 rounds of 200 toggles each: medians over the 1,200.
+const SAME_SESSION = {
+  backAndForth: ['2.40 ms', '2.70 ms'],
+  unprepared: ['6.50 ms', '7.10 ms'],
+};
 const total = (t) => sum(t.wasm, t.js, t.css);
 
 // Where the widget's wasm bytes go, from twiggy on the build before wasm-opt (which shrinks every
@@ -252,7 +261,9 @@ const lines = [
   row('Toggle to DOM, back and forth: median / p95', BEFORE_MOVE.toggles, `${ms(pct(toggles, 50))} / ${ms(pct(toggles, 95))}`),
   row('Toggle to DOM, each selection new, reader pauses: median / p95', BEFORE_MOVE.readerToggles, `${ms(pct(readerToggles, 50))} / ${ms(pct(readerToggles, 95))}`),
   row('Toggle to DOM, each selection new, unprepared: median / p95', BEFORE_MOVE.freshToggles, `${ms(pct(freshToggles, 50))} / ${ms(pct(freshToggles, 95))}`),
-  row('make test (fresh, 2 cores)', `${BEFORE_MOVE.makeTest} (team guide)`, MAKE_TEST_AFTER_MOVE === null ? 'FILLED BY LEAD' : `${MAKE_TEST_AFTER_MOVE} min`),
+  row('Toggle to DOM, back and forth, both builds in one session: median', SAME_SESSION.backAndForth[0], `${SAME_SESSION.backAndForth[1]} (24dc0b1)`),
+  row('Toggle to DOM, each selection new, unprepared, both builds in one session: median', SAME_SESSION.unprepared[0], `${SAME_SESSION.unprepared[1]} (24dc0b1)`),
+  row('make test (fresh .ci/run on a clean clone, 2 cores, idle)', `${BEFORE_MOVE.makeTest} (254 cargo tests, 49 e2e, 19 host-site)`, `${MAKE_TEST_AFTER_MOVE} min (330 cargo tests, 70 e2e, 27 host-site, training runs)`),
   '',
   '## Where the wasm bytes go',
   '',
