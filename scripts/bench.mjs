@@ -252,7 +252,7 @@ const lines = [
   ...shapes.lines,
   '## Before and after the workspace move',
   '',
-  `Before: main at ${BEFORE_MOVE.commit}, the last commit before the move into crates/ (b716060), as BENCHMARKS.md gave it then (make bench of 2026-11-30). After: this run, which also holds every branch merged since the move.`,
+  `Before: main at ${BEFORE_MOVE.commit}, the last commit before the move into crates/ (b716060), as BENCHMARKS.md gave it then (make bench of 2026-11-30); the rows "in one session" and make test measured both commits on 2026-12-02 (scripts/bench.mjs says how). After: this run, which also holds every branch merged since the move.`,
   '',
   '| Measure | Before the move | Now |',
   '|---|---|---|',
