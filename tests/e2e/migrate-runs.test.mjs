@@ -3,7 +3,7 @@
 // converted TrainJob, named by it, showing the JobSet, its pods and their environment on the
 // runtime the TrainJob references. The facts checked are worked out here from the pasted file
 // and Trainer's controller code, not read from our own output.
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,10 +46,38 @@ function expected(text) {
 let browser;
 before(async () => (browser = await launch()));
 after(() => browser?.close());
+// Every context a test opened is closed after it, also when an assertion stopped it early.
+const opened = [];
+afterEach(async () => {
+  for (const context of opened.splice(0)) await context.close();
+});
 
-/** Opens migrate mode at `viewport`, pastes `text` and waits until `count` sections are there. */
-async function paste(text, count, options = {}) {
+/** The TrainJobs `text` converts to, in order: a V1 job's conversion keeps its name. */
+const jobNames = (text) => YAML.parseAllDocuments(text).map((d) => d.toJS().metadata.name);
+
+/** Waits until migrate mode shows one section for each TrainJob of `text`, in order. Migrate mode
+ * opens on a sample job that has a section of its own, so a count alone would not tell them apart. */
+async function sectionsFor(page, text) {
+  const names = jobNames(text);
+  await page
+    .waitForFunction(
+      ([w, names]) => {
+        const seen = [...document.querySelector(w).shadowRoot.querySelectorAll('.migrate-result details.k8s-runs')].map((d) => d.dataset.trainjob);
+        return JSON.stringify(seen) === JSON.stringify(names);
+      },
+      [MAIN_WIDGET, names],
+      { timeout: 20000 },
+    )
+    .catch(async () => {
+      const seen = await page.evaluate((w) => [...document.querySelector(w).shadowRoot.querySelectorAll('.migrate-result details > summary')].map((s) => s.innerText), MAIN_WIDGET);
+      throw new Error(`no "What Kubernetes runs" sections for ${JSON.stringify(names)} in the migrate output; its disclosures: ${JSON.stringify(seen)}`);
+    });
+}
+
+/** Opens migrate mode at `viewport`, pastes `text` and waits for its sections. */
+async function paste(text, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  opened.push(context);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -57,16 +85,7 @@ async function paste(text, count, options = {}) {
   await page.goto(new URL('?mode=migrate#user-experience', BASE).href);
   await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
   await page.locator(`${MAIN_WIDGET} #m-input`).fill(text);
-  await page
-    .waitForFunction(
-      ([w, n]) => document.querySelector(w).shadowRoot.querySelectorAll('.migrate-result details.k8s-runs').length === n,
-      [MAIN_WIDGET, count],
-      { timeout: 20000 },
-    )
-    .catch(async () => {
-      const names = await page.evaluate((w) => [...document.querySelector(w).shadowRoot.querySelectorAll('.migrate-result details > summary')].map((s) => s.innerText), MAIN_WIDGET);
-      throw new Error(`no ${count} "What Kubernetes runs" section(s) in the migrate output; its disclosures: ${JSON.stringify(names)}`);
-    });
+  await sectionsFor(page, text);
   return { context, page, errors };
 }
 
@@ -129,27 +148,25 @@ function assertRuns(seen, want) {
 test('a real PyTorchJob (Master 1 + Worker 2) shows what Kubernetes runs for its TrainJob: 3 nodes, their names and env', async () => {
   const want = expected(MNIST);
   assert.equal(want.nodes, 3);
-  const { context, page, errors } = await paste(MNIST, 1);
+  const { page, errors } = await paste(MNIST);
   const seen = await openSection(page, want.name);
   assertRuns(seen, want);
   assert.ok(seen.pageOverflow <= 0, `the page scrolls ${seen.pageOverflow}px sideways`);
   assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test('several documents: one section per converted TrainJob, named by the job, in the order pasted', async () => {
   const jobs = [expected(MNIST), expected(IMAGENET)];
-  const { context, page, errors } = await paste(`${MNIST}\n---\n${IMAGENET}`, 2);
+  const { page, errors } = await paste(`${MNIST}\n---\n${IMAGENET}`);
   const names = await page.evaluate((w) => [...document.querySelector(w).shadowRoot.querySelectorAll('details.k8s-runs')].map((d) => d.dataset.trainjob), MAIN_WIDGET);
   assert.deepEqual(names, jobs.map((j) => j.name));
   for (const want of jobs) assertRuns(await openSection(page, want.name), want);
   assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test('on a 390 px phone in dark mode the open section fits the screen', async () => {
   const want = expected(MNIST);
-  const { context, page, errors } = await paste(MNIST, 1, { viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
+  const { page, errors } = await paste(MNIST, { viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
   const seen = await openSection(page, want.name);
   assertRuns(seen, want);
   assert.ok(seen.overflow <= 0, `the section is ${seen.overflow}px wider than its box`);
@@ -164,18 +181,16 @@ test('on a 390 px phone in dark mode the open section fits the screen', async ()
   const [r, g, b] = colors.color.match(/\d+/g).map(Number);
   assert.ok(r + g + b > 3 * 160, `the section's text is ${colors.color} on a dark background`);
   assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test('the section comes back with the pasted job after the view switches to Compare and back', async () => {
   const want = expected(MNIST);
-  const { context, page, errors } = await paste(MNIST, 1);
+  const { page, errors } = await paste(MNIST);
   await page.locator(`${MAIN_WIDGET} .mode [data-value="compare"]`).click();
   await page.locator(`${MAIN_WIDGET} .pane.v2`).waitFor();
   await page.locator(`${MAIN_WIDGET} .mode [data-value="migrate"]`).click();
   assert.equal(await page.locator(`${MAIN_WIDGET} #m-input`).inputValue(), MNIST);
-  await page.waitForFunction((w) => document.querySelector(w).shadowRoot.querySelectorAll('details.k8s-runs').length === 1, MAIN_WIDGET, { timeout: 20000 });
+  await sectionsFor(page, MNIST);
   assertRuns(await openSection(page, want.name), want);
   assert.deepEqual(errors, []);
-  await context.close();
 });

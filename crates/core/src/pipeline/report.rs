@@ -120,11 +120,6 @@ impl Entry {
         self.to.first().map(|p| p.path.as_str())
     }
 
-    /// `v2.1 #2785, v2.2 #3309`.
-    pub fn sources(&self) -> String {
-        self.changes.iter().map(|c| c.source()).collect::<Vec<_>>().join(", ")
-    }
-
     /// Numbers the entry and its places with the document's position, once the stream has one.
     pub fn number(&mut self, doc: usize) {
         self.doc = doc;

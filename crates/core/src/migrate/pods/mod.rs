@@ -82,11 +82,6 @@ fn values_within(v: &Json, budget: &mut usize) -> bool {
     }
 }
 
-/// Compares the pods of the V1 job `doc` with those of its conversion `objects` at `release`.
-pub fn compare(doc: &Json, objects: &[Json], release: Release) -> Result<PodComparison, String> {
-    compare_explained(doc, objects, release).comparison
-}
-
 /// The comparison, and what it read of the converted objects: the explanation of their TrainJob
 /// on its runtime, which migrate mode also shows as "What Kubernetes runs".
 pub struct Compared {
@@ -95,7 +90,8 @@ pub struct Compared {
     pub runs: Result<Explanation, String>,
 }
 
-/// `compare`, keeping the explanation of the converted TrainJob it computes on the way.
+/// Compares the pods of the V1 job `doc` with those of its conversion `objects` at `release`,
+/// keeping the explanation of the converted TrainJob it computes on the way.
 pub fn compare_explained(doc: &Json, objects: &[Json], release: Release) -> Compared {
     if !values_within(doc, &mut MAX_COMPARED_VALUES.clone()) {
         let too_many = format!(
