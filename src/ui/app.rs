@@ -8,6 +8,7 @@ use super::components::params::Params;
 use super::components::radio_group::RadioGroup;
 use super::state::{Action, State};
 use crate::catalog::{Framework, Persona, V2Support};
+use crate::highlight::LongLines;
 use crate::query::SyncSet;
 use crate::releases::RELEASES;
 use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
@@ -153,29 +154,37 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let release_note = release_note(&kept_views.borrow());
     let status = use_state(String::new);
     let theme_class = use_theme(props.pinned_theme);
+    // "Wrap long lines". State, not a checkbox the stylesheet reads: only a wrapping box needs
+    // the elements that hang a wrapped line under its indent, and every element costs a toggle.
+    let long_lines = use_state(|| LongLines::Scroll);
 
-    // Publish the reader's own changes: URL, storage, and the other instances. Then prepare what
-    // is one click away (ui::prepare): only once the reader has changed something here, so
-    // instances nobody touches do no work.
+    // Publish the reader's own changes: URL, storage, and the other instances.
     {
-        let (sel, sync, instance, all_controls) = (sel.clone(), props.sync, props.instance, !props.compact);
-        let prepared = prepared.clone();
+        let (sel, sync, instance) = (sel.clone(), props.sync, props.instance);
         use_effect_with(state.local_revision, move |rev| {
             // After the frame: the DOM update a reader waits for does not wait on history,
             // storage or the other instances. Dropping the timer (a newer change) cancels it.
-            let changed = *rev > 0;
-            let mut wanted =
-                if changed && sel.mode == Mode::Compare { sel.one_click_away(all_controls) } else { Vec::new() };
-            // A kept view is ready already.
-            wanted.retain(|s| !kept_views.borrow().iter().any(|(k, _)| k == s));
-            let preparing = IdleChain::start(prepared, wanted);
-            let pending = changed.then(|| {
+            let pending = (*rev > 0).then(|| {
                 browser::after(0, move || {
                     browser::persist(&sel, sync);
                     browser::broadcast(instance, &sel, sync);
                 })
             });
-            move || drop((pending, preparing))
+            move || drop(pending)
+        });
+    }
+    // Prepare what is one click away (ui::prepare), for code boxes as they show long lines now:
+    // only once the reader has changed something here, so instances nobody touches do no work.
+    {
+        let (sel, all_controls) = (sel.clone(), !props.compact);
+        let prepared = prepared.clone();
+        use_effect_with((state.local_revision, *long_lines), move |(rev, long_lines)| {
+            let mut wanted =
+                if *rev > 0 && sel.mode == Mode::Compare { sel.one_click_away(all_controls) } else { Vec::new() };
+            // A kept view is ready already.
+            wanted.retain(|s| !kept_views.borrow().iter().any(|(k, _)| k == s));
+            let preparing = IdleChain::start(prepared, wanted, *long_lines);
+            move || drop(preparing)
         });
     }
     // Receive the other instances' changes.
@@ -198,6 +207,15 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
 
     let pasted = use_mut_ref(|| None::<String>);
     let handlers = use_handlers(state.dispatcher(), status.setter(), pasted.clone());
+    let wrap = *long_lines == LongLines::Wrap;
+    // Made again only when the state changes: a new callback would be set on the checkbox
+    // again on every toggle of anything else.
+    let toggle_wrap = {
+        let long_lines = long_lines.setter();
+        use_callback(wrap, move |_: Event, wrap| {
+            long_lines.set(if *wrap { LongLines::Scroll } else { LongLines::Wrap })
+        })
+    };
     let persona_idx = Persona::ALL.iter().position(|p| *p == sel.persona).unwrap_or(0);
     let framework_idx = Framework::ALL.iter().position(|f| *f == sel.framework).unwrap_or(0);
     let personas: Vec<_> = Persona::ALL.iter().map(|p| (p.id(), p.label())).collect();
@@ -279,17 +297,16 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             <div class="legend">
                 <span class="swatch" aria-hidden="true"></span>
                 <span class="legend-text">{ "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }</span>
-                // A checkbox the stylesheet reads (:has): no state or handler in the wasm.
-                <label class="wrap-toggle"><input type="checkbox" />{ "Wrap long lines" }</label>
+                <label class="wrap-toggle"><input type="checkbox" checked={wrap} onchange={toggle_wrap} />{ "Wrap long lines" }</label>
             </div>
             if stale {
                 <p class="panes-stale" role="status">
                     { "Not updated: fix the field marked in red. Until then the panes show its last valid value, and Copy is off." }
                 </p>
             }
-            <div class={classes!("panes", stale.then_some("stale"))}>
-                <Pane pane={view.v2.clone()} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
-                <Pane pane={view.v1.clone()} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
+            <div class={classes!("panes", stale.then_some("stale"), wrap.then_some("wrap"))}>
+                <Pane pane={view.v2.clone()} long_lines={*long_lines} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
+                <Pane pane={view.v1.clone()} long_lines={*long_lines} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
             </div>
             // Not in the post's compact presets: their sections embed their own (post/, later).
             if explainable && !props.compact {

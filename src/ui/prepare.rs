@@ -13,7 +13,7 @@
 //! - it keeps only what is one click from the current selection: at most 13 views and the
 //!   `<code>` elements of their blocks.
 
-use crate::highlight;
+use crate::highlight::{self, LongLines};
 use crate::selection::Selection;
 use crate::snippets::{render, Language, Snippet, View};
 use gloo::timers::callback::Timeout;
@@ -21,29 +21,36 @@ use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
 /// What a code block shows, and so what its `<code>` element is made from: the code, its
-/// language and the lines marked as owned by the runtime.
-pub type CodeKey = (String, Language, Vec<bool>);
+/// language, the lines marked as owned by the runtime, and whether long lines wrap.
+pub type CodeKey = (String, Language, Vec<bool>, LongLines);
 
-pub fn code_key(snippet: &Snippet) -> CodeKey {
-    (snippet.code.clone(), snippet.language, snippet.owned_by_runtime.clone())
+pub fn code_key(snippet: &Snippet, long_lines: LongLines) -> CodeKey {
+    (snippet.code.clone(), snippet.language, snippet.owned_by_runtime.clone(), long_lines)
 }
 
 /// The `<code>` element a block shows for `key`, highlighted by the core (the same markup as the
 /// page's static fallback) and parsed outside the page: one node, so a toggle swaps it with one
 /// removeChild and one insertBefore.
 pub fn code_element(key: &CodeKey) -> Option<web_sys::Node> {
-    let (code, language, owned) = key;
+    let (code, language, owned, long_lines) = key;
     let holder = gloo::utils::document().create_element("div").ok()?;
-    holder.set_inner_html(&highlight::code_html(*language, code, owned));
+    holder.set_inner_html(&highlight::code_html(*language, code, owned, *long_lines));
     holder.first_child()
 }
 
-/// The views and `<code>` elements prepared for the selections one click away. A toggle takes
-/// what it needs out (a DOM node can be in one place only).
-#[derive(Default)]
+/// The views and `<code>` elements prepared for the selections one click away, for code boxes
+/// that show long lines as `long_lines` says. A toggle takes what it needs out (a DOM node can
+/// be in one place only).
 pub struct Prepared {
     views: Vec<(Selection, Rc<View>)>,
     code: Vec<(CodeKey, web_sys::Node)>,
+    long_lines: LongLines,
+}
+
+impl Default for Prepared {
+    fn default() -> Self {
+        Prepared { views: Vec::new(), code: Vec::new(), long_lines: LongLines::Scroll }
+    }
 }
 
 impl Prepared {
@@ -63,19 +70,21 @@ impl Prepared {
         self.views.iter().any(|(s, _)| s == sel)
     }
 
-    /// Forgets the views that are not in `wanted`, and the code elements no kept view shows.
-    fn keep_only(&mut self, wanted: &[Selection]) {
+    /// Forgets the views that are not in `wanted`, and the code elements no kept view shows
+    /// with long lines as `long_lines` says. The code elements prepared from now on are for that.
+    fn keep_only(&mut self, wanted: &[Selection], long_lines: LongLines) {
+        self.long_lines = long_lines;
         self.views.retain(|(s, _)| wanted.contains(s));
         let views = &self.views;
-        self.code.retain(|(key, _)| views.iter().any(|(_, v)| snippets(v).any(|s| shows(s, key))));
+        self.code.retain(|(key, _)| views.iter().any(|(_, v)| snippets(v).any(|s| shows(s, long_lines, key))));
     }
 
     /// Builds `sel`'s view and the code elements of its blocks that are not ready yet.
     fn prepare(&mut self, sel: Selection) {
         let view = Rc::new(render(&sel));
         for snippet in snippets(&view) {
-            if !self.code.iter().any(|(key, _)| shows(snippet, key)) {
-                let key = code_key(snippet);
+            if !self.code.iter().any(|(key, _)| shows(snippet, self.long_lines, key)) {
+                let key = code_key(snippet, self.long_lines);
                 if let Some(node) = code_element(&key) {
                     self.code.push((key, node));
                 }
@@ -85,10 +94,14 @@ impl Prepared {
     }
 }
 
-/// Whether `snippet` is what `key` was made from (without copying its code to find out).
-fn shows(snippet: &Snippet, key: &CodeKey) -> bool {
-    let (code, language, owned) = key;
-    snippet.code == *code && snippet.language == *language && snippet.owned_by_runtime == *owned
+/// Whether `snippet`, with long lines as `long_lines` says, is what `key` was made from
+/// (without copying its code to find out).
+fn shows(snippet: &Snippet, long_lines: LongLines, key: &CodeKey) -> bool {
+    let (code, language, owned, key_long_lines) = key;
+    long_lines == *key_long_lines
+        && snippet.code == *code
+        && snippet.language == *language
+        && snippet.owned_by_runtime == *owned
 }
 
 fn snippets(view: &View) -> impl Iterator<Item = &Snippet> {
@@ -172,8 +185,8 @@ pub struct IdleChain {
 }
 
 impl IdleChain {
-    pub fn start(store: PreparedStore, mut queue: Vec<Selection>) -> IdleChain {
-        store.0.borrow_mut().keep_only(&queue);
+    pub fn start(store: PreparedStore, mut queue: Vec<Selection>, long_lines: LongLines) -> IdleChain {
+        store.0.borrow_mut().keep_only(&queue, long_lines);
         // retain rather than filter and collect: the same code as the explorer's (wasm bytes).
         queue.retain(|s| !store.0.borrow().is_prepared(s));
         queue.reverse();

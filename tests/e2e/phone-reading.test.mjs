@@ -37,8 +37,12 @@ async function open(query, options = PHONE) {
 for (const width of [390, 320]) test(`with Wrap long lines on a ${width} px phone, a wrapped code line goes on under its own indent, and copying gives the code unchanged`, async () => {
   const { context, page, errors } = await open('persona=data-scientist&framework=tensorflow', { ...PHONE, viewport: { width, height: 844 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  // The elements that hang a line are made only for wrapping panes: scrolling ones have none.
+  const hangs = () => page.evaluate((MAIN) => document.querySelector(MAIN).shadowRoot.querySelectorAll('.panes pre > code .ln[class*=" i"]').length, MAIN_WIDGET);
+  assert.equal(await hangs(), 0, 'hang elements while the panes scroll');
   await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).check();
   await frames(page);
+  assert.ok((await hangs()) > 0, 'no hang element once the panes wrap');
   const lines = await page.evaluate((MAIN) => {
     const found = [];
     for (const code of document.querySelector(MAIN).shadowRoot.querySelectorAll('.panes pre > code')) {

@@ -5,7 +5,7 @@
 //! `fill_page` regenerates every such region from the mount's `data-*` defaults, so the committed
 //! page can be checked for drift and nobody copies YAML into HTML by hand.
 
-use crate::highlight::{code_html, escape_html};
+use crate::highlight::{code_html, escape_html, LongLines};
 use crate::query::{self, SyncSet};
 use crate::selection::Selection;
 use crate::snippets::{render, Pane, Snippet};
@@ -68,7 +68,7 @@ pub fn snippet_html(s: &Snippet) -> String {
         "<figure class=\"tv2x-snippet {}\"><figcaption>{}</figcaption><pre tabindex=\"0\">{}</pre></figure>",
         s.language.id(),
         escape_html(&s.title),
-        code_html(s.language, &s.code, &s.owned_by_runtime)
+        code_html(s.language, &s.code, &s.owned_by_runtime, LongLines::Scroll)
     )
 }
 

@@ -321,6 +321,16 @@ pub fn push_escaped_html(out: &mut String, s: &str) {
     out.push_str(&s[copied..]);
 }
 
+/// How the code box shows a line wider than itself: it scrolls (the default), or, with the
+/// widget's "Wrap long lines" on, it wraps. A wrapping box needs each line that may wrap to be
+/// an element of its own, so that its continuation hangs under its indent; a scrolling one has
+/// no use for those elements, and every element is work on each toggle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LongLines {
+    Scroll,
+    Wrap,
+}
+
 /// Highlighted code as HTML for the inside of a `<code>`: tokens as `<span class="t-…">`, and a
 /// `<span class="ln …">` around each marked line (`ln o` where a V1 line is infrastructure a
 /// runtime now owns). Used by the widget and by the page's static fallback, so both show the
@@ -329,25 +339,25 @@ pub fn push_escaped_html(out: &mut String, s: &str) {
 /// Plain lines and punctuation get no element of their own: every element is DOM work on each
 /// toggle, and these two were 60% of them (with a block per line, a toggle parsed and swapped
 /// about 360 elements; now about 150).
-pub fn to_html(language: Language, code: &str, owned: &[bool]) -> String {
+pub fn to_html(language: Language, code: &str, owned: &[bool], long_lines: LongLines) -> String {
     let mut out = String::with_capacity(code.len() * 2);
-    push_owned_lines(&mut out, language, code, owned);
+    push_owned_lines(&mut out, language, code, owned, long_lines);
     out
 }
 
 /// The `<code>` element itself, as the widget's code blocks and the page's static figures
 /// both show it.
-pub fn code_html(language: Language, code: &str, owned: &[bool]) -> String {
+pub fn code_html(language: Language, code: &str, owned: &[bool], long_lines: LongLines) -> String {
     let mut out = String::with_capacity(code.len() * 2 + 13);
     out.push_str("<code>");
-    push_owned_lines(&mut out, language, code, owned);
+    push_owned_lines(&mut out, language, code, owned, long_lines);
     out.push_str("</code>");
     out
 }
 
-fn push_owned_lines(out: &mut String, language: Language, code: &str, owned: &[bool]) {
+fn push_owned_lines(out: &mut String, language: Language, code: &str, owned: &[bool], long_lines: LongLines) {
     let classes: Vec<Option<&str>> = owned.iter().map(|o| o.then_some("o")).collect();
-    push_code_lines(out, language, code, &classes, true);
+    push_code_lines(out, language, code, &classes, long_lines);
 }
 
 /// The widest indent a wrapped line hangs under (`.i2` to `.i30` in the widget's stylesheet);
@@ -359,10 +369,11 @@ const MAX_HANG: usize = 30;
 const NEVER_WRAPS: usize = 28;
 
 /// Whether a line is long enough to wrap, and so to need a hang. A shorter one gets no element:
-/// the elements are what an unprepared toggle parses. Over the main widget's views of every
+/// the elements are what a toggle parses and inserts. Over the main widget's views of every
 /// framework, a hang element on every indented line made 1,544 elements (1,180 without any;
 /// 1,313 with this test), and the unprepared toggle's median was 0.7 to 1.2 ms slower than
-/// without them (A/B in headless Chromium, 2 Dec).
+/// without them (A/B in headless Chromium, 2 Dec). Hence also `LongLines`: no hangs at all
+/// while the box scrolls.
 fn may_wrap(line: &str) -> bool {
     line.len() > NEVER_WRAPS && line.chars().count() > NEVER_WRAPS
 }
@@ -390,19 +401,25 @@ pub fn to_html_with_classes(language: Language, code: &str, line_classes: &[Opti
 
 /// [`to_html_with_classes`] appended to `out`, for a page written into one string.
 pub fn push_lines(out: &mut String, language: Language, code: &str, line_classes: &[Option<&str>]) {
-    push_code_lines(out, language, code, line_classes, false);
+    push_code_lines(out, language, code, line_classes, LongLines::Scroll);
 }
 
-/// With `hanging`, an indented line is an element too, with its indent as a class (`i4`): with
+/// With `LongLines::Wrap`, an indented line that may wrap is an element too, with its indent as a class (`i4`): with
 /// "Wrap long lines" on a phone, its continuation then starts under its indent, not at column 0,
 /// where it read as a new line outside its block. The indent stays the line's own spaces, so the
 /// text a selection or a screen reader takes out of the box is the code, unchanged.
-fn push_code_lines(out: &mut String, language: Language, code: &str, line_classes: &[Option<&str>], hanging: bool) {
+fn push_code_lines(
+    out: &mut String,
+    language: Language,
+    code: &str,
+    line_classes: &[Option<&str>],
+    long_lines: LongLines,
+) {
     let mut i = 0;
     for_each_line(language, code, |line, spans| {
         let class = line_classes.get(i).copied().flatten();
         i += 1;
-        let indent = if hanging && may_wrap(line) { hang(line) } else { 0 };
+        let indent = if long_lines == LongLines::Wrap && may_wrap(line) { hang(line) } else { 0 };
         let marked = class.is_some() || indent > 0;
         if marked {
             out.push_str("<span class=\"ln");
@@ -450,29 +467,30 @@ fn push_number(out: &mut String, n: usize) {
 mod html_tests {
     use super::*;
 
-    /// An indented line long enough to wrap hangs under its indent (list markers counted); one
-    /// that fits the narrowest code box has no element of its own, nor has an unindented line.
+    /// In a wrapping box, an indented line long enough to wrap hangs under its indent (list
+    /// markers counted); one that fits the narrowest code box has no element of its own, nor has
+    /// an unindented line. A scrolling box has no hang at all, and the same text.
     #[test]
-    fn only_lines_that_may_wrap_hang() {
+    fn only_lines_that_may_wrap_hang_and_only_when_the_box_wraps() {
         let long = "      - --model_dir=/mnt/models/a-long-path";
         let code = format!("spec:\n  replicas: 1\n{long}\nimage: registry.example.com/team/trainer:1\n");
-        let html = code_html(Language::Yaml, &code, &[]);
-        let elements: Vec<&str> = html.match_indices("<span class=\"ln").map(|(i, _)| &html[i..i + 20]).collect();
-        assert_eq!(elements, ["<span class=\"ln i8\">"], "in {html}");
+        let line_elements = |html: &str| {
+            html.match_indices("<span class=\"ln").map(|(i, _)| html[i..i + 20].to_string()).collect::<Vec<_>>()
+        };
+        let wrapping = code_html(Language::Yaml, &code, &[], LongLines::Wrap);
+        assert_eq!(line_elements(&wrapping), ["<span class=\"ln i8\">"], "in {wrapping}");
         assert!(
-            html.contains("<span class=\"ln i8\">      - <span class=\"t-s\">--model_dir"),
-            "the long line's own element: {html}"
+            wrapping.contains("<span class=\"ln i8\">      - <span class=\"t-s\">--model_dir"),
+            "the long line's own element: {wrapping}"
         );
+        let scrolling = code_html(Language::Yaml, &code, &[], LongLines::Scroll);
+        assert_eq!(line_elements(&scrolling), Vec::<String>::new(), "in {scrolling}");
+        assert!(scrolling.contains("\n      - <span class=\"t-s\">--model_dir"), "the long line as it is: {scrolling}");
+        assert_eq!(text_of(&scrolling), text_of(&wrapping), "the same code either way");
     }
 
-    #[test]
-    fn html_is_escaped_and_keeps_the_text() {
-        let code = "k: \"<script>&\"\n";
-        let html = to_html(Language::Yaml, code, &[true]);
-        assert!(!html.contains("<script>"));
-        assert!(html.starts_with("<span class=\"ln o\">"));
-        assert_eq!(html.matches("<span").count(), 3, "the marked line, its key and its string: {html}");
-        // Stripping tags and unescaping gives back the code: copying from the page is faithful.
+    /// The text a browser shows for `html`: its tags stripped and its five escapes read.
+    fn text_of(html: &str) -> String {
         let mut text = String::new();
         let mut in_tag = false;
         for c in html.chars() {
@@ -483,13 +501,22 @@ mod html_tests {
                 _ => {}
             }
         }
-        let text = text
-            .replace("&lt;", "<")
+        text.replace("&lt;", "<")
             .replace("&gt;", ">")
             .replace("&quot;", "\"")
             .replace("&#39;", "'")
-            .replace("&amp;", "&");
-        assert_eq!(text, code);
+            .replace("&amp;", "&")
+    }
+
+    #[test]
+    fn html_is_escaped_and_keeps_the_text() {
+        let code = "k: \"<script>&\"\n";
+        let html = to_html(Language::Yaml, code, &[true], LongLines::Scroll);
+        assert!(!html.contains("<script>"));
+        assert!(html.starts_with("<span class=\"ln o\">"));
+        assert_eq!(html.matches("<span").count(), 3, "the marked line, its key and its string: {html}");
+        // Stripping tags and unescaping gives back the code: copying from the page is faithful.
+        assert_eq!(text_of(&html), code);
     }
 
     #[test]
@@ -504,13 +531,13 @@ mod html_tests {
     fn a_marked_line_holds_its_text_and_its_newline_follows_it() {
         // The line element is an inline-block: a newline inside it would end the element's own
         // line and put the next line of code beside it.
-        let html = to_html(Language::Python, "a\nb\n\nc\n", &[false, true, true, false]);
+        let html = to_html(Language::Python, "a\nb\n\nc\n", &[false, true, true, false], LongLines::Scroll);
         assert_eq!(html, "a\n<span class=\"ln o\">b</span>\n<span class=\"ln o\"></span>\nc\n");
     }
 
     #[test]
     fn plain_lines_and_punctuation_add_no_elements() {
-        let html = to_html(Language::Python, "x = f(a, b)\n\nprint(x)\n", &[]);
+        let html = to_html(Language::Python, "x = f(a, b)\n\nprint(x)\n", &[], LongLines::Scroll);
         assert_eq!(html, "x = <span class=\"t-f\">f</span>(a, b)\n\n<span class=\"t-f\">print</span>(x)\n");
     }
 }

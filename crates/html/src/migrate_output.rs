@@ -4,7 +4,7 @@
 //! rendered by the converter module, which also wires the Copy buttons (`button.copy[data-copy]`:
 //! they copy the `<pre>` of their figure), so the widget's wasm carries none of it.
 
-use crate::highlight::{code_html, push_escaped_html};
+use crate::highlight::{code_html, push_escaped_html, LongLines};
 use crate::pipeline::output::{apply_command, output_objects, OutputObject};
 use crate::pipeline::Document;
 use crate::releases::Release;
@@ -54,7 +54,7 @@ fn push_block(out: &mut String, class: &str, title: &str, download: Option<(&str
         push_escaped_html(out, code);
         out.push_str("</code>");
     } else {
-        out.push_str(&code_html(Language::Yaml, code, &vec![false; code.lines().count()]));
+        out.push_str(&code_html(Language::Yaml, code, &vec![false; code.lines().count()], LongLines::Scroll));
     }
     out.push_str("</pre></figure>");
 }

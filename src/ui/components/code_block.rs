@@ -13,7 +13,7 @@
 //! has not shown before takes the `<code>` element prepared for it at idle time when there is
 //! one (ui::prepare), so a toggle to a new selection one click away skips the parsing too.
 
-use crate::highlight;
+use crate::highlight::{self, LongLines};
 use crate::snippets::Snippet;
 use crate::ui::browser;
 use crate::ui::prepare::{code_element, code_key, CodeKey, PreparedStore};
@@ -24,6 +24,9 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct CodeBlockProps {
     pub snippet: Snippet,
+    /// Whether the box wraps long lines ("Wrap long lines"): only then do the lines that may
+    /// wrap get the elements that hang them under their indent.
+    pub long_lines: LongLines,
     /// Where a `<code>` element prepared at idle time may wait for this block (ui::prepare).
     #[prop_or_default]
     pub prepared: Option<PreparedStore>,
@@ -52,7 +55,7 @@ fn code_node(key: &CodeKey, prepared: Option<&PreparedStore>) -> Html {
     let ready = prepared.and_then(|p| p.0.borrow_mut().take_code(key));
     match ready.or_else(|| code_element(key)) {
         Some(node) => Html::VRef(node),
-        None => Html::from_html_unchecked(AttrValue::from(highlight::code_html(key.1, &key.0, &key.2))),
+        None => Html::from_html_unchecked(AttrValue::from(highlight::code_html(key.1, &key.0, &key.2, key.3))),
     }
 }
 
@@ -63,10 +66,11 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
     // The pending reset of the button's label. Held by the component, so it is cancelled when
     // the component goes (an unmounted widget) rather than firing into it.
     let reset_timer = use_mut_ref(|| None::<Timeout>);
-    // Kept by what it shows: the code, its language and the lines marked as owned.
+    // Kept by what it shows: the code, its language, the lines marked as owned and whether long
+    // lines wrap.
     let kept = use_mut_ref(Vec::<(CodeKey, Html)>::new);
-    let code =
-        kept_or_made(&mut kept.borrow_mut(), code_key(snippet), KEPT, |key| code_node(key, props.prepared.as_ref()));
+    let key = code_key(snippet, props.long_lines);
+    let code = kept_or_made(&mut kept.borrow_mut(), key, KEPT, |key| code_node(key, props.prepared.as_ref()));
     let onclick = {
         let code = snippet.code.clone();
         let title = snippet.title.clone();

@@ -1,4 +1,5 @@
 use super::code_block::CodeBlock;
+use crate::highlight::LongLines;
 use crate::snippets::{Api, Pane as PaneModel};
 use crate::ui::prepare::PreparedStore;
 use yew::prelude::*;
@@ -6,6 +7,8 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct PaneProps {
     pub pane: PaneModel,
+    /// Whether the code boxes wrap long lines.
+    pub long_lines: LongLines,
     /// The `<code>` elements prepared at idle time for the selections one click away.
     pub prepared: PreparedStore,
     pub scratch: web_sys::Node,
@@ -31,7 +34,7 @@ pub fn Pane(props: &PaneProps) -> Html {
                 </div>
             }
             { for pane.snippets.iter().map(|s| html! {
-                <CodeBlock snippet={s.clone()} prepared={Some(props.prepared.clone())} scratch={props.scratch.clone()} on_announce={props.on_announce.clone()} stale={props.stale} />
+                <CodeBlock snippet={s.clone()} long_lines={props.long_lines} prepared={Some(props.prepared.clone())} scratch={props.scratch.clone()} on_announce={props.on_announce.clone()} stale={props.stale} />
             }) }
         </div>
     }
