@@ -61,12 +61,19 @@ const BEFORE_MOVE = {
 // 27 host-site tests, and the training runs and SDK runs. Before that profile: 1,470 s (1a7dfe8,
 // 01:41-02:06).
 const MAKE_TEST_AFTER_MOVE = '18.7';
-// Toggles, the two builds side by side in one session (2026-12-02 05:00), since this machine's
-// speed drifts from day to day: this bench's toggle loop on cacfed8's dist and on 24dc0b1's,
-// interleaved, 6 rounds of 200 toggles each: medians over the 1,200.
+// Toggles, the two builds side by side in one session (2026-12-02 06:33-06:50, this machine
+// otherwise idle), since its speed drifts from day to day: this bench's toggle loop on cacfed8's
+// dist and on 82e31e2's widget, interleaved rounds of 200 toggles each, medians over all of them:
+// back and forth between JAX and PyTorch (this bench's pair) 10 rounds, between PyTorch and
+// DeepSpeed 8 rounds, unprepared 6 rounds. The JAX pair is 0.2 ms slower in 9 rounds of 10 because
+// the JAX pane's code is longer (+532 characters, +10 elements): 560a055 made it run, passing
+// jax.distributed.initialize the coordinator, process count and id. Where both builds show the
+// same code, PyTorch and DeepSpeed, the toggle is level.
 const SAME_SESSION = {
-  backAndForth: ['2.40 ms', '2.70 ms'],
-  unprepared: ['6.50 ms', '7.10 ms'],
+  commit: '82e31e2',
+  backAndForth: ['2.30 ms', '2.50 ms'],
+  sameCode: ['2.40 ms', '2.40 ms'],
+  unprepared: ['5.80 ms', '5.80 ms'],
 };
 const total = (t) => sum(t.wasm, t.js, t.css);
 
@@ -261,8 +268,9 @@ const lines = [
   row('Toggle to DOM, back and forth: median / p95', BEFORE_MOVE.toggles, `${ms(pct(toggles, 50))} / ${ms(pct(toggles, 95))}`),
   row('Toggle to DOM, each selection new, reader pauses: median / p95', BEFORE_MOVE.readerToggles, `${ms(pct(readerToggles, 50))} / ${ms(pct(readerToggles, 95))}`),
   row('Toggle to DOM, each selection new, unprepared: median / p95', BEFORE_MOVE.freshToggles, `${ms(pct(freshToggles, 50))} / ${ms(pct(freshToggles, 95))}`),
-  row('Toggle to DOM, back and forth, both builds in one session: median', SAME_SESSION.backAndForth[0], `${SAME_SESSION.backAndForth[1]} (24dc0b1)`),
-  row('Toggle to DOM, each selection new, unprepared, both builds in one session: median', SAME_SESSION.unprepared[0], `${SAME_SESSION.unprepared[1]} (24dc0b1)`),
+  row('Toggle to DOM, back and forth between JAX and PyTorch, both builds in one session: median', SAME_SESSION.backAndForth[0], `${SAME_SESSION.backAndForth[1]} (${SAME_SESSION.commit}; the JAX code now runs, and is longer)`),
+  row('Toggle to DOM, back and forth between PyTorch and DeepSpeed (the same code in both builds), in one session: median', SAME_SESSION.sameCode[0], `${SAME_SESSION.sameCode[1]} (${SAME_SESSION.commit})`),
+  row('Toggle to DOM, each selection new, unprepared, both builds in one session: median', SAME_SESSION.unprepared[0], `${SAME_SESSION.unprepared[1]} (${SAME_SESSION.commit})`),
   row('make test (fresh .ci/run on a clean clone, 2 cores, idle)', `${BEFORE_MOVE.makeTest} (254 cargo tests, 49 e2e, 19 host-site)`, `${MAKE_TEST_AFTER_MOVE} min (330 cargo tests, 70 e2e, 27 host-site, training runs)`),
   '',
   '## Where the wasm bytes go',
