@@ -90,6 +90,8 @@ struct Handlers {
     announce: Callback<String>,
     /// Keeps what the reader typed or pasted into migrate mode while the view is Compare.
     keep_pasted: Callback<String>,
+    /// "Wrap long lines" checked or unchecked.
+    flip_long_lines: Callback<Event>,
 }
 
 #[hook]
@@ -109,6 +111,10 @@ fn use_handlers(
             scope: on(&d, |i| Action::Scope(if i == 0 { RuntimeScope::Cluster } else { RuntimeScope::Namespaced })),
             mode: on(&d, |i| Action::Mode(if i == 0 { Mode::Compare } else { Mode::Migrate })),
             release: on(&d, |i| Action::Release(RELEASES[i])),
+            flip_long_lines: {
+                let d = d.clone();
+                Callback::from(move |_: Event| d.dispatch(Action::FlipLongLines))
+            },
             edit: Callback::from(move |(key, raw)| d.dispatch(Action::Param(key, raw))),
             announce: Callback::from(move |msg| status.set(msg)),
             keep_pasted: Callback::from(move |text| *pasted.borrow_mut() = Some(text)),
@@ -154,37 +160,34 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let release_note = release_note(&kept_views.borrow());
     let status = use_state(String::new);
     let theme_class = use_theme(props.pinned_theme);
-    // "Wrap long lines". State, not a checkbox the stylesheet reads: only a wrapping box needs
-    // the elements that hang a wrapped line under its indent, and every element costs a toggle.
-    let long_lines = use_state(|| LongLines::Scroll);
+    // "Wrap long lines" is state (State::long_lines), not a checkbox the stylesheet reads: only a
+    // wrapping box needs the elements that hang a wrapped line under its indent, and every
+    // element costs a toggle.
+    let long_lines = state.long_lines;
 
-    // Publish the reader's own changes: URL, storage, and the other instances.
+    // Publish the reader's own changes: URL, storage, and the other instances. Then prepare what
+    // is one click away (ui::prepare), for code boxes as they show long lines now: only once the
+    // reader has changed something here, so instances nobody touches do no work. (A flip of "Wrap
+    // long lines" alone prepares nothing: the next selection prepares for it.)
     {
-        let (sel, sync, instance) = (sel.clone(), props.sync, props.instance);
+        let (sel, sync, instance, all_controls) = (sel.clone(), props.sync, props.instance, !props.compact);
+        let prepared = prepared.clone();
         use_effect_with(state.local_revision, move |rev| {
             // After the frame: the DOM update a reader waits for does not wait on history,
             // storage or the other instances. Dropping the timer (a newer change) cancels it.
-            let pending = (*rev > 0).then(|| {
+            let changed = *rev > 0;
+            let mut wanted =
+                if changed && sel.mode == Mode::Compare { sel.one_click_away(all_controls) } else { Vec::new() };
+            // A kept view is ready already.
+            wanted.retain(|s| !kept_views.borrow().iter().any(|(k, _)| k == s));
+            let preparing = IdleChain::start(prepared, wanted, long_lines);
+            let pending = changed.then(|| {
                 browser::after(0, move || {
                     browser::persist(&sel, sync);
                     browser::broadcast(instance, &sel, sync);
                 })
             });
-            move || drop(pending)
-        });
-    }
-    // Prepare what is one click away (ui::prepare), for code boxes as they show long lines now:
-    // only once the reader has changed something here, so instances nobody touches do no work.
-    {
-        let (sel, all_controls) = (sel.clone(), !props.compact);
-        let prepared = prepared.clone();
-        use_effect_with((state.local_revision, *long_lines), move |(rev, long_lines)| {
-            let mut wanted =
-                if *rev > 0 && sel.mode == Mode::Compare { sel.one_click_away(all_controls) } else { Vec::new() };
-            // A kept view is ready already.
-            wanted.retain(|s| !kept_views.borrow().iter().any(|(k, _)| k == s));
-            let preparing = IdleChain::start(prepared, wanted, *long_lines);
-            move || drop(preparing)
+            move || drop((pending, preparing))
         });
     }
     // Receive the other instances' changes.
@@ -207,15 +210,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
 
     let pasted = use_mut_ref(|| None::<String>);
     let handlers = use_handlers(state.dispatcher(), status.setter(), pasted.clone());
-    let wrap = *long_lines == LongLines::Wrap;
-    // Made again only when the state changes: a new callback would be set on the checkbox
-    // again on every toggle of anything else.
-    let toggle_wrap = {
-        let long_lines = long_lines.setter();
-        use_callback(wrap, move |_: Event, wrap| {
-            long_lines.set(if *wrap { LongLines::Scroll } else { LongLines::Wrap })
-        })
-    };
+    let wrap = long_lines == LongLines::Wrap;
     let persona_idx = Persona::ALL.iter().position(|p| *p == sel.persona).unwrap_or(0);
     let framework_idx = Framework::ALL.iter().position(|f| *f == sel.framework).unwrap_or(0);
     let personas: Vec<_> = Persona::ALL.iter().map(|p| (p.id(), p.label())).collect();
@@ -297,7 +292,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             <div class="legend">
                 <span class="swatch" aria-hidden="true"></span>
                 <span class="legend-text">{ "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }</span>
-                <label class="wrap-toggle"><input type="checkbox" checked={wrap} onchange={toggle_wrap} />{ "Wrap long lines" }</label>
+                <label class="wrap-toggle"><input type="checkbox" checked={wrap} onchange={handlers.flip_long_lines.clone()} />{ "Wrap long lines" }</label>
             </div>
             if stale {
                 <p class="panes-stale" role="status">
@@ -305,8 +300,8 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 </p>
             }
             <div class={classes!("panes", stale.then_some("stale"), wrap.then_some("wrap"))}>
-                <Pane pane={view.v2.clone()} long_lines={*long_lines} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
-                <Pane pane={view.v1.clone()} long_lines={*long_lines} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
+                <Pane pane={view.v2.clone()} long_lines={long_lines} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
+                <Pane pane={view.v1.clone()} long_lines={long_lines} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
             </div>
             // Not in the post's compact presets: their sections embed their own (post/, later).
             if explainable && !props.compact {

@@ -2,6 +2,7 @@
 //! Side effects (URL, storage, sync events, clipboard) live in `browser.rs` and run in effects.
 
 use crate::catalog::{Framework, Persona};
+use crate::highlight::LongLines;
 use crate::model::vecmap::VecMap;
 use crate::query::{self, SyncSet};
 use crate::releases::Release;
@@ -19,12 +20,14 @@ pub struct State {
     /// Bumped on every change the reader made here, so effects publish only those and never
     /// echo back a change another instance sent.
     pub local_revision: u64,
+    /// "Wrap long lines": this instance's own, not part of the selection (never published).
+    pub long_lines: LongLines,
 }
 
 impl State {
     pub fn new(selection: Selection) -> Self {
         let inputs = inputs_of(&selection);
-        State { selection, inputs, errors: VecMap::new(), local_revision: 0 }
+        State { selection, inputs, errors: VecMap::new(), local_revision: 0, long_lines: LongLines::Scroll }
     }
 }
 
@@ -42,6 +45,8 @@ pub enum Action {
     Param(ParamKey, String),
     /// A query from another instance on the page, applied to the parts this instance shares.
     External(String, SyncSet),
+    /// The reader checked or unchecked "Wrap long lines".
+    FlipLongLines,
 }
 
 impl Reducible for State {
@@ -65,6 +70,13 @@ impl Reducible for State {
                     }
                 }
                 next.inputs.insert(key, raw);
+            }
+            Action::FlipLongLines => {
+                next.long_lines = match self.long_lines {
+                    LongLines::Scroll => LongLines::Wrap,
+                    LongLines::Wrap => LongLines::Scroll,
+                };
+                return Rc::new(next);
             }
             Action::External(query, sync) => {
                 let (sel, _) = query::apply(&query, &self.selection, sync);
