@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { readNative, shapeSection, wasmInWorker } from './bench-shapes.mjs';
+import { pct, READER_PAUSE_MS, toggleTimes } from './toggle-loop.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
@@ -20,10 +21,6 @@ const sum = (...xs) => xs.reduce((a, b) => ({ raw: a.raw + b.raw, gz: a.gz + b.g
 // KB = 1,000 bytes: the stricter reading of the 160 KB budget.
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
 const ms = (n) => `${n.toFixed(2)} ms`;
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 
 const widget = {
   wasm: size('dist/pkg/trainer_v2_explorer_bg.wasm'),
@@ -61,19 +58,22 @@ const BEFORE_MOVE = {
 // 27 host-site tests, and the training runs and SDK runs. Before that profile: 1,470 s (1a7dfe8,
 // 01:41-02:06).
 const MAKE_TEST_AFTER_MOVE = '18.7';
-// Toggles, the two builds side by side in one session (2026-12-02 06:33-06:50, this machine
-// otherwise idle), since its speed drifts from day to day: this bench's toggle loop on cacfed8's
-// dist and on 82e31e2's widget, interleaved rounds of 200 toggles each, medians over all of them:
-// back and forth between JAX and PyTorch (this bench's pair) 10 rounds, between PyTorch and
-// DeepSpeed 8 rounds, unprepared 6 rounds. The JAX pair is 0.2 ms slower in 9 rounds of 10 because
-// the JAX pane's code is longer (+532 characters, +10 elements): 560a055 made it run, passing
-// jax.distributed.initialize the coordinator, process count and id. Where both builds show the
-// same code, PyTorch and DeepSpeed, the toggle is level.
+// Toggles, the two builds side by side in one session (2026-12-02 07:09-07:25, this machine
+// otherwise idle), since its speed drifts from day to day: scripts/toggle-ab.mjs on cacfed8's dist
+// and on 14f9ffa's widget, 8 interleaved rounds of 200 toggles per build and pattern, medians over
+// the 1,600. Between rounds of one build the median moves by up to 0.9 ms, so a difference of
+// 0.1 ms is within the noise. The JAX pair is 0.2 ms slower because the JAX view holds more: its
+// code runs now (560a055: jax.distributed.initialize is given the coordinator, the process count
+// and the process id; +532 characters, +10 elements) and it says which field shapes only the V1
+// job (9ef79d4). PyTorch and DeepSpeed show nearly the same code in both builds (PyTorch's is 42
+// characters shorter), as do the six frameworks of the last row (XGBoost, JAX and TorchTune's code
+// grew).
 const SAME_SESSION = {
-  commit: '82e31e2',
+  commit: '14f9ffa',
   backAndForth: ['2.30 ms', '2.50 ms'],
-  sameCode: ['2.40 ms', '2.40 ms'],
-  unprepared: ['5.80 ms', '5.80 ms'],
+  sameCode: ['2.30 ms', '2.30 ms'],
+  unprepared: ['5.60 ms', '5.60 ms'],
+  unpreparedSameCode: ['4.80 ms', '5.00 ms'],
 };
 const total = (t) => sum(t.wasm, t.js, t.css);
 
@@ -133,49 +133,10 @@ const context = await browser.newContext({ viewport: { width: 1280, height: 900 
 const page = await context.newPage();
 await page.goto(new URL('#user-experience', BASE).href);
 await page.waitForSelector('[data-trainer-v2-explorer]:not([data-compact])[data-trainer-v2-explorer-mounted]');
-// Three patterns. Back and forth between two frameworks: the widget keeps its last 4 selections,
-// so this is what a reader comparing two gets. Round the whole framework list, so that no
-// selection is among the last 4 kept, twice: pausing as a reader does between clicks, which gives
-// the widget the idle time to prepare the views one click away (src/ui/prepare.rs), and pausing
-// 5 ms, as this bench always did: preparation waits 20 ms after a toggle (PAUSE_MS) and the next
-// click cancels it, so nothing is prepared and every toggle builds, highlights and parses afresh.
-// (A round with no pause at all, in one task, measured lower, 3.6 ms on main at 0e22ca7: no frame
-// is drawn between its clicks, which makes the DOM work cheaper than a reader's.)
-const READER_PAUSE_MS = 250;
-const toggleTimes = (pattern) =>
-  page.evaluate(async ([pattern, readerPause]) => {
-    const host = document.querySelector('[data-trainer-v2-explorer]:not([data-compact])');
-    const root = host.shadowRoot;
-    const all = [...root.querySelectorAll('.framework [data-value]')].map((el) => el.dataset.value);
-    const pair = ['jax', 'pytorch'];
-    // Start after the framework already chosen: clicking it would change nothing.
-    const current = root.querySelector('.framework [aria-checked="true"]')?.dataset.value;
-    const from = all.indexOf(current) + 1;
-    const order = pattern === 'back-and-forth' ? pair : [...all.slice(from), ...all.slice(0, from)];
-    if (pattern !== 'back-and-forth' && all.length <= 4) throw new Error(`only ${all.length} frameworks: the round would hit the cache`);
-    const times = [];
-    for (let i = 0; i < 220; i++) {
-      const target = root.querySelector(`.framework [data-value="${order[i % order.length]}"]`);
-      const changed = new Promise((resolve) => {
-        const mo = new MutationObserver(() => {
-          mo.disconnect();
-          resolve(performance.now());
-        });
-        mo.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
-        setTimeout(() => resolve(NaN), 2000);
-      });
-      const t0 = performance.now();
-      target.click();
-      const t = (await changed) - t0;
-      if (Number.isNaN(t)) throw new Error(`clicking ${order[i % order.length]} changed nothing`);
-      times.push(t);
-      await new Promise((r) => setTimeout(r, pattern === 'round-reader' ? readerPause : 5));
-    }
-    return times.slice(20); // warm-up dropped: 200 measured toggles
-  }, [pattern, READER_PAUSE_MS]);
-const toggles = await toggleTimes('back-and-forth');
-const readerToggles = await toggleTimes('round-reader');
-const freshToggles = await toggleTimes('round-unprepared');
+// The loop and its three patterns: scripts/toggle-loop.mjs.
+const toggles = await toggleTimes(page, 'back-and-forth');
+const readerToggles = await toggleTimes(page, 'round-reader');
+const freshToggles = await toggleTimes(page, 'round-unprepared');
 
 // Migrate throughput in wasm: the converter module on the same 1 MB manifest.
 const wasmMigrate = await page.evaluate(async () => {
@@ -259,7 +220,7 @@ const lines = [
   ...shapes.lines,
   '## Before and after the workspace move',
   '',
-  `Before: main at ${BEFORE_MOVE.commit}, the last commit before the move into crates/ (b716060), as BENCHMARKS.md gave it then (make bench of 2026-11-30); the rows "in one session" and make test measured both commits on 2026-12-02 (scripts/bench.mjs says how). After: this run, which also holds every branch merged since the move.`,
+  `Before: main at ${BEFORE_MOVE.commit}, the last commit before the move into crates/ (b716060), as BENCHMARKS.md gave it then (make bench of 2026-11-30); the rows "in one session" (scripts/toggle-ab.mjs) and make test measured both commits on 2026-12-02 (scripts/bench.mjs says how). After: this run, which also holds every branch merged since the move.`,
   '',
   '| Measure | Before the move | Now |',
   '|---|---|---|',
@@ -269,8 +230,9 @@ const lines = [
   row('Toggle to DOM, each selection new, reader pauses: median / p95', BEFORE_MOVE.readerToggles, `${ms(pct(readerToggles, 50))} / ${ms(pct(readerToggles, 95))}`),
   row('Toggle to DOM, each selection new, unprepared: median / p95', BEFORE_MOVE.freshToggles, `${ms(pct(freshToggles, 50))} / ${ms(pct(freshToggles, 95))}`),
   row('Toggle to DOM, back and forth between JAX and PyTorch, both builds in one session: median', SAME_SESSION.backAndForth[0], `${SAME_SESSION.backAndForth[1]} (${SAME_SESSION.commit}; the JAX code now runs, and is longer)`),
-  row('Toggle to DOM, back and forth between PyTorch and DeepSpeed (the same code in both builds), in one session: median', SAME_SESSION.sameCode[0], `${SAME_SESSION.sameCode[1]} (${SAME_SESSION.commit})`),
+  row('Toggle to DOM, back and forth between PyTorch and DeepSpeed (nearly the same code in both builds), in one session: median', SAME_SESSION.sameCode[0], `${SAME_SESSION.sameCode[1]} (${SAME_SESSION.commit})`),
   row('Toggle to DOM, each selection new, unprepared, both builds in one session: median', SAME_SESSION.unprepared[0], `${SAME_SESSION.unprepared[1]} (${SAME_SESSION.commit})`),
+  row('Toggle to DOM, each selection new, unprepared, round of PyTorch, DeepSpeed, MLX, MPI, TensorFlow and PaddlePaddle (nearly the same code in both builds), in one session: median', SAME_SESSION.unpreparedSameCode[0], `${SAME_SESSION.unpreparedSameCode[1]} (${SAME_SESSION.commit})`),
   row('make test (fresh .ci/run on a clean clone, 2 cores, idle)', `${BEFORE_MOVE.makeTest} (254 cargo tests, 49 e2e, 19 host-site)`, `${MAKE_TEST_AFTER_MOVE} min (330 cargo tests, 70 e2e, 27 host-site, training runs)`),
   '',
   '## Where the wasm bytes go',
