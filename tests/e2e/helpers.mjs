@@ -1,6 +1,7 @@
 // Shared by the end-to-end tests: the browser, and waiting for every widget to mount.
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { afterEach } from 'node:test';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
@@ -17,11 +18,30 @@ export function nodeModule(name) {
   return require(core ? path.join(path.dirname(core), name) : name);
 }
 
-export function launch() {
-  return chromium.launch({
+/** The browser contexts opened and not closed yet, by any browser `launch` gave. */
+const openContexts = new Set();
+
+// Every context a test opened is closed after it, also when an assertion stopped the test before
+// its own close: a failed test's page stayed open, widget and timers running, into the next test
+// (which then failed once, and passed alone). Registered here, so every test file has it.
+afterEach(async () => {
+  for (const context of openContexts) await context.close();
+});
+
+/** Headless Chromium, whose contexts are closed after each test (above). */
+export async function launch() {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    openContexts.add(context);
+    context.on('close', () => openContexts.delete(context));
+    return context;
+  };
+  return browser;
 }
 
 /** Scrolls each mount point into view (the loader is lazy) and waits for it to mount. */

@@ -3,7 +3,7 @@
 // converted TrainJob, named by it, showing the JobSet, its pods and their environment on the
 // runtime the TrainJob references. The facts checked are worked out here from the pasted file
 // and Trainer's controller code, not read from our own output.
-import { test, before, after, afterEach } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,11 +46,6 @@ function expected(text) {
 let browser;
 before(async () => (browser = await launch()));
 after(() => browser?.close());
-// Every context a test opened is closed after it, also when an assertion stopped it early.
-const opened = [];
-afterEach(async () => {
-  for (const context of opened.splice(0)) await context.close();
-});
 
 /** The TrainJobs `text` converts to, in order: a V1 job's conversion keeps its name. */
 const jobNames = (text) => YAML.parseAllDocuments(text).map((d) => d.toJS().metadata.name);
@@ -77,7 +72,6 @@ async function sectionsFor(page, text) {
 /** Opens migrate mode at `viewport`, pastes `text` and waits for its sections. */
 async function paste(text, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
-  opened.push(context);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));

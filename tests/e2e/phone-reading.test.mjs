@@ -1,27 +1,19 @@
 // What a reader on a 390 px phone met in issue 22's last screenshots: wrapped code lines that lost
 // their indent, one note said under every parameter field, and a strike-through that ran past the
 // framework's name. In headless Chromium, on dist/.
-import { test, before, after, afterEach } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, frames, launch, MAIN_WIDGET } from './helpers.mjs';
 
 let browser;
 before(async () => (browser = await launch()));
 after(() => browser?.close());
-// Every context a test opened is closed after it, also when an assertion stopped it early: a
-// failed test's page stayed open, widget and timers running, into the next test (which failed
-// once in such a run, and passed alone).
-const opened = [];
-afterEach(async () => {
-  for (const context of opened.splice(0)) await context.close();
-});
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
 /** The post at the main widget with `query`, mounted; the page's errors are collected. */
 async function open(query, options = PHONE) {
   const context = await browser.newContext(options);
-  opened.push(context);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
