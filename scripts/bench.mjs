@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { readNative, shapeSection, wasmInWorker } from './bench-shapes.mjs';
-import { pct, READER_PAUSE_MS, toggleTimes } from './toggle-loop.mjs';
+import { MAIN_WIDGET, pct, READER_PAUSE_MS, toggleTimes } from './toggle-loop.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
@@ -125,14 +125,14 @@ async function timeToInteractive(path, selector, runs = 5) {
   return pct(times, 50);
 }
 
-const ttiWidget = await timeToInteractive('#user-experience', '[data-trainer-v2-explorer]:not([data-compact])[data-trainer-v2-explorer-mounted]');
+const ttiWidget = await timeToInteractive('#user-experience', `${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`);
 const ttiHello = await timeToInteractive('_bench/hello/index.html', '#hello[data-mounted]');
 
 // Toggle-to-DOM: click a framework radio, time until the widget's DOM has changed.
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 const page = await context.newPage();
 await page.goto(new URL('#user-experience', BASE).href);
-await page.waitForSelector('[data-trainer-v2-explorer]:not([data-compact])[data-trainer-v2-explorer-mounted]');
+await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`);
 // The loop and its three patterns: scripts/toggle-loop.mjs.
 const toggles = await toggleTimes(page, 'back-and-forth');
 const readerToggles = await toggleTimes(page, 'round-reader');

@@ -41,16 +41,11 @@ pub fn code_element(key: &CodeKey) -> Option<web_sys::Node> {
 /// The views and `<code>` elements prepared for the selections one click away, for code boxes
 /// that show long lines as `long_lines` says. A toggle takes what it needs out (a DOM node can
 /// be in one place only).
+#[derive(Default)]
 pub struct Prepared {
     views: Vec<(Selection, Rc<View>)>,
     code: Vec<(CodeKey, web_sys::Node)>,
     long_lines: LongLines,
-}
-
-impl Default for Prepared {
-    fn default() -> Self {
-        Prepared { views: Vec::new(), code: Vec::new(), long_lines: LongLines::Scroll }
-    }
 }
 
 impl Prepared {

@@ -27,7 +27,7 @@ pub struct State {
 impl State {
     pub fn new(selection: Selection) -> Self {
         let inputs = inputs_of(&selection);
-        State { selection, inputs, errors: VecMap::new(), local_revision: 0, long_lines: LongLines::Scroll }
+        State { selection, inputs, errors: VecMap::new(), local_revision: 0, long_lines: LongLines::default() }
     }
 }
 

@@ -325,28 +325,20 @@ pub fn push_escaped_html(out: &mut String, s: &str) {
 /// widget's "Wrap long lines" on, it wraps. A wrapping box needs each line that may wrap to be
 /// an element of its own, so that its continuation hangs under its indent; a scrolling one has
 /// no use for those elements, and every element is work on each toggle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LongLines {
+    #[default]
     Scroll,
     Wrap,
 }
 
-/// Highlighted code as HTML for the inside of a `<code>`: tokens as `<span class="t-…">`, and a
-/// `<span class="ln …">` around each marked line (`ln o` where a V1 line is infrastructure a
-/// runtime now owns). Used by the widget and by the page's static fallback, so both show the
-/// same markup.
+/// Highlighted code as a `<code>` element, as the widget's code blocks and the page's static
+/// figures both show it: tokens as `<span class="t-…">`, and a `<span class="ln …">` around each
+/// marked line (`ln o` where a V1 line is infrastructure a runtime now owns).
 ///
 /// Plain lines and punctuation get no element of their own: every element is DOM work on each
 /// toggle, and these two were 60% of them (with a block per line, a toggle parsed and swapped
 /// about 360 elements; now about 150).
-pub fn to_html(language: Language, code: &str, owned: &[bool], long_lines: LongLines) -> String {
-    let mut out = String::with_capacity(code.len() * 2);
-    push_owned_lines(&mut out, language, code, owned, long_lines);
-    out
-}
-
-/// The `<code>` element itself, as the widget's code blocks and the page's static figures
-/// both show it.
 pub fn code_html(language: Language, code: &str, owned: &[bool], long_lines: LongLines) -> String {
     let mut out = String::with_capacity(code.len() * 2 + 13);
     out.push_str("<code>");
@@ -392,7 +384,8 @@ fn hang(line: &str) -> usize {
     cols.min(MAX_HANG) & !1
 }
 
-/// Like `to_html`, with an extra CSS class per line (the migrator's mapped/moved/dropped).
+/// The inside of a `<code>` like `code_html`'s, with a CSS class of its own per line (the migrator's
+/// mapped/moved/dropped), and no hangs: these boxes scroll.
 pub fn to_html_with_classes(language: Language, code: &str, line_classes: &[Option<&str>]) -> String {
     let mut out = String::with_capacity(code.len() * 2);
     push_lines(&mut out, language, code, line_classes);
@@ -466,6 +459,12 @@ fn push_number(out: &mut String, n: usize) {
 #[cfg(test)]
 mod html_tests {
     use super::*;
+
+    /// The inside of `code_html`'s `<code>` element.
+    fn to_html(language: Language, code: &str, owned: &[bool], long_lines: LongLines) -> String {
+        let html = code_html(language, code, owned, long_lines);
+        html["<code>".len()..html.len() - "</code>".len()].to_string()
+    }
 
     /// In a wrapping box, an indented line long enough to wrap hangs under its indent (list
     /// markers counted); one that fits the narrowest code box has no element of its own, nor has
