@@ -100,6 +100,51 @@ for (const width of [390, 320]) test(`with Wrap long lines on a ${width} px phon
   await context.close();
 });
 
+// A hanging line whose first word is longer than the row beside its indent (JAX's
+// `coordinator_address=os.environ["JAX_COORDINATOR_ADDRESS"],`) once wrapped right after its
+// indent: a row of spaces only, which read as a blank line the code does not have.
+for (const width of [390, 320]) test(`with Wrap long lines on a ${width} px phone, no row of a pane shows only an indent`, async () => {
+  const { page, errors } = await open('persona=data-scientist&framework=jax', { ...PHONE, viewport: { width, height: 844 } });
+  await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).check();
+  await frames(page);
+  const { blankRows, wrapped } = await page.evaluate((MAIN) => {
+    const blankRows = [];
+    let wrapped = 0;
+    for (const code of document.querySelector(MAIN).shadowRoot.querySelectorAll('.panes pre > code')) {
+      const chars = [];
+      const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+      for (let node; (node = walker.nextNode()); ) for (let i = 0; i < node.data.length; i++) chars.push([node, i]);
+      const box = (i) => {
+        const range = document.createRange();
+        range.setStart(chars[i][0], chars[i][1]);
+        range.setEnd(chars[i][0], chars[i][1] + 1);
+        return range.getClientRects()[0];
+      };
+      const row = parseFloat(getComputedStyle(code).lineHeight);
+      // Where the previous line's text ends; a blank line of the code is one row more.
+      let start = 0;
+      let end = null;
+      for (const line of code.textContent.split('\n')) {
+        const visible = [...line].map((c, i) => i).filter((i) => line[i] !== ' ');
+        if (visible.length === 0) {
+          if (end !== null) end += row;
+        } else {
+          const first = box(start + visible[0]);
+          const last = box(start + visible[visible.length - 1]);
+          if (last.top > first.top + row / 2) wrapped++;
+          if (end !== null && first.top - end > row / 2) blankRows.push(line.trim().slice(0, 40));
+          end = last.bottom;
+        }
+        start += line.length + 1;
+      }
+    }
+    return { blankRows, wrapped };
+  }, MAIN_WIDGET);
+  assert.ok(wrapped > 0, `no line wraps at ${width} px: nothing was checked`);
+  assert.deepEqual(blankRows, [], 'lines that begin a row below an empty one');
+  assert.deepEqual(errors, []);
+});
+
 test('the note on what the parameter fields shape is said once, above them, and names the fields it is about', async () => {
   for (const [query, expected, notAbout] of [
     ['persona=platform-engineer&framework=pytorch', 'Every field below shapes the V1 job and each TrainJob, not the runtime.', []],

@@ -370,6 +370,17 @@ fn may_wrap(line: &str) -> bool {
     line.len() > NEVER_WRAPS && line.chars().count() > NEVER_WRAPS
 }
 
+/// Whether the first word after a hanging line's indent may be too long for the rest of the
+/// narrowest box's first row. The browser then wraps after the indent, which is a break
+/// opportunity, and the row shows nothing but spaces: a blank line that is not in the code (a
+/// Python call's `coordinator_address=os.environ["JAX_COORDINATOR_ADDRESS"],` on a phone). Class
+/// `a` lets such a line break anywhere (`line-break: anywhere`), so the word starts on its row.
+fn first_word_may_not_fit(line: &str, indent: usize) -> bool {
+    let rest = line.get(indent..).unwrap_or_default().trim_start_matches(' ');
+    let word = rest.bytes().position(|b| b == b' ').unwrap_or(rest.len());
+    indent + word > NEVER_WRAPS
+}
+
 /// How far a line's wrapped continuation hangs: its indent, with YAML's `- ` list markers, in an
 /// even number of columns (every emitter here indents by 2 or 4); 0 for none.
 fn hang(line: &str) -> usize {
@@ -423,6 +434,9 @@ fn push_code_lines(
             if indent > 0 {
                 out.push_str(" i");
                 push_number(out, indent);
+                if first_word_may_not_fit(line, indent) {
+                    out.push_str(" a");
+                }
             }
             out.push_str("\">");
         }
@@ -474,14 +488,26 @@ mod html_tests {
         let long = "      - --model_dir=/mnt/models/a-long-path";
         let code = format!("spec:\n  replicas: 1\n{long}\nimage: registry.example.com/team/trainer:1\n");
         let line_elements = |html: &str| {
-            html.match_indices("<span class=\"ln").map(|(i, _)| html[i..i + 20].to_string()).collect::<Vec<_>>()
+            html.match_indices("<span class=\"ln").map(|(i, _)| html[i..i + 22].to_string()).collect::<Vec<_>>()
         };
         let wrapping = code_html(Language::Yaml, &code, &[], LongLines::Wrap);
-        assert_eq!(line_elements(&wrapping), ["<span class=\"ln i8\">"], "in {wrapping}");
+        assert_eq!(line_elements(&wrapping), ["<span class=\"ln i8 a\">"], "in {wrapping}");
         assert!(
-            wrapping.contains("<span class=\"ln i8\">      - <span class=\"t-s\">--model_dir"),
+            wrapping.contains("<span class=\"ln i8 a\">      - <span class=\"t-s\">--model_dir"),
             "the long line's own element: {wrapping}"
         );
+        // A first word too long to fit beside the indent on the narrowest box may break anywhere.
+        let python =
+            "    jax.distributed.initialize(\n        coordinator_address=os.environ[\"JAX_COORDINATOR_ADDRESS\"],\n";
+        let html = code_html(Language::Python, python, &[], LongLines::Wrap);
+        assert!(
+            html.contains("<span class=\"ln i8 a\">        <span class=\"t-k\">coordinator_address"),
+            "a word too long for its row: {html}"
+        );
+        assert_eq!(html.matches("<span class=\"ln").count(), 2, "{html}");
+        // One whose first word fits beside its indent breaks at its spaces, as any line.
+        let yaml = code_html(Language::Yaml, "    image: registry.example.com/team/trainer:1\n", &[], LongLines::Wrap);
+        assert!(yaml.starts_with("<code><span class=\"ln i4\">"), "{yaml}");
         let scrolling = code_html(Language::Yaml, &code, &[], LongLines::Scroll);
         assert_eq!(line_elements(&scrolling), Vec::<String>::new(), "in {scrolling}");
         assert!(scrolling.contains("\n      - <span class=\"t-s\">--model_dir"), "the long line as it is: {scrolling}");
