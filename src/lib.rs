@@ -8,11 +8,3 @@
 
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod ui;
-
-// The core and the release data, reachable as `crate::…` in the widget's modules.
-#[cfg(all(target_arch = "wasm32", feature = "ui"))]
-use explorer_core::{model, query, selection, snippets};
-#[cfg(all(target_arch = "wasm32", feature = "ui"))]
-use explorer_data::{catalog, releases};
-#[cfg(all(target_arch = "wasm32", feature = "ui"))]
-use explorer_html::highlight;

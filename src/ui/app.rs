@@ -7,14 +7,14 @@ use super::components::pane::Pane;
 use super::components::params::Params;
 use super::components::radio_group::RadioGroup;
 use super::state::{Action, State};
-use crate::catalog::{Framework, Persona, V2Support};
-use crate::highlight::LongLines;
-use crate::query::SyncSet;
-use crate::releases::RELEASES;
-use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
-use crate::snippets::{fields_elsewhere_note, render, v2_pane_takes, View};
 use crate::ui::prepare::{IdleChain, PreparedStore};
 use crate::ui::recent::kept_or_made;
+use explorer_core::query::SyncSet;
+use explorer_core::selection::{Mode, ParamKey, RuntimeScope, Selection};
+use explorer_core::snippets::{fields_elsewhere_note, render, v2_pane_takes, View};
+use explorer_data::catalog::{Framework, Persona, V2Support};
+use explorer_data::releases::RELEASES;
+use explorer_html::highlight::LongLines;
 use gloo::events::EventListener;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -230,7 +230,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let explainable = sel.framework.v2_support() != V2Support::Unsupported;
     // The upgrade notes need YAML at the selected release and a release older than it.
     let upgradable = has_runtime && sel.release != RELEASES[0];
-    let pane_query = crate::query::to_query(&sel, SyncSet::ALL);
+    let pane_query = explorer_core::query::to_query(&sel, SyncSet::ALL);
     let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
     // A field the reader is fixing: the panes still show its last valid value.
     let stale = state.errors.keys().any(|k| k.applies_to(sel.framework));

@@ -2,8 +2,8 @@
 //! (private mode, sandboxed iframes), a missing clipboard (plain http), a history API that
 //! refuses. A failure degrades a feature; it never stops the widget.
 
-use crate::query::{self, SyncSet};
-use crate::selection::Selection;
+use explorer_core::query::{self, SyncSet};
+use explorer_core::selection::Selection;
 use wasm_bindgen::{JsCast, JsValue};
 
 pub const STORAGE_KEY: &str = "trainer-v2-explorer";

@@ -9,8 +9,8 @@
 
 use super::app::{Explorer, ExplorerProps};
 use super::browser;
-use crate::query::{self, SyncSet};
-use crate::selection::Selection;
+use explorer_core::query::{self, SyncSet};
+use explorer_core::selection::Selection;
 use gloo::events::EventListener;
 use std::cell::RefCell;
 use wasm_bindgen::closure::Closure;

@@ -13,9 +13,9 @@
 //! - it keeps only what is one click from the current selection: at most 13 views and the
 //!   `<code>` elements of their blocks.
 
-use crate::highlight::{self, LongLines};
-use crate::selection::Selection;
-use crate::snippets::{render, Language, Snippet, View};
+use explorer_core::selection::Selection;
+use explorer_core::snippets::{render, Language, Snippet, View};
+use explorer_html::highlight::{self, LongLines};
 use gloo::timers::callback::Timeout;
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};

@@ -1,12 +1,12 @@
 //! The widget's state and its reducer. Pure: no web-sys here, so the rules are easy to follow.
 //! Side effects (URL, storage, sync events, clipboard) live in `browser.rs` and run in effects.
 
-use crate::catalog::{Framework, Persona};
-use crate::highlight::LongLines;
-use crate::model::vecmap::VecMap;
-use crate::query::{self, SyncSet};
-use crate::releases::Release;
-use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
+use explorer_core::model::vecmap::VecMap;
+use explorer_core::query::{self, SyncSet};
+use explorer_core::selection::{Mode, ParamKey, RuntimeScope, Selection};
+use explorer_data::catalog::{Framework, Persona};
+use explorer_data::releases::Release;
+use explorer_html::highlight::LongLines;
 use std::rc::Rc;
 use yew::Reducible;
 

@@ -17,9 +17,9 @@
 
 use crate::explain::Explanation;
 use crate::migrate::Migration;
-use crate::releases::Release;
 use crate::snippets::View;
 use crate::upgrade::Upgrade;
+use explorer_data::releases::Release;
 
 /// Why a call could not answer. Problems with one document of a stream are not errors: they are
 /// that document's outcome in the [`Migration`] or [`Upgrade`].

@@ -19,6 +19,3 @@ pub mod snippets;
 pub mod upgrade;
 pub mod urlencoded;
 pub mod yaml;
-
-// The release data, reachable as `crate::releases` and `crate::catalog` in every module.
-use explorer_data::{catalog, releases};

@@ -4,10 +4,10 @@
 //! cross-instance sync events and the CLI's `--query`. Parsing never fails as a whole: each bad
 //! pair is reported and skipped, so a hostile URL leaves the defaults in place.
 
-use crate::catalog::{Framework, Persona};
-use crate::releases::{Release, NEWEST, RELEASES};
 use crate::selection::{Mode, ParamKey, RuntimeScope, Selection};
 use crate::urlencoded;
+use explorer_data::catalog::{Framework, Persona};
+use explorer_data::releases::{Release, NEWEST, RELEASES};
 
 /// Longer query strings are not read at all: nothing legitimate comes near this.
 pub const MAX_QUERY_LEN: usize = 4096;

@@ -3,7 +3,7 @@
 
 pub use explorer_data::api_changes::{ApiChange, Rewrite, Subject, API_CHANGES};
 
-use crate::releases::Release;
+use explorer_data::releases::Release;
 
 /// The changes a manifest goes through from `from` to `to` (`from` excluded), in order.
 pub fn changes_between(from: Release, to: Release) -> impl Iterator<Item = &'static ApiChange> {
@@ -15,13 +15,13 @@ pub fn changes_between(from: Release, to: Release) -> impl Iterator<Item = &'sta
 /// unique): comparing whole releases compares their runtime lists too, and the upgrade asks
 /// for positions for every change of every document.
 pub fn position(r: Release) -> usize {
-    crate::releases::RELEASES.iter().position(|x| x.line == r.line).unwrap_or(usize::MAX)
+    explorer_data::releases::RELEASES.iter().position(|x| x.line == r.line).unwrap_or(usize::MAX)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::releases::{RELEASES, V2_0, V2_1, V2_2, V2_3};
+    use explorer_data::releases::{RELEASES, V2_0, V2_1, V2_2, V2_3};
 
     #[test]
     fn changes_are_in_release_order_and_name_a_newer_release_than_the_first() {
@@ -43,7 +43,7 @@ mod tests {
     fn the_int32_change_agrees_with_the_release_data() {
         // numProcPerNode's type is kept per release (NumProcPerNode) as well as in this row:
         // a type, not a life span, so `declares` does not cover it.
-        use crate::releases::NumProcPerNode;
+        use explorer_data::releases::NumProcPerNode;
         let int32 = API_CHANGES.iter().find(|c| c.rewrite == Rewrite::ProcsToInt32).map(|c| c.release);
         assert_eq!(int32, RELEASES.iter().copied().find(|r| r.num_proc_per_node == NumProcPerNode::Int32));
     }

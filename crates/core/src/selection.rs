@@ -3,8 +3,8 @@
 //! Parameters are stored as `Option`s: `None` means "the framework's default", so switching
 //! framework keeps what the reader typed and re-derives the rest.
 
-use crate::catalog::{Framework, LlmModel, Persona, V2Support};
-use crate::releases::{BuiltinRuntime, Release, NEWEST};
+use explorer_data::catalog::{Framework, LlmModel, Persona, V2Support};
+use explorer_data::releases::{BuiltinRuntime, Release, NEWEST};
 
 /// Where the platform engineer's runtime lives, and what the TrainJob's `runtimeRef.kind` says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -365,7 +365,7 @@ impl Selection {
             add(&|s| s.persona = p);
         }
         if all_controls {
-            for r in crate::releases::RELEASES {
+            for r in explorer_data::releases::RELEASES {
                 add(&|s| s.release = *r);
             }
             if self.v2_support() != V2Support::Unsupported {
@@ -579,7 +579,7 @@ mod tests {
         let compact = sel.one_click_away(false);
         assert_eq!(compact.len(), Framework::ALL.len() - 1 + 1, "other frameworks and the other persona");
         let full = sel.one_click_away(true);
-        let releases = crate::releases::RELEASES.len();
+        let releases = explorer_data::releases::RELEASES.len();
         assert_eq!(full.len(), compact.len() + (releases - 1) + 1, "and other releases and the other scope");
         for next in &full {
             assert_eq!(differs(&sel, next), 1, "{next:?} is not one click away");
@@ -612,7 +612,7 @@ mod tests {
 
     #[test]
     fn the_runtime_follows_the_release() {
-        use crate::releases::{V2_0, V2_1};
+        use explorer_data::releases::{V2_0, V2_1};
         let mut s = Selection::new(Persona::DataScientist, Framework::Mpi);
         assert_eq!(s.runtime_name().as_deref(), Some(CUSTOM_MPI_RUNTIME));
         s.release = V2_0;

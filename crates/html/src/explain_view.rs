@@ -9,11 +9,11 @@
 //! tooltip says them without JavaScript); pkg-migrate/sources.js highlights them on hover, focus
 //! and click, and shows the hint that says so.
 
-use crate::explain::sources::{Origins, Shown, Source};
-use crate::explain::COMPLETION_INDEX;
-use crate::explain::{ContainerView, Explanation, PodGroup};
 use crate::highlight::escape_html as esc;
-use crate::snippets::Language;
+use explorer_core::explain::sources::{Origins, Shown, Source};
+use explorer_core::explain::COMPLETION_INDEX;
+use explorer_core::explain::{ContainerView, Explanation, PodGroup};
+use explorer_core::snippets::Language;
 use std::fmt::Write;
 
 /// A heading inside the view that is no `<h4>`: a host's table of contents (the blog's jekyll-toc)
@@ -36,8 +36,8 @@ impl Links<'_> {
             .filter_map(|s| {
                 let line = self.shown.line(s)?;
                 let doc = match s.doc {
-                    crate::explain::sources::Doc::TrainJob => "TrainJob",
-                    crate::explain::sources::Doc::Runtime => "runtime",
+                    explorer_core::explain::sources::Doc::TrainJob => "TrainJob",
+                    explorer_core::explain::sources::Doc::Runtime => "runtime",
                 };
                 Some((format!("{}:{line}", s.doc.id()), format!("{doc} line {line}")))
             })
@@ -85,7 +85,7 @@ fn gpus(c: &ContainerView) -> Option<(String, String)> {
     let res = c.resources.as_ref()?;
     [&res.limits, &res.requests].into_iter().find_map(|list| {
         let (k, v) = list.iter().find(|(k, _)| k.to_lowercase().contains("gpu"))?;
-        Some((k.clone(), crate::explain::quantity::ceil_value(v)?.to_string()))
+        Some((k.clone(), explorer_core::explain::quantity::ceil_value(v)?.to_string()))
     })
 }
 
@@ -173,8 +173,8 @@ fn pods_html(out: &mut String, e: &Explanation, hostfile: Option<&String>, links
 }
 
 /// A value as YAML flow text, the way a reader would write it inline: `{fsGroup: 1000}`.
-fn flow(value: &crate::model::Value) -> String {
-    use crate::model::Value;
+fn flow(value: &explorer_core::model::Value) -> String {
+    use explorer_core::model::Value;
     match value {
         Value::Object(m) => {
             let items: Vec<String> = m.iter().map(|(k, v)| format!("{k}: {}", flow(v))).collect();
@@ -186,7 +186,7 @@ fn flow(value: &crate::model::Value) -> String {
 }
 
 /// A `key: value` pair of a label or annotation map, compactly.
-fn pairs(map: &crate::model::vecmap::VecMap<String, String>) -> String {
+fn pairs(map: &explorer_core::model::vecmap::VecMap<String, String>) -> String {
     map.iter().map(|(k, v)| code(&format!("{k}={v}"))).collect::<Vec<_>>().join(", ")
 }
 
@@ -203,12 +203,12 @@ fn pod_settings_html(out: &mut String, group: &PodGroup) {
     }
     for (field, value) in group.spec.iter() {
         let text = match (field.as_str(), value) {
-            ("volumes", crate::model::Value::Array(volumes)) => volumes
+            ("volumes", explorer_core::model::Value::Array(volumes)) => volumes
                 .iter()
                 .filter_map(|v| match v {
-                    crate::model::Value::Object(m) => {
+                    explorer_core::model::Value::Object(m) => {
                         let name = match m.get("name") {
-                            Some(crate::model::Value::String(n)) => n.as_str(),
+                            Some(explorer_core::model::Value::String(n)) => n.as_str(),
                             _ => "",
                         };
                         let source = m.iter().find(|(k, _)| *k != "name").map_or("", |(k, _)| k.as_str());
@@ -288,10 +288,10 @@ pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String 
     body(&mut out, e, &Some(&links));
     out.push_str("<p class=\"k8s-live\" aria-live=\"polite\"></p></div><div class=\"k8s-yaml\">");
     for (doc, title, lines) in [
-        (crate::explain::sources::Doc::TrainJob, "TrainJob", &shown.trainjob),
-        (crate::explain::sources::Doc::Runtime, "Runtime", &shown.runtime),
+        (explorer_core::explain::sources::Doc::TrainJob, "TrainJob", &shown.trainjob),
+        (explorer_core::explain::sources::Doc::Runtime, "Runtime", &shown.runtime),
     ] {
-        let text = crate::yaml::join(lines);
+        let text = explorer_core::yaml::join(lines);
         let classes = vec![Some("l"); lines.len()];
         let _ = write!(
             out,
@@ -391,7 +391,7 @@ fn body(out: &mut String, e: &Explanation, links: &impl ItemLinks) {
 /// The converter module's answer for the widget: `{"html"}`, or `{"error"}` when the selection
 /// has nothing to explain or the query does not read.
 pub fn pane_json(query: &str) -> String {
-    let sel = crate::query::parse_strict(query).map_err(|e| e.to_string());
+    let sel = explorer_core::query::parse_strict(query).map_err(|e| e.to_string());
     let answer = match sel.and_then(|sel| selection_html(&sel)) {
         Ok(html) => serde_json::json!({ "html": html }),
         Err(error) => serde_json::json!({ "error": error }),
@@ -400,14 +400,14 @@ pub fn pane_json(query: &str) -> String {
 }
 
 /// The linked view's HTML of a selection's explanation.
-pub fn linked_selection_html(linked: &crate::explain::selection::Linked) -> String {
+pub fn linked_selection_html(linked: &explorer_core::explain::selection::Linked) -> String {
     linked_html(&linked.explanation, &linked.origins(), &linked.shown)
 }
 
 /// The view's HTML for a selection: linked to its YAML where there is any (the plain one for a
 /// rejection: nothing to link).
-pub fn selection_html(sel: &crate::selection::Selection) -> Result<String, String> {
-    Ok(match crate::explain::selection::linked(sel)? {
+pub fn selection_html(sel: &explorer_core::selection::Selection) -> Result<String, String> {
+    Ok(match explorer_core::explain::selection::linked(sel)? {
         Ok(linked) => linked_selection_html(&linked),
         Err(explanation) => unlinked(&explanation, &None::<&Links>),
     })
@@ -452,7 +452,7 @@ mod tests {
 
     #[test]
     fn pod_settings_labels_and_every_mount_path_are_shown() {
-        let e = crate::explain::read::explain_text(
+        let e = explorer_core::explain::read::explain_text(
             "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j}\nspec:\n  runtimeRef: {name: r, kind: TrainingRuntime}\n  \
              runtimePatches: [{manager: example.com/m, trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: node, \
              template: {spec: {template: {metadata: {labels: {team: a}}, spec: {serviceAccountName: sa, \
@@ -460,7 +460,7 @@ mod tests {
              spec:\n  template:\n    spec:\n      replicatedJobs:\n      - name: node\n        template:\n          \
              spec: {template: {spec: {containers: [{name: node, volumeMounts: [{name: init, mountPath: /a}, \
              {name: init, mountPath: /b}]}]}}}\n",
-            crate::releases::NEWEST,
+            explorer_data::releases::NEWEST,
         )
         .unwrap();
         let html = html(&e);
@@ -476,7 +476,7 @@ mod tests {
     #[test]
     fn text_is_escaped() {
         // The widget's parameters never hold markup (the query refuses it); a reason might.
-        let r = crate::explain::Rejection { field: "spec.<x>".into(), reason: "a <b>bold</b> & claim".into() };
+        let r = explorer_core::explain::Rejection { field: "spec.<x>".into(), reason: "a <b>bold</b> & claim".into() };
         let html = html(&Explanation::rejected("v2.3.0".into(), vec![r]));
         assert!(html.contains("<code>spec.&lt;x&gt;</code>: a &lt;b&gt;bold&lt;/b&gt; &amp; claim"), "{html}");
     }

@@ -6,9 +6,9 @@
 //! page can be checked for drift and nobody copies YAML into HTML by hand.
 
 use crate::highlight::{code_html, escape_html, LongLines};
-use crate::query::{self, SyncSet};
-use crate::selection::Selection;
-use crate::snippets::{render, Pane, Snippet};
+use explorer_core::query::{self, SyncSet};
+use explorer_core::selection::Selection;
+use explorer_core::snippets::{render, Pane, Snippet};
 
 pub const START: &str = "<!-- fallback:start -->";
 pub const END: &str = "<!-- fallback:end -->";
@@ -28,7 +28,7 @@ pub fn render_fallback(sel: &Selection) -> String {
     out.push_str("</div>");
     // What the widget's "What Kubernetes runs" disclosure shows for the same selection; <details>
     // opens without JavaScript. Unlinked: the TrainJob and runtime are in the V2 pane above.
-    if let Ok(explanation) = crate::explain::selection::for_selection(sel) {
+    if let Ok(explanation) = explorer_core::explain::selection::for_selection(sel) {
         out.push_str("<details class=\"tv2x-k8s\"><summary>What Kubernetes runs</summary>");
         out.push_str(&crate::explain_view::html(&explanation));
         out.push_str("</details>");
@@ -143,7 +143,7 @@ pub fn fill_page(html: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::{Framework, Persona};
+    use explorer_data::catalog::{Framework, Persona};
 
     #[test]
     fn attributes_choose_the_selection() {

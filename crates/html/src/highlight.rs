@@ -2,7 +2,7 @@
 //! highlighter would cost more wasm bytes than the whole widget, and we only ever highlight the
 //! YAML and Python our own generators (or the migrator) produce.
 
-use crate::snippets::Language;
+use explorer_core::snippets::Language;
 use std::ops::Range;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

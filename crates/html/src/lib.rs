@@ -9,7 +9,3 @@ pub mod migrate_output;
 pub mod migrate_runs;
 pub mod migrate_view;
 pub mod upgrade_view;
-
-// The core and the release data, reachable as `crate::…` in every module.
-use explorer_core::{explain, migrate, model, pipeline, query, selection, snippets, upgrade, yaml};
-use explorer_data::{catalog, releases};

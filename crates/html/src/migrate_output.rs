@@ -5,10 +5,10 @@
 //! they copy the `<pre>` of their figure), so the widget's wasm carries none of it.
 
 use crate::highlight::{code_html, push_escaped_html, LongLines};
-use crate::pipeline::output::{apply_command, output_objects, OutputObject};
-use crate::pipeline::Document;
-use crate::releases::Release;
-use crate::snippets::Language;
+use explorer_core::pipeline::output::{apply_command, output_objects, OutputObject};
+use explorer_core::pipeline::Document;
+use explorer_core::snippets::Language;
+use explorer_data::releases::Release;
 use std::fmt::Write;
 
 /// Larger objects get no download link: it would carry the whole text a second time, encoded.
@@ -98,8 +98,8 @@ pub fn output_html(docs: &[Document], target: Release) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::migrate::migrate_to;
-    use crate::releases::NEWEST;
+    use explorer_core::migrate::migrate_to;
+    use explorer_data::releases::NEWEST;
 
     const JOB: &str = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: mine\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n      template:\n        spec:\n          containers:\n          - name: pytorch\n            image: my/image:1\n            volumeMounts:\n            - name: data\n              mountPath: /data\n          volumes:\n          - name: data\n            emptyDir: {}\n";
 

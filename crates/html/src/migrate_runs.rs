@@ -6,10 +6,10 @@
 //! the reader downloads nothing more when opening it. Its layout is pkg-migrate/explain.css,
 //! which converter.js links when an answer holds the view.
 
-use crate::explain::Explanation;
 use crate::explain_view;
 use crate::highlight::push_escaped_html;
-use crate::releases::Release;
+use explorer_core::explain::Explanation;
+use explorer_data::releases::Release;
 use serde_json::Value as Json;
 use std::fmt::Write;
 
@@ -72,8 +72,8 @@ impl RunsSections {
 
 #[cfg(test)]
 mod tests {
-    use crate::migrate::migrate_to;
-    use crate::releases::NEWEST;
+    use explorer_core::migrate::migrate_to;
+    use explorer_data::releases::NEWEST;
 
     fn job(name: &str, workers: u32) -> String {
         format!(
@@ -144,7 +144,9 @@ mod tests {
     #[test]
     fn a_trainjob_not_worked_out_says_why_escaped() {
         let m = migrate_to(&job("mine", 1), NEWEST).unwrap();
-        let crate::migrate::Outcome::Written { objects, .. } = &m.docs[0].outcome else { panic!("not written") };
+        let explorer_core::migrate::Outcome::Written { objects, .. } = &m.docs[0].outcome else {
+            panic!("not written")
+        };
         let mut sections = super::RunsSections::default();
         sections.push(objects, &Err("the runtime <r> is gone".into()));
         let html = sections.finish(NEWEST);

@@ -6,13 +6,13 @@
 //! report rows and V1 lines, and a copy or an allocation per row is what made it slow.
 
 use crate::highlight::{push_escaped_html, push_lines};
-use crate::migrate::pods::PodComparison;
-use crate::migrate::report::{Entry, EntryIndex, Kind};
-use crate::migrate::{migrate_to, DocResult, Migration, Outcome};
-use crate::model::Value;
-use crate::releases::{Release, NEWEST};
-use crate::snippets::Language;
-use crate::yaml::{self, Sink};
+use explorer_core::migrate::pods::PodComparison;
+use explorer_core::migrate::report::{Entry, EntryIndex, Kind};
+use explorer_core::migrate::{migrate_to, DocResult, Migration, Outcome};
+use explorer_core::model::Value;
+use explorer_core::snippets::Language;
+use explorer_core::yaml::{self, Sink};
+use explorer_data::releases::{Release, NEWEST};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -204,7 +204,7 @@ pub fn pods_html(m: &Migration) -> String {
 /// "What changes for your pods" and "What Kubernetes runs" (`migrate_runs`) for each converted
 /// document, from one comparison each: the explanation of what Trainer runs is computed once.
 fn pods_and_runs_html(m: &Migration) -> (String, String) {
-    use crate::migrate::pods::explained_for_document;
+    use explorer_core::migrate::pods::explained_for_document;
     let (mut pods, mut runs) = (String::new(), crate::migrate_runs::RunsSections::default());
     for d in &m.docs {
         let Outcome::Written { name, kind, objects, .. } = &d.outcome else { continue };
@@ -217,7 +217,7 @@ fn pods_and_runs_html(m: &Migration) -> (String, String) {
 
 /// One document's "What changes for your pods", titled `title` ("PyTorchJob mnist").
 fn push_pods_html(out: &mut String, title: &str, comparison: Result<PodComparison, String>) {
-    use crate::migrate::pods::Difference;
+    use explorer_core::migrate::pods::Difference;
     let title = {
         let mut escaped = String::new();
         push_escaped_html(&mut escaped, title);

@@ -4,11 +4,11 @@
 //! by the core with every text escaped, so the widget only places it; the converter module
 //! computes and renders it (`explain_view` is its sibling), the widget's own wasm carries none.
 
-use crate::catalog::V2Support;
 use crate::highlight::escape_html as esc;
-use crate::releases::{Release, RELEASES};
-use crate::selection::Selection;
-use crate::upgrade::notes::{upgrade_notes, Note};
+use explorer_core::selection::Selection;
+use explorer_core::upgrade::notes::{upgrade_notes, Note};
+use explorer_data::catalog::V2Support;
+use explorer_data::releases::{Release, RELEASES};
 use std::fmt::Write;
 
 const STYLE: &str = "<style>.up h4{margin:14px 0 6px;font-size:14px}.up ul{margin:4px 0;padding-left:20px}\
@@ -110,7 +110,7 @@ pub fn html(sel: &Selection) -> String {
 /// The converter module's answer for the widget: `{"html"}`, or `{"error"}` when the query does
 /// not read.
 pub fn pane_json(query: &str) -> String {
-    let answer = match crate::query::parse_strict(query) {
+    let answer = match explorer_core::query::parse_strict(query) {
         Ok(sel) => serde_json::json!({ "html": html(&sel) }),
         Err(error) => serde_json::json!({ "error": error.to_string() }),
     };

@@ -13,11 +13,11 @@
 //! has not shown before takes the `<code>` element prepared for it at idle time when there is
 //! one (ui::prepare), so a toggle to a new selection one click away skips the parsing too.
 
-use crate::highlight::{self, LongLines};
-use crate::snippets::Snippet;
 use crate::ui::browser;
 use crate::ui::prepare::{code_element, code_key, CodeKey, PreparedStore};
 use crate::ui::recent::kept_or_made;
+use explorer_core::snippets::Snippet;
+use explorer_html::highlight::{self, LongLines};
 use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 

@@ -1,8 +1,8 @@
 //! Migrate mode: paste V1 YAML, get the V2 objects, the per-field report and the V1 lines
 //! marked as mapped, moved or dropped. The conversion runs in the lazily loaded converter.
 
-use crate::releases::Release;
 use crate::ui::browser;
+use explorer_data::releases::Release;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;

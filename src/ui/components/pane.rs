@@ -1,7 +1,7 @@
 use super::code_block::CodeBlock;
-use crate::highlight::LongLines;
-use crate::snippets::{Api, Pane as PaneModel};
 use crate::ui::prepare::PreparedStore;
+use explorer_core::snippets::{Api, Pane as PaneModel};
+use explorer_html::highlight::LongLines;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

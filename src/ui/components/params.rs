@@ -2,9 +2,9 @@
 //! snippets, which keep the last valid one. What the fields the V2 pane does not take shape
 //! instead is one note above them.
 
-use crate::catalog::{Framework, LlmModel};
-use crate::model::vecmap::VecMap;
-use crate::selection::{ParamKey, MAX_GPUS, MAX_NODES, MAX_PROCS};
+use explorer_core::model::vecmap::VecMap;
+use explorer_core::selection::{ParamKey, MAX_GPUS, MAX_NODES, MAX_PROCS};
+use explorer_data::catalog::{Framework, LlmModel};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

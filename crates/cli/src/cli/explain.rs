@@ -8,10 +8,10 @@
 //! fields they use would explain a v2.3 TrainJob on v2.0 without a word; an explicit release
 //! instead answers with the rejection that release's API server or webhook gives.
 
-use crate::explain::read::explain_text;
-use crate::explain::Explanation;
-use crate::releases::{Release, NEWEST, RELEASES};
 use clap::ValueEnum;
+use explorer_core::explain::read::explain_text;
+use explorer_core::explain::Explanation;
+use explorer_data::releases::{Release, NEWEST, RELEASES};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum ExplainFormat {
@@ -21,7 +21,7 @@ pub enum ExplainFormat {
 
 /// The explanation for the selection a widget URL query names, at the query's release.
 pub fn for_query(query: &str) -> Result<Explanation, String> {
-    crate::explain::selection::for_query(query)
+    explorer_core::explain::selection::for_query(query)
 }
 
 /// `--release v2.1` (or the full tag) as a release line.
@@ -36,7 +36,9 @@ pub fn render<T: serde::Serialize>(e: &T, format: ExplainFormat) -> Result<Strin
     match format {
         ExplainFormat::Json => serde_json::to_string_pretty(e).map_err(|err| err.to_string()),
         ExplainFormat::Yaml => {
-            Ok(crate::yaml::join(&crate::yaml::emit(&crate::model::to_value(e))).trim_end().to_string())
+            Ok(explorer_core::yaml::join(&explorer_core::yaml::emit(&explorer_core::model::to_value(e)))
+                .trim_end()
+                .to_string())
         }
     }
 }
@@ -54,7 +56,7 @@ pub fn run(
             let texts = files.iter().map(|f| super::read_input(f)).collect::<Result<Vec<_>, _>>()?;
             let text = texts.join("\n---\n");
             // A V1 job: what its operator creates (no Trainer release applies).
-            if let Some(v1) = crate::explain::v1::explain_text(&text) {
+            if let Some(v1) = explorer_core::explain::v1::explain_text(&text) {
                 return render(&v1?, format);
             }
             explain_text(&text, release)?

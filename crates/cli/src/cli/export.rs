@@ -1,8 +1,8 @@
-use crate::catalog::{Framework, Persona, TRAINER_VERSION};
-use crate::query;
-use crate::releases::{NEWEST, RELEASES};
-use crate::selection::Selection;
-use crate::snippets::{all_snippets, Snippet};
+use explorer_core::query;
+use explorer_core::selection::Selection;
+use explorer_core::snippets::{all_snippets, Snippet};
+use explorer_data::catalog::{Framework, Persona, TRAINER_VERSION};
+use explorer_data::releases::{NEWEST, RELEASES};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -41,7 +41,7 @@ fn exported(sel: &Selection, s: Snippet) -> ExportedSnippet<'static> {
 
 /// The post's topic snippets, in the same shape (with a `topic` field).
 pub fn export_topics_json() -> Result<String, String> {
-    use crate::snippets::topics::{owner, topic, TOPICS};
+    use explorer_core::snippets::topics::{owner, topic, TOPICS};
     let snippets = TOPICS
         .iter()
         .filter_map(|id| {

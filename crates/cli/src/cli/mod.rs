@@ -54,8 +54,8 @@ enum Command {
         #[arg(long)]
         quiet: bool,
         /// The Trainer release line to write for (default: the newest).
-        #[arg(long, value_parser = crate::upgrade::parse_release, default_value = crate::releases::NEWEST.line)]
-        target: &'static crate::releases::Release,
+        #[arg(long, value_parser = explorer_core::upgrade::parse_release, default_value = explorer_data::releases::NEWEST.line)]
+        target: &'static explorer_data::releases::Release,
         /// `yaml`: the V2 objects. `json`: per document its outcome, V2 objects, report and the pod
         /// by pod comparison of what V1 ran with what Trainer runs.
         #[arg(long, value_enum, default_value_t = BatchFormat::Yaml)]
@@ -68,11 +68,11 @@ enum Command {
     /// refused document; a downgrade or an unknown release is refused.
     Upgrade {
         /// The release the manifests are written for: v2.0, v2.1, v2.2 or v2.3 (or its tag, v2.1.0).
-        #[arg(long, value_parser = crate::upgrade::parse_release)]
-        from: &'static crate::releases::Release,
+        #[arg(long, value_parser = explorer_core::upgrade::parse_release)]
+        from: &'static explorer_data::releases::Release,
         /// The release to write for (default: the newest).
-        #[arg(long, value_parser = crate::upgrade::parse_release)]
-        to: Option<&'static crate::releases::Release>,
+        #[arg(long, value_parser = explorer_core::upgrade::parse_release)]
+        to: Option<&'static explorer_data::releases::Release>,
         /// Files to rewrite, or - for standard input.
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
@@ -123,7 +123,7 @@ enum Format {
 
 fn fallback(page: &std::path::Path, out: Option<&std::path::Path>, check: bool) -> Result<String, String> {
     let html = std::fs::read_to_string(page).map_err(|e| format!("{}: {e}", page.display()))?;
-    let filled = crate::fallback::fill_page(&html)?;
+    let filled = explorer_html::fallback::fill_page(&html)?;
     if check {
         return if filled == html {
             Ok(format!("{}: fallback is up to date", page.display()))
@@ -144,7 +144,7 @@ fn fallback(page: &std::path::Path, out: Option<&std::path::Path>, check: bool) 
 fn read_input(path: &std::path::Path) -> Result<String, String> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    let limit = crate::pipeline::input::MAX_INPUT_BYTES as u64 + 1;
+    let limit = explorer_core::pipeline::input::MAX_INPUT_BYTES as u64 + 1;
     let read = if path.as_os_str() == "-" {
         std::io::stdin().take(limit).read_to_end(&mut bytes)
     } else {
@@ -229,9 +229,9 @@ fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Resu
     }
 }
 
-fn migrate(files: &[std::path::PathBuf], quiet: bool, target: crate::releases::Release) -> ExitCode {
+fn migrate(files: &[std::path::PathBuf], quiet: bool, target: explorer_data::releases::Release) -> ExitCode {
     run_batch(files, |text| {
-        let m = crate::migrate::migrate_to(text, target)?;
+        let m = explorer_core::migrate::migrate_to(text, target)?;
         let report = if quiet { m.lossy_headlines() } else { m.report_text().lines().map(String::from).collect() };
         Ok(FileOutcome { report, failures: m.failures(), yaml: m.output_yaml() })
     })
@@ -245,10 +245,10 @@ enum BatchFormat {
 
 /// `migrate --format json`: one JSON array of every document of every file on stdout, each with
 /// its file; failures on stderr as in YAML mode.
-fn migrate_json(files: &[std::path::PathBuf], target: crate::releases::Release) -> ExitCode {
+fn migrate_json(files: &[std::path::PathBuf], target: explorer_data::releases::Release) -> ExitCode {
     batch_json(files, |text| {
-        let m = crate::migrate::migrate_to(text, target)?;
-        Ok((m.failures(), m.docs.iter().map(|d| crate::migrate::pods::document_json(d, target)).collect()))
+        let m = explorer_core::migrate::migrate_to(text, target)?;
+        Ok((m.failures(), m.docs.iter().map(|d| explorer_core::migrate::pods::document_json(d, target)).collect()))
     })
 }
 
@@ -295,13 +295,13 @@ fn batch_json(
 }
 
 fn fallback_files(dir: &std::path::Path) -> Result<String, String> {
-    use crate::catalog::{Framework, Persona};
+    use explorer_data::catalog::{Framework, Persona};
     let mut n = 0;
     for persona in Persona::ALL {
         for framework in Framework::ALL {
-            let sel = crate::selection::Selection::new(persona, framework);
+            let sel = explorer_core::selection::Selection::new(persona, framework);
             let path = dir.join(format!("{}__{}.html", persona.id(), framework.id()));
-            write(&path, &crate::fallback::render_fallback(&sel))?;
+            write(&path, &explorer_html::fallback::render_fallback(&sel))?;
             n += 1;
         }
     }
@@ -360,12 +360,12 @@ pub fn run() -> ExitCode {
         Command::Migrate { files, quiet, target, format: BatchFormat::Yaml } => return migrate(&files, quiet, *target),
         Command::Migrate { files, target, format: BatchFormat::Json, .. } => return migrate_json(&files, *target),
         Command::Upgrade { from, to, files, quiet, format: BatchFormat::Yaml } => {
-            return upgrade::run(&files, *from, to.copied().unwrap_or(crate::releases::NEWEST), quiet)
+            return upgrade::run(&files, *from, to.copied().unwrap_or(explorer_data::releases::NEWEST), quiet)
         }
         Command::Upgrade { from, to, files, format: BatchFormat::Json, .. } => {
-            let to = to.copied().unwrap_or(crate::releases::NEWEST);
+            let to = to.copied().unwrap_or(explorer_data::releases::NEWEST);
             return batch_json(&files, |text| {
-                let u = crate::upgrade::upgrade(text, *from, to)?;
+                let u = explorer_core::upgrade::upgrade(text, *from, to)?;
                 Ok((u.failures(), u.documents_json()))
             });
         }

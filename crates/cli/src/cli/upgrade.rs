@@ -3,12 +3,12 @@
 //! was refused or invalid.
 
 use super::{run_batch, FileOutcome};
-use crate::releases::Release;
+use explorer_data::releases::Release;
 use std::process::ExitCode;
 
 pub fn run(files: &[std::path::PathBuf], from: Release, to: Release, quiet: bool) -> ExitCode {
     run_batch(files, |text| {
-        let u = crate::upgrade::upgrade(text, from, to)?;
+        let u = explorer_core::upgrade::upgrade(text, from, to)?;
         let report = if quiet { u.lossy_headlines() } else { u.report_text().lines().map(String::from).collect() };
         Ok(FileOutcome { report, failures: u.failures(), yaml: u.output_yaml() })
     })

@@ -63,10 +63,10 @@ pub fn markdown_export(source: &str) -> Result<(String, String), String> {
     let mut out = String::new();
     out.push_str("---\n");
     out.push_str(&format!("layout: {}\n", meta.layout));
-    out.push_str(&format!("title: {}\n", crate::yaml::scalar_string(&meta.title)));
-    out.push_str(&format!("description: {}\n", crate::yaml::scalar_string(&meta.description)));
+    out.push_str(&format!("title: {}\n", explorer_core::yaml::scalar_string(&meta.title)));
+    out.push_str(&format!("description: {}\n", explorer_core::yaml::scalar_string(&meta.description)));
     out.push_str(&format!("permalink: {}\n", meta.permalink));
-    out.push_str(&format!("author: {}\n", crate::yaml::scalar_string(&meta.author)));
+    out.push_str(&format!("author: {}\n", explorer_core::yaml::scalar_string(&meta.author)));
     out.push_str(&format!("categories: [{}]\n", meta.categories.join(", ")));
     out.push_str(&format!("toc: {}\n", meta.toc));
     // The blog's conventions: comments on, listed on the home page, and a social card.

@@ -4,8 +4,8 @@
 use super::directives::{self, Directive};
 use super::front_matter;
 use super::release_text;
-use crate::fallback;
-use crate::highlight::escape_html;
+use explorer_html::fallback;
+use explorer_html::highlight::escape_html;
 use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 const TOC_MARKER: &str = "<!--TOC-->";

@@ -33,9 +33,9 @@
 //!
 //! An unknown placeholder, or a fact the data does not hold, is an error, not text in the post.
 
-use crate::catalog::{Framework, V2Support, V1_OPERATOR, V1_SDK};
-use crate::releases::{NumProcPerNode, Release, SdkNamespacedRuntimes, TorchTuneRules, NEWEST, RELEASES};
 use explorer_data::api_changes::Subject;
+use explorer_data::catalog::{Framework, V2Support, V1_OPERATOR, V1_SDK};
+use explorer_data::releases::{NumProcPerNode, Release, SdkNamespacedRuntimes, TorchTuneRules, NEWEST, RELEASES};
 
 /// One placeholder's value.
 fn value(placeholder: &str) -> Result<String, String> {

@@ -12,7 +12,7 @@ use crate::model::pod::{Container, ContainerPort, EnvVar, Resources};
 use crate::model::v2::ReplicatedJob;
 use crate::model::vecmap::VecMap;
 use crate::model::Value;
-use crate::releases::{Release, ResourcesPerNodeRule};
+use explorer_data::releases::{Release, ResourcesPerNodeRule};
 
 /// pkg/constants/constants.go:41,66,69,92 at v2.3.0.
 pub const ANCESTOR_LABEL: &str = "trainer.kubeflow.org/trainjob-ancestor-step";

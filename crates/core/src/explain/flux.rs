@@ -9,7 +9,7 @@ use super::{Input, Object, Rejection};
 use crate::model::pod::Container;
 use crate::model::vecmap::VecMap;
 use crate::model::Value;
-use crate::releases::Release;
+use explorer_data::releases::Release;
 
 pub const INSTALLER: &str = "flux-installer";
 const INSTALLER_IMAGE: &str = "ghcr.io/converged-computing/flux-view-ubuntu:tag-jammy";

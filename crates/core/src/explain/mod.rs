@@ -6,7 +6,7 @@
 //! Pure: no I/O, no web-sys. Every rule is taken from the upstream Go code at the release's tag and
 //! names its file and line (paths relative to github.com/kubeflow/trainer at `v2.3.0` unless a
 //! comment names another tag). Where releases differ, the rule reads a fact of
-//! [`crate::releases::Controller`] (or another field of the release data), never a tag.
+//! [`explorer_data::releases::Controller`] (or another field of the release data), never a tag.
 //! The pipeline follows the controller's: `newRuntimeInfo` (pod sets and counts), the ML-policy
 //! plugins, the JobSet builder, then each component builder's objects.
 
@@ -33,7 +33,7 @@ use crate::model::pod::{EnvVar, Resources};
 use crate::model::v2::{DependsOn, TrainJob, TrainingRuntime};
 use crate::model::vecmap::VecMap;
 use crate::model::Value;
-pub use crate::releases::Release;
+pub use explorer_data::releases::Release;
 use serde::Serialize;
 use std::borrow::Cow;
 

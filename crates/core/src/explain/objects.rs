@@ -8,7 +8,7 @@ use super::{Input, Object};
 use crate::model::pod::{Container, EnvVar};
 use crate::model::vecmap::VecMap;
 use crate::model::Value;
-use crate::releases::Release;
+use explorer_data::releases::Release;
 
 const CONTROLLER: &str = "Trainer controller";
 

@@ -16,7 +16,7 @@ use crate::model::pod::{EnvVar, Resources};
 use crate::model::v2::MpiPolicy;
 use crate::model::Value;
 use crate::release_changes::Subject;
-use crate::releases::{Controller, Release, TorchProcs};
+use explorer_data::releases::{Controller, Release, TorchProcs};
 
 /// Which ML policy the runtime sets.
 pub struct Policy {

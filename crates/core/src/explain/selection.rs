@@ -4,14 +4,14 @@
 
 use super::sources::{Origins, Shown};
 use super::{explain, Explanation, Input, Rejection};
-use crate::catalog::Persona;
 use crate::model::v2::{TrainJob, TrainingRuntime};
-use crate::releases::{Release, RELEASES};
 use crate::selection::Selection;
 use crate::snippets::runtimes::runtime_for;
 use crate::snippets::trainjob::trainjob_for;
 use crate::snippets::Language;
 use crate::yaml::Line;
+use explorer_data::catalog::Persona;
+use explorer_data::releases::{Release, RELEASES};
 
 /// The explanation for `sel`, or why there is nothing to explain (no V2 runtime).
 pub fn for_selection(sel: &Selection) -> Result<Explanation, String> {

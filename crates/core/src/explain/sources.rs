@@ -11,8 +11,8 @@ use crate::model::pod::{Container, EnvVar, Resources};
 use crate::model::v2::ReplicatedJob;
 use crate::model::Value;
 use crate::release_changes::Subject;
-use crate::releases::{Release, ResourcesPerNodeRule, TorchProcs};
 use crate::yaml::{Line, Path, PathSeg};
+use explorer_data::releases::{Release, ResourcesPerNodeRule, TorchProcs};
 
 /// Which document a source is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 use super::build::{job_name, ANCESTOR_LABEL, ANCESTOR_TRAINER, NODE, TRAINER_PORT};
 use super::plugins::{gpus, resources_per_node, torch_procs, Policy, Procs};
 use super::{Input, Rejection};
-use crate::releases::{Release, TorchTuneRules};
+use explorer_data::releases::{Release, TorchTuneRules};
 
 /// constants.go:315 `TorchTuneEntrypoint`.
 const ENTRYPOINT: [&str; 2] = ["tune", "run"];

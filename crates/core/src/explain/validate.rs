@@ -12,7 +12,7 @@ use super::plugins::{bad_quantity, Policy, Procs};
 use super::{crd, Input, Rejection};
 use crate::model::Value;
 use crate::release_changes::Subject;
-use crate::releases::{NumProcPerNode, PodSettingsField, Release};
+use explorer_data::releases::{NumProcPerNode, PodSettingsField, Release};
 
 /// constants.go:300,303,306.
 const TORCH_RESERVED: [&str; 5] =

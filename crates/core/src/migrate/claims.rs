@@ -4,7 +4,7 @@
 use super::report::{Entry, Kind};
 use crate::pipeline::claims::{self, Judge, Nodes, Written};
 use crate::pipeline::paths::covers;
-use crate::releases::{Release, NEWEST, RELEASES};
+use explorer_data::releases::{Release, NEWEST, RELEASES};
 use serde_json::Value;
 
 /// Reasons too vague to count as "a specific reason" for dropping a field.

@@ -10,7 +10,7 @@ pub use crate::pipeline::failure::Failure;
 pub use report::{Entry, Kind, Place};
 
 use crate::pipeline::{self, Wording};
-use crate::releases::{Release, NEWEST};
+use explorer_data::releases::{Release, NEWEST};
 
 /// What became of one V1 document; a written one carries its field report.
 pub type Outcome = pipeline::Outcome;

@@ -3,8 +3,8 @@
 use super::pod::PodTemplateSpec;
 use super::ObjectMeta;
 use super::{Map, Value};
-use crate::catalog::V1Kind;
 use crate::model::vecmap::VecMap;
+use explorer_data::catalog::V1Kind;
 use serde::{Deserialize, Serialize};
 
 pub const API_VERSION: &str = "kubeflow.org/v1";

@@ -64,7 +64,7 @@ pub fn apply_command(objects: &[OutputObject]) -> String {
 mod tests {
     use super::*;
     use crate::migrate::migrate_to;
-    use crate::releases::Release;
+    use explorer_data::releases::Release;
 
     const JOB: &str = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: mine\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n      template:\n        spec:\n          containers:\n          - name: pytorch\n            image: my/image:1\n            volumeMounts:\n            - name: data\n              mountPath: /data\n          volumes:\n          - name: data\n            emptyDir: {}\n";
 

@@ -6,7 +6,7 @@
 
 use crate::pipeline::paths::covers;
 use crate::release_changes::ApiChange;
-use crate::releases::Release;
+use explorer_data::releases::Release;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

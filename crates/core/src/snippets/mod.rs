@@ -10,12 +10,12 @@ pub mod trainjob;
 pub mod v1_jobs;
 pub mod workload;
 
-use crate::catalog::{Framework, LlmModel, Persona, V2Support, V1_OPERATOR, V1_SDK};
 use crate::model::ToTree;
-use crate::releases::{Release, RELEASES};
 use crate::selection::{ParamKey, RuntimeScope, Selection};
 use crate::snippets::runtimes::FRAMEWORK_LABEL;
 use crate::yaml::{self, Line, PathSeg};
+use explorer_data::catalog::{Framework, LlmModel, Persona, V2Support, V1_OPERATOR, V1_SDK};
+use explorer_data::releases::{Release, RELEASES};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Api {

@@ -1,12 +1,11 @@
 //! The platform engineer's side: the runtimes a Trainer release ships, built from typed models
-//! and release data (crate::releases).
+//! and release data (explorer_data::releases).
 //!
 //! Built-ins are reproduced as the release's runtimes overlay installs them
 //! (manifests/overlays/runtimes): the Kubeflow-built images tagged with the release and the
 //! `trainer.kubeflow.org/webhook-validation: disabled` label. A native test applies that overlay to
 //! the shipped base manifests and compares field for field.
 
-use crate::catalog::{LlmModel, V2Support};
 use crate::model::pod::{Container, EnvVar, PodSpec, PodTemplateSpec, Resources};
 use crate::model::v2::{
     DependsOn, JobSetSpec, JobSetTemplate, JobSpec, JobTemplate, MlPolicy, MpiPolicy, ReplicatedJob, TrainingRuntime,
@@ -14,9 +13,10 @@ use crate::model::v2::{
 };
 use crate::model::Map;
 use crate::model::ObjectMeta;
-use crate::releases::{BuiltinRuntime, Release, NEWEST};
 use crate::selection::{RuntimeScope, Selection, CUSTOM_MPI_RUNTIME};
 use crate::tree;
+use explorer_data::catalog::{LlmModel, V2Support};
+use explorer_data::releases::{BuiltinRuntime, Release, NEWEST};
 
 pub const FRAMEWORK_LABEL: &str = "trainer.kubeflow.org/framework";
 pub const ANCESTOR_LABEL: &str = "trainer.kubeflow.org/trainjob-ancestor-step";

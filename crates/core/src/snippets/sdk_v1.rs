@@ -7,8 +7,8 @@ use super::sdk_v2::LLM_WAIT;
 use super::v1_jobs::v1_image;
 use super::workload;
 use super::Api;
-use crate::catalog::Framework;
 use crate::selection::Selection;
+use explorer_data::catalog::Framework;
 
 const TRAINING: &str = "kubeflow.training";
 
@@ -59,7 +59,7 @@ pub fn sdk_v1(sel: &Selection) -> String {
         _ => {
             script.line(format!(
                 "# {} can build only PyTorchJob and TFJob from a function or an image.",
-                crate::catalog::V1_SDK
+                explorer_data::catalog::V1_SDK
             ));
             script
                 .line(format!("# A {kind} was applied as YAML (kubectl apply -f job.yaml); the SDK then watched it."));

@@ -1,4 +1,4 @@
-//! Kubeflow SDK (`pip install kubeflow`, the version crate::releases pairs with the selected
+//! Kubeflow SDK (`pip install kubeflow`, the version explorer_data::releases pairs with the selected
 //! release) code for the data scientist. The classes, `train()` keywords and `TrainerClient`
 //! methods used here are the same in 0.3.1, 0.4.1 and 0.5.0 (tests/python/check_snippets.py binds
 //! them to each wheel); what differs is how the SDK refers to a namespaced runtime.
@@ -7,9 +7,9 @@ use super::python::{raw, s, Call, Py, Script};
 use super::trainjob::{HF_SECRET, QUEUE_LABEL};
 use super::workload;
 use super::Api;
-use crate::catalog::Framework;
-use crate::releases::SdkNamespacedRuntimes;
 use crate::selection::{RuntimeScope, Selection};
+use explorer_data::catalog::Framework;
+use explorer_data::releases::SdkNamespacedRuntimes;
 
 const TRAINER: &str = "kubeflow.trainer";
 const OPTIONS: &str = "kubeflow.trainer.options";

@@ -5,13 +5,13 @@ use super::python::{raw, s, Call, Py, Script};
 use super::runtimes::{runtime_for, FRAMEWORK_LABEL};
 use super::trainjob::trainjob_for;
 use super::{Api, Snippet};
-use crate::catalog::{Framework, Persona};
 use crate::model::ToTree;
 use crate::model::Value;
-use crate::releases::NEWEST;
 use crate::selection::{ParamKey, Selection};
 use crate::tree;
 use crate::yaml;
+use explorer_data::catalog::{Framework, Persona};
+use explorer_data::releases::NEWEST;
 
 /// Topic ids, in the order the post uses them.
 pub const TOPICS: [&str; 6] = ["first-job", "jobset", "kueue", "gang-scheduling", "failure-handling", "mpi"];

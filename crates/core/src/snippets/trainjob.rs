@@ -1,12 +1,12 @@
 //! The data scientist's side: the TrainJob for a selection.
 
 use super::workload;
-use crate::catalog::Framework;
 use crate::model::pod::{EnvVar, Resources};
 use crate::model::v2::{Initializer, RuntimeRef, StorageInitializer, TrainJob, TrainJobSpec, Trainer, API_VERSION};
 use crate::model::ObjectMeta;
 use crate::selection::{RuntimeScope, Selection};
 use crate::tree;
+use explorer_data::catalog::Framework;
 
 pub const QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 /// The Secret the snippets read the Hugging Face token from. Tokens never go into YAML.

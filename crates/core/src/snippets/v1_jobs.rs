@@ -2,15 +2,15 @@
 
 use super::trainjob::job_meta;
 use super::workload;
-use crate::catalog::{Framework, V1Kind};
 use crate::model::pod::{Container, ContainerPort, PodSpec, PodTemplateSpec, Resources};
 use crate::model::v1::{ReplicaSpec, V1Job, V1JobSpec, API_VERSION};
 use crate::model::vecmap::VecMap;
 use crate::model::ObjectMeta;
 use crate::model::Value;
-use crate::releases::NEWEST;
 use crate::selection::Selection;
 use crate::tree;
+use explorer_data::catalog::{Framework, V1Kind};
+use explorer_data::releases::NEWEST;
 
 /// The image V1 jobs must name: V1 had no runtime to inherit one from.
 pub fn v1_image(sel: &Selection) -> String {

@@ -2,8 +2,8 @@
 //! only in what the API makes the reader write around it.
 
 use super::Api;
-use crate::catalog::Framework;
 use crate::selection::Selection;
+use explorer_data::catalog::Framework;
 
 /// The placeholder script path. Snippets say it is a placeholder next to it.
 pub fn script_path(framework: Framework) -> &'static str {

@@ -17,7 +17,7 @@ pub use report::{Entry, Kind, Place};
 use crate::pipeline::input::RawDoc;
 use crate::pipeline::{self, Wording};
 use crate::release_changes::{changes_between, position, Rewrite, Subject, API_CHANGES};
-use crate::releases::{Release, RELEASES};
+use explorer_data::releases::{Release, RELEASES};
 use serde_json::Value;
 use std::collections::HashSet;
 

@@ -5,9 +5,9 @@
 
 use super::{upgrade, Kind, Outcome};
 use crate::release_changes::ApiChange;
-use crate::releases::Release;
 use crate::selection::Selection;
 use crate::snippets::{self, Language};
+use explorer_data::releases::Release;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Note {

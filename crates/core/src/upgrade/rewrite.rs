@@ -4,7 +4,7 @@
 
 use super::report::{Entry, Kind, Place, Report};
 use crate::release_changes::{ApiChange, Rewrite, Subject};
-use crate::releases::V2_0;
+use explorer_data::releases::V2_0;
 use serde_json::{json, Map, Value};
 
 /// The `manager` of the runtime patches the upgrade writes (one per former override).

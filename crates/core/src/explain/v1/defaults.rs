@@ -2,9 +2,9 @@
 //! labels every pod gets.
 
 use super::{Job, Source};
-use crate::catalog::V1Kind;
 use crate::model::pod::{ContainerPort, PodSpec};
 use crate::model::v1::ReplicaSpec;
+use explorer_data::catalog::V1Kind;
 
 /// The replica types each kind knows, in the order we list them (the operators iterate a Go
 /// map, so theirs is not fixed).

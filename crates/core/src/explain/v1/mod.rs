@@ -18,10 +18,10 @@ mod tensorflow;
 mod xgboost_jax;
 
 use super::{env_text, ContainerView, Object, Rejection};
-use crate::catalog::V1Kind;
 use crate::model::pod::{Container, EnvVar, PodTemplateSpec};
 use crate::model::v1::ReplicaSpec;
 use crate::model::vecmap::VecMap;
+use explorer_data::catalog::V1Kind;
 use serde::Serialize;
 use serde_json::Value as Json;
 

@@ -3,14 +3,14 @@
 
 use super::report::{self, Report};
 use super::Outcome;
-use crate::catalog::{Framework, V1Kind};
 use crate::model::pod::{Container, PodSpec, Resources};
 use crate::model::v1::ReplicaSpec;
 use crate::model::v2::{ReplicatedJob, RuntimeRef, TrainJob, TrainJobSpec, Trainer, TrainingRuntime, API_VERSION};
 use crate::model::ObjectMeta;
-use crate::releases::{PodSettingsField, Release, RELEASES};
 use crate::selection::{RuntimeScope, Selection};
 use crate::snippets::runtimes::{self, WEBHOOK_LABEL};
+use explorer_data::catalog::{Framework, V1Kind};
+use explorer_data::releases::{PodSettingsField, Release, RELEASES};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -354,8 +354,8 @@ impl Conversion<'_> {
     }
 }
 
-fn framework_of(kind: V1Kind) -> crate::catalog::Framework {
-    use crate::catalog::Framework;
+fn framework_of(kind: V1Kind) -> explorer_data::catalog::Framework {
+    use explorer_data::catalog::Framework;
     match kind {
         V1Kind::XgBoostJob => Framework::XgBoost,
         V1Kind::JaxJob => Framework::Jax,

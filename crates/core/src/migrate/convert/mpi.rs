@@ -5,7 +5,7 @@ use super::*;
 use numbers::count_value;
 
 /// A release's plain-MPI built-in: the MPI policy without a framework (v2.0's pi demo).
-fn plain_mpi(release: &Release) -> Option<&'static crate::releases::BuiltinRuntime> {
+fn plain_mpi(release: &Release) -> Option<&'static explorer_data::releases::BuiltinRuntime> {
     release.runtimes.iter().find(|r| r.policy == "mpi" && r.framework.is_empty())
 }
 

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::release_changes::Subject;
-use crate::releases::NumProcPerNode;
+use explorer_data::releases::NumProcPerNode;
 
 impl Conversion<'_> {
     /// runPolicy fields that have a V2 home go to the TrainJob; the rest are reported.

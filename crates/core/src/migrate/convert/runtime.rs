@@ -6,7 +6,7 @@ use super::*;
 impl Conversion<'_> {
     /// The runtime a generated one starts from: the target release's runtime for `framework`.
     pub(super) fn base_runtime(&self, framework: Framework) -> Result<TrainingRuntime, String> {
-        let mut sel = Selection::new(crate::catalog::Persona::PlatformEngineer, framework);
+        let mut sel = Selection::new(explorer_data::catalog::Persona::PlatformEngineer, framework);
         sel.release = self.release;
         runtimes::runtime_for(&sel).ok_or(format!(
             "internal error: no {} runtime in {}",

@@ -5,7 +5,7 @@
 //! torch/distributed/elastic/agent/server/api.py (`_assign_worker_ranks` and the worker env:
 //! `RANK`, `WORLD_SIZE`, `MASTER_ADDR`, `MASTER_PORT` of each process it starts).
 
-use crate::catalog::V1Kind;
+use explorer_data::catalog::V1Kind;
 
 /// A variable V1 set, what V2 sets in its place, and how their values relate.
 pub struct Rename {

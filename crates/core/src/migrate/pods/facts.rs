@@ -3,10 +3,10 @@
 //! and the reasons a difference is expected.
 
 use super::v2::V2Pods;
-use crate::catalog::V1Kind;
 use crate::explain::v1::{Operated, Role};
 use crate::explain::ContainerView;
 use crate::model::vecmap::VecMap;
+use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 

@@ -8,10 +8,10 @@ mod env;
 mod facts;
 mod v2;
 
-use crate::catalog::V1Kind;
 use crate::explain::v1::{self as v1, Operated};
 use crate::explain::Explanation;
-use crate::releases::Release;
+use explorer_data::catalog::V1Kind;
+use explorer_data::releases::Release;
 use facts::{ContainerFacts, PodFacts};
 use serde::Serialize;
 use serde_json::Value as Json;

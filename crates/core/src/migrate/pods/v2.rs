@@ -3,8 +3,8 @@
 //! (explain::patch); the pods' final templates come from that same merge.
 
 use crate::explain::{self, Explanation};
-use crate::releases::Release;
 use crate::snippets::runtimes::builtin_runtime_trees;
+use explorer_data::releases::Release;
 use serde_json::{json, Value as Json};
 
 /// The converted job as Trainer runs it.
