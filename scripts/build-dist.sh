@@ -8,7 +8,11 @@ export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 # The widget, the converter as a second module that loads only in migrate mode, and "What
 # Kubernetes runs" as a third that loads when a reader opens it, built for
 # size (Cargo.toml's wasm-release profile; the release profile is the native CLI's, for speed).
-cargo build --profile wasm-release --target wasm32-unknown-unknown --lib -p trainer-v2-explorer -p trainer-v2-migrate -p trainer-v2-explain
+# The widget by itself: built with the two modules, cargo would unify the core's features and
+# compile the YAML parser and CEL into the widget's build too (link-time optimization drops them
+# again, but they are compiled).
+cargo build --profile wasm-release --target wasm32-unknown-unknown --lib -p trainer-v2-explorer
+cargo build --profile wasm-release --target wasm32-unknown-unknown --lib -p trainer-v2-migrate -p trainer-v2-explain
 # Only what this script writes is replaced: dist/kits (make kits) and dist/examples stay.
 rm -rf dist/pkg dist/pkg-migrate dist/blog && mkdir -p dist/pkg dist/pkg-migrate
 wasm-bindgen --target web --no-typescript --out-dir dist/pkg \

@@ -7,15 +7,20 @@
 //! No UI, no HTML and no I/O: the widget, the HTML views and the CLI build on it. A caller outside
 //! the workspace starts at [`api`]: five documented functions with a typed error.
 
+#[cfg(feature = "migrate")]
 pub mod api;
+#[cfg(feature = "explain")]
 pub mod explain;
+#[cfg(feature = "migrate")]
 pub mod migrate;
 pub mod model;
+#[cfg(feature = "yaml-input")]
 pub mod pipeline;
 pub mod query;
 pub mod release_changes;
 pub mod selection;
 pub mod snippets;
+#[cfg(feature = "yaml-input")]
 pub mod upgrade;
 pub mod urlencoded;
 pub mod yaml;

@@ -27,6 +27,7 @@ mod validate;
 
 /// The field a pod's index in its Job is read from (a `fieldRef`), as the view names it.
 pub use build::COMPLETION_INDEX;
+#[cfg(feature = "migrate")]
 pub(crate) use validate::MPI_RESERVED;
 
 use crate::model::pod::{EnvVar, Resources};

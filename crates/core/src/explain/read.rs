@@ -1,11 +1,11 @@
 //! A user's own manifests: YAML text holding one TrainJob and the runtime it references, read
 //! into the typed models plus the per-replicatedJob counts those models drop.
 
-use super::{explain, Explanation, Input, JobCounts, Legacy, Release, Written};
+use super::{Input, JobCounts, Legacy, Release, Written};
 use crate::model::v2::{TrainJob, TrainingRuntime};
-use serde::Deserialize;
 use serde_json::Value as Json;
 
+#[cfg(feature = "yaml-input")]
 const MAX_DOCUMENTS: usize = 64;
 
 /// The TrainJob and runtime found in `text` (any order, other documents ignored).
@@ -133,7 +133,9 @@ fn shipped(job: &Json, release: Release) -> Result<(Json, String), String> {
     }
 }
 
+#[cfg(feature = "yaml-input")]
 pub fn documents(text: &str, release: Release) -> Result<Documents, String> {
+    use serde::Deserialize;
     let mut docs = Vec::new();
     for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
         if i >= MAX_DOCUMENTS {
@@ -199,7 +201,8 @@ pub fn from_trees(docs: Vec<Json>, release: Release) -> Result<Documents, String
 }
 
 /// `documents` then `explain`.
-pub fn explain_text(text: &str, release: Release) -> Result<Explanation, String> {
+#[cfg(feature = "yaml-input")]
+pub fn explain_text(text: &str, release: Release) -> Result<super::Explanation, String> {
     let docs = documents(text, release)?;
-    Ok(Explanation { shipped_runtime: docs.shipped_runtime.clone(), ..explain(docs.input(), release) })
+    Ok(super::Explanation { shipped_runtime: docs.shipped_runtime.clone(), ..super::explain(docs.input(), release) })
 }

@@ -20,6 +20,7 @@ pub use value::{to_value, Map, Number, Value};
 /// user's objects (to name the field at fault), so each model's deserializer is compiled once
 /// into the converter module: `serde_json::from_value` on an owned tree compiled the pod model a
 /// second time, for a different deserializer.
+#[cfg(feature = "explain")]
 pub fn from_json<T: serde::de::DeserializeOwned>(json: &serde_json::Value) -> Result<T, serde_json::Error> {
     serde_path_to_error::deserialize(json).map_err(serde_path_to_error::Error::into_inner)
 }

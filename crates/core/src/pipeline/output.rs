@@ -60,7 +60,7 @@ pub fn apply_command(objects: &[OutputObject]) -> String {
     line
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "migrate"))]
 mod tests {
     use super::*;
     use crate::migrate::migrate_to;

@@ -418,6 +418,7 @@ pub fn is_v1_job(doc: &Json) -> bool {
 
 /// The V1 job in YAML `text`, explained; `None` when the text holds none (it may hold a
 /// TrainJob instead). Other documents are ignored, as the V2 reader ignores them.
+#[cfg(feature = "yaml-input")]
 pub fn explain_text(text: &str) -> Option<Result<V1Explanation, String>> {
     use serde::Deserialize;
     let mut jobs = Vec::new();
