@@ -10,7 +10,6 @@
 mod shapes;
 
 use explorer_core::migrate::migrate;
-use explorer_html::migrate_view as view;
 use std::time::Instant;
 
 /// The CPU time this thread has used, in seconds (Linux's scheduler statistics; 0 elsewhere).
@@ -58,7 +57,7 @@ fn shapes(dir: &str, only: &[String]) {
             }
         });
         let (view, view_cpu) = best_of(3, || {
-            std::hint::black_box(view::rendered_json(&shape.text));
+            std::hint::black_box(trainer_v2_migrate::migrate(&shape.text, None));
         });
         let line = serde_json::json!({
             "name": shape.name, "what": shape.what, "bytes": shape.text.len(), "outcome": outcome,

@@ -160,7 +160,7 @@ fn the_report_states_every_pod_difference_with_its_reason() {
 fn the_pods_view_shows_each_role_every_reason_and_the_env_renames_as_a_table() {
     let text = std::fs::read_to_string(real_v1_dir().join("14-coreweave-imagenet-pytorchjob.yaml")).unwrap();
     let m = migrate_to(&text, NEWEST).unwrap();
-    let html = explorer_html::migrate_view::pods_html(&m);
+    let html = explorer_html::migrate_view::pods_html(&m, &explorer_core::migrate::pods::explained_documents(&m));
     let escaped = |s: &str| {
         let mut out = String::new();
         explorer_html::highlight::push_escaped_html(&mut out, s);

@@ -9,7 +9,6 @@
 mod shapes;
 
 use explorer_core::migrate::{migrate, Migration, Outcome};
-use explorer_html::migrate_view as view;
 use serde_json::{json, Value};
 
 /// Converts `text`, checks every document converted, and that the YAML the reader copies reads
@@ -20,7 +19,7 @@ fn objects(text: &str) -> Vec<Value> {
     let copied: Vec<Value> = yaml_documents(&m.output_yaml());
     assert!(copied == objects, "the output YAML does not read back as the converted objects");
     // The widget's view of the same input: converted, no error.
-    let rendered: Value = serde_json::from_str(&view::rendered_json(text)).unwrap();
+    let rendered: Value = serde_json::from_str(&trainer_v2_migrate::migrate(text, None)).unwrap();
     assert_eq!(rendered["error"], Value::Null);
     objects
 }
@@ -46,7 +45,7 @@ fn yaml_documents(text: &str) -> Vec<Value> {
 fn refused(text: &str, message: &str) {
     let error = migrate(text).err().unwrap_or_else(|| panic!("not refused; expected: {message}"));
     assert_eq!(error, message);
-    let rendered: Value = serde_json::from_str(&view::rendered_json(text)).unwrap();
+    let rendered: Value = serde_json::from_str(&trainer_v2_migrate::migrate(text, None)).unwrap();
     assert_eq!(rendered["error"], message);
 }
 

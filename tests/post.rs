@@ -16,7 +16,7 @@ fn index_html_is_what_the_source_renders_to() {
 
 #[test]
 fn the_committed_fallbacks_are_what_the_core_generates() {
-    use explorer_html::fallback::{selection_from_tag, END, START};
+    use explorer_cli::post::fallback::{selection_from_tag, END, START};
     let html = read("index.html");
     // What a reader without JavaScript copies from each fallback is, block for block, the code
     // the core renders for the selection the mount point's attributes choose.

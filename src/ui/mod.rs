@@ -29,8 +29,8 @@ pub fn mount_one(element: web_sys::Element) -> Result<(), JsValue> {
 }
 
 /// Hands the widget its converter: a function from V1 YAML text and a release line (`v2.1`) to
-/// (a promise of) the JSON that `explorer_html::migrate_view::rendered_json_for` returns. The page's loader passes one that imports the converter module
-/// on first use.
+/// (a promise of) the JSON that the converter module's `migrate` (crates/migrate-wasm) returns. The
+/// page's loader passes one that imports the converter module on first use.
 #[wasm_bindgen(js_name = setMigrator)]
 pub fn set_migrator(migrator: js_sys::Function) {
     browser::set_migrator(migrator);
@@ -38,7 +38,7 @@ pub fn set_migrator(migrator: js_sys::Function) {
 
 /// Hands the widget a function that fills in an opened lazily filled disclosure from its
 /// `data-pane` and `data-query` (pkg-migrate/converter.js `showPane`, with
-/// `explorer_html::explain_view::pane_json` and `upgrade_view::pane_json`).
+/// the explain module's `explain` and the converter module's `upgrade_notes`).
 #[wasm_bindgen(js_name = setExplainer)]
 pub fn set_explainer(explainer: js_sys::Function) {
     browser::set_explainer(explainer);

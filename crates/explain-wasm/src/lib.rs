@@ -10,9 +10,16 @@ use wasm_bindgen::prelude::*;
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-/// "What Kubernetes runs" for a widget selection (its URL query): `{"html"}` or `{"error"}` as
-/// JSON.
+/// "What Kubernetes runs" for a widget selection (its URL query): `{"html"}`, or `{"error"}` when
+/// the query does not read or the selection has nothing to explain, as JSON.
 #[wasm_bindgen]
 pub fn explain(query: &str) -> String {
-    explorer_html::explain_view::pane_json(query)
+    let explained = explorer_core::query::parse_strict(query)
+        .map_err(|e| e.to_string())
+        .and_then(|sel| explorer_core::explain::selection::linked(&sel));
+    let answer = match explained {
+        Ok(explained) => serde_json::json!({ "html": explorer_html::explain_view::selection_html(&explained) }),
+        Err(error) => serde_json::json!({ "error": error }),
+    };
+    answer.to_string()
 }

@@ -388,37 +388,32 @@ fn body(out: &mut String, e: &Explanation, links: &impl ItemLinks) {
     out.push_str("</ul>");
 }
 
-/// The converter module's answer for the widget: `{"html"}`, or `{"error"}` when the selection
-/// has nothing to explain or the query does not read.
-pub fn pane_json(query: &str) -> String {
-    let sel = explorer_core::query::parse_strict(query).map_err(|e| e.to_string());
-    let answer = match sel.and_then(|sel| selection_html(&sel)) {
-        Ok(html) => serde_json::json!({ "html": html }),
-        Err(error) => serde_json::json!({ "error": error }),
-    };
-    answer.to_string()
-}
-
 /// The linked view's HTML of a selection's explanation.
 pub fn linked_selection_html(linked: &explorer_core::explain::selection::Linked) -> String {
     linked_html(&linked.explanation, &linked.origins(), &linked.shown)
 }
 
-/// The view's HTML for a selection: linked to its YAML where there is any (the plain one for a
-/// rejection: nothing to link).
-pub fn selection_html(sel: &explorer_core::selection::Selection) -> Result<String, String> {
-    Ok(match explorer_core::explain::selection::linked(sel)? {
-        Ok(linked) => linked_selection_html(&linked),
-        Err(explanation) => unlinked(&explanation, &None::<&Links>),
-    })
+/// The view's HTML for a selection's explanation (`explain::selection::linked`): linked to its
+/// YAML where there is any (the plain one for a rejection: nothing to link).
+pub fn selection_html(explained: &Result<explorer_core::explain::selection::Linked, Explanation>) -> String {
+    match explained {
+        Ok(linked) => linked_selection_html(linked),
+        Err(explanation) => unlinked(explanation, &None::<&Links>),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The view of a selection's explanation (`{"html"}`), or why there is none (`{"error"}`), as
+    /// the explain module answers.
     fn answer(query: &str) -> serde_json::Value {
-        serde_json::from_str(&pane_json(query)).unwrap()
+        let sel = explorer_core::query::parse_strict(query).unwrap();
+        match explorer_core::explain::selection::linked(&sel) {
+            Ok(explained) => serde_json::json!({ "html": selection_html(&explained) }),
+            Err(error) => serde_json::json!({ "error": error }),
+        }
     }
 
     #[test]

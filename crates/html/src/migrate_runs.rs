@@ -84,9 +84,12 @@ mod tests {
         )
     }
 
+    /// The objects' HTML of the converter module's answer for `text` written for `line`.
     fn objects_html_for(text: &str, line: &str) -> String {
+        let migration = migrate_to(text, explorer_data::releases::Release::from_line(line).unwrap());
+        let compared = migration.as_ref().map(explorer_core::migrate::pods::explained_documents).unwrap_or_default();
         let answer: serde_json::Value =
-            serde_json::from_str(&crate::migrate_view::rendered_json_for(text, line)).unwrap();
+            serde_json::from_str(&crate::migrate_view::rendered_json(&migration, &compared)).unwrap();
         answer["objects"].as_str().unwrap().to_string()
     }
 

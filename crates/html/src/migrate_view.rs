@@ -6,13 +6,12 @@
 //! report rows and V1 lines, and a copy or an allocation per row is what made it slow.
 
 use crate::highlight::{push_escaped_html, push_lines};
-use explorer_core::migrate::pods::PodComparison;
+use explorer_core::migrate::pods::{Compared, PodComparison};
 use explorer_core::migrate::report::{Entry, EntryIndex, Kind};
-use explorer_core::migrate::{migrate_to, DocResult, Migration, Outcome};
+use explorer_core::migrate::{DocResult, Migration, Outcome};
 use explorer_core::model::Value;
 use explorer_core::snippets::Language;
 use explorer_core::yaml::{self, Sink};
-use explorer_data::releases::{Release, NEWEST};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -196,27 +195,26 @@ fn push_value(out: &mut String, value: Option<&str>) {
 /// "What changes for your pods": for each converted document, the pod-by-pod comparison
 /// (`migrate::pods`) role by role, each difference with its reason, and the variables V1's
 /// operator set that V2 replaces as a small table (V1 variable and value, what V2 sets instead,
-/// how they relate).
-pub fn pods_html(m: &Migration) -> String {
-    pods_and_runs_html(m).0
+/// how they relate). `compared` is `migrate::pods::explained_documents(m)`.
+pub fn pods_html(m: &Migration, compared: &[Option<Compared>]) -> String {
+    pods_and_runs_html(m, compared).0
 }
 
 /// "What changes for your pods" and "What Kubernetes runs" (`migrate_runs`) for each converted
-/// document, from one comparison each: the explanation of what Trainer runs is computed once.
-fn pods_and_runs_html(m: &Migration) -> (String, String) {
-    use explorer_core::migrate::pods::explained_for_document;
+/// document, from one comparison each (`compared`, in the documents' order): the explanation of
+/// what Trainer runs is computed once.
+fn pods_and_runs_html(m: &Migration, compared: &[Option<Compared>]) -> (String, String) {
     let (mut pods, mut runs) = (String::new(), crate::migrate_runs::RunsSections::default());
-    for d in &m.docs {
-        let Outcome::Written { name, kind, objects, .. } = &d.outcome else { continue };
-        let Some(compared) = explained_for_document(d, m.target) else { continue };
-        push_pods_html(&mut pods, &format!("{kind} {name}"), compared.comparison);
+    for (d, compared) in m.docs.iter().zip(compared) {
+        let (Outcome::Written { name, kind, objects, .. }, Some(compared)) = (&d.outcome, compared) else { continue };
+        push_pods_html(&mut pods, &format!("{kind} {name}"), &compared.comparison);
         runs.push(objects, &compared.runs);
     }
     (pods, runs.finish(m.target))
 }
 
 /// One document's "What changes for your pods", titled `title` ("PyTorchJob mnist").
-fn push_pods_html(out: &mut String, title: &str, comparison: Result<PodComparison, String>) {
+fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparison, String>) {
     use explorer_core::migrate::pods::Difference;
     let title = {
         let mut escaped = String::new();
@@ -232,7 +230,7 @@ fn push_pods_html(out: &mut String, title: &str, comparison: Result<PodCompariso
         Ok(c) => c,
         Err(e) => {
             out.push_str("<p class=\"pods-error\">Not compared: ");
-            push_escaped_html(out, &e);
+            push_escaped_html(out, e);
             out.push_str("</p></section>");
             return;
         }
@@ -337,37 +335,24 @@ struct Rendered<'a> {
     objects: String,
 }
 
-/// The conversion of `text` for the newest release, as `{"error", "yaml", "summary", "html"}`
-/// JSON for the wasm boundary. When the input as a whole cannot be read (empty, binary, too
-/// large, too deep), only `error` is set.
-pub fn rendered_json(text: &str) -> String {
-    render(migrate_to(text, NEWEST))
-}
-
-/// The conversion of `text` for the release line `line` (`v2.1`), as JSON for the wasm
-/// boundary; an unknown line is the answer's error.
-pub fn rendered_json_for(text: &str, line: &str) -> String {
-    match Release::from_line(line) {
-        Some(target) => render(migrate_to(text, target)),
-        None => render(Err(format!("unknown Trainer release {line:?}: the converter cannot write for it"))),
-    }
-}
-
-fn render(migration: Result<Migration, String>) -> String {
+/// A conversion (`migrate::migrate_to`) as `{"error", "yaml", "summary", "html", "objects"}` JSON
+/// for the wasm boundary, `compared` being `migrate::pods::explained_documents` of it. When the
+/// input as a whole could not be read (empty, binary, too large, too deep), only `error` is set.
+pub fn rendered_json(migration: &Result<Migration, String>, compared: &[Option<Compared>]) -> String {
     let rendered = match migration {
         Ok(m) => {
             let yaml = m.output_yaml();
             // "What changes for your pods" follows the field report, in the same answer.
             // "What Kubernetes runs" for each TrainJob follows the objects to apply.
-            let (pods, runs) = pods_and_runs_html(&m);
-            let (summary, html) = (summary_html(&m), report_html(&m) + &pods);
+            let (pods, runs) = pods_and_runs_html(m, compared);
+            let (summary, html) = (summary_html(m), report_html(m) + &pods);
             let objects = crate::migrate_output::output_html(&m.docs, m.target) + &runs;
             serde_json::to_string(&Rendered { error: None, yaml: &yaml, summary, html, objects })
         }
         Err(e) => {
             let none = String::new;
             serde_json::to_string(&Rendered {
-                error: Some(&e),
+                error: Some(e),
                 yaml: "",
                 summary: none(),
                 html: none(),

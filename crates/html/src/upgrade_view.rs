@@ -5,10 +5,8 @@
 //! computes and renders it (`explain_view` is its sibling), the widget's own wasm carries none.
 
 use crate::highlight::escape_html as esc;
-use explorer_core::selection::Selection;
-use explorer_core::upgrade::notes::{upgrade_notes, Note};
-use explorer_data::catalog::V2Support;
-use explorer_data::releases::{Release, RELEASES};
+use explorer_core::upgrade::notes::{FromOlder, Note};
+use explorer_data::releases::Release;
 use std::fmt::Write;
 
 const STYLE: &str = "<style>.up h4{margin:14px 0 6px;font-size:14px}.up ul{margin:4px 0;padding-left:20px}\
@@ -65,15 +63,14 @@ fn note_html(out: &mut String, n: &Note) {
     let _ = write!(out, "{}</div></li>", why.join("; "));
 }
 
-/// The pane's HTML for `sel` at its release: one section per older release line.
-pub fn html(sel: &Selection) -> String {
-    let to = sel.release;
+/// The pane's HTML for a selection at release `to`: one section per older release line, as
+/// `upgrade::notes::notes_from_older_releases` gives them (newest first).
+pub fn html(to: Release, older: &[(Release, FromOlder)]) -> String {
     let mut out = format!("{STYLE}<div class=\"up\" data-to=\"{}\">", esc(to.line));
-    let older: Vec<Release> = RELEASES.iter().copied().filter(|r| r.is_before(&to)).collect();
     if older.is_empty() {
         let _ = write!(out, "<p>Trainer {} is the oldest release this page covers.</p>", esc(to.tag));
     }
-    for from in older.into_iter().rev() {
+    for (from, notes) in older {
         let _ = write!(
             out,
             "<section class=\"up-from\" data-from=\"{}\"><h4>From {} to {}</h4>",
@@ -81,25 +78,24 @@ pub fn html(sel: &Selection) -> String {
             esc(from.tag),
             esc(to.tag)
         );
-        let mut at_from = sel.clone();
-        at_from.release = from;
-        if at_from.v2_support() == V2Support::Unsupported {
-            let _ = write!(
-                out,
-                "<p>Trainer {} has no runtime for this selection, so there is nothing to upgrade.</p>",
-                esc(from.tag)
-            );
-        } else {
-            match upgrade_notes(sel, from, to) {
-                Ok(notes) if notes.is_empty() => out.push_str("<p class=\"up-none\">No changes to this YAML.</p>"),
-                Ok(notes) => {
-                    out.push_str("<ul class=\"up-notes\">");
-                    notes.iter().for_each(|n| note_html(&mut out, n));
-                    out.push_str("</ul>");
-                }
-                Err(e) => {
-                    let _ = write!(out, "<p class=\"migrate-error\" role=\"alert\">{}</p>", esc(&e));
-                }
+        match notes {
+            FromOlder::NoRuntime => {
+                let _ = write!(
+                    out,
+                    "<p>Trainer {} has no runtime for this selection, so there is nothing to upgrade.</p>",
+                    esc(from.tag)
+                );
+            }
+            FromOlder::Notes(Ok(notes)) if notes.is_empty() => {
+                out.push_str("<p class=\"up-none\">No changes to this YAML.</p>")
+            }
+            FromOlder::Notes(Ok(notes)) => {
+                out.push_str("<ul class=\"up-notes\">");
+                notes.iter().for_each(|n| note_html(&mut out, n));
+                out.push_str("</ul>");
+            }
+            FromOlder::Notes(Err(e)) => {
+                let _ = write!(out, "<p class=\"migrate-error\" role=\"alert\">{}</p>", esc(e));
             }
         }
         out.push_str("</section>");
@@ -107,24 +103,15 @@ pub fn html(sel: &Selection) -> String {
     out + "</div>"
 }
 
-/// The converter module's answer for the widget: `{"html"}`, or `{"error"}` when the query does
-/// not read.
-pub fn pane_json(query: &str) -> String {
-    let answer = match explorer_core::query::parse_strict(query) {
-        Ok(sel) => serde_json::json!({ "html": html(&sel) }),
-        Err(error) => serde_json::json!({ "error": error.to_string() }),
-    };
-    answer.to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use explorer_core::release_changes::API_CHANGES;
 
+    /// The pane for a selection, as the converter module renders it.
     fn pane(query: &str) -> String {
-        let answer: serde_json::Value = serde_json::from_str(&pane_json(query)).unwrap();
-        answer["html"].as_str().unwrap_or_else(|| panic!("{answer}")).to_string()
+        let sel = explorer_core::query::parse_strict(query).unwrap();
+        html(sel.release, &explorer_core::upgrade::notes::notes_from_older_releases(&sel))
     }
 
     /// The section for one `from` release.
@@ -157,8 +144,6 @@ mod tests {
         assert!(section(&jax, "v2.1").contains("v2.1.0 has no runtime for this selection"), "{jax}");
         assert!(!section(&jax, "v2.1").contains("No changes"), "{jax}");
         assert!(section(&jax, "v2.2").contains("No changes to this YAML."), "{jax}");
-        let answer: serde_json::Value = serde_json::from_str(&pane_json("release=v9")).unwrap();
-        assert!(answer["error"].as_str().is_some(), "{answer}");
     }
 
     #[test]

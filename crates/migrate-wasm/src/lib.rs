@@ -4,6 +4,9 @@
 //! (crates/explain-wasm); for a converted TrainJob this module renders it, from the explanation
 //! the pod comparison computes anyway (explorer_html::migrate_runs).
 
+use explorer_core::migrate::migrate_to;
+use explorer_core::migrate::pods::explained_documents;
+use explorer_data::releases::{Release, NEWEST};
 use wasm_bindgen::prelude::*;
 
 /// Talc, as in the widget, instead of Rust's default dlmalloc: this module is single-threaded
@@ -13,20 +16,58 @@ use wasm_bindgen::prelude::*;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 /// Converts a V1 YAML stream into objects for the Trainer release line `release` (`v2.1`, the
-/// widget's `Selection.release`; left out, the newest); returns `{"error", "yaml", "html"}` as
-/// JSON.
+/// widget's `Selection.release`; left out, the newest); returns `{"error", "yaml", "summary",
+/// "html", "objects"}` as JSON. When the input as a whole cannot be read (empty, binary, too
+/// large, too deep), or the release is unknown, only `error` is set.
 #[wasm_bindgen]
 pub fn migrate(text: &str, release: Option<String>) -> String {
-    use explorer_html::migrate_view as view;
-    match release {
-        Some(line) => view::rendered_json_for(text, &line),
-        None => view::rendered_json(text),
-    }
+    let target = match release {
+        Some(line) => Release::from_line(&line)
+            .ok_or_else(|| format!("unknown Trainer release {line:?}: the converter cannot write for it")),
+        None => Ok(NEWEST),
+    };
+    let migration = target.and_then(|target| migrate_to(text, target));
+    let compared = migration.as_ref().map(explained_documents).unwrap_or_default();
+    explorer_html::migrate_view::rendered_json(&migration, &compared)
 }
 
 /// "Upgrading from an older release" for a widget selection (its URL query): `{"html"}` or
 /// `{"error"}` as JSON, like `explain`.
 #[wasm_bindgen]
 pub fn upgrade_notes(query: &str) -> String {
-    explorer_html::upgrade_view::pane_json(query)
+    let answer = match explorer_core::query::parse_strict(query) {
+        Ok(sel) => {
+            let older = explorer_core::upgrade::notes::notes_from_older_releases(&sel);
+            serde_json::json!({ "html": explorer_html::upgrade_view::html(sel.release, &older) })
+        }
+        Err(error) => serde_json::json!({ "error": error.to_string() }),
+    };
+    answer.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(json: &str) -> serde_json::Value {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn an_unknown_release_or_query_is_the_answers_error() {
+        let job =
+            "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: p}\nspec:\n  pytorchReplicaSpecs:\n    \
+                   Worker:\n      template: {spec: {containers: [{name: pytorch, image: a:1}]}}\n";
+        assert_eq!(
+            answer(&migrate(job, Some("v9".into())))["error"],
+            "unknown Trainer release \"v9\": the converter cannot write for it"
+        );
+        let newest = answer(&migrate(job, None));
+        assert_eq!(newest["error"], serde_json::Value::Null);
+        let written_for = format!("data-trainer=\"{}\"", NEWEST.tag);
+        assert!(newest["objects"].as_str().unwrap().contains(&written_for), "{newest}");
+        assert_eq!(answer(&migrate(job, Some(NEWEST.line.into()))), newest);
+        assert!(answer(&upgrade_notes("release=v9"))["error"].as_str().is_some());
+        assert!(answer(&upgrade_notes("framework=pytorch"))["html"].as_str().unwrap().contains("data-from="));
+    }
 }

@@ -123,7 +123,7 @@ enum Format {
 
 fn fallback(page: &std::path::Path, out: Option<&std::path::Path>, check: bool) -> Result<String, String> {
     let html = std::fs::read_to_string(page).map_err(|e| format!("{}: {e}", page.display()))?;
-    let filled = explorer_html::fallback::fill_page(&html)?;
+    let filled = crate::post::fallback::fill_page(&html)?;
     if check {
         return if filled == html {
             Ok(format!("{}: fallback is up to date", page.display()))
@@ -301,7 +301,7 @@ fn fallback_files(dir: &std::path::Path) -> Result<String, String> {
         for framework in Framework::ALL {
             let sel = explorer_core::selection::Selection::new(persona, framework);
             let path = dir.join(format!("{}__{}.html", persona.id(), framework.id()));
-            write(&path, &explorer_html::fallback::render_fallback(&sel))?;
+            write(&path, &crate::post::fallback::fallback_html(&sel))?;
             n += 1;
         }
     }

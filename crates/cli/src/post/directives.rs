@@ -1,9 +1,9 @@
 //! The directives of the post source, parsed once and rendered per output.
 
+use super::fallback;
 use explorer_core::query;
 use explorer_core::selection::Selection;
 use explorer_core::snippets::{all_snippets, topics, Api, Language, Snippet};
-use explorer_html::fallback;
 use explorer_html::highlight::escape_html;
 
 pub enum Directive {
@@ -80,7 +80,8 @@ fn snippet(attrs: &[(String, String)]) -> Result<Snippet, String> {
 fn explain(attrs: &[(String, String)]) -> Result<String, String> {
     let q = get(attrs, "query").ok_or("an explain directive needs query=")?.replace(',', "&");
     let sel = query::parse_strict(&q).map_err(|e| format!("explain directive: {e}"))?;
-    let view = explorer_html::explain_view::selection_html(&sel).map_err(|e| format!("explain directive: {e}"))?;
+    let explained = explorer_core::explain::selection::linked(&sel).map_err(|e| format!("explain directive: {e}"))?;
+    let view = explorer_html::explain_view::selection_html(&explained);
     Ok(format!(
         "<figure class=\"k8s-preset\" data-query=\"{}\"><figcaption>What Kubernetes runs: the {} TrainJob and its runtime, \
          and what the Trainer {} controller makes of them</figcaption>{view}</figure>",
@@ -102,7 +103,7 @@ fn pod_changes(attrs: &[(String, String)]) -> Result<String, String> {
     let first = text.lines().next().and_then(|l| l.strip_prefix('#')).map_or("", str::trim);
     let source = first.strip_prefix("source:").map_or(first, str::trim);
     let m = explorer_core::migrate::migrate(&text).map_err(|e| format!("pod-changes directive: {file}: {e}"))?;
-    let view = explorer_html::migrate_view::pods_html(&m);
+    let view = explorer_html::migrate_view::pods_html(&m, &explorer_core::migrate::pods::explained_documents(&m));
     if view.is_empty() || view.contains("class=\"unexplained\"") || view.contains("pods-error") {
         return Err(format!("pod-changes directive: {file} gives no fully explained pod comparison"));
     }

@@ -17,6 +17,7 @@
 
 mod directives;
 mod export;
+pub mod fallback;
 mod front_matter;
 mod page;
 mod release_text;

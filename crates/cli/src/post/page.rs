@@ -2,9 +2,9 @@
 //! core's snippets and the widget mount points with their static fallback.
 
 use super::directives::{self, Directive};
+use super::fallback;
 use super::front_matter;
 use super::release_text;
-use explorer_html::fallback;
 use explorer_html::highlight::escape_html;
 use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
@@ -36,7 +36,7 @@ fn expand(body: &str) -> Result<Expanded, String> {
             Some(Ok(Directive::V1ToV2)) => out.push_str(&release_text::v1_to_v2_table()),
             Some(Ok(Directive::Snippet(s))) => {
                 out.push_str(&figure_marker(figures.len()));
-                figures.push(fallback::snippet_html(&s));
+                figures.push(explorer_html::fallback::snippet_html(&s));
             }
             Some(Ok(Directive::Explain(html) | Directive::PodChanges(html))) => {
                 out.push_str(&figure_marker(figures.len()));
@@ -212,7 +212,7 @@ mod tests {
     fn a_figure_with_blank_lines_in_its_code_is_inserted_whole() {
         let Some(Ok(Directive::Snippet(snippet))) = directives::parse(PYTHON) else { panic!("{PYTHON}") };
         assert!(snippet.code.contains("\n\n"), "the case that broke: blank lines inside the code");
-        let figure = fallback::snippet_html(&snippet);
+        let figure = explorer_html::fallback::snippet_html(&snippet);
         // After a paragraph, in a list item and at the end of the body.
         for body in
             [format!("Text.\n\n{PYTHON}\n\nMore text.\n"), format!("- item\n\n  {PYTHON}\n"), PYTHON.to_string()]

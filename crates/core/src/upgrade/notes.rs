@@ -7,7 +7,8 @@ use super::{upgrade, Kind, Outcome};
 use crate::release_changes::ApiChange;
 use crate::selection::Selection;
 use crate::snippets::{self, Language};
-use explorer_data::releases::Release;
+use explorer_data::catalog::V2Support;
+use explorer_data::releases::{Release, RELEASES};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Note {
@@ -29,6 +30,32 @@ pub struct Note {
     /// What the rewrite did beyond the changes' reasons (the tail of `reason`), for a view that
     /// shows each change on its own.
     pub detail: String,
+}
+
+/// What upgrading a selection's YAML from one older release line says.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FromOlder {
+    /// That release has no runtime for the selection: there is nothing to upgrade.
+    NoRuntime,
+    /// The notes (empty: no changes), or why the YAML cannot be upgraded.
+    Notes(Result<Vec<Note>, String>),
+}
+
+/// For the selection at its release, each older release line, newest first (the reader one
+/// release behind reads the first), with what upgrading the selection's YAML from it says.
+pub fn notes_from_older_releases(sel: &Selection) -> Vec<(Release, FromOlder)> {
+    let to = sel.release;
+    let older = RELEASES.iter().copied().filter(|r| r.is_before(&to)).rev();
+    older
+        .map(|from| {
+            let at_from = Selection { release: from, ..sel.clone() };
+            let notes = match at_from.v2_support() {
+                V2Support::Unsupported => FromOlder::NoRuntime,
+                _ => FromOlder::Notes(upgrade_notes(sel, from, to)),
+            };
+            (from, notes)
+        })
+        .collect()
 }
 
 /// The notes for the selection's V2 YAML written for `from`, upgraded to `to`. Empty when

@@ -493,6 +493,12 @@ pub fn explained_for_document(d: &super::DocResult, target: Release) -> Option<C
     }
 }
 
+/// `explained_for_document` for every document of a migration, in its order: what the views of
+/// the pods and of what Kubernetes runs show.
+pub fn explained_documents(m: &super::Migration) -> Vec<Option<Compared>> {
+    m.docs.iter().map(|d| explained_for_document(d, m.target)).collect()
+}
+
 /// One document of `migrate --format json`: the pipeline's (outcome, V2 objects, report) and the
 /// pod comparison.
 pub fn document_json(d: &super::DocResult, target: Release) -> Json {
