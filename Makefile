@@ -21,7 +21,7 @@ CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chr
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: all serve dist kits hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint tools reference wheels post fallback clean
+.PHONY: all serve dist kits hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint lint-wasm-modules tools reference wheels post fallback clean
 
 all: test
 
@@ -61,6 +61,13 @@ lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p trainer-v2-explorer --lib --tests -- -D warnings
+	@$(MAKE) --no-print-directory lint-wasm-modules
+
+# The converter and explain modules (crates/migrate-wasm, crates/explain-wasm), linted for wasm32
+# with the features they ship with. A check of their own, not a linted dist build: clippy-driver
+# compiles with MIR optimizations off, and the wasm readers download must be rustc's.
+lint-wasm-modules:
+	cargo clippy --target wasm32-unknown-unknown -p trainer-v2-migrate -p trainer-v2-explain --all-targets -- -D warnings
 
 # The CLI the checks below run: the one `cargo test` builds, or $TRAINER_EXPLORER when the caller
 # built it already (scripts/test-all.sh). A plain `cargo build` would compile our crate and a few

@@ -56,7 +56,8 @@ start installs installs
 # makes it of a check build, so every dependency is compiled once, not checked and then built
 # again (about 5 minutes of this run). The targets are make lint's: `cargo test` builds the lib,
 # the CLI, the examples and every test natively, and the wasm tests build the lib and its browser
-# tests for wasm. CLIPPY_ARGS is how cargo clippy passes `-D warnings` to clippy-driver.
+# tests for wasm (the two lazily loaded modules get a check of their own, below). CLIPPY_ARGS is
+# how cargo clippy passes `-D warnings` to clippy-driver.
 clippy_driver=$(command -v clippy-driver) || { echo "error: clippy-driver not found: rustup component add clippy" >&2; exit 1; }
 linted() { RUSTC_WORKSPACE_WRAPPER=$clippy_driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__ "$@"; }
 
@@ -80,6 +81,9 @@ start python m test-python
 start training m test-training
 stamp "test-browser, linted by clippy as it builds"
 linted m test-browser
+# The two lazily loaded modules are in no test build for wasm: clippy checks them (make lint's).
+stamp "clippy for the converter and explain modules (wasm32)"
+m lint-wasm-modules
 stamp "dist and the example sites"
 m examples
 finish python
