@@ -142,9 +142,13 @@ pub fn values_at<'v>(object: &'v Json, pattern: &str) -> Vec<(String, &'v Json)>
         };
         found = found
             .into_iter()
-            .filter_map(|(path, v)| {
+            // The path grows in place: no new string for each step of each value.
+            .filter_map(|(mut path, v)| {
                 let child = v.as_object()?.get(name)?;
-                let path = if path.is_empty() { name.to_string() } else { format!("{path}.{name}") };
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(name);
                 Some((path, child))
             })
             .collect();
