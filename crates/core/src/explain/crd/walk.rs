@@ -89,6 +89,12 @@ impl Tree {
     }
 }
 
+/// The nodes of one CRD that a create checks, and their tree.
+struct CrdTree {
+    nodes: Vec<&'static Node>,
+    tree: Tree,
+}
+
 /// `spec.runtimePatches[].manager` as steps; the root (`""`) has none.
 fn steps(path: &'static str) -> impl Iterator<Item = Step> {
     path.split('.').filter(|s| !s.is_empty()).flat_map(|segment| {
@@ -112,18 +118,18 @@ pub(super) fn values_on_create<'v>(
     // One tree per CRD, kept for the thread: a paste of ten thousand jobs validates each against
     // the same few CRDs.
     thread_local! {
-        static TREES: RefCell<HashMap<usize, Rc<(Vec<&'static Node>, Tree)>>> = RefCell::new(HashMap::new());
+        static TREES: RefCell<HashMap<usize, Rc<CrdTree>>> = RefCell::new(HashMap::new());
     }
     let built = TREES.with(|trees| {
         let mut trees = trees.borrow_mut();
         let entry = trees.entry(std::ptr::from_ref(crd) as usize).or_insert_with(|| {
             let nodes: Vec<&'static Node> = crd.nodes.iter().filter(|n| runs_on_create(n)).collect();
             let tree = Tree::build(&nodes);
-            Rc::new((nodes, tree))
+            Rc::new(CrdTree { nodes, tree })
         });
         Rc::clone(entry)
     });
-    let (nodes, tree) = &*built;
+    let CrdTree { nodes, tree } = &*built;
     let mut found = Vec::new();
     tree.walk(object, &mut String::new(), &mut found);
     // Stable: within a node, the walk's order is values_at's (lists and maps in order).
