@@ -24,13 +24,38 @@ pub struct RawDoc {
     pub value: Result<Value, String>,
 }
 
+/// The message for input of `size` bytes, over the limit: its real size, not what was read of it.
+pub fn too_large(size: u64) -> String {
+    format!("input is {size} bytes; the limit is {MAX_INPUT_BYTES} bytes (split the file)")
+}
+
+/// Bytes handed to a command (a file, standard input) as text: first the limit, on the whole
+/// size, then UTF-8, judged on the whole input, so a character the limit would cut is never
+/// called binary. A caller that stopped reading past the limit names the real size with
+/// [`too_large`] instead.
+pub fn text_of(bytes: &[u8]) -> Result<&str, String> {
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let before = String::from_utf8_lossy(&bytes[..at]);
+        let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+        format!(
+            "binary data at line {} column {} (byte {at} is not UTF-8): expected YAML text",
+            before.matches('\n').count() + 1,
+            before[line_start..].chars().count() + 1
+        )
+    })
+}
+
 /// Checks that apply to the whole input, before any parsing.
 pub fn precheck(text: &str) -> Result<(), String> {
     if text.len() > MAX_INPUT_BYTES {
-        return Err(format!("input is {} bytes; the limit is {} bytes (split the file)", text.len(), MAX_INPUT_BYTES));
+        return Err(too_large(text.len() as u64));
     }
     if text.trim().is_empty() {
-        return Err("input is empty: paste one or more V1 job manifests".into());
+        return Err("input is empty: expected one or more YAML documents".into());
     }
     if let Some((line, col)) = first_control_character(text) {
         return Err(format!("binary data at line {line} column {col}: expected YAML text"));
