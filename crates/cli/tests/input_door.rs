@@ -121,7 +121,8 @@ fn a_flat_alias_bomb_is_refused_by_every_command() {
     refused_alike(
         "bomb",
         bomb.as_bytes(),
-        "document 1 (line 1) uses aliases (*name) that repeat more than the input limit holds (4194304 values and \
-         characters): write the repeated parts out, or split the input",
+        "document 1 (line 1) reads as more than the input limit holds (524288 values and 4194304 \
+         characters in all, aliases (*name) counted as what they repeat): write the repeated parts out, or split \
+         the input",
     );
 }
