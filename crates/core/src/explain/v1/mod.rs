@@ -417,18 +417,19 @@ pub fn is_v1_job(doc: &Json) -> bool {
 }
 
 /// The V1 job in YAML `text`, explained; `None` when the text holds none (it may hold a
-/// TrainJob instead). Other documents are ignored, as the V2 reader ignores them.
+/// TrainJob instead). Other documents are ignored, as the V2 reader ignores them. The text is read
+/// through the input door every command shares (`explain::read::trees`).
 #[cfg(feature = "yaml-input")]
 pub fn explain_text(text: &str) -> Option<Result<V1Explanation, String>> {
-    use serde::Deserialize;
-    let mut jobs = Vec::new();
-    for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate().take(64) {
-        match Json::deserialize(de) {
-            Ok(doc) if is_v1_job(&doc) => jobs.push(doc),
-            Ok(_) => {}
-            Err(e) => return Some(Err(format!("document {}: {e}", i + 1))),
-        }
+    match super::read::trees(text) {
+        Ok(docs) => explain_trees(&docs),
+        Err(e) => Some(Err(e)),
     }
+}
+
+/// `explain_text` for documents already read.
+pub fn explain_trees(docs: &[Json]) -> Option<Result<V1Explanation, String>> {
+    let jobs: Vec<&Json> = docs.iter().filter(|doc| is_v1_job(doc)).collect();
     match jobs.as_slice() {
         [] => None,
         [job] => Some(Ok(explain(job))),
