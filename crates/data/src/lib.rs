@@ -6,3 +6,4 @@
 pub mod api_changes;
 pub mod catalog;
 pub mod releases;
+pub mod served;

@@ -13,6 +13,7 @@
 
 use crate::api_changes::Subject;
 use crate::catalog::Framework;
+use crate::served::{ServedKind, TRAINER_V1ALPHA1};
 
 /// Where a TrainJob keeps per-job pod settings in a release.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -157,6 +158,8 @@ pub struct Release {
     pub optimization_job_api: bool,
     /// The built-in runtimes the runtimes overlay installs.
     pub runtimes: &'static [BuiltinRuntime],
+    /// The group/version/kinds its CRDs serve (the API server refuses any other pair).
+    pub served: &'static [ServedKind],
     /// How the controller and its webhooks treat a TrainJob where releases differ (`explain`).
     pub controller: Controller,
 }
@@ -381,6 +384,7 @@ pub const V2_0: Release = Release {
     optimization_job_kep: false,
     optimization_job_api: false,
     runtimes: &[V2_0_TORCH, V2_0_DEEPSPEED, V2_0_MLX, MPI_PI, LLAMA_1B, LLAMA_3B],
+    served: TRAINER_V1ALPHA1,
     controller: Controller {
         runtime_snapshot: false,
         torch_procs: TorchProcs::TrainJobResources,
@@ -404,6 +408,7 @@ pub const V2_1: Release = Release {
     gang_schedulers: GANG_SCHEDULERS,
     torchtune_chained_initializers: false,
     runtimes: &[TORCH_27, DEEPSPEED, MLX, LLAMA_1B, LLAMA_3B, QWEN],
+    served: TRAINER_V1ALPHA1,
     controller: Controller {
         torch_procs: TorchProcs::NodeResources,
         torchtune: TorchTuneRules::Lora,
@@ -449,6 +454,7 @@ pub const V2_2: Release = Release {
         LLAMA_3B,
         QWEN,
     ],
+    served: TRAINER_V1ALPHA1,
     controller: Controller { torch_webhook_needs_procs: false, ..V2_1.controller },
 };
 
@@ -579,6 +585,11 @@ impl Release {
             .copied()
             .filter(|f| self.declares(Subject::Runtime, &format!("spec.mlPolicy.torch.{f}")))
             .collect()
+    }
+
+    /// Whether this release's API server serves `kind` at `api_version`.
+    pub fn serves(&self, api_version: &str, kind: &str) -> bool {
+        crate::served::serves(self.served, api_version, kind)
     }
 
     /// The first release line for which `has` holds: where a framework or a model first ships.
