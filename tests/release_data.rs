@@ -78,7 +78,12 @@ fn the_trainjob_status_follows_each_release_s_crd() {
         let doc = common::yaml_docs(&text).remove(0);
         let status = &doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["status"]["properties"];
         assert!(status.get("conditions").is_some(), "{}: the status schema was found", release.tag);
-        assert_eq!(status.get("trainerStatus").is_some(), release.trainer_status, "{} trainerStatus", release.tag);
+        assert_eq!(
+            status.get("trainerStatus").is_some(),
+            release.trainer_status.is_some(),
+            "{} trainerStatus",
+            release.tag
+        );
     }
 }
 
