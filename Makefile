@@ -21,7 +21,7 @@ CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chr
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: all serve dist kits hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint lint-wasm-modules tools reference wheels post fallback clean
+.PHONY: all serve dist kits hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint lint-wasm-modules tools reference wheels post fallback clean wheel test-wheel
 
 all: test
 
@@ -126,6 +126,17 @@ test: tools
 
 clean:
 	rm -rf dist target/python
+
+# The CLI as a Python wheel (manylinux2014 x86_64) and its sdist, in dist/python/
+# (scripts/build-wheel.sh): `pip install dist/python/trainer_explorer-*.whl`.
+wheel:
+	scripts/build-wheel.sh
+
+# The wheel as a pip user gets it: auditwheel, a venv without cargo, --help, python -m,
+# find_bin(), migrate over the real V1 jobs equal to the cargo-built CLI's, and the sdist.
+test-wheel: wheel
+	$(if $(TRAINER_EXPLORER),,cargo build -q --bin trainer-explorer)
+	TRAINER_EXPLORER=$(EXPLORER) scripts/test-wheel.sh
 
 examples: dist
 	@scripts/install-tools.sh examples

@@ -7,6 +7,7 @@
 #   scripts/install-tools.sh kits     # rsvg-convert (the blog post's social card)
 #   scripts/install-tools.sh hosts    # what the three real sites build with (../shared/hosts/README.md)
 #   scripts/install-tools.sh venvs    # only the Sphinx venvs of examples and hosts (pip, no apt)
+#   scripts/install-tools.sh wheel    # maturin, ziglang and auditwheel (make wheel; pip, no apt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
@@ -97,6 +98,18 @@ sphinx_venv() {
   fi
 }
 
+# What make wheel builds and checks the Python wheel with (scripts/build-wheel.sh), from PyPI
+# into $WHEEL_VENV (default .tools/venv-maturin): maturin, zig as a linker for manylinux2014
+# (no Docker), and auditwheel.
+wheel_tools() {
+  local venv=${WHEEL_VENV:-.tools/venv-maturin}
+  if ! "$venv/bin/maturin" --version >/dev/null 2>&1 || ! "$venv/bin/python" -c 'import ziglang, auditwheel' 2>/dev/null; then
+    say "installing maturin, ziglang and auditwheel into $venv (PyPI)"
+    python3 -m venv --clear "$venv"
+    "$venv/bin/pip" install --quiet maturin==1.16.0 ziglang==0.14.1 auditwheel==6.4.2
+  fi
+}
+
 # Debian packages, installed together when any is missing: apt_need <command-or-path> <package>...
 apt_install() {
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
@@ -150,12 +163,13 @@ for what in "$@"; do
     kits) kit_tools ;;
     hosts) host_tools ;;
     venvs) sphinx_venv; hosts_sphinx_venv ;;
+    wheel) wheel_tools ;;
     bench)
       [[ -x .tools/node/node_modules/.bin/lighthouse ]] || npm install --silent --no-audit --no-fund --prefix .tools/node lighthouse@12.2.3
       # Where the widget's bytes go, by crate.
       command -v twiggy >/dev/null || { say "installing twiggy from crates.io (a few minutes)"; cargo install twiggy --version 0.8.0; }
       ;;
     firefox) firefox_tools ;;
-    *) die "unknown tool set: $what (the sets: build browser firefox examples kits hosts venvs bench; none means build browser)" ;;
+    *) die "unknown tool set: $what (the sets: build browser firefox examples kits hosts venvs wheel bench; none means build browser)" ;;
   esac
 done

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # `make test`: every check the Makefile's test-* targets run, each exactly once, ordered so that
 # work waiting on the network or a browser overlaps work that keeps both cores busy (cargo):
-#   1. background: the pip installs (the SDK wheels and venvs, the Sphinx venvs; nothing in the
+#   1. background: the pip installs (the SDK wheels and venvs, the Sphinx venvs, maturin; nothing in the
 #      foreground needs them, or runs pip, before `finish installs`), and the training
 #      frameworks (apt and pip, started once the foreground's apt installs are done);
 #      foreground: rustfmt, then the native tests, linted as they build (below), which build
 #      the CLI everything below runs;
-#   2. background: the Python checks and the training runs (only the CLI and the venvs);
+#   2. background: the Python checks and the training runs (only the CLI and the venvs), and the
+#      wheel and sdist, built and checked against that CLI (scripts/test-wheel.sh);
 #      foreground: the wasm tests in Chromium and Firefox, the site, the example sites;
 #   3. background: the three host sites' builds;
 #      foreground: the end-to-end tests;
@@ -48,7 +49,7 @@ trap 'for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || true; done' EXIT
 installs() {
   scripts/fetch-wheels.sh
   scripts/fetch-sdk-venvs.sh
-  scripts/install-tools.sh venvs
+  scripts/install-tools.sh venvs wheel
 }
 start installs installs
 
@@ -79,6 +80,10 @@ finish installs
 finish frameworks
 start python m test-python
 start training m test-training
+# The wheel (a release build into its own target dir, target/python) and the sdist, checked as a
+# pip user gets them against the CLI test-native built; CPU heavy, so it overlaps the browser
+# tests and the site rather than waits for them.
+start wheel m test-wheel
 stamp "test-browser, linted by clippy as it builds"
 linted m test-browser
 # The two lazily loaded modules are in no test build for wasm: clippy checks them (make lint's).
@@ -88,6 +93,7 @@ stamp "dist and the example sites"
 m examples
 finish python
 finish training
+finish wheel
 
 start host-sites bash -c 'scripts/install-tools.sh hosts && scripts/build-hosts.sh'
 stamp "end-to-end tests"

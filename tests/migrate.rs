@@ -353,7 +353,7 @@ fn bad_documents_get_a_precise_message() {
         ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec: {}\n", "metadata is missing"),
         (
             "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: two\n      template: {spec: {containers: [{name: p, image: a}]}}\n",
-            "spec.pytorchReplicaSpecs.Master.replicas: invalid type: string \"two\"",
+            "spec.pytorchReplicaSpecs.Master.replicas: Invalid value: \"string\": must be of type integer",
         ),
         (
             "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      template: {spec: {containers: []}}\n",

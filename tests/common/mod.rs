@@ -40,7 +40,7 @@ pub fn read_reference(rel: &str) -> String {
 pub fn real_v1_dir() -> PathBuf {
     let dir = std::env::var_os("TRAINER_REAL_V1")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-v1"));
+        .unwrap_or_else(|| workspace_root().join("../shared/real-v1"));
     assert!(dir.is_dir(), "real V1 corpus not found at {}: set TRAINER_REAL_V1", dir.display());
     dir
 }

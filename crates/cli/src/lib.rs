@@ -2,4 +2,5 @@
 //! builder that renders `post/trainer-v2.md` into `index.html` and the blog export (`post`).
 
 pub mod cli;
+#[cfg(feature = "site")]
 pub mod post;

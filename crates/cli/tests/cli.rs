@@ -202,7 +202,8 @@ fn upgrade_reads_stdin_prints_the_yaml_and_the_report_with_release_and_reason() 
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        "-: document 2 (line 17): ClusterTrainingRuntime eight rewritten for v2.1 → v2.3 with losses\n"
+        "-: document 2 (line 17): ClusterTrainingRuntime eight rewritten for v2.1 → v2.3 with losses\n\
+         Summary: 2 documents in 1 file: 2 manifests rewritten (1 with losses), 0 refused\n"
     );
 }
 

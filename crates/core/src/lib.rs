@@ -11,6 +11,7 @@
 pub mod api;
 #[cfg(feature = "explain")]
 pub mod explain;
+pub mod field_error;
 #[cfg(feature = "migrate")]
 pub mod migrate;
 pub mod model;

@@ -32,6 +32,16 @@ pub fn release_named(name: &str) -> Result<Release, String> {
     })
 }
 
+/// How to pick another release, or that this one was picked.
+fn judged_note(release: Release) -> String {
+    let lines: Vec<&str> = RELEASES.iter().map(|r| r.line).collect();
+    if release.line == NEWEST.line {
+        format!(" (the newest; --release {} for another)", lines.join(", "))
+    } else {
+        String::new()
+    }
+}
+
 pub fn render<T: serde::Serialize>(e: &T, format: ExplainFormat) -> Result<String, String> {
     match format {
         ExplainFormat::Json => serde_json::to_string_pretty(e).map_err(|err| err.to_string()),
@@ -45,18 +55,15 @@ pub fn render<T: serde::Serialize>(e: &T, format: ExplainFormat) -> Result<Strin
 
 pub fn run(
     query: Option<&str>,
-    release: Option<&str>,
+    release: &str,
     files: &[std::path::PathBuf],
     format: ExplainFormat,
 ) -> Result<String, String> {
     let e = match query {
         Some(q) => for_query(q)?,
         None => {
-            let release = release.map(release_named).transpose()?.unwrap_or(NEWEST);
-            let texts = files
-                .iter()
-                .map(|f| super::read_input(f).map_err(|e| format!("{}: {e}", f.display())))
-                .collect::<Result<Vec<_>, _>>()?;
+            let release = release_named(release)?;
+            let texts = files.iter().map(|f| super::read_input(f).map_err(|e| format!("{}: {e}", f.display()))).collect::<Result<Vec<_>, _>>()?;
             let text = texts.join("\n---\n");
             // Read once, through the input door migrate and upgrade use.
             let docs = explorer_core::explain::read::trees(&text).map_err(|e| match files {
@@ -68,7 +75,11 @@ pub fn run(
             if let Some(v1) = explorer_core::explain::v1::explain_trees(&docs) {
                 return render(&v1?, format);
             }
-            explain_trees(docs, release)?
+            let e = explain_trees(docs, release)?;
+            // Which release judged the files, since the files cannot say (see above). An error
+            // names its release itself.
+            eprintln!("trainer-explorer: judged by Trainer {}{}", release.tag, judged_note(release));
+            e
         }
     };
     render(&e, format)

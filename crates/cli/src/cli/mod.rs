@@ -2,13 +2,28 @@
 
 mod explain;
 mod export;
+mod inputs;
+#[cfg(feature = "site")]
+mod site;
 mod upgrade;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 
+/// What the tool is for, first in `--help`.
+const ABOUT: &str =
+    "Move Kubeflow training jobs from Training Operator V1 to Trainer V2, and check TrainJobs before you submit them";
+
+const AFTER_HELP: &str = "\
+Examples:
+  trainer-explorer migrate jobs/                       convert every V1 job under jobs/ (YAML on stdout)
+  trainer-explorer migrate --output-dir v2/ jobs/      one file per object, in the order to apply them
+  trainer-explorer explain trainjob.yaml               what Trainer creates for it, or why it is refused
+  trainer-explorer upgrade --from v2.1 manifests/      rewrite V2 manifests for the newest release
+  trainer-explorer export -o json                      every snippet of the explorer, as JSON";
+
 #[derive(Parser)]
-#[command(name = "trainer-explorer", version, about = "Kubeflow Trainer V2 snippets, V2 next to V1")]
+#[command(name = "trainer-explorer", version, about = ABOUT, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -18,7 +33,7 @@ struct Cli {
 enum Command {
     /// Print the snippets for every persona × framework, or for one selection.
     Export {
-        #[arg(long, value_enum, default_value_t = Format::Json)]
+        #[arg(short = 'o', long = "output", alias = "format", value_enum, default_value_t = Format::Json)]
         format: Format,
         /// A selection in the widget's URL syntax, e.g. 'persona=data-scientist&framework=jax&nodes=4'.
         #[arg(long, conflicts_with = "topics")]
@@ -36,18 +51,19 @@ enum Command {
         /// YAML files holding a TrainJob and the runtime it references, or - for standard input.
         #[arg(required_unless_present = "query")]
         files: Vec<std::path::PathBuf>,
-        /// The Trainer release whose controller reads the files (v2.0 ... v2.3; default the
-        /// newest). A query names its own: 'release=v2.1&...'.
-        #[arg(long, conflicts_with = "query")]
-        release: Option<String>,
-        #[arg(long, value_enum, default_value_t = explain::ExplainFormat::Json)]
+        /// The Trainer release whose API server, webhook and controller judge the files (v2.0 ...
+        /// v2.3). A query names its own: 'release=v2.1&...'.
+        #[arg(long, conflicts_with = "query", default_value = explorer_data::releases::NEWEST.line)]
+        release: String,
+        #[arg(short = 'o', long = "output", alias = "format", value_enum, default_value_t = explain::ExplainFormat::Json)]
         format: explain::ExplainFormat,
     },
     /// Convert V1 jobs (PyTorchJob, MPIJob, JAXJob, XGBoostJob; v2beta1 MPIJob) to TrainJobs.
     /// Prints the V2 YAML on stdout and the per-field report on stderr. Exit 0 when everything
     /// converted (with warnings on stderr when lossy), 1 with one line per refused document.
     Migrate {
-        /// Files to convert, or - for standard input.
+        /// Files to convert, directories (their .yaml, .yml and .json files, recursively), or -
+        /// for standard input.
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
         /// Only the one-line outcome per document on stderr, not the field-by-field report.
@@ -58,8 +74,13 @@ enum Command {
         target: &'static explorer_data::releases::Release,
         /// `yaml`: the V2 objects. `json`: per document its outcome, V2 objects, report and the pod
         /// by pod comparison of what V1 ran with what Trainer runs.
-        #[arg(long, value_enum, default_value_t = BatchFormat::Yaml)]
+        #[arg(short = 'o', long = "output", alias = "format", value_enum, default_value_t = BatchFormat::Yaml)]
         format: BatchFormat,
+        /// Write each object to its own file in this directory instead of one stream on stdout:
+        /// `trainingruntime-<name>.yaml`, `trainjob-<name>.yaml`, as the explorer's page names
+        /// them; the `kubectl apply` line on stderr lists them in the order to apply them.
+        #[arg(long, conflicts_with = "format")]
+        output_dir: Option<std::path::PathBuf>,
     },
     /// Rewrite Trainer V2 manifests (TrainJob, TrainingRuntime, ClusterTrainingRuntime) written for
     /// one release so that a newer release accepts them. Prints the YAML on stdout and what
@@ -73,71 +94,28 @@ enum Command {
         /// The release to write for (default: the newest).
         #[arg(long, value_parser = explorer_core::upgrade::parse_release)]
         to: Option<&'static explorer_data::releases::Release>,
-        /// Files to rewrite, or - for standard input.
+        /// Files to rewrite, directories (their .yaml, .yml and .json files, recursively), or -
+        /// for standard input.
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
         /// Only the one-line outcome per lossy document on stderr, not the field-by-field report.
         #[arg(long)]
         quiet: bool,
         /// `yaml`: the rewritten objects. `json`: per document its outcome, objects and report
-        /// (each field with its API changes), in the shape of `migrate --format json`.
-        #[arg(long, value_enum, default_value_t = BatchFormat::Yaml)]
+        /// (each field with its API changes), in the shape of `migrate --output json`.
+        #[arg(short = 'o', long = "output", alias = "format", value_enum, default_value_t = BatchFormat::Yaml)]
         format: BatchFormat,
     },
-    /// Build the post from post/trainer-v2.md: index.html, and the blog's Markdown export.
-    Post {
-        /// Exit 1 when the committed index.html differs from what the source renders to.
-        #[arg(long)]
-        check: bool,
-        /// Where to write the page (default: index.html).
-        #[arg(long, default_value = "index.html")]
-        out: std::path::PathBuf,
-        /// Also write the Kubeflow blog Markdown export into this folder (as _posts/<date>-<slug>.md),
-        /// with its social card as images/<date>-<slug>/social-card.svg.
-        #[arg(long)]
-        export: Option<std::path::PathBuf>,
-    },
-    /// Write the static fallback of every persona × framework as <persona>__<framework>.html, for
-    /// the embed kits (`make kits`) to include.
-    FallbackFiles {
-        #[arg(long)]
-        out: std::path::PathBuf,
-    },
-    /// Regenerate the static (no-JavaScript) fallback inside each mount point of an HTML page.
-    Fallback {
-        /// The page to read.
-        page: std::path::PathBuf,
-        /// Write the result here (may be the page itself).
-        #[arg(long, conflicts_with = "check")]
-        out: Option<std::path::PathBuf>,
-        /// Exit 1 when the page's fallback differs from what the core generates.
-        #[arg(long)]
-        check: bool,
-    },
+    /// The commands that build this site (`post`, `fallback`, `fallback-files`): in the
+    /// repository's own builds, not in the wheel (the `site` feature).
+    #[cfg(feature = "site")]
+    #[command(flatten)]
+    Site(site::SiteCommand),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
     Json,
-}
-
-fn fallback(page: &std::path::Path, out: Option<&std::path::Path>, check: bool) -> Result<String, String> {
-    let html = std::fs::read_to_string(page).map_err(|e| format!("{}: {e}", page.display()))?;
-    let filled = crate::post::fallback::fill_page(&html)?;
-    if check {
-        return if filled == html {
-            Ok(format!("{}: fallback is up to date", page.display()))
-        } else {
-            Err(format!("{}: fallback differs from the core's output; run `make fallback`", page.display()))
-        };
-    }
-    match out {
-        Some(path) => {
-            std::fs::write(path, filled).map_err(|e| format!("{}: {e}", path.display()))?;
-            Ok(format!("wrote {}", path.display()))
-        }
-        None => Ok(filled),
-    }
 }
 
 /// Reads a file (or stdin for `-`) through the core's input door (`pipeline::input::text_of`): the
@@ -193,56 +171,158 @@ fn print_output(text: &str) -> Result<(), String> {
 struct FileOutcome {
     /// Lines for stderr, each printed after the file's name.
     report: Vec<String>,
-    /// One line per refused or invalid document.
+    /// One line per refused or invalid document. The full report holds each in its place too:
+    /// there it is printed once, in its place, as the failure line.
     failures: Vec<String>,
-    yaml: String,
+    /// Every document of the file and what became of it.
+    docs: Vec<explorer_core::pipeline::Document>,
 }
 
-/// Runs `process` on every file (or stdin for `-`): the YAML of all files on stdout, the reports
-/// on stderr. Exit 1 when a file cannot be read or processed, or a document failed.
-fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Result<FileOutcome, String>) -> ExitCode {
+/// How one run's documents ended, for the summary line.
+#[derive(Default)]
+struct Tally {
+    files: usize,
+    unreadable: usize,
+    written: usize,
+    lossy: usize,
+    refused: usize,
+    invalid: usize,
+    passed: usize,
+}
+
+impl Tally {
+    fn documents(&self) -> usize {
+        self.written + self.refused + self.invalid + self.passed
+    }
+
+    fn add(&mut self, docs: &[explorer_core::pipeline::Document]) {
+        use explorer_core::pipeline::Outcome;
+        for d in docs {
+            match &d.outcome {
+                Outcome::Written { lossy, .. } => {
+                    self.written += 1;
+                    self.lossy += usize::from(*lossy);
+                }
+                Outcome::Refused { .. } => self.refused += 1,
+                Outcome::Invalid { .. } => self.invalid += 1,
+                Outcome::PassedThrough { .. } => self.passed += 1,
+            }
+        }
+    }
+
+    /// `Summary: 30 documents in 29 files: 22 jobs converted (20 with losses), 7 refused, 1 passed
+    /// through unchanged`; `written` is what a written document is: `("job", "jobs", "converted")`.
+    fn line(&self, written: (&str, &str, &str)) -> String {
+        let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let documents = self.documents();
+        let (one, many, done) = written;
+        let mut parts = vec![format!("{} {done}", plural(self.written, one, many))];
+        if self.written > 0 {
+            parts[0].push_str(&format!(" ({} with losses)", self.lossy));
+        }
+        parts.push(format!("{} refused", self.refused));
+        if self.invalid > 0 {
+            parts.push(format!("{} invalid", self.invalid));
+        }
+        if self.passed > 0 {
+            parts.push(format!("{} passed through unchanged", self.passed));
+        }
+        if self.unreadable > 0 {
+            parts.push(plural(self.unreadable, "file could not be read", "files could not be read"));
+        }
+        format!(
+            "Summary: {} in {}: {}",
+            plural(documents, "document", "documents"),
+            plural(self.files, "file", "files"),
+            parts.join(", ")
+        )
+    }
+}
+
+/// Where a batch command's objects go.
+enum Sink<'a> {
+    /// One YAML stream on stdout.
+    Stdout,
+    /// One file per object in this directory (`--output-dir`).
+    Directory(&'a std::path::Path),
+}
+
+/// Runs `process` on every file (directories expanded, or stdin for `-`): the objects of all
+/// files on stdout (or one file each in `--output-dir`), the reports on stderr, then the summary
+/// line. Exit 1 when a file cannot be read or processed, or a document failed.
+fn run_batch(
+    args: &[std::path::PathBuf],
+    written: (&str, &str, &str),
+    sink: Sink,
+    mut process: impl FnMut(&str) -> Result<FileOutcome, String>,
+) -> ExitCode {
     use std::io::Write;
     // A report can run to a hundred thousand lines, and stderr is unbuffered: `eprintln!` would
     // make a write for each piece of each line. Buffered, and flushed after each file.
     let mut stderr = std::io::BufWriter::new(std::io::stderr().lock());
-    let mut outputs = Vec::new();
-    let mut failed = false;
-    for path in files {
+    let (files, walk_errors) = inputs::expand(args);
+    let mut failed = !walk_errors.is_empty();
+    for e in walk_errors {
+        let _ = writeln!(stderr, "trainer-explorer: {e}");
+    }
+    let mut docs = Vec::new();
+    let mut tally = Tally { files: files.len(), ..Tally::default() };
+    for path in &files {
         let label = path.display().to_string();
-        let text = match read_input(path) {
-            Ok(t) => t,
+        match read_input(path).and_then(|text| process(&text)) {
             Err(e) => {
+                let e = e.strip_prefix(&format!("{label}: ")).unwrap_or(&e).to_string();
                 let _ = writeln!(stderr, "trainer-explorer: {label}: {e}");
-                let _ = stderr.flush();
-                failed = true;
-                continue;
-            }
-        };
-        match process(&text) {
-            Err(e) => {
-                let _ = writeln!(stderr, "trainer-explorer: {label}: {e}");
+                tally.unreadable += 1;
                 failed = true;
             }
             Ok(done) => {
+                let mut pending: Vec<&String> = done.failures.iter().collect();
                 for line in &done.report {
-                    let _ = writeln!(stderr, "{label}: {line}");
+                    // The report's line for a failed document is the failure line (an invalid
+                    // one with `invalid: ` after its place): printed once, as the failure.
+                    let as_failure = line.replacen("): invalid: ", "): ", 1);
+                    match pending.iter().position(|f| **f == as_failure) {
+                        Some(i) => {
+                            let _ = writeln!(stderr, "trainer-explorer: {label}: {}", pending.remove(i));
+                        }
+                        None => {
+                            let _ = writeln!(stderr, "{label}: {line}");
+                        }
+                    }
                 }
-                for f in &done.failures {
+                for f in pending {
                     let _ = writeln!(stderr, "trainer-explorer: {label}: {f}");
                 }
                 failed |= !done.failures.is_empty();
-                outputs.push(done.yaml);
+                tally.add(&done.docs);
+                docs.extend(done.docs);
             }
         }
         let _ = stderr.flush();
     }
-    let stdout: Vec<&str> = outputs.iter().map(|s| s.trim_end()).filter(|s| !s.is_empty()).collect();
-    if !stdout.is_empty() {
-        if let Err(e) = print_output(&stdout.join("\n---\n")) {
-            let _ = writeln!(stderr, "trainer-explorer: {e}");
-            failed = true;
+    let written_out = match sink {
+        Sink::Stdout => {
+            let yaml = explorer_core::pipeline::output_yaml(&docs);
+            if yaml.trim().is_empty() {
+                Ok(())
+            } else {
+                print_output(yaml.trim_end())
+            }
         }
+        Sink::Directory(dir) => write_objects(dir, &docs).map(|apply| {
+            let _ = writeln!(stderr, "{apply}");
+        }),
+    };
+    if let Err(e) = written_out {
+        let _ = writeln!(stderr, "trainer-explorer: {e}");
+        failed = true;
     }
+    // A run that read nothing because every file failed has said why; a summary of zeros adds nothing.
+    if tally.documents() > 0 || tally.unreadable == 0 {
+        let _ = writeln!(stderr, "{}", tally.line(written));
+    }
+    let _ = stderr.flush();
     if failed {
         ExitCode::FAILURE
     } else {
@@ -250,11 +330,31 @@ fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Resu
     }
 }
 
-fn migrate(files: &[std::path::PathBuf], quiet: bool, target: explorer_data::releases::Release) -> ExitCode {
-    run_batch(files, |text| {
+/// `--output-dir`: each object in its own file, named and ordered as the explorer's page does
+/// (pipeline::output); returns the `kubectl apply` line for them.
+fn write_objects(dir: &std::path::Path, docs: &[explorer_core::pipeline::Document]) -> Result<String, String> {
+    use explorer_core::pipeline::output::{apply_command, output_objects};
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut objects = output_objects(docs);
+    for o in &mut objects {
+        let path = dir.join(&o.file);
+        std::fs::write(&path, &o.yaml).map_err(|e| format!("{}: {e}", path.display()))?;
+        o.file = path.display().to_string();
+    }
+    Ok(if objects.is_empty() { format!("nothing written to {}", dir.display()) } else { apply_command(&objects) })
+}
+
+fn migrate(
+    files: &[std::path::PathBuf],
+    quiet: bool,
+    target: explorer_data::releases::Release,
+    output_dir: Option<&std::path::Path>,
+) -> ExitCode {
+    let sink = output_dir.map_or(Sink::Stdout, Sink::Directory);
+    run_batch(files, ("job", "jobs", "converted"), sink, |text| {
         let m = explorer_core::migrate::migrate_to(text, target)?;
         let report = if quiet { m.lossy_headlines() } else { m.report_text().lines().map(String::from).collect() };
-        Ok(FileOutcome { report, failures: m.failures(), yaml: m.output_yaml() })
+        Ok(FileOutcome { report, failures: m.failures(), docs: m.docs })
     })
 }
 
@@ -264,7 +364,7 @@ enum BatchFormat {
     Json,
 }
 
-/// `migrate --format json`: one JSON array of every document of every file on stdout, each with
+/// `migrate --output json`: one JSON array of every document of every file on stdout, each with
 /// its file; failures on stderr as in YAML mode.
 fn migrate_json(files: &[std::path::PathBuf], target: explorer_data::releases::Release) -> ExitCode {
     batch_json(files, |text| {
@@ -274,15 +374,19 @@ fn migrate_json(files: &[std::path::PathBuf], target: explorer_data::releases::R
 }
 
 /// Runs `process` on every file (or stdin for `-`) for a batch command's `--format json`: the
-/// documents of every file as one JSON array on stdout, each with its file; the failures on
-/// stderr, one line each, as in YAML mode (exit 1).
+/// documents of every file (directories expanded) as one JSON array on stdout, each with its
+/// file; the failures on stderr, one line each, as in YAML mode (exit 1).
 fn batch_json(
     files: &[std::path::PathBuf],
     mut process: impl FnMut(&str) -> Result<(Vec<String>, Vec<serde_json::Value>), String>,
 ) -> ExitCode {
     let mut docs = Vec::new();
-    let mut failed = false;
-    for path in files {
+    let (files, walk_errors) = inputs::expand(files);
+    let mut failed = !walk_errors.is_empty();
+    for e in walk_errors {
+        eprintln!("trainer-explorer: {e}");
+    }
+    for path in &files {
         let label = path.display().to_string();
         match read_input(path).and_then(|text| process(&text)) {
             Err(e) => {
@@ -315,70 +419,17 @@ fn batch_json(
     }
 }
 
-fn fallback_files(dir: &std::path::Path) -> Result<String, String> {
-    use explorer_data::catalog::{Framework, Persona};
-    let mut n = 0;
-    for persona in Persona::ALL {
-        for framework in Framework::ALL {
-            let sel = explorer_core::selection::Selection::new(persona, framework);
-            let path = dir.join(format!("{}__{}.html", persona.id(), framework.id()));
-            write(&path, &crate::post::fallback::fallback_html(&sel))?;
-            n += 1;
-        }
-    }
-    Ok(format!("wrote {n} fallbacks into {}", dir.display()))
-}
-
-fn read(path: &std::path::Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-fn write(path: &std::path::Path, text: &str) -> Result<(), String> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-fn post(check: bool, out: &std::path::Path, export: Option<&std::path::Path>) -> Result<String, String> {
-    let source = read(std::path::Path::new(crate::post::SOURCE_PATH))?;
-    let template = read(std::path::Path::new(crate::post::TEMPLATE_PATH))?;
-    let page = crate::post::render_page(&source, &template)?;
-    if check {
-        let committed = read(out)?;
-        return if committed == page {
-            Ok(format!("{}: up to date with {}", out.display(), crate::post::SOURCE_PATH))
-        } else {
-            Err(format!("{} differs from what {} renders to; run `make post`", out.display(), crate::post::SOURCE_PATH))
-        };
-    }
-    write(out, &page)?;
-    let mut msg = format!("wrote {}", out.display());
-    if let Some(dir) = export {
-        let (name, markdown) = crate::post::markdown_export(&source)?;
-        let path = dir.join("_posts").join(name);
-        write(&path, &markdown)?;
-        // The social card, as SVG next to where the front matter's PNG goes (`make kits` draws it).
-        let (meta, _) = crate::post::split(&source)?;
-        let card = dir.join(crate::post::social_card_path(&meta)).with_extension("svg");
-        write(&card, &crate::post::social_card_svg(&source)?)?;
-        msg.push_str(&format!(", {} and {}", path.display(), card.display()));
-    }
-    Ok(msg)
-}
-
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Export { format: Format::Json, topics: true, .. } => export::export_topics_json(),
         Command::Export { format: Format::Json, query, .. } => export::export_json(query.as_deref()),
-        Command::Explain { query, files, release, format } => {
-            explain::run(query.as_deref(), release.as_deref(), &files, format)
+        Command::Explain { query, files, release, format } => explain::run(query.as_deref(), &release, &files, format),
+        #[cfg(feature = "site")]
+        Command::Site(command) => site::run(command),
+        Command::Migrate { files, quiet, target, format: BatchFormat::Yaml, output_dir } => {
+            return migrate(&files, quiet, *target, output_dir.as_deref())
         }
-        Command::Fallback { page, out, check } => fallback(&page, out.as_deref(), check),
-        Command::Post { check, out, export } => post(check, &out, export.as_deref()),
-        Command::FallbackFiles { out } => fallback_files(&out),
-        Command::Migrate { files, quiet, target, format: BatchFormat::Yaml } => return migrate(&files, quiet, *target),
         Command::Migrate { files, target, format: BatchFormat::Json, .. } => return migrate_json(&files, *target),
         Command::Upgrade { from, to, files, quiet, format: BatchFormat::Yaml } => {
             return upgrade::run(&files, *from, to.copied().unwrap_or(explorer_data::releases::NEWEST), quiet)

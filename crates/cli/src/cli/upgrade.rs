@@ -2,14 +2,14 @@
 //! and exit codes as `migrate`: YAML on stdout, the report on stderr, exit 1 when a document
 //! was refused or invalid.
 
-use super::{run_batch, FileOutcome};
+use super::{run_batch, FileOutcome, Sink};
 use explorer_data::releases::Release;
 use std::process::ExitCode;
 
 pub fn run(files: &[std::path::PathBuf], from: Release, to: Release, quiet: bool) -> ExitCode {
-    run_batch(files, |text| {
+    run_batch(files, ("manifest", "manifests", "rewritten"), Sink::Stdout, |text| {
         let u = explorer_core::upgrade::upgrade(text, from, to)?;
         let report = if quiet { u.lossy_headlines() } else { u.report_text().lines().map(String::from).collect() };
-        Ok(FileOutcome { report, failures: u.failures(), yaml: u.output_yaml() })
+        Ok(FileOutcome { report, failures: u.failures(), docs: u.docs })
     })
 }

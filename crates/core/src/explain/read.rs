@@ -61,7 +61,9 @@ fn take_legacy(job: &mut Json) -> Legacy {
 }
 
 fn typed<T: serde::de::DeserializeOwned>(doc: &Json, what: &str) -> Result<T, String> {
-    serde_path_to_error::deserialize(doc).map_err(|e| format!("{what}: {}: {}", e.path(), e.inner()))
+    serde_path_to_error::deserialize(doc).map_err(|e| {
+        format!("{what}: {}", crate::field_error::kubernetes(&e.path().to_string(), &e.inner().to_string()))
+    })
 }
 
 fn count(v: Option<&Json>, path: &str) -> Result<Option<u32>, String> {

@@ -214,7 +214,9 @@ struct Conversion<'a> {
 impl<'a> Conversion<'a> {
     fn new(doc: &'a Map<String, Value>, source: Source, kind_name: &'a str, release: Release) -> Result<Self, String> {
         let meta: ObjectMeta = match doc.get("metadata") {
-            Some(m) => serde_path_to_error::deserialize(m).map_err(|e| format!("metadata.{e}"))?,
+            Some(m) => serde_path_to_error::deserialize(m).map_err(|e| {
+                crate::field_error::kubernetes(&format!("metadata.{}", e.path()), &e.inner().to_string())
+            })?,
             None => return Err("metadata is missing".into()),
         };
         let name = meta.name.clone().filter(|n| !n.is_empty()).ok_or("metadata.name is missing")?;
@@ -227,7 +229,8 @@ impl<'a> Conversion<'a> {
         let mut replicas = BTreeMap::new();
         for (rtype, raw) in specs {
             let path = format!("spec.{field}.{rtype}");
-            let spec: ReplicaSpec = serde_path_to_error::deserialize(raw).map_err(|e| format!("{path}.{e}"))?;
+            let spec: ReplicaSpec = serde_path_to_error::deserialize(raw)
+                .map_err(|e| crate::field_error::kubernetes(&format!("{path}.{}", e.path()), &e.inner().to_string()))?;
             if spec.template.spec.containers.is_empty() {
                 return Err(format!("{path}.template.spec.containers is empty"));
             }

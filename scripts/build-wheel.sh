@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# `make wheel`: the CLI as a Python wheel (manylinux2014 x86_64, built with zig: no Docker) and
+# the sdist, both into dist/python/. Publishing is one command away:
+#   .tools/venv-maturin/bin/maturin upload dist/python/*
+# maturin, ziglang and auditwheel come from PyPI into a cached venv ($WHEEL_VENV). The release
+# build reuses its own target dir ($WHEEL_TARGET_DIR, default target/python), so a second run
+# only relinks what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+venv=${WHEEL_VENV:-.tools/venv-maturin}
+target_dir=${WHEEL_TARGET_DIR:-target/python}
+out=dist/python
+
+say() { printf '==> %s\n' "$*"; }
+
+WHEEL_VENV=$venv scripts/install-tools.sh wheel
+
+# maturin finds zig as `python3 -m ziglang`: the venv's python first.
+PATH="$(cd "$venv/bin" && pwd):$PATH"
+
+rm -rf "$out"
+mkdir -p "$out"
+# The features come from pyproject.toml (no `site`); --zig links against glibc 2.17 with zig's
+# own sysroot, the oldest manylinux2014 allows.
+say "maturin build --release --zig --compatibility manylinux2014 (target dir $target_dir)"
+"$venv/bin/maturin" build --release --zig --compatibility manylinux2014 \
+  --target x86_64-unknown-linux-gnu --target-dir "$target_dir" --out "$out"
+say "maturin sdist"
+"$venv/bin/maturin" sdist --out "$out"
+ls -l "$out"
