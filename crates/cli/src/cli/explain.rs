@@ -63,7 +63,10 @@ pub fn run(
         Some(q) => for_query(q)?,
         None => {
             let release = release_named(release)?;
-            let texts = files.iter().map(|f| super::read_input(f).map_err(|e| format!("{}: {e}", f.display()))).collect::<Result<Vec<_>, _>>()?;
+            let texts = files
+                .iter()
+                .map(|f| super::read_input(f).map_err(|e| format!("{}: {e}", f.display())))
+                .collect::<Result<Vec<_>, _>>()?;
             let text = texts.join("\n---\n");
             // Read once, through the input door migrate and upgrade use.
             let docs = explorer_core::explain::read::trees(&text).map_err(|e| match files {
