@@ -15,6 +15,11 @@ use explorer_core::yaml::{self, Sink};
 use serde::Serialize;
 use std::fmt::Write;
 
+/// A group of the pod comparison's differences: its class, its heading, which concerns it holds.
+type DifferenceGroup = (&'static str, &'static str, fn(explorer_core::migrate::pods::Concern) -> bool);
+/// Fields, each with the roles whose pods differ in it.
+type FieldsWithRoles<'a> = Vec<(&'a str, Vec<&'a str>)>;
+
 fn class_of(kind: Kind) -> &'static str {
     match kind {
         Kind::Mapped | Kind::Renamed | Kind::Converted | Kind::Added | Kind::Attention => "m",
@@ -278,12 +283,12 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
         push_escaped_html(out, &same.join(", "));
         out.push_str(".</p>");
     }
-    let groups: [(&str, &str, &dyn Fn(Concern) -> bool); 2] = [
-        ("pods-behaviour", "Changes how your pods run", &|k: Concern| k.changes_behaviour()),
-        ("pods-plumbing", "Done another way in V2", &|k: Concern| k == Concern::Plumbing),
+    let groups: [DifferenceGroup; 2] = [
+        ("pods-behaviour", "Changes how your pods run", |k: Concern| k.changes_behaviour()),
+        ("pods-plumbing", "Done another way in V2", |k: Concern| k == Concern::Plumbing),
     ];
     for (class, heading, keep) in groups {
-        let n = count(keep);
+        let n = count(&keep);
         if n == 0 {
             continue;
         }
@@ -400,7 +405,7 @@ fn push_bookkeeping_html(out: &mut String, c: &PodComparison, n: usize) {
          operator sets to find its pods</summary>"
     );
     // (reason, [(field, [roles])]) in first-seen order.
-    let mut by_reason: Vec<(&str, Vec<(&str, Vec<&str>)>)> = Vec::new();
+    let mut by_reason: Vec<(&str, FieldsWithRoles)> = Vec::new();
     for d in c.differences.iter().filter(|d| d.concern == Concern::Bookkeeping) {
         let reason = d.reason.as_deref().unwrap_or_default();
         let at = match by_reason.iter().position(|(r, _)| *r == reason) {
