@@ -20,6 +20,7 @@ pub mod query;
 pub mod release_changes;
 pub mod selection;
 pub mod snippets;
+pub mod terminal;
 #[cfg(feature = "yaml-input")]
 pub mod upgrade;
 pub mod urlencoded;

@@ -177,13 +177,20 @@ fn oversize(path: &std::path::Path, read: u64, rest: Box<dyn std::io::Read + '_>
     }
 }
 
+/// Text for the terminal: what came from input (a name, a value, a file name) may hold control
+/// characters a terminal would obey, shown escaped instead (`explorer_core::terminal`). Every line
+/// the CLI prints goes through this.
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    explorer_core::terminal::escape(text)
+}
+
 /// Prints a command's answer on stdout. A reader that closed the pipe early (`… | head`) has all it
 /// wanted, so a broken pipe ends the output quietly; `println!` would panic on it. Any other write
 /// error is the tool's failure, with a message.
 fn print_output(text: &str) -> Result<(), String> {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
-    match writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+    match writeln!(stdout, "{}", shown(text)).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
         _ => Ok(()),
     }
@@ -212,7 +219,7 @@ fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Resu
         let text = match read_input(path) {
             Ok(t) => t,
             Err(e) => {
-                let _ = writeln!(stderr, "trainer-explorer: {label}: {e}");
+                let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {label}: {e}")));
                 let _ = stderr.flush();
                 failed = true;
                 continue;
@@ -220,15 +227,15 @@ fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Resu
         };
         match process(&text) {
             Err(e) => {
-                let _ = writeln!(stderr, "trainer-explorer: {label}: {e}");
+                let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {label}: {e}")));
                 failed = true;
             }
             Ok(done) => {
                 for line in &done.report {
-                    let _ = writeln!(stderr, "{label}: {line}");
+                    let _ = writeln!(stderr, "{}", shown(&format!("{label}: {line}")));
                 }
                 for f in &done.failures {
-                    let _ = writeln!(stderr, "trainer-explorer: {label}: {f}");
+                    let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {label}: {f}")));
                 }
                 failed |= !done.failures.is_empty();
                 outputs.push(done.yaml);
@@ -239,7 +246,7 @@ fn run_batch(files: &[std::path::PathBuf], mut process: impl FnMut(&str) -> Resu
     let stdout: Vec<&str> = outputs.iter().map(|s| s.trim_end()).filter(|s| !s.is_empty()).collect();
     if !stdout.is_empty() {
         if let Err(e) = print_output(&stdout.join("\n---\n")) {
-            let _ = writeln!(stderr, "trainer-explorer: {e}");
+            let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {e}")));
             failed = true;
         }
     }
@@ -286,12 +293,12 @@ fn batch_json(
         let label = path.display().to_string();
         match read_input(path).and_then(|text| process(&text)) {
             Err(e) => {
-                eprintln!("trainer-explorer: {label}: {e}");
+                eprintln!("{}", shown(&format!("trainer-explorer: {label}: {e}")));
                 failed = true;
             }
             Ok((failures, documents)) => {
                 for f in failures {
-                    eprintln!("trainer-explorer: {label}: {f}");
+                    eprintln!("{}", shown(&format!("trainer-explorer: {label}: {f}")));
                     failed = true;
                 }
                 for mut doc in documents {
@@ -301,10 +308,10 @@ fn batch_json(
             }
         }
     }
-    match serde_json::to_string_pretty(&docs).map_err(|e| e.to_string()).and_then(|text| print_output(&text)) {
+    match explorer_core::terminal::json_pretty(&docs).and_then(|text| print_output(&text)) {
         Ok(()) => {}
         Err(e) => {
-            eprintln!("trainer-explorer: {e}");
+            eprintln!("{}", shown(&format!("trainer-explorer: {e}")));
             failed = true;
         }
     }
@@ -395,7 +402,7 @@ pub fn run() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(reason) => {
             // One line, so scripts can show it as is.
-            eprintln!("trainer-explorer: {}", reason.replace('\n', " "));
+            eprintln!("{}", shown(&format!("trainer-explorer: {}", reason.replace('\n', " "))));
             ExitCode::FAILURE
         }
     }
