@@ -51,7 +51,7 @@ bench: dist
 	scripts/bench.sh
 
 # libFuzzer on the input door, each command and each wasm front end (fuzz/, scripts/fuzz.sh):
-# FUZZ_SECONDS per target.
+# FUZZ_SECONDS per target. make test runs the same for 8 s each, in the background.
 FUZZ_SECONDS ?= 300
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -3,7 +3,7 @@
 # manifests (../shared/real-v1), the upstream conformance cases (tests/conformance), the reference
 # examples and a few widget queries. A crash, a hang (-timeout) or a blow-up (-rss_limit_mb) fails
 # the run, and libFuzzer writes the input to fuzz/artifacts/TARGET/.
-#   scripts/fuzz.sh SECONDS [TARGET...]    # make fuzz: 300 s each
+#   scripts/fuzz.sh SECONDS [TARGET...]    # make test: 8 s each; make fuzz: 300 s each
 # cargo-fuzz passes nightly-only flags; RUSTC_BOOTSTRAP=1 lets the stable toolchain take them.
 # No sanitizer (-s none): coverage-guided only, which is what finds panics, hangs and memory
 # growth in safe Rust, at several times the speed of an ASan build.
@@ -32,7 +32,7 @@ done
 echo "fuzz: $n seeds; ${#targets[@]} targets, $seconds s each"
 
 export RUSTC_BOOTSTRAP=1
-cargo fuzz build -s none "${targets[@]}"
+cargo fuzz build -s none # every target at once
 mkdir -p fuzz/logs
 for t in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$t"

@@ -6,7 +6,8 @@
 #      frameworks (apt and pip, started once the foreground's apt installs are done);
 #      foreground: rustfmt, then the native tests, linted as they build (below), which build
 #      the CLI everything below runs;
-#   2. background: the Python checks and the training runs (only the CLI and the venvs);
+#   2. background: the bounded fuzzing (fuzz/), the Python checks and the training runs (only the
+#      CLI and the venvs);
 #      foreground: the wasm tests in Chromium and Firefox, the site, the example sites;
 #   3. background: the three host sites' builds;
 #      foreground: the end-to-end tests;
@@ -75,6 +76,8 @@ TRAINER_EXPLORER=$(m -s print-explorer)
 [[ $TRAINER_EXPLORER == /* ]] || TRAINER_EXPLORER=$PWD/$TRAINER_EXPLORER
 export TRAINER_EXPLORER
 
+# Fuzzing, bounded (8 s per target, about a minute in all, plus its own build): beside the rest.
+start fuzz scripts/fuzz.sh 8
 finish installs
 finish frameworks
 start python m test-python
@@ -88,6 +91,7 @@ stamp "dist and the example sites"
 m examples
 finish python
 finish training
+finish fuzz
 
 start host-sites bash -c 'scripts/install-tools.sh hosts && scripts/build-hosts.sh'
 stamp "end-to-end tests"
