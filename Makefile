@@ -21,7 +21,7 @@ CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chr
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: all serve dist kits hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint lint-wasm-modules tools reference wheels post fallback clean wheel test-wheel
+.PHONY: all serve dist kits hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint lint-wasm-modules fuzz tools reference wheels post fallback clean wheel test-wheel
 
 all: test
 
@@ -49,6 +49,12 @@ serve: dist
 bench: dist
 	@scripts/install-tools.sh browser bench
 	scripts/bench.sh
+
+# libFuzzer on the input door, each command and each wasm front end (fuzz/, scripts/fuzz.sh):
+# FUZZ_SECONDS per target. make test runs the same for 8 s each, in the background.
+FUZZ_SECONDS ?= 300
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 # Regenerates the static snippets inside index.html's mount points from the core.
 post:

@@ -6,12 +6,14 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { readNative, shapeSection, wasmInWorker } from './bench-shapes.mjs';
+import { memorySection } from './bench-memory.mjs';
 import { MAIN_WIDGET, pct, READER_PAUSE_MS, toggleTimes } from './toggle-loop.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
 const BASE = process.env.BASE_URL;
-const [nativeJson, shapesJsonl, outFile] = process.argv.slice(2);
+const [nativeJson, shapesJsonl, outFile, memoryJsonl] = process.argv.slice(2);
+const memory = memoryJsonl ? memorySection(memoryJsonl) : { lines: [], budgets: [] };
 
 const size = (path) => {
   const raw = readFileSync(path);
@@ -184,6 +186,7 @@ const budgets = [
   ['Converter module (wasm + glue + loader + worker, gzip -9)', converter.gz <= 500 * 1000, `${kb(converter.gz)} ≤ 500 KB`],
   ['1 MB manifest converts within a second (native)', native.seconds <= 1, `${native.seconds.toFixed(3)} s ≤ 1 s`],
   ...shapes.budgets,
+  ...memory.budgets,
   ...(lh
     ? [
         ['Lighthouse accessibility', lh.a11y === 100, `${lh.a11y} = 100`],
@@ -218,6 +221,7 @@ const lines = [
   row('Migrate 1 MB manifest, wasm in Chromium (best of 3)', `${(wasmMigrate.ms / 1000).toFixed(3)} s (${mbps(wasmMigrate.bytes, wasmMigrate.ms / 1000)})`, '–'),
   '',
   ...shapes.lines,
+  ...memory.lines,
   '## Before and after the workspace move',
   '',
   `Before: main at ${BEFORE_MOVE.commit}, the last commit before the move into crates/ (b716060), as BENCHMARKS.md gave it then (make bench of 2026-11-30); the rows "in one session" (scripts/toggle-ab.mjs) and make test measured both commits on 2026-12-02 (scripts/bench.mjs says how). After: this run, which also holds every branch merged since the move.`,

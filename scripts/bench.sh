@@ -33,9 +33,12 @@ PY
 cargo run -q --release --example migrate_throughput -- "$out/1mb.yaml" > "$out/native.json"
 # The worst-case shapes near the 4 MiB limit: written to $out/shapes/ and timed natively.
 cargo run -q --release --example migrate_throughput -- --shapes "$out/shapes" > "$out/shapes.jsonl"
+# Peak memory of each command on each of those shapes, one CLI process per run.
+cargo build -q --release -p explorer-cli
+python3 scripts/bench-memory.py target/release/trainer-explorer "$out/shapes" > "$out/memory.jsonl"
 
 source scripts/serving.sh
 serve base --dir dist
 LIGHTHOUSE="$PWD/.tools/node/node_modules/.bin/lighthouse" \
 BASE_URL="$base" PLAYWRIGHT_CORE="$PWD/.tools/node/node_modules/playwright-core" \
-  node scripts/bench.mjs "$out/native.json" "$out/shapes.jsonl" BENCHMARKS.md
+  node scripts/bench.mjs "$out/native.json" "$out/shapes.jsonl" BENCHMARKS.md "$out/memory.jsonl"

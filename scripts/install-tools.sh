@@ -8,6 +8,7 @@
 #   scripts/install-tools.sh hosts    # what the three real sites build with (../shared/hosts/README.md)
 #   scripts/install-tools.sh venvs    # only the Sphinx venvs of examples and hosts (pip, no apt)
 #   scripts/install-tools.sh wheel    # maturin, ziglang and auditwheel (make wheel; pip, no apt)
+#   scripts/install-tools.sh fuzz     # cargo-fuzz (scripts/fuzz.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
@@ -170,6 +171,8 @@ for what in "$@"; do
       command -v twiggy >/dev/null || { say "installing twiggy from crates.io (a few minutes)"; cargo install twiggy --version 0.8.0; }
       ;;
     firefox) firefox_tools ;;
-    *) die "unknown tool set: $what (the sets: build browser firefox examples kits hosts venvs wheel bench; none means build browser)" ;;
+    # cargo-fuzz (scripts/fuzz.sh); libFuzzer itself builds from the libfuzzer-sys crate.
+    fuzz) command -v cargo-fuzz >/dev/null || { say "installing cargo-fuzz from crates.io (a few minutes)"; cargo install cargo-fuzz --version 0.13.2 --locked; } ;;
+    *) die "unknown tool set: $what (the sets: build browser firefox examples kits hosts venvs wheel bench fuzz; none means build browser)" ;;
   esac
 done

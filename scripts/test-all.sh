@@ -6,8 +6,9 @@
 #      frameworks (apt and pip, started once the foreground's apt installs are done);
 #      foreground: rustfmt, then the native tests, linted as they build (below), which build
 #      the CLI everything below runs;
-#   2. background: the Python checks and the training runs (only the CLI and the venvs), and the
-#      wheel and sdist, built and checked against that CLI (scripts/test-wheel.sh);
+#   2. background: the bounded fuzzing (fuzz/), the Python checks and the training runs (only the
+#      CLI and the venvs), and the wheel and sdist, built and checked against that CLI
+#      (scripts/test-wheel.sh);
 #      foreground: the wasm tests in Chromium and Firefox, the site, the example sites;
 #   3. background: the three host sites' builds;
 #      foreground: the end-to-end tests;
@@ -76,6 +77,8 @@ TRAINER_EXPLORER=$(m -s print-explorer)
 [[ $TRAINER_EXPLORER == /* ]] || TRAINER_EXPLORER=$PWD/$TRAINER_EXPLORER
 export TRAINER_EXPLORER
 
+# Fuzzing, bounded (8 s per target, about a minute in all, plus its own build): beside the rest.
+start fuzz scripts/fuzz.sh 8
 finish installs
 finish frameworks
 start python m test-python
@@ -94,6 +97,7 @@ m examples
 finish python
 finish training
 finish wheel
+finish fuzz
 
 start host-sites bash -c 'scripts/install-tools.sh hosts && scripts/build-hosts.sh'
 stamp "end-to-end tests"

@@ -2,7 +2,8 @@
 //! `yaml`), a reader's selection and its URL query (`selection`, `query`), the panes of a
 //! selection (`snippets`), what the Trainer controller creates for a TrainJob (`explain`), V1 → V2
 //! migration (`migrate`) and V2 release → release upgrades (`upgrade`, `release_changes`), the two
-//! front ends of one `pipeline`.
+//! front ends of one `pipeline`, whose `input` is the one door every command reads a user's text
+//! through; `terminal`, how text from input is printed (escaped) for a terminal and in JSON.
 //!
 //! No UI, no HTML and no I/O: the widget, the HTML views and the CLI build on it. A caller outside
 //! the workspace starts at [`api`]: five documented functions with a typed error.
@@ -21,6 +22,7 @@ pub mod query;
 pub mod release_changes;
 pub mod selection;
 pub mod snippets;
+pub mod terminal;
 #[cfg(feature = "yaml-input")]
 pub mod upgrade;
 pub mod urlencoded;

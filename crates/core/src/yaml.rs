@@ -249,7 +249,7 @@ fn block_literal_fits(s: &str) -> bool {
     s.as_bytes().contains(&b'\n')
         && !s.starts_with([' ', '\n'])
         && !s.contains(['\t', '\r'])
-        && s.chars().all(|c| !c.is_control() || c == '\n')
+        && s.chars().all(|c| !must_escape(c) || c == '\n')
         && s.lines().all(|l| !l.ends_with(' '))
 }
 
@@ -306,9 +306,10 @@ fn push_scalar_string(out: &mut String, s: &str) {
 }
 
 /// Control characters (C0, DEL, C1 such as NEL) and the Unicode line separators, which would
-/// otherwise break or fold a line when read back.
+/// otherwise break or fold a line when read back; and the bidirectional controls, which would
+/// reorder what a reader sees of the line (`crate::terminal`).
 fn must_escape(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')
+    c.is_control() || crate::terminal::is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')
 }
 
 /// A double-quoted string with the escapes YAML, JSON and Python share (`\"`, `\\`, `\n`, `\t`,
@@ -412,6 +413,7 @@ mod tests {
             "1e3",
             "a\u{85}b",
             "x\u{2028}y",
+            "access\u{202e}\u{2066}x\u{2069}",
             "\u{7f}",
         ] {
             assert!(scalar_string(s).starts_with('"'), "{s:?} must be quoted");

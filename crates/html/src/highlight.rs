@@ -302,7 +302,9 @@ pub fn escape_html(s: &str) -> String {
 }
 
 /// `escape_html`, written onto the end of `out`. Copies the runs between the characters it
-/// escapes whole; those are all ASCII, so a byte that matches one is that character.
+/// escapes whole; those are ASCII, so a byte that matches one is that character, or the lead byte
+/// of a bidirectional control (D8 for U+061C, E2 for the rest), which a reader is shown as
+/// `\u{202e}` instead of having the text around it reordered ("Trojan Source").
 pub fn push_escaped_html(out: &mut String, s: &str) {
     let mut copied = 0;
     for (i, b) in s.bytes().enumerate() {
@@ -312,6 +314,15 @@ pub fn push_escaped_html(out: &mut String, s: &str) {
             b'>' => "&gt;",
             b'"' => "&quot;",
             b'\'' => "&#39;",
+            0xd8 | 0xe2 => match s[i..].chars().next() {
+                Some(c) if explorer_core::terminal::is_bidi_control(c) => {
+                    out.push_str(&s[copied..i]);
+                    out.push_str(&explorer_core::terminal::escape(&s[i..i + c.len_utf8()]));
+                    copied = i + c.len_utf8();
+                    continue;
+                }
+                _ => continue,
+            },
             _ => continue,
         };
         out.push_str(&s[copied..i]);
@@ -550,6 +561,17 @@ mod html_tests {
         assert_eq!(escape_html(s), "a&amp;b&lt;c&gt;d&quot;e&#39;f ü→∞ &amp;amp;");
         assert_eq!(escape_html("plain"), "plain");
         assert_eq!(escape_html("'"), "&#39;");
+    }
+
+    #[test]
+    fn bidirectional_controls_are_shown_not_obeyed() {
+        // "Trojan Source": U+202E would show "access" as "sseca" and reorder what follows.
+        assert_eq!(
+            escape_html("job\u{202e}<x>\u{2066}é\u{2069}\u{61c}\u{200f}→"),
+            "job\\u{202e}&lt;x&gt;\\u{2066}é\\u{2069}\\u{61c}\\u{200f}→"
+        );
+        // Other characters starting with the same bytes are left alone.
+        assert_eq!(escape_html("–—…€→∞\u{2070}\u{600}"), "–—…€→∞\u{2070}\u{600}");
     }
 
     #[test]

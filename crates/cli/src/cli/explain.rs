@@ -44,7 +44,7 @@ fn judged_note(release: Release) -> String {
 
 pub fn render<T: serde::Serialize>(e: &T, format: ExplainFormat) -> Result<String, String> {
     match format {
-        ExplainFormat::Json => serde_json::to_string_pretty(e).map_err(|err| err.to_string()),
+        ExplainFormat::Json => explorer_core::terminal::json_pretty(e),
         ExplainFormat::Yaml => {
             Ok(explorer_core::yaml::join(&explorer_core::yaml::emit(&explorer_core::model::to_value(e)))
                 .trim_end()

@@ -155,13 +155,20 @@ fn oversize(path: &std::path::Path, read: u64, rest: Box<dyn std::io::Read + '_>
     }
 }
 
+/// Text for the terminal: what came from input (a name, a value, a file name) may hold control
+/// characters a terminal would obey, shown escaped instead (`explorer_core::terminal`). Every line
+/// the CLI prints goes through this.
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    explorer_core::terminal::escape(text)
+}
+
 /// Prints a command's answer on stdout. A reader that closed the pipe early (`… | head`) has all it
 /// wanted, so a broken pipe ends the output quietly; `println!` would panic on it. Any other write
 /// error is the tool's failure, with a message.
 fn print_output(text: &str) -> Result<(), String> {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
-    match writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+    match writeln!(stdout, "{}", shown(text)).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
         _ => Ok(()),
     }
@@ -263,7 +270,7 @@ fn run_batch(
     let (files, walk_errors) = inputs::expand(args);
     let mut failed = !walk_errors.is_empty();
     for e in walk_errors {
-        let _ = writeln!(stderr, "trainer-explorer: {e}");
+        let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {e}")));
     }
     let mut docs = Vec::new();
     let mut tally = Tally { files: files.len(), ..Tally::default() };
@@ -272,7 +279,7 @@ fn run_batch(
         match read_input(path).and_then(|text| process(&text)) {
             Err(e) => {
                 let e = e.strip_prefix(&format!("{label}: ")).unwrap_or(&e).to_string();
-                let _ = writeln!(stderr, "trainer-explorer: {label}: {e}");
+                let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {label}: {e}")));
                 tally.unreadable += 1;
                 failed = true;
             }
@@ -284,15 +291,15 @@ fn run_batch(
                     let as_failure = line.replacen("): invalid: ", "): ", 1);
                     match pending.iter().position(|f| **f == as_failure) {
                         Some(i) => {
-                            let _ = writeln!(stderr, "trainer-explorer: {label}: {}", pending.remove(i));
+                            let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {label}: {}", pending.remove(i))));
                         }
                         None => {
-                            let _ = writeln!(stderr, "{label}: {line}");
+                            let _ = writeln!(stderr, "{}", shown(&format!("{label}: {line}")));
                         }
                     }
                 }
                 for f in pending {
-                    let _ = writeln!(stderr, "trainer-explorer: {label}: {f}");
+                    let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {label}: {f}")));
                 }
                 failed |= !done.failures.is_empty();
                 tally.add(&done.docs);
@@ -311,11 +318,11 @@ fn run_batch(
             }
         }
         Sink::Directory(dir) => write_objects(dir, &docs).map(|apply| {
-            let _ = writeln!(stderr, "{apply}");
+            let _ = writeln!(stderr, "{}", shown(&apply));
         }),
     };
     if let Err(e) = written_out {
-        let _ = writeln!(stderr, "trainer-explorer: {e}");
+        let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {e}")));
         failed = true;
     }
     // A run that read nothing because every file failed has said why; a summary of zeros adds nothing.
@@ -384,18 +391,18 @@ fn batch_json(
     let (files, walk_errors) = inputs::expand(files);
     let mut failed = !walk_errors.is_empty();
     for e in walk_errors {
-        eprintln!("trainer-explorer: {e}");
+        eprintln!("{}", shown(&format!("trainer-explorer: {e}")));
     }
     for path in &files {
         let label = path.display().to_string();
         match read_input(path).and_then(|text| process(&text)) {
             Err(e) => {
-                eprintln!("trainer-explorer: {label}: {e}");
+                eprintln!("{}", shown(&format!("trainer-explorer: {label}: {e}")));
                 failed = true;
             }
             Ok((failures, documents)) => {
                 for f in failures {
-                    eprintln!("trainer-explorer: {label}: {f}");
+                    eprintln!("{}", shown(&format!("trainer-explorer: {label}: {f}")));
                     failed = true;
                 }
                 for mut doc in documents {
@@ -405,10 +412,10 @@ fn batch_json(
             }
         }
     }
-    match serde_json::to_string_pretty(&docs).map_err(|e| e.to_string()).and_then(|text| print_output(&text)) {
+    match explorer_core::terminal::json_pretty(&docs).and_then(|text| print_output(&text)) {
         Ok(()) => {}
         Err(e) => {
-            eprintln!("trainer-explorer: {e}");
+            eprintln!("{}", shown(&format!("trainer-explorer: {e}")));
             failed = true;
         }
     }
@@ -446,7 +453,7 @@ pub fn run() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(reason) => {
             // One line, so scripts can show it as is.
-            eprintln!("trainer-explorer: {}", reason.replace('\n', " "));
+            eprintln!("{}", shown(&format!("trainer-explorer: {}", reason.replace('\n', " "))));
             ExitCode::FAILURE
         }
     }

@@ -1,0 +1,121 @@
+//! Text that came from input, made safe where it is printed: on a terminal, a control character
+//! is not shown but obeyed (ESC starts a sequence that sets the title, clears the screen or colours
+//! what follows; CR moves back over what was written), and a bidirectional control reorders what
+//! a reader sees (the "Trojan Source" pattern). Every CLI print path writes input-derived text
+//! through [`escape`], every JSON answer through [`json_pretty`], and the YAML emitter quotes
+//! strings holding such characters (`crate::yaml`).
+
+use std::borrow::Cow;
+
+/// The Unicode bidirectional controls: embeddings and overrides (U+202A-202E), isolates
+/// (U+2066-2069), and the marks LRM, RLM and ALM.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}')
+}
+
+/// A character a terminal obeys instead of showing: C0 controls except TAB and LF, DEL, C1
+/// controls (U+0080-009F), and the bidirectional controls.
+pub fn is_hidden(c: char) -> bool {
+    (c.is_control() && c != '\t' && c != '\n') || is_bidi_control(c)
+}
+
+/// `text` with every hidden character (see [`is_hidden`]) written as Rust writes it, `\u{1b}`, so
+/// it is seen and not obeyed, as `kubectl` and `git` show such bytes. A backslash is left alone:
+/// the output is for reading, not for reading back.
+pub fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_hidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_hidden(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The one JSON writer for answers that carry input: `serde_json`'s pretty printing, with every
+/// control character `\u`-escaped (serde_json escapes C0 only; DEL, the C1 controls and the
+/// bidirectional controls are written raw by it) so the JSON can be shown on a terminal as is.
+pub fn json_pretty<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, String> {
+    let mut out = Vec::with_capacity(128);
+    let mut writer =
+        serde_json::Serializer::with_formatter(&mut out, Escaping(serde_json::ser::PrettyFormatter::new()));
+    value.serialize(&mut writer).map_err(|e| e.to_string())?;
+    String::from_utf8(out).map_err(|e| e.to_string())
+}
+
+/// serde_json's pretty formatter, escaping in string contents what it leaves raw.
+struct Escaping<'a>(serde_json::ser::PrettyFormatter<'a>);
+
+impl serde_json::ser::Formatter for Escaping<'_> {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(&mut self, w: &mut W, fragment: &str) -> std::io::Result<()> {
+        let mut copied = 0;
+        for (i, c) in fragment.char_indices() {
+            if is_hidden(c) {
+                w.write_all(&fragment.as_bytes()[copied..i])?;
+                write!(w, "\\u{:04x}", c as u32)?;
+                copied = i + c.len_utf8();
+            }
+        }
+        w.write_all(&fragment.as_bytes()[copied..])
+    }
+
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_characters_are_shown_and_the_rest_left_alone() {
+        let name = "job\u{1b}]0;owned\u{7}\u{1b}[2J\u{1b}[1;31m";
+        assert_eq!(escape(name), "job\\u{1b}]0;owned\\u{7}\\u{1b}[2J\\u{1b}[1;31m");
+        assert_eq!(escape("a\u{7f}b\u{85}c\u{9f}\r"), "a\\u{7f}b\\u{85}c\\u{9f}\\u{d}");
+        assert_eq!(escape("access\u{202e}\u{2066}x\u{2069}"), "access\\u{202e}\\u{2066}x\\u{2069}");
+        assert!(matches!(escape("tab\there\nline, é ü 中 \u{a0}"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn json_escapes_every_control_character_and_reads_back_the_same() {
+        let text = "e\u{1b} del\u{7f} nel\u{85} c1\u{9f} rlo\u{202e} lri\u{2066} é";
+        let json = json_pretty(&serde_json::json!({ "name": text })).unwrap();
+        assert!(json.contains(r"e\u001b del\u007f nel\u0085 c1\u009f rlo\u202e lri\u2066 é"), "{json}");
+        assert!(!json.chars().any(is_hidden));
+        let back: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(back["name"], text);
+        // Otherwise serde_json's own pretty printing.
+        let plain = serde_json::json!({ "a": [1, "b\u{1b}c", { "d": null }], "e": "é\t\n" });
+        assert_eq!(json_pretty(&plain).unwrap(), serde_json::to_string_pretty(&plain).unwrap());
+    }
+}

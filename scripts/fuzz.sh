@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Fuzzing with libFuzzer (`cargo fuzz`, fuzz/): each target for SECONDS, seeded with the public V1
+# manifests (../shared/real-v1), the upstream conformance cases (tests/conformance), the reference
+# examples and a few widget queries. A crash, a hang (-timeout) or a blow-up (-rss_limit_mb) fails
+# the run, and libFuzzer writes the input to fuzz/artifacts/TARGET/.
+#   scripts/fuzz.sh SECONDS [TARGET...]    # make test: 8 s each; make fuzz: 300 s each
+# cargo-fuzz passes nightly-only flags; RUSTC_BOOTSTRAP=1 lets the stable toolchain take them.
+# No sanitizer (-s none): coverage-guided only, which is what finds panics, hangs and memory
+# growth in safe Rust, at several times the speed of an ASan build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+seconds=${1:?usage: scripts/fuzz.sh SECONDS [TARGET...]}
+shift
+targets=("$@")
+((${#targets[@]})) || targets=(door migrate upgrade explain converter explain_query)
+scripts/install-tools.sh fuzz
+
+seeds=fuzz/corpus/seeds
+rm -rf "$seeds" && mkdir -p "$seeds"
+reference=${TRAINER_REFERENCE:-../shared/reference}
+real_v1=${TRAINER_REAL_V1:-../shared/real-v1}
+n=0
+while IFS= read -r -d '' f; do
+  cp "$f" "$seeds/$n.yaml"
+  n=$((n + 1))
+done < <(find "$real_v1" tests/conformance "$reference/v1-examples" "$reference/v2-examples" -type f \( -name '*.yaml' -o -name '*.yml' \) -size -256k -print0 2>/dev/null)
+for q in "framework=pytorch" "persona=data-scientist&framework=jax&nodes=4&release=v2.1" "framework=deepspeed&nodes=2" "release=v9"; do
+  printf '%s' "$q" > "$seeds/query-$n"
+  n=$((n + 1))
+done
+echo "fuzz: $n seeds; ${#targets[@]} targets, $seconds s each"
+
+export RUSTC_BOOTSTRAP=1
+cargo fuzz build -s none # every target at once
+mkdir -p fuzz/logs
+for t in "${targets[@]}"; do
+  mkdir -p "fuzz/corpus/$t"
+  echo "==> fuzz $t ($seconds s)"
+  # -max_len: room for the alias and nesting shapes; -timeout: one input over 20 s is a hang;
+  # -rss_limit_mb: the door bounds what an input may cost (BENCHMARKS.md, Peak memory).
+  rc=0
+  cargo fuzz run -s none "$t" "fuzz/corpus/$t" "$seeds" -- \
+    -max_total_time="$seconds" -max_len=262144 -timeout=20 -rss_limit_mb=1536 -print_final_stats=1 \
+    >"fuzz/logs/$t.log" 2>&1 || rc=$?
+  grep -E 'INFO: seed corpus|DONE|stat::number_of_executed_units|panicked|ERROR|SUMMARY|Test unit written' "fuzz/logs/$t.log" || true
+  if ((rc != 0)); then
+    tail -40 "fuzz/logs/$t.log"
+    echo "error: fuzz target $t failed (exit $rc); the input is in fuzz/artifacts/$t/" >&2
+    exit "$rc"
+  fi
+done
+echo "fuzz: every target ran $seconds s without a crash, hang or blow-up"
