@@ -123,3 +123,32 @@ fn migrate_refuses_a_v1_kind_at_a_version_no_operator_serves() {
         "{reason}"
     );
 }
+
+/// Trainer's validating webhook looks `runtimeRef`'s `Kind.apiGroup` up in its runtime registry
+/// (trainjob_webhook.go:114-118 @v2.3.0, :62-66 @v2.0.1) at every release.
+#[test]
+fn the_webhook_refuses_a_runtime_ref_its_registry_lacks() {
+    let cases = [
+        ("apiGroup: kubeflow.org", "unsupported runtime: ClusterTrainingRuntime.kubeflow.org"),
+        ("apiGroup: example.com", "unsupported runtime: ClusterTrainingRuntime.example.com"),
+        ("apiGroup: \"\"", "unsupported runtime: ClusterTrainingRuntime"),
+        ("kind: Runtime", "unsupported runtime: Runtime.trainer.kubeflow.org"),
+        ("{apiGroup: \"\", kind: \"\"}", "unsupported runtime: "),
+    ];
+    for release in RELEASES {
+        for (set, want) in cases {
+            let extra = set.trim_start_matches('{').trim_end_matches('}').replace(", ", "\n    ");
+            let text = format!(
+                "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {{name: job}}\nspec:\n  \
+                 runtimeRef:\n    name: mine\n    {extra}\n---\n{RUNTIME}"
+            );
+            let e = explain_text(&text, *release).unwrap_or_else(|err| panic!("{} {set}: {err}", release.tag));
+            assert_eq!(reasons(&e), [format!("spec.runtimeRef: {want}")], "{} {set}", release.tag);
+        }
+        // Without a runtime in the input, the same answer (the release's shipped one is looked up by name).
+        let text = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: job}\nspec:\n  \
+                    runtimeRef: {name: torch-distributed, apiGroup: kubeflow.org}\n";
+        let e = explain_text(text, *release).unwrap();
+        assert_eq!(reasons(&e), ["spec.runtimeRef: unsupported runtime: ClusterTrainingRuntime.kubeflow.org"]);
+    }
+}

@@ -44,6 +44,11 @@ pub fn check(input: Input, release: Release) -> Vec<Rejection> {
     if !api_server.is_empty() {
         return api_server;
     }
+    // The validator looks the runtime up by the ref's group and kind before anything else, and
+    // an unknown one ends the validation with that one error (even v2.0's name errors go).
+    if let Some(unsupported) = runtime_ref(input, release) {
+        return vec![unsupported];
+    }
     let mut out = name(input, release);
     out.extend(jobset(input));
     out.extend(pod_settings(input, release));
@@ -70,6 +75,36 @@ fn served(input: Input, release: Release) -> Vec<Rejection> {
             reason: explorer_data::served::no_matches(kind, api),
         })
         .collect()
+}
+
+/// The runtime kinds the release's runtime registry holds, as `Kind.group` (apimachinery
+/// `schema.GroupKind.String()`): TrainingRuntime and ClusterTrainingRuntime in the Trainer group
+/// at every release (pkg/runtime/core/registry.go:33-43 @v2.0.1 and @v2.1.0, :34-44 @v2.2.1 and
+/// @v2.3.0; the keys are trainingruntime.go:61 and clustertrainingruntime.go:48 @v2.3.0), that
+/// is, the runtime kinds the release serves.
+pub(crate) fn runtime_registry(release: Release) -> impl Iterator<Item = String> {
+    release
+        .served
+        .iter()
+        .filter(|s| s.kind != "TrainJob")
+        .map(|s| format!("{}.{}", s.kind, s.api_version.split('/').next().unwrap_or_default()))
+}
+
+/// The validating webhook's registry lookup (trainjob_webhook.go:62-66 @v2.0.1, :53-57 @v2.1.0,
+/// :114-118 @v2.2.1 and @v2.3.0): `runtime.RuntimeRefToRuntimeRegistryKey` (runtime.go:246-251
+/// @v2.3.0) joins the ref's kind and apiGroup, an empty one as empty (the CRD defaults only an
+/// absent one: `trainer.kubeflow.org`, `ClusterTrainingRuntime`), and a key the registry lacks
+/// is refused with `unsupported runtime: <key>`, the key as `GroupKind.String()` prints it
+/// (`Kind.group`, the kind alone when the group is empty).
+fn runtime_ref(input: Input, release: Release) -> Option<Rejection> {
+    let r = &input.job.spec.runtime_ref;
+    let group = r.api_group.as_deref().unwrap_or(crate::model::v2::API_GROUP);
+    let kind = r.kind.as_deref().unwrap_or("ClusterTrainingRuntime");
+    let key = if group.is_empty() { kind.to_string() } else { format!("{kind}.{group}") };
+    if runtime_registry(release).any(|k| k == key) {
+        return None;
+    }
+    reject("spec.runtimeRef", format!("unsupported runtime: {key}"))
 }
 
 /// The TrainJob and its runtime against the release's CRD constraints and rules. The runtime's
