@@ -152,3 +152,32 @@ fn the_webhook_refuses_a_runtime_ref_its_registry_lacks() {
         assert_eq!(reasons(&e), ["spec.runtimeRef: unsupported runtime: ClusterTrainingRuntime.kubeflow.org"]);
     }
 }
+
+/// Strict field validation: a field the release's CRD does not declare is refused with its path,
+/// wherever it is (the issue's `numNode` typo for `numNodes`, one deep in a pod template).
+#[test]
+fn every_unknown_field_is_reported_with_its_path() {
+    let job =
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: job, labelz: {a: b}}\nspec:\n  \
+               runtimeRef: {name: mine}\n  trainer: {numNode: 4, image: x:1}\n";
+    let runtime =
+        RUNTIME.replace("image: pytorch/pytorch:2.7.1}", "image: pytorch/pytorch:2.7.1, imagePullPolicyy: Always}");
+    for release in RELEASES {
+        let e = explain_text(&format!("{job}---\n{runtime}"), *release).unwrap();
+        let tag = release.tag;
+        assert_eq!(
+            reasons(&e),
+            [
+                format!("metadata.labelz: strict decoding error: unknown field \"metadata.labelz\" (not in the {tag} CRD)"),
+                format!("spec.trainer.numNode: strict decoding error: unknown field \"spec.trainer.numNode\" (not in the {tag} CRD)"),
+                format!(
+                    "runtime spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].imagePullPolicyy: \
+                     strict decoding error: unknown field \
+                     \"spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].imagePullPolicyy\" \
+                     (not in the {tag} CRD)"
+                ),
+            ],
+            "{tag}"
+        );
+    }
+}

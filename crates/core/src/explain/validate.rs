@@ -11,8 +11,7 @@ use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
 use super::plugins::{bad_quantity, Policy, Procs};
 use super::{crd, Input, Rejection};
 use crate::model::Value;
-use crate::release_changes::Subject;
-use explorer_data::releases::{NumProcPerNode, PodSettingsField, Release};
+use explorer_data::releases::{NumProcPerNode, Release};
 
 /// constants.go:300,303,306.
 const TORCH_RESERVED: [&str; 5] =
@@ -197,34 +196,21 @@ fn schema(input: Input) -> Option<Rejection> {
     reject(&format!("spec.trainer.resourcesPerNode.{key}"), format!("{value:?} is not a Kubernetes quantity"))
 }
 
-/// A field the release's CRD does not declare: `kubectl apply` (strict field validation, the
-/// default since Kubernetes 1.27) refuses the object before any webhook sees it.
-fn unknown(object: &str, path: &str, release: Release) -> Option<Rejection> {
-    reject(
-        &format!("{object}{path}"),
-        format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", release.tag),
-    )
-}
-
-/// The TrainJob and runtime against the release's CRDs (the release data's field facts).
+/// The TrainJob and runtime against the release's CRDs: every field each CRD's structural schema
+/// does not declare (crd::strict, the schemas read from the CRDs), as strict field validation
+/// (`kubectl apply`'s default since Kubernetes 1.27) refuses them before any webhook sees the
+/// object; then the type v2.2 gave `numProcPerNode`.
 fn crd(input: Input, release: Release) -> Vec<Rejection> {
-    let mut out = Vec::new();
-    let mut found = |r: Option<Rejection>| out.extend(r);
-    let spec = &input.job.spec;
-    // Pod settings moved: podSpecOverrides (v2.0), podTemplateOverrides (v2.1), runtimePatches.
-    let used = input.legacy.pod_settings.iter().map(|(name, _)| name.as_str());
-    let used = used.chain((!spec.runtime_patches.is_empty()).then_some(PodSettingsField::RuntimePatches.field()));
-    for name in used.collect::<Vec<_>>() {
-        if name != release.pod_settings().field() {
-            found(unknown("", &format!("spec.{name}"), release));
-        }
-    }
-    if spec.active_deadline_seconds.is_some() && !release.declares(Subject::TrainJob, "spec.activeDeadlineSeconds") {
-        found(unknown("", "spec.activeDeadlineSeconds", release));
-    }
+    let (job, runtime) = input.as_json();
+    let unknown = |object: &str, path: String| Rejection {
+        field: format!("{object}{path}"),
+        reason: format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", release.tag),
+    };
+    let mut out: Vec<Rejection> =
+        crd::strict::unknown_fields(release.tag, &job).into_iter().map(|p| unknown("", p)).collect();
     if let Some(text) = &input.legacy.num_proc_per_node {
         if release.num_proc_per_node == NumProcPerNode::Int32 {
-            found(reject(
+            out.extend(reject(
                 "spec.trainer.numProcPerNode",
                 format!(
                     "Invalid value: \"string\": spec.trainer.numProcPerNode in body must be of type integer: {text:?}"
@@ -232,36 +218,7 @@ fn crd(input: Input, release: Release) -> Vec<Rejection> {
             ));
         }
     }
-    let runtime = "runtime ";
-    if let Some(ml) = &input.runtime.spec.ml_policy {
-        let sources = [
-            ("torch", ml.torch.is_some()),
-            ("mpi", ml.mpi.is_some()),
-            ("jax", ml.jax.is_some()),
-            ("xgboost", ml.xgboost.is_some()),
-            ("flux", ml.flux.is_some()),
-        ];
-        for (source, set) in sources {
-            if set && !release.policies.contains(&source) {
-                found(unknown(runtime, &format!("spec.mlPolicy.{source}"), release));
-            }
-        }
-        for field in ml.torch.iter().flat_map(|t| t.keys()) {
-            if !release.torch_policy_fields().contains(&field.as_str()) {
-                found(unknown(runtime, &format!("spec.mlPolicy.torch.{field}"), release));
-            }
-        }
-    }
-    if !input.runtime.spec.template.spec.volume_claim_policies.is_empty() && !release.jobset_volume_claims {
-        found(unknown(runtime, "spec.template.spec.volumeClaimPolicies", release));
-    }
-    // v2.0-v2.1's `spec.labels` and `spec.annotations`, gone from v2.2's CRD.
-    for (name, set) in [("labels", input.legacy.labels.is_some()), ("annotations", input.legacy.annotations.is_some())]
-    {
-        if set && !release.declares(Subject::TrainJob, "spec.labels") {
-            found(unknown("", &format!("spec.{name}"), release));
-        }
-    }
+    out.extend(crd::strict::unknown_fields(release.tag, &runtime).into_iter().map(|p| unknown("runtime ", p)));
     out
 }
 
