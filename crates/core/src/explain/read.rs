@@ -157,7 +157,7 @@ pub fn documents(text: &str, release: Release) -> Result<Documents, String> {
 pub fn from_trees(docs: Vec<Json>, release: Release) -> Result<Documents, String> {
     let mut jobs = Vec::new();
     let mut runtimes = Vec::new();
-    for doc in docs {
+    for doc in docs.iter().map(crate::model::without_nulls) {
         match doc.get("kind").and_then(Json::as_str) {
             Some("TrainJob") => jobs.push(doc),
             Some("TrainingRuntime" | "ClusterTrainingRuntime") => runtimes.push(doc),
