@@ -123,3 +123,61 @@ fn migrate_refuses_a_v1_kind_at_a_version_no_operator_serves() {
         "{reason}"
     );
 }
+
+/// Trainer's validating webhook looks `runtimeRef`'s `Kind.apiGroup` up in its runtime registry
+/// (trainjob_webhook.go:114-118 @v2.3.0, :62-66 @v2.0.1) at every release.
+#[test]
+fn the_webhook_refuses_a_runtime_ref_its_registry_lacks() {
+    let cases = [
+        ("apiGroup: kubeflow.org", "unsupported runtime: ClusterTrainingRuntime.kubeflow.org"),
+        ("apiGroup: example.com", "unsupported runtime: ClusterTrainingRuntime.example.com"),
+        ("apiGroup: \"\"", "unsupported runtime: ClusterTrainingRuntime"),
+        ("kind: Runtime", "unsupported runtime: Runtime.trainer.kubeflow.org"),
+        ("{apiGroup: \"\", kind: \"\"}", "unsupported runtime: "),
+    ];
+    for release in RELEASES {
+        for (set, want) in cases {
+            let extra = set.trim_start_matches('{').trim_end_matches('}').replace(", ", "\n    ");
+            let text = format!(
+                "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {{name: job}}\nspec:\n  \
+                 runtimeRef:\n    name: mine\n    {extra}\n---\n{RUNTIME}"
+            );
+            let e = explain_text(&text, *release).unwrap_or_else(|err| panic!("{} {set}: {err}", release.tag));
+            assert_eq!(reasons(&e), [format!("spec.runtimeRef: {want}")], "{} {set}", release.tag);
+        }
+        // Without a runtime in the input, the same answer (the release's shipped one is looked up by name).
+        let text = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: job}\nspec:\n  \
+                    runtimeRef: {name: torch-distributed, apiGroup: kubeflow.org}\n";
+        let e = explain_text(text, *release).unwrap();
+        assert_eq!(reasons(&e), ["spec.runtimeRef: unsupported runtime: ClusterTrainingRuntime.kubeflow.org"]);
+    }
+}
+
+/// Strict field validation: a field the release's CRD does not declare is refused with its path,
+/// wherever it is (the issue's `numNode` typo for `numNodes`, one deep in a pod template).
+#[test]
+fn every_unknown_field_is_reported_with_its_path() {
+    let job =
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: job, labelz: {a: b}}\nspec:\n  \
+               runtimeRef: {name: mine}\n  trainer: {numNode: 4, image: x:1}\n";
+    let runtime =
+        RUNTIME.replace("image: pytorch/pytorch:2.7.1}", "image: pytorch/pytorch:2.7.1, imagePullPolicyy: Always}");
+    for release in RELEASES {
+        let e = explain_text(&format!("{job}---\n{runtime}"), *release).unwrap();
+        let tag = release.tag;
+        assert_eq!(
+            reasons(&e),
+            [
+                format!("metadata.labelz: strict decoding error: unknown field \"metadata.labelz\" (not in the {tag} CRD)"),
+                format!("spec.trainer.numNode: strict decoding error: unknown field \"spec.trainer.numNode\" (not in the {tag} CRD)"),
+                format!(
+                    "runtime spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].imagePullPolicyy: \
+                     strict decoding error: unknown field \
+                     \"spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].imagePullPolicyy\" \
+                     (not in the {tag} CRD)"
+                ),
+            ],
+            "{tag}"
+        );
+    }
+}

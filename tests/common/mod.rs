@@ -83,27 +83,6 @@ pub fn shipped_runtime_names(release: &Release) -> Vec<String> {
         .collect()
 }
 
-/// The CRD's OpenAPI schema, made strict: every object that declares `properties` rejects
-/// undeclared fields, as `kubectl apply --validate=strict` does.
-fn strict(schema: &mut Value) {
-    match schema {
-        Value::Object(map) => {
-            let preserves = map.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
-            // An object declares its fields in `properties`; one without (`torch: {type: object}`
-            // from v2.2) declares none, and a structural schema prunes whatever is sent.
-            let object = map.contains_key("properties") || map.get("type") == Some(&Value::from("object"));
-            if object && !map.contains_key("additionalProperties") && !preserves {
-                map.insert("additionalProperties".into(), Value::Bool(false));
-            }
-            for v in map.values_mut() {
-                strict(v);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(strict),
-        _ => {}
-    }
-}
-
 /// ObjectMeta is `type: object` in CRDs; the API server validates it. We check the fields our
 /// snippets use, strictly.
 fn metadata_schema() -> Value {
@@ -139,8 +118,8 @@ fn load_crd(rel: &str, version: &str) -> Vec<((String, String), Schema)> {
         if v["name"] != version {
             continue;
         }
+        // Fields the schema does not declare are the core's strict walker's to find (validate_for).
         let mut schema = v["schema"]["openAPIV3Schema"].clone();
-        strict(&mut schema);
         schema["properties"]["metadata"] = metadata_schema();
         schema["required"] = json!(["apiVersion", "kind", "metadata", "spec"]);
         let validator = jsonschema::options()
@@ -191,7 +170,8 @@ pub fn validate(doc: &Value) -> Result<(), String> {
     validate_for(&NEWEST, doc)
 }
 
-/// Validates one document strictly against its CRD as `release` ships it, plus the CRD's value
+/// Validates one document strictly against its CRD as `release` ships it (every field declared,
+/// by the core's strict walker; then the OpenAPI schema), plus the CRD's value
 /// constraints and every `x-kubernetes-validations` rule (evaluated by explorer_core::explain::crd, which
 /// reads them from the CRDs), plus the name check v2.0's webhook makes in place of a CRD rule.
 pub fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
@@ -202,7 +182,17 @@ pub fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
     }
     let schema =
         schemas_for(release).get(&(api.to_string(), kind.to_string())).ok_or(format!("no CRD for {api} {kind}"))?;
-    let errors = schema.errors(doc);
+    // Strict field validation by the walker explain refuses with (explorer_core::explain::crd::strict).
+    let schema_name = if api.starts_with("trainer.kubeflow.org/") {
+        release.tag
+    } else {
+        explorer_data::served::v1_operator(api, kind).ok_or(format!("no V1 operator serves {api} {kind}"))?.name
+    };
+    let mut errors: Vec<String> = explorer_core::explain::crd::strict::unknown_fields(schema_name, doc)
+        .into_iter()
+        .map(|path| format!("unknown field {path:?}"))
+        .collect();
+    errors.extend(schema.errors(doc));
     if !errors.is_empty() {
         return Err(errors.join("\n"));
     }

@@ -94,9 +94,15 @@ fn referenced<'r>(job: &Json, runtimes: &'r [Json]) -> Result<&'r Json, String> 
         .iter()
         .find(|r| {
             r.pointer("/metadata/name").and_then(Json::as_str) == Some(name)
-                && r.get("kind").and_then(Json::as_str) == Some(kind)
+                && (r.get("kind").and_then(Json::as_str) == Some(kind) || !is_runtime_kind(kind))
         })
         .ok_or_else(|| format!("the TrainJob references the {kind} {name:?}, but the input has {}", found.join(", ")))
+}
+
+/// A kind a runtime can have. A ref of another kind finds the runtime of its name whatever its
+/// kind, so the webhook's `unsupported runtime` answers it (validate.rs), not the reader.
+fn is_runtime_kind(kind: &str) -> bool {
+    matches!(kind, "TrainingRuntime" | "ClusterTrainingRuntime")
 }
 
 /// The runtime `runtimeRef` names, as `release` ships it, when the input holds none: a
@@ -105,7 +111,7 @@ fn referenced<'r>(job: &Json, runtimes: &'r [Json]) -> Result<&'r Json, String> 
 fn shipped(job: &Json, release: Release) -> Result<(Json, String), String> {
     let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default();
     let kind = job.pointer("/spec/runtimeRef/kind").and_then(Json::as_str).unwrap_or("ClusterTrainingRuntime");
-    let runtime = (kind == "ClusterTrainingRuntime")
+    let runtime = (kind == "ClusterTrainingRuntime" || !is_runtime_kind(kind))
         .then(|| crate::snippets::runtimes::builtin_runtime_trees(&release))
         .and_then(|trees| {
             trees.iter().find(|r| r.pointer("/metadata/name").and_then(Json::as_str) == Some(name)).cloned()
@@ -153,7 +159,7 @@ pub fn trees(text: &str) -> Result<Vec<Json>, String> {
 pub fn from_trees(docs: Vec<Json>, release: Release) -> Result<Documents, String> {
     let mut jobs = Vec::new();
     let mut runtimes = Vec::new();
-    for doc in docs {
+    for doc in docs.iter().map(crate::model::without_nulls) {
         match doc.get("kind").and_then(Json::as_str) {
             Some("TrainJob") => jobs.push(doc),
             Some("TrainingRuntime" | "ClusterTrainingRuntime") => runtimes.push(doc),

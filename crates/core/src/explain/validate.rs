@@ -11,8 +11,7 @@ use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
 use super::plugins::{bad_quantity, Policy, Procs};
 use super::{crd, Input, Rejection};
 use crate::model::Value;
-use crate::release_changes::Subject;
-use explorer_data::releases::{NumProcPerNode, PodSettingsField, Release};
+use explorer_data::releases::{NumProcPerNode, Release};
 
 /// constants.go:300,303,306.
 const TORCH_RESERVED: [&str; 5] =
@@ -44,6 +43,11 @@ pub fn check(input: Input, release: Release) -> Vec<Rejection> {
     if !api_server.is_empty() {
         return api_server;
     }
+    // The validator looks the runtime up by the ref's group and kind before anything else, and
+    // an unknown one ends the validation with that one error (even v2.0's name errors go).
+    if let Some(unsupported) = runtime_ref(input, release) {
+        return vec![unsupported];
+    }
     let mut out = name(input, release);
     out.extend(jobset(input));
     out.extend(pod_settings(input, release));
@@ -70,6 +74,36 @@ fn served(input: Input, release: Release) -> Vec<Rejection> {
             reason: explorer_data::served::no_matches(kind, api),
         })
         .collect()
+}
+
+/// The runtime kinds the release's runtime registry holds, as `Kind.group` (apimachinery
+/// `schema.GroupKind.String()`): TrainingRuntime and ClusterTrainingRuntime in the Trainer group
+/// at every release (pkg/runtime/core/registry.go:33-43 @v2.0.1 and @v2.1.0, :34-44 @v2.2.1 and
+/// @v2.3.0; the keys are trainingruntime.go:61 and clustertrainingruntime.go:48 @v2.3.0), that
+/// is, the runtime kinds the release serves.
+pub(crate) fn runtime_registry(release: Release) -> impl Iterator<Item = String> {
+    release
+        .served
+        .iter()
+        .filter(|s| s.kind != "TrainJob")
+        .map(|s| format!("{}.{}", s.kind, s.api_version.split('/').next().unwrap_or_default()))
+}
+
+/// The validating webhook's registry lookup (trainjob_webhook.go:62-66 @v2.0.1, :53-57 @v2.1.0,
+/// :114-118 @v2.2.1 and @v2.3.0): `runtime.RuntimeRefToRuntimeRegistryKey` (runtime.go:246-251
+/// @v2.3.0) joins the ref's kind and apiGroup, an empty one as empty (the CRD defaults only an
+/// absent one: `trainer.kubeflow.org`, `ClusterTrainingRuntime`), and a key the registry lacks
+/// is refused with `unsupported runtime: <key>`, the key as `GroupKind.String()` prints it
+/// (`Kind.group`, the kind alone when the group is empty).
+fn runtime_ref(input: Input, release: Release) -> Option<Rejection> {
+    let r = &input.job.spec.runtime_ref;
+    let group = r.api_group.as_deref().unwrap_or(crate::model::v2::API_GROUP);
+    let kind = r.kind.as_deref().unwrap_or("ClusterTrainingRuntime");
+    let key = if group.is_empty() { kind.to_string() } else { format!("{kind}.{group}") };
+    if runtime_registry(release).any(|k| k == key) {
+        return None;
+    }
+    reject("spec.runtimeRef", format!("unsupported runtime: {key}"))
 }
 
 /// The TrainJob and its runtime against the release's CRD constraints and rules. The runtime's
@@ -162,34 +196,21 @@ fn schema(input: Input) -> Option<Rejection> {
     reject(&format!("spec.trainer.resourcesPerNode.{key}"), format!("{value:?} is not a Kubernetes quantity"))
 }
 
-/// A field the release's CRD does not declare: `kubectl apply` (strict field validation, the
-/// default since Kubernetes 1.27) refuses the object before any webhook sees it.
-fn unknown(object: &str, path: &str, release: Release) -> Option<Rejection> {
-    reject(
-        &format!("{object}{path}"),
-        format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", release.tag),
-    )
-}
-
-/// The TrainJob and runtime against the release's CRDs (the release data's field facts).
+/// The TrainJob and runtime against the release's CRDs: every field each CRD's structural schema
+/// does not declare (crd::strict, the schemas read from the CRDs), as strict field validation
+/// (`kubectl apply`'s default since Kubernetes 1.27) refuses them before any webhook sees the
+/// object; then the type v2.2 gave `numProcPerNode`.
 fn crd(input: Input, release: Release) -> Vec<Rejection> {
-    let mut out = Vec::new();
-    let mut found = |r: Option<Rejection>| out.extend(r);
-    let spec = &input.job.spec;
-    // Pod settings moved: podSpecOverrides (v2.0), podTemplateOverrides (v2.1), runtimePatches.
-    let used = input.legacy.pod_settings.iter().map(|(name, _)| name.as_str());
-    let used = used.chain((!spec.runtime_patches.is_empty()).then_some(PodSettingsField::RuntimePatches.field()));
-    for name in used.collect::<Vec<_>>() {
-        if name != release.pod_settings().field() {
-            found(unknown("", &format!("spec.{name}"), release));
-        }
-    }
-    if spec.active_deadline_seconds.is_some() && !release.declares(Subject::TrainJob, "spec.activeDeadlineSeconds") {
-        found(unknown("", "spec.activeDeadlineSeconds", release));
-    }
+    let (job, runtime) = input.as_json();
+    let unknown = |object: &str, path: String| Rejection {
+        field: format!("{object}{path}"),
+        reason: format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", release.tag),
+    };
+    let mut out: Vec<Rejection> =
+        crd::strict::unknown_fields(release.tag, &job).into_iter().map(|p| unknown("", p)).collect();
     if let Some(text) = &input.legacy.num_proc_per_node {
         if release.num_proc_per_node == NumProcPerNode::Int32 {
-            found(reject(
+            out.extend(reject(
                 "spec.trainer.numProcPerNode",
                 format!(
                     "Invalid value: \"string\": spec.trainer.numProcPerNode in body must be of type integer: {text:?}"
@@ -197,36 +218,7 @@ fn crd(input: Input, release: Release) -> Vec<Rejection> {
             ));
         }
     }
-    let runtime = "runtime ";
-    if let Some(ml) = &input.runtime.spec.ml_policy {
-        let sources = [
-            ("torch", ml.torch.is_some()),
-            ("mpi", ml.mpi.is_some()),
-            ("jax", ml.jax.is_some()),
-            ("xgboost", ml.xgboost.is_some()),
-            ("flux", ml.flux.is_some()),
-        ];
-        for (source, set) in sources {
-            if set && !release.policies.contains(&source) {
-                found(unknown(runtime, &format!("spec.mlPolicy.{source}"), release));
-            }
-        }
-        for field in ml.torch.iter().flat_map(|t| t.keys()) {
-            if !release.torch_policy_fields().contains(&field.as_str()) {
-                found(unknown(runtime, &format!("spec.mlPolicy.torch.{field}"), release));
-            }
-        }
-    }
-    if !input.runtime.spec.template.spec.volume_claim_policies.is_empty() && !release.jobset_volume_claims {
-        found(unknown(runtime, "spec.template.spec.volumeClaimPolicies", release));
-    }
-    // v2.0-v2.1's `spec.labels` and `spec.annotations`, gone from v2.2's CRD.
-    for (name, set) in [("labels", input.legacy.labels.is_some()), ("annotations", input.legacy.annotations.is_some())]
-    {
-        if set && !release.declares(Subject::TrainJob, "spec.labels") {
-            found(unknown("", &format!("spec.{name}"), release));
-        }
-    }
+    out.extend(crd::strict::unknown_fields(release.tag, &runtime).into_iter().map(|p| unknown("runtime ", p)));
     out
 }
 

@@ -36,13 +36,18 @@ pub fn migrate_to(text: &str, target: Release) -> Result<Migration, String> {
         .into_iter()
         .map(|d| {
             let mut outcome = match &d.value {
-                Ok(v) => convert::convert(v, target),
+                Ok(v) => convert::convert(&crate::model::without_nulls(v), target),
                 Err(e) => Outcome::Invalid { message: format!("not valid YAML: {e}") },
             };
             if let Outcome::Written { report, .. } = &mut outcome {
                 report.iter_mut().for_each(|e| e.number(d.index));
             }
-            DocResult { index: d.index, line: d.line, source: d.value.ok(), outcome }
+            DocResult {
+                index: d.index,
+                line: d.line,
+                source: d.value.ok().as_ref().map(crate::model::without_nulls),
+                outcome,
+            }
         })
         .collect();
     Ok(Migration { docs, target })

@@ -54,3 +54,19 @@ impl ObjectMeta {
         *self == ObjectMeta::default()
     }
 }
+
+/// `json` as the API server stores it: every `null` member of an object removed, at any depth.
+/// For a structural schema the API server prunes a `null` in a field that is not `nullable`
+/// (k8s.io/apiextensions-apiserver pkg/apiserver/schema/defaulting/prunenulls.go), and no Trainer,
+/// Training Operator or MPI Operator CRD marks a field `nullable`, so a key written with no value
+/// (`command:`) is the same object as one without the key. Items of a list are kept as written.
+pub fn without_nulls(json: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value as Json;
+    match json {
+        Json::Object(map) => {
+            Json::Object(map.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), without_nulls(v))).collect())
+        }
+        Json::Array(items) => Json::Array(items.iter().map(without_nulls).collect()),
+        other => other.clone(),
+    }
+}

@@ -62,14 +62,18 @@ pub fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result
     for d in raw {
         let classified = match &d.value {
             Err(e) => Err(Outcome::Invalid { message: format!("not valid YAML: {e}") }),
-            Ok(v) => match (classify(v, from), Subject::of_kind(v["kind"].as_str().unwrap_or_default())) {
-                (Some(outcome), _) => Err(outcome),
-                (None, Some(subject)) => {
-                    docs.push(rewrite::Doc { index: d.index, subject, value: v.clone(), refused: None });
-                    Ok(docs.len() - 1)
+            Ok(v) => {
+                // A `null` member is absent (crate::model::without_nulls).
+                let v = crate::model::without_nulls(v);
+                match (classify(&v, from), Subject::of_kind(v["kind"].as_str().unwrap_or_default())) {
+                    (Some(outcome), _) => Err(outcome),
+                    (None, Some(subject)) => {
+                        docs.push(rewrite::Doc { index: d.index, subject, value: v, refused: None });
+                        Ok(docs.len() - 1)
+                    }
+                    (None, None) => Err(Outcome::Invalid { message: "not a Trainer object".into() }),
                 }
-                (None, None) => Err(Outcome::Invalid { message: "not a Trainer object".into() }),
-            },
+            }
         };
         results.push((d, classified));
     }

@@ -25,7 +25,9 @@
 //! mismatches (the typed models refuse those on reading) and the CEL cost budget.
 
 pub mod evaluate;
+mod fields;
 mod rules;
+pub mod strict;
 mod walk;
 
 use super::Rejection;

@@ -335,6 +335,8 @@ pub(crate) fn named_port(job: &Job, rtype: &str, container: &str, port_name: &st
 
 /// What `explain` prints for a V1 job.
 pub fn explain(doc: &Json) -> V1Explanation {
+    // A `null` member is absent, as the API server stores the object.
+    let doc = &crate::model::without_nulls(doc);
     let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
     let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
     // The operator whose CRD serves the pair names even a refusal; a pair neither serves is the
