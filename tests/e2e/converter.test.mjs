@@ -199,15 +199,13 @@ test('a conversion that does not answer within 5 s is reported, and the next edi
   await context.close();
 });
 
-test('on a slow connection the sample converts: the download shows its progress and is not counted in the 5 s', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const downloads = countModuleDownloads(context);
+/** A page on Chromium's network emulation, for the whole page: 0.8 Mbit/s (100,000 bytes a
+ * second) with 150 ms latency, from a server that does not compress (scripts/serve.py): the
+ * 1.2 MB module alone takes about 12 s, more than twice the watchdog's 5 s. */
+async function openMigrateThrottled(context) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  // Chromium's network emulation, for the whole page: 0.8 Mbit/s (100,000 bytes a second) with
-  // 150 ms latency, from a server that does not compress (scripts/serve.py): the 1.2 MB module
-  // alone takes about 12 s, more than twice the watchdog's 5 s.
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', {
@@ -218,6 +216,13 @@ test('on a slow connection the sample converts: the download shows its progress 
   });
   await page.goto(new URL('?mode=migrate#user-experience', BASE).href);
   await page.locator(`${WIDGET} #m-input`).waitFor({ timeout: 60000 });
+  return { page, errors };
+}
+
+test('on a slow connection the sample converts: the download shows its progress and is not counted in the 5 s', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const downloads = countModuleDownloads(context);
+  const { page, errors } = await openMigrateThrottled(context);
   const sample = /name: (\S+)/.exec(await page.locator(`${WIDGET} #m-input`).inputValue())[1];
   // The reader sees the download going, with its size: the server sends Content-Length.
   const bar = page.locator(`${WIDGET} .migrate-result progress`);
@@ -242,6 +247,30 @@ test('on a slow connection the sample converts: the download shows its progress 
   assert.ok(took > 5000, `the download took ${took} ms: too fast to tell a counted download apart`);
   assert.doesNotMatch(await result(page).textContent(), /did not finish within/);
   assert.equal(downloads.n, 1, 'the module was downloaded once');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('on a slow connection a hung conversion is still stopped 5 s after the module arrived', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route(WORKER, (route) => route.fulfill(js(HUNG_WORKER)));
+  const { page, errors } = await openMigrateThrottled(context);
+  // The download's end: the bar full (its last progress report).
+  await page.waitForFunction(
+    (sel) => {
+      const bar = document.querySelector(sel)?.shadowRoot?.querySelector('.migrate-result progress');
+      return bar && Number(bar.value) === Number(bar.max);
+    },
+    WIDGET,
+    { timeout: 60000, polling: 50 },
+  );
+  const downloaded = Date.now();
+  const alert = page.locator(`${WIDGET} .migrate-result [role=alert]`);
+  await alert.waitFor({ timeout: 15000 });
+  const waited = Date.now() - downloaded;
+  assert.match(await alert.textContent(), /did not finish within 5 seconds, so it was stopped/);
+  // Counted from the hand-over, which follows the download (and the module's compilation).
+  assert.ok(waited >= 4500 && waited < 12000, `the message came ${waited} ms after the download ended`);
   assert.deepEqual(errors, []);
   await context.close();
 });
