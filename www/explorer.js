@@ -16,7 +16,7 @@ const isTrap = (err) => typeof WebAssembly === 'object' && err instanceof WebAss
 // "What Kubernetes runs" and "Upgrading from an older release" come from the same module,
 // loaded when a reader first opens one of them.
 const converterModule = () => (converter ??= import(here('./pkg-migrate/converter.js')));
-const convert = (text, release) => converterModule().then((m) => m.convert(text, release));
+const convert = (text, release, onProgress) => converterModule().then((m) => m.convert(text, release, onProgress));
 const explain = (details) =>
   converterModule().then(
     (m) => m.showPane(details),

@@ -196,14 +196,25 @@ fn field(obj: &JsValue, key: &str) -> Option<String> {
 
 /// Runs the converter on `text`, writing for the release line `release` (`v2.1`). Every failure (no converter, a module that did not load, a
 /// malformed answer) becomes a message for the reader. The answer is read with the browser's
-/// JSON parser, which keeps a JSON decoder out of the widget's wasm.
-pub async fn run_migrator(text: String, release: &str) -> Result<Converted, String> {
+/// JSON parser, which keeps a JSON decoder out of the widget's wasm. While the converter module
+/// downloads, `on_progress` hears the bytes received and the total, when the server says it.
+pub async fn run_migrator(
+    text: String,
+    release: &str,
+    on_progress: impl Fn(u64, Option<u64>) + 'static,
+) -> Result<Converted, String> {
     let f = MIGRATOR.with(|m| m.borrow().clone()).ok_or_else(|| {
         format!(
             "The converter is not available on this page; the CLI does the same: trainer-explorer migrate --target {release} FILE"
         )
     })?;
-    let answer = f.call2(&JsValue::NULL, &JsValue::from_str(&text), &JsValue::from_str(release)).map_err(js_error)?;
+    // Kept alive until the answer is here: the loader calls it until then.
+    let progress = wasm_bindgen::closure::Closure::<dyn Fn(f64, JsValue)>::new(move |received: f64, total: JsValue| {
+        on_progress(received as u64, total.as_f64().map(|t| t as u64))
+    });
+    let answer = f
+        .call3(&JsValue::NULL, &JsValue::from_str(&text), &JsValue::from_str(release), progress.as_ref())
+        .map_err(js_error)?;
     let promise = answer.dyn_into::<js_sys::Promise>().unwrap_or_else(|v| js_sys::Promise::resolve(&v));
     let json = wasm_bindgen_futures::JsFuture::from(promise)
         .await

@@ -1,6 +1,8 @@
 // The widget's converter queue in the built site (make dist), in headless Chromium: edits made
-// while the worker is busy do not pile up, a superseded conversion never shows, and a worker
-// that stops answering is reported to the reader after 5 s and replaced.
+// while the worker is busy do not pile up, a superseded conversion never shows, a worker that
+// stops answering is reported to the reader after 5 s and replaced (with the module it already
+// has), and on a slow connection the module's download shows its progress and is not counted in
+// those 5 s.
 //
 // The worker is swapped for a test double by routing its script (the page itself is unchanged,
 // so a reader has no way to trigger these paths on purpose).
@@ -23,10 +25,11 @@ const WORKER = '**/pkg-migrate/converter-worker.js';
  * not added to it: the page's 5 s watchdog sees `busyMs` plus the conversion itself. */
 const slowWorker = (busyMs) => `
 import init, { migrate } from './trainer_v2_migrate.js';
-const ready = init();
+let ready;
 self.converted = [];
-self.onmessage = async ({ data: { id, text, release } }) => {
+self.onmessage = async ({ data: { id, text, release, module } }) => {
   const until = Date.now() + ${busyMs};
+  ready ??= init({ module_or_path: module });
   await ready;
   await new Promise((r) => setTimeout(r, Math.max(0, until - Date.now())));
   self.converted.push(/name: (\\S+)/.exec(text)?.[1]);
@@ -37,6 +40,15 @@ self.onmessage = async ({ data: { id, text, release } }) => {
 const HUNG_WORKER = 'self.onmessage = () => { for (;;) {} };';
 
 const js = (body) => ({ status: 200, contentType: 'text/javascript', body });
+
+/** Counts the downloads of the converter module (`counter.n`). */
+function countModuleDownloads(context) {
+  const counter = { n: 0 };
+  context.on('request', (request) => {
+    if (new URL(request.url()).pathname.endsWith('/trainer_v2_migrate_bg.wasm')) counter.n++;
+  });
+  return counter;
+}
 
 /** Serves the real converter loader, counting in `window.asked` the texts the widget asks it to
  * convert (its 200 ms debounce has passed for each): what the edits below wait on. */
@@ -166,6 +178,7 @@ test('a conversion that does not answer within 5 s is reported, and the next edi
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   let served = 0;
   await context.route(WORKER, (route) => (served++ === 0 ? route.fulfill(js(HUNG_WORKER)) : route.continue()));
+  const downloads = countModuleDownloads(context);
   const { page, errors } = await openMigrate(context);
   const started = Date.now();
   const alert = page.locator(`${WIDGET} .migrate-result [role=alert]`);
@@ -178,9 +191,86 @@ test('a conversion that does not answer within 5 s is reported, and the next edi
   await rename(page, 'after-restart');
   await waitForResult(page, 'name: after-restart');
   assert.equal(served, 2, 'a second worker was started');
+  assert.equal(downloads.n, 1, 'the second worker got the module the page already had');
   // Playwright drops a terminated worker from its list when its 'close' event arrives.
   if (hung && page.workers().includes(hung)) await new Promise((resolve) => hung.once('close', resolve));
   assert.equal(page.workers().length, 1, 'the hung worker was stopped');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** A page on Chromium's network emulation, for the whole page: 0.8 Mbit/s (100,000 bytes a
+ * second) with 150 ms latency, from a server that does not compress (scripts/serve.py): the
+ * 1.2 MB module alone takes about 12 s, more than twice the watchdog's 5 s. */
+async function openMigrateThrottled(context) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 150,
+    downloadThroughput: 100000,
+    uploadThroughput: 100000,
+  });
+  await page.goto(new URL('?mode=migrate#user-experience', BASE).href);
+  await page.locator(`${WIDGET} #m-input`).waitFor({ timeout: 60000 });
+  return { page, errors };
+}
+
+test('on a slow connection the sample converts: the download shows its progress and is not counted in the 5 s', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const downloads = countModuleDownloads(context);
+  const { page, errors } = await openMigrateThrottled(context);
+  const sample = /name: (\S+)/.exec(await page.locator(`${WIDGET} #m-input`).inputValue())[1];
+  // The reader sees the download going, with its size: the server sends Content-Length.
+  const bar = page.locator(`${WIDGET} .migrate-result progress`);
+  await bar.waitFor({ timeout: 30000 });
+  const loadingSeen = Date.now();
+  assert.match(await page.locator(`${WIDGET} .migrate-result [role=status]`).textContent(), /Loading the converter/);
+  const max = Number(await bar.getAttribute('max'));
+  assert.ok(max > 1_000_000, `the bar's total is the module's size: ${max}`);
+  await page.waitForFunction(
+    (sel) => {
+      const bar = document.querySelector(sel)?.shadowRoot?.querySelector('.migrate-result progress');
+      return bar && Number(bar.value) > 0 && Number(bar.value) < Number(bar.max);
+    },
+    WIDGET,
+    { timeout: 30000 },
+  );
+  assert.match(await page.locator(`${WIDGET} .loading-size`).textContent(), /^\d+\.\d MB of 1\.\d MB$/);
+  await waitForResult(page, `name: ${sample}`, 90000);
+  const took = Date.now() - loadingSeen;
+  // The module took longer than the watchdog allows a conversion: counting it would have
+  // stopped this one (the defect this guards).
+  assert.ok(took > 5000, `the download took ${took} ms: too fast to tell a counted download apart`);
+  assert.doesNotMatch(await result(page).textContent(), /did not finish within/);
+  assert.equal(downloads.n, 1, 'the module was downloaded once');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('on a slow connection a hung conversion is still stopped 5 s after the module arrived', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route(WORKER, (route) => route.fulfill(js(HUNG_WORKER)));
+  const { page, errors } = await openMigrateThrottled(context);
+  // The download's end: the bar full (its last progress report).
+  await page.waitForFunction(
+    (sel) => {
+      const bar = document.querySelector(sel)?.shadowRoot?.querySelector('.migrate-result progress');
+      return bar && Number(bar.value) === Number(bar.max);
+    },
+    WIDGET,
+    { timeout: 60000, polling: 50 },
+  );
+  const downloaded = Date.now();
+  const alert = page.locator(`${WIDGET} .migrate-result [role=alert]`);
+  await alert.waitFor({ timeout: 15000 });
+  const waited = Date.now() - downloaded;
+  assert.match(await alert.textContent(), /did not finish within 5 seconds, so it was stopped/);
+  // Counted from the hand-over, which follows the download (and the module's compilation).
+  assert.ok(waited >= 4500 && waited < 12000, `the message came ${waited} ms after the download ended`);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -281,3 +281,34 @@ test('at 390 px the highlight legend keeps its swatch beside its text, and the r
   await legend.screenshot({ path: 'target/e2e-legend-phone.png' });
   await context.close();
 });
+
+// Issue 34: the explorer is screens down the post; the lede and the contents box point to it.
+test('the lede\'s "Try the explorer" and the contents box\'s entry land on the explorer', async () => {
+  for (const [where, link, viewport] of [
+    ['the lede', 'p.lede a', { width: 390, height: 844 }],
+    ['the contents box', 'nav.toc a', { width: 1280, height: 900 }],
+  ]) {
+    const { context, page, go, errors } = await open('', { viewport });
+    await go();
+    const a = page.locator(link, { hasText: 'Try the explorer' });
+    assert.equal(await a.count(), 1, `${where} has one "Try the explorer" link`);
+    await a.scrollIntoViewIfNeeded();
+    await Promise.all([page.waitForURL(/#explorer$/), a.click()]);
+    await assertExplorerInView(page, viewport.height);
+    assert.deepEqual(errors, [], where);
+    await context.close();
+  }
+});
+
+test('the lede\'s "migrate your V1 jobs" opens the explorer in migrate mode', async () => {
+  const { context, page, go, errors } = await open('', { viewport: { width: 390, height: 844 } });
+  await go();
+  const a = page.locator('p.lede a', { hasText: 'migrate your V1 jobs' });
+  await Promise.all([page.waitForURL(/mode=migrate/), a.click()]);
+  await assertExplorerInView(page, 844);
+  await page.locator(`${MAIN_WIDGET} #m-input`).waitFor();
+  // The contents box names the section too.
+  assert.equal(await page.locator('nav.toc a', { hasText: 'Migrate your V1 jobs' }).count(), 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -9,6 +9,11 @@
 // it gets a message for the reader, and the worker is stopped; the next conversion starts a
 // fresh one. The 5 s count from the hand-over, not from the edit: a text waiting behind the one
 // before it is not late, and counting that wait timed out healthy conversions on a busy machine.
+//
+// Nor is the module's download late: on a slow connection the 1.2 MB module takes longer than
+// 5 s. The page downloads and compiles it once, telling the widget how far the download is, and
+// hands the compiled module to each worker it starts with the text: a conversion is handed over
+// only once the module is here, and a worker started after a hung one needs no new download.
 import { linkSources } from './sources.js';
 import { copy } from './copy-blocks.js';
 
@@ -32,9 +37,55 @@ const timedOut = (release) =>
       `Edit the text to try again, or convert the file with the CLI: trainer-explorer migrate --target ${release} FILE`,
   );
 
+// The compiled converter module, downloaded once for every worker and the page. `progress`
+// holds the callbacks of the conversions waiting for it: each hears (bytes received, total bytes
+// or null when the server does not say, or says only the compressed size).
+let compiled;
+const progress = new Set();
+function converterModule(onProgress) {
+  if (typeof onProgress === 'function') progress.add(onProgress);
+  compiled ??= download(here('./trainer_v2_migrate_bg.wasm')).then(
+    (bytes) => WebAssembly.compile(bytes),
+    (err) => {
+      compiled = undefined; // the next conversion tries the download again
+      throw err;
+    },
+  );
+  const done = () => progress.delete(onProgress);
+  compiled.then(done, done);
+  return compiled;
+}
+
+async function download(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const encoded = (response.headers.get('Content-Encoding') ?? 'identity') !== 'identity';
+  const total = encoded ? null : Number(response.headers.get('Content-Length')) || null;
+  if (!response.body) return response.arrayBuffer();
+  const reader = response.body.getReader();
+  const chunks = [];
+  let received = 0;
+  const tell = () => progress.forEach((f) => f(received, total));
+  tell();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.length;
+    tell();
+  }
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
 function loadOnPage() {
-  onPage ??= import(here('./trainer_v2_migrate.js')).then(async (m) => {
-    await m.default();
+  onPage ??= Promise.all([import(here('./trainer_v2_migrate.js')), converterModule()]).then(async ([m, module]) => {
+    await m.default({ module_or_path: module });
     return m;
   });
   return onPage;
@@ -136,7 +187,7 @@ function next() {
   const job = running;
   clearTimeout(watchdog);
   watchdog = setTimeout(() => stopHungWorker(job), TIMEOUT_MS);
-  worker.postMessage({ id: running.id, text: running.text, release: running.release });
+  worker.postMessage({ id: running.id, text: running.text, release: running.release, module: running.module });
 }
 
 /** Stops a worker that has not answered: the reader is told, and a new worker starts next time. */
@@ -169,15 +220,22 @@ function withPodsStyle(answer) {
 }
 
 /** Converts V1 YAML into objects for the Trainer release line `release` (v2.1); resolves to the
- * converter's JSON answer (see migrate-wasm), its result styled by migrate.css. */
-export function convert(text, release) {
+ * converter's JSON answer (see migrate-wasm), its result styled by migrate.css. Until the
+ * converter module is here, `onProgress(received, total)` hears how far its download is. */
+export function convert(text, release, onProgress) {
+  // The worker's own script loads while the module downloads.
   if (worker === undefined) startWorker();
-  if (!worker) return convertOnPage(text, release).then(withPodsStyle).then(styled);
-  return new Promise((resolve, reject) => {
-    waiting?.resolve(SUPERSEDED);
-    waiting = { id: nextId++, text, release, resolve, reject };
-    next();
-  }).then(withPodsStyle).then(styled);
+  return converterModule(onProgress)
+    .then((module) => {
+      if (!worker) return convertOnPage(text, release);
+      return new Promise((resolve, reject) => {
+        waiting?.resolve(SUPERSEDED);
+        waiting = { id: nextId++, text, release, module, resolve, reject };
+        next();
+      });
+    })
+    .then(withPodsStyle)
+    .then(styled);
 }
 
 // The result's stylesheet, a file rather than inline (the strict CSP forbids inline styles),

@@ -23,9 +23,33 @@ pub struct MigrateProps {
 #[derive(Clone, PartialEq)]
 enum Stage {
     Working,
+    /// The converter module is downloading (first use only): bytes received, and the total when
+    /// the server says it.
+    Loading(u64, Option<u64>),
     /// The answer (the core's HTML names the release it was written for, even in the moment
     /// before a newer choice starts converting).
     Done(Result<browser::Converted, String>),
+}
+
+/// The converter's first download, which takes a while on a slow connection: how far it is, with
+/// a progress bar when the size is known. The status line names the stage once; the bar is what
+/// changes as bytes arrive.
+fn loading_view(received: u64, total: Option<u64>) -> Html {
+    let mb = |bytes: u64| format!("{:.1} MB", bytes as f64 / 1e6);
+    let (bar, words) = match total {
+        Some(total) if total > 0 => (
+            html! { <progress max={total.to_string()} value={received.min(total).to_string()} aria-label="Converter download"></progress> },
+            format!("{} of {}", mb(received), mb(total)),
+        ),
+        _ => (html! {}, format!("{} so far", mb(received))),
+    };
+    html! {
+        <div class="msg-working">
+            <p role="status">{ "Loading the converter, then converting…" }</p>
+            { bar }
+            <p class="loading-size">{ words }</p>
+        </div>
+    }
 }
 
 #[component]
@@ -51,8 +75,16 @@ pub fn Migrate(props: &MigrateProps) -> Html {
             let (text, release) = (text.clone(), *release);
             // Typing stays responsive: convert once the reader pauses.
             *debounce.borrow_mut() = Some(browser::after(200, move || {
+                let loading = {
+                    let (stage, latest) = (stage.clone(), latest.clone());
+                    move |received, total| {
+                        if *latest.borrow() == edit {
+                            stage.set(Stage::Loading(received, total));
+                        }
+                    }
+                };
                 wasm_bindgen_futures::spawn_local(async move {
-                    let answer = browser::run_migrator(text, release.line).await;
+                    let answer = browser::run_migrator(text, release.line, loading).await;
                     if *latest.borrow() == edit {
                         stage.set(Stage::Done(answer));
                     }
@@ -71,6 +103,7 @@ pub fn Migrate(props: &MigrateProps) -> Html {
     };
     let result = match &*stage {
         Stage::Working => html! { <p class="msg-working" role="status">{ "Converting…" }</p> },
+        Stage::Loading(received, total) => loading_view(*received, *total),
         Stage::Done(Err(e)) => html! { <p class="migrate-error" role="alert">{ e }</p> },
         Stage::Done(Ok(result)) => render_view(result),
     };

@@ -17,7 +17,8 @@
 //!   as a list in words;
 //! - `newest-jobset`, `newest-min-kubernetes`: the JobSet the newest release installs and the
 //!   oldest Kubernetes its installation guide names;
-//! - `newest-kueue`: the Kueue releases that queue the newest release's TrainJobs (`kueue.rs`);
+//! - `newest-kueue`, `oldest-kueue`: the Kueue releases that queue the newest release's TrainJobs,
+//!   and the first Kueue release with a TrainJob integration (`kueue.rs`);
 //! - `command-item-max newest` / `before-newest`: the longest `trainer.command` item the newest
 //!   release's TrainJob CRD accepts, or the one before it;
 //! - `gate-off FACT`: the feature gate FACT needs in the newest release (`alpha feature gate
@@ -43,7 +44,7 @@
 
 use explorer_data::api_changes::Subject;
 use explorer_data::catalog::{Framework, V2Support, V1_OPERATOR, V1_SDK};
-use explorer_data::kueue::kueue_for;
+use explorer_data::kueue::{kueue_for, KUEUE_RANGES};
 use explorer_data::releases::{
     FeatureGate, GateStage, NumProcPerNode, Release, SdkNamespacedRuntimes, TorchTuneRules, NEWEST, RELEASES,
 };
@@ -89,6 +90,7 @@ fn value(placeholder: &str) -> Result<String, String> {
                 command_item_max(&release).ok_or(format!("{}'s CRD sets no command item length", release.tag))?,
             )
         }
+        ("oldest-kueue", "") => KUEUE_RANGES[0].first.to_string(),
         ("gate-off", fact) => {
             let gate = gate(fact)?;
             if gate.default_on {
