@@ -32,7 +32,7 @@ for (const width of [390, 320]) test(`with Wrap long lines on a ${width} px phon
   // The elements that hang a line are made only for wrapping panes: scrolling ones have none.
   const hangs = () => page.evaluate((MAIN) => document.querySelector(MAIN).shadowRoot.querySelectorAll('.panes pre > code .ln[class*=" i"]').length, MAIN_WIDGET);
   assert.equal(await hangs(), 0, 'hang elements while the panes scroll');
-  await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).check();
+  await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().check();
   await frames(page);
   assert.ok((await hangs()) > 0, 'no hang element once the panes wrap');
   const lines = await page.evaluate((MAIN) => {
@@ -105,7 +105,7 @@ for (const width of [390, 320]) test(`with Wrap long lines on a ${width} px phon
 // indent: a row of spaces only, which read as a blank line the code does not have.
 for (const width of [390, 320]) test(`with Wrap long lines on a ${width} px phone, no row of a pane shows only an indent`, async () => {
   const { page, errors } = await open('persona=data-scientist&framework=jax', { ...PHONE, viewport: { width, height: 844 } });
-  await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).check();
+  await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().check();
   await frames(page);
   const { blankRows, wrapped } = await page.evaluate((MAIN) => {
     const blankRows = [];

@@ -45,7 +45,6 @@ async function showPods(viewport, job = JOB, colorScheme = 'light', shot = null)
     const rows = [...section.querySelectorAll('.pods-env tbody tr')].map((tr) =>
       [...tr.children].map((cell) => cell.innerText.trim()),
     );
-    return {
     // A text run inside a value that the browser split over lines: each run between two <wbr>
     // is its own text node, so a run drawn as more boxes than it has spaces and hyphens (the
     // breaks a reader expects) was broken inside a token.

@@ -291,12 +291,22 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
             out,
             "<div class=\"pods-group {class}\"><p class=\"pods-h4\" role=\"heading\" aria-level=\"4\">{heading} <span class=\"pods-count\">({n})</span></p>"
         );
-        for role in &roles {
-            let here: Vec<&Difference> = c.differences.iter().filter(|x| x.role == *role && keep(x.concern)).collect();
-            if here.is_empty() {
-                continue;
+        // Each role's list first, then the roles' variable tables: a table runs long, and the
+        // scheduling and resource changes of a later role must not wait below it.
+        for tables in [false, true] {
+            for role in &roles {
+                let mut here: Vec<&Difference> = c
+                    .differences
+                    .iter()
+                    .filter(|x| x.role == *role && keep(x.concern) && x.rename.is_some() == tables)
+                    .collect();
+                if here.is_empty() {
+                    continue;
+                }
+                // Scheduling first, then resources, variables, commands, ... (Concern's order).
+                here.sort_by_key(|x| x.concern);
+                push_role_html(out, role, &here, !tables);
             }
-            push_role_html(out, role, &here);
         }
         out.push_str("</div>");
     }
@@ -308,13 +318,16 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
 
 /// One role's differences of a group: the list (each tagged with its concern, the rules it adds
 /// or drops said in words), then the variables V2 replaces as a table.
-fn push_role_html(out: &mut String, role: &str, here: &[&explorer_core::migrate::pods::Difference]) {
+fn push_role_html(out: &mut String, role: &str, here: &[&explorer_core::migrate::pods::Difference], heading: bool) {
     use explorer_core::migrate::pods::Difference;
-    // Headings as role=heading paragraphs: a host's table of contents (jekyll-toc) lists every
-    // <h3>/<h4>, and these belong to a figure, not to the post's outline.
-    out.push_str("<div class=\"pods-role\"><p class=\"pods-h5\" role=\"heading\" aria-level=\"5\">");
-    push_escaped_html(out, role);
-    out.push_str("</p>");
+    out.push_str("<div class=\"pods-role\">");
+    if heading {
+        // Headings as role=heading paragraphs: a host's table of contents (jekyll-toc) lists
+        // every <h3>/<h4>, and these belong to a figure, not to the post's outline.
+        out.push_str("<p class=\"pods-h5\" role=\"heading\" aria-level=\"5\">");
+        push_escaped_html(out, role);
+        out.push_str("</p>");
+    }
     let (renames, others): (Vec<&Difference>, Vec<&Difference>) = here.iter().partition(|x| x.rename.is_some());
     if !others.is_empty() {
         out.push_str("<ul class=\"pods-diffs\">");
@@ -355,9 +368,10 @@ fn push_role_html(out: &mut String, role: &str, here: &[&explorer_core::migrate:
         // (axe landmark-unique). On a phone its rows stack (pods.css), so nothing scrolls sideways.
         out.push_str("<div class=\"pods-env\" role=\"group\" aria-label=\"Environment renames, ");
         push_escaped_html(out, role);
+        out.push_str("\"><table><caption>Variables V1 set that V2 replaces, ");
+        push_escaped_html(out, role);
         out.push_str(
-            "\"><table>\
-             <caption>Variables V1 set that V2 replaces</caption><thead><tr><th scope=\"col\">V1 variable</th>\
+            "</caption><thead><tr><th scope=\"col\">V1 variable</th>\
              <th scope=\"col\">V1 value</th><th scope=\"col\">V2 sets instead</th>\
              <th scope=\"col\">How they relate</th></tr></thead><tbody>",
         );
