@@ -31,6 +31,10 @@ for (const width of [390, 320]) test(`with Wrap long lines on a ${width} px phon
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   // The elements that hang a line are made only for wrapping panes: scrolling ones have none.
   const hangs = () => page.evaluate((MAIN) => document.querySelector(MAIN).shadowRoot.querySelectorAll('.panes pre > code .ln[class*=" i"]').length, MAIN_WIDGET);
+  // A phone starts with long lines wrapped: unwrapped first, the panes scroll and hang nothing.
+  assert.equal(await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().isChecked(), true, 'a phone starts wrapped');
+  await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().uncheck();
+  await frames(page);
   assert.equal(await hangs(), 0, 'hang elements while the panes scroll');
   await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().check();
   await frames(page);

@@ -260,8 +260,8 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
     let unexplained = c.unexplained().count();
     let _ = write!(
         out,
-        "{} difference(s), {}: <strong>{behaviour} change how the pods run</strong>, {plumbing} are plumbing V2 does its own \
-         way, {bookkeeping} are the operators' bookkeeping.</p>",
+        "{} difference(s), {}: <strong>what changes how the pods run, {behaviour}</strong>; plumbing V2 does its own way, \
+         {plumbing}; the operators' bookkeeping, {bookkeeping}.</p>",
         c.differences.len(),
         if unexplained == 0 { "each with its reason".to_string() } else { format!("{unexplained} unexplained") }
     );
@@ -278,7 +278,8 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
         push_escaped_html(out, &same.join(", "));
         out.push_str(".</p>");
     }
-    let groups: [(&str, &str, &dyn Fn(Concern) -> bool); 2] = [
+    type Keep<'a> = &'a dyn Fn(Concern) -> bool;
+    let groups: [(&str, &str, Keep); 2] = [
         ("pods-behaviour", "Changes how your pods run", &|k: Concern| k.changes_behaviour()),
         ("pods-plumbing", "Done another way in V2", &|k: Concern| k == Concern::Plumbing),
     ];
@@ -414,7 +415,9 @@ fn push_bookkeeping_html(out: &mut String, c: &PodComparison, n: usize) {
          operator sets to find its pods</summary>"
     );
     // (reason, [(field, [roles])]) in first-seen order.
-    let mut by_reason: Vec<(&str, Vec<(&str, Vec<&str>)>)> = Vec::new();
+    /// A field and the roles it was on.
+    type Fields<'a> = Vec<(&'a str, Vec<&'a str>)>;
+    let mut by_reason: Vec<(&str, Fields)> = Vec::new();
     for d in c.differences.iter().filter(|d| d.concern == Concern::Bookkeeping) {
         let reason = d.reason.as_deref().unwrap_or_default();
         let at = match by_reason.iter().position(|(r, _)| *r == reason) {
