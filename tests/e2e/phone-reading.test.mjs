@@ -205,3 +205,20 @@ test('the release picker strikes only the name of a framework the release lacks,
     await context.close();
   }
 });
+
+// Every table of the post reads on a 390 px phone without a sideways scroll: the rows become
+// cards (page.css, data-label from the post's renderer) and no value breaks inside a token.
+test('at 390 px no table of the post scrolls sideways', async () => {
+  const { context, page } = await open('', { ...PHONE, viewport: { width: 390, height: 844 } });
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll('.post table')]
+      .filter((t) => !t.closest('[data-trainer-v2-explorer]'))
+      .map((t) => {
+        const box = t.closest('.k8s-env-wrap, .pods-env') ?? t;
+        return { head: t.querySelector('th')?.textContent, over: box.scrollWidth - box.clientWidth };
+      })
+      .filter((t) => t.over > 0),
+  );
+  assert.deepEqual(wide, []);
+  await context.close();
+});
