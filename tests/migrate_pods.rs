@@ -235,7 +235,10 @@ fn the_operators_labels_fold_under_one_count_and_behaviour_comes_first() {
     let concerns = |k: Concern| c.differences.iter().filter(|d| d.concern == k).count();
     assert_eq!((concerns(Concern::Command), concerns(Concern::Environment)), (2, 12));
     assert_eq!(concerns(Concern::Plumbing), 1, "init-pytorch");
-    assert!(html.contains("<strong>14 change how the pods run</strong>, 1 are plumbing"), "{html}");
+    assert!(
+        html.contains("<strong>what changes how the pods run, 14</strong>; plumbing V2 does its own way, 1;"),
+        "{html}"
+    );
     assert!(html.contains("The operators' bookkeeping <span class=\"pods-count\">(9)</span>"));
     // The label reason once, where it was nine times.
     assert_eq!(html.matches("set by the V1 operator to find its pods").count(), 1);

@@ -162,8 +162,11 @@ fn runtime_table_rows(html: &str) -> Vec<[String; 3]> {
         .split("<tr>")
         .skip(1) // the rest of the header row
         .map(|row| {
-            let cells: Vec<String> =
-                row.split("<td>").skip(1).map(|c| cell_text(&c[..c.find("</td>").unwrap()])).collect();
+            let cells: Vec<String> = row
+                .split("<td")
+                .skip(1)
+                .map(|c| cell_text(&c[c.find('>').unwrap() + 1..c.find("</td>").unwrap()]))
+                .collect();
             cells.try_into().unwrap_or_else(|c| panic!("a row of three cells: {c:?}"))
         })
         .collect()
@@ -219,7 +222,12 @@ fn table_rows(html: &str, header: &str) -> Vec<Vec<String>> {
     table
         .split("<tr>")
         .skip(1)
-        .map(|row| row.split("<td>").skip(1).map(|c| cell_text(&c[..c.find("</td>").unwrap()])).collect())
+        .map(|row| {
+            row.split("<td")
+                .skip(1)
+                .map(|c| cell_text(&c[c.find('>').unwrap() + 1..c.find("</td>").unwrap()]))
+                .collect()
+        })
         .collect()
 }
 

@@ -153,7 +153,15 @@ fn release_note(kept: &KeptViews) -> Option<String> {
 
 #[component]
 pub fn Explorer(props: &ExplorerProps) -> Html {
-    let state = use_reducer(|| State::new(props.initial.clone()));
+    let state = use_reducer(|| {
+        let mut state = State::new(props.initial.clone());
+        // A phone's box shows about 40 characters: a line cut there hides a call's arguments
+        // (`trainer=CustomTrainer(func=train, n…`), so phones start with long lines wrapped.
+        if browser::narrow() {
+            state.long_lines = LongLines::Wrap;
+        }
+        state
+    });
     let sel = state.selection.clone();
     let prepared = PreparedStore(use_mut_ref(Default::default));
     let (view, kept_views) = use_view(&sel, &prepared);
@@ -211,6 +219,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let pasted = use_mut_ref(|| None::<String>);
     let handlers = use_handlers(state.dispatcher(), status.setter(), pasted.clone());
     let wrap = long_lines == LongLines::Wrap;
+    // One switch for every box of long lines: the panes, migrate mode's and "What Kubernetes runs".
+    let wrap_toggle = html! {
+        <label class="wrap-toggle"><input type="checkbox" checked={wrap} onchange={handlers.flip_long_lines.clone()} />{ "Wrap long lines" }</label>
+    };
     let persona_idx = Persona::ALL.iter().position(|p| *p == sel.persona).unwrap_or(0);
     let framework_idx = Framework::ALL.iter().position(|f| *f == sel.framework).unwrap_or(0);
     let personas: Vec<_> = Persona::ALL.iter().map(|p| (p.id(), p.label())).collect();
@@ -239,7 +251,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let not_in_v2: Vec<_> = ParamKey::ALL.into_iter().filter(|k| !v2_pane_takes(&sel, *k)).collect();
 
     html! {
-        <div class={classes!("tv2x", theme_class, props.compact.then_some("compact"))}>
+        <div class={classes!("tv2x", theme_class, props.compact.then_some("compact"), wrap.then_some("wrap"))}>
             if !props.compact {
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "View" }</span>
@@ -260,6 +272,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 </div>
             }
             if sel.mode == Mode::Migrate && !props.compact {
+                { wrap_toggle.clone() }
                 <Migrate initial={pasted.borrow().clone().unwrap_or_else(|| view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default())}
                     on_text={handlers.keep_pasted.clone()}
                     release={sel.release} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
@@ -292,23 +305,23 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             <div class="legend">
                 <span class="swatch" aria-hidden="true"></span>
                 <span class="legend-text">{ "Highlighted V1 lines: infrastructure that a V2 runtime now owns." }</span>
-                <label class="wrap-toggle"><input type="checkbox" checked={wrap} onchange={handlers.flip_long_lines.clone()} />{ "Wrap long lines" }</label>
+                { wrap_toggle.clone() }
             </div>
             if stale {
                 <p class="panes-stale" role="status">
                     { "Not updated: fix the field marked in red. Until then the panes show its last valid value, and Copy is off." }
                 </p>
             }
-            <div class={classes!("panes", stale.then_some("stale"), wrap.then_some("wrap"))}>
+            <div class={classes!("panes", stale.then_some("stale"))}>
                 <Pane pane={view.v2.clone()} long_lines={long_lines} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
                 <Pane pane={view.v1.clone()} long_lines={long_lines} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
             </div>
             // Not in the post's compact presets: their sections embed their own (post/, later).
             if explainable && !props.compact {
-                { lazy_pane("explain", "k8s-pane", "What Kubernetes runs", pane_query.clone()) }
+                { lazy_pane("explain", "k8s-pane", "What Kubernetes runs", pane_query.clone(), wrap_toggle) }
             }
             if upgradable && !props.compact {
-                { lazy_pane("upgrade", "upgrade-pane", "Upgrading from an older release", pane_query) }
+                { lazy_pane("upgrade", "upgrade-pane", "Upgrading from an older release", pane_query, html! {}) }
             }
             }
             <div class="sr-only" aria-live="polite" role="status">{ (*status).clone() }</div>

@@ -95,6 +95,11 @@ pub fn parse_sync_detail(event: &web_sys::Event) -> Option<(u32, String)> {
 
 pub const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
 
+/// A phone-sized window, where code boxes start with long lines wrapped.
+pub fn narrow() -> bool {
+    window().and_then(|w| w.match_media("(max-width: 600px)").ok().flatten()).is_some_and(|m| m.matches())
+}
+
 /// The theme to show: the host page's explicit choice, else the reader's system setting.
 pub fn theme() -> &'static str {
     host_theme().unwrap_or_else(|| {

@@ -325,6 +325,37 @@ for (const [i, site] of SITES.entries()) {
     await context.close();
   });
 
+  for (const width of [1280, 390]) {
+    test(`${site.name}: at ${width} px a shared link lands with the widget's first row below the site's fixed header`, async () => {
+      const { context, page, url } = await open(i, { width, height: 844 });
+      // A shared link: the widget's own keys, no fragment (www/explorer.js lands on the widget).
+      await page.goto(url('?persona=data-scientist&framework=pytorch'));
+      await waitMounted(page);
+      await page.waitForLoadState('load');
+      // Each mount puts the landing back in place (www/explorer.js): wait for the widget there.
+      await page
+        .waitForFunction((FULL) => Math.abs(document.querySelector(FULL).getBoundingClientRect().top) < 200, FULL, { timeout: 5000 })
+        .catch(() => {});
+      await nextFrames(page);
+      const seen = await page.evaluate((FULL) => {
+        const widget = document.querySelector(FULL);
+        const first = widget.shadowRoot.querySelector('.control, .mode, [role="radiogroup"]') ?? widget;
+        // The host's bars fixed or stuck at the top of the window, where they cover the page.
+        const bars = [...document.querySelectorAll('body *')]
+          .filter((e) => /fixed|sticky/.test(getComputedStyle(e).position) && !widget.contains(e))
+          .map((e) => e.getBoundingClientRect())
+          .filter((b) => b.height > 0 && b.width > innerWidth / 2 && b.top < innerHeight / 2 && b.bottom < innerHeight / 2)
+          .sort((a, b) => a.top - b.top);
+        // The bars stacked from the window's top (Furo's header under its announcement).
+        let header = 0;
+        for (const b of bars) if (b.top <= header + 4) header = Math.max(header, b.bottom);
+        return { row: first.getBoundingClientRect().top, header };
+      }, FULL);
+      assert.ok(seen.row >= seen.header && seen.row < seen.header + 200, `the widget's first row is at ${seen.row} px, the header ends at ${seen.header} px`);
+      await context.close();
+    });
+  }
+
   test(`${site.name}: the widget's theme follows the site's`, async () => {
     for (const step of site.themes) {
       const { context, page, url } = await open(i, { colorScheme: step.colorScheme });

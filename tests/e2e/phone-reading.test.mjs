@@ -31,8 +31,12 @@ for (const width of [390, 320]) test(`with Wrap long lines on a ${width} px phon
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   // The elements that hang a line are made only for wrapping panes: scrolling ones have none.
   const hangs = () => page.evaluate((MAIN) => document.querySelector(MAIN).shadowRoot.querySelectorAll('.panes pre > code .ln[class*=" i"]').length, MAIN_WIDGET);
+  // A phone starts with long lines wrapped: unwrapped first, the panes scroll and hang nothing.
+  assert.equal(await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().isChecked(), true, 'a phone starts wrapped');
+  await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().uncheck();
+  await frames(page);
   assert.equal(await hangs(), 0, 'hang elements while the panes scroll');
-  await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).check();
+  await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().check();
   await frames(page);
   assert.ok((await hangs()) > 0, 'no hang element once the panes wrap');
   const lines = await page.evaluate((MAIN) => {
@@ -105,7 +109,7 @@ for (const width of [390, 320]) test(`with Wrap long lines on a ${width} px phon
 // indent: a row of spaces only, which read as a blank line the code does not have.
 for (const width of [390, 320]) test(`with Wrap long lines on a ${width} px phone, no row of a pane shows only an indent`, async () => {
   const { page, errors } = await open('persona=data-scientist&framework=jax', { ...PHONE, viewport: { width, height: 844 } });
-  await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).check();
+  await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().check();
   await frames(page);
   const { blankRows, wrapped } = await page.evaluate((MAIN) => {
     const blankRows = [];
@@ -200,4 +204,21 @@ test('the release picker strikes only the name of a framework the release lacks,
     assert.deepEqual(errors, []);
     await context.close();
   }
+});
+
+// Every table of the post reads on a 390 px phone without a sideways scroll: the rows become
+// cards (page.css, data-label from the post's renderer) and no value breaks inside a token.
+test('at 390 px no table of the post scrolls sideways', async () => {
+  const { context, page } = await open('', { ...PHONE, viewport: { width: 390, height: 844 } });
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll('.post table')]
+      .filter((t) => !t.closest('[data-trainer-v2-explorer]'))
+      .map((t) => {
+        const box = t.closest('.k8s-env-wrap, .pods-env') ?? t;
+        return { head: t.querySelector('th')?.textContent, over: box.scrollWidth - box.clientWidth };
+      })
+      .filter((t) => t.over > 0),
+  );
+  assert.deepEqual(wide, []);
+  await context.close();
 });

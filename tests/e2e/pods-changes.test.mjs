@@ -100,7 +100,7 @@ test('a real PyTorchJob shows what changes for its pods, role by role, with an e
   // folded under their count.
   assert.equal(seen.groups[0].heading, 'Changes how your pods run (14)');
   assert.notEqual(seen.groups[0].bar, '0px');
-  assert.match(seen.sides, /24 difference\(s\), each with its reason: 14 change how the pods run/);
+  assert.match(seen.sides, /24 difference\(s\), each with its reason: what changes how the pods run, 14; plumbing V2 does its own way, 1; the operators' bookkeeping, 9\./);
   assert.deepEqual(seen.bookkeeping.open, false);
   assert.match(seen.bookkeeping.summary, /^The operators' bookkeeping \(9\)/);
   assert.ok(!seen.items.some((t) => t.includes('training.kubeflow.org/')), 'a label difference is not folded');

@@ -232,7 +232,7 @@ test('at 390 px no part of the post scrolls sideways', async () => {
   await context.close();
 });
 
-test('at 390 px "Wrap long lines" shows every line of the panes in full, and the panes say they scroll', async () => {
+test('at 390 px long lines start wrapped, every line of the panes in full; unwrapped, the panes say they scroll', async () => {
   const { context, page, go } = await open('?persona=data-scientist&framework=tensorflow', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await go();
   await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
@@ -246,13 +246,15 @@ test('at 390 px "Wrap long lines" shows every line of the panes in full, and the
         cue: getComputedStyle(pre).backgroundImage.includes('radial-gradient'),
       })),
     MAIN_WIDGET);
-  const before = await blocks();
-  assert.ok(before.some((b) => b.clipped), 'some line is wider than a 390 px pane');
-  assert.ok(before.every((b) => b.cue), 'every pane block shows that it scrolls');
-  const toggle = page.locator(`${MAIN_WIDGET} .wrap-toggle`);
+  // A phone starts wrapped: `trainer=CustomTrainer(func=train, n…` would hide its arguments.
+  assert.equal(await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().isChecked(), true);
+  assert.deepEqual((await blocks()).filter((b) => b.clipped), [], 'no line clipped while wrapped');
+  const toggle = page.locator(`${MAIN_WIDGET} .legend .wrap-toggle`).first();
   await toggle.click();
-  assert.equal(await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).isChecked(), true);
-  assert.deepEqual((await blocks()).filter((b) => b.clipped), [], 'no line clipped once wrapped');
+  assert.equal(await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().isChecked(), false);
+  const after = await blocks();
+  assert.ok(after.some((b) => b.clipped), 'some line is wider than a 390 px pane');
+  assert.ok(after.every((b) => b.cue), 'every pane block shows that it scrolls');
   await context.close();
 });
 

@@ -15,11 +15,6 @@ use explorer_core::yaml::{self, Sink};
 use serde::Serialize;
 use std::fmt::Write;
 
-/// A group of the pod comparison's differences: its class, its heading, which concerns it holds.
-type DifferenceGroup = (&'static str, &'static str, fn(explorer_core::migrate::pods::Concern) -> bool);
-/// Fields, each with the roles whose pods differ in it.
-type FieldsWithRoles<'a> = Vec<(&'a str, Vec<&'a str>)>;
-
 fn class_of(kind: Kind) -> &'static str {
     match kind {
         Kind::Mapped | Kind::Renamed | Kind::Converted | Kind::Added | Kind::Attention => "m",
@@ -265,8 +260,8 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
     let unexplained = c.unexplained().count();
     let _ = write!(
         out,
-        "{} difference(s), {}: <strong>{behaviour} change how the pods run</strong>, {plumbing} are plumbing V2 does its own \
-         way, {bookkeeping} are the operators' bookkeeping.</p>",
+        "{} difference(s), {}: <strong>what changes how the pods run, {behaviour}</strong>; plumbing V2 does its own way, \
+         {plumbing}; the operators' bookkeeping, {bookkeeping}.</p>",
         c.differences.len(),
         if unexplained == 0 { "each with its reason".to_string() } else { format!("{unexplained} unexplained") }
     );
@@ -283,12 +278,13 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
         push_escaped_html(out, &same.join(", "));
         out.push_str(".</p>");
     }
-    let groups: [DifferenceGroup; 2] = [
-        ("pods-behaviour", "Changes how your pods run", |k: Concern| k.changes_behaviour()),
-        ("pods-plumbing", "Done another way in V2", |k: Concern| k == Concern::Plumbing),
+    type Keep<'a> = &'a dyn Fn(Concern) -> bool;
+    let groups: [(&str, &str, Keep); 2] = [
+        ("pods-behaviour", "Changes how your pods run", &|k: Concern| k.changes_behaviour()),
+        ("pods-plumbing", "Done another way in V2", &|k: Concern| k == Concern::Plumbing),
     ];
     for (class, heading, keep) in groups {
-        let n = count(&keep);
+        let n = count(keep);
         if n == 0 {
             continue;
         }
@@ -296,12 +292,22 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
             out,
             "<div class=\"pods-group {class}\"><p class=\"pods-h4\" role=\"heading\" aria-level=\"4\">{heading} <span class=\"pods-count\">({n})</span></p>"
         );
-        for role in &roles {
-            let here: Vec<&Difference> = c.differences.iter().filter(|x| x.role == *role && keep(x.concern)).collect();
-            if here.is_empty() {
-                continue;
+        // Each role's list first, then the roles' variable tables: a table runs long, and the
+        // scheduling and resource changes of a later role must not wait below it.
+        for tables in [false, true] {
+            for role in &roles {
+                let mut here: Vec<&Difference> = c
+                    .differences
+                    .iter()
+                    .filter(|x| x.role == *role && keep(x.concern) && x.rename.is_some() == tables)
+                    .collect();
+                if here.is_empty() {
+                    continue;
+                }
+                // Scheduling first, then resources, variables, commands, ... (Concern's order).
+                here.sort_by_key(|x| x.concern);
+                push_role_html(out, role, &here, !tables);
             }
-            push_role_html(out, role, &here);
         }
         out.push_str("</div>");
     }
@@ -313,13 +319,16 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
 
 /// One role's differences of a group: the list (each tagged with its concern, the rules it adds
 /// or drops said in words), then the variables V2 replaces as a table.
-fn push_role_html(out: &mut String, role: &str, here: &[&explorer_core::migrate::pods::Difference]) {
+fn push_role_html(out: &mut String, role: &str, here: &[&explorer_core::migrate::pods::Difference], heading: bool) {
     use explorer_core::migrate::pods::Difference;
-    // Headings as role=heading paragraphs: a host's table of contents (jekyll-toc) lists every
-    // <h3>/<h4>, and these belong to a figure, not to the post's outline.
-    out.push_str("<div class=\"pods-role\"><p class=\"pods-h5\" role=\"heading\" aria-level=\"5\">");
-    push_escaped_html(out, role);
-    out.push_str("</p>");
+    out.push_str("<div class=\"pods-role\">");
+    if heading {
+        // Headings as role=heading paragraphs: a host's table of contents (jekyll-toc) lists
+        // every <h3>/<h4>, and these belong to a figure, not to the post's outline.
+        out.push_str("<p class=\"pods-h5\" role=\"heading\" aria-level=\"5\">");
+        push_escaped_html(out, role);
+        out.push_str("</p>");
+    }
     let (renames, others): (Vec<&Difference>, Vec<&Difference>) = here.iter().partition(|x| x.rename.is_some());
     if !others.is_empty() {
         out.push_str("<ul class=\"pods-diffs\">");
@@ -360,9 +369,10 @@ fn push_role_html(out: &mut String, role: &str, here: &[&explorer_core::migrate:
         // (axe landmark-unique). On a phone its rows stack (pods.css), so nothing scrolls sideways.
         out.push_str("<div class=\"pods-env\" role=\"group\" aria-label=\"Environment renames, ");
         push_escaped_html(out, role);
+        out.push_str("\"><table><caption>Variables V1 set that V2 replaces, ");
+        push_escaped_html(out, role);
         out.push_str(
-            "\"><table>\
-             <caption>Variables V1 set that V2 replaces</caption><thead><tr><th scope=\"col\">V1 variable</th>\
+            "</caption><thead><tr><th scope=\"col\">V1 variable</th>\
              <th scope=\"col\">V1 value</th><th scope=\"col\">V2 sets instead</th>\
              <th scope=\"col\">How they relate</th></tr></thead><tbody>",
         );
@@ -405,7 +415,9 @@ fn push_bookkeeping_html(out: &mut String, c: &PodComparison, n: usize) {
          operator sets to find its pods</summary>"
     );
     // (reason, [(field, [roles])]) in first-seen order.
-    let mut by_reason: Vec<(&str, FieldsWithRoles)> = Vec::new();
+    /// A field and the roles it was on.
+    type Fields<'a> = Vec<(&'a str, Vec<&'a str>)>;
+    let mut by_reason: Vec<(&str, Fields)> = Vec::new();
     for d in c.differences.iter().filter(|d| d.concern == Concern::Bookkeeping) {
         let reason = d.reason.as_deref().unwrap_or_default();
         let at = match by_reason.iter().position(|(r, _)| *r == reason) {

@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 /// The disclosure `pane` (the converter's name for it, see pkg-migrate/converter.js) for a
 /// selection's URL query (persona, framework, parameters, release).
-pub fn lazy_pane(pane: &'static str, class: &'static str, title: &'static str, query: String) -> Html {
+pub fn lazy_pane(pane: &'static str, class: &'static str, title: &'static str, query: String, toggle: Html) -> Html {
     let ontoggle = Callback::from(|e: Event| {
         if let Some(details) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
             if details.has_attribute("open") {
@@ -22,6 +22,7 @@ pub fn lazy_pane(pane: &'static str, class: &'static str, title: &'static str, q
     html! {
         <details class={classes!("report", class)} data-pane={pane} data-query={query} {ontoggle}>
             <summary>{ title }</summary>
+            { toggle }
             <div class="pane-body"></div>
         </details>
     }

@@ -138,7 +138,61 @@ fn render_body(markdown: &str) -> (String, Vec<Heading>) {
     }
     let mut out = String::new();
     html::push_html(&mut out, events.into_iter());
-    (out, headings)
+    (label_cells(&out), headings)
+}
+
+/// Each body cell of a table gets its column's heading as `data-label`: on a phone the rows
+/// read as cards (page.css), each value under its column's name, so no table scrolls sideways.
+fn label_cells(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + html.len() / 8);
+    let mut rest = html;
+    while let Some(start) = rest.find("<table>") {
+        let Some(len) = rest[start..].find("</table>") else { break };
+        let table = &rest[start..start + len];
+        out.push_str(&rest[..start]);
+        let head_end = table.find("</thead>").unwrap_or(0);
+        let labels: Vec<String> = table[..head_end]
+            .split("<th")
+            .skip(1)
+            // `<th>` or `<th style=…>`, not `<thead>`.
+            .filter(|cell| cell.starts_with(['>', ' ']))
+            .map(|cell| {
+                let inner = cell.split_once('>').map_or("", |(_, c)| c);
+                let inner = inner.split("</th>").next().unwrap_or_default();
+                // The heading's text, without its markup.
+                let mut text = String::new();
+                let mut in_tag = false;
+                for c in inner.chars() {
+                    match c {
+                        '<' => in_tag = true,
+                        '>' => in_tag = false,
+                        '"' if !in_tag => text.push_str("&quot;"),
+                        _ if !in_tag => text.push(c),
+                        _ => {}
+                    }
+                }
+                text
+            })
+            .collect();
+        out.push_str(&table[..head_end]);
+        for (i, row) in table[head_end..].split("<tr>").enumerate() {
+            if i > 0 {
+                out.push_str("<tr>");
+            }
+            for (n, cell) in row.split("<td").enumerate() {
+                if n > 0 {
+                    out.push_str("<td");
+                    if let Some(label) = labels.get(n - 1) {
+                        out.push_str(&format!(" data-label=\"{label}\""));
+                    }
+                }
+                out.push_str(cell);
+            }
+        }
+        rest = &rest[start + len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn toc(headings: &[Heading]) -> String {
@@ -195,6 +249,15 @@ pub fn render_page(source: &str, template: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_cells_carry_their_column_heading() {
+        let (html, _) = render_body("| Runtime | Since |\n|---|---|\n| `torch` | v2.0 |\n");
+        assert!(
+            html.contains("<td data-label=\"Runtime\"><code>torch</code></td><td data-label=\"Since\">v2.0</td>"),
+            "{html}"
+        );
+    }
 
     #[test]
     fn slugs_are_stable() {
