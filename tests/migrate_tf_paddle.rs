@@ -121,7 +121,13 @@ fn every_role_mix_converts_validates_and_runs_the_same_pods_at_every_release() {
             let m = migrate_to(&text, *release).unwrap();
             let d = &m.docs[0];
             let Outcome::Written { objects, report, .. } = &d.outcome else {
-                problems.push(format!("{at}: not converted: {:?}", m.failures()));
+                // A PaddleJob whose leader sets no command (upstream's controller test): its first
+                // pod's own IP can only come from a wrapper around the command, so it is refused.
+                let no_command = text.contains("kind: PaddleJob") && !text.contains("command");
+                let said = m.failures().iter().any(|f| f.contains("wrapping the container's command"));
+                if !(no_command && said) {
+                    problems.push(format!("{at}: not converted: {:?}", m.failures()));
+                }
                 continue;
             };
             for o in objects {

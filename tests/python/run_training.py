@@ -334,6 +334,8 @@ def panes(args, query):
 def resolve(value, index):
     if value.startswith("fieldRef:"):
         path = value[len("fieldRef:"):]
+        if path == "status.podIP":
+            return value  # the pod's address, which run_case gives it
         if path != COMPLETION_INDEX:
             raise SystemExit(f"no per-pod value for fieldRef {path}")
         return str(index)
@@ -565,7 +567,13 @@ def inside(workdir):
         running = {}
         for pod in spec:
             log = open(workdir / f"pod-{pod['pod']}.log", "w")
-            argv = ["ip", "netns", "exec", pod["netns"], *pod["argv"]] if pod["netns"] else pod["argv"]
+            argv = pod["argv"]
+            if pod["netns"]:
+                # Its own network and hostname, as a pod has (paddle.distributed.launch finds its
+                # IP from its hostname).
+                name = pod["host"].split(".")[0]
+                argv = ["ip", "netns", "exec", pod["netns"], "unshare", "--uts", "--", "sh", "-c",
+                        'hostname "$0" && exec "$@"', name, *argv]
             proc = subprocess.Popen(argv, env=pod["env"], cwd=pod["cwd"], stdout=log,
                                     stderr=subprocess.STDOUT, start_new_session=True)
             running[proc.pid] = pod
@@ -659,7 +667,7 @@ def v1_cases(args, newest):
 
 
 # The migrated TFJob and PaddleJob: (framework, file under tests/python/jobs).
-MIGRATED = (("tensorflow", "tfjob-mwms.yaml"),)
+MIGRATED = (("tensorflow", "tfjob-mwms.yaml"), ("paddle", "paddlejob-collective.yaml"))
 
 
 def migrated_cases(args, newest):

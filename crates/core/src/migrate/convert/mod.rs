@@ -23,7 +23,7 @@ mod patch;
 mod pod_settings;
 mod policies;
 mod quantities;
-mod roles;
+pub(crate) mod roles;
 mod runtime;
 mod topology;
 mod trainer;

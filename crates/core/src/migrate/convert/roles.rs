@@ -15,6 +15,18 @@ use super::*;
 use crate::model::pod::{ContainerPort, EnvVar};
 use crate::model::v2::MlPolicy;
 
+/// The shell script that wraps the command of a PaddleJob's leader (the Master, else the
+/// Workers): `paddle.distributed.launch` starts its rendezvous server only where PADDLE_MASTER's
+/// host is the pod's own IP (paddle/distributed/launch/controllers/master.py, HTTPMaster), which
+/// is why v1.9 gives the leader's first pod `$(POD_IP_DUMMY):port` (envvar.go:74-100). One
+/// template cannot hold a value for one pod only, so the first pod's shell sets it, then `exec`s
+/// the container's own command and arguments unchanged (the same process, so signals reach it).
+/// `{port}` is the leader's port.
+pub(crate) const PADDLE_LEADER_WRAPPER: &str =
+    r#"if [ "$JOB_COMPLETION_INDEX" = 0 ]; then export PADDLE_MASTER="$POD_IP_DUMMY:{port}"; fi; exec "$@""#;
+/// `$0` of the wrapper's shell.
+pub(crate) const PADDLE_LEADER_ARG0: &str = "paddle-leader";
+
 /// The variable each pod reads its index from (the Job controller's own name for it).
 pub(crate) const INDEX_VAR: &str = "JOB_COMPLETION_INDEX";
 
@@ -48,6 +60,21 @@ pub(super) fn refusal(kind: V1Kind, doc: &Value) -> Option<String> {
              or drop enableDynamicWorker and migrate"
                 .into(),
         );
+    }
+    if kind == V1Kind::PaddleJob {
+        let leader = if specs.contains_key("Master") { "Master" } else { "Worker" };
+        let containers =
+            specs.get(leader).and_then(|r| r.pointer("/template/spec/containers")).and_then(Value::as_array);
+        let main = containers.and_then(|cs| cs.iter().find(|c| c["name"] == "paddle").or(cs.first()));
+        let has_command = main.and_then(|c| c.get("command")).and_then(Value::as_array).is_some_and(|c| !c.is_empty());
+        if main.is_some() && !has_command {
+            return Some(format!(
+                "spec.{field}.{leader}: its first pod must name its own IP in PADDLE_MASTER, which one V2 template \
+                 can give only by wrapping the container's command, and this container sets none (the image's \
+                 entrypoint runs). Set the command the image runs (e.g. python -m paddle.distributed.launch ...), \
+                 then migrate"
+            ));
+        }
     }
     if kind == V1Kind::TfJob && specs.contains_key("Chief") && specs.contains_key("Master") {
         return Some("a TFJob has at most one Chief or Master (the v1.9 webhook refuses both)".into());
@@ -133,6 +160,15 @@ impl Conversion<'_> {
                 EnvVar::new("PADDLE_NNODES", &total.to_string()),
             ];
             if let Some(l) = leader {
+                if l.rtype == r.rtype {
+                    // For the wrapper: which pod this is, and its IP.
+                    vars.push(index_env());
+                    vars.push(EnvVar {
+                        name: "POD_IP_DUMMY".into(),
+                        value: None,
+                        value_from: Some(crate::tree!({"fieldRef": {"fieldPath": "status.podIP"}})),
+                    });
+                }
                 vars.push(EnvVar::new("PADDLE_MASTER", &format!("{job}-{}-0-0.{job}:{}", l.rjob, l.port)));
                 if l.rtype == "Master" {
                     let name = if r.rtype == "Master" { "PADDLE_SERVER_NUM" } else { "PADDLE_TRAINER_NUM" };
@@ -146,6 +182,7 @@ impl Conversion<'_> {
         // The node job the plain runtime starts from: each role's job is a copy of it.
         let base_job =
             rt.spec.template.spec.replicated_jobs.pop().ok_or("internal error: the plain runtime has no node job")?;
+        let leader_type = leader.map(|l| (l.rtype.clone(), l.port));
         let mut trainer = Trainer::default();
         for (r, vars) in roles.iter().zip(&contracts) {
             let rep = &self.replicas[&r.rtype];
@@ -223,6 +260,20 @@ impl Conversion<'_> {
                 self.report.moved(format!("{main_path}.ports"), format!("{container_at}.ports"), "");
             }
             node.env.extend(vars.iter().cloned());
+            if let Some((_, port)) = leader_type.as_ref().filter(|(t, _)| !tf && *t == r.rtype) {
+                let wrapped = paddle_leader_command(&c.command, *port);
+                let note = "wrapped: the leader's first pod sets PADDLE_MASTER to its own IP, as v1.9 did, then \
+                            execs this command with its arguments unchanged";
+                let at = format!("{main_path}.command");
+                self.report.entries.retain(|e| e.from != at);
+                if r.rjob == "node" {
+                    trainer.command = wrapped;
+                    self.report.mapped_derived(at, "spec.trainer.command", note);
+                } else {
+                    node.command = wrapped;
+                    self.report.mapped_derived(at, format!("{container_at}.command"), note);
+                }
+            }
             if let Some(p) = restart {
                 self.report_restart_policy(format!("{path}.restartPolicy"), &p);
             }
@@ -315,6 +366,15 @@ impl Conversion<'_> {
         let target = if all_workers { "node" } else { target };
         Some(json!({"operator": "All", "targetReplicatedJobs": [target]}))
     }
+}
+
+/// The leader's command wrapped by [`PADDLE_LEADER_WRAPPER`].
+pub(crate) fn paddle_leader_command(command: &[String], port: i64) -> Vec<String> {
+    let script = PADDLE_LEADER_WRAPPER.replace("{port}", &port.to_string());
+    ["sh".to_string(), "-c".into(), script, PADDLE_LEADER_ARG0.into()]
+        .into_iter()
+        .chain(command.iter().cloned())
+        .collect()
 }
 
 fn index_env() -> EnvVar {

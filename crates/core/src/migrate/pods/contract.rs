@@ -8,6 +8,7 @@
 use super::facts::ContainerFacts;
 use crate::explain::v1::{Operated, Role};
 use crate::explain::{Explanation, COMPLETION_INDEX};
+use crate::migrate::convert::roles::{PADDLE_LEADER_ARG0, PADDLE_LEADER_WRAPPER};
 use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
 
@@ -63,7 +64,22 @@ fn rename_endpoints(v: &mut Json, hosts: &[(String, String)]) -> bool {
 }
 
 /// Whether V1's value and V2's expanded one say the same for one pod.
-fn same(name: &str, v1: Option<&str>, v2: Option<&str>, hosts: &[(String, String)], leader_self: Option<&str>) -> bool {
+/// The wrapper script of a PaddleJob leader's command (`convert::roles`), if the command is one.
+pub fn leader_wrapper(command: &[String]) -> Option<&str> {
+    match command {
+        [sh, c, script, arg0, ..] if sh == "sh" && c == "-c" && arg0 == PADDLE_LEADER_ARG0 => Some(script),
+        _ => None,
+    }
+}
+
+fn same(
+    name: &str,
+    v1: Option<&str>,
+    v2: Option<&str>,
+    hosts: &[(String, String)],
+    leader_self: Option<&str>,
+    wrapper: Option<&str>,
+) -> bool {
     match name {
         "TF_CONFIG" => {
             let (Some(Ok(mut ours)), Some(Ok(theirs))) =
@@ -78,15 +94,22 @@ fn same(name: &str, v1: Option<&str>, v2: Option<&str>, hosts: &[(String, String
         // at the leader's Service.
         "PADDLE_MASTER" => match (v1, v2) {
             (Some(ours), Some(theirs)) if ours.starts_with("$(POD_IP_DUMMY):") => {
-                // Its own address: V2 must name this same pod (the leader's first) at that port.
+                // Its own address: V2's wrapper sets it on this pod (the leader's first) at that
+                // port; the value it replaces names the same pod.
                 let port = &ours["$(POD_IP_DUMMY):".len()..];
-                leader_self.is_some_and(|own| theirs == format!("{own}:{port}"))
+                let script = PADDLE_LEADER_WRAPPER.replace("{port}", port);
+                wrapper == Some(script.as_str()) && leader_self.is_some_and(|own| theirs == format!("{own}:{port}"))
             }
             (Some(ours), Some(theirs)) => endpoint(ours, hosts).as_deref() == Some(theirs),
             _ => false,
         },
         // Only for the PADDLE_MASTER of the leader's pod 0.
-        "POD_IP_DUMMY" => v2.is_none() && v1.is_none_or(|v| v.is_empty() || v == "fieldRef:status.podIP"),
+        // V2 sets it on every pod of the leader's job; only the first one's wrapper reads it.
+        "POD_IP_DUMMY" => {
+            wrapper.is_some()
+                && v2 == Some("fieldRef:status.podIP")
+                && v1.is_none_or(|v| v.is_empty() || v == "fieldRef:status.podIP")
+        }
         _ => false,
     }
 }
@@ -123,7 +146,7 @@ pub fn explain(
         let v1 = c.env.iter().rev().find(|e| e.name == name).map(crate::explain::env_text);
         let v2_value = expanded(&v2_env, name, i as u32);
         let own = (role.replica_type == leader && i == 0).then_some(leader_host.as_str());
-        if !same(name, v1.as_deref(), v2_value.as_deref(), &hosts, own) {
+        if !same(name, v1.as_deref(), v2_value.as_deref(), &hosts, own, leader_wrapper(&theirs.command)) {
             return None;
         }
     }
@@ -137,13 +160,13 @@ pub fn explain(
             shown.join(", ")
         ),
         "PADDLE_MASTER" => format!(
-            "the same leader and port in each pod: V1 gave the leader's first pod its own IP ($(POD_IP_DUMMY)), \
-             since its Service had no address before the pod was ready, and the others the Service name; V2 names the \
-             leader's hostname in JobSet's Service, which publishes pods before they are ready ({})",
+            "the same leader and port in each pod: the leader's first pod its own IP (paddle.distributed.launch \
+             starts the rendezvous where the host is its own IP), in V1 as $(POD_IP_DUMMY):port, in V2 set by the \
+             wrapper of its command; the others the leader's name, V1's Service, V2's JobSet hostname ({})",
             shown.join(", ")
         ),
-        _ => "V1 set it on the leader's first pod only, to build its PADDLE_MASTER; V2's PADDLE_MASTER names the \
-              leader's hostname"
+        _ => "the pod's IP, which the leader's first pod puts in PADDLE_MASTER: V1 set it on that pod only, V2 on \
+              every pod of the leader's job, where the wrapper of the command reads it on the first"
             .into(),
     })
 }
