@@ -7,6 +7,9 @@
 #   - OpenMPI (Debian's openmpi-bin), whose mpirun the MPI runtimes' launcher runs.
 #   - JAX, XGBoost and MLX: PyPI's CPU wheels (jax[cpu], xgboost-cpu, mlx[cpu]) in
 #     .tools/venv-frameworks.
+#   - TensorFlow and PaddlePaddle (the migrated TFJob and PaddleJob): PyPI's CPU wheels
+#     (tensorflow-cpu, paddlepaddle) in venvs of their own, .tools/venv-tensorflow and
+#     .tools/venv-paddle: each pins its own numpy and protobuf, which clash with JAX's.
 # DeepSpeed is not installed: run_training.py says why it cannot run its pane.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,11 +31,20 @@ if (( ${#missing[@]} )); then
   fi
 fi
 
-if [[ -f $venv/.complete ]] && [[ "$(cat "$venv/.complete")" == "${pins[*]}" ]]; then
-  exit 0
-fi
-echo "fetch-framework-venvs: installing ${pins[*]} into $venv"
-rm -rf "$venv"
-python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet "${pins[@]}"
-echo "${pins[*]}" > "$venv/.complete"
+# A venv with these pins, kept when its .complete names the same pins.
+install_venv() {
+  local dir=$1
+  shift
+  if [[ -f $dir/.complete ]] && [[ "$(cat "$dir/.complete")" == "$*" ]]; then
+    return 0
+  fi
+  echo "fetch-framework-venvs: installing $* into $dir"
+  rm -rf "$dir"
+  python3 -m venv "$dir"
+  "$dir/bin/python" -m pip install --quiet "$@"
+  echo "$*" > "$dir/.complete"
+}
+
+install_venv "$venv" "${pins[@]}"
+install_venv .tools/venv-tensorflow "tensorflow-cpu==2.21.0"
+install_venv .tools/venv-paddle "paddlepaddle==3.3.1"

@@ -21,7 +21,12 @@ For every Trainer release line and every framework whose V2 pane holds a trainin
     an ssh stand-in that runs the command here. MPI_HARNESS_ENV lists what the harness adds to
     mpirun's env for this machine (root, loopback transport, Debian's libmpi name).
 The same for the V1 PyTorchJob pane, whose env is the Training Operator's (cited in
-v1_pytorch_env). Debian's torch 1.13 needs one mend under Python 3.11, made on the harness's
+v1_pytorch_env). The migrated TFJob (tests/python/jobs/tfjob-mwms.yaml): `migrate` writes its
+TrainJob and plain-ML runtime, `explain` gives each pod's command and env (TF_CONFIG expands
+$(JOB_COMPLETION_INDEX), as the kubelet does here), and the same script trains with
+MultiWorkerMirroredStrategy under V2's env and under V1's (`explain` of the TFJob: the
+operator's TF_CONFIG, per pod); each pod gets a network namespace of its own, since every
+TensorFlow task listens on port 2222. Debian's torch 1.13 needs one mend under Python 3.11, made on the harness's
 PYTHONPATH (mend/sitecustomize.py), never in a pane.
 
 Passing: every process exits 0, and each prints one line from a step the harness adds to the
@@ -156,6 +161,70 @@ print(f"ONE-JOB rank={_world.rank()} world={_world.size()} sum={_total.item():g}
       f"weights={' '.join(f'{w:.6f}' for w in _weights.tolist())}", flush=True)
 '''
 
+# The migrated TFJob's and PaddleJob's training code (tests/python/jobs): the whole script, which
+# reads only the contract the operator (V1) or the generated runtime (V2) gives each pod.
+TENSORFLOW_SCRIPT = """
+# run_training.py: MultiWorkerMirroredStrategy from TF_CONFIG, one step of a tiny model.
+import json
+import os
+
+import numpy as np
+import tensorflow as tf
+
+task = json.loads(os.environ["TF_CONFIG"])["task"]
+strategy = tf.distribute.MultiWorkerMirroredStrategy()
+with strategy.scope():
+    # MEAN: each worker's update is averaged across the workers, so all hold the same weights.
+    w = tf.Variable(tf.zeros([4, 1]), aggregation=tf.VariableAggregation.MEAN)
+rank = task["index"]
+data = np.random.default_rng(rank)
+x = tf.constant(data.normal(size=(8, 4)).astype("float32"))
+y = tf.constant(data.normal(size=(8, 1)).astype("float32"))
+
+
+@tf.function
+def step():
+    def replica():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((tf.matmul(x, w) - y) ** 2)
+        w.assign_sub(0.1 * tape.gradient(loss, w))
+        context = tf.distribute.get_replica_context()
+        return context.all_reduce(tf.distribute.ReduceOp.SUM, tf.constant(rank + 1.0))
+
+    return strategy.run(replica)
+
+
+total = strategy.experimental_local_results(step())[0]
+weights = " ".join(f"{v:.6f}" for v in w.numpy().ravel())
+print(f"ONE-JOB rank={rank} world={strategy.num_replicas_in_sync} sum={float(total):g} weights={weights}",
+      flush=True)
+"""
+
+PADDLE_SCRIPT = """
+# run_training.py: paddle.distributed from what paddle.distributed.launch set up, one step.
+import numpy as np
+import paddle
+import paddle.distributed as dist
+
+dist.init_parallel_env()
+rank, world = dist.get_rank(), dist.get_world_size()
+paddle.seed(0)
+model = paddle.DataParallel(paddle.nn.Linear(4, 1))
+data = np.random.default_rng(rank)
+x = paddle.to_tensor(data.normal(size=(8, 4)).astype("float32"))
+y = paddle.to_tensor(data.normal(size=(8, 1)).astype("float32"))
+optimizer = paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+paddle.nn.functional.mse_loss(model(x), y).backward()
+optimizer.step()
+total = paddle.to_tensor([rank + 1.0])
+dist.all_reduce(total)
+weights = " ".join(f"{v:.6f}" for p in model.parameters() for v in p.numpy().ravel())
+print(f"ONE-JOB rank={rank} world={world} sum={float(total.numpy()[0]):g} weights={weights}", flush=True)
+"""
+
+# Frameworks whose case runs a whole script of the harness's, not a pane's function.
+SCRIPTS = {"tensorflow": TENSORFLOW_SCRIPT, "paddle": PADDLE_SCRIPT}
+
 # How each framework's step is placed: "before" the `train()` call (a hook the pane's code
 # triggers as it leaves the group) or "after" it.
 STEPS = {"pytorch": ("before", TORCH_STEP), "jax": ("after", JAX_STEP), "xgboost": ("before", XGBOOST_STEP),
@@ -189,6 +258,11 @@ FRAMEWORKS = {
     "xgboost": Framework("xgboost", VENV / "bin", "xgboost", "scripts/fetch-framework-venvs.sh"),
     # mlx[cpu]; its MPI backend under Debian's OpenMPI, as the MPI runtime starts it.
     "mlx": Framework("mlx", VENV / "bin", "mlx.core", "scripts/fetch-framework-venvs.sh", commands=("mpirun",)),
+    # The migrated TFJob and PaddleJob: PyPI's CPU builds, each in a venv of its own.
+    "tensorflow": Framework("tensorflow", ROOT / ".tools" / "venv-tensorflow" / "bin", "tensorflow",
+                            "scripts/fetch-framework-venvs.sh"),
+    "paddle": Framework("paddle", ROOT / ".tools" / "venv-paddle" / "bin", "paddle",
+                        "scripts/fetch-framework-venvs.sh"),
 }
 
 # The panes with a training function whose framework has no run here, and why.
@@ -260,10 +334,47 @@ def panes(args, query):
 def resolve(value, index):
     if value.startswith("fieldRef:"):
         path = value[len("fieldRef:"):]
+        if path == "status.podIP":
+            return value  # the pod's address, which run_case gives it
         if path != COMPLETION_INDEX:
             raise SystemExit(f"no per-pod value for fieldRef {path}")
         return str(index)
     return value
+
+
+KUBELET_REF = re.compile(r"\$\((\w+)\)")
+
+
+def expand(env):
+    """The kubelet's `$(NAME)` expansion: a reference to a variable declared before it takes its
+    value; any other stays as written."""
+    out = {}
+    for name, value in env.items():
+        out[name] = KUBELET_REF.sub(lambda m: out.get(m.group(1), m.group(0)), value)
+    return out
+
+
+def per_pod(value, index):
+    """`explain`'s V1 env value for one pod: `per pod: [v0, v1, ...]` lists them."""
+    if not value.startswith("per pod: "):
+        return value
+    values, _ = json.JSONDecoder().raw_decode(value[len("per pod: "):])
+    return values[index]
+
+
+def v1_pods(explanation, namespace):
+    """The V1 operator's pods as `explain` models them (training-operator v1.9): each one's
+    command and env; the name each is reached at is its Service's, also as <svc>.<ns>.svc."""
+    pods = []
+    for group in explanation["pods"]:
+        for index, host in enumerate(group["hostnames"]):
+            for c in group["containers"]:
+                env = {k: per_pod(v, index) for k, v in c["env"].items()}
+                # A variable only some pods have (Paddle's POD_IP_DUMMY) reads "" on the others.
+                env = {k: v for k, v in env.items() if v != ""}
+                pods.append({"host": host, "aliases": [f"{host}.{namespace}.svc"],
+                             "argv": c["command"] + c["args"], "env": env})
+    return pods
 
 
 def v2_pods(explanation):
@@ -323,7 +434,10 @@ MPI_HARNESS_ENV = {
 
 
 def script(code, framework):
-    """What the SDK writes (the pane's function, then its call) with the harness's step."""
+    """What the SDK writes (the pane's function, then its call) with the harness's step; for the
+    migrated jobs, the harness's own script."""
+    if framework in SCRIPTS:
+        return code
     where, step = STEPS[framework]
     func = train_source(code)
     if func is None:
@@ -340,10 +454,15 @@ def run_case(label, framework, pods, code, workdir, hostfile=None):
     workdir.mkdir(parents=True)
     (workdir / "train.py").write_text(script(code, framework))
     # Each pod its own loopback address, as each pod has its own IP (OpenMPI takes two names of
-    # one address for one node); the machine's own name stays 127.0.0.1.
+    # one address for one node); the machine's own name stays 127.0.0.1. The migrated jobs' pods
+    # each get a network namespace of their own on a bridge (every TensorFlow task listens on
+    # the same port, 2222, as in the cluster).
+    own_net = framework in SCRIPTS
+    address = (lambda i: f"10.77.0.{2 + i}") if own_net else (lambda i: f"127.0.0.{2 + i}")
     lines = [f"127.0.0.1 localhost {socket.gethostname()}"]
     for i, pod in enumerate(pods):
-        lines.append(f"127.0.0.{2 + i} {pod['host']} {pod['host'].split('.')[0]}")
+        names = [pod["host"], pod["host"].split(".")[0], *pod.get("aliases", [])]
+        lines.append(f"{address(i)} {' '.join(dict.fromkeys(names))}")
     (workdir / "hosts").write_text("\n".join(lines) + "\n")
     rewrites = {p: str(workdir / "train.py") for p in PLACEHOLDERS}
     if hostfile is not None:
@@ -360,14 +479,18 @@ def run_case(label, framework, pods, code, workdir, hostfile=None):
         env = {"PATH": f"{fw.python_dir}:/usr/bin:/bin", "HOME": str(home),
                # Mends Debian's torch 1.13 under Python 3.11 (see mend/sitecustomize.py).
                "PYTHONPATH": str(HERE / "mend")}
-        env.update({k: rewrites.get(v, v) for k, v in pod["env"].items()})
+        # The pod's own IP (status.podIP) is its address here; then the kubelet's $(NAME) expansion.
+        pod_env = {k: address(i) if v == "fieldRef:status.podIP" else rewrites.get(v, v)
+                   for k, v in pod["env"].items()}
+        env.update(expand(pod_env))
         if pod["argv"][0] == "mpirun":
             (workdir / "session-mpirun").mkdir()
             # mpirun's session folder (TMPDIR: an MCA setting would reach the daemons too).
             env.update(MPI_HARNESS_ENV, OMPI_MCA_plm_rsh_agent=str(workdir / "ssh"),
                        TMPDIR=str(workdir / "session-mpirun"))
         spec.append({"pod": i, "host": pod["host"], "argv": [rewrites.get(a, a) for a in pod["argv"]],
-                     "env": env, "cwd": str(home)})
+                     "env": env, "cwd": str(home), "netns": f"pod{i}" if own_net else None,
+                     "address": address(i)})
     (workdir / "pods.json").write_text(json.dumps(spec, indent=2))
     inside = ["unshare", "--net", "--mount", "--", sys.executable, str(Path(__file__).resolve()),
               "--inside", str(workdir)]
@@ -410,6 +533,26 @@ def one_job(outputs):
     return problems
 
 
+def pod_networks(spec):
+    """A network namespace per pod, each with its address on one bridge (as pods on one node)."""
+    ip = lambda *a: subprocess.run(["ip", *a], check=True)  # noqa: E731
+    # `ip netns add` keeps its namespaces under /run/netns: a tmpfs seen only in this case's mount
+    # namespace, so nothing is left on the machine and two cases never meet.
+    os.makedirs("/run/netns", exist_ok=True)
+    subprocess.run(["mount", "-t", "tmpfs", "netns", "/run/netns"], check=True)
+    ip("link", "add", "pods", "type", "bridge")
+    ip("link", "set", "pods", "up")
+    for pod in spec:
+        ns, veth = pod["netns"], f"v{pod['pod']}"
+        ip("netns", "add", ns)
+        ip("link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", ns)
+        ip("link", "set", veth, "master", "pods")
+        ip("link", "set", veth, "up")
+        ip("-n", ns, "addr", "add", f"{pod['address']}/24", "dev", "eth0")
+        ip("-n", ns, "link", "set", "eth0", "up")
+        ip("-n", ns, "link", "set", "lo", "up")
+
+
 def inside(workdir):
     """In the case's own network and mount namespace: loopback up, /etc/hosts naming the pods,
     then every pod at once; when one fails, the rest are stopped."""
@@ -419,10 +562,19 @@ def inside(workdir):
         subprocess.run(["mount", "--bind", str(workdir / "hosts"), "/etc/hosts"], check=True)
         subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
         spec = json.loads((workdir / "pods.json").read_text())
+        if any(pod["netns"] for pod in spec):
+            pod_networks(spec)
         running = {}
         for pod in spec:
             log = open(workdir / f"pod-{pod['pod']}.log", "w")
-            proc = subprocess.Popen(pod["argv"], env=pod["env"], cwd=pod["cwd"], stdout=log,
+            argv = pod["argv"]
+            if pod["netns"]:
+                # Its own network and hostname, as a pod has (paddle.distributed.launch finds its
+                # IP from its hostname).
+                name = pod["host"].split(".")[0]
+                argv = ["ip", "netns", "exec", pod["netns"], "unshare", "--uts", "--", "sh", "-c",
+                        'hostname "$0" && exec "$@"', name, *argv]
+            proc = subprocess.Popen(argv, env=pod["env"], cwd=pod["cwd"], stdout=log,
                                     stderr=subprocess.STDOUT, start_new_session=True)
             running[proc.pid] = pod
         signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError()))
@@ -465,7 +617,7 @@ def v2_cases(args, lines):
     """The cases of each release line and framework, and those not run with why."""
     cases, skipped = [], []
     for line in lines:
-        for framework in list(FRAMEWORKS) + list(NOT_RUN):
+        for framework in [f for f in FRAMEWORKS if f not in SCRIPTS] + list(NOT_RUN):
             if args.frameworks and framework not in args.frameworks:
                 continue
             query = f"persona=data-scientist&release={line}&framework={framework}&nodes={NODES}&gpus=0"
@@ -512,6 +664,40 @@ def v1_cases(args, newest):
                             f"the V1 pane applies a {kind} that runs the reader's own {PLACEHOLDERS[0]}: it shows "
                             "no training code to run (kubeflow-training builds only PyTorchJob and TFJob)"))
     return cases, skipped
+
+
+# The migrated TFJob and PaddleJob: (framework, file under tests/python/jobs).
+MIGRATED = (("tensorflow", "tfjob-mwms.yaml"), ("paddle", "paddlejob-collective.yaml"))
+
+
+def migrated_cases(args, newest):
+    """Each job as Training Operator v1.9 runs it (explain's V1 model) and as Trainer runs what
+    `migrate` makes of it (explain of the TrainJob and its generated runtime), at the newest
+    release: the contract is written the same for every release (tests/migrate_tf_paddle.rs)."""
+    import yaml
+
+    cases = []
+    for framework, file in MIGRATED:
+        if args.frameworks and framework not in args.frameworks:
+            continue
+        path = HERE / "jobs" / file
+        job = yaml.safe_load(path.read_text())
+        kind, namespace = job["kind"], job["metadata"].get("namespace", "default")
+        out = subprocess.run(shlex.split(args.explorer) + ["migrate", "--target", newest, str(path)], cwd=ROOT,
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            raise SystemExit(f"migrate {file} failed: {out.stderr}")
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml") as converted:
+            converted.write(out.stdout)
+            converted.flush()
+            explanation = explorer(args, "explain", "--release", newest, converted.name, "--format", "json")
+        if explanation.get("rejected"):
+            raise SystemExit(f"{file}: the explanation is a rejection: {explanation['rejected']}")
+        pods, _ = v2_pods(explanation)
+        cases.append(Case(f"{newest} v2 {framework} (migrated {kind})", framework, pods, SCRIPTS[framework]))
+        v1 = v1_pods(explorer(args, "explain", str(path), "--format", "json"), namespace)
+        cases.append(Case(f"v1 {framework} ({kind})", framework, v1, SCRIPTS[framework]))
+    return cases
 
 
 def run(cases, workroot):
@@ -601,6 +787,7 @@ def main():
         cases, skipped = v2_cases(args, lines)
         v1, v1_skipped = v1_cases(args, lines[-1])
         cases += v1
+        cases += migrated_cases(args, lines[-1])
         skipped += v1_skipped
         failed = run(cases, workroot)
         for label, why in skipped:

@@ -126,7 +126,11 @@ fn migrate_refuses_tfjob_and_bad_input_with_one_line_each_and_exit_1() {
     std::fs::create_dir_all(&dir).unwrap();
     let garbage = dir.join("garbage.bin");
     std::fs::write(&garbage, [0u8, 159, 146, 150, 0, 1]).unwrap();
-    let out = cli(&["migrate", "--quiet", &reference("v1-examples/tensorflow/simple.yaml"), garbage.to_str().unwrap()]);
+    // A TFJob whose workers come and go (enableDynamicWorker) has no V2 form.
+    let dynamic = dir.join("dynamic.yaml");
+    let tf = std::fs::read_to_string(reference("v1-examples/tensorflow/simple.yaml")).unwrap();
+    std::fs::write(&dynamic, tf.replacen("spec:\n", "spec:\n  enableDynamicWorker: true\n", 1)).unwrap();
+    let out = cli(&["migrate", "--quiet", dynamic.to_str().unwrap(), garbage.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();
     let lines: Vec<_> = stderr.lines().filter(|l| l.starts_with("trainer-explorer:")).collect();

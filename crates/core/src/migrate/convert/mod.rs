@@ -23,6 +23,7 @@ mod patch;
 mod pod_settings;
 mod policies;
 mod quantities;
+pub(crate) mod roles;
 mod runtime;
 mod topology;
 mod trainer;
@@ -79,9 +80,10 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
     let source = match (operator, api, kind) {
         (Some(op), ..) if op == explorer_data::served::MPI_OPERATOR => Source::MpiV2beta1,
         (Some(_), ..) => match V1Kind::from_kind(kind) {
-            Some(k @ (V1Kind::TfJob | V1Kind::PaddleJob)) => {
-                return Outcome::Refused { name, kind: kind.into(), reason: unsupported_reason(k, &release) };
-            }
+            Some(k @ (V1Kind::TfJob | V1Kind::PaddleJob)) => match roles::refusal(k, doc) {
+                Some(reason) => return Outcome::Refused { name, kind: kind.into(), reason },
+                None => Source::V1(k),
+            },
             Some(k) if release.builtin_for(framework_of(k)).is_none() => {
                 return Outcome::Refused { name, kind: kind.into(), reason: not_yet_reason(k, &release) };
             }
@@ -126,25 +128,6 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
 /// it has none: `convert` refuses those jobs before they get here).
 fn runtime_name(release: &Release, framework: Framework) -> &'static str {
     release.builtin_for(framework).map_or("", |rt| rt.name)
-}
-
-fn unsupported_reason(kind: V1Kind, release: &Release) -> String {
-    let (what, why) = match kind {
-        V1Kind::TfJob => ("TensorFlow", "Parameter-server topologies (Chief, PS, Evaluator) have no V2 form either. "),
-        _ => ("PaddlePaddle", ""),
-    };
-    // Only the runtimes the target release ships.
-    let ports: Vec<String> = [Framework::PyTorch, Framework::Jax]
-        .into_iter()
-        .filter_map(|f| release.builtin_for(f).map(|rt| format!("{} and use {}", f.label(), rt.name)))
-        .collect();
-    format!(
-        "Trainer {} has no {what} runtime or mlPolicy. {why}Keep this {} on Training Operator v1.9, \
-         or port the training code to {}.",
-        release.tag,
-        kind.kind(),
-        ports.join(", or to ")
-    )
 }
 
 /// Why a Training Operator or MPI Operator kind at an API version the migrator does not read is
@@ -279,6 +262,7 @@ impl<'a> Conversion<'a> {
         self.report_pruned_replica_fields();
         let mut objects = match kind {
             V1Kind::MpiJob => self.convert_mpi()?,
+            V1Kind::TfJob | V1Kind::PaddleJob => self.convert_roles()?,
             _ => self.convert_single_template()?,
         };
         self.report.mapped_derived("apiVersion", "apiVersion", format!("now {API_VERSION}"));
@@ -385,6 +369,8 @@ fn known_spec_field(source: Source, key: &str) -> bool {
                 | "runLauncherAsWorker"
                 | "launcherCreationPolicy"
         ),
+        V1Kind::TfJob => matches!(key, "runPolicy" | "successPolicy" | "enableDynamicWorker"),
+        V1Kind::PaddleJob => matches!(key, "runPolicy" | "elasticPolicy"),
         _ => key == "runPolicy",
     }
 }

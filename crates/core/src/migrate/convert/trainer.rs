@@ -32,7 +32,8 @@ impl Conversion<'_> {
         // Every policy plugin declares port 29500 on the trainer container (constants.go:71-72,
         // torch.go:203, jax.go:100, xgboost.go:142-144 @v2.3.0), under its own name.
         let port = match self.source.kind() {
-            V1Kind::MpiJob => None,
+            // TFJob and PaddleJob: the generated runtime declares the V1 ports (convert_roles).
+            V1Kind::MpiJob | V1Kind::TfJob | V1Kind::PaddleJob => None,
             V1Kind::XgBoostJob => Some("the XGBoost tracker port (29500, DMLC_TRACKER_PORT)"),
             V1Kind::JaxJob => Some("the JAX coordinator port (29500)"),
             _ => Some("the torch rendezvous port (29500)"),

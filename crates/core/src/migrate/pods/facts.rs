@@ -368,6 +368,18 @@ pub fn container_reason(
     v1: Option<&str>,
 ) -> Option<String> {
     let runs_sshd = |c: &ContainerFacts| c.command.iter().chain(&c.args).any(|w| w.contains("sshd"));
+    // A PaddleJob leader's command, wrapped so that its first pod names its own IP (convert::roles).
+    if field == "command"
+        && op.kind == V1Kind::PaddleJob
+        && super::contract::leader_wrapper(&theirs.command).is_some()
+        && theirs.command.get(4..) == Some(&ours.command[..])
+    {
+        return Some(
+            "the same command, wrapped by sh: the leader's first pod sets PADDLE_MASTER to its own IP (as V1 gave it), \
+             then execs the command with its arguments unchanged"
+                .into(),
+        );
+    }
     if matches!(field, "command" | "args") {
         if let Some(reason) = rewritten(op.kind, ours, theirs, field) {
             return Some(reason);

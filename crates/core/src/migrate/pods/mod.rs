@@ -4,6 +4,7 @@
 //! `node`). Every difference is either explained, with the reason it is expected, or left
 //! unexplained: a defect of the conversion.
 
+mod contract;
 mod env;
 mod facts;
 mod v2;
@@ -206,6 +207,18 @@ pub fn compare_explained(doc: &Json, objects: &[Json], release: Release) -> Comp
     Compared { comparison, runs: v2.map(|v2| v2.explanation) }
 }
 
+/// The replicatedJob a V1 role's pods became: the one named after the role (MPI's `launcher`;
+/// a TFJob's `ps`, `chief`, `evaluator`; a PaddleJob's `master` in PS mode), else the trainer's
+/// `node` (Master and Worker of the single-template kinds, a TFJob's or PaddleJob's Workers).
+fn target_of(v2: &v2::V2Pods, rtype: &str) -> String {
+    let own = rtype.to_lowercase();
+    if own != "node" && v2.explanation.pods.iter().any(|p| p.replicated_job == own) {
+        own
+    } else {
+        "node".into()
+    }
+}
+
 fn compare_runs(op: &Operated, v2: &v2::V2Pods, release: Release) -> PodComparison {
     let mut out = PodComparison {
         operator: op.operator.to_string(),
@@ -229,19 +242,17 @@ fn compare_runs(op: &Operated, v2: &v2::V2Pods, release: Release) -> PodComparis
         return out;
     }
     let v2_pods = |rjob: &str| facts::v2_pod(v2, rjob);
-    let launcher_v2 = if v2_pods("launcher").is_some() { "launcher" } else { "node" };
-    let target_of = |rtype: &str| if rtype == "Launcher" { launcher_v2 } else { "node" };
-    let all: Vec<(String, &str, PodFacts)> = op
+    let all: Vec<(String, String, PodFacts)> = op
         .roles
         .iter()
         .filter(|r| r.count > 0)
-        .map(|r| (r.replica_type.clone(), target_of(&r.replica_type), facts::v1_pod(op.kind, r)))
+        .map(|r| (r.replica_type.clone(), target_of(v2, &r.replica_type), facts::v1_pod(op.kind, r)))
         .collect();
     let mut ctx = Context { op, out: &mut out, v2, siblings: vec![] };
     for (rtype, target, ours) in &all {
         let label = format!("{rtype} → {target}");
         ctx.out.roles.push(label.clone());
-        let Some(theirs) = v2_pods(target) else {
+        let Some(theirs) = v2_pods(target.as_str()) else {
             ctx.diff(&label, "pods", Some(rtype.clone()), None, None);
             continue;
         };
@@ -541,6 +552,14 @@ impl Context<'_> {
         self.env(role_label, at, kind, ours, theirs);
     }
 
+    /// A TFJob's or PaddleJob's variable that holds the same for every pod (`contract`).
+    fn contract(&self, role_label: &str, ours: &ContainerFacts, theirs: &ContainerFacts, name: &str) -> Option<String> {
+        let (from, _) = role_label.split_once(" → ")?;
+        let role = self.op.roles.iter().find(|r| r.replica_type == from)?;
+        let target_of = |rtype: &str| target_of(self.v2, rtype);
+        contract::explain(self.op, &self.v2.explanation, &target_of, role, ours, theirs, name)
+    }
+
     fn env(&mut self, role_label: &str, at: &str, kind: V1Kind, ours: &ContainerFacts, theirs: &ContainerFacts) {
         for (name, value) in ours.env.iter() {
             let other = theirs.env.get(name);
@@ -562,7 +581,7 @@ impl Context<'_> {
             });
             let reason = match &rename {
                 None if user_set => facts::worker_env_over_ssh(self.op, role_label, theirs, other.is_none()),
-                None => None,
+                None => self.contract(role_label, ours, theirs, name),
                 Some(r) => {
                     let instead = match r.v2.as_slice() {
                         [] => "V2 sets nothing in its place".to_string(),

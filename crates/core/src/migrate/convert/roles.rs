@@ -1,0 +1,386 @@
+//! TFJob and PaddleJob: Trainer ships no runtime or mlPolicy for either framework, so the
+//! converter writes a plain-ML TrainingRuntime (an mlPolicy with `numNodes` and no framework:
+//! Trainer's PlainML plugin, v2.3.0:pkg/runtime/framework/plugins/plainml/plainml.go:46-68,
+//! gives the trainer job the TrainJob's count and env and nothing else). The scaled role (the
+//! Worker) is the trainer's `node` job; every other role (Chief, Master, PS, Evaluator) is a
+//! replicated job of its own with its own template and count.
+//!
+//! The contract the training code reads is written declaratively, as the V1 operator's values:
+//! each pod's index is `JOB_COMPLETION_INDEX` from the downward API (JobSet makes every Job
+//! Indexed), and the per-pod variables expand it with `$(JOB_COMPLETION_INDEX)`, which the
+//! kubelet resolves from the variables declared before them. No wrapper touches the command.
+//! Hostnames are JobSet's (`<job>-<replicatedJob>-<jobIndex>-<podIndex>.<subdomain>`), ports V1's.
+
+use super::*;
+use crate::model::pod::{ContainerPort, EnvVar};
+use crate::model::v2::MlPolicy;
+
+/// The shell script that wraps the command of a PaddleJob's leader (the Master, else the
+/// Workers): `paddle.distributed.launch` starts its rendezvous server only where PADDLE_MASTER's
+/// host is the pod's own IP (paddle/distributed/launch/controllers/master.py, HTTPMaster), which
+/// is why v1.9 gives the leader's first pod `$(POD_IP_DUMMY):port` (envvar.go:74-100). One
+/// template cannot hold a value for one pod only, so the first pod's shell sets it, then `exec`s
+/// the container's own command and arguments unchanged (the same process, so signals reach it).
+/// `{port}` is the leader's port.
+pub(crate) const PADDLE_LEADER_WRAPPER: &str =
+    r#"if [ "$JOB_COMPLETION_INDEX" = 0 ]; then export PADDLE_MASTER="$POD_IP_DUMMY:{port}"; fi; exec "$@""#;
+/// `$0` of the wrapper's shell.
+pub(crate) const PADDLE_LEADER_ARG0: &str = "paddle-leader";
+
+/// The variable each pod reads its index from (the Job controller's own name for it).
+pub(crate) const INDEX_VAR: &str = "JOB_COMPLETION_INDEX";
+
+/// The replica types Training Operator v1.9 runs for each kind (tensorflow_types.go:101-122,
+/// paddlepaddle_types.go:80-88), in the order the runtime lists their jobs.
+pub(crate) fn role_types(kind: V1Kind) -> &'static [&'static str] {
+    match kind {
+        V1Kind::TfJob => &["Chief", "Master", "PS", "Worker", "Evaluator"],
+        _ => &["Master", "Worker"],
+    }
+}
+
+/// Why a TFJob or PaddleJob cannot become a TrainJob, checked before it is converted.
+pub(super) fn refusal(kind: V1Kind, doc: &Value) -> Option<String> {
+    let field = kind.replica_specs_field();
+    let specs = doc.pointer(&format!("/spec/{field}")).and_then(Value::as_object)?;
+    let known = role_types(kind);
+    if let Some(other) = specs.keys().find(|k| !known.contains(&k.as_str())) {
+        return Some(format!(
+            "spec.{field}.{other}: Training Operator v1.9 knows the {} replica types {}; a generated runtime cannot \
+             say what the operator would give an unknown one",
+            kind.kind(),
+            known.join(", ")
+        ));
+    }
+    if kind == V1Kind::TfJob && doc.pointer("/spec/enableDynamicWorker").and_then(Value::as_bool) == Some(true) {
+        return Some(
+            "spec.enableDynamicWorker: Training Operator v1.9 gives each worker a sparse TF_CONFIG naming only \
+             itself and the PS tasks (tensorflow.go:74-83), so workers can join and leave; a TrainJob's pods are \
+             fixed, and the generated runtime writes the whole cluster. Keep this TFJob on Training Operator v1.9, \
+             or drop enableDynamicWorker and migrate"
+                .into(),
+        );
+    }
+    if kind == V1Kind::PaddleJob {
+        let leader = if specs.contains_key("Master") { "Master" } else { "Worker" };
+        let containers =
+            specs.get(leader).and_then(|r| r.pointer("/template/spec/containers")).and_then(Value::as_array);
+        let main = containers.and_then(|cs| cs.iter().find(|c| c["name"] == "paddle").or(cs.first()));
+        let has_command = main.and_then(|c| c.get("command")).and_then(Value::as_array).is_some_and(|c| !c.is_empty());
+        if main.is_some() && !has_command {
+            return Some(format!(
+                "spec.{field}.{leader}: its first pod must name its own IP in PADDLE_MASTER, which one V2 template \
+                 can give only by wrapping the container's command, and this container sets none (the image's \
+                 entrypoint runs). Set the command the image runs (e.g. python -m paddle.distributed.launch ...), \
+                 then migrate"
+            ));
+        }
+    }
+    if kind == V1Kind::TfJob && specs.contains_key("Chief") && specs.contains_key("Master") {
+        return Some("a TFJob has at most one Chief or Master (the v1.9 webhook refuses both)".into());
+    }
+    None
+}
+
+/// One role of the job as the generated runtime runs it.
+struct RoleJob {
+    rtype: String,
+    count: u32,
+    /// The replicated job: `node` for the trainer's role, else the type in lower case.
+    rjob: String,
+    port: i64,
+}
+
+impl Conversion<'_> {
+    /// TFJob and PaddleJob: a TrainJob on a generated plain-ML runtime, one replicated job per role.
+    pub(super) fn convert_roles(&mut self) -> Result<Vec<Value>, String> {
+        let kind = self.source.kind();
+        let tf = kind == V1Kind::TfJob;
+        let field = kind.replica_specs_field();
+        let (port_v1, port_name) = kind.default_port();
+        let container_name = kind.container_name();
+        let mut roles = Vec::new();
+        for rtype in role_types(kind) {
+            let Some(rep) = self.replica(rtype) else { continue };
+            // SetDefaults_*Job: an absent count is 1 (tensorflow_defaults.go, paddlepaddle_defaults.go).
+            let count = rep.spec.replicas.unwrap_or(1);
+            count_in_range(&format!("spec.{field}.{rtype}.replicas"), u64::from(count), 0)?;
+            let pod = &rep.spec.template.spec;
+            let main = main_container(pod, container_name);
+            // The defaulting webhook adds the port to the default container where none has its name.
+            let port = pod.containers[main]
+                .ports
+                .iter()
+                .find(|p| p.name.as_deref() == Some(port_name))
+                .map_or(i64::from(port_v1), |p| p.container_port);
+            roles.push(RoleJob { rtype: (*rtype).into(), count, rjob: rtype.to_lowercase(), port });
+        }
+        // The scaled role is the trainer: the Worker, else the first role that runs pods.
+        let trainer_at = roles
+            .iter()
+            .position(|r| r.rtype == "Worker" && r.count > 0)
+            .or_else(|| roles.iter().position(|r| r.count > 0))
+            .ok_or(format!("spec.{field}: every replica type has replicas: 0, so the V1 job ran no pods"))?;
+        roles[trainer_at].rjob = "node".into();
+        let nodes = roles[trainer_at].count;
+        let total: u32 = roles.iter().map(|r| r.count).sum();
+
+        let meta = self.trainjob_meta();
+        let job = meta.name.clone().unwrap_or_default();
+        let mut spec = TrainJobSpec::default();
+        self.run_policy(&mut spec);
+        let mut rt = self.plain_runtime(&meta, nodes)?;
+        let rt_name = rt.metadata.name.clone().unwrap_or_default();
+        let jobs_at = format!("TrainingRuntime {rt_name} spec.template.spec.replicatedJobs");
+        let hosts = |r: &RoleJob| -> Vec<String> {
+            (0..r.count).map(|i| format!("{job}-{}-0-{i}.{job}:{}", r.rjob, r.port)).collect()
+        };
+
+        // What every role's pods read, before the roles are placed (each needs every address).
+        let leader = roles.iter().find(|r| r.rtype == "Master").or_else(|| roles.iter().find(|r| r.rtype == "Worker"));
+        let contract = |r: &RoleJob| -> Vec<EnvVar> {
+            if tf {
+                // tfjob_controller.go:555-588: no TF_CONFIG when the job has one pod in all.
+                if total == 1 {
+                    return vec![];
+                }
+                let cluster: BTreeMap<String, Vec<String>> =
+                    roles.iter().map(|o| (o.rtype.to_lowercase(), hosts(o))).collect();
+                let cluster = serde_json::to_string(&cluster).unwrap_or_default();
+                let config = format!(
+                    r#"{{"cluster":{cluster},"task":{{"type":"{}","index":$({INDEX_VAR})}},"environment":"cloud"}}"#,
+                    r.rtype.to_lowercase()
+                );
+                return vec![index_env(), EnvVar::new("TF_CONFIG", &config)];
+            }
+            // paddlepaddle/envvar.go:40-144.
+            let mut vars = vec![
+                EnvVar::new("PYTHONUNBUFFERED", "1"),
+                EnvVar::new("PADDLE_JOB_ID", &job),
+                EnvVar::new("PADDLE_NNODES", &total.to_string()),
+            ];
+            if let Some(l) = leader {
+                if l.rtype == r.rtype {
+                    // For the wrapper: which pod this is, and its IP.
+                    vars.push(index_env());
+                    vars.push(EnvVar {
+                        name: "POD_IP_DUMMY".into(),
+                        value: None,
+                        value_from: Some(crate::tree!({"fieldRef": {"fieldPath": "status.podIP"}})),
+                    });
+                }
+                vars.push(EnvVar::new("PADDLE_MASTER", &format!("{job}-{}-0-0.{job}:{}", l.rjob, l.port)));
+                if l.rtype == "Master" {
+                    let name = if r.rtype == "Master" { "PADDLE_SERVER_NUM" } else { "PADDLE_TRAINER_NUM" };
+                    vars.push(EnvVar::new(name, "1"));
+                }
+            }
+            vars
+        };
+        let contracts: Vec<Vec<EnvVar>> = roles.iter().map(contract).collect();
+
+        // The node job the plain runtime starts from: each role's job is a copy of it.
+        let base_job =
+            rt.spec.template.spec.replicated_jobs.pop().ok_or("internal error: the plain runtime has no node job")?;
+        let leader_type = leader.map(|l| (l.rtype.clone(), l.port));
+        let mut trainer = Trainer::default();
+        for (r, vars) in roles.iter().zip(&contracts) {
+            let rep = &self.replicas[&r.rtype];
+            let (path, template) = (rep.path.clone(), rep.spec.template.clone());
+            let (has_replicas, restart) = (rep.raw_has_replicas(), rep.spec.restart_policy.clone());
+            let main = main_container(&template.spec, container_name);
+            let main_path = format!("{path}.template.spec.containers[{main}]");
+            let c = &template.spec.containers[main];
+            let at = format!("{jobs_at}[{}]", r.rjob);
+            let container_at = format!("{at}.template.spec.template.spec.containers[0]");
+            let mut node = Container::new("node", c.image.as_deref().unwrap_or_default());
+            node.image = c.image.clone();
+            if r.rjob == "node" {
+                trainer = self.trainer_from(c, &main_path);
+                // The generated runtime holds what a TrainJob cannot: the pull policy.
+                if let Some(policy) = &c.image_pull_policy {
+                    let at = format!("{main_path}.imagePullPolicy");
+                    self.report.entries.retain(|e| e.from != at);
+                    self.report.moved(at, format!("{container_at}.imagePullPolicy"), "");
+                    node.image_pull_policy = Some(policy.clone());
+                }
+                trainer.num_nodes = Some(nodes);
+                if let Some(res) = c.resources.clone() {
+                    self.map_resources(res, &format!("{main_path}.resources"), &mut trainer);
+                }
+                if has_replicas {
+                    self.report.mapped_derived(format!("{path}.replicas"), "spec.trainer.numNodes", "");
+                }
+                self.report.mapped_node(
+                    path.clone(),
+                    "spec.trainer.numNodes",
+                    format!("the {}s are the TrainJob's {nodes} nodes (the {rt_name}'s node job)", r.rtype),
+                );
+            } else {
+                let why = format!(
+                    "the {} runs as the replicated job {} of the generated TrainingRuntime {rt_name}: changing its \
+                     template or count now means editing the runtime",
+                    r.rtype, r.rjob
+                );
+                self.report.mapped_node(path.clone(), at.clone(), why.clone());
+                if has_replicas {
+                    self.report.moved(format!("{path}.replicas"), format!("{at}.template.spec.parallelism"), "");
+                }
+                node.command = c.command.clone();
+                node.args = c.args.clone();
+                node.env = c.env.clone();
+                node.image_pull_policy = c.image_pull_policy.clone();
+                for (key, set) in [
+                    ("image", c.image.is_some()),
+                    ("command", !c.command.is_empty()),
+                    ("args", !c.args.is_empty()),
+                    ("env", !c.env.is_empty()),
+                    ("imagePullPolicy", c.image_pull_policy.is_some()),
+                ] {
+                    if set {
+                        self.report.moved(format!("{main_path}.{key}"), format!("{container_at}.{key}"), "");
+                    }
+                }
+                self.report
+                    .renamed(format!("{main_path}.name"), "the generated runtime names every main container node");
+                if let Some(res) = c.resources.clone() {
+                    let res_path = format!("{main_path}.resources");
+                    if let Some(res) = self.requests_and_limits(res, &res_path) {
+                        node.resources = Some(res);
+                        self.report.moved(res_path, format!("{container_at}.resources"), "");
+                    }
+                }
+            }
+            // Ports: V1's, with the one its defaulting webhook adds.
+            node.ports = c.ports.clone();
+            if !node.ports.iter().any(|p| p.name.as_deref() == Some(port_name)) {
+                node.ports.push(ContainerPort { container_port: r.port, name: Some(port_name.into()), protocol: None });
+            }
+            if !c.ports.is_empty() {
+                self.report.moved(format!("{main_path}.ports"), format!("{container_at}.ports"), "");
+            }
+            node.env.extend(vars.iter().cloned());
+            if let Some((_, port)) = leader_type.as_ref().filter(|(t, _)| !tf && *t == r.rtype) {
+                let wrapped = paddle_leader_command(&c.command, *port);
+                let note = "wrapped: the leader's first pod sets PADDLE_MASTER to its own IP, as v1.9 did, then \
+                            execs this command with its arguments unchanged";
+                let at = format!("{main_path}.command");
+                self.report.entries.retain(|e| e.from != at);
+                if r.rjob == "node" {
+                    trainer.command = wrapped;
+                    self.report.mapped_derived(at, "spec.trainer.command", note);
+                } else {
+                    node.command = wrapped;
+                    self.report.mapped_derived(at, format!("{container_at}.command"), note);
+                }
+            }
+            if let Some(p) = restart {
+                self.report_restart_policy(format!("{path}.restartPolicy"), &p);
+            }
+            let mut rjob = base_job.clone();
+            rjob.name = r.rjob.clone();
+            if r.rjob != "node" {
+                // Only the trainer's job carries the ancestor label the plugins look for.
+                if let Some(m) = rjob.template.metadata.as_mut() {
+                    m.labels.remove(runtimes::ANCESTOR_LABEL);
+                }
+                if rjob.template.metadata.as_ref().is_some_and(|m| m == &ObjectMeta::default()) {
+                    rjob.template.metadata = None;
+                }
+            }
+            rjob.template.spec.template.spec.containers = vec![node];
+            rt.spec.template.spec.replicated_jobs.push(rjob);
+            let settings = PodSettings::collect(&template, main, &format!("{path}.template"), &self.release)?;
+            self.report_unplaceable(&settings);
+            let why = format!("the {} pods' template is the generated runtime's {} job", r.rtype, r.rjob);
+            self.embed(&settings, &r.rjob.clone(), &mut rt, &why)?;
+            if !tf {
+                // envvar.go:40-144 gives every container the variables, not only the main one.
+                let j = rt.spec.template.spec.replicated_jobs.iter_mut().find(|j| j.name == r.rjob);
+                for side in j.into_iter().flat_map(|j| j.template.spec.template.spec.containers.iter_mut().skip(1)) {
+                    side.env.extend(vars.iter().cloned());
+                }
+            }
+        }
+        // The trainer's job first, then the other roles in V1's order.
+        rt.spec.template.spec.replicated_jobs.sort_by_key(|j| j.name != "node");
+        let success = self.success_policy(&roles, &rt_name);
+        spec.runtime_ref = reference_to(&rt);
+        spec.trainer = Some(trainer);
+        let mut rt_value = to_value(&rt)?;
+        if let Some(policy) = success {
+            rt_value["spec"]["template"]["spec"]["successPolicy"] = policy;
+        }
+        // The other roles' pod counts (the trainer's is numNodes): parallelism and completions.
+        if let Some(jobs) = rt_value.pointer_mut("/spec/template/spec/replicatedJobs").and_then(Value::as_array_mut) {
+            for j in jobs.iter_mut() {
+                let Some(r) = roles.iter().find(|r| j["name"] == r.rjob.as_str()) else { continue };
+                if r.rjob != "node" {
+                    j["template"]["spec"]["parallelism"] = json!(r.count);
+                    j["template"]["spec"]["completions"] = json!(r.count);
+                }
+            }
+        }
+        let framework = if tf { "TensorFlow" } else { "PaddlePaddle" };
+        let contract = if tf { "TF_CONFIG" } else { "the PADDLE_* variables" };
+        self.kind_note = format!(
+            "; Trainer {} has no {framework} runtime, so the generated plain-ML TrainingRuntime {rt_name} runs every \
+             role and gives each pod {contract} as Training Operator v1.9 did, with JobSet's hostnames",
+            self.release.tag
+        );
+        Ok(vec![rt_value, self.trainjob_value(meta, spec)?])
+    }
+
+    /// A namespaced runtime with the plain-ML policy: the release's torch runtime without its
+    /// framework (its node job keeps the ancestor label that makes it the trainer's).
+    fn plain_runtime(&mut self, meta: &ObjectMeta, nodes: u32) -> Result<TrainingRuntime, String> {
+        let base = self.base_runtime(Framework::PyTorch)?;
+        let mut rt = self.copy_runtime(&base, meta);
+        rt.metadata.labels.remove(runtimes::FRAMEWORK_LABEL);
+        rt.spec.ml_policy = Some(MlPolicy { num_nodes: Some(nodes), ..Default::default() });
+        rt.spec.template.spec.replicated_jobs.retain(|j| j.name == "node");
+        Ok(rt)
+    }
+
+    /// JobSet succeeds when every one of its Jobs does, and a PS never exits: the job ends with
+    /// the Chief (Master) where there is one, else with the Workers, as in V1
+    /// (tfjob_controller.go `UpdateJobStatus`; paddlepaddle_controller.go the same).
+    fn success_policy(&mut self, roles: &[RoleJob], rt_name: &str) -> Option<Value> {
+        if roles.len() < 2 {
+            return None;
+        }
+        let target = roles
+            .iter()
+            .find(|r| matches!(r.rtype.as_str(), "Chief" | "Master") && self.source.kind() == V1Kind::TfJob)
+            .map_or("node", |r| r.rjob.as_str());
+        let all_workers = self.spec().get("successPolicy").and_then(Value::as_str) == Some("AllWorkers");
+        let at = format!("TrainingRuntime {rt_name} spec.template.spec.successPolicy");
+        if self.spec().contains_key("successPolicy") {
+            let note = if all_workers {
+                "AllWorkers: the JobSet succeeds when every node pod has"
+            } else {
+                "the default: the JobSet succeeds with the Chief's job, else when every Worker has (V1: Worker 0)"
+            };
+            self.report.mapped_derived("spec.successPolicy", at, note);
+        }
+        let target = if all_workers { "node" } else { target };
+        Some(json!({"operator": "All", "targetReplicatedJobs": [target]}))
+    }
+}
+
+/// The leader's command wrapped by [`PADDLE_LEADER_WRAPPER`].
+pub(crate) fn paddle_leader_command(command: &[String], port: i64) -> Vec<String> {
+    let script = PADDLE_LEADER_WRAPPER.replace("{port}", &port.to_string());
+    ["sh".to_string(), "-c".into(), script, PADDLE_LEADER_ARG0.into()]
+        .into_iter()
+        .chain(command.iter().cloned())
+        .collect()
+}
+
+fn index_env() -> EnvVar {
+    EnvVar {
+        name: INDEX_VAR.into(),
+        value: None,
+        value_from: Some(crate::tree!({"fieldRef": {"fieldPath": (crate::explain::COMPLETION_INDEX)}})),
+    }
+}
