@@ -7,6 +7,7 @@
 #   scripts/install-tools.sh kits     # rsvg-convert (the blog post's social card)
 #   scripts/install-tools.sh hosts    # what the three real sites build with (../shared/hosts/README.md)
 #   scripts/install-tools.sh venvs    # only the Sphinx venvs of examples and hosts (pip, no apt)
+#   scripts/install-tools.sh package  # publint and attw, the npm package's linters
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
@@ -156,6 +157,12 @@ for what in "$@"; do
       command -v twiggy >/dev/null || { say "installing twiggy from crates.io (a few minutes)"; cargo install twiggy --version 0.8.0; }
       ;;
     firefox) firefox_tools ;;
-    *) die "unknown tool set: $what (the sets: build browser firefox examples kits hosts venvs bench; none means build browser)" ;;
+    package)
+      # The npm package's linters (scripts/build-package.sh), in a folder of their own: attw
+      # 0.18 and publint 0.3 run on Node 20.
+      [[ -x .tools/package-node/node_modules/.bin/attw && -x .tools/package-node/node_modules/.bin/publint ]] ||
+        npm install --silent --no-audit --no-fund --prefix .tools/package-node publint@0.3.25 @arethetypeswrong/cli@0.18.5
+      ;;
+    *) die "unknown tool set: $what (the sets: build browser firefox examples kits hosts venvs bench package; none means build browser)" ;;
   esac
 done
