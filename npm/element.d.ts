@@ -27,15 +27,15 @@ export declare const SELECTION_OPTIONS: readonly string[];
 /**
  * `<trainer-v2-explorer persona="data-scientist" framework="jax" release="v2.3" compact>`.
  * Its light-DOM children are the static fallback, shown until the widget mounts and again if it
- * fails. Fires `change` (bubbling, composed) with the selection as `detail` when the selection
- * it shows changes after it mounted.
+ * fails. Fires `change` (bubbling, composed) with the selection as `detail` when the reader or
+ * an attribute changes the selection in it.
  */
 export declare class TrainerV2Explorer extends HTMLElement {
   static readonly observedAttributes: string[];
   /** Where the widget's files (pkg/, pkg-migrate/) are served when not next to element.js: a URL
    * of the page's choosing, set before the first element mounts. */
   static assets: string | null;
-  /** The selection shown; null before the widget mounted. */
+  /** The selection as of the element's last `change` (or its mount); null before it mounted. */
   readonly selection: TrainerV2Selection | null;
   persona: Persona | string | null;
   framework: string | null;

@@ -159,9 +159,10 @@ function mount(host) {
     });
 }
 
-// The wasm announces the selection a host shows, on mount and on each change; the host page
-// hears of every change after the first as a `change` event (bubbling, composed) whose detail
-// is the selection, with the options' names and values.
+// The wasm announces the selection a host shows, on mount and on each change made there (by the
+// reader or an option); the host page hears of every change after the first as a `change` event
+// (bubbling, composed) whose detail is the selection, with the options' names and values. A
+// choice another instance shares shows in the host but is that instance's event.
 function announced(event) {
   const host = event.currentTarget;
   const selection = Object.fromEntries(new URLSearchParams(event.detail));

@@ -143,7 +143,9 @@ async function chromiumPage(origin, options = {}) {
   return { context, page, log };
 }
 
-const checked = (page, group) => page.locator(`${EL} .${group} [aria-checked="true"]`).getAttribute('data-value');
+// The first element of the page (the plain HTML page has a second, compact one).
+const first = (page) => page.locator(EL).first();
+const checked = (page, group) => first(page).locator(`.${group} [aria-checked="true"]`).getAttribute('data-value');
 
 /** The checks every site gets in Chromium; `url` is the page's address. */
 async function chromiumChecks(site, origin, { csp = true } = {}) {
@@ -154,13 +156,13 @@ async function chromiumChecks(site, origin, { csp = true } = {}) {
   assert.equal(await checked(page, 'framework'), site.framework, 'the framework attribute');
 
   // Mouse: a framework; the page hears a change event with the selection.
-  await page.locator(`${EL} .framework [data-value="pytorch"]`).click();
+  await first(page).locator('.framework [data-value="pytorch"]').click();
   await page.waitForFunction(() => window.__changes.at(-1)?.framework === 'pytorch');
   assert.equal(await page.evaluate((EL) => document.querySelector(EL).framework, EL), 'pytorch', 'the framework property');
-  assert.match(await page.locator(`${EL} .v2`).innerText(), /torch-distributed/);
+  assert.match(await first(page).locator('.v2').innerText(), /torch-distributed/);
 
   // Keyboard: the persona group is one tab stop; an arrow moves the selection.
-  await page.locator(`${EL} .persona [aria-checked="true"]`).focus();
+  await first(page).locator('.persona [aria-checked="true"]').focus();
   const before = await checked(page, 'persona');
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction((before) => window.__changes.at(-1)?.persona !== before, before);
@@ -169,7 +171,7 @@ async function chromiumChecks(site, origin, { csp = true } = {}) {
   // An attribute set by the host page after mount re-renders the element.
   await page.evaluate((EL) => document.querySelector(EL).setAttribute('framework', 'xgboost'), EL);
   await page.waitForFunction((EL) => document.querySelector(EL).shadowRoot.querySelector('.framework [aria-checked="true"]')?.dataset.value === 'xgboost', EL);
-  assert.match(await page.locator(`${EL} .v2`).innerText(), /xgboost/);
+  assert.match(await first(page).locator('.v2').innerText(), /xgboost/);
 
   // Migrate mode by attribute: the converter loads, and runs in its worker, under the CSP.
   await page.evaluate((EL) => document.querySelector(EL).setAttribute('mode', 'migrate'), EL);
@@ -200,11 +202,34 @@ for (const site of SITES) {
   test(`${site.name} in Chromium: without JavaScript the fallback shows`, async () => {
     const { page } = await chromiumPage(servers[site.name].origin, { javaScriptEnabled: false });
     await page.goto(servers[site.name].origin + site.page);
-    const fallback = page.locator(`${EL} p`);
+    const fallback = page.locator(`${EL} p`).first();
     assert.ok(await fallback.isVisible(), 'the fallback is visible');
     assert.match(await fallback.innerText(), /needs JavaScript/);
   });
 }
+
+test('html in Chromium: two elements share the selection, and a removed one is freed', async () => {
+  const { origin } = servers.html;
+  const { page, log } = await chromiumPage(origin);
+  await page.goto(origin + '/');
+  const elements = page.locator(EL);
+  assert.equal(await elements.count(), 2);
+  for (let i = 0; i < 2; i++) {
+    await elements.nth(i).scrollIntoViewIfNeeded();
+    await page.waitForFunction((i) => document.querySelectorAll('trainer-v2-explorer')[i].hasAttribute('data-trainer-v2-explorer-mounted'), i);
+  }
+  assert.equal(await page.evaluate(() => window.__instances), 2);
+  // A choice in the first reaches the second (both share everything: no sync attribute).
+  await elements.nth(0).locator('.framework [data-value="mlx"]').click();
+  await page.waitForFunction(() => document.querySelectorAll('trainer-v2-explorer')[1].shadowRoot.querySelector('.framework [aria-checked="true"]')?.dataset.value === 'mlx');
+  // Removed, the second stops listening; the first works on.
+  await page.evaluate(() => (window.__gone = document.querySelectorAll('trainer-v2-explorer')[1]).remove());
+  await page.waitForFunction(() => window.__instances === 1);
+  assert.equal(await page.evaluate(() => Boolean(window.__gone.shadowRoot.querySelector('.tv2x'))), false, 'its app is destroyed');
+  await elements.nth(0).locator('.framework [data-value="jax"]').click();
+  await page.waitForFunction(() => window.__changes.at(-1)?.framework === 'jax');
+  assert.deepEqual(log.errors, []);
+});
 
 test('vite dev server in Chromium: the element finds its wasm and its worker', async () => {
   const site = SITES.find((s) => s.name === 'vite');
@@ -259,7 +284,7 @@ async function firefoxChecks(site, origin, { csp = true } = {}) {
   try {
     servers[site.name] && (servers[site.name].reports.length = 0);
     await ff.goto(origin + site.page);
-    await ff.waitFor((EL) => document.querySelector(`${EL}[data-trainer-v2-explorer-mounted]`)?.shadowRoot.querySelector('.framework'), EL);
+    await ff.waitFor((EL) => document.querySelector(EL).matches('[data-trainer-v2-explorer-mounted]') && document.querySelector(EL).shadowRoot.querySelector('.framework'), EL);
     const checkedIn = (group) => ff.run((EL, group) => document.querySelector(EL).shadowRoot.querySelector(`.${group} [aria-checked="true"]`)?.dataset.value, EL, group);
     assert.equal(await checkedIn('persona'), site.persona);
     assert.equal(await checkedIn('framework'), site.framework);
