@@ -21,7 +21,7 @@ CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chr
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: all serve dist kits hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint lint-wasm-modules fuzz tools reference wheels post fallback clean wheel test-wheel
+.PHONY: all serve dist kits package consumers consumers-run hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint lint-wasm-modules fuzz tools reference wheels post fallback clean wheel test-wheel
 
 all: test
 
@@ -36,10 +36,26 @@ wheels:
 
 # The site, and the drop-in kits for the three real sites in dist/kits (scripts/build-kits.sh).
 dist:
-	@scripts/install-tools.sh build kits
+	@scripts/install-tools.sh build kits package
 	scripts/build-dist.sh
 
 kits: dist
+
+# The npm package `trainer-v2-explorer` in dist/npm/ (scripts/build-package.sh, run by make dist):
+# npm pack of the element, the widget and its modules, checked by publint and attw.
+package: dist
+
+# The package's consumer sites (tests/consumers: plain HTML, Vite, Docusaurus), each installing
+# the tarball, built into target/consumers; then their tests in Chromium and Firefox.
+consumers: package
+	scripts/build-consumers.sh
+	@$(MAKE) --no-print-directory consumers-run
+
+# The consumer sites' tests on what `make consumers` built.
+consumers-run:
+	@scripts/install-tools.sh browser firefox
+	PLAYWRIGHT_CORE=$(CURDIR)/.tools/node/node_modules/playwright-core AXE_CORE=$(CURDIR)/.tools/node/node_modules/axe-core/axe.min.js \
+	  GECKODRIVER=$$(command -v geckodriver) node --test tests/e2e/consumers.test.mjs
 
 serve: dist
 	python3 scripts/serve.py --dir dist --port $(PORT)

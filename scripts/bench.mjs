@@ -1,6 +1,6 @@
 // Measures the built site (dist/) in headless Chromium and prints the benchmark table.
 // Budgets from issue 5 are checked; machine-speed figures are reported, not judged.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -26,13 +26,26 @@ const ms = (n) => `${n.toFixed(2)} ms`;
 
 const widget = {
   wasm: size('dist/pkg/trainer_v2_explorer_bg.wasm'),
+  // The glue, and the page's loader (explorer.js, the element joined in: scripts/build-dist.sh).
   js: sum(size('dist/pkg/trainer_v2_explorer.js'), size('dist/explorer.js')),
   // The widget's CSS is compiled into the wasm (a constructable stylesheet in its shadow root).
   css: { raw: 0, gz: 0 },
 };
 const hello = { wasm: size('dist/_bench/hello/pkg/hello_yew_bg.wasm'), js: sum(size('dist/_bench/hello/pkg/hello_yew.js'), size('dist/_bench/hello/hello.js')), css: { raw: 0, gz: 0 } };
 // The loader both lazy modules come through, with the scripts it imports.
-const LOADER = ['converter.js', 'copy-blocks.js', 'sources.js'];
+const LOADER = ['converter.js', 'copy-blocks.js', 'sources.js', 'styles.js'];
+// The npm package (scripts/build-package.sh): its tarball, and each entry point with what it
+// imports statically, before the widget loads.
+const tarball = readdirSync('dist/npm').find((f) => f.endsWith('.tgz'));
+const packageSize = readFileSync(`dist/npm/${tarball}`).length;
+const entryPoints = [
+  ['`trainer-v2-explorer` (element.js: the class)', size('dist/element.js')],
+  ['`trainer-v2-explorer/define.js` (registers it; imports element.js)', sum(size('dist/define.js'), size('dist/element.js'))],
+];
+// Issue 33: the element wrapper's cost, against the loader the post had before the element
+// (www/explorer.js at 1e8874a, minified as make dist does: 1,207 bytes gzip -9).
+const LOADER_BEFORE_ELEMENT = 1207;
+const loaderNow = size('dist/explorer.js').gz;
 // Migrate mode's download: the converter module, its glue, the loader and the worker around it.
 const converter = sum(
   ...['trainer_v2_migrate_bg.wasm', 'trainer_v2_migrate.js', 'converter-worker.js', ...LOADER].map((f) => size(`dist/pkg-migrate/${f}`)),
@@ -187,6 +200,7 @@ const budgets = [
   ['1 MB manifest converts within a second (native)', native.seconds <= 1, `${native.seconds.toFixed(3)} s ≤ 1 s`],
   ...shapes.budgets,
   ...memory.budgets,
+  ['The element wrapper (the post\'s loader now, explorer.js with the element, less the loader before it; gzip -9)', loaderNow - LOADER_BEFORE_ELEMENT < 2000, `${kb(loaderNow)} − ${kb(LOADER_BEFORE_ELEMENT)} = ${kb(loaderNow - LOADER_BEFORE_ELEMENT)} < 2 KB`],
   ...(lh
     ? [
         ['Lighthouse accessibility', lh.a11y === 100, `${lh.a11y} = 100`],
@@ -219,6 +233,14 @@ const lines = [
   row('Migrate 1 MB manifest, native (best of 5)', `${native.seconds.toFixed(3)} s (${mbps(native.bytes, native.seconds)}, ${native.documents} documents)`, '–'),
   row('Lighthouse 12.2.3 (mobile): accessibility / performance / CLS', lh ? `${lh.a11y} / ${lh.perf} / ${lh.cls}` : 'not run', '–'),
   row('Migrate 1 MB manifest, wasm in Chromium (best of 3)', `${(wasmMigrate.ms / 1000).toFixed(3)} s (${mbps(wasmMigrate.bytes, wasmMigrate.ms / 1000)})`, '–'),
+  '',
+  '## The npm package',
+  '',
+  `\`make package\` (npm pack into dist/npm/): ${tarball}, ${kb(packageSize)}. Each entry point with what it imports before the widget loads (the widget, the converter and "What Kubernetes runs" then load as above):`,
+  '',
+  '| Entry point | Raw | gzip -9 |',
+  '|---|---|---|',
+  ...entryPoints.map(([name, s]) => `| ${name} | ${kb(s.raw)} | ${kb(s.gz)} |`),
   '',
   ...shapes.lines,
   ...memory.lines,

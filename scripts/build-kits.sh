@@ -7,14 +7,21 @@
 #   kubeflow-website/   Hugo: the shortcode, the fallbacks, the assets under static/
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[[ -f dist/explorer.js && -d dist/pkg && -d dist/pkg-migrate ]] || { echo "error: run scripts/build-dist.sh first" >&2; exit 1; }
+[[ -f dist/explorer.js ]] || { echo "error: run scripts/build-dist.sh first" >&2; exit 1; }
+tarball=$(echo dist/npm/trainer-v2-explorer-*.tgz)
+[[ -f $tarball ]] || { echo "error: no npm package in dist/npm (scripts/build-package.sh)" >&2; exit 1; }
 command -v rsvg-convert >/dev/null || { echo "error: rsvg-convert is missing (scripts/install-tools.sh examples)" >&2; exit 1; }
 cli() { scripts/explorer.sh "$@" >/dev/null; }
-# The widget's files and the fallback's stylesheet, which every kit serves from one folder.
+# The widget's files come from the npm package's tarball (one artifact for the kits and npm's
+# users); each kit adds the pages' loader (explorer.js: the package's element, joined with the
+# post's own lines by build-dist.sh) and the fallback's stylesheet, and serves them from one folder.
+package=target/npm-unpacked
+rm -rf "$package" && mkdir -p "$package"
+tar -xzf "$tarball" --strip-components=1 -C "$package"
 assets() {
   mkdir -p "$1"
   cp dist/explorer.js embed/common/trainer-v2-explorer.css "$1/"
-  cp -r dist/pkg dist/pkg-migrate "$1/"
+  cp -r "$package/pkg" "$package/pkg-migrate" "$1/"
 }
 
 kits=dist/kits

@@ -9,6 +9,7 @@
 #   scripts/install-tools.sh venvs    # only the Sphinx venvs of examples and hosts (pip, no apt)
 #   scripts/install-tools.sh wheel    # maturin, ziglang and auditwheel (make wheel; pip, no apt)
 #   scripts/install-tools.sh fuzz     # cargo-fuzz (scripts/fuzz.sh)
+#   scripts/install-tools.sh package  # publint and attw, the npm package's linters
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
@@ -173,6 +174,12 @@ for what in "$@"; do
     firefox) firefox_tools ;;
     # cargo-fuzz (scripts/fuzz.sh); libFuzzer itself builds from the libfuzzer-sys crate.
     fuzz) command -v cargo-fuzz >/dev/null || { say "installing cargo-fuzz from crates.io (a few minutes)"; cargo install cargo-fuzz --version 0.13.2 --locked; } ;;
-    *) die "unknown tool set: $what (the sets: build browser firefox examples kits hosts venvs wheel bench fuzz; none means build browser)" ;;
+    package)
+      # The npm package's linters (scripts/build-package.sh), in a folder of their own: attw
+      # 0.18 and publint 0.3 run on Node 20.
+      [[ -x .tools/package-node/node_modules/.bin/attw && -x .tools/package-node/node_modules/.bin/publint ]] ||
+        npm install --silent --no-audit --no-fund --prefix .tools/package-node publint@0.3.25 @arethetypeswrong/cli@0.18.5
+      ;;
+    *) die "unknown tool set: $what (the sets: build browser firefox examples kits hosts venvs wheel bench fuzz package; none means build browser)" ;;
   esac
 done

@@ -10,9 +10,10 @@
 #      CLI and the venvs), and the wheel and sdist, built and checked against that CLI
 #      (scripts/test-wheel.sh);
 #      foreground: the wasm tests in Chromium and Firefox, the site, the example sites;
-#   3. background: the three host sites' builds;
+#   3. background: the three host sites' builds, and the npm package's consumer sites' builds
+#      (their registry dependencies were installed in the background during step 1);
 #      foreground: the end-to-end tests;
-#   4. the host sites' tests.
+#   4. the host sites' tests, then the consumer sites' tests.
 # A background job's output is printed whole when it is waited for, and its failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +54,9 @@ installs() {
   scripts/install-tools.sh venvs wheel
 }
 start installs installs
+# The npm consumer sites' dependencies (Vite, Docusaurus) from the registry: network-bound, and
+# they need no tarball yet.
+start consumer-deps scripts/build-consumers.sh --deps
 
 # Lint while building: clippy is the compiler wrapper of the test builds below, as `cargo clippy`
 # makes it of a check build, so every dependency is compiled once, not checked and then built
@@ -100,9 +104,14 @@ finish wheel
 finish fuzz
 
 start host-sites bash -c 'scripts/install-tools.sh hosts && scripts/build-hosts.sh'
+finish consumer-deps
+start consumer-sites scripts/build-consumers.sh
 stamp "end-to-end tests"
 m e2e-run
 finish host-sites
 stamp "the host sites' tests"
 m hosts-run
+finish consumer-sites
+stamp "the npm package's consumer sites' tests"
+m consumers-run
 stamp "make test: every check passed"

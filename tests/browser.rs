@@ -28,6 +28,7 @@ fn reset(query: &str) {
     for i in 0..old.length() {
         let el: Element = old.item(i).unwrap().dyn_into().unwrap();
         el.remove();
+        ui::mount::unmount(&el);
     }
 }
 
@@ -124,7 +125,9 @@ async fn an_instance_whose_element_leaves_the_page_stops() {
     reset("");
     let gone = mounted(&[]).await;
     let stays = mounted(&[]).await;
+    // What www/element.js does when a host leaves the page.
     gone.remove();
+    ui::mount::unmount(&gone);
     settle().await;
     let shadow = gone.shadow_root().unwrap();
     assert!(shadow.query_selector(".tv2x").unwrap().is_none(), "the app is destroyed");
@@ -462,6 +465,7 @@ async fn a_view_prepared_while_the_reader_reads_is_the_one_a_fresh_toggle_builds
             mounted(&[("data-persona", "platform-engineer"), ("data-framework", framework), ("data-sync", "")]).await;
         assert_eq!(prepared, q(&fresh, ".panes").inner_html(), "{framework}: prepared and fresh views differ");
         fresh.remove();
+        ui::mount::unmount(&fresh);
         until_preparation_rests().await;
     }
 }
@@ -473,7 +477,9 @@ async fn idle_preparation_stops_when_the_widget_leaves_the_page() {
     let gone = mounted(&[]).await;
     radio(&gone, "framework", "jax").click();
     yew::scheduler::flush().await;
+    // What www/element.js does when a host leaves the page.
     gone.remove();
+    ui::mount::unmount(&gone);
     settle().await;
     let (at_unmount, _, _) = ui::prepare::counts();
     let neighbours = 8 + 1 + 3 + 1;
@@ -655,4 +661,40 @@ async fn an_answer_for_text_that_was_replaced_is_not_shown() {
     settle().await;
     let result = text(&el, ".migrate-result");
     assert!(result.contains("name: fast") && !result.contains("name: slow"), "{result}");
+}
+
+/// `<trainer-v2-explorer>` takes the mount point's options as plain attributes; an option changed
+/// after mount (www/element.js sends it as an options event) applies; the selection it shows
+/// goes out on the host, on mount and on every change.
+#[wasm_bindgen_test]
+async fn the_element_reads_plain_attributes_and_follows_option_changes() {
+    reset("");
+    let el = document().create_element("trainer-v2-explorer").unwrap();
+    for (k, v) in [("persona", "platform-engineer"), ("framework", "jax"), ("compact", ""), ("sync", "")] {
+        el.set_attribute(k, v).unwrap();
+    }
+    // A data-* option on the element is not one of its options.
+    el.set_attribute("data-framework", "xgboost").unwrap();
+    document().body().unwrap().append_child(&el).unwrap();
+    run_js("window.__selected = []; document.querySelector('trainer-v2-explorer').addEventListener('trainer-v2-explorer:selected', (e) => __selected.push(e.detail));");
+    ui::mount_one(el.clone()).unwrap();
+    settle().await;
+    assert_eq!(checked(&el, "persona"), "platform-engineer");
+    assert_eq!(checked(&el, "framework"), "jax");
+    assert!(q(&el, ".tv2x").class_list().contains("compact"), "compact as a plain attribute");
+    let options = web_sys::CustomEventInit::new();
+    options.set_detail(&"framework=deepspeed".into());
+    let event = web_sys::CustomEvent::new_with_event_init_dict("trainer-v2-explorer:options", &options).unwrap();
+    el.dispatch_event(&event).unwrap();
+    settle().await;
+    assert_eq!(checked(&el, "framework"), "deepspeed", "an option changed after mount applies");
+    assert_eq!(checked(&el, "persona"), "platform-engineer", "and leaves the others");
+    let selected: Vec<String> =
+        js_sys::Array::from(&run_js("return __selected")).iter().map(|v| v.as_string().unwrap()).collect();
+    assert_eq!(selected.len(), 2, "{selected:?}");
+    assert!(selected[0].contains("framework=jax") && selected[0].contains("persona=platform-engineer"), "{selected:?}");
+    assert!(selected[1].contains("framework=deepspeed"), "{selected:?}");
+    el.remove();
+    ui::mount::unmount(&el);
+    assert!(!el.has_attribute("data-trainer-v2-explorer-mounted"));
 }

@@ -31,6 +31,8 @@ pub struct ExplorerProps {
     pub compact: bool,
     /// `light` or `dark` when the mount point pins the theme (`data-theme`); `None` follows the page.
     pub pinned_theme: Option<&'static str>,
+    /// The element the explorer lives in: its options arrive there, its selection leaves there.
+    pub host: web_sys::Element,
     /// Our shadow root: scratch space for the copy fallback.
     pub scratch: web_sys::Node,
 }
@@ -173,17 +175,23 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     // element costs a toggle.
     let long_lines = state.long_lines;
 
-    // Publish the reader's own changes: URL, storage, and the other instances. Then prepare what
+    // Publish the reader's own changes (and the host page's options): the host, URL, storage, and
+    // the other instances. Then prepare what
     // is one click away (ui::prepare), for code boxes as they show long lines now: only once the
     // reader has changed something here, so instances nobody touches do no work. (A flip of "Wrap
     // long lines" alone prepares nothing: the next selection prepares for it.)
     {
         let (sel, sync, instance, all_controls) = (sel.clone(), props.sync, props.instance, !props.compact);
+        let host = props.host.clone();
         let prepared = prepared.clone();
         use_effect_with(state.local_revision, move |rev| {
             // After the frame: the DOM update a reader waits for does not wait on history,
             // storage or the other instances. Dropping the timer (a newer change) cancels it.
             let changed = *rev > 0;
+            // The host page hears of it at once (its `change` event; mount announced the first).
+            if changed {
+                browser::announce_selection(&host, &sel);
+            }
             let mut wanted =
                 if changed && sel.mode == Mode::Compare { sel.one_click_away(all_controls) } else { Vec::new() };
             // A kept view is ready already.
@@ -198,11 +206,20 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             move || drop((pending, preparing))
         });
     }
-    // Receive the other instances' changes.
+    // Receive the other instances' changes, and the host page's: an option it changed after
+    // mount (www/element.js sends the changed attributes).
     {
         let dispatcher = state.dispatcher();
-        let (sync, me) = (props.sync, props.instance);
+        let (sync, me, host) = (props.sync, props.instance, props.host.clone());
         use_effect_with((), move |_| {
+            let from_host = {
+                let dispatcher = dispatcher.clone();
+                EventListener::new(&host, browser::OPTIONS_EVENT, move |event| {
+                    if let Some(query) = browser::options_detail(event) {
+                        dispatcher.dispatch(Action::Host(query));
+                    }
+                })
+            };
             let listener = web_sys::window().map(|w| {
                 EventListener::new(&w, browser::SYNC_EVENT, move |event| {
                     if let Some((sender, query)) = browser::parse_sync_detail(event) {
@@ -212,7 +229,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     }
                 })
             });
-            move || drop(listener)
+            move || drop((listener, from_host))
         });
     }
 

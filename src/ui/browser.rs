@@ -10,6 +10,13 @@ pub const STORAGE_KEY: &str = "trainer-v2-explorer";
 pub const SYNC_EVENT: &str = "trainer-v2-explorer:change";
 /// Dispatched on `window` by the panic hook; www/explorer.js listens for it (same name there).
 pub const FAILED_EVENT: &str = "trainer-v2-explorer:failed";
+/// Dispatched by www/element.js on a host whose option attribute changed; the detail is the
+/// changed options as a query (`persona=data-scientist`).
+pub const OPTIONS_EVENT: &str = "trainer-v2-explorer:options";
+/// Dispatched on the host with the selection it shows (the whole query, defaults included), on
+/// mount and on every change made there (by the reader or the host's options); www/element.js
+/// turns it into the host's `change` event and properties.
+pub const SELECTED_EVENT: &str = "trainer-v2-explorer:selected";
 
 /// `f` after `ms` milliseconds, cancelled when the returned timer is dropped. Every timer of the
 /// widget goes through here: one boxed closure type means one copy of gloo's and wasm-bindgen's
@@ -72,12 +79,28 @@ pub fn report_panics_to_the_page() {
 }
 
 fn dispatch(name: &str, detail: &JsValue) {
-    let Some(w) = window() else { return };
+    if let Some(w) = window() {
+        dispatch_on(&w, name, detail);
+    }
+}
+
+/// A CustomEvent that neither bubbles nor leaves a shadow root: for the page's own loader.
+pub fn dispatch_on(target: &web_sys::EventTarget, name: &str, detail: &JsValue) {
     let init = web_sys::CustomEventInit::new();
     init.set_detail(detail);
     if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict(name, &init) {
-        let _ = w.dispatch_event(&event);
+        let _ = target.dispatch_event(&event);
     }
+}
+
+/// Tells the host's loader which selection the host shows (see SELECTED_EVENT).
+pub fn announce_selection(host: &web_sys::Element, sel: &Selection) {
+    dispatch_on(host, SELECTED_EVENT, &JsValue::from_str(&query::sync_query(sel, SyncSet::ALL)));
+}
+
+/// The query in an options event's detail.
+pub fn options_detail(event: &web_sys::Event) -> Option<String> {
+    event.dyn_ref::<web_sys::CustomEvent>()?.detail().as_string()
 }
 
 /// Tells the other instances on the page. `storage` events only reach other windows, so the

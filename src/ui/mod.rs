@@ -22,10 +22,17 @@ pub fn mount_all() -> u32 {
     mount::mount_all()
 }
 
-/// Mounts the explorer into one element (for hosts that create mount points late).
+/// Mounts the explorer into one element (www/element.js calls it as a host nears the viewport).
 #[wasm_bindgen(js_name = mount)]
 pub fn mount_one(element: web_sys::Element) -> Result<(), JsValue> {
     mount::mount(element)
+}
+
+/// Stops the explorer in one element and shows its fallback again (it left the page, or an
+/// option that shapes the instance changed: `compact`, `sync`, `theme`).
+#[wasm_bindgen(js_name = unmount)]
+pub fn unmount_one(element: web_sys::Element) {
+    mount::unmount(&element)
 }
 
 /// Hands the widget its converter: a function from V1 YAML text and a release line (`v2.1`) to

@@ -1,9 +1,11 @@
-//! Finds the mount points on a page it does not own and starts one explorer in each, inside a
-//! shadow root so no CSS leaks in or out.
+//! Starts one explorer in a host element, inside a shadow root so no CSS leaks in or out, and
+//! stops it again. The loader (www/element.js) decides when: as a `<trainer-v2-explorer>` element
+//! or a `[data-trainer-v2-explorer]` mount point is connected, comes near the viewport, or leaves
+//! the page; it is the one place that watches the page.
 //!
 //! The host's static fallback stays in the page as the host's light-DOM children. The shadow
 //! root has no `<slot>` while the widget runs, so the fallback is neither rendered nor in the
-//! accessibility tree; showing it again (www/explorer.js after a panic or trap, `unmount_removed` here)
+//! accessibility tree; showing it again (www/element.js after a panic or trap, `unmount` here)
 //! is only a matter of putting a `<slot>` in the shadow root. Nothing has to be copied back,
 //! which matters because a trapped module can run no more code.
 
@@ -13,7 +15,6 @@ use explorer_core::query::{self, SyncSet};
 use explorer_core::selection::Selection;
 use gloo::events::EventListener;
 use std::cell::RefCell;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
 pub const MOUNT_ATTR: &str = "data-trainer-v2-explorer";
@@ -25,8 +26,6 @@ thread_local! {
     static NEXT_INSTANCE: RefCell<u32> = const { RefCell::new(0) };
     static SHEET: RefCell<Option<web_sys::CssStyleSheet>> = const { RefCell::new(None) };
     static INSTANCES: RefCell<Vec<Instance>> = const { RefCell::new(Vec::new()) };
-    /// Watches the page for removed mount points while any instance runs.
-    static REMOVALS: RefCell<Option<RemovalWatcher>> = const { RefCell::new(None) };
 }
 
 /// A running explorer and the element it lives in.
@@ -37,14 +36,20 @@ struct Instance {
     _key_guards: [EventListener; 3],
 }
 
-struct RemovalWatcher {
-    observer: web_sys::MutationObserver,
-    _callback: Closure<dyn Fn()>,
+/// One of the host's options, by its mount point name (`data-persona`): `data-persona` on a
+/// `[data-trainer-v2-explorer]` mount point, `persona` on a `<trainer-v2-explorer>` element (or
+/// a host's own name for its class). Same names and values either way.
+fn option(host: &web_sys::Element, data_name: &str) -> Option<String> {
+    if host.has_attribute(MOUNT_ATTR) {
+        host.get_attribute(data_name)
+    } else {
+        host.get_attribute(&data_name["data-".len()..])
+    }
 }
 
-/// The element's `data-*` defaults, as a query in the URL's syntax.
+/// The host's default selection, as a query in the URL's syntax.
 fn defaults_query(host: &web_sys::Element) -> String {
-    query::from_data_attributes(|name| host.get_attribute(name))
+    query::from_data_attributes(|data_name| option(host, data_name))
 }
 
 /// Precedence: URL, then storage, then the element's `data-*` defaults. Invalid values are
@@ -71,10 +76,10 @@ fn stylesheet() -> Option<web_sys::CssStyleSheet> {
     })
 }
 
-/// `data-theme="light"` or `"dark"` on the mount point pins the theme; `"auto"` (or nothing)
+/// `theme="light"` or `"dark"` on the host (`data-theme` on a mount point) pins the theme; `"auto"` (or nothing)
 /// follows the host page's switch, else the reader's system setting.
 fn pinned_theme(host: &web_sys::Element) -> Option<&'static str> {
-    match host.get_attribute("data-theme").as_deref() {
+    match option(host, "data-theme").as_deref() {
         Some("light") => Some("light"),
         Some("dark") => Some("dark"),
         _ => None,
@@ -96,8 +101,8 @@ pub fn mount(host: web_sys::Element) -> Result<(), JsValue> {
         return Ok(());
     }
     browser::report_panics_to_the_page();
-    let sync = host.get_attribute("data-sync").map(|s| SyncSet::parse(&s)).unwrap_or_default();
-    let compact = host.has_attribute("data-compact");
+    let sync = option(&host, "data-sync").map(|s| SyncSet::parse(&s)).unwrap_or_default();
+    let compact = option(&host, "data-compact").is_some();
     let initial = initial_selection(&host, sync);
 
     let shadow = match host.shadow_root() {
@@ -119,35 +124,38 @@ pub fn mount(host: web_sys::Element) -> Result<(), JsValue> {
         *n
     });
     let pinned_theme = pinned_theme(&host);
-    let props =
-        ExplorerProps { initial, sync, instance, compact, pinned_theme, scratch: shadow.clone().unchecked_into() };
+    // The host's loader learns the selection shown (its properties read it).
+    browser::announce_selection(&host, &initial);
+    let props = ExplorerProps {
+        initial,
+        sync,
+        instance,
+        compact,
+        pinned_theme,
+        host: host.clone(),
+        scratch: shadow.clone().unchecked_into(),
+    };
     let app = yew::Renderer::<Explorer>::with_root_and_props(root, props).render();
     let key_guards = isolate_keys(&host);
     INSTANCES.with(|all| all.borrow_mut().push(Instance { host: host.clone(), app, _key_guards: key_guards }));
-    watch_removals(&document);
     host.set_attribute(MOUNTED_ATTR, "")?;
     Ok(())
 }
 
-/// Stops the instances whose element left the page (a docs site's single-page navigation):
-/// destroying the Yew app runs every effect's cleanup, so the instance's window listeners, its
-/// MutationObserver and its pending timers go with it. An element that comes back shows its
-/// static fallback and can be mounted again.
-fn unmount_removed() {
-    let removed: Vec<Instance> = INSTANCES.with(|all| {
-        let (gone, running) = std::mem::take(&mut *all.borrow_mut()).into_iter().partition(|i| !i.host.is_connected());
-        *all.borrow_mut() = running;
-        gone
+/// Stops the instance in `host` (it left the page, or its options changed): destroying the Yew
+/// app runs every effect's cleanup, so the instance's window listeners, its MutationObserver and
+/// its pending timers go with it. The host shows its static fallback again and can be mounted
+/// again. A host with no instance is left as it is.
+pub fn unmount(host: &web_sys::Element) {
+    let gone = INSTANCES.with(|all| {
+        let mut all = all.borrow_mut();
+        let at = all.iter().position(|i| i.host == *host)?;
+        Some(all.swap_remove(at))
     });
-    for Instance { host, app, .. } in removed {
+    if let Some(Instance { host, app, .. }) = gone {
         app.destroy();
         show_fallback(&host);
         let _ = host.remove_attribute(MOUNTED_ATTR);
-    }
-    if INSTANCES.with(|all| all.borrow().is_empty()) {
-        if let Some(watcher) = REMOVALS.with(|w| w.borrow_mut().take()) {
-            watcher.observer.disconnect();
-        }
     }
 }
 
@@ -159,25 +167,6 @@ fn show_fallback(host: &web_sys::Element) {
         shadow.set_adopted_style_sheets(&js_sys::Array::new());
         shadow.replace_children_with_node_1(&slot);
     }
-}
-
-/// One observer for the whole page, from the first mount until the last instance is gone. A
-/// moved element is connected again by the time the observer runs, so it keeps its instance.
-fn watch_removals(document: &web_sys::Document) {
-    REMOVALS.with(|cell| {
-        let mut cell = cell.borrow_mut();
-        if cell.is_some() {
-            return;
-        }
-        let callback = Closure::<dyn Fn()>::new(unmount_removed);
-        let Ok(observer) = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()) else { return };
-        let init = web_sys::MutationObserverInit::new();
-        init.set_child_list(true);
-        init.set_subtree(true);
-        if observer.observe_with_options(document, &init).is_ok() {
-            *cell = Some(RemovalWatcher { observer, _callback: callback });
-        }
-    });
 }
 
 /// Mounts every `[data-trainer-v2-explorer]` element not yet mounted; returns how many there are.

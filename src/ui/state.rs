@@ -31,6 +31,18 @@ impl State {
     }
 }
 
+impl State {
+    /// Applies a query's options (the parts `sync` shares); the fields show the result.
+    fn apply(&mut self, query: &str, sync: SyncSet) {
+        let (sel, _) = query::apply(query, &self.selection, sync);
+        if sel != self.selection {
+            self.inputs = inputs_of(&sel);
+            self.errors.clear();
+            self.selection = sel;
+        }
+    }
+}
+
 fn inputs_of(sel: &Selection) -> VecMap<ParamKey, String> {
     ParamKey::ALL.into_iter().filter_map(|k| sel.params.get(k).map(|v| (k, v))).collect()
 }
@@ -47,6 +59,9 @@ pub enum Action {
     External(String, SyncSet),
     /// The reader checked or unchecked "Wrap long lines".
     FlipLongLines,
+    /// The host page changed an option of its element (an attribute, a property): applied as a
+    /// change made here, so it is published like the reader's own.
+    Host(String),
 }
 
 impl Reducible for State {
@@ -78,14 +93,14 @@ impl Reducible for State {
                 };
                 return Rc::new(next);
             }
+            // The host's option is published as a change made here; another instance's is not
+            // (it published it).
+            Action::Host(query) => next.apply(&query, SyncSet::ALL),
             Action::External(query, sync) => {
-                let (sel, _) = query::apply(&query, &self.selection, sync);
-                if sel == self.selection {
+                next.apply(&query, sync);
+                if next.selection == self.selection {
                     return self;
                 }
-                next.inputs = inputs_of(&sel);
-                next.errors.clear();
-                next.selection = sel;
                 return Rc::new(next);
             }
         }

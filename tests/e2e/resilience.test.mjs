@@ -142,7 +142,9 @@ function instrument() {
   const disconnect = MutationObserver.prototype.disconnect;
   MutationObserver.prototype.observe = function (...args) {
     // Playwright's injected script observes the page too (once a locator is used); not ours.
-    if (!new Error().stack.includes('InjectedScript')) live.observers.add(this);
+    // Nor is the loader's watcher of the whole document (www/element.js watchMountPoints): it
+    // stays for the page's life, so the mount points of a docs site's next page mount.
+    if (!new Error().stack.includes('InjectedScript') && args[0] !== document) live.observers.add(this);
     return observe.apply(this, args);
   };
   MutationObserver.prototype.disconnect = function () {
@@ -207,6 +209,18 @@ test('removing the mount points stops their instances: no listener, observer or 
   assert.deepEqual(await page.evaluate(() => window.__counts()), { sync: 0, media: 0, observers: 0, copyTimers: 0 });
   const apps = await page.evaluate(() => window.__removed.map((h) => Boolean(h.shadowRoot.querySelector('.tv2x'))));
   assert.deepEqual(apps, new Array(n).fill(false), 'every Yew app is destroyed');
+  // The next page's mount point mounts, and the instance it starts counts as one.
+  await page.evaluate(() => {
+    const next = Object.assign(document.createElement('div'), { innerHTML: '<pre>fallback</pre>' });
+    next.setAttribute('data-trainer-v2-explorer', '');
+    document.body.append(next);
+  });
+  await page.waitForSelector('[data-trainer-v2-explorer-mounted]');
+  await page.waitForFunction(() => window.__counts().sync === 1);
+  const next = await page.evaluate(() => window.__counts());
+  assert.deepEqual({ ...next, observers: next.observers > 0 }, { sync: 1, media: 1, observers: true, copyTimers: 0 });
+  await page.evaluate(() => document.querySelector('[data-trainer-v2-explorer]').remove());
+  await untilCounts(page, { sync: 0, media: 0, observers: 0, copyTimers: 0 });
 
   // Nothing the page does now reaches a dead instance.
   const other = await context.newPage();

@@ -1,4 +1,4 @@
-// The V1 → V2 converter for migrate mode, loaded by explorer.js the first time it is needed.
+// The V1 → V2 converter for migrate mode, loaded by element.js the first time it is needed.
 // It ships in pkg-migrate/ next to the converter module (make dist copies it there).
 // It runs in a worker, so converting a large paste never blocks the page; where a worker cannot
 // start (an old browser, a policy that forbids it), it runs on the page instead.
@@ -16,8 +16,11 @@
 // only once the module is here, and a worker started after a hung one needs no new download.
 import { linkSources } from './sources.js';
 import { copy } from './copy-blocks.js';
+// explain.css, pods.css and migrate.css as strings (scripts/build-dist.sh writes styles.js).
+import { EXPLAIN, PODS, MIGRATE } from './styles.js';
 
-const here = (path) => new URL(path, import.meta.url).href;
+// Every file this module loads is named by a literal next to import.meta.url, so that a bundler
+// that bundles the package (webpack, Vite) follows it and emits the file.
 export const TIMEOUT_MS = 5000;
 let worker;
 let onPage;
@@ -44,7 +47,7 @@ let compiled;
 const progress = new Set();
 function converterModule(onProgress) {
   if (typeof onProgress === 'function') progress.add(onProgress);
-  compiled ??= download(here('./trainer_v2_migrate_bg.wasm')).then(
+  compiled ??= download(new URL('./trainer_v2_migrate_bg.wasm', import.meta.url)).then(
     (bytes) => WebAssembly.compile(bytes),
     (err) => {
       compiled = undefined; // the next conversion tries the download again
@@ -84,7 +87,7 @@ async function download(url) {
 }
 
 function loadOnPage() {
-  onPage ??= Promise.all([import(here('./trainer_v2_migrate.js')), converterModule()]).then(async ([m, module]) => {
+  onPage ??= Promise.all([import('./trainer_v2_migrate.js'), converterModule()]).then(async ([m, module]) => {
     await m.default({ module_or_path: module });
     return m;
   });
@@ -95,7 +98,7 @@ function loadOnPage() {
 // converter's size, since it parses no YAML.
 let explainer;
 function loadExplainer() {
-  explainer ??= import(here('./trainer_v2_explain.js')).then(async (m) => {
+  explainer ??= import('./trainer_v2_explain.js').then(async (m) => {
     await m.default();
     return m;
   });
@@ -115,8 +118,22 @@ const PANES = {
   explain: (query) => loadExplainer().then((m) => m.explain(query)),
   upgrade: (query) => loadOnPage().then((m) => m.upgrade_notes(query)),
 };
-// A pane's stylesheet, a file rather than inline (the strict CSP forbids inline styles).
-const STYLES = { explain: here('./explain.css') };
+// The panes' and the result's stylesheets are adopted by the shadow root that shows them: a
+// constructable stylesheet is allowed by a strict style-src 'self' (an inline <style> is not),
+// and a string bundles alike in every bundler, where a linked .css file would go through the
+// host site's CSS pipeline (Docusaurus's breaks on it). The widget's own sheet stays first.
+const sheets = new Map();
+function adopt(root, css) {
+  if (!root?.adoptedStyleSheets) return;
+  let sheet = sheets.get(css);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    sheets.set(css, sheet);
+  }
+  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+}
+const STYLES = { explain: EXPLAIN };
 const followed = new WeakSet();
 export function showPane(details) {
   const body = details.querySelector('.pane-body');
@@ -130,8 +147,8 @@ export function showPane(details) {
       .then((answer) => {
         if (details.dataset.query !== query) return; // a newer selection renders instead
         if ('html' in answer) {
-          const style = STYLES[details.dataset.pane];
-          body.innerHTML = (style ? `<link rel="stylesheet" href="${style}">` : '') + answer.html; // escaped by the core
+          if (STYLES[details.dataset.pane]) adopt(details.getRootNode(), STYLES[details.dataset.pane]);
+          body.innerHTML = answer.html; // escaped by the core
           linkSources(body); // "What Kubernetes runs": items highlight their YAML lines
         } else showError(body, answer.error);
       })
@@ -154,7 +171,7 @@ function showError(body, text) {
 
 function startWorker() {
   try {
-    worker = new Worker(here('./converter-worker.js'), { type: 'module' });
+    worker = new Worker(new URL('./converter-worker.js', import.meta.url), { type: 'module' });
   } catch {
     worker = null;
     return;
@@ -205,18 +222,16 @@ function stopHungWorker(job) {
   running = waiting = null;
 }
 
-// "What changes for your pods" comes in the answer's html with the field report, and "What
-// Kubernetes runs" for each TrainJob after the objects; their stylesheets are files of this
-// module's, linked from the answer where it holds them, so the widget's own CSS stays as it is.
-const link = (file) => `<link rel="stylesheet" href="${here(file)}">`;
-function withPodsStyle(answer) {
-  const parsed = JSON.parse(answer);
-  const pods = parsed.html?.includes('class="pods-changes"');
-  const runs = parsed.objects?.includes('class="k8s"');
-  if (!pods && !runs) return answer;
-  if (pods) parsed.html = link('./pods.css') + parsed.html;
-  if (runs) parsed.objects += link('./explain.css');
-  return JSON.stringify(parsed);
+// The result is styled by migrate.css; "What changes for your pods" comes in the answer's html
+// with the field report (pods.css), and "What Kubernetes runs" for each TrainJob after the
+// objects (explain.css). The widget that asked places the answer in its shadow root: the sheets
+// (7 KB of CSS, parsed once) go to every mounted widget's root before it does, so a result
+// never shows unstyled.
+function styled(answer) {
+  for (const host of document.querySelectorAll('[data-trainer-v2-explorer-mounted]')) {
+    for (const css of [MIGRATE, PODS, EXPLAIN]) adopt(host.shadowRoot, css);
+  }
+  return answer;
 }
 
 /** Converts V1 YAML into objects for the Trainer release line `release` (v2.1); resolves to the
@@ -234,15 +249,8 @@ export function convert(text, release, onProgress) {
         next();
       });
     })
-    .then(withPodsStyle)
     .then(styled);
 }
-
-// The result's stylesheet, a file rather than inline (the strict CSP forbids inline styles),
-// linked in front of the result's first part (the JSON's "summary"; the widget places it first).
-// Inside a JSON string every quote is escaped, so the first `"summary":"` is the key itself.
-const MIGRATE_CSS = `<link rel="stylesheet" href="${here('./migrate.css')}">`;
-const styled = (json) => json.replace('"summary":"', `"summary":${JSON.stringify(MIGRATE_CSS).slice(0, -1)}`);
 
 // Migrate mode's output (src/migrate/output.rs): one block per object, each with a Copy button
 // (`button[data-copy]`) that copies its own figure's code. The widget places that HTML in its
