@@ -291,7 +291,11 @@ fn run_batch(
                     let as_failure = line.replacen("): invalid: ", "): ", 1);
                     match pending.iter().position(|f| **f == as_failure) {
                         Some(i) => {
-                            let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {label}: {}", pending.remove(i))));
+                            let _ = writeln!(
+                                stderr,
+                                "{}",
+                                shown(&format!("trainer-explorer: {label}: {}", pending.remove(i)))
+                            );
                         }
                         None => {
                             let _ = writeln!(stderr, "{}", shown(&format!("{label}: {line}")));
