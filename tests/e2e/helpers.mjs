@@ -75,6 +75,16 @@ export function waitForConvertedTrainJob(page) {
 /** The main explorer (not a compact preset of the post). */
 export const MAIN_WIDGET = '[data-trainer-v2-explorer]:not([data-compact])';
 
+/** Scrolls `selector` into view as a reader does: a wheel turn first. Until the reader acts,
+ * every widget that mounts puts the page back at its #fragment (www/explorer.js, readerActed),
+ * and Playwright's own scrolling is no reader's act: a widget above that mounted in the frame
+ * after it scrolled the page back before the target ever intersected, so it never mounted
+ * (CI, the 320 px phone test: 15 s waiting for the mount). */
+export async function scrollAsReader(page, selector) {
+  await page.mouse.wheel(0, 1);
+  await page.locator(selector).scrollIntoViewIfNeeded();
+}
+
 /** Opens the post at the main explorer with `query` and opens its lazily filled disclosure
  * `paneClass` (k8s-pane, upgrade-pane); collects the page's errors. */
 export async function openPane(context, query, paneClass) {
@@ -83,7 +93,7 @@ export async function openPane(context, query, paneClass) {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(new URL(`?${query}#user-experience`, BASE).href);
   // On a phone the fragment lands above the widget, which mounts only near the viewport.
-  await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
+  await scrollAsReader(page, MAIN_WIDGET);
   const summary = page.locator(`${MAIN_WIDGET} .${paneClass} summary`);
   await summary.waitFor({ timeout: 15000 });
   await summary.scrollIntoViewIfNeeded();

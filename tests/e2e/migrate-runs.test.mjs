@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASE, launch, MAIN_WIDGET, nodeModule } from './helpers.mjs';
+import { BASE, launch, MAIN_WIDGET, scrollAsReader, nodeModule } from './helpers.mjs';
 
 const YAML = nodeModule('yaml');
 const REAL_V1 = process.env.TRAINER_REAL_V1 ?? '../shared/real-v1';
@@ -77,7 +77,7 @@ async function paste(text, options = {}) {
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto(new URL('?mode=migrate#user-experience', BASE).href);
-  await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
+  await scrollAsReader(page, MAIN_WIDGET);
   await page.locator(`${MAIN_WIDGET} #m-input`).fill(text);
   await sectionsFor(page, text);
   return { context, page, errors };

@@ -3,7 +3,7 @@
 // framework's name. In headless Chromium, on dist/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, frames, launch, MAIN_WIDGET } from './helpers.mjs';
+import { BASE, frames, launch, MAIN_WIDGET, scrollAsReader } from './helpers.mjs';
 
 let browser;
 before(async () => (browser = await launch()));
@@ -18,7 +18,7 @@ async function open(query, options = PHONE) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(new URL(`?${query}#user-experience`, BASE).href);
-  await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
+  await scrollAsReader(page, MAIN_WIDGET);
   await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { state: 'attached', timeout: 15000 });
   return { context, page, errors };
 }

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASE, launch, waitForConvertedTrainJob, MAIN_WIDGET } from './helpers.mjs';
+import { BASE, launch, waitForConvertedTrainJob, MAIN_WIDGET, scrollAsReader } from './helpers.mjs';
 
 const REAL_V1 = process.env.TRAINER_REAL_V1 ?? '../shared/real-v1';
 const JOB = readFileSync(join(REAL_V1, '14-coreweave-imagenet-pytorchjob.yaml'), 'utf8');
@@ -25,7 +25,7 @@ async function showPods(viewport) {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(new URL('?mode=migrate#user-experience', BASE).href);
   // The widget mounts when it comes into view; on a phone the anchor alone may leave it below.
-  await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
+  await scrollAsReader(page, MAIN_WIDGET);
   await waitForConvertedTrainJob(page);
   await page.locator(`${MAIN_WIDGET} #m-input`).fill(JOB);
   // The section has arrived and its stylesheet applies (the env table's box scrolls sideways).
