@@ -239,3 +239,19 @@ fn bad_input_gets_one_clear_line_each_and_never_a_panic() {
     assert_eq!(cli(&["validate", "--release", "v9.9", "x.yaml"]).status.code(), Some(2));
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn a_negative_count_in_the_runtime_is_named_by_its_path_in_kubernetes_words() {
+    let dir = scratch("negative");
+    let f = write(
+        &dir,
+        "negative.yaml",
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: x}\nspec:\n  runtimeRef: {name: rt, kind: TrainingRuntime}\n---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainingRuntime\nmetadata: {name: rt}\nspec:\n  template:\n    spec:\n      replicatedJobs:\n      - name: node\n        replicas: -2\n        template: {spec: {template: {spec: {containers: [{name: node, image: x}]}}}}\n",
+    );
+    let (code, report) = json(&["validate", "-o", "json", f.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    let errors = &resources(&report, "TrainJob")[0]["errors"][0];
+    assert_eq!(errors["field"], "runtime spec.template.spec.replicatedJobs[0].replicas", "{report}");
+    assert_eq!(errors["message"], "Invalid value: -2: must be greater than or equal to 0", "{report}");
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -117,7 +117,7 @@ fn rejections(list: Vec<Rejection>) -> Vec<FieldError> {
 fn reading_error(message: &str) -> FieldError {
     let rest = message.strip_prefix("TrainJob: ").or_else(|| message.strip_prefix("runtime: ")).unwrap_or(message);
     match rest.split_once(": ") {
-        Some((field, why)) if !field.contains(' ') && !field.is_empty() => {
+        Some((field, why)) if !field.trim_start_matches("runtime ").contains(' ') && !field.is_empty() => {
             FieldError { field: field.into(), message: why.into() }
         }
         _ => FieldError { field: "<nil>".into(), message: rest.into() },
