@@ -30,7 +30,7 @@ pub fn precheck(text: &str) -> Result<(), String> {
         return Err(format!("input is {} bytes; the limit is {} bytes (split the file)", text.len(), MAX_INPUT_BYTES));
     }
     if text.trim().is_empty() {
-        return Err("input is empty: paste one or more V1 job manifests".into());
+        return Err("input is empty: it holds no manifest".into());
     }
     if let Some((line, col)) = first_control_character(text) {
         return Err(format!("binary data at line {line} column {col}: expected YAML text"));
