@@ -104,11 +104,14 @@ test-python: wheels
 # from Debian, JAX and XGBoost from PyPI, installed by scripts/fetch-framework-venvs.sh): every
 # job as two local processes with the command and env the controller gives each pod, in a
 # network namespace of its own (root). --self-test first shows it fails on the JAX pane's old defect.
+# run_local.py runs the post's local-execution snippet with SDK 0.5.0's LocalProcessBackend, for real.
 test-training:
 	$(if $(TRAINER_EXPLORER),,cargo test -q --no-run)
 	@scripts/fetch-framework-venvs.sh
 	python3 tests/python/run_training.py --explorer $(EXPLORER) --self-test
 	python3 tests/python/run_training.py --explorer $(EXPLORER)
+	@scripts/fetch-sdk-venvs.sh kubeflow==0.5.0
+	python3 tests/python/run_local.py --explorer $(EXPLORER)
 
 # The wasm-bindgen browser tests, in headless Chromium and then headless Firefox ESR.
 test-browser:

@@ -346,7 +346,7 @@ fn bad_documents_get_a_precise_message() {
                 g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\n";
     // Aliases that expand past the input limit refuse the whole input, naming the document.
     let refusal = migrate(bomb).err().expect("an alias bomb is refused");
-    assert!(refusal.contains("document 1 (line 1) uses aliases"), "{refusal}");
+    assert!(refusal.contains("document 1 (line 1) reads as more than the input limit holds"), "{refusal}");
     let cases = [
         ("just text", "not a Kubernetes object"),
         ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec: {}\n", "spec.pytorchReplicaSpecs is missing"),

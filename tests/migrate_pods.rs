@@ -169,14 +169,112 @@ fn the_pods_view_shows_each_role_every_reason_and_the_env_renames_as_a_table() {
     let c = for_document(&m.docs[0], NEWEST).unwrap().unwrap();
     for role in &c.roles {
         assert!(
-            html.contains(&format!("<p class=\"pods-h4\" role=\"heading\" aria-level=\"4\">{}</p>", escaped(role))),
+            html.contains(&format!("<p class=\"pods-h5\" role=\"heading\" aria-level=\"5\">{}</p>", escaped(role))),
             "no heading for {role}"
         );
     }
     for d in c.differences.iter().filter(|d| d.rename.is_none()) {
         assert!(html.contains(&escaped(d.reason.as_deref().unwrap())), "{} {} has no reason shown", d.role, d.field);
     }
-    let rank = "<tr><th scope=\"row\"><code>RANK</code></th><td><code>1</code></td><td><code>PET_NODE_RANK</code> = ";
+    let rank = "<tr><th scope=\"row\"><code>RANK</code></th><td data-label=\"V1 value\"><code>1</code></td>\
+                <td data-label=\"V2 sets instead\"><code>PET_NODE_RANK</code> = ";
     assert!(html.contains(rank), "no RANK row for the Worker");
     assert!(!html.contains("unexplained"));
+}
+
+/// The differences of a real job, grouped as the views show them.
+fn compared(file: &str) -> (explorer_core::migrate::pods::PodComparison, String, String) {
+    let text = std::fs::read_to_string(real_v1_dir().join(file)).unwrap();
+    let m = migrate_to(&text, NEWEST).unwrap();
+    let html = explorer_html::migrate_view::pods_html(&m, &explorer_core::migrate::pods::explained_documents(&m));
+    (for_document(&m.docs[0], NEWEST).unwrap().unwrap(), html, m.report_text())
+}
+
+/// AWS's MNIST PyTorchJob (aws-samples/aws-do-eks): the Worker's required podAffinity is lost,
+/// because V2 runs the Master's template on every node. The comparison says it as a scheduling
+/// change, in words, first and marked; the field report says it once, in the same words, not
+/// leaf by leaf ("the Master's key is none").
+#[test]
+fn a_dropped_pod_affinity_is_a_scheduling_change_said_in_words() {
+    use explorer_core::migrate::pods::Concern;
+    let (c, html, report) = compared("08-awsdoeks-mnist-master-worker.yaml");
+    let rule =
+        "must run in the same zone (topology.kubernetes.io/zone) as pods with app in (mnist) (required pod affinity)";
+    let affinity = c.differences.iter().find(|d| d.role == "Worker → node" && d.field == "affinity").unwrap();
+    assert_eq!(affinity.concern, Concern::Scheduling);
+    assert_eq!(affinity.terms, [format!("dropped: {rule}")]);
+    // The Master now gets the Worker's CPUs: a resources change, in words.
+    let cpus = c.differences.iter().find(|d| d.role == "Master → node" && d.field == "resources").unwrap();
+    assert_eq!(
+        (cpus.concern, cpus.terms.as_slice()),
+        (Concern::Resources, &["added: cpu request 4".to_string(), "added: cpu limit 4".into()][..])
+    );
+    // In the view: the behaviour group comes before the bookkeeping, and holds the rule in words.
+    let (behaviour, bookkeeping) = (html.find("pods-behaviour").unwrap(), html.find("pods-bookkeeping").unwrap());
+    let said = html.find(&format!("<li>dropped: {}</li>", rule)).unwrap();
+    assert!(behaviour < said && said < bookkeeping, "the dropped affinity is not in the first group");
+    assert!(html.contains("<span class=\"pods-tag pods-tag-scheduling\">scheduling</span>"));
+    // The field report: one line for the affinity, no leaf is "none".
+    assert!(!report.contains(" is none"), "{report}");
+    let line = report.lines().find(|l| l.contains("Worker.template.spec.affinity (")).unwrap();
+    assert!(line.contains(rule) && line.contains("the Master's, which has no affinity"), "{line}");
+    assert!(report.contains(&format!("  rule     Worker → node affinity: dropped: {rule}")), "{report}");
+}
+
+/// CoreWeave's ImageNet PyTorchJob: its 9 differences in training.kubeflow.org/* labels are the
+/// operators' bookkeeping, folded under one count with their reason said once; what changes how
+/// the pods run (the command, the variables the code reads) comes first.
+#[test]
+fn the_operators_labels_fold_under_one_count_and_behaviour_comes_first() {
+    use explorer_core::migrate::pods::Concern;
+    let (c, html, _) = compared("14-coreweave-imagenet-pytorchjob.yaml");
+    let bookkeeping: Vec<&str> =
+        c.differences.iter().filter(|d| d.concern == Concern::Bookkeeping).map(|d| d.field.as_str()).collect();
+    assert_eq!(bookkeeping.len(), 9, "{bookkeeping:?}");
+    assert!(bookkeeping.iter().all(|f| f.starts_with("labels.training.kubeflow.org/")), "{bookkeeping:?}");
+    let concerns = |k: Concern| c.differences.iter().filter(|d| d.concern == k).count();
+    assert_eq!((concerns(Concern::Command), concerns(Concern::Environment)), (2, 12));
+    assert_eq!(concerns(Concern::Plumbing), 1, "init-pytorch");
+    assert!(html.contains("<strong>14 change how the pods run</strong>, 1 are plumbing"), "{html}");
+    assert!(html.contains("The operators' bookkeeping <span class=\"pods-count\">(9)</span>"));
+    // The label reason once, where it was nine times.
+    assert_eq!(html.matches("set by the V1 operator to find its pods").count(), 1);
+    assert!(html.contains(
+        "<li><code>labels.training.kubeflow.org/job-name</code> <span class=\"pods-roles\">Master, Worker</span></li>"
+    ));
+    let (behaviour, command) = (html.find("pods-behaviour").unwrap(), html.find("pods-tag-command").unwrap());
+    assert!(behaviour < command && command < html.find("pods-bookkeeping").unwrap());
+}
+
+/// CoreWeave's ImageNet MPIJob: V1 hid the node's GPUs from the launcher (NVIDIA_VISIBLE_DEVICES
+/// empty), V2 does not. That is a resources change, not bookkeeping; and over every real job,
+/// only an explained operator label or annotation is bookkeeping, and nothing unexplained is
+/// folded away.
+#[test]
+fn the_launcher_seeing_the_gpus_is_a_resources_change_and_only_operators_labels_fold() {
+    use explorer_core::migrate::pods::Concern;
+    let (c, _, _) = compared("13-coreweave-imagenet-mpijob.yaml");
+    let gpus = c.differences.iter().find(|d| d.field == "env.NVIDIA_VISIBLE_DEVICES").unwrap();
+    assert_eq!((gpus.role.as_str(), gpus.concern), ("Launcher → launcher", Concern::Resources));
+    let mut folded = 0;
+    for f in yaml_files(&real_v1_dir()) {
+        let Ok(m) = migrate_to(&std::fs::read_to_string(&f).unwrap(), NEWEST) else { continue };
+        for d in &m.docs {
+            let Some(Ok(c)) = for_document(d, NEWEST) else { continue };
+            for diff in &c.differences {
+                if !diff.concern.changes_behaviour() {
+                    folded += 1;
+                    assert!(diff.explained(), "{f:?}: {} folded without a reason", line(diff));
+                }
+                if diff.concern == Concern::Bookkeeping {
+                    assert!(
+                        diff.field.starts_with("labels.") || diff.field.starts_with("annotations."),
+                        "{}",
+                        line(diff)
+                    );
+                }
+            }
+        }
+    }
+    assert!(folded > 100, "only {folded} differences folded over the real jobs");
 }

@@ -197,8 +197,9 @@ fn a_pod_template_shared_by_alias_converts_like_two_copies() {
     assert_eq!(job["spec"]["trainer"]["args"], numbered_list("a", shape.count));
 }
 
-const ALIASES_REFUSED: &str = "uses aliases (*name) that repeat more than the input limit holds (4194304 values and \
-                               characters): write the repeated parts out, or split the input";
+const ALIASES_REFUSED: &str = "reads as more than the input limit holds (524288 values and 4194304 \
+         characters in all, aliases (*name) counted as what they repeat): write the repeated parts out, or split \
+         the input";
 
 #[test]
 fn an_alias_bomb_is_refused() {
@@ -208,6 +209,44 @@ fn an_alias_bomb_is_refused() {
 #[test]
 fn one_anchor_named_by_many_aliases_is_refused() {
     let shape = shapes::alias_fan_out();
+    near_the_limit(&shape);
+    refused(&shape.text, &format!("document 1 (line 1) {ALIASES_REFUSED}"));
+}
+
+/// The most values aliases may stand for: read whole, passed through with every value, and
+/// explained (the explanation reads the same trees).
+#[test]
+fn aliases_within_the_value_limit_are_read_whole() {
+    let shape = shapes::aliases_at_the_limit();
+    let objects = objects(&shape.text);
+    let x = objects[0]["x"].as_array().unwrap();
+    assert_eq!(x.len(), shape.count);
+    assert!(x.iter().all(|row| row.as_array().map(Vec::len) == Some(shape.count)));
+    // Explain reads it through the same door (what it then says of the extra field is its own).
+    if let Err(e) = explorer_core::explain::read::explain_text(&shape.text, explorer_data::releases::NEWEST) {
+        assert!(!e.contains("input limit"), "{e}");
+    }
+}
+
+/// 2,000 aliases of a list of 2,000: 10 KB that read as 4 million values (a gigabyte in
+/// memory) are refused, by migrate, upgrade and explain alike.
+#[test]
+fn aliases_past_the_value_limit_are_refused_by_every_command() {
+    let shape = shapes::aliases_past_the_limit();
+    let message = format!("document 1 (line 1) {ALIASES_REFUSED}");
+    refused(&shape.text, &message);
+    let newest = explorer_data::releases::NEWEST;
+    assert_eq!(explorer_core::upgrade::upgrade(&shape.text, newest, newest).err(), Some(message.clone()));
+    assert_eq!(explorer_core::explain::read::explain_text(&shape.text, newest).err(), Some(message));
+}
+
+/// Plain YAML as dense in values as YAML gets: accepted up to the value limit, refused past it,
+/// with the same message.
+#[test]
+fn value_dense_input_is_read_up_to_the_value_limit() {
+    let shape = shapes::dense_at_the_limit();
+    assert_eq!(objects(&shape.text)[0]["x"].as_array().unwrap().len(), shape.count);
+    let shape = shapes::dense_past_the_limit();
     near_the_limit(&shape);
     refused(&shape.text, &format!("document 1 (line 1) {ALIASES_REFUSED}"));
 }

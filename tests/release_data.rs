@@ -78,7 +78,12 @@ fn the_trainjob_status_follows_each_release_s_crd() {
         let doc = common::yaml_docs(&text).remove(0);
         let status = &doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["status"]["properties"];
         assert!(status.get("conditions").is_some(), "{}: the status schema was found", release.tag);
-        assert_eq!(status.get("trainerStatus").is_some(), release.trainer_status, "{} trainerStatus", release.tag);
+        assert_eq!(
+            status.get("trainerStatus").is_some(),
+            release.trainer_status.is_some(),
+            "{} trainerStatus",
+            release.tag
+        );
     }
 }
 
@@ -112,4 +117,48 @@ fn pod_settings_fields_follow_each_release_s_crd() {
         let metadata = template.get("metadata").is_some();
         assert_eq!(metadata, release.pod_settings().holds_pod_metadata(), "{} pod metadata", release.tag);
     }
+}
+
+/// The `(apiVersion, kind)` pairs the CRD files at `dir` serve: `spec.group`, `spec.names.kind`
+/// and every version with `served: true`.
+fn served_by_crds(dir: &str) -> Vec<(String, String)> {
+    let root = common::reference_dir().join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "yaml") && p.file_name().unwrap().to_string_lossy().contains('_')
+        })
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for file in files {
+        for crd in common::read_docs(&file).into_iter().filter(|d| d["kind"] == "CustomResourceDefinition") {
+            let group = crd["spec"]["group"].as_str().unwrap();
+            let kind = crd["spec"]["names"]["kind"].as_str().unwrap();
+            for v in crd["spec"]["versions"].as_array().unwrap() {
+                if v["served"] == Value::Bool(true) {
+                    out.push((format!("{group}/{}", v["name"].as_str().unwrap()), kind.to_string()));
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn pairs(kinds: &[explorer_data::served::ServedKind]) -> Vec<(String, String)> {
+    let mut out: Vec<_> = kinds.iter().map(|s| (s.api_version.to_string(), s.kind.to_string())).collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn each_release_serves_the_kinds_and_versions_of_its_crds() {
+    for release in RELEASES {
+        assert_eq!(pairs(release.served), served_by_crds(&format!("v2-crds/{}", release.tag)), "{}", release.tag);
+    }
+    use explorer_data::served::{MPI_OPERATOR, TRAINING_OPERATOR};
+    assert_eq!(pairs(TRAINING_OPERATOR.served), served_by_crds("v1-crds"), "training-operator v1.9");
+    assert_eq!(pairs(MPI_OPERATOR.served), served_by_crds("mpi-operator-v2beta1"), "mpi-operator");
 }

@@ -1,8 +1,10 @@
 // "What changes for your pods" in migrate mode, in the built site (make dist), in headless
-// Chromium: for a real V1 job from the corpus (CoreWeave's ImageNet PyTorchJob, whose command
-// expands $(WORLD_SIZE), $(RANK) and $(MASTER_ADDR)), the reader sees each V1 role against the
-// V2 pods it became, every difference with its reason, and the variables V2 replaces as a table,
-// styled by the converter module's own sheet; on a phone the table scrolls inside its box.
+// Chromium: for real V1 jobs from the corpus (CoreWeave's ImageNet PyTorchJob, whose command
+// expands $(WORLD_SIZE), $(RANK) and $(MASTER_ADDR); AWS's MNIST PyTorchJob, whose Worker has a
+// required podAffinity the Master lacks), the reader sees first, marked, what changes how the
+// pods run (the dropped affinity said in words), each V1 role against the V2 pods it became, the
+// variables V2 replaces as a table, and the operators' label bookkeeping folded under its count;
+// on a 390 px phone nothing scrolls sideways and no value wraps inside a token.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { BASE, launch, waitForConvertedTrainJob, MAIN_WIDGET, scrollAsReader } f
 
 const REAL_V1 = process.env.TRAINER_REAL_V1 ?? '../shared/real-v1';
 const JOB = readFileSync(join(REAL_V1, '14-coreweave-imagenet-pytorchjob.yaml'), 'utf8');
+const AWS_JOB = readFileSync(join(REAL_V1, '08-awsdoeks-mnist-master-worker.yaml'), 'utf8');
 let browser;
 
 before(async () => {
@@ -18,8 +21,8 @@ before(async () => {
 });
 after(async () => browser?.close());
 
-async function showPods(viewport) {
-  const context = await browser.newContext({ viewport });
+async function showPods(viewport, job = JOB, colorScheme = 'light', shot = null) {
+  const context = await browser.newContext({ viewport, colorScheme });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -27,12 +30,12 @@ async function showPods(viewport) {
   // The widget mounts when it comes into view; on a phone the anchor alone may leave it below.
   await scrollAsReader(page, MAIN_WIDGET);
   await waitForConvertedTrainJob(page);
-  await page.locator(`${MAIN_WIDGET} #m-input`).fill(JOB);
-  // The section has arrived and its stylesheet applies (the env table's box scrolls sideways).
+  await page.locator(`${MAIN_WIDGET} #m-input`).fill(job);
+  // The section has arrived and its stylesheet applies (the behaviour group's bar).
   await page.waitForFunction(
     (sel) => {
-      const env = document.querySelector(sel)?.shadowRoot?.querySelector('.pods-changes .pods-env');
-      return env && getComputedStyle(env).overflowX === 'auto';
+      const group = document.querySelector(sel)?.shadowRoot?.querySelector('.pods-changes .pods-behaviour');
+      return group && getComputedStyle(group).borderLeftStyle === 'solid';
     },
     MAIN_WIDGET,
     { timeout: 15000 },
@@ -42,15 +45,47 @@ async function showPods(viewport) {
     const rows = [...section.querySelectorAll('.pods-env tbody tr')].map((tr) =>
       [...tr.children].map((cell) => cell.innerText.trim()),
     );
+    // A text run inside a value that the browser split over lines: each run between two <wbr>
+    // is its own text node, so a run drawn as more boxes than it has spaces and hyphens (the
+    // breaks a reader expects) was broken inside a token.
+    const brokenTokens = [];
+    for (const code of section.querySelectorAll('code')) {
+      if (!code.getClientRects().length) continue; // folded away
+      for (const node of code.childNodes) {
+        if (node.nodeType !== Node.TEXT_NODE || !node.textContent) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        const allowed = 1 + (node.textContent.match(/[\s-]/g) ?? []).length;
+        if (lines.size > allowed) brokenTokens.push(node.textContent);
+      }
+    }
+    const groups = [...section.querySelectorAll('.pods-group')].map((g) => ({
+      heading: g.querySelector('.pods-h4').innerText,
+      roles: [...g.querySelectorAll('.pods-role .pods-h5')].map((h) => h.innerText),
+      items: [...g.querySelectorAll('.pods-diffs > li')].map((li) => li.innerText),
+      bar: getComputedStyle(g).borderLeftWidth,
+    }));
+    const folded = section.querySelector('details.pods-bookkeeping');
     return {
       heading: section.querySelector('.pods-h3').innerText,
-      roles: [...section.querySelectorAll('.pods-role .pods-h4')].map((h) => h.innerText),
-      items: [...section.querySelectorAll('.pods-diffs li')].map((li) => li.innerText),
+      sides: section.querySelector('.pods-sides').innerText,
+      groups,
+      bookkeeping: folded && { open: folded.open, summary: folded.querySelector('summary').innerText, height: folded.getBoundingClientRect().height },
+      roles: [...section.querySelectorAll('.pods-behaviour .pods-role .pods-h5')].map((h) => h.innerText),
+      items: [...section.querySelectorAll('.pods-diffs > li')].map((li) => li.innerText),
       unexplained: section.querySelectorAll('.unexplained').length,
       rows,
+      brokenTokens,
       overflow: section.scrollWidth - section.clientWidth,
+      envOverflow: [...section.querySelectorAll('.pods-env')].map((e) => e.scrollWidth - e.clientWidth),
     };
   }, MAIN_WIDGET);
+  if (shot) {
+    const section = page.locator(`${MAIN_WIDGET} .pods-changes`).first();
+    await section.scrollIntoViewIfNeeded();
+    await section.screenshot({ path: shot });
+  }
   await context.close();
   return { seen, errors };
 }
@@ -61,6 +96,14 @@ test('a real PyTorchJob shows what changes for its pods, role by role, with an e
   assert.match(seen.heading, /^What changes for your pods\s+PyTorchJob imagenet-pytorchjob$/);
   assert.deepEqual(seen.roles, ['Master → node', 'Worker → node']);
   assert.equal(seen.unexplained, 0);
+  // What changes how the pods run comes first, marked with a bar; the 9 operator labels are
+  // folded under their count.
+  assert.equal(seen.groups[0].heading, 'Changes how your pods run (14)');
+  assert.notEqual(seen.groups[0].bar, '0px');
+  assert.match(seen.sides, /24 difference\(s\), each with its reason: 14 change how the pods run/);
+  assert.deepEqual(seen.bookkeeping.open, false);
+  assert.match(seen.bookkeeping.summary, /^The operators' bookkeeping \(9\)/);
+  assert.ok(!seen.items.some((t) => t.includes('training.kubeflow.org/')), 'a label difference is not folded');
   // The command's $(VAR)s rewritten to V2's, said on the command itself.
   assert.ok(seen.items.some((t) => t.startsWith('command') && t.includes('$(PET_NODE_RANK)') && t.includes('rewritten to V2')), seen.items.join('\n'));
   // The Worker's RANK: V1's number for the pod, V2's PET_NODE_RANK from the completion index.
@@ -72,9 +115,34 @@ test('a real PyTorchJob shows what changes for its pods, role by role, with an e
   assert.deepEqual(port?.slice(1, 3), ['23456', 'PET_MASTER_PORT = 29500']);
 });
 
-test('on a 390 px phone the section fits and its env table scrolls inside', async () => {
-  const { seen, errors } = await showPods({ width: 390, height: 844 });
+test("an AWS PyTorchJob's dropped podAffinity comes first, said in words, tagged scheduling", async () => {
+  const { seen, errors } = await showPods({ width: 1280, height: 900 }, AWS_JOB, 'light', process.env.SHOTS && `${process.env.SHOTS}/pods-aws-desktop.png`);
   assert.deepEqual(errors, []);
-  assert.ok(seen.rows.length > 0);
-  assert.ok(seen.overflow <= 0, `the section is ${seen.overflow}px wider than its box`);
+  const [behaviour] = seen.groups;
+  assert.match(behaviour.heading, /^Changes how your pods run/);
+  const affinity = behaviour.items.find((t) => t.startsWith('scheduling affinity'));
+  assert.ok(affinity, behaviour.items.join('\n'));
+  assert.match(affinity, /dropped: must run in the same zone \(topology\.kubernetes\.io\/zone\) as pods with app in \(mnist\) \(required pod affinity\)/);
+  assert.ok(!seen.items.some((t) => / is none/.test(t)));
+  assert.ok(behaviour.items.some((t) => t.startsWith('resources resources') && t.includes('added: cpu request 4')), behaviour.items.join('\n'));
+  assert.equal(seen.unexplained, 0);
+  assert.deepEqual(seen.brokenTokens, []);
+});
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`on a 390 px phone (${colorScheme}) nothing scrolls sideways and no value wraps inside a token`, async () => {
+    const shot = process.env.SHOTS && `${process.env.SHOTS}/pods-phone-${colorScheme}.png`;
+    const { seen, errors } = await showPods({ width: 390, height: 844 }, JOB, colorScheme, shot);
+    assert.deepEqual(errors, []);
+    assert.ok(seen.rows.length > 0);
+    assert.ok(seen.overflow <= 0, `the section is ${seen.overflow}px wider than its box`);
+    assert.deepEqual(seen.envOverflow.filter((o) => o > 0), [], 'an env table scrolls sideways');
+    assert.deepEqual(seen.brokenTokens, []);
+  });
+}
+
+test('on the desktop no value of the env table wraps inside a token (PET_MASTER_PORT whole)', async () => {
+  const { seen } = await showPods({ width: 1280, height: 900 }, JOB, 'light', process.env.SHOTS && `${process.env.SHOTS}/pods-coreweave-desktop.png`);
+  assert.deepEqual(seen.brokenTokens, []);
+  assert.deepEqual(seen.envOverflow.filter((o) => o > 0), []);
 });

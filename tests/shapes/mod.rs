@@ -207,6 +207,51 @@ pub fn alias_fan_out() -> Shape {
     }
 }
 
+/// A TrainJob with an extra field `x`: `n` aliases of one anchored list of `n` numbers, so it
+/// reads as n × n values from a few kilobytes (what a command keeps in memory grows with the
+/// values, not the bytes).
+pub fn aliased_square(name: &'static str, what: &'static str, n: usize) -> Shape {
+    let list = vec!["1"; n].join(",");
+    let aliases = vec!["*a"; n].join(",");
+    let text = format!(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: {name}\nspec:\n  runtimeRef:\n    \
+         name: torch-distributed\na: &a [{list}]\nx: [{aliases}]\n"
+    );
+    Shape { name, what, text, count: n }
+}
+
+/// The most aliased values the input limit holds: 720 aliases of a list of 720 (518,400 values).
+pub fn aliases_at_the_limit() -> Shape {
+    aliased_square("aliases-at-the-limit", "720 aliases of a list of 720 numbers: 518,400 values from 5 KB", 720)
+}
+
+/// 2,000 aliases of a list of 2,000: 4 million values from 10 KB (refused; it used to be
+/// accepted, at a gigabyte of memory).
+pub fn aliases_past_the_limit() -> Shape {
+    aliased_square("aliases-past-the-limit", "2,000 aliases of a list of 2,000 numbers (refused)", 2000)
+}
+
+/// A TrainJob with an extra field holding a flow list of `n` numbers: the most values per byte
+/// plain YAML has (two bytes each).
+fn dense(name: &'static str, what: &'static str, n: usize) -> Shape {
+    let text = format!(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: {name}\nspec:\n  runtimeRef:\n    \
+         name: torch-distributed\nx: [{}]\n",
+        vec!["1"; n].join(",")
+    );
+    Shape { name, what, text, count: n }
+}
+
+/// As many values as the limit holds, written out: a 1 MB flow list of 520,000 numbers.
+pub fn dense_at_the_limit() -> Shape {
+    dense("dense-at-the-limit", "a flow list of 520,000 numbers (1 MB), the most values accepted", 520_000)
+}
+
+/// 4 MiB of a flow list of numbers: two million values (refused: more values than the limit).
+pub fn dense_past_the_limit() -> Shape {
+    dense("dense-past-the-limit", "a 4 MiB flow list of 2 million numbers (refused)", (TARGET_BYTES - 200) / 2)
+}
+
 pub fn all() -> Vec<Shape> {
     vec![
         many_labels(),
@@ -222,5 +267,9 @@ pub fn all() -> Vec<Shape> {
         shared_by_alias(),
         alias_bomb(),
         alias_fan_out(),
+        aliases_at_the_limit(),
+        aliases_past_the_limit(),
+        dense_at_the_limit(),
+        dense_past_the_limit(),
     ]
 }

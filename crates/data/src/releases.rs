@@ -13,6 +13,7 @@
 
 use crate::api_changes::Subject;
 use crate::catalog::Framework;
+use crate::served::{ServedKind, TRAINER_V1ALPHA1};
 
 /// Where a TrainJob keeps per-job pod settings in a release.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,6 +85,33 @@ pub struct BuiltinRuntime {
     pub args: &'static [&'static str],
 }
 
+/// How far along a feature gate is (Kubernetes' `featuregate.PreRelease`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GateStage {
+    Alpha,
+    Beta,
+}
+
+/// A feature gate of a component a release runs (Trainer's controller, the JobSet it installs):
+/// the feature exists, but works only where the gate is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FeatureGate {
+    /// The component that reads the gate: `Trainer`, `JobSet`.
+    pub component: &'static str,
+    pub name: &'static str,
+    pub stage: GateStage,
+    /// On unless an operator turns it off; alpha gates are off.
+    pub default_on: bool,
+}
+
+/// Trainer's `TrainJobStatus` gate (pkg/features/features.go:38,48 @v2.2.1, the same @v2.3.0).
+pub const TRAINJOB_STATUS_GATE: FeatureGate =
+    FeatureGate { component: "Trainer", name: "TrainJobStatus", stage: GateStage::Alpha, default_on: false };
+
+/// JobSet v0.12.0's `RestartJob` gate (pkg/features/features.go:48,73 @jobset v0.12.0).
+pub const JOBSET_RESTART_JOB_GATE: FeatureGate =
+    FeatureGate { component: "JobSet", name: "RestartJob", stage: GateStage::Alpha, default_on: false };
+
 /// One Trainer release line, served by its newest patch. A release is its tag (equality and
 /// hashing read only the tag): each is one constant below, and comparing every field, as the
 /// derived `PartialEq` did, was 0.5 KB of the widget's wasm.
@@ -101,6 +129,10 @@ pub struct Release {
     pub sdk: &'static str,
     /// What that SDK's `TrainerClient` does with a namespaced `TrainingRuntime`.
     pub sdk_namespaced_runtimes: SdkNamespacedRuntimes,
+    /// That SDK has `update_trainjob_status()`, with which training code reports progress and
+    /// metrics into `status.trainerStatus` (kubeflow/trainer/backends/kubernetes/utils.py:747 in
+    /// the 0.5.0 wheel, exported from `kubeflow.trainer`; absent from 0.4.1 and 0.3.1).
+    pub sdk_reports_status: bool,
     /// The model initializer's `IGNORE_PATTERNS` as that SDK writes it by default
     /// (constants.INITIALIZER_DEFAULT_IGNORE_PATTERNS joined with commas): 0.3.1 has `.pt`,
     /// `.pth` without the `*`, as the v2.0–v2.1 initializers' own defaults do; 0.4.1 on `*.pt`.
@@ -116,9 +148,12 @@ pub struct Release {
     pub policies: &'static [&'static str],
     /// The gang schedulers a runtime's `podGroupPolicy` names (`volcano` from v2.1).
     pub gang_schedulers: &'static [&'static str],
-    /// `status.trainerStatus` on the TrainJob: progress and metrics, behind the `TrainJobStatus`
-    /// feature gate (v2.2+, #3227).
-    pub trainer_status: bool,
+    /// `status.trainerStatus` on the TrainJob: progress and metrics (v2.2+, #3227), and the
+    /// Trainer feature gate that turns it on: the controller registers its `TrainJobStatus` plugin
+    /// only with the gate on (pkg/runtime/framework/plugins/registry.go:54-56 @v2.2.1 and
+    /// @v2.3.0; the gate: pkg/features/features.go:38,48, alpha, off by default). The chart sets it
+    /// with `manager.config.featureGates` (charts/kubeflow-trainer/values.yaml:157 @v2.3.0).
+    pub trainer_status: Option<FeatureGate>,
     /// The runtimes overlay labels the built-ins `trainer.kubeflow.org/webhook-validation:
     /// disabled` (v2.3+, #3683).
     pub builtins_skip_webhook: bool,
@@ -146,10 +181,23 @@ pub struct Release {
     /// The Helm chart holds the CRDs among its templates (v2.3+, #3655), so an older line
     /// upgrades to this release before any later one (CHANGELOG/CHANGELOG-2.3.md:16-17 @v2.3.0).
     pub crds_in_chart: bool,
-    /// The JobSet the release installs lets a `failurePolicy` rule restart only the failed Job
+    /// The runtime CRDs accept a JobSet `failurePolicy` rule that restarts only the failed Job
     /// (`RestartJob`, JobSet v0.12.0: manifests/base/crds/trainer.kubeflow.org_clustertrainingruntimes.yaml:329
-    /// @v2.3.0; absent from the v2.2.1 CRDs).
-    pub jobset_restart_job: bool,
+    /// @v2.3.0; absent from the v2.2.1 CRDs), and the JobSet feature gate it needs: JobSet v0.12.0
+    /// declares `RestartJob` alpha and off by default (pkg/features/features.go:48,73 @jobset
+    /// v0.12.0), and while it is off JobSet's webhook refuses a JobSet with such a rule
+    /// (pkg/webhooks/jobset_webhook.go:440-442). The Trainer chart passes JobSet no feature gates
+    /// (charts/kubeflow-trainer/values.yaml:31-36 @v2.3.0); JobSet reads them from its
+    /// Configuration's `featureGates` (api/config/v1alpha1/configuration_types.go:41, main.go:117).
+    pub jobset_restart_job: Option<FeatureGate>,
+    /// The controller puts the finalizer `trainer.kubeflow.org/resource-in-use` on runtimes that
+    /// TrainJobs use (v2.0, #2608); v2.3 removes it (#3716, CHANGELOG/CHANGELOG-2.3.md:15 @v2.3.0),
+    /// since each job works from its runtime snapshot.
+    pub runtime_finalizer: bool,
+    /// A TrainJob's `runtimePatches` are merged (strategic merge) over the runtime's whole JobSet
+    /// spec (pkg/runtime/core/trainingruntime.go:251-289 @v2.3.0); v2.2.1 merges each patch into
+    /// the replicated Job it names, one Job template at a time (:203-226 @v2.2.1).
+    pub runtime_patches_whole_jobset: bool,
     /// The OptimizationJob KEP (proposals/2605-optimization-job-crd, #3565) ships in the tag.
     pub optimization_job_kep: bool,
     /// The OptimizationJob API (pkg/apis/trainer/v1alpha1/optimizationjob_types.go, #3552) ships
@@ -157,6 +205,8 @@ pub struct Release {
     pub optimization_job_api: bool,
     /// The built-in runtimes the runtimes overlay installs.
     pub runtimes: &'static [BuiltinRuntime],
+    /// The group/version/kinds its CRDs serve (the API server refuses any other pair).
+    pub served: &'static [ServedKind],
     /// How the controller and its webhooks treat a TrainJob where releases differ (`explain`).
     pub controller: Controller,
 }
@@ -362,13 +412,14 @@ pub const V2_0: Release = Release {
     jobset: "v0.8.2",
     sdk: "0.3.1",
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::Unread,
+    sdk_reports_status: false,
     model_ignore_patterns: "*.msgpack,*.h5,*.bin,.pt,.pth",
     pod_settings_pod_fields: &V2_0_POD_FIELDS,
     pod_settings_container_fields: &V2_0_CONTAINER_FIELDS,
     num_proc_per_node: NumProcPerNode::IntOrString,
     policies: &["torch", "mpi"],
     gang_schedulers: &["coscheduling"],
-    trainer_status: false,
+    trainer_status: None,
     builtins_skip_webhook: false,
     mpi_launcher_waits_for_nodes: false,
     builtin_torch_procs_auto: true,
@@ -377,10 +428,13 @@ pub const V2_0: Release = Release {
     helm_installs_runtimes: false,
     min_kubernetes: None,
     crds_in_chart: false,
-    jobset_restart_job: false,
+    jobset_restart_job: None,
+    runtime_finalizer: true,
+    runtime_patches_whole_jobset: false,
     optimization_job_kep: false,
     optimization_job_api: false,
     runtimes: &[V2_0_TORCH, V2_0_DEEPSPEED, V2_0_MLX, MPI_PI, LLAMA_1B, LLAMA_3B],
+    served: TRAINER_V1ALPHA1,
     controller: Controller {
         runtime_snapshot: false,
         torch_procs: TorchProcs::TrainJobResources,
@@ -404,6 +458,7 @@ pub const V2_1: Release = Release {
     gang_schedulers: GANG_SCHEDULERS,
     torchtune_chained_initializers: false,
     runtimes: &[TORCH_27, DEEPSPEED, MLX, LLAMA_1B, LLAMA_3B, QWEN],
+    served: TRAINER_V1ALPHA1,
     controller: Controller {
         torch_procs: TorchProcs::NodeResources,
         torchtune: TorchTuneRules::Lora,
@@ -421,13 +476,14 @@ pub const V2_2: Release = Release {
     jobset: "v0.11.0",
     sdk: "0.4.1",
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::ReadOnly,
+    sdk_reports_status: false,
     model_ignore_patterns: "*.msgpack,*.h5,*.bin,*.pt,*.pth",
     pod_settings_pod_fields: &V2_2_POD_FIELDS,
     pod_settings_container_fields: &V2_2_CONTAINER_FIELDS,
     num_proc_per_node: NumProcPerNode::Int32,
     policies: NEW_POLICIES,
     gang_schedulers: GANG_SCHEDULERS,
-    trainer_status: true,
+    trainer_status: Some(TRAINJOB_STATUS_GATE),
     builtins_skip_webhook: false,
     mpi_launcher_waits_for_nodes: false,
     builtin_torch_procs_auto: false,
@@ -436,7 +492,9 @@ pub const V2_2: Release = Release {
     helm_installs_runtimes: true,
     min_kubernetes: None,
     crds_in_chart: false,
-    jobset_restart_job: false,
+    jobset_restart_job: None,
+    runtime_finalizer: true,
+    runtime_patches_whole_jobset: false,
     optimization_job_kep: false,
     optimization_job_api: false,
     runtimes: &[
@@ -449,6 +507,7 @@ pub const V2_2: Release = Release {
         LLAMA_3B,
         QWEN,
     ],
+    served: TRAINER_V1ALPHA1,
     controller: Controller { torch_webhook_needs_procs: false, ..V2_1.controller },
 };
 
@@ -458,13 +517,16 @@ pub const V2_3: Release = Release {
     jobset: "v0.12.0",
     sdk: "0.5.0",
     sdk_namespaced_runtimes: SdkNamespacedRuntimes::Supported,
+    sdk_reports_status: true,
     pod_settings_pod_fields: &V2_3_POD_FIELDS,
     // `torch.envInjection` injects PET_* into sidecar or init containers (#3516).
     builtins_skip_webhook: true,
     mpi_launcher_waits_for_nodes: true,
     min_kubernetes: Some("1.31"),
     crds_in_chart: true,
-    jobset_restart_job: true,
+    jobset_restart_job: Some(JOBSET_RESTART_JOB_GATE),
+    runtime_finalizer: false,
+    runtime_patches_whole_jobset: true,
     optimization_job_kep: true,
     runtimes: &[
         runtime("torch-distributed", "torch", "torch", "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime"),
@@ -579,6 +641,11 @@ impl Release {
             .copied()
             .filter(|f| self.declares(Subject::Runtime, &format!("spec.mlPolicy.torch.{f}")))
             .collect()
+    }
+
+    /// Whether this release's API server serves `kind` at `api_version`.
+    pub fn serves(&self, api_version: &str, kind: &str) -> bool {
+        crate::served::serves(self.served, api_version, kind)
     }
 
     /// The first release line for which `has` holds: where a framework or a model first ships.

@@ -15,6 +15,11 @@ use explorer_core::yaml::{self, Sink};
 use serde::Serialize;
 use std::fmt::Write;
 
+/// A group of the pod comparison's differences: its class, its heading, which concerns it holds.
+type DifferenceGroup = (&'static str, &'static str, fn(explorer_core::migrate::pods::Concern) -> bool);
+/// Fields, each with the roles whose pods differ in it.
+type FieldsWithRoles<'a> = Vec<(&'a str, Vec<&'a str>)>;
+
 fn class_of(kind: Kind) -> &'static str {
     match kind {
         Kind::Mapped | Kind::Renamed | Kind::Converted | Kind::Added | Kind::Attention => "m",
@@ -153,11 +158,11 @@ pub fn report_html(m: &Migration) -> String {
         for e in report {
             let status = e.kind.id();
             let _ = write!(out, "<tr class=\"{status}\"><td><code>");
-            push_escaped_html(&mut out, &e.from);
+            push_breakable(&mut out, &e.from);
             let _ = write!(out, "</code></td><td>{status}</td><td>");
             if let Some(v2) = e.place().filter(|v2| !v2.is_empty()) {
                 out.push_str("<code>");
-                push_escaped_html(&mut out, v2);
+                push_breakable(&mut out, v2);
                 out.push_str("</code>");
             }
             if !e.note.is_empty() {
@@ -182,13 +187,25 @@ fn push_value(out: &mut String, value: Option<&str>) {
             out.push_str("<code>");
             match v.char_indices().nth(SHOWN) {
                 Some((at, _)) => {
-                    push_escaped_html(out, &v[..at]);
+                    push_breakable(out, &v[..at]);
                     out.push('…');
                 }
-                None => push_escaped_html(out, v),
+                None => push_breakable(out, v),
             }
             out.push_str("</code>");
         }
+    }
+}
+
+/// `v` escaped, with a line-break opportunity (`<wbr>`) after each `/`, `.`, `,`, `[`, `:` and
+/// `=`: a long value (`fieldRef:metadata.annotations['batch.kubernetes.io/…']`, a JSON command)
+/// wraps between its parts, and a short one (`PET_MASTER_PORT`) never wraps inside itself.
+fn push_breakable(out: &mut String, v: &str) {
+    for (i, part) in v.split_inclusive(['/', '.', ',', '[', ':', '=']).enumerate() {
+        if i > 0 {
+            out.push_str("<wbr>");
+        }
+        push_escaped_html(out, part);
     }
 }
 
@@ -213,9 +230,13 @@ fn pods_and_runs_html(m: &Migration, compared: &[Option<Compared>]) -> (String, 
     (pods, runs.finish(m.target))
 }
 
-/// One document's "What changes for your pods", titled `title` ("PyTorchJob mnist").
+/// One document's "What changes for your pods", titled `title` ("PyTorchJob mnist"): the
+/// differences that change how the pods run first, marked and tagged with what they are about
+/// (scheduling, resources, environment, command, ...), role by role; then the operators'
+/// plumbing V2 does its own way; then their bookkeeping (labels and annotations they set to find
+/// their pods), folded with its count and each reason said once.
 fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparison, String>) {
-    use explorer_core::migrate::pods::Difference;
+    use explorer_core::migrate::pods::{Concern, Difference};
     let title = {
         let mut escaped = String::new();
         push_escaped_html(&mut escaped, title);
@@ -235,12 +256,17 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
             return;
         }
     };
+    let count = |keep: &dyn Fn(Concern) -> bool| c.differences.iter().filter(|d| keep(d.concern)).count();
+    let behaviour = count(&|k| k.changes_behaviour());
+    let plumbing = count(&|k| k == Concern::Plumbing);
+    let bookkeeping = count(&|k| k == Concern::Bookkeeping);
     out.push_str("<p class=\"pods-sides\">");
     push_escaped_html(out, &format!("{} ran the V1 job; Trainer {} runs the conversion. ", c.operator, c.trainer));
     let unexplained = c.unexplained().count();
     let _ = write!(
         out,
-        "{} difference(s), {}.</p>",
+        "{} difference(s), {}: <strong>{behaviour} change how the pods run</strong>, {plumbing} are plumbing V2 does its own \
+         way, {bookkeeping} are the operators' bookkeeping.</p>",
         c.differences.len(),
         if unexplained == 0 { "each with its reason".to_string() } else { format!("{unexplained} unexplained") }
     );
@@ -251,77 +277,165 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
             roles.push(&diff.role);
         }
     }
-    for role in roles {
-        let here: Vec<&Difference> = c.differences.iter().filter(|x| x.role == role).collect();
-        // Headings as role=heading paragraphs: a host's table of contents (jekyll-toc) lists every
-        // <h3>/<h4>, and these belong to a figure, not to the post's outline.
-        out.push_str("<div class=\"pods-role\"><p class=\"pods-h4\" role=\"heading\" aria-level=\"4\">");
-        push_escaped_html(out, role);
-        out.push_str("</p>");
-        if here.is_empty() {
-            out.push_str("<p class=\"pods-same\">The same pods.</p></div>");
+    let same: Vec<&str> = roles.iter().copied().filter(|r| !c.differences.iter().any(|d| d.role == *r)).collect();
+    if !same.is_empty() {
+        out.push_str("<p class=\"pods-same\">The same pods: ");
+        push_escaped_html(out, &same.join(", "));
+        out.push_str(".</p>");
+    }
+    let groups: [DifferenceGroup; 2] = [
+        ("pods-behaviour", "Changes how your pods run", |k: Concern| k.changes_behaviour()),
+        ("pods-plumbing", "Done another way in V2", |k: Concern| k == Concern::Plumbing),
+    ];
+    for (class, heading, keep) in groups {
+        let n = count(&keep);
+        if n == 0 {
             continue;
         }
-        let (renames, others): (Vec<&Difference>, Vec<&Difference>) = here.iter().partition(|x| x.rename.is_some());
-        if !others.is_empty() {
-            out.push_str("<ul class=\"pods-diffs\">");
-            for x in others {
-                let class = if x.explained() { "" } else { " class=\"unexplained\"" };
-                let _ = write!(out, "<li{class}><span class=\"pods-field\"><code>");
-                push_escaped_html(out, &x.field);
-                out.push_str("</code></span> <span class=\"pods-values\">");
-                push_value(out, x.v1.as_deref());
-                out.push_str(" → ");
-                push_value(out, x.v2.as_deref());
-                out.push_str("</span> <span class=\"pods-why\">");
-                push_escaped_html(
-                    out,
-                    x.reason.as_deref().unwrap_or("Unexplained: the migrator cannot say why; please report it."),
-                );
-                out.push_str("</span></li>");
+        let _ = write!(
+            out,
+            "<div class=\"pods-group {class}\"><p class=\"pods-h4\" role=\"heading\" aria-level=\"4\">{heading} <span class=\"pods-count\">({n})</span></p>"
+        );
+        for role in &roles {
+            let here: Vec<&Difference> = c.differences.iter().filter(|x| x.role == *role && keep(x.concern)).collect();
+            if here.is_empty() {
+                continue;
             }
-            out.push_str("</ul>");
-        }
-        if !renames.is_empty() {
-            // A focusable scroll box per role, labelled with its role. A group, not a region: the
-            // same job can show in the post and in the widget at once, and landmarks must be
-            // unique on the page (axe landmark-unique).
-            out.push_str("<div class=\"pods-env\" tabindex=\"0\" role=\"group\" aria-label=\"Environment renames, ");
-            push_escaped_html(out, role);
-            out.push_str(
-                "\"><table>\
-                 <caption>Variables V1 set that V2 replaces</caption><thead><tr><th scope=\"col\">V1 variable</th>\
-                 <th scope=\"col\">V1 value</th><th scope=\"col\">V2 sets instead</th>\
-                 <th scope=\"col\">How they relate</th></tr></thead><tbody>",
-            );
-            for x in renames {
-                let Some(r) = &x.rename else { continue };
-                out.push_str("<tr><th scope=\"row\"><code>");
-                push_escaped_html(out, &r.v1);
-                out.push_str("</code></th><td>");
-                push_value(out, x.v1.as_deref());
-                out.push_str("</td><td>");
-                if r.v2.is_empty() {
-                    out.push_str("<span class=\"none\">nothing</span>");
-                }
-                for (i, (n, v)) in r.v2.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str("<br>");
-                    }
-                    out.push_str("<code>");
-                    push_escaped_html(out, n);
-                    out.push_str("</code> = ");
-                    push_value(out, Some(v));
-                }
-                out.push_str("</td><td>");
-                push_escaped_html(out, &r.relation);
-                out.push_str("</td></tr>");
-            }
-            out.push_str("</tbody></table></div>");
+            push_role_html(out, role, &here);
         }
         out.push_str("</div>");
     }
+    if bookkeeping > 0 {
+        push_bookkeeping_html(out, c, bookkeeping);
+    }
     out.push_str("</section>");
+}
+
+/// One role's differences of a group: the list (each tagged with its concern, the rules it adds
+/// or drops said in words), then the variables V2 replaces as a table.
+fn push_role_html(out: &mut String, role: &str, here: &[&explorer_core::migrate::pods::Difference]) {
+    use explorer_core::migrate::pods::Difference;
+    // Headings as role=heading paragraphs: a host's table of contents (jekyll-toc) lists every
+    // <h3>/<h4>, and these belong to a figure, not to the post's outline.
+    out.push_str("<div class=\"pods-role\"><p class=\"pods-h5\" role=\"heading\" aria-level=\"5\">");
+    push_escaped_html(out, role);
+    out.push_str("</p>");
+    let (renames, others): (Vec<&Difference>, Vec<&Difference>) = here.iter().partition(|x| x.rename.is_some());
+    if !others.is_empty() {
+        out.push_str("<ul class=\"pods-diffs\">");
+        for x in others {
+            let class = if x.explained() { "" } else { " class=\"unexplained\"" };
+            let concern = x.concern.id();
+            let _ = write!(
+                out,
+                "<li{class}><span class=\"pods-tag pods-tag-{concern}\">{concern}</span> <span class=\"pods-field\"><code>"
+            );
+            push_escaped_html(out, &x.field);
+            out.push_str("</code></span> ");
+            if !x.terms.is_empty() {
+                out.push_str("<ul class=\"pods-terms\">");
+                for t in &x.terms {
+                    out.push_str("<li>");
+                    push_escaped_html(out, t);
+                    out.push_str("</li>");
+                }
+                out.push_str("</ul>");
+            }
+            out.push_str("<span class=\"pods-values\">");
+            push_value(out, x.v1.as_deref());
+            out.push_str(" → ");
+            push_value(out, x.v2.as_deref());
+            out.push_str("</span> <span class=\"pods-why\">");
+            push_escaped_html(
+                out,
+                x.reason.as_deref().unwrap_or("Unexplained: the migrator cannot say why; please report it."),
+            );
+            out.push_str("</span></li>");
+        }
+        out.push_str("</ul>");
+    }
+    if !renames.is_empty() {
+        // A group per role, labelled with its role. A group, not a region: the same job can show
+        // in the post and in the widget at once, and landmarks must be unique on the page
+        // (axe landmark-unique). On a phone its rows stack (pods.css), so nothing scrolls sideways.
+        out.push_str("<div class=\"pods-env\" role=\"group\" aria-label=\"Environment renames, ");
+        push_escaped_html(out, role);
+        out.push_str(
+            "\"><table>\
+             <caption>Variables V1 set that V2 replaces</caption><thead><tr><th scope=\"col\">V1 variable</th>\
+             <th scope=\"col\">V1 value</th><th scope=\"col\">V2 sets instead</th>\
+             <th scope=\"col\">How they relate</th></tr></thead><tbody>",
+        );
+        for x in renames {
+            let Some(r) = &x.rename else { continue };
+            out.push_str("<tr><th scope=\"row\"><code>");
+            push_escaped_html(out, &r.v1);
+            out.push_str("</code></th><td data-label=\"V1 value\">");
+            push_value(out, x.v1.as_deref());
+            out.push_str("</td><td data-label=\"V2 sets instead\">");
+            if r.v2.is_empty() {
+                out.push_str("<span class=\"none\">nothing</span>");
+            }
+            for (i, (n, v)) in r.v2.iter().enumerate() {
+                if i > 0 {
+                    out.push_str("<br>");
+                }
+                out.push_str("<code>");
+                push_escaped_html(out, n);
+                out.push_str("</code> = ");
+                push_value(out, Some(v));
+            }
+            out.push_str("</td><td data-label=\"How they relate\">");
+            push_escaped_html(out, &r.relation);
+            out.push_str("</td></tr>");
+        }
+        out.push_str("</tbody></table></div>");
+    }
+    out.push_str("</div>");
+}
+
+/// The operators' bookkeeping, folded: each reason once, with the fields it covers and the
+/// roles they were on.
+fn push_bookkeeping_html(out: &mut String, c: &PodComparison, n: usize) {
+    use explorer_core::migrate::pods::Concern;
+    let _ = write!(
+        out,
+        "<details class=\"pods-bookkeeping\"><summary><span class=\"pods-h4\" role=\"heading\" aria-level=\"4\">\
+         The operators' bookkeeping <span class=\"pods-count\">({n})</span></span> labels and annotations an \
+         operator sets to find its pods</summary>"
+    );
+    // (reason, [(field, [roles])]) in first-seen order.
+    let mut by_reason: Vec<(&str, FieldsWithRoles)> = Vec::new();
+    for d in c.differences.iter().filter(|d| d.concern == Concern::Bookkeeping) {
+        let reason = d.reason.as_deref().unwrap_or_default();
+        let at = match by_reason.iter().position(|(r, _)| *r == reason) {
+            Some(i) => i,
+            None => {
+                by_reason.push((reason, vec![]));
+                by_reason.len() - 1
+            }
+        };
+        let fields = &mut by_reason[at].1;
+        let role = d.role.split_once(" → ").map_or(d.role.as_str(), |(from, _)| from);
+        match fields.iter_mut().find(|(f, _)| *f == d.field) {
+            Some((_, roles)) => roles.push(role),
+            None => fields.push((&d.field, vec![role])),
+        }
+    }
+    for (reason, fields) in by_reason {
+        out.push_str("<p class=\"pods-why\">Why: ");
+        push_escaped_html(out, reason);
+        out.push_str("</p><ul class=\"pods-kept\">");
+        for (field, roles) in fields {
+            out.push_str("<li><code>");
+            push_escaped_html(out, field);
+            out.push_str("</code> <span class=\"pods-roles\">");
+            push_escaped_html(out, &roles.join(", "));
+            out.push_str("</span></li>");
+        }
+        out.push_str("</ul>");
+    }
+    out.push_str("</details>");
 }
 
 /// What crosses from the converter module to the widget.

@@ -9,7 +9,7 @@
 //! instead answers with the rejection that release's API server or webhook gives.
 
 use clap::ValueEnum;
-use explorer_core::explain::read::explain_text;
+use explorer_core::explain::read::explain_trees;
 use explorer_core::explain::Explanation;
 use explorer_data::releases::{Release, NEWEST, RELEASES};
 
@@ -63,13 +63,22 @@ pub fn run(
         Some(q) => for_query(q)?,
         None => {
             let release = release_named(release)?;
-            let texts = files.iter().map(|f| super::read_input(f)).collect::<Result<Vec<_>, _>>()?;
+            let texts = files
+                .iter()
+                .map(|f| super::read_input(f).map_err(|e| format!("{}: {e}", f.display())))
+                .collect::<Result<Vec<_>, _>>()?;
             let text = texts.join("\n---\n");
+            // Read once, through the input door migrate and upgrade use.
+            let docs = explorer_core::explain::read::trees(&text).map_err(|e| match files {
+                // Named as migrate and upgrade name a file whose input the door refuses.
+                [one] => format!("{}: {e}", one.display()),
+                _ => e,
+            })?;
             // A V1 job: what its operator creates (no Trainer release applies).
-            if let Some(v1) = explorer_core::explain::v1::explain_text(&text) {
+            if let Some(v1) = explorer_core::explain::v1::explain_trees(&docs) {
                 return render(&v1?, format);
             }
-            let e = explain_text(&text, release)?;
+            let e = explain_trees(docs, release)?;
             // Which release judged the files, since the files cannot say (see above). An error
             // names its release itself.
             eprintln!("trainer-explorer: judged by Trainer {}{}", release.tag, judged_note(release));

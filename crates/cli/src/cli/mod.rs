@@ -155,20 +155,41 @@ enum Format {
     Json,
 }
 
-/// Reads a file (or stdin for `-`), as UTF-8 text with a clear message for binary input.
-fn read_input(path: &std::path::Path) -> Result<String, String> {
+/// Reads a file (or stdin for `-`) through the core's input door (`pipeline::input::text_of`): the
+/// size limit on the real size, UTF-8 on the whole input. Every command that reads files calls this;
+/// the caller names the file in front of the error.
+pub(crate) fn read_input(path: &std::path::Path) -> Result<String, String> {
+    use explorer_core::pipeline::input;
     use std::io::Read;
+    let limit = input::MAX_INPUT_BYTES as u64;
     let mut bytes = Vec::new();
-    let limit = explorer_core::pipeline::input::MAX_INPUT_BYTES as u64 + 1;
-    let read = if path.as_os_str() == "-" {
-        std::io::stdin().take(limit).read_to_end(&mut bytes)
+    let mut source: Box<dyn Read> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
     } else {
-        std::fs::File::open(path).and_then(|f| f.take(limit).read_to_end(&mut bytes))
+        Box::new(std::fs::File::open(path).map_err(|e| e.to_string())?)
     };
-    read.map_err(|e| format!("{}: {e}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!("{}: binary data at byte {}: expected YAML text", path.display(), e.utf8_error().valid_up_to())
-    })
+    (&mut source).take(limit + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(oversize(path, bytes.len() as u64, source));
+    }
+    input::text_of(&bytes).map(str::to_string)
+}
+
+/// Why an input over the limit, `read` bytes of which were read, is refused, with its real size:
+/// a file's length, or what standard input held in all, counted up to 1 GiB more (a stream
+/// without end is not waited for).
+fn oversize(path: &std::path::Path, read: u64, rest: Box<dyn std::io::Read + '_>) -> String {
+    use explorer_core::pipeline::input::too_large;
+    use std::io::Read;
+    let file = (path.as_os_str() != "-").then(|| std::fs::metadata(path).ok()).flatten().filter(|m| m.is_file());
+    if let Some(meta) = file {
+        return too_large(meta.len());
+    }
+    const MORE: u64 = 1 << 30;
+    match std::io::copy(&mut rest.take(MORE), &mut std::io::sink()) {
+        Ok(more) if more < MORE => too_large(read + more),
+        _ => too_large(read + MORE).replacen("input is", "input is more than", 1),
+    }
 }
 
 /// Prints a command's answer on stdout. A reader that closed the pipe early (`… | head`) has all it

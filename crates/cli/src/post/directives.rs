@@ -16,6 +16,8 @@ pub enum Directive {
     RuntimesByRelease,
     /// Each framework's V1 kind next to the newest release's runtime for it.
     V1ToV2,
+    /// The Kueue releases that queue each release line's TrainJobs (data/src/kueue.rs).
+    KueueByRelease,
     /// A preset of "What Kubernetes runs": static HTML from the views (explorer_html::explain_view), the same
     /// with or without JavaScript; the page's script only adds the line highlighting.
     Explain(String),
@@ -48,6 +50,7 @@ pub fn parse(line: &str) -> Option<Result<Directive, String>> {
         "explorer" => Ok(Directive::Explorer { attrs }),
         "runtimes-by-release" => Ok(Directive::RuntimesByRelease),
         "v1-to-v2" => Ok(Directive::V1ToV2),
+        "kueue-by-release" => Ok(Directive::KueueByRelease),
         "snippet" => snippet(&attrs).map(Directive::Snippet),
         "explain" => explain(&attrs).map(Directive::Explain),
         "pod-changes" => pod_changes(&attrs).map(Directive::PodChanges),

@@ -80,6 +80,7 @@ pub fn markdown_export(source: &str) -> Result<(String, String), String> {
             Some(Err(e)) => return Err(format!("post line {}: {e}", n + 1)),
             Some(Ok(Directive::RuntimesByRelease)) => out.push_str(&release_text::runtimes_table()),
             Some(Ok(Directive::V1ToV2)) => out.push_str(&release_text::v1_to_v2_table()),
+            Some(Ok(Directive::KueueByRelease)) => out.push_str(&release_text::kueue_table()),
             // jekyll-toc builds the contents from `toc: true`.
             Some(Ok(Directive::Toc)) => continue,
             Some(Ok(Directive::Snippet(s))) => {

@@ -11,6 +11,7 @@
 //!   runs", static HTML from the core linked to the TrainJob and runtime YAML it shows (raw HTML
 //!   in the export);
 //! - `<!-- v1-to-v2 -->`: each framework's V1 kind next to the newest release's runtime for it;
+//! - `<!-- kueue-by-release -->`: which Kueue releases queue each release line's TrainJobs;
 //! - `<!-- runtimes-by-release -->`: the table of built-in runtimes per release line. With the
 //!   `{{…}}` placeholders for release lines, tags and SDK versions in the prose, it comes from
 //!   `releases.rs` (see `release_text.rs`).
@@ -25,7 +26,7 @@ mod release_text;
 pub use export::{markdown_export, social_card_path, social_card_svg};
 pub use front_matter::FrontMatter;
 pub use page::render_page;
-pub use release_text::{runtimes_table, v1_to_v2_table};
+pub use release_text::{kueue_table, runtimes_table, v1_to_v2_table};
 
 /// The post source as committed.
 pub const SOURCE_PATH: &str = "post/trainer-v2.md";

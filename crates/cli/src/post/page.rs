@@ -34,6 +34,7 @@ fn expand(body: &str) -> Result<Expanded, String> {
             Some(Ok(Directive::Toc)) => out.push_str(TOC_MARKER),
             Some(Ok(Directive::RuntimesByRelease)) => out.push_str(&release_text::runtimes_table()),
             Some(Ok(Directive::V1ToV2)) => out.push_str(&release_text::v1_to_v2_table()),
+            Some(Ok(Directive::KueueByRelease)) => out.push_str(&release_text::kueue_table()),
             Some(Ok(Directive::Snippet(s))) => {
                 out.push_str(&figure_marker(figures.len()));
                 figures.push(explorer_html::fallback::snippet_html(&s));

@@ -17,15 +17,23 @@
 //!   as a list in words;
 //! - `newest-jobset`, `newest-min-kubernetes`: the JobSet the newest release installs and the
 //!   oldest Kubernetes its installation guide names;
+//! - `newest-kueue`: the Kueue releases that queue the newest release's TrainJobs (`kueue.rs`);
+//! - `command-item-max newest` / `before-newest`: the longest `trainer.command` item the newest
+//!   release's TrainJob CRD accepts, or the one before it;
+//! - `gate-off FACT`: the feature gate FACT needs in the newest release (`alpha feature gate
+//!   `RestartJob``), for a sentence that says it is off by default: an error once it is on;
 //! - `sdk-since FACT`: the `kubeflow` SDK paired with the first release line where FACT holds
-//!   (`namespaced-runtimes`: its `train()` can use a namespaced `TrainingRuntime`);
+//!   (`namespaced-runtimes`: its `train()` can use a namespaced `TrainingRuntime`;
+//!   `sdk-reports-status`: it has `update_trainjob_status()`);
 //! - `newest-without FACT`: the newest tag, for a sentence that says FACT does not hold yet
 //!   ("no release up to v2.3.0 has the OptimizationJob API"). Once a release entry has FACT it is
 //!   an error, so the sentence is rewritten instead of naming a release it is false for.
 //!
 //! FACT may also be `runtime-snapshot`, `int-procs` (`numProcPerNode` takes integers only),
 //! `torchtune-lora`, `webhook-label` (the built-ins skip the validating webhook),
-//! `crds-in-chart`, `jobset-restart-job`, `optimization-job-kep` or `optimization-job-api`.
+//! `crds-in-chart`, `jobset-restart-job`, `runtime-finalizer`, `patches-whole-jobset` (a
+//! TrainJob's `runtimePatches` merge over the whole JobSet spec), `optimization-job-kep` or
+//! `optimization-job-api`.
 //!
 //! The page template (post/page.html) takes the same placeholders, for its footer. The
 //! `<!-- v1-to-v2 -->` table comes from here too: each framework's V1 kind (catalog) next to
@@ -35,7 +43,10 @@
 
 use explorer_data::api_changes::Subject;
 use explorer_data::catalog::{Framework, V2Support, V1_OPERATOR, V1_SDK};
-use explorer_data::releases::{NumProcPerNode, Release, SdkNamespacedRuntimes, TorchTuneRules, NEWEST, RELEASES};
+use explorer_data::kueue::kueue_for;
+use explorer_data::releases::{
+    FeatureGate, GateStage, NumProcPerNode, Release, SdkNamespacedRuntimes, TorchTuneRules, NEWEST, RELEASES,
+};
 
 /// One placeholder's value.
 fn value(placeholder: &str) -> Result<String, String> {
@@ -64,6 +75,31 @@ fn value(placeholder: &str) -> Result<String, String> {
             }
             NEWEST.tag.to_string()
         }
+        ("newest-kueue", "") => {
+            let k = kueue_for(&NEWEST).ok_or(format!("no Kueue release writes {}", NEWEST.pod_settings().field()))?;
+            format!("{} to {}", k.first, k.last)
+        }
+        ("command-item-max", which) => {
+            let release = match which {
+                "newest" => NEWEST,
+                "before-newest" => RELEASES[RELEASES.len() - 2],
+                _ => return Err(format!("{{{{command-item-max {which}}}}}: expected newest or before-newest")),
+            };
+            size_in_words(
+                command_item_max(&release).ok_or(format!("{}'s CRD sets no command item length", release.tag))?,
+            )
+        }
+        ("gate-off", fact) => {
+            let gate = gate(fact)?;
+            if gate.default_on {
+                return Err(format!("{{{{gate-off {fact}}}}}: {} is on by default in {}", gate.name, NEWEST.tag));
+            }
+            let stage = match gate.stage {
+                GateStage::Alpha => "alpha",
+                GateStage::Beta => "beta",
+            };
+            format!("{stage} feature gate `{}`", gate.name)
+        }
         ("runtimes", arg) => {
             let label = arg.strip_prefix("framework=").ok_or(format!("{{{{runtimes {arg}}}}}: expected framework="))?;
             let names: Vec<String> =
@@ -72,6 +108,37 @@ fn value(placeholder: &str) -> Result<String, String> {
         }
         _ => return Err(format!("unknown placeholder {{{{{placeholder}}}}}")),
     })
+}
+
+/// The longest item of a TrainJob's `spec.trainer.command` the release's CRD accepts, in bytes
+/// (the CRD's `maxLength`, read from the schema by tests/crd_rules.rs).
+fn command_item_max(release: &Release) -> Option<u64> {
+    use explorer_core::explain::crd::{checks, Check};
+    let crd = checks(release.tag, "TrainJob")?;
+    let node = crd.nodes.iter().find(|n| n.path == "spec.trainer.command[]")?;
+    node.checks.iter().find_map(|c| match c {
+        Check::MaxLength(n) => Some(*n),
+        _ => None,
+    })
+}
+
+/// `64 KiB`, `1 MiB`: a power-of-two size as a reader writes it.
+fn size_in_words(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// The feature gate a fact needs in the newest release.
+fn gate(fact: &str) -> Result<FeatureGate, String> {
+    match fact {
+        "trainer-status" => NEWEST.trainer_status,
+        "jobset-restart-job" => NEWEST.jobset_restart_job,
+        _ => return Err(format!("{fact:?} has no feature gate")),
+    }
+    .ok_or(format!("{} does not have {fact}", NEWEST.tag))
 }
 
 /// `a`, `a and b`, `a, b and c`.
@@ -93,7 +160,7 @@ fn holds(fact: &str, release: &Release) -> Result<bool, String> {
             pod_settings => release.pod_settings().field() == pod_settings,
         },
         "gang-scheduler" => release.gang_schedulers.contains(&name),
-        "trainer-status" => release.trainer_status,
+        "trainer-status" => release.trainer_status.is_some(),
         "volume-claims" => release.jobset_volume_claims,
         "mpi-launcher-waits" => release.mpi_launcher_waits_for_nodes,
         "runtime-snapshot" => release.controller.runtime_snapshot,
@@ -101,7 +168,10 @@ fn holds(fact: &str, release: &Release) -> Result<bool, String> {
         "torchtune-lora" => release.controller.torchtune != TorchTuneRules::FullOnly,
         "webhook-label" => release.builtins_skip_webhook,
         "crds-in-chart" => release.crds_in_chart,
-        "jobset-restart-job" => release.jobset_restart_job,
+        "jobset-restart-job" => release.jobset_restart_job.is_some(),
+        "runtime-finalizer" => release.runtime_finalizer,
+        "sdk-reports-status" => release.sdk_reports_status,
+        "patches-whole-jobset" => release.runtime_patches_whole_jobset,
         "optimization-job-kep" => release.optimization_job_kep,
         "optimization-job-api" => release.optimization_job_api,
         "namespaced-runtimes" => release.sdk_namespaced_runtimes == SdkNamespacedRuntimes::Supported,
@@ -216,6 +286,18 @@ fn v2_way(framework: Framework) -> String {
     }
 }
 
+/// Which Kueue releases queue each release line's TrainJobs, as a Markdown table: the field the
+/// release keeps per-job pod settings in, and the Kueue releases that write that field.
+pub fn kueue_table() -> String {
+    let mut out = String::from("| Trainer | Kueue writes | Kueue releases |\n|---|---|---|\n");
+    for r in RELEASES {
+        let field = r.pod_settings().field();
+        let kueue = kueue_for(r).map_or("none".to_string(), |k| format!("{} to {}", k.first, k.last));
+        out.push_str(&format!("| {} | `{field}` | {kueue} |\n", r.line));
+    }
+    out
+}
+
 /// The built-in runtimes of every release line as a Markdown table: one row per runtime that
 /// any release installs, in order of arrival, with the release that added it and the one that
 /// removed it.
@@ -277,6 +359,20 @@ mod tests {
         assert_eq!(since("jobset-restart-job").unwrap().line, "v2.3");
         assert_eq!(since("optimization-job-kep").unwrap().line, "v2.3");
         assert!(since("optimization-job-api").is_err());
+        // Kueue v0.17 on writes runtimePatches, the v2.2 and v2.3 field (kueue.rs).
+        assert_eq!(expand("{{newest-kueue}}").unwrap(), "v0.17.0 to v0.19.2");
+        // JobSet v0.12.0: pkg/features/features.go:48,73.
+        assert_eq!(expand("{{gate-off jobset-restart-job}}").unwrap(), "alpha feature gate `RestartJob`");
+        assert_eq!(expand("{{gate-off trainer-status}}").unwrap(), "alpha feature gate `TrainJobStatus`");
+        assert!(expand("{{gate-off int-procs}}").is_err());
+        assert_eq!(removed("runtime-finalizer").unwrap().line, "v2.3");
+        assert_eq!(since("patches-whole-jobset").unwrap().line, "v2.3");
+        assert_eq!(expand("{{sdk-since sdk-reports-status}}").unwrap(), "0.5.0");
+        // The TrainJob CRDs: items of 65536 bytes at v2.2.1, 1048576 at v2.3.0 (#3689).
+        assert_eq!(
+            expand("{{command-item-max before-newest}} to {{command-item-max newest}}").unwrap(),
+            "64 KiB to 1 MiB"
+        );
         // SDK 0.5.0's train() writes runtimeRef.kind (backend.py:850); 0.4.1's does not (:801).
         assert_eq!(expand("{{sdk-since namespaced-runtimes}}").unwrap(), "0.5.0");
         assert_eq!(expand("{{newest-jobset}}, {{newest-min-kubernetes}}").unwrap(), format!("{}, 1.31", NEWEST.jobset));

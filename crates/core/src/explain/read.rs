@@ -5,9 +5,6 @@ use super::{Input, JobCounts, Legacy, Release, Written};
 use crate::model::v2::{TrainJob, TrainingRuntime};
 use serde_json::Value as Json;
 
-#[cfg(feature = "yaml-input")]
-const MAX_DOCUMENTS: usize = 64;
-
 /// The TrainJob and runtime found in `text` (any order, other documents ignored).
 pub struct Documents {
     pub job: TrainJob,
@@ -138,15 +135,18 @@ fn shipped(job: &Json, release: Release) -> Result<(Json, String), String> {
 
 #[cfg(feature = "yaml-input")]
 pub fn documents(text: &str, release: Release) -> Result<Documents, String> {
-    use serde::Deserialize;
-    let mut docs = Vec::new();
-    for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate() {
-        if i >= MAX_DOCUMENTS {
-            return Err(format!("more than {MAX_DOCUMENTS} YAML documents"));
-        }
-        docs.push(Json::deserialize(de).map_err(|e| format!("document {}: {e}", i + 1))?);
-    }
-    from_trees(docs, release)
+    from_trees(trees(text)?, release)
+}
+
+/// The documents of YAML `text`, read through the input door every command shares
+/// (`pipeline::input::documents`: its size, nesting, alias and document limits); the first
+/// document that does not read is the error.
+#[cfg(feature = "yaml-input")]
+pub fn trees(text: &str) -> Result<Vec<Json>, String> {
+    crate::pipeline::input::documents(text)?
+        .into_iter()
+        .map(|doc| doc.value.map_err(|e| format!("document {} (line {}): {e}", doc.index, doc.line)))
+        .collect()
 }
 
 /// `documents` for objects already read as trees (the pod comparison's converted objects), so
@@ -207,6 +207,11 @@ pub fn from_trees(docs: Vec<Json>, release: Release) -> Result<Documents, String
 /// `documents` then `explain`.
 #[cfg(feature = "yaml-input")]
 pub fn explain_text(text: &str, release: Release) -> Result<super::Explanation, String> {
-    let docs = documents(text, release)?;
+    explain_trees(trees(text)?, release)
+}
+
+/// `explain_text` for documents already read (by [`trees`]).
+pub fn explain_trees(trees: Vec<Json>, release: Release) -> Result<super::Explanation, String> {
+    let docs = from_trees(trees, release)?;
     Ok(super::Explanation { shipped_runtime: docs.shipped_runtime.clone(), ..super::explain(docs.input(), release) })
 }

@@ -30,6 +30,11 @@ fn reject(field: &str, reason: String) -> Option<Rejection> {
 }
 
 pub fn check(input: Input, release: Release) -> Vec<Rejection> {
+    // The REST mapper answers before the API server decodes anything.
+    let unserved = served(input, release);
+    if !unserved.is_empty() {
+        return unserved;
+    }
     // Strict decoding refuses the request before any validation runs.
     let decoding: Vec<Rejection> = schema(input).into_iter().chain(crd(input, release)).collect();
     if !decoding.is_empty() {
@@ -46,6 +51,25 @@ pub fn check(input: Input, release: Release) -> Vec<Rejection> {
     out.extend(super::flux::validate(input, release));
     out.extend(super::podgroup::validate(input));
     out
+}
+
+/// The TrainJob and its runtime at a group/version/kind the release's CRDs serve (the release
+/// data's `served`, read from the CRDs): any other pair is `kubectl apply`'s REST-mapping error,
+/// `no matches for kind ...` (apimachinery pkg/api/meta/errors.go, `NoKindMatchError`). A
+/// runtime of another version was never created, so the TrainJob's reference finds nothing.
+fn served(input: Input, release: Release) -> Vec<Rejection> {
+    let objects = [
+        ("", input.job.api_version.as_str(), input.job.kind.as_str()),
+        ("runtime ", input.runtime.api_version.as_str(), input.runtime.kind.as_str()),
+    ];
+    objects
+        .into_iter()
+        .filter(|(_, api, kind)| !release.serves(api, kind))
+        .map(|(object, api, kind)| Rejection {
+            field: format!("{object}apiVersion"),
+            reason: explorer_data::served::no_matches(kind, api),
+        })
+        .collect()
 }
 
 /// The TrainJob and its runtime against the release's CRD constraints and rules. The runtime's

@@ -11,11 +11,16 @@ pub const MAX_INPUT_BYTES: usize = 4 * 1024 * 1024;
 pub const MAX_DEPTH: usize = 64;
 /// More documents than this in one stream are refused.
 pub const MAX_DOCUMENTS: usize = 10_000;
-/// What the whole stream may read as, counting one per value and one per character of text
-/// (a string or key of n characters counts n, at least one). Plain YAML never reads as more than
-/// its size in bytes, so this is the input limit; aliases (`*name`) repeat what they name, and a
-/// few kilobytes of them can stand for gigabytes.
-pub const MAX_EXPANDED: usize = MAX_INPUT_BYTES;
+/// How many values (scalars, lists, maps) the whole stream may read as, aliases (`*name`)
+/// counted as what they repeat. Each value takes memory (a tree node, then the models, the report
+/// and the output built from it: about 250 bytes in all), so the count, not the text, bounds what
+/// a command uses. Plain YAML needs at least two bytes per value (the value and a separator), and
+/// every manifest we know uses far fewer values than this (tests/shapes: the largest, 4 MiB of
+/// arguments, is under 200,000); a few kilobytes of aliases can stand for billions.
+pub const MAX_VALUES: usize = 512 * 1024;
+/// How many characters of text (strings and keys) the whole stream may read as, aliases counted
+/// as what they repeat: plain YAML never reads as more than its size in bytes, so the input limit.
+pub const MAX_TEXT: usize = MAX_INPUT_BYTES;
 
 /// One document of the stream: where it starts, and its value or why it could not be read.
 pub struct RawDoc {
@@ -24,13 +29,38 @@ pub struct RawDoc {
     pub value: Result<Value, String>,
 }
 
+/// The message for input of `size` bytes, over the limit: its real size, not what was read of it.
+pub fn too_large(size: u64) -> String {
+    format!("input is {size} bytes; the limit is {MAX_INPUT_BYTES} bytes (split the file)")
+}
+
+/// Bytes handed to a command (a file, standard input) as text: first the limit, on the whole
+/// size, then UTF-8, judged on the whole input, so a character the limit would cut is never
+/// called binary. A caller that stopped reading past the limit names the real size with
+/// [`too_large`] instead.
+pub fn text_of(bytes: &[u8]) -> Result<&str, String> {
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        let before = String::from_utf8_lossy(&bytes[..at]);
+        let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+        format!(
+            "binary data at line {} column {} (byte {at} is not UTF-8): expected YAML text",
+            before.matches('\n').count() + 1,
+            before[line_start..].chars().count() + 1
+        )
+    })
+}
+
 /// Checks that apply to the whole input, before any parsing.
 pub fn precheck(text: &str) -> Result<(), String> {
     if text.len() > MAX_INPUT_BYTES {
-        return Err(format!("input is {} bytes; the limit is {} bytes (split the file)", text.len(), MAX_INPUT_BYTES));
+        return Err(too_large(text.len() as u64));
     }
     if text.trim().is_empty() {
-        return Err("input is empty: it holds no manifest".into());
+        return Err("input is empty: expected one or more YAML documents".into());
     }
     if let Some((line, col)) = first_control_character(text) {
         return Err(format!("binary data at line {line} column {col}: expected YAML text"));
@@ -105,14 +135,15 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, String> {
     let starts = start_lines(text);
     let mut out = Vec::new();
     let mut skipped_leading_empty = 0;
-    let budget = Budget { left: Cell::new(MAX_EXPANDED) };
+    let budget = Budget { values: Cell::new(MAX_VALUES), text: Cell::new(MAX_TEXT) };
     for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
         let value = budget.read(doc).map_err(|e| e.to_string());
         if value.is_err() && (budget.spent() || value.as_ref().is_err_and(|e| e.starts_with("repetition limit"))) {
             let line = starts.get(i).copied().unwrap_or(1);
             return Err(format!(
-                "document {} (line {line}) uses aliases (*name) that repeat more than the input limit holds \
-                 ({MAX_EXPANDED} values and characters): write the repeated parts out, or split the input",
+                "document {} (line {line}) reads as more than the input limit holds ({MAX_VALUES} values and \
+                 {MAX_TEXT} characters in all, aliases (*name) counted as what they repeat): write the repeated \
+                 parts out, or split the input",
                 i + 1 - skipped_leading_empty
             ));
         }
@@ -142,11 +173,12 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, String> {
     Ok(out)
 }
 
-/// Reads documents into JSON trees while counting what they read as (see `MAX_EXPANDED`), so an
-/// alias bomb stops at the limit instead of filling memory. The same trees as
-/// `serde_json::Value::deserialize` builds.
+/// Reads documents into JSON trees while counting the values and the characters they read as
+/// (see `MAX_VALUES`, `MAX_TEXT`), so aliases stop at the limit instead of filling memory. The same
+/// trees as `serde_json::Value::deserialize` builds.
 struct Budget {
-    left: Cell<usize>,
+    values: Cell<usize>,
+    text: Cell<usize>,
 }
 
 impl Budget {
@@ -155,17 +187,31 @@ impl Budget {
     }
 
     fn spent(&self) -> bool {
-        self.left.get() == 0
+        self.values.get() == 0 || self.text.get() == 0
     }
 
-    fn spend<E: de::Error>(&self, units: usize) -> Result<(), E> {
-        match self.left.get().checked_sub(units.max(1)) {
-            Some(left) => {
-                self.left.set(left);
+    /// One value; a string also counts its characters (`chars`, in bytes).
+    fn spend<E: de::Error>(&self, chars: usize) -> Result<(), E> {
+        self.value()?;
+        self.characters(chars)
+    }
+
+    fn value<E: de::Error>(&self) -> Result<(), E> {
+        Self::take(&self.values, 1)
+    }
+
+    fn characters<E: de::Error>(&self, chars: usize) -> Result<(), E> {
+        Self::take(&self.text, chars)
+    }
+
+    fn take<E: de::Error>(left: &Cell<usize>, units: usize) -> Result<(), E> {
+        match left.get().checked_sub(units) {
+            Some(rest) => {
+                left.set(rest);
                 Ok(())
             }
             None => {
-                self.left.set(0);
+                left.set(0);
                 Err(E::custom("the input expands past its limit"))
             }
         }
@@ -190,7 +236,7 @@ impl<'de> DeserializeSeed<'de> for Key<'_> {
     type Value = String;
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
         let key = <String as serde::Deserialize>::deserialize(d)?;
-        self.0.spend(key.len())?;
+        self.0.characters(key.len())?;
         Ok(key)
     }
 }
@@ -203,32 +249,32 @@ impl<'de> Visitor<'de> for Tree<'_> {
     }
 
     fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
-        self.0.spend(1)?;
+        self.0.value()?;
         Ok(Value::Bool(b))
     }
 
     fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
-        self.0.spend(1)?;
+        self.0.value()?;
         Ok(Value::Number(n.into()))
     }
 
     fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
-        self.0.spend(1)?;
+        self.0.value()?;
         Ok(Value::Number(n.into()))
     }
 
     fn visit_i128<E: de::Error>(self, n: i128) -> Result<Value, E> {
-        self.0.spend(1)?;
+        self.0.value()?;
         serde::Deserialize::deserialize(de::value::I128Deserializer::<E>::new(n)).map(Value::Number)
     }
 
     fn visit_u128<E: de::Error>(self, n: u128) -> Result<Value, E> {
-        self.0.spend(1)?;
+        self.0.value()?;
         serde::Deserialize::deserialize(de::value::U128Deserializer::<E>::new(n)).map(Value::Number)
     }
 
     fn visit_f64<E: de::Error>(self, x: f64) -> Result<Value, E> {
-        self.0.spend(1)?;
+        self.0.value()?;
         Ok(Number::from_f64(x).map_or(Value::Null, Value::Number))
     }
 
@@ -251,12 +297,12 @@ impl<'de> Visitor<'de> for Tree<'_> {
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-        self.0.spend(1)?;
+        self.0.value()?;
         Ok(Value::Null)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        self.0.spend(1)?;
+        self.0.value()?;
         let mut items = Vec::new();
         while let Some(item) = seq.next_element_seed(self)? {
             items.push(item);
@@ -265,7 +311,7 @@ impl<'de> Visitor<'de> for Tree<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        self.0.spend(1)?;
+        self.0.value()?;
         let mut map = Map::new();
         while let Some(key) = access.next_key_seed(Key(self.0))? {
             let value = access.next_value_seed(self)?;

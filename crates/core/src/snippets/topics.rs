@@ -14,12 +14,13 @@ use explorer_data::catalog::{Framework, Persona};
 use explorer_data::releases::NEWEST;
 
 /// Topic ids, in the order the post uses them.
-pub const TOPICS: [&str; 6] = ["first-job", "jobset", "kueue", "gang-scheduling", "failure-handling", "mpi"];
+pub const TOPICS: [&str; 7] =
+    ["first-job", "jobset", "kueue", "gang-scheduling", "failure-handling", "mpi", "local-execution"];
 
 /// Who writes a topic's snippet, and for which framework.
 pub fn owner(topic: &str) -> (Persona, Framework) {
     match topic {
-        "first-job" | "kueue" => (Persona::DataScientist, Framework::PyTorch),
+        "first-job" | "kueue" | "local-execution" => (Persona::DataScientist, Framework::PyTorch),
         "mpi" => (Persona::PlatformEngineer, Framework::DeepSpeed),
         _ => (Persona::PlatformEngineer, Framework::PyTorch),
     }
@@ -56,6 +57,7 @@ pub fn topic(topic: &str) -> Option<Snippet> {
     let (persona, framework) = owner(topic);
     Some(match topic {
         "first-job" => first_job(),
+        "local-execution" => local_execution(),
         "jobset" => builtin_runtime(
             framework,
             &format!("ClusterTrainingRuntime {}: a JobSet template", runtime_name(framework)),
@@ -145,6 +147,45 @@ fn failure_handling() -> Option<Snippet> {
         ],
         vec![rt, trainjob],
     ))
+}
+
+/// A job on this machine with SDK 0.5.0's local-process backend, the call that works: the backend
+/// knows one runtime, the torch one (localprocess/constants.py:28-40, named after the SDK's
+/// DEFAULT_TRAINING_RUNTIME, the built-in's name), and needs it named (backend.py:81-82); it runs
+/// a `CustomTrainer` only (:103-104), as one `torchrun` process (constants.py:63) in a new venv
+/// per job (:107), which gets the runtime's `torch` only when `packages_to_install` is set
+/// (utils.py:271-280). Its wait does not stop on failure (backend.py:215-255), so the timeout
+/// covers the install. tests/python/run_local.py runs this snippet with that SDK.
+fn local_execution() -> Snippet {
+    let mut script = Script::new();
+    script.import("kubeflow.trainer", "CustomTrainer");
+    script.import("kubeflow.trainer", "LocalProcessBackendConfig");
+    script.import("kubeflow.trainer", "TrainerClient");
+    script.blank();
+    script.line("def train():");
+    script.line("    import torch");
+    script.line("    import torch.distributed as dist");
+    script.blank();
+    script.line("    # torchrun started this one process; it is rank 0 of 1.");
+    script.line("    dist.init_process_group(backend=\"gloo\")");
+    script.line("    print(f\"rank {dist.get_rank()} of {dist.get_world_size()}, torch {torch.__version__}\")");
+    script.line("    dist.destroy_process_group()");
+    script.blank();
+    script.blank();
+    script.line("client = TrainerClient(backend_config=LocalProcessBackendConfig())");
+    script.line("# runtime= is required, and only torch's exists here. The job's new venv gets torch");
+    script.line("# (and your packages) from PyPI only when packages_to_install is set.");
+    let trainer =
+        Call::new("CustomTrainer").kw("func", raw("train")).kw("packages_to_install", Py::List(vec![s("torch")]));
+    let train =
+        Call::new("client.train").kw("runtime", s(runtime_name(Framework::PyTorch))).kw("trainer", trainer.into_py());
+    script.line(format!("job_name = {}", train.into_py().render(0)));
+    script.line("# Installing torch takes minutes: wait longer than the 600-second default.");
+    let wait = Call::new("client.wait_for_job_status").arg(raw("job_name")).kw("timeout", Py::Int(1800));
+    script.line(wait.into_py().render(0));
+    script.line("for line in client.get_job_logs(job_name):");
+    script.line("    print(line)");
+    Snippet::python(Api::V2, "A TrainJob on your machine, no cluster".into(), script.finish())
 }
 
 fn first_job() -> Snippet {

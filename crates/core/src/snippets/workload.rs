@@ -68,9 +68,11 @@ pub fn function_body(sel: &Selection, api: Api) -> Vec<String> {
                 // The V2 torch runtime always starts the command with torchrun
                 // (v2.3.0:pkg/runtime/framework/plugins/torch/torch.go sets PET_* for it).
                 Api::V2 => "# torchrun set the rank and world size.",
-                // kubeflow-training 1.9.4 starts one process with python; the operator's env
-                // (MASTER_ADDR, RANK, WORLD_SIZE) is then what init_process_group reads.
-                Api::V1 => "# The launcher (torchrun, or python for one process) set the rank and world size.",
+                // kubeflow-training 1.9.4 starts torchrun on several nodes or processes, else
+                // one process with python, which reads the pod env the operator sets: RANK and
+                // WORLD_SIZE (pkg/controller.v1/pytorch/envvar.go:86-93 @v1.9.0), MASTER_ADDR
+                // and MASTER_PORT (master.go:15-16).
+                Api::V1 => "# torchrun or, for one process, the operator's pod env set the rank and world size.",
             },
             if gpu { "dist.init_process_group(backend=\"nccl\")" } else { "dist.init_process_group(backend=\"gloo\")" },
             "print(f\"rank {dist.get_rank()} of {dist.get_world_size()}\")",

@@ -146,7 +146,7 @@ fn classify(v: &Value, from: Release) -> Option<Outcome> {
         });
     }
     let api = v["apiVersion"].as_str().unwrap_or_default();
-    if api == API_VERSION && Subject::of_kind(&kind).is_some() {
+    if from.serves(api, &kind) {
         if !v["spec"].is_object() && !v["spec"].is_null() {
             return Some(Outcome::Refused { kind, name, reason: "spec: expected a map".into() });
         }
@@ -159,6 +159,11 @@ fn classify(v: &Value, from: Release) -> Option<Outcome> {
             reason: "a Training Operator (V1) object, not a Trainer V2 one: convert it with `trainer-explorer migrate`"
                 .to_string(),
         });
+    }
+    // A Trainer kind at a version the release's CRDs do not serve (explorer_data::served): the
+    // cluster's REST mapper refuses it, so there is nothing of the release to upgrade.
+    if api.starts_with("trainer.kubeflow.org/") && Subject::of_kind(&kind).is_some() {
+        return Some(Outcome::Refused { reason: explorer_data::served::no_matches(&kind, api), kind, name });
     }
     if api.starts_with("trainer.kubeflow.org/") {
         return Some(Outcome::Refused {

@@ -26,6 +26,7 @@
 
 pub mod evaluate;
 mod rules;
+mod walk;
 
 use super::Rejection;
 use serde_json::Value as Json;
@@ -85,23 +86,18 @@ pub fn validate(tag: &str, object: &Json) -> Vec<Rejection> {
     let Some(crd) = checks(tag, kind) else { return Vec::new() };
     let mut schema_errors = Vec::new();
     let mut rule_errors = Vec::new();
-    // With the status subresource (the TrainJob CRD has it; runtimes have no status) a create drops `status`
-    // (customresource strategy PrepareForCreate), so its rules never run on create.
-    let on_create = crd.nodes.iter().filter(|n| n.path != "status" && !n.path.starts_with("status."));
-    for node in on_create {
-        for (path, value) in values_at(object, node.path) {
-            for check in node.checks {
-                match *check {
-                    Check::Rule { transition: true, .. } => {}
-                    Check::Rule { rule, message, .. } => {
-                        if let Some(reason) = rule_failure(rule, message, node.ty, value) {
-                            rule_errors.push(Rejection { field: shown(&path), reason });
-                        }
+    for (node, path, value) in walk::values_on_create(crd, object) {
+        for check in node.checks {
+            match *check {
+                Check::Rule { transition: true, .. } => {}
+                Check::Rule { rule, message, .. } => {
+                    if let Some(reason) = rule_failure(rule, message, node.ty, value) {
+                        rule_errors.push(Rejection { field: shown(&path), reason });
                     }
-                    _ => schema_errors.extend(
-                        schema_failure(check, &path, value).map(|reason| Rejection { field: shown(&path), reason }),
-                    ),
                 }
+                _ => schema_errors.extend(
+                    schema_failure(check, &path, value).map(|reason| Rejection { field: shown(&path), reason }),
+                ),
             }
         }
     }
@@ -118,6 +114,13 @@ pub fn validate(tag: &str, object: &Json) -> Vec<Rejection> {
     }
     schema_errors.extend(rule_errors);
     schema_errors
+}
+
+/// Whether a create checks `node`. With the status subresource (the TrainJob CRD has it;
+/// runtimes have no status) a create drops `status` (customresource strategy PrepareForCreate),
+/// so its rules never run on create.
+fn runs_on_create(node: &Node) -> bool {
+    node.path != "status" && !node.path.starts_with("status.")
 }
 
 /// A field path as Kubernetes prints it: `<nil>` for the root.
@@ -142,9 +145,13 @@ pub fn values_at<'v>(object: &'v Json, pattern: &str) -> Vec<(String, &'v Json)>
         };
         found = found
             .into_iter()
-            .filter_map(|(path, v)| {
+            // The path grows in place: no new string for each step of each value.
+            .filter_map(|(mut path, v)| {
                 let child = v.as_object()?.get(name)?;
-                let path = if path.is_empty() { name.to_string() } else { format!("{path}.{name}") };
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(name);
                 Some((path, child))
             })
             .collect();

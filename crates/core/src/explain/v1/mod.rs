@@ -22,12 +22,13 @@ use crate::model::pod::{Container, EnvVar, PodTemplateSpec};
 use crate::model::v1::ReplicaSpec;
 use crate::model::vecmap::VecMap;
 use explorer_data::catalog::V1Kind;
+use explorer_data::served;
 use serde::Serialize;
 use serde_json::Value as Json;
 
 /// The operator names the JSON gives.
-pub const TRAINING_OPERATOR: &str = "training-operator v1.9";
-pub const MPI_OPERATOR: &str = "mpi-operator v0.6";
+pub const TRAINING_OPERATOR: &str = served::TRAINING_OPERATOR.name;
+pub const MPI_OPERATOR: &str = served::MPI_OPERATOR.name;
 
 /// What the operator creates for one V1 job, as `explain` prints it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -138,15 +139,16 @@ fn json_err<T>(r: Result<T, serde_path_to_error::Error<serde_json::Error>>, at: 
 fn read(doc: &Json) -> Result<(Source, Job<'_>), String> {
     let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
     let kind_name = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
-    let source = match (api, kind_name) {
-        ("kubeflow.org/v1", k) => match V1Kind::from_kind(k) {
+    let source = match served::v1_operator(api, kind_name) {
+        Some(op) if op == served::MPI_OPERATOR => Source::MpiOperator,
+        Some(_) => match V1Kind::from_kind(kind_name) {
             Some(kind) => Source::TrainingOperator(kind),
-            None => return Err(format!("{api} {k} is not a Training Operator job")),
+            None => return Err(format!("{api} {kind_name} is not a Training Operator job")),
         },
-        ("kubeflow.org/v2beta1", "MPIJob") => Source::MpiOperator,
-        (api, k) => {
+        None if is_v1_job(doc) => return Err(served::no_matches(kind_name, api)),
+        None => {
             return Err(format!(
-                "apiVersion {api:?} kind {k:?}: explain reads kubeflow.org/v1 PyTorchJob, MPIJob, JAXJob, \
+                "apiVersion {api:?} kind {kind_name:?}: explain reads kubeflow.org/v1 PyTorchJob, MPIJob, JAXJob, \
                  XGBoostJob, TFJob and PaddleJob, and kubeflow.org/v2beta1 MPIJob"
             ))
         }
@@ -333,14 +335,23 @@ pub(crate) fn named_port(job: &Job, rtype: &str, container: &str, port_name: &st
 
 /// What `explain` prints for a V1 job.
 pub fn explain(doc: &Json) -> V1Explanation {
+    let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
+    let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
+    // The operator whose CRD serves the pair names even a refusal; a pair neither serves is the
+    // REST mapper's answer, named after the operator of the kind's v1 (Training Operator).
+    let operator = served::v1_operator(api, kind).map_or(TRAINING_OPERATOR, |op| op.name);
+    let refused = |field: &str, reason: String| V1Explanation {
+        operator: operator.into(),
+        pods: vec![],
+        objects: vec![],
+        rejected: vec![Rejection { field: field.into(), reason }],
+    };
+    if is_v1_job(doc) && served::v1_operator(api, kind).is_none() {
+        return refused("apiVersion", served::no_matches(kind, api));
+    }
     match operate(doc) {
         Ok(op) => view(&op),
-        Err(reason) => V1Explanation {
-            operator: TRAINING_OPERATOR.into(),
-            pods: vec![],
-            objects: vec![],
-            rejected: vec![Rejection { field: "spec".into(), reason }],
-        },
+        Err(reason) => refused("spec", reason),
     }
 }
 
@@ -405,30 +416,28 @@ pub fn container_view(c: &Container) -> ContainerView {
     super::build::container_view(c)
 }
 
-/// Whether a parsed document is a job one of the V1 operators runs.
+/// Whether a parsed document is a V1 job kind in the `kubeflow.org` group, at any version: one
+/// a V1 operator runs, or one whose version neither serves (refused as the cluster would).
 pub fn is_v1_job(doc: &Json) -> bool {
-    let api = doc.get("apiVersion").and_then(Json::as_str);
+    let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
     let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
-    match api {
-        Some("kubeflow.org/v1") => V1Kind::from_kind(kind).is_some(),
-        Some("kubeflow.org/v2beta1") => kind == "MPIJob",
-        _ => false,
-    }
+    api.starts_with("kubeflow.org/") && V1Kind::from_kind(kind).is_some()
 }
 
 /// The V1 job in YAML `text`, explained; `None` when the text holds none (it may hold a
-/// TrainJob instead). Other documents are ignored, as the V2 reader ignores them.
+/// TrainJob instead). Other documents are ignored, as the V2 reader ignores them. The text is read
+/// through the input door every command shares (`explain::read::trees`).
 #[cfg(feature = "yaml-input")]
 pub fn explain_text(text: &str) -> Option<Result<V1Explanation, String>> {
-    use serde::Deserialize;
-    let mut jobs = Vec::new();
-    for (i, de) in serde_yaml::Deserializer::from_str(text).enumerate().take(64) {
-        match Json::deserialize(de) {
-            Ok(doc) if is_v1_job(&doc) => jobs.push(doc),
-            Ok(_) => {}
-            Err(e) => return Some(Err(format!("document {}: {e}", i + 1))),
-        }
+    match super::read::trees(text) {
+        Ok(docs) => explain_trees(&docs),
+        Err(e) => Some(Err(e)),
     }
+}
+
+/// `explain_text` for documents already read.
+pub fn explain_trees(docs: &[Json]) -> Option<Result<V1Explanation, String>> {
+    let jobs: Vec<&Json> = docs.iter().filter(|doc| is_v1_job(doc)).collect();
     match jobs.as_slice() {
         [] => None,
         [job] => Some(Ok(explain(job))),

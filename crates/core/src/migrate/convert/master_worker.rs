@@ -139,6 +139,32 @@ impl Conversion<'_> {
                 return;
             }
         }
+        // An affinity is one scheduling rule set: said once, term by term in words, rather than
+        // leaf by leaf ("the Master's topologyKey is none").
+        if field == "affinity" && !follower.is_null() {
+            let leader_terms = crate::migrate::pods::words::affinity_terms(Some(leader).filter(|l| !l.is_null()));
+            let lost: Vec<String> = crate::migrate::pods::words::affinity_terms(Some(follower))
+                .into_iter()
+                .filter(|t| !leader_terms.contains(t))
+                .collect();
+            let now = if leader_terms.is_empty() {
+                format!("the {leader_name}'s, which has no affinity")
+            } else {
+                format!("the {leader_name}'s, whose affinity is: {}", leader_terms.join("; "))
+            };
+            self.report.dropped(
+                follower_path,
+                format!(
+                    "V2 runs one pod template on every node, {now}; these pods lose {}",
+                    if lost.is_empty() {
+                        "their own rules".to_string()
+                    } else {
+                        format!("the rule: {}", lost.join("; "))
+                    }
+                ),
+            );
+            return;
+        }
         match follower {
             Value::Object(fields) if !fields.is_empty() => {
                 for (k, v) in fields {
@@ -162,10 +188,18 @@ impl Conversion<'_> {
                 }
             }
             _ => {
-                let theirs = if leader.is_null() { "none".to_string() } else { leader.to_string() };
+                let differs = if !leader.is_null() {
+                    format!("the {leader_name}'s {field} is {leader}")
+                } else if follower_path.contains(".labels.") {
+                    format!("the {leader_name}'s pods have no label {field}")
+                } else if follower_path.contains(".annotations.") {
+                    format!("the {leader_name}'s pods have no annotation {field}")
+                } else {
+                    format!("the {leader_name} has no {field}")
+                };
                 self.report.dropped(
                     follower_path,
-                    format!("the {leader_name}'s {field} is {theirs}: V2 runs one template on every node, and it carries the {leader_name}'s"),
+                    format!("{differs}: V2 runs one template on every node, and it carries the {leader_name}'s"),
                 );
             }
         }

@@ -73,8 +73,12 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
         return Outcome::Invalid { message: "not a Kubernetes object: apiVersion and kind must be strings".into() };
     };
     let name = doc.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
-    let source = match (api, kind) {
-        ("kubeflow.org/v1", _) => match V1Kind::from_kind(kind) {
+    // The pairs the V1 operators' CRDs serve (explorer_data::served): v1 is Training Operator's,
+    // a v2beta1 MPIJob is the MPI Operator's.
+    let operator = explorer_data::served::v1_operator(api, kind);
+    let source = match (operator, api, kind) {
+        (Some(op), ..) if op == explorer_data::served::MPI_OPERATOR => Source::MpiV2beta1,
+        (Some(_), ..) => match V1Kind::from_kind(kind) {
             Some(k @ (V1Kind::TfJob | V1Kind::PaddleJob)) => {
                 return Outcome::Refused { name, kind: kind.into(), reason: unsupported_reason(k, &release) };
             }
@@ -84,8 +88,7 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
             Some(k) => Source::V1(k),
             None => return Outcome::PassedThrough { name, kind: kind.into(), object: doc.clone() },
         },
-        ("kubeflow.org/v2beta1", "MPIJob") => Source::MpiV2beta1,
-        (api, kind) if api.starts_with("kubeflow.org/") && V1Kind::from_kind(kind).is_some() => {
+        (None, api, kind) if api.starts_with("kubeflow.org/") && V1Kind::from_kind(kind).is_some() => {
             return Outcome::Refused { name, kind: kind.into(), reason: unsupported_api_reason(api, kind) };
         }
         _ => return Outcome::PassedThrough { name, kind: kind.into(), object: doc.clone() },
@@ -153,9 +156,11 @@ fn unsupported_api_reason(api: &str, kind: &str) -> String {
     } else {
         ("kubeflow.org/v1", "kubeflow.org/v1")
     };
+    // The cluster's own answer first (no V1 operator's CRD serves the pair: explorer_data::served).
     format!(
-        "{api} is not an API version the migrator reads for a {kind} (it reads {read}): this older version \
-         lays out its spec differently. Rewrite the {kind} as {rewrite} first, then migrate."
+        "{}: no operator serves {api} for a {kind} (the migrator reads {read}); this older version \
+         lays out its spec differently. Rewrite the {kind} as {rewrite} first, then migrate.",
+        explorer_data::served::no_matches(kind, api)
     )
 }
 

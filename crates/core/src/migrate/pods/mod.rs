@@ -7,6 +7,7 @@
 mod env;
 mod facts;
 mod v2;
+pub mod words;
 
 use crate::explain::v1::{self as v1, Operated};
 use crate::explain::Explanation;
@@ -41,6 +42,102 @@ pub struct Difference {
     /// relate (the same facts as `reason`, apart, for a table).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rename: Option<EnvRename>,
+    /// What the difference is about, and so whether it changes how the pods run.
+    pub concern: Concern,
+    /// The scheduling and resource rules one side has and the other lacks, in words
+    /// (`dropped: must run in the same zone … (required pod affinity)`); empty for other fields.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub terms: Vec<String>,
+}
+
+/// What a difference is about. Every concern but the last two changes how the pods run (where
+/// they are scheduled, what they get, what the code reads or runs); `Plumbing` is the operators'
+/// machinery V2 does its own way, `Bookkeeping` the labels and annotations operators set to find
+/// their pods. Views show the first kind first and fold the bookkeeping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Concern {
+    /// Where the pods may run: affinity, node selector, tolerations, spread, scheduler, priority.
+    Scheduling,
+    /// CPU, memory and accelerators, and the GPUs a container sees.
+    Resources,
+    /// Variables the training code reads.
+    Environment,
+    /// What the container runs: image, command, args.
+    Command,
+    /// How many pods, and which containers they hold.
+    Pods,
+    /// Volumes and where they are mounted.
+    Storage,
+    /// Security contexts and service accounts.
+    Security,
+    /// Host networking, pod names and DNS.
+    Networking,
+    /// Labels and annotations of the job's own (selectors, queues and monitoring read them).
+    Labels,
+    /// The V1 operator's machinery V2 does its own way: SSH keys, hostfile, init containers,
+    /// the pods' names in the job's Service.
+    Plumbing,
+    /// Labels and annotations an operator sets to find its own pods.
+    Bookkeeping,
+}
+
+impl Concern {
+    /// Whether a difference of this concern changes how the pods run.
+    pub fn changes_behaviour(self) -> bool {
+        !matches!(self, Concern::Plumbing | Concern::Bookkeeping)
+    }
+
+    /// The word a view tags a difference with.
+    pub fn id(self) -> &'static str {
+        match self {
+            Concern::Scheduling => "scheduling",
+            Concern::Resources => "resources",
+            Concern::Environment => "environment",
+            Concern::Command => "command",
+            Concern::Pods => "pods",
+            Concern::Storage => "storage",
+            Concern::Security => "security",
+            Concern::Networking => "networking",
+            Concern::Labels => "labels",
+            Concern::Plumbing => "plumbing",
+            Concern::Bookkeeping => "bookkeeping",
+        }
+    }
+
+    /// The concern of a difference at `field` (`affinity`, `env.RANK`, `containers[x].image`),
+    /// before any operator fact explains it as plumbing or bookkeeping.
+    fn of(field: &str) -> Concern {
+        // A sidecar's or init container's field is about what that container does.
+        let leaf = field.rsplit_once("].").map_or(field, |(_, f)| f);
+        let head = leaf.split(['.', '[']).next().unwrap_or(leaf);
+        match head {
+            "nodeSelector"
+            | "tolerations"
+            | "affinity"
+            | "priorityClassName"
+            | "schedulerName"
+            | "runtimeClassName"
+            | "topologySpreadConstraints"
+            | "schedulingGates" => Concern::Scheduling,
+            "resources" => Concern::Resources,
+            // The variables that hide or show the node's GPUs to a container.
+            "env" if leaf.starts_with("env.NVIDIA_") => Concern::Resources,
+            "env" => Concern::Environment,
+            "image" | "imagePullSecrets" | "command" | "args" => Concern::Command,
+            "volumes" | "volumeMounts" => Concern::Storage,
+            "securityContext"
+            | "pod"
+            | "serviceAccountName"
+            | "serviceAccount"
+            | "hostIPC"
+            | "hostPID"
+            | "shareProcessNamespace" => Concern::Security,
+            "hostNetwork" | "hostname" | "subdomain" | "dnsPolicy" | "dnsConfig" => Concern::Networking,
+            "labels" | "annotations" => Concern::Labels,
+            _ => Concern::Pods,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -125,6 +222,8 @@ fn compare_runs(op: &Operated, v2: &v2::V2Pods, release: Release) -> PodComparis
                 v2: Some(format!("rejected: {}", rejected.reason)),
                 reason: None,
                 rename: None,
+                concern: Concern::Pods,
+                terms: vec![],
             });
         }
         return out;
@@ -180,7 +279,29 @@ impl Context<'_> {
                 "V2 runs every node from one pod template: V1's {from} and {other} differed here, and the node has the {other}'s"
             ))
         });
-        self.out.differences.push(Difference { role: role.into(), field: field.into(), v1, v2, reason, rename: None });
+        let terms = words::changed_terms(field, v1.as_deref(), v2.as_deref());
+        let concern = Concern::of(field);
+        self.out.differences.push(Difference {
+            role: role.into(),
+            field: field.into(),
+            v1,
+            v2,
+            reason,
+            rename: None,
+            concern,
+            terms,
+        });
+    }
+
+    /// The last difference, explained by an operator's own machinery (`facts::operator_*`,
+    /// `trainer_*`): bookkeeping for a label or annotation, plumbing for the rest. A difference
+    /// nothing explains keeps its concern: it may change how the pods run.
+    fn operators_own(&mut self) {
+        let Some(last) = self.out.differences.last_mut().filter(|d| d.explained()) else { return };
+        last.concern = match last.concern {
+            Concern::Labels => Concern::Bookkeeping,
+            _ => Concern::Plumbing,
+        };
     }
 
     /// A setting V1 did not have, which the release's own runtime sets: a TrainJob cannot unset
@@ -288,7 +409,8 @@ impl Context<'_> {
                 Some(t) => self.container(role_label, &format!("initContainers[{}].", c.name), c, t),
                 None => {
                     let reason = facts::operator_init(self.op, &c.name);
-                    self.diff(role_label, &format!("initContainers[{}]", c.name), Some(c.summary()), None, reason)
+                    self.diff(role_label, &format!("initContainers[{}]", c.name), Some(c.summary()), None, reason);
+                    self.operators_own();
                 }
             }
         }
@@ -305,11 +427,16 @@ impl Context<'_> {
                 continue;
             }
             let user = ours.user_settings.get(key);
-            let reason = facts::settings_reason(self.op, key, user, a, b)
-                .or_else(|| self.builtin_sets(role_label, key, false, user.is_none() && a.is_none(), b));
+            let operators = facts::settings_reason(self.op, key, user, a, b);
+            let own = operators.is_some();
+            let reason =
+                operators.or_else(|| self.builtin_sets(role_label, key, false, user.is_none() && a.is_none(), b));
             // The pod's securityContext, told apart from the main container's.
             let field = if key == "securityContext" { "pod.securityContext" } else { key.as_str() };
             self.diff(role_label, field, a.map(text), b.map(text), reason);
+            if own {
+                self.operators_own();
+            }
         }
     }
 
@@ -328,10 +455,14 @@ impl Context<'_> {
             // The operator's own labels; a user label the operator did not overwrite must stay.
             let reason = (user.get(k) != Some(v)).then(|| facts::operator_metadata(self.op, k));
             self.diff(role_label, &format!("{what}.{k}"), Some(v.clone()), theirs.get(k).cloned(), reason);
+            if user.get(k) != Some(v) {
+                self.operators_own();
+            }
         }
         for (k, v) in theirs.iter().filter(|(k, _)| !ours.contains_key(*k)) {
             let reason = facts::trainer_metadata(k, &self.v2.runtime);
             self.diff(role_label, &format!("{what}.{k}"), None, Some(v.clone()), reason);
+            self.operators_own();
         }
     }
 
@@ -348,10 +479,12 @@ impl Context<'_> {
                 theirs.volumes.get(name).map(text),
                 reason,
             );
+            self.operators_own();
         }
         for (name, v) in theirs.volumes.iter().filter(|(n, _)| !ours.volumes.contains_key(*n)) {
             let reason = facts::trainer_volume(name);
             self.diff(role_label, &format!("volumes.{name}"), None, Some(text(v)), reason);
+            self.operators_own();
         }
     }
 
@@ -398,10 +531,12 @@ impl Context<'_> {
                 theirs.mounts.get(path).cloned(),
                 reason,
             );
+            self.operators_own();
         }
         for (path, volume) in theirs.mounts.iter().filter(|(p, _)| !ours.mounts.contains_key(*p)) {
             let reason = facts::trainer_volume(volume);
             self.diff(role_label, &format!("{at}volumeMounts.{path}"), None, Some(volume.clone()), reason);
+            self.operators_own();
         }
         self.env(role_label, at, kind, ours, theirs);
     }
@@ -475,6 +610,10 @@ pub fn report_lines(c: &Result<PodComparison, String>) -> Vec<String> {
         let (v1, v2) = (d.v1.as_deref().unwrap_or("(none)"), d.v2.as_deref().unwrap_or("(none)"));
         let why = d.reason.as_deref().unwrap_or("unexplained: the migrator cannot say why; please report it");
         out.push(format!("  {:<8} {} {}: {v1} -> {v2} ({why})", "pod", d.role, d.field));
+        // A scheduling or resource rule that one side lacks, said in words under its difference.
+        for term in &d.terms {
+            out.push(format!("  {:<8} {} {}: {term}", "rule", d.role, d.field));
+        }
     }
     out
 }

@@ -1,0 +1,128 @@
+//! Every command that reads files goes through one input door (`pipeline::input`): the same
+//! oversize, binary, deep and alias-bomb inputs are refused by each with the same message, and
+//! the size named is the input's real size.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const LIMIT: usize = 4 * 1024 * 1024;
+const TRAINJOB: &str = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: door\nspec:\n  \
+                        runtimeRef:\n    name: torch-distributed\n";
+
+/// Each command that reads YAML files, in each output format.
+const COMMANDS: &[&[&str]] = &[
+    &["migrate"],
+    &["migrate", "--format", "json"],
+    &["upgrade", "--from", "v2.0"],
+    &["upgrade", "--from", "v2.0", "--format", "json"],
+    &["explain"],
+    &["explain", "--format", "yaml"],
+];
+
+fn run(args: &[&str], file: &str, stdin: Option<&[u8]>) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trainer-explorer"))
+        .args(args)
+        .arg(file)
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(bytes) = stdin {
+        // The CLI stops reading past the limit; a closed pipe is then expected.
+        let _ = child.stdin.take().unwrap().write_all(bytes);
+    }
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+/// Every command exits 1 with exactly `trainer-explorer: <file>: <message>` on stderr.
+fn refused_alike(name: &str, input: &[u8], message: &str) {
+    let dir = std::env::temp_dir().join(format!("tv2x-door-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.yaml"));
+    std::fs::write(&path, input).unwrap();
+    let file = path.to_str().unwrap();
+    for args in COMMANDS {
+        let (code, stdout, stderr) = run(args, file, None);
+        assert_eq!(code, Some(1), "{args:?} {name}: {stderr}");
+        assert_eq!(stderr, format!("trainer-explorer: {file}: {message}\n"), "{args:?} {name}");
+        assert!(stdout.trim() == "[]" || stdout.is_empty(), "{args:?} {name}: {stdout}");
+        let (code, _, stderr) = run(args, "-", Some(input));
+        assert_eq!(code, Some(1), "{args:?} {name} on stdin: {stderr}");
+        assert_eq!(stderr, format!("trainer-explorer: -: {message}\n"), "{args:?} {name} on stdin");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A TrainJob whose last line sets the trainer's image, padded by a comment to `size` bytes.
+fn padded_trainjob(size: usize) -> String {
+    let tail = "  trainer:\n    image: mine:1\n";
+    let pad = size - TRAINJOB.len() - tail.len() - 2;
+    format!("{TRAINJOB}#{}\n{tail}", "x".repeat(pad))
+}
+
+#[test]
+fn input_over_the_limit_is_refused_by_every_command_naming_its_real_size() {
+    // 37 bytes over: explain used to cut it at the limit and explain the runtime's image.
+    let over = padded_trainjob(LIMIT + 37);
+    refused_alike(
+        "over",
+        over.as_bytes(),
+        &format!("input is {} bytes; the limit is {LIMIT} bytes (split the file)", LIMIT + 37),
+    );
+    // 5 MB: the size named is the file's, not what was read of it.
+    let big = padded_trainjob(5_000_000);
+    refused_alike(
+        "big",
+        big.as_bytes(),
+        &format!("input is 5000000 bytes; the limit is {LIMIT} bytes (split the file)"),
+    );
+}
+
+#[test]
+fn a_character_cut_by_the_limit_is_not_called_binary() {
+    // Valid UTF-8 whose byte LIMIT falls inside a two-byte character.
+    let text = format!("ab: \"{}\"\n", "é".repeat(LIMIT / 2));
+    assert!(!text.is_char_boundary(LIMIT));
+    refused_alike(
+        "cut",
+        text.as_bytes(),
+        &format!("input is {} bytes; the limit is {LIMIT} bytes (split the file)", text.len()),
+    );
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_found_on_the_whole_input() {
+    let mut bytes = TRAINJOB.as_bytes().to_vec();
+    bytes.extend_from_slice(b"x: \"ok\"\ny: \"\xff\"\n");
+    let at = TRAINJOB.len() + 12;
+    refused_alike(
+        "binary",
+        &bytes,
+        &format!("binary data at line 9 column 5 (byte {at} is not UTF-8): expected YAML text"),
+    );
+}
+
+#[test]
+fn deep_flow_nesting_is_refused_by_every_command_before_parsing() {
+    let depth = 100_000;
+    let deep = format!("{TRAINJOB}x: {}{}\n", "[".repeat(depth), "]".repeat(depth));
+    refused_alike("deep", deep.as_bytes(), "nesting deeper than 64 levels at line 8 column 68");
+}
+
+#[test]
+fn a_flat_alias_bomb_is_refused_by_every_command() {
+    // One list of 10,000 items repeated by 10,000 aliases: 50 KB standing for 100 million values.
+    let list = vec!["1"; 10_000].join(",");
+    let aliases = vec!["*a"; 10_000].join(",");
+    let bomb = format!("{TRAINJOB}a: &a [{list}]\nb: [{aliases}]\n");
+    refused_alike(
+        "bomb",
+        bomb.as_bytes(),
+        "document 1 (line 1) reads as more than the input limit holds (524288 values and 4194304 \
+         characters in all, aliases (*name) counted as what they repeat): write the repeated parts out, or split \
+         the input",
+    );
+}
