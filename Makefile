@@ -21,7 +21,7 @@ CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chr
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: all serve dist kits package consumers consumers-run hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint lint-wasm-modules fuzz tools reference wheels post fallback clean wheel test-wheel
+.PHONY: all serve dist kits package consumers consumers-run hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint lint-wasm-modules fuzz tools reference wheels post fallback clean wheel test-wheel test-pre-commit
 
 all: test
 
@@ -159,6 +159,11 @@ wheel:
 test-wheel: wheel
 	$(if $(TRAINER_EXPLORER),,cargo build -q --bin trainer-explorer)
 	TRAINER_EXPLORER=$(EXPLORER) scripts/test-wheel.sh
+
+# The pre-commit hook (.pre-commit-hooks.yaml) through `pre-commit try-repo` on a scratch git
+# repository: it fails on an invalid TrainJob with the message, and passes once it is fixed.
+test-pre-commit:
+	scripts/test-pre-commit.sh
 
 examples: dist
 	@scripts/install-tools.sh examples

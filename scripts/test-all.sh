@@ -8,7 +8,7 @@
 #      the CLI everything below runs;
 #   2. background: the bounded fuzzing (fuzz/), the Python checks and the training runs (only the
 #      CLI and the venvs), and the wheel and sdist, built and checked against that CLI
-#      (scripts/test-wheel.sh);
+#      (scripts/test-wheel.sh), then the pre-commit hook (scripts/test-pre-commit.sh);
 #      foreground: the wasm tests in Chromium and Firefox, the site, the example sites;
 #   3. background: the three host sites' builds, and the npm package's consumer sites' builds
 #      (their registry dependencies were installed in the background during step 1);
@@ -90,7 +90,7 @@ start training m test-training
 # The wheel (a release build into its own target dir, target/python) and the sdist, checked as a
 # pip user gets them against the CLI test-native built; CPU heavy, so it overlaps the browser
 # tests and the site rather than waits for them.
-start wheel m test-wheel
+start wheel bash -c 'make --no-print-directory test-wheel && make --no-print-directory test-pre-commit'
 stamp "test-browser, linted by clippy as it builds"
 linted m test-browser
 # The two lazily loaded modules are in no test build for wasm: clippy checks them (make lint's).

@@ -50,13 +50,13 @@ run() { env -i HOME="$HOME" PATH="$clean_path" LANG=C.UTF-8 "$@"; }
 ! run bash -c 'command -v cargo rustc' >/dev/null || die "cargo is on the test's PATH"
 
 help=$(run trainer-explorer --help)
-for command in migrate explain upgrade export; do
+for command in migrate explain upgrade validate export; do
   grep -q "^  $command " <<<"$help" || die "trainer-explorer --help lists no $command:
 $help"
 done
 ! grep -qE '^  (post|fallback)' <<<"$help" || die "the wheel's CLI has the site's commands:
 $help"
-echo "trainer-explorer --help: lists migrate, explain, upgrade, export; no post, no fallback"
+echo "trainer-explorer --help: lists migrate, explain, upgrade, validate, export; no post, no fallback"
 module_help=$(run python -m trainer_explorer --help)
 [[ $module_help == "$help" ]] || die "python -m trainer_explorer --help differs from trainer-explorer --help"
 echo "python -m trainer_explorer --help: the same text"

@@ -196,3 +196,13 @@ fn messages_name_the_field_and_what_the_api_accepts_not_rust_types() {
         }
     }
 }
+
+#[test]
+fn an_empty_input_is_said_in_the_terminals_words_not_the_pages() {
+    for args in [vec!["migrate", "-"], vec!["upgrade", "--from", "v2.1", "-"]] {
+        let out = with_stdin(&args, "");
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("input is empty") && !stderr.contains("paste"), "{args:?}: {stderr}");
+    }
+}

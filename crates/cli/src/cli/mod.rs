@@ -6,6 +6,7 @@ mod inputs;
 #[cfg(feature = "site")]
 mod site;
 mod upgrade;
+mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -18,9 +19,19 @@ const AFTER_HELP: &str = "\
 Examples:
   trainer-explorer migrate jobs/                       convert every V1 job under jobs/ (YAML on stdout)
   trainer-explorer migrate --output-dir v2/ jobs/      one file per object, in the order to apply them
+  trainer-explorer validate manifests/                 check TrainJobs and runtimes as the cluster would, for CI
   trainer-explorer explain trainjob.yaml               what Trainer creates for it, or why it is refused
   trainer-explorer upgrade --from v2.1 manifests/      rewrite V2 manifests for the newest release
   trainer-explorer export -o json                      every snippet of the explorer, as JSON";
+
+const VALIDATE_EXAMPLES: &str = "\
+Examples:
+  trainer-explorer validate manifests/                  file:line: Kind/name: field: message, then the summary
+  trainer-explorer validate --release v2.1 trainjob.yaml
+  trainer-explorer validate -o json manifests/          per resource: file, document, kind, name, version, status, errors
+  trainer-explorer validate -o junit manifests/ > validate.xml
+  trainer-explorer validate -o tap --runtimes runtimes/ jobs/
+  kustomize build overlays/prod | trainer-explorer validate -";
 
 #[derive(Parser)]
 #[command(name = "trainer-explorer", version, about = ABOUT, after_help = AFTER_HELP)]
@@ -105,6 +116,32 @@ enum Command {
         /// (each field with its API changes), in the shape of `migrate --output json`.
         #[arg(short = 'o', long = "output", alias = "format", value_enum, default_value_t = BatchFormat::Yaml)]
         format: BatchFormat,
+    },
+    /// Check Trainer V2 manifests as a cluster of one release checks them on create: the served
+    /// version, the CRD schema, every create-time CEL rule, and the validating webhook with the
+    /// runtime each TrainJob references (explain's checks). Other kinds are skipped and counted.
+    /// Exit 0 when every resource is valid, 1 when one is invalid, 2 when an input cannot be read
+    /// or parsed.
+    #[command(after_help = VALIDATE_EXAMPLES)]
+    Validate {
+        /// Files, directories (their .yaml, .yml and .json files, recursively), or - for standard input.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// The Trainer release whose API server and webhook judge the files (v2.0 ... v2.3).
+        #[arg(long, value_parser = explorer_core::upgrade::parse_release, default_value = explorer_data::releases::NEWEST.line)]
+        release: &'static explorer_data::releases::Release,
+        /// Files or directories holding the TrainingRuntimes and ClusterTrainingRuntimes that
+        /// TrainJobs reference, when their own file holds none (the release's built-ins are known).
+        #[arg(long)]
+        runtimes: Vec<std::path::PathBuf>,
+        /// Skip this kind (repeat or comma-separate).
+        #[arg(long, value_delimiter = ',')]
+        skip: Vec<String>,
+        /// Report this kind as invalid wherever it appears (repeat or comma-separate).
+        #[arg(long, value_delimiter = ',')]
+        reject: Vec<String>,
+        #[arg(short = 'o', long = "output", value_enum, default_value_t = validate::ValidateFormat::Text)]
+        format: validate::ValidateFormat,
     },
     /// The commands that build this site (`post`, `fallback`, `fallback-files`): in the
     /// repository's own builds, not in the wheel (the `site` feature).
@@ -442,6 +479,9 @@ pub fn run() -> ExitCode {
             return migrate(&files, quiet, *target, output_dir.as_deref())
         }
         Command::Migrate { files, target, format: BatchFormat::Json, .. } => return migrate_json(&files, *target),
+        Command::Validate { files, release, runtimes, skip, reject, format } => {
+            return validate::run(&files, &validate::Options { release: *release, runtimes, skip, reject, format })
+        }
         Command::Upgrade { from, to, files, quiet, format: BatchFormat::Yaml } => {
             return upgrade::run(&files, *from, to.copied().unwrap_or(explorer_data::releases::NEWEST), quiet)
         }

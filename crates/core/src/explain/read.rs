@@ -69,11 +69,12 @@ fn typed<T: serde::de::DeserializeOwned>(doc: &Json, what: &str) -> Result<T, St
 fn count(v: Option<&Json>, path: &str) -> Result<Option<u32>, String> {
     match v {
         None | Some(Json::Null) => Ok(None),
-        Some(n) => n
-            .as_u64()
-            .and_then(|n| u32::try_from(n).ok())
-            .map(Some)
-            .ok_or_else(|| format!("{path}: expected a whole number, got {n}")),
+        Some(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()).map(Some).ok_or_else(|| match n.as_i64() {
+            Some(negative) if negative < 0 => {
+                format!("{path}: Invalid value: {negative}: must be greater than or equal to 0")
+            }
+            _ => format!("{path}: Invalid value: {n}: must be a whole number of at most {}", u32::MAX),
+        }),
     }
 }
 
@@ -187,7 +188,8 @@ pub fn from_trees(docs: Vec<Json>, release: Release) -> Result<Documents, String
         .iter()
         .enumerate()
         .map(|(i, rj)| {
-            let at = format!("spec.template.spec.replicatedJobs[{i}]");
+            // Named as the CRD checks name the runtime's fields (validate.rs: `runtime <path>`).
+            let at = format!("runtime spec.template.spec.replicatedJobs[{i}]");
             Ok(JobCounts {
                 replicas: count(rj.get("replicas"), &format!("{at}.replicas"))?,
                 parallelism: count(

@@ -1,0 +1,507 @@
+//! `trainer-explorer validate`: Trainer V2 manifests checked as a cluster of one release would
+//! check them on create, with kubeconform's habits (files, directories, `-`; multi-document
+//! streams; other kinds skipped and counted; text, JSON, JUnit or TAP; exit 0, 1 or 2).
+//!
+//! Every rule is explain's (explorer_core::explain): a TrainJob is read and judged with the
+//! runtime it references exactly as `explain` judges it (strict decoding, the CRD's schema and
+//! create-time CEL rules, the webhook's checks), and a runtime by its CRD's checks
+//! (explain::crd). Nothing here decides what is valid; this file only finds the documents,
+//! resolves each TrainJob's runtime and prints the verdicts.
+
+use super::inputs;
+use clap::ValueEnum;
+use explorer_core::explain::{self, Rejection};
+use explorer_data::releases::Release;
+use serde_json::{json, Value};
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const API_VERSION: &str = "trainer.kubeflow.org/v1alpha1";
+const TRAINER_KINDS: [&str; 3] = ["TrainJob", "TrainingRuntime", "ClusterTrainingRuntime"];
+/// Training Operator v1.9's kinds and mpi-operator's MPIJob (kubeflow.org).
+const V1_KINDS: [&str; 6] = ["PyTorchJob", "TFJob", "MPIJob", "JAXJob", "XGBoostJob", "PaddleJob"];
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+pub enum ValidateFormat {
+    Text,
+    Json,
+    Junit,
+    Tap,
+}
+
+pub struct Options {
+    pub release: Release,
+    pub runtimes: Vec<PathBuf>,
+    pub skip: Vec<String>,
+    pub reject: Vec<String>,
+    pub format: ValidateFormat,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Status {
+    Valid,
+    Invalid,
+    Error,
+    Skipped,
+}
+
+impl Status {
+    fn id(self) -> &'static str {
+        match self {
+            Status::Valid => "valid",
+            Status::Invalid => "invalid",
+            Status::Error => "error",
+            Status::Skipped => "skipped",
+        }
+    }
+}
+
+/// One field error: the field path as the API server names it, and its message.
+struct FieldError {
+    field: String,
+    message: String,
+}
+
+impl FieldError {
+    /// `field: message`, or the message alone for an input error (no field).
+    fn line(&self) -> String {
+        if self.field.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{}: {}", self.field, self.message)
+        }
+    }
+}
+
+/// The verdict on one resource (or on a file that could not be read).
+struct Verdict {
+    file: String,
+    document: usize,
+    line: usize,
+    kind: String,
+    name: String,
+    version: String,
+    status: Status,
+    errors: Vec<FieldError>,
+    /// Why it was skipped, or what was not checked (transition rules).
+    note: String,
+}
+
+impl Verdict {
+    fn label(&self) -> String {
+        if self.kind.is_empty() {
+            format!("document {}", self.document)
+        } else {
+            format!("{}/{}", self.kind, self.name)
+        }
+    }
+}
+
+/// A document of a file, parsed.
+struct Doc {
+    index: usize,
+    line: usize,
+    value: Result<Value, String>,
+}
+
+fn str_at<'v>(v: &'v Value, pointer: &str) -> &'v str {
+    v.pointer(pointer).and_then(Value::as_str).unwrap_or_default()
+}
+
+fn rejections(list: Vec<Rejection>) -> Vec<FieldError> {
+    list.into_iter().map(|r| FieldError { field: r.field, message: r.reason }).collect()
+}
+
+/// explain's reading errors are `TrainJob: <path>: <message>` (or a sentence): the path split off.
+fn reading_error(message: &str) -> FieldError {
+    let rest = message.strip_prefix("TrainJob: ").or_else(|| message.strip_prefix("runtime: ")).unwrap_or(message);
+    match rest.split_once(": ") {
+        Some((field, why)) if !field.trim_start_matches("runtime ").contains(' ') && !field.is_empty() => {
+            FieldError { field: field.into(), message: why.into() }
+        }
+        _ => FieldError { field: "<nil>".into(), message: rest.into() },
+    }
+}
+
+/// How many of the CRD's transition rules (`oldSelf`) apply to this kind: run on update only.
+fn transition_rules(release: Release, kind: &str) -> usize {
+    explain::crd::checks(release.tag, kind).map_or(0, |crd| {
+        crd.nodes
+            .iter()
+            .flat_map(|n| n.checks.iter())
+            .filter(|c| matches!(c, explain::crd::Check::Rule { transition: true, .. }))
+            .count()
+    })
+}
+
+/// The runtime a TrainJob references, from its own file first, then `--runtimes`; `None` leaves
+/// it to explain, which takes the release's built-in of that name.
+fn referenced_runtime<'r>(job: &Value, file: &'r [Value], extra: &'r [Value]) -> Option<&'r Value> {
+    let name = str_at(job, "/spec/runtimeRef/name");
+    let kind = job.pointer("/spec/runtimeRef/kind").and_then(Value::as_str).unwrap_or("ClusterTrainingRuntime");
+    file.iter().chain(extra).find(|r| str_at(r, "/metadata/name") == name && str_at(r, "/kind") == kind)
+}
+
+fn judge_trainjob(job: &Value, file_runtimes: &[Value], extra: &[Value], release: Release) -> Vec<FieldError> {
+    let mut trees = vec![job.clone()];
+    trees.extend(referenced_runtime(job, file_runtimes, extra).cloned());
+    match explain::read::from_trees(trees, release) {
+        Ok(docs) => rejections(explain::explain(docs.input(), release).rejected),
+        Err(e) => {
+            let mut error = reading_error(&e);
+            if e.contains("no TrainingRuntime or ClusterTrainingRuntime") || e.contains("the TrainJob references") {
+                // The webhook looks the runtime up by this reference (and refuses when it is absent).
+                error.field = "spec.runtimeRef".into();
+                error.message.push_str(": give the runtime in the same file or with --runtimes DIR");
+            }
+            vec![error]
+        }
+    }
+}
+
+fn judge(
+    doc: &Value,
+    file_runtimes: &[Value],
+    extra: &[Value],
+    options: &Options,
+) -> (Status, Vec<FieldError>, String) {
+    let kind = str_at(doc, "/kind");
+    let api_version = str_at(doc, "/apiVersion");
+    if options.reject.iter().any(|k| k.eq_ignore_ascii_case(kind)) {
+        let e = FieldError { field: "kind".into(), message: format!("{kind} is rejected here (--reject)") };
+        return (Status::Invalid, vec![e], String::new());
+    }
+    if options.skip.iter().any(|k| k.eq_ignore_ascii_case(kind)) {
+        return (Status::Skipped, Vec::new(), "skipped (--skip)".into());
+    }
+    if api_version.starts_with("kubeflow.org/") && V1_KINDS.contains(&kind) {
+        let note = "a Training Operator V1 job: Trainer V2 serves no such kind; `trainer-explorer migrate` converts it";
+        return (Status::Skipped, Vec::new(), note.into());
+    }
+    if !TRAINER_KINDS.contains(&kind) {
+        return (Status::Skipped, Vec::new(), "not a Trainer kind".into());
+    }
+    if api_version != API_VERSION {
+        let e = FieldError {
+            field: "apiVersion".into(),
+            message: format!(
+                "Unsupported value: {api_version:?}: Trainer {} serves {kind} as {API_VERSION} only",
+                options.release.tag
+            ),
+        };
+        return (Status::Invalid, vec![e], String::new());
+    }
+    let errors = if kind == "TrainJob" {
+        judge_trainjob(doc, file_runtimes, extra, options.release)
+    } else {
+        rejections(explain::crd::validate(options.release.tag, doc))
+    };
+    let transitions = transition_rules(options.release, kind);
+    let note = if transitions > 0 {
+        format!("{transitions} transition rules (oldSelf) not checked: the API server runs them on update only")
+    } else {
+        String::new()
+    };
+    (if errors.is_empty() { Status::Valid } else { Status::Invalid }, errors, note)
+}
+
+/// Reads a file's documents; `Err` when the file as a whole cannot be read or parsed.
+fn read_docs(path: &std::path::Path) -> Result<Vec<Doc>, String> {
+    let text = super::read_input(path)?;
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let raw = explorer_core::pipeline::input::documents(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(raw.into_iter().map(|d| Doc { index: d.index, line: d.line, value: d.value }).collect())
+}
+
+/// The runtimes of `--runtimes DIR`s (and files), for TrainJobs whose file holds none.
+fn extra_runtimes(paths: &[PathBuf]) -> Result<Vec<Value>, String> {
+    let (files, errors) = inputs::expand(paths);
+    if let Some(e) = errors.into_iter().next() {
+        return Err(e);
+    }
+    let mut out = Vec::new();
+    for f in files {
+        for d in read_docs(&f)? {
+            let v = d.value.map_err(|e| format!("{}: document {}: {e}", f.display(), d.index))?;
+            if matches!(str_at(&v, "/kind"), "TrainingRuntime" | "ClusterTrainingRuntime") {
+                out.push(v);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn verdicts(args: &[PathBuf], options: &Options, extra: &[Value]) -> (Vec<Verdict>, usize) {
+    let (files, walk_errors) = inputs::expand(args);
+    let mut out: Vec<Verdict> = walk_errors
+        .into_iter()
+        .map(|e| Verdict {
+            file: String::new(),
+            document: 0,
+            line: 0,
+            kind: String::new(),
+            name: String::new(),
+            version: String::new(),
+            status: Status::Error,
+            errors: vec![FieldError { field: String::new(), message: e }],
+            note: String::new(),
+        })
+        .collect();
+    for path in &files {
+        let file = path.display().to_string();
+        let error = |document: usize, line: usize, message: String| Verdict {
+            file: file.clone(),
+            document,
+            line,
+            kind: String::new(),
+            name: String::new(),
+            version: String::new(),
+            status: Status::Error,
+            errors: vec![FieldError { field: String::new(), message }],
+            note: String::new(),
+        };
+        let docs = match read_docs(path) {
+            Ok(docs) => docs,
+            Err(e) => {
+                let e = e.strip_prefix(&format!("{file}: ")).unwrap_or(&e).to_string();
+                out.push(error(0, 0, e));
+                continue;
+            }
+        };
+        let runtimes: Vec<Value> = docs
+            .iter()
+            .filter_map(|d| d.value.as_ref().ok())
+            .filter(|v| matches!(str_at(v, "/kind"), "TrainingRuntime" | "ClusterTrainingRuntime"))
+            .cloned()
+            .collect();
+        for d in docs {
+            let value = match d.value {
+                Ok(v) if v.is_object() => v,
+                Ok(v) => {
+                    let what = if v.is_array() { "a list" } else { "a scalar" };
+                    out.push(error(
+                        d.index,
+                        d.line,
+                        format!("the document is {what}: a Kubernetes object is a mapping"),
+                    ));
+                    continue;
+                }
+                Err(e) => {
+                    out.push(error(d.index, d.line, format!("not valid YAML: {e}")));
+                    continue;
+                }
+            };
+            let (status, errors, note) = judge(&value, &runtimes, extra, options);
+            out.push(Verdict {
+                file: file.clone(),
+                document: d.index,
+                line: d.line,
+                kind: str_at(&value, "/kind").into(),
+                name: str_at(&value, "/metadata/name").into(),
+                version: str_at(&value, "/apiVersion").into(),
+                status,
+                errors,
+                note,
+            });
+        }
+    }
+    (out, files.len())
+}
+
+struct Counts {
+    valid: usize,
+    invalid: usize,
+    errors: usize,
+    skipped: usize,
+}
+
+fn counts(verdicts: &[Verdict]) -> Counts {
+    let n = |s: Status| verdicts.iter().filter(|v| v.status == s).count();
+    Counts {
+        valid: n(Status::Valid),
+        invalid: n(Status::Invalid),
+        errors: n(Status::Error),
+        skipped: n(Status::Skipped),
+    }
+}
+
+fn summary_line(c: &Counts, files: usize, release: Release) -> String {
+    let resources = c.valid + c.invalid + c.skipped;
+    format!(
+        "Summary: {resources} resource{} found in {files} file{} (Trainer {}) - Valid: {}, Invalid: {}, Errors: {}, Skipped: {}",
+        if resources == 1 { "" } else { "s" },
+        if files == 1 { "" } else { "s" },
+        release.tag,
+        c.valid,
+        c.invalid,
+        c.errors,
+        c.skipped
+    )
+}
+
+fn at(v: &Verdict) -> String {
+    match (v.file.is_empty(), v.line) {
+        (true, _) => "trainer-explorer".into(),
+        (false, 0) => v.file.clone(),
+        (false, line) => format!("{}:{line}", v.file),
+    }
+}
+
+fn text(verdicts: &[Verdict], files: usize, release: Release) -> String {
+    let mut out = String::new();
+    for v in verdicts {
+        match v.status {
+            Status::Invalid => {
+                for e in &v.errors {
+                    let _ = writeln!(out, "{}: {}: {}", at(v), v.label(), e.line());
+                }
+            }
+            Status::Error => {
+                for e in &v.errors {
+                    let _ = writeln!(out, "{}: {}", at(v), e.message);
+                }
+            }
+            Status::Valid | Status::Skipped => {}
+        }
+    }
+    let notes: usize = verdicts.iter().filter(|v| v.note.contains("oldSelf")).count();
+    if notes > 0 {
+        let (resources, have) = if notes == 1 { ("resource", "has") } else { ("resources", "have") };
+        let _ = writeln!(
+            out,
+            "{notes} {resources} {have} transition rules (oldSelf), which run on update only: not checked"
+        );
+    }
+    out.push_str(&summary_line(&counts(verdicts), files, release));
+    out
+}
+
+fn json_output(verdicts: &[Verdict], files: usize, release: Release) -> String {
+    let resources: Vec<Value> = verdicts
+        .iter()
+        .map(|v| {
+            let mut r = json!({
+                "file": v.file, "document": v.document, "line": v.line, "kind": v.kind, "name": v.name,
+                "version": v.version, "status": v.status.id(),
+                "errors": v.errors.iter().map(|e| json!({"field": e.field, "message": e.message})).collect::<Vec<_>>(),
+            });
+            if !v.note.is_empty() {
+                r["note"] = v.note.clone().into();
+            }
+            r
+        })
+        .collect();
+    let c = counts(verdicts);
+    let doc = json!({
+        "release": release.tag,
+        "resources": resources,
+        "summary": {"files": files, "valid": c.valid, "invalid": c.invalid, "errors": c.errors, "skipped": c.skipped},
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn junit(verdicts: &[Verdict], release: Release) -> String {
+    let c = counts(verdicts);
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"trainer-explorer validate\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
+        verdicts.len(),
+        c.invalid,
+        c.errors,
+        c.skipped
+    );
+    let _ = writeln!(
+        out,
+        "  <testsuite name=\"Trainer {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
+        release.tag,
+        verdicts.len(),
+        c.invalid,
+        c.errors,
+        c.skipped
+    );
+    for v in verdicts {
+        let _ = write!(out, "    <testcase classname=\"{}\" name=\"{}\"", xml(&at(v)), xml(&v.label()));
+        let lines: Vec<String> = v.errors.iter().map(FieldError::line).collect();
+        match v.status {
+            Status::Valid => out.push_str("/>\n"),
+            Status::Skipped => {
+                let _ = writeln!(out, ">\n      <skipped message=\"{}\"/>\n    </testcase>", xml(&v.note));
+            }
+            Status::Invalid | Status::Error => {
+                let tag = if v.status == Status::Invalid { "failure" } else { "error" };
+                let first = v.errors.first().map_or(String::new(), |e| e.message.clone());
+                let _ = writeln!(
+                    out,
+                    ">\n      <{tag} message=\"{}\">{}</{tag}>\n    </testcase>",
+                    xml(&first),
+                    xml(&lines.join("\n"))
+                );
+            }
+        }
+    }
+    out.push_str("  </testsuite>\n</testsuites>");
+    out
+}
+
+fn tap(verdicts: &[Verdict], files: usize, release: Release) -> String {
+    let mut out = format!("TAP version 13\n1..{}\n", verdicts.len());
+    for (i, v) in verdicts.iter().enumerate() {
+        let n = i + 1;
+        let what = format!("{} - {}", at(v), v.label());
+        match v.status {
+            Status::Valid => {
+                let _ = writeln!(out, "ok {n} - {what}");
+            }
+            Status::Skipped => {
+                let _ = writeln!(out, "ok {n} - {what} # SKIP {}", v.note);
+            }
+            Status::Invalid | Status::Error => {
+                let _ = writeln!(out, "not ok {n} - {what}");
+                for e in &v.errors {
+                    let _ = writeln!(out, "  # {}", e.line());
+                }
+            }
+        }
+    }
+    out.push_str("# ");
+    out.push_str(&summary_line(&counts(verdicts), files, release));
+    out
+}
+
+pub fn run(args: &[PathBuf], options: &Options) -> ExitCode {
+    let extra = match extra_runtimes(&options.runtimes) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("trainer-explorer: --runtimes: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (verdicts, files) = verdicts(args, options, &extra);
+    let release = options.release;
+    let out = match options.format {
+        ValidateFormat::Text => text(&verdicts, files, release),
+        ValidateFormat::Json => json_output(&verdicts, files, release),
+        ValidateFormat::Junit => junit(&verdicts, release),
+        ValidateFormat::Tap => tap(&verdicts, files, release),
+    };
+    if let Err(e) = super::print_output(&out) {
+        eprintln!("trainer-explorer: {e}");
+        return ExitCode::from(2);
+    }
+    let c = counts(&verdicts);
+    ExitCode::from(if c.errors > 0 {
+        2
+    } else if c.invalid > 0 {
+        1
+    } else {
+        0
+    })
+}

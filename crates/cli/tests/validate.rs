@@ -1,0 +1,257 @@
+//! `trainer-explorer validate` on what users feed it: the upstream conformance cases (every
+//! upstream rejection is an `invalid` with the same field path), the 29 real V1 jobs, bad input,
+//! and a mixed folder in each output format.
+#![cfg(not(target_arch = "wasm32"))]
+
+#[path = "../../../tests/common/mod.rs"]
+mod common;
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_trainer-explorer")).args(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tv2x-validate-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn json(args: &[&str]) -> (Option<i32>, Value) {
+    let out = cli(args);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", text(&out.stdout)));
+    (out.status.code(), v)
+}
+
+fn resources<'v>(report: &'v Value, kind: &str) -> Vec<&'v Value> {
+    report["resources"].as_array().unwrap().iter().filter(|r| r["kind"] == kind).collect()
+}
+
+/// Every case file of tests/conformance with its release tag.
+fn conformance_cases() -> Vec<(String, PathBuf)> {
+    let root = common::workspace_root().join("tests/conformance");
+    let mut out = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "yaml") {
+                let tag = p.strip_prefix(&root).unwrap().components().next().unwrap();
+                out.push((tag.as_os_str().to_string_lossy().into_owned(), p));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_upstream_rejection_is_invalid_with_the_same_field_paths() {
+    let (mut rejected, mut admitted) = (0, 0);
+    for (tag, file) in conformance_cases() {
+        let case = &common::yaml_docs(&std::fs::read_to_string(&file).unwrap())[0];
+        // A gap is a known difference; `repeat:` cases need the suite's expansion of their text.
+        if case.get("gap").is_some() || case.get("repeat").is_some() {
+            continue;
+        }
+        let expect = &case["expect"];
+        let Some(admits) = expect["admitted"].as_bool() else { continue };
+        let (code, report) = json(&["validate", "--release", &tag, "-o", "json", file.to_str().unwrap()]);
+        let jobs = resources(&report, "TrainJob");
+        assert_eq!(jobs.len(), 1, "{}", file.display());
+        let job = jobs[0];
+        if admits {
+            admitted += 1;
+            assert_eq!(job["status"], "valid", "{}: {job}", file.display());
+        } else {
+            rejected += 1;
+            assert_eq!(job["status"], "invalid", "{}: {job}", file.display());
+            assert_eq!(code, Some(1), "{}", file.display());
+            let fields: Vec<&str> =
+                job["errors"].as_array().unwrap().iter().map(|e| e["field"].as_str().unwrap()).collect();
+            for want in expect["rejected"].as_array().into_iter().flatten() {
+                let field = want["field"].as_str().unwrap();
+                assert!(fields.contains(&field), "{}: {field} not in {fields:?}", file.display());
+            }
+        }
+    }
+    assert!(rejected >= 20 && admitted >= 20, "{rejected} rejected and {admitted} admitted cases checked");
+}
+
+#[test]
+fn real_v1_jobs_are_skipped_with_a_hint_to_migrate() {
+    let dir = common::real_v1_dir();
+    let (code, report) = json(&["validate", "-o", "json", dir.to_str().unwrap()]);
+    assert_eq!(report["summary"]["files"], 29);
+    for r in report["resources"].as_array().unwrap() {
+        if ["PyTorchJob", "MPIJob", "TFJob", "JAXJob", "XGBoostJob", "PaddleJob"]
+            .contains(&r["kind"].as_str().unwrap_or(""))
+        {
+            assert_eq!(r["status"], "skipped", "{r}");
+            assert!(r["note"].as_str().unwrap().contains("trainer-explorer migrate"), "{r}");
+        }
+    }
+    // One file of the 29 is a template with ${VARS}: still YAML, so nothing is an error.
+    assert_eq!(code, Some(0), "{report}");
+}
+
+fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, content).unwrap();
+    p
+}
+
+const VALID: &str = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: good\nspec:\n  runtimeRef:\n    name: torch-distributed\n  trainer:\n    numNodes: 2\n";
+/// The torch plugin's webhook refuses the variables torchrun's launcher sets itself.
+const INVALID: &str = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: bad\nspec:\n  runtimeRef:\n    name: torch-distributed\n  trainer:\n    numNodes: 2\n    env:\n    - name: PET_NNODES\n      value: \"4\"\n";
+const UNKNOWN_FIELD: &str = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: typo\nspec:\n  runtimeRef:\n    name: torch-distributed\n  trainer:\n    numNode: 2\n";
+const CONFIGMAP: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: b\n";
+
+fn mixed_dir() -> PathBuf {
+    let dir = scratch("mixed");
+    write(&dir, "good.yaml", VALID);
+    write(&dir, "jobs/bad.yml", &format!("{CONFIGMAP}---\n{INVALID}"));
+    write(&dir, "notes.txt", "not read");
+    dir
+}
+
+#[test]
+fn text_output_names_file_line_kind_name_field_and_ends_with_the_summary() {
+    let dir = mixed_dir();
+    let out = cli(&["validate", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let bad = dir.join("jobs/bad.yml").display().to_string();
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with(&format!("{bad}:8: TrainJob/bad: spec.trainer.env: must not have reserved envs"))),
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.lines().last().unwrap(),
+        "Summary: 3 resources found in 2 files (Trainer v2.3.0) - Valid: 1, Invalid: 1, Errors: 0, Skipped: 1"
+    );
+    // The same files pass once fixed; --skip and --reject move the ConfigMap.
+    write(&dir, "jobs/bad.yml", &format!("{CONFIGMAP}---\n{VALID}"));
+    assert_eq!(cli(&["validate", dir.to_str().unwrap()]).status.code(), Some(0));
+    let out = cli(&["validate", "--reject", "ConfigMap", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("ConfigMap/settings: kind: ConfigMap is rejected here (--reject)"));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+#[ignore = "explain does not refuse unknown TrainJob fields yet: issue 31 item 3 (engineer api) adds it to explain, and validate calls explain"]
+fn an_unknown_field_is_an_error_as_with_kubectl_validate_strict() {
+    let dir = scratch("strict");
+    let f = write(&dir, "typo.yaml", UNKNOWN_FIELD);
+    let (code, report) = json(&["validate", "-o", "json", f.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{report}");
+    let job = resources(&report, "TrainJob")[0];
+    assert!(job["errors"].to_string().contains("numNode"), "{job}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn json_junit_and_tap_carry_the_same_verdicts() {
+    let dir = mixed_dir();
+    let d = dir.to_str().unwrap();
+    let (code, report) = json(&["validate", "-o", "json", d]);
+    assert_eq!(code, Some(1));
+    let statuses: Vec<(&str, &str)> = report["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["name"].as_str().unwrap(), r["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(statuses, [("good", "valid"), ("settings", "skipped"), ("bad", "invalid")]);
+    assert_eq!(report["summary"]["invalid"], 1);
+    let junit = text(&cli(&["validate", "-o", "junit", d]).stdout);
+    assert!(
+        junit.starts_with("<?xml") && junit.contains("failures=\"1\"") && junit.contains("<failure message="),
+        "{junit}"
+    );
+    assert_eq!(junit.matches("<testcase ").count(), 3, "{junit}");
+    let tap = text(&cli(&["validate", "-o", "tap", d]).stdout);
+    let lines: Vec<&str> = tap.lines().collect();
+    assert_eq!(&lines[..2], ["TAP version 13", "1..3"]);
+    assert!(lines[2].starts_with("ok 1 ") && lines[3].contains("# SKIP") && lines[4].starts_with("not ok 3 "), "{tap}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn bad_input_gets_one_clear_line_each_and_never_a_panic() {
+    let dir = scratch("bad");
+    let empty_dir = dir.join("no-manifests");
+    std::fs::create_dir_all(&empty_dir).unwrap();
+    write(&empty_dir, "README.md", "# nothing");
+    let out = cli(&["validate", empty_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).starts_with("Summary: 0 resources found in 0 files"), "{}", text(&out.stdout));
+    let empty = write(&dir, "empty.yaml", "");
+    let out = cli(&["validate", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "an empty file holds no resources");
+    let cases: Vec<(PathBuf, &str)> = vec![
+        (write(&dir, "broken.yaml", "kind: [unclosed\n"), "not valid YAML"),
+        (write(&dir, "list.yaml", "- a\n- b\n"), "the document is a list"),
+        (write(&dir, "scalar.yaml", "just text\n"), "the document is a scalar"),
+        (
+            {
+                let p = dir.join("binary.yaml");
+                std::fs::write(&p, [0u8, 159, 146, 150, 0, 1]).unwrap();
+                p
+            },
+            "binary data",
+        ),
+        (write(&dir, "huge.yaml", &format!("a: \"{}\"\n", "x".repeat(5 << 20))), "the limit is"),
+    ];
+    for (file, want) in cases {
+        let out = cli(&["validate", file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{}: {}", file.display(), text(&out.stdout));
+        let stdout = text(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().filter(|l| !l.starts_with("Summary")).collect();
+        assert_eq!(lines.len(), 1, "{stdout}");
+        assert!(lines[0].contains(want) && lines[0].starts_with(file.to_str().unwrap()), "{want}: {stdout}");
+        assert!(!text(&out.stderr).contains("panicked"));
+    }
+    #[cfg(unix)]
+    {
+        let looped = dir.join("loop");
+        std::fs::create_dir_all(&looped).unwrap();
+        std::os::unix::fs::symlink(&looped, looped.join("again")).unwrap();
+        let out = cli(&["validate", looped.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(text(&out.stdout).contains("symlink loop"), "{}", text(&out.stdout));
+    }
+    // Wrong usage: exit 2, as the input errors.
+    assert_eq!(cli(&["validate", "--release", "v9.9", "x.yaml"]).status.code(), Some(2));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_negative_count_in_the_runtime_is_named_by_its_path_in_kubernetes_words() {
+    let dir = scratch("negative");
+    let f = write(
+        &dir,
+        "negative.yaml",
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: x}\nspec:\n  runtimeRef: {name: rt, kind: TrainingRuntime}\n---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainingRuntime\nmetadata: {name: rt}\nspec:\n  template:\n    spec:\n      replicatedJobs:\n      - name: node\n        replicas: -2\n        template: {spec: {template: {spec: {containers: [{name: node, image: x}]}}}}\n",
+    );
+    let (code, report) = json(&["validate", "-o", "json", f.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    let errors = &resources(&report, "TrainJob")[0]["errors"][0];
+    assert_eq!(errors["field"], "runtime spec.template.spec.replicatedJobs[0].replicas", "{report}");
+    assert_eq!(errors["message"], "Invalid value: -2: must be greater than or equal to 0", "{report}");
+    std::fs::remove_dir_all(dir).ok();
+}
