@@ -153,7 +153,6 @@ fn text_output_names_file_line_kind_name_field_and_ends_with_the_summary() {
 }
 
 #[test]
-#[ignore = "explain does not refuse unknown TrainJob fields yet: issue 31 item 3 (engineer api) adds it to explain, and validate calls explain"]
 fn an_unknown_field_is_an_error_as_with_kubectl_validate_strict() {
     let dir = scratch("strict");
     let f = write(&dir, "typo.yaml", UNKNOWN_FIELD);
