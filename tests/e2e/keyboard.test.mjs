@@ -24,6 +24,7 @@ const focused = (page) =>
     return {
       where: group ? `radios:${group.getAttribute('aria-label')}` : `${el.tagName.toLowerCase()}:${el.id || el.className || el.getAttribute('aria-label')}`,
       value: el.getAttribute('data-value'),
+      label: el.closest('label')?.textContent.trim(),
       outlined: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
     };
   }, MAIN);
@@ -106,9 +107,12 @@ test('arrow keys, Home and End choose a framework and the view, and the code fol
     (MAIN) => document.querySelector(MAIN).shadowRoot.querySelector('.migrate-result')?.textContent.includes('TrainJob'),
     MAIN,
   );
-  // The release applies to both views, so its group comes next, then the pasted-YAML field.
+  // The release applies to both views, so its group comes next, then "Wrap long lines" (it wraps
+  // migrate mode's output too), then the pasted-YAML field.
   await page.keyboard.press('Tab');
   assert.equal((await focused(page)).where, 'radios:Trainer release');
+  await page.keyboard.press('Tab');
+  assert.equal((await focused(page)).label, 'Wrap long lines', 'the wrap switch is the next stop');
   await page.keyboard.press('Tab');
   assert.match((await focused(page)).where, /^textarea:/, 'the pasted-YAML field is the next stop');
   await context.close();
