@@ -3,6 +3,8 @@
 
 #[path = "../../../tests/common/mod.rs"]
 mod common;
+mod run;
+use run::cli_with_stdin;
 
 use std::process::Command;
 
@@ -138,20 +140,6 @@ fn migrate_refuses_tfjob_and_bad_input_with_one_line_each_and_exit_1() {
     assert!(lines[0].contains("TFJob tfjob-simple refused"));
     assert!(lines[1].contains("binary data"));
     std::fs::remove_dir_all(dir).ok();
-}
-
-/// Runs the CLI with `stdin` piped in.
-fn cli_with_stdin(args: &[&str], stdin: &str) -> std::process::Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_trainer-explorer"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 /// A v2.1 TrainJob with a pod template override and a runtime whose process count no TrainJob takes over.

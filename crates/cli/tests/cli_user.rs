@@ -5,17 +5,10 @@
 
 #[path = "../../../tests/common/mod.rs"]
 mod common;
+mod run;
+use run::{cli, cli_with_stdin as with_stdin, text};
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_trainer-explorer")).args(args).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
 
 fn reference(rel: &str) -> PathBuf {
     common::reference_dir().join(rel)
@@ -153,19 +146,6 @@ fn explain_says_which_release_judges_the_files() {
     );
     let out = cli(&["explain", "--release", "v2.1", job.to_str().unwrap()]);
     assert!(text(&out.stderr).contains("judged by Trainer v2.1.0"), "{}", text(&out.stderr));
-}
-
-fn with_stdin(args: &[&str], stdin: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_trainer-explorer"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 #[test]

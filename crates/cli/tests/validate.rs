@@ -5,18 +5,11 @@
 
 #[path = "../../../tests/common/mod.rs"]
 mod common;
+mod run;
+use run::{cli, text};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_trainer-explorer")).args(args).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tv2x-validate-{name}-{}", std::process::id()));
