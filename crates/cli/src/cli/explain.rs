@@ -14,18 +14,18 @@ use explorer_core::explain::Explanation;
 use explorer_data::releases::{Release, NEWEST, RELEASES};
 
 #[derive(Clone, Copy, ValueEnum)]
-pub enum ExplainFormat {
+pub(super) enum ExplainFormat {
     Json,
     Yaml,
 }
 
 /// The explanation for the selection a widget URL query names, at the query's release.
-pub fn for_query(query: &str) -> Result<Explanation, String> {
+pub(super) fn for_query(query: &str) -> Result<Explanation, String> {
     explorer_core::explain::selection::for_query(query)
 }
 
 /// `--release v2.1` (or the full tag) as a release line.
-pub fn release_named(name: &str) -> Result<Release, String> {
+pub(super) fn release_named(name: &str) -> Result<Release, String> {
     RELEASES.iter().copied().find(|r| r.line == name || r.tag == name).ok_or_else(|| {
         let lines: Vec<&str> = RELEASES.iter().map(|r| r.line).collect();
         format!("unknown release {name:?}: one of {}", lines.join(", "))
@@ -42,7 +42,7 @@ fn judged_note(release: Release) -> String {
     }
 }
 
-pub fn render<T: serde::Serialize>(e: &T, format: ExplainFormat) -> Result<String, String> {
+pub(super) fn render<T: serde::Serialize>(e: &T, format: ExplainFormat) -> Result<String, String> {
     match format {
         ExplainFormat::Json => explorer_core::terminal::json_pretty(e),
         ExplainFormat::Yaml => {
@@ -53,7 +53,7 @@ pub fn render<T: serde::Serialize>(e: &T, format: ExplainFormat) -> Result<Strin
     }
 }
 
-pub fn run(
+pub(super) fn run(
     query: Option<&str>,
     release: &str,
     files: &[std::path::PathBuf],

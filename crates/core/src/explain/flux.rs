@@ -11,7 +11,7 @@ use crate::model::vecmap::VecMap;
 use crate::model::Value;
 use explorer_data::releases::Release;
 
-pub const INSTALLER: &str = "flux-installer";
+pub(super) const INSTALLER: &str = "flux-installer";
 const INSTALLER_IMAGE: &str = "ghcr.io/converged-computing/flux-view-ubuntu:tag-jammy";
 const INSTALL_VOLUME: &str = "flux-install";
 const INSTALL_PATH: &str = "/mnt/flux";
@@ -23,7 +23,7 @@ const MEMORY_PATH: &str = "/dev/shm";
 const SPACK_VOLUME: &str = "spack-install";
 const SPACK_PATH: &str = "/opt/software";
 
-pub fn is_flux(input: Input) -> bool {
+pub(super) fn is_flux(input: Input) -> bool {
     input.runtime.spec.ml_policy.as_ref().is_some_and(|m| m.flux.is_some())
 }
 
@@ -40,7 +40,7 @@ fn entrypoint_config(job: &str) -> String {
 }
 
 /// `Validate` (:95-131; v2.2.1 :104-129 reads the runtime's `numProcPerNode` only).
-pub fn validate(input: Input, release: Release) -> Vec<Rejection> {
+pub(super) fn validate(input: Input, release: Release) -> Vec<Rejection> {
     if !is_flux(input) {
         return vec![];
     }
@@ -85,7 +85,7 @@ fn installer_image(input: Input, trainer: Option<&Container>) -> String {
 
 /// `EnforceMLPolicy` (:134-211). The command the TrainJob's trainer runs becomes Flux's entrypoint
 /// with the original command line as its argument; `Err` where the controller would fail.
-pub fn enforce(input: Input, sets: &mut [PodSet]) -> Result<Option<Vec<String>>, Rejection> {
+pub(super) fn enforce(input: Input, sets: &mut [PodSet]) -> Result<Option<Vec<String>>, Rejection> {
     if !is_flux(input) {
         return Ok(None);
     }
@@ -143,7 +143,7 @@ pub fn enforce(input: Input, sets: &mut [PodSet]) -> Result<Option<Vec<String>>,
 }
 
 /// `Build` (:213-233): the scripts' ConfigMap and the CURVE certificate Secret.
-pub fn objects(input: Input) -> Vec<Object> {
+pub(super) fn objects(input: Input) -> Vec<Object> {
     if !is_flux(input) {
         return vec![];
     }

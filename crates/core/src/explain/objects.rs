@@ -14,7 +14,7 @@ const CONTROLLER: &str = "Trainer controller";
 
 /// builder.go:42-101: each initializer's container gets `STORAGE_URI` from the TrainJob, then the
 /// TrainJob's env for it (pkg/runtime/framework/plugins/jobset/constants/constants.go:25).
-pub fn initializer_env(input: Input, ancestor: Option<&str>, containers: &mut [Container]) {
+pub(super) fn initializer_env(input: Input, ancestor: Option<&str>, containers: &mut [Container]) {
     let Some(init) = &input.job.spec.initializer else { return };
     let (step, source) = match ancestor {
         Some(DATASET_INITIALIZER) => (DATASET_INITIALIZER, init.dataset.as_ref()),
@@ -42,7 +42,7 @@ fn object(kind: &str, name: String, created_by: &str, when: &str, data: Option<V
 
 /// The MPI hostfile (mpi.go:316-342): one `<host> slots=N` line per node pod, for the `node`
 /// job and, with `runLauncherAsNode`, the launcher, in the runtime's replicatedJob order.
-pub fn hostfile(input: Input, sets: &[PodSet], mpi: &MpiOutcome) -> String {
+pub(super) fn hostfile(input: Input, sets: &[PodSet], mpi: &MpiOutcome) -> String {
     let mut out = String::new();
     for ps in sets.iter().filter(|ps| ps.name == NODE || (mpi.launcher_as_node && ps.name == LAUNCHER)) {
         for host in endpoints(input, &ps.name, ps.runtime_replicas, ps.count) {
@@ -52,7 +52,7 @@ pub fn hostfile(input: Input, sets: &[PodSet], mpi: &MpiOutcome) -> String {
     out
 }
 
-pub fn objects(input: Input, release: Release, sets: &[PodSet], mpi: Option<&MpiOutcome>) -> Vec<Object> {
+pub(super) fn objects(input: Input, release: Release, sets: &[PodSet], mpi: Option<&MpiOutcome>) -> Vec<Object> {
     let name = job_name(input);
     let mut out = vec![];
     if release.controller.runtime_snapshot {

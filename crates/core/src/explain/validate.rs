@@ -28,7 +28,7 @@ fn reject(field: &str, reason: String) -> Option<Rejection> {
     Some(Rejection { field: field.into(), reason })
 }
 
-pub fn check(input: Input, release: Release) -> Vec<Rejection> {
+pub(super) fn check(input: Input, release: Release) -> Vec<Rejection> {
     // The REST mapper answers before the API server decodes anything.
     let unserved = served(input, release);
     if !unserved.is_empty() {

@@ -107,26 +107,26 @@ pub(crate) struct Job<'a> {
 }
 
 impl Job<'_> {
-    pub fn replica(&self, rtype: &str) -> Option<&ReplicaSpec> {
+    pub(crate) fn replica(&self, rtype: &str) -> Option<&ReplicaSpec> {
         self.replicas.iter().find(|(t, _)| t == rtype).map(|(_, s)| s)
     }
 
-    pub fn count(&self, rtype: &str) -> u32 {
+    pub(crate) fn count(&self, rtype: &str) -> u32 {
         self.replica(rtype).map_or(0, |s| s.replicas.unwrap_or(0))
     }
 
     /// Every replica type's `replicas`, summed (`getTotalReplicas` in each framework's file).
-    pub fn total(&self) -> u32 {
+    pub(crate) fn total(&self) -> u32 {
         self.replicas.iter().map(|(_, s)| s.replicas.unwrap_or(0)).sum()
     }
 
-    pub fn spec_str(&self, key: &str) -> Option<&str> {
+    pub(crate) fn spec_str(&self, key: &str) -> Option<&str> {
         self.spec.get(key).and_then(Json::as_str)
     }
 
     /// `<job>-<rtype>-<index>`, the pod's and its Service's name
     /// (training-operator v1.9.0:pkg/core/utils.go:30-33, pytorch/envvar.go:150-153).
-    pub fn replica_name(&self, rtype: &str, index: u32) -> String {
+    pub(crate) fn replica_name(&self, rtype: &str, index: u32) -> String {
         format!("{}-{}-{index}", self.name, rtype.to_lowercase()).replace('/', "-")
     }
 }
@@ -216,7 +216,7 @@ pub(crate) enum Source {
 }
 
 impl Source {
-    pub fn kind(self) -> V1Kind {
+    pub(crate) fn kind(self) -> V1Kind {
         match self {
             Source::TrainingOperator(k) => k,
             Source::MpiOperator => V1Kind::MpiJob,

@@ -11,7 +11,7 @@ use crate::model::Value;
 const KUBECTL_VOLUME: &str = "mpi-job-kubectl";
 const KUBECTL_MOUNT: &str = "/opt/kube";
 /// pkg/config/config.go:35 (`--mpi-kubectl-delivery-image`, cmd/training-operator.v1/main.go:108-109).
-pub const KUBECTL_DELIVERY_IMAGE: &str = "kubeflow/kubectl-delivery:latest";
+pub(super) const KUBECTL_DELIVERY_IMAGE: &str = "kubeflow/kubectl-delivery:latest";
 const BY: &str = "Training Operator (MPIJob controller)";
 
 /// mpijob.go:193-205: a launcher container limiting a resource whose name contains "gpu".
@@ -33,7 +33,7 @@ fn mount(name: &str, path: &str) -> Value {
     crate::tree!({"name": name, "mountPath": path})
 }
 
-pub fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
+pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
     let launcher_spec = job.replica("Launcher").ok_or("spec.mpiReplicaSpecs.Launcher is missing")?;
     let name = &job.name;
     let mut roles = Vec::new();

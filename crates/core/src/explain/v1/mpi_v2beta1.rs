@@ -68,7 +68,7 @@ fn fqdn(job: &Job, host: &str) -> String {
 }
 
 /// :1412-1465 `newWorker` and :1495-1581 `newLauncherPodTemplate`.
-pub fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
+pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
     let s = spec(job);
     let name = &job.name;
     let launcher_spec = job.replica("Launcher").ok_or("spec.mpiReplicaSpecs.Launcher is missing")?;
@@ -182,7 +182,7 @@ fn implementation_env(s: &Spec) -> Vec<EnvVar> {
 }
 
 /// :1272-1313 `newConfigMap`: one line per worker (the launcher first when it also works).
-pub fn hostfile(job: &Job, slots: i64, implementation: &str, launcher_as_worker: bool, workers: u32) -> String {
+pub(super) fn hostfile(job: &Job, slots: i64, implementation: &str, launcher_as_worker: bool, workers: u32) -> String {
     let line = |host: String| match implementation {
         "Intel" | "MPICH" => format!("{}:{slots}\n", fqdn(job, &host)),
         _ => format!("{} slots={slots}\n", fqdn(job, &host)),

@@ -10,7 +10,7 @@ const CONTAINER: &str = "pytorch";
 const PORT_NAME: &str = "pytorchjob-port";
 /// The operator's defaults for the worker's init container (pkg/config/config.go:28,33;
 /// cmd/training-operator.v1/main.go:100-105).
-pub const INIT_IMAGE: &str = "alpine:3.10";
+pub(super) const INIT_IMAGE: &str = "alpine:3.10";
 const INIT_TRIES: u32 = 100;
 
 /// `spec.nprocPerNode` after defaulting: `auto` unless an elastic policy sets `nProcPerNode`
@@ -25,7 +25,7 @@ fn nproc_per_node(job: &Job) -> Option<String> {
     }
 }
 
-pub fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
+pub(super) fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
     let vars = pod_env(job, rtype, index)?;
     // envvar.go:49: every container of the pod, not only `pytorch`.
     for c in pod.spec.containers.iter_mut() {
@@ -40,7 +40,7 @@ pub fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplat
 }
 
 /// envvar.go:43-127 for one pod.
-pub fn pod_env(job: &Job, rtype: &str, index: u32) -> Result<Vec<EnvVar>, String> {
+pub(super) fn pod_env(job: &Job, rtype: &str, index: u32) -> Result<Vec<EnvVar>, String> {
     // envvar.go:56-60.
     let mut vars = vec![env("PYTHONUNBUFFERED", "1")];
     let nproc = nproc_per_node(job);

@@ -8,7 +8,7 @@ use explorer_data::releases::Release;
 use serde_json::{json, Value as Json};
 
 /// The converted job as Trainer runs it.
-pub struct V2Pods {
+pub(super) struct V2Pods {
     pub explanation: Explanation,
     /// Each replicatedJob's pod template (`metadata` and `spec`) after the pod settings.
     pub templates: Vec<(String, Json)>,
@@ -26,7 +26,7 @@ pub struct V2Pods {
 impl V2Pods {
     /// What the runtime's own template (before the TrainJob's settings) sets for a pod field of
     /// `rjob`, or for its `node` container's field when `container` is true.
-    pub fn builtin_sets(&self, rjob: &str, key: &str, container: bool) -> Option<&Json> {
+    pub(super) fn builtin_sets(&self, rjob: &str, key: &str, container: bool) -> Option<&Json> {
         let (_, templates) = self.builtin.as_ref()?;
         let template = templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t)?;
         let spec = template.get("spec")?;
@@ -44,7 +44,7 @@ fn kind_of(v: &Json) -> &str {
 
 /// The TrainJob among `objects`, its runtime (generated among them, else the release's built-in
 /// one) with the TrainJob's pod settings merged in, and what the controller makes of them.
-pub fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
+pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
     let job = objects.iter().find(|o| kind_of(o) == "TrainJob").ok_or("no TrainJob in the output")?;
     let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default().to_string();
     let generated = objects
