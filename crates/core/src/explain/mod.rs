@@ -62,7 +62,7 @@ pub struct Legacy {
 }
 
 /// A TrainJob with nothing outside the typed model.
-pub static NO_LEGACY: Legacy =
+pub(crate) static NO_LEGACY: Legacy =
     Legacy { num_proc_per_node: None, pod_settings: Vec::new(), labels: None, annotations: None };
 
 /// A TrainJob and the runtime it references. `counts` lines up with the runtime's
@@ -93,7 +93,7 @@ impl<'a> Input<'a> {
 
     /// The TrainJob and runtime as the API server receives them: as written, or else the typed
     /// models with the legacy fields put back.
-    pub fn as_json(&self) -> (Cow<'a, serde_json::Value>, Cow<'a, serde_json::Value>) {
+    pub(crate) fn as_json(&self) -> (Cow<'a, serde_json::Value>, Cow<'a, serde_json::Value>) {
         if let Some(w) = self.written {
             return (Cow::Borrowed(w.job), Cow::Borrowed(w.runtime));
         }
@@ -280,7 +280,7 @@ pub fn explain(input: Input, release: Release) -> Explanation {
 pub const MAX_PODS: u64 = 150_000;
 
 /// The message for a job of `pods` pods, above [`MAX_PODS`].
-pub fn too_many_pods(pods: u64) -> String {
+pub(crate) fn too_many_pods(pods: u64) -> String {
     format!(
         "{pods} pods: no Kubernetes cluster runs that many (the supported limit is {MAX_PODS} pods per cluster), \
          so explain does not model them"
@@ -288,10 +288,11 @@ pub fn too_many_pods(pods: u64) -> String {
 }
 
 /// `spec.managedBy`'s default (pkg/util/trainjob/trainjob.go:33 @v2.3.0).
-pub const TRAINJOB_CONTROLLER: &str = "trainer.kubeflow.org/trainjob-controller";
+pub(crate) const TRAINJOB_CONTROLLER: &str = "trainer.kubeflow.org/trainjob-controller";
 /// The GPUs per node Trainer reads from a runtime alone, for a TrainJob without
 /// `resourcesPerNode` (see `plugins::resources_per_node`): what MPI's slots follow from v2.1.
-pub fn runtime_gpus_per_node(runtime: &TrainingRuntime) -> u64 {
+#[cfg(feature = "migrate")]
+pub(crate) fn runtime_gpus_per_node(runtime: &TrainingRuntime) -> u64 {
     let job = TrainJob {
         api_version: crate::model::v2::API_VERSION.into(),
         kind: "TrainJob".into(),

@@ -34,7 +34,7 @@ pub enum Failure {
 }
 
 /// The functions the CRDs' rules call (besides operators and macros), which `holds` registers.
-pub const FUNCTIONS: [&str; 2] = ["size", "matches"];
+pub(crate) const FUNCTIONS: [&str; 2] = ["size", "matches"];
 
 /// No standard library: `holds` adds the rules' functions to each context.
 fn rules_env() -> Arc<Env> {
@@ -67,7 +67,7 @@ fn matches(This(text): This<Arc<String>>, pattern: Arc<String>) -> Result<bool, 
 }
 
 /// A JSON value as the API server hands it to CEL: whole numbers are `int`, others `double`.
-pub fn to_cel(value: &Json) -> Value {
+pub(crate) fn to_cel(value: &Json) -> Value {
     match value {
         Json::Null => Value::Null,
         Json::Bool(b) => Value::Bool(*b),

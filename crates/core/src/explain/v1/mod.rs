@@ -77,7 +77,7 @@ impl Role {
 /// How many pods of one replica type are built in full. Each pod past the first few differs
 /// only by its index, while a TF_CONFIG or WORKER_ADDRS lists every pod: building all of them
 /// would take time and memory growing with the square of the count.
-pub const PODS_MODELLED: u32 = 16;
+pub(crate) const PODS_MODELLED: u32 = 16;
 
 /// Both MPI operators mount their ConfigMap `<job>-config` as `mpi-job-config` at /etc/mpi
 /// (training-operator v1.9.0:pkg/controller.v1/mpi/mpijob.go:28-30; mpi-operator
@@ -388,7 +388,7 @@ fn group_view(role: &Role) -> V1PodGroup {
 }
 
 /// Container `i`'s env across the role's pods: one value, or `per pod: [...]` where they differ.
-pub fn per_pod_env(role: &Role, i: usize) -> VecMap<String, String> {
+pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, String> {
     let per_pod: Vec<VecMap<String, String>> = role
         .pods
         .iter()
@@ -414,13 +414,14 @@ pub fn per_pod_env(role: &Role, i: usize) -> VecMap<String, String> {
 }
 
 /// A container as `explain` shows it.
-pub fn container_view(c: &Container) -> ContainerView {
+#[cfg(feature = "migrate")]
+pub(crate) fn container_view(c: &Container) -> ContainerView {
     super::build::container_view(c)
 }
 
 /// Whether a parsed document is a V1 job kind in the `kubeflow.org` group, at any version: one
 /// a V1 operator runs, or one whose version neither serves (refused as the cluster would).
-pub fn is_v1_job(doc: &Json) -> bool {
+pub(crate) fn is_v1_job(doc: &Json) -> bool {
     let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
     let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
     api.starts_with("kubeflow.org/") && V1Kind::from_kind(kind).is_some()
