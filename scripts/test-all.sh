@@ -46,7 +46,11 @@ finish() {
 }
 # On any exit, no background job is left running, nor anything it started (make, cargo, pip,
 # a browser): each job's whole process group is ended.
-trap 'for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || true; done' EXIT
+stop_jobs() {
+  local p
+  for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || true; done
+}
+trap stop_jobs EXIT
 
 installs() {
   scripts/fetch-wheels.sh
@@ -72,8 +76,9 @@ scripts/install-tools.sh build browser firefox
 # After the apt installs above, so that no two apt-get runs meet.
 start frameworks scripts/fetch-framework-venvs.sh
 
-stamp "rustfmt"
+stamp "rustfmt, and shellcheck, ruff and eslint on our scripts"
 cargo fmt --check
+m lint-scripts
 stamp "test-native, linted by clippy as it builds"
 linted m test-native
 # The CLI the rest runs, as test-native's `cargo test` built it (scripts/explorer.sh says why).
