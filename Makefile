@@ -169,8 +169,9 @@ test-wheel: wheel
 	$(if $(TRAINER_EXPLORER),,cargo build -q --bin trainer-explorer)
 	TRAINER_EXPLORER=$(EXPLORER) scripts/test-wheel.sh
 
-# The pre-commit hook (.pre-commit-hooks.yaml) through `pre-commit try-repo` on a scratch git
-# repository: it fails on an invalid TrainJob with the message, and passes once it is fixed.
+# The pre-commit hook (.pre-commit-hooks.yaml) through `pre-commit run` on a scratch git repository
+# whose config names a snapshot of this tree: it fails on an invalid TrainJob with the message,
+# and passes once it is fixed (one build of the hook's environment for both runs).
 test-pre-commit:
 	scripts/test-pre-commit.sh
 
