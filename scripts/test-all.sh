@@ -61,6 +61,9 @@ start installs installs
 # The npm consumer sites' dependencies (Vite, Docusaurus) from the registry: network-bound, and
 # they need no tarball yet.
 start consumer-deps scripts/build-consumers.sh --deps
+# The same for the Hugo host site (scripts/build-hosts.sh --deps), which the host sites' build,
+# during the end-to-end tests, then only links.
+start host-deps scripts/build-hosts.sh --deps
 
 # Lint while building: clippy is the compiler wrapper of the test builds below, as `cargo clippy`
 # makes it of a check build, so every dependency is compiled once, not checked and then built
@@ -108,6 +111,7 @@ finish training
 finish wheel
 finish fuzz
 
+finish host-deps
 start host-sites bash -c 'scripts/install-tools.sh hosts && scripts/build-hosts.sh'
 finish consumer-deps
 start consumer-sites scripts/build-consumers.sh
