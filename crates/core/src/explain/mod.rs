@@ -13,6 +13,7 @@
 mod build;
 pub mod crd;
 mod flux;
+mod memo;
 mod objects;
 pub mod patch;
 mod plugins;
