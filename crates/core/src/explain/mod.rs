@@ -13,7 +13,7 @@
 mod build;
 pub mod crd;
 mod flux;
-mod memo;
+pub(crate) mod memo;
 mod objects;
 pub mod patch;
 mod plugins;

@@ -162,11 +162,16 @@ pub fn trees(text: &str) -> Result<Vec<Json>, String> {
 /// `documents` for objects already read as trees (the pod comparison's converted objects), so
 /// they are not printed and parsed again.
 pub fn from_trees(docs: Vec<Json>, release: Release) -> Result<Documents, String> {
+    from_refs(&docs.iter().collect::<Vec<_>>(), release)
+}
+
+/// `from_trees` for trees held elsewhere (the pod comparison's built-in runtime), not copied.
+pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, String> {
     let mut jobs = Vec::new();
     // The runtimes as written: nulls are taken out of the one referenced (`read_runtime`), and
     // finding it by kind and name reads no null.
     let mut runtimes = Vec::new();
-    for doc in &docs {
+    for &doc in docs {
         match doc.get("kind").and_then(Json::as_str) {
             Some("TrainJob") => jobs.push(crate::model::without_nulls(doc)),
             Some("TrainingRuntime" | "ClusterTrainingRuntime") => runtimes.push(doc),
