@@ -13,6 +13,7 @@
 mod build;
 pub mod crd;
 mod flux;
+pub(crate) mod memo;
 mod objects;
 pub mod patch;
 mod plugins;

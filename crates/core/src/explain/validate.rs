@@ -8,6 +8,7 @@
 //! settings, torch, mpi, xgboost, flux, volcano) where upstream runs the plugins in Go map order.
 
 use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
+use super::memo::Memo;
 use super::plugins::{bad_quantity, Policy, Procs};
 use super::{crd, Input, Rejection};
 use crate::model::Value;
@@ -113,9 +114,19 @@ fn crd_rules(input: Input, release: Release) -> Vec<Rejection> {
     let (job, runtime) = input.as_json();
     let mut errors = object_meta_name(&job);
     errors.extend(crd::validate(release.tag, &job));
-    let mut runtime_errors = object_meta_name(&runtime);
-    runtime_errors.extend(crd::validate(release.tag, &runtime));
-    errors.extend(runtime_errors.into_iter().map(|e| Rejection { field: format!("runtime {}", e.field), ..e }));
+    // The runtime's errors depend on it and the release alone: worked out once for a paste's
+    // jobs on one runtime.
+    thread_local! {
+        static RUNTIME_ERRORS: Memo<Vec<Rejection>> = const { Memo::new() };
+    }
+    let runtime_errors = RUNTIME_ERRORS.with(|memo| {
+        memo.get(release.tag, &runtime, || {
+            let mut runtime_errors = object_meta_name(&runtime);
+            runtime_errors.extend(crd::validate(release.tag, &runtime));
+            runtime_errors.into_iter().map(|e| Rejection { field: format!("runtime {}", e.field), ..e }).collect()
+        })
+    });
+    errors.extend(runtime_errors.iter().cloned());
     errors
 }
 
@@ -218,7 +229,13 @@ fn crd(input: Input, release: Release) -> Vec<Rejection> {
             ));
         }
     }
-    out.extend(crd::strict::unknown_fields(release.tag, &runtime).into_iter().map(|p| unknown("runtime ", p)));
+    // As in crd_rules: once per runtime and release.
+    thread_local! {
+        static RUNTIME_UNKNOWN: Memo<Vec<String>> = const { Memo::new() };
+    }
+    let runtime_unknown = RUNTIME_UNKNOWN
+        .with(|memo| memo.get(release.tag, &runtime, || crd::strict::unknown_fields(release.tag, &runtime)));
+    out.extend(runtime_unknown.iter().cloned().map(|p| unknown("runtime ", p)));
     out
 }
 
