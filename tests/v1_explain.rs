@@ -183,7 +183,8 @@ spec:
     assert_eq!(env["MASTER_ADDR"], "mnist-master-0");
     assert_eq!(env["MASTER_PORT"], "23456");
     assert_eq!(env["WORLD_SIZE"], "3");
-    assert_eq!(env["RANK"], r#"per pod: ["1","2"]"#);
+    // One entry per Worker pod, as data (not a string holding JSON).
+    assert_eq!(env["RANK"], serde_json::json!({"perPod": ["1", "2"]}));
     assert_eq!(env["PET_NNODES"], "3");
     assert_eq!(env["PET_NPROC_PER_NODE"], "auto");
     assert_eq!(env["PYTHONUNBUFFERED"], "1");
