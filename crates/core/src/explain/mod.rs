@@ -231,8 +231,43 @@ pub struct Object {
     pub name: String,
     pub created_by: String,
     pub when: String,
+    /// Content the controller writes at creation, key by key, exactly as it writes it (a
+    /// ConfigMap's `data`: a hostfile, a script).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<VecMap<String, String>>,
+    /// Keys the real object also holds whose content is not known here (a key pair generated at
+    /// creation) or not written out, each with a sentence on what it holds. Apart from `data`, so
+    /// a script never takes a description for content.
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
+    pub described: VecMap<String, String>,
+    /// How the content changes after creation, when the controller rewrites it as pods run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<String>,
+}
+
+impl Object {
+    pub fn new(kind: &str, name: String, created_by: &str, when: &str) -> Object {
+        Object {
+            kind: kind.into(),
+            name,
+            created_by: created_by.into(),
+            when: when.into(),
+            data: None,
+            described: VecMap::new(),
+            changes: None,
+        }
+    }
+
+    /// Keys whose content is only described (see `described`).
+    pub fn described(mut self, keys: &[(&str, &str)]) -> Object {
+        self.described = keys.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        self
+    }
+
+    pub fn changes(mut self, how: &str) -> Object {
+        self.changes = Some(how.into());
+        self
+    }
 }
 
 /// One error the API server or the validating webhook answers instead of creating anything:

@@ -272,7 +272,7 @@ fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), Stri
         }
         roles.push(role);
     }
-    objects.push(pod_group_object(&operator, job.total()));
+    objects.push(pod_group_object(&job.name, &operator, job.total()));
     Ok((roles, objects))
 }
 
@@ -290,11 +290,12 @@ fn set_cluster_spec(kind: V1Kind, job: &Job, rtype: &str, index: u32, pod: &mut 
 /// A PodGroup exists only when the operator runs with `--gang-scheduler-name`
 /// (training-operator v1.9.0:cmd/training-operator.v1/main.go:93); `minMember` is every replica
 /// unless `runPolicy.schedulingPolicy.minAvailable` says otherwise (common/job.go:250-260).
-pub(crate) fn pod_group_object(operator: &str, members: u32) -> Object {
+/// pkg/controller.v1/common/scheduling.go:36,52-53: the PodGroup takes the job's name.
+pub(crate) fn pod_group_object(job: &str, operator: &str, members: u32) -> Object {
     let data = [("minMember".to_string(), members.to_string())].into_iter().collect();
     object(
         "PodGroup",
-        "(the job's name)",
+        job,
         operator,
         "only when the operator runs with --gang-scheduler-name (volcano or scheduler-plugins)",
         Some(data),
@@ -302,7 +303,7 @@ pub(crate) fn pod_group_object(operator: &str, members: u32) -> Object {
 }
 
 pub(crate) fn object(kind: &str, name: &str, by: &str, when: &str, data: Option<VecMap<String, String>>) -> Object {
-    Object { kind: kind.into(), name: name.into(), created_by: by.into(), when: when.into(), data }
+    Object { data, ..Object::new(kind, name.into(), by, when) }
 }
 
 /// Appends to every container's env, as the operators' `append` does (a name set twice keeps
