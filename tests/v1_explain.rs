@@ -183,7 +183,8 @@ spec:
     assert_eq!(env["MASTER_ADDR"], "mnist-master-0");
     assert_eq!(env["MASTER_PORT"], "23456");
     assert_eq!(env["WORLD_SIZE"], "3");
-    assert_eq!(env["RANK"], r#"per pod: ["1","2"]"#);
+    // One entry per Worker pod, as data (not a string holding JSON).
+    assert_eq!(env["RANK"], serde_json::json!({"perPod": ["1", "2"]}));
     assert_eq!(env["PET_NNODES"], "3");
     assert_eq!(env["PET_NPROC_PER_NODE"], "auto");
     assert_eq!(env["PYTHONUNBUFFERED"], "1");
@@ -267,4 +268,63 @@ fn jobs_the_v1_webhook_refuses_ran_no_pods() {
     for (text, expected) in cases {
         assert!(operate(&serde_yaml::from_str(&text).unwrap()).err().is_some_and(|e| e.contains(expected)), "{text}");
     }
+}
+
+/// The MPI ConfigMap's data as the operator writes it at creation, and the sentence on how it
+/// changes (issue 31 item 6): `discover_hosts.sh` is a script, not a description of one.
+fn mpi_config(job: &str) -> (Vec<(String, String)>, Option<String>) {
+    let e = explain_text(job).unwrap().unwrap();
+    let cm = e.objects.iter().find(|o| o.kind == "ConfigMap").expect("a ConfigMap");
+    let data = cm.data.as_ref().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    (data, cm.changes.clone())
+}
+
+fn mpijob(api: &str, extra: &str, launcher_resources: &str) -> String {
+    format!(
+        "apiVersion: {api}\nkind: MPIJob\nmetadata: {{name: pi, namespace: team}}\nspec:\n  slotsPerWorker: 2\n{extra}  mpiReplicaSpecs:\n    \
+         Launcher:\n      replicas: 1\n      template: {{spec: {{containers: [{{name: l, image: img{launcher_resources}}}]}}}}\n    \
+         Worker:\n      replicas: 2\n      template: {{spec: {{containers: [{{name: w, image: img}}]}}}}\n"
+    )
+}
+
+/// mpi-operator v0.6.0:pkg/controller/mpi_job_controller.go:1272-1313 (hostfile) and
+/// :1315-1336 (discover_hosts.sh, with no worker Running at creation).
+#[test]
+fn the_v2beta1_configmap_holds_the_operators_hostfile_and_script() {
+    let (data, changes) = mpi_config(&mpijob("kubeflow.org/v2beta1", "", ""));
+    let want = [
+        ("hostfile", "pi-worker-0.pi.team.svc slots=2\npi-worker-1.pi.team.svc slots=2\n"),
+        ("discover_hosts.sh", "#!/bin/sh\n"),
+    ];
+    assert_eq!(data, want.map(|(k, v)| (k.to_string(), v.to_string())));
+    assert!(changes.unwrap().contains("`echo <pod>.<job>.<namespace>.svc`"));
+    let (data, _) = mpi_config(&mpijob("kubeflow.org/v2beta1", "  runLauncherAsWorker: true\n", ""));
+    assert_eq!(
+        data[0].1,
+        "pi-launcher.pi.team.svc slots=2\npi-worker-0.pi.team.svc slots=2\npi-worker-1.pi.team.svc slots=2\n"
+    );
+    assert_eq!(data[1].1, "#!/bin/sh\necho pi-launcher.pi.team.svc\n");
+    let (data, _) = mpi_config(&mpijob("kubeflow.org/v2beta1", "  mpiImplementation: Intel\n", ""));
+    assert_eq!(data[0].1, "pi-worker-0.pi.team.svc:2\npi-worker-1.pi.team.svc:2\n");
+}
+
+/// training-operator v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:1227-1267 (hostfile,
+/// kubexec.sh) and :1270-1296 (discover_hosts.sh: no newline after the shebang; a GPU launcher's
+/// line ends in one).
+#[test]
+fn the_v1_mpijob_configmap_holds_the_operators_hostfile_and_scripts() {
+    let (data, changes) = mpi_config(&mpijob("kubeflow.org/v1", "", ""));
+    let keys: Vec<&str> = data.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["hostfile", "kubexec.sh", "discover_hosts.sh"]);
+    assert_eq!(data[0].1, "pi-worker-0 slots=2\npi-worker-1 slots=2\n");
+    assert_eq!(
+        data[1].1,
+        "#!/bin/sh\nset -x\nPOD_NAME=$1\nshift\n/opt/kube/kubectl exec ${POD_NAME} -- /bin/sh -c \"$*\""
+    );
+    assert_eq!(data[2].1, "#!/bin/sh");
+    assert!(changes.unwrap().contains("`echo <pod>:<slots>`"));
+    let gpu = ", resources: {limits: {nvidia.com/gpu: 1}}";
+    let (data, _) = mpi_config(&mpijob("kubeflow.org/v1", "", gpu));
+    assert_eq!(data[0].1, "pi-launcher slots=2\npi-worker-0 slots=2\npi-worker-1 slots=2\n");
+    assert_eq!(data[2].1, "#!/bin/sh\necho pi-launcher:2\n");
 }

@@ -7,7 +7,7 @@
 //! 4. the objects each component builder adds (`objects.rs`).
 
 use super::plugins::{self, Policy};
-use super::{env_text, ContainerView, Input, JobSetView, MountView, Object, PodGroup, Rejection, ReplicatedJobView};
+use super::{ContainerView, EnvValue, Input, JobSetView, MountView, Object, PodGroup, Rejection, ReplicatedJobView};
 use crate::model::pod::{Container, ContainerPort, EnvVar, Resources};
 use crate::model::v2::ReplicatedJob;
 use crate::model::vecmap::VecMap;
@@ -401,7 +401,7 @@ pub(super) fn container_view(c: &Container) -> ContainerView {
         ports: c.ports.iter().map(|p| p.container_port).collect(),
         port_names: c.ports.iter().filter_map(|p| Some((p.container_port, p.name.clone()?))).collect(),
         resources: c.resources.clone().filter(|r| !r.is_empty()),
-        env: c.env.iter().map(|e| (e.name.clone(), env_text(e))).collect(),
+        env: c.env.iter().map(|e| (e.name.clone(), EnvValue::of(e))).collect(),
         env_from: env_from(c),
         volume_mounts: mounts,
         security_context: c.security_context.clone(),

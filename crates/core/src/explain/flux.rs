@@ -7,7 +7,6 @@
 use super::build::{job_name, upsert_mount, upsert_volume, PodSet, ANCESTOR_TRAINER, NODE};
 use super::{Input, Object, Rejection};
 use crate::model::pod::Container;
-use crate::model::vecmap::VecMap;
 use crate::model::Value;
 use explorer_data::releases::Release;
 
@@ -148,26 +147,13 @@ pub(super) fn objects(input: Input) -> Vec<Object> {
         return vec![];
     }
     let job = job_name(input);
-    let data = |pairs: &[(&str, &str)]| -> VecMap<String, String> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
-    };
     vec![
-        Object {
-            kind: "ConfigMap".into(),
-            name: entrypoint_config(&job),
-            created_by: "Trainer controller (Flux plugin)".into(),
-            when: "every reconcile, with the JobSet".into(),
-            data: Some(data(&[
+        Object::new("ConfigMap", entrypoint_config(&job), "Trainer controller (Flux plugin)", "every reconcile, with the JobSet")
+            .described(&[
                 ("init.sh", "copies Flux from the installer image into /mnt/flux (the flux-installer init container runs it)"),
                 ("entrypoint.sh", "starts the Flux brokers on every node and submits the trainer's command with flux run -N <numNodes> -n <numNodes × numProcPerNode>"),
-            ])),
-        },
-        Object {
-            kind: "Secret".into(),
-            name: format!("{job}-flux-curve"),
-            created_by: "Trainer controller (Flux plugin)".into(),
-            when: "every reconcile, with the JobSet".into(),
-            data: Some(data(&[("curve.cert", "the brokers' ZeroMQ CURVE key pair, derived from the TrainJob's UID")])),
-        },
+            ]),
+        Object::new("Secret", format!("{job}-flux-curve"), "Trainer controller (Flux plugin)", "every reconcile, with the JobSet")
+            .described(&[("curve.cert", "the brokers' ZeroMQ CURVE key pair, derived from the TrainJob's UID")]),
     ]
 }

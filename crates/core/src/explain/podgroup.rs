@@ -120,7 +120,7 @@ pub(super) fn objects(input: Input, sets: &[PodSet]) -> Vec<Object> {
             ("Trainer controller (Volcano plugin)", "with the JobSet; updated only while the TrainJob is suspended")
         }
     };
-    vec![Object { kind: "PodGroup".into(), name, created_by: created_by.into(), when: when.into(), data: Some(data) }]
+    vec![Object { data: Some(data), ..Object::new("PodGroup", name, created_by, when) }]
 }
 
 /// The Volcano webhook (volcano.go:96-101): a queue annotation, when set, must name a queue.

@@ -17,7 +17,7 @@ mod pytorch;
 mod tensorflow;
 mod xgboost_jax;
 
-use super::{env_text, ContainerView, Object, Rejection};
+use super::{ContainerView, EnvValue, Object, Rejection};
 use crate::model::pod::{Container, EnvVar, PodTemplateSpec};
 use crate::model::v1::ReplicaSpec;
 use crate::model::vecmap::VecMap;
@@ -50,7 +50,7 @@ pub struct V1PodGroup {
     /// The DNS names the operator's Services (or, for the v1 MPIJob, the pod names) give, in
     /// index order.
     pub hostnames: Vec<String>,
-    /// An env value that differs between the pods reads `per pod: [v0, v1, ...]`.
+    /// An env value that differs between the pods is an [`EnvValue::PerPod`].
     pub containers: Vec<ContainerView>,
 }
 
@@ -272,7 +272,7 @@ fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), Stri
         }
         roles.push(role);
     }
-    objects.push(pod_group_object(&operator, job.total()));
+    objects.push(pod_group_object(&job.name, &operator, job.total()));
     Ok((roles, objects))
 }
 
@@ -290,11 +290,12 @@ fn set_cluster_spec(kind: V1Kind, job: &Job, rtype: &str, index: u32, pod: &mut 
 /// A PodGroup exists only when the operator runs with `--gang-scheduler-name`
 /// (training-operator v1.9.0:cmd/training-operator.v1/main.go:93); `minMember` is every replica
 /// unless `runPolicy.schedulingPolicy.minAvailable` says otherwise (common/job.go:250-260).
-pub(crate) fn pod_group_object(operator: &str, members: u32) -> Object {
+/// pkg/controller.v1/common/scheduling.go:36,52-53: the PodGroup takes the job's name.
+pub(crate) fn pod_group_object(job: &str, operator: &str, members: u32) -> Object {
     let data = [("minMember".to_string(), members.to_string())].into_iter().collect();
     object(
         "PodGroup",
-        "(the job's name)",
+        job,
         operator,
         "only when the operator runs with --gang-scheduler-name (volcano or scheduler-plugins)",
         Some(data),
@@ -302,7 +303,7 @@ pub(crate) fn pod_group_object(operator: &str, members: u32) -> Object {
 }
 
 pub(crate) fn object(kind: &str, name: &str, by: &str, when: &str, data: Option<VecMap<String, String>>) -> Object {
-    Object { kind: kind.into(), name: name.into(), created_by: by.into(), when: when.into(), data }
+    Object { data, ..Object::new(kind, name.into(), by, when) }
 }
 
 /// Appends to every container's env, as the operators' `append` does (a name set twice keeps
@@ -387,28 +388,27 @@ fn group_view(role: &Role) -> V1PodGroup {
     }
 }
 
-/// Container `i`'s env across the role's pods: one value, or `per pod: [...]` where they differ.
-pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, String> {
-    let per_pod: Vec<VecMap<String, String>> = role
+/// Container `i`'s env across the role's pods: one value where every pod has the same, else one
+/// entry per pod (`null` where a pod lacks the variable). Names in the order the pods first give
+/// them, so a variable only later pods have is listed too.
+pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, EnvValue> {
+    let per_pod: Vec<VecMap<String, EnvValue>> = role
         .pods
         .iter()
-        .map(|p| p.spec.containers.get(i).map(|c| c.env.iter().map(|e| (e.name.clone(), env_text(e))).collect()))
+        .map(|p| p.spec.containers.get(i).map(|c| c.env.iter().map(|e| (e.name.clone(), EnvValue::of(e))).collect()))
         .map(Option::unwrap_or_default)
         .collect();
     let mut out = VecMap::new();
-    for (name, value) in per_pod[0].iter() {
-        let values: Vec<&str> = per_pod.iter().map(|m| m.get(name).map_or("", String::as_str)).collect();
-        if values.iter().all(|v| v == value) {
-            out.insert(name.clone(), value.clone());
-        } else {
-            let list = serde_json::to_string(&values).unwrap_or_default();
-            let more = if role.count as usize > role.pods.len() {
-                format!(" (the first {} of {} pods)", role.pods.len(), role.count)
-            } else {
-                String::new()
-            };
-            out.insert(name.clone(), format!("per pod: {list}{more}"));
+    for name in per_pod.iter().flat_map(|env| env.iter().map(|(name, _)| name)) {
+        if out.get(name).is_some() {
+            continue;
         }
+        let values: Vec<Option<&EnvValue>> = per_pod.iter().map(|env| env.get(name)).collect();
+        let value = match values.as_slice() {
+            [Some(first), rest @ ..] if rest.iter().all(|v| *v == Some(*first)) => (*first).clone(),
+            _ => EnvValue::PerPod { per_pod: values.into_iter().map(|v| v.cloned()).collect(), pods: role.count },
+        };
+        out.insert(name.clone(), value);
     }
     out
 }
@@ -445,5 +445,35 @@ pub fn explain_trees(docs: &[Json]) -> Option<Result<V1Explanation, String>> {
         [] => None,
         [job] => Some(Ok(explain(job))),
         more => Some(Err(format!("{} V1 jobs in the input: explain reads one at a time", more.len()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::pod::EnvVar;
+
+    fn pod(env: &[(&str, &str)]) -> PodTemplateSpec {
+        let mut c = Container::new("main", "img");
+        c.env = env.iter().map(|(n, v)| EnvVar::new(n, v)).collect();
+        let mut pod = PodTemplateSpec::default();
+        pod.spec.containers.push(c);
+        pod
+    }
+
+    /// A variable only some pods have is `null` on the others, never `""` (which is a value):
+    /// issue 31 item 5. The one only the second pod has is listed too.
+    #[test]
+    fn a_variable_some_pods_lack_is_null_on_them() {
+        let mut role = Role::of("Worker", PodTemplateSpec::default());
+        role.count = 3;
+        role.pods = vec![pod(&[("RANK", "0"), ("EMPTY", "")]), pod(&[("RANK", "1"), ("EMPTY", ""), ("LATE", "x")])];
+        let env = serde_json::to_value(per_pod_env(&role, 0)).unwrap();
+        assert_eq!(
+            env,
+            serde_json::json!({"RANK": {"perPod": ["0", "1"]}, "EMPTY": "", "LATE": {"perPod": [null, "x"]}})
+        );
+        // The text form names how many pods the list leaves out.
+        assert_eq!(per_pod_env(&role, 0).get("LATE").unwrap().text(), r#"per pod: [null,"x"] (the first 2 of 3 pods)"#);
     }
 }

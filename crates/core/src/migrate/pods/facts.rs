@@ -143,10 +143,15 @@ fn from_view(view: &ContainerView, json: Option<&Json>) -> ContainerFacts {
         resources: resources_text(view.resources.as_ref().and_then(|r| serde_json::to_value(r).ok()).as_ref()),
         security_context: json.and_then(|c| c.get("securityContext")).map(Json::to_string),
         mounts: view.volume_mounts.iter().map(|m| (m.mount_path.clone(), m.name.clone())).collect(),
-        env: view.env.clone(),
+        env: env_texts(&view.env),
         user_env: VecMap::new(),
         runtime_env: vec![],
     }
+}
+
+/// The env as the comparison reads it: each value in one line of text (`EnvValue::text`).
+fn env_texts(env: &VecMap<String, crate::explain::EnvValue>) -> VecMap<String, String> {
+    env.iter().map(|(name, value)| (name.clone(), value.text())).collect()
 }
 
 /// V1: the role's first pod (env varying per pod reads `per pod: [...]`).
@@ -166,10 +171,10 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     for (i, c) in pod.spec.containers.iter().enumerate() {
         let view = crate::explain::v1::container_view(c);
         let mut facts = from_view(&view, container_json(&spec, "containers", &c.name));
-        facts.env = crate::explain::v1::per_pod_env(role, i);
+        facts.env = env_texts(&crate::explain::v1::per_pod_env(role, i));
         facts.user_env = container_json(&user_spec, "containers", &c.name)
             .and_then(|c| crate::model::from_json::<crate::model::pod::Container>(c).ok())
-            .map(|c| crate::explain::v1::container_view(&c).env)
+            .map(|c| env_texts(&crate::explain::v1::container_view(&c).env))
             .unwrap_or_default();
         containers.push(facts);
     }
