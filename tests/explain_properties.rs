@@ -144,12 +144,24 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
                     group(&e, first).hostnames.iter().chain(&group(&e, second).hostnames).map(String::as_str).collect();
                 assert_eq!(hosts, want, "{at}");
             }
+            // TensorFlow and PaddlePaddle: the plain-ML runtime `migrate` writes; every Worker is a
+            // node pod, and each reads its task from the contract (TF_CONFIG, PADDLE_MASTER).
+            None => {
+                assert_eq!(group(&e, "node").count, nodes, "{at}");
+                let contract = if sel.framework == Framework::TensorFlow { "TF_CONFIG" } else { "PADDLE_MASTER" };
+                if nodes > 1 || sel.framework == Framework::Paddle {
+                    let value = env(&e, "node", contract).unwrap_or_else(|| panic!("no {contract}: {at}"));
+                    assert!(value.contains(&format!("{name}-node-0-0.{name}:")), "{value} {at}");
+                }
+            }
             other => panic!("unexpected policy {other:?}: {at}"),
         }
         // A queued TrainJob is created suspended; the JobSet copies it (jobset.go:425), so no pod
         // starts before Kueue admits the job.
         assert_eq!(e.jobset.as_ref().unwrap().suspend, job.spec.suspend, "{at}");
-        if sel.params.queue.is_some() {
+        // The TrainJob `migrate` writes keeps suspend as the V1 job had it (Kueue's webhook
+        // suspends a queued one when it is created).
+        if sel.params.queue.is_some() && sel.framework.ml_policy().is_some() {
             assert_eq!(job.spec.suspend, Some(true), "{at}");
         }
         let snapshot = format!("{name}-runtime-snapshot");

@@ -284,6 +284,10 @@ fn v2_way(framework: Framework) -> String {
         (V2Support::CustomRuntime, _) => {
             format!("a runtime you write with `mlPolicy.{}`", framework.ml_policy().unwrap_or("mpi"))
         }
+        (V2Support::GeneratedRuntime, _) => format!(
+            "none upstream: `migrate` writes a plain-ML runtime for each job that keeps {}",
+            if framework == Framework::TensorFlow { "`TF_CONFIG`" } else { "the `PADDLE_*` variables" }
+        ),
         _ => format!("no equivalent in {}: keep it on {V1_OPERATOR}", NEWEST.tag),
     }
 }

@@ -23,8 +23,7 @@ pub(super) const DATASET_INITIALIZER: &str = "dataset-initializer";
 pub(super) const MODEL_INITIALIZER: &str = "model-initializer";
 /// constants.go:72 `ContainerTrainerPort`.
 pub(super) const TRAINER_PORT: i64 = 29500;
-/// constants.go:297 `JobCompletionIndexFieldPath`: the downward-API path of a pod's index.
-pub const COMPLETION_INDEX: &str = "metadata.annotations['batch.kubernetes.io/job-completion-index']";
+pub use crate::plain_ml::COMPLETION_INDEX;
 
 /// The controller's `runtime.PodSet` (pkg/runtime/runtime.go:63-78), for one replicatedJob.
 #[derive(Clone, Debug)]

@@ -29,6 +29,7 @@ pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
     let mut rt = match sel.v2_support() {
         V2Support::BuiltIn => builtin_runtime(&sel.release, sel.builtin()?)?,
         V2Support::CustomRuntime => custom_mpi_runtime(sel),
+        V2Support::GeneratedRuntime => return super::generated::objects_for(sel).map(|(rt, _)| rt),
         V2Support::Unsupported => return None,
     };
     if sel.scope == RuntimeScope::Namespaced || custom {

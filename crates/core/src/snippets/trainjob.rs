@@ -29,6 +29,9 @@ pub(crate) fn takes_procs(framework: Framework) -> bool {
 
 /// `None` for frameworks V2 has no runtime for: the widget never invents one.
 pub fn trainjob_for(sel: &Selection) -> Option<TrainJob> {
+    if sel.v2_support() == explorer_data::catalog::V2Support::GeneratedRuntime {
+        return super::generated::objects_for(sel).map(|(_, job)| job);
+    }
     let runtime = sel.runtime_name()?;
     let runtime_ref = RuntimeRef {
         name: runtime,

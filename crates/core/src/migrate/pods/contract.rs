@@ -8,7 +8,7 @@
 use super::facts::ContainerFacts;
 use crate::explain::v1::{Operated, Role};
 use crate::explain::{Explanation, COMPLETION_INDEX};
-use crate::migrate::convert::roles::{PADDLE_LEADER_ARG0, PADDLE_LEADER_WRAPPER};
+use crate::plain_ml::{PADDLE_LEADER_ARG0, PADDLE_LEADER_WRAPPER};
 use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
 
