@@ -698,3 +698,20 @@ async fn the_element_reads_plain_attributes_and_follows_option_changes() {
     ui::mount::unmount(&el);
     assert!(!el.has_attribute("data-trainer-v2-explorer-mounted"));
 }
+
+#[wasm_bindgen_test]
+fn the_download_size_reads_as_a_float_printer_would_write_it() {
+    use trainer_v2_explorer::ui::components::migrate::megabytes;
+    // Every remainder class around the rounding points, at several magnitudes: the same text as
+    // `{:.1}` of the float (an exact half rounds up; the float printer may round it either way).
+    for base in [0u64, 1_000_000, 1_234_567_000, 99_900_000] {
+        for bytes in (base..base + 2_000_000).step_by(997).chain([base, base + 49_999, base + 50_001, base + 99_999]) {
+            if bytes % 100_000 == 50_000 {
+                continue;
+            }
+            assert_eq!(megabytes(bytes), format!("{:.1} MB", bytes as f64 / 1e6), "{bytes} bytes");
+        }
+    }
+    assert_eq!(megabytes(1_250_000), "1.3 MB");
+    assert_eq!(megabytes(0), "0.0 MB");
+}
