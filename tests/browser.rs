@@ -633,6 +633,25 @@ async fn migrate_mode_shows_the_converters_error_and_then_the_next_answer() {
 }
 
 #[wasm_bindgen_test]
+async fn a_bidi_control_quoted_in_the_converters_error_is_shown_not_obeyed() {
+    // A converter whose message quotes the input, as the real one quotes a name or a kind.
+    reset("?mode=migrate");
+    ui::set_migrator(
+        js_sys::Function::new_no_args(
+            "return (text) => JSON.stringify({ error: `unknown kind ${text.split('kind: ')[1] ?? ''}` });",
+        )
+        .call0(&wasm_bindgen::JsValue::NULL)
+        .unwrap()
+        .unchecked_into(),
+    );
+    let el = mounted(&[]).await;
+    type_text(&el, "m-input", "kind: Job\u{202e}bojhcroTyP\u{2066}x\u{2069}").await;
+    let shown = text(&el, ".migrate-result [role=alert]");
+    assert_eq!(shown, "unknown kind Job\\u{202e}bojhcroTyP\\u{2066}x\\u{2069}");
+    assert!(!shown.chars().any(explorer_core::terminal::is_bidi_control), "{shown:?}");
+}
+
+#[wasm_bindgen_test]
 async fn an_answer_for_text_that_was_replaced_is_not_shown() {
     // The converter runs in a worker while the reader types on: make the first answer arrive
     // after the second, as a large paste followed by a quick edit would.

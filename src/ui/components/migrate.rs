@@ -113,7 +113,12 @@ pub fn Migrate(props: &MigrateProps) -> Html {
     let result = match &*stage {
         Stage::Working => html! { <p class="msg-working" role="status">{ "Converting…" }</p> },
         Stage::Loading(received, total) => loading_view(*received, *total),
-        Stage::Done(Err(e)) => html! { <p class="migrate-error" role="alert">{ e }</p> },
+        // The converter's message can quote the input (a name, a kind): shown as text, with a
+        // bidirectional control written out (`\u{202e}`) rather than obeyed, as the converter's
+        // HTML and the CLI show it, so it cannot reorder what the reader sees.
+        Stage::Done(Err(e)) => {
+            html! { <p class="migrate-error" role="alert">{ explorer_core::terminal::escape(e).into_owned() }</p> }
+        }
         Stage::Done(Ok(result)) => render_view(result),
     };
     html! {
