@@ -428,12 +428,30 @@ async fn two_instances_stay_in_sync_and_presets_keep_their_framework() {
     let main = mounted(&[]).await;
     let preset =
         mounted(&[("data-framework", "torchtune"), ("data-sync", "persona,params"), ("data-compact", "")]).await;
+    // What each host's loader hears (www/element.js turns each new selection into `change`).
+    run_js(
+        "window.__heard = [[], []]; document.querySelectorAll('[data-trainer-v2-explorer]').forEach((el, i) => \
+         el.addEventListener('trainer-v2-explorer:selected', (e) => __heard[i].push(e.detail)));",
+    );
+    let heard = |i: u32| -> Vec<String> {
+        js_sys::Array::from(&js_sys::Array::from(&run_js("return __heard")).get(i))
+            .iter()
+            .map(|v| v.as_string().unwrap())
+            .collect()
+    };
     radio(&main, "persona", "platform-engineer").click();
     settle().await;
     assert_eq!(checked(&preset, "persona"), "platform-engineer");
+    // The choice shared into the preset is announced on the preset too (issue 33: its element
+    // fires `change`), once, and the main one announces its own once.
+    let preset_heard = heard(1);
+    assert_eq!(preset_heard.len(), 1, "{preset_heard:?}");
+    assert!(preset_heard[0].contains("persona=platform-engineer"), "{preset_heard:?}");
+    assert_eq!(heard(0).len(), 1, "{:?}", heard(0));
     radio(&main, "framework", "jax").click();
     settle().await;
     assert_eq!(checked(&preset, "framework"), "torchtune", "a preset keeps its framework");
+    assert_eq!(heard(1).len(), 1, "the preset does not share the framework, so it shows nothing new: {:?}", heard(1));
     radio(&preset, "persona", "data-scientist").click();
     settle().await;
     assert_eq!(checked(&main, "persona"), "data-scientist", "sync works both ways");
