@@ -116,7 +116,7 @@ pub fn parse_strict(query: &str) -> Result<Selection, QueryIssue> {
 }
 
 /// Every key this widget owns, in the URL and as `data-<key>` on a mount point.
-pub(crate) fn own_keys() -> impl Iterator<Item = &'static str> {
+pub fn own_keys() -> impl Iterator<Item = &'static str> {
     ["persona", "framework", "scope", "mode", "release"].into_iter().chain(ParamKey::ALL.iter().map(|k| k.id()))
 }
 

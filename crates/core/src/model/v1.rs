@@ -64,6 +64,17 @@ impl V1JobSpec {
         spec
     }
 
+    pub(crate) fn replica_specs(&self, kind: V1Kind) -> Option<&VecMap<String, ReplicaSpec>> {
+        match kind {
+            V1Kind::PyTorchJob => self.pytorch_replica_specs.as_ref(),
+            V1Kind::MpiJob => self.mpi_replica_specs.as_ref(),
+            V1Kind::JaxJob => self.jax_replica_specs.as_ref(),
+            V1Kind::XgBoostJob => self.xgb_replica_specs.as_ref(),
+            V1Kind::TfJob => self.tf_replica_specs.as_ref(),
+            V1Kind::PaddleJob => self.paddle_replica_specs.as_ref(),
+        }
+    }
+
     fn replica_specs_mut(&mut self, kind: V1Kind) -> &mut Option<VecMap<String, ReplicaSpec>> {
         match kind {
             V1Kind::PyTorchJob => &mut self.pytorch_replica_specs,

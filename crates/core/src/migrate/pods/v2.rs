@@ -10,7 +10,7 @@ use serde_json::{json, Value as Json};
 use std::rc::Rc;
 
 /// Each replicatedJob's pod template by name, shared by the jobs of a paste on one runtime.
-pub type Templates = Rc<Vec<(String, Json)>>;
+pub(super) type Templates = Rc<Vec<(String, Json)>>;
 
 /// The converted job as Trainer runs it.
 pub(super) struct V2Pods {
