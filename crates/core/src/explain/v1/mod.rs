@@ -272,6 +272,9 @@ fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), Stri
         }
         roles.push(role);
     }
+    if kind == V1Kind::PyTorchJob {
+        objects.extend(pytorch::autoscaler(job, &operator));
+    }
     objects.push(pod_group_object(&job.name, &operator, job.total()));
     Ok((roles, objects))
 }
