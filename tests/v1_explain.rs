@@ -435,3 +435,44 @@ fn every_kind_each_v1_controller_creates_is_in_the_objects() {
         assert_eq!(got, want, "{what}");
     }
 }
+
+/// A field the V1 CRD does not declare is refused with its path, as strict field validation
+/// refuses it on `kubectl apply`; nothing runs. The same walker as V2's, over the V1 CRDs.
+#[test]
+fn unknown_fields_of_a_v1_job_are_refused_with_their_path() {
+    let pytorch = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: j}\nspec:\n  runPolicy: {cleanPodPolicy: None, sucess: 1}\n  \
+                   pytorchReplicaSpecs:\n    Worker: {replica: 2, template: {spec: {containers: [{name: pytorch, image: img, imagePullPolicyy: Always}]}}}\n";
+    let e = explain_text(pytorch).unwrap().unwrap();
+    let fields: Vec<&str> = e.rejected.iter().map(|r| r.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        [
+            "spec.runPolicy.sucess",
+            "spec.pytorchReplicaSpecs.Worker.replica",
+            "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].imagePullPolicyy"
+        ]
+    );
+    assert_eq!(
+        e.rejected[0].reason,
+        "strict decoding error: unknown field \"spec.runPolicy.sucess\" (not in the training-operator v1.9 CRD)"
+    );
+    assert!(e.pods.is_empty() && e.objects.is_empty());
+    // mpi-operator's v2beta1 CRD: `slotsPerWorkers` is a typo there, and `mainContainer` a v1 field.
+    let mpi = mpijob("kubeflow.org/v2beta1", "  slotsPerWorkers: 4\n  mainContainer: w\n", "");
+    let e = explain_text(&mpi).unwrap().unwrap();
+    let fields: Vec<&str> = e.rejected.iter().map(|r| r.field.as_str()).collect();
+    assert_eq!(fields, ["spec.slotsPerWorkers", "spec.mainContainer"]);
+    assert_eq!(e.operator, "mpi-operator v0.6");
+    // ...which the v1 MPIJob's CRD declares.
+    let e = explain_text(&mpijob("kubeflow.org/v1", "  mainContainer: w\n", "")).unwrap().unwrap();
+    assert!(e.rejected.is_empty(), "{:?}", e.rejected);
+    // A public example that `kubectl apply` refuses: YuniKorn's MPIJob puts its queue labels
+    // under `template` instead of `template.metadata` (a non-strict client prunes them silently).
+    let text = std::fs::read_to_string(common::real_v1_dir().join("24-yunikorn-mpijob-pi.yaml")).unwrap();
+    let e = explain_text(&text).unwrap().unwrap();
+    let fields: Vec<&str> = e.rejected.iter().map(|r| r.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        ["spec.mpiReplicaSpecs.Launcher.template.labels", "spec.mpiReplicaSpecs.Worker.template.labels"]
+    );
+}
