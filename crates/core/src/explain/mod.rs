@@ -244,6 +244,10 @@ pub struct Object {
     /// How the content changes after creation, when the controller rewrites it as pods run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes: Option<String>,
+    /// The object's `spec` as the controller writes it, in Kubernetes' shape (a V1
+    /// HorizontalPodAutoscaler's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spec: Option<serde_json::Value>,
 }
 
 impl Object {
@@ -256,6 +260,7 @@ impl Object {
             data: None,
             described: VecMap::new(),
             changes: None,
+            spec: None,
         }
     }
 

@@ -272,6 +272,9 @@ fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), Stri
         }
         roles.push(role);
     }
+    if kind == V1Kind::PyTorchJob {
+        objects.extend(pytorch::autoscaler(job, &operator));
+    }
     objects.push(pod_group_object(&job.name, &operator, job.total()));
     Ok((roles, objects))
 }
@@ -352,10 +355,36 @@ pub fn explain(doc: &Json) -> V1Explanation {
     if is_v1_job(doc) && served::v1_operator(api, kind).is_none() {
         return refused("apiVersion", served::no_matches(kind, api));
     }
+    // Strict field validation refuses the job before the operator sees it: no pod runs.
+    let unknown = unknown_fields(doc);
+    if !unknown.is_empty() {
+        return V1Explanation { rejected: unknown, ..refused("", String::new()) };
+    }
     match operate(doc) {
         Ok(op) => view(&op),
         Err(reason) => refused("spec", reason),
     }
+}
+
+/// Every field of a V1 job that its operator's CRD does not declare, as the API server's strict
+/// field validation (`kubectl apply`'s default since Kubernetes 1.27) refuses them, each with its
+/// path: the schemas are the V1 CRDs' (training-operator v1.9's `kubeflow.org/v1` kinds,
+/// mpi-operator's `kubeflow.org/v2beta1` MPIJob) in the generated crd/fields.rs, walked by the
+/// same walker as V2's (crd::strict). The caller passes the object with its `null` members
+/// removed (`model::without_nulls`), as explain's V2 reader does (explain::read), so a `null` is
+/// absent here too. Empty for a kind or version no V1 operator serves (that is the REST
+/// mapper's refusal, not this one). `validate` calls it for V1 kinds.
+pub fn unknown_fields(doc: &Json) -> Vec<Rejection> {
+    let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
+    let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
+    let Some(operator) = served::v1_operator(api, kind) else { return vec![] };
+    super::crd::strict::unknown_fields(operator.name, doc)
+        .into_iter()
+        .map(|path| Rejection {
+            reason: format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", operator.name),
+            field: path,
+        })
+        .collect()
 }
 
 pub fn view(op: &Operated) -> V1Explanation {
