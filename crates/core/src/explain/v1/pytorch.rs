@@ -155,7 +155,7 @@ fn init_container(master: &str) -> Container {
 /// (autoscaling/v2) of the job's name that scales the PyTorchJob itself between the elastic
 /// policy's bounds on those metrics, before the pods (pytorchjob_controller.go:158). Not while
 /// the job is suspended (hpa.go:53-56; a suspended job's HPA is deleted, :63-67).
-pub fn autoscaler(job: &Job, operator: &str) -> Option<Object> {
+pub(super) fn autoscaler(job: &Job, operator: &str) -> Option<Object> {
     let elastic = job.spec.get("elasticPolicy")?;
     let metrics = elastic.get("metrics").filter(|m| !m.is_null())?;
     let suspended = job.spec.get("runPolicy").and_then(|r| r.get("suspend")) == Some(&Json::Bool(true));
