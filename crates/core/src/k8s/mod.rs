@@ -1,0 +1,3 @@
+//! Kubernetes' own value types, read as apimachinery reads them.
+
+pub mod quantity;
