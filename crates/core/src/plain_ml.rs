@@ -16,7 +16,6 @@ use crate::model::pod::EnvVar;
 use crate::model::v2::{MlPolicy, TrainingRuntime};
 use crate::snippets::runtimes::FRAMEWORK_LABEL;
 use explorer_data::catalog::V1Kind;
-use std::collections::BTreeMap;
 
 /// constants.go:297 `JobCompletionIndexFieldPath` (v2.3.0:pkg/constants/constants.go): the
 /// downward-API path of a pod's index in its Indexed Job.
@@ -29,7 +28,7 @@ pub const INDEX_VAR: &str = "JOB_COMPLETION_INDEX";
 /// Workers): `paddle.distributed.launch` starts its rendezvous server only where PADDLE_MASTER's
 /// host is the pod's own IP (paddle/distributed/launch/controllers/master.py, HTTPMaster), which
 /// is why v1.9 gives the leader's first pod `$(POD_IP_DUMMY):port`
-/// (v1.9.3:pkg/controller.v1/paddlepaddle/envvar.go:74-100). One template cannot hold a value for
+/// (training-operator v1.9.0:pkg/controller.v1/paddlepaddle/envvar.go:74-100). One template cannot hold a value for
 /// one pod only, so the first pod's shell sets it, then `exec`s the container's own command and
 /// arguments unchanged (the same process, so signals reach it). `{port}` is the leader's port.
 pub const PADDLE_LEADER_WRAPPER: &str =
@@ -38,9 +37,8 @@ pub const PADDLE_LEADER_WRAPPER: &str =
 pub const PADDLE_LEADER_ARG0: &str = "paddle-leader";
 
 /// The replica types Training Operator v1.9 runs for each kind
-/// (v1.9.3:pkg/apis/kubeflow.org/v1/tensorflow_types.go:101-122,
-/// v1.9.3:pkg/apis/kubeflow.org/v1/paddlepaddle_types.go:80-88), in the order the runtime lists
-/// their jobs.
+/// (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/tensorflow_types.go:101-122,
+/// paddlepaddle_types.go:40-43), in the order the runtime lists their jobs.
 pub fn role_types(kind: V1Kind) -> &'static [&'static str] {
     match kind {
         V1Kind::TfJob => &["Chief", "Master", "PS", "Worker", "Evaluator"],
@@ -76,21 +74,19 @@ pub fn paddle_leader(roles: &[RoleJob]) -> Option<&RoleJob> {
 }
 
 /// The variables every container of role `r` reads, as v1.9 wrote them: for a TFJob `TF_CONFIG`
-/// (v1.9.3:pkg/controller.v1/tensorflow/tensorflow.go:88-138), none when the job has one pod in
-/// all (v1.9.3:pkg/controller.v1/tensorflow/tfjob_controller.go:555-588); for a PaddleJob the
-/// `PADDLE_*` variables (v1.9.3:pkg/controller.v1/paddlepaddle/envvar.go:40-144).
+/// (training-operator v1.9.0:pkg/controller.v1/tensorflow/tensorflow.go:112-188), none when the
+/// job has one pod in all (tfjob_controller.go:561-564, util.go:74-95); for a PaddleJob the
+/// `PADDLE_*` variables (v1.9.0:pkg/controller.v1/paddlepaddle/envvar.go:40-144).
 pub fn contract_env(kind: V1Kind, job: &str, roles: &[RoleJob], r: &RoleJob) -> Vec<EnvVar> {
     let total: u32 = roles.iter().map(|r| r.count).sum();
     if kind == V1Kind::TfJob {
         if total == 1 {
             return vec![];
         }
-        let cluster: BTreeMap<String, Vec<String>> =
-            roles.iter().map(|o| (o.rtype.to_lowercase(), hosts(job, o))).collect();
-        let cluster = serde_json::to_string(&cluster).unwrap_or_default();
+        let cluster = cluster_json(job, roles);
         let config = format!(
             r#"{{"cluster":{cluster},"task":{{"type":"{}","index":$({INDEX_VAR})}},"environment":"cloud"}}"#,
-            r.rtype.to_lowercase()
+            r.rtype.to_ascii_lowercase()
         );
         return vec![index_env(), EnvVar::new("TF_CONFIG", &config)];
     }
@@ -116,6 +112,25 @@ pub fn contract_env(kind: V1Kind, job: &str, roles: &[RoleJob], r: &RoleJob) -> 
         }
     }
     vars
+}
+
+/// TF_CONFIG's `cluster`: each task type (V1's order sorted by name, as a JSON object's keys were)
+/// with its pods' addresses. Written by hand, not by serde_json's serializer, which the widget
+/// would otherwise link (about 20 KB of its gzipped wasm): every part is a lower-case type, an
+/// RFC 1035 job name (TrainJob names are; `migrate` renames others), digits and `.-:`, so
+/// nothing needs escaping. tests/migrate_tf_paddle.rs and the pod comparison parse it as JSON.
+fn cluster_json(job: &str, roles: &[RoleJob]) -> String {
+    let mut types: Vec<(String, Vec<String>)> =
+        roles.iter().map(|o| (o.rtype.to_ascii_lowercase(), hosts(job, o))).collect();
+    types.sort();
+    let entries: Vec<String> = types
+        .iter()
+        .map(|(t, hosts)| {
+            let quoted: Vec<String> = hosts.iter().map(|h| format!("\"{h}\"")).collect();
+            format!("\"{t}\":[{}]", quoted.join(","))
+        })
+        .collect();
+    format!("{{{}}}", entries.join(","))
 }
 
 /// The leader's command wrapped by [`PADDLE_LEADER_WRAPPER`].
