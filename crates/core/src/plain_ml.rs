@@ -30,9 +30,12 @@ pub const INDEX_VAR: &str = "JOB_COMPLETION_INDEX";
 /// is why v1.9 gives the leader's first pod `$(POD_IP_DUMMY):port`
 /// (training-operator v1.9.0:pkg/controller.v1/paddlepaddle/envvar.go:74-100). One template cannot hold a value for
 /// one pod only, so the first pod's shell sets it, then `exec`s the container's own command and
-/// arguments unchanged (the same process, so signals reach it). `{port}` is the leader's port.
-pub const PADDLE_LEADER_WRAPPER: &str =
-    r#"if [ "$JOB_COMPLETION_INDEX" = 0 ]; then export PADDLE_MASTER="$POD_IP_DUMMY:{port}"; fi; exec "$@""#;
+/// arguments unchanged (the same process, so signals reach it).
+pub fn paddle_leader_script(port: &str) -> String {
+    // format!, not a `{port}` placeholder and str::replace: a `&str` pattern links the standard
+    // library's two-way string searcher (about 2 KB) into the widget.
+    format!(r#"if [ "$JOB_COMPLETION_INDEX" = 0 ]; then export PADDLE_MASTER="$POD_IP_DUMMY:{port}"; fi; exec "$@""#)
+}
 /// `$0` of the wrapper's shell.
 pub const PADDLE_LEADER_ARG0: &str = "paddle-leader";
 
@@ -114,28 +117,29 @@ pub fn contract_env(kind: V1Kind, job: &str, roles: &[RoleJob], r: &RoleJob) -> 
     vars
 }
 
-/// TF_CONFIG's `cluster`: each task type (V1's order sorted by name, as a JSON object's keys were)
-/// with its pods' addresses. Written by hand, not by serde_json's serializer, which the widget
-/// would otherwise link (about 20 KB of its gzipped wasm): every part is a lower-case type, an
-/// RFC 1035 job name (TrainJob names are; `migrate` renames others), digits and `.-:`, so
-/// nothing needs escaping. tests/migrate_tf_paddle.rs and the pod comparison parse it as JSON.
+/// TF_CONFIG's `cluster`: each task type with its pods' addresses, the types in the order of
+/// their names, as serde_json wrote a map's keys (listed, not sorted: a sort links more code).
+/// Written by hand for the widget, which renders it too: serde_json's serializer and
+/// `str::to_lowercase`'s Unicode tables cost it about 14 KB gzipped together (measured with
+/// scripts/wasm-opt.sh). Every part is a lower-case type, an RFC 1035 job name (a TrainJob's
+/// name is one; `migrate` renames others), digits and `.-:`, so nothing needs escaping;
+/// tests/migrate_tf_paddle.rs and the pod comparison parse it as JSON.
 fn cluster_json(job: &str, roles: &[RoleJob]) -> String {
-    let mut types: Vec<(String, Vec<String>)> =
-        roles.iter().map(|o| (o.rtype.to_ascii_lowercase(), hosts(job, o))).collect();
-    types.sort();
-    let entries: Vec<String> = types
+    const BY_NAME: [&str; 5] = ["Chief", "Evaluator", "Master", "PS", "Worker"];
+    let entries: Vec<String> = BY_NAME
         .iter()
-        .map(|(t, hosts)| {
-            let quoted: Vec<String> = hosts.iter().map(|h| format!("\"{h}\"")).collect();
-            format!("\"{t}\":[{}]", quoted.join(","))
+        .flat_map(|t| roles.iter().filter(move |r| r.rtype == *t))
+        .map(|r| {
+            let quoted: Vec<String> = hosts(job, r).iter().map(|h| format!("\"{h}\"")).collect();
+            format!("\"{}\":[{}]", r.rtype.to_ascii_lowercase(), quoted.join(","))
         })
         .collect();
     format!("{{{}}}", entries.join(","))
 }
 
-/// The leader's command wrapped by [`PADDLE_LEADER_WRAPPER`].
+/// The leader's command wrapped by [`paddle_leader_script`].
 pub fn paddle_leader_command(command: &[String], port: i64) -> Vec<String> {
-    let script = PADDLE_LEADER_WRAPPER.replace("{port}", &port.to_string());
+    let script = paddle_leader_script(&port.to_string());
     ["sh".to_string(), "-c".into(), script, PADDLE_LEADER_ARG0.into()]
         .into_iter()
         .chain(command.iter().cloned())
