@@ -113,17 +113,6 @@ fn rejections(list: Vec<Rejection>) -> Vec<FieldError> {
     list.into_iter().map(|r| FieldError { field: r.field, message: r.reason }).collect()
 }
 
-/// explain's reading errors are `TrainJob: <path>: <message>` (or a sentence): the path split off.
-fn reading_error(message: &str) -> FieldError {
-    let rest = message.strip_prefix("TrainJob: ").or_else(|| message.strip_prefix("runtime: ")).unwrap_or(message);
-    match rest.split_once(": ") {
-        Some((field, why)) if !field.trim_start_matches("runtime ").contains(' ') && !field.is_empty() => {
-            FieldError { field: field.into(), message: why.into() }
-        }
-        _ => FieldError { field: "<nil>".into(), message: rest.into() },
-    }
-}
-
 /// How many of the CRD's transition rules (`oldSelf`) apply to this kind: run on update only.
 fn transition_rules(release: Release, kind: &str) -> usize {
     explain::crd::checks(release.tag, kind).map_or(0, |crd| {
@@ -135,29 +124,19 @@ fn transition_rules(release: Release, kind: &str) -> usize {
     })
 }
 
-/// The runtime a TrainJob references, from its own file first, then `--runtimes`; `None` leaves
-/// it to explain, which takes the release's built-in of that name.
-fn referenced_runtime<'r>(job: &Value, file: &'r [Value], extra: &'r [Value]) -> Option<&'r Value> {
-    let name = str_at(job, "/spec/runtimeRef/name");
-    let kind = job.pointer("/spec/runtimeRef/kind").and_then(Value::as_str).unwrap_or("ClusterTrainingRuntime");
-    file.iter().chain(extra).find(|r| str_at(r, "/metadata/name") == name && str_at(r, "/kind") == kind)
-}
-
+/// A TrainJob judged as `explain` judges it (explain::read::judge), with the runtimes of its own
+/// file first, then those of `--runtimes`, then the release's built-ins.
 fn judge_trainjob(job: &Value, file_runtimes: &[Value], extra: &[Value], release: Release) -> Vec<FieldError> {
-    let mut trees = vec![job.clone()];
-    trees.extend(referenced_runtime(job, file_runtimes, extra).cloned());
-    match explain::read::from_trees(trees, release) {
-        Ok(docs) => rejections(explain::explain(docs.input(), release).rejected),
-        Err(e) => {
-            let mut error = reading_error(&e);
-            if e.contains("no TrainingRuntime or ClusterTrainingRuntime") || e.contains("the TrainJob references") {
-                // The webhook looks the runtime up by this reference (and refuses when it is absent).
-                error.field = "spec.runtimeRef".into();
-                error.message.push_str(": give the runtime in the same file or with --runtimes DIR");
-            }
-            vec![error]
+    let runtimes: Vec<Value> = file_runtimes.iter().chain(extra).cloned().collect();
+    let mut errors = rejections(explain::read::judge(job, &runtimes, release).rejected);
+    for e in &mut errors {
+        let missing = e.message.contains("no TrainingRuntime or ClusterTrainingRuntime")
+            || e.message.contains("the TrainJob references");
+        if e.field == "spec.runtimeRef" && missing {
+            e.message.push_str(": give the runtime in the same file or with --runtimes DIR");
         }
     }
+    errors
 }
 
 fn judge(
@@ -195,7 +174,7 @@ fn judge(
     let errors = if kind == "TrainJob" {
         judge_trainjob(doc, file_runtimes, extra, options.release)
     } else {
-        rejections(explain::crd::validate(options.release.tag, doc))
+        rejections(explain::check_runtime(doc, options.release))
     };
     let transitions = transition_rules(options.release, kind);
     let note = if transitions > 0 {
