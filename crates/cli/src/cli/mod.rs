@@ -135,9 +135,11 @@ enum Command {
     },
     /// Check Trainer V2 manifests as a cluster of one release checks them on create: the served
     /// version, the CRD schema, every create-time CEL rule, and the validating webhook with the
-    /// runtime each TrainJob references (explain's checks). Other kinds are skipped and counted.
+    /// runtime each TrainJob references (explain's checks). V1 jobs (Training Operator v1.9's
+    /// kinds, mpi-operator's v2beta1 MPIJob) against their own operator's CRD (strict, with its
+    /// webhook), with the hint to `migrate` them. Other kinds are skipped and counted.
     /// Exit 0 when every resource is valid, 1 when one is invalid, 2 when an input cannot be read
-    /// or parsed.
+    /// or parsed or the usage is wrong.
     #[command(after_help = VALIDATE_EXAMPLES)]
     Validate {
         /// Files, directories (their .yaml, .yml and .json files, recursively), or - for standard input.

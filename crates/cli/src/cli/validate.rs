@@ -5,7 +5,8 @@
 //! Every rule is explain's (explorer_core::explain): a TrainJob is read and judged with the
 //! runtime it references exactly as `explain` judges it (strict decoding, the CRD's schema and
 //! create-time CEL rules, the webhook's checks), and a runtime by its CRD's checks
-//! (explain::crd). Nothing here decides what is valid; this file only finds the documents,
+//! (explain::check_runtime), and a V1 job by its operator's CRD (explain::v1::check). Nothing
+//! here decides what is valid; this file only finds the documents,
 //! resolves each TrainJob's runtime and prints the verdicts.
 
 use super::inputs;
@@ -19,8 +20,8 @@ use std::process::ExitCode;
 
 const API_VERSION: &str = "trainer.kubeflow.org/v1alpha1";
 const TRAINER_KINDS: [&str; 3] = ["TrainJob", "TrainingRuntime", "ClusterTrainingRuntime"];
-/// Training Operator v1.9's kinds and mpi-operator's MPIJob (kubeflow.org).
-const V1_KINDS: [&str; 6] = ["PyTorchJob", "TFJob", "MPIJob", "JAXJob", "XGBoostJob", "PaddleJob"];
+/// What a V1 job's verdict adds: it is not Trainer's.
+const V1_NOTE: &str = "a V1 job: Trainer V2 serves no such kind; `trainer-explorer migrate` converts it";
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
 pub enum ValidateFormat {
@@ -154,9 +155,13 @@ fn judge(
     if options.skip.iter().any(|k| k.eq_ignore_ascii_case(kind)) {
         return (Status::Skipped, Vec::new(), "skipped (--skip)".into());
     }
-    if api_version.starts_with("kubeflow.org/") && V1_KINDS.contains(&kind) {
-        let note = "a Training Operator V1 job: Trainer V2 serves no such kind; `trainer-explorer migrate` converts it";
-        return (Status::Skipped, Vec::new(), note.into());
+    if explain::v1::is_v1_job(doc) {
+        // Judged by its own operator's CRD (Training Operator v1.9, or mpi-operator's v2beta1).
+        let operator =
+            explorer_data::served::v1_operator(api_version, kind).map_or(explain::v1::TRAINING_OPERATOR, |op| op.name);
+        let errors = rejections(explain::v1::check(doc));
+        let status = if errors.is_empty() { Status::Valid } else { Status::Invalid };
+        return (status, errors, format!("{V1_NOTE} (judged by the {operator} CRD)"));
     }
     if !TRAINER_KINDS.contains(&kind) {
         return (Status::Skipped, Vec::new(), "not a Trainer kind".into());
@@ -345,6 +350,15 @@ fn text(verdicts: &[Verdict], files: usize, release: Release) -> String {
             }
             Status::Valid | Status::Skipped => {}
         }
+    }
+    let v1 = verdicts.iter().filter(|v| v.note.starts_with(V1_NOTE)).count();
+    if v1 > 0 {
+        let (jobs, were) = if v1 == 1 { ("job", "was") } else { ("jobs", "were") };
+        let _ = writeln!(
+            out,
+            "{v1} V1 {jobs} {were} judged by the Training Operator v1.9 or mpi-operator CRDs: Trainer V2 serves no such \
+             kind; `trainer-explorer migrate` converts them"
+        );
     }
     let notes: usize = verdicts.iter().filter(|v| v.note.contains("oldSelf")).count();
     if notes > 0 {
