@@ -148,7 +148,7 @@ fn explain_files(files: &[PathBuf], release: Release) -> Result<Vec<Item>, Strin
     use explorer_core::explain::{check_runtime, read, v1};
     let docs = documents(files)?;
     let is_runtime = |v: &Value| matches!(str_at(v, "/kind"), "TrainingRuntime" | "ClusterTrainingRuntime");
-    let runtimes: Vec<Value> = docs.iter().map(|(_, v)| v).filter(|v| is_runtime(v)).cloned().collect();
+    let runtimes: Vec<&Value> = docs.iter().map(|(_, v)| v).filter(|v| is_runtime(v)).collect();
     let item = |at: &String, v: &Value, answer: Answer| Item {
         at: at.clone(),
         label: format!("{}/{}", str_at(v, "/kind"), str_at(v, "/metadata/name")),

@@ -128,7 +128,7 @@ fn transition_rules(release: Release, kind: &str) -> usize {
 /// A TrainJob judged as `explain` judges it (explain::read::judge), with the runtimes of its own
 /// file first, then those of `--runtimes`, then the release's built-ins.
 fn judge_trainjob(job: &Value, file_runtimes: &[Value], extra: &[Value], release: Release) -> Vec<FieldError> {
-    let runtimes: Vec<Value> = file_runtimes.iter().chain(extra).cloned().collect();
+    let runtimes: Vec<&Value> = file_runtimes.iter().chain(extra).collect();
     let mut errors = rejections(explain::read::judge(job, &runtimes, release).rejected);
     for e in &mut errors {
         let missing = e.message.contains("no TrainingRuntime or ClusterTrainingRuntime")

@@ -227,7 +227,7 @@ pub fn explain_trees(trees: Vec<Json>, release: Release) -> Result<super::Explan
 /// name. Every error the release's API server and webhook give is in `rejected` (a value the
 /// typed models cannot read too, with the other errors of its stage: `check_unreadable`); else
 /// what the controller creates. `explain` and `validate` both judge TrainJobs with this.
-pub fn judge(job: &Json, runtimes: &[Json], release: Release) -> super::Explanation {
+pub fn judge(job: &Json, runtimes: &[&Json], release: Release) -> super::Explanation {
     let trainer = release.tag.to_string();
     let job = crate::model::without_nulls(job);
     let (runtime, shipped_runtime) = match runtime_of(&job, runtimes, release) {
@@ -317,22 +317,44 @@ fn remove_at(object: &mut Json, path: &str) -> bool {
 
 /// The runtime `job` references among `runtimes`, else the release's built-in of its name (with
 /// the note saying so).
-fn runtime_of(job: &Json, runtimes: &[Json], release: Release) -> Result<(Json, Option<String>), String> {
-    let runtimes: Vec<Json> = runtimes
+fn runtime_of(job: &Json, runtimes: &[&Json], release: Release) -> Result<(Json, Option<String>), String> {
+    let runtime_kind = |r: &&Json| is_runtime_kind(r.get("kind").and_then(Json::as_str).unwrap_or_default());
+    // Found among the names first, each runtime copied only when it is the one: a directory of
+    // a thousand TrainJobs and their runtimes would copy every runtime for every TrainJob.
+    let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default();
+    let named = runtimes
         .iter()
-        .filter(|r| is_runtime_kind(r.get("kind").and_then(Json::as_str).unwrap_or_default()))
-        .map(crate::model::without_nulls)
-        .collect();
-    match referenced(job, &runtimes) {
-        Ok(runtime) => Ok((runtime.clone(), None)),
-        Err(not_in_input) => match shipped(job, release) {
-            Ok((runtime, note)) if runtimes.is_empty() => Ok((runtime, Some(note))),
-            Ok((runtime, note)) => {
-                Ok((runtime, Some(note.replace("the input holds no runtime", "the input holds none of that name"))))
-            }
-            Err(not_shipped) if runtimes.is_empty() => Err(not_shipped),
-            Err(_) => Err(not_in_input),
-        },
+        .copied()
+        .filter(runtime_kind)
+        .filter(|r| r.pointer("/metadata/name").and_then(Json::as_str) == Some(name));
+    let candidates: Vec<Json> = named.map(crate::model::without_nulls).collect();
+    let found = referenced(job, &candidates).ok().cloned();
+    match found {
+        Some(runtime) => Ok((runtime, None)),
+        None => {
+            let all: Vec<Json> =
+                runtimes.iter().copied().filter(runtime_kind).map(crate::model::without_nulls).collect();
+            let not_in_input = referenced(job, &all).err().unwrap_or_default();
+            runtime_elsewhere(job, release, all.is_empty(), not_in_input)
+        }
+    }
+}
+
+/// No runtime of the input is the one `job` references: the release's built-in of its name, or
+/// why there is none (`not_in_input` when the input holds other runtimes).
+fn runtime_elsewhere(
+    job: &Json,
+    release: Release,
+    input_has_none: bool,
+    not_in_input: String,
+) -> Result<(Json, Option<String>), String> {
+    match shipped(job, release) {
+        Ok((runtime, note)) if input_has_none => Ok((runtime, Some(note))),
+        Ok((runtime, note)) => {
+            Ok((runtime, Some(note.replace("the input holds no runtime", "the input holds none of that name"))))
+        }
+        Err(not_shipped) if input_has_none => Err(not_shipped),
+        Err(_) => Err(not_in_input),
     }
 }
 
