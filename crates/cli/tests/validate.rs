@@ -149,6 +149,20 @@ fn v1_jobs_meet_strict_fields_types_and_the_webhook_of_their_operator() {
     let stdout = run::text(&out.stdout);
     assert!(stdout.contains("-:1: PyTorchJob/p: spec.pytorchReplicaSpecs.Master.replicas: must be 1"), "{stdout}");
     assert!(stdout.contains("1 V1 job was judged by the Training Operator v1.9 or mpi-operator CRDs"), "{stdout}");
+    // Every value of a wrong type, not only the first.
+    let types = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: p}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: two\n      restartPolicy: 5\n      template: {spec: {containers: [{name: pytorch, image: x}]}}\n    Worker:\n      replicas: -3\n      template: {spec: {containers: [{name: pytorch, image: x}]}}\n";
+    let out = run::cli_with_stdin(&["validate", "-o", "json", "-"], types);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fields: Vec<&str> =
+        v["resources"][0]["errors"].as_array().unwrap().iter().map(|e| e["field"].as_str().unwrap()).collect();
+    assert_eq!(
+        fields,
+        [
+            "spec.pytorchReplicaSpecs.Master.replicas",
+            "spec.pytorchReplicaSpecs.Master.restartPolicy",
+            "spec.pytorchReplicaSpecs.Worker.replicas"
+        ]
+    );
     // mpi-operator's v2beta1 MPIJob: its CRD's enum.
     let mpi = std::fs::read_to_string(common::reference_dir().join("mpi-operator-v2beta1/pi.yaml")).unwrap();
     let out = run::cli_with_stdin(&["validate", "-"], &mpi);

@@ -276,7 +276,7 @@ fn decoding_errors(job: &Json, runtime: &Json, release: Release, first: String) 
 
 /// Takes out the value at a field path (`spec.trainer.args`, `spec.x[0].y`); false when the
 /// path names no value.
-fn remove_at(object: &mut Json, path: &str) -> bool {
+pub(super) fn remove_at(object: &mut Json, path: &str) -> bool {
     let mut steps: Vec<Result<usize, &str>> = Vec::new();
     for part in path.split('.') {
         let (name, indexes) = part.split_once('[').map_or((part, ""), |(n, rest)| (n, rest));

@@ -485,11 +485,26 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
             });
         }
     }
-    if let Err(e) = read(doc) {
-        out.push(field_error(&e));
+    // Every value the reading refuses, not only the first: each is taken out and the job read
+    // again (as explain::read does for a TrainJob), until it reads or a refusal names nothing
+    // to take out, or names a field already refused (the webhook's check of a count).
+    let mut job = doc.clone();
+    while let Err(e) = read(&job) {
+        let error = field_error(&e);
+        if out.iter().any(|r: &Rejection| r.field == error.field) || out.len() >= MAX_ERRORS {
+            break;
+        }
+        let removed = super::read::remove_at(&mut job, &error.field);
+        out.push(error);
+        if !removed {
+            break;
+        }
     }
     out
 }
+
+/// The most errors reported for one V1 job.
+const MAX_ERRORS: usize = 100;
 
 /// A reading error (`spec.x.replicas: Invalid value: …`, or a sentence naming a path first) as
 /// the field error it is.
