@@ -21,7 +21,7 @@ CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chr
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: all serve dist kits package consumers consumers-run hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint lint-wasm-modules fuzz tools reference wheels post fallback clean wheel test-wheel test-pre-commit
+.PHONY: all serve dist kits package consumers consumers-run hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint lint-wasm-modules lint-scripts fuzz tools reference wheels post fallback clean wheel test-wheel test-pre-commit
 
 all: test
 
@@ -84,6 +84,15 @@ lint:
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -p trainer-v2-explorer --lib --tests -- -D warnings
 	@$(MAKE) --no-print-directory lint-wasm-modules
+	@$(MAKE) --no-print-directory lint-scripts
+
+# Our shell, Python and JS: shellcheck and ruff (PyPI, in .tools/venv-lint), eslint (npm, in
+# .tools/node), at the versions tools/ pins; configured by ruff.toml and eslint.config.mjs.
+lint-scripts:
+	@scripts/install-tools.sh lint
+	.tools/venv-lint/bin/shellcheck $$(git ls-files '*.sh') .ci/run
+	.tools/venv-lint/bin/ruff check --quiet .
+	eslint .
 
 # The converter and explain modules (crates/migrate-wasm, crates/explain-wasm), linted for wasm32
 # with the features they ship with. A check of their own, not a linted dist build: clippy-driver
@@ -160,8 +169,9 @@ test-wheel: wheel
 	$(if $(TRAINER_EXPLORER),,cargo build -q --bin trainer-explorer)
 	TRAINER_EXPLORER=$(EXPLORER) scripts/test-wheel.sh
 
-# The pre-commit hook (.pre-commit-hooks.yaml) through `pre-commit try-repo` on a scratch git
-# repository: it fails on an invalid TrainJob with the message, and passes once it is fixed.
+# The pre-commit hook (.pre-commit-hooks.yaml) through `pre-commit run` on a scratch git repository
+# whose config names a snapshot of this tree: it fails on an invalid TrainJob with the message,
+# and passes once it is fixed (one build of the hook's environment for both runs).
 test-pre-commit:
 	scripts/test-pre-commit.sh
 

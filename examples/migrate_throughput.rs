@@ -1,6 +1,7 @@
 //! Native migrate throughput, for `make bench`.
 //!
 //! `migrate_throughput FILE` times one manifest and prints {"bytes", "documents", "seconds"}.
+//! `migrate_throughput --once FILE` converts FILE once as the CLI does, untimed, for a profiler.
 //! `migrate_throughput --shapes DIR [NAME…]` writes each worst-case shape (tests/shapes) to DIR/NAME.yaml
 //! (only the shapes NAME… when given) and prints one JSON line per shape: {"name", "what", "bytes", "outcome", "cli", "view"}, the
 //! best of 3 in seconds (wall clock; `cli_cpu` and `view_cpu` the best CPU times) for what the CLI does (convert, print the YAML and the report) and for
@@ -42,6 +43,15 @@ fn one_file(path: &str) {
     println!("{{\"bytes\": {}, \"documents\": {docs}, \"seconds\": {seconds:.4}}}", text.len());
 }
 
+/// One CLI conversion of FILE (convert, print YAML and report), nothing timed: for a profiler
+/// (`valgrind --tool=callgrind`).
+fn once(path: &str) {
+    let text = std::fs::read_to_string(path).expect("readable manifest");
+    if let Ok(m) = migrate(&text) {
+        std::hint::black_box((m.output_yaml(), m.report_text()));
+    }
+}
+
 fn shapes(dir: &str, only: &[String]) {
     std::fs::create_dir_all(dir).expect("a writable directory");
     for shape in shapes::all().into_iter().filter(|s| only.is_empty() || only.iter().any(|n| n == s.name)) {
@@ -71,7 +81,10 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
         [flag, dir, only @ ..] if flag == "--shapes" => shapes(dir, only),
+        [flag, path] if flag == "--once" => once(path),
         [path] => one_file(path),
-        _ => panic!("usage: migrate_throughput FILE | migrate_throughput --shapes DIR [NAME…]"),
+        _ => panic!(
+            "usage: migrate_throughput FILE | migrate_throughput --once FILE | migrate_throughput --shapes DIR [NAME…]"
+        ),
     }
 }

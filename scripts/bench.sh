@@ -42,6 +42,7 @@ scripts/bench-validate.sh "$out/validate.json"
 
 source scripts/serving.sh
 serve base --dir dist
-LIGHTHOUSE="$PWD/.tools/node/node_modules/.bin/lighthouse" \
+# shellcheck disable=SC2154 # serve (scripts/serving.sh) sets base with printf -v
+LIGHTHOUSE="$PWD/.tools/bench-node/node_modules/.bin/lighthouse" \
 BASE_URL="$base" PLAYWRIGHT_CORE="$PWD/.tools/node/node_modules/playwright-core" \
   node scripts/bench.mjs "$out/native.json" "$out/shapes.jsonl" BENCHMARKS.md "$out/memory.jsonl" "$out/validate.json"

@@ -5,10 +5,30 @@
 #   trainer-docs       Sphinx/Furo/MyST, the directive on operator-guides/migration.md
 #   kubeflow-website   Hugo/Docsy, the shortcode on docs/components/trainer/overview.md
 # The sites come from $TRAINER_HOSTS (default ../shared/hosts); a missing one is an error.
+#   scripts/build-hosts.sh --deps   only the Hugo site's npm dependencies (below)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 hosts=${TRAINER_HOSTS:-../shared/hosts}
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The Hugo site's npm dependencies (PostCSS for Docsy's styles; 123 MB, about 40 s of npm ci),
+# kept in target/hosts-deps while its lock file is the same, and linked into each build's copy.
+# With --deps this is all the script does: scripts/test-all.sh runs it while cargo builds, so
+# the sites' build later needs no npm.
+website_deps() {
+  local src=$hosts/kubeflow-website dir=target/hosts-deps/kubeflow-website lock_sum
+  [[ -f $src/package-lock.json ]] || die "no host site copy at $src: set TRAINER_HOSTS"
+  lock_sum=$(sha256sum <"$src/package-lock.json" | cut -c1-64)
+  [[ -d $dir/node_modules && "$(cat "$dir/.stamp-lock" 2>/dev/null)" == "$lock_sum" ]] && return
+  rm -rf "$dir" && mkdir -p "$dir"
+  cp "$src/package.json" "$src/package-lock.json" "$dir/"
+  (cd "$dir" && npm ci --silent --no-audit --no-fund >/dev/null) || die "npm ci failed for the kubeflow-website copy"
+  echo "$lock_sum" >"$dir/.stamp-lock"
+}
+if [[ ${1:-} == --deps ]]; then
+  website_deps
+  exit 0
+fi
 for site in kubeflow-blog trainer-docs kubeflow-website; do
   [[ -d "$hosts/$site" ]] || die "no host site copy at $hosts/$site: set TRAINER_HOSTS to the folder holding kubeflow-blog, trainer-docs and kubeflow-website"
   [[ -f "dist/kits/$site/INSTALL.md" ]] || die "no kit in dist/kits/$site: run make kits"
@@ -56,6 +76,8 @@ insert_before "$work/content/en/docs/components/trainer/overview.md" "## Kubeflo
   '{{< trainer-v2-explorer persona="platform-engineer" framework="jax" >}}'
 # Hugo finds PostCSS (Docsy's styles) in node_modules from the site's folder.
 out=$PWD/dist/hosts/kubeflow-website
-(cd "$work" && npm ci --silent --no-audit --no-fund >/dev/null && hugo --quiet --minify --config config.toml,config.local.toml -d "$out")
+website_deps
+ln -s "$PWD/target/hosts-deps/kubeflow-website/node_modules" "$work/node_modules"
+(cd "$work" && hugo --quiet --minify --config config.toml,config.local.toml -d "$out")
 
 echo "host sites in dist/hosts/{kubeflow-blog,trainer-docs,kubeflow-website}"

@@ -58,8 +58,9 @@ get() {
 # base_runtimes COMMIT DIR OUT: a kustomization and the resources it lists, folders recursively.
 base_runtimes() {
   get kubeflow/trainer "$1" "$2/kustomization.yaml" "$3/kustomization.yaml"
-  local res
-  for res in $(sed -n 's/^  - //p' "$tmp/$3/kustomization.yaml"); do
+  local res resources
+  mapfile -t resources < <(sed -n 's/^  - //p' "$tmp/$3/kustomization.yaml")
+  for res in "${resources[@]}"; do
     if [[ $res == *.yaml ]]; then
       get kubeflow/trainer "$1" "$2/$res" "$3/$res"
     else

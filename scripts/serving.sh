@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the scripts that serve a folder to a browser (scripts/e2e-run.sh, scripts/bench.sh).
 #   serve VAR ARGS...  starts scripts/serve.py ARGS on a free port, waits for the line it prints
 #                      once its socket listens, and sets VAR to its URL (http://127.0.0.1:PORT/).

@@ -22,6 +22,7 @@ import os
 import re
 import string
 import sys
+from pathlib import Path
 
 ALPHABET = string.ascii_letters
 # The glue's own module name (`./<module>_bg.js`), repeated in every import, becomes this.
@@ -139,7 +140,7 @@ def glue_calls(js, export):
 def replace_each_once(js, renamed, pattern):
     for old, new in renamed.items():
         regex = re.compile(pattern.format(re.escape(old)))
-        js, count = regex.subn(lambda m: m.group(0).replace(old, new), js)
+        js, count = regex.subn(lambda m, old=old, new=new: m.group(0).replace(old, new), js)
         if count == 0:
             raise SystemExit(f"shorten-wasm-names: {old} is not where the glue should name it")
     return js
@@ -147,8 +148,8 @@ def replace_each_once(js, renamed, pattern):
 
 def main():
     wasm_path, js_path = sys.argv[1:3]
-    data = open(wasm_path, "rb").read()
-    js = open(js_path, encoding="utf-8").read()
+    data = Path(wasm_path).read_bytes()
+    js = Path(js_path).read_text(encoding="utf-8")
     module = "./" + os.path.basename(wasm_path).removesuffix(".wasm") + ".js"
     # The imports object's one key: `"./<module>_bg.js": import0`.
     js, count = re.subn(rf'"{re.escape(module)}"(?=\s*:)', f'"{SHORT_MODULE}"', js)
@@ -176,8 +177,8 @@ def main():
     leftover += [old for old in exports if glue_calls(js, old)]
     if leftover:
         raise SystemExit(f"shorten-wasm-names: the glue still names {leftover[:3]}")
-    open(wasm_path, "wb").write(out)
-    open(js_path, "w", encoding="utf-8").write(js)
+    Path(wasm_path).write_bytes(out)
+    Path(js_path).write_text(js, encoding="utf-8")
     print(f"shorten-wasm-names: {len(imports)} imports, {len(exports)} exports in {wasm_path}", file=sys.stderr)
 
 

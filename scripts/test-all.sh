@@ -46,7 +46,11 @@ finish() {
 }
 # On any exit, no background job is left running, nor anything it started (make, cargo, pip,
 # a browser): each job's whole process group is ended.
-trap 'for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || true; done' EXIT
+stop_jobs() {
+  local p
+  for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || true; done
+}
+trap stop_jobs EXIT
 
 installs() {
   scripts/fetch-wheels.sh
@@ -57,6 +61,9 @@ start installs installs
 # The npm consumer sites' dependencies (Vite, Docusaurus) from the registry: network-bound, and
 # they need no tarball yet.
 start consumer-deps scripts/build-consumers.sh --deps
+# The same for the Hugo host site (scripts/build-hosts.sh --deps), which the host sites' build,
+# during the end-to-end tests, then only links.
+start host-deps scripts/build-hosts.sh --deps
 
 # Lint while building: clippy is the compiler wrapper of the test builds below, as `cargo clippy`
 # makes it of a check build, so every dependency is compiled once, not checked and then built
@@ -72,8 +79,9 @@ scripts/install-tools.sh build browser firefox
 # After the apt installs above, so that no two apt-get runs meet.
 start frameworks scripts/fetch-framework-venvs.sh
 
-stamp "rustfmt"
+stamp "rustfmt, and shellcheck, ruff and eslint on our scripts"
 cargo fmt --check
+m lint-scripts
 stamp "test-native, linted by clippy as it builds"
 linted m test-native
 # The CLI the rest runs, as test-native's `cargo test` built it (scripts/explorer.sh says why).
@@ -103,6 +111,7 @@ finish training
 finish wheel
 finish fuzz
 
+finish host-deps
 start host-sites bash -c 'scripts/install-tools.sh hosts && scripts/build-hosts.sh'
 finish consumer-deps
 start consumer-sites scripts/build-consumers.sh

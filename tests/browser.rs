@@ -428,12 +428,30 @@ async fn two_instances_stay_in_sync_and_presets_keep_their_framework() {
     let main = mounted(&[]).await;
     let preset =
         mounted(&[("data-framework", "torchtune"), ("data-sync", "persona,params"), ("data-compact", "")]).await;
+    // What each host's loader hears (www/element.js turns each new selection into `change`).
+    run_js(
+        "window.__heard = [[], []]; document.querySelectorAll('[data-trainer-v2-explorer]').forEach((el, i) => \
+         el.addEventListener('trainer-v2-explorer:selected', (e) => __heard[i].push(e.detail)));",
+    );
+    let heard = |i: u32| -> Vec<String> {
+        js_sys::Array::from(&js_sys::Array::from(&run_js("return __heard")).get(i))
+            .iter()
+            .map(|v| v.as_string().unwrap())
+            .collect()
+    };
     radio(&main, "persona", "platform-engineer").click();
     settle().await;
     assert_eq!(checked(&preset, "persona"), "platform-engineer");
+    // The choice shared into the preset is announced on the preset too (issue 33: its element
+    // fires `change`), once, and the main one announces its own once.
+    let preset_heard = heard(1);
+    assert_eq!(preset_heard.len(), 1, "{preset_heard:?}");
+    assert!(preset_heard[0].contains("persona=platform-engineer"), "{preset_heard:?}");
+    assert_eq!(heard(0).len(), 1, "{:?}", heard(0));
     radio(&main, "framework", "jax").click();
     settle().await;
     assert_eq!(checked(&preset, "framework"), "torchtune", "a preset keeps its framework");
+    assert_eq!(heard(1).len(), 1, "the preset does not share the framework, so it shows nothing new: {:?}", heard(1));
     radio(&preset, "persona", "data-scientist").click();
     settle().await;
     assert_eq!(checked(&main, "persona"), "data-scientist", "sync works both ways");
@@ -633,6 +651,25 @@ async fn migrate_mode_shows_the_converters_error_and_then_the_next_answer() {
 }
 
 #[wasm_bindgen_test]
+async fn a_bidi_control_quoted_in_the_converters_error_is_shown_not_obeyed() {
+    // A converter whose message quotes the input, as the real one quotes a name or a kind.
+    reset("?mode=migrate");
+    ui::set_migrator(
+        js_sys::Function::new_no_args(
+            "return (text) => JSON.stringify({ error: `unknown kind ${text.split('kind: ')[1] ?? ''}` });",
+        )
+        .call0(&wasm_bindgen::JsValue::NULL)
+        .unwrap()
+        .unchecked_into(),
+    );
+    let el = mounted(&[]).await;
+    type_text(&el, "m-input", "kind: Job\u{202e}bojhcroTyP\u{2066}x\u{2069}").await;
+    let shown = text(&el, ".migrate-result [role=alert]");
+    assert_eq!(shown, "unknown kind Job\\u{202e}bojhcroTyP\\u{2066}x\\u{2069}");
+    assert!(!shown.chars().any(explorer_core::terminal::is_bidi_control), "{shown:?}");
+}
+
+#[wasm_bindgen_test]
 async fn an_answer_for_text_that_was_replaced_is_not_shown() {
     // The converter runs in a worker while the reader types on: make the first answer arrive
     // after the second, as a large paste followed by a quick edit would.
@@ -697,4 +734,21 @@ async fn the_element_reads_plain_attributes_and_follows_option_changes() {
     el.remove();
     ui::mount::unmount(&el);
     assert!(!el.has_attribute("data-trainer-v2-explorer-mounted"));
+}
+
+#[wasm_bindgen_test]
+fn the_download_size_reads_as_a_float_printer_would_write_it() {
+    use trainer_v2_explorer::ui::components::migrate::megabytes;
+    // Every remainder class around the rounding points, at several magnitudes: the same text as
+    // `{:.1}` of the float (an exact half rounds up; the float printer may round it either way).
+    for base in [0u64, 1_000_000, 1_234_567_000, 99_900_000] {
+        for bytes in (base..base + 2_000_000).step_by(997).chain([base, base + 49_999, base + 50_001, base + 99_999]) {
+            if bytes % 100_000 == 50_000 {
+                continue;
+            }
+            assert_eq!(megabytes(bytes), format!("{:.1} MB", bytes as f64 / 1e6), "{bytes} bytes");
+        }
+    }
+    assert_eq!(megabytes(1_250_000), "1.3 MB");
+    assert_eq!(megabytes(0), "0.0 MB");
 }

@@ -55,7 +55,7 @@ fn release_of(tag: &str) -> Release {
 /// The explanation's JSON with its lists keyed by name, the way the expectations are written:
 /// `jobset.replicatedJobs.<name>`, `pods.<replicatedJob>.containers.<name>` (mounts as
 /// `volumeMounts.<volume>: [paths]`), `pods.<replicatedJob>.spec.volumes.<name>`,
-/// `objects.<Kind>/<name>` (with `dataKeys`, its data's keys sorted), and `admitted`.
+/// `objects.<Kind>/<name>` (with `dataKeys`, its data's and described keys sorted), and `admitted`.
 fn facts(explanation: &Value) -> Value {
     let mut out = explanation.as_object().unwrap().clone();
     out.insert("admitted".into(), Value::Bool(explanation["rejected"] == Value::Array(vec![])));
@@ -93,7 +93,12 @@ fn facts(explanation: &Value) -> Value {
         keyed(&explanation["objects"], |o| format!("{}/{}", o["kind"].as_str().unwrap(), o["name"].as_str().unwrap()));
     // `dataKeys`: the keys an object's data holds, sorted (upstream tests check some by key only).
     for object in objects.as_object_mut().unwrap().values_mut() {
-        let mut keys: Vec<String> = object["data"].as_object().map(|d| d.keys().cloned().collect()).unwrap_or_default();
+        // The real object's keys: those whose content is written out and those only described.
+        let mut keys: Vec<String> = ["data", "described"]
+            .iter()
+            .filter_map(|field| object[*field].as_object())
+            .flat_map(|d| d.keys().cloned())
+            .collect();
         keys.sort();
         object.as_object_mut().unwrap().insert("dataKeys".into(), keys.into());
     }

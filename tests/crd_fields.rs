@@ -135,10 +135,10 @@ fn generate() -> String {
          use super::strict::Field::{self, *};\n\
          use super::strict::Root;\n\n\
          #[rustfmt::skip]\n\
-         pub static ROOTS: &[Root] = &[\n",
+         pub(super) static ROOTS: &[Root] = &[\n",
     );
     out.push_str(&roots.join("\n"));
-    out.push_str("\n];\n\n#[rustfmt::skip]\npub static SCHEMA: &[Field] = &[\n");
+    out.push_str("\n];\n\n#[rustfmt::skip]\npub(super) static SCHEMA: &[Field] = &[\n");
     for n in &table.nodes {
         writeln!(out, "    {n},").unwrap();
     }

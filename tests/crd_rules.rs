@@ -167,7 +167,7 @@ fn generate() -> String {
          //! TrainJob, TrainingRuntime and ClusterTrainingRuntime schema that has an\n\
          //! `x-kubernetes-validations` rule or a value constraint, in schema order; identical lists\n\
          //! are written once.\n\n\
-         use super::Check::*;\nuse super::{CrdChecks, Node};\n\n#[rustfmt::skip]\npub const CRDS: &[CrdChecks] = &[\n",
+         use super::Check::*;\nuse super::{CrdChecks, Node};\n\n#[rustfmt::skip]\npub(super) const CRDS: &[CrdChecks] = &[\n",
     );
     out.push_str(&entries);
     out.push_str("];\n");

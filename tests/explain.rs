@@ -6,7 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use explorer_core::explain::read::explain_text;
-use explorer_core::explain::{Explanation, PodGroup, Rejection};
+use explorer_core::explain::{EnvValue, Explanation, PodGroup, Rejection};
 use explorer_data::releases::{Release, RELEASES, V2_0, V2_1, V2_2, V2_3};
 
 const NODE_INDEX: &str = "fieldRef:metadata.annotations['batch.kubernetes.io/job-completion-index']";
@@ -74,8 +74,8 @@ fn group<'e>(e: &'e Explanation, rjob: &str) -> &'e PodGroup {
     e.pods.iter().find(|p| p.replicated_job == rjob).unwrap_or_else(|| panic!("no {rjob} pods in {e:#?}"))
 }
 
-fn env<'e>(e: &'e Explanation, rjob: &str, name: &str) -> Option<&'e str> {
-    group(e, rjob).containers.iter().find(|c| c.name == "node")?.env.get(name).map(String::as_str)
+fn env(e: &Explanation, rjob: &str, name: &str) -> Option<String> {
+    group(e, rjob).containers.iter().find(|c| c.name == "node")?.env.get(name).map(EnvValue::text)
 }
 
 fn hostfile(e: &Explanation) -> &str {
@@ -145,12 +145,12 @@ fn torch_cases_from_torch_test_go() {
         let e = explain(&trainjob(c.job, runtime_ref, c.trainer), &runtime);
         let at = c.upstream;
         assert_eq!(e.rejected, vec![], "{at}");
-        assert_eq!(env(&e, "node", "PET_NNODES"), Some(c.nnodes), "{at}");
-        assert_eq!(env(&e, "node", "PET_NPROC_PER_NODE"), Some(c.nproc), "{at}");
-        assert_eq!(env(&e, "node", "PET_NODE_RANK"), Some(NODE_INDEX), "{at}");
+        assert_eq!(env(&e, "node", "PET_NNODES").as_deref(), Some(c.nnodes), "{at}");
+        assert_eq!(env(&e, "node", "PET_NPROC_PER_NODE").as_deref(), Some(c.nproc), "{at}");
+        assert_eq!(env(&e, "node", "PET_NODE_RANK").as_deref(), Some(NODE_INDEX), "{at}");
         let master = format!("{0}-node-0-0.{0}", c.job);
-        assert_eq!(env(&e, "node", "PET_MASTER_ADDR"), c.master.then_some(master.as_str()), "{at}");
-        assert_eq!(env(&e, "node", "PET_MASTER_PORT"), c.master.then_some("29500"), "{at}");
+        assert_eq!(env(&e, "node", "PET_MASTER_ADDR").as_deref(), c.master.then_some(master.as_str()), "{at}");
+        assert_eq!(env(&e, "node", "PET_MASTER_PORT").as_deref(), c.master.then_some("29500"), "{at}");
         assert_eq!(group(&e, "node").containers[0].ports, vec![29500], "{at}");
         let nodes: u32 = c.nnodes.parse().unwrap();
         assert_eq!(group(&e, "node").count, nodes, "{at}");
@@ -252,7 +252,7 @@ fn torchtune_command_from_trainingruntime_test_go() {
     );
     assert_eq!(node.image.as_deref(), Some("test:trainjob"));
     assert_eq!(node.args[0], "dataset.data_dir=/workspace/dataset/data");
-    assert_eq!(node.env.get("PET_NPROC_PER_NODE").map(String::as_str), Some("auto"));
+    assert_eq!(node.env.get("PET_NPROC_PER_NODE").map(EnvValue::text).as_deref(), Some("auto"));
     assert_eq!(node.env.get("PET_MASTER_ADDR"), None);
 }
 
@@ -274,10 +274,10 @@ fn jax_cases_from_jax_test_go() {
     let runtime = one_node_runtime("jax: {}", "{name: node}");
     for (at, name, trainer, processes) in cases {
         let e = explain(&trainjob(name, "jax-distributed", trainer), &runtime);
-        assert_eq!(env(&e, "node", "JAX_NUM_PROCESSES"), Some(processes), "{at}");
-        assert_eq!(env(&e, "node", "JAX_PROCESS_ID"), Some(NODE_INDEX), "{at}");
+        assert_eq!(env(&e, "node", "JAX_NUM_PROCESSES").as_deref(), Some(processes), "{at}");
+        assert_eq!(env(&e, "node", "JAX_PROCESS_ID").as_deref(), Some(NODE_INDEX), "{at}");
         assert_eq!(
-            env(&e, "node", "JAX_COORDINATOR_ADDRESS"),
+            env(&e, "node", "JAX_COORDINATOR_ADDRESS").as_deref(),
             Some(format!("{name}-node-0-0.{name}:29500").as_str()),
             "{at}"
         );
@@ -328,10 +328,14 @@ fn xgboost_cases_from_xgboost_test_go() {
             None => "{name: node}".into(),
         };
         let e = explain(&trainjob(name, "xgboost-distributed", trainer), &one_node_runtime("xgboost: {}", &container));
-        assert_eq!(env(&e, "node", "DMLC_TRACKER_URI"), Some(format!("{name}-node-0-0.{name}").as_str()), "{at}");
-        assert_eq!(env(&e, "node", "DMLC_TRACKER_PORT"), Some("29500"), "{at}");
-        assert_eq!(env(&e, "node", "DMLC_TASK_ID"), Some(NODE_INDEX), "{at}");
-        assert_eq!(env(&e, "node", "DMLC_NUM_WORKER"), Some(workers), "{at}");
+        assert_eq!(
+            env(&e, "node", "DMLC_TRACKER_URI").as_deref(),
+            Some(format!("{name}-node-0-0.{name}").as_str()),
+            "{at}"
+        );
+        assert_eq!(env(&e, "node", "DMLC_TRACKER_PORT").as_deref(), Some("29500"), "{at}");
+        assert_eq!(env(&e, "node", "DMLC_TASK_ID").as_deref(), Some(NODE_INDEX), "{at}");
+        assert_eq!(env(&e, "node", "DMLC_NUM_WORKER").as_deref(), Some(workers), "{at}");
         assert_eq!(group(&e, "node").count, pods, "{at}");
     }
 }
@@ -399,11 +403,11 @@ fn mpi_cases_from_mpi_test_go() {
         assert_eq!(e.rejected, vec![], "{at}");
         assert_eq!(group(&e, "node").count, nodes, "{at}");
         // Only the launcher's `node` container gets the OpenMPI variables (mpi.go:201-224).
-        assert_eq!(env(&e, "launcher", "OMPI_MCA_orte_set_default_slots"), Some(slots), "{at}");
-        assert_eq!(env(&e, "launcher", "OMPI_MCA_orte_default_hostfile"), Some("/etc/mpi/hostfile"), "{at}");
-        assert_eq!(env(&e, "launcher", "OMPI_MCA_orte_keep_fqdn_hostnames"), Some("true"), "{at}");
-        assert_eq!(env(&e, "launcher", "OMPI_MCA_plm_rsh_args"), Some("-o ConnectionAttempts=10"), "{at}");
-        assert_eq!(env(&e, "node", "OMPI_MCA_orte_set_default_slots"), None, "{at}");
+        assert_eq!(env(&e, "launcher", "OMPI_MCA_orte_set_default_slots").as_deref(), Some(slots), "{at}");
+        assert_eq!(env(&e, "launcher", "OMPI_MCA_orte_default_hostfile").as_deref(), Some("/etc/mpi/hostfile"), "{at}");
+        assert_eq!(env(&e, "launcher", "OMPI_MCA_orte_keep_fqdn_hostnames").as_deref(), Some("true"), "{at}");
+        assert_eq!(env(&e, "launcher", "OMPI_MCA_plm_rsh_args").as_deref(), Some("-o ConnectionAttempts=10"), "{at}");
+        assert_eq!(env(&e, "node", "OMPI_MCA_orte_set_default_slots").as_deref(), None, "{at}");
         // The hostfile: one line per node pod with these slots, the launcher first when it is a node.
         let mut want: String =
             if as_node { format!("trainjob-launcher-0-0.trainjob slots={slots}\n") } else { String::new() };
@@ -552,7 +556,8 @@ fn torch_env_injection_from_torch_test_go() {
     let names: Vec<(&str, bool)> = pods.containers.iter().map(|c| (c.name.as_str(), c.init)).collect();
     assert_eq!(names, [("preflight-check", true), ("node", false)]);
     for c in &pods.containers {
-        let env: Vec<(&str, &str)> = c.env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let env: Vec<(&str, String)> = c.env.iter().map(|(k, v)| (k.as_str(), v.text())).collect();
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
         assert_eq!(
             env,
             [
@@ -570,7 +575,7 @@ fn torch_env_injection_from_torch_test_go() {
     let tune = trainjob("test-job", "torchtune-llama3.2-1b", "{numNodes: 1, command: [tune, run]}");
     let e = explain(&tune, &runtime("preflight-check"));
     let [init, main] = &group(&e, "node").containers[..] else { panic!("two containers") };
-    assert_eq!(init.env.get("PET_MASTER_ADDR").map(String::as_str), Some("test-job-node-0-0.test-job"));
+    assert_eq!(init.env.get("PET_MASTER_ADDR").map(EnvValue::text).as_deref(), Some("test-job-node-0-0.test-job"));
     assert_eq!(main.env.get("PET_MASTER_ADDR"), None);
 
     let r = rejection(&trainjob("test-job", "torch-distributed", "{numNodes: 2}"), &runtime("missing-container"));
@@ -601,10 +606,11 @@ fn initializers_get_the_trainjobs_storage_uri_env_and_secret() {
                model: {storageUri: 'hf://meta-llama/Llama-3.2-1B', secretRef: {name: hf-token}}\n  trainer: {numNodes: 1}\n";
     let e = explain(job, &runtime);
     let dataset = &group(&e, "dataset-initializer").containers[0];
-    let env: Vec<(&str, &str)> = dataset.env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let env: Vec<(&str, String)> = dataset.env.iter().map(|(k, v)| (k.as_str(), v.text())).collect();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     assert_eq!(env, [("STORAGE_URI", "hf://tatsu-lab/alpaca"), ("SPLIT", "train")]);
     let model = &group(&e, "model-initializer").containers[0];
-    assert_eq!(model.env.get("STORAGE_URI").map(String::as_str), Some("hf://meta-llama/Llama-3.2-1B"));
+    assert_eq!(model.env.get("STORAGE_URI").map(EnvValue::text).as_deref(), Some("hf://meta-llama/Llama-3.2-1B"));
     assert_eq!(model.env_from, ["secretRef:hf-token"]);
     assert_eq!(group(&e, "model-initializer").count, 1);
     // Without the initializer volume mount the webhook refuses the dataset (jobset.go:119-138).
@@ -641,7 +647,7 @@ fn torch_procs_from_v2_0_1_torch_test_go() {
     for (at, trainer, nproc) in cases {
         let e = explain_at(&trainjob("test-job", "torch-distributed", trainer), &runtime, V2_0);
         assert_eq!(e.rejected, vec![], "{at}");
-        assert_eq!(env(&e, "node", "PET_NPROC_PER_NODE"), Some(nproc), "{at}");
+        assert_eq!(env(&e, "node", "PET_NPROC_PER_NODE").as_deref(), Some(nproc), "{at}");
     }
     // The same "cpu with GPU resources" input at v2.2.1 cannot be written: numProcPerNode is an
     // int32 (the case became "nproc_per_node=auto resolves to GPU count ..." there).
@@ -667,16 +673,19 @@ fn torch_procs_per_release_from_the_code() {
     let runtime = one_node_runtime("torch: {numProcPerNode: auto}", "{name: node, resources: {requests: {cpu: '4'}}}");
     let plain = trainjob("j", "torch-distributed", "{numNodes: 2}");
     // Only the runtime has resources: v2.0 keeps `auto`, v2.1+ counts its 4 CPUs.
-    assert_eq!(env(&explain_at(&plain, &runtime, V2_0), "node", "PET_NPROC_PER_NODE"), Some("auto"));
-    assert_eq!(env(&explain_at(&plain, &runtime, V2_1), "node", "PET_NPROC_PER_NODE"), Some("4"));
+    assert_eq!(env(&explain_at(&plain, &runtime, V2_0), "node", "PET_NPROC_PER_NODE").as_deref(), Some("auto"));
+    assert_eq!(env(&explain_at(&plain, &runtime, V2_1), "node", "PET_NPROC_PER_NODE").as_deref(), Some("4"));
     // A GPU limit and no requests: v2.0's empty requests list gives 1; v2.1 keeps `auto`.
     let gpu_limit =
         trainjob("j", "torch-distributed", "{numNodes: 2, resourcesPerNode: {limits: {nvidia.com/gpu: 2}}}");
-    assert_eq!(env(&explain_at(&gpu_limit, &runtime, V2_0), "node", "PET_NPROC_PER_NODE"), Some("1"));
-    assert_eq!(env(&explain_at(&gpu_limit, &runtime, V2_1), "node", "PET_NPROC_PER_NODE"), Some("auto"));
+    assert_eq!(env(&explain_at(&gpu_limit, &runtime, V2_0), "node", "PET_NPROC_PER_NODE").as_deref(), Some("1"));
+    assert_eq!(env(&explain_at(&gpu_limit, &runtime, V2_1), "node", "PET_NPROC_PER_NODE").as_deref(), Some("auto"));
     // v2.3's torch policy has no numProcPerNode field: the same job on `torch: {}`.
     let v2_3_runtime = one_node_runtime("torch: {}", "{name: node, resources: {requests: {cpu: '4'}}}");
-    assert_eq!(env(&explain_at(&gpu_limit, &v2_3_runtime, V2_3), "node", "PET_NPROC_PER_NODE"), Some("auto"));
+    assert_eq!(
+        env(&explain_at(&gpu_limit, &v2_3_runtime, V2_3), "node", "PET_NPROC_PER_NODE").as_deref(),
+        Some("auto")
+    );
     assert_eq!(rejection_at(&plain, &runtime, V2_3).field, "runtime spec.mlPolicy.torch.numProcPerNode");
 }
 
@@ -700,7 +709,12 @@ fn torch_reserved_env_needs_num_proc_per_node_until_v2_2() {
         );
         let e = explain_at(&without, &runtime, release);
         assert_eq!(e.rejected, vec![], "{}", release.tag);
-        assert_eq!(env(&e, "node", "PET_NPROC_PER_NODE"), Some("value"), "{}: the reader's value wins", release.tag);
+        assert_eq!(
+            env(&e, "node", "PET_NPROC_PER_NODE").as_deref(),
+            Some("value"),
+            "{}: the reader's value wins",
+            release.tag
+        );
     }
     let r = rejection_at(&without, &one_node_runtime("torch: {}", "{name: node}"), V2_2);
     assert_eq!(r.field, "spec.trainer.env");
@@ -722,7 +736,7 @@ fn mpi_per_release_from_mpi_test_go() {
         trainjob("trainjob", "test-runtime", "{numNodes: 1, resourcesPerNode: {requests: {custom.com/gpu: '5'}}}");
     let slots = |release| {
         let e = explain_at(&gpus, &mpi_runtime(1, false), release);
-        env(&e, "launcher", "OMPI_MCA_orte_set_default_slots").map(String::from)
+        env(&e, "launcher", "OMPI_MCA_orte_set_default_slots").as_deref().map(String::from)
     };
     assert_eq!(slots(V2_1).as_deref(), Some("5"));
     assert_eq!(slots(V2_0).as_deref(), Some("1"));
@@ -737,7 +751,7 @@ fn mpi_per_release_from_mpi_test_go() {
     assert_eq!(e.rejected, vec![]);
     // Accepted; the TrainJob's env goes to the trainer step (`node` here), so the launcher keeps
     // the plugin's value (mpi.go:201-224).
-    assert_eq!(env(&e, "launcher", "OMPI_MCA_plm_rsh_args"), Some("-o ConnectionAttempts=10"));
+    assert_eq!(env(&e, "launcher", "OMPI_MCA_plm_rsh_args").as_deref(), Some("-o ConnectionAttempts=10"));
 }
 
 /// The runtime snapshot ConfigMap exists from v2.3.0 only (pkg/runtime/core/snapshot.go).

@@ -7,7 +7,7 @@
 mod common;
 
 use explorer_core::explain::quantity::ceil_value;
-use explorer_core::explain::{explain, Explanation, Input, PodGroup};
+use explorer_core::explain::{explain, EnvValue, Explanation, Input, PodGroup};
 use explorer_core::model::pod::Resources;
 use explorer_core::model::v2::{TrainJob, TrainingRuntime};
 use explorer_core::selection::Selection;
@@ -54,8 +54,8 @@ fn group<'e>(e: &'e Explanation, rjob: &str) -> &'e PodGroup {
     e.pods.iter().find(|p| p.replicated_job == rjob).unwrap_or_else(|| panic!("no {rjob} pods"))
 }
 
-fn env<'e>(e: &'e Explanation, rjob: &str, name: &str) -> Option<&'e str> {
-    group(e, rjob).containers.iter().find(|c| c.name == "node")?.env.get(name).map(String::as_str)
+fn env(e: &Explanation, rjob: &str, name: &str) -> Option<String> {
+    group(e, rjob).containers.iter().find(|c| c.name == "node")?.env.get(name).map(EnvValue::text)
 }
 
 #[test]
@@ -85,7 +85,7 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
         match sel.framework.ml_policy() {
             Some("torch") => {
                 assert_eq!(group(&e, "node").count, nodes, "{at}");
-                assert_eq!(env(&e, "node", "PET_NNODES"), Some(nodes.to_string().as_str()), "{at}");
+                assert_eq!(env(&e, "node", "PET_NNODES").as_deref(), Some(nodes.to_string().as_str()), "{at}");
                 let written = trainer.resources_per_node.as_ref().is_some_and(|r| !r.is_empty());
                 let procs = match (release.controller.torch_procs, trainer.num_proc_per_node, gpus) {
                     // v2.0 (torch.go:126-157 @v2.0.1) changes numProcPerNode only when the
@@ -98,22 +98,22 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
                     (TorchProcs::NodeResources, None, 0) => "1".into(), // no CPU request: max(1, 0)
                     (TorchProcs::NodeResources, None, _) => "auto".into(),
                 };
-                assert_eq!(env(&e, "node", "PET_NPROC_PER_NODE"), Some(procs.as_str()), "{at}");
+                assert_eq!(env(&e, "node", "PET_NPROC_PER_NODE").as_deref(), Some(procs.as_str()), "{at}");
                 if sel.framework == Framework::PyTorch {
                     let rank0 = &group(&e, "node").hostnames[0];
-                    assert_eq!(env(&e, "node", "PET_MASTER_ADDR"), Some(rank0.as_str()), "{at}");
+                    assert_eq!(env(&e, "node", "PET_MASTER_ADDR").as_deref(), Some(rank0.as_str()), "{at}");
                 }
             }
             Some("jax") => {
                 assert_eq!(group(&e, "node").count, nodes, "{at}");
-                assert_eq!(env(&e, "node", "JAX_NUM_PROCESSES"), Some(nodes.to_string().as_str()), "{at}");
+                assert_eq!(env(&e, "node", "JAX_NUM_PROCESSES").as_deref(), Some(nodes.to_string().as_str()), "{at}");
                 let rank0 = format!("{}:29500", group(&e, "node").hostnames[0]);
-                assert_eq!(env(&e, "node", "JAX_COORDINATOR_ADDRESS"), Some(rank0.as_str()), "{at}");
+                assert_eq!(env(&e, "node", "JAX_COORDINATOR_ADDRESS").as_deref(), Some(rank0.as_str()), "{at}");
             }
             Some("xgboost") => {
                 assert_eq!(group(&e, "node").count, nodes, "{at}");
                 let workers = u64::from(nodes) * gpus.max(1);
-                assert_eq!(env(&e, "node", "DMLC_NUM_WORKER"), Some(workers.to_string().as_str()), "{at}");
+                assert_eq!(env(&e, "node", "DMLC_NUM_WORKER").as_deref(), Some(workers.to_string().as_str()), "{at}");
             }
             Some("mpi") => {
                 // runLauncherAsNode: the launcher is one of numNodes, never fewer than one `node`.
@@ -126,7 +126,7 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
                     _ => 1,
                 };
                 assert_eq!(
-                    env(&e, "launcher", "OMPI_MCA_orte_set_default_slots"),
+                    env(&e, "launcher", "OMPI_MCA_orte_set_default_slots").as_deref(),
                     Some(slots.to_string().as_str()),
                     "{at}"
                 );
@@ -144,12 +144,24 @@ fn env_and_counts_agree_with_the_trainjob_for_every_selection() {
                     group(&e, first).hostnames.iter().chain(&group(&e, second).hostnames).map(String::as_str).collect();
                 assert_eq!(hosts, want, "{at}");
             }
+            // TensorFlow and PaddlePaddle: the plain-ML runtime `migrate` writes; every Worker is a
+            // node pod, and each reads its task from the contract (TF_CONFIG, PADDLE_MASTER).
+            None => {
+                assert_eq!(group(&e, "node").count, nodes, "{at}");
+                let contract = if sel.framework == Framework::TensorFlow { "TF_CONFIG" } else { "PADDLE_MASTER" };
+                if nodes > 1 || sel.framework == Framework::Paddle {
+                    let value = env(&e, "node", contract).unwrap_or_else(|| panic!("no {contract}: {at}"));
+                    assert!(value.contains(&format!("{name}-node-0-0.{name}:")), "{value} {at}");
+                }
+            }
             other => panic!("unexpected policy {other:?}: {at}"),
         }
         // A queued TrainJob is created suspended; the JobSet copies it (jobset.go:425), so no pod
         // starts before Kueue admits the job.
         assert_eq!(e.jobset.as_ref().unwrap().suspend, job.spec.suspend, "{at}");
-        if sel.params.queue.is_some() {
+        // The TrainJob `migrate` writes keeps suspend as the V1 job had it (Kueue's webhook
+        // suspends a queued one when it is created).
+        if sel.params.queue.is_some() && sel.framework.ml_policy().is_some() {
             assert_eq!(job.spec.suspend, Some(true), "{at}");
         }
         let snapshot = format!("{name}-runtime-snapshot");

@@ -45,6 +45,7 @@ fn items(l: &Linked) -> Vec<Item> {
         out.push(Item { what: format!("the {} pods", g.replicated_job), sources: o.pod_group(g, true), values });
         for c in &g.containers {
             for (name, value) in c.env.iter() {
+                let value = &value.text();
                 out.push(Item {
                     what: format!("{} {} env {name}={value}", g.replicated_job, c.name),
                     sources: o.env(g, &c.name, c.init, name, value),
@@ -167,7 +168,7 @@ fn lines_of(query: &str, pick: impl Fn(&Linked) -> Vec<Source>) -> Vec<String> {
 fn env_of(l: &Linked, rjob: &str, name: &str) -> Vec<Source> {
     let g = l.explanation.pods.iter().find(|g| g.replicated_job == rjob).unwrap();
     let c = g.containers.iter().find(|c| c.env.get(name).is_some()).unwrap();
-    l.origins().env(g, &c.name, c.init, name, c.env.get(name).unwrap())
+    l.origins().env(g, &c.name, c.init, name, &c.env.get(name).unwrap().text())
 }
 
 #[test]

@@ -48,3 +48,26 @@ fn an_encoded_own_key_is_still_ours() {
     let merged = query::merge("%70ersona=data-scientist&ref=a", &platform_engineer(), SyncSet::ALL);
     assert_eq!(merged, "ref=a&persona=platform-engineer&framework=jax");
 }
+
+/// The keys of www/element.js's `SELECTION_OPTIONS`, its hand copy of the core's keys: the host
+/// attributes it watches and sends to the widget, and the URL keys it looks for before it loads.
+fn page_selection_keys() -> Vec<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/www/element.js");
+    let js = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let list = js
+        .lines()
+        .find_map(|line| line.strip_prefix("export const SELECTION_OPTIONS = [")?.strip_suffix("];"))
+        .unwrap_or_else(|| panic!("{path} no longer declares `export const SELECTION_OPTIONS = [...];` on one line"));
+    list.split(',').map(|key| key.trim().trim_matches('\'').to_string()).collect()
+}
+
+#[test]
+fn the_pages_url_keys_are_the_cores() {
+    let core: Vec<&str> = query::own_keys().collect();
+    assert_eq!(
+        page_selection_keys(),
+        core,
+        "www/element.js's SELECTION_OPTIONS differ from explorer-core's query::own_keys(): a key one side \
+         reads the other ignores (a host's attribute, or the URL check before the widget loads)"
+    );
+}

@@ -110,14 +110,43 @@ fn llm_parameters_pick_the_runtime_and_initializers() {
     assert!(python("framework=torchtune", Api::V2).contains("access_token=os.environ[\"HF_TOKEN\"]"));
 }
 
+/// TensorFlow and PaddlePaddle get what `migrate` writes for their V1 job: the fields reach the
+/// generated runtime (its name, count and each pod's contract) and the TrainJob on it.
 #[test]
-fn tensorflow_and_paddle_never_get_v2_yaml() {
+fn tensorflow_and_paddle_fields_reach_the_generated_runtime_and_trainjob() {
+    let q = "framework=tensorflow&name=mnist&namespace=team-a&nodes=3&image=tf:custom";
+    let rt = yaml(&format!("persona=platform-engineer&{q}"), Api::V2);
+    assert_eq!(
+        (rt["kind"].as_str(), rt["metadata"]["name"].as_str()),
+        (Some("TrainingRuntime"), Some("mnist-runtime"))
+    );
+    assert_eq!(rt["metadata"]["namespace"], "team-a");
+    assert_eq!(rt["spec"]["mlPolicy"], serde_json::json!({"numNodes": 3}));
+    let node =
+        &rt["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0];
+    assert_eq!(node["image"], "tf:custom");
+    let tf_config = node["env"].as_array().unwrap().iter().find(|e| e["name"] == "TF_CONFIG").unwrap()["value"].clone();
+    let hosts = ["mnist-node-0-0.mnist:2222", "mnist-node-0-1.mnist:2222", "mnist-node-0-2.mnist:2222"];
+    assert!(
+        tf_config.as_str().unwrap().contains(&format!("{{\"worker\":{}}}", serde_json::json!(hosts))),
+        "{tf_config}"
+    );
+    let job = yaml(&format!("persona=data-scientist&{q}&gpus=2"), Api::V2);
+    assert_eq!(job["spec"]["runtimeRef"], serde_json::json!({"name": "mnist-runtime", "kind": "TrainingRuntime"}));
+    assert_eq!(job["spec"]["trainer"]["numNodes"], 3);
+    assert_eq!(job["spec"]["trainer"]["resourcesPerNode"]["limits"]["nvidia.com/gpu"], 2);
+    // Paddle: the leader's command is wrapped, and the user's command follows it unchanged.
+    let job = yaml("persona=data-scientist&framework=paddle", Api::V2);
+    let command: Vec<&str> =
+        job["spec"]["trainer"]["command"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(command[..2], ["sh", "-c"]);
+    assert_eq!(
+        command[3..],
+        ["paddle-leader", "python3", "-m", "paddle.distributed.launch", "/workspace/train.py"][..]
+    );
     for f in [Framework::TensorFlow, Framework::Paddle] {
         for p in Persona::ALL {
             let view = render(&explorer_core::selection::Selection::new(p, f));
-            assert!(view.v2.snippets.is_empty());
-            let notice = view.v2.notice.expect("a notice explains why");
-            assert!(notice.paragraphs.iter().any(|t| t.contains("v1.9")), "{notice:?}");
             assert!(!view.v1.snippets.is_empty(), "V1 still shows what the job was");
         }
     }

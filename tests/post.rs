@@ -251,6 +251,7 @@ fn the_v1_to_v2_table_is_the_catalog_and_release_data() {
             V2Support::CustomRuntime => {
                 assert!(v2.contains(&format!("mlPolicy.{}", framework.ml_policy().unwrap())), "{v2}")
             }
+            V2Support::GeneratedRuntime => assert!(v2.contains("migrate writes a plain-ML runtime"), "{v2}"),
             V2Support::Unsupported => {
                 assert!(v2.contains(NEWEST.tag) && v2.contains(V1_OPERATOR), "{framework:?}: {v2}")
             }

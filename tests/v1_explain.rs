@@ -2,6 +2,8 @@
 //! unit tests, transcribed as data in tests/v1_operator/cases.yaml (each case cites its test).
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data and real jobs from disk.
 
+mod common;
+
 use explorer_core::explain::env_text;
 use explorer_core::explain::v1::{explain_text, operate};
 use serde_json::Value;
@@ -183,7 +185,8 @@ spec:
     assert_eq!(env["MASTER_ADDR"], "mnist-master-0");
     assert_eq!(env["MASTER_PORT"], "23456");
     assert_eq!(env["WORLD_SIZE"], "3");
-    assert_eq!(env["RANK"], r#"per pod: ["1","2"]"#);
+    // One entry per Worker pod, as data (not a string holding JSON).
+    assert_eq!(env["RANK"], serde_json::json!({"perPod": ["1", "2"]}));
     assert_eq!(env["PET_NNODES"], "3");
     assert_eq!(env["PET_NPROC_PER_NODE"], "auto");
     assert_eq!(env["PYTHONUNBUFFERED"], "1");
@@ -267,4 +270,209 @@ fn jobs_the_v1_webhook_refuses_ran_no_pods() {
     for (text, expected) in cases {
         assert!(operate(&serde_yaml::from_str(&text).unwrap()).err().is_some_and(|e| e.contains(expected)), "{text}");
     }
+}
+
+/// The MPI ConfigMap's data as the operator writes it at creation, and the sentence on how it
+/// changes (issue 31 item 6): `discover_hosts.sh` is a script, not a description of one.
+fn mpi_config(job: &str) -> (Vec<(String, String)>, Option<String>) {
+    let e = explain_text(job).unwrap().unwrap();
+    let cm = e.objects.iter().find(|o| o.kind == "ConfigMap").expect("a ConfigMap");
+    let data = cm.data.as_ref().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    (data, cm.changes.clone())
+}
+
+fn mpijob(api: &str, extra: &str, launcher_resources: &str) -> String {
+    format!(
+        "apiVersion: {api}\nkind: MPIJob\nmetadata: {{name: pi, namespace: team}}\nspec:\n  slotsPerWorker: 2\n{extra}  mpiReplicaSpecs:\n    \
+         Launcher:\n      replicas: 1\n      template: {{spec: {{containers: [{{name: l, image: img{launcher_resources}}}]}}}}\n    \
+         Worker:\n      replicas: 2\n      template: {{spec: {{containers: [{{name: w, image: img}}]}}}}\n"
+    )
+}
+
+/// mpi-operator v0.6.0:pkg/controller/mpi_job_controller.go:1272-1313 (hostfile) and
+/// :1315-1336 (discover_hosts.sh, with no worker Running at creation).
+#[test]
+fn the_v2beta1_configmap_holds_the_operators_hostfile_and_script() {
+    let (data, changes) = mpi_config(&mpijob("kubeflow.org/v2beta1", "", ""));
+    let want = [
+        ("hostfile", "pi-worker-0.pi.team.svc slots=2\npi-worker-1.pi.team.svc slots=2\n"),
+        ("discover_hosts.sh", "#!/bin/sh\n"),
+    ];
+    assert_eq!(data, want.map(|(k, v)| (k.to_string(), v.to_string())));
+    assert!(changes.unwrap().contains("`echo <pod>.<job>.<namespace>.svc`"));
+    let (data, _) = mpi_config(&mpijob("kubeflow.org/v2beta1", "  runLauncherAsWorker: true\n", ""));
+    assert_eq!(
+        data[0].1,
+        "pi-launcher.pi.team.svc slots=2\npi-worker-0.pi.team.svc slots=2\npi-worker-1.pi.team.svc slots=2\n"
+    );
+    assert_eq!(data[1].1, "#!/bin/sh\necho pi-launcher.pi.team.svc\n");
+    let (data, _) = mpi_config(&mpijob("kubeflow.org/v2beta1", "  mpiImplementation: Intel\n", ""));
+    assert_eq!(data[0].1, "pi-worker-0.pi.team.svc:2\npi-worker-1.pi.team.svc:2\n");
+}
+
+/// training-operator v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:1227-1267 (hostfile,
+/// kubexec.sh) and :1270-1296 (discover_hosts.sh: no newline after the shebang; a GPU launcher's
+/// line ends in one).
+#[test]
+fn the_v1_mpijob_configmap_holds_the_operators_hostfile_and_scripts() {
+    let (data, changes) = mpi_config(&mpijob("kubeflow.org/v1", "", ""));
+    let keys: Vec<&str> = data.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["hostfile", "kubexec.sh", "discover_hosts.sh"]);
+    assert_eq!(data[0].1, "pi-worker-0 slots=2\npi-worker-1 slots=2\n");
+    assert_eq!(
+        data[1].1,
+        "#!/bin/sh\nset -x\nPOD_NAME=$1\nshift\n/opt/kube/kubectl exec ${POD_NAME} -- /bin/sh -c \"$*\""
+    );
+    assert_eq!(data[2].1, "#!/bin/sh");
+    assert!(changes.unwrap().contains("`echo <pod>:<slots>`"));
+    let gpu = ", resources: {limits: {nvidia.com/gpu: 1}}";
+    let (data, _) = mpi_config(&mpijob("kubeflow.org/v1", "", gpu));
+    assert_eq!(data[0].1, "pi-launcher slots=2\npi-worker-0 slots=2\npi-worker-1 slots=2\n");
+    assert_eq!(data[2].1, "#!/bin/sh\necho pi-launcher:2\n");
+}
+
+/// training-operator v1.9.0:pkg/controller.v1/pytorch/hpa.go:80-102: the elastic job's
+/// HorizontalPodAutoscaler, on the KAI Scheduler's public elastic example.
+#[test]
+fn an_elastic_pytorchjob_with_metrics_gets_its_autoscaler() {
+    let text = std::fs::read_to_string(common::real_v1_dir().join("23-kai-pytorch-elastic.yaml")).unwrap();
+    let e = explain_text(&text).unwrap().unwrap();
+    let hpa = e.objects.iter().find(|o| o.kind == "HorizontalPodAutoscaler").expect("no HorizontalPodAutoscaler");
+    assert_eq!(hpa.name, "elastic-example-imagenet");
+    let metric = serde_json::json!({"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": 80}}});
+    assert_eq!(
+        hpa.spec,
+        Some(serde_json::json!({
+            "scaleTargetRef": {"kind": "PyTorchJob", "name": "elastic-example-imagenet", "apiVersion": "kubeflow.org/v1"},
+            "minReplicas": 1,
+            "maxReplicas": 3,
+            "metrics": [metric],
+        }))
+    );
+    // pytorch_defaults.go:38-54: one bound gives the other; none gives the Worker count.
+    let bounds = |policy: &str, suspend: &str| {
+        let job = format!(
+            "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {{name: el}}\nspec:\n  runPolicy: {{suspend: {suspend}}}\n  \
+             elasticPolicy: {{{policy}metrics: [{metric}]}}\n  pytorchReplicaSpecs:\n    Worker: {{replicas: 4, template: {{spec: {{containers: [{{name: pytorch, image: img}}]}}}}}}\n"
+        );
+        let e = explain_text(&job).unwrap().unwrap();
+        let spec = e.objects.iter().find(|o| o.kind == "HorizontalPodAutoscaler").and_then(|o| o.spec.clone());
+        spec.map(|s| (s["minReplicas"].clone(), s["maxReplicas"].clone()))
+    };
+    assert_eq!(bounds("maxReplicas: 6, ", "false"), Some((6.into(), 6.into())));
+    assert_eq!(bounds("minReplicas: 2, ", "false"), Some((2.into(), 2.into())));
+    assert_eq!(bounds("", "false"), Some((4.into(), 4.into())));
+    // hpa.go:53-56: none while suspended; none without metrics (:36-40).
+    assert_eq!(bounds("", "true"), None);
+    let plain = std::fs::read_to_string(common::real_v1_dir().join("22-kai-pytorch-job.yaml")).unwrap();
+    let e = explain_text(&plain).unwrap().unwrap();
+    assert!(e.objects.iter().all(|o| o.kind != "HorizontalPodAutoscaler"));
+}
+
+/// Every kind of object each V1 controller creates, from the Create calls in its source, against
+/// what `explain` lists (`Pod` for the pod groups) for a job that takes every optional path. A
+/// kind the model leaves out, or one it invents, fails here.
+#[test]
+fn every_kind_each_v1_controller_creates_is_in_the_objects() {
+    // training-operator v1.9.0, the common job controller every kind but the MPIJob reconciles
+    // with (pkg/controller.v1/common/job.go:316,339,345):
+    //   Pod        pkg/controller.v1/common/pod.go:455 → control/pod_control.go:152
+    //   Service    pkg/controller.v1/common/service.go:252 → control/service_control.go:94
+    //   PodGroup   pkg/controller.v1/common/scheduling.go:60 → control/podgroup_control.go:116,192
+    //              (only with --gang-scheduler-name)
+    const COMMON: &[&str] = &["Pod", "Service", "PodGroup"];
+    //   HorizontalPodAutoscaler  pkg/controller.v1/pytorch/hpa.go:59 (PyTorchJob with elasticPolicy.metrics)
+    // The v1 MPIJob (pkg/controller.v1/mpi/mpijob_controller.go): Pod :396 (launcher) and :889
+    // (workers), ConfigMap :697, ServiceAccount :743, Role :768, RoleBinding :807, PodGroup via
+    // ReconcileJobs :171; no Service (ReconcileServices :263-269 does nothing).
+    // mpi-operator v0.6.0 (pkg/controller/mpi_job_controller.go): batch Job :663 (the launcher;
+    // Kubernetes' Job controller makes its Pod), ConfigMap :844, Service :874, Secret :904, Pod
+    // :979 (workers); PodGroup pkg/controller/podgroup.go:145,280 (only with --gang-scheduling).
+    let elastic = std::fs::read_to_string(common::real_v1_dir().join("23-kai-pytorch-elastic.yaml")).unwrap();
+    // The XGBoostJob webhook wants one Master; the others run with Workers alone.
+    let replicas = |kind: &str, specs: &str, container: &str| {
+        let (rtype, count) = if kind == "XGBoostJob" { ("Master", 1) } else { ("Worker", 2) };
+        format!(
+            "apiVersion: kubeflow.org/v1\nkind: {kind}\nmetadata: {{name: j}}\nspec:\n  {specs}:\n    {rtype}: {{replicas: {count}, template: {{spec: {{containers: [{{name: {container}, image: img, ports: [{{name: {}-port, containerPort: 1234}}]}}]}}}}}}\n",
+            kind.to_lowercase()
+        )
+    };
+    let mpi = |api: &str| {
+        format!(
+            "apiVersion: {api}\nkind: MPIJob\nmetadata: {{name: j}}\nspec:\n  mpiReplicaSpecs:\n    Launcher: {{replicas: 1, template: {{spec: {{containers: [{{name: l, image: img}}]}}}}}}\n    \
+             Worker: {{replicas: 2, template: {{spec: {{containers: [{{name: w, image: img}}]}}}}}}\n"
+        )
+    };
+    let with = |extra: &[&'static str]| COMMON.iter().chain(extra).copied().collect::<Vec<_>>();
+    let cases: Vec<(String, String, Vec<&str>)> = vec![
+        ("PyTorchJob".into(), elastic, with(&["HorizontalPodAutoscaler"])),
+        ("TFJob".into(), replicas("TFJob", "tfReplicaSpecs", "tensorflow"), with(&[])),
+        ("XGBoostJob".into(), replicas("XGBoostJob", "xgbReplicaSpecs", "xgboost"), with(&[])),
+        ("JAXJob".into(), replicas("JAXJob", "jaxReplicaSpecs", "jax"), with(&[])),
+        ("PaddleJob".into(), replicas("PaddleJob", "paddleReplicaSpecs", "paddle"), with(&[])),
+        (
+            "MPIJob kubeflow.org/v1".into(),
+            mpi("kubeflow.org/v1"),
+            vec!["Pod", "ConfigMap", "ServiceAccount", "Role", "RoleBinding", "PodGroup"],
+        ),
+        (
+            "MPIJob kubeflow.org/v2beta1".into(),
+            mpi("kubeflow.org/v2beta1"),
+            vec!["Job", "ConfigMap", "Service", "Secret", "Pod", "PodGroup"],
+        ),
+    ];
+    for (what, job, want) in cases {
+        let e = explain_text(&job).unwrap().unwrap_or_else(|err| panic!("{what}: {err}"));
+        assert!(e.rejected.is_empty(), "{what}: {:?}", e.rejected);
+        let mut got: Vec<&str> = e.objects.iter().map(|o| o.kind.as_str()).collect();
+        if !e.pods.is_empty() {
+            got.push("Pod");
+        }
+        got.sort_unstable();
+        got.dedup();
+        let mut want = want;
+        want.sort_unstable();
+        assert_eq!(got, want, "{what}");
+    }
+}
+
+/// A field the V1 CRD does not declare is refused with its path, as strict field validation
+/// refuses it on `kubectl apply`; nothing runs. The same walker as V2's, over the V1 CRDs.
+#[test]
+fn unknown_fields_of_a_v1_job_are_refused_with_their_path() {
+    let pytorch = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: j}\nspec:\n  runPolicy: {cleanPodPolicy: None, sucess: 1}\n  \
+                   pytorchReplicaSpecs:\n    Worker: {replica: 2, template: {spec: {containers: [{name: pytorch, image: img, imagePullPolicyy: Always}]}}}\n";
+    let e = explain_text(pytorch).unwrap().unwrap();
+    let fields: Vec<&str> = e.rejected.iter().map(|r| r.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        [
+            "spec.runPolicy.sucess",
+            "spec.pytorchReplicaSpecs.Worker.replica",
+            "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].imagePullPolicyy"
+        ]
+    );
+    assert_eq!(
+        e.rejected[0].reason,
+        "strict decoding error: unknown field \"spec.runPolicy.sucess\" (not in the training-operator v1.9 CRD)"
+    );
+    assert!(e.pods.is_empty() && e.objects.is_empty());
+    // mpi-operator's v2beta1 CRD: `slotsPerWorkers` is a typo there, and `mainContainer` a v1 field.
+    let mpi = mpijob("kubeflow.org/v2beta1", "  slotsPerWorkers: 4\n  mainContainer: w\n", "");
+    let e = explain_text(&mpi).unwrap().unwrap();
+    let fields: Vec<&str> = e.rejected.iter().map(|r| r.field.as_str()).collect();
+    assert_eq!(fields, ["spec.slotsPerWorkers", "spec.mainContainer"]);
+    assert_eq!(e.operator, "mpi-operator v0.6");
+    // ...which the v1 MPIJob's CRD declares.
+    let e = explain_text(&mpijob("kubeflow.org/v1", "  mainContainer: w\n", "")).unwrap().unwrap();
+    assert!(e.rejected.is_empty(), "{:?}", e.rejected);
+    // A public example that `kubectl apply` refuses: YuniKorn's MPIJob puts its queue labels
+    // under `template` instead of `template.metadata` (a non-strict client prunes them silently).
+    let text = std::fs::read_to_string(common::real_v1_dir().join("24-yunikorn-mpijob-pi.yaml")).unwrap();
+    let e = explain_text(&text).unwrap().unwrap();
+    let fields: Vec<&str> = e.rejected.iter().map(|r| r.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        ["spec.mpiReplicaSpecs.Launcher.template.labels", "spec.mpiReplicaSpecs.Worker.template.labels"]
+    );
 }

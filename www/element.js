@@ -159,10 +159,12 @@ function mount(host) {
     });
 }
 
-// The wasm announces the selection a host shows, on mount and on each change made there (by the
-// reader or an option); the host page hears of every change after the first as a `change` event
-// (bubbling, composed) whose detail is the selection, with the options' names and values. A
-// choice another instance shares shows in the host but is that instance's event.
+// The wasm announces the selection a host shows, on mount and on each change it shows (the
+// reader's, an option's, or a choice another instance shared with it); the host page hears of
+// every change after the first as a `change` event (bubbling, composed) whose detail is the
+// selection, with the options' names and values. A shared choice fires on each element that
+// shows it: the one clicked, then each receiving one. Only a new selection fires, so a listener
+// that sets the same option again starts no loop.
 function announced(event) {
   const host = event.currentTarget;
   const selection = Object.fromEntries(new URLSearchParams(event.detail));

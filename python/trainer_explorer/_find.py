@@ -7,20 +7,14 @@ uv's own finders do, so ``find_bin()`` answers for the copy that belongs to this
 """
 
 import os
-import sys
 import sysconfig
 
 _EXE = "trainer-explorer" + (sysconfig.get_config_var("EXE") or "")
 
 
 def _user_scheme() -> str:
-    if sys.version_info >= (3, 10):
-        return sysconfig.get_preferred_scheme("user")
-    if os.name == "nt":
-        return "nt_user"
-    if sys.platform == "darwin" and getattr(sys, "_framework", None):
-        return "osx_framework_user"
-    return "posix_user"
+    # Python 3.10 and later (pyproject.toml's requires-python) name it.
+    return sysconfig.get_preferred_scheme("user")
 
 
 def _candidates():

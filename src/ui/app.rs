@@ -182,16 +182,11 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     // long lines" alone prepares nothing: the next selection prepares for it.)
     {
         let (sel, sync, instance, all_controls) = (sel.clone(), props.sync, props.instance, !props.compact);
-        let host = props.host.clone();
         let prepared = prepared.clone();
         use_effect_with(state.local_revision, move |rev| {
             // After the frame: the DOM update a reader waits for does not wait on history,
             // storage or the other instances. Dropping the timer (a newer change) cancels it.
             let changed = *rev > 0;
-            // The host page hears of it at once (its `change` event; mount announced the first).
-            if changed {
-                browser::announce_selection(&host, &sel);
-            }
             let mut wanted =
                 if changed && sel.mode == Mode::Compare { sel.one_click_away(all_controls) } else { Vec::new() };
             // A kept view is ready already.
@@ -204,6 +199,20 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 })
             });
             move || drop((pending, preparing))
+        });
+    }
+    // The host page hears of every selection its element shows, at once: the reader's change,
+    // an option it set, and a choice another instance shared, which shows here too. The loader
+    // turns each new one into the element's `change` event (www/element.js `announced`: the first
+    // selection, which mount announces, fires none). Announcing publishes nothing, so a host that
+    // answers a `change` by setting the same option again starts no loop.
+    {
+        let (host, sel) = (props.host.clone(), sel.clone());
+        use_effect_with(state.shown_revision, move |rev| {
+            // Mount announced the first selection before the first render.
+            if *rev > 0 {
+                browser::announce_selection(&host, &sel);
+            }
         });
     }
     // Receive the other instances' changes, and the host page's: an option it changed after

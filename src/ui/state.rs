@@ -20,6 +20,9 @@ pub struct State {
     /// Bumped on every change the reader made here, so effects publish only those and never
     /// echo back a change another instance sent.
     pub local_revision: u64,
+    /// Bumped on every change of the selection shown, wherever it came from (here, the host page
+    /// or another instance), so the host hears of each (its element's `change` event).
+    pub shown_revision: u64,
     /// "Wrap long lines": this instance's own, not part of the selection (never published).
     pub long_lines: LongLines,
 }
@@ -27,7 +30,14 @@ pub struct State {
 impl State {
     pub fn new(selection: Selection) -> Self {
         let inputs = inputs_of(&selection);
-        State { selection, inputs, errors: VecMap::new(), local_revision: 0, long_lines: LongLines::default() }
+        State {
+            selection,
+            inputs,
+            errors: VecMap::new(),
+            local_revision: 0,
+            shown_revision: 0,
+            long_lines: LongLines::default(),
+        }
     }
 }
 
@@ -101,6 +111,7 @@ impl Reducible for State {
                 if next.selection == self.selection {
                     return self;
                 }
+                next.shown_revision += 1;
                 return Rc::new(next);
             }
         }
@@ -110,6 +121,7 @@ impl Reducible for State {
         }
         if next.selection != self.selection {
             next.local_revision += 1;
+            next.shown_revision += 1;
         }
         Rc::new(next)
     }

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 /// `$TRAINER_REFERENCE`, default `../shared/reference`. Missing data is an error, never a skip:
 /// `make test` fetches the pinned upstream files when the folder is absent.
-pub fn reference_dir() -> PathBuf {
+pub(crate) fn reference_dir() -> PathBuf {
     let dir = std::env::var_os("TRAINER_REFERENCE")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("../shared/reference"));
@@ -25,19 +25,19 @@ pub fn reference_dir() -> PathBuf {
 }
 
 /// The workspace's root (these helpers serve the tests of the root package and of crates/cli).
-pub fn workspace_root() -> &'static Path {
+pub(crate) fn workspace_root() -> &'static Path {
     let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest_dir.ancestors().find(|dir| dir.join("Cargo.lock").is_file()).unwrap_or(manifest_dir)
 }
 
-pub fn read_reference(rel: &str) -> String {
+pub(crate) fn read_reference(rel: &str) -> String {
     let path = reference_dir().join(rel);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// `$TRAINER_REAL_V1` (the public V1 manifests), default `../shared/real-v1`. Missing data is
 /// an error, never a skip.
-pub fn real_v1_dir() -> PathBuf {
+pub(crate) fn real_v1_dir() -> PathBuf {
     let dir = std::env::var_os("TRAINER_REAL_V1")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("../shared/real-v1"));
@@ -46,7 +46,7 @@ pub fn real_v1_dir() -> PathBuf {
 }
 
 /// All documents of a YAML stream, as JSON values.
-pub fn yaml_docs(text: &str) -> Vec<Value> {
+pub(crate) fn yaml_docs(text: &str) -> Vec<Value> {
     use serde::Deserialize;
     serde_yaml::Deserializer::from_str(text)
         .map(|doc| Value::deserialize(doc).unwrap_or_else(|e| panic!("YAML does not parse: {e}\n{text}")))
@@ -55,13 +55,13 @@ pub fn yaml_docs(text: &str) -> Vec<Value> {
 }
 
 /// All documents of a YAML file.
-pub fn read_docs(path: &Path) -> Vec<Value> {
+pub(crate) fn read_docs(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     yaml_docs(&text)
 }
 
 /// The base runtimes a kustomization lists: files, and folders with their own kustomization.
-pub fn base_runtimes(dir: &Path) -> Vec<Value> {
+pub(crate) fn base_runtimes(dir: &Path) -> Vec<Value> {
     let kustomization = read_docs(&dir.join("kustomization.yaml")).remove(0);
     let mut out = Vec::new();
     for resource in kustomization["resources"].as_array().unwrap() {
@@ -76,7 +76,7 @@ pub fn base_runtimes(dir: &Path) -> Vec<Value> {
 }
 
 /// The names of the runtimes a release installs (`v2-runtimes/<tag>`, as its kustomization lists them).
-pub fn shipped_runtime_names(release: &Release) -> Vec<String> {
+pub(crate) fn shipped_runtime_names(release: &Release) -> Vec<String> {
     base_runtimes(&reference_dir().join("v2-runtimes").join(release.tag))
         .iter()
         .map(|doc| doc["metadata"]["name"].as_str().expect("a runtime has a name").to_string())
@@ -99,12 +99,12 @@ fn metadata_schema() -> Value {
     })
 }
 
-pub struct Schema {
+pub(crate) struct Schema {
     validator: jsonschema::Validator,
 }
 
 impl Schema {
-    pub fn errors(&self, doc: &Value) -> Vec<String> {
+    pub(crate) fn errors(&self, doc: &Value) -> Vec<String> {
         self.validator.iter_errors(doc).map(|e| format!("{} at {}", e, e.instance_path())).collect()
     }
 }
@@ -135,7 +135,7 @@ type Schemas = HashMap<(String, String), Schema>;
 
 /// Schemas by (apiVersion, kind) for one Trainer release's V2 kinds (`v2-crds/<tag>`), the V1
 /// kinds and the MPI Operator's v2beta1. Built once per release.
-pub fn schemas_for(release: &Release) -> &'static Schemas {
+pub(crate) fn schemas_for(release: &Release) -> &'static Schemas {
     static SCHEMAS: OnceLock<Vec<(&'static str, Schemas)>> = OnceLock::new();
     let all = SCHEMAS.get_or_init(|| RELEASES.iter().map(|r| (r.tag, load_schemas(r.tag))).collect());
     &all.iter().find(|(tag, _)| *tag == release.tag).unwrap_or_else(|| panic!("no CRDs for {}", release.tag)).1
@@ -158,7 +158,7 @@ fn load_schemas(tag: &str) -> Schemas {
 }
 
 /// The newest release's schemas.
-pub fn schemas() -> &'static Schemas {
+pub(crate) fn schemas() -> &'static Schemas {
     schemas_for(&NEWEST)
 }
 
@@ -166,7 +166,7 @@ pub fn schemas() -> &'static Schemas {
 const CORE_KINDS: [(&str, &str); 1] = [("v1", "PersistentVolumeClaim")];
 
 /// Validates one document strictly against the newest release's CRDs (V2) or V1's.
-pub fn validate(doc: &Value) -> Result<(), String> {
+pub(crate) fn validate(doc: &Value) -> Result<(), String> {
     validate_for(&NEWEST, doc)
 }
 
@@ -174,7 +174,7 @@ pub fn validate(doc: &Value) -> Result<(), String> {
 /// by the core's strict walker; then the OpenAPI schema), plus the CRD's value
 /// constraints and every `x-kubernetes-validations` rule (evaluated by explorer_core::explain::crd, which
 /// reads them from the CRDs), plus the name check v2.0's webhook makes in place of a CRD rule.
-pub fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
+pub(crate) fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
     let api = doc["apiVersion"].as_str().ok_or("no apiVersion")?;
     let kind = doc["kind"].as_str().ok_or("no kind")?;
     if CORE_KINDS.contains(&(api, kind)) {
@@ -237,7 +237,7 @@ macro_rules! v2_head {
 
 /// Every release × persona × framework × scope the widget offers, at default parameters, in
 /// that order: the selections each test spreads its own parameters over.
-pub fn every_selection(releases: &[Release]) -> Vec<Selection> {
+pub(crate) fn every_selection(releases: &[Release]) -> Vec<Selection> {
     let mut out = Vec::new();
     for release in releases {
         for persona in Persona::ALL {
@@ -256,7 +256,7 @@ pub fn every_selection(releases: &[Release]) -> Vec<Selection> {
 
 /// Every persona × framework × scope of the newest release, at defaults and with a spread of
 /// parameters.
-pub fn selection_spread() -> Vec<Selection> {
+pub(crate) fn selection_spread() -> Vec<Selection> {
     let params: [&[(ParamKey, &str)]; 5] = [
         &[],
         &[(ParamKey::Nodes, "4"), (ParamKey::Gpus, "2"), (ParamKey::Queue, "team-a-queue")],
@@ -285,6 +285,6 @@ pub fn selection_spread() -> Vec<Selection> {
 
 /// The tree the widget's YAML emitter walks for `model`, as serde_json's value for comparing
 /// with parsed manifests.
-pub fn emitted_tree<T: explorer_core::model::ToTree>(model: &T) -> serde_json::Value {
+pub(crate) fn emitted_tree<T: explorer_core::model::ToTree>(model: &T) -> serde_json::Value {
     serde_json::to_value(model.to_tree()).expect("a tree serializes to JSON")
 }

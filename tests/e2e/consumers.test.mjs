@@ -219,9 +219,30 @@ test('html in Chromium: two elements share the selection, and a removed one is f
     await page.waitForFunction((i) => document.querySelectorAll('trainer-v2-explorer')[i].hasAttribute('data-trainer-v2-explorer-mounted'), i);
   }
   assert.equal(await page.evaluate(() => window.__instances), 2);
-  // A choice in the first reaches the second (both share everything: no sync attribute).
+  // The second's own `change` events; its host answers each by setting the option it heard,
+  // as a page that mirrors the element's state in its attributes does (a loop would show as
+  // events beyond the two choices below).
+  await page.evaluate(() => {
+    window.__second = [];
+    const second = document.querySelectorAll('trainer-v2-explorer')[1];
+    second.addEventListener('change', (e) => {
+      window.__second.push(e.detail.framework);
+      second.setAttribute('framework', e.detail.framework);
+    });
+  });
+  // A choice in the first reaches the second (both share everything: no sync attribute), and
+  // the second fires `change` for what it now shows (issue 33), bubbling out of its tree.
   await elements.nth(0).locator('.framework [data-value="mlx"]').click();
   await page.waitForFunction(() => document.querySelectorAll('trainer-v2-explorer')[1].shadowRoot.querySelector('.framework [aria-checked="true"]')?.dataset.value === 'mlx');
+  await page.waitForFunction(() => window.__second.length === 1);
+  await elements.nth(0).locator('.framework [data-value="xgboost"]').click();
+  await page.waitForFunction(() => window.__second.length >= 2);
+  assert.deepEqual(await page.evaluate(() => window.__second), ['mlx', 'xgboost'], 'one change per shared choice, none echoed');
+  assert.deepEqual(
+    (await page.evaluate(() => window.__changes)).slice(-2).map((d) => d.framework),
+    ['xgboost', 'xgboost'],
+    'the document hears both elements (the clicked one, then the receiving one)',
+  );
   // Removed, the second stops listening; the first works on.
   await page.evaluate(() => (window.__gone = document.querySelectorAll('trainer-v2-explorer')[1]).remove());
   await page.waitForFunction(() => window.__instances === 1);

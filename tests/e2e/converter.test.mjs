@@ -19,22 +19,36 @@ after(async () => browser?.close());
 const WIDGET = '[data-trainer-v2-explorer]:not([data-compact])';
 const WORKER = '**/pkg-migrate/converter-worker.js';
 
-/** The real converter, but each conversion answers no sooner than `busyMs` after its text reached
- * the worker; the names of the jobs it converted are kept in `self.converted`. The time counts
- * from the text's arrival, so the module's start-up (seconds on a loaded machine) is inside it,
- * not added to it: the page's 5 s watchdog sees `busyMs` plus the conversion itself. */
-const slowWorker = (busyMs) => `
+/** The real converter, but each conversion answers only once the test releases it
+ * (`release(page)`); the names of the jobs it converted are kept in `self.converted`. The tests
+ * below hold conversions this way and move the page's clock themselves (Playwright's clock API),
+ * so what they check never depends on how fast this machine is. */
+const HELD_WORKER = `
 import init, { migrate } from './trainer_v2_migrate.js';
 let ready;
+let received = 0;
+let released = 0;
+const sleepers = [];
 self.converted = [];
+self.release = () => {
+  released++;
+  sleepers.splice(0).forEach((wake) => wake());
+};
 self.onmessage = async ({ data: { id, text, release, module } }) => {
-  const until = Date.now() + ${busyMs};
+  const n = received++;
   ready ??= init({ module_or_path: module });
   await ready;
-  await new Promise((r) => setTimeout(r, Math.max(0, until - Date.now())));
+  while (n >= released) await new Promise((wake) => sleepers.push(wake));
   self.converted.push(/name: (\\S+)/.exec(text)?.[1]);
   self.postMessage({ id, answer: migrate(text, release) });
 };`;
+
+/** Lets the held worker answer its oldest held conversion. */
+async function release(page) {
+  const [worker] = page.workers();
+  assert.ok(worker, 'the worker was stopped while it held a conversion');
+  await worker.evaluate(() => self.release());
+}
 
 /** A worker that never answers: it spins from its first message on. */
 const HUNG_WORKER = 'self.onmessage = () => { for (;;) {} };';
@@ -66,7 +80,8 @@ async function countAsked(context) {
 const untilAsked = (page, n) => page.waitForFunction((n) => window.asked >= n, n, { timeout: 15000 });
 
 /** Counts, on the page, the conversions handed to a worker and not yet answered
- * (`window.inFlight`): what the tests wait on instead of the clock. */
+ * (`window.inFlight`), and all those handed over (`window.handedOver`): what the tests wait on
+ * instead of the clock. */
 function countInFlight() {
   window.inFlight = 0;
   const Real = window.Worker;
@@ -77,6 +92,7 @@ function countInFlight() {
     }
     postMessage(...args) {
       window.inFlight++;
+      window.handedOver = (window.handedOver ?? 0) + 1;
       return super.postMessage(...args);
     }
   };
@@ -89,6 +105,47 @@ async function openMigrate(context) {
   await page.goto(new URL('?mode=migrate#user-experience', BASE).href);
   await page.locator(`${WIDGET} #m-input`).waitFor({ timeout: 15000 });
   return { page, errors };
+}
+
+/** Playwright's clock stands still from the start: the page's timers (the widget's 200 ms
+ * debounce, the converter's 5 s watchdog) fire only when the test moves the clock with
+ * `page.clock.runFor`, whatever the real time a step takes on this machine. */
+async function holdClock(context) {
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  await context.clock.install({ time: start });
+  await context.clock.pauseAt(start);
+}
+
+/** Opens migrate mode on a held clock and lets the first debounce pass: resolves once the
+ * sample's conversion is with the worker (needs `countInFlight`), which is when the watchdog
+ * starts counting. */
+async function openMigrateOnHeldClock(context) {
+  await holdClock(context);
+  const opened = await openMigrate(context);
+  await opened.page.clock.runFor(200);
+  await opened.page.waitForFunction(() => window.inFlight === 1, null, { timeout: 15000 });
+  return opened;
+}
+
+/** Types the job's new name and lets the 200 ms debounce pass on the held clock. */
+async function renameAndWait(page, name) {
+  await rename(page, name);
+  await page.clock.runFor(200);
+}
+
+const ALERT = `${WIDGET} .migrate-result [role=alert]`;
+
+/** Waits until the result pane shows `name: NAME` or an alert; returns its text. */
+async function settled(page, name) {
+  await page.waitForFunction(
+    ([sel, name]) => {
+      const pane = document.querySelector(sel)?.shadowRoot?.querySelector('.migrate-result');
+      return pane?.textContent.includes(`name: ${name}`) || pane?.querySelector('[role=alert]');
+    },
+    [WIDGET, name],
+    { timeout: 15000 },
+  );
+  return result(page).textContent();
 }
 
 const result = (page) => page.locator(`${WIDGET} .migrate-result`);
@@ -110,12 +167,10 @@ async function rename(page, name) {
 
 test('edits made while the converter is busy: only the newest waits, and a superseded one never shows', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  // 2.6 s per conversion: all the edits below land while the first one runs, and the newest
-  // still answers within the 5 s watchdog.
-  await context.route(WORKER, (route) => route.fulfill(js(slowWorker(2600))));
+  await context.route(WORKER, (route) => route.fulfill(js(HELD_WORKER)));
   await context.addInitScript(countInFlight);
   await countAsked(context);
-  const { page, errors } = await openMigrate(context);
+  const { page, errors } = await openMigrateOnHeldClock(context);
   // Everything the reader sees in the result pane, as it changes.
   await page.evaluate((sel) => {
     const root = document.querySelector(sel).shadowRoot;
@@ -126,28 +181,28 @@ test('edits made while the converter is busy: only the newest waits, and a super
     );
   }, WIDGET);
   const initial = /name: (\S+)/.exec(await page.locator(`${WIDGET} #m-input`).inputValue())[1];
-  // While the first conversion runs, edits each past the 200 ms debounce: each is asked for.
+  // The worker holds the sample's conversion. Edits each past the 200 ms debounce: each is asked
+  // for while it is held (1 s on the page's clock in all, well inside the watchdog's 5 s).
   for (const [i, name] of ['edit-1', 'edit-2', 'edit-3', 'edit-4'].entries()) {
-    await untilAsked(page, i + 1); // the text before this edit was asked for
-    await rename(page, name);
+    await renameAndWait(page, name);
+    await untilAsked(page, i + 2);
   }
   // Then a change undone within the debounce: the text is edit-4 again, and the conversion
   // asked for edit-4 is superseded by a second one for the same text.
-  await untilAsked(page, 5);
   await rename(page, 'edit-5');
-  await rename(page, 'edit-4');
+  await renameAndWait(page, 'edit-4');
+  await untilAsked(page, 6);
+  // The worker answers the sample, then whatever was handed to it next.
+  await release(page);
+  await release(page);
   await waitForResult(page, 'name: edit-4');
-  // Anything still queued is handed to the worker as edit-4's answer comes back: wait until the
-  // worker has answered everything it was given.
   await page.waitForFunction(() => window.inFlight === 0, null, { timeout: 15000 });
   const converted = await page.workers()[0].evaluate(() => self.converted);
-  // Six texts were asked for (the initial one, edits 1 to 4, edit-4 again); without the queue
-  // the worker runs all six. With it, a text waiting behind a busy worker is replaced by the
-  // next one, so at most about one edit per 2.6 s conversion runs (how many depends on how fast
-  // this machine types), and the last is the newest.
-  assert.equal(converted[0], initial);
-  assert.ok(converted.length <= 4, `superseded edits ran: ${converted}`);
-  assert.equal(converted.at(-1), 'edit-4');
+  // Six texts were asked for (the sample, edits 1 to 4, edit-4 again); without the queue the
+  // worker runs all six. With it, a text waiting behind the busy worker is replaced by the next
+  // one: only the newest ran after the sample.
+  assert.deepEqual(converted, [initial, 'edit-4']);
+  assert.equal(await page.evaluate(() => window.handedOver), 2);
   const shown = await page.evaluate(() => window.shown);
   assert.ok(!shown.some((t) => t.includes('superseded')), `a superseded conversion was shown: ${shown.find((t) => t.includes('superseded'))}`);
   assert.ok(!shown.some((t) => /name: edit-[1-3]\b/.test(t)), 'an answer for an older edit was shown');
@@ -158,18 +213,25 @@ test('edits made while the converter is busy: only the newest waits, and a super
 
 test('a text waiting behind a busy worker gets its own 5 s: the wait is not counted', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  // 2.8 s per conversion: the edit below is queued about 0.2 s (the debounce) after the first
-  // text went to the worker, waits the rest of that one's 2.8 s, then takes 2.8 s of its own. So
-  // it answers more than 5 s after it was queued (a watchdog counting the wait would stop it),
-  // and 2.8 s plus the conversion after the worker took it, which leaves the conversion 2.2 s.
-  await context.route(WORKER, (route) => route.fulfill(js(slowWorker(2800))));
+  await context.route(WORKER, (route) => route.fulfill(js(HELD_WORKER)));
   await context.addInitScript(countInFlight);
-  const { page, errors } = await openMigrate(context);
-  // The first conversion is with the worker: the edit below waits behind it.
-  await page.waitForFunction(() => window.inFlight === 1, null, { timeout: 15000 });
-  await rename(page, 'behind-busy');
-  await waitForResult(page, 'name: behind-busy');
-  assert.doesNotMatch(await result(page).textContent(), /did not finish within/);
+  await countAsked(context);
+  const { page, errors } = await openMigrateOnHeldClock(context);
+  // The sample's conversion is held by the worker: the edit waits behind it from 0.2 s on.
+  await renameAndWait(page, 'behind-busy');
+  await untilAsked(page, 2);
+  await page.clock.runFor(4000);
+  // The sample answers 4.2 s after its hand-over; the edit goes to the worker, 4 s after it was
+  // asked for.
+  await release(page);
+  await page.waitForFunction(() => window.handedOver === 2, null, { timeout: 15000 });
+  // 4.99 s more: the edit has waited 8.99 s in all, 4.99 s of them with the worker. A watchdog
+  // counting the wait stops it here.
+  await page.clock.runFor(4990);
+  await release(page);
+  const shown = await settled(page, 'behind-busy');
+  assert.doesNotMatch(shown, /did not finish within/);
+  assert.match(shown, /name: behind-busy\b/);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -178,17 +240,21 @@ test('a conversion that does not answer within 5 s is reported, and the next edi
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   let served = 0;
   await context.route(WORKER, (route) => (served++ === 0 ? route.fulfill(js(HUNG_WORKER)) : route.continue()));
+  await context.addInitScript(countInFlight);
   const downloads = countModuleDownloads(context);
-  const { page, errors } = await openMigrate(context);
-  const started = Date.now();
-  const alert = page.locator(`${WIDGET} .migrate-result [role=alert]`);
-  await alert.waitFor({ timeout: 15000 });
-  const waited = Date.now() - started;
-  assert.match(await alert.textContent(), /did not finish within 5 seconds, so it was stopped/);
-  assert.ok(waited >= 4500, `the message came after ${waited} ms, before the 5 s were up`);
+  const { page, errors } = await openMigrateOnHeldClock(context);
   const hung = page.workers()[0];
+  // 1 ms short of 5 s after the hand-over: the conversion still runs, and nothing is said.
+  await page.clock.runFor(4999);
+  assert.equal(await page.locator(ALERT).count(), 0, 'the reader was told before the 5 s were up');
+  assert.ok(page.workers().includes(hung), 'the worker was stopped before the 5 s were up');
+  // At 5 s the reader is told.
+  await page.clock.runFor(1);
+  const alert = page.locator(ALERT);
+  await alert.waitFor({ timeout: 15000 });
+  assert.match(await alert.textContent(), /did not finish within 5 seconds, so it was stopped/);
   // The hung worker is gone; an edit starts the real one, which converts it.
-  await rename(page, 'after-restart');
+  await renameAndWait(page, 'after-restart');
   await waitForResult(page, 'name: after-restart');
   assert.equal(served, 2, 'a second worker was started');
   assert.equal(downloads.n, 1, 'the second worker got the module the page already had');

@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach } from 'node:test';
+import assert from 'node:assert/strict';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
@@ -158,4 +159,20 @@ export async function tabThroughWidgets(page, MOUNT, { onFallback = () => {}, li
     if (!f.visible || !f.ring) lost.push(`widget ${f.index}: focus on ${f.what}, visible ${f.visible}, ring ${f.ring}`);
   }
   return { total, reached: [...reached].sort((a, b) => a - b), lost };
+}
+
+/** What a screenshot of a widget is looked at for, asserted where a reader sees it (phone width,
+ * dark colours): axe finds no violation in the widget `host` (a selector) as it stands, its shadow
+ * root with the open pane included (colour contrast in this colour scheme too), and the page does
+ * not scroll sideways (nothing is wider than the window; code blocks scroll inside themselves). */
+export async function assertShownWell(page, host) {
+  await page.addScriptTag({ path: require.resolve(process.env.AXE_CORE ?? 'axe-core/axe.min.js') });
+  const results = await page.evaluate(async (host) => window.axe.run({ include: [[host]] }, { resultTypes: ['violations'] }), host);
+  const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length}× e.g. ${v.nodes[0]?.target?.join(' ')} ${v.nodes[0]?.failureSummary ?? ''}`);
+  assert.deepEqual(summary, [], 'axe');
+  // Against the window's width as set, not innerWidth: a phone's browser widens its layout
+  // viewport to fit wider content (and zooms out), so innerWidth grows with the defect.
+  const { width } = page.viewportSize();
+  const scrollWidth = await page.evaluate(() => document.scrollingElement.scrollWidth);
+  assert.ok(scrollWidth <= width, `the page scrolls sideways: ${scrollWidth} px wide in a ${width} px window`);
 }

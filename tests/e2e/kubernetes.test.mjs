@@ -4,7 +4,7 @@
 // the release while open. Screenshots (desktop, phone, dark) go to target/e2e-k8s-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, MAIN_WIDGET, openPane } from './helpers.mjs';
+import { BASE, assertShownWell, launch, MAIN_WIDGET, openPane } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -92,7 +92,7 @@ test('an older release: its own rules, and a framework it lacks is its rejection
   await context.close();
 });
 
-test('screenshots: phone and dark', async () => {
+test('phone and dark (screenshots): the open pane passes axe and the page does not scroll sideways', async () => {
   for (const [name, options] of [
     ['phone', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
     ['dark', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],
@@ -102,6 +102,7 @@ test('screenshots: phone and dark', async () => {
     await pane(page, `body.querySelector('.k8s-hostfile')`);
     await page.locator(`${WIDGET} .k8s-pane summary`).scrollIntoViewIfNeeded();
     await page.screenshot({ path: `target/e2e-k8s-${name}.png`, fullPage: false });
+    await assertShownWell(page, WIDGET);
     assert.deepEqual(errors, []);
     await context.close();
   }

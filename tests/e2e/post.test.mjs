@@ -29,9 +29,8 @@ async function open(path = '', options = {}) {
 const checked = (page, index, group) =>
   page.evaluate(
     ([index, group]) =>
-      document
-        .querySelectorAll('[data-trainer-v2-explorer]')
-        [index].shadowRoot.querySelector(`.${group} [aria-checked="true"]`)
+      document.querySelectorAll('[data-trainer-v2-explorer]')[index].shadowRoot
+        .querySelector(`.${group} [aria-checked="true"]`)
         .getAttribute('data-value'),
     [index, group],
   );

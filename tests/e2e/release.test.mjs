@@ -3,7 +3,7 @@
 // value in the address. Screenshots of the controls go to target/e2e-release-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, mountAll, nextFrames } from './helpers.mjs';
+import { BASE, assertShownWell, launch, mountAll, nextFrames } from './helpers.mjs';
 
 const MAIN = '[data-trainer-v2-explorer]:not([data-compact])';
 let browser;
@@ -164,14 +164,14 @@ test('data-release on a mount point starts there; a bad release in the address i
   await bad.context.close();
 });
 
-test('screenshots: desktop, a 375 px phone, dark', async () => {
+test('desktop, a 375 px phone, dark (screenshots): the release row fits, axe passes, no sideways scroll', async () => {
   const shots = [
     ['desktop', { viewport: { width: 1280, height: 900 } }],
     ['phone', { viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
     ['dark', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],
   ];
   for (const [name, options] of shots) {
-    const { context, page } = await open('?release=v2.1#user-experience', options);
+    const { context, page, errors } = await open('?release=v2.1#user-experience', options);
     // The explorer's top at the top of the window: its controls and the start of the panes.
     await page.locator(MAIN).evaluate((el) => el.scrollIntoView());
     await nextFrames(page);
@@ -185,6 +185,8 @@ test('screenshots: desktop, a 375 px phone, dark', async () => {
       }, MAIN);
       assert.equal(overflow, 0);
     }
+    await assertShownWell(page, MAIN);
+    assert.deepEqual(errors, []);
     await context.close();
   }
 });

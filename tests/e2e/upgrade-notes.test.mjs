@@ -5,7 +5,7 @@
 // target/e2e-upgrade-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, MAIN_WIDGET, openPane } from './helpers.mjs';
+import { assertShownWell, launch, MAIN_WIDGET, openPane } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -95,7 +95,7 @@ test('a data scientist gets the notes for the TrainJob, and a release without th
   await context.close();
 });
 
-test('screenshots: phone and dark', async () => {
+test('phone and dark (screenshots): the open notes pass axe and the page does not scroll sideways', async () => {
   for (const [name, options] of [
     ['phone', { viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
     ['dark', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],
@@ -105,6 +105,7 @@ test('screenshots: phone and dark', async () => {
     await notes(page, 'v2.2');
     await page.locator(`${WIDGET} .upgrade-pane summary`).scrollIntoViewIfNeeded();
     await page.screenshot({ path: `target/e2e-upgrade-${name}.png`, fullPage: false });
+    await assertShownWell(page, WIDGET);
     assert.deepEqual(errors, []);
     await context.close();
   }

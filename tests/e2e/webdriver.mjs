@@ -117,7 +117,9 @@ export class Session {
             let value;
             try {
               value = test(arg);
-            } catch {}
+            } catch {
+              // Not there yet (the page is still mounting): look again.
+            }
             if (value) return resolve(value);
             if (performance.now() - start > timeout) return reject(new Error('timed out'));
             setTimeout(look, 50);

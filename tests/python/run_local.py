@@ -26,8 +26,8 @@ Usage: run_local.py [--explorer CMD] [--venv DIR]
 """
 import argparse
 import json
-import re
 import os
+import re
 import shlex
 import subprocess
 import sys

@@ -80,9 +80,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlparse
 
-import yaml
-
 import sdk_pairing
+import yaml
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -376,7 +375,7 @@ def quantity(v):
 
 def value(v):
     """A quantity as a plain decimal: 1, "1" and 1.0 are one GPU."""
-    return "{:f}".format(quantity(v).normalize())
+    return f"{quantity(v).normalize():f}"
 
 
 def resources(r, literal=False):
@@ -420,7 +419,7 @@ def train_source(code):
     return "\n".join(lines[start:end]).rstrip()
 
 
-HEREDOC = re.compile(r"read -r -d '' SCRIPT << EOM\n\n(?P<code>.*)\nEOM\n.*\n(?P<entry>.+?) \"(?P<file>[^\"]+)\"\s*$", re.S)
+HEREDOC = re.compile(r"read -r -d '' SCRIPT << EOM\n\n(?P<code>.*)\nEOM\n.*\n(?P<entry>.+?) \"(?P<file>[^\"]+)\"\s*$", re.DOTALL)
 
 
 def launcher(tokens):
@@ -643,8 +642,8 @@ def check_waits(record, method, argument, framework):
         return []
     short = [w["arguments"][argument] for w in waits if int(w["arguments"][argument]) < MIN_LLM_WAIT_SECONDS]
     if short:
-        return [f"{method}({argument}={short[0]}) gives up before an LLM download plus fine-tuning "
-                f"(at least {MIN_LLM_WAIT_SECONDS} s)"]
+        return [(f"{method}({argument}={short[0]}) gives up before an LLM download plus fine-tuning "
+                 f"(at least {MIN_LLM_WAIT_SECONDS} s)")]
     return []
 
 
@@ -788,7 +787,7 @@ def self_test(args, by_line, workdir):
     def v1_same_at_every_release():
         # Older releases' V1 panes are not run: the V1 job does not follow the Trainer release, so
         # each must equal the newest's, which was run.
-        oldest = list(by_line.values())[0]
+        oldest = next(iter(by_line.values()))
         theirs = selection_panes("framework=pytorch", args, newest)[0]["v1"]
         ours = selection_panes("framework=pytorch", args, oldest)[0]["v1"]
         broken = {**ours, "python": ours["python"].replace("num_workers=2", "num_workers=3")}
@@ -832,8 +831,8 @@ def main():
             v1_problems = []
             if release is not newest and "v1" in panes:
                 if panes["v1"] != selection_panes(query, args, newest)[0].get("v1"):
-                    v1_problems = [f"the V1 panes differ from {newest.line}'s, which were run: "
-                                   "the V1 job must not follow the Trainer release"]
+                    v1_problems = [(f"the V1 panes differ from {newest.line}'s, which were run: "
+                                    "the V1 job must not follow the Trainer release")]
             results = check_panes(panes, framework, platform, args, release, Path(tmp) / str(i),
                                   v1=release is newest)
             if v1_problems:

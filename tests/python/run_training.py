@@ -56,7 +56,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
-from run_snippets import train_source  # noqa: E402  (the SDK's view of the pane's function)
+from run_snippets import train_source  # the SDK's view of the pane's function
 
 # The controller's per-pod value (src/explain/build.rs COMPLETION_INDEX).
 COMPLETION_INDEX = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
@@ -504,7 +504,7 @@ def run_case(label, framework, pods, code, workdir, hostfile=None):
     return problems, outputs
 
 
-LINE = re.compile(r"^ONE-JOB rank=(\d+) world=(\d+) sum=(\S+) weights=(.+)$", re.M)
+LINE = re.compile(r"^ONE-JOB rank=(\d+) world=(\d+) sum=(\S+) weights=(.+)$", re.MULTILINE)
 
 
 def one_job(outputs):
@@ -535,7 +535,7 @@ def one_job(outputs):
 
 def pod_networks(spec):
     """A network namespace per pod, each with its address on one bridge (as pods on one node)."""
-    ip = lambda *a: subprocess.run(["ip", *a], check=True)  # noqa: E731
+    ip = lambda *a: subprocess.run(["ip", *a], check=True)
     # `ip netns add` keeps its namespaces under /run/netns: a tmpfs seen only in this case's mount
     # namespace, so nothing is left on the machine and two cases never meet.
     os.makedirs("/run/netns", exist_ok=True)
@@ -566,7 +566,7 @@ def inside(workdir):
             pod_networks(spec)
         running = {}
         for pod in spec:
-            log = open(workdir / f"pod-{pod['pod']}.log", "w")
+            log = open(workdir / f"pod-{pod['pod']}.log", "w")  # noqa: SIM115 (open while the pod runs)
             argv = pod["argv"]
             if pod["netns"]:
                 # Its own network and hostname, as a pod has (paddle.distributed.launch finds its
@@ -661,8 +661,8 @@ def v1_cases(args, newest):
     for framework, kind in (("jax", "JAXJob"), ("xgboost", "XGBoostJob")):
         if not args.frameworks or framework in args.frameworks:
             skipped.append((f"v1 {framework} ({kind})",
-                            f"the V1 pane applies a {kind} that runs the reader's own {PLACEHOLDERS[0]}: it shows "
-                            "no training code to run (kubeflow-training builds only PyTorchJob and TFJob)"))
+                            (f"the V1 pane applies a {kind} that runs the reader's own {PLACEHOLDERS[0]}: it shows "
+                             "no training code to run (kubeflow-training builds only PyTorchJob and TFJob)")))
     return cases, skipped
 
 

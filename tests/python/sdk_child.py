@@ -67,7 +67,7 @@ def run_forked(request, calls):
         run(request["pane"], request["record"], calls)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    except BaseException:
+    except BaseException:  # noqa: BLE001 (any failure of the pane is the result, reported as it is)
         traceback.print_exc()
         code = 1
     sys.stdout.flush()

@@ -8,7 +8,7 @@ here, not from the explorer, so a pane that names or binds to another SDK is cau
 import re
 from pathlib import Path
 
-REQUIREMENT = re.compile(r"^Requires-Dist:\s*kubeflow-trainer-api\s*([^;]*?)\s*$", re.M)
+REQUIREMENT = re.compile(r"^Requires-Dist:\s*kubeflow-trainer-api\s*([^;]*?)\s*$", re.MULTILINE)
 CLAUSE = re.compile(r"(>=|<=|==|<|>)\s*([0-9][0-9.]*)")
 
 

@@ -7,9 +7,9 @@
 use std::fmt::Write;
 
 /// How large a generated input gets: the input limit, less room for the last piece added.
-pub const TARGET_BYTES: usize = 4 * 1024 * 1024 - 4096;
+pub(crate) const TARGET_BYTES: usize = 4 * 1024 * 1024 - 4096;
 
-pub struct Shape {
+pub(crate) struct Shape {
     /// A file name: `many-labels`.
     pub name: &'static str,
     /// What the input is, for the benchmark table.
@@ -21,7 +21,7 @@ pub struct Shape {
 
 /// A PyTorchJob with one Worker; `meta`, `container` and `pod` are YAML lines inserted (already
 /// indented) into the metadata, the container and the pod spec.
-pub fn job(name: &str, meta: &str, container: &str, pod: &str) -> String {
+pub(crate) fn job(name: &str, meta: &str, container: &str, pod: &str) -> String {
     format!(
         "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: {name}\n{meta}spec:\n  pytorchReplicaSpecs:\n    \
          Worker:\n      replicas: 2\n      template:\n        spec:\n{pod}          containers:\n            - name: pytorch\n              \
@@ -48,7 +48,7 @@ fn room(frame: &str) -> usize {
 }
 
 /// One job with as many labels as fit: one map of about 250,000 keys.
-pub fn many_labels() -> Shape {
+pub(crate) fn many_labels() -> Shape {
     let (labels, count) = fill(room(&job("many-labels", "  labels:\n", "", "")), |i| format!("    l{i}: v{i}\n"));
     let text = job("many-labels", &format!("  labels:\n{labels}"), "", "");
     Shape { name: "many-labels", what: "one job, one labels map of many keys", text, count }
@@ -56,7 +56,7 @@ pub fn many_labels() -> Shape {
 
 /// One job whose pod template's `nodeSelector` has as many keys as fit (a pod setting that moves
 /// to a runtime patch).
-pub fn many_selector_keys() -> Shape {
+pub(crate) fn many_selector_keys() -> Shape {
     let frame = job("many-selector-keys", "", "", "          nodeSelector:\n");
     let (keys, count) = fill(room(&frame), |i| format!("            k{i}: v{i}\n"));
     let text = job("many-selector-keys", "", "", &format!("          nodeSelector:\n{keys}"));
@@ -64,7 +64,7 @@ pub fn many_selector_keys() -> Shape {
 }
 
 /// The most documents allowed, each a small job, padded to fill the input.
-pub fn many_documents() -> Shape {
+pub(crate) fn many_documents() -> Shape {
     let count = 10_000;
     let bare = job("many-documents-0000", "", "              command: [\"\"]\n", "").len() + 5;
     let pad = "x".repeat(TARGET_BYTES / count - bare);
@@ -82,13 +82,13 @@ pub fn many_documents() -> Shape {
 }
 
 /// Tiny documents far beyond the limit on their number: refused.
-pub fn too_many_documents() -> Shape {
+pub(crate) fn too_many_documents() -> Shape {
     let (text, count) = fill(TARGET_BYTES, |i| format!("---\nd: {i}\n"));
     Shape { name: "too-many-documents", what: "tiny documents, far more than 10,000 (refused)", text, count }
 }
 
 /// One container argument as long as the input allows.
-pub fn long_string() -> Shape {
+pub(crate) fn long_string() -> Shape {
     let frame = job("long-string", "", "              args: [\"\"]\n", "");
     let count = room(&frame);
     let text = job("long-string", "", &format!("              args: [\"{}\"]\n", long_text(count)), "");
@@ -96,12 +96,12 @@ pub fn long_string() -> Shape {
 }
 
 /// Printable text with no YAML meaning, `n` bytes long.
-pub fn long_text(n: usize) -> String {
+pub(crate) fn long_text(n: usize) -> String {
     "abcdefghij0123456789 ".chars().cycle().take(n).collect()
 }
 
 /// One annotation holding a block of many lines (a script pasted into a manifest).
-pub fn long_block() -> Shape {
+pub(crate) fn long_block() -> Shape {
     let frame = job("long-block", "  annotations:\n    script: |\n", "", "");
     let (body, count) = fill(room(&frame), |i| format!("      echo step {i}\n"));
     let text = job("long-block", &format!("  annotations:\n    script: |\n{body}"), "", "");
@@ -109,11 +109,11 @@ pub fn long_block() -> Shape {
 }
 
 /// How deep `deep_nesting` goes: the deepest `input::MAX_DEPTH` allows.
-pub const DEEPEST: usize = 64;
+pub(crate) const DEEPEST: usize = 64;
 
 /// A custom object (passed through unchanged) nested as deep as allowed, again and again: block
 /// maps `DEEPEST` levels deep, then flow lists as deep, side by side until the input is full.
-pub fn deep_nesting() -> Shape {
+pub(crate) fn deep_nesting() -> Shape {
     let head = "apiVersion: example.com/v1\nkind: DeepThing\nmetadata:\n  name: deep-nesting\nspec:\n";
     let tree = |i: usize| {
         let mut t = String::new();
@@ -136,7 +136,7 @@ pub fn deep_nesting() -> Shape {
 }
 
 /// One level deeper than allowed: refused.
-pub fn too_deep() -> Shape {
+pub(crate) fn too_deep() -> Shape {
     let mut text = String::from("apiVersion: example.com/v1\nkind: DeepThing\nspec:\n");
     for level in 2..=DEEPEST + 2 {
         writeln!(text, "{}d{level}:", "  ".repeat(level - 1)).unwrap();
@@ -145,7 +145,7 @@ pub fn too_deep() -> Shape {
 }
 
 /// One container with as many arguments as fit.
-pub fn many_items() -> Shape {
+pub(crate) fn many_items() -> Shape {
     let frame = job("many-items", "", "              args:\n", "");
     let (items, count) = fill(room(&frame), |i| format!("                - a{i}\n"));
     let text = job("many-items", "", &format!("              args:\n{items}"), "");
@@ -153,7 +153,7 @@ pub fn many_items() -> Shape {
 }
 
 /// One container with as many environment variables as fit (a list of maps).
-pub fn many_env() -> Shape {
+pub(crate) fn many_env() -> Shape {
     let frame = job("many-env", "", "              env:\n", "");
     let (items, count) =
         fill(room(&frame), |i| format!("                - name: E{i}\n                  value: v{i}\n"));
@@ -163,7 +163,7 @@ pub fn many_env() -> Shape {
 
 /// A Master and a Worker sharing one long argument list through an anchor and an alias, as
 /// people write to keep two replicas alike: converts, the list read twice.
-pub fn shared_by_alias() -> Shape {
+pub(crate) fn shared_by_alias() -> Shape {
     let master = |items: &str| {
         format!(
             "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: shared-by-alias\nspec:\n  pytorchReplicaSpecs:\n    \
@@ -182,7 +182,7 @@ pub fn shared_by_alias() -> Shape {
 }
 
 /// The "billion laughs": each level aliases the one before ten times. Refused.
-pub fn alias_bomb() -> Shape {
+pub(crate) fn alias_bomb() -> Shape {
     let mut text =
         String::from("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: alias-bomb\nl0: &l0 [lol]\n");
     for level in 1..=9 {
@@ -195,7 +195,7 @@ pub fn alias_bomb() -> Shape {
 
 /// One large anchored list named by an alias again and again: few jumps, huge expansion.
 /// Refused.
-pub fn alias_fan_out() -> Shape {
+pub(crate) fn alias_fan_out() -> Shape {
     let head = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: alias-fan-out\nbig: &big\n";
     let (items, _) = fill(TARGET_BYTES / 2, |i| format!("  - item{i}\n"));
     let (refs, count) = fill(TARGET_BYTES / 2 - head.len() - 8, |_| "  - *big\n".to_string());
@@ -210,7 +210,7 @@ pub fn alias_fan_out() -> Shape {
 /// A TrainJob with an extra field `x`: `n` aliases of one anchored list of `n` numbers, so it
 /// reads as n × n values from a few kilobytes (what a command keeps in memory grows with the
 /// values, not the bytes).
-pub fn aliased_square(name: &'static str, what: &'static str, n: usize) -> Shape {
+pub(crate) fn aliased_square(name: &'static str, what: &'static str, n: usize) -> Shape {
     let list = vec!["1"; n].join(",");
     let aliases = vec!["*a"; n].join(",");
     let text = format!(
@@ -221,13 +221,13 @@ pub fn aliased_square(name: &'static str, what: &'static str, n: usize) -> Shape
 }
 
 /// The most aliased values the input limit holds: 720 aliases of a list of 720 (518,400 values).
-pub fn aliases_at_the_limit() -> Shape {
+pub(crate) fn aliases_at_the_limit() -> Shape {
     aliased_square("aliases-at-the-limit", "720 aliases of a list of 720 numbers: 518,400 values from 5 KB", 720)
 }
 
 /// 2,000 aliases of a list of 2,000: 4 million values from 10 KB (refused; it used to be
 /// accepted, at a gigabyte of memory).
-pub fn aliases_past_the_limit() -> Shape {
+pub(crate) fn aliases_past_the_limit() -> Shape {
     aliased_square("aliases-past-the-limit", "2,000 aliases of a list of 2,000 numbers (refused)", 2000)
 }
 
@@ -243,16 +243,16 @@ fn dense(name: &'static str, what: &'static str, n: usize) -> Shape {
 }
 
 /// As many values as the limit holds, written out: a 1 MB flow list of 520,000 numbers.
-pub fn dense_at_the_limit() -> Shape {
+pub(crate) fn dense_at_the_limit() -> Shape {
     dense("dense-at-the-limit", "a flow list of 520,000 numbers (1 MB), the most values accepted", 520_000)
 }
 
 /// 4 MiB of a flow list of numbers: two million values (refused: more values than the limit).
-pub fn dense_past_the_limit() -> Shape {
+pub(crate) fn dense_past_the_limit() -> Shape {
     dense("dense-past-the-limit", "a 4 MiB flow list of 2 million numbers (refused)", (TARGET_BYTES - 200) / 2)
 }
 
-pub fn all() -> Vec<Shape> {
+pub(crate) fn all() -> Vec<Shape> {
     vec![
         many_labels(),
         many_selector_keys(),

@@ -18,6 +18,7 @@ pub mod migrate;
 pub mod model;
 #[cfg(feature = "yaml-input")]
 pub mod pipeline;
+pub mod plain_ml;
 pub mod query;
 pub mod release_changes;
 pub mod selection;

@@ -6,7 +6,8 @@ pub use explorer_data::api_changes::{ApiChange, Rewrite, Subject, API_CHANGES};
 use explorer_data::releases::Release;
 
 /// The changes a manifest goes through from `from` to `to` (`from` excluded), in order.
-pub fn changes_between(from: Release, to: Release) -> impl Iterator<Item = &'static ApiChange> {
+#[cfg(any(feature = "yaml-input", test))]
+pub(crate) fn changes_between(from: Release, to: Release) -> impl Iterator<Item = &'static ApiChange> {
     let after = |r: Release, than: Release| position(r) > position(than);
     API_CHANGES.iter().filter(move |c| after(c.release, from) && !after(c.release, to))
 }

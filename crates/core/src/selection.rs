@@ -313,6 +313,7 @@ impl Selection {
         match self.v2_support() {
             V2Support::BuiltIn => self.builtin().map(|rt| rt.name.to_string()),
             V2Support::CustomRuntime => Some(CUSTOM_MPI_RUNTIME.into()),
+            V2Support::GeneratedRuntime => Some(crate::plain_ml::runtime_name(&self.name())),
             V2Support::Unsupported => None,
         }
     }
@@ -368,7 +369,8 @@ impl Selection {
             for r in explorer_data::releases::RELEASES {
                 add(&|s| s.release = *r);
             }
-            if self.v2_support() != V2Support::Unsupported {
+            // A generated runtime is always the job's own TrainingRuntime: no scope to pick.
+            if !matches!(self.v2_support(), V2Support::Unsupported | V2Support::GeneratedRuntime) {
                 add(&|s| {
                     s.scope = match s.scope {
                         RuntimeScope::Cluster => RuntimeScope::Namespaced,

@@ -24,8 +24,9 @@ pub struct Line {
     pub path: Path,
 }
 
-/// Renders a path as `spec.trainer.command[0]`, for reports and tests.
-pub fn path_to_string(path: &[PathSeg]) -> String {
+/// Renders a path as `spec.trainer.command[0]`, for the tests of the emitter's paths.
+#[cfg(test)]
+fn path_to_string(path: &[PathSeg]) -> String {
     let mut out = String::new();
     for seg in path {
         match seg {
@@ -129,7 +130,7 @@ pub fn emit_into(value: &Value, sink: &mut impl Sink) {
 }
 
 /// Emits several documents separated by `---`, with optional leading comments per document.
-pub fn emit_documents<'a>(docs: impl IntoIterator<Item = (&'a [String], &'a Value)>) -> Vec<Line> {
+pub(crate) fn emit_documents<'a>(docs: impl IntoIterator<Item = (&'a [String], &'a Value)>) -> Vec<Line> {
     let mut lines = Lines::default();
     for (i, (comments, value)) in docs.into_iter().enumerate() {
         if i > 0 {
@@ -315,7 +316,7 @@ fn must_escape(c: char) -> bool {
 /// A double-quoted string with the escapes YAML, JSON and Python share (`\"`, `\\`, `\n`, `\t`,
 /// `\r`, `\uXXXX`): the YAML emitter and the Python snippet writer both use it. (Not
 /// `serde_json::to_string`: it writes through `std::io`, whose error strings cost KBs of wasm.)
-pub fn double_quoted(s: &str) -> String {
+pub(crate) fn double_quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     push_double_quoted(&mut out, s);
     out

@@ -131,8 +131,12 @@ pub enum V2Support {
     BuiltIn,
     /// No built-in runtime: the platform engineer writes one (plain MPI since v2.1).
     CustomRuntime,
-    /// Nothing in this release (TensorFlow and PaddlePaddle in every release; JAX and XGBoost
-    /// before v2.2). The widget says so and never invents YAML.
+    /// No runtime or mlPolicy upstream in any release (TensorFlow, PaddlePaddle): the migrator
+    /// writes a plain-ML TrainingRuntime per job that keeps the V1 operator's env contract
+    /// (`TF_CONFIG`, `PADDLE_*`), and the panes show that runtime and the TrainJob on it.
+    GeneratedRuntime,
+    /// Nothing in this release (JAX and XGBoost before v2.2). The widget says so and never
+    /// invents YAML.
     Unsupported,
 }
 
@@ -222,6 +226,7 @@ impl Framework {
     pub fn v2_support_in(self, release: &Release) -> V2Support {
         match (self, release.builtin_for(self)) {
             (Framework::Mpi, _) => V2Support::CustomRuntime,
+            (Framework::TensorFlow | Framework::Paddle, _) => V2Support::GeneratedRuntime,
             (_, Some(_)) => V2Support::BuiltIn,
             (_, None) => V2Support::Unsupported,
         }
@@ -349,9 +354,9 @@ mod tests {
     }
 
     #[test]
-    fn unsupported_frameworks_have_no_policy() {
+    fn generated_runtimes_are_the_frameworks_with_no_policy() {
         for f in Framework::ALL {
-            assert_eq!(f.v2_support() == V2Support::Unsupported, f.ml_policy().is_none(), "{f:?}");
+            assert_eq!(f.v2_support() == V2Support::GeneratedRuntime, f.ml_policy().is_none(), "{f:?}");
         }
         // A release without the framework's policy has no runtime for it either.
         for r in RELEASES {

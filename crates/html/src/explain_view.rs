@@ -197,6 +197,7 @@ fn env_html(out: &mut String, group: &PodGroup, c: &ContainerView, links: &impl 
         code(&c.name)
     );
     for (name, value) in c.env.iter() {
+        let value = &value.text();
         let _ = write!(
             out,
             "<tr data-env=\"{}\" data-value=\"{}\"{}><td>{}</td><td>{}</td></tr>",

@@ -27,7 +27,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Clone, Copy, ValueEnum)]
-pub enum ExplainFormat {
+pub(super) enum ExplainFormat {
     Json,
     Yaml,
     /// A summary for people: the pods of each replicatedJob, as the explorer's page words them.
@@ -78,12 +78,12 @@ struct Item {
 }
 
 /// The explanation for the selection a widget URL query names, at the query's release.
-pub fn for_query(query: &str) -> Result<Explanation, String> {
+pub(super) fn for_query(query: &str) -> Result<Explanation, String> {
     explorer_core::explain::selection::for_query(query)
 }
 
 /// `--release v2.1` (or the full tag) as a release line.
-pub fn release_named(name: &str) -> Result<Release, String> {
+pub(super) fn release_named(name: &str) -> Result<Release, String> {
     RELEASES.iter().copied().find(|r| r.line == name || r.tag == name).ok_or_else(|| {
         let lines: Vec<&str> = RELEASES.iter().map(|r| r.line).collect();
         format!("unknown release {name:?}: one of {}", lines.join(", "))
@@ -91,7 +91,7 @@ pub fn release_named(name: &str) -> Result<Release, String> {
 }
 
 /// How to pick another release, or that this one was picked.
-pub fn judged_note(release: Release) -> String {
+pub(super) fn judged_note(release: Release) -> String {
     let lines: Vec<&str> = RELEASES.iter().map(|r| r.line).collect();
     if release.line == NEWEST.line {
         format!(" (the newest; --release {} for another)", lines.join(", "))
@@ -100,7 +100,7 @@ pub fn judged_note(release: Release) -> String {
     }
 }
 
-pub fn render<T: serde::Serialize>(e: &T, format: ExplainFormat) -> Result<String, String> {
+pub(super) fn render<T: serde::Serialize>(e: &T, format: ExplainFormat) -> Result<String, String> {
     match format {
         ExplainFormat::Json | ExplainFormat::Text => explorer_core::terminal::json_pretty(e),
         ExplainFormat::Yaml => {
@@ -263,7 +263,7 @@ fn output(items: &[Item], format: ExplainFormat, release: Option<Release>) -> Re
     }
 }
 
-pub fn run(query: Option<&str>, release: &str, files: &[PathBuf], format: ExplainFormat) -> ExitCode {
+pub(super) fn run(query: Option<&str>, release: &str, files: &[PathBuf], format: ExplainFormat) -> ExitCode {
     let fail = |code: u8, e: String| {
         eprintln!("{}", super::shown(&format!("trainer-explorer: {}", e.replace('\n', " "))));
         ExitCode::from(code)

@@ -40,7 +40,7 @@ fn exported(sel: &Selection, s: Snippet) -> ExportedSnippet<'static> {
 }
 
 /// The post's topic snippets, in the same shape (with a `topic` field).
-pub fn export_topics_json() -> Result<String, String> {
+pub(super) fn export_topics_json() -> Result<String, String> {
     use explorer_core::snippets::topics::{owner, topic, TOPICS};
     let snippets = TOPICS
         .iter()
@@ -62,7 +62,7 @@ pub fn export_topics_json() -> Result<String, String> {
 }
 
 /// Every persona × framework at defaults, or the one selection `query` names.
-pub fn export_json(query: Option<&str>) -> Result<String, String> {
+pub(super) fn export_json(query: Option<&str>) -> Result<String, String> {
     let selections: Vec<Selection> = match query {
         Some(q) => vec![query::parse_strict(q).map_err(|e| e.to_string())?],
         None => Persona::ALL

@@ -12,7 +12,7 @@ const MANIFEST_EXTENSIONS: [&str; 3] = ["yaml", "yml", "json"];
 /// directory's `.yaml`, `.yml` and `.json` files, recursively, sorted by path. The second list
 /// is one message per directory that could not be read (a symlink loop is walked once and then
 /// named).
-pub fn expand(args: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
+pub(super) fn expand(args: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for arg in args {

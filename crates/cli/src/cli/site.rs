@@ -5,7 +5,7 @@
 use clap::Subcommand;
 
 #[derive(Subcommand)]
-pub enum SiteCommand {
+pub(super) enum SiteCommand {
     /// Build the post from post/trainer-v2.md: index.html, and the blog's Markdown export.
     Post {
         /// Exit 1 when the committed index.html differs from what the source renders to.
@@ -38,7 +38,7 @@ pub enum SiteCommand {
     },
 }
 
-pub fn run(command: SiteCommand) -> Result<String, String> {
+pub(super) fn run(command: SiteCommand) -> Result<String, String> {
     match command {
         SiteCommand::Fallback { page, out, check } => fallback(&page, out.as_deref(), check),
         SiteCommand::Post { check, out, export } => post(check, &out, export.as_deref()),

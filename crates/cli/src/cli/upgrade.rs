@@ -6,7 +6,7 @@ use super::{run_batch, FileOutcome, Sink};
 use explorer_data::releases::Release;
 use std::process::ExitCode;
 
-pub fn run(files: &[std::path::PathBuf], from: Release, to: Release, quiet: bool) -> ExitCode {
+pub(super) fn run(files: &[std::path::PathBuf], from: Release, to: Release, quiet: bool) -> ExitCode {
     run_batch(files, ("manifest", "manifests", "rewritten"), Sink::Stdout, |text| {
         let u = explorer_core::upgrade::upgrade(text, from, to)?;
         let report = if quiet { u.lossy_headlines() } else { u.report_text().lines().map(String::from).collect() };

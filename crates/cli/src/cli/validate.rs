@@ -24,14 +24,14 @@ const TRAINER_KINDS: [&str; 3] = ["TrainJob", "TrainingRuntime", "ClusterTrainin
 const V1_NOTE: &str = "a V1 job: Trainer V2 serves no such kind; `trainer-explorer migrate` converts it";
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
-pub enum ValidateFormat {
+pub(super) enum ValidateFormat {
     Text,
     Json,
     Junit,
     Tap,
 }
 
-pub struct Options {
+pub(super) struct Options {
     pub release: Release,
     pub runtimes: Vec<PathBuf>,
     pub skip: Vec<String>,
@@ -469,7 +469,7 @@ fn tap(verdicts: &[Verdict], files: usize, release: Release) -> String {
     out
 }
 
-pub fn run(args: &[PathBuf], options: &Options) -> ExitCode {
+pub(super) fn run(args: &[PathBuf], options: &Options) -> ExitCode {
     let extra = match extra_runtimes(&options.runtimes) {
         Ok(r) => r,
         Err(e) => {

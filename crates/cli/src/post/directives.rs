@@ -6,7 +6,7 @@ use explorer_core::selection::Selection;
 use explorer_core::snippets::{all_snippets, topics, Api, Language, Snippet};
 use explorer_html::highlight::escape_html;
 
-pub enum Directive {
+pub(super) enum Directive {
     Toc,
     Snippet(Snippet),
     Explorer {
@@ -41,7 +41,7 @@ fn get<'a>(attrs: &'a [(String, String)], key: &str) -> Option<&'a str> {
 }
 
 /// Parses a directive line, or returns `None` for any other line.
-pub fn parse(line: &str) -> Option<Result<Directive, String>> {
+pub(super) fn parse(line: &str) -> Option<Result<Directive, String>> {
     let inner = line.trim().strip_prefix("<!--")?.strip_suffix("-->")?.trim();
     let (name, rest) = inner.split_once(' ').unwrap_or((inner, ""));
     let attrs = words(rest);
@@ -121,7 +121,7 @@ fn pod_changes(attrs: &[(String, String)]) -> Result<String, String> {
 
 /// The mount point: `data-*` from the directive, and an empty fallback region that
 /// `fallback::fill_page` fills.
-pub fn explorer_html(attrs: &[(String, String)]) -> String {
+pub(super) fn explorer_html(attrs: &[(String, String)]) -> String {
     let preset = get(attrs, "preset").is_some();
     let mut html = format!("<div class=\"explorer{}\" {}", if preset { " preset" } else { "" }, fallback::MOUNT_ATTR);
     for (k, v) in attrs {
@@ -135,7 +135,7 @@ pub fn explorer_html(attrs: &[(String, String)]) -> String {
 }
 
 /// The Jekyll include for the blog export (the blog kit, embed/kubeflow-blog).
-pub fn explorer_include(attrs: &[(String, String)]) -> String {
+pub(super) fn explorer_include(attrs: &[(String, String)]) -> String {
     let mut out = String::from("{% include trainer-v2-explorer.html");
     for (k, v) in attrs {
         match k.as_str() {
@@ -148,7 +148,7 @@ pub fn explorer_include(attrs: &[(String, String)]) -> String {
 }
 
 /// Checks a mount's attributes describe a valid selection (a typo would show defaults).
-pub fn check_explorer(attrs: &[(String, String)]) -> Result<(), String> {
+pub(super) fn check_explorer(attrs: &[(String, String)]) -> Result<(), String> {
     // `preset` and `sync` shape the mount point, not the selection.
     let q: Vec<String> = attrs
         .iter()

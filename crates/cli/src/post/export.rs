@@ -6,13 +6,13 @@ use super::front_matter::{self, FrontMatter};
 use super::release_text;
 
 /// The post's name as the blog uses it: `<date>-<slug>`, for `_posts/<name>.md` and `images/<name>/`.
-pub fn post_name(meta: &FrontMatter) -> String {
+pub(super) fn post_name(meta: &FrontMatter) -> String {
     let slug = meta.permalink.trim_matches('/').replace('/', "-");
     format!("{}-{slug}", meta.date)
 }
 
 /// The file name Jekyll expects under `_posts/`.
-pub fn file_name(meta: &FrontMatter) -> String {
+pub(super) fn file_name(meta: &FrontMatter) -> String {
     format!("{}.md", post_name(meta))
 }
 
@@ -151,7 +151,7 @@ pub fn markdown_export(source: &str) -> Result<(String, String), String> {
 /// The words a reader reads, at the blog theme's 180 words a minute: the prose and the tables,
 /// not the code blocks, the diagrams, the explorer's fallbacks or the generated views (the
 /// `{% raw %}` blocks), nor the markup.
-pub fn read_minutes(markdown: &str) -> usize {
+pub(super) fn read_minutes(markdown: &str) -> usize {
     let mut prose = String::with_capacity(markdown.len());
     let mut rest = markdown;
     // Cut each span that is not prose, in order of where it starts.

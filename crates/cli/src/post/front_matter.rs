@@ -15,7 +15,7 @@ pub struct FrontMatter {
 }
 
 /// `---\n<yaml>\n---\n<body>`
-pub fn parse(source: &str) -> Result<(FrontMatter, &str), String> {
+pub(super) fn parse(source: &str) -> Result<(FrontMatter, &str), String> {
     let rest = source.strip_prefix("---\n").ok_or("the post must start with a --- front matter block")?;
     let end = rest.find("\n---\n").ok_or("the front matter block is not closed with ---")?;
     let meta: FrontMatter = serde_yaml::from_str(&rest[..end]).map_err(|e| format!("front matter: {e}"))?;

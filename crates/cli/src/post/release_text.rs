@@ -203,7 +203,7 @@ fn agreed(fact: &str, each: impl Fn(&str) -> Result<Release, String>) -> Result<
 }
 
 /// The first release line where the fact holds.
-pub fn since(fact: &str) -> Result<Release, String> {
+pub(super) fn since(fact: &str) -> Result<Release, String> {
     agreed(fact, |f| {
         for r in RELEASES {
             if holds(f, r)? {
@@ -215,7 +215,7 @@ pub fn since(fact: &str) -> Result<Release, String> {
 }
 
 /// The first release line, after the fact arrived, where it no longer holds.
-pub fn removed(fact: &str) -> Result<Release, String> {
+pub(super) fn removed(fact: &str) -> Result<Release, String> {
     agreed(fact, |f| {
         let first = since(f)?;
         for r in RELEASES.iter().skip_while(|r| r.line != first.line) {
@@ -228,13 +228,13 @@ pub fn removed(fact: &str) -> Result<Release, String> {
 }
 
 /// The line with every `{{…}}` replaced by its value.
-pub fn expand(line: &str) -> Result<String, String> {
+pub(super) fn expand(line: &str) -> Result<String, String> {
     expand_keeping(line, &[])
 }
 
 /// The text with every `{{…}}` replaced by its value, except the placeholders named in `keep`,
 /// which are left as they are (the page template's `{{title}}` and `{{body}}`).
-pub fn expand_keeping(text: &str, keep: &[&str]) -> Result<String, String> {
+pub(super) fn expand_keeping(text: &str, keep: &[&str]) -> Result<String, String> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(start) = rest.find("{{") {
@@ -284,6 +284,10 @@ fn v2_way(framework: Framework) -> String {
         (V2Support::CustomRuntime, _) => {
             format!("a runtime you write with `mlPolicy.{}`", framework.ml_policy().unwrap_or("mpi"))
         }
+        (V2Support::GeneratedRuntime, _) => format!(
+            "none upstream: `migrate` writes a plain-ML runtime for each job that keeps {}",
+            if framework == Framework::TensorFlow { "`TF_CONFIG`" } else { "the `PADDLE_*` variables" }
+        ),
         _ => format!("no equivalent in {}: keep it on {V1_OPERATOR}", NEWEST.tag),
     }
 }

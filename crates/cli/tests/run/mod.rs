@@ -5,12 +5,12 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 /// The CLI run with `args`.
-pub fn cli(args: &[&str]) -> Output {
+pub(crate) fn cli(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_trainer-explorer")).args(args).output().unwrap()
 }
 
 /// The CLI run with `args` and `stdin` piped in.
-pub fn cli_with_stdin(args: &[&str], stdin: &str) -> Output {
+pub(crate) fn cli_with_stdin(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_trainer-explorer"))
         .args(args)
         .stdin(Stdio::piped())
@@ -24,6 +24,6 @@ pub fn cli_with_stdin(args: &[&str], stdin: &str) -> Output {
 }
 
 /// What the CLI wrote, as text.
-pub fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
 }

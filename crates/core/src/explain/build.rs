@@ -7,7 +7,7 @@
 //! 4. the objects each component builder adds (`objects.rs`).
 
 use super::plugins::{self, Policy};
-use super::{env_text, ContainerView, Input, JobSetView, MountView, Object, PodGroup, Rejection, ReplicatedJobView};
+use super::{ContainerView, EnvValue, Input, JobSetView, MountView, Object, PodGroup, Rejection, ReplicatedJobView};
 use crate::model::pod::{Container, ContainerPort, EnvVar, Resources};
 use crate::model::v2::ReplicatedJob;
 use crate::model::vecmap::VecMap;
@@ -15,20 +15,19 @@ use crate::model::Value;
 use explorer_data::releases::{Release, ResourcesPerNodeRule};
 
 /// pkg/constants/constants.go:41,66,69,92 at v2.3.0.
-pub const ANCESTOR_LABEL: &str = "trainer.kubeflow.org/trainjob-ancestor-step";
-pub const ANCESTOR_TRAINER: &str = "trainer";
-pub const NODE: &str = "node";
-pub const LAUNCHER: &str = "launcher";
-pub const DATASET_INITIALIZER: &str = "dataset-initializer";
-pub const MODEL_INITIALIZER: &str = "model-initializer";
+pub(super) const ANCESTOR_LABEL: &str = "trainer.kubeflow.org/trainjob-ancestor-step";
+pub(super) const ANCESTOR_TRAINER: &str = "trainer";
+pub(super) const NODE: &str = "node";
+pub(super) const LAUNCHER: &str = "launcher";
+pub(super) const DATASET_INITIALIZER: &str = "dataset-initializer";
+pub(super) const MODEL_INITIALIZER: &str = "model-initializer";
 /// constants.go:72 `ContainerTrainerPort`.
-pub const TRAINER_PORT: i64 = 29500;
-/// constants.go:297 `JobCompletionIndexFieldPath`: the downward-API path of a pod's index.
-pub const COMPLETION_INDEX: &str = "metadata.annotations['batch.kubernetes.io/job-completion-index']";
+pub(super) const TRAINER_PORT: i64 = 29500;
+pub use crate::plain_ml::COMPLETION_INDEX;
 
 /// The controller's `runtime.PodSet` (pkg/runtime/runtime.go:63-78), for one replicatedJob.
 #[derive(Clone, Debug)]
-pub struct PodSet {
+pub(super) struct PodSet {
     pub name: String,
     pub ancestor: Option<String>,
     pub count: u32,
@@ -47,18 +46,18 @@ pub struct PodSet {
     pub pod_annotations: VecMap<String, String>,
 }
 
-pub struct Built {
+pub(super) struct Built {
     pub jobset: JobSetView,
     pub pods: Vec<PodGroup>,
     pub objects: Vec<Object>,
 }
 
-pub fn job_name(input: Input) -> String {
+pub(super) fn job_name(input: Input) -> String {
     input.job.metadata.name.clone().unwrap_or_default()
 }
 
 /// The headless Service's name: `network.subdomain`, else the TrainJob's name (jobset.go:281-284).
-pub fn subdomain(input: Input) -> String {
+pub(super) fn subdomain(input: Input) -> String {
     let custom = input.runtime.spec.template.spec.network.as_ref().and_then(|n| match n {
         Value::Object(m) => match m.get("subdomain") {
             Some(Value::String(s)) => Some(s.clone()),
@@ -74,7 +73,7 @@ fn ancestor_of(rjob: &ReplicatedJob) -> Option<String> {
 }
 
 /// Upsert by name, as `apply.UpsertEnvVars`: replace in place, else append.
-pub fn upsert_env(env: &mut Vec<EnvVar>, vars: impl IntoIterator<Item = EnvVar>) {
+pub(super) fn upsert_env(env: &mut Vec<EnvVar>, vars: impl IntoIterator<Item = EnvVar>) {
     for var in vars {
         match env.iter_mut().find(|e| e.name == var.name) {
             Some(slot) => *slot = var,
@@ -83,7 +82,7 @@ pub fn upsert_env(env: &mut Vec<EnvVar>, vars: impl IntoIterator<Item = EnvVar>)
     }
 }
 
-pub fn upsert_port(ports: &mut Vec<ContainerPort>, port: i64) {
+pub(super) fn upsert_port(ports: &mut Vec<ContainerPort>, port: i64) {
     if !ports.iter().any(|p| p.container_port == port) {
         ports.push(ContainerPort { container_port: port, name: None, protocol: None });
     }
@@ -91,7 +90,7 @@ pub fn upsert_port(ports: &mut Vec<ContainerPort>, port: i64) {
 
 /// `apply.UpsertVolumeMounts` (pkg/apply/apply.go:55-59,72-74): a mount replaces the one at the
 /// same path, else it is appended; one volume may be mounted at several paths.
-pub fn upsert_mount(c: &mut Container, name: &str, path: &str, read_only: bool) {
+pub(super) fn upsert_mount(c: &mut Container, name: &str, path: &str, read_only: bool) {
     let mut mount = crate::tree!({"name": name, "mountPath": path});
     if read_only {
         if let Value::Object(m) = &mut mount {
@@ -106,7 +105,7 @@ pub fn upsert_mount(c: &mut Container, name: &str, path: &str, read_only: bool) 
 }
 
 /// `apply.UpsertVolumes` (apply.go:49-53): by volume name.
-pub fn upsert_volume(volumes: &mut Vec<Value>, volume: Value) {
+pub(super) fn upsert_volume(volumes: &mut Vec<Value>, volume: Value) {
     let name = |v: &Value| match v {
         Value::Object(o) => o.get("name").cloned(),
         _ => None,
@@ -118,7 +117,7 @@ pub fn upsert_volume(volumes: &mut Vec<Value>, volume: Value) {
     }
 }
 
-pub fn field_ref_env(name: &str, path: &str) -> EnvVar {
+pub(super) fn field_ref_env(name: &str, path: &str) -> EnvVar {
     EnvVar { name: name.into(), value: None, value_from: Some(crate::tree!({"fieldRef": {"fieldPath": path}})) }
 }
 
@@ -202,7 +201,7 @@ fn pod_fields(spec: &crate::model::pod::PodSpec) -> crate::model::Map {
 }
 
 /// `IdentifyPodNetwork` (jobset.go:285-297): replica-major, then pod index.
-pub fn endpoints(input: Input, name: &str, replicas: u32, count: u32) -> Vec<String> {
+pub(super) fn endpoints(input: Input, name: &str, replicas: u32, count: u32) -> Vec<String> {
     let job = job_name(input);
     let sub = subdomain(input);
     (0..replicas)
@@ -211,7 +210,7 @@ pub fn endpoints(input: Input, name: &str, replicas: u32, count: u32) -> Vec<Str
         .collect()
 }
 
-pub fn run(input: Input, release: Release) -> Result<Built, Rejection> {
+pub(super) fn run(input: Input, release: Release) -> Result<Built, Rejection> {
     let mut sets = pod_sets(input, release);
     let policy = Policy::of(input);
     let mpi = plugins::enforce(input, release, &policy, &mut sets)?;
@@ -328,7 +327,7 @@ pub fn run(input: Input, release: Release) -> Result<Built, Rejection> {
 /// patch's `trainingRuntimeSpec.template.metadata` over them in patch order
 /// (trainingruntime.go:144-161 @v2.3.0), or (v2.0-v2.1) the TrainJob's `spec.labels` and
 /// `spec.annotations` (trainingruntime.go:126-141 @v2.1.0).
-pub fn propagated_metadata(input: Input) -> (VecMap<String, String>, VecMap<String, String>) {
+pub(super) fn propagated_metadata(input: Input) -> (VecMap<String, String>, VecMap<String, String>) {
     let meta = input.runtime.spec.template.metadata.clone().unwrap_or_default();
     let (mut labels, mut annotations) = (meta.labels, meta.annotations);
     let strings = |v: Option<&Value>, into: &mut VecMap<String, String>| {
@@ -376,7 +375,7 @@ fn env_from(c: &Container) -> Vec<String> {
         .collect()
 }
 
-pub fn container_view(c: &Container) -> ContainerView {
+pub(super) fn container_view(c: &Container) -> ContainerView {
     let text = |o: &crate::model::Map, k: &str| match o.get(k) {
         Some(Value::String(s)) => Some(s.clone()),
         _ => None,
@@ -401,7 +400,7 @@ pub fn container_view(c: &Container) -> ContainerView {
         ports: c.ports.iter().map(|p| p.container_port).collect(),
         port_names: c.ports.iter().filter_map(|p| Some((p.container_port, p.name.clone()?))).collect(),
         resources: c.resources.clone().filter(|r| !r.is_empty()),
-        env: c.env.iter().map(|e| (e.name.clone(), env_text(e))).collect(),
+        env: c.env.iter().map(|e| (e.name.clone(), EnvValue::of(e))).collect(),
         env_from: env_from(c),
         volume_mounts: mounts,
         security_context: c.security_context.clone(),

@@ -7,11 +7,10 @@
 use super::build::{job_name, upsert_mount, upsert_volume, PodSet, ANCESTOR_TRAINER, NODE};
 use super::{Input, Object, Rejection};
 use crate::model::pod::Container;
-use crate::model::vecmap::VecMap;
 use crate::model::Value;
 use explorer_data::releases::Release;
 
-pub const INSTALLER: &str = "flux-installer";
+pub(super) const INSTALLER: &str = "flux-installer";
 const INSTALLER_IMAGE: &str = "ghcr.io/converged-computing/flux-view-ubuntu:tag-jammy";
 const INSTALL_VOLUME: &str = "flux-install";
 const INSTALL_PATH: &str = "/mnt/flux";
@@ -23,7 +22,7 @@ const MEMORY_PATH: &str = "/dev/shm";
 const SPACK_VOLUME: &str = "spack-install";
 const SPACK_PATH: &str = "/opt/software";
 
-pub fn is_flux(input: Input) -> bool {
+pub(super) fn is_flux(input: Input) -> bool {
     input.runtime.spec.ml_policy.as_ref().is_some_and(|m| m.flux.is_some())
 }
 
@@ -40,7 +39,7 @@ fn entrypoint_config(job: &str) -> String {
 }
 
 /// `Validate` (:95-131; v2.2.1 :104-129 reads the runtime's `numProcPerNode` only).
-pub fn validate(input: Input, release: Release) -> Vec<Rejection> {
+pub(super) fn validate(input: Input, release: Release) -> Vec<Rejection> {
     if !is_flux(input) {
         return vec![];
     }
@@ -85,7 +84,7 @@ fn installer_image(input: Input, trainer: Option<&Container>) -> String {
 
 /// `EnforceMLPolicy` (:134-211). The command the TrainJob's trainer runs becomes Flux's entrypoint
 /// with the original command line as its argument; `Err` where the controller would fail.
-pub fn enforce(input: Input, sets: &mut [PodSet]) -> Result<Option<Vec<String>>, Rejection> {
+pub(super) fn enforce(input: Input, sets: &mut [PodSet]) -> Result<Option<Vec<String>>, Rejection> {
     if !is_flux(input) {
         return Ok(None);
     }
@@ -143,31 +142,18 @@ pub fn enforce(input: Input, sets: &mut [PodSet]) -> Result<Option<Vec<String>>,
 }
 
 /// `Build` (:213-233): the scripts' ConfigMap and the CURVE certificate Secret.
-pub fn objects(input: Input) -> Vec<Object> {
+pub(super) fn objects(input: Input) -> Vec<Object> {
     if !is_flux(input) {
         return vec![];
     }
     let job = job_name(input);
-    let data = |pairs: &[(&str, &str)]| -> VecMap<String, String> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
-    };
     vec![
-        Object {
-            kind: "ConfigMap".into(),
-            name: entrypoint_config(&job),
-            created_by: "Trainer controller (Flux plugin)".into(),
-            when: "every reconcile, with the JobSet".into(),
-            data: Some(data(&[
+        Object::new("ConfigMap", entrypoint_config(&job), "Trainer controller (Flux plugin)", "every reconcile, with the JobSet")
+            .described(&[
                 ("init.sh", "copies Flux from the installer image into /mnt/flux (the flux-installer init container runs it)"),
                 ("entrypoint.sh", "starts the Flux brokers on every node and submits the trainer's command with flux run -N <numNodes> -n <numNodes × numProcPerNode>"),
-            ])),
-        },
-        Object {
-            kind: "Secret".into(),
-            name: format!("{job}-flux-curve"),
-            created_by: "Trainer controller (Flux plugin)".into(),
-            when: "every reconcile, with the JobSet".into(),
-            data: Some(data(&[("curve.cert", "the brokers' ZeroMQ CURVE key pair, derived from the TrainJob's UID")])),
-        },
+            ]),
+        Object::new("Secret", format!("{job}-flux-curve"), "Trainer controller (Flux plugin)", "every reconcile, with the JobSet")
+            .described(&[("curve.cert", "the brokers' ZeroMQ CURVE key pair, derived from the TrainJob's UID")]),
     ]
 }

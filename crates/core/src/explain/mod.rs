@@ -13,6 +13,7 @@
 mod build;
 pub mod crd;
 mod flux;
+pub(crate) mod memo;
 mod objects;
 pub mod patch;
 mod plugins;
@@ -65,7 +66,7 @@ pub struct Legacy {
 }
 
 /// A TrainJob with nothing outside the typed model.
-pub static NO_LEGACY: Legacy =
+pub(crate) static NO_LEGACY: Legacy =
     Legacy { num_proc_per_node: None, pod_settings: Vec::new(), labels: None, annotations: None };
 
 /// A TrainJob and the runtime it references. `counts` lines up with the runtime's
@@ -96,7 +97,7 @@ impl<'a> Input<'a> {
 
     /// The TrainJob and runtime as the API server receives them: as written, or else the typed
     /// models with the legacy fields put back.
-    pub fn as_json(&self) -> (Cow<'a, serde_json::Value>, Cow<'a, serde_json::Value>) {
+    pub(crate) fn as_json(&self) -> (Cow<'a, serde_json::Value>, Cow<'a, serde_json::Value>) {
         if let Some(w) = self.written {
             return (Cow::Borrowed(w.job), Cow::Borrowed(w.runtime));
         }
@@ -202,8 +203,9 @@ pub struct ContainerView {
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub port_names: std::collections::BTreeMap<i64, String>,
     pub resources: Option<Resources>,
-    /// Name to value; a value that varies per pod is its source, `fieldRef:PATH`.
-    pub env: VecMap<String, String>,
+    /// Name to value, as [`EnvValue`] tells: one text for every pod, the source Kubernetes fills
+    /// it from in each pod, or (V1, where the operator writes each pod) one entry per pod.
+    pub env: VecMap<String, EnvValue>,
     /// Whole Secrets or ConfigMaps read as env: `secretRef:NAME`, `configMapRef:NAME`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub env_from: Vec<String>,
@@ -233,8 +235,48 @@ pub struct Object {
     pub name: String,
     pub created_by: String,
     pub when: String,
+    /// Content the controller writes at creation, key by key, exactly as it writes it (a
+    /// ConfigMap's `data`: a hostfile, a script).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<VecMap<String, String>>,
+    /// Keys the real object also holds whose content is not known here (a key pair generated at
+    /// creation) or not written out, each with a sentence on what it holds. Apart from `data`, so
+    /// a script never takes a description for content.
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
+    pub described: VecMap<String, String>,
+    /// How the content changes after creation, when the controller rewrites it as pods run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<String>,
+    /// The object's `spec` as the controller writes it, in Kubernetes' shape (a V1
+    /// HorizontalPodAutoscaler's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spec: Option<serde_json::Value>,
+}
+
+impl Object {
+    pub fn new(kind: &str, name: String, created_by: &str, when: &str) -> Object {
+        Object {
+            kind: kind.into(),
+            name,
+            created_by: created_by.into(),
+            when: when.into(),
+            data: None,
+            described: VecMap::new(),
+            changes: None,
+            spec: None,
+        }
+    }
+
+    /// Keys whose content is only described (see `described`).
+    pub fn described(mut self, keys: &[(&str, &str)]) -> Object {
+        self.described = keys.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        self
+    }
+
+    pub fn changes(mut self, how: &str) -> Object {
+        self.changes = Some(how.into());
+        self
+    }
 }
 
 /// One error the API server or the validating webhook answers instead of creating anything:
@@ -283,7 +325,7 @@ pub fn explain(input: Input, release: Release) -> Explanation {
 pub const MAX_PODS: u64 = 150_000;
 
 /// The message for a job of `pods` pods, above [`MAX_PODS`].
-pub fn too_many_pods(pods: u64) -> String {
+pub(crate) fn too_many_pods(pods: u64) -> String {
     format!(
         "{pods} pods: no Kubernetes cluster runs that many (the supported limit is {MAX_PODS} pods per cluster), \
          so explain does not model them"
@@ -291,10 +333,11 @@ pub fn too_many_pods(pods: u64) -> String {
 }
 
 /// `spec.managedBy`'s default (pkg/util/trainjob/trainjob.go:33 @v2.3.0).
-pub const TRAINJOB_CONTROLLER: &str = "trainer.kubeflow.org/trainjob-controller";
+pub(crate) const TRAINJOB_CONTROLLER: &str = "trainer.kubeflow.org/trainjob-controller";
 /// The GPUs per node Trainer reads from a runtime alone, for a TrainJob without
 /// `resourcesPerNode` (see `plugins::resources_per_node`): what MPI's slots follow from v2.1.
-pub fn runtime_gpus_per_node(runtime: &TrainingRuntime) -> u64 {
+#[cfg(feature = "migrate")]
+pub(crate) fn runtime_gpus_per_node(runtime: &TrainingRuntime) -> u64 {
     let job = TrainJob {
         api_version: crate::model::v2::API_VERSION.into(),
         kind: "TrainJob".into(),
@@ -324,12 +367,71 @@ impl Explanation {
     }
 }
 
+/// One env variable of a group of pods, as data a script reads without parsing strings.
+///
+/// The JSON is a string when every pod has the same text (most variables, so the common case
+/// stays `"NAME": "value"`); Kubernetes' own `{"valueFrom": {...}}` when Kubernetes fills it in each
+/// pod (a V2 pod template's completion index, a Secret's key), so a reader who knows a pod spec
+/// knows it; and `{"perPod": [...]}` when the operator wrote a different value into each pod (V1):
+/// index `i` is pod `i`'s value, `null` where that pod has no such variable (an empty value is
+/// `""`, so the two stay apart). One entry per pod rather than a map of distinct values: a script
+/// asks "what does pod 3 get", and reads it as `perPod[3]`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum EnvValue {
+    Text(String),
+    From {
+        #[serde(rename = "valueFrom")]
+        value_from: Value,
+    },
+    PerPod {
+        /// The first [`v1::PODS_MODELLED`] pods at most, in index order (the pods past them
+        /// differ from these only by their index).
+        #[serde(rename = "perPod")]
+        per_pod: Vec<Option<EnvValue>>,
+        /// How many pods the group has, for the text form's "(the first 16 of 64 pods)".
+        #[serde(skip)]
+        pods: u32,
+    },
+}
+
+impl EnvValue {
+    /// An env var's value as Kubernetes gives it to the pod: its text, or its source.
+    pub fn of(var: &EnvVar) -> EnvValue {
+        match (&var.value, &var.value_from) {
+            (None, Some(from)) => EnvValue::From { value_from: from.clone() },
+            (value, _) => EnvValue::Text(value.clone().unwrap_or_default()),
+        }
+    }
+
+    /// How the value reads in a line of text (the HTML view, the pod comparison): the value, the
+    /// source as `fieldRef:PATH` or `secretKeyRef:NAME/KEY`, or `per pod: ["0",null]`.
+    pub fn text(&self) -> String {
+        match self {
+            EnvValue::Text(text) => text.clone(),
+            EnvValue::From { value_from } => source_text(value_from),
+            EnvValue::PerPod { per_pod, pods } => {
+                let texts: Vec<Option<String>> = per_pod.iter().map(|v| v.as_ref().map(EnvValue::text)).collect();
+                let list = serde_json::to_string(&texts).unwrap_or_default();
+                let more = if *pods as usize > per_pod.len() {
+                    format!(" (the first {} of {pods} pods)", per_pod.len())
+                } else {
+                    String::new()
+                };
+                format!("per pod: {list}{more}")
+            }
+        }
+    }
+}
+
 /// How an env var reads in the view: its value, or where a per-pod value comes from.
 pub fn env_text(var: &EnvVar) -> String {
-    if let Some(v) = &var.value {
-        return v.clone();
-    }
-    let Some(Value::Object(from)) = &var.value_from else { return String::new() };
+    EnvValue::of(var).text()
+}
+
+/// A `valueFrom` in one line: `fieldRef:PATH`, `KIND:NAME/KEY`.
+fn source_text(from: &Value) -> String {
+    let Value::Object(from) = from else { return String::new() };
     match from.iter().next() {
         Some((kind, Value::Object(sel))) if kind == "fieldRef" => match sel.get("fieldPath") {
             Some(Value::String(path)) => format!("fieldRef:{path}"),

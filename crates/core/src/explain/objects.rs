@@ -14,7 +14,7 @@ const CONTROLLER: &str = "Trainer controller";
 
 /// builder.go:42-101: each initializer's container gets `STORAGE_URI` from the TrainJob, then the
 /// TrainJob's env for it (pkg/runtime/framework/plugins/jobset/constants/constants.go:25).
-pub fn initializer_env(input: Input, ancestor: Option<&str>, containers: &mut [Container]) {
+pub(super) fn initializer_env(input: Input, ancestor: Option<&str>, containers: &mut [Container]) {
     let Some(init) = &input.job.spec.initializer else { return };
     let (step, source) = match ancestor {
         Some(DATASET_INITIALIZER) => (DATASET_INITIALIZER, init.dataset.as_ref()),
@@ -37,12 +37,12 @@ pub fn initializer_env(input: Input, ancestor: Option<&str>, containers: &mut [C
 }
 
 fn object(kind: &str, name: String, created_by: &str, when: &str, data: Option<VecMap<String, String>>) -> Object {
-    Object { kind: kind.into(), name, created_by: created_by.into(), when: when.into(), data }
+    Object { data, ..Object::new(kind, name, created_by, when) }
 }
 
 /// The MPI hostfile (mpi.go:316-342): one `<host> slots=N` line per node pod, for the `node`
 /// job and, with `runLauncherAsNode`, the launcher, in the runtime's replicatedJob order.
-pub fn hostfile(input: Input, sets: &[PodSet], mpi: &MpiOutcome) -> String {
+pub(super) fn hostfile(input: Input, sets: &[PodSet], mpi: &MpiOutcome) -> String {
     let mut out = String::new();
     for ps in sets.iter().filter(|ps| ps.name == NODE || (mpi.launcher_as_node && ps.name == LAUNCHER)) {
         for host in endpoints(input, &ps.name, ps.runtime_replicas, ps.count) {
@@ -52,7 +52,7 @@ pub fn hostfile(input: Input, sets: &[PodSet], mpi: &MpiOutcome) -> String {
     out
 }
 
-pub fn objects(input: Input, release: Release, sets: &[PodSet], mpi: Option<&MpiOutcome>) -> Vec<Object> {
+pub(super) fn objects(input: Input, release: Release, sets: &[PodSet], mpi: Option<&MpiOutcome>) -> Vec<Object> {
     let name = job_name(input);
     let mut out = vec![];
     if release.controller.runtime_snapshot {
@@ -60,20 +60,19 @@ pub fn objects(input: Input, release: Release, sets: &[PodSet], mpi: Option<&Mpi
         // clustertrainingruntime.go): the first reconcile copies the runtime; every later one reads
         // the copy, so editing the runtime afterwards does not change this job. New in v2.3.0:
         // before, every reconcile reads the runtime itself.
-        out.push(object(
-            "ConfigMap",
-            format!("{name}-runtime-snapshot"),
-            CONTROLLER,
-            "first reconcile, before anything else; later reconciles read it instead of the runtime",
-            Some(
-                [(
-                    "runtime".to_string(),
-                    format!("the {} `{}` as YAML", runtime_kind(input), input.job.spec.runtime_ref.name),
-                )]
-                .into_iter()
-                .collect(),
-            ),
-        ));
+        out.push(
+            object(
+                "ConfigMap",
+                format!("{name}-runtime-snapshot"),
+                CONTROLLER,
+                "first reconcile, before anything else; later reconciles read it instead of the runtime",
+                None,
+            )
+            .described(&[(
+                "runtime",
+                &format!("the {} `{}` as YAML", runtime_kind(input), input.job.spec.runtime_ref.name),
+            )]),
+        );
     }
     // jobset.go:325-436; :338-342 once it exists, it is re-applied only while the TrainJob or
     // the JobSet is suspended (the same check at v2.0.1, jobset.go:253-264).
@@ -85,22 +84,22 @@ pub fn objects(input: Input, release: Release, sets: &[PodSet], mpi: Option<&Mpi
     out.push(object("JobSet", name.clone(), "Trainer controller (JobSet plugin)", when, None));
     if let Some(mpi) = mpi {
         // mpi.go:265-310: created once (immutable), an ECDSA P-521 key pair.
-        out.push(object(
-            "Secret",
-            format!("{name}-mpi-ssh-auth"),
-            "Trainer controller (MPI plugin)",
-            "first reconcile; never updated (immutable)",
-            Some(
-                [
-                    ("ssh-privatekey", "generated ECDSA P-521 key (PEM)"),
-                    ("ssh-publickey", "its public key (authorized_keys format)"),
-                ]
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            ),
-        ));
-        // mpi.go:276,316-342, mounted at /etc/mpi/hostfile on the launcher.
+        out.push(
+            object(
+                "Secret",
+                format!("{name}-mpi-ssh-auth"),
+                "Trainer controller (MPI plugin)",
+                "first reconcile; never updated (immutable)",
+                None,
+            )
+            .described(&[
+                ("ssh-privatekey", "an ECDSA P-521 key generated at creation (PEM)"),
+                ("ssh-publickey", "its public key (authorized_keys format)"),
+            ]),
+        );
+        // mpi.go:276,316-342, mounted at /etc/mpi/hostfile on the launcher. Applied with the same
+        // content on every reconcile: the node pods' names are known before any runs (unlike the
+        // V1 MPI operators' discover_hosts.sh), so nothing is rewritten as pods start.
         out.push(object(
             "ConfigMap",
             format!("{name}-mpi-hostfile"),

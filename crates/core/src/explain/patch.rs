@@ -141,7 +141,7 @@ fn job_patches(input: Input) -> Vec<JobPatch> {
 
 /// The runtime as the controller sees it once the TrainJob's pod settings are merged in. A patch
 /// naming a job the runtime lacks changes nothing (the webhook refuses it first, validate.rs).
-pub fn patched_runtime(input: Input) -> TrainingRuntime {
+pub(crate) fn patched_runtime(input: Input) -> TrainingRuntime {
     let mut runtime = input.runtime.clone();
     for patch in job_patches(input) {
         let Some(rjob) = runtime.spec.template.spec.replicated_jobs.iter_mut().find(|r| r.name == patch.job) else {

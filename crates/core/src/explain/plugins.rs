@@ -19,7 +19,7 @@ use crate::release_changes::Subject;
 use explorer_data::releases::{Controller, Release, TorchProcs};
 
 /// Which ML policy the runtime sets.
-pub struct Policy {
+pub(super) struct Policy {
     pub torch: bool,
     pub mpi: Option<MpiPolicy>,
     pub jax: bool,
@@ -27,7 +27,7 @@ pub struct Policy {
 }
 
 impl Policy {
-    pub fn of(input: Input) -> Policy {
+    pub(super) fn of(input: Input) -> Policy {
         let ml = input.runtime.spec.ml_policy.as_ref();
         Policy {
             torch: ml.is_some_and(|m| m.torch.is_some()),
@@ -39,14 +39,14 @@ impl Policy {
 }
 
 /// What the MPI plugin decided, for the hostfile and the Secret.
-pub struct MpiOutcome {
+pub(super) struct MpiOutcome {
     pub launcher_as_node: bool,
     pub slots: u32,
 }
 
 /// `numProcPerNode` as torch resolves it: `auto`, a number, or (v2.0-v2.1) `cpu` or `gpu`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Procs {
+pub(super) enum Procs {
     Auto,
     Cpu,
     Gpu,
@@ -54,7 +54,7 @@ pub enum Procs {
 }
 
 impl Procs {
-    pub fn text(self) -> String {
+    pub(super) fn text(self) -> String {
         match self {
             Procs::Auto => "auto".into(),
             Procs::Cpu => "cpu".into(),
@@ -64,7 +64,7 @@ impl Procs {
     }
 
     /// The strings v2.0-v2.1's torch webhook admits (torch.go:66-73 @v2.1.0).
-    pub fn parse(text: &str) -> Option<Procs> {
+    pub(super) fn parse(text: &str) -> Option<Procs> {
         match text {
             "auto" => Some(Procs::Auto),
             "cpu" => Some(Procs::Cpu),
@@ -103,7 +103,7 @@ fn requested_procs(input: Input, release: Release) -> Procs {
 /// trainer container's (torch.go:127-130, mpi.go:132-135, xgboost.go:104-108), found the way
 /// `ExtractResourcePerNodeFromRuntime` does (pkg/runtime/runtime.go:254-277): the first
 /// replicatedJob named `node` or with the trainer ancestor, its `node` container.
-pub fn resources_per_node(input: Input) -> Option<Resources> {
+pub(super) fn resources_per_node(input: Input) -> Option<Resources> {
     if let Some(r) = input.job.spec.trainer.as_ref().and_then(|t| t.resources_per_node.clone()) {
         return Some(r);
     }
@@ -124,7 +124,7 @@ pub fn resources_per_node(input: Input) -> Option<Resources> {
 
 /// `GetNumGPUPerNode` (runtime.go:280-298): the first resource whose name contains "gpu", from
 /// requests, else from limits.
-pub fn gpus(res: Option<&Resources>) -> u64 {
+pub(super) fn gpus(res: Option<&Resources>) -> u64 {
     let Some(res) = res else { return 0 };
     let first_gpu = |list: &crate::model::Map| {
         list.iter().find(|(k, _)| k.to_lowercase().contains("gpu")).and_then(|(_, v)| ceil_value(v)).unwrap_or(0)
@@ -153,7 +153,7 @@ fn cpu_count(n: u64) -> Procs {
 }
 
 /// `PET_NPROC_PER_NODE` as the release's torch plugin resolves it.
-pub fn torch_procs(input: Input, release: Release) -> Procs {
+pub(super) fn torch_procs(input: Input, release: Release) -> Procs {
     let requested = requested_procs(input, release);
     match release.controller.torch_procs {
         // torch.go:121-135 @v2.3.0 (:108-122 @v2.1.0): `auto` (or `cpu`) without GPUs is the
@@ -219,7 +219,7 @@ fn trainer_container<'s>(input: Input, sets: &'s mut [PodSet]) -> Option<(u32, &
     Some((count, ps.containers.iter_mut().find(|c| c.name == NODE)?))
 }
 
-pub fn enforce(
+pub(super) fn enforce(
     input: Input,
     release: Release,
     policy: &Policy,
@@ -302,7 +302,7 @@ fn torch(input: Input, release: Release, sets: &mut [PodSet], coordinator: &str,
 
 /// `torch.envInjection.targets[]` as (jobName, containerName) pairs
 /// (pkg/apis/trainer/v1alpha1/trainingruntime_types.go:218-250).
-pub fn env_injection_targets(input: Input) -> Vec<(String, String)> {
+pub(super) fn env_injection_targets(input: Input) -> Vec<(String, String)> {
     let torch = input.runtime.spec.ml_policy.as_ref().and_then(|m| m.torch.as_ref());
     let Some(Value::Object(injection)) = torch.and_then(|t| t.get("envInjection")) else { return vec![] };
     let Some(Value::Array(targets)) = injection.get("targets") else { return vec![] };
@@ -450,7 +450,7 @@ fn hostfile_volume(job: &str) -> Value {
 }
 
 /// The quantity a reader wrote, if it is not one Kubernetes would read.
-pub fn bad_quantity(res: &Resources) -> Option<(String, Value)> {
+pub(super) fn bad_quantity(res: &Resources) -> Option<(String, Value)> {
     res.limits
         .iter()
         .map(|(k, v)| (format!("limits.{k}"), v))

@@ -39,7 +39,7 @@ fn policy(input: Input<'_>) -> Option<(Scheduler, Option<&crate::model::Map>)> {
 }
 
 /// `EnforcePodGroupPolicy`: coscheduling.go:85-90, volcano.go:132-138.
-pub fn enforce(input: Input, sets: &mut [PodSet]) {
+pub(super) fn enforce(input: Input, sets: &mut [PodSet]) {
     let name = job_name(input);
     for ps in sets.iter_mut() {
         match policy(input) {
@@ -77,7 +77,7 @@ fn pod_requests(containers: &[Container], init: &[Container]) -> BTreeMap<String
 
 /// The PodGroup: every pod set's count and requests times its count (coscheduling.go:108-141,
 /// volcano.go:153-215), with the queue, priority class and timeout the runtime sets.
-pub fn objects(input: Input, sets: &[PodSet]) -> Vec<Object> {
+pub(super) fn objects(input: Input, sets: &[PodSet]) -> Vec<Object> {
     let Some((scheduler, source)) = policy(input) else { return vec![] };
     let jobset_annotations = super::build::propagated_metadata(input).1;
     let members: u32 = sets.iter().map(|s| s.count).sum();
@@ -120,11 +120,11 @@ pub fn objects(input: Input, sets: &[PodSet]) -> Vec<Object> {
             ("Trainer controller (Volcano plugin)", "with the JobSet; updated only while the TrainJob is suspended")
         }
     };
-    vec![Object { kind: "PodGroup".into(), name, created_by: created_by.into(), when: when.into(), data: Some(data) }]
+    vec![Object { data: Some(data), ..Object::new("PodGroup", name, created_by, when) }]
 }
 
 /// The Volcano webhook (volcano.go:96-101): a queue annotation, when set, must name a queue.
-pub fn validate(input: Input) -> Vec<Rejection> {
+pub(super) fn validate(input: Input) -> Vec<Rejection> {
     let jobset_annotations = super::build::propagated_metadata(input).1;
     match (policy(input), jobset_annotations.get(VOLCANO_QUEUE)) {
         (Some((Scheduler::Volcano, _)), Some(queue)) if queue.is_empty() => vec![Rejection {

@@ -52,7 +52,7 @@ fn parse(s: &str) -> Option<u64> {
 /// An exact quantity in billionths of a unit, and whether it was written with a binary suffix
 /// (`Ki`, `Mi`, ...): what `resource.Quantity` keeps to add quantities and print the sum.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Exact {
+pub(crate) struct Exact {
     pub nanos: i128,
     pub binary: bool,
 }
@@ -61,7 +61,7 @@ const NANO: i128 = 1_000_000_000;
 
 impl Exact {
     /// `None` for text that is not a Kubernetes quantity.
-    pub fn parse(q: &Value) -> Option<Exact> {
+    pub(crate) fn parse(q: &Value) -> Option<Exact> {
         let text = match q {
             Value::String(s) => s.trim().to_string(),
             Value::Number(n) => n.to_string(),
@@ -92,18 +92,18 @@ impl Exact {
     }
 
     /// `Quantity.Add`: the first non-zero operand gives the format.
-    pub fn plus(self, other: Exact) -> Exact {
+    pub(crate) fn plus(self, other: Exact) -> Exact {
         let binary = if self.nanos == 0 { other.binary } else { self.binary };
         Exact { nanos: self.nanos.saturating_add(other.nanos), binary }
     }
 
-    pub fn times(self, n: u32) -> Exact {
+    pub(crate) fn times(self, n: u32) -> Exact {
         Exact { nanos: self.nanos.saturating_mul(i128::from(n)), ..self }
     }
 
     /// The canonical text `Quantity.String()` prints: the largest binary suffix that divides a
     /// whole byte count, else the largest decimal exponent (a multiple of 3) with a whole mantissa.
-    pub fn text(self) -> String {
+    pub(crate) fn text(self) -> String {
         if self.binary && self.nanos % NANO == 0 {
             let whole = self.nanos / NANO;
             for (suffix, size) in [("Ti", 1i128 << 40), ("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)] {

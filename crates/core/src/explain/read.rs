@@ -1,21 +1,24 @@
 //! A user's own manifests: YAML text holding one TrainJob and the runtime it references, read
 //! into the typed models plus the per-replicatedJob counts those models drop.
 
+use super::memo::Memo;
 use super::{Input, JobCounts, Legacy, Release, Written};
 use crate::model::v2::{TrainJob, TrainingRuntime};
 use serde_json::Value as Json;
+use std::rc::Rc;
 
 /// The TrainJob and runtime found in `text` (any order, other documents ignored).
 pub struct Documents {
     pub job: TrainJob,
-    pub runtime: TrainingRuntime,
+    /// Shared with the other jobs of a paste on the same runtime (`read_runtime`).
+    pub runtime: Rc<TrainingRuntime>,
     pub counts: Vec<JobCounts>,
     pub legacy: Legacy,
     /// Set when the input held no runtime and the TrainJob names one the release ships.
     pub shipped_runtime: Option<String>,
     /// The two documents as written, for the CRD checks.
     pub written_job: Json,
-    pub written_runtime: Json,
+    pub written_runtime: Rc<Json>,
 }
 
 impl Documents {
@@ -81,7 +84,7 @@ fn count(v: Option<&Json>, path: &str) -> Result<Option<u32>, String> {
 /// The runtime a TrainJob's `runtimeRef` names: by name, and by kind when the ref gives one
 /// (its CRD default is ClusterTrainingRuntime), as the controller checks a snapshot
 /// (pkg/runtime/core/snapshot.go:68-92).
-fn referenced<'r>(job: &Json, runtimes: &'r [Json]) -> Result<&'r Json, String> {
+fn referenced<'r>(job: &Json, runtimes: &[&'r Json]) -> Result<&'r Json, String> {
     let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default();
     let kind = job.pointer("/spec/runtimeRef/kind").and_then(Json::as_str).unwrap_or("ClusterTrainingRuntime");
     let found: Vec<String> = runtimes
@@ -93,6 +96,7 @@ fn referenced<'r>(job: &Json, runtimes: &'r [Json]) -> Result<&'r Json, String> 
         .collect();
     runtimes
         .iter()
+        .copied()
         .find(|r| {
             r.pointer("/metadata/name").and_then(Json::as_str) == Some(name)
                 && (r.get("kind").and_then(Json::as_str) == Some(kind) || !is_runtime_kind(kind))
@@ -158,11 +162,18 @@ pub fn trees(text: &str) -> Result<Vec<Json>, String> {
 /// `documents` for objects already read as trees (the pod comparison's converted objects), so
 /// they are not printed and parsed again.
 pub fn from_trees(docs: Vec<Json>, release: Release) -> Result<Documents, String> {
+    from_refs(&docs.iter().collect::<Vec<_>>(), release)
+}
+
+/// `from_trees` for trees held elsewhere (the pod comparison's built-in runtime), not copied.
+pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, String> {
     let mut jobs = Vec::new();
+    // The runtimes as written: nulls are taken out of the one referenced (`read_runtime`), and
+    // finding it by kind and name reads no null.
     let mut runtimes = Vec::new();
-    for doc in docs.iter().map(crate::model::without_nulls) {
+    for &doc in docs {
         match doc.get("kind").and_then(Json::as_str) {
-            Some("TrainJob") => jobs.push(doc),
+            Some("TrainJob") => jobs.push(crate::model::without_nulls(doc)),
             Some("TrainingRuntime" | "ClusterTrainingRuntime") => runtimes.push(doc),
             _ => {}
         }
@@ -173,40 +184,67 @@ pub fn from_trees(docs: Vec<Json>, release: Release) -> Result<Documents, String
         more => return Err(format!("{} TrainJobs in the input: explain reads one at a time", more.len())),
     };
     let mut shipped_runtime = None;
-    if runtimes.is_empty() {
+    let shipped_tree;
+    let runtime = if runtimes.is_empty() {
         let (runtime, note) = shipped(job, release)?;
-        runtimes.push(runtime);
         shipped_runtime = Some(note);
-    }
-    let runtime = referenced(job, &runtimes)?;
+        shipped_tree = runtime;
+        read_runtime(&shipped_tree, false)
+    } else {
+        read_runtime(referenced(job, &runtimes)?, true)
+    };
     let written_job = job.clone();
     let mut job = job.clone();
     let legacy = take_legacy(&mut job);
-    let rjobs =
-        runtime.pointer("/spec/template/spec/replicatedJobs").and_then(Json::as_array).cloned().unwrap_or_default();
-    let counts = rjobs
-        .iter()
-        .enumerate()
-        .map(|(i, rj)| {
-            // Named as the CRD checks name the runtime's fields (validate.rs: `runtime <path>`).
-            let at = format!("runtime spec.template.spec.replicatedJobs[{i}]");
-            Ok(JobCounts {
-                replicas: count(rj.get("replicas"), &format!("{at}.replicas"))?,
-                parallelism: count(
-                    rj.pointer("/template/spec/parallelism"),
-                    &format!("{at}.template.spec.parallelism"),
-                )?,
-            })
-        })
-        .collect::<Result<Vec<_>, String>>()?;
+    let counts = runtime.counts.clone()?;
+    let job = typed(&job, "TrainJob")?;
     Ok(Documents {
-        job: typed(&job, "TrainJob")?,
-        runtime: typed(runtime, "runtime")?,
+        job,
+        runtime: runtime.typed.clone()?,
         counts,
         legacy,
         shipped_runtime,
         written_job,
-        written_runtime: runtime.clone(),
+        written_runtime: runtime.tree.clone(),
+    })
+}
+
+/// A runtime read for explain: the tree the CRD checks see, the typed model and its counts.
+struct ReadRuntime {
+    tree: Rc<Json>,
+    counts: Result<Vec<JobCounts>, String>,
+    typed: Result<Rc<TrainingRuntime>, String>,
+}
+
+/// `runtime` read (its nulls taken out when `written`, a runtime from the input): once per
+/// runtime for a paste of many jobs on the same one (explain::memo).
+fn read_runtime(runtime: &Json, written: bool) -> Rc<ReadRuntime> {
+    thread_local! {
+        static READ: Memo<ReadRuntime> = const { Memo::new() };
+    }
+    READ.with(|memo| {
+        memo.get(if written { "written" } else { "shipped" }, runtime, || {
+            let tree = if written { crate::model::without_nulls(runtime) } else { runtime.clone() };
+            let rjobs = tree.pointer("/spec/template/spec/replicatedJobs").and_then(Json::as_array);
+            let counts = rjobs
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .map(|(i, rj)| {
+                    // Named as the CRD checks name the runtime's fields (validate.rs: `runtime <path>`).
+                    let at = format!("runtime spec.template.spec.replicatedJobs[{i}]");
+                    Ok(JobCounts {
+                        replicas: count(rj.get("replicas"), &format!("{at}.replicas"))?,
+                        parallelism: count(
+                            rj.pointer("/template/spec/parallelism"),
+                            &format!("{at}.template.spec.parallelism"),
+                        )?,
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>();
+            let typed = typed(&tree, "runtime").map(Rc::new);
+            ReadRuntime { tree: Rc::new(tree), counts, typed }
+        })
     })
 }
 
@@ -237,12 +275,13 @@ pub fn judge(job: &Json, runtimes: &[&Json], release: Release) -> super::Explana
             return super::Explanation::rejected(trainer, vec![missing]);
         }
     };
-    match from_trees(vec![job.clone(), runtime.clone()], release) {
+    match from_refs(&[&job, &runtime], release) {
         Ok(docs) => super::Explanation { shipped_runtime, ..super::explain(docs.input(), release) },
-        Err(e) => super::Explanation::rejected(
-            trainer,
-            super::validate::check_unreadable(&job, &runtime, release, decoding_errors(&job, &runtime, release, e)),
-        ),
+        Err(e) => {
+            let runtime = crate::model::without_nulls(&runtime);
+            let decoding = decoding_errors(&job, &runtime, release, e);
+            super::Explanation::rejected(trainer, super::validate::check_unreadable(&job, &runtime, release, decoding))
+        }
     }
 }
 
@@ -315,28 +354,20 @@ pub(super) fn remove_at(object: &mut Json, path: &str) -> bool {
     }
 }
 
-/// The runtime `job` references among `runtimes`, else the release's built-in of its name (with
-/// the note saying so).
-fn runtime_of(job: &Json, runtimes: &[&Json], release: Release) -> Result<(Json, Option<String>), String> {
+/// The runtime `job` references among `runtimes` (as written, not copied: explain::read's
+/// `read_runtime` reads each once for a paste's jobs), else the release's built-in of its name
+/// (with the note saying so).
+fn runtime_of<'r>(
+    job: &Json,
+    runtimes: &[&'r Json],
+    release: Release,
+) -> Result<(std::borrow::Cow<'r, Json>, Option<String>), String> {
     let runtime_kind = |r: &&Json| is_runtime_kind(r.get("kind").and_then(Json::as_str).unwrap_or_default());
-    // Found among the names first, each runtime copied only when it is the one: a directory of
-    // a thousand TrainJobs and their runtimes would copy every runtime for every TrainJob.
-    let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default();
-    let named = runtimes
-        .iter()
-        .copied()
-        .filter(runtime_kind)
-        .filter(|r| r.pointer("/metadata/name").and_then(Json::as_str) == Some(name));
-    let candidates: Vec<Json> = named.map(crate::model::without_nulls).collect();
-    let found = referenced(job, &candidates).ok().cloned();
-    match found {
-        Some(runtime) => Ok((runtime, None)),
-        None => {
-            let all: Vec<Json> =
-                runtimes.iter().copied().filter(runtime_kind).map(crate::model::without_nulls).collect();
-            let not_in_input = referenced(job, &all).err().unwrap_or_default();
-            runtime_elsewhere(job, release, all.is_empty(), not_in_input)
-        }
+    let all: Vec<&Json> = runtimes.iter().copied().filter(runtime_kind).collect();
+    match referenced(job, &all) {
+        Ok(runtime) => Ok((std::borrow::Cow::Borrowed(runtime), None)),
+        Err(not_in_input) => runtime_elsewhere(job, release, all.is_empty(), not_in_input)
+            .map(|(runtime, note)| (std::borrow::Cow::Owned(runtime), note)),
     }
 }
 

@@ -20,12 +20,12 @@ fn immutable(rules: TorchTuneRules) -> &'static [&'static str] {
     }
 }
 
-pub fn is_torchtune(input: Input) -> bool {
+pub(super) fn is_torchtune(input: Input) -> bool {
     input.job.spec.trainer.as_ref().is_some_and(|t| t.command == ENTRYPOINT)
 }
 
 /// `getModelFromRuntimeRef` (torchtune.go:199-205): `torchtune-llama3.2-1b` → `llama3_2/1B`.
-pub fn model_of(runtime_name: &str) -> String {
+pub(super) fn model_of(runtime_name: &str) -> String {
     let fields: Vec<&str> = runtime_name.split('-').collect();
     if fields.len() != 3 {
         return String::new();
@@ -58,7 +58,7 @@ fn qlora(rules: TorchTuneRules, args: &[String]) -> bool {
 
 /// `getRecipeAndConfig` (torchtune.go:108-133; v2.1.0 :78-103; v2.0.1 torch.go:249-260, full
 /// fine-tuning only).
-pub fn recipe_and_config(
+pub(super) fn recipe_and_config(
     rules: TorchTuneRules,
     nodes: u32,
     procs: Procs,
@@ -93,7 +93,7 @@ pub fn recipe_and_config(
 }
 
 /// The trainer's final command, or `None` when torchtune does not apply.
-pub fn command(input: Input, release: Release, policy: &Policy, nodes: u32) -> Option<Vec<String>> {
+pub(super) fn command(input: Input, release: Release, policy: &Policy, nodes: u32) -> Option<Vec<String>> {
     if !policy.torch || !is_torchtune(input) {
         return None;
     }
@@ -137,7 +137,7 @@ const LLAMA_70B: &str = "llama3_3/70B";
 
 /// `validateTorchTune` (torchtune.go:35-104; v2.1.0 :35-74; v2.0.1 torch.go:88-103), first
 /// error first.
-pub fn validate(input: Input, release: Release) -> Option<Rejection> {
+pub(super) fn validate(input: Input, release: Release) -> Option<Rejection> {
     let rules = release.controller.torchtune;
     let trainer = input.job.spec.trainer.as_ref()?;
     let reject = |field: &str, reason: String| Some(Rejection { field: field.into(), reason });

@@ -8,6 +8,7 @@
 //! settings, torch, mpi, xgboost, flux, volcano) where upstream runs the plugins in Go map order.
 
 use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
+use super::memo::Memo;
 use super::plugins::{bad_quantity, Policy, Procs};
 use super::{crd, Input, Rejection};
 use crate::model::Value;
@@ -28,7 +29,7 @@ fn reject(field: &str, reason: String) -> Option<Rejection> {
     Some(Rejection { field: field.into(), reason })
 }
 
-pub fn check(input: Input, release: Release) -> Vec<Rejection> {
+pub(super) fn check(input: Input, release: Release) -> Vec<Rejection> {
     // The REST mapper answers before the API server decodes anything.
     let unserved = served(input, release);
     if !unserved.is_empty() {
@@ -113,7 +114,7 @@ pub(super) fn check_unreadable(
         return unserved;
     }
     let mut out = unknown_fields("", job, release);
-    out.extend(unknown_fields("runtime ", runtime, release));
+    out.extend(runtime_unknown_fields(runtime, release));
     if !out.is_empty() {
         out.extend(decoding);
         return out;
@@ -164,8 +165,18 @@ fn crd_rules(input: Input, release: Release) -> Vec<Rejection> {
 
 fn crd_rules_written(job: &serde_json::Value, runtime: &serde_json::Value, release: Release) -> Vec<Rejection> {
     let mut errors = object_rules(job, release);
-    let runtime_errors = object_rules(runtime, release);
-    errors.extend(runtime_errors.into_iter().map(|e| Rejection { field: format!("runtime {}", e.field), ..e }));
+    // The runtime's errors depend on it and the release alone: worked out once for a paste's
+    // jobs on one runtime.
+    thread_local! {
+        static RUNTIME_ERRORS: Memo<Vec<Rejection>> = const { Memo::new() };
+    }
+    let runtime_errors = RUNTIME_ERRORS.with(|memo| {
+        memo.get(release.tag, runtime, || {
+            let errors = object_rules(runtime, release);
+            errors.into_iter().map(|e| Rejection { field: format!("runtime {}", e.field), ..e }).collect()
+        })
+    });
+    errors.extend(runtime_errors.iter().cloned());
     errors
 }
 
@@ -270,7 +281,7 @@ fn crd(input: Input, release: Release) -> Vec<Rejection> {
             ));
         }
     }
-    out.extend(unknown_fields("runtime ", &runtime, release));
+    out.extend(runtime_unknown_fields(&runtime, release));
     out
 }
 
@@ -284,6 +295,17 @@ fn unknown_fields(object: &str, written: &serde_json::Value, release: Release) -
             reason: format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", release.tag),
         })
         .collect()
+}
+
+/// [`unknown_fields`] of a TrainJob's runtime, named from `runtime `: as in crd_rules, once per
+/// runtime and release.
+fn runtime_unknown_fields(runtime: &serde_json::Value, release: Release) -> Vec<Rejection> {
+    thread_local! {
+        static RUNTIME_UNKNOWN: Memo<Vec<Rejection>> = const { Memo::new() };
+    }
+    RUNTIME_UNKNOWN
+        .with(|memo| memo.get(release.tag, runtime, || unknown_fields("runtime ", runtime, release)))
+        .to_vec()
 }
 
 /// `sets.List` then `%v`: sorted, space-separated, in brackets.

@@ -6,8 +6,7 @@ pub mod convert;
 pub mod pods;
 pub mod report;
 
-pub use crate::pipeline::failure::Failure;
-pub use report::{Entry, Kind, Place};
+pub use report::{Entry, Kind};
 
 use crate::pipeline::{self, Wording};
 use explorer_data::releases::{Release, NEWEST};

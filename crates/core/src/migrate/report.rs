@@ -1,7 +1,8 @@
 //! The migration's per-field report, built as the converter goes: where each V1 field went, and
 //! what was dropped and why. The entries are the pipeline's (`crate::pipeline::report`).
 
-pub use crate::pipeline::report::{entry_for, Entry, EntryIndex, Kind, Place};
+pub(crate) use crate::pipeline::report::Place;
+pub use crate::pipeline::report::{Entry, EntryIndex, Kind};
 use std::borrow::Cow;
 use std::cell::RefCell;
 
@@ -32,7 +33,7 @@ impl Report {
 
     /// The V2 field holds a value computed from the V1 one (a sum, a new name, a number parsed
     /// from a string); the note says how.
-    pub fn mapped_derived(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
+    pub(crate) fn mapped_derived(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
         self.push(v1.into(), Kind::Mapped, Some(v2.into()), note.into()).derived = true;
     }
 
@@ -51,14 +52,14 @@ impl Report {
 
     /// A mapping for one structural field (e.g. a replica type becoming `numNodes`) that says
     /// nothing about the fields beneath it.
-    pub fn mapped_node(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
+    pub(crate) fn mapped_node(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
         let e = self.push(v1.into(), Kind::Mapped, Some(v2.into()), note.into());
         e.exact = true;
         e.derived = true;
     }
 
     /// The entry that accounts for a V1 path: the one with the longest matching prefix.
-    pub fn status_of(&self, path: &str) -> Option<&Entry> {
+    pub(crate) fn status_of(&self, path: &str) -> Option<&Entry> {
         let mut index = self.index.borrow_mut();
         let (index, indexed) = &mut *index;
         for (i, e) in self.entries.iter().enumerate().skip(*indexed) {

@@ -21,7 +21,7 @@ pub use value::{to_value, Map, Number, Value};
 /// into the converter module: `serde_json::from_value` on an owned tree compiled the pod model a
 /// second time, for a different deserializer.
 #[cfg(feature = "explain")]
-pub fn from_json<T: serde::de::DeserializeOwned>(json: &serde_json::Value) -> Result<T, serde_json::Error> {
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(json: &serde_json::Value) -> Result<T, serde_json::Error> {
     serde_path_to_error::deserialize(json).map_err(serde_path_to_error::Error::into_inner)
 }
 
@@ -45,7 +45,7 @@ impl ObjectMeta {
         ObjectMeta { name: Some(name.to_string()), ..Default::default() }
     }
 
-    pub fn with_label(mut self, key: &str, value: &str) -> Self {
+    pub(crate) fn with_label(mut self, key: &str, value: &str) -> Self {
         self.labels.insert(key.to_string(), value.to_string());
         self
     }
@@ -60,7 +60,8 @@ impl ObjectMeta {
 /// (k8s.io/apiextensions-apiserver pkg/apiserver/schema/defaulting/prunenulls.go), and no Trainer,
 /// Training Operator or MPI Operator CRD marks a field `nullable`, so a key written with no value
 /// (`command:`) is the same object as one without the key. Items of a list are kept as written.
-pub fn without_nulls(json: &serde_json::Value) -> serde_json::Value {
+#[cfg(any(feature = "explain", feature = "yaml-input"))]
+pub(crate) fn without_nulls(json: &serde_json::Value) -> serde_json::Value {
     use serde_json::Value as Json;
     match json {
         Json::Object(map) => {

@@ -54,7 +54,7 @@ impl Resources {
 
     /// The same GPUs as requests too, as kubeflow-training 1.9.4 writes a `resources_per_worker`
     /// dict (`utils.get_container_spec`: `V1ResourceRequirements(requests=..., limits=...)`).
-    pub fn gpus_requested(gpus: u32) -> Option<Resources> {
+    pub(crate) fn gpus_requested(gpus: u32) -> Option<Resources> {
         Resources::gpus(gpus).map(|mut r| {
             r.requests = r.limits.clone();
             r

@@ -64,7 +64,7 @@ impl V1JobSpec {
         spec
     }
 
-    pub fn replica_specs(&self, kind: V1Kind) -> Option<&VecMap<String, ReplicaSpec>> {
+    pub(crate) fn replica_specs(&self, kind: V1Kind) -> Option<&VecMap<String, ReplicaSpec>> {
         match kind {
             V1Kind::PyTorchJob => self.pytorch_replica_specs.as_ref(),
             V1Kind::MpiJob => self.mpi_replica_specs.as_ref(),

@@ -6,7 +6,9 @@ use super::{Map, Value};
 use serde::{Deserialize, Serialize};
 
 pub const API_VERSION: &str = "trainer.kubeflow.org/v1alpha1";
-pub const API_GROUP: &str = "trainer.kubeflow.org";
+/// The group a runtimeRef without `apiGroup` names (explain's webhook check).
+#[cfg(feature = "explain")]
+pub(crate) const API_GROUP: &str = "trainer.kubeflow.org";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

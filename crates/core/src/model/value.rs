@@ -303,7 +303,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
 /// It carries no message: as a zero-sized type its `Result`s are no bigger than a `Value`,
 /// which keeps the serialize code generated per field type of every model small in the widget.
 #[derive(Debug)]
-pub struct TreeError;
+pub(crate) struct TreeError;
 
 impl fmt::Display for TreeError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -323,11 +323,11 @@ impl ser::Error for TreeError {
 struct TreeSerializer;
 
 /// Collects a sequence, a tuple or a map (entries in order).
-pub struct SeqBuilder(Vec<Value>);
+pub(crate) struct SeqBuilder(Vec<Value>);
 
 /// Entries in order; repeated keys (a flattened `extra` map naming a field again) are resolved
 /// once at the end, as `Map::insert` would have.
-pub struct MapBuilder {
+pub(crate) struct MapBuilder {
     entries: Vec<(String, Value)>,
     key: Option<String>,
 }
@@ -354,7 +354,7 @@ impl MapBuilder {
 }
 
 /// A variant carrying data, `{variant: data}` as serde_json writes it.
-pub struct VariantBuilder<B> {
+pub(crate) struct VariantBuilder<B> {
     variant: &'static str,
     inner: B,
 }

@@ -98,7 +98,7 @@ impl<K: PartialEq, V> VecMap<K, V> {
 impl<K: Ord, V> VecMap<K, V> {
     /// The map `insert` would build from `entries` one by one (a repeated key keeps its first
     /// position and takes its last value), without comparing each key with all before it.
-    pub fn from_entries(mut entries: Vec<(K, V)>) -> Self {
+    pub(crate) fn from_entries(mut entries: Vec<(K, V)>) -> Self {
         if entries.len() > 1 {
             let by_key = |a: usize, b: usize| entries[a].0.cmp(&entries[b].0);
             if let Some(repeats) = repeated_keys(entries.len(), &by_key) {
@@ -117,7 +117,7 @@ impl<K: Ord, V> VecMap<K, V> {
 impl<K, V> VecMap<K, V> {
     /// A map of entries whose keys are known to be distinct (a serde_json map's, say): nothing
     /// to look for, so nothing is compared.
-    pub fn from_distinct(entries: Vec<(K, V)>) -> Self {
+    pub(crate) fn from_distinct(entries: Vec<(K, V)>) -> Self {
         VecMap(entries)
     }
 }

@@ -3,7 +3,7 @@
 //! CLI's exit-1 lines read the same way.
 
 /// Where a document starts, as the reports name it: `document 2 (line 9)`.
-pub fn document_at(index: usize, line: usize) -> String {
+pub(crate) fn document_at(index: usize, line: usize) -> String {
     format!("document {index} (line {line})")
 }
 
@@ -25,7 +25,7 @@ impl Failure<'_> {
     }
 
     /// The line in the report, which says `invalid` where the CLI's line leaves it to the message.
-    pub fn report_line(&self, at: &str) -> String {
+    pub(crate) fn report_line(&self, at: &str) -> String {
         match self {
             Failure::Refused { .. } => self.line(at),
             Failure::Invalid { message } => format!("{at}: invalid: {message}"),
@@ -35,6 +35,6 @@ impl Failure<'_> {
 
 /// One line per document that failed: `docs` gives each document's position, first line and
 /// failure, if any.
-pub fn failure_lines<'a>(docs: impl Iterator<Item = (usize, usize, Option<Failure<'a>>)>) -> Vec<String> {
+pub(crate) fn failure_lines<'a>(docs: impl Iterator<Item = (usize, usize, Option<Failure<'a>>)>) -> Vec<String> {
     docs.filter_map(|(index, line, failure)| Some(failure?.line(&document_at(index, line)))).collect()
 }

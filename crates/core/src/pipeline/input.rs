@@ -20,7 +20,7 @@ pub const MAX_DOCUMENTS: usize = 10_000;
 pub const MAX_VALUES: usize = 512 * 1024;
 /// How many characters of text (strings and keys) the whole stream may read as, aliases counted
 /// as what they repeat: plain YAML never reads as more than its size in bytes, so the input limit.
-pub const MAX_TEXT: usize = MAX_INPUT_BYTES;
+pub(crate) const MAX_TEXT: usize = MAX_INPUT_BYTES;
 
 /// One document of the stream: where it starts, and its value or why it could not be read.
 pub struct RawDoc {
@@ -55,7 +55,7 @@ pub fn text_of(bytes: &[u8]) -> Result<&str, String> {
 }
 
 /// Checks that apply to the whole input, before any parsing.
-pub fn precheck(text: &str) -> Result<(), String> {
+pub(crate) fn precheck(text: &str) -> Result<(), String> {
     if text.len() > MAX_INPUT_BYTES {
         return Err(too_large(text.len() as u64));
     }

@@ -76,7 +76,8 @@ pub fn output_yaml(docs: &[Document]) -> String {
 }
 
 /// True when nothing was refused or invalid.
-pub fn all_written(docs: &[Document]) -> bool {
+#[cfg(feature = "migrate")]
+pub(crate) fn all_written(docs: &[Document]) -> bool {
     docs.iter().all(|d| d.outcome.failure().is_none())
 }
 

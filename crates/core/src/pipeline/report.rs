@@ -131,7 +131,7 @@ impl Entry {
 
 /// The entry that accounts for `path` among `entries`: an exact entry for it, else the one with
 /// the longest prefix. `Added` entries account for no input field.
-pub fn entry_for<'a>(entries: impl IntoIterator<Item = &'a Entry>, path: &str) -> Option<&'a Entry> {
+pub(crate) fn entry_for<'a>(entries: impl IntoIterator<Item = &'a Entry>, path: &str) -> Option<&'a Entry> {
     entries
         .into_iter()
         .filter(|e| e.kind != Kind::Added && if e.exact { e.from == path } else { covers(&e.from, path) })
@@ -201,7 +201,7 @@ impl<'a> EntryIndex<'a> {
 /// chosen collisions buys nothing there (a paste only slows its own conversion) while costing
 /// several times as much per byte.
 #[derive(Default)]
-pub struct PathHasher(u64);
+pub(crate) struct PathHasher(u64);
 
 impl PathHasher {
     const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;

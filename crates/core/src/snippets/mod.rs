@@ -1,6 +1,7 @@
 //! Pure functions from a `Selection` to what both panes show. The widget, the CLI and the
 //! page's static fallback all print what `render` returns.
 
+pub mod generated;
 pub mod python;
 pub mod runtimes;
 pub mod sdk_v1;
@@ -144,8 +145,17 @@ pub fn all_snippets(sel: &Selection) -> Vec<Snippet> {
 /// uses the runtime; the widget says so above the fields (`fields_elsewhere_note`). Checked against the rendered panes for
 /// every selection (tests below).
 pub fn v2_pane_takes(sel: &Selection, key: ParamKey) -> bool {
-    if sel.v2_support() == V2Support::Unsupported {
-        return false;
+    match sel.v2_support() {
+        V2Support::Unsupported => return false,
+        // The pane shows what `migrate` writes for the V1 job, which has no processes per node;
+        // the runtime is that job's own (its name, namespace, count and image).
+        V2Support::GeneratedRuntime => {
+            return !matches!(
+                (sel.persona, key),
+                (_, ParamKey::Procs) | (Persona::PlatformEngineer, ParamKey::Gpus | ParamKey::Queue)
+            );
+        }
+        _ => {}
     }
     match sel.persona {
         Persona::DataScientist => match key {
@@ -214,6 +224,9 @@ fn v2_pane(sel: &Selection) -> Pane {
     if sel.v2_support() == V2Support::Unsupported {
         return Pane { api: Api::V2, heading, snippets: Vec::new(), notice: Some(unsupported_notice(sel)) };
     }
+    if sel.v2_support() == V2Support::GeneratedRuntime {
+        return generated_pane(sel, heading);
+    }
     let mut snippets = Vec::new();
     let runtime = runtimes::runtime_for(sel);
     match sel.persona {
@@ -251,6 +264,83 @@ fn v2_pane(sel: &Selection) -> Pane {
         }
     }
     Pane { api: Api::V2, heading, snippets, notice: None }
+}
+
+/// TensorFlow and PaddlePaddle: what `migrate` writes for the V1 pane's job (`generated`), the
+/// runtime for the platform engineer, the TrainJob for the data scientist, under a notice that
+/// says where they come from. The YAML's own comments say it too, for `export` and a copy.
+fn generated_pane(sel: &Selection, heading: String) -> Pane {
+    let notice = Some(generated_notice(sel));
+    let Some((rt, job)) = generated::objects_for(sel) else {
+        return Pane { api: Api::V2, heading, snippets: Vec::new(), notice };
+    };
+    let (name, kind) = (sel.framework.label(), sel.framework.v1_kind().kind());
+    let rt_name = rt.metadata.name.clone().unwrap_or_default();
+    let written = format!("Written by `trainer-explorer migrate` for the {kind}: Trainer has no {name} runtime.");
+    let snippet = match sel.persona {
+        Persona::PlatformEngineer => {
+            let comments = vec![
+                written,
+                format!(
+                    "Plain ML (mlPolicy with numNodes only); each pod gets {} as {V1_OPERATOR} wrote it.",
+                    contract_of(sel)
+                ),
+            ];
+            let lines = yaml::emit_documents([(comments.as_slice(), &rt.to_tree())]);
+            Snippet::yaml(Api::V2, format!("{} {rt_name}", rt.kind), lines, |_| false)
+        }
+        Persona::DataScientist => {
+            let comments = vec![
+                written,
+                format!("Needs the TrainingRuntime {rt_name} from the platform engineer's view."),
+                format!("{} is a placeholder: bake your script into the image.", workload::script_path(sel.framework)),
+            ];
+            let lines = yaml::emit_documents([(comments.as_slice(), &job.to_tree())]);
+            Snippet::yaml(Api::V2, "TrainJob".into(), lines, |_| false)
+        }
+    };
+    Pane { api: Api::V2, heading, snippets: vec![snippet], notice }
+}
+
+/// What the training code reads, which the generated runtime keeps.
+fn contract_of(sel: &Selection) -> &'static str {
+    if sel.framework == Framework::TensorFlow {
+        "TF_CONFIG"
+    } else {
+        "the PADDLE_* variables"
+    }
+}
+
+fn generated_notice(sel: &Selection) -> Notice {
+    let (tag, name, kind) = (sel.release.tag, sel.framework.label(), sel.framework.v1_kind().kind());
+    let why =
+        if sel.framework == Framework::TensorFlow { "; trainer#2699 deprecated distributed TensorFlow" } else { "" };
+    let mut paragraphs = vec![
+        format!(
+            "Trainer {tag} ships no {name} runtime and no mlPolicy for it{why}. The migrator (`trainer-explorer \
+             migrate`, or Migrate mode here) turns the {kind} into a TrainJob plus a TrainingRuntime it writes \
+             for that job: plain ML, an mlPolicy with numNodes only."
+        ),
+        format!(
+            "That runtime gives every pod {} as {V1_OPERATOR} did: each pod's index from the downward API, \
+             JobSet's hostnames, V1's ports{}",
+            contract_of(sel),
+            if sel.framework == Framework::Paddle {
+                "; the leader's command is wrapped so its first pod names its own IP, then runs your command \
+                 unchanged. A Master (the parameter servers) becomes a replicated job of its own."
+            } else {
+                ". A Chief, PS or Evaluator becomes a replicated job of its own."
+            }
+        ),
+    ];
+    if sel.persona == Persona::DataScientist {
+        paragraphs.push(format!(
+            "No Python SDK path: the SDK ({}) refuses a runtime without the {FRAMEWORK_LABEL} label, and this one \
+             has none. Apply the runtime and the TrainJob with kubectl.",
+            sel.release.sdk_label()
+        ));
+    }
+    Notice { title: format!("No {name} runtime upstream: the migrator writes one"), paragraphs }
 }
 
 /// Before JobSet volume claims (v2.0–v2.1) the TorchTune runtimes mount a PVC named after
@@ -428,10 +518,7 @@ fn unsupported_notice(sel: &Selection) -> Notice {
         }
         return Notice { title: format!("No {model} runtime in Trainer {tag}"), paragraphs };
     }
-    let (labels, runtimes) = match sel.framework {
-        Framework::TensorFlow => fallback_runtimes(sel, &[Framework::PyTorch, Framework::Jax]),
-        _ => fallback_runtimes(sel, &[Framework::PyTorch]),
-    };
+    let (labels, runtimes) = fallback_runtimes(sel, &[Framework::PyTorch]);
     let move_to = format!(
         "If the model can move to {}, the {} runtime{} take{} it from there.",
         labels.join(" or "),
@@ -448,12 +535,7 @@ fn unsupported_notice(sel: &Selection) -> Notice {
             ),
             format!("Keep running {kind} on {V1_OPERATOR}.x while you plan the move; its CRD and SDK still work."),
         ];
-        paragraphs.push(match sel.framework {
-            Framework::TensorFlow => {
-                format!("Parameter-server topologies (Chief, PS, Evaluator) have no V2 representation. {move_to}")
-            }
-            _ => move_to,
-        });
+        paragraphs.push(move_to);
         return Notice { title: format!("No V2 equivalent for {kind}"), paragraphs };
     };
     let runtime = first.builtin_for(sel.framework).map_or("", |rt| rt.name);
@@ -478,6 +560,18 @@ fn summary(sel: &Selection, v1: &Pane, v2: &Pane) -> String {
     // The V1 pane always has its job; `first` keeps the widget's render total regardless.
     let (owned, total) = v1.snippets.first().map(|s| (s.owned_count(), s.line_count())).unwrap_or((0, 0));
     match (sel.v2_support(), sel.persona) {
+        (V2Support::GeneratedRuntime, Persona::PlatformEngineer) => format!(
+            "Trainer {} has no {} runtime: `migrate` writes this plain-ML runtime for the {kind}, keeping {}.",
+            sel.release.tag,
+            sel.framework.label(),
+            contract_of(sel)
+        ),
+        (V2Support::GeneratedRuntime, Persona::DataScientist) => {
+            let v2_lines = v2.snippets.first().map(Snippet::line_count).unwrap_or(0);
+            format!(
+                "V2: a {v2_lines}-line TrainJob on the runtime `migrate` writes for it. V1: {total} lines of {kind}."
+            )
+        }
         (V2Support::Unsupported, _) => {
             let tag = sel.release.tag;
             match (sel.framework, arrives_later(sel)) {
@@ -588,7 +682,8 @@ mod field_tests {
                 "Every field below but Namespace and Model shapes the V1 job and each TrainJob, not the runtime.",
             ),
             (sel(Ds, Framework::TorchTune, Cluster), "Nodes shapes the V1 job only."),
-            (sel(Ds, Framework::TensorFlow, Cluster), "Every field below shapes the V1 job only."),
+            // The TrainJob `migrate` writes for the TFJob takes every field but processes per node.
+            (sel(Ds, Framework::TensorFlow, Cluster), "Processes per node shapes the V1 job only."),
         ];
         for (note, expected) in cases {
             assert_eq!(note.as_deref(), Some(expected));

@@ -35,14 +35,14 @@ impl Call {
         self
     }
 
-    pub fn kw_opt(self, name: &str, v: Option<Py>) -> Self {
+    pub(crate) fn kw_opt(self, name: &str, v: Option<Py>) -> Self {
         match v {
             Some(v) => self.kw(name, v),
             None => self,
         }
     }
 
-    pub fn into_py(self) -> Py {
+    pub(crate) fn into_py(self) -> Py {
         Py::Call(self)
     }
 }
@@ -139,24 +139,24 @@ impl Py {
 }
 
 /// Assembles a script: sorted `from x import a, b` lines, then the body.
-pub struct Script {
+pub(crate) struct Script {
     modules: Vec<String>,
     imports: Vec<(String, Vec<String>)>,
     body: Vec<String>,
 }
 
 impl Script {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Script { modules: Vec::new(), imports: Vec::new(), body: Vec::new() }
     }
 
     /// `import module`
-    pub fn import_module(&mut self, module: &str) {
+    pub(crate) fn import_module(&mut self, module: &str) {
         insert_sorted(&mut self.modules, module);
     }
 
     /// `from module import name`
-    pub fn import(&mut self, module: &str, name: &str) {
+    pub(crate) fn import(&mut self, module: &str, name: &str) {
         let at = match self.imports.binary_search_by(|(m, _)| m.as_str().cmp(module)) {
             Ok(at) => at,
             Err(at) => {
@@ -167,15 +167,15 @@ impl Script {
         insert_sorted(&mut self.imports[at].1, name);
     }
 
-    pub fn line(&mut self, line: impl Into<String>) {
+    pub(crate) fn line(&mut self, line: impl Into<String>) {
         self.body.push(line.into());
     }
 
-    pub fn blank(&mut self) {
+    pub(crate) fn blank(&mut self) {
         self.body.push(String::new());
     }
 
-    pub fn finish(self) -> String {
+    pub(crate) fn finish(self) -> String {
         let mut out = String::new();
         for module in &self.modules {
             out.push_str("import ");

@@ -16,11 +16,11 @@ use crate::model::ObjectMeta;
 use crate::selection::{RuntimeScope, Selection, CUSTOM_MPI_RUNTIME};
 use crate::tree;
 use explorer_data::catalog::{LlmModel, V2Support};
-use explorer_data::releases::{BuiltinRuntime, Release, NEWEST};
+use explorer_data::releases::{BuiltinRuntime, Release};
 
-pub const FRAMEWORK_LABEL: &str = "trainer.kubeflow.org/framework";
-pub const ANCESTOR_LABEL: &str = "trainer.kubeflow.org/trainjob-ancestor-step";
-pub const WEBHOOK_LABEL: &str = "trainer.kubeflow.org/webhook-validation";
+pub(crate) const FRAMEWORK_LABEL: &str = "trainer.kubeflow.org/framework";
+pub(crate) const ANCESTOR_LABEL: &str = "trainer.kubeflow.org/trainjob-ancestor-step";
+pub(crate) const WEBHOOK_LABEL: &str = "trainer.kubeflow.org/webhook-validation";
 
 /// The runtime the platform engineer owns for this selection, as the selected release ships or
 /// admits it, or `None` when the release has none.
@@ -29,6 +29,7 @@ pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
     let mut rt = match sel.v2_support() {
         V2Support::BuiltIn => builtin_runtime(&sel.release, sel.builtin()?)?,
         V2Support::CustomRuntime => custom_mpi_runtime(sel),
+        V2Support::GeneratedRuntime => return super::generated::objects_for(sel).map(|(rt, _)| rt),
         V2Support::Unsupported => return None,
     };
     if sel.scope == RuntimeScope::Namespaced || custom {
@@ -189,7 +190,7 @@ fn mpi_runtime(release: &Release, name: &str, framework_label: &str, image: &str
 }
 
 /// The image of the plain-MPI runtime the platform engineer owns: the reader's, else the pi demo.
-pub fn custom_mpi_image(sel: &Selection) -> String {
+pub(crate) fn custom_mpi_image(sel: &Selection) -> String {
     sel.params.image.clone().unwrap_or_else(|| "mpioperator/mpi-pi:openmpi".into())
 }
 
@@ -292,16 +293,12 @@ fn torchtune_runtime(release: &Release, data: &BuiltinRuntime, model: LlmModel) 
     cluster_runtime(runtime_meta(data.name, data.framework), ml, jobset)
 }
 
-/// Every built-in runtime of the newest release, for `export`.
-pub fn builtin_runtimes() -> Vec<TrainingRuntime> {
-    builtin_runtimes_of(&NEWEST)
-}
-
 /// `builtin_runtimes_of` as JSON trees, built once per release and thread: explain (a TrainJob
 /// without its runtime) and the pod comparison read them for every document of a paste that may
 /// hold ten thousand jobs, and building and serializing them each time was a tenth of a
 /// conversion.
-pub fn builtin_runtime_trees(release: &Release) -> std::rc::Rc<Vec<serde_json::Value>> {
+#[cfg(feature = "explain")]
+pub(crate) fn builtin_runtime_trees(release: &Release) -> std::rc::Rc<Vec<serde_json::Value>> {
     use std::cell::RefCell;
     use std::rc::Rc;
     /// Per release tag, its built-in runtimes' trees.

@@ -16,7 +16,7 @@ fn resources(sel: &Selection) -> Option<Py> {
     (sel.gpus() > 0).then(|| Py::Dict(vec![("gpu".into(), Py::Int(i64::from(sel.gpus())))]))
 }
 
-pub fn sdk_v1(sel: &Selection) -> String {
+pub(crate) fn sdk_v1(sel: &Selection) -> String {
     let mut script = Script::new();
     script.import(TRAINING, "TrainingClient");
     let name = sel.name();

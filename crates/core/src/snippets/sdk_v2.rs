@@ -15,7 +15,7 @@ const TRAINER: &str = "kubeflow.trainer";
 const OPTIONS: &str = "kubeflow.trainer.options";
 
 /// How long the LLM fine-tuning examples wait, as Python: a model download plus fine-tuning.
-pub const LLM_WAIT: &str = "4 * 60 * 60";
+pub(crate) const LLM_WAIT: &str = "4 * 60 * 60";
 
 /// Where the TrainJob YAML says what the SDK cannot: each note names the YAML field, so
 /// tests/python/run_snippets.py accepts that difference and no other.
@@ -75,7 +75,7 @@ fn options(sel: &Selection, script: &mut Script) -> Py {
 }
 
 /// `None` where V2 has no runtime.
-pub fn sdk_v2(sel: &Selection) -> Option<String> {
+pub(crate) fn sdk_v2(sel: &Selection) -> Option<String> {
     let runtime = sel.runtime_name()?;
     let mut script = Script::new();
     script.import(TRAINER, "TrainerClient");

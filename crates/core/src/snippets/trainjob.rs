@@ -8,11 +8,11 @@ use crate::selection::{RuntimeScope, Selection};
 use crate::tree;
 use explorer_data::catalog::Framework;
 
-pub const QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
+pub(crate) const QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 /// The Secret the snippets read the Hugging Face token from. Tokens never go into YAML.
-pub const HF_SECRET: &str = "hf-token";
+pub(crate) const HF_SECRET: &str = "hf-token";
 
-pub fn job_meta(sel: &Selection) -> ObjectMeta {
+pub(crate) fn job_meta(sel: &Selection) -> ObjectMeta {
     let mut meta = ObjectMeta::named(&sel.name());
     meta.namespace = sel.namespace().map(String::from);
     if let Some(q) = sel.queue() {
@@ -23,12 +23,15 @@ pub fn job_meta(sel: &Selection) -> ObjectMeta {
 
 /// Whether a TrainJob sets processes per node for this framework: only the torch and MPI
 /// policies have a `numProcPerNode` to set.
-pub fn takes_procs(framework: Framework) -> bool {
+pub(crate) fn takes_procs(framework: Framework) -> bool {
     matches!(framework.ml_policy(), Some("torch" | "mpi"))
 }
 
 /// `None` for frameworks V2 has no runtime for: the widget never invents one.
 pub fn trainjob_for(sel: &Selection) -> Option<TrainJob> {
+    if sel.v2_support() == explorer_data::catalog::V2Support::GeneratedRuntime {
+        return super::generated::objects_for(sel).map(|(_, job)| job);
+    }
     let runtime = sel.runtime_name()?;
     let runtime_ref = RuntimeRef {
         name: runtime,
@@ -92,7 +95,7 @@ fn llm_initializer(sel: &Selection) -> Initializer {
 /// The torchtune override that points the recipe at the downloaded dataset, as SDK 0.5.0's
 /// BuiltinTrainer computes it: `hf://org/name/sub` lands in `/workspace/dataset/sub`, and a path
 /// with a dot names files (`dataset.data_files`) rather than a folder (`dataset.data_dir`).
-pub fn dataset_override(dataset_uri: &str) -> String {
+pub(crate) fn dataset_override(dataset_uri: &str) -> String {
     let path = super::without_hf_scheme(dataset_uri).trim_matches('/');
     // hf://<org>/<repo>/<sub>: the SDK keeps what follows the repository.
     let sub: Vec<&str> = path.split('/').skip(2).collect();

@@ -13,7 +13,7 @@ use explorer_data::catalog::{Framework, V1Kind};
 use explorer_data::releases::NEWEST;
 
 /// The image V1 jobs must name: V1 had no runtime to inherit one from.
-pub fn v1_image(sel: &Selection) -> String {
+pub(crate) fn v1_image(sel: &Selection) -> String {
     sel.params.image.clone().unwrap_or_else(|| match sel.framework {
         Framework::Mpi => "mpioperator/mpi-pi:openmpi".into(),
         Framework::TensorFlow => "tensorflow/tensorflow:2.16.1".into(),
@@ -188,7 +188,7 @@ fn train_api_job(sel: &Selection) -> V1Job {
 }
 
 /// The PVC `train()` created before the job (10Gi by default).
-pub fn train_api_pvc(sel: &Selection) -> Value {
+pub(crate) fn train_api_pvc(sel: &Selection) -> Value {
     let mut meta = crate::model::Map::new();
     meta.insert("name".into(), sel.name().into());
     if let Some(ns) = sel.namespace() {

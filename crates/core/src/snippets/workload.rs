@@ -6,7 +6,7 @@ use crate::selection::Selection;
 use explorer_data::catalog::Framework;
 
 /// The placeholder script path. Snippets say it is a placeholder next to it.
-pub fn script_path(framework: Framework) -> &'static str {
+pub(crate) fn script_path(framework: Framework) -> &'static str {
     if framework.is_mpi() {
         // The V2 MPI runtimes run as mpiuser (uid 1000); the SDK writes its files here too.
         "/home/mpiuser/train.py"
@@ -17,7 +17,7 @@ pub fn script_path(framework: Framework) -> &'static str {
 
 /// The V2 `trainer.command`. The runtime sets up the distributed environment, so the command is
 /// only the launcher the framework needs.
-pub fn v2_command(sel: &Selection) -> Vec<String> {
+pub(crate) fn v2_command(sel: &Selection) -> Vec<String> {
     let script = script_path(sel.framework).to_string();
     match sel.framework {
         Framework::PyTorch => vec!["torchrun".into(), script],
@@ -34,7 +34,7 @@ pub fn v2_command(sel: &Selection) -> Vec<String> {
 
 /// The V1 command. MPIJob launchers had to size `mpirun` themselves (`-np`), since the V1 hostfile
 /// carried no slot count the job could rely on across kinds.
-pub fn v1_command(sel: &Selection) -> Vec<String> {
+pub(crate) fn v1_command(sel: &Selection) -> Vec<String> {
     let script = "/workspace/train.py".to_string();
     let np = (sel.nodes() * slots_per_node(sel)).to_string();
     match sel.framework {
@@ -50,7 +50,7 @@ pub fn v1_command(sel: &Selection) -> Vec<String> {
 }
 
 /// MPI slots per node: processes if set, else one per GPU, else one.
-pub fn slots_per_node(sel: &Selection) -> u32 {
+pub(crate) fn slots_per_node(sel: &Selection) -> u32 {
     sel.procs().unwrap_or(sel.gpus().max(1))
 }
 
@@ -58,7 +58,7 @@ pub fn slots_per_node(sel: &Selection) -> u32 {
 /// `create_job(train_func=...)` in V1). Lines are indented by the caller.
 /// tests/python/run_training.py runs each V2 function (and the V1 PyTorch one) on two local
 /// processes with the env the controller gives each pod.
-pub fn function_body(sel: &Selection, api: Api) -> Vec<String> {
+pub(crate) fn function_body(sel: &Selection, api: Api) -> Vec<String> {
     let gpu = sel.gpus() > 0;
     let lines: Vec<&str> = match sel.framework {
         Framework::PyTorch => vec![
@@ -159,7 +159,7 @@ pub fn function_body(sel: &Selection, api: Api) -> Vec<String> {
 }
 
 /// Writes `def train():` with the framework's body, set apart by blank lines as PEP 8 asks.
-pub fn write_train_function(script: &mut super::python::Script, sel: &Selection, api: Api) {
+pub(crate) fn write_train_function(script: &mut super::python::Script, sel: &Selection, api: Api) {
     script.blank();
     script.line("def train():");
     for line in function_body(sel, api) {

@@ -12,7 +12,7 @@ pub mod report;
 pub mod rewrite;
 
 pub use notes::{upgrade_notes, Note};
-pub use report::{Entry, Kind, Place};
+pub use report::{Entry, Kind};
 
 use crate::pipeline::input::RawDoc;
 use crate::pipeline::{self, Wording};
@@ -54,7 +54,7 @@ pub fn upgrade(text: &str, from: Release, to: Release) -> Result<Upgrade, String
 
 /// `upgrade` for documents already read (by `crate::pipeline::input::documents`, or built as
 /// values): the rewrite itself needs no YAML parser.
-pub fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result<Upgrade, String> {
+pub(crate) fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result<Upgrade, String> {
     refuse_downgrade(from, to)?;
     let mut docs = Vec::new();
     // Per input document: the position of its Trainer object in `docs`, or what became of it.
@@ -122,7 +122,7 @@ pub fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result
 }
 
 /// Upgrade only goes to a newer release (or stays): see the module comment.
-pub fn refuse_downgrade(from: Release, to: Release) -> Result<(), String> {
+pub(crate) fn refuse_downgrade(from: Release, to: Release) -> Result<(), String> {
     if position(to) >= position(from) {
         return Ok(());
     }

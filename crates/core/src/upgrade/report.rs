@@ -6,7 +6,8 @@
 //! through (v2.0 → v2.3 renames a pod setting twice).
 
 use crate::pipeline::paths::{ancestors, covers};
-pub use crate::pipeline::report::{Entry, Kind, Place};
+pub(crate) use crate::pipeline::report::Place;
+pub use crate::pipeline::report::{Entry, Kind};
 use std::collections::BTreeMap;
 
 /// How much an entry changes, to pick one kind for a field that went through several changes:
@@ -70,7 +71,7 @@ impl Report {
 
     /// Records what one step did to `step.from` (a path of the manifest as the previous steps
     /// left it, in document `step.doc`).
-    pub fn record(&mut self, step: Entry) {
+    pub(crate) fn record(&mut self, step: Entry) {
         if step.kind == Kind::Added {
             // Runtime patches, where the rewrite adds fields, are the newest shape: no later
             // step moves them.
@@ -158,7 +159,7 @@ fn join_details(a: &str, b: &str) -> String {
 }
 
 /// The entry accounting for `path` of document `doc`: the one with the longest matching `from`.
-pub fn entry_for<'a>(entries: &'a [Entry], doc: usize, path: &str) -> Option<&'a Entry> {
+pub(crate) fn entry_for<'a>(entries: &'a [Entry], doc: usize, path: &str) -> Option<&'a Entry> {
     crate::pipeline::report::entry_for(entries.iter().filter(|e| e.doc == doc), path)
 }
 

@@ -8,7 +8,7 @@ use explorer_data::releases::V2_0;
 use serde_json::{json, Map, Value};
 
 /// The `manager` of the runtime patches the upgrade writes (one per former override).
-pub const PATCH_MANAGER: &str = "trainer-v2-explorer/upgrade";
+pub(crate) const PATCH_MANAGER: &str = "trainer-v2-explorer/upgrade";
 /// `spec.runtimePatches` holds at most 16 entries (trainjob_types.go @v2.2.1).
 const MAX_RUNTIME_PATCHES: usize = 16;
 /// `command`, `args` and `env` hold at most 128 items from v2.2.

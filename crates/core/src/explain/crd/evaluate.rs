@@ -34,7 +34,7 @@ pub enum Failure {
 }
 
 /// The functions the CRDs' rules call (besides operators and macros), which `holds` registers.
-pub const FUNCTIONS: [&str; 2] = ["size", "matches"];
+pub(crate) const FUNCTIONS: [&str; 2] = ["size", "matches"];
 
 /// No standard library: `holds` adds the rules' functions to each context.
 fn rules_env() -> Arc<Env> {
@@ -62,12 +62,36 @@ fn size(This(value): This<Value>) -> Result<i64, ExecutionError> {
 
 /// Kubernetes' `matches` (RE2, unanchored, as in cel-go).
 fn matches(This(text): This<Arc<String>>, pattern: Arc<String>) -> Result<bool, ExecutionError> {
-    let re = regex_lite::Regex::new(&pattern).map_err(|e| ExecutionError::function_error("matches", e))?;
+    let re = regex(&pattern).map_err(|e| ExecutionError::function_error("matches", e))?;
     Ok(re.is_match(&text))
 }
 
+/// `pattern` compiled, once per pattern and thread: a CRD's `pattern` and a rule's `matches`
+/// run on every value at their node, and the CRDs hold a few patterns.
+pub(crate) fn regex(pattern: &str) -> Result<std::rc::Rc<regex_lite::Regex>, String> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    type Compiled = Result<Rc<regex_lite::Regex>, String>;
+    thread_local! {
+        static COMPILED: RefCell<HashMap<String, Compiled>> = RefCell::new(HashMap::new());
+    }
+    if let Some(known) = COMPILED.with(|c| c.borrow().get(pattern).cloned()) {
+        return known;
+    }
+    let compiled = regex_lite::Regex::new(pattern).map(Rc::new).map_err(|e| e.to_string());
+    COMPILED.with(|c| {
+        let mut c = c.borrow_mut();
+        // A rule could build its pattern from the value: keep the memory bounded.
+        if c.len() >= 256 {
+            c.clear();
+        }
+        c.insert(pattern.to_string(), compiled.clone());
+    });
+    compiled
+}
+
 /// A JSON value as the API server hands it to CEL: whole numbers are `int`, others `double`.
-pub fn to_cel(value: &Json) -> Value {
+pub(crate) fn to_cel(value: &Json) -> Value {
     match value {
         Json::Null => Value::Null,
         Json::Bool(b) => Value::Bool(*b),
@@ -86,10 +110,26 @@ pub fn to_cel(value: &Json) -> Value {
 
 /// Whether `rule` is true with `self` bound to `value`.
 pub fn holds(rule: &str, value: &Json) -> Result<bool, Failure> {
-    let expr = parsed(rule)?;
-    let mut ctx = context(rules_env(), value);
-    ctx.add_function("size", size).expect("the environment has no standard library");
-    outcome(Value::resolve(&expr, &ctx))
+    Bound::new(value).holds(rule)
+}
+
+/// `self` bound to one value with the rules' functions, for every rule of its node: the value
+/// is converted to CEL once, not once per rule (a node may hold several, and a TrainJob's root
+/// rules see the whole object).
+pub struct Bound(Context<'static, 'static>);
+
+impl Bound {
+    pub fn new(value: &Json) -> Bound {
+        let mut ctx = context(rules_env(), value);
+        ctx.add_function("size", size).expect("the environment has no standard library");
+        Bound(ctx)
+    }
+
+    /// Whether `rule` is true of the bound value.
+    pub fn holds(&self, rule: &str) -> Result<bool, Failure> {
+        let expr = parsed(rule)?;
+        outcome(Value::resolve(&expr, &self.0))
+    }
 }
 
 /// `rule` parsed, once per rule and thread: the same few rules run for every object of a paste

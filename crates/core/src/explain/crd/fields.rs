@@ -7,7 +7,7 @@ use super::strict::Field::{self, *};
 use super::strict::Root;
 
 #[rustfmt::skip]
-pub static ROOTS: &[Root] = &[
+pub(super) static ROOTS: &[Root] = &[
     Root { schema: "v2.0.1", api_version: "trainer.kubeflow.org/v1alpha1", kind: "TrainJob", node: 83 },
     Root { schema: "v2.0.1", api_version: "trainer.kubeflow.org/v1alpha1", kind: "TrainingRuntime", node: 176 },
     Root { schema: "v2.0.1", api_version: "trainer.kubeflow.org/v1alpha1", kind: "ClusterTrainingRuntime", node: 176 },
@@ -30,7 +30,7 @@ pub static ROOTS: &[Root] = &[
 ];
 
 #[rustfmt::skip]
-pub static SCHEMA: &[Field] = &[
+pub(super) static SCHEMA: &[Field] = &[
     Any,
     Object(&[("name", 0), ("generateName", 0), ("namespace", 0), ("selfLink", 0), ("uid", 0), ("resourceVersion", 0), ("generation", 0), ("creationTimestamp", 0), ("deletionTimestamp", 0), ("deletionGracePeriodSeconds", 0), ("labels", 0), ("annotations", 0), ("ownerReferences", 0), ("finalizers", 0), ("managedFields", 0)]),
     Map(0),

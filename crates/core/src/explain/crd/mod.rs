@@ -89,11 +89,14 @@ pub fn validate(tag: &str, object: &Json) -> Vec<Rejection> {
     let mut schema_errors = Vec::new();
     let mut rule_errors = Vec::new();
     for (node, path, value) in walk::values_on_create(crd, object) {
+        // `self` for the node's rules, made at its first rule.
+        let mut bound = None;
         for check in node.checks {
             match *check {
                 Check::Rule { transition: true, .. } => {}
                 Check::Rule { rule, message, .. } => {
-                    if let Some(reason) = rule_failure(rule, message, node.ty, value) {
+                    let bound = bound.get_or_insert_with(|| evaluate::Bound::new(value));
+                    if let Some(reason) = rule_failure(bound, rule, message, node.ty, value) {
                         rule_errors.push(Rejection { field: shown(&path), reason });
                     }
                 }
@@ -188,11 +191,16 @@ fn scalar(value: &Json) -> String {
     }
 }
 
-/// validation.go's message for a rule that is not true of `value`, or `None` when it holds.
-fn rule_failure(rule: &str, message: &str, ty: &str, value: &Json) -> Option<String> {
+/// validation.go's message for a rule that is not true of `value` (bound to `self` in `bound`),
+/// or `None` when it holds.
+fn rule_failure(bound: &evaluate::Bound, rule: &str, message: &str, ty: &str, value: &Json) -> Option<String> {
+    let outcome = bound.holds(rule);
+    if matches!(outcome, Ok(true)) {
+        return None;
+    }
     // ruleMessageOrDefault.
     let message = if message.is_empty() { format!("failed rule: {}", rule.trim()) } else { message.to_string() };
-    match evaluate::holds(rule, value) {
+    match outcome {
         Ok(true) => None,
         Ok(false) if ty == "object" || ty == "array" => Some(format!("Invalid value: {message}")),
         Ok(false) => Some(format!("Invalid value: {}: {message}", scalar(value))),
@@ -213,8 +221,10 @@ fn schema_failure(check: &Check, path: &str, value: &Json) -> Option<String> {
     match *check {
         Check::Enum(allowed) => {
             let ok = value.as_str().is_some_and(|s| allowed.contains(&s));
-            let list: Vec<String> = allowed.iter().map(|a| format!("{a:?}")).collect();
-            (!ok).then(|| format!("Unsupported value: {}: supported values: {}", scalar(value), list.join(", ")))
+            (!ok).then(|| {
+                let list: Vec<String> = allowed.iter().map(|a| format!("{a:?}")).collect();
+                format!("Unsupported value: {}: supported values: {}", scalar(value), list.join(", "))
+            })
         }
         Check::Minimum(min) => number().filter(|n| *n < min as f64).map(|_| {
             format!("Invalid value: {}: {path} in body should be greater than or equal to {min}", scalar(value))
@@ -239,7 +249,7 @@ fn schema_failure(check: &Check, path: &str, value: &Json) -> Option<String> {
         Check::Pattern(pattern) => {
             let text = value.as_str()?;
             // The patterns are checked to compile (tests/crd_rules.rs).
-            let re = regex_lite::Regex::new(pattern).ok()?;
+            let re = evaluate::regex(pattern).ok()?;
             (!re.is_match(text))
                 .then(|| format!("Invalid value: {}: {path} in body should match '{pattern}'", scalar(value)))
         }

@@ -8,7 +8,7 @@ use super::Check::*;
 use super::{CrdChecks, Node};
 
 #[rustfmt::skip]
-pub const CRDS: &[CrdChecks] = &[
+pub(super) const CRDS: &[CrdChecks] = &[
     CrdChecks { tag: "v2.0.1", kind: "TrainJob", nodes: TRAINJOB_2_0_1 },
     CrdChecks { tag: "v2.0.1", kind: "TrainingRuntime", nodes: TRAININGRUNTIME_2_0_1 },
     CrdChecks { tag: "v2.0.1", kind: "ClusterTrainingRuntime", nodes: TRAININGRUNTIME_2_0_1 },

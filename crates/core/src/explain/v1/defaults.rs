@@ -19,7 +19,7 @@ fn known_types(kind: V1Kind) -> &'static [&'static str] {
 
 /// `setTypeNameToCamelCase` (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/defaulting_utils.go:50-59):
 /// `worker` or `WORKER` becomes `Worker`.
-pub fn camel_case(kind: V1Kind, rtype: &str) -> String {
+pub(super) fn camel_case(kind: V1Kind, rtype: &str) -> String {
     known_types(kind)
         .iter()
         .find(|t| t.eq_ignore_ascii_case(rtype))
@@ -28,7 +28,7 @@ pub fn camel_case(kind: V1Kind, rtype: &str) -> String {
 
 /// Per kind: (default container, default port name, default port, default restartPolicy)
 /// (pkg/apis/kubeflow.org/v1/{pytorch,mpi,jax,xgboost,tensorflow,paddlepaddle}_types.go:23-31).
-pub fn kind_defaults(kind: V1Kind) -> (&'static str, &'static str, i64, &'static str) {
+pub(super) fn kind_defaults(kind: V1Kind) -> (&'static str, &'static str, i64, &'static str) {
     let (port, port_name) = kind.default_port();
     let restart = match kind {
         V1Kind::PyTorchJob | V1Kind::PaddleJob => "OnFailure",
@@ -42,7 +42,7 @@ pub fn kind_defaults(kind: V1Kind) -> (&'static str, &'static str, i64, &'static
 /// (pytorch_defaults.go:77-95, jax_defaults.go:45-61, xgboost_defaults.go:46-61,
 /// tensorflow_defaults.go:50-70, paddlepaddle_defautls.go:65-80, mpi_defaults.go:25-38;
 /// mpi-operator v0.6.0:pkg/apis/kubeflow/v2beta1/default.go:27-80).
-pub fn apply(source: Source, job: &mut Job) {
+pub(super) fn apply(source: Source, job: &mut Job) {
     let kind = source.kind();
     let (container, port_name, port, restart) = kind_defaults(kind);
     for (rtype, spec) in job.replicas.iter_mut() {
@@ -76,7 +76,7 @@ fn default_port(spec: &mut PodSpec, container: &str, port_name: &str, port: i64)
 }
 
 /// The pod's restartPolicy from the replica's (`ExitCode` becomes `Never`): pkg/core/pod.go:81-88.
-pub fn pod_restart_policy(spec: &ReplicaSpec) -> String {
+pub(super) fn pod_restart_policy(spec: &ReplicaSpec) -> String {
     match spec.restart_policy.as_deref() {
         Some("ExitCode") | None => "Never".into(),
         Some(p) => p.into(),
@@ -86,7 +86,7 @@ pub fn pod_restart_policy(spec: &ReplicaSpec) -> String {
 /// `GenLabels` (common/job_controller.go:236-242) with the replica type and index
 /// (pkg/util/labels/labels.go:32-60), and `job-role: master` on the master role's pods
 /// (common/pod.go:406-408) as each kind's `IsMasterRole` decides.
-pub fn labels(kind: V1Kind, job: &Job, rtype: &str, index: u32) -> Vec<(String, String)> {
+pub(super) fn labels(kind: V1Kind, job: &Job, rtype: &str, index: u32) -> Vec<(String, String)> {
     let controller = format!("{}-controller", kind.kind().to_lowercase());
     let mut out = vec![
         ("training.kubeflow.org/operator-name".to_string(), controller),

@@ -17,7 +17,7 @@ mod pytorch;
 mod tensorflow;
 mod xgboost_jax;
 
-use super::{env_text, ContainerView, Object, Rejection};
+use super::{ContainerView, EnvValue, Object, Rejection};
 use crate::model::pod::{Container, EnvVar, PodTemplateSpec};
 use crate::model::v1::ReplicaSpec;
 use crate::model::vecmap::VecMap;
@@ -50,7 +50,7 @@ pub struct V1PodGroup {
     /// The DNS names the operator's Services (or, for the v1 MPIJob, the pod names) give, in
     /// index order.
     pub hostnames: Vec<String>,
-    /// An env value that differs between the pods reads `per pod: [v0, v1, ...]`.
+    /// An env value that differs between the pods is an [`EnvValue::PerPod`].
     pub containers: Vec<ContainerView>,
 }
 
@@ -77,7 +77,7 @@ impl Role {
 /// How many pods of one replica type are built in full. Each pod past the first few differs
 /// only by its index, while a TF_CONFIG or WORKER_ADDRS lists every pod: building all of them
 /// would take time and memory growing with the square of the count.
-pub const PODS_MODELLED: u32 = 16;
+pub(crate) const PODS_MODELLED: u32 = 16;
 
 /// Both MPI operators mount their ConfigMap `<job>-config` as `mpi-job-config` at /etc/mpi
 /// (training-operator v1.9.0:pkg/controller.v1/mpi/mpijob.go:28-30; mpi-operator
@@ -107,26 +107,26 @@ pub(crate) struct Job<'a> {
 }
 
 impl Job<'_> {
-    pub fn replica(&self, rtype: &str) -> Option<&ReplicaSpec> {
+    pub(crate) fn replica(&self, rtype: &str) -> Option<&ReplicaSpec> {
         self.replicas.iter().find(|(t, _)| t == rtype).map(|(_, s)| s)
     }
 
-    pub fn count(&self, rtype: &str) -> u32 {
+    pub(crate) fn count(&self, rtype: &str) -> u32 {
         self.replica(rtype).map_or(0, |s| s.replicas.unwrap_or(0))
     }
 
     /// Every replica type's `replicas`, summed (`getTotalReplicas` in each framework's file).
-    pub fn total(&self) -> u32 {
+    pub(crate) fn total(&self) -> u32 {
         self.replicas.iter().map(|(_, s)| s.replicas.unwrap_or(0)).sum()
     }
 
-    pub fn spec_str(&self, key: &str) -> Option<&str> {
+    pub(crate) fn spec_str(&self, key: &str) -> Option<&str> {
         self.spec.get(key).and_then(Json::as_str)
     }
 
     /// `<job>-<rtype>-<index>`, the pod's and its Service's name
     /// (training-operator v1.9.0:pkg/core/utils.go:30-33, pytorch/envvar.go:150-153).
-    pub fn replica_name(&self, rtype: &str, index: u32) -> String {
+    pub(crate) fn replica_name(&self, rtype: &str, index: u32) -> String {
         format!("{}-{}-{index}", self.name, rtype.to_lowercase()).replace('/', "-")
     }
 }
@@ -216,7 +216,7 @@ pub(crate) enum Source {
 }
 
 impl Source {
-    pub fn kind(self) -> V1Kind {
+    pub(crate) fn kind(self) -> V1Kind {
         match self {
             Source::TrainingOperator(k) => k,
             Source::MpiOperator => V1Kind::MpiJob,
@@ -272,7 +272,10 @@ fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), Stri
         }
         roles.push(role);
     }
-    objects.push(pod_group_object(&operator, job.total()));
+    if kind == V1Kind::PyTorchJob {
+        objects.extend(pytorch::autoscaler(job, &operator));
+    }
+    objects.push(pod_group_object(&job.name, &operator, job.total()));
     Ok((roles, objects))
 }
 
@@ -290,11 +293,12 @@ fn set_cluster_spec(kind: V1Kind, job: &Job, rtype: &str, index: u32, pod: &mut 
 /// A PodGroup exists only when the operator runs with `--gang-scheduler-name`
 /// (training-operator v1.9.0:cmd/training-operator.v1/main.go:93); `minMember` is every replica
 /// unless `runPolicy.schedulingPolicy.minAvailable` says otherwise (common/job.go:250-260).
-pub(crate) fn pod_group_object(operator: &str, members: u32) -> Object {
+/// pkg/controller.v1/common/scheduling.go:36,52-53: the PodGroup takes the job's name.
+pub(crate) fn pod_group_object(job: &str, operator: &str, members: u32) -> Object {
     let data = [("minMember".to_string(), members.to_string())].into_iter().collect();
     object(
         "PodGroup",
-        "(the job's name)",
+        job,
         operator,
         "only when the operator runs with --gang-scheduler-name (volcano or scheduler-plugins)",
         Some(data),
@@ -302,7 +306,7 @@ pub(crate) fn pod_group_object(operator: &str, members: u32) -> Object {
 }
 
 pub(crate) fn object(kind: &str, name: &str, by: &str, when: &str, data: Option<VecMap<String, String>>) -> Object {
-    Object { kind: kind.into(), name: name.into(), created_by: by.into(), when: when.into(), data }
+    Object { data, ..Object::new(kind, name.into(), by, when) }
 }
 
 /// Appends to every container's env, as the operators' `append` does (a name set twice keeps
@@ -351,10 +355,36 @@ pub fn explain(doc: &Json) -> V1Explanation {
     if is_v1_job(doc) && served::v1_operator(api, kind).is_none() {
         return refused("apiVersion", served::no_matches(kind, api));
     }
+    // Strict field validation refuses the job before the operator sees it: no pod runs.
+    let unknown = unknown_fields(doc);
+    if !unknown.is_empty() {
+        return V1Explanation { rejected: unknown, ..refused("", String::new()) };
+    }
     match operate(doc) {
         Ok(op) => view(&op),
         Err(reason) => refused("spec", reason),
     }
+}
+
+/// Every field of a V1 job that its operator's CRD does not declare, as the API server's strict
+/// field validation (`kubectl apply`'s default since Kubernetes 1.27) refuses them, each with its
+/// path: the schemas are the V1 CRDs' (training-operator v1.9's `kubeflow.org/v1` kinds,
+/// mpi-operator's `kubeflow.org/v2beta1` MPIJob) in the generated crd/fields.rs, walked by the
+/// same walker as V2's (crd::strict). The caller passes the object with its `null` members
+/// removed (`model::without_nulls`), as explain's V2 reader does (explain::read), so a `null` is
+/// absent here too. Empty for a kind or version no V1 operator serves (that is the REST
+/// mapper's refusal, not this one). `validate` calls it for V1 kinds.
+pub fn unknown_fields(doc: &Json) -> Vec<Rejection> {
+    let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
+    let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
+    let Some(operator) = served::v1_operator(api, kind) else { return vec![] };
+    super::crd::strict::unknown_fields(operator.name, doc)
+        .into_iter()
+        .map(|path| Rejection {
+            reason: format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", operator.name),
+            field: path,
+        })
+        .collect()
 }
 
 pub fn view(op: &Operated) -> V1Explanation {
@@ -387,34 +417,34 @@ fn group_view(role: &Role) -> V1PodGroup {
     }
 }
 
-/// Container `i`'s env across the role's pods: one value, or `per pod: [...]` where they differ.
-pub fn per_pod_env(role: &Role, i: usize) -> VecMap<String, String> {
-    let per_pod: Vec<VecMap<String, String>> = role
+/// Container `i`'s env across the role's pods: one value where every pod has the same, else one
+/// entry per pod (`null` where a pod lacks the variable). Names in the order the pods first give
+/// them, so a variable only later pods have is listed too.
+pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, EnvValue> {
+    let per_pod: Vec<VecMap<String, EnvValue>> = role
         .pods
         .iter()
-        .map(|p| p.spec.containers.get(i).map(|c| c.env.iter().map(|e| (e.name.clone(), env_text(e))).collect()))
+        .map(|p| p.spec.containers.get(i).map(|c| c.env.iter().map(|e| (e.name.clone(), EnvValue::of(e))).collect()))
         .map(Option::unwrap_or_default)
         .collect();
     let mut out = VecMap::new();
-    for (name, value) in per_pod[0].iter() {
-        let values: Vec<&str> = per_pod.iter().map(|m| m.get(name).map_or("", String::as_str)).collect();
-        if values.iter().all(|v| v == value) {
-            out.insert(name.clone(), value.clone());
-        } else {
-            let list = serde_json::to_string(&values).unwrap_or_default();
-            let more = if role.count as usize > role.pods.len() {
-                format!(" (the first {} of {} pods)", role.pods.len(), role.count)
-            } else {
-                String::new()
-            };
-            out.insert(name.clone(), format!("per pod: {list}{more}"));
+    for name in per_pod.iter().flat_map(|env| env.iter().map(|(name, _)| name)) {
+        if out.get(name).is_some() {
+            continue;
         }
+        let values: Vec<Option<&EnvValue>> = per_pod.iter().map(|env| env.get(name)).collect();
+        let value = match values.as_slice() {
+            [Some(first), rest @ ..] if rest.iter().all(|v| *v == Some(*first)) => (*first).clone(),
+            _ => EnvValue::PerPod { per_pod: values.into_iter().map(|v| v.cloned()).collect(), pods: role.count },
+        };
+        out.insert(name.clone(), value);
     }
     out
 }
 
 /// A container as `explain` shows it.
-pub fn container_view(c: &Container) -> ContainerView {
+#[cfg(feature = "migrate")]
+pub(crate) fn container_view(c: &Container) -> ContainerView {
     super::build::container_view(c)
 }
 
@@ -465,13 +495,7 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     let Some(operator) = served::v1_operator(api, kind) else {
         return vec![Rejection { field: "apiVersion".into(), reason: served::no_matches(kind, api) }];
     };
-    let unknown: Vec<Rejection> = super::crd::strict::unknown_fields(operator.name, doc)
-        .into_iter()
-        .map(|path| Rejection {
-            reason: format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", operator.name),
-            field: path,
-        })
-        .collect();
+    let unknown = unknown_fields(doc);
     if !unknown.is_empty() {
         return unknown;
     }
@@ -519,5 +543,35 @@ fn field_error(error: &str) -> Rejection {
         }
         Some(reason) if looks_like_path => Rejection { field: path.into(), reason: reason.into() },
         _ => Rejection { field: "<nil>".into(), reason: error.into() },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::pod::EnvVar;
+
+    fn pod(env: &[(&str, &str)]) -> PodTemplateSpec {
+        let mut c = Container::new("main", "img");
+        c.env = env.iter().map(|(n, v)| EnvVar::new(n, v)).collect();
+        let mut pod = PodTemplateSpec::default();
+        pod.spec.containers.push(c);
+        pod
+    }
+
+    /// A variable only some pods have is `null` on the others, never `""` (which is a value):
+    /// issue 31 item 5. The one only the second pod has is listed too.
+    #[test]
+    fn a_variable_some_pods_lack_is_null_on_them() {
+        let mut role = Role::of("Worker", PodTemplateSpec::default());
+        role.count = 3;
+        role.pods = vec![pod(&[("RANK", "0"), ("EMPTY", "")]), pod(&[("RANK", "1"), ("EMPTY", ""), ("LATE", "x")])];
+        let env = serde_json::to_value(per_pod_env(&role, 0)).unwrap();
+        assert_eq!(
+            env,
+            serde_json::json!({"RANK": {"perPod": ["0", "1"]}, "EMPTY": "", "LATE": {"perPod": [null, "x"]}})
+        );
+        // The text form names how many pods the list leaves out.
+        assert_eq!(per_pod_env(&role, 0).get("LATE").unwrap().text(), r#"per pod: [null,"x"] (the first 2 of 3 pods)"#);
     }
 }

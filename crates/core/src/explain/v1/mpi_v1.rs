@@ -11,7 +11,7 @@ use crate::model::Value;
 const KUBECTL_VOLUME: &str = "mpi-job-kubectl";
 const KUBECTL_MOUNT: &str = "/opt/kube";
 /// pkg/config/config.go:35 (`--mpi-kubectl-delivery-image`, cmd/training-operator.v1/main.go:108-109).
-pub const KUBECTL_DELIVERY_IMAGE: &str = "kubeflow/kubectl-delivery:latest";
+pub(super) const KUBECTL_DELIVERY_IMAGE: &str = "kubeflow/kubectl-delivery:latest";
 const BY: &str = "Training Operator (MPIJob controller)";
 
 /// mpijob.go:193-205: a launcher container limiting a resource whose name contains "gpu".
@@ -33,7 +33,7 @@ fn mount(name: &str, path: &str) -> Value {
     crate::tree!({"name": name, "mountPath": path})
 }
 
-pub fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
+pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
     let launcher_spec = job.replica("Launcher").ok_or("spec.mpiReplicaSpecs.Launcher is missing")?;
     let name = &job.name;
     let mut roles = Vec::new();
@@ -163,13 +163,17 @@ fn objects(job: &Job, workers: u32, gpu: bool) -> Vec<Object> {
     let main = job.spec.get("mainContainer").and_then(serde_json::Value::as_str).filter(|m| !m.is_empty());
     let container = main.map_or(String::new(), |m| format!(" --container {m}"));
     let kubexec = format!("#!/bin/sh\nset -x\nPOD_NAME=$1\nshift\n{KUBECTL_MOUNT}/kubectl exec ${{POD_NAME}}{container} -- /bin/sh -c \"$*\"");
+    // :683-689,1270-1296: at creation no worker runs yet (the ConfigMap comes before the
+    // workers, :376 then :390), so the script holds the shebang, and the launcher when it has GPUs. Its
+    // launcher line ends in a newline and each worker line starts with one: kept as written.
+    let mut discover_hosts = "#!/bin/sh".to_string();
+    if gpu {
+        discover_hosts.push_str(&format!("\necho {name}-launcher:{slots}\n"));
+    }
     let data = [
         ("hostfile".to_string(), hostfile),
         ("kubexec.sh".to_string(), kubexec),
-        (
-            "discover_hosts.sh".to_string(),
-            "the running workers, one `echo <pod>:<slots>` each (rewritten as they start)".to_string(),
-        ),
+        ("discover_hosts.sh".to_string(), discover_hosts),
     ];
     let sa = job
         .replica("Launcher")
@@ -179,7 +183,19 @@ fn objects(job: &Job, workers: u32, gpu: bool) -> Vec<Object> {
     vec![
         // :370-373,727-753: reused when it exists.
         object("ServiceAccount", &sa, BY, "first reconcile, unless one of that name exists", None),
-        object("ConfigMap", &format!("{name}-config"), BY, "every reconcile", Some(data.into_iter().collect())),
+        object(
+            "ConfigMap",
+            &format!("{name}-config"),
+            BY,
+            "first reconcile, before the pods",
+            Some(data.into_iter().collect()),
+        )
+        // :683-689,714-719,1201-1222,1276-1287: compared with a rebuilt one on every reconcile.
+        .changes(
+            "every reconcile rewrites discover_hosts.sh from the worker pods then Running, sorted by name as \
+                 text (worker-10 before worker-2): one line `echo <pod>:<slots>` each, after a newline; hostfile \
+                 and kubexec.sh stay as created",
+        ),
         // :1325-1358: get/list/watch pods, create pods/exec on the workers.
         object(
             "Role",
@@ -189,6 +205,6 @@ fn objects(job: &Job, workers: u32, gpu: bool) -> Vec<Object> {
             None,
         ),
         object("RoleBinding", &format!("{name}-launcher"), BY, "first reconcile", None),
-        super::pod_group_object(BY, workers + 1),
+        super::pod_group_object(name, BY, workers + 1),
     ]
 }

@@ -68,7 +68,7 @@ fn fqdn(job: &Job, host: &str) -> String {
 }
 
 /// :1412-1465 `newWorker` and :1495-1581 `newLauncherPodTemplate`.
-pub fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
+pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
     let s = spec(job);
     let name = &job.name;
     let launcher_spec = job.replica("Launcher").ok_or("spec.mpiReplicaSpecs.Launcher is missing")?;
@@ -182,7 +182,7 @@ fn implementation_env(s: &Spec) -> Vec<EnvVar> {
 }
 
 /// :1272-1313 `newConfigMap`: one line per worker (the launcher first when it also works).
-pub fn hostfile(job: &Job, slots: i64, implementation: &str, launcher_as_worker: bool, workers: u32) -> String {
+pub(super) fn hostfile(job: &Job, slots: i64, implementation: &str, launcher_as_worker: bool, workers: u32) -> String {
     let line = |host: String| match implementation {
         "Intel" | "MPICH" => format!("{}:{slots}\n", fqdn(job, &host)),
         _ => format!("{} slots={slots}\n", fqdn(job, &host)),
@@ -200,16 +200,16 @@ pub fn hostfile(job: &Job, slots: i64, implementation: &str, launcher_as_worker:
 fn objects(job: &Job, s: &Spec, workers: u32) -> Vec<Object> {
     let name = &job.name;
     let hostfile = hostfile(job, s.slots, &s.implementation, s.launcher_as_worker, workers);
-    let cm = [
-        ("hostfile".to_string(), hostfile),
-        (
-            "discover_hosts.sh".to_string(),
-            "the running workers' names, one `echo` each (rewritten as they start)".to_string(),
-        ),
-    ];
+    // :833-840,1315-1336: at creation no worker runs yet (the ConfigMap comes before the
+    // workers, :640), so the script holds the shebang, and the launcher when it also works.
+    let mut discover_hosts = "#!/bin/sh\n".to_string();
+    if s.launcher_as_worker {
+        discover_hosts.push_str(&format!("echo {}\n", fqdn(job, &format!("{name}-launcher"))));
+    }
+    let cm = [("hostfile".to_string(), hostfile), ("discover_hosts.sh".to_string(), discover_hosts)];
     let secret = [
-        ("ssh-privatekey".to_string(), "generated ECDSA P-521 key (PEM)".to_string()),
-        ("ssh-publickey".to_string(), "its public key (authorized_keys format)".to_string()),
+        ("ssh-privatekey", "an ECDSA P-521 key generated at creation (PEM)"),
+        ("ssh-publickey", "its public key (authorized_keys format)"),
     ];
     let launcher_when = if job.spec_str("launcherCreationPolicy") == Some("WaitForWorkersReady") {
         "once every worker pod is ready (launcherCreationPolicy: WaitForWorkersReady)"
@@ -220,9 +220,21 @@ fn objects(job: &Job, s: &Spec, workers: u32) -> Vec<Object> {
         // :635, :1338-1364: one headless Service for the launcher and every worker.
         object("Service", name, BY, "first reconcile; headless, gives every pod its hostname", None),
         // :640, :833-869.
-        object("ConfigMap", &format!("{name}-config"), BY, "every reconcile", Some(cm.into_iter().collect())),
+        object(
+            "ConfigMap",
+            &format!("{name}-config"),
+            BY,
+            "first reconcile, before the pods",
+            Some(cm.into_iter().collect()),
+        )
+        // :798-815,833-866: rebuilt on every reconcile and updated when it differs.
+        .changes(
+            "every reconcile rewrites discover_hosts.sh from the worker pods then Running, sorted by name as \
+                 text (worker-10 before worker-2): one line `echo <pod>.<job>.<namespace>.svc` each; the hostfile \
+                 stays as created",
+        ),
         // :644, :897-926, :1366-1403.
-        object("Secret", &format!("{name}-ssh"), BY, "first reconcile", Some(secret.into_iter().collect())),
+        object("Secret", &format!("{name}-ssh"), BY, "first reconcile", None).described(&secret),
         // :662-663, :1467-1490: the launcher runs as a batch Job.
         object("Job", &format!("{name}-launcher"), BY, launcher_when, None),
         // :650-655, pkg/controller/podgroup.go:103-113: with gang scheduling on.

@@ -2,6 +2,7 @@
 //! (training-operator v1.9.0:pkg/controller.v1/pytorch/pytorchjob_controller.go:489-497).
 
 use super::{append_env, env, named_port, Job};
+use crate::explain::Object;
 use crate::model::pod::{Container, EnvVar, PodTemplateSpec, Resources};
 use serde_json::Value as Json;
 
@@ -10,7 +11,7 @@ const CONTAINER: &str = "pytorch";
 const PORT_NAME: &str = "pytorchjob-port";
 /// The operator's defaults for the worker's init container (pkg/config/config.go:28,33;
 /// cmd/training-operator.v1/main.go:100-105).
-pub const INIT_IMAGE: &str = "alpine:3.10";
+pub(super) const INIT_IMAGE: &str = "alpine:3.10";
 const INIT_TRIES: u32 = 100;
 
 /// `spec.nprocPerNode` after defaulting: `auto` unless an elastic policy sets `nProcPerNode`
@@ -25,7 +26,7 @@ fn nproc_per_node(job: &Job) -> Option<String> {
     }
 }
 
-pub fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
+pub(super) fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
     let vars = pod_env(job, rtype, index)?;
     // envvar.go:49: every container of the pod, not only `pytorch`.
     for c in pod.spec.containers.iter_mut() {
@@ -40,7 +41,7 @@ pub fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplat
 }
 
 /// envvar.go:43-127 for one pod.
-pub fn pod_env(job: &Job, rtype: &str, index: u32) -> Result<Vec<EnvVar>, String> {
+pub(super) fn pod_env(job: &Job, rtype: &str, index: u32) -> Result<Vec<EnvVar>, String> {
     // envvar.go:56-60.
     let mut vars = vec![env("PYTHONUNBUFFERED", "1")];
     let nproc = nproc_per_node(job);
@@ -148,4 +149,46 @@ fn init_container(master: &str) -> Container {
     r.requests.insert("memory".into(), "10Mi".into());
     c.resources = Some(r);
     c
+}
+
+/// hpa.go:33-102: with `elasticPolicy.metrics` the controller creates a HorizontalPodAutoscaler
+/// (autoscaling/v2) of the job's name that scales the PyTorchJob itself between the elastic
+/// policy's bounds on those metrics, before the pods (pytorchjob_controller.go:158). Not while
+/// the job is suspended (hpa.go:53-56; a suspended job's HPA is deleted, :63-67).
+pub(super) fn autoscaler(job: &Job, operator: &str) -> Option<Object> {
+    let elastic = job.spec.get("elasticPolicy")?;
+    let metrics = elastic.get("metrics").filter(|m| !m.is_null())?;
+    let suspended = job.spec.get("runPolicy").and_then(|r| r.get("suspend")) == Some(&Json::Bool(true));
+    if suspended {
+        return None;
+    }
+    // pytorch_defaults.go:38-54: a bound alone gives the other; neither gives the Worker count
+    // (the webhook requires a Worker with an elastic policy, pytorchjob_webhook.go:96-100).
+    let bound = |key: &str| elastic.get(key).and_then(Json::as_i64);
+    let workers = job.replica("Worker").and_then(|w| w.replicas).map(i64::from);
+    let (min, max) = match (bound("minReplicas"), bound("maxReplicas")) {
+        (Some(min), Some(max)) => (Some(min), Some(max)),
+        (None, Some(max)) => (Some(max), Some(max)),
+        (Some(min), None) => (Some(min), Some(min)),
+        (None, None) => (workers, workers),
+    };
+    let mut spec = serde_json::json!({
+        // hpa.go:88-92: the job's own kind and apiVersion, as the controller read it (its
+        // cache reader sets them on every object it returns).
+        "scaleTargetRef": {"kind": "PyTorchJob", "name": job.name, "apiVersion": "kubeflow.org/v1"},
+        "maxReplicas": max,
+        "metrics": metrics,
+    });
+    // `minReplicas` is omitempty in autoscaling/v2.
+    if let Some(min) = min {
+        spec["minReplicas"] = min.into();
+    }
+    let mut hpa = Object::new(
+        "HorizontalPodAutoscaler",
+        job.name.clone(),
+        operator,
+        "first reconcile, before the pods (elasticPolicy.metrics set); updated when the policy changes, deleted while the job is suspended",
+    );
+    hpa.spec = Some(spec);
+    Some(hpa)
 }

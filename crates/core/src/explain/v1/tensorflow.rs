@@ -14,7 +14,7 @@ fn is_distributed(job: &Job) -> bool {
     job.total() != 1
 }
 
-pub fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
+pub(super) fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
     if !is_distributed(job) {
         return Ok(());
     }
@@ -29,7 +29,7 @@ pub fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplat
 /// tensorflow.go:112-188. Each endpoint is `<job>-<type>-<i>.<namespace>.svc:<port>` (the
 /// operator adds `.$CUSTOM_CLUSTER_DOMAIN` when its own env sets one; by default it does not).
 /// Go marshals the cluster map with its keys sorted, the structs in field order.
-pub fn tf_config(job: &Job, rtype: &str, index: u32) -> Result<String, String> {
+pub(super) fn tf_config(job: &Job, rtype: &str, index: u32) -> Result<String, String> {
     let mut sorted = std::collections::BTreeMap::new();
     for (t, spec) in &job.replicas {
         let port = named_port(job, t, CONTAINER, PORT_NAME)

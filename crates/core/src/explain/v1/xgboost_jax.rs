@@ -5,7 +5,7 @@ use crate::model::pod::PodTemplateSpec;
 
 /// jax/envvar.go:37-79 (`SetClusterSpec`, jax/jaxjob_controller.go:443-451). The coordinator is
 /// Worker 0's Service and the Worker's `jaxjob-port`; the address carries no port.
-pub fn jax_env(job: &Job, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
+pub(super) fn jax_env(job: &Job, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
     let coordinator = job.replica_name("Worker", 0);
     // jax_types.go:23,25; envvar.go:94-107.
     let port = named_port(job, "Worker", "jax", "jaxjob-port")
@@ -27,7 +27,7 @@ pub fn jax_env(job: &Job, index: u32, pod: &mut PodTemplateSpec) -> Result<(), S
 }
 
 /// xgboost/xgboost.go:31-111 (`SetClusterSpec`, xgboostjob_controller.go:439-441).
-pub fn xgboost_env(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
+pub(super) fn xgboost_env(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
     // :42-47 a Worker's rank follows the Masters.
     let rank = if rtype == "Worker" { index + job.count("Master") } else { index };
     let master_addr = job.replica_name("Master", 0);

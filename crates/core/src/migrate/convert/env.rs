@@ -14,9 +14,7 @@
 use super::*;
 use crate::model::pod::EnvVar;
 
-/// The field path the plugins read a node's rank from
-/// (v2.3.0:pkg/constants/constants.go JobCompletionIndexFieldPath).
-const COMPLETION_INDEX: &str = "metadata.annotations['batch.kubernetes.io/job-completion-index']";
+use crate::plain_ml::COMPLETION_INDEX;
 /// The port every policy plugin gives the trainer container (constants.go:71-72 @v2.3.0).
 const TRAINER_PORT: &str = "29500";
 

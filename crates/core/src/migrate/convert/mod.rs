@@ -30,7 +30,6 @@ mod trainer;
 
 use numbers::count_in_range;
 use patch::pod_settings_entry;
-pub use patch::PATCH_MANAGER;
 use pod_settings::PodSettings;
 use quantities::quantities_as_text;
 pub(crate) use quantities::quantity_text;

@@ -4,7 +4,7 @@
 use super::*;
 
 /// The `manager` of the runtime patch the migrator writes.
-pub const PATCH_MANAGER: &str = "trainer-v2-explorer/migrate";
+pub(crate) const PATCH_MANAGER: &str = "trainer-v2-explorer/migrate";
 
 /// One entry of a release's pod-settings field, as the report names it.
 pub(super) fn pod_settings_entry(field: PodSettingsField) -> &'static str {

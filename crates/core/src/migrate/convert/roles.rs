@@ -5,39 +5,13 @@
 //! Worker) is the trainer's `node` job; every other role (Chief, Master, PS, Evaluator) is a
 //! replicated job of its own with its own template and count.
 //!
-//! The contract the training code reads is written declaratively, as the V1 operator's values:
-//! each pod's index is `JOB_COMPLETION_INDEX` from the downward API (JobSet makes every Job
-//! Indexed), and the per-pod variables expand it with `$(JOB_COMPLETION_INDEX)`, which the
-//! kubelet resolves from the variables declared before them. No wrapper touches the command.
-//! Hostnames are JobSet's (`<job>-<replicatedJob>-<jobIndex>-<podIndex>.<subdomain>`), ports V1's.
+//! The contract the training code reads (`TF_CONFIG`, `PADDLE_*`), the hostnames, the Paddle
+//! leader's wrapper and the plain runtime itself are `crate::plain_ml`'s, which the widget's panes
+//! share; this file converts a user's job with them and reports where every field went.
 
 use super::*;
 use crate::model::pod::{ContainerPort, EnvVar};
-use crate::model::v2::MlPolicy;
-
-/// The shell script that wraps the command of a PaddleJob's leader (the Master, else the
-/// Workers): `paddle.distributed.launch` starts its rendezvous server only where PADDLE_MASTER's
-/// host is the pod's own IP (paddle/distributed/launch/controllers/master.py, HTTPMaster), which
-/// is why v1.9 gives the leader's first pod `$(POD_IP_DUMMY):port` (envvar.go:74-100). One
-/// template cannot hold a value for one pod only, so the first pod's shell sets it, then `exec`s
-/// the container's own command and arguments unchanged (the same process, so signals reach it).
-/// `{port}` is the leader's port.
-pub(crate) const PADDLE_LEADER_WRAPPER: &str =
-    r#"if [ "$JOB_COMPLETION_INDEX" = 0 ]; then export PADDLE_MASTER="$POD_IP_DUMMY:{port}"; fi; exec "$@""#;
-/// `$0` of the wrapper's shell.
-pub(crate) const PADDLE_LEADER_ARG0: &str = "paddle-leader";
-
-/// The variable each pod reads its index from (the Job controller's own name for it).
-pub(crate) const INDEX_VAR: &str = "JOB_COMPLETION_INDEX";
-
-/// The replica types Training Operator v1.9 runs for each kind (tensorflow_types.go:101-122,
-/// paddlepaddle_types.go:80-88), in the order the runtime lists their jobs.
-pub(crate) fn role_types(kind: V1Kind) -> &'static [&'static str] {
-    match kind {
-        V1Kind::TfJob => &["Chief", "Master", "PS", "Worker", "Evaluator"],
-        _ => &["Master", "Worker"],
-    }
-}
+use crate::plain_ml::{self, contract_env, paddle_leader, paddle_leader_command, role_types, RoleJob};
 
 /// Why a TFJob or PaddleJob cannot become a TrainJob, checked before it is converted.
 pub(super) fn refusal(kind: V1Kind, doc: &Value) -> Option<String> {
@@ -82,15 +56,6 @@ pub(super) fn refusal(kind: V1Kind, doc: &Value) -> Option<String> {
     None
 }
 
-/// One role of the job as the generated runtime runs it.
-struct RoleJob {
-    rtype: String,
-    count: u32,
-    /// The replicated job: `node` for the trainer's role, else the type in lower case.
-    rjob: String,
-    port: i64,
-}
-
 impl Conversion<'_> {
     /// TFJob and PaddleJob: a TrainJob on a generated plain-ML runtime, one replicated job per role.
     pub(super) fn convert_roles(&mut self) -> Result<Vec<Value>, String> {
@@ -123,7 +88,6 @@ impl Conversion<'_> {
             .ok_or(format!("spec.{field}: every replica type has replicas: 0, so the V1 job ran no pods"))?;
         roles[trainer_at].rjob = "node".into();
         let nodes = roles[trainer_at].count;
-        let total: u32 = roles.iter().map(|r| r.count).sum();
 
         let meta = self.trainjob_meta();
         let job = meta.name.clone().unwrap_or_default();
@@ -132,52 +96,9 @@ impl Conversion<'_> {
         let mut rt = self.plain_runtime(&meta, nodes)?;
         let rt_name = rt.metadata.name.clone().unwrap_or_default();
         let jobs_at = format!("TrainingRuntime {rt_name} spec.template.spec.replicatedJobs");
-        let hosts = |r: &RoleJob| -> Vec<String> {
-            (0..r.count).map(|i| format!("{job}-{}-0-{i}.{job}:{}", r.rjob, r.port)).collect()
-        };
-
         // What every role's pods read, before the roles are placed (each needs every address).
-        let leader = roles.iter().find(|r| r.rtype == "Master").or_else(|| roles.iter().find(|r| r.rtype == "Worker"));
-        let contract = |r: &RoleJob| -> Vec<EnvVar> {
-            if tf {
-                // tfjob_controller.go:555-588: no TF_CONFIG when the job has one pod in all.
-                if total == 1 {
-                    return vec![];
-                }
-                let cluster: BTreeMap<String, Vec<String>> =
-                    roles.iter().map(|o| (o.rtype.to_lowercase(), hosts(o))).collect();
-                let cluster = serde_json::to_string(&cluster).unwrap_or_default();
-                let config = format!(
-                    r#"{{"cluster":{cluster},"task":{{"type":"{}","index":$({INDEX_VAR})}},"environment":"cloud"}}"#,
-                    r.rtype.to_lowercase()
-                );
-                return vec![index_env(), EnvVar::new("TF_CONFIG", &config)];
-            }
-            // paddlepaddle/envvar.go:40-144.
-            let mut vars = vec![
-                EnvVar::new("PYTHONUNBUFFERED", "1"),
-                EnvVar::new("PADDLE_JOB_ID", &job),
-                EnvVar::new("PADDLE_NNODES", &total.to_string()),
-            ];
-            if let Some(l) = leader {
-                if l.rtype == r.rtype {
-                    // For the wrapper: which pod this is, and its IP.
-                    vars.push(index_env());
-                    vars.push(EnvVar {
-                        name: "POD_IP_DUMMY".into(),
-                        value: None,
-                        value_from: Some(crate::tree!({"fieldRef": {"fieldPath": "status.podIP"}})),
-                    });
-                }
-                vars.push(EnvVar::new("PADDLE_MASTER", &format!("{job}-{}-0-0.{job}:{}", l.rjob, l.port)));
-                if l.rtype == "Master" {
-                    let name = if r.rtype == "Master" { "PADDLE_SERVER_NUM" } else { "PADDLE_TRAINER_NUM" };
-                    vars.push(EnvVar::new(name, "1"));
-                }
-            }
-            vars
-        };
-        let contracts: Vec<Vec<EnvVar>> = roles.iter().map(contract).collect();
+        let leader = paddle_leader(&roles);
+        let contracts: Vec<Vec<EnvVar>> = roles.iter().map(|r| contract_env(kind, &job, &roles, r)).collect();
 
         // The node job the plain runtime starts from: each role's job is a copy of it.
         let base_job =
@@ -331,14 +252,11 @@ impl Conversion<'_> {
         Ok(vec![rt_value, self.trainjob_value(meta, spec)?])
     }
 
-    /// A namespaced runtime with the plain-ML policy: the release's torch runtime without its
-    /// framework (its node job keeps the ancestor label that makes it the trainer's).
+    /// A namespaced runtime with the plain-ML policy (`plain_ml::make_plain`).
     fn plain_runtime(&mut self, meta: &ObjectMeta, nodes: u32) -> Result<TrainingRuntime, String> {
         let base = self.base_runtime(Framework::PyTorch)?;
         let mut rt = self.copy_runtime(&base, meta);
-        rt.metadata.labels.remove(runtimes::FRAMEWORK_LABEL);
-        rt.spec.ml_policy = Some(MlPolicy { num_nodes: Some(nodes), ..Default::default() });
-        rt.spec.template.spec.replicated_jobs.retain(|j| j.name == "node");
+        plain_ml::make_plain(&mut rt, nodes);
         Ok(rt)
     }
 
@@ -365,22 +283,5 @@ impl Conversion<'_> {
         }
         let target = if all_workers { "node" } else { target };
         Some(json!({"operator": "All", "targetReplicatedJobs": [target]}))
-    }
-}
-
-/// The leader's command wrapped by [`PADDLE_LEADER_WRAPPER`].
-pub(crate) fn paddle_leader_command(command: &[String], port: i64) -> Vec<String> {
-    let script = PADDLE_LEADER_WRAPPER.replace("{port}", &port.to_string());
-    ["sh".to_string(), "-c".into(), script, PADDLE_LEADER_ARG0.into()]
-        .into_iter()
-        .chain(command.iter().cloned())
-        .collect()
-}
-
-fn index_env() -> EnvVar {
-    EnvVar {
-        name: INDEX_VAR.into(),
-        value: None,
-        value_from: Some(crate::tree!({"fieldRef": {"fieldPath": (crate::explain::COMPLETION_INDEX)}})),
     }
 }

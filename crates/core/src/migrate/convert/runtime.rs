@@ -111,7 +111,7 @@ impl Conversion<'_> {
     pub(super) fn copy_runtime(&mut self, base: &TrainingRuntime, meta: &ObjectMeta) -> TrainingRuntime {
         let mut rt = base.clone();
         rt.kind = RuntimeScope::Namespaced.kind().into();
-        rt.metadata.name = Some(format!("{}-runtime", meta.name.clone().unwrap_or_default()));
+        rt.metadata.name = Some(crate::plain_ml::runtime_name(meta.name.as_deref().unwrap_or_default()));
         rt.metadata.namespace = meta.namespace.clone();
         rt.metadata.labels.remove(WEBHOOK_LABEL);
         rt

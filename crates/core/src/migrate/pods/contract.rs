@@ -8,7 +8,7 @@
 use super::facts::ContainerFacts;
 use crate::explain::v1::{Operated, Role};
 use crate::explain::{Explanation, COMPLETION_INDEX};
-use crate::migrate::convert::roles::{PADDLE_LEADER_ARG0, PADDLE_LEADER_WRAPPER};
+use crate::plain_ml::{PADDLE_LEADER_ARG0, PADDLE_LEADER_WRAPPER};
 use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
 
@@ -29,7 +29,7 @@ fn host_map(op: &Operated, v2: &Explanation, target_of: &dyn Fn(&str) -> String)
 /// The value the kubelet gives `name` in pod `index`: a completion-index `fieldRef` is the
 /// index, and `$(VAR)` expands a variable declared before it (the kubelet's rule; an unknown
 /// reference stays as written).
-pub fn expanded(env: &[(String, String)], name: &str, index: u32) -> Option<String> {
+pub(super) fn expanded(env: &[(String, String)], name: &str, index: u32) -> Option<String> {
     let at = env.iter().position(|(n, _)| n == name)?;
     let resolve = |v: &str| if v == format!("fieldRef:{COMPLETION_INDEX}") { index.to_string() } else { v.to_string() };
     let mut value = resolve(&env[at].1);
@@ -65,7 +65,7 @@ fn rename_endpoints(v: &mut Json, hosts: &[(String, String)]) -> bool {
 
 /// Whether V1's value and V2's expanded one say the same for one pod.
 /// The wrapper script of a PaddleJob leader's command (`convert::roles`), if the command is one.
-pub fn leader_wrapper(command: &[String]) -> Option<&str> {
+pub(super) fn leader_wrapper(command: &[String]) -> Option<&str> {
     match command {
         [sh, c, script, arg0, ..] if sh == "sh" && c == "-c" && arg0 == PADDLE_LEADER_ARG0 => Some(script),
         _ => None,
@@ -116,7 +116,7 @@ fn same(
 
 /// Why `name` differs between a V1 role's pods and the V2 pods it became, when the contract
 /// holds for every pod modelled; `None` when it does not (or `name` is not the contract's).
-pub fn explain(
+pub(super) fn explain(
     op: &Operated,
     v2: &Explanation,
     target_of: &dyn Fn(&str) -> String,

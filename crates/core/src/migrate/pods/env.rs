@@ -8,7 +8,7 @@
 use explorer_data::catalog::V1Kind;
 
 /// A variable V1 set, what V2 sets in its place, and how their values relate.
-pub struct Rename {
+pub(super) struct Rename {
     pub v1: &'static str,
     /// The V2 variables that carry the same fact (empty: V2 has none).
     pub v2: &'static [&'static str],
@@ -169,13 +169,13 @@ const MPI: &[Rename] = &[
 ];
 
 /// `PYTHONUNBUFFERED` is set by every V1 kind but MPIJob, and by no V2 plugin.
-pub const UNBUFFERED: Rename = Rename {
+pub(super) const UNBUFFERED: Rename = Rename {
     v1: "PYTHONUNBUFFERED",
     v2: &[],
     relation: "V2 does not set it: Python's output reaches the logs in blocks unless the image or command sets it",
 };
 
-pub fn table(kind: V1Kind) -> &'static [Rename] {
+pub(super) fn table(kind: V1Kind) -> &'static [Rename] {
     match kind {
         V1Kind::PyTorchJob => PYTORCH,
         V1Kind::JaxJob => JAX,
@@ -186,12 +186,12 @@ pub fn table(kind: V1Kind) -> &'static [Rename] {
 }
 
 /// What V1 set under `name`, and how V2 relates.
-pub fn rename(kind: V1Kind, name: &str) -> Option<&'static Rename> {
+pub(super) fn rename(kind: V1Kind, name: &str) -> Option<&'static Rename> {
     table(kind).iter().find(|r| r.v1 == name).or((name == UNBUFFERED.v1).then_some(&UNBUFFERED))
 }
 
 /// The V2 plugin that sets `name`, for a variable V1 did not have.
-pub fn v2_plugin(name: &str) -> Option<&'static str> {
+pub(super) fn v2_plugin(name: &str) -> Option<&'static str> {
     match name {
         n if n.starts_with("PET_") => Some("torch"),
         n if n.starts_with("JAX_") => Some("jax"),

@@ -37,7 +37,7 @@ const SETTINGS: &[&str] = &[
 ];
 
 #[derive(Clone, Debug, Default)]
-pub struct PodFacts {
+pub(super) struct PodFacts {
     pub labels: BTreeMap<String, String>,
     pub annotations: BTreeMap<String, String>,
     pub settings: BTreeMap<String, Json>,
@@ -52,7 +52,7 @@ pub struct PodFacts {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct ContainerFacts {
+pub(super) struct ContainerFacts {
     pub name: String,
     pub image: Option<String>,
     pub command: Vec<String>,
@@ -70,15 +70,15 @@ pub struct ContainerFacts {
 }
 
 impl ContainerFacts {
-    pub fn command_text(&self) -> Option<String> {
+    pub(super) fn command_text(&self) -> Option<String> {
         (!self.command.is_empty()).then(|| shell_words(&self.command))
     }
 
-    pub fn args_text(&self) -> Option<String> {
+    pub(super) fn args_text(&self) -> Option<String> {
         (!self.args.is_empty()).then(|| shell_words(&self.args))
     }
 
-    pub fn summary(&self) -> String {
+    pub(super) fn summary(&self) -> String {
         format!("{} ({})", self.name, self.image.as_deref().unwrap_or("no image"))
     }
 }
@@ -143,14 +143,19 @@ fn from_view(view: &ContainerView, json: Option<&Json>) -> ContainerFacts {
         resources: resources_text(view.resources.as_ref().and_then(|r| serde_json::to_value(r).ok()).as_ref()),
         security_context: json.and_then(|c| c.get("securityContext")).map(Json::to_string),
         mounts: view.volume_mounts.iter().map(|m| (m.mount_path.clone(), m.name.clone())).collect(),
-        env: view.env.clone(),
+        env: env_texts(&view.env),
         user_env: VecMap::new(),
         runtime_env: vec![],
     }
 }
 
+/// The env as the comparison reads it: each value in one line of text (`EnvValue::text`).
+fn env_texts(env: &VecMap<String, crate::explain::EnvValue>) -> VecMap<String, String> {
+    env.iter().map(|(name, value)| (name.clone(), value.text())).collect()
+}
+
 /// V1: the role's first pod (env varying per pod reads `per pod: [...]`).
-pub fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
+pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     let pod = &role.pods[0];
     let json = serde_json::to_value(pod).unwrap_or(Json::Null);
     let user = serde_json::to_value(&role.template).unwrap_or(Json::Null);
@@ -166,10 +171,10 @@ pub fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     for (i, c) in pod.spec.containers.iter().enumerate() {
         let view = crate::explain::v1::container_view(c);
         let mut facts = from_view(&view, container_json(&spec, "containers", &c.name));
-        facts.env = crate::explain::v1::per_pod_env(role, i);
+        facts.env = env_texts(&crate::explain::v1::per_pod_env(role, i));
         facts.user_env = container_json(&user_spec, "containers", &c.name)
             .and_then(|c| crate::model::from_json::<crate::model::pod::Container>(c).ok())
-            .map(|c| crate::explain::v1::container_view(&c).env)
+            .map(|c| env_texts(&crate::explain::v1::container_view(&c).env))
             .unwrap_or_default();
         containers.push(facts);
     }
@@ -195,7 +200,7 @@ pub fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
 }
 
 /// V2: a replicatedJob's pod template (with the TrainJob's settings) and `explain`'s containers.
-pub fn v2_pod(v2: &V2Pods, rjob: &str) -> Option<PodFacts> {
+pub(super) fn v2_pod(v2: &V2Pods, rjob: &str) -> Option<PodFacts> {
     let group = v2.explanation.pods.iter().find(|p| p.replicated_job == rjob)?;
     let template = v2.templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t)?;
     let base = v2.base_templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t);
@@ -238,7 +243,7 @@ fn is_mpi_operator(op: &Operated) -> bool {
 }
 
 /// A pod setting that differs: expected where the V1 operator set it for its own networking.
-pub fn settings_reason(
+pub(super) fn settings_reason(
     op: &Operated,
     key: &str,
     user: Option<&Json>,
@@ -265,7 +270,7 @@ pub fn settings_reason(
 }
 
 /// An init container only the V1 operator adds.
-pub fn operator_init(op: &Operated, name: &str) -> Option<String> {
+pub(super) fn operator_init(op: &Operated, name: &str) -> Option<String> {
     match (op.kind, name) {
         (V1Kind::PyTorchJob, "init-pytorch") => Some(
             "the Training Operator made each Worker wait until the Master's name resolved; V2 starts every node at \
@@ -280,7 +285,7 @@ pub fn operator_init(op: &Operated, name: &str) -> Option<String> {
 }
 
 /// A V1 pod label or annotation the operator set.
-pub fn operator_metadata(_op: &Operated, key: &str) -> String {
+pub(super) fn operator_metadata(_op: &Operated, key: &str) -> String {
     if key.starts_with("training.kubeflow.org/") {
         "set by the V1 operator to find its pods; V2's pods carry JobSet's jobset.sigs.k8s.io/* and Trainer's labels instead".into()
     } else {
@@ -289,12 +294,12 @@ pub fn operator_metadata(_op: &Operated, key: &str) -> String {
 }
 
 /// A V2 pod label or annotation V1's pods did not have.
-pub fn trainer_metadata(_key: &str, _runtime: &str) -> Option<String> {
+pub(super) fn trainer_metadata(_key: &str, _runtime: &str) -> Option<String> {
     None
 }
 
 /// A V1 volume only the operator adds, and what V2 uses instead.
-pub fn operator_volume(op: &Operated, name: &str) -> Option<String> {
+pub(super) fn operator_volume(op: &Operated, name: &str) -> Option<String> {
     match name {
         "ssh-auth" if is_mpi_operator(op) => {
             Some("the MPI Operator's SSH key Secret; V2 mounts Trainer's generated key (mpi-ssh-auth) instead".into())
@@ -310,7 +315,7 @@ pub fn operator_volume(op: &Operated, name: &str) -> Option<String> {
 }
 
 /// A V2 volume only Trainer adds.
-pub fn trainer_volume(name: &str) -> Option<String> {
+pub(super) fn trainer_volume(name: &str) -> Option<String> {
     match name {
         "mpi-ssh-auth" => Some("Trainer's MPI plugin: the generated SSH key Secret <job>-mpi-ssh-auth".into()),
         "mpi-hostfile" => Some("Trainer's MPI plugin: the hostfile ConfigMap <job>-mpi-hostfile".into()),
@@ -319,7 +324,7 @@ pub fn trainer_volume(name: &str) -> Option<String> {
 }
 
 /// The `$(NAME)` references Kubernetes expands in a container's command and args.
-pub fn expanded_vars(command: &[String], args: &[String]) -> Vec<String> {
+pub(super) fn expanded_vars(command: &[String], args: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for word in command.iter().chain(args) {
         let mut rest = word.as_str();
@@ -342,7 +347,12 @@ pub fn expanded_vars(command: &[String], args: &[String]) -> Vec<String> {
 /// A variable an MPI worker's template set, absent on V2's node pods. The ranks V2 starts over
 /// SSH see only what mpirun forwards from the launcher, not the node container's env, so the
 /// converter leaves it to the launcher's (spec.trainer.env).
-pub fn worker_env_over_ssh(op: &Operated, role_label: &str, theirs: &ContainerFacts, unset: bool) -> Option<String> {
+pub(super) fn worker_env_over_ssh(
+    op: &Operated,
+    role_label: &str,
+    theirs: &ContainerFacts,
+    unset: bool,
+) -> Option<String> {
     let sshd = theirs.command.iter().chain(&theirs.args).any(|w| w.contains("sshd"));
     if !(op.kind == V1Kind::MpiJob && role_label.starts_with("Worker → node") && sshd && unset) {
         return None;
@@ -359,7 +369,7 @@ pub fn worker_env_over_ssh(op: &Operated, role_label: &str, theirs: &ContainerFa
 }
 
 /// A container field that differs: expected where the operator (not the job) chose it.
-pub fn container_reason(
+pub(super) fn container_reason(
     op: &Operated,
     role_label: &str,
     ours: &ContainerFacts,
@@ -410,7 +420,7 @@ pub fn container_reason(
 impl PodFacts {
     /// The value a difference's `field` names, as the difference shows it (main container
     /// fields unprefixed).
-    pub fn value(&self, field: &str) -> Option<String> {
+    pub(super) fn value(&self, field: &str) -> Option<String> {
         let text = |v: &Json| match v {
             Json::String(s) => s.clone(),
             other => other.to_string(),

@@ -166,7 +166,7 @@ impl PodComparison {
 /// matches env and metadata by name in lists, which grows with the square of their length, and
 /// the converter's worst-case inputs (200,000 variables in one container) would take minutes.
 /// Real jobs hold a few hundred.
-pub const MAX_COMPARED_VALUES: usize = 20_000;
+pub(crate) const MAX_COMPARED_VALUES: usize = 20_000;
 
 fn values_within(v: &Json, budget: &mut usize) -> bool {
     if *budget == 0 {
@@ -619,7 +619,7 @@ impl Context<'_> {
 /// The comparison as report lines (`  pod      ...`), under the converter's field entries: every
 /// difference with its reason, so what changes for the pods is said from what runs, not from
 /// what the converter meant to do.
-pub fn report_lines(c: &Result<PodComparison, String>) -> Vec<String> {
+pub(crate) fn report_lines(c: &Result<PodComparison, String>) -> Vec<String> {
     let c = match c {
         Ok(c) => c,
         Err(e) => return vec![format!("  {:<8} not compared: {e}", "pods")],
@@ -644,7 +644,7 @@ pub fn for_document(d: &super::DocResult, target: Release) -> Option<Result<PodC
 
 /// The comparison and the explanation of the converted TrainJob for one converted document
 /// (`None` for the others).
-pub fn explained_for_document(d: &super::DocResult, target: Release) -> Option<Compared> {
+pub(crate) fn explained_for_document(d: &super::DocResult, target: Release) -> Option<Compared> {
     match (&d.outcome, &d.source) {
         (super::Outcome::Written { objects, .. }, Some(source)) => Some(compare_explained(source, objects, target)),
         _ => None,

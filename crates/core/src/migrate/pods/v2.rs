@@ -2,23 +2,28 @@
 //! objects. `explain` merges the TrainJob's pod settings into its runtime as the controller does
 //! (explain::patch); the pods' final templates come from that same merge.
 
+use crate::explain::memo::Memo;
 use crate::explain::{self, Explanation};
 use crate::snippets::runtimes::builtin_runtime_trees;
 use explorer_data::releases::Release;
 use serde_json::{json, Value as Json};
+use std::rc::Rc;
+
+/// Each replicatedJob's pod template by name, shared by the jobs of a paste on one runtime.
+pub(super) type Templates = Rc<Vec<(String, Json)>>;
 
 /// The converted job as Trainer runs it.
-pub struct V2Pods {
+pub(super) struct V2Pods {
     pub explanation: Explanation,
     /// Each replicatedJob's pod template (`metadata` and `spec`) after the pod settings.
     pub templates: Vec<(String, Json)>,
     /// The same before the TrainJob's settings: what the runtime itself sets.
-    pub base_templates: Vec<(String, Json)>,
+    pub base_templates: Templates,
     pub runtime: String,
     /// The release's built-in runtime the pods come from, and its replicatedJobs' pod templates:
     /// the one referenced, or the one a generated runtime copies (same framework label). Its
     /// settings are the cluster's, not the converter's choice.
-    pub builtin: Option<(String, Vec<(String, Json)>)>,
+    pub builtin: Option<(String, Templates)>,
     /// mlPolicy.mpi.runLauncherAsNode: the launcher is one of the numNodes training nodes.
     pub launcher_as_node: bool,
 }
@@ -26,7 +31,7 @@ pub struct V2Pods {
 impl V2Pods {
     /// What the runtime's own template (before the TrainJob's settings) sets for a pod field of
     /// `rjob`, or for its `node` container's field when `container` is true.
-    pub fn builtin_sets(&self, rjob: &str, key: &str, container: bool) -> Option<&Json> {
+    pub(super) fn builtin_sets(&self, rjob: &str, key: &str, container: bool) -> Option<&Json> {
         let (_, templates) = self.builtin.as_ref()?;
         let template = templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t)?;
         let spec = template.get("spec")?;
@@ -42,57 +47,62 @@ fn kind_of(v: &Json) -> &str {
     v.get("kind").and_then(Json::as_str).unwrap_or_default()
 }
 
+fn name_of(v: &Json) -> Option<&str> {
+    v.get("metadata")?.get("name")?.as_str()
+}
+
 /// The TrainJob among `objects`, its runtime (generated among them, else the release's built-in
 /// one) with the TrainJob's pod settings merged in, and what the controller makes of them.
-pub fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
+pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
     let job = objects.iter().find(|o| kind_of(o) == "TrainJob").ok_or("no TrainJob in the output")?;
     let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default().to_string();
     let generated = objects
         .iter()
-        .find(|o| {
-            matches!(kind_of(o), "TrainingRuntime" | "ClusterTrainingRuntime")
-                && o.pointer("/metadata/name") == Some(&json!(name))
-        })
-        .cloned();
+        .find(|o| matches!(kind_of(o), "TrainingRuntime" | "ClusterTrainingRuntime") && name_of(o) == Some(&name));
     const FRAMEWORK: &str = "/metadata/labels/trainer.kubeflow.org~1framework";
     let builtins = builtin_runtime_trees(&release);
-    let named = |n: &str| builtins.iter().find(|r| r.pointer("/metadata/name") == Some(&json!(n)));
-    let builtin = match &generated {
+    let named = |n: &str| builtins.iter().find(|r| name_of(r) == Some(n));
+    let builtin = match generated {
         Some(g) => g.pointer(FRAMEWORK).and_then(|f| builtins.iter().find(|r| r.pointer(FRAMEWORK) == Some(f))),
         None => named(&name),
     }
-    .map(|r| (r["metadata"]["name"].as_str().unwrap_or_default().to_string(), templates(r)));
+    .map(|r| (name_of(r).unwrap_or_default().to_string(), templates(r)));
     // Which runtime the explanation reads, said to the reader: the answer holds only the TrainJob
     // when it runs on a built-in runtime.
     let (runtime, from) = match generated {
-        Some(r) => {
-            let from = format!("the {} {name:?} written with this TrainJob", kind_of(&r));
-            (r, from)
-        }
+        Some(r) => (r, format!("the {} {name:?} written with this TrainJob", kind_of(r))),
         None => {
             let r = named(&name)
-                .cloned()
                 .ok_or(format!("the TrainJob references {name:?}, which Trainer {} does not ship", release.tag))?;
             (r, format!("the ClusterTrainingRuntime {name:?} as Trainer {} installs it", release.tag))
         }
     };
-    let docs = explain::read::from_trees(vec![runtime.clone(), job.clone()], release)?;
+    let docs = explain::read::from_refs(&[runtime, job], release)?;
     let input = docs.input();
     let explanation = Explanation { shipped_runtime: Some(from), ..explain::explain(input, release) };
     let launcher_as_node = runtime.pointer("/spec/mlPolicy/mpi/runLauncherAsNode") == Some(&json!(true));
     let patched = serde_json::to_value(explain::patch::patched_runtime(input)).map_err(|e| e.to_string())?;
     Ok(V2Pods {
         explanation,
-        templates: templates(&patched),
-        base_templates: templates(&runtime),
+        templates: templates_of(&patched),
+        base_templates: templates(runtime),
         runtime: name,
         builtin,
         launcher_as_node,
     })
 }
 
+/// Each replicatedJob's pod template of `runtime`, by name: once per runtime for a paste of
+/// many jobs on the same one (explain::memo).
+fn templates(runtime: &Json) -> Templates {
+    thread_local! {
+        static TEMPLATES: Memo<Vec<(String, Json)>> = const { Memo::new() };
+    }
+    TEMPLATES.with(|memo| memo.get("templates", runtime, || templates_of(runtime)))
+}
+
 /// Each replicatedJob's pod template, by name.
-fn templates(runtime: &Json) -> Vec<(String, Json)> {
+fn templates_of(runtime: &Json) -> Vec<(String, Json)> {
     runtime
         .pointer("/spec/template/spec/replicatedJobs")
         .and_then(Json::as_array)

@@ -85,7 +85,7 @@ fn node_term(term: &Json) -> String {
 }
 
 /// Each rule of a pod's `affinity`, one sentence each, with how binding it is.
-pub fn affinity_terms(affinity: Option<&Json>) -> Vec<String> {
+pub(crate) fn affinity_terms(affinity: Option<&Json>) -> Vec<String> {
     let Some(a) = affinity else { return vec![] };
     let mut out = Vec::new();
     for (kind, anti) in [("podAffinity", false), ("podAntiAffinity", true)] {
@@ -161,7 +161,7 @@ fn resource_terms(v: Option<&Json>) -> Vec<String> {
 
 /// The scheduling and resource rules one side has and the other lacks, in words: `dropped: …`
 /// for V1's, `added: …` for V2's. Empty for a field these words do not cover.
-pub fn changed_terms(field: &str, v1: Option<&str>, v2: Option<&str>) -> Vec<String> {
+pub(crate) fn changed_terms(field: &str, v1: Option<&str>, v2: Option<&str>) -> Vec<String> {
     let parse = |s: Option<&str>| s.and_then(|s| serde_json::from_str::<Json>(s).ok());
     let (a, b) = (parse(v1), parse(v2));
     let terms = |v: Option<&Json>| -> Vec<String> {

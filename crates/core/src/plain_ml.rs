@@ -1,0 +1,146 @@
+//! The plain-ML runtime a TFJob or PaddleJob moves to, as facts both of its writers share: the
+//! migrator (`migrate::convert::roles`, which converts a user's job and reports every field) and
+//! the panes (`snippets::generated`, which show the same objects for the widget's job). Feature
+//! free, so the widget renders the V2 side without the converter.
+//!
+//! Trainer ships no runtime or mlPolicy for either framework (trainer#2699 deprecated distributed
+//! TensorFlow; PaddlePaddle never had one), so the runtime is the release's torch runtime without
+//! its framework: Trainer's PlainML plugin (v2.3.0:pkg/runtime/framework/plugins/plainml/plainml.go:46-68)
+//! gives the trainer job the TrainJob's count and env and nothing else. The contract the training
+//! code reads, `TF_CONFIG` or the `PADDLE_*` variables, is written as Training Operator v1.9 wrote
+//! it: each pod's index is `JOB_COMPLETION_INDEX` from the downward API (JobSet makes every Job
+//! Indexed) and later variables expand it with `$(JOB_COMPLETION_INDEX)`. Hostnames are JobSet's
+//! (`<job>-<replicatedJob>-<jobIndex>-<podIndex>.<subdomain>`), ports V1's.
+
+use crate::model::pod::EnvVar;
+use crate::model::v2::{MlPolicy, TrainingRuntime};
+use crate::snippets::runtimes::FRAMEWORK_LABEL;
+use explorer_data::catalog::V1Kind;
+use std::collections::BTreeMap;
+
+/// constants.go:297 `JobCompletionIndexFieldPath` (v2.3.0:pkg/constants/constants.go): the
+/// downward-API path of a pod's index in its Indexed Job.
+pub const COMPLETION_INDEX: &str = "metadata.annotations['batch.kubernetes.io/job-completion-index']";
+
+/// The variable each pod reads its index from (the Job controller's own name for it).
+pub const INDEX_VAR: &str = "JOB_COMPLETION_INDEX";
+
+/// The shell script that wraps the command of a PaddleJob's leader (the Master, else the
+/// Workers): `paddle.distributed.launch` starts its rendezvous server only where PADDLE_MASTER's
+/// host is the pod's own IP (paddle/distributed/launch/controllers/master.py, HTTPMaster), which
+/// is why v1.9 gives the leader's first pod `$(POD_IP_DUMMY):port`
+/// (v1.9.3:pkg/controller.v1/paddlepaddle/envvar.go:74-100). One template cannot hold a value for
+/// one pod only, so the first pod's shell sets it, then `exec`s the container's own command and
+/// arguments unchanged (the same process, so signals reach it). `{port}` is the leader's port.
+pub const PADDLE_LEADER_WRAPPER: &str =
+    r#"if [ "$JOB_COMPLETION_INDEX" = 0 ]; then export PADDLE_MASTER="$POD_IP_DUMMY:{port}"; fi; exec "$@""#;
+/// `$0` of the wrapper's shell.
+pub const PADDLE_LEADER_ARG0: &str = "paddle-leader";
+
+/// The replica types Training Operator v1.9 runs for each kind
+/// (v1.9.3:pkg/apis/kubeflow.org/v1/tensorflow_types.go:101-122,
+/// v1.9.3:pkg/apis/kubeflow.org/v1/paddlepaddle_types.go:80-88), in the order the runtime lists
+/// their jobs.
+pub fn role_types(kind: V1Kind) -> &'static [&'static str] {
+    match kind {
+        V1Kind::TfJob => &["Chief", "Master", "PS", "Worker", "Evaluator"],
+        _ => &["Master", "Worker"],
+    }
+}
+
+/// One role of the job as the generated runtime runs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoleJob {
+    /// V1's replica type (`Worker`, `PS`, ...).
+    pub rtype: String,
+    pub count: u32,
+    /// The replicated job: `node` for the trainer's role, else the type in lower case.
+    pub rjob: String,
+    pub port: i64,
+}
+
+/// The name of the runtime generated for job `job`.
+pub fn runtime_name(job: &str) -> String {
+    format!("{job}-runtime")
+}
+
+/// Each pod's `host:port` in role `r` of job `job` (JobSet's hostnames; the subdomain is the
+/// JobSet's name, the TrainJob's).
+pub fn hosts(job: &str, r: &RoleJob) -> Vec<String> {
+    (0..r.count).map(|i| format!("{job}-{}-0-{i}.{job}:{}", r.rjob, r.port)).collect()
+}
+
+/// The role whose first pod leads a PaddleJob: the Master, else the Workers.
+pub fn paddle_leader(roles: &[RoleJob]) -> Option<&RoleJob> {
+    roles.iter().find(|r| r.rtype == "Master").or_else(|| roles.iter().find(|r| r.rtype == "Worker"))
+}
+
+/// The variables every container of role `r` reads, as v1.9 wrote them: for a TFJob `TF_CONFIG`
+/// (v1.9.3:pkg/controller.v1/tensorflow/tensorflow.go:88-138), none when the job has one pod in
+/// all (v1.9.3:pkg/controller.v1/tensorflow/tfjob_controller.go:555-588); for a PaddleJob the
+/// `PADDLE_*` variables (v1.9.3:pkg/controller.v1/paddlepaddle/envvar.go:40-144).
+pub fn contract_env(kind: V1Kind, job: &str, roles: &[RoleJob], r: &RoleJob) -> Vec<EnvVar> {
+    let total: u32 = roles.iter().map(|r| r.count).sum();
+    if kind == V1Kind::TfJob {
+        if total == 1 {
+            return vec![];
+        }
+        let cluster: BTreeMap<String, Vec<String>> =
+            roles.iter().map(|o| (o.rtype.to_lowercase(), hosts(job, o))).collect();
+        let cluster = serde_json::to_string(&cluster).unwrap_or_default();
+        let config = format!(
+            r#"{{"cluster":{cluster},"task":{{"type":"{}","index":$({INDEX_VAR})}},"environment":"cloud"}}"#,
+            r.rtype.to_lowercase()
+        );
+        return vec![index_env(), EnvVar::new("TF_CONFIG", &config)];
+    }
+    let mut vars = vec![
+        EnvVar::new("PYTHONUNBUFFERED", "1"),
+        EnvVar::new("PADDLE_JOB_ID", job),
+        EnvVar::new("PADDLE_NNODES", &total.to_string()),
+    ];
+    if let Some(l) = paddle_leader(roles) {
+        if l.rtype == r.rtype {
+            // For the wrapper: which pod this is, and its IP.
+            vars.push(index_env());
+            vars.push(EnvVar {
+                name: "POD_IP_DUMMY".into(),
+                value: None,
+                value_from: Some(crate::tree!({"fieldRef": {"fieldPath": "status.podIP"}})),
+            });
+        }
+        vars.push(EnvVar::new("PADDLE_MASTER", &format!("{job}-{}-0-0.{job}:{}", l.rjob, l.port)));
+        if l.rtype == "Master" {
+            let name = if r.rtype == "Master" { "PADDLE_SERVER_NUM" } else { "PADDLE_TRAINER_NUM" };
+            vars.push(EnvVar::new(name, "1"));
+        }
+    }
+    vars
+}
+
+/// The leader's command wrapped by [`PADDLE_LEADER_WRAPPER`].
+pub fn paddle_leader_command(command: &[String], port: i64) -> Vec<String> {
+    let script = PADDLE_LEADER_WRAPPER.replace("{port}", &port.to_string());
+    ["sh".to_string(), "-c".into(), script, PADDLE_LEADER_ARG0.into()]
+        .into_iter()
+        .chain(command.iter().cloned())
+        .collect()
+}
+
+/// `JOB_COMPLETION_INDEX` from the pod's completion-index annotation.
+pub fn index_env() -> EnvVar {
+    EnvVar {
+        name: INDEX_VAR.into(),
+        value: None,
+        value_from: Some(crate::tree!({"fieldRef": {"fieldPath": COMPLETION_INDEX}})),
+    }
+}
+
+/// A copy of the release's torch runtime made plain: no framework label, an mlPolicy with only
+/// `numNodes`, and only its `node` job (which keeps the ancestor label that makes it the
+/// trainer's).
+pub fn make_plain(rt: &mut TrainingRuntime, nodes: u32) {
+    rt.metadata.labels.remove(FRAMEWORK_LABEL);
+    rt.spec.ml_policy = Some(MlPolicy { num_nodes: Some(nodes), ..Default::default() });
+    rt.spec.template.spec.replicated_jobs.retain(|j| j.name == "node");
+}
