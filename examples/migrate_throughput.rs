@@ -5,7 +5,8 @@
 //! `migrate_throughput --shapes DIR [NAME…]` writes each worst-case shape (tests/shapes) to DIR/NAME.yaml
 //! (only the shapes NAME… when given) and prints one JSON line per shape: {"name", "what", "bytes", "outcome", "cli", "view"}, the
 //! best of 3 in seconds (wall clock; `cli_cpu` and `view_cpu` the best CPU times) for what the CLI does (convert, print the YAML and the report) and for
-//! what the widget's converter module does (the same, laid out as HTML).
+//! what the widget's converter module does (the same, laid out as HTML), and `parse` (`parse_cpu`) for the
+//! floor: the same text only parsed into YAML values by the same parser. FILE's line has `parse_seconds` too.
 
 #[path = "../tests/shapes/mod.rs"]
 mod shapes;
@@ -32,6 +33,15 @@ fn best_of(runs: usize, mut f: impl FnMut()) -> (f64, f64) {
         .fold((f64::MAX, f64::MAX), |(w, c), (w2, c2)| (w.min(w2), c.min(c2)))
 }
 
+/// The floor a converter cannot go below: `text` only parsed into YAML values, document by
+/// document, by the parser the converter reads with (yaml_serde), nothing checked or converted.
+fn parse_only(text: &str) {
+    use serde::Deserialize;
+    for doc in serde_yaml::Deserializer::from_str(text) {
+        std::hint::black_box(serde_yaml::Value::deserialize(doc).ok());
+    }
+}
+
 fn one_file(path: &str) {
     let text = std::fs::read_to_string(path).expect("readable manifest");
     let mut docs = 0;
@@ -40,7 +50,11 @@ fn one_file(path: &str) {
         assert!(!m.output_yaml().is_empty());
         docs = m.docs.len();
     });
-    println!("{{\"bytes\": {}, \"documents\": {docs}, \"seconds\": {seconds:.4}}}", text.len());
+    let (parse, _) = best_of(5, || parse_only(&text));
+    println!(
+        "{{\"bytes\": {}, \"documents\": {docs}, \"seconds\": {seconds:.4}, \"parse_seconds\": {parse:.4}}}",
+        text.len()
+    );
 }
 
 /// One CLI conversion of FILE (convert, print YAML and report), nothing timed: for a profiler
@@ -69,9 +83,11 @@ fn shapes(dir: &str, only: &[String]) {
         let (view, view_cpu) = best_of(3, || {
             std::hint::black_box(trainer_v2_migrate::migrate(&shape.text, None));
         });
+        let (parse, parse_cpu) = best_of(3, || parse_only(&shape.text));
         let line = serde_json::json!({
             "name": shape.name, "what": shape.what, "bytes": shape.text.len(), "outcome": outcome,
             "cli": cli, "view": view, "cli_cpu": cli_cpu, "view_cpu": view_cpu,
+            "parse": parse, "parse_cpu": parse_cpu,
         });
         println!("{line}");
     }

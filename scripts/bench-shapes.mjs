@@ -54,6 +54,8 @@ const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
 const s = (x) => `${x.toFixed(3)} s`;
 // Wall clock, and CPU time where migrate_throughput measured it (less noisy on a shared machine).
 const wallCpu = (wall, cpu) => (cpu === undefined ? s(wall) : `${s(wall)} (CPU ${s(cpu)})`);
+/** `ours` as a multiple of `floor` (`–` where the floor was not measured or took no time). */
+export const times = (ours, floor) => (floor > 0 ? `${(ours / floor).toFixed(1)}×` : '–');
 
 /** The section's markdown lines, and the budgets as [name, met, figure]. */
 export function shapeSection(native, wasm) {
@@ -67,12 +69,14 @@ export function shapeSection(native, wasm) {
     'Each shape fills the 4 MiB input limit (tests/shapes/mod.rs; tests/migrate_shapes.rs checks what each converts to).',
     'Native: `cargo run --release --example migrate_throughput -- --shapes DIR`, best of 3 (wall clock, and CPU time in brackets), for the CLI (convert, print YAML and report) and for the widget\'s view (the same, laid out as HTML).',
     'wasm: the converter module in a worker in Chromium (`scripts/bench-shapes.mjs`), from posting the text to the answer, best of 3.',
+    'Floor: the same text only parsed into YAML values, document by document, by the parser the converter reads with (yaml_serde), natively in the same run, best of 3; the CLI\'s time as a multiple of it, by CPU time (issue 37 aims at 3× at most).',
     '',
-    '| Shape | Size | Outcome | Native: CLI / view | wasm in a worker |',
-    '|---|---|---|---|---|',
+    '| Shape | Size | Outcome | Native: CLI / view | Floor: parse only (native) | CLI ÷ floor | wasm in a worker |',
+    '|---|---|---|---|---|---|---|',
     ...native.map((n) => {
       const outcome = n.outcome.length > 90 ? `${n.outcome.slice(0, 87)}…` : n.outcome;
-      return `| ${n.name}: ${n.what} | ${mb(n.bytes)} | ${outcome} | ${wallCpu(n.cli, n.cli_cpu)} / ${wallCpu(n.view, n.view_cpu)} | ${wasm[n.name] ? s(wasm[n.name].seconds) : 'not run'} |`;
+      const floor = n.parse === undefined ? 'not run' : wallCpu(n.parse, n.parse_cpu);
+      return `| ${n.name}: ${n.what} | ${mb(n.bytes)} | ${outcome} | ${wallCpu(n.cli, n.cli_cpu)} / ${wallCpu(n.view, n.view_cpu)} | ${floor} | ${times(n.cli_cpu ?? n.cli, n.parse_cpu ?? n.parse)} | ${wasm[n.name] ? s(wasm[n.name].seconds) : 'not run'} |`;
     }),
     '',
   ];

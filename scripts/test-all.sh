@@ -79,9 +79,11 @@ scripts/install-tools.sh build browser firefox
 # After the apt installs above, so that no two apt-get runs meet.
 start frameworks scripts/fetch-framework-venvs.sh
 
-stamp "rustfmt, and shellcheck, ruff and eslint on our scripts"
+# make lint's lint-scripts (shellcheck, ruff and eslint on our scripts; their PyPI install and
+# about 10 s of linting), beside cargo.
+start lint-scripts m lint-scripts
+stamp "rustfmt"
 cargo fmt --check
-m lint-scripts
 stamp "test-native, linted by clippy as it builds"
 linted m test-native
 # The CLI the rest runs, as test-native's `cargo test` built it (scripts/explorer.sh says why).
@@ -91,6 +93,7 @@ export TRAINER_EXPLORER
 
 # Fuzzing, bounded (8 s per target, about a minute in all, plus its own build): beside the rest.
 start fuzz scripts/fuzz.sh 8
+finish lint-scripts
 finish installs
 finish frameworks
 start python m test-python

@@ -281,3 +281,42 @@ fn the_launcher_seeing_the_gpus_is_a_resources_change_and_only_operators_labels_
     }
     assert!(folded > 100, "only {folded} differences folded over the real jobs");
 }
+
+/// A label or annotation only V2's pods carry gets the reason Trainer's code gives it, cited at
+/// the target release: here a runtime (the release's own torch-distributed, renamed) whose pod
+/// template adds a label and whose podGroupPolicy is coscheduling, so the plugin labels every pod
+/// with its PodGroup (coscheduling.go:101 @v2.0.1, :89 after).
+#[test]
+fn a_label_only_v2_pods_carry_gets_trainers_reason() {
+    use explorer_core::migrate::pods::compare_explained;
+    let v1 = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: gang}\nspec:\n  pytorchReplicaSpecs:\n    \
+              Master:\n      replicas: 1\n      template:\n        spec:\n          containers:\n            - name: pytorch\n              \
+              image: docker.io/example/train:1\n";
+    for &release in RELEASES {
+        let m = migrate_to(v1, release).unwrap();
+        let d = &m.docs[0];
+        let Outcome::Written { objects, .. } = &d.outcome else { panic!("{}: not written", release.tag) };
+        let mut job = objects.iter().find(|o| o["kind"] == "TrainJob").expect("a TrainJob").clone();
+        job["spec"]["runtimeRef"]["name"] = "torch-gang".into();
+        job["spec"]["runtimeRef"]["kind"] = "ClusterTrainingRuntime".into();
+        let text = common::read_reference(&format!("v2-runtimes/{}/torch_distributed.yaml", release.tag));
+        let mut runtime = common::yaml_docs(&text).remove(0);
+        runtime["metadata"]["name"] = "torch-gang".into();
+        runtime["spec"]["podGroupPolicy"] = serde_json::json!({"coscheduling": {"scheduleTimeoutSeconds": 60}});
+        let rjobs = runtime["spec"]["template"]["spec"]["replicatedJobs"].as_array_mut().unwrap();
+        let node = rjobs.iter_mut().find(|r| r["name"] == "node").unwrap();
+        node["template"]["spec"]["template"]["metadata"] = serde_json::json!({"labels": {"example.com/team": "ml"}});
+        let compared = compare_explained(d.source.as_ref().unwrap(), &[runtime, job], release);
+        let c = compared.comparison.unwrap();
+        let reason = |field: &str| {
+            let d = c.differences.iter().find(|d| d.field == field).unwrap_or_else(|| panic!("{field}: {c:#?}"));
+            assert_eq!(d.v1, None, "{d:?}");
+            d.reason.clone().unwrap_or_else(|| panic!("{} {field}: unexplained", release.tag))
+        };
+        let group = reason("labels.scheduling.x-k8s.io/pod-group");
+        let line = if release.tag == "v2.0.1" { "coscheduling.go:101" } else { "coscheduling.go:89" };
+        assert!(group.contains(line) && group.contains(&format!("@{}", release.tag)), "{group}");
+        let team = reason("labels.example.com/team");
+        assert!(team.contains("pod template of the runtime \"torch-gang\""), "{team}");
+    }
+}

@@ -42,7 +42,7 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 DEBIAN_SITE = Path("/usr/lib/python3/dist-packages")
 # What Debian's torch imports from outside itself.
 TORCH_AND_ITS_IMPORTS = ["torch", "typing_extensions.py", "numpy"]
-# The snippet's call, written by src/snippets/topics.rs local_execution().
+# The snippet's call, written by crates/core/src/snippets/topics.rs local_execution().
 WITH_PACKAGES = 'packages_to_install=["torch"]'
 
 

@@ -58,9 +58,9 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 from run_snippets import train_source  # the SDK's view of the pane's function
 
-# The controller's per-pod value (src/explain/build.rs COMPLETION_INDEX).
+# The controller's per-pod value (crates/core/src/explain/build.rs COMPLETION_INDEX).
 COMPLETION_INDEX = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
-# Where the YAML panes name the script (src/snippets/workload.rs script_path); the SDK writes the
+# Where the YAML panes name the script (crates/core/src/snippets/workload.rs script_path); the SDK writes the
 # function to a file there and starts it the same way.
 PLACEHOLDERS = ("/workspace/train.py", "/home/mpiuser/train.py")
 # Where the MPI plugin mounts the hostfile it writes (the explanation's ConfigMap).

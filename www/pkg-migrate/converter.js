@@ -252,7 +252,7 @@ export function convert(text, release, onProgress) {
     .then(styled);
 }
 
-// Migrate mode's output (src/migrate/output.rs): one block per object, each with a Copy button
+// Migrate mode's output (crates/html/src/migrate_output.rs): one block per object, each with a Copy button
 // (`button[data-copy]`) that copies its own figure's code. The widget places that HTML in its
 // shadow root; the click reaches here through the shadow boundary (composedPath), so the
 // widget's wasm carries none of this.

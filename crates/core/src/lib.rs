@@ -13,6 +13,7 @@ pub mod api;
 #[cfg(feature = "explain")]
 pub mod explain;
 pub mod field_error;
+pub mod k8s;
 #[cfg(feature = "migrate")]
 pub mod migrate;
 pub mod model;

@@ -16,7 +16,6 @@ use crate::model::pod::EnvVar;
 use crate::model::v2::{MlPolicy, TrainingRuntime};
 use crate::snippets::runtimes::FRAMEWORK_LABEL;
 use explorer_data::catalog::V1Kind;
-use std::collections::BTreeMap;
 
 /// constants.go:297 `JobCompletionIndexFieldPath` (v2.3.0:pkg/constants/constants.go): the
 /// downward-API path of a pod's index in its Indexed Job.
@@ -29,18 +28,20 @@ pub const INDEX_VAR: &str = "JOB_COMPLETION_INDEX";
 /// Workers): `paddle.distributed.launch` starts its rendezvous server only where PADDLE_MASTER's
 /// host is the pod's own IP (paddle/distributed/launch/controllers/master.py, HTTPMaster), which
 /// is why v1.9 gives the leader's first pod `$(POD_IP_DUMMY):port`
-/// (v1.9.3:pkg/controller.v1/paddlepaddle/envvar.go:74-100). One template cannot hold a value for
+/// (training-operator v1.9.0:pkg/controller.v1/paddlepaddle/envvar.go:74-100). One template cannot hold a value for
 /// one pod only, so the first pod's shell sets it, then `exec`s the container's own command and
-/// arguments unchanged (the same process, so signals reach it). `{port}` is the leader's port.
-pub const PADDLE_LEADER_WRAPPER: &str =
-    r#"if [ "$JOB_COMPLETION_INDEX" = 0 ]; then export PADDLE_MASTER="$POD_IP_DUMMY:{port}"; fi; exec "$@""#;
+/// arguments unchanged (the same process, so signals reach it).
+pub fn paddle_leader_script(port: &str) -> String {
+    // format!, not a `{port}` placeholder and str::replace: a `&str` pattern links the standard
+    // library's two-way string searcher (about 2 KB) into the widget.
+    format!(r#"if [ "$JOB_COMPLETION_INDEX" = 0 ]; then export PADDLE_MASTER="$POD_IP_DUMMY:{port}"; fi; exec "$@""#)
+}
 /// `$0` of the wrapper's shell.
 pub const PADDLE_LEADER_ARG0: &str = "paddle-leader";
 
 /// The replica types Training Operator v1.9 runs for each kind
-/// (v1.9.3:pkg/apis/kubeflow.org/v1/tensorflow_types.go:101-122,
-/// v1.9.3:pkg/apis/kubeflow.org/v1/paddlepaddle_types.go:80-88), in the order the runtime lists
-/// their jobs.
+/// (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/tensorflow_types.go:101-122,
+/// paddlepaddle_types.go:40-43), in the order the runtime lists their jobs.
 pub fn role_types(kind: V1Kind) -> &'static [&'static str] {
     match kind {
         V1Kind::TfJob => &["Chief", "Master", "PS", "Worker", "Evaluator"],
@@ -76,21 +77,19 @@ pub fn paddle_leader(roles: &[RoleJob]) -> Option<&RoleJob> {
 }
 
 /// The variables every container of role `r` reads, as v1.9 wrote them: for a TFJob `TF_CONFIG`
-/// (v1.9.3:pkg/controller.v1/tensorflow/tensorflow.go:88-138), none when the job has one pod in
-/// all (v1.9.3:pkg/controller.v1/tensorflow/tfjob_controller.go:555-588); for a PaddleJob the
-/// `PADDLE_*` variables (v1.9.3:pkg/controller.v1/paddlepaddle/envvar.go:40-144).
+/// (training-operator v1.9.0:pkg/controller.v1/tensorflow/tensorflow.go:112-188), none when the
+/// job has one pod in all (tfjob_controller.go:561-564, util.go:74-95); for a PaddleJob the
+/// `PADDLE_*` variables (v1.9.0:pkg/controller.v1/paddlepaddle/envvar.go:40-144).
 pub fn contract_env(kind: V1Kind, job: &str, roles: &[RoleJob], r: &RoleJob) -> Vec<EnvVar> {
     let total: u32 = roles.iter().map(|r| r.count).sum();
     if kind == V1Kind::TfJob {
         if total == 1 {
             return vec![];
         }
-        let cluster: BTreeMap<String, Vec<String>> =
-            roles.iter().map(|o| (o.rtype.to_lowercase(), hosts(job, o))).collect();
-        let cluster = serde_json::to_string(&cluster).unwrap_or_default();
+        let cluster = cluster_json(job, roles);
         let config = format!(
             r#"{{"cluster":{cluster},"task":{{"type":"{}","index":$({INDEX_VAR})}},"environment":"cloud"}}"#,
-            r.rtype.to_lowercase()
+            r.rtype.to_ascii_lowercase()
         );
         return vec![index_env(), EnvVar::new("TF_CONFIG", &config)];
     }
@@ -118,9 +117,29 @@ pub fn contract_env(kind: V1Kind, job: &str, roles: &[RoleJob], r: &RoleJob) -> 
     vars
 }
 
-/// The leader's command wrapped by [`PADDLE_LEADER_WRAPPER`].
+/// TF_CONFIG's `cluster`: each task type with its pods' addresses, the types in the order of
+/// their names, as serde_json wrote a map's keys (listed, not sorted: a sort links more code).
+/// Written by hand for the widget, which renders it too: serde_json's serializer and
+/// `str::to_lowercase`'s Unicode tables cost it about 14 KB gzipped together (measured with
+/// scripts/wasm-opt.sh). Every part is a lower-case type, an RFC 1035 job name (a TrainJob's
+/// name is one; `migrate` renames others), digits and `.-:`, so nothing needs escaping;
+/// tests/migrate_tf_paddle.rs and the pod comparison parse it as JSON.
+fn cluster_json(job: &str, roles: &[RoleJob]) -> String {
+    const BY_NAME: [&str; 5] = ["Chief", "Evaluator", "Master", "PS", "Worker"];
+    let entries: Vec<String> = BY_NAME
+        .iter()
+        .flat_map(|t| roles.iter().filter(move |r| r.rtype == *t))
+        .map(|r| {
+            let quoted: Vec<String> = hosts(job, r).iter().map(|h| format!("\"{h}\"")).collect();
+            format!("\"{}\":[{}]", r.rtype.to_ascii_lowercase(), quoted.join(","))
+        })
+        .collect();
+    format!("{{{}}}", entries.join(","))
+}
+
+/// The leader's command wrapped by [`paddle_leader_script`].
 pub fn paddle_leader_command(command: &[String], port: i64) -> Vec<String> {
-    let script = PADDLE_LEADER_WRAPPER.replace("{port}", &port.to_string());
+    let script = paddle_leader_script(&port.to_string());
     ["sh".to_string(), "-c".into(), script, PADDLE_LEADER_ARG0.into()]
         .into_iter()
         .chain(command.iter().cloned())

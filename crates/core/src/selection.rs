@@ -425,32 +425,22 @@ fn parse_count(raw: &str, min: u32, max: u32) -> Result<u32, String> {
     Ok(magnitude as u32)
 }
 
-/// RFC 1035 label: the TrainJob CRD's CEL rule for `metadata.name`.
+/// RFC 1035 label: the TrainJob CRD's CEL rule for `metadata.name`; the API server's words.
 fn check_rfc1035(raw: &str) -> Result<String, String> {
-    let ok_chars = raw.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-    let first = raw.as_bytes()[0];
-    let last = raw.as_bytes()[raw.len() - 1];
-    if raw.len() > 63 {
-        return Err("at most 63 characters".into());
-    }
-    if !ok_chars || !first.is_ascii_lowercase() || last == b'-' {
-        return Err("lowercase letters, digits and '-', starting with a letter".into());
-    }
-    Ok(raw.to_string())
+    refused(raw, crate::k8s::names::is_dns1035_label(raw))
 }
 
-/// RFC 1123 label: namespaces, and the Kueue queue name (a label value).
+/// RFC 1123 label: namespaces, and the Kueue queue name (a label value); the API server's words.
 fn check_rfc1123_label(raw: &str) -> Result<String, String> {
-    let ok_chars = raw.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-    let first = raw.as_bytes()[0];
-    let last = raw.as_bytes()[raw.len() - 1];
-    if raw.len() > 63 {
-        return Err("at most 63 characters".into());
+    refused(raw, crate::k8s::names::is_dns1123_label(raw))
+}
+
+fn refused(raw: &str, reasons: Vec<String>) -> Result<String, String> {
+    if reasons.is_empty() {
+        Ok(raw.to_string())
+    } else {
+        Err(reasons.join("; "))
     }
-    if !ok_chars || first == b'-' || last == b'-' {
-        return Err("lowercase letters, digits and '-', not starting or ending with '-'".into());
-    }
-    Ok(raw.to_string())
 }
 
 fn check_image(raw: &str) -> Result<String, String> {

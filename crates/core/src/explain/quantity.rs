@@ -1,6 +1,8 @@
 //! The integer the controller reads from a resource quantity: `resource.Quantity.Value()`, which
 //! rounds up (`500m` CPU is 1, `1.5` is 2). Used for GPUs and CPUs per node.
+//! The text is read by `k8s::quantity`, the core's one quantity parser.
 
+use crate::k8s::quantity::{Format, Quantity};
 use crate::model::{Number, Value};
 
 /// `None` for text that is not a Kubernetes quantity.
@@ -15,38 +17,7 @@ pub fn ceil_value(q: &Value) -> Option<u64> {
 }
 
 fn parse(s: &str) -> Option<u64> {
-    let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
-    let (number, suffix) = s.split_at(split);
-    if number.is_empty() || number.matches('.').count() > 1 {
-        return None;
-    }
-    let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
-    // Exact arithmetic in thousandths-of-a-unit is enough: the smallest suffix we accept is `m`.
-    let mantissa: u128 = format!("{whole}{frac}").parse().ok()?;
-    let scale = 10u128.checked_pow(u32::try_from(frac.len()).ok()?)?;
-    // Decimal exponents (`1e3`, `5E-1`) are quantities too.
-    if let Some(exp) = suffix.strip_prefix(['e', 'E']) {
-        let exp: i32 = exp.parse().ok().filter(|e: &i32| e.abs() <= 18)?;
-        let pow = 10u128.pow(exp.unsigned_abs());
-        let (numerator, denominator) = if exp >= 0 { (mantissa * pow, scale) } else { (mantissa, scale * pow) };
-        return u64::try_from(numerator.div_ceil(denominator)).ok();
-    }
-    let (mul, div): (u128, u128) = match suffix {
-        "" => (1, 1),
-        "m" => (1, 1000),
-        "k" => (1_000, 1),
-        "M" => (1_000_000, 1),
-        "G" => (1_000_000_000, 1),
-        "T" => (1_000_000_000_000, 1),
-        "Ki" => (1 << 10, 1),
-        "Mi" => (1 << 20, 1),
-        "Gi" => (1 << 30, 1),
-        "Ti" => (1 << 40, 1),
-        _ => return None,
-    };
-    let numerator = mantissa.checked_mul(mul)?;
-    let denominator = scale.checked_mul(div)?;
-    u64::try_from(numerator.div_ceil(denominator)).ok()
+    u64::try_from(Quantity::parse(s).ok()?.value()).ok()
 }
 
 /// An exact quantity in billionths of a unit, and whether it was written with a binary suffix
@@ -67,27 +38,8 @@ impl Exact {
             Value::Number(n) => n.to_string(),
             _ => return None,
         };
-        let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
-        let (number, suffix) = text.split_at(split);
-        let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
-        if number.is_empty() || frac.contains('.') || frac.len() > 9 {
-            return None;
-        }
-        let mantissa: i128 = format!("{whole}{frac:0<9}").parse().ok()?;
-        let (mul, div, binary): (i128, i128, bool) = match suffix {
-            "" => (1, 1, false),
-            "m" => (1, 1000, false),
-            "k" => (1_000, 1, false),
-            "M" => (1_000_000, 1, false),
-            "G" => (1_000_000_000, 1, false),
-            "T" => (1_000_000_000_000, 1, false),
-            "Ki" => (1 << 10, 1, true),
-            "Mi" => (1 << 20, 1, true),
-            "Gi" => (1 << 30, 1, true),
-            "Ti" => (1 << 40, 1, true),
-            _ => return None,
-        };
-        let nanos = mantissa.checked_mul(mul)? / div;
+        let q = Quantity::parse(&text).ok()?;
+        let (nanos, binary) = (q.nanos, q.format == Format::BinarySI);
         Some(Exact { nanos, binary })
     }
 

@@ -195,34 +195,10 @@ fn object_rules(object: &serde_json::Value, release: Release) -> Vec<Rejection> 
 /// the CRD's RFC 1035 rule (v2.3.0:test/integration/webhooks/trainjob_test.go:411-431).
 fn object_meta_name(object: &serde_json::Value) -> Vec<Rejection> {
     let Some(name) = object.pointer("/metadata/name").and_then(serde_json::Value::as_str) else { return Vec::new() };
-    dns1123_subdomain(name)
+    crate::k8s::names::is_dns1123_subdomain(name)
         .into_iter()
         .map(|r| Rejection { field: "metadata.name".into(), reason: format!("Invalid value: {name:?}: {r}") })
         .collect()
-}
-
-/// apimachinery util/validation `IsDNS1123Subdomain`: its messages (MaxLenError, RegexError with
-/// the example and the regex), none when `s` is one.
-fn dns1123_subdomain(s: &str) -> Vec<String> {
-    const DNS1123_SUBDOMAIN: &str = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-    let mut out = Vec::new();
-    if s.len() > 253 {
-        out.push("must be no more than 253 characters".to_string());
-    }
-    let label_ok = |l: &str| {
-        !l.is_empty()
-            && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-            && !l.starts_with('-')
-            && !l.ends_with('-')
-    };
-    if !s.split('.').all(label_ok) {
-        out.push(format!(
-            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must \
-             start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is \
-             '{DNS1123_SUBDOMAIN}')"
-        ));
-    }
-    out
 }
 
 /// v2.0.1 trainjob_webhook.go:57-60: `validation.IsDNS1035Label` on the name, each error at
@@ -232,29 +208,11 @@ fn name(input: Input, release: Release) -> Vec<Rejection> {
         return Vec::new();
     }
     let name = input.job.metadata.name.as_deref().unwrap_or_default();
-    let mut reasons = Vec::new();
-    if name.len() > 63 {
-        reasons.push("must be no more than 63 characters".to_string());
-    }
-    if !is_dns1035_label(name) {
-        reasons.push(
-            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic \
-             character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for \
-             validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
-                .to_string(),
-        );
-    }
+    let reasons = crate::k8s::names::is_dns1035_label(name);
     reasons
         .into_iter()
         .map(|r| Rejection { field: "metadata.name".into(), reason: format!("Invalid value: {name:?}: {r}") })
         .collect()
-}
-
-/// `^[a-z]([-a-z0-9]*[a-z0-9])?$`.
-fn is_dns1035_label(s: &str) -> bool {
-    s.starts_with(|c: char| c.is_ascii_lowercase())
-        && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && !s.ends_with('-')
 }
 
 /// The API server's own schema check: a quantity it cannot read never reaches the webhook.
@@ -566,7 +524,8 @@ fn domain_prefixed(field: &str, text: &str) -> Vec<Rejection> {
     if host.is_empty() || path.is_empty() {
         return vec![invalid(text, "must be a domain-prefixed path (such as \"acme.io/foo\")".into())];
     }
-    let mut out: Vec<Rejection> = dns1123_subdomain(host).into_iter().map(|r| invalid(host, r)).collect();
+    let mut out: Vec<Rejection> =
+        crate::k8s::names::is_dns1123_subdomain(host).into_iter().map(|r| invalid(host, r)).collect();
     let path_ok = path.chars().all(|c| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c));
     if !path_ok {
         out.push(invalid(path, format!("Invalid path (regex used for validation is '{HTTP_PATH}')")));

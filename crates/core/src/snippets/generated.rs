@@ -40,8 +40,12 @@ fn roles_of(job: &V1Job, kind: V1Kind) -> Option<Vec<(RoleJob, Container)>> {
             .iter()
             .find(|p| p.name.as_deref() == Some(port_name))
             .map_or(i64::from(port_v1), |p| p.container_port);
-        let role =
-            RoleJob { rtype: (*rtype).into(), count: rep.replicas.unwrap_or(1), rjob: rtype.to_lowercase(), port };
+        let role = RoleJob {
+            rtype: (*rtype).into(),
+            count: rep.replicas.unwrap_or(1),
+            rjob: rtype.to_ascii_lowercase(),
+            port,
+        };
         roles.push((role, main.clone()));
     }
     let trainer = roles

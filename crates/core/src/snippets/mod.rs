@@ -317,8 +317,8 @@ fn generated_notice(sel: &Selection) -> Notice {
         if sel.framework == Framework::TensorFlow { "; trainer#2699 deprecated distributed TensorFlow" } else { "" };
     let mut paragraphs = vec![
         format!(
-            "Trainer {tag} ships no {name} runtime and no mlPolicy for it{why}. The migrator (`trainer-explorer \
-             migrate`, or Migrate mode here) turns the {kind} into a TrainJob plus a TrainingRuntime it writes \
+            "Trainer {tag} ships no {name} runtime and no mlPolicy for it{why}. The migrator (trainer-explorer \
+             migrate, or Migrate mode here) turns the {kind} into a TrainJob plus a TrainingRuntime it writes \
              for that job: plain ML, an mlPolicy with numNodes only."
         ),
         format!(
@@ -561,7 +561,7 @@ fn summary(sel: &Selection, v1: &Pane, v2: &Pane) -> String {
     let (owned, total) = v1.snippets.first().map(|s| (s.owned_count(), s.line_count())).unwrap_or((0, 0));
     match (sel.v2_support(), sel.persona) {
         (V2Support::GeneratedRuntime, Persona::PlatformEngineer) => format!(
-            "Trainer {} has no {} runtime: `migrate` writes this plain-ML runtime for the {kind}, keeping {}.",
+            "Trainer {} has no {} runtime: the migrator writes this plain-ML runtime for the {kind}, keeping {}.",
             sel.release.tag,
             sel.framework.label(),
             contract_of(sel)
@@ -569,7 +569,7 @@ fn summary(sel: &Selection, v1: &Pane, v2: &Pane) -> String {
         (V2Support::GeneratedRuntime, Persona::DataScientist) => {
             let v2_lines = v2.snippets.first().map(Snippet::line_count).unwrap_or(0);
             format!(
-                "V2: a {v2_lines}-line TrainJob on the runtime `migrate` writes for it. V1: {total} lines of {kind}."
+                "V2: a {v2_lines}-line TrainJob on the runtime the migrator writes for it. V1: {total} lines of {kind}."
             )
         }
         (V2Support::Unsupported, _) => {

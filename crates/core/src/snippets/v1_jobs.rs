@@ -87,7 +87,7 @@ pub fn v1_job_for(sel: &Selection) -> V1Job {
         Framework::Jax | Framework::TensorFlow => {
             let c = container(sel, kind, workload::v1_command(sel), false);
             // The SDK pane's create_job sets no restartPolicy, so the operator's default applies:
-            // Never for TFJob (tensorflow_types.go at v1.9.4). A JAXJob is applied as YAML.
+            // Never for TFJob (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/tensorflow_types.go:30). A JAXJob is applied as YAML.
             let restart = if sel.framework == Framework::TensorFlow { "Never" } else { "OnFailure" };
             let mut specs = VecMap::new();
             specs.insert("Worker".into(), replica(sel.nodes(), Some(restart), pod(c)));

@@ -492,19 +492,8 @@ fn cpus_per_node(resources: Option<&Value>) -> Option<i64> {
         .or_else(|| r["requests"]["cpu"].as_f64().map(|f| f.to_string()));
     let limit =
         r["limits"]["cpu"].as_str().map(String::from).or_else(|| r["limits"]["cpu"].as_f64().map(|f| f.to_string()));
-    let millis = |q: &str| -> Option<u64> {
-        match q.strip_suffix('m') {
-            Some(m) => m.parse::<u64>().ok(),
-            None => {
-                let (whole, frac) = q.split_once('.').unwrap_or((q, ""));
-                let frac3: String = frac.chars().chain("000".chars()).take(3).collect();
-                let rest_nonzero = frac.chars().skip(3).any(|c| c != '0');
-                let w = whole.parse::<u64>().ok()?;
-                let f = frac3.parse::<u64>().ok()?;
-                Some(w.checked_mul(1000)?.checked_add(f + u64::from(rest_nonzero))?)
-            }
-        }
-    };
+    let millis =
+        |q: &str| -> Option<u64> { u64::try_from(crate::k8s::quantity::Quantity::parse(q).ok()?.milli_value()).ok() };
     let request = request.as_deref().and_then(millis).filter(|m| *m > 0);
     let m = match request {
         Some(m) => m,
@@ -571,7 +560,10 @@ mod tests {
         assert_eq!(r(json!({"limits": {"cpu": 2.5}})), Some(3));
         assert_eq!(r(json!({"requests": {"cpu": "0"}, "limits": {"cpu": "6"}})), Some(6));
         assert_eq!(r(json!({"requests": {"cpu": "100m"}})), Some(1));
-        assert_eq!(r(json!({"requests": {"cpu": "2k"}})), None);
+        // Every quantity form counts, as explain counts it (k8s::quantity): `2k` is 2000 CPUs.
+        assert_eq!(r(json!({"requests": {"cpu": "2k"}})), Some(2000));
+        assert_eq!(r(json!({"requests": {"cpu": "1e1"}})), Some(10));
+        assert_eq!(r(json!({"requests": {"cpu": "-1"}})), None);
         assert_eq!(r(json!({"requests": {"memory": "1Gi"}})), None);
     }
 

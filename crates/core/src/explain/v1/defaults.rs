@@ -40,7 +40,7 @@ pub(super) fn kind_defaults(kind: V1Kind) -> (&'static str, &'static str, i64, &
 /// The `SetDefaults_*Job` functions: replicas (1; the MPIJob's Worker 0), restartPolicy, and the
 /// default port on the default container (or the first) where no port has its name
 /// (pytorch_defaults.go:77-95, jax_defaults.go:45-61, xgboost_defaults.go:46-61,
-/// tensorflow_defaults.go:50-70, paddlepaddle_defautls.go:65-80, mpi_defaults.go:25-38;
+/// tensorflow_defaults.go:50-72, paddlepaddle_defautls.go:65-81, mpi_defaults.go:25-38;
 /// mpi-operator v0.6.0:pkg/apis/kubeflow/v2beta1/default.go:27-80).
 pub(super) fn apply(source: Source, job: &mut Job) {
     let kind = source.kind();

@@ -29,7 +29,7 @@ pub(super) fn refusal(kind: V1Kind, doc: &Value) -> Option<String> {
     if kind == V1Kind::TfJob && doc.pointer("/spec/enableDynamicWorker").and_then(Value::as_bool) == Some(true) {
         return Some(
             "spec.enableDynamicWorker: Training Operator v1.9 gives each worker a sparse TF_CONFIG naming only \
-             itself and the PS tasks (tensorflow.go:74-83), so workers can join and leave; a TrainJob's pods are \
+             itself and the PS tasks (training-operator v1.9.0:pkg/controller.v1/tensorflow/tensorflow.go:74-83,125-135), so workers can join and leave; a TrainJob's pods are \
              fixed, and the generated runtime writes the whole cluster. Keep this TFJob on Training Operator v1.9, \
              or drop enableDynamicWorker and migrate"
                 .into(),
@@ -67,7 +67,8 @@ impl Conversion<'_> {
         let mut roles = Vec::new();
         for rtype in role_types(kind) {
             let Some(rep) = self.replica(rtype) else { continue };
-            // SetDefaults_*Job: an absent count is 1 (tensorflow_defaults.go, paddlepaddle_defaults.go).
+            // SetDefaults_*Job: an absent count is 1 (v1.9.0:pkg/apis/kubeflow.org/v1/tensorflow_defaults.go:66,
+            // paddlepaddle_defautls.go:75, the file's own spelling).
             let count = rep.spec.replicas.unwrap_or(1);
             count_in_range(&format!("spec.{field}.{rtype}.replicas"), u64::from(count), 0)?;
             let pod = &rep.spec.template.spec;
@@ -78,7 +79,7 @@ impl Conversion<'_> {
                 .iter()
                 .find(|p| p.name.as_deref() == Some(port_name))
                 .map_or(i64::from(port_v1), |p| p.container_port);
-            roles.push(RoleJob { rtype: (*rtype).into(), count, rjob: rtype.to_lowercase(), port });
+            roles.push(RoleJob { rtype: (*rtype).into(), count, rjob: rtype.to_ascii_lowercase(), port });
         }
         // The scaled role is the trainer: the Worker, else the first role that runs pods.
         let trainer_at = roles
@@ -216,7 +217,7 @@ impl Conversion<'_> {
             let why = format!("the {} pods' template is the generated runtime's {} job", r.rtype, r.rjob);
             self.embed(&settings, &r.rjob.clone(), &mut rt, &why)?;
             if !tf {
-                // envvar.go:40-144 gives every container the variables, not only the main one.
+                // v1.9.0:pkg/controller.v1/paddlepaddle/envvar.go:40-144 gives every container the variables, not only the main one.
                 let j = rt.spec.template.spec.replicated_jobs.iter_mut().find(|j| j.name == r.rjob);
                 for side in j.into_iter().flat_map(|j| j.template.spec.template.spec.containers.iter_mut().skip(1)) {
                     side.env.extend(vars.iter().cloned());
@@ -262,7 +263,8 @@ impl Conversion<'_> {
 
     /// JobSet succeeds when every one of its Jobs does, and a PS never exits: the job ends with
     /// the Chief (Master) where there is one, else with the Workers, as in V1
-    /// (tfjob_controller.go `UpdateJobStatus`; paddlepaddle_controller.go the same).
+    /// (v1.9.0:pkg/controller.v1/tensorflow/tfjob_controller.go:373-519 `UpdateJobStatus`;
+    /// paddlepaddle/paddlepaddle_controller.go:344-447 the same).
     fn success_policy(&mut self, roles: &[RoleJob], rt_name: &str) -> Option<Value> {
         if roles.len() < 2 {
             return None;

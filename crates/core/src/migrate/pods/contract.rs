@@ -8,7 +8,7 @@
 use super::facts::ContainerFacts;
 use crate::explain::v1::{Operated, Role};
 use crate::explain::{Explanation, COMPLETION_INDEX};
-use crate::plain_ml::{PADDLE_LEADER_ARG0, PADDLE_LEADER_WRAPPER};
+use crate::plain_ml::{paddle_leader_script, PADDLE_LEADER_ARG0};
 use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
 
@@ -97,7 +97,7 @@ fn same(
                 // Its own address: V2's wrapper sets it on this pod (the leader's first) at that
                 // port; the value it replaces names the same pod.
                 let port = &ours["$(POD_IP_DUMMY):".len()..];
-                let script = PADDLE_LEADER_WRAPPER.replace("{port}", port);
+                let script = paddle_leader_script(port);
                 wrapper == Some(script.as_str()) && leader_self.is_some_and(|own| theirs == format!("{own}:{port}"))
             }
             (Some(ours), Some(theirs)) => endpoint(ours, hosts).as_deref() == Some(theirs),

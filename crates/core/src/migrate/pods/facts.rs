@@ -2,7 +2,7 @@
 //! containers, read the same way from V1's pods and from V2's templates and `explain` view;
 //! and the reasons a difference is expected.
 
-use super::v2::V2Pods;
+use super::v2::{MetadataSource, V2Pods};
 use crate::explain::v1::{Operated, Role};
 use crate::explain::ContainerView;
 use crate::model::vecmap::VecMap;
@@ -226,9 +226,19 @@ pub(super) fn v2_pod(v2: &V2Pods, rjob: &str) -> Option<PodFacts> {
             _ => sidecars.push(facts),
         }
     }
+    // The template's metadata, and what the controller's plugins add to every pod template
+    // (the gang schedulers' label or annotation: explain::podgroup).
+    let mut labels = string_map(template.pointer("/metadata/labels"));
+    let mut annotations = string_map(template.pointer("/metadata/annotations"));
+    for (k, v) in group.labels.iter() {
+        labels.entry(k.clone()).or_insert_with(|| v.clone());
+    }
+    for (k, v) in group.annotations.iter() {
+        annotations.entry(k.clone()).or_insert_with(|| v.clone());
+    }
     Some(PodFacts {
-        labels: string_map(template.pointer("/metadata/labels")),
-        annotations: string_map(template.pointer("/metadata/annotations")),
+        labels,
+        annotations,
         settings: settings_of(&spec),
         volumes: volumes_of(&spec),
         main: main.unwrap_or_default(),
@@ -293,9 +303,62 @@ pub(super) fn operator_metadata(_op: &Operated, key: &str) -> String {
     }
 }
 
-/// A V2 pod label or annotation V1's pods did not have.
-pub(super) fn trainer_metadata(_key: &str, _runtime: &str) -> Option<String> {
-    None
+/// Why a V2 pod of replicatedJob `rjob` carries `what` (`labels` or `annotations`) `key`, which
+/// V1's pods did not have: the runtime's pod template, the TrainJob's pod settings, or one of the
+/// release's plugins. Paths under pkg/runtime/ of kubeflow/trainer at the target release.
+pub(super) fn trainer_metadata(v2: &V2Pods, rjob: &str, what: &str, key: &str) -> Option<String> {
+    let tag = v2.release.tag;
+    let at = |lines: [&str; 4]| {
+        let i = ["v2.0.1", "v2.1.0", "v2.2.1"].iter().position(|t| *t == tag).unwrap_or(3);
+        format!("{} @{tag}", lines[i])
+    };
+    let reason = match v2.metadata_source(rjob, what, key) {
+        MetadataSource::Runtime => format!(
+            "from the pod template of the runtime {:?}: the controller builds the JobSet from the runtime's template \
+             (core/{})",
+            v2.runtime,
+            at(["trainingruntime.go:99", "trainingruntime.go:100", "trainingruntime.go:101", "trainingruntime.go:119"])
+        ),
+        MetadataSource::TrainJob => format!(
+            "from the TrainJob's pod settings, merged into the runtime's pod template (core/{})",
+            at([
+                "trainingruntime.go:190-219 (podSpecOverrides)",
+                "trainingruntime.go:190-238 (podTemplateOverrides)",
+                "trainingruntime.go:203-239 (runtimePatches)",
+                "trainingruntime.go:251-290 (runtimePatches)",
+            ])
+        ),
+        MetadataSource::Controller => {
+            let (plugin, lines) = match (what, key) {
+                ("labels", "scheduling.x-k8s.io/pod-group") => (
+                    "coscheduling",
+                    [
+                        "coscheduling/coscheduling.go:101, jobset/jobset.go:277",
+                        "coscheduling/coscheduling.go:89, jobset/jobset.go:294",
+                        "coscheduling/coscheduling.go:89, jobset/jobset.go:318",
+                        "coscheduling/coscheduling.go:89, jobset/jobset.go:423",
+                    ],
+                ),
+                // v2.0 has no Volcano plugin.
+                ("annotations", "scheduling.k8s.io/group-name") if tag != "v2.0.1" => (
+                    "Volcano",
+                    [
+                        "",
+                        "volcano/volcano.go:137, jobset/jobset.go:295",
+                        "volcano/volcano.go:137, jobset/jobset.go:319",
+                        "volcano/volcano.go:137, jobset/jobset.go:424",
+                    ],
+                ),
+                _ => return None,
+            };
+            format!(
+                "Trainer's {plugin} plugin joins every pod to the PodGroup named after the TrainJob \
+                 (framework/plugins/{}, given to the pods by the JobSet plugin)",
+                at(lines)
+            )
+        }
+    };
+    Some(reason)
 }
 
 /// A V1 volume only the operator adds, and what V2 uses instead.

@@ -471,7 +471,8 @@ impl Context<'_> {
             }
         }
         for (k, v) in theirs.iter().filter(|(k, _)| !ours.contains_key(*k)) {
-            let reason = facts::trainer_metadata(k, &self.v2.runtime);
+            let reason =
+                role_label.split_once(" → ").and_then(|(_, rjob)| facts::trainer_metadata(self.v2, rjob, what, k));
             self.diff(role_label, &format!("{what}.{k}"), None, Some(v.clone()), reason);
             self.operators_own();
         }

@@ -26,9 +26,40 @@ pub(super) struct V2Pods {
     pub builtin: Option<(String, Templates)>,
     /// mlPolicy.mpi.runLauncherAsNode: the launcher is one of the numNodes training nodes.
     pub launcher_as_node: bool,
+    /// The target release: its controller's code is what `facts::trainer_metadata` cites.
+    pub release: Release,
+}
+
+/// Who put a label or annotation on a V2 pod template.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum MetadataSource {
+    /// The runtime's own replicatedJob pod template.
+    Runtime,
+    /// The TrainJob's pod settings merged into that template (explain::patch).
+    TrainJob,
+    /// Neither template: a controller plugin (the explanation's pod group).
+    Controller,
 }
 
 impl V2Pods {
+    /// Where `rjob`'s pod template got `what` (`labels` or `annotations`) `key`.
+    pub(super) fn metadata_source(&self, rjob: &str, what: &str, key: &str) -> MetadataSource {
+        let has = |templates: &[(String, Json)]| {
+            templates
+                .iter()
+                .find(|(n, _)| n == rjob)
+                .and_then(|(_, t)| t.get("metadata")?.get(what)?.get(key))
+                .is_some()
+        };
+        if has(&self.base_templates) {
+            MetadataSource::Runtime
+        } else if has(&self.templates) {
+            MetadataSource::TrainJob
+        } else {
+            MetadataSource::Controller
+        }
+    }
+
     /// What the runtime's own template (before the TrainJob's settings) sets for a pod field of
     /// `rjob`, or for its `node` container's field when `container` is true.
     pub(super) fn builtin_sets(&self, rjob: &str, key: &str, container: bool) -> Option<&Json> {
@@ -89,6 +120,7 @@ pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> 
         runtime: name,
         builtin,
         launcher_as_node,
+        release,
     })
 }
 
