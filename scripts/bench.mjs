@@ -7,13 +7,15 @@ import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { readNative, shapeSection, times, wasmInWorker } from './bench-shapes.mjs';
 import { memorySection } from './bench-memory.mjs';
+import { validateSection } from './bench-validate.mjs';
 import { MAIN_WIDGET, pct, READER_PAUSE_MS, toggleTimes } from './toggle-loop.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
 const BASE = process.env.BASE_URL;
-const [nativeJson, shapesJsonl, outFile, memoryJsonl] = process.argv.slice(2);
+const [nativeJson, shapesJsonl, outFile, memoryJsonl, validateJson] = process.argv.slice(2);
 const memory = memoryJsonl ? memorySection(memoryJsonl) : { lines: [], budgets: [] };
+const validate = validateJson ? validateSection(validateJson) : { lines: [], budgets: [] };
 
 const size = (path) => {
   const raw = readFileSync(path);
@@ -205,6 +207,7 @@ const budgets = [
     : []),
   ...shapes.budgets,
   ...memory.budgets,
+  ...validate.budgets,
   ['The element wrapper (the post\'s loader now, explorer.js with the element, less the loader before it; gzip -9)', loaderNow - LOADER_BEFORE_ELEMENT < 2000, `${kb(loaderNow)} − ${kb(LOADER_BEFORE_ELEMENT)} = ${kb(loaderNow - LOADER_BEFORE_ELEMENT)} < 2 KB`],
   ...(lh
     ? [
@@ -249,6 +252,7 @@ const lines = [
   '',
   ...shapes.lines,
   ...memory.lines,
+  ...validate.lines,
   '## Before and after the workspace move',
   '',
   `Before: main at ${BEFORE_MOVE.commit}, the last commit before the move into crates/ (b716060), as BENCHMARKS.md gave it then (make bench of 2026-11-30); the rows "in one session" (scripts/toggle-ab.mjs) and make test measured both commits on 2026-12-02 (scripts/bench.mjs says how). After: this run, which also holds every branch merged since the move.`,

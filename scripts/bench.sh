@@ -36,10 +36,13 @@ cargo run -q --release --example migrate_throughput -- --shapes "$out/shapes" > 
 # Peak memory of each command on each of those shapes, one CLI process per run.
 cargo build -q --release -p explorer-cli
 python3 scripts/bench-memory.py target/release/trainer-explorer "$out/shapes" > "$out/memory.jsonl"
+# validate against check-jsonschema on 1,000 TrainJobs and their runtimes: the wheel's binary.
+scripts/build-wheel.sh >&2
+scripts/bench-validate.sh "$out/validate.json"
 
 source scripts/serving.sh
 serve base --dir dist
 # shellcheck disable=SC2154 # serve (scripts/serving.sh) sets base with printf -v
 LIGHTHOUSE="$PWD/.tools/bench-node/node_modules/.bin/lighthouse" \
 BASE_URL="$base" PLAYWRIGHT_CORE="$PWD/.tools/node/node_modules/playwright-core" \
-  node scripts/bench.mjs "$out/native.json" "$out/shapes.jsonl" BENCHMARKS.md "$out/memory.jsonl"
+  node scripts/bench.mjs "$out/native.json" "$out/shapes.jsonl" BENCHMARKS.md "$out/memory.jsonl" "$out/validate.json"

@@ -151,11 +151,13 @@ fn explain_says_which_release_judges_the_files() {
 #[test]
 fn messages_name_the_field_and_what_the_api_accepts_not_rust_types() {
     let negative = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: bad\nspec:\n  runtimeRef:\n    name: torch-distributed\n  trainer:\n    numNodes: -1\n";
-    let out = with_stdin(&["explain", "-"], negative);
-    let stderr = text(&out.stderr);
+    // explain's refusal is its answer, in its output (exit 1), as validate gives it.
+    let out = with_stdin(&["explain", "-o", "text", "-"], negative);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
     assert!(
-        stderr.contains("spec.trainer.numNodes: Invalid value: -1: must be greater than or equal to 0"),
-        "{stderr}"
+        stdout.contains("spec.trainer.numNodes: Invalid value: -1: must be greater than or equal to 0"),
+        "{stdout}"
     );
     let map_name = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: {a: 1}\nspec: {}\n";
     let out = with_stdin(&["migrate", "-"], map_name);
@@ -170,7 +172,7 @@ fn messages_name_the_field_and_what_the_api_accepts_not_rust_types() {
         ),
         "{stderr}"
     );
-    for s in [&stderr, &text(&with_stdin(&["explain", "-"], negative).stderr)] {
+    for s in [&stderr, &text(&with_stdin(&["explain", "-"], negative).stdout)] {
         for serde_word in ["u32", "invalid type", "invalid value", "expected a string"] {
             assert!(!s.contains(serde_word), "{serde_word:?} in {s}");
         }

@@ -82,9 +82,9 @@ fn upgrade_shows_the_name_escaped_on_stderr_and_stdout() {
 #[test]
 fn explain_shows_the_name_escaped_on_stderr_and_stdout() {
     // A runtime the release does not ship, named like the job: the refusal names it.
-    let (_, stderr) = run(&["explain"], &trainjob(NAME_YAML));
-    assert!(stderr.contains("ships no ClusterTrainingRuntime"), "{stderr}");
-    assert!(stderr.contains(r"\u{1b}]0;owned") || stderr.contains(r"\u{1b}]0;owned"), "{stderr}");
+    let (stdout, _) = run(&["explain", "-o", "text"], &trainjob(NAME_YAML));
+    assert!(stdout.contains("ships no ClusterTrainingRuntime"), "{stdout}");
+    assert!(stdout.contains(r"\u{1b}]0;owned") && !stdout.contains('\u{1b}'), "{stdout}");
     for format in ["json", "yaml"] {
         let (stdout, _) = run(&["explain", "--format", format], &trainjob("torch-distributed"));
         assert!(stdout.contains("owned"), "{format}: {stdout}");

@@ -12,9 +12,16 @@ fn cli(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_trainer-explorer")).args(args).output().unwrap()
 }
 
+/// The answer on stdout: exit 0 when it admits everything, 1 when it holds a refusal (one
+/// failure style: the refusal is in the output, and the code says so).
 fn stdout(out: &Output) -> String {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout.clone()).unwrap()
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    // JSON or YAML (a YAML reader reads both).
+    let v: serde_json::Value = serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{e}: {out:?}"));
+    let answers = if v.is_array() { v.as_array().unwrap().clone() } else { vec![v] };
+    let refused = answers.iter().any(|a| a["rejected"].as_array().is_some_and(|r| !r.is_empty()));
+    assert_eq!(out.status.code(), Some(if refused { 1 } else { 0 }), "{}", String::from_utf8_lossy(&out.stderr));
+    text
 }
 
 #[test]
@@ -24,7 +31,7 @@ fn json_for_every_framework_and_release() {
             let query = format!("release={}&framework={}&nodes=4&gpus=2", release.line, framework.id());
             if runtime_for(&Selection::new(Persona::DataScientist, framework)).is_none() {
                 let out = cli(&["explain", "--query", &query]);
-                assert!(!out.status.success());
+                assert_eq!(out.status.code(), Some(2), "a query naming no runtime is a usage error");
                 assert!(String::from_utf8_lossy(&out.stderr).contains("has no Trainer V2 runtime"));
                 continue;
             }
@@ -177,12 +184,11 @@ fn a_rejected_trainjob_prints_the_webhooks_reason() {
 #[test]
 fn input_without_a_runtime_is_a_clear_error() {
     let (job, _) = write_files("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: x}\nspec: {runtimeRef: {name: y}}\n");
-    let out = cli(&["explain", job.to_str().unwrap()]);
-    assert!(!out.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&cli(&["explain", job.to_str().unwrap()]))).unwrap();
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr).trim(),
+        v["rejected"][0]["reason"],
         format!(
-            "trainer-explorer: no TrainingRuntime or ClusterTrainingRuntime in the input, and Trainer {} ships no ClusterTrainingRuntime \"y\"",
+            "no TrainingRuntime or ClusterTrainingRuntime in the input, and Trainer {} ships no ClusterTrainingRuntime \"y\"",
             NEWEST.tag
         )
     );
@@ -211,11 +217,11 @@ fn a_trainjob_alone_uses_the_releases_shipped_runtime() {
     let (jax, _) = write_files(
         "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: x}\nspec: {runtimeRef: {name: jax-distributed}}\n",
     );
-    let out = cli(&["explain", "--release", "v2.1", jax.to_str().unwrap()]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr)
-        .trim()
-        .ends_with("ships no ClusterTrainingRuntime \"jax-distributed\" (it ships from v2.2.1)"));
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&cli(&["explain", "--release", "v2.1", jax.to_str().unwrap()]))).unwrap();
+    assert_eq!(v["rejected"][0]["field"], "spec.runtimeRef");
+    let reason = v["rejected"][0]["reason"].as_str().unwrap();
+    assert!(reason.ends_with("ships no ClusterTrainingRuntime \"jax-distributed\" (it ships from v2.2.1)"), "{reason}");
 }
 
 #[test]
@@ -224,10 +230,10 @@ fn a_runtime_the_trainjob_does_not_reference_is_a_clear_error() {
     let (job, runtime) = write_files(
         "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: pi}\nspec: {runtimeRef: {name: my-mpi}}\n",
     );
-    let out = cli(&["explain", job.to_str().unwrap(), runtime.to_str().unwrap()]);
-    assert!(!out.status.success());
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&cli(&["explain", job.to_str().unwrap(), runtime.to_str().unwrap()]))).unwrap();
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr).trim(),
-        "trainer-explorer: the TrainJob references the ClusterTrainingRuntime \"my-mpi\", but the input has TrainingRuntime my-mpi"
+        v["rejected"],
+        serde_json::json!([{"field": "spec.runtimeRef", "reason": "the TrainJob references the ClusterTrainingRuntime \"my-mpi\", but the input has TrainingRuntime my-mpi"}])
     );
 }

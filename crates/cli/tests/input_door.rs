@@ -10,14 +10,17 @@ const LIMIT: usize = 4 * 1024 * 1024;
 const TRAINJOB: &str = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: door\nspec:\n  \
                         runtimeRef:\n    name: torch-distributed\n";
 
-/// Each command that reads YAML files, in each output format.
-const COMMANDS: &[&[&str]] = &[
-    &["migrate"],
-    &["migrate", "--format", "json"],
-    &["upgrade", "--from", "v2.0"],
-    &["upgrade", "--from", "v2.0", "--format", "json"],
-    &["explain"],
-    &["explain", "--format", "yaml"],
+/// Each command that reads YAML files, in each output format, with the code it exits with on
+/// input it cannot read: migrate and upgrade 1; explain 2, as validate (0 admitted, 1 refused,
+/// 2 unreadable).
+const COMMANDS: &[(&[&str], i32)] = &[
+    (&["migrate"], 1),
+    (&["migrate", "--format", "json"], 1),
+    (&["upgrade", "--from", "v2.0"], 1),
+    (&["upgrade", "--from", "v2.0", "--format", "json"], 1),
+    (&["explain"], 2),
+    (&["explain", "--format", "yaml"], 2),
+    (&["explain", "-o", "text"], 2),
 ];
 
 fn run(args: &[&str], file: &str, stdin: Option<&[u8]>) -> (Option<i32>, String, String) {
@@ -37,20 +40,20 @@ fn run(args: &[&str], file: &str, stdin: Option<&[u8]>) -> (Option<i32>, String,
     (out.status.code(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
-/// Every command exits 1 with exactly `trainer-explorer: <file>: <message>` on stderr.
+/// Every command exits with its code with exactly `trainer-explorer: <file>: <message>` on stderr.
 fn refused_alike(name: &str, input: &[u8], message: &str) {
     let dir = std::env::temp_dir().join(format!("tv2x-door-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{name}.yaml"));
     std::fs::write(&path, input).unwrap();
     let file = path.to_str().unwrap();
-    for args in COMMANDS {
+    for &(args, unreadable) in COMMANDS {
         let (code, stdout, stderr) = run(args, file, None);
-        assert_eq!(code, Some(1), "{args:?} {name}: {stderr}");
+        assert_eq!(code, Some(unreadable), "{args:?} {name}: {stderr}");
         assert_eq!(stderr, format!("trainer-explorer: {file}: {message}\n"), "{args:?} {name}");
         assert!(stdout.trim() == "[]" || stdout.is_empty(), "{args:?} {name}: {stdout}");
         let (code, _, stderr) = run(args, "-", Some(input));
-        assert_eq!(code, Some(1), "{args:?} {name} on stdin: {stderr}");
+        assert_eq!(code, Some(unreadable), "{args:?} {name} on stdin: {stderr}");
         assert_eq!(stderr, format!("trainer-explorer: -: {message}\n"), "{args:?} {name} on stdin");
     }
     std::fs::remove_dir_all(dir).ok();

@@ -261,3 +261,63 @@ fn export_json_follows_its_schema() {
     ];
     Answers(answers).check("export");
 }
+
+/// explain's answers on a stream of several jobs (a list, one answer per job, in order) and on a
+/// file of runtimes only (each runtime's verdict) follow the schema; validate's on V1 kinds too.
+#[test]
+fn explain_lists_runtime_verdicts_and_v1_validate_follow_their_schemas() {
+    let explain = validator(&schema("explain"));
+    // A stream of a PyTorchJob, an MPIJob and a TrainJob (with the reference's runtime): a list.
+    let pytorch_file = real_v1_dir().join("01-kueue-pytorchjob.yaml");
+    let v1 = real_v1_dir().join("24-yunikorn-mpijob-pi.yaml");
+    let trainjob = reference_dir().join("v2-examples/v2.3.0/05-multi-step.yaml");
+    let list =
+        json_of(&["explain", "-o", "json", path_str(&pytorch_file), path_str(&v1), path_str(&trainjob)]).unwrap();
+    assert!(list.as_array().is_some_and(|a| a.len() >= 3), "{list}");
+    assert!(list[2].get("trainer").is_some() && list[1].get("operator").is_some(), "{list}");
+    assert!(explain.is_valid(&list), "{:?}", errors(&explain, &list));
+    // Runtimes only: a verdict per runtime.
+    let runtimes = reference_dir().join("v2-runtimes/v2.3.0");
+    let runtime = yaml_files(&runtimes).into_iter().find(|f| !path_str(f).ends_with("kustomization.yaml")).unwrap();
+    let verdict = json_of(&["explain", "-o", "json", path_str(&runtime)]).unwrap();
+    assert_eq!(verdict["rejected"], serde_json::json!([]), "{verdict}");
+    assert!(verdict["kind"].as_str().is_some_and(|k| k.ends_with("TrainingRuntime")), "{verdict}");
+    assert!(explain.is_valid(&verdict), "{:?}", errors(&explain, &verdict));
+
+    // validate on V1 kinds: admitted, and refused for a field the V1 CRD lacks.
+    let validate = validator(&schema("validate"));
+    let dir = tempdir("v1-validate");
+    // The typo of spec.pytorchReplicaSpecs.Worker.replica, which the V1 CRD does not declare.
+    let pytorch = std::fs::read_to_string(real_v1_dir().join("01-kueue-pytorchjob.yaml")).unwrap();
+    let typo = pytorch.replacen("    Worker:\n      replicas:", "    Worker:\n      replica: 2\n      replicas:", 1);
+    assert_ne!(typo, pytorch);
+    std::fs::write(dir.join("typo.yaml"), &typo).unwrap();
+    std::fs::copy(&v1, dir.join("mpijob.yaml")).unwrap();
+    std::fs::copy(&pytorch_file, dir.join("pytorch.yaml")).unwrap();
+    let answer = json_of(&["validate", "-o", "json", path_str(&dir)]).unwrap();
+    let statuses: Vec<&str> =
+        answer["resources"].as_array().unwrap().iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert!(statuses.contains(&"valid") && statuses.contains(&"invalid"), "{answer}");
+    assert!(validate.is_valid(&answer), "{:?}", errors(&validate, &answer));
+    // explain and validate name the same unknown field (one rule, explain::v1::unknown_fields).
+    let unknown = "spec.pytorchReplicaSpecs.Worker.replica";
+    assert!(answer.to_string().contains(unknown), "{answer}");
+    let refused = json_of(&["explain", "-o", "json", path_str(&dir.join("typo.yaml"))]).unwrap();
+    assert_eq!(refused["rejected"][0]["field"], unknown, "{refused}");
+    // real-v1/24's MPIJob: the pod templates' `labels` (outside `metadata`), the same paths.
+    let fields = |rejections: &Value| -> Vec<String> {
+        rejections.as_array().unwrap().iter().map(|r| r["field"].as_str().unwrap().to_string()).collect()
+    };
+    let by_validate = fields(&answer["resources"][0]["errors"]);
+    assert_eq!(answer["resources"][0]["kind"], "MPIJob");
+    assert_eq!(by_validate.len(), 2, "{by_validate:?}");
+    let by_explain = json_of(&["explain", "-o", "json", path_str(&v1)]).unwrap();
+    assert_eq!(fields(&by_explain["rejected"]), by_validate);
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("json-schema-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

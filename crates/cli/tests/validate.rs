@@ -82,20 +82,99 @@ fn every_upstream_rejection_is_invalid_with_the_same_field_paths() {
 }
 
 #[test]
-fn real_v1_jobs_are_skipped_with_a_hint_to_migrate() {
+fn real_v1_jobs_are_validated_against_their_operators_crds_with_a_hint_to_migrate() {
     let dir = common::real_v1_dir();
     let (code, report) = json(&["validate", "-o", "json", dir.to_str().unwrap()]);
     assert_eq!(report["summary"]["files"], 29);
+    let mut invalid = Vec::new();
     for r in report["resources"].as_array().unwrap() {
         if ["PyTorchJob", "MPIJob", "TFJob", "JAXJob", "XGBoostJob", "PaddleJob"]
             .contains(&r["kind"].as_str().unwrap_or(""))
         {
-            assert_eq!(r["status"], "skipped", "{r}");
+            assert_ne!(r["status"], "skipped", "{r}");
             assert!(r["note"].as_str().unwrap().contains("trainer-explorer migrate"), "{r}");
+            for e in r["errors"].as_array().unwrap() {
+                let file = r["file"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
+                invalid.push((
+                    file,
+                    e["field"].as_str().unwrap().to_string(),
+                    e["message"].as_str().unwrap().to_string(),
+                ));
+            }
         }
     }
-    // One file of the 29 is a template with ${VARS}: still YAML, so nothing is an error.
-    assert_eq!(code, Some(0), "{report}");
+    // Three of the 29 files would not be created as written, each for a reason the file shows:
+    // a version no operator serves; `labels` written under `template` instead of its
+    // `metadata` (strict decoding refuses it, a lax client drops the labels); an unrendered
+    // template's `replicas: $NUM_NODES`.
+    let unknown =
+        |at: &str| format!("strict decoding error: unknown field \"{at}\" (not in the mpi-operator v0.6 CRD)");
+    let expected = [
+        (
+            "10-awsdoeks-nccl-efa-v1alpha2.yaml",
+            "apiVersion",
+            "no matches for kind \"MPIJob\" in version \"kubeflow.org/v1alpha2\"".to_string(),
+        ),
+        (
+            "24-yunikorn-mpijob-pi.yaml",
+            "spec.mpiReplicaSpecs.Launcher.template.labels",
+            unknown("spec.mpiReplicaSpecs.Launcher.template.labels"),
+        ),
+        (
+            "24-yunikorn-mpijob-pi.yaml",
+            "spec.mpiReplicaSpecs.Worker.template.labels",
+            unknown("spec.mpiReplicaSpecs.Worker.template.labels"),
+        ),
+        (
+            "29-awsome-llama3-fsdp-unrendered.yaml",
+            "spec.pytorchReplicaSpecs.Worker.replicas",
+            "Invalid value: \"string\": must be of type integer".to_string(),
+        ),
+    ];
+    let expected: Vec<(String, String, String)> =
+        expected.into_iter().map(|(f, p, m)| (f.to_string(), p.to_string(), m)).collect();
+    assert_eq!(invalid, expected);
+    assert_eq!(code, Some(1), "{report}");
+}
+
+#[test]
+fn v1_jobs_meet_strict_fields_types_and_the_webhook_of_their_operator() {
+    let pytorch = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: p}\nspec:\n  runPolicy: {cleanPodPolicy: None, bogus: 1}\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 2\n      template: {spec: {containers: [{name: pytorch, image: x}]}}\n";
+    let out = run::cli_with_stdin(&["validate", "-"], pytorch);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = run::text(&out.stdout);
+    assert!(stdout.contains("-:1: PyTorchJob/p: spec.runPolicy.bogus: strict decoding error: unknown field \"spec.runPolicy.bogus\" (not in the training-operator v1.9 CRD)"), "{stdout}");
+    // Fixed field, then the Training Operator's webhook: one Master.
+    let out = run::cli_with_stdin(&["validate", "-"], &pytorch.replace(", bogus: 1", ""));
+    let stdout = run::text(&out.stdout);
+    assert!(stdout.contains("-:1: PyTorchJob/p: spec.pytorchReplicaSpecs.Master.replicas: must be 1"), "{stdout}");
+    assert!(stdout.contains("1 V1 job was judged by the Training Operator v1.9 or mpi-operator CRDs"), "{stdout}");
+    // Every value of a wrong type, not only the first.
+    let types = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: p}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: two\n      restartPolicy: 5\n      template: {spec: {containers: [{name: pytorch, image: x}]}}\n    Worker:\n      replicas: -3\n      template: {spec: {containers: [{name: pytorch, image: x}]}}\n";
+    let out = run::cli_with_stdin(&["validate", "-o", "json", "-"], types);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fields: Vec<&str> =
+        v["resources"][0]["errors"].as_array().unwrap().iter().map(|e| e["field"].as_str().unwrap()).collect();
+    assert_eq!(
+        fields,
+        [
+            "spec.pytorchReplicaSpecs.Master.replicas",
+            "spec.pytorchReplicaSpecs.Master.restartPolicy",
+            "spec.pytorchReplicaSpecs.Worker.replicas"
+        ]
+    );
+    // mpi-operator's v2beta1 MPIJob: its CRD's enum.
+    let mpi = std::fs::read_to_string(common::reference_dir().join("mpi-operator-v2beta1/pi.yaml")).unwrap();
+    let out = run::cli_with_stdin(&["validate", "-"], &mpi);
+    assert_eq!(out.status.code(), Some(0), "{}", run::text(&out.stdout));
+    let bad = mpi.replacen("spec:\n", "spec:\n  mpiImplementation: OpenMP\n", 1);
+    let out = run::cli_with_stdin(&["validate", "-"], &bad);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        run::text(&out.stdout).contains("spec.mpiImplementation: Unsupported value: \"OpenMP\": supported values: \"OpenMPI\", \"Intel\", \"MPICH\""),
+        "{}",
+        run::text(&out.stdout)
+    );
 }
 
 fn write(dir: &Path, name: &str, content: &str) -> PathBuf {

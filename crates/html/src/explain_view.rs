@@ -11,6 +11,7 @@
 
 use crate::highlight::escape_html as esc;
 use explorer_core::explain::sources::{Origins, Shown, Source};
+use explorer_core::explain::summary::{self, Part};
 use explorer_core::explain::COMPLETION_INDEX;
 use explorer_core::explain::{ContainerView, Explanation, PodGroup};
 use explorer_core::snippets::Language;
@@ -80,15 +81,6 @@ fn code(s: &str) -> String {
     format!("<code>{}</code>", esc(s))
 }
 
-/// The GPUs a container asks for: its first resource named like a GPU, limits before requests.
-fn gpus(c: &ContainerView) -> Option<(String, String)> {
-    let res = c.resources.as_ref()?;
-    [&res.limits, &res.requests].into_iter().find_map(|list| {
-        let (k, v) = list.iter().find(|(k, _)| k.to_lowercase().contains("gpu"))?;
-        Some((k.clone(), explorer_core::explain::quantity::ceil_value(v)?.to_string()))
-    })
-}
-
 /// What an env value reads as: a per-pod source in words, else the value.
 fn env_value(value: &str, count: u32) -> String {
     match value.strip_prefix("fieldRef:") {
@@ -101,70 +93,33 @@ fn env_value(value: &str, count: u32) -> String {
     }
 }
 
-/// `hostfile`: the MPI hostfile, when the runtime is MPI's.
-fn pods_html(out: &mut String, e: &Explanation, hostfile: Option<&String>, links: &impl ItemLinks) {
+/// A summary line of the core's (`explain::summary`), its code spans as `<code>`.
+fn parts_html(parts: &[Part]) -> String {
+    parts
+        .iter()
+        .map(|p| match p {
+            Part::Text(s) => esc(s),
+            Part::Code(s) => code(s),
+        })
+        .collect()
+}
+
+/// The pods of each replicatedJob, one summary line each and the line under it.
+fn pods_html(out: &mut String, e: &Explanation, links: &impl ItemLinks) {
     let _ = write!(out, "{SUBHEADING}Pods</p><ul class=\"k8s-pods\">");
-    let jobs = e.jobset.as_ref().map(|j| j.replicated_jobs.as_slice()).unwrap_or_default();
     for group in &e.pods {
-        let gpu = group.containers.iter().filter(|c| !c.init).find_map(gpus);
+        let gpu = group.containers.iter().filter(|c| !c.init).find_map(summary::gpus);
         let _ = write!(
             out,
-            "<li data-rjob=\"{}\" data-count=\"{}\"{}>{} × {} pod{}",
+            "<li data-rjob=\"{}\" data-count=\"{}\"{}>{}",
             esc(&group.replicated_job),
             group.count,
             links.src(|l| l.origins.pod_group(group, gpu.is_some())),
-            code(&group.replicated_job),
-            group.count,
-            if group.count == 1 { "" } else { "s" }
+            parts_html(&summary::pod_group(e, group))
         );
-        let job = jobs.iter().find(|j| j.name == group.replicated_job);
-        if let Some(job) = job {
-            for dep in &job.depends_on {
-                let _ = write!(out, ", starts when {} is {}", code(&dep.name), esc(&dep.status));
-            }
-        }
-        if let Some((resource, n)) = gpu {
-            let s = if n == "1" { "" } else { "s" };
-            let _ = write!(out, "; {} GPU{s} each ({})", esc(&n), code(&resource));
-        }
-        let first = group.hostnames.first().map(String::as_str).unwrap_or_default();
-        match (hostfile, group.replicated_job.as_str()) {
-            (Some(hosts), "launcher") => {
-                let _ = write!(out, "; {} runs <code>mpirun</code> over the hostfile", code(first));
-                // runLauncherAsNode (mpi.go:117-126): the launcher trains too, as one of numNodes.
-                if hosts.lines().any(|l| l.split(' ').next() == Some(first)) {
-                    out.push_str(" and trains too: it is one of the nodes in it");
-                }
-            }
-            (None, "node") => {
-                let _ = write!(out, "; rank 0, {}, is the coordinator", code(first));
-            }
-            _ => {}
-        }
-        if let Some(job) = job {
-            // jobset.go:316-317 and builder.go: the Job's counts, then each pod's hostname and
-            // the volumes its containers mount (the initializers' shared volume, MPI's keys).
-            let _ = write!(
-                out,
-                "<div class=\"k8s-hosts\">replicas {}, parallelism and completions {}; hostnames {}",
-                job.replicas,
-                job.parallelism,
-                group.hostnames.iter().map(|h| code(h)).collect::<Vec<_>>().join(", ")
-            );
-            // One volume may be mounted at several paths (the initializers' shared volume at
-            // both /workspace/dataset and /workspace/model): each path is shown.
-            let mut mounts: Vec<(&str, &str)> = Vec::new();
-            for m in group.containers.iter().filter(|c| !c.init).flat_map(|c| c.volume_mounts.iter()) {
-                let mount = (m.name.as_str(), m.mount_path.as_str());
-                if !mounts.contains(&mount) {
-                    mounts.push(mount);
-                }
-            }
-            for (i, (volume, path)) in mounts.iter().enumerate() {
-                let lead = if i == 0 { "; mounts " } else { ", " };
-                let _ = write!(out, "{lead}{} at {}", code(volume), code(path));
-            }
-            out.push_str("</div>");
+        if let Some(job) = summary::replicated_job(e, group) {
+            let _ =
+                write!(out, "<div class=\"k8s-hosts\">{}</div>", parts_html(&summary::pod_group_details(job, group)));
             pod_settings_html(out, group);
         }
         out.push_str("</li>");
@@ -356,8 +311,8 @@ fn body(out: &mut String, e: &Explanation, links: &impl ItemLinks) {
         out.push_str(", suspended: no pod starts until Kueue admits the TrainJob");
     }
     out.push_str(".</p>");
-    let hostfile = e.objects.iter().find_map(|o| o.data.as_ref()?.get("hostfile"));
-    pods_html(out, e, hostfile, links);
+    let hostfile = summary::hostfile(e);
+    pods_html(out, e, links);
     for group in &e.pods {
         for c in group.containers.iter().filter(|c| !c.env.is_empty() || !c.env_from.is_empty()) {
             env_html(out, group, c, links);

@@ -24,6 +24,14 @@ Examples:
   trainer-explorer upgrade --from v2.1 manifests/      rewrite V2 manifests for the newest release
   trainer-explorer export -o json                      every snippet of the explorer, as JSON";
 
+const EXPLAIN_EXAMPLES: &str = "\
+Examples:
+  trainer-explorer explain trainjob.yaml runtime.yaml    JSON: the JobSet, the pods, the objects, or `rejected`
+  trainer-explorer explain -o text jobs.yaml             node × 2 pods; 2 GPUs each (nvidia.com/gpu); ...
+  trainer-explorer explain --release v2.1 -o yaml jobs/  every TrainJob under jobs/, as Trainer v2.1.0 takes it
+  trainer-explorer explain runtimes.yaml                 runtimes only: each one valid or not for the release
+  trainer-explorer explain --query 'framework=deepspeed&nodes=4'";
+
 const VALIDATE_EXAMPLES: &str = "\
 Examples:
   trainer-explorer validate manifests/                  file:line: Kind/name: field: message, then the summary
@@ -53,19 +61,27 @@ enum Command {
         #[arg(long)]
         topics: bool,
     },
-    /// What the Trainer controller creates for a TrainJob: the JobSet, each replicatedJob's pods with
-    /// their environment, the MPI hostfile and the other objects, or the webhook's rejection.
+    /// What the Trainer controller creates for each TrainJob of the input: the JobSet, each
+    /// replicatedJob's pods with their environment, the MPI hostfile and the other objects, or
+    /// every error the API server and the webhook refuse it with. A V1 job: what its operator
+    /// runs. An input of runtimes only: each runtime judged as its creation would be.
+    /// Exit 0 when everything is admitted, 1 when something is refused (the refusal is in the
+    /// output, in its format), 2 when an input cannot be read or parsed or the usage is wrong.
+    #[command(after_help = EXPLAIN_EXAMPLES)]
     Explain {
         /// A selection in the widget's URL syntax, e.g. 'framework=deepspeed&nodes=4'.
         #[arg(long, conflicts_with = "files")]
         query: Option<String>,
-        /// YAML files holding a TrainJob and the runtime it references, or - for standard input.
+        /// YAML files or directories holding TrainJobs and the runtimes they reference (a
+        /// TrainJob without one gets the release's built-in of its name), or - for standard input.
         #[arg(required_unless_present = "query")]
         files: Vec<std::path::PathBuf>,
         /// The Trainer release whose API server, webhook and controller judge the files (v2.0 ...
         /// v2.3). A query names its own: 'release=v2.1&...'.
         #[arg(long, conflicts_with = "query", default_value = explorer_data::releases::NEWEST.line)]
         release: String,
+        /// `json` or `yaml`: the explanation (a list of them when the input holds several, in its
+        /// order); `text`: what runs, in words, and each error as `file:line: Kind/name: field: message`.
         #[arg(short = 'o', long = "output", alias = "format", value_enum, default_value_t = explain::ExplainFormat::Json)]
         format: explain::ExplainFormat,
     },
@@ -119,9 +135,11 @@ enum Command {
     },
     /// Check Trainer V2 manifests as a cluster of one release checks them on create: the served
     /// version, the CRD schema, every create-time CEL rule, and the validating webhook with the
-    /// runtime each TrainJob references (explain's checks). Other kinds are skipped and counted.
+    /// runtime each TrainJob references (explain's checks). V1 jobs (Training Operator v1.9's
+    /// kinds, mpi-operator's v2beta1 MPIJob) against their own operator's CRD (strict, with its
+    /// webhook), with the hint to `migrate` them. Other kinds are skipped and counted.
     /// Exit 0 when every resource is valid, 1 when one is invalid, 2 when an input cannot be read
-    /// or parsed.
+    /// or parsed or the usage is wrong.
     #[command(after_help = VALIDATE_EXAMPLES)]
     Validate {
         /// Files, directories (their .yaml, .yml and .json files, recursively), or - for standard input.
@@ -472,7 +490,9 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Export { format: Format::Json, topics: true, .. } => export::export_topics_json(),
         Command::Export { format: Format::Json, query, .. } => export::export_json(query.as_deref()),
-        Command::Explain { query, files, release, format } => explain::run(query.as_deref(), &release, &files, format),
+        Command::Explain { query, files, release, format } => {
+            return explain::run(query.as_deref(), &release, &files, format)
+        }
         #[cfg(feature = "site")]
         Command::Site(command) => site::run(command),
         Command::Migrate { files, quiet, target, format: BatchFormat::Yaml, output_dir } => {

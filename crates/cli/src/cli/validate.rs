@@ -5,7 +5,8 @@
 //! Every rule is explain's (explorer_core::explain): a TrainJob is read and judged with the
 //! runtime it references exactly as `explain` judges it (strict decoding, the CRD's schema and
 //! create-time CEL rules, the webhook's checks), and a runtime by its CRD's checks
-//! (explain::crd). Nothing here decides what is valid; this file only finds the documents,
+//! (explain::check_runtime), and a V1 job by its operator's CRD (explain::v1::check). Nothing
+//! here decides what is valid; this file only finds the documents,
 //! resolves each TrainJob's runtime and prints the verdicts.
 
 use super::inputs;
@@ -19,8 +20,8 @@ use std::process::ExitCode;
 
 const API_VERSION: &str = "trainer.kubeflow.org/v1alpha1";
 const TRAINER_KINDS: [&str; 3] = ["TrainJob", "TrainingRuntime", "ClusterTrainingRuntime"];
-/// Training Operator v1.9's kinds and mpi-operator's MPIJob (kubeflow.org).
-const V1_KINDS: [&str; 6] = ["PyTorchJob", "TFJob", "MPIJob", "JAXJob", "XGBoostJob", "PaddleJob"];
+/// What a V1 job's verdict adds: it is not Trainer's.
+const V1_NOTE: &str = "a V1 job: Trainer V2 serves no such kind; `trainer-explorer migrate` converts it";
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
 pub(super) enum ValidateFormat {
@@ -113,17 +114,6 @@ fn rejections(list: Vec<Rejection>) -> Vec<FieldError> {
     list.into_iter().map(|r| FieldError { field: r.field, message: r.reason }).collect()
 }
 
-/// explain's reading errors are `TrainJob: <path>: <message>` (or a sentence): the path split off.
-fn reading_error(message: &str) -> FieldError {
-    let rest = message.strip_prefix("TrainJob: ").or_else(|| message.strip_prefix("runtime: ")).unwrap_or(message);
-    match rest.split_once(": ") {
-        Some((field, why)) if !field.trim_start_matches("runtime ").contains(' ') && !field.is_empty() => {
-            FieldError { field: field.into(), message: why.into() }
-        }
-        _ => FieldError { field: "<nil>".into(), message: rest.into() },
-    }
-}
-
 /// How many of the CRD's transition rules (`oldSelf`) apply to this kind: run on update only.
 fn transition_rules(release: Release, kind: &str) -> usize {
     explain::crd::checks(release.tag, kind).map_or(0, |crd| {
@@ -135,29 +125,19 @@ fn transition_rules(release: Release, kind: &str) -> usize {
     })
 }
 
-/// The runtime a TrainJob references, from its own file first, then `--runtimes`; `None` leaves
-/// it to explain, which takes the release's built-in of that name.
-fn referenced_runtime<'r>(job: &Value, file: &'r [Value], extra: &'r [Value]) -> Option<&'r Value> {
-    let name = str_at(job, "/spec/runtimeRef/name");
-    let kind = job.pointer("/spec/runtimeRef/kind").and_then(Value::as_str).unwrap_or("ClusterTrainingRuntime");
-    file.iter().chain(extra).find(|r| str_at(r, "/metadata/name") == name && str_at(r, "/kind") == kind)
-}
-
+/// A TrainJob judged as `explain` judges it (explain::read::judge), with the runtimes of its own
+/// file first, then those of `--runtimes`, then the release's built-ins.
 fn judge_trainjob(job: &Value, file_runtimes: &[Value], extra: &[Value], release: Release) -> Vec<FieldError> {
-    let mut trees = vec![job.clone()];
-    trees.extend(referenced_runtime(job, file_runtimes, extra).cloned());
-    match explain::read::from_trees(trees, release) {
-        Ok(docs) => rejections(explain::explain(docs.input(), release).rejected),
-        Err(e) => {
-            let mut error = reading_error(&e);
-            if e.contains("no TrainingRuntime or ClusterTrainingRuntime") || e.contains("the TrainJob references") {
-                // The webhook looks the runtime up by this reference (and refuses when it is absent).
-                error.field = "spec.runtimeRef".into();
-                error.message.push_str(": give the runtime in the same file or with --runtimes DIR");
-            }
-            vec![error]
+    let runtimes: Vec<&Value> = file_runtimes.iter().chain(extra).collect();
+    let mut errors = rejections(explain::read::judge(job, &runtimes, release).rejected);
+    for e in &mut errors {
+        let missing = e.message.contains("no TrainingRuntime or ClusterTrainingRuntime")
+            || e.message.contains("the TrainJob references");
+        if e.field == "spec.runtimeRef" && missing {
+            e.message.push_str(": give the runtime in the same file or with --runtimes DIR");
         }
     }
+    errors
 }
 
 fn judge(
@@ -175,9 +155,13 @@ fn judge(
     if options.skip.iter().any(|k| k.eq_ignore_ascii_case(kind)) {
         return (Status::Skipped, Vec::new(), "skipped (--skip)".into());
     }
-    if api_version.starts_with("kubeflow.org/") && V1_KINDS.contains(&kind) {
-        let note = "a Training Operator V1 job: Trainer V2 serves no such kind; `trainer-explorer migrate` converts it";
-        return (Status::Skipped, Vec::new(), note.into());
+    if explain::v1::is_v1_job(doc) {
+        // Judged by its own operator's CRD (Training Operator v1.9, or mpi-operator's v2beta1).
+        let operator =
+            explorer_data::served::v1_operator(api_version, kind).map_or(explain::v1::TRAINING_OPERATOR, |op| op.name);
+        let errors = rejections(explain::v1::check(doc));
+        let status = if errors.is_empty() { Status::Valid } else { Status::Invalid };
+        return (status, errors, format!("{V1_NOTE} (judged by the {operator} CRD)"));
     }
     if !TRAINER_KINDS.contains(&kind) {
         return (Status::Skipped, Vec::new(), "not a Trainer kind".into());
@@ -195,7 +179,7 @@ fn judge(
     let errors = if kind == "TrainJob" {
         judge_trainjob(doc, file_runtimes, extra, options.release)
     } else {
-        rejections(explain::crd::validate(options.release.tag, doc))
+        rejections(explain::check_runtime(doc, options.release))
     };
     let transitions = transition_rules(options.release, kind);
     let note = if transitions > 0 {
@@ -366,6 +350,15 @@ fn text(verdicts: &[Verdict], files: usize, release: Release) -> String {
             }
             Status::Valid | Status::Skipped => {}
         }
+    }
+    let v1 = verdicts.iter().filter(|v| v.note.starts_with(V1_NOTE)).count();
+    if v1 > 0 {
+        let (jobs, were) = if v1 == 1 { ("job", "was") } else { ("jobs", "were") };
+        let _ = writeln!(
+            out,
+            "{v1} V1 {jobs} {were} judged by the Training Operator v1.9 or mpi-operator CRDs: Trainer V2 serves no such \
+             kind; `trainer-explorer migrate` converts them"
+        );
     }
     let notes: usize = verdicts.iter().filter(|v| v.note.contains("oldSelf")).count();
     if notes > 0 {

@@ -22,12 +22,15 @@ pub mod quantity;
 pub mod read;
 pub mod selection;
 pub mod sources;
+pub mod summary;
 mod torchtune;
 pub mod v1;
 mod validate;
 
 /// The field a pod's index in its Job is read from (a `fieldRef`), as the view names it.
 pub use build::COMPLETION_INDEX;
+/// A runtime alone, judged as the API server judges its creation.
+pub use validate::check_runtime;
 #[cfg(feature = "migrate")]
 pub(crate) use validate::MPI_RESERVED;
 

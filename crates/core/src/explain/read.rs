@@ -259,3 +259,148 @@ pub fn explain_trees(trees: Vec<Json>, release: Release) -> Result<super::Explan
     let docs = from_trees(trees, release)?;
     Ok(super::Explanation { shipped_runtime: docs.shipped_runtime.clone(), ..super::explain(docs.input(), release) })
 }
+
+/// One TrainJob of an input, judged by `release` with the runtime it references: the one of
+/// `runtimes` (the input's, in order) its `runtimeRef` names, else the release's built-in of that
+/// name. Every error the release's API server and webhook give is in `rejected` (a value the
+/// typed models cannot read too, with the other errors of its stage: `check_unreadable`); else
+/// what the controller creates. `explain` and `validate` both judge TrainJobs with this.
+pub fn judge(job: &Json, runtimes: &[&Json], release: Release) -> super::Explanation {
+    let trainer = release.tag.to_string();
+    let job = crate::model::without_nulls(job);
+    let (runtime, shipped_runtime) = match runtime_of(&job, runtimes, release) {
+        Ok(found) => found,
+        Err(reason) => {
+            let missing = super::Rejection { field: "spec.runtimeRef".into(), reason };
+            return super::Explanation::rejected(trainer, vec![missing]);
+        }
+    };
+    match from_refs(&[&job, &runtime], release) {
+        Ok(docs) => super::Explanation { shipped_runtime, ..super::explain(docs.input(), release) },
+        Err(e) => {
+            let runtime = crate::model::without_nulls(&runtime);
+            let decoding = decoding_errors(&job, &runtime, release, e);
+            super::Explanation::rejected(trainer, super::validate::check_unreadable(&job, &runtime, release, decoding))
+        }
+    }
+}
+
+/// The most values of a wrong type reported for one TrainJob and its runtime.
+const MAX_DECODING_ERRORS: usize = 100;
+
+/// Every value of the TrainJob and its runtime the typed models refuse, not only the first
+/// (`first`): each refused value is taken out and the objects read again, until they read or a
+/// refusal names nothing that can be taken out (a required field that is missing).
+fn decoding_errors(job: &Json, runtime: &Json, release: Release, first: String) -> Vec<super::Rejection> {
+    let (mut job, mut runtime) = (job.clone(), runtime.clone());
+    let mut errors = Vec::new();
+    let mut error = first;
+    while errors.len() < MAX_DECODING_ERRORS {
+        let rejection = rejection_of(&error);
+        let removed = match rejection.field.strip_prefix("runtime ") {
+            Some(path) => remove_at(&mut runtime, path),
+            None => remove_at(&mut job, &rejection.field),
+        };
+        errors.push(rejection);
+        if !removed {
+            break;
+        }
+        match from_trees(vec![job.clone(), runtime.clone()], release) {
+            Ok(_) => break,
+            Err(next) => error = next,
+        }
+    }
+    errors
+}
+
+/// Takes out the value at a field path (`spec.trainer.args`, `spec.x[0].y`); false when the
+/// path names no value.
+pub(super) fn remove_at(object: &mut Json, path: &str) -> bool {
+    let mut steps: Vec<Result<usize, &str>> = Vec::new();
+    for part in path.split('.') {
+        let (name, indexes) = part.split_once('[').map_or((part, ""), |(n, rest)| (n, rest));
+        if !name.is_empty() {
+            steps.push(Err(name));
+        }
+        for index in indexes.split('[').filter(|i| !i.is_empty()) {
+            match index.trim_end_matches(']').parse() {
+                Ok(i) => steps.push(Ok(i)),
+                Err(_) => return false,
+            }
+        }
+    }
+    let Some((last, parents)) = steps.split_last() else { return false };
+    let mut at = object;
+    for step in parents {
+        let next = match (step, at) {
+            (Err(name), Json::Object(map)) => map.get_mut(*name),
+            (Ok(i), Json::Array(items)) => items.get_mut(*i),
+            _ => None,
+        };
+        match next {
+            Some(v) => at = v,
+            None => return false,
+        }
+    }
+    match (last, at) {
+        (Err(name), Json::Object(map)) => map.remove(*name).is_some(),
+        (Ok(i), Json::Array(items)) if *i < items.len() => {
+            // An item of a list is replaced by an empty object, not removed, so the later
+            // items keep their indexes.
+            items[*i] = Json::Object(Default::default());
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The runtime `job` references among `runtimes` (as written, not copied: explain::read's
+/// `read_runtime` reads each once for a paste's jobs), else the release's built-in of its name
+/// (with the note saying so).
+fn runtime_of<'r>(
+    job: &Json,
+    runtimes: &[&'r Json],
+    release: Release,
+) -> Result<(std::borrow::Cow<'r, Json>, Option<String>), String> {
+    let runtime_kind = |r: &&Json| is_runtime_kind(r.get("kind").and_then(Json::as_str).unwrap_or_default());
+    let all: Vec<&Json> = runtimes.iter().copied().filter(runtime_kind).collect();
+    match referenced(job, &all) {
+        Ok(runtime) => Ok((std::borrow::Cow::Borrowed(runtime), None)),
+        Err(not_in_input) => runtime_elsewhere(job, release, all.is_empty(), not_in_input)
+            .map(|(runtime, note)| (std::borrow::Cow::Owned(runtime), note)),
+    }
+}
+
+/// No runtime of the input is the one `job` references: the release's built-in of its name, or
+/// why there is none (`not_in_input` when the input holds other runtimes).
+fn runtime_elsewhere(
+    job: &Json,
+    release: Release,
+    input_has_none: bool,
+    not_in_input: String,
+) -> Result<(Json, Option<String>), String> {
+    match shipped(job, release) {
+        Ok((runtime, note)) if input_has_none => Ok((runtime, Some(note))),
+        Ok((runtime, note)) => {
+            Ok((runtime, Some(note.replace("the input holds no runtime", "the input holds none of that name"))))
+        }
+        Err(not_shipped) if input_has_none => Err(not_shipped),
+        Err(_) => Err(not_in_input),
+    }
+}
+
+/// A reading error of [`from_trees`] (`TrainJob: <path>: <message>`, `runtime: …`, or
+/// `runtime <path>: …`) as the field error it is.
+fn rejection_of(error: &str) -> super::Rejection {
+    let (object, rest) = match (error.strip_prefix("TrainJob: "), error.strip_prefix("runtime: ")) {
+        (Some(rest), _) => ("", rest),
+        (_, Some(rest)) => ("runtime ", rest),
+        _ => ("", error),
+    };
+    let (field, reason) = match rest.split_once(": ") {
+        Some(("the object", why)) => ("<nil>", why),
+        Some((field, why)) if !field.is_empty() && !field.trim_start_matches("runtime ").contains(' ') => (field, why),
+        _ => ("<nil>", rest),
+    };
+    super::Rejection { field: format!("{object}{field}"), reason: reason.into() }
+}

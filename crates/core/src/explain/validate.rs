@@ -67,14 +67,62 @@ fn served(input: Input, release: Release) -> Vec<Rejection> {
         ("", input.job.api_version.as_str(), input.job.kind.as_str()),
         ("runtime ", input.runtime.api_version.as_str(), input.runtime.kind.as_str()),
     ];
-    objects
-        .into_iter()
-        .filter(|(_, api, kind)| !release.serves(api, kind))
-        .map(|(object, api, kind)| Rejection {
-            field: format!("{object}apiVersion"),
-            reason: explorer_data::served::no_matches(kind, api),
-        })
-        .collect()
+    objects.into_iter().filter_map(|(object, api, kind)| unserved(object, api, kind, release)).collect()
+}
+
+fn unserved(object: &str, api: &str, kind: &str, release: Release) -> Option<Rejection> {
+    (!release.serves(api, kind)).then(|| Rejection {
+        field: format!("{object}apiVersion"),
+        reason: explorer_data::served::no_matches(kind, api),
+    })
+}
+
+fn served_written(object: &str, written: &serde_json::Value, release: Release) -> Option<Rejection> {
+    let at = |key: &str| written.get(key).and_then(serde_json::Value::as_str).unwrap_or_default();
+    unserved(object, at("apiVersion"), at("kind"), release)
+}
+
+/// What the API server of `release` answers when a runtime alone (a TrainingRuntime or a
+/// ClusterTrainingRuntime, as written) is created: the served kind, then strict decoding (fields
+/// its CRD lacks), then the name and the CRD's constraints and rules. The same checks a
+/// TrainJob's runtime meets in [`check`], named from the runtime's own root.
+pub fn check_runtime(runtime: &serde_json::Value, release: Release) -> Vec<Rejection> {
+    let runtime = &crate::model::without_nulls(runtime);
+    if let Some(unserved) = served_written("", runtime, release) {
+        return vec![unserved];
+    }
+    let unknown = unknown_fields("", runtime, release);
+    if !unknown.is_empty() {
+        return unknown;
+    }
+    object_rules(runtime, release)
+}
+
+/// [`check`] for a TrainJob and runtime the typed models cannot read (`decoding`: each value of
+/// a type the models, and the API server's schema, refuse): the checks that read the objects as
+/// written still run, so every error of the stage the request stops at is reported with them.
+/// An error the CRD's checks give at the same field replaces the model's.
+pub(super) fn check_unreadable(
+    job: &serde_json::Value,
+    runtime: &serde_json::Value,
+    release: Release,
+    decoding: Vec<Rejection>,
+) -> Vec<Rejection> {
+    let unserved: Vec<Rejection> =
+        [("", job), ("runtime ", runtime)].into_iter().filter_map(|(o, w)| served_written(o, w, release)).collect();
+    if !unserved.is_empty() {
+        return unserved;
+    }
+    let mut out = unknown_fields("", job, release);
+    out.extend(runtime_unknown_fields(runtime, release));
+    if !out.is_empty() {
+        out.extend(decoding);
+        return out;
+    }
+    let rules = crd_rules_written(job, runtime, release);
+    out.extend(decoding.into_iter().filter(|d| !rules.iter().any(|r| r.field == d.field)));
+    out.extend(rules);
+    out
 }
 
 /// The runtime kinds the release's runtime registry holds, as `Kind.group` (apimachinery
@@ -112,21 +160,30 @@ fn runtime_ref(input: Input, release: Release) -> Option<Rejection> {
 /// refused it then.
 fn crd_rules(input: Input, release: Release) -> Vec<Rejection> {
     let (job, runtime) = input.as_json();
-    let mut errors = object_meta_name(&job);
-    errors.extend(crd::validate(release.tag, &job));
+    crd_rules_written(&job, &runtime, release)
+}
+
+fn crd_rules_written(job: &serde_json::Value, runtime: &serde_json::Value, release: Release) -> Vec<Rejection> {
+    let mut errors = object_rules(job, release);
     // The runtime's errors depend on it and the release alone: worked out once for a paste's
     // jobs on one runtime.
     thread_local! {
         static RUNTIME_ERRORS: Memo<Vec<Rejection>> = const { Memo::new() };
     }
     let runtime_errors = RUNTIME_ERRORS.with(|memo| {
-        memo.get(release.tag, &runtime, || {
-            let mut runtime_errors = object_meta_name(&runtime);
-            runtime_errors.extend(crd::validate(release.tag, &runtime));
-            runtime_errors.into_iter().map(|e| Rejection { field: format!("runtime {}", e.field), ..e }).collect()
+        memo.get(release.tag, runtime, || {
+            let errors = object_rules(runtime, release);
+            errors.into_iter().map(|e| Rejection { field: format!("runtime {}", e.field), ..e }).collect()
         })
     });
     errors.extend(runtime_errors.iter().cloned());
+    errors
+}
+
+/// One object's name, then its CRD's constraints and rules.
+fn object_rules(object: &serde_json::Value, release: Release) -> Vec<Rejection> {
+    let mut errors = object_meta_name(object);
+    errors.extend(crd::validate(release.tag, object));
     errors
 }
 
@@ -171,12 +228,7 @@ fn schema(input: Input) -> Option<Rejection> {
 /// object; then the type v2.2 gave `numProcPerNode`.
 fn crd(input: Input, release: Release) -> Vec<Rejection> {
     let (job, runtime) = input.as_json();
-    let unknown = |object: &str, path: String| Rejection {
-        field: format!("{object}{path}"),
-        reason: format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", release.tag),
-    };
-    let mut out: Vec<Rejection> =
-        crd::strict::unknown_fields(release.tag, &job).into_iter().map(|p| unknown("", p)).collect();
+    let mut out = unknown_fields("", &job, release);
     if let Some(text) = &input.legacy.num_proc_per_node {
         if release.num_proc_per_node == NumProcPerNode::Int32 {
             out.extend(reject(
@@ -187,14 +239,31 @@ fn crd(input: Input, release: Release) -> Vec<Rejection> {
             ));
         }
     }
-    // As in crd_rules: once per runtime and release.
-    thread_local! {
-        static RUNTIME_UNKNOWN: Memo<Vec<String>> = const { Memo::new() };
-    }
-    let runtime_unknown = RUNTIME_UNKNOWN
-        .with(|memo| memo.get(release.tag, &runtime, || crd::strict::unknown_fields(release.tag, &runtime)));
-    out.extend(runtime_unknown.iter().cloned().map(|p| unknown("runtime ", p)));
+    out.extend(runtime_unknown_fields(&runtime, release));
     out
+}
+
+/// Every field of `written` its CRD at `release` does not declare (crd::strict), each named
+/// from `object` (`""` or `"runtime "`).
+fn unknown_fields(object: &str, written: &serde_json::Value, release: Release) -> Vec<Rejection> {
+    crd::strict::unknown_fields(release.tag, written)
+        .into_iter()
+        .map(|path| Rejection {
+            field: format!("{object}{path}"),
+            reason: format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", release.tag),
+        })
+        .collect()
+}
+
+/// [`unknown_fields`] of a TrainJob's runtime, named from `runtime `: as in crd_rules, once per
+/// runtime and release.
+fn runtime_unknown_fields(runtime: &serde_json::Value, release: Release) -> Vec<Rejection> {
+    thread_local! {
+        static RUNTIME_UNKNOWN: Memo<Vec<Rejection>> = const { Memo::new() };
+    }
+    RUNTIME_UNKNOWN
+        .with(|memo| memo.get(release.tag, runtime, || unknown_fields("runtime ", runtime, release)))
+        .to_vec()
 }
 
 /// `sets.List` then `%v`: sorted, space-separated, in brackets.

@@ -450,7 +450,7 @@ pub(crate) fn container_view(c: &Container) -> ContainerView {
 
 /// Whether a parsed document is a V1 job kind in the `kubeflow.org` group, at any version: one
 /// a V1 operator runs, or one whose version neither serves (refused as the cluster would).
-pub(crate) fn is_v1_job(doc: &Json) -> bool {
+pub fn is_v1_job(doc: &Json) -> bool {
     let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
     let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
     api.starts_with("kubeflow.org/") && V1Kind::from_kind(kind).is_some()
@@ -474,6 +474,75 @@ pub fn explain_trees(docs: &[Json]) -> Option<Result<V1Explanation, String>> {
         [] => None,
         [job] => Some(Ok(explain(job))),
         more => Some(Err(format!("{} V1 jobs in the input: explain reads one at a time", more.len()))),
+    }
+}
+
+/// The `spec.mpiImplementation` values mpi-operator v0.6's CRD allows
+/// ($TRAINER_REFERENCE/mpi-operator-v2beta1/kubeflow.org_mpijobs.yaml:46-55, `enum`).
+const MPI_IMPLEMENTATIONS: [&str; 3] = ["OpenMPI", "Intel", "MPICH"];
+
+/// Every error the V1 operator's cluster gives when `doc` (a V1 job, as written) is created, in
+/// the order it meets them: the REST mapper (a kind and version neither operator serves); strict
+/// decoding (each field the operator's CRD does not declare, crd::strict with the V1 CRDs'
+/// schemas); then the schema's types and values and the operator's webhook, as `explain` reads
+/// the job (a refusal names its field path). `[]` when the job is admitted. The V1 CRDs' one CEL
+/// rule (`spec.runPolicy.schedulingPolicy.queue` is immutable) is a transition rule: it runs on
+/// update only.
+pub fn check(doc: &Json) -> Vec<Rejection> {
+    let doc = &crate::model::without_nulls(doc);
+    let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
+    let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
+    let Some(operator) = served::v1_operator(api, kind) else {
+        return vec![Rejection { field: "apiVersion".into(), reason: served::no_matches(kind, api) }];
+    };
+    let unknown = unknown_fields(doc);
+    if !unknown.is_empty() {
+        return unknown;
+    }
+    let mut out = Vec::new();
+    if let Some(value) = doc.pointer("/spec/mpiImplementation").filter(|_| operator.name == MPI_OPERATOR) {
+        if !value.as_str().is_some_and(|v| MPI_IMPLEMENTATIONS.contains(&v)) {
+            let allowed: Vec<String> = MPI_IMPLEMENTATIONS.iter().map(|a| format!("{a:?}")).collect();
+            out.push(Rejection {
+                field: "spec.mpiImplementation".into(),
+                reason: format!("Unsupported value: {value}: supported values: {}", allowed.join(", ")),
+            });
+        }
+    }
+    // Every value the reading refuses, not only the first: each is taken out and the job read
+    // again (as explain::read does for a TrainJob), until it reads or a refusal names nothing
+    // to take out, or names a field already refused (the webhook's check of a count).
+    let mut job = doc.clone();
+    while let Err(e) = read(&job) {
+        let error = field_error(&e);
+        if out.iter().any(|r: &Rejection| r.field == error.field) || out.len() >= MAX_ERRORS {
+            break;
+        }
+        let removed = super::read::remove_at(&mut job, &error.field);
+        out.push(error);
+        if !removed {
+            break;
+        }
+    }
+    out
+}
+
+/// The most errors reported for one V1 job.
+const MAX_ERRORS: usize = 100;
+
+/// A reading error (`spec.x.replicas: Invalid value: …`, or a sentence naming a path first) as
+/// the field error it is.
+fn field_error(error: &str) -> Rejection {
+    let path_end = error.find([':', ' ']).unwrap_or(error.len());
+    let (path, rest) = error.split_at(path_end);
+    let looks_like_path = path.starts_with("spec") || path.starts_with("metadata") || path == "apiVersion";
+    match rest.strip_prefix(": ").or_else(|| rest.strip_prefix(' ')) {
+        // `metadata.name is missing`: the API server's word for it.
+        Some(reason) if looks_like_path && reason.starts_with("is missing") => {
+            Rejection { field: path.into(), reason: "Required value".into() }
+        }
+        Some(reason) if looks_like_path => Rejection { field: path.into(), reason: reason.into() },
+        _ => Rejection { field: "<nil>".into(), reason: error.into() },
     }
 }
 
