@@ -332,14 +332,17 @@ def panes(args, query):
 
 
 def resolve(value, index):
-    if value.startswith("fieldRef:"):
-        path = value[len("fieldRef:"):]
-        if path == "status.podIP":
-            return value  # the pod's address, which run_case gives it
-        if path != COMPLETION_INDEX:
-            raise SystemExit(f"no per-pod value for fieldRef {path}")
-        return str(index)
-    return value
+    """`explain`'s V2 env value for pod `index`: text as is; a downward-API `valueFrom.fieldRef`
+    is the pod's completion index, or the pod's address (`fieldRef:status.podIP`, which run_case
+    gives it)."""
+    if isinstance(value, str):
+        return value
+    path = value.get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
+    if path == "status.podIP":
+        return "fieldRef:status.podIP"
+    if path != COMPLETION_INDEX:
+        raise SystemExit(f"no per-pod value for {json.dumps(value)}")
+    return str(index)
 
 
 KUBELET_REF = re.compile(r"\$\((\w+)\)")
@@ -355,11 +358,11 @@ def expand(env):
 
 
 def per_pod(value, index):
-    """`explain`'s V1 env value for one pod: `per pod: [v0, v1, ...]` lists them."""
-    if not value.startswith("per pod: "):
-        return value
-    values, _ = json.JSONDecoder().raw_decode(value[len("per pod: "):])
-    return values[index]
+    """`explain`'s V1 env value for one pod: `{"perPod": [v0, v1, ...]}` lists them, `null`
+    where a pod lacks the variable (None here)."""
+    if isinstance(value, dict) and "perPod" in value:
+        value = value["perPod"][index]
+    return value if value is None else resolve(value, index)
 
 
 def v1_pods(explanation, namespace):
@@ -370,8 +373,8 @@ def v1_pods(explanation, namespace):
         for index, host in enumerate(group["hostnames"]):
             for c in group["containers"]:
                 env = {k: per_pod(v, index) for k, v in c["env"].items()}
-                # A variable only some pods have (Paddle's POD_IP_DUMMY) reads "" on the others.
-                env = {k: v for k, v in env.items() if v != ""}
+                # A variable only some pods have (Paddle's POD_IP_DUMMY) is null on the others.
+                env = {k: v for k, v in env.items() if v is not None}
                 pods.append({"host": host, "aliases": [f"{host}.{namespace}.svc"],
                              "argv": c["command"] + c["args"], "env": env})
     return pods
