@@ -754,6 +754,57 @@ fn mpi_per_release_from_mpi_test_go() {
     assert_eq!(env(&e, "launcher", "OMPI_MCA_plm_rsh_args").as_deref(), Some("-o ConnectionAttempts=10"));
 }
 
+/// The Flux ConfigMap holds the scripts the plugin writes (pkg/runtime/framework/plugins/flux/
+/// flux.go `generateInitEntrypoint`, `generateFluxEntrypoint` and templates/ at each tag): the
+/// embedded template with this job's hosts, node count, processes and GPUs filled in.
+#[test]
+fn flux_configmap_holds_the_plugins_scripts() {
+    let runtime = one_node_runtime("flux: {numProcPerNode: 1}", "{name: node}");
+    let job = trainjob(
+        "flux-job",
+        "test-runtime",
+        "{numNodes: 3, numProcPerNode: 4, resourcesPerNode: {limits: {nvidia.com/gpu: 2}}}",
+    );
+    for release in [V2_2, V2_3] {
+        let e = explain_at(&job, &runtime, release);
+        let at = release.tag;
+        let cm = e.objects.iter().find(|o| o.name == "flux-job-flux-entrypoint").expect("no Flux ConfigMap");
+        assert!(cm.described.is_empty(), "{at}: {:?}", cm.described);
+        let data = cm.data.as_ref().unwrap_or_else(|| panic!("{at}: no data"));
+        let (init, entrypoint) = (data.get("init.sh").unwrap(), data.get("entrypoint.sh").unwrap());
+        // v2.3.0 put the license header above both scripts' `#!/bin/sh`.
+        let first = if release == V2_3 { "# Copyright The Kubeflow Authors.\n" } else { "#!/bin/sh\n" };
+        assert!(init.starts_with(first) && entrypoint.starts_with(first), "{at}:\n{init}\n{entrypoint}");
+        assert!(init.contains("\nfluxroot=/opt/view\nmainHost=flux-job-0\n"), "{at}:\n{init}");
+        assert!(init.contains("\nhosts=\"flux-job-node-0-[0-2]\"\n"), "{at}:\n{init}");
+        // broker.toml inside init.sh, its `%p`/`%h` left for Flux.
+        assert!(init.contains("\ndefault_bind = \"tcp://eth0:%p\"\n"), "{at}:\n{init}");
+        assert!(
+            init.contains("\ndefault_connect = \"tcp://%h.flux-job.default.svc.cluster.local:%p\"\n"),
+            "{at}:\n{init}"
+        );
+        assert!(init.contains("\n{ host=\"flux-job-node-0-[0-2]\"},\n"), "{at}:\n{init}");
+        assert!(init.contains("\nqueue-policy = \"fcfs\"\n\nEOT\n"), "{at}:\n{init}");
+        assert!(init.ends_with("echo \"Application is done.\"\n"), "{at}");
+        // 3 nodes × 4 processes, 2 GPUs per task.
+        assert!(entrypoint.contains("\nmainHost=\"flux-job-node-0-0\"\n"), "{at}:\n{entrypoint}");
+        assert!(entrypoint.contains("\n    flags=\"-N 3 -n 12 -g 2  \"\n"), "{at}:\n{entrypoint}");
+        let encode = if release == V2_3 { "--cores=0-3 --gpu=0-1" } else { "--local" };
+        assert!(entrypoint.contains(&format!("\nflux R encode --hosts=${{hosts}} {encode} > /tmp/R\n")), "{at}");
+        assert!(entrypoint.ends_with("touch $viewbase/flux-operator-complete.txt\n"), "{at}");
+        assert!(!init.contains("%s") && !entrypoint.contains("%s"), "{at}: a verb left unfilled");
+        let secret = e.objects.iter().find(|o| o.name == "flux-job-flux-curve").expect("no CURVE Secret");
+        assert!(secret.data.is_none() && secret.described.contains_key("curve.cert"), "{at}: {secret:?}");
+    }
+    // The TrainJob's numProcPerNode unset: the Flux policy's; no GPUs, no `-g`.
+    let e = explain(&trainjob("flux-job", "test-runtime", "{numNodes: 1}"), &runtime);
+    let cm = e.objects.iter().find(|o| o.name == "flux-job-flux-entrypoint").unwrap();
+    let entrypoint = cm.data.as_ref().unwrap().get("entrypoint.sh").unwrap();
+    assert!(entrypoint.contains("\n    flags=\"-N 1 -n 1  \"\n"), "{entrypoint}");
+    assert!(entrypoint.contains("--hosts=${hosts} --cores=0 > /tmp/R\n"), "{entrypoint}");
+    assert!(cm.data.as_ref().unwrap().get("init.sh").unwrap().contains("\nhosts=\"flux-job-node-0-[0]\"\n"));
+}
+
 /// The runtime snapshot ConfigMap exists from v2.3.0 only (pkg/runtime/core/snapshot.go).
 #[test]
 fn runtime_snapshot_only_from_v2_3() {

@@ -67,19 +67,25 @@ pub(super) fn validate(input: Input, release: Release) -> Vec<Rejection> {
     out
 }
 
-/// `brokerSettingsFromEnvironment` (:246-270): `FLUX_VIEW_IMAGE` from the trainer container's
-/// env, then the TrainJob's.
-fn installer_image(input: Input, trainer: Option<&Container>) -> String {
-    let mut image = INSTALLER_IMAGE.to_string();
-    let job_env = input.job.spec.trainer.iter().flat_map(|t| &t.env);
-    for var in trainer.into_iter().flat_map(|c| &c.env).chain(job_env) {
-        if var.name == "FLUX_VIEW_IMAGE" {
-            if let Some(v) = &var.value {
-                image = v.clone();
-            }
+/// `brokerSettingsFromEnvironment` (:262-291): a broker setting (`FLUX_VIEW_IMAGE`,
+/// `FLUX_NETWORK_DEVICE`, `FLUX_QUEUE_POLICY`) from the trainer container's env, then the
+/// TrainJob's, which wins; `default` (constants.go:96-102) otherwise. The TrainJob's env is a
+/// `corev1.EnvVar` list read by `.Value`, so a `valueFrom` entry sets the setting to "".
+fn broker_setting(input: Input, trainer: Option<&Container>, name: &str, default: &str) -> String {
+    let mut value = default.to_string();
+    for var in trainer.into_iter().flat_map(|c| &c.env).filter(|v| v.name == name) {
+        if let Some(v) = &var.value {
+            value = v.clone();
         }
     }
-    image
+    for var in input.job.spec.trainer.iter().flat_map(|t| &t.env).filter(|v| v.name == name) {
+        value = var.value.clone().unwrap_or_default();
+    }
+    value
+}
+
+fn installer_image(input: Input, trainer: Option<&Container>) -> String {
+    broker_setting(input, trainer, "FLUX_VIEW_IMAGE", INSTALLER_IMAGE)
 }
 
 /// `EnforceMLPolicy` (:134-211). The command the TrainJob's trainer runs becomes Flux's entrypoint
@@ -141,19 +147,130 @@ pub(super) fn enforce(input: Input, sets: &mut [PodSet]) -> Result<Option<Vec<St
     Ok(Some(flux_command))
 }
 
-/// `Build` (:213-233): the scripts' ConfigMap and the CURVE certificate Secret.
-pub(super) fn objects(input: Input) -> Vec<Object> {
+/// The scripts' templates, byte for byte as the controller embeds them (`//go:embed`, flux.go:49-56)
+/// from pkg/runtime/framework/plugins/flux/templates/ at each tag. broker.toml is the same at
+/// v2.2.1 and v2.3.0; v2.3.0 adds a license header to both scripts, and its entrypoint.sh:86
+/// takes the cores and GPUs (`%s`) where v2.2.1's :72 has `--local`.
+struct Templates {
+    init: &'static str,
+    entrypoint: &'static str,
+    broker: &'static str,
+}
+
+const V2_2_TEMPLATES: Templates = Templates {
+    init: include_str!("flux_templates/v2.2.1/init.sh.tmpl"),
+    entrypoint: include_str!("flux_templates/v2.2.1/entrypoint.sh.tmpl"),
+    broker: include_str!("flux_templates/v2.3.0/broker.toml.tmpl"),
+};
+
+const V2_3_TEMPLATES: Templates = Templates {
+    init: include_str!("flux_templates/v2.3.0/init.sh.tmpl"),
+    entrypoint: include_str!("flux_templates/v2.3.0/entrypoint.sh.tmpl"),
+    broker: include_str!("flux_templates/v2.3.0/broker.toml.tmpl"),
+};
+
+/// Go's `fmt.Sprintf(template, args...)` for templates whose only verb is `%s` (true of all
+/// three): each `%s` in turn takes the next argument; the arguments themselves are not scanned,
+/// so the `%p` and `%h` of the broker's addresses stay as they are.
+fn sprintf(template: &str, args: &[&str]) -> String {
+    let mut parts = template.split("%s");
+    let mut out = parts.next().unwrap_or_default().to_string();
+    for (part, arg) in parts.zip(args.iter().chain(std::iter::repeat(&""))) {
+        out.push_str(arg);
+        out.push_str(part);
+    }
+    out
+}
+
+/// `generateRange` (:471-480 @v2.3.0): `0` for one, else `0-<size-1>`.
+fn range(size: u64) -> String {
+    if size == 1 {
+        "0".into()
+    } else {
+        format!("0-{}", size.saturating_sub(1))
+    }
+}
+
+/// The ConfigMap's `init.sh` and `entrypoint.sh` as the controller of `release` writes them for
+/// a TrainJob of `nodes` nodes (:316-347, :349-375, :403-459 @v2.3.0; :398-467 @v2.2.1).
+fn scripts(input: Input, release: Release, sets: &[PodSet], nodes: u64) -> (String, String) {
+    let v2_2 = release.tag == "v2.2.1";
+    let t = if v2_2 { &V2_2_TEMPLATES } else { &V2_3_TEMPLATES };
+    let job = job_name(input);
+    // A namespaced object without one lands in the namespace it is applied to: `default` here.
+    let namespace = input.job.metadata.namespace.clone().unwrap_or_else(|| "default".into());
+    let trainer = sets
+        .iter()
+        .filter(|s| s.ancestor.as_deref() == Some(ANCESTOR_TRAINER))
+        .find_map(|s| s.containers.iter().find(|c| c.name == NODE));
+    // `generateBrokerConfig` (:349-375): bind on the network device, connect by FQDN.
+    let device = broker_setting(input, trainer, "FLUX_NETWORK_DEVICE", "eth0");
+    let queue = broker_setting(input, trainer, "FLUX_QUEUE_POLICY", "fcfs");
+    let hosts = format!("{job}-{NODE}-0-[{}]", range(nodes));
+    let bind = format!("tcp://{device}:%p");
+    let connect = format!("tcp://%h.{job}.{namespace}.svc.cluster.local:%p");
+    let broker = sprintf(t.broker, &[&bind, &connect, &hosts, &queue]);
+    // `generateInitEntrypoint` (:440-459): the view's root, `<name>-0`, the hostlist, the broker.
+    let init = sprintf(t.init, &["/opt/view", &format!("{job}-0"), &hosts, &broker]);
+    // `generateFluxEntrypoint` (:403-438): the TrainJob's numProcPerNode, else the Flux policy's
+    // (CRD default 1); `-g` and `--gpu` only with GPUs per node.
+    let procs = input
+        .job
+        .spec
+        .trainer
+        .as_ref()
+        .and_then(|t| t.num_proc_per_node)
+        .map(u64::from)
+        .or_else(|| runtime_procs(input).and_then(|n| u64::try_from(n).ok()))
+        .unwrap_or(1);
+    let gpus = super::plugins::gpus(super::plugins::resources_per_node(input).as_ref());
+    let mut flags = format!("-N {nodes} -n {}", procs.saturating_mul(nodes));
+    let mut cores = format!("--cores={}", range(procs));
+    if gpus > 0 {
+        flags.push_str(&format!(" -g {gpus}"));
+        cores.push_str(&format!(" --gpu={}", range(gpus)));
+    }
+    let main_host = format!("{job}-{NODE}-0-0");
+    let entrypoint = if v2_2 {
+        sprintf(t.entrypoint, &[&main_host, &flags])
+    } else {
+        sprintf(t.entrypoint, &[&cores, &main_host, &flags])
+    };
+    (init, entrypoint)
+}
+
+/// `Build` (:213-239): the scripts' ConfigMap and the CURVE certificate Secret, applied the same
+/// on every reconcile (nothing in them follows the pods as they run).
+pub(super) fn objects(input: Input, release: Release, sets: &[PodSet]) -> Vec<Object> {
     if !is_flux(input) {
         return vec![];
     }
     let job = job_name(input);
+    let config = Object::new(
+        "ConfigMap",
+        entrypoint_config(&job),
+        "Trainer controller (Flux plugin)",
+        "every reconcile, with the JobSet",
+    );
+    let nodes = input.job.spec.trainer.as_ref().and_then(|t| t.num_nodes).map(u64::from);
+    let config = match nodes {
+        Some(nodes) => {
+            let (init, entrypoint) = scripts(input, release, sets, nodes);
+            let data = [("entrypoint.sh".to_string(), entrypoint), ("init.sh".to_string(), init)];
+            Object { data: Some(data.into_iter().collect()), ..config }
+        }
+        // :413,451 @v2.3.0 (:407,438 @v2.2.1) read `*trainJob.Spec.Trainer.NumNodes` with no
+        // default: without it the reconcile fails on a nil pointer and the scripts are not written.
+        None => config.described(&[
+            ("entrypoint.sh", "not written: the Flux plugin reads the TrainJob's spec.trainer.numNodes, which is unset (the reconcile fails)"),
+            ("init.sh", "not written: the Flux plugin reads the TrainJob's spec.trainer.numNodes, which is unset (the reconcile fails)"),
+        ]),
+    };
     vec![
-        Object::new("ConfigMap", entrypoint_config(&job), "Trainer controller (Flux plugin)", "every reconcile, with the JobSet")
-            .described(&[
-                ("init.sh", "copies Flux from the installer image into /mnt/flux (the flux-installer init container runs it)"),
-                ("entrypoint.sh", "starts the Flux brokers on every node and submits the trainer's command with flux run -N <numNodes> -n <numNodes × numProcPerNode>"),
-            ]),
+        config,
+        // :501-545 @v2.3.0: X25519 keys from the SHA-256 of the TrainJob's UID, which the API
+        // server assigns at creation: unknown here.
         Object::new("Secret", format!("{job}-flux-curve"), "Trainer controller (Flux plugin)", "every reconcile, with the JobSet")
-            .described(&[("curve.cert", "the brokers' ZeroMQ CURVE key pair, derived from the TrainJob's UID")]),
+            .described(&[("curve.cert", "the brokers' ZeroMQ CURVE certificate; its key pair is derived from the TrainJob's UID, assigned at creation")]),
     ]
 }

@@ -109,7 +109,7 @@ pub(super) fn objects(input: Input, release: Release, sets: &[PodSet], mpi: Opti
         ));
     }
     out.extend(super::podgroup::objects(input, sets));
-    out.extend(super::flux::objects(input));
+    out.extend(super::flux::objects(input, release, sets));
     // JobSet's own controller: the headless Service behind every hostname.
     out.push(object(
         "Service",
