@@ -89,6 +89,16 @@ test('with release=v2.1, migrate mode writes podTemplateOverrides and names v2.1
   await context.close();
 });
 
+test('the input label names every V1 kind the converter reads, TFJob and PaddleJob included', async () => {
+  const { page, context, errors } = await openMigrate('?mode=migrate');
+  const label = await page.locator(`${WIDGET} label[for="m-input"]`).textContent();
+  for (const kind of ['PyTorchJob', 'MPIJob', 'JAXJob', 'XGBoostJob', 'TFJob', 'PaddleJob']) {
+    assert.ok(label.includes(kind), `${kind} missing from the label: ${label}`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('without a release, migrate mode writes for the newest: runtimePatches and its tag', async () => {
   const { page, context, errors } = await openMigrate('?mode=migrate');
   await paste(page, JOB, 'runtimePatches');

@@ -133,6 +133,19 @@ fn the_help_says_what_the_tool_is_for() {
     assert!(help.contains("Examples:") && help.contains("trainer-explorer migrate"), "{help}");
 }
 
+/// `migrate` reads all six Training Operator kinds (TFJob and PaddleJob move to a plain-ML
+/// runtime), and its help names every one of them, in the command list and in its own help.
+#[test]
+fn migrate_help_names_every_v1_kind_it_reads() {
+    for args in [&["--help"][..], &["migrate", "--help"][..]] {
+        let help = text(&cli(args).stdout);
+        let line = help.lines().find(|l| l.contains("Convert V1 jobs")).unwrap_or_else(|| panic!("{help}"));
+        for kind in ["PyTorchJob", "MPIJob", "JAXJob", "XGBoostJob", "TFJob", "PaddleJob"] {
+            assert!(line.contains(kind), "{args:?}: {kind} missing from {line}");
+        }
+    }
+}
+
 #[test]
 fn explain_says_which_release_judges_the_files() {
     let job = reference("v2-examples/v2.3.0/01-multi-node.yaml");

@@ -3,7 +3,7 @@
 //!
 //! - [`release`]: a Trainer release by its line (`v2.1`) or tag (`v2.1.0`);
 //! - [`render_selection`]: the V1 and V2 panes the widget shows for a query (`framework=jax&nodes=2`);
-//! - [`migrate`]: V1 jobs (PyTorchJob, MPIJob, JAXJob, XGBoostJob) to Trainer V2 objects;
+//! - [`migrate`]: V1 jobs (every kind of `explorer_data::catalog::V1Kind::ALL`) to Trainer V2 objects;
 //! - [`upgrade`]: Trainer V2 manifests written for one release, rewritten for a newer one;
 //! - [`explain`]: what the Trainer controller creates for a TrainJob and its runtime.
 //!

@@ -58,6 +58,21 @@ pub enum V1Kind {
 }
 
 impl V1Kind {
+    /// Every V1 kind the tools read, in the order they are named to readers.
+    pub const ALL: [V1Kind; 6] =
+        [V1Kind::PyTorchJob, V1Kind::MpiJob, V1Kind::JaxJob, V1Kind::XgBoostJob, V1Kind::TfJob, V1Kind::PaddleJob];
+
+    /// Every kind in prose, for labels and help ("PyTorchJob, MPIJob, ... or PaddleJob"): written
+    /// from [`V1Kind::ALL`], so a kind the tools learn to read is named wherever they say what they accept.
+    pub fn all_in_words() -> String {
+        let names: Vec<&str> = V1Kind::ALL.iter().map(|k| k.kind()).collect();
+        match names.split_last() {
+            Some((last, [])) => (*last).to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+
     pub fn kind(self) -> &'static str {
         match self {
             V1Kind::PyTorchJob => "PyTorchJob",
@@ -70,9 +85,7 @@ impl V1Kind {
     }
 
     pub fn from_kind(kind: &str) -> Option<V1Kind> {
-        [V1Kind::PyTorchJob, V1Kind::MpiJob, V1Kind::JaxJob, V1Kind::XgBoostJob, V1Kind::TfJob, V1Kind::PaddleJob]
-            .into_iter()
-            .find(|k| k.kind() == kind)
+        V1Kind::ALL.into_iter().find(|k| k.kind() == kind)
     }
 
     /// The spec field that holds the replica specs (`pytorchReplicaSpecs`, ...).
@@ -334,6 +347,11 @@ pub const V1_SDK: &str = "kubeflow-training 1.9.4";
 mod tests {
     use super::*;
     use crate::releases::RELEASES;
+
+    #[test]
+    fn all_in_words_names_every_kind_once() {
+        assert_eq!(V1Kind::all_in_words(), "PyTorchJob, MPIJob, JAXJob, XGBoostJob, TFJob or PaddleJob");
+    }
 
     #[test]
     fn ids_round_trip_and_are_unique() {

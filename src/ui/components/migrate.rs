@@ -2,6 +2,7 @@
 //! marked as mapped, moved or dropped. The conversion runs in the lazily loaded converter.
 
 use crate::ui::browser;
+use explorer_data::catalog::V1Kind;
 use explorer_data::releases::Release;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::JsCast;
@@ -124,7 +125,7 @@ pub fn Migrate(props: &MigrateProps) -> Html {
     html! {
         <div class="migrate">
             <div class="migrate-input">
-                <label for="m-input">{ "V1 YAML: PyTorchJob, MPIJob, JAXJob or XGBoostJob (several documents with ---)" }</label>
+                <label for="m-input">{ format!("V1 YAML: {} (several documents with ---)", V1Kind::all_in_words()) }</label>
                 <textarea id="m-input" spellcheck="false" autocomplete="off" wrap="off" rows="16" value={(*text).clone()} {oninput} />
                 <p class="hint">{ "Converted in your browser; nothing is sent anywhere." }</p>
             </div>

@@ -85,9 +85,8 @@ enum Command {
         #[arg(short = 'o', long = "output", alias = "format", value_enum, default_value_t = explain::ExplainFormat::Json)]
         format: explain::ExplainFormat,
     },
-    /// Convert V1 jobs (PyTorchJob, MPIJob, JAXJob, XGBoostJob; v2beta1 MPIJob) to TrainJobs.
-    /// Prints the V2 YAML on stdout and the per-field report on stderr. Exit 0 when everything
-    /// converted (with warnings on stderr when lossy), 1 with one line per refused document.
+    /// Convert V1 jobs to TrainJobs (the kinds come from the core's list, in `migrate_about`).
+    #[command(about = migrate_about(), long_about = None)]
     Migrate {
         /// Files to convert, directories (their .yaml, .yml and .json files, recursively), or -
         /// for standard input.
@@ -196,6 +195,16 @@ pub(crate) fn read_input(path: &std::path::Path) -> Result<String, String> {
 /// Why an input over the limit, `read` bytes of which were read, is refused, with its real size:
 /// a file's length, or what standard input held in all, counted up to 1 GiB more (a stream
 /// without end is not waited for).
+/// `migrate`'s line in `--help`: the kinds it reads, from the core's list of V1 kinds.
+fn migrate_about() -> String {
+    format!(
+        "Convert V1 jobs ({}; v2beta1 MPIJob) to TrainJobs. Prints the V2 YAML on stdout and the per-field report \
+         on stderr. Exit 0 when everything converted (with warnings on stderr when lossy), 1 with one line per \
+         refused document",
+        explorer_data::catalog::V1Kind::all_in_words()
+    )
+}
+
 fn oversize(path: &std::path::Path, read: u64, rest: Box<dyn std::io::Read + '_>) -> String {
     use explorer_core::pipeline::input::too_large;
     use std::io::Read;

@@ -151,7 +151,19 @@ pub(crate) fn function_body(sel: &Selection, api: Api) -> Vec<String> {
             ]);
             lines
         }
-        Framework::Mpi | Framework::TorchTune | Framework::TensorFlow | Framework::Paddle => {
+        // Training Operator v1.9 gives a TFJob's pods TF_CONFIG (this pod's task type and index),
+        // not RANK, and none at all when the job has one pod (v1.9.0:pkg/controller.v1/tensorflow/
+        // tensorflow.go:112-188, tfjob_controller.go:561-564); plain_ml keeps the same for V2.
+        Framework::TensorFlow => vec![
+            "import json",
+            "import os",
+            "",
+            "# The operator sets TF_CONFIG on each pod (none when the job has one pod).",
+            "task = json.loads(os.environ.get(\"TF_CONFIG\", \"{}\")).get(\"task\", {})",
+            "print(\"task\", task.get(\"type\", \"worker\"), task.get(\"index\", 0))",
+            "# ... your training code ...",
+        ],
+        Framework::Mpi | Framework::TorchTune | Framework::Paddle => {
             vec!["import os", "", "print(\"rank\", os.environ.get(\"RANK\", \"0\"))", "# ... your training code ..."]
         }
     };

@@ -148,8 +148,8 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), String> {
         None if is_v1_job(doc) => return Err(served::no_matches(kind_name, api)),
         None => {
             return Err(format!(
-                "apiVersion {api:?} kind {kind_name:?}: explain reads kubeflow.org/v1 PyTorchJob, MPIJob, JAXJob, \
-                 XGBoostJob, TFJob and PaddleJob, and kubeflow.org/v2beta1 MPIJob"
+                "apiVersion {api:?} kind {kind_name:?}: explain reads a kubeflow.org/v1 {}, or a kubeflow.org/v2beta1 MPIJob",
+                V1Kind::all_in_words()
             ))
         }
     };
