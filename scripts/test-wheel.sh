@@ -88,8 +88,12 @@ compare migrate-json migrate --format json "${jobs[@]}"
 
 say "the sdist installs (pip builds it with cargo)"
 python3 -m venv "$work/venv-sdist"
-# The sdist's crates sit under a new path, so cargo rebuilds them, but every dependency comes
-# from this target dir after the first run.
+# Every dependency comes from this target dir after the first run, but our own crates must not:
+# maturin stamps each file of the sdist 2006-07-24 (a reproducible archive), and cargo names a
+# workspace crate's build by its path inside the workspace and judges it fresh by mtime, so an
+# earlier run's build of a crate that changed since would be linked in. Ours are removed first.
+cargo clean --quiet --release --target-dir "$PWD/target/python/sdist" \
+  -p explorer-data -p explorer-core -p explorer-html -p explorer-cli
 CARGO_TARGET_DIR=$PWD/target/python/sdist "$work/venv-sdist/bin/pip" install --quiet "$sdist"
 version=$("$work/venv-sdist/bin/trainer-explorer" --version)
 [[ $version == "$(run trainer-explorer --version)" ]] || die "the sdist's binary says $version"
