@@ -4,23 +4,14 @@
 //! API server's words (Kubernetes 1.35's field error format).
 #![cfg(not(target_arch = "wasm32"))]
 
+#[macro_use]
+mod common;
+
 use explorer_core::explain::read::explain_text;
 use explorer_core::explain::Rejection;
 use explorer_data::releases::{Release, RELEASES, V2_0, V2_1, V2_2, V2_3};
 
-const RUNTIME: &str = r#"apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainingRuntime
-metadata: {name: torch}
-spec:
-  mlPolicy: {numNodes: 1, torch: {}}
-  template:
-    spec:
-      replicatedJobs:
-      - name: node
-        template:
-          metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}
-          spec: {template: {spec: {containers: [{name: node, image: pytorch/pytorch}]}}}
-"#;
+const RUNTIME: &str = torch_runtime!("TrainingRuntime", "torch", "pytorch/pytorch");
 
 fn job(name: &str, spec: &str) -> String {
     format!(

@@ -4,22 +4,13 @@
 //! checked against the CRDs in tests/release_data.rs).
 #![cfg(not(target_arch = "wasm32"))]
 
+#[macro_use]
+mod common;
+
 use explorer_core::explain::read::explain_text;
 use explorer_data::releases::RELEASES;
 
-const RUNTIME: &str = "apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata: {name: mine}
-spec:
-  mlPolicy: {numNodes: 1, torch: {}}
-  template:
-    spec:
-      replicatedJobs:
-      - name: node
-        template:
-          metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}
-          spec: {template: {spec: {containers: [{name: node, image: pytorch/pytorch:2.7.1}]}}}
-";
+const RUNTIME: &str = torch_runtime!("ClusterTrainingRuntime", "mine", "pytorch/pytorch:2.7.1");
 
 fn job(api_version: &str) -> String {
     format!("apiVersion: {api_version}\nkind: TrainJob\nmetadata: {{name: job}}\nspec:\n  runtimeRef: {{name: mine}}\n")

@@ -2,6 +2,25 @@
 //! validation of YAML documents against the real CRD schemas.
 #![allow(dead_code)]
 
+/// The smallest torch runtime the CRDs and the webhook admit: one node, one container. A literal
+/// (`concat!`), so a test can keep it in a `const` and edit it with `str::replace`.
+#[allow(unused_macros)]
+macro_rules! torch_runtime {
+    ($kind:literal, $name:literal, $image:literal) => {
+        concat!(
+            "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ",
+            $kind,
+            "\nmetadata: {name: ",
+            $name,
+            "}\nspec:\n  mlPolicy: {numNodes: 1, torch: {}}\n  template:\n    spec:\n      replicatedJobs:\n      \
+             - name: node\n        template:\n          metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: \
+             trainer}}\n          spec: {template: {spec: {containers: [{name: node, image: ",
+            $image,
+            "}]}}}\n"
+        )
+    };
+}
+
 use explorer_core::selection::{ParamKey, RuntimeScope, Selection};
 use explorer_data::catalog::{Framework, Persona};
 use explorer_data::releases::{Release, NEWEST, RELEASES};
