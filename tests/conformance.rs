@@ -111,9 +111,8 @@ fn keyed(list: &Value, key: impl Fn(&Value) -> String) -> Value {
 }
 
 /// Maps that must be equal as a whole (an extra key is a wrong fact): upstream's expected objects
-/// list every env var, mount, volume, label and annotation. (An object's `data` is not whole: it
-/// also holds explain's own notes, such as the label that joins a pod to its PodGroup.)
-const WHOLE: [&str; 5] = ["env", "volumeMounts", "volumes", "labels", "annotations"];
+/// list every env var, mount, volume, label and annotation, and a PodGroup's every resource.
+const WHOLE: [&str; 6] = ["env", "volumeMounts", "volumes", "labels", "annotations", "minResources"];
 
 /// Compares `expected` with `actual` at `path`; each leaf (and each key of a whole map) is one
 /// fact. Returns (facts, the wrong ones).

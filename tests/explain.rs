@@ -516,11 +516,15 @@ fn podgroup_and_jobset_from_clustertrainingruntime_test_go() {
         (Some("test:trainjob"), &["trainjob".to_string()][..], &["trainjob".to_string()][..])
     );
     let pg = e.objects.iter().find(|o| o.kind == "PodGroup").expect("PodGroup");
-    let data = pg.data.as_ref().unwrap();
+    // scheduler-plugins' PodGroup holds them in its spec (apis/scheduling/v1alpha1/types.go:145-159).
+    assert_eq!(pg.data, None, "a PodGroup has no data");
+    let spec = pg.spec.as_ref().expect("the PodGroup's spec");
     // "102 replicas = 100 Trainer nodes + 2 Initializers."
-    assert_eq!(data.get("minMember").map(String::as_str), Some("102"));
-    assert_eq!(data.get("scheduleTimeoutSeconds").map(String::as_str), Some("120"));
-    assert_eq!(data.get("podLabel").map(String::as_str), Some("scheduling.x-k8s.io/pod-group=test-job"));
+    assert_eq!(spec["minMember"], 102);
+    assert_eq!(spec["scheduleTimeoutSeconds"], 120);
+    assert_eq!(spec["minResources"], serde_json::json!({"cpu": "102"}));
+    let node = &group(&e, "node");
+    assert_eq!(node.labels.get("scheduling.x-k8s.io/pod-group").map(String::as_str), Some("test-job"));
 }
 
 /// trainingruntime.go:144-161: runtime patches add their template labels to the JobSet's.

@@ -237,3 +237,49 @@ fn a_runtime_the_trainjob_does_not_reference_is_a_clear_error() {
         serde_json::json!([{"field": "spec.runtimeRef", "reason": "the TrainJob references the ClusterTrainingRuntime \"my-mpi\", but the input has TrainingRuntime my-mpi"}])
     );
 }
+
+/// The PodGroup a gang scheduler reads holds its counts in its `spec`, as both schedulers' types
+/// do (scheduler-plugins apis/scheduling/v1alpha1/types.go:145-159, volcano.sh/apis
+/// pkg/apis/scheduling/v1beta1/types.go:173-202), for a TrainJob under each plugin and for a V1
+/// job; a PodGroup has no `data`.
+#[test]
+fn a_podgroup_holds_min_member_in_its_spec() {
+    let dir = std::env::temp_dir().join(format!("explain-podgroup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let runtime = |policy: &str| {
+        format!(
+            "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainingRuntime\nmetadata: {{name: gang}}\nspec:\n  \
+             mlPolicy: {{numNodes: 2}}\n  podGroupPolicy: {policy}\n  template:\n    spec:\n      replicatedJobs:\n      \
+             - name: node\n        template:\n          metadata: {{labels: {{trainer.kubeflow.org/trainjob-ancestor-step: trainer}}}}\n          \
+             spec: {{template: {{spec: {{containers: [{{name: node, image: x, resources: {{requests: {{cpu: 2}}}}}}]}}}}}}\n"
+        )
+    };
+    let job = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: pi}\nspec:\n  \
+               runtimeRef: {name: gang, kind: TrainingRuntime}\n";
+    let mut podgroups = Vec::new();
+    for (name, policy) in
+        [("coscheduling", "{coscheduling: {scheduleTimeoutSeconds: 60}}"), ("volcano", "{volcano: {}}")]
+    {
+        let file = dir.join(format!("{name}.yaml"));
+        std::fs::write(&file, format!("{job}---\n{}", runtime(policy))).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&stdout(&cli(&["explain", file.to_str().unwrap()]))).unwrap();
+        let pg = v["objects"].as_array().unwrap().iter().find(|o| o["kind"] == "PodGroup").unwrap().clone();
+        assert_eq!(pg["spec"]["minMember"], 2, "{name}: {pg}");
+        assert!(pg.get("data").is_none(), "{name}: {pg}");
+        podgroups.push(pg);
+    }
+    let pytorch = dir.join("pytorch.yaml");
+    std::fs::write(
+        &pytorch,
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: v1}\nspec:\n  pytorchReplicaSpecs:\n    \
+         Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: x}]}}}\n    \
+         Worker: {replicas: 3, template: {spec: {containers: [{name: pytorch, image: x}]}}}\n",
+    )
+    .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout(&cli(&["explain", pytorch.to_str().unwrap()]))).unwrap();
+    let pg = v["objects"].as_array().unwrap().iter().find(|o| o["kind"] == "PodGroup").unwrap().clone();
+    assert_eq!(pg["spec"]["minMember"], 4, "{pg}");
+    podgroups.push(pg);
+    std::fs::remove_dir_all(dir).ok();
+    insta::assert_snapshot!("explain_podgroups", serde_json::to_string_pretty(&podgroups).unwrap());
+}

@@ -7,7 +7,6 @@ use super::build::{job_name, PodSet};
 use super::quantity::Exact;
 use super::{Input, Object, Rejection};
 use crate::model::pod::Container;
-use crate::model::vecmap::VecMap;
 use crate::model::Value;
 use std::collections::BTreeMap;
 
@@ -88,17 +87,22 @@ pub(super) fn objects(input: Input, sets: &[PodSet]) -> Vec<Object> {
             *slot = slot.plus(q.times(ps.count));
         }
     }
-    let resources: Vec<String> = total.iter().map(|(k, q)| format!("{k}: {}", q.text())).collect();
-    let mut data: VecMap<String, String> = VecMap::new();
-    data.insert("minMember".into(), members.to_string());
-    data.insert("minResources".into(), resources.join(", "));
+    // The PodGroup's spec in both schedulers' shape: scheduler-plugins v0.35.4-devel (the
+    // module Trainer v2.3.0 builds with) apis/scheduling/v1alpha1/types.go:145-159 and
+    // volcano.sh/apis v1.13.3 pkg/apis/scheduling/v1beta1/types.go:173-202 both name them
+    // `spec.minMember` and `spec.minResources`. The plugins apply both always, through apply
+    // configurations whose fields are pointers (coscheduling.go:127-130, volcano.go:175-178), so
+    // a job that requests nothing gets `minResources: {}`.
+    let mut spec = serde_json::Map::new();
+    spec.insert("minMember".into(), members.into());
+    let resources = total.iter().map(|(k, q)| (k.clone(), q.text().into())).collect();
+    spec.insert("minResources".into(), serde_json::Value::Object(resources));
     let name = job_name(input);
     let (created_by, when) = match scheduler {
         Scheduler::Coscheduling => {
-            if let Some(Value::Number(t)) = source.and_then(|s| s.get("scheduleTimeoutSeconds")) {
-                data.insert("scheduleTimeoutSeconds".into(), t.to_string());
+            if let Some(t @ Value::Number(_)) = source.and_then(|s| s.get("scheduleTimeoutSeconds")) {
+                spec.insert("scheduleTimeoutSeconds".into(), serde_json::to_value(t).unwrap_or_default());
             }
-            data.insert("podLabel".into(), format!("{COSCHEDULING_LABEL}={name}"));
             (
                 "Trainer controller (CoScheduling plugin)",
                 "with the JobSet; updated only while the TrainJob is suspended",
@@ -106,7 +110,7 @@ pub(super) fn objects(input: Input, sets: &[PodSet]) -> Vec<Object> {
         }
         Scheduler::Volcano => {
             if let Some(queue) = jobset_annotations.get(VOLCANO_QUEUE) {
-                data.insert("queue".into(), queue.clone());
+                spec.insert("queue".into(), queue.clone().into());
             }
             // volcano.go:185-196: the last replicatedJob's priorityClassName that is set.
             let priority = sets.iter().rev().find_map(|ps| match ps.pod_fields.get("priorityClassName") {
@@ -114,13 +118,12 @@ pub(super) fn objects(input: Input, sets: &[PodSet]) -> Vec<Object> {
                 _ => None,
             });
             if let Some(p) = priority {
-                data.insert("priorityClassName".into(), p);
+                spec.insert("priorityClassName".into(), p.into());
             }
-            data.insert("podAnnotation".into(), format!("{VOLCANO_GROUP}={name}"));
             ("Trainer controller (Volcano plugin)", "with the JobSet; updated only while the TrainJob is suspended")
         }
     };
-    vec![Object { data: Some(data), ..Object::new("PodGroup", name, created_by, when) }]
+    vec![Object { spec: Some(serde_json::Value::Object(spec)), ..Object::new("PodGroup", name, created_by, when) }]
 }
 
 /// The Volcano webhook (volcano.go:96-101): a queue annotation, when set, must name a queue.

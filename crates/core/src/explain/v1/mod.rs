@@ -294,15 +294,26 @@ fn set_cluster_spec(kind: V1Kind, job: &Job, rtype: &str, index: u32, pod: &mut 
 /// (training-operator v1.9.0:cmd/training-operator.v1/main.go:93); `minMember` is every replica
 /// unless `runPolicy.schedulingPolicy.minAvailable` says otherwise (common/job.go:250-260).
 /// pkg/controller.v1/common/scheduling.go:36,52-53: the PodGroup takes the job's name.
+/// Volcano's and scheduler-plugins' PodGroups both hold it as `spec.minMember`
+/// ([`pod_group_spec`]).
 pub(crate) fn pod_group_object(job: &str, operator: &str, members: u32) -> Object {
-    let data = [("minMember".to_string(), members.to_string())].into_iter().collect();
-    object(
-        "PodGroup",
-        job,
-        operator,
-        "only when the operator runs with --gang-scheduler-name (volcano or scheduler-plugins)",
-        Some(data),
-    )
+    Object {
+        spec: Some(pod_group_spec(members)),
+        ..object(
+            "PodGroup",
+            job,
+            operator,
+            "only when the operator runs with --gang-scheduler-name (volcano or scheduler-plugins)",
+            None,
+        )
+    }
+}
+
+/// A PodGroup's `spec` with its `minMember`, the field both gang schedulers name so
+/// (volcano.sh/apis v1.13.3 pkg/apis/scheduling/v1beta1/types.go:177, scheduler-plugins
+/// v0.35.4-devel apis/scheduling/v1alpha1/types.go:151).
+pub(crate) fn pod_group_spec(members: u32) -> serde_json::Value {
+    serde_json::json!({ "minMember": members })
 }
 
 pub(crate) fn object(kind: &str, name: &str, by: &str, when: &str, data: Option<VecMap<String, String>>) -> Object {

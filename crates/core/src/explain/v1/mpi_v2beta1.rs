@@ -238,12 +238,15 @@ fn objects(job: &Job, s: &Spec, workers: u32) -> Vec<Object> {
         // :662-663, :1467-1490: the launcher runs as a batch Job.
         object("Job", &format!("{name}-launcher"), BY, launcher_when, None),
         // :650-655, pkg/controller/podgroup.go:103-113: with gang scheduling on.
-        object(
-            "PodGroup",
-            name,
-            BY,
-            "only when the operator runs with --gang-scheduling (volcano or scheduler-plugins)",
-            Some([("minMember".to_string(), (workers + 1).to_string())].into_iter().collect()),
-        ),
+        Object {
+            spec: Some(super::pod_group_spec(workers + 1)),
+            ..object(
+                "PodGroup",
+                name,
+                BY,
+                "only when the operator runs with --gang-scheduling (volcano or scheduler-plugins)",
+                None,
+            )
+        },
     ]
 }
