@@ -9,6 +9,8 @@ mod common;
 mod run;
 
 use common::{real_v1_dir, reference_dir, workspace_root};
+use explorer_data::catalog::Framework;
+use explorer_data::releases::RELEASES;
 use run::{cli, text};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -124,15 +126,30 @@ fn explain_answers() -> Answers {
             }
         }
     }
-    for release in ["v2.0", "v2.1", "v2.2", "v2.3"] {
-        for framework in ["pytorch", "deepspeed", "mlx", "jax", "xgboost", "torchtune", "mpi"] {
-            let query = format!("release={release}&framework={framework}&nodes=3");
+    // Every framework the widget offers, from the catalog, so a framework that becomes
+    // explainable (TensorFlow and PaddlePaddle on the plain-ML runtime) is checked too.
+    for release in RELEASES {
+        for framework in Framework::ALL {
+            let query = format!("release={}&framework={}&nodes=3", release.line, framework.id());
             if let Some(json) = json_of(&["explain", "-o", "json", "--query", &query]) {
                 out.push((query, json));
             }
         }
     }
     Answers(out)
+}
+
+/// Every framework of the catalog is explainable at every release with `--query`, TensorFlow and
+/// PaddlePaddle included: the loop above checks each one's JSON.
+#[test]
+fn every_frameworks_query_is_explained() {
+    for release in RELEASES {
+        for framework in Framework::ALL {
+            let query = format!("release={}&framework={}&nodes=3", release.line, framework.id());
+            let json = json_of(&["explain", "-o", "json", "--query", &query]);
+            assert!(json.is_some_and(|j| j.get("trainer").is_some()), "{query}: no explanation");
+        }
+    }
 }
 
 #[test]
