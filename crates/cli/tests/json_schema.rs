@@ -338,3 +338,23 @@ fn tempdir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// A TrainJob admitted that then fails (a negative numNodes): explain's `failsAfterAdmission`
+/// and validate's `fails-after-admission` status follow their schemas.
+#[test]
+fn an_answer_admitted_then_failing_follows_the_schemas() {
+    let dir = tempdir("fails-after-admission");
+    let file = dir.join("negative.yaml");
+    let job = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: x}\nspec:\n  \
+               runtimeRef: {name: torch-distributed}\n  trainer: {numNodes: -1}\n";
+    std::fs::write(&file, job).unwrap();
+    let explained = json_of(&["explain", "-o", "json", path_str(&file)]).unwrap();
+    assert_eq!(explained["failsAfterAdmission"][0]["field"], "spec.trainer.numNodes", "{explained}");
+    let explain = validator(&schema("explain"));
+    assert!(explain.is_valid(&explained), "{:?}", errors(&explain, &explained));
+    let validated = json_of(&["validate", "-o", "json", path_str(&file)]).unwrap();
+    assert_eq!(validated["resources"][0]["status"], "fails-after-admission", "{validated}");
+    let validate = validator(&schema("validate"));
+    assert!(validate.is_valid(&validated), "{:?}", errors(&validate, &validated));
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -311,18 +311,69 @@ fn bad_input_gets_one_clear_line_each_and_never_a_panic() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// A TrainJob on a runtime whose `node` replicatedJob says `{field}` (and, with `label`, the
+/// trainer's ancestor label), with `trainer` under the TrainJob's spec.trainer.
+fn runtime_with(field: &str, label: bool, trainer: &str) -> String {
+    let labels =
+        if label { "metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}, " } else { "" };
+    format!(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {{name: x}}\nspec:\n  runtimeRef: {{name: rt, kind: TrainingRuntime}}\n  trainer: {trainer}\n---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainingRuntime\nmetadata: {{name: rt}}\nspec:\n  template:\n    spec:\n      replicatedJobs:\n      - name: node\n        {field}\n        template: {{{labels}spec: {{template: {{spec: {{containers: [{{name: node, image: x}}]}}}}}}}}\n"
+    )
+}
+
+/// A negative count is admitted by the API server (no release's CRD sets a minimum) and by
+/// Trainer's webhook, except a count the webhook holds to 1; what refuses it comes later, when
+/// JobSet creates the Jobs. validate says which, in its own status, and exits 1.
 #[test]
-fn a_negative_count_in_the_runtime_is_named_by_its_path_in_kubernetes_words() {
+fn a_negative_count_is_admitted_then_fails_when_jobset_creates_the_jobs() {
     let dir = scratch("negative");
-    let f = write(
-        &dir,
-        "negative.yaml",
-        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: x}\nspec:\n  runtimeRef: {name: rt, kind: TrainingRuntime}\n---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainingRuntime\nmetadata: {name: rt}\nspec:\n  template:\n    spec:\n      replicatedJobs:\n      - name: node\n        replicas: -2\n        template: {spec: {template: {spec: {containers: [{name: node, image: x}]}}}}\n",
-    );
+    // replicas -2 on a replicatedJob without the ancestor label: JobSet creates none of its Jobs.
+    let f = write(&dir, "replicas.yaml", &runtime_with("replicas: -2", false, "{}"));
     let (code, report) = json(&["validate", "-o", "json", f.to_str().unwrap()]);
-    assert_eq!(code, Some(1));
-    let errors = &resources(&report, "TrainJob")[0]["errors"][0];
-    assert_eq!(errors["field"], "runtime spec.template.spec.replicatedJobs[0].replicas", "{report}");
-    assert_eq!(errors["message"], "Invalid value: -2: must be greater than or equal to 0", "{report}");
+    assert_eq!(code, Some(1), "{report}");
+    let job = &resources(&report, "TrainJob")[0];
+    assert_eq!(job["status"], "fails-after-admission", "{report}");
+    assert_eq!(job["errors"][0]["field"], "runtime spec.template.spec.replicatedJobs[0].replicas", "{report}");
+    let message = job["errors"][0]["message"].as_str().unwrap();
+    assert!(message.starts_with("Invalid value: -2: admitted: the API server takes it"), "{message}");
+    assert!(message.contains("JobSet v0.12.0 creates this replicatedJob's Jobs for the indexes below"), "{message}");
+    assert_eq!(report["summary"]["failsAfterAdmission"], 1, "{report}");
+    // The same on the trainer's replicatedJob: Trainer's runtime webhook holds it to 1
+    // (trainingruntime_webhook.go:79-80 at v2.3.0), a refusal.
+    let f = write(&dir, "ancestor.yaml", &runtime_with("replicas: -2", true, "{}"));
+    let (code, report) = json(&["validate", "-o", "json", f.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{report}");
+    let job = &resources(&report, "TrainJob")[0];
+    assert_eq!(job["status"], "invalid", "{report}");
+    assert_eq!(job["errors"][0]["message"], "Invalid value: -2: always must be 1", "{report}");
+    // A negative parallelism or backoffLimit: the Job JobSet creates is refused, named by the
+    // release's JobSet (v0.8.2 at Trainer v2.0.1).
+    for (field, words) in
+        [("parallelism", "spec.parallelism: Invalid value: -3"), ("backoffLimit", "spec.backoffLimit")]
+    {
+        let yaml = runtime_with("replicas: 1", false, "{}")
+            .replace("spec: {template: {spec:", &format!("spec: {{{field}: -3, template: {{spec:"));
+        let f = write(&dir, &format!("{field}.yaml"), &yaml);
+        let (code, report) = json(&["validate", "--release", "v2.0", "-o", "json", f.to_str().unwrap()]);
+        assert_eq!(code, Some(1), "{report}");
+        let job = &resources(&report, "TrainJob")[0];
+        assert_eq!(job["status"], "fails-after-admission", "{report}");
+        let message = job["errors"][0]["message"].as_str().unwrap();
+        assert!(message.contains("when JobSet v0.8.2 creates it") && message.contains(words), "{message}");
+        assert!(message.contains("the v2.0.1 CRD sets no minimum"), "{message}");
+    }
+    // The trainer's parallelism is replaced by numNodes (the PodSet's count): no failure.
+    let yaml = runtime_with("replicas: 1", true, "{numNodes: 2}")
+        .replace("spec: {template: {spec:", "spec: {parallelism: -3, template: {spec:");
+    let f = write(&dir, "replaced.yaml", &yaml);
+    let (code, report) = json(&["validate", "-o", "json", f.to_str().unwrap()]);
+    assert_eq!((code, &resources(&report, "TrainJob")[0]["status"]), (Some(0), &"valid".into()), "{report}");
+    // numNodes -1 in text, with its own count in the summary line.
+    let f = write(&dir, "nodes.yaml", &runtime_with("replicas: 1", true, "{numNodes: -1}"));
+    let out = cli(&["validate", f.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("TrainJob/x: spec.trainer.numNodes: Invalid value: -1: admitted"), "{stdout}");
+    assert!(stdout.contains("Valid: 1, Invalid: 0, Fails after admission: 1, Errors: 0"), "{stdout}");
     std::fs::remove_dir_all(dir).ok();
 }

@@ -286,6 +286,19 @@ fn body(out: &mut String, e: &Explanation, links: &impl ItemLinks) {
         out.push_str("</ul></div>");
         return;
     }
+    if !e.fails_after_admission.is_empty() {
+        let _ = write!(
+            out,
+            "<div class=\"k8s-rejected\" role=\"alert\"><p><strong>Trainer {} admits this TrainJob, but what it asks \
+             for never runs</strong>: an object built from it is refused when it is created.</p><ul>",
+            esc(&e.trainer)
+        );
+        for r in &e.fails_after_admission {
+            let _ = write!(out, "<li>{}: {}</li>", code(&r.field), esc(&r.reason));
+        }
+        out.push_str("</ul></div>");
+        return;
+    }
     if let Some(manager) = &e.managed_by {
         let _ = write!(
             out,

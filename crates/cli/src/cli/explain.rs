@@ -66,6 +66,14 @@ impl Answer {
             Answer::Runtime(r) => &r.rejected,
         }
     }
+
+    /// The errors that come after admission (explain::after_admission): admitted, then failing.
+    fn failing(&self) -> &[Rejection] {
+        match self {
+            Answer::TrainJob(e) => &e.fails_after_admission,
+            Answer::V1(_) | Answer::Runtime(_) => &[],
+        }
+    }
 }
 
 /// One explained document, with where it was.
@@ -199,6 +207,12 @@ fn text(items: &[Item], release: Option<Release>) -> String {
             }
             continue;
         }
+        if !item.answer.failing().is_empty() {
+            for r in item.answer.failing() {
+                let _ = writeln!(out, "{head}: {}: {}", r.field, r.reason);
+            }
+            continue;
+        }
         match &item.answer {
             Answer::TrainJob(e) => {
                 if let Some(manager) = &e.managed_by {
@@ -245,13 +259,17 @@ fn text(items: &[Item], release: Option<Release>) -> String {
         }
     }
     let refused = items.iter().filter(|i| !i.answer.rejected().is_empty()).count();
+    let failing = items.iter().filter(|i| !i.answer.failing().is_empty()).count();
     let judged = release.map_or(String::new(), |r| format!(" (Trainer {})", r.tag));
     let _ = write!(
         out,
         "Summary: {} explained{judged}: {} admitted, {refused} refused",
         items.len(),
-        items.len() - refused
+        items.len() - refused - failing
     );
+    if failing > 0 {
+        let _ = write!(out, ", {failing} admitted then failing");
+    }
     out
 }
 
@@ -294,7 +312,10 @@ pub(super) fn run(query: Option<&str>, release: &str, files: &[PathBuf], format:
         eprintln!("trainer-explorer: judged by Trainer {}{}", release.tag, judged_note(release));
     }
     match output(&items, format, judged_by.filter(|_| v2)).and_then(|out| super::print_output(&out)) {
-        Ok(()) if items.iter().any(|i| !i.answer.rejected().is_empty()) => ExitCode::from(REFUSED),
+        // A TrainJob admitted that then fails exits as a refused one: what it asks for never runs.
+        Ok(()) if items.iter().any(|i| !i.answer.rejected().is_empty() || !i.answer.failing().is_empty()) => {
+            ExitCode::from(REFUSED)
+        }
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(UNREADABLE, e),
     }

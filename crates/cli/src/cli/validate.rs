@@ -43,6 +43,10 @@ pub(super) struct Options {
 enum Status {
     Valid,
     Invalid,
+    /// Admitted by the API server and the webhook, then refused when an object built from it is
+    /// created (explain::after_admission): a failure for CI, since what it asks for never runs,
+    /// apart from `Invalid` because `kubectl apply` takes it.
+    FailsAfterAdmission,
     Error,
     Skipped,
 }
@@ -52,6 +56,7 @@ impl Status {
         match self {
             Status::Valid => "valid",
             Status::Invalid => "invalid",
+            Status::FailsAfterAdmission => "fails-after-admission",
             Status::Error => "error",
             Status::Skipped => "skipped",
         }
@@ -127,9 +132,18 @@ fn transition_rules(release: Release, kind: &str) -> usize {
 
 /// A TrainJob judged as `explain` judges it (explain::read::judge), with the runtimes of its own
 /// file first, then those of `--runtimes`, then the release's built-ins.
-fn judge_trainjob(job: &Value, file_runtimes: &[Value], extra: &[Value], release: Release) -> Vec<FieldError> {
+fn judge_trainjob(
+    job: &Value,
+    file_runtimes: &[Value],
+    extra: &[Value],
+    release: Release,
+) -> (Status, Vec<FieldError>) {
     let runtimes: Vec<&Value> = file_runtimes.iter().chain(extra).collect();
-    let mut errors = rejections(explain::read::judge(job, &runtimes, release).rejected);
+    let explanation = explain::read::judge(job, &runtimes, release);
+    if !explanation.fails_after_admission.is_empty() {
+        return (Status::FailsAfterAdmission, rejections(explanation.fails_after_admission));
+    }
+    let mut errors = rejections(explanation.rejected);
     for e in &mut errors {
         let missing = e.message.contains("no TrainingRuntime or ClusterTrainingRuntime")
             || e.message.contains("the TrainJob references");
@@ -137,7 +151,7 @@ fn judge_trainjob(job: &Value, file_runtimes: &[Value], extra: &[Value], release
             e.message.push_str(": give the runtime in the same file or with --runtimes DIR");
         }
     }
-    errors
+    (if errors.is_empty() { Status::Valid } else { Status::Invalid }, errors)
 }
 
 fn judge(
@@ -176,10 +190,11 @@ fn judge(
         };
         return (Status::Invalid, vec![e], String::new());
     }
-    let errors = if kind == "TrainJob" {
+    let (status, errors) = if kind == "TrainJob" {
         judge_trainjob(doc, file_runtimes, extra, options.release)
     } else {
-        rejections(explain::check_runtime(doc, options.release))
+        let errors = rejections(explain::check_runtime(doc, options.release));
+        (if errors.is_empty() { Status::Valid } else { Status::Invalid }, errors)
     };
     let transitions = transition_rules(options.release, kind);
     let note = if transitions > 0 {
@@ -187,7 +202,7 @@ fn judge(
     } else {
         String::new()
     };
-    (if errors.is_empty() { Status::Valid } else { Status::Invalid }, errors, note)
+    (status, errors, note)
 }
 
 /// Reads a file's documents; `Err` when the file as a whole cannot be read or parsed.
@@ -298,6 +313,7 @@ fn verdicts(args: &[PathBuf], options: &Options, extra: &[Value]) -> (Vec<Verdic
 struct Counts {
     valid: usize,
     invalid: usize,
+    fails_after_admission: usize,
     errors: usize,
     skipped: usize,
 }
@@ -307,15 +323,21 @@ fn counts(verdicts: &[Verdict]) -> Counts {
     Counts {
         valid: n(Status::Valid),
         invalid: n(Status::Invalid),
+        fails_after_admission: n(Status::FailsAfterAdmission),
         errors: n(Status::Error),
         skipped: n(Status::Skipped),
     }
 }
 
 fn summary_line(c: &Counts, files: usize, release: Release) -> String {
-    let resources = c.valid + c.invalid + c.skipped;
+    let resources = c.valid + c.invalid + c.fails_after_admission + c.skipped;
+    // kubeconform's line; the count of the admitted that then fail is added when there are some.
+    let failing = match c.fails_after_admission {
+        0 => String::new(),
+        n => format!(", Fails after admission: {n}"),
+    };
     format!(
-        "Summary: {resources} resource{} found in {files} file{} (Trainer {}) - Valid: {}, Invalid: {}, Errors: {}, Skipped: {}",
+        "Summary: {resources} resource{} found in {files} file{} (Trainer {}) - Valid: {}, Invalid: {}{failing}, Errors: {}, Skipped: {}",
         if resources == 1 { "" } else { "s" },
         if files == 1 { "" } else { "s" },
         release.tag,
@@ -338,7 +360,7 @@ fn text(verdicts: &[Verdict], files: usize, release: Release) -> String {
     let mut out = String::new();
     for v in verdicts {
         match v.status {
-            Status::Invalid => {
+            Status::Invalid | Status::FailsAfterAdmission => {
                 for e in &v.errors {
                     let _ = writeln!(out, "{}: {}: {}", at(v), v.label(), e.line());
                 }
@@ -391,7 +413,10 @@ fn json_output(verdicts: &[Verdict], files: usize, release: Release) -> String {
     let doc = json!({
         "release": release.tag,
         "resources": resources,
-        "summary": {"files": files, "valid": c.valid, "invalid": c.invalid, "errors": c.errors, "skipped": c.skipped},
+        "summary": {
+            "files": files, "valid": c.valid, "invalid": c.invalid,
+            "failsAfterAdmission": c.fails_after_admission, "errors": c.errors, "skipped": c.skipped,
+        },
     });
     serde_json::to_string_pretty(&doc).unwrap_or_default()
 }
@@ -407,7 +432,7 @@ fn junit(verdicts: &[Verdict], release: Release) -> String {
         out,
         "<testsuites name=\"trainer-explorer validate\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
         verdicts.len(),
-        c.invalid,
+        c.invalid + c.fails_after_admission,
         c.errors,
         c.skipped
     );
@@ -416,7 +441,7 @@ fn junit(verdicts: &[Verdict], release: Release) -> String {
         "  <testsuite name=\"Trainer {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
         release.tag,
         verdicts.len(),
-        c.invalid,
+        c.invalid + c.fails_after_admission,
         c.errors,
         c.skipped
     );
@@ -428,8 +453,8 @@ fn junit(verdicts: &[Verdict], release: Release) -> String {
             Status::Skipped => {
                 let _ = writeln!(out, ">\n      <skipped message=\"{}\"/>\n    </testcase>", xml(&v.note));
             }
-            Status::Invalid | Status::Error => {
-                let tag = if v.status == Status::Invalid { "failure" } else { "error" };
+            Status::Invalid | Status::FailsAfterAdmission | Status::Error => {
+                let tag = if v.status == Status::Error { "error" } else { "failure" };
                 let first = v.errors.first().map_or(String::new(), |e| e.message.clone());
                 let _ = writeln!(
                     out,
@@ -456,7 +481,7 @@ fn tap(verdicts: &[Verdict], files: usize, release: Release) -> String {
             Status::Skipped => {
                 let _ = writeln!(out, "ok {n} - {what} # SKIP {}", v.note);
             }
-            Status::Invalid | Status::Error => {
+            Status::Invalid | Status::FailsAfterAdmission | Status::Error => {
                 let _ = writeln!(out, "not ok {n} - {what}");
                 for e in &v.errors {
                     let _ = writeln!(out, "  # {}", e.line());
@@ -492,7 +517,7 @@ pub(super) fn run(args: &[PathBuf], options: &Options) -> ExitCode {
     let c = counts(&verdicts);
     ExitCode::from(if c.errors > 0 {
         2
-    } else if c.invalid > 0 {
+    } else if c.invalid + c.fails_after_admission > 0 {
         1
     } else {
         0

@@ -10,6 +10,7 @@
 //! The pipeline follows the controller's: `newRuntimeInfo` (pod sets and counts), the ML-policy
 //! plugins, the JobSet builder, then each component builder's objects.
 
+mod after_admission;
 mod build;
 pub mod crd;
 mod flux;
@@ -137,6 +138,11 @@ pub struct Explanation {
     /// in the order they report them; empty when the TrainJob is admitted. Nothing is created
     /// when it is not empty.
     pub rejected: Vec<Rejection>,
+    /// When `rejected` is empty: errors that come after the API server and the webhook admitted
+    /// the TrainJob (a negative count, explain::after_admission), each saying what refuses it and
+    /// when. The TrainJob exists, but what it asks for does not run: nothing is shown as created.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fails_after_admission: Vec<Rejection>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -312,6 +318,7 @@ pub fn explain(input: Input, release: Release) -> Explanation {
             managed_by: None,
             shipped_runtime: None,
             rejected: vec![],
+            fails_after_admission: vec![],
         },
         // The controller's reconcile error (the webhook let it through): shown the same way.
         Err(rejected) => Explanation::rejected(trainer, vec![rejected]),
@@ -358,6 +365,27 @@ impl Explanation {
             managed_by: None,
             shipped_runtime: None,
             rejected,
+            fails_after_admission: vec![],
+        }
+    }
+
+    /// `self` with the negative counts taken out before it was judged: those a webhook refuses
+    /// join `rejected`; those admitted, when nothing else is refused, are the answer.
+    fn with_negative_counts(self, counts: after_admission::NegativeCounts) -> Explanation {
+        let shipped_runtime = self.shipped_runtime.clone();
+        if !counts.refused.is_empty() {
+            let mut rejected = self.rejected;
+            rejected.extend(counts.refused);
+            return Explanation { shipped_runtime, ..Explanation::rejected(self.trainer, rejected) };
+        }
+        // Another controller's TrainJob (managedBy): this one builds nothing that could fail.
+        if !self.rejected.is_empty() || counts.later.is_empty() || self.managed_by.is_some() {
+            return self;
+        }
+        Explanation {
+            shipped_runtime,
+            fails_after_admission: counts.later,
+            ..Explanation::rejected(self.trainer, vec![])
         }
     }
 

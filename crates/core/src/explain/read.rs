@@ -1,6 +1,7 @@
 //! A user's own manifests: YAML text holding one TrainJob and the runtime it references, read
 //! into the typed models plus the per-replicatedJob counts those models drop.
 
+use super::after_admission::NegativeCounts;
 use super::memo::Memo;
 use super::{Input, JobCounts, Legacy, Release, Written};
 use crate::model::v2::{TrainJob, TrainingRuntime};
@@ -255,9 +256,28 @@ pub fn explain_text(text: &str, release: Release) -> Result<super::Explanation, 
 }
 
 /// `explain_text` for documents already read (by [`trees`]).
-pub fn explain_trees(trees: Vec<Json>, release: Release) -> Result<super::Explanation, String> {
+pub fn explain_trees(mut trees: Vec<Json>, release: Release) -> Result<super::Explanation, String> {
+    let counts = negative_counts(&mut trees, release);
     let docs = from_trees(trees, release)?;
-    Ok(super::Explanation { shipped_runtime: docs.shipped_runtime.clone(), ..super::explain(docs.input(), release) })
+    let explanation =
+        super::Explanation { shipped_runtime: docs.shipped_runtime.clone(), ..super::explain(docs.input(), release) };
+    Ok(explanation.with_negative_counts(counts))
+}
+
+/// The negative counts of the one TrainJob of `trees` and of the runtime it references, taken out
+/// (explain::after_admission). Nothing when the trees hold no single TrainJob: reading them
+/// says so.
+fn negative_counts(trees: &mut [Json], release: Release) -> NegativeCounts {
+    let is = |t: &Json, kinds: &[&str]| t.get("kind").and_then(Json::as_str).is_some_and(|k| kinds.contains(&k));
+    let jobs: Vec<usize> = (0..trees.len()).filter(|&i| is(&trees[i], &["TrainJob"])).collect();
+    let [j] = jobs[..] else { return NegativeCounts::default() };
+    let runtimes: Vec<&Json> = trees.iter().filter(|t| is(t, &["TrainingRuntime", "ClusterTrainingRuntime"])).collect();
+    let target = referenced(&trees[j], &runtimes).ok().map(|r| r as *const Json);
+    let r = trees.iter().position(|t| target.is_some_and(|p| std::ptr::eq(t, p)));
+    let mut job = std::mem::take(&mut trees[j]);
+    let counts = NegativeCounts::take(Some(&mut job), r.map(|r| &mut trees[r]), release);
+    trees[j] = job;
+    counts
 }
 
 /// One TrainJob of an input, judged by `release` with the runtime it references: the one of
@@ -267,22 +287,26 @@ pub fn explain_trees(trees: Vec<Json>, release: Release) -> Result<super::Explan
 /// what the controller creates. `explain` and `validate` both judge TrainJobs with this.
 pub fn judge(job: &Json, runtimes: &[&Json], release: Release) -> super::Explanation {
     let trainer = release.tag.to_string();
-    let job = crate::model::without_nulls(job);
-    let (runtime, shipped_runtime) = match runtime_of(&job, runtimes, release) {
+    let mut job = crate::model::without_nulls(job);
+    let (mut runtime, shipped_runtime) = match runtime_of(&job, runtimes, release) {
         Ok(found) => found,
         Err(reason) => {
             let missing = super::Rejection { field: "spec.runtimeRef".into(), reason };
             return super::Explanation::rejected(trainer, vec![missing]);
         }
     };
-    match from_refs(&[&job, &runtime], release) {
+    // The runtime is copied only when it holds a negative count.
+    let runtime_negative = super::after_admission::runtime_has_negative(&runtime);
+    let counts = NegativeCounts::take(Some(&mut job), runtime_negative.then(|| runtime.to_mut()), release);
+    let explanation = match from_refs(&[&job, &runtime], release) {
         Ok(docs) => super::Explanation { shipped_runtime, ..super::explain(docs.input(), release) },
         Err(e) => {
             let runtime = crate::model::without_nulls(&runtime);
             let decoding = decoding_errors(&job, &runtime, release, e);
             super::Explanation::rejected(trainer, super::validate::check_unreadable(&job, &runtime, release, decoding))
         }
-    }
+    };
+    explanation.with_negative_counts(counts)
 }
 
 /// The most values of a wrong type reported for one TrainJob and its runtime.
