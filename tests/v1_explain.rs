@@ -166,6 +166,7 @@ metadata: {name: mnist, namespace: team}
 spec:
   pytorchReplicaSpecs:
     Master:
+      replicas: 1
       template: {spec: {containers: [{name: pytorch, image: img}]}}
     Worker:
       replicas: 2
@@ -207,11 +208,15 @@ spec:
     Worker: {replicas: 2, template: {spec: {containers: [{name: xgboost, image: i}]}}}
 "#;
     let e = explain_text(no_port).unwrap().unwrap();
-    let reason = e.rejected.first().expect("refused").reason.clone();
+    let refused = e.rejected.first().expect("refused").clone();
     // The same JSON shape as V2's explain: `rejected` is the list of every error.
     let json = serde_json::to_value(&e).unwrap();
     assert_eq!(json["rejected"].as_array().map(Vec::len), Some(1), "{json}");
-    assert!(reason.contains("Master"), "{reason}");
+    // The webhook's words (xgboostjob_webhook.go:136-138 at training-operator v1.9.0).
+    assert_eq!(
+        (refused.field.as_str(), refused.reason.as_str()),
+        ("spec.xgbReplicaSpecs[Master]", "Required value: must be present")
+    );
     assert!(explain_text("kind: TrainJob\napiVersion: trainer.kubeflow.org/v1alpha1\n").is_none());
     let two = format!("{no_port}---{no_port}");
     assert!(explain_text(&two).unwrap().unwrap_err().contains("one at a time"));

@@ -15,6 +15,7 @@ mod mpi_v2beta1;
 mod paddle;
 mod pytorch;
 mod tensorflow;
+mod webhook;
 mod xgboost_jax;
 
 use super::{ContainerView, EnvValue, Object, Rejection};
@@ -371,6 +372,11 @@ pub fn explain(doc: &Json) -> V1Explanation {
     if !unknown.is_empty() {
         return V1Explanation { rejected: unknown, ..refused("", String::new()) };
     }
+    // The API server's schema and the webhook (`check`): a refusal names its fields.
+    let refusals = check(doc);
+    if !refusals.is_empty() {
+        return V1Explanation { rejected: refusals, ..refused("", String::new()) };
+    }
     match operate(doc) {
         Ok(op) => view(&op),
         Err(reason) => refused("spec", reason),
@@ -523,16 +529,52 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     // Every value the reading refuses, not only the first: each is taken out and the job read
     // again (as explain::read does for a TrainJob), until it reads or a refusal names nothing
     // to take out, or names a field already refused (the webhook's check of a count).
+    let mut read_errors: Vec<Rejection> = Vec::new();
     let mut job = doc.clone();
     while let Err(e) = read(&job) {
         let error = field_error(&e);
-        if out.iter().any(|r: &Rejection| r.field == error.field) || out.len() >= MAX_ERRORS {
+        if read_errors.iter().any(|r: &Rejection| r.field == error.field) || read_errors.len() >= MAX_ERRORS {
             break;
         }
         let removed = super::read::remove_at(&mut job, &error.field);
-        out.push(error);
+        read_errors.push(error);
         if !removed {
             break;
+        }
+    }
+    // The webhook runs once the schema admits the job: its errors, unless the reading found one
+    // the webhook does not name (a value of the wrong type, which the API server refuses first).
+    let webhook = webhook::refusals(doc);
+    let named = |r: &Rejection| webhook.iter().any(|w| dotted(&w.field) == dotted(&r.field));
+    if webhook.is_empty() || read_errors.iter().any(|r| !named(r)) {
+        out.extend(read_errors);
+    } else {
+        out.extend(webhook);
+    }
+    out
+}
+
+/// A field path with its map keys written as the schema's errors write them (`x[Worker].y` as
+/// `x.Worker.y`), to compare the webhook's paths with the reader's.
+fn dotted(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut key = String::new();
+    let mut in_key = false;
+    for ch in path.chars() {
+        match (ch, in_key) {
+            ('[', false) => in_key = true,
+            (']', true) => {
+                in_key = false;
+                if key.parse::<usize>().is_ok() {
+                    out.push_str(&format!("[{key}]"));
+                } else {
+                    out.push('.');
+                    out.push_str(&key);
+                }
+                key.clear();
+            }
+            (c, true) => key.push(c),
+            (c, false) => out.push(c),
         }
     }
     out
