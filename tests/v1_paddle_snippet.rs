@@ -7,13 +7,14 @@
 //! read that, not a RANK no pod has.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use explorer_core::explain::env_text;
 use explorer_core::explain::v1::operate;
 use explorer_core::selection::{ParamKey, Selection};
 use explorer_core::snippets::workload::function_body;
 use explorer_core::snippets::{render, Api, Language};
 use explorer_data::catalog::{Framework, Persona};
-use std::process::Command;
 
 /// The kubelet's expansion of `$(NAME)` to a variable declared before it.
 fn expand(value: &str, earlier: &[(String, String)]) -> String {
@@ -44,15 +45,8 @@ fn run_per_pod(nodes: &str) -> Vec<String> {
             };
             env.push((e.name.clone(), text));
         }
-        let mut cmd = Command::new("python3");
-        cmd.arg("-c").arg(&body).env_remove("RANK");
-        for name in ["PADDLE_MASTER", "PADDLE_NNODES", "PADDLE_JOB_ID", "PADDLE_TRAINER_ID"] {
-            cmd.env_remove(name);
-        }
-        cmd.envs(env.iter().map(|(k, v)| (k, v)));
-        let run = cmd.output().unwrap();
-        assert!(run.status.success(), "{body}\n{}", String::from_utf8_lossy(&run.stderr));
-        out.push(String::from_utf8(run.stdout).unwrap().trim().to_string());
+        let unset = ["RANK", "PADDLE_MASTER", "PADDLE_NNODES", "PADDLE_JOB_ID", "PADDLE_TRAINER_ID"];
+        out.push(common::python_stdout(&body, env.iter().map(|(k, v)| (k.as_str(), v.clone())), &unset));
     }
     out
 }
