@@ -517,6 +517,14 @@ fn a_queued_job_becomes_a_suspended_trainjob() {
                     continue;
                 }
                 assert_eq!(object.pointer("/spec/suspend"), Some(&Value::Bool(true)), "{file}: {object:#}");
+                let Outcome::Written { report, .. } = &doc.outcome else { unreachable!("it wrote a TrainJob") };
+                // Said where it comes from: the job's own runPolicy.suspend (28), else the label.
+                let (from, says) = match doc.source.as_ref().and_then(|s| s.pointer("/spec/runPolicy/suspend")) {
+                    Some(_) => ("spec.runPolicy.suspend", ""),
+                    None => ("metadata.labels.kueue.x-k8s.io/queue-name", "spec.suspend: true"),
+                };
+                let entry = report.iter().find(|e| e.from == from);
+                assert!(entry.is_some_and(|e| e.note.contains(says)), "{file}: {entry:?}");
                 queued.push(file.clone());
             }
         }

@@ -17,8 +17,8 @@ impl Conversion<'_> {
             let label = format!("metadata.labels.{QUEUE_LABEL}");
             if let (Some(true), Some(e)) = (spec.suspend, self.report.entries.iter_mut().find(|e| e.from == label)) {
                 e.note.push_str(
-                    "; the TrainJob is written with spec.suspend: true, which Kueue sets to false when it admits it \
-                     (Kueue suspended the queued V1 job the same way when it was created)",
+                    "; the TrainJob is written with spec.suspend: true, as Kueue suspended the queued V1 job when \
+                     it was created, and Kueue sets it to false when it admits the job",
                 );
             }
         }
