@@ -100,3 +100,21 @@ fn the_v2_pane_is_what_migrate_writes_for_the_v1_pane() {
     }
     assert!(compared >= 2 * 2 * 5 * RELEASES.len(), "{compared}");
 }
+
+/// A queued TensorFlow or PaddlePaddle TrainJob is created suspended, as the PyTorch one is
+/// (snippets/trainjob.rs): Kueue admits it by setting `suspend` to false.
+#[test]
+fn a_queued_trainjob_pane_is_suspended_as_for_every_framework() {
+    let mut queued = 0;
+    for sel in spread().into_iter().filter(|s| s.queue().is_some() && s.persona == Persona::DataScientist) {
+        let view = render(&sel);
+        let pane = view.v2.snippets.iter().find(|s| s.language == Language::Yaml).expect("a YAML block");
+        assert!(pane.code.contains("kueue.x-k8s.io/queue-name"), "{}", pane.code);
+        assert!(pane.code.contains("\n  suspend: true\n"), "{sel:?}\n{}", pane.code);
+        let mut torch = sel.clone();
+        torch.framework = Framework::PyTorch;
+        assert!(render(&torch).v2.snippets.iter().any(|s| s.code.contains("\n  suspend: true\n")), "{torch:?}");
+        queued += 1;
+    }
+    assert!(queued >= 2 * RELEASES.len(), "{queued}");
+}

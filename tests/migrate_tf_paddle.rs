@@ -108,7 +108,16 @@ fn jobs() -> Vec<(String, String)> {
     for d in documents(FIXTURES) {
         out.push((d["metadata"]["name"].as_str().unwrap().to_string(), serde_yaml::to_string(&d).unwrap()));
     }
-    assert!(out.len() >= 6, "{} jobs", out.len());
+    // The jobs tests/python/run_training.py trains on both sides (MultiWorkerMirroredStrategy,
+    // parameter servers, Paddle collective and PS mode).
+    let harness = common::workspace_root().join("tests/python/jobs");
+    let mut files: Vec<_> = std::fs::read_dir(&harness).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        out.push((name, std::fs::read_to_string(&path).unwrap()));
+    }
+    assert!(out.len() >= 10, "{} jobs", out.len());
     out
 }
 

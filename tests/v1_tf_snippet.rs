@@ -3,12 +3,13 @@
 //! worker must find its own index (v1.9 sets TF_CONFIG on a TFJob's pods, never RANK).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use explorer_core::explain::env_text;
 use explorer_core::explain::v1::operate;
 use explorer_core::selection::{ParamKey, Selection};
 use explorer_core::snippets::{render, Language};
 use explorer_data::catalog::{Framework, Persona};
-use std::process::Command;
 
 /// The body of `def train():` in the pane's Python, dedented.
 fn train_body(code: &str) -> String {
@@ -31,14 +32,8 @@ fn run_per_pod(nodes: &str) -> Vec<String> {
     for role in &op.roles {
         for pod in &role.pods {
             let c = pod.spec.containers.iter().find(|c| c.name == "tensorflow").unwrap();
-            let mut cmd = Command::new("python3");
-            cmd.arg("-c").arg(&body).env_remove("TF_CONFIG").env_remove("RANK");
-            for e in &c.env {
-                cmd.env(&e.name, env_text(e));
-            }
-            let run = cmd.output().unwrap();
-            assert!(run.status.success(), "{body}\n{}", String::from_utf8_lossy(&run.stderr));
-            out.push(String::from_utf8(run.stdout).unwrap().trim().to_string());
+            let env = c.env.iter().map(|e| (e.name.as_str(), env_text(e)));
+            out.push(common::python_stdout(&body, env, &["TF_CONFIG", "RANK"]));
         }
     }
     out

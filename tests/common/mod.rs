@@ -307,3 +307,20 @@ pub(crate) fn selection_spread() -> Vec<Selection> {
 pub(crate) fn emitted_tree<T: explorer_core::model::ToTree>(model: &T) -> serde_json::Value {
     serde_json::to_value(model.to_tree()).expect("a tree serializes to JSON")
 }
+
+/// What `python3 -c body` prints, trimmed, with `env` set and the `unset` names taken from the
+/// test's own env: one pod's run of a pane's training function (tests/v1_*_snippet.rs).
+pub(crate) fn python_stdout<'a>(
+    body: &str,
+    env: impl IntoIterator<Item = (&'a str, String)>,
+    unset: &[&str],
+) -> String {
+    let mut cmd = std::process::Command::new("python3");
+    cmd.arg("-c").arg(body);
+    for name in unset {
+        cmd.env_remove(name);
+    }
+    let run = cmd.envs(env).output().unwrap();
+    assert!(run.status.success(), "{body}\n{}", String::from_utf8_lossy(&run.stderr));
+    String::from_utf8(run.stdout).unwrap().trim().to_string()
+}

@@ -26,7 +26,10 @@ TrainJob and plain-ML runtime, `explain` gives each pod's command and env (TF_CO
 $(JOB_COMPLETION_INDEX), as the kubelet does here), and the same script trains with
 MultiWorkerMirroredStrategy under V2's env and under V1's (`explain` of the TFJob: the
 operator's TF_CONFIG, per pod); each pod gets a network namespace of its own, since every
-TensorFlow task listens on port 2222. Debian's torch 1.13 needs one mend under Python 3.11, made on the harness's
+TensorFlow task listens on port 2222. The same for the parameter-server TFJob (tfjob-ps.yaml: 1 PS
+and 2 Workers, between-graph replication under tf.compat.v1), the collective PaddleJob and the
+parameter-server PaddleJob (paddlejob-ps.yaml: launch's PS mode; PyPI's CPU build has no PS
+runtime, see PADDLE_PS_SCRIPT); each migrated job's V1 side must train the weights its V2 side did. Debian's torch 1.13 needs one mend under Python 3.11, made on the harness's
 PYTHONPATH (mend/sitecustomize.py), never in a pane.
 
 Passing: every process exits 0, and each prints one line from a step the harness adds to the
@@ -220,6 +223,122 @@ total = paddle.to_tensor([rank + 1.0])
 dist.all_reduce(total)
 weights = " ".join(f"{v:.6f}" for p in model.parameters() for v in p.numpy().ravel())
 print(f"ONE-JOB rank={rank} world={world} sum={float(total.numpy()[0]):g} weights={weights}", flush=True)
+"""
+
+# The parameter-server TFJob's script (tests/python/jobs/tfjob-ps.yaml: 1 PS, 2 Workers, no Chief).
+# Between-graph replication under tf.compat.v1, the way such a job trains: TensorFlow 2.21's
+# tf.distribute.experimental.ParameterServerStrategy needs a coordinator task named "chief"
+# apart from the workers (parameter_server_strategy_v2.py, _connect_to_cluster(coordinator_name=
+# "chief")), which this job shape has not. Every task (the PS too) checks that TF_CONFIG names
+# it where its pod is, joins one cluster and adds rank + 1 to a sum held on the PS; each worker
+# takes the gradient of its own data at the initial weights, then all apply them to the PS's
+# weights (one synchronous step); every task prints what it reads back from the PS, and the
+# cluster it was given. The PS stays up until every task has read.
+TENSORFLOW_PS_SCRIPT = """
+# run_training.py: parameter servers from TF_CONFIG, one step of a tiny model.
+import json
+import os
+import socket
+import time
+
+import numpy as np
+import tensorflow as tf
+
+config = json.loads(os.environ["TF_CONFIG"])
+task, cluster = config["task"], config["cluster"]
+me = cluster[task["type"]][task["index"]]
+assert me.split(".")[0] == socket.gethostname(), f"TF_CONFIG says {me}, this pod is {socket.gethostname()}"
+tasks = [(t, i) for t in sorted(cluster) for i in range(len(cluster[t]))]
+rank, workers = tasks.index((task["type"], task["index"])), len(cluster["worker"])
+tf.compat.v1.disable_eager_execution()
+server = tf.distribute.Server(tf.train.ClusterSpec(cluster), job_name=task["type"], task_index=task["index"])
+with tf.device("/job:ps/task:0"):
+    zeros = tf.compat.v1.zeros_initializer()
+    w = tf.compat.v1.get_variable("w", [4, 1], initializer=zeros)
+    total, joined, stepped, left = (tf.compat.v1.get_variable(n, [], initializer=zeros)
+                                    for n in ("total", "joined", "stepped", "left"))
+data = np.random.default_rng(rank)
+x = tf.constant(data.normal(size=(8, 4)).astype("float32"))
+y = tf.constant(data.normal(size=(8, 1)).astype("float32"))
+grad = tf.gradients(tf.reduce_mean((tf.matmul(x, w) - y) ** 2), w)[0]
+update = tf.compat.v1.placeholder(tf.float32, [4, 1])
+apply = w.assign_sub(0.1 * update)
+session = tf.compat.v1.Session(server.target)
+
+
+def wait_for(condition):
+    while not condition():
+        time.sleep(0.05)
+
+
+# Without a Chief replica the first worker is the chief: it initializes the PS's variables.
+if task["type"] == "worker" and task["index"] == 0:
+    session.run(tf.compat.v1.global_variables_initializer())
+wait_for(lambda: len(session.run(tf.compat.v1.report_uninitialized_variables())) == 0)
+# A worker takes its gradient at the initial weights before it joins, and applies it once every
+# task has joined: one synchronous step, whatever the order the tasks run in.
+g = session.run(grad) if task["type"] == "worker" else None
+session.run([total.assign_add(rank + 1.0), joined.assign_add(1.0)])
+if g is not None:
+    wait_for(lambda: session.run(joined) == len(tasks))
+    session.run(apply, {update: g})
+    session.run(stepped.assign_add(1.0))
+wait_for(lambda: session.run(stepped) == workers and session.run(joined) == len(tasks))
+weights = " ".join(f"{v:.6f}" for v in session.run(w).ravel())
+print(f"ONE-JOB rank={rank} world={len(tasks)} sum={session.run(total):g} weights={weights} "
+      f"cluster={json.dumps(cluster, sort_keys=True, separators=(',', ':'))}", flush=True)
+session.run(left.assign_add(1.0))
+if task["type"] == "ps":
+    # The variables live here: the PS stays until every task has read them.
+    wait_for(lambda: session.run(left) == len(tasks))
+"""
+
+# The parameter-server PaddleJob's script (tests/python/jobs/paddlejob-ps.yaml: a Master, two
+# Workers). What it proves is the contract: v1.9's PADDLE_MASTER, PADDLE_NNODES and
+# PADDLE_SERVER_NUM or PADDLE_TRAINER_NUM put paddle.distributed.launch in PS mode, every pod
+# meets the others at the Master, and launch gives each process its role, its index and the same
+# server and trainer endpoints (PaddlePaddle 3.3.1's launch runs a server and a trainer in every
+# pod: ps.py takes `server_num or 1` and `trainer_num or 1`). The PS runtime itself cannot run
+# here: PyPI's paddlepaddle 3.3.1 (CPU) is built without PSCore, so fleet's
+# distributed_optimizer(...).minimize fails with "ImportError: cannot import name 'CommContext'
+# from 'paddle.base.libpaddle'" (FLAGS_enable_pir_api=0; under the default PIR, "TypeError:
+# clone(): incompatible function arguments" first), and paddle.base.core has no
+# DistFleetWrapper, which fleet.init_server/init_worker build. So the trainers take their step
+# over the group launch formed for them (fleet.util's gloo "worker" world). launch shows only
+# a pod's first process (its server) on the pod's output: the server prints its pod's trainer's line.
+PADDLE_PS_SCRIPT = """
+# run_training.py: paddle.distributed.launch's PS mode from the PaddleJob's contract, one step.
+import os
+import time
+
+import numpy as np
+import paddle
+import paddle.distributed.fleet as fleet
+
+paddle.enable_static()  # PS mode is static-graph: fleet.init then forms no collective group.
+fleet.init()  # The PS role maker, from the roles and endpoints paddle.distributed.launch set.
+servers = os.environ["PADDLE_PSERVERS_IP_PORT_LIST"].split(",")
+trainers = os.environ["PADDLE_TRAINER_ENDPOINTS"].split(",")
+pods = int(os.environ["PADDLE_NNODES"])
+assert len(servers) == len(trainers) == pods, f"{pods} pods, servers {servers}, trainers {trainers}"
+handoff = "one-job.txt"
+if fleet.is_worker():
+    rank, world = fleet.worker_index(), fleet.worker_num()
+    data = np.random.default_rng(rank)
+    x, y = data.normal(size=(8, 4)), data.normal(size=(8, 1))
+    # The mean gradient at zero weights, one SGD step: the same weights in every trainer.
+    weights = -0.1 * fleet.util.all_reduce(2 * x.T @ -y / 8, "sum", "worker") / world
+    total = fleet.util.all_reduce(np.array([rank + 1.0]), "sum", "worker")
+    line = (f"ONE-JOB rank={rank} world={world} sum={total[0]:g} "
+            f"weights={' '.join(f'{v:.6f}' for v in weights.ravel())} cluster=servers={servers} trainers={trainers}")
+    with open(handoff + ".tmp", "w") as f:
+        f.write(line)
+    os.rename(handoff + ".tmp", handoff)
+else:
+    while not os.path.exists(handoff):
+        time.sleep(0.1)
+    with open(handoff) as f:
+        print(f.read(), flush=True)
 """
 
 # Frameworks whose case runs a whole script of the harness's, not a pane's function.
@@ -605,8 +724,11 @@ def inside(workdir):
 
 
 class Case:
-    def __init__(self, label, framework, pods, code, hostfile=None):
+    def __init__(self, label, framework, pods, code, hostfile=None, agrees_with=None):
         self.label, self.framework, self.pods, self.code, self.hostfile = label, framework, pods, code, hostfile
+        # The label of a case run before this one whose step must train the same weights (a
+        # migrated job's V1 side and its V2 side).
+        self.agrees_with = agrees_with
 
     def run(self, workdir, code=None):
         return run_case(self.label, self.framework, self.pods, code or self.code, workdir, self.hostfile)
@@ -669,8 +791,9 @@ def v1_cases(args, newest):
     return cases, skipped
 
 
-# The migrated TFJob and PaddleJob: (framework, file under tests/python/jobs).
-MIGRATED = (("tensorflow", "tfjob-mwms.yaml"), ("paddle", "paddlejob-collective.yaml"))
+# The migrated TFJobs and PaddleJob: (framework, file under tests/python/jobs, the script each pod runs).
+MIGRATED = (("tensorflow", "tfjob-mwms.yaml", TENSORFLOW_SCRIPT), ("tensorflow", "tfjob-ps.yaml", TENSORFLOW_PS_SCRIPT),
+            ("paddle", "paddlejob-collective.yaml", PADDLE_SCRIPT), ("paddle", "paddlejob-ps.yaml", PADDLE_PS_SCRIPT))
 
 
 def migrated_cases(args, newest):
@@ -680,7 +803,7 @@ def migrated_cases(args, newest):
     import yaml
 
     cases = []
-    for framework, file in MIGRATED:
+    for framework, file, code in MIGRATED:
         if args.frameworks and framework not in args.frameworks:
             continue
         path = HERE / "jobs" / file
@@ -697,16 +820,17 @@ def migrated_cases(args, newest):
         if explanation.get("rejected"):
             raise SystemExit(f"{file}: the explanation is a rejection: {explanation['rejected']}")
         pods, _ = v2_pods(explanation)
-        cases.append(Case(f"{newest} v2 {framework} (migrated {kind})", framework, pods, SCRIPTS[framework]))
+        name = job["metadata"]["name"]
+        cases.append(Case(f"{newest} v2 {framework} (migrated {kind} {name})", framework, pods, code))
         v1 = v1_pods(explorer(args, "explain", str(path), "--format", "json"), namespace)
-        cases.append(Case(f"v1 {framework} ({kind})", framework, v1, SCRIPTS[framework]))
+        cases.append(Case(f"v1 {framework} ({kind} {name})", framework, v1, code, agrees_with=cases[-1].label))
     return cases
 
 
 def run(cases, workroot):
     """Runs each case; a case whose processes are another's (same script, commands and env:
     releases whose controller sets the same) takes that one's result."""
-    failed, done = 0, {}
+    failed, done, trained = 0, {}, {}
     for n, case in enumerate(cases):
         if case.key() in done:
             same, problems = done[case.key()]
@@ -720,6 +844,14 @@ def run(cases, workroot):
             continue
         started = time.monotonic()
         problems, outputs = case.run(workroot / f"case-{n}")
+        # The weights a passing case trained (without the PS scripts' cluster, which names each
+        # side's hosts), against those of the case it must agree with, if that one passed.
+        weights = {w.split(" cluster=")[0] for _, out in outputs for *_, w in LINE.findall(out)}
+        twin = trained.get(case.agrees_with)
+        if not problems and twin is not None and twin != weights:
+            problems.append(f"trained {sorted(weights)}, but {case.agrees_with} trained {sorted(twin)}")
+        if not problems:
+            trained[case.label] = weights
         done[case.key()] = (case.label, problems)
         print(f"{'FAIL' if problems else 'ok  '} {case.label}: {len(case.pods)} pods "
               f"({time.monotonic() - started:.0f} s)")

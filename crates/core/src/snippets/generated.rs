@@ -4,6 +4,7 @@
 //! the real conversion on every such V1 pane and requires the same objects, line for line.
 
 use super::runtimes;
+use super::trainjob;
 use super::v1_jobs::v1_job_for;
 use crate::model::pod::{Container, ContainerPort};
 use crate::model::v1::V1Job;
@@ -101,7 +102,13 @@ fn objects_from(job: &V1Job, kind: V1Kind, base: TrainingRuntime) -> Option<(Tra
         api_group: None,
         kind: Some(RuntimeScope::Namespaced.kind().into()),
     };
-    let spec = TrainJobSpec { runtime_ref, trainer: Some(trainer), ..Default::default() };
+    let queue = job.metadata.labels.get(trainjob::QUEUE_LABEL).map(String::as_str);
+    let spec = TrainJobSpec {
+        runtime_ref,
+        suspend: trainjob::suspended_when_queued(queue),
+        trainer: Some(trainer),
+        ..Default::default()
+    };
     let trainjob =
         TrainJob { api_version: API_VERSION.into(), kind: "TrainJob".into(), metadata: job.metadata.clone(), spec };
     Some((rt, trainjob))

@@ -9,6 +9,14 @@ use crate::tree;
 use explorer_data::catalog::Framework;
 
 pub(crate) const QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
+
+/// `spec.suspend` of a TrainJob whose queue label is `queue`: a queued TrainJob is created
+/// suspended, and Kueue admits it by setting `suspend` to false (Trainer's Kueue example creates
+/// it so: v2.3.0:examples/yaml/03-kueue-integration.yaml, FACTS.md). The panes and `migrate`
+/// (every V1 kind, TFJob and PaddleJob included) both write it from here.
+pub(crate) fn suspended_when_queued(queue: Option<&str>) -> Option<bool> {
+    queue.map(|_| true)
+}
 /// The Secret the snippets read the Hugging Face token from. Tokens never go into YAML.
 pub(crate) const HF_SECRET: &str = "hf-token";
 
@@ -39,12 +47,7 @@ pub fn trainjob_for(sel: &Selection) -> Option<TrainJob> {
         // ClusterTrainingRuntime is the default kind; only the namespaced variant needs saying.
         kind: (sel.scope == RuntimeScope::Namespaced).then(|| RuntimeScope::Namespaced.kind().into()),
     };
-    let mut spec = TrainJobSpec {
-        runtime_ref,
-        // Kueue admits a queued TrainJob by flipping `suspend` to false.
-        suspend: sel.queue().map(|_| true),
-        ..Default::default()
-    };
+    let mut spec = TrainJobSpec { runtime_ref, suspend: suspended_when_queued(sel.queue()), ..Default::default() };
     if sel.framework == Framework::TorchTune {
         spec.initializer = Some(llm_initializer(sel));
         spec.trainer = Some(Trainer {

@@ -57,8 +57,9 @@ pub(crate) fn slots_per_node(sel: &Selection) -> u32 {
 /// The body of the training function passed to the SDKs (`CustomTrainer(func=...)` in V2,
 /// `create_job(train_func=...)` in V1). Lines are indented by the caller.
 /// tests/python/run_training.py runs each V2 function (and the V1 PyTorch one) on two local
-/// processes with the env the controller gives each pod.
-pub(crate) fn function_body(sel: &Selection, api: Api) -> Vec<String> {
+/// processes with the env the controller gives each pod; tests/v1_tf_snippet.rs and
+/// tests/v1_paddle_snippet.rs run the V1 TensorFlow and PaddlePaddle ones once per pod.
+pub fn function_body(sel: &Selection, api: Api) -> Vec<String> {
     let gpu = sel.gpus() > 0;
     let lines: Vec<&str> = match sel.framework {
         Framework::PyTorch => vec![
@@ -163,7 +164,21 @@ pub(crate) fn function_body(sel: &Selection, api: Api) -> Vec<String> {
             "print(\"task\", task.get(\"type\", \"worker\"), task.get(\"index\", 0))",
             "# ... your training code ...",
         ],
-        Framework::Mpi | Framework::TorchTune | Framework::Paddle => {
+        // Training Operator v1.9 gives a PaddleJob's pods no rank: PADDLE_JOB_ID, PADDLE_NNODES
+        // and PADDLE_MASTER, where the pods meet (the first pod's own address there, the first
+        // pod's Service elsewhere; v1.9.0:pkg/controller.v1/paddlepaddle/envvar.go:65-124).
+        // paddle.distributed.launch meets the others there and gives each process its rank
+        // (PADDLE_TRAINER_ID); plain_ml keeps the same variables for V2.
+        Framework::Paddle => vec![
+            "import os",
+            "",
+            "# The operator sets no rank: paddle.distributed.launch meets the other pods at",
+            "# PADDLE_MASTER and gives each process its own (PADDLE_TRAINER_ID).",
+            "master = os.environ[\"PADDLE_MASTER\"]",
+            "print(\"job\", os.environ[\"PADDLE_JOB_ID\"], \"nodes\", os.environ[\"PADDLE_NNODES\"], \"master\", master)",
+            "# ... your training code ...",
+        ],
+        Framework::Mpi | Framework::TorchTune => {
             vec!["import os", "", "print(\"rank\", os.environ.get(\"RANK\", \"0\"))", "# ... your training code ..."]
         }
     };

@@ -1,6 +1,7 @@
 //! The TrainJob's metadata: name, namespace, labels, annotations.
 
 use super::*;
+use crate::snippets::trainjob::QUEUE_LABEL;
 
 impl Conversion<'_> {
     /// The TrainJob's metadata: name (made a valid RFC 1035 label if needed), namespace,
@@ -23,7 +24,7 @@ impl Conversion<'_> {
         // Taken, not copied (a job can have 150,000 labels): the TrainJob's metadata is built once.
         meta.labels = std::mem::take(&mut self.meta.labels);
         for key in meta.labels.keys() {
-            let note = if key == "kueue.x-k8s.io/queue-name" { "Kueue reads the same label on a TrainJob" } else { "" };
+            let note = if key == QUEUE_LABEL { "Kueue reads the same label on a TrainJob" } else { "" };
             let path = format!("metadata.labels.{key}");
             self.report.mapped(path.clone(), path, note);
         }

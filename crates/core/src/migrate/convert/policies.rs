@@ -2,11 +2,29 @@
 
 use super::*;
 use crate::release_changes::Subject;
+use crate::snippets::trainjob::{suspended_when_queued, QUEUE_LABEL};
 use explorer_data::releases::NumProcPerNode;
 
 impl Conversion<'_> {
-    /// runPolicy fields that have a V2 home go to the TrainJob; the rest are reported.
-    pub(super) fn run_policy(&mut self, spec: &mut TrainJobSpec) {
+    /// runPolicy fields that have a V2 home go to the TrainJob; the rest are reported. A job
+    /// queued for Kueue (`meta` is the TrainJob's, with the V1 labels) is written suspended
+    /// unless runPolicy says otherwise, as the panes write a queued TrainJob.
+    pub(super) fn run_policy(&mut self, meta: &ObjectMeta, spec: &mut TrainJobSpec) {
+        self.run_policy_fields(spec);
+        let queue = meta.labels.get(QUEUE_LABEL).map(String::as_str);
+        if spec.suspend.is_none() {
+            spec.suspend = suspended_when_queued(queue);
+            let label = format!("metadata.labels.{QUEUE_LABEL}");
+            if let (Some(true), Some(e)) = (spec.suspend, self.report.entries.iter_mut().find(|e| e.from == label)) {
+                e.note.push_str(
+                    "; the TrainJob is written with spec.suspend: true, as Kueue suspended the queued V1 job when \
+                     it was created, and Kueue sets it to false when it admits the job",
+                );
+            }
+        }
+    }
+
+    fn run_policy_fields(&mut self, spec: &mut TrainJobSpec) {
         let base = "spec.runPolicy";
         let Some(policy) = self.spec().get("runPolicy").and_then(Value::as_object).cloned() else { return };
         for (key, value) in policy {

@@ -47,7 +47,7 @@ impl Conversion<'_> {
             runtime_ref: RuntimeRef { name: runtime_name.into(), api_group: None, kind: None },
             ..Default::default()
         };
-        self.run_policy(&mut spec);
+        self.run_policy(&meta, &mut spec);
 
         let trainer_rep = &self.replicas[trainer_type];
         let (trainer_path, main_idx) =
