@@ -154,8 +154,8 @@ fn the_report_states_every_pod_difference_with_its_reason() {
 }
 
 /// The widget's "What changes for your pods" (the converter module's HTML): each V1 role has its
-/// heading, every difference its reason, and the variables V2 replaces sit in a table with the
-/// V1 value, what V2 sets instead and how they relate.
+/// heading, every difference its reason, and the variables V2 replaces (which its pods lack) sit
+/// in a table with the V1 value, what V2 sets instead and how they relate.
 #[test]
 fn the_pods_view_shows_each_role_every_reason_and_the_env_renames_as_a_table() {
     let text = std::fs::read_to_string(real_v1_dir().join("14-coreweave-imagenet-pytorchjob.yaml")).unwrap();
@@ -176,10 +176,13 @@ fn the_pods_view_shows_each_role_every_reason_and_the_env_renames_as_a_table() {
     for d in c.differences.iter().filter(|d| d.rename.is_none()) {
         assert!(html.contains(&escaped(d.reason.as_deref().unwrap())), "{} {} has no reason shown", d.role, d.field);
     }
-    let rank = "<tr><th scope=\"row\"><code>RANK</code></th><td data-label=\"V1 value\"><code>1</code></td>\
-                <td data-label=\"V2 sets instead\"><code>PET_NODE_RANK</code> = ";
-    assert!(html.contains(rank), "no RANK row for the Worker");
     assert!(!html.contains("unexplained"));
+    // AWS's elastic PyTorchJob: its etcd rendezvous has no V2 counterpart, a row of the table.
+    let (_, html, _) = compared("07-awsdoeks-imagenet-elastic-etcd.yaml");
+    let backend =
+        "<tr><th scope=\"row\"><code>PET_RDZV_BACKEND</code></th><td data-label=\"V1 value\"><code>etcd</code></td>\
+                   <td data-label=\"V2 sets instead\"><span class=\"none\">nothing</span></td>";
+    assert!(html.contains(backend), "no PET_RDZV_BACKEND row for the Worker: {html}");
 }
 
 /// The differences of a real job, grouped as the views show them.
@@ -319,4 +322,50 @@ fn a_label_only_v2_pods_carry_gets_trainers_reason() {
         let team = reason("labels.example.com/team");
         assert!(team.contains("pod template of the runtime \"torch-gang\""), "{team}");
     }
+}
+
+/// A variable V1's operator set that the V2 pods still have (the migrated TrainJob's
+/// `spec.trainer.env` sets MASTER_ADDR, MASTER_PORT and RANK for code that reads the V1 names;
+/// Trainer's torch plugin sets PET_MASTER_PORT) is the same variable with a new value, among the
+/// changes to how the pods run; the table of variables V2 replaces holds only those the V2 pods
+/// lack. Checked on CoreWeave's ImageNet PyTorchJob, then over every real job and example.
+#[test]
+fn a_variable_the_v2_pods_still_have_is_a_new_value_not_a_replacement() {
+    use explorer_core::migrate::pods::Concern;
+    let (c, html, report) = compared("14-coreweave-imagenet-pytorchjob.yaml");
+    let port = c.differences.iter().find(|d| d.role == "Worker → node" && d.field == "env.MASTER_PORT").unwrap();
+    assert_eq!(
+        (port.v1.as_deref(), port.v2.as_deref(), port.concern, port.rename.is_none()),
+        (Some("23456"), Some("29500"), Concern::Environment, true),
+        "{port:?}"
+    );
+    let reason = port.reason.as_deref().unwrap();
+    assert!(reason.starts_with("same variable, new value: "), "{reason}");
+    assert!(reason.contains("spec.trainer.env sets it for code that reads the V1 name"), "{reason}");
+    let plugin = c.differences.iter().find(|d| d.role == "Worker → node" && d.field == "env.PET_MASTER_PORT").unwrap();
+    assert!(plugin.rename.is_none(), "{plugin:?}");
+    assert!(plugin.reason.as_deref().unwrap().contains("set by Trainer's torch plugin"), "{plugin:?}");
+    for name in ["MASTER_ADDR", "MASTER_PORT", "RANK", "PET_MASTER_PORT"] {
+        assert!(!html.contains(&format!("<tr><th scope=\"row\"><code>{name}</code>")), "{name} is in the table");
+    }
+    assert!(!html.contains("Variables V1 set that V2 replaces"), "{html}");
+    assert!(
+        report.contains(&format!("  pod      Worker → node env.MASTER_PORT: 23456 -> 29500 ({reason})")),
+        "{report}"
+    );
+    // Every job: a variable in the table is one the V2 pod does not have.
+    let mut files = yaml_files(&real_v1_dir());
+    files.extend(reference_examples());
+    let mut replaced = 0;
+    for f in &files {
+        let Ok(m) = migrate_to(&std::fs::read_to_string(f).unwrap(), NEWEST) else { continue };
+        for d in &m.docs {
+            let Some(Ok(c)) = for_document(d, NEWEST) else { continue };
+            for diff in c.differences.iter().filter(|d| d.rename.is_some()) {
+                replaced += 1;
+                assert_eq!(diff.v2, None, "{f:?}: {} is in the table, yet the V2 pod has it", line(diff));
+            }
+        }
+    }
+    assert!(replaced > 5, "only {replaced} replaced variables over the real jobs");
 }

@@ -2,8 +2,9 @@
 // Chromium: for real V1 jobs from the corpus (CoreWeave's ImageNet PyTorchJob, whose command
 // expands $(WORLD_SIZE), $(RANK) and $(MASTER_ADDR); AWS's MNIST PyTorchJob, whose Worker has a
 // required podAffinity the Master lacks), the reader sees first, marked, what changes how the
-// pods run (the dropped affinity said in words), each V1 role against the V2 pods it became, the
-// variables V2 replaces as a table, and the operators' label bookkeeping folded under its count;
+// pods run (the dropped affinity said in words, the variables the TrainJob still sets with their
+// new values), each V1 role against the V2 pods it became, the variables V2 replaces (its pods
+// lack them) as a table, and the operators' label bookkeeping folded under its count;
 // on a 390 px phone nothing scrolls sideways and no value wraps inside a token.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +15,8 @@ import { BASE, launch, waitForConvertedTrainJob, MAIN_WIDGET, scrollAsReader } f
 const REAL_V1 = process.env.TRAINER_REAL_V1 ?? '../shared/real-v1';
 const JOB = readFileSync(join(REAL_V1, '14-coreweave-imagenet-pytorchjob.yaml'), 'utf8');
 const AWS_JOB = readFileSync(join(REAL_V1, '08-awsdoeks-mnist-master-worker.yaml'), 'utf8');
+// AWS's elastic PyTorchJob: its etcd rendezvous variables have no V2 counterpart (a table).
+const ELASTIC_JOB = readFileSync(join(REAL_V1, '07-awsdoeks-imagenet-elastic-etcd.yaml'), 'utf8');
 let browser;
 
 before(async () => {
@@ -76,6 +79,7 @@ async function showPods(viewport, job = JOB, colorScheme = 'light', shot = null)
       items: [...section.querySelectorAll('.pods-diffs > li')].map((li) => li.innerText),
       unexplained: section.querySelectorAll('.unexplained').length,
       rows,
+      tables: [...section.querySelectorAll('.pods-env')].map((t) => t.innerText),
       brokenTokens,
       overflow: section.scrollWidth - section.clientWidth,
       envOverflow: [...section.querySelectorAll('.pods-env')].map((e) => e.scrollWidth - e.clientWidth),
@@ -90,7 +94,7 @@ async function showPods(viewport, job = JOB, colorScheme = 'light', shot = null)
   return { seen, errors };
 }
 
-test('a real PyTorchJob shows what changes for its pods, role by role, with an env table', async () => {
+test('a real PyTorchJob shows what changes for its pods, role by role, the variables it still sets among them', async () => {
   const { seen, errors } = await showPods({ width: 1280, height: 900 });
   assert.deepEqual(errors, []);
   assert.match(seen.heading, /^What changes for your pods\s+PyTorchJob imagenet-pytorchjob$/);
@@ -106,13 +110,14 @@ test('a real PyTorchJob shows what changes for its pods, role by role, with an e
   assert.ok(!seen.items.some((t) => t.includes('training.kubeflow.org/')), 'a label difference is not folded');
   // The command's $(VAR)s rewritten to V2's, said on the command itself.
   assert.ok(seen.items.some((t) => t.startsWith('command') && t.includes('$(PET_NODE_RANK)') && t.includes('rewritten to V2')), seen.items.join('\n'));
-  // The Worker's RANK: V1's number for the pod, V2's PET_NODE_RANK from the completion index.
-  const rank = seen.rows.find((r) => r[0] === 'RANK' && r[1] === '1');
-  assert.ok(rank, JSON.stringify(seen.rows));
-  assert.match(rank[2], /^PET_NODE_RANK = fieldRef:metadata\.annotations\['batch\.kubernetes\.io\/job-completion-index'\]/);
-  assert.match(rank[3], /torchrun sets each process's RANK/);
-  const port = seen.rows.find((r) => r[0] === 'MASTER_PORT');
-  assert.deepEqual(port?.slice(1, 3), ['23456', 'PET_MASTER_PORT = 29500']);
+  // MASTER_PORT, MASTER_ADDR and RANK: the TrainJob still sets them (spec.trainer.env, for code
+  // that reads the V1 names), so they are the same variables with new values, among the changes
+  // to how the pods run, not variables V2 replaces.
+  const port = seen.groups[0].items.find((t) => t.startsWith('environment env.MASTER_PORT'));
+  assert.ok(port, seen.groups[0].items.join('\n'));
+  assert.match(port, /23456 → 29500\s+same variable, new value: the TrainJob's spec\.trainer\.env sets it for code that reads the V1 name, to the value of PET_MASTER_PORT/);
+  assert.deepEqual(seen.rows, [], 'a variable the V2 pods still have is in the table of replaced ones');
+  assert.ok(!seen.tables.some((t) => /MASTER_(ADDR|PORT)|\bRANK\b/.test(t)), seen.tables.join('\n'));
 });
 
 test("an AWS PyTorchJob's dropped podAffinity comes first, said in words, tagged scheduling", async () => {
@@ -129,19 +134,29 @@ test("an AWS PyTorchJob's dropped podAffinity comes first, said in words, tagged
   assert.deepEqual(seen.brokenTokens, []);
 });
 
+test('variables V2 replaces sit in a table: what V2 sets instead and how they relate', async () => {
+  const { seen, errors } = await showPods({ width: 1280, height: 900 }, ELASTIC_JOB);
+  assert.deepEqual(errors, []);
+  const backend = seen.rows.find((r) => r[0] === 'PET_RDZV_BACKEND');
+  assert.deepEqual(backend?.slice(1, 3), ['etcd', 'nothing'], JSON.stringify(seen.rows));
+  assert.match(backend[3], /V2 has no elasticPolicy/);
+});
+
 for (const colorScheme of ['light', 'dark']) {
   test(`on a 390 px phone (${colorScheme}) nothing scrolls sideways and no value wraps inside a token`, async () => {
     const shot = process.env.SHOTS && `${process.env.SHOTS}/pods-phone-${colorScheme}.png`;
-    const { seen, errors } = await showPods({ width: 390, height: 844 }, JOB, colorScheme, shot);
-    assert.deepEqual(errors, []);
-    assert.ok(seen.rows.length > 0);
-    assert.ok(seen.overflow <= 0, `the section is ${seen.overflow}px wider than its box`);
-    assert.deepEqual(seen.envOverflow.filter((o) => o > 0), [], 'an env table scrolls sideways');
-    assert.deepEqual(seen.brokenTokens, []);
+    for (const job of [JOB, ELASTIC_JOB]) {
+      const { seen, errors } = await showPods({ width: 390, height: 844 }, job, colorScheme, job === JOB ? shot : null);
+      assert.deepEqual(errors, []);
+      assert.ok(seen.overflow <= 0, `the section is ${seen.overflow}px wider than its box`);
+      assert.deepEqual(seen.envOverflow.filter((o) => o > 0), [], 'an env table scrolls sideways');
+      assert.deepEqual(seen.brokenTokens, []);
+      if (job === ELASTIC_JOB) assert.ok(seen.rows.length > 0, 'no env table to check');
+    }
   });
 }
 
-test('on the desktop no value of the env table wraps inside a token (PET_MASTER_PORT whole)', async () => {
+test('on the desktop no value wraps inside a token (PET_MASTER_PORT whole)', async () => {
   const { seen } = await showPods({ width: 1280, height: 900 }, JOB, 'light', process.env.SHOTS && `${process.env.SHOTS}/pods-coreweave-desktop.png`);
   assert.deepEqual(seen.brokenTokens, []);
   assert.deepEqual(seen.envOverflow.filter((o) => o > 0), []);

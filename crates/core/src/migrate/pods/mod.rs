@@ -561,6 +561,25 @@ impl Context<'_> {
         contract::explain(self.op, &self.v2.explanation, &target_of, role, ours, theirs, name)
     }
 
+    /// Why a variable V1's operator set has another value in the V2 pod, which still has it: the
+    /// TrainJob's `spec.trainer.env` sets it (migrate carries the V1 names, `convert::env`), else
+    /// a Trainer plugin or the runtime's template does; then how the values relate.
+    fn same_variable(&self, at: &str, name: &str, now: &str, r: &env::Rename, theirs: &ContainerFacts) -> String {
+        let by = if at.is_empty() && self.v2.trainer_env.iter().any(|n| n == name) {
+            // The V2 variable of the same value, where one has it.
+            let same = r.v2.iter().find(|n| **n != name && theirs.env.get(**n).map(String::as_str) == Some(now));
+            let same = same.map_or(String::new(), |n| format!(", to the value of {n}"));
+            format!("the TrainJob's spec.trainer.env sets it for code that reads the V1 name{same}")
+        } else if theirs.runtime_env.iter().any(|n| n == name) {
+            format!("set by the runtime {}'s pod template", self.v2.runtime)
+        } else if let Some(p) = env::v2_plugin(name) {
+            format!("set by Trainer's {p} plugin")
+        } else {
+            "V2 sets it too".to_string()
+        };
+        format!("same variable, new value: {by}. {}", r.relation)
+    }
+
     fn env(&mut self, role_label: &str, at: &str, kind: V1Kind, ours: &ContainerFacts, theirs: &ContainerFacts) {
         for (name, value) in ours.env.iter() {
             let other = theirs.env.get(name);
@@ -570,7 +589,15 @@ impl Context<'_> {
             let field = format!("{at}env.{name}");
             // A variable the user wrote (and the operator left alone) must reach V2 as it was.
             let user_set = ours.user_env.get(name) == Some(value);
-            let rename = if user_set { None } else { env::rename(kind, name) };
+            let known = if user_set { None } else { env::rename(kind, name) };
+            // The V2 pod still has the variable: the same variable with a new value, not one V2
+            // replaces.
+            if let (Some(r), Some(now)) = (known, other) {
+                let reason = self.same_variable(at, name, now, r, theirs);
+                self.diff(role_label, &field, Some(value.clone()), Some(now.clone()), Some(reason));
+                continue;
+            }
+            let rename = known;
             let rename = rename.map(|r| EnvRename {
                 v1: name.clone(),
                 v2: r

@@ -28,6 +28,8 @@ pub(super) struct V2Pods {
     pub launcher_as_node: bool,
     /// The target release: its controller's code is what `facts::trainer_metadata` cites.
     pub release: Release,
+    /// The variables the TrainJob's `spec.trainer.env` sets on the `node` container.
+    pub trainer_env: Vec<String>,
 }
 
 /// Who put a label or annotation on a V2 pod template.
@@ -121,6 +123,13 @@ pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> 
         builtin,
         launcher_as_node,
         release,
+        trainer_env: job
+            .pointer("/spec/trainer/env")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.get("name").and_then(Json::as_str).map(String::from))
+            .collect(),
     })
 }
 
