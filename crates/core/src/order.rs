@@ -1,16 +1,38 @@
 //! Stable sorting and sorted maps, compiled once. The standard library's stable sort is about
 //! 4 KB of wasm for each element type and comparison it is instantiated with, and
 //! `collect::<BTreeMap<_, _>>()` sorts its pairs with it before it builds the tree: the
-//! converter module carried 13 copies (about 50 KB of its code). Here the sort runs once, on
+//! converter module carried 13 copies (about 50 KB of its code). Here one small sort runs on
 //! positions, through a `dyn` comparison; what stays generic per type is a loop of swaps.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The positions `0..len` in the order `by` gives them, equal ones in input order (stable).
+/// A bottom-up merge sort: O(n log n) like the standard library's, in a tenth of its code
+/// (its stable sort, even on positions, is about 4 KB of wasm).
 pub(crate) fn positions(len: usize, by: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
     let mut order: Vec<usize> = (0..len).collect();
-    order.sort_by(|&a, &b| by(a, b));
+    let mut merged = vec![0; len];
+    let mut width = 1;
+    while width < len {
+        for start in (0..len).step_by(2 * width) {
+            let mid = (start + width).min(len);
+            let end = (start + 2 * width).min(len);
+            let (mut left, mut right) = (start, mid);
+            for slot in &mut merged[start..end] {
+                // The right run's item first only when it is less: equal ones keep input order.
+                if right < end && (left == mid || by(order[right], order[left]) == Ordering::Less) {
+                    *slot = order[right];
+                    right += 1;
+                } else {
+                    *slot = order[left];
+                    left += 1;
+                }
+            }
+        }
+        std::mem::swap(&mut order, &mut merged);
+        width *= 2;
+    }
     order
 }
 
@@ -89,6 +111,18 @@ mod tests {
         let mut words = vec!["pear", "apple", "fig", "apple"];
         sort(&mut words);
         assert_eq!(words, ["apple", "apple", "fig", "pear"]);
+    }
+
+    #[test]
+    fn sorts_long_lists_as_the_standard_stable_sort_does() {
+        // Lengths around powers of two, keys with many repeats, in a scrambled order.
+        for len in [0, 1, 2, 3, 7, 8, 9, 31, 32, 33, 100, 1000] {
+            let mut items: Vec<(u64, usize)> = (0..len).map(|i| ((i as u64 * 2_654_435_761) % 17, i)).collect();
+            let mut expected = items.clone();
+            expected.sort_by_key(|&(k, _)| k);
+            sort_by_key(&mut items, |&(k, _)| k);
+            assert_eq!(items, expected, "length {len}");
+        }
     }
 
     #[test]
