@@ -5,7 +5,7 @@
 //! positions, through a `dyn` comparison; what stays generic per type is a loop of swaps.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// The positions `0..len` in the order `by` gives them, equal ones in input order (stable).
 /// A bottom-up merge sort: O(n log n) like the standard library's, in a tenth of its code
@@ -76,15 +76,6 @@ pub fn map_of<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K,
     map
 }
 
-/// The set of `items`, inserted one by one (see `map_of`).
-pub fn set_of<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
-    let mut set = BTreeSet::new();
-    for item in items {
-        set.insert(item);
-    }
-    set
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,6 +120,5 @@ mod tests {
     fn maps_keep_what_collect_keeps() {
         let pairs = [("b", 1), ("a", 2), ("b", 3)];
         assert_eq!(map_of(pairs), pairs.into_iter().collect::<BTreeMap<_, _>>());
-        assert_eq!(set_of([3, 1, 3, 2]), [3, 1, 3, 2].into_iter().collect::<BTreeSet<_>>());
     }
 }

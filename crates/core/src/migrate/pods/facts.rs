@@ -99,12 +99,17 @@ fn quantity_text(v: &Json) -> String {
 /// `None` when empty.
 fn resources_text(r: Option<&Json>) -> Option<String> {
     let r = r?.as_object()?;
-    let mut out = BTreeMap::new();
+    // JSON maps (kept in insertion order) filled in key order: the text a BTreeMap would give,
+    // without a BTreeMap of its own key and value types in the converter module.
+    let mut out = serde_json::Map::new();
     for list in ["limits", "requests"] {
         if let Some(Json::Object(m)) = r.get(list) {
-            let sorted = map_of(m.iter().map(|(k, v)| (k, quantity_text(v))));
+            let mut pairs: Vec<(&String, &Json)> = m.iter().collect();
+            crate::order::sort_by_key(&mut pairs, |(k, _)| *k);
+            let sorted: serde_json::Map<String, Json> =
+                pairs.into_iter().map(|(k, v)| (k.clone(), Json::String(quantity_text(v)))).collect();
             if !sorted.is_empty() {
-                out.insert(list, sorted);
+                out.insert(list.to_string(), Json::Object(sorted));
             }
         }
     }
