@@ -17,6 +17,7 @@ pub mod k8s;
 #[cfg(feature = "migrate")]
 pub mod migrate;
 pub mod model;
+pub mod order;
 #[cfg(feature = "yaml-input")]
 pub mod pipeline;
 pub mod plain_ml;

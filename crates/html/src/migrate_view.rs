@@ -305,7 +305,7 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
                     continue;
                 }
                 // Scheduling first, then resources, variables, commands, ... (Concern's order).
-                here.sort_by_key(|x| x.concern);
+                explorer_core::order::sort_by_key(&mut here, |x| x.concern);
                 push_role_html(out, role, &here, !tables);
             }
         }

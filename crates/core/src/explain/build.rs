@@ -398,7 +398,7 @@ pub(super) fn container_view(c: &Container) -> ContainerView {
         command: c.command.clone(),
         args: c.args.clone(),
         ports: c.ports.iter().map(|p| p.container_port).collect(),
-        port_names: c.ports.iter().filter_map(|p| Some((p.container_port, p.name.clone()?))).collect(),
+        port_names: crate::order::map_of(c.ports.iter().filter_map(|p| Some((p.container_port, p.name.clone()?)))),
         resources: c.resources.clone().filter(|r| !r.is_empty()),
         env: c.env.iter().map(|e| (e.name.clone(), EnvValue::of(e))).collect(),
         env_from: env_from(c),

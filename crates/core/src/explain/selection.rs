@@ -8,7 +8,6 @@ use crate::model::v2::{TrainJob, TrainingRuntime};
 use crate::selection::Selection;
 use crate::snippets::runtimes::runtime_for;
 use crate::snippets::trainjob::trainjob_for;
-use crate::snippets::Language;
 use crate::yaml::Line;
 use explorer_data::catalog::Persona;
 use explorer_data::releases::{Release, RELEASES};
@@ -87,8 +86,8 @@ pub fn linked(sel: &Selection) -> Result<Result<Linked, Explanation>, String> {
 /// with the field path of each: the pane's text is its leading comments, then `object` emitted.
 /// A line that is not the emitted one (never expected) gets no path, so nothing points at it.
 fn pane_lines<T: serde::Serialize>(sel: &Selection, persona: Persona, object: &T) -> Vec<Line> {
-    let view = crate::snippets::render(&Selection { persona, ..sel.clone() });
-    let code = view.v2.snippets.iter().find(|s| s.language == Language::Yaml).map(|s| s.code.as_str()).unwrap_or("");
+    let yaml = crate::snippets::v2_yaml(&Selection { persona, ..sel.clone() });
+    let code = yaml.first().map(String::as_str).unwrap_or("");
     let emitted = crate::yaml::emit(&crate::model::to_value(object));
     let texts: Vec<&str> = code.lines().collect();
     let comments = texts.len().saturating_sub(emitted.len());

@@ -277,7 +277,7 @@ fn reserved_in(input: Input, names: &[&str]) -> Vec<String> {
         .filter(|e| names.contains(&e.name.as_str()))
         .map(|e| e.name.clone())
         .collect();
-    found.sort();
+    crate::order::sort(&mut found);
     found.dedup();
     found
 }

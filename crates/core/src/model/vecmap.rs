@@ -134,9 +134,8 @@ struct Repeats {
 /// sort is compiled once, not once per key and value type (each copy cost wasm bytes in the
 /// widget). `None` when every key is distinct.
 fn repeated_keys(len: usize, by_key: &dyn Fn(usize, usize) -> std::cmp::Ordering) -> Option<Repeats> {
-    let mut positions: Vec<usize> = (0..len).collect();
     // A stable sort, so a key's positions stay in input order.
-    positions.sort_by(|&a, &b| by_key(a, b));
+    let positions = crate::order::positions(len, by_key);
     let mut keep = Vec::new();
     let mut moves = Vec::new();
     for same_key in positions.chunk_by(|&a, &b| by_key(a, b).is_eq()) {

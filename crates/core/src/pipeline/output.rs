@@ -42,7 +42,7 @@ pub fn output_objects(docs: &[Document]) -> Vec<OutputObject> {
             objects.push(OutputObject { file, kind, name, yaml });
         }
     }
-    objects.sort_by_key(|o| apply_rank(&o.kind));
+    crate::order::sort_by_key(&mut objects, |o| apply_rank(&o.kind));
     objects
 }
 

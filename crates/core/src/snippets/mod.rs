@@ -220,6 +220,20 @@ fn push_field_labels(out: &mut String, keys: &[ParamKey]) {
 }
 
 fn v2_pane(sel: &Selection) -> Pane {
+    v2_pane_with::<true>(sel)
+}
+
+/// The code of the V2 pane's YAML snippets, in the pane's order: what `upgrade::notes` upgrades
+/// and `explain::selection` links. The pane without its Python SDK snippet, and without the V1
+/// pane `render` builds too, so the converter and explain modules, which call only this, compile
+/// none of the Python and V1 snippet code.
+pub fn v2_yaml(sel: &Selection) -> Vec<String> {
+    v2_pane_with::<false>(sel).snippets.into_iter().filter(|s| s.language == Language::Yaml).map(|s| s.code).collect()
+}
+
+/// The V2 pane; its Python SDK snippet only `WITH_PYTHON` (a constant, so each caller's copy
+/// holds only its own part).
+fn v2_pane_with<const WITH_PYTHON: bool>(sel: &Selection) -> Pane {
     let heading = format!("Trainer {}", sel.release.tag);
     if sel.v2_support() == V2Support::Unsupported {
         return Pane { api: Api::V2, heading, snippets: Vec::new(), notice: Some(unsupported_notice(sel)) };
@@ -258,7 +272,7 @@ fn v2_pane(sel: &Selection) -> Pane {
                 let lines = yaml::emit_documents([(comments.as_slice(), &job.to_tree())]);
                 snippets.push(Snippet::yaml(Api::V2, "TrainJob".into(), lines, |_| false));
             }
-            if let Some(code) = sdk_v2::sdk_v2(sel) {
+            if let Some(code) = sdk_v2::sdk_v2(sel).filter(|_| WITH_PYTHON) {
                 snippets.push(Snippet::python(Api::V2, format!("Python SDK ({})", sel.release.sdk_label()), code));
             }
         }

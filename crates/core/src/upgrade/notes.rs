@@ -6,7 +6,7 @@
 use super::{upgrade, Kind, Outcome};
 use crate::release_changes::ApiChange;
 use crate::selection::Selection;
-use crate::snippets::{self, Language};
+use crate::snippets;
 use explorer_data::catalog::V2Support;
 use explorer_data::releases::{Release, RELEASES};
 
@@ -65,13 +65,7 @@ pub fn upgrade_notes(sel: &Selection, from: Release, to: Release) -> Result<Vec<
     super::refuse_downgrade(from, to)?;
     let mut at_from = sel.clone();
     at_from.release = from;
-    let yaml: Vec<String> = snippets::render(&at_from)
-        .v2
-        .snippets
-        .into_iter()
-        .filter(|s| s.language == Language::Yaml)
-        .map(|s| s.code)
-        .collect();
+    let yaml = snippets::v2_yaml(&at_from);
     if yaml.is_empty() {
         return Ok(Vec::new());
     }

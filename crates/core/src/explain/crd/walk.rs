@@ -133,7 +133,7 @@ pub(super) fn values_on_create<'v>(
     let mut found = Vec::new();
     tree.walk(object, &mut String::new(), &mut found);
     // Stable: within a node, the walk's order is values_at's (lists and maps in order).
-    found.sort_by_key(|(node, _, _)| *node);
+    crate::order::sort_by_key(&mut found, |(node, _, _)| *node);
     found.into_iter().map(|(node, path, value)| (nodes[node], path, value)).collect()
 }
 

@@ -285,7 +285,7 @@ impl<'a> Conversion<'a> {
         }
         let lossy = self.report.is_lossy();
         // The generated runtime, when there is one, comes first: the TrainJob references it.
-        objects.sort_by_key(|o| o["kind"] == "TrainJob");
+        crate::order::sort_by_key(&mut objects, |o| o["kind"] == "TrainJob");
         Ok(Outcome::Written {
             name: self.name.clone(),
             kind: self.kind_name.into(),

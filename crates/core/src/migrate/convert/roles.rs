@@ -225,7 +225,7 @@ impl Conversion<'_> {
             }
         }
         // The trainer's job first, then the other roles in V1's order.
-        rt.spec.template.spec.replicated_jobs.sort_by_key(|j| j.name != "node");
+        crate::order::sort_by_key(&mut rt.spec.template.spec.replicated_jobs, |j| j.name != "node");
         let success = self.success_policy(&roles, &rt_name);
         spec.runtime_ref = reference_to(&rt);
         spec.trainer = Some(trainer);

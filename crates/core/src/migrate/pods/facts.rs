@@ -6,6 +6,7 @@ use super::v2::{MetadataSource, V2Pods};
 use crate::explain::v1::{Operated, Role};
 use crate::explain::ContainerView;
 use crate::model::vecmap::VecMap;
+use crate::order::map_of;
 use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
@@ -98,12 +99,17 @@ fn quantity_text(v: &Json) -> String {
 /// `None` when empty.
 fn resources_text(r: Option<&Json>) -> Option<String> {
     let r = r?.as_object()?;
-    let mut out = BTreeMap::new();
+    // JSON maps (kept in insertion order) filled in key order: the text a BTreeMap would give,
+    // without a BTreeMap of its own key and value types in the converter module.
+    let mut out = serde_json::Map::new();
     for list in ["limits", "requests"] {
         if let Some(Json::Object(m)) = r.get(list) {
-            let sorted: BTreeMap<&String, String> = m.iter().map(|(k, v)| (k, quantity_text(v))).collect();
+            let mut pairs: Vec<(&String, &Json)> = m.iter().collect();
+            crate::order::sort_by_key(&mut pairs, |(k, _)| *k);
+            let sorted: serde_json::Map<String, Json> =
+                pairs.into_iter().map(|(k, v)| (k.clone(), Json::String(quantity_text(v)))).collect();
             if !sorted.is_empty() {
-                out.insert(list, sorted);
+                out.insert(list.to_string(), Json::Object(sorted));
             }
         }
     }
@@ -112,21 +118,22 @@ fn resources_text(r: Option<&Json>) -> Option<String> {
 
 fn string_map(v: Option<&Json>) -> BTreeMap<String, String> {
     v.and_then(Json::as_object)
-        .map(|m| m.iter().map(|(k, v)| (k.clone(), quantity_text(v))).collect())
+        .map(|m| map_of(m.iter().map(|(k, v)| (k.clone(), quantity_text(v)))))
         .unwrap_or_default()
 }
 
 fn settings_of(spec: &Json) -> BTreeMap<String, Json> {
-    SETTINGS.iter().filter_map(|k| spec.get(*k).filter(|v| !v.is_null()).map(|v| (k.to_string(), v.clone()))).collect()
+    map_of(SETTINGS.iter().filter_map(|k| spec.get(*k).filter(|v| !v.is_null()).map(|v| (k.to_string(), v.clone()))))
 }
 
 fn volumes_of(spec: &Json) -> BTreeMap<String, Json> {
-    spec.get("volumes")
-        .and_then(Json::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|v| Some((v.get("name")?.as_str()?.to_string(), v.clone())))
-        .collect()
+    map_of(
+        spec.get("volumes")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|v| Some((v.get("name")?.as_str()?.to_string(), v.clone()))),
+    )
 }
 
 fn container_json<'a>(spec: &'a Json, list: &str, name: &str) -> Option<&'a Json> {
@@ -142,7 +149,7 @@ fn from_view(view: &ContainerView, json: Option<&Json>) -> ContainerFacts {
         // What `explain` computed (V2: with resourcesPerNode merged in), not the template's.
         resources: resources_text(view.resources.as_ref().and_then(|r| serde_json::to_value(r).ok()).as_ref()),
         security_context: json.and_then(|c| c.get("securityContext")).map(Json::to_string),
-        mounts: view.volume_mounts.iter().map(|m| (m.mount_path.clone(), m.name.clone())).collect(),
+        mounts: map_of(view.volume_mounts.iter().map(|m| (m.mount_path.clone(), m.name.clone()))),
         env: env_texts(&view.env),
         user_env: VecMap::new(),
         runtime_env: vec![],

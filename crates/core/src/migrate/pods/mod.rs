@@ -431,7 +431,9 @@ impl Context<'_> {
     }
 
     fn settings(&mut self, role_label: &str, ours: &PodFacts, theirs: &PodFacts) {
-        let keys: std::collections::BTreeSet<&String> = ours.settings.keys().chain(theirs.settings.keys()).collect();
+        let mut keys: Vec<&String> = ours.settings.keys().chain(theirs.settings.keys()).collect();
+        crate::order::sort(&mut keys);
+        keys.dedup();
         for key in keys {
             let (a, b) = (ours.settings.get(key), theirs.settings.get(key));
             if a == b {
