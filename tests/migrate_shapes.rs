@@ -188,6 +188,26 @@ fn an_env_list_of_many_variables_arrives_in_order() {
     assert_eq!(trainjob(&objects)["spec"]["trainer"]["env"], env);
 }
 
+/// `explain` lists every variable of the same shape once, in order, with its value, for both
+/// Workers (it used to look each name up in every pod's list: 17 s natively for this input).
+#[test]
+fn an_env_list_of_many_variables_is_explained_in_order() {
+    let shape = shapes::many_env();
+    let explained = explorer_core::explain::v1::explain_text(&shape.text).expect("a V1 job").expect("explained");
+    let [workers] = explained.pods.as_slice() else { panic!("one group of pods: {:?}", explained.rejected) };
+    assert_eq!(workers.count, 2);
+    let env = serde_json::to_value(&workers.containers[0].env).unwrap();
+    let env = env.as_object().unwrap();
+    let ours: Vec<(&String, &Value)> = env.iter().take(shape.count).collect();
+    let expected: Vec<(String, Value)> = (0..shape.count).map(|i| (format!("E{i}"), json!(format!("v{i}")))).collect();
+    assert!(
+        ours.iter().map(|(k, v)| (*k, *v)).eq(expected.iter().map(|(k, v)| (k, v))),
+        "the job's own variables first, in order"
+    );
+    // Then what the operator adds (PYTHONUNBUFFERED, PET_*), the same in both pods.
+    assert!(env.len() > shape.count && env.contains_key("PET_NNODES"));
+}
+
 #[test]
 fn a_pod_template_shared_by_alias_converts_like_two_copies() {
     let shape = shapes::shared_by_alias();

@@ -444,19 +444,34 @@ pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, EnvValue> {
         .map(|p| p.spec.containers.get(i).map(|c| c.env.iter().map(|e| (e.name.clone(), EnvValue::of(e))).collect()))
         .map(Option::unwrap_or_default)
         .collect();
-    let mut out = VecMap::new();
-    for name in per_pod.iter().flat_map(|env| env.iter().map(|(name, _)| name)) {
-        if out.get(name).is_some() {
-            continue;
-        }
-        let values: Vec<Option<&EnvValue>> = per_pod.iter().map(|env| env.get(name)).collect();
-        let value = match values.as_slice() {
-            [Some(first), rest @ ..] if rest.iter().all(|v| *v == Some(*first)) => (*first).clone(),
-            _ => EnvValue::PerPod { per_pod: values.into_iter().map(|v| v.cloned()).collect(), pods: role.count },
-        };
-        out.insert(name.clone(), value);
-    }
-    out
+    // Every pod's variables in the order the pods give them, then sorted by name (a stable sort,
+    // so a name's first entry is where it first appears, and its entries stay in pod order): each
+    // name is looked at once. Looking each name up in every pod's list was quadratic: a container
+    // of 83,000 variables took 17 s to explain (issue 36).
+    let entries: Vec<(usize, &String, &EnvValue)> = per_pod
+        .iter()
+        .enumerate()
+        .flat_map(|(pod, env)| env.iter().map(move |(name, value)| (pod, name, value)))
+        .collect();
+    let mut by_name: Vec<usize> = (0..entries.len()).collect();
+    by_name.sort_by(|&a, &b| entries[a].1.cmp(entries[b].1));
+    let mut named: Vec<(usize, String, EnvValue)> = by_name
+        .chunk_by(|&a, &b| entries[a].1 == entries[b].1)
+        .map(|same_name| {
+            // A pod's map holds each name once, so each pod sets at most one slot.
+            let mut values: Vec<Option<&EnvValue>> = vec![None; per_pod.len()];
+            for &at in same_name {
+                values[entries[at].0] = Some(entries[at].2);
+            }
+            let value = match values.as_slice() {
+                [Some(first), rest @ ..] if rest.iter().all(|v| *v == Some(*first)) => (*first).clone(),
+                _ => EnvValue::PerPod { per_pod: values.into_iter().map(|v| v.cloned()).collect(), pods: role.count },
+            };
+            (same_name[0], entries[same_name[0]].1.clone(), value)
+        })
+        .collect();
+    named.sort_unstable_by_key(|&(first, ..)| first);
+    VecMap::from_distinct(named.into_iter().map(|(_, name, value)| (name, value)).collect())
 }
 
 /// A container as `explain` shows it.
@@ -626,5 +641,21 @@ mod tests {
         );
         // The text form names how many pods the list leaves out.
         assert_eq!(per_pod_env(&role, 0).get("LATE").unwrap().text(), r#"per pod: [null,"x"] (the first 2 of 3 pods)"#);
+    }
+
+    /// Names keep the order the pods first give them, whatever their alphabetical order, and a
+    /// name a pod sets twice counts once (its last value, as the kubelet reads it).
+    #[test]
+    fn names_are_listed_where_the_pods_first_give_them() {
+        let mut role = Role::of("Worker", PodTemplateSpec::default());
+        role.count = 2;
+        role.pods =
+            vec![pod(&[("Z", "1"), ("B", "0"), ("Z", "2")]), pod(&[("A", "x"), ("B", "1"), ("Z", "2"), ("C", "y")])];
+        let env = per_pod_env(&role, 0);
+        let names: Vec<&str> = env.keys().map(String::as_str).collect();
+        assert_eq!(names, ["Z", "B", "A", "C"]);
+        assert_eq!(env.get("Z"), Some(&EnvValue::Text("2".into())));
+        assert_eq!(env.get("B").unwrap().text(), r#"per pod: ["0","1"]"#);
+        assert_eq!(env.get("C").unwrap().text(), r#"per pod: [null,"y"]"#);
     }
 }
