@@ -34,6 +34,7 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/cs
  * inline scripts by hash (Docusaurus has two; the element needs none), and a report endpoint. */
 function serve(dir) {
   const reports = [];
+  const waiting = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
     if (url.pathname === '/__csp-report') {
@@ -41,6 +42,7 @@ function serve(dir) {
       req.on('data', (d) => (body += d));
       req.on('end', () => {
         reports.push(body);
+        for (const w of waiting) if (body.includes(w.marker)) w.resolve();
         res.end();
       });
       return;
@@ -65,10 +67,35 @@ function serve(dir) {
     }
     res.writeHead(200, headers).end(body);
   });
+  /** Resolves once a report naming `marker` has arrived. */
+  const reportNaming = (marker) =>
+    reports.some((r) => r.includes(marker)) ? Promise.resolve() : new Promise((resolve) => waiting.push({ marker, resolve }));
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ origin: `http://127.0.0.1:${server.address().port}`, reports, close: () => server.close() })),
+    server.listen(0, '127.0.0.1', () => resolve({ origin: `http://127.0.0.1:${server.address().port}`, reports, reportNaming, close: () => server.close() })),
   );
 }
+
+let sentinels = 0;
+
+/** The CSP reports of `site`'s page other than the sentinel's: `trigger(host)` makes the page
+ * break its CSP once on purpose, by fetching from http://`host`/ (connect-src is 'self'). The
+ * browser sends each report when its violation happens, so once the sentinel's report is in,
+ * every earlier violation's report is in too: no wait on the clock. A page that never reports
+ * fails here, after 10 s, rather than passing with an empty list. */
+async function reportsAfterSentinel(site, trigger) {
+  const server = servers[site.name];
+  const marker = `csp-sentinel-${++sentinels}.invalid`;
+  await trigger(marker);
+  let timer;
+  const deadline = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no CSP report for the sentinel ${marker}: the page sends none`)), 10000)));
+  await Promise.race([server.reportNaming(marker), deadline]).finally(() => clearTimeout(timer));
+  return server.reports.filter((r) => !/csp-sentinel-\d+\.invalid/.test(r));
+}
+
+/** The page-side half of the sentinel: a fetch the CSP blocks (its rejection is expected). */
+const FETCH_SENTINEL = (host) => {
+  fetch(`http://${host}/`).catch(() => {});
+};
 
 let browser;
 let gecko;
@@ -150,6 +177,7 @@ const checked = (page, group) => first(page).locator(`.${group} [aria-checked="t
 /** The checks every site gets in Chromium; `url` is the page's address. */
 async function chromiumChecks(site, origin, { csp = true } = {}) {
   const { page, log } = await chromiumPage(origin);
+  if (csp) servers[site.name].reports.length = 0;
   await page.goto(origin + site.page);
   await page.waitForSelector(MOUNTED, { timeout: 20000 });
   assert.equal(await checked(page, 'persona'), site.persona, 'the persona attribute');
@@ -188,8 +216,8 @@ async function chromiumChecks(site, origin, { csp = true } = {}) {
   assert.deepEqual(log.foreign, [], 'requests that left the site');
   assert.deepEqual(log.errors, [], 'errors');
   if (csp) {
-    assert.deepEqual(await page.evaluate(() => window.__violations), [], 'CSP violations');
-    assert.deepEqual(servers[site.name].reports, [], 'CSP reports');
+    assert.deepEqual(await reportsAfterSentinel(site, (host) => page.evaluate(FETCH_SENTINEL, host)), [], 'CSP reports');
+    assert.deepEqual(await page.evaluate(() => window.__violations.filter((v) => !v.includes('csp-sentinel-'))), [], 'CSP violations');
   }
   return page;
 }
@@ -335,11 +363,7 @@ async function firefoxChecks(site, origin, { csp = true } = {}) {
     await ff.run(new Function(AXE + ';'));
     const violations = await ff.runAsync(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => v.id));
     assert.deepEqual(violations, [], 'axe');
-    if (csp) {
-      // Reports are sent as they happen; a last round trip through the server flushes them.
-      await ff.runAsync(() => fetch('/').then(() => new Promise((r) => setTimeout(r, 200))));
-      assert.deepEqual(servers[site.name].reports, [], 'CSP reports');
-    }
+    if (csp) assert.deepEqual(await reportsAfterSentinel(site, (host) => ff.run(FETCH_SENTINEL, host)), [], 'CSP reports');
   } finally {
     await ff.close();
   }

@@ -81,15 +81,24 @@ fn code(s: &str) -> String {
     format!("<code>{}</code>", esc(s))
 }
 
+/// A value as `code`, breakable after its punctuation (`push_breakable`): the pane's own stylesheet
+/// breaks a word only where nothing else fits, so on a phone `metadata.annotations['batch.…']`
+/// wraps at its dots and slashes, not as `metadata.annotat|ions`.
+fn value_code(s: &str) -> String {
+    let mut out = String::from("<code>");
+    crate::highlight::push_breakable(&mut out, s);
+    out + "</code>"
+}
+
 /// What an env value reads as: a per-pod source in words, else the value.
 fn env_value(value: &str, count: u32) -> String {
     match value.strip_prefix("fieldRef:") {
         Some(path) if path == COMPLETION_INDEX => {
             let last = count.saturating_sub(1);
-            format!("{} … {last}: each pod's completion index ({})", code("0"), code(path))
+            format!("{} … {last}: each pod's completion index ({})", code("0"), value_code(path))
         }
-        Some(path) => format!("per pod, from {}", code(path)),
-        None => code(value),
+        Some(path) => format!("per pod, from {}", value_code(path)),
+        None => value_code(value),
     }
 }
 
@@ -253,7 +262,7 @@ pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String 
             out,
             "<figure class=\"yaml\" data-doc=\"{}\"><figcaption>{title}</figcaption><pre tabindex=\"0\" aria-label=\"{title} YAML\"><code>{}</code></pre></figure>",
             doc.id(),
-            crate::highlight::to_html_with_classes(Language::Yaml, &text, &classes)
+            crate::highlight::to_html_with_classes_breakable(Language::Yaml, &text, &classes)
         );
     }
     out.push_str("</div></div>");

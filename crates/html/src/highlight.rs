@@ -332,6 +332,20 @@ pub fn push_escaped_html(out: &mut String, s: &str) {
     out.push_str(&s[copied..]);
 }
 
+/// `v` escaped, with a line-break opportunity (`<wbr>`) after each `/`, `.`, `,`, `[`, `:` and
+/// `=`: a long value (`fieldRef:metadata.annotations['batch.kubernetes.io/…']`, a JSON command)
+/// wraps between its parts, and a short one (`PET_MASTER_PORT`) never wraps inside itself. For
+/// values in tables and prose (the pod comparison, "What Kubernetes runs"), not code boxes.
+#[cfg(feature = "explain")]
+pub(crate) fn push_breakable(out: &mut String, v: &str) {
+    for (i, part) in v.split_inclusive(['/', '.', ',', '[', ':', '=']).enumerate() {
+        if i > 0 {
+            out.push_str("<wbr>");
+        }
+        push_escaped_html(out, part);
+    }
+}
+
 /// How the code box shows a line wider than itself: it scrolls (the default), or, with the
 /// widget's "Wrap long lines" on, it wraps. A wrapping box needs each line that may wrap to be
 /// an element of its own, so that its continuation hangs under its indent; a scrolling one has
@@ -360,7 +374,7 @@ pub fn code_html(language: Language, code: &str, owned: &[bool], long_lines: Lon
 
 fn push_owned_lines(out: &mut String, language: Language, code: &str, owned: &[bool], long_lines: LongLines) {
     let classes: Vec<Option<&str>> = owned.iter().map(|o| o.then_some("o")).collect();
-    push_code_lines(out, language, code, &classes, long_lines);
+    push_code_lines(out, language, code, &classes, long_lines, long_lines == LongLines::Wrap);
 }
 
 /// The widest indent a wrapped line hangs under (`.i2` to `.i30` in the widget's stylesheet);
@@ -381,15 +395,46 @@ fn may_wrap(line: &str) -> bool {
     line.len() > NEVER_WRAPS && line.chars().count() > NEVER_WRAPS
 }
 
-/// Whether the first word after a hanging line's indent may be too long for the rest of the
-/// narrowest box's first row. The browser then wraps after the indent, which is a break
-/// opportunity, and the row shows nothing but spaces: a blank line that is not in the code (a
-/// Python call's `coordinator_address=os.environ["JAX_COORDINATOR_ADDRESS"],` on a phone). Class
-/// `a` lets such a line break anywhere (`line-break: anywhere`), so the word starts on its row.
-fn first_word_may_not_fit(line: &str, indent: usize) -> bool {
-    let rest = line.get(indent..).unwrap_or_default().trim_start_matches(' ');
-    let word = rest.bytes().position(|b| b == b' ').unwrap_or(rest.len());
-    indent + word > NEVER_WRAPS
+/// Whether the first piece after a hanging line's indent (up to a space or a `<wbr>` of
+/// `break_points`) may be too long for the rest of the narrowest box's first row. The browser
+/// then wraps after the indent, which is a break opportunity, and the row shows nothing but
+/// spaces: a blank line that is not in the code. Class `a` lets such a line break anywhere
+/// (`line-break: anywhere`), so the piece starts on its row; with the `<wbr>`s that is rare.
+fn first_word_may_not_fit(line: &str, indent: usize, breaks: &[usize]) -> bool {
+    let rest = line.get(indent..).unwrap_or_default();
+    let start = indent + (rest.len() - rest.trim_start_matches(' ').len());
+    let space = line[start..].bytes().position(|b| b == b' ').map_or(line.len(), |p| start + p);
+    let end = breaks.iter().copied().find(|&p| p > start).map_or(space, |p| p.min(space));
+    end > NEVER_WRAPS
+}
+
+/// What a long word of code may break after when its box wraps: Chromium breaks a line at spaces
+/// and hyphens only, so `image: tensorflow/tensorflow:2.16.1` or `trainer=CustomTrainer(func=train,`
+/// on a phone broke wherever the row ended, inside a word (`tensorfl|ow`, `func=trai|n`).
+const BREAK_AFTER: &[u8] = b"/.:=,([{";
+
+/// Where a wrapping line gets a `<wbr>` (byte offsets it goes before): after each `BREAK_AFTER`
+/// character of a space-separated word longer than the narrowest box's row beside the line's
+/// hang, unless the next character is one of them too, or it is a version's dot (`2.16`). A word
+/// that fits a row gets none: the browser moves it whole, and every element is work on a toggle.
+fn break_points(line: &str, hang: usize) -> Vec<usize> {
+    let room = NEVER_WRAPS.saturating_sub(hang);
+    let mut points = Vec::new();
+    let mut start = 0;
+    for word in line.split(' ') {
+        let b = word.as_bytes();
+        if word.chars().count() > room {
+            for i in 1..b.len().saturating_sub(1) {
+                let (before, c, next) = (b[i - 1], b[i], b[i + 1]);
+                let version_dot = c == b'.' && before.is_ascii_digit() && next.is_ascii_digit();
+                if BREAK_AFTER.contains(&c) && !BREAK_AFTER.contains(&next) && !version_dot {
+                    points.push(start + i + 1);
+                }
+            }
+        }
+        start += word.len() + 1;
+    }
+    points
 }
 
 /// How far a line's wrapped continuation hangs: its indent, with YAML's `- ` list markers, in an
@@ -414,9 +459,20 @@ pub fn to_html_with_classes(language: Language, code: &str, line_classes: &[Opti
     out
 }
 
+/// [`to_html_with_classes`] for a box whose stylesheet alone scrolls or wraps it ("What
+/// Kubernetes runs", rendered once by its module): its long lines get their break points
+/// (`<wbr>`, no effect while the box scrolls), so wrapped they break at their punctuation, not
+/// inside a word; no hangs.
+#[cfg(feature = "explain")]
+pub fn to_html_with_classes_breakable(language: Language, code: &str, line_classes: &[Option<&str>]) -> String {
+    let mut out = String::with_capacity(code.len() * 2);
+    push_code_lines(&mut out, language, code, line_classes, LongLines::Scroll, true);
+    out
+}
+
 /// [`to_html_with_classes`] appended to `out`, for a page written into one string.
 pub fn push_lines(out: &mut String, language: Language, code: &str, line_classes: &[Option<&str>]) {
-    push_code_lines(out, language, code, line_classes, LongLines::Scroll);
+    push_code_lines(out, language, code, line_classes, LongLines::Scroll, false);
 }
 
 /// With `LongLines::Wrap`, an indented line that may wrap is an element too, with its indent as a class (`i4`): with
@@ -429,12 +485,15 @@ fn push_code_lines(
     code: &str,
     line_classes: &[Option<&str>],
     long_lines: LongLines,
+    breakable: bool,
 ) {
     let mut i = 0;
     for_each_line(language, code, |line, spans| {
         let class = line_classes.get(i).copied().flatten();
         i += 1;
         let indent = if long_lines == LongLines::Wrap && may_wrap(line) { hang(line) } else { 0 };
+        let breaks = if breakable && may_wrap(line) { break_points(line, hang(line)) } else { Vec::new() };
+        let mut next_break = breaks.iter().copied().peekable();
         let marked = class.is_some() || indent > 0;
         if marked {
             out.push_str("<span class=\"ln");
@@ -445,21 +504,27 @@ fn push_code_lines(
             if indent > 0 {
                 out.push_str(" i");
                 push_number(out, indent);
-                if first_word_may_not_fit(line, indent) {
+                if first_word_may_not_fit(line, indent, &breaks) {
                     out.push_str(" a");
                 }
             }
             out.push_str("\">");
         }
         for (class, range) in spans {
-            let text = &line[range.clone()];
-            if *class == Class::Plain {
-                push_escaped_html(out, text);
-            } else {
+            if *class != Class::Plain {
                 out.push_str("<span class=\"t-");
                 out.push_str(class.id());
                 out.push_str("\">");
-                push_escaped_html(out, text);
+            }
+            // The text, with a `<wbr>` before each break point inside it.
+            let mut at = range.start;
+            while let Some(p) = next_break.next_if(|&p| p < range.end) {
+                push_escaped_html(out, &line[at..p]);
+                out.push_str("<wbr>");
+                at = p;
+            }
+            push_escaped_html(out, &line[at..range.end]);
+            if *class != Class::Plain {
                 out.push_str("</span>");
             }
         }
@@ -502,20 +567,32 @@ mod html_tests {
             html.match_indices("<span class=\"ln").map(|(i, _)| html[i..i + 22].to_string()).collect::<Vec<_>>()
         };
         let wrapping = code_html(Language::Yaml, &code, &[], LongLines::Wrap);
-        assert_eq!(line_elements(&wrapping), ["<span class=\"ln i8 a\">"], "in {wrapping}");
+        assert_eq!(line_elements(&wrapping), ["<span class=\"ln i8\">  "], "in {wrapping}");
         assert!(
-            wrapping.contains("<span class=\"ln i8 a\">      - <span class=\"t-s\">--model_dir"),
-            "the long line's own element: {wrapping}"
+            wrapping.contains(
+                "<span class=\"ln i8\">      - <span class=\"t-s\">--model_dir=/<wbr>mnt/<wbr>models/<wbr>a-long-path"
+            ),
+            "the long line's own element, its long word breakable after its punctuation: {wrapping}"
         );
-        // A first word too long to fit beside the indent on the narrowest box may break anywhere.
-        let python =
-            "    jax.distributed.initialize(\n        coordinator_address=os.environ[\"JAX_COORDINATOR_ADDRESS\"],\n";
+        // A first piece too long to fit beside the indent on the narrowest box may break anywhere;
+        // one that ends at a break point fits (coordinator_address=, then os.environ[).
+        let python = "    jax.distributed.initialize(\n        coordinator_address=os.environ[\"JAX_COORDINATOR_ADDRESS\"],\n        a_parameter_name_of_thirty_one=1,\n";
         let html = code_html(Language::Python, python, &[], LongLines::Wrap);
         assert!(
-            html.contains("<span class=\"ln i8 a\">        <span class=\"t-k\">coordinator_address"),
-            "a word too long for its row: {html}"
+            html.contains("<span class=\"ln i8\">        <span class=\"t-k\">coordinator_address</span>=<wbr>os.<wbr>environ[<span class=\"t-s\"><wbr>&quot;JAX"),
+            "a word broken at its punctuation: {html}"
         );
-        assert_eq!(html.matches("<span class=\"ln").count(), 2, "{html}");
+        assert!(
+            html.contains("<span class=\"ln i8 a\">        <span class=\"t-k\">a_parameter_name_of_thirty_one</span>="),
+            "a piece too long for its row: {html}"
+        );
+        assert_eq!(html.matches("<span class=\"ln").count(), 3, "{html}");
+        // A version's dots are no break point; a word that fits the row has none at all.
+        let image = code_html(Language::Yaml, "  - image: tensorflow/tensorflow:2.16.1-gpu\n", &[], LongLines::Wrap);
+        assert!(image.contains("tensorflow/<wbr>tensorflow:<wbr>2.16.1-gpu</span>"), "{image}");
+        let short =
+            code_html(Language::Yaml, "  - image: registry.example.com/x:1 # the team's\n", &[], LongLines::Wrap);
+        assert!(!short.contains("<wbr>"), "{short}");
         // One whose first word fits beside its indent breaks at its spaces, as any line.
         let yaml = code_html(Language::Yaml, "    image: registry.example.com/team/trainer:1\n", &[], LongLines::Wrap);
         assert!(yaml.starts_with("<code><span class=\"ln i4\">"), "{yaml}");

@@ -5,7 +5,7 @@
 //! Written straight into the output strings: a 4 MiB input can have hundreds of thousands of
 //! report rows and V1 lines, and a copy or an allocation per row is what made it slow.
 
-use crate::highlight::{push_escaped_html, push_lines};
+use crate::highlight::{push_breakable, push_escaped_html, push_lines};
 use explorer_core::migrate::pods::{Compared, PodComparison};
 use explorer_core::migrate::report::{Entry, EntryIndex, Kind};
 use explorer_core::migrate::{DocResult, Migration, Outcome};
@@ -189,18 +189,6 @@ fn push_value(out: &mut String, value: Option<&str>) {
             }
             out.push_str("</code>");
         }
-    }
-}
-
-/// `v` escaped, with a line-break opportunity (`<wbr>`) after each `/`, `.`, `,`, `[`, `:` and
-/// `=`: a long value (`fieldRef:metadata.annotations['batch.kubernetes.io/…']`, a JSON command)
-/// wraps between its parts, and a short one (`PET_MASTER_PORT`) never wraps inside itself.
-fn push_breakable(out: &mut String, v: &str) {
-    for (i, part) in v.split_inclusive(['/', '.', ',', '[', ':', '=']).enumerate() {
-        if i > 0 {
-            out.push_str("<wbr>");
-        }
-        push_escaped_html(out, part);
     }
 }
 
@@ -440,7 +428,7 @@ fn push_bookkeeping_html(out: &mut String, c: &PodComparison, n: usize) {
         out.push_str("</p><ul class=\"pods-kept\">");
         for (field, roles) in fields {
             out.push_str("<li><code>");
-            push_escaped_html(out, field);
+            push_breakable(out, field);
             out.push_str("</code> <span class=\"pods-roles\">");
             push_escaped_html(out, &roles.join(", "));
             out.push_str("</span></li>");
