@@ -17,7 +17,7 @@ mod pytorch;
 mod tensorflow;
 mod xgboost_jax;
 
-use super::{ContainerView, EnvValue, Object, Rejection};
+use super::{ContainerView, EnvValue, ErrorType, FieldPath, Object, Rejection};
 use crate::model::pod::{Container, EnvVar, PodTemplateSpec};
 use crate::model::v1::ReplicaSpec;
 use crate::model::vecmap::VecMap;
@@ -350,10 +350,10 @@ pub fn explain(doc: &Json) -> V1Explanation {
         operator: operator.into(),
         pods: vec![],
         objects: vec![],
-        rejected: vec![Rejection { field: field.into(), reason }],
+        rejected: vec![Rejection::message(field, reason)],
     };
     if is_v1_job(doc) && served::v1_operator(api, kind).is_none() {
-        return refused("apiVersion", served::no_matches(kind, api));
+        return V1Explanation { rejected: vec![no_kind_match(kind, api)], ..refused("", String::new()) };
     }
     // Strict field validation refuses the job before the operator sees it: no pod runs.
     let unknown = unknown_fields(doc);
@@ -380,9 +380,9 @@ pub fn unknown_fields(doc: &Json) -> Vec<Rejection> {
     let Some(operator) = served::v1_operator(api, kind) else { return vec![] };
     super::crd::strict::unknown_fields(operator.name, doc)
         .into_iter()
-        .map(|path| Rejection {
-            reason: format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", operator.name),
-            field: path,
+        .map(|path| {
+            let detail = format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", operator.name);
+            Rejection::new(ErrorType::UnknownField, FieldPath::parse(&path), detail)
         })
         .collect()
 }
@@ -493,7 +493,7 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
     let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
     let Some(operator) = served::v1_operator(api, kind) else {
-        return vec![Rejection { field: "apiVersion".into(), reason: served::no_matches(kind, api) }];
+        return vec![no_kind_match(kind, api)];
     };
     let unknown = unknown_fields(doc);
     if !unknown.is_empty() {
@@ -503,10 +503,11 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     if let Some(value) = doc.pointer("/spec/mpiImplementation").filter(|_| operator.name == MPI_OPERATOR) {
         if !value.as_str().is_some_and(|v| MPI_IMPLEMENTATIONS.contains(&v)) {
             let allowed: Vec<String> = MPI_IMPLEMENTATIONS.iter().map(|a| format!("{a:?}")).collect();
-            out.push(Rejection {
-                field: "spec.mpiImplementation".into(),
-                reason: format!("Unsupported value: {value}: supported values: {}", allowed.join(", ")),
-            });
+            out.push(Rejection::new(
+                ErrorType::NotSupported,
+                FieldPath::parse("spec.mpiImplementation"),
+                format!("{value}: supported values: {}", allowed.join(", ")),
+            ));
         }
     }
     // Every value the reading refuses, not only the first: each is taken out and the job read
@@ -515,16 +516,21 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     let mut job = doc.clone();
     while let Err(e) = read(&job) {
         let error = field_error(&e);
-        if out.iter().any(|r: &Rejection| r.field == error.field) || out.len() >= MAX_ERRORS {
+        if out.iter().any(|r: &Rejection| r.path == error.path) || out.len() >= MAX_ERRORS {
             break;
         }
-        let removed = super::read::remove_at(&mut job, &error.field);
+        let removed = super::read::remove_at(&mut job, &error.path);
         out.push(error);
         if !removed {
             break;
         }
     }
     out
+}
+
+/// The REST mapper's answer for a kind and version no V1 operator serves.
+fn no_kind_match(kind: &str, api: &str) -> Rejection {
+    Rejection::new(ErrorType::NoKindMatch, FieldPath::parse("apiVersion"), served::no_matches(kind, api))
 }
 
 /// The most errors reported for one V1 job.
@@ -538,11 +544,9 @@ fn field_error(error: &str) -> Rejection {
     let looks_like_path = path.starts_with("spec") || path.starts_with("metadata") || path == "apiVersion";
     match rest.strip_prefix(": ").or_else(|| rest.strip_prefix(' ')) {
         // `metadata.name is missing`: the API server's word for it.
-        Some(reason) if looks_like_path && reason.starts_with("is missing") => {
-            Rejection { field: path.into(), reason: "Required value".into() }
-        }
-        Some(reason) if looks_like_path => Rejection { field: path.into(), reason: reason.into() },
-        _ => Rejection { field: "<nil>".into(), reason: error.into() },
+        Some(reason) if looks_like_path && reason.starts_with("is missing") => Rejection::required(path),
+        Some(reason) if looks_like_path => Rejection::message(path, reason),
+        _ => Rejection::message("", error),
     }
 }
 
