@@ -168,8 +168,8 @@ fn torch_reserved_env_is_rejected_as_in_torch_test_go() {
         "{env: [{name: test, value: value}, {name: PET_NPROC_PER_NODE, value: value}]}",
     );
     let r = rejection(&job, &runtime);
-    assert_eq!(r.field, "spec.trainer.env");
-    assert_eq!(r.reason, "must not have reserved envs, invalid envs configured: [PET_NPROC_PER_NODE]");
+    assert_eq!(r.field(), "spec.trainer.env");
+    assert_eq!(r.reason(), "must not have reserved envs, invalid envs configured: [PET_NPROC_PER_NODE]");
 }
 
 /// The webhook's `(field, reason)`, or `None` for accepted.
@@ -205,7 +205,7 @@ fn torchtune_rejections_from_torch_test_go() {
         match want {
             Some((field, reason)) => {
                 let r = rejection(&job, &runtime);
-                assert_eq!((r.field.as_str(), r.reason.as_str()), (field, reason), "{at}");
+                assert_eq!((r.field().as_str(), r.reason().as_str()), (field, reason), "{at}");
             }
             None => assert_eq!(explain(&job, &runtime).rejected, vec![], "{at}"),
         }
@@ -346,8 +346,8 @@ fn xgboost_reserved_env_is_rejected_as_in_xgboost_test_go() {
     let runtime = one_node_runtime("xgboost: {}", "{name: node}");
     let job = trainjob("test", "xgboost-distributed", "{env: [{name: DMLC_NUM_WORKER, value: '4'}]}");
     let r = rejection(&job, &runtime);
-    assert_eq!(r.field, "spec.trainer.env[0]");
-    assert_eq!(r.reason, "DMLC_NUM_WORKER is reserved for the XGBoost runtime");
+    assert_eq!(r.field(), "spec.trainer.env[0]");
+    assert_eq!(r.reason(), "DMLC_NUM_WORKER is reserved for the XGBoost runtime");
 }
 
 // ---- mpi: pkg/runtime/framework/plugins/mpi/mpi_test.go (TestMPI, TestValidate) ----
@@ -450,9 +450,9 @@ fn mpi_rejections_from_mpi_test_go() {
         "{name: node}",
     );
     let r = rejection(&trainjob("test", "test-runtime", "{numNodes: 2}"), &no_launcher);
-    assert_eq!(r.field, "spec.trainer.numNodes");
+    assert_eq!(r.field(), "spec.trainer.numNodes");
     assert_eq!(
-        r.reason,
+        r.reason(),
         "must have 1 when MPI trainingRuntime with enabled runLauncherAsNode does not have either launcher and node"
     );
     // "runtime does not have Launcher but TrainJob has only 1 numNodes": accepted.
@@ -464,9 +464,9 @@ fn mpi_rejections_from_mpi_test_go() {
         "{env: [{name: OMPI_MCA_orte_default_hostfile, value: /custom/hostfile}, {name: OMPI_MCA_plm_rsh_args, value: custom-args}]}",
     );
     let r = rejection(&job, &mpi_runtime(1, false));
-    assert_eq!(r.field, "spec.trainer.env");
+    assert_eq!(r.field(), "spec.trainer.env");
     assert_eq!(
-        r.reason,
+        r.reason(),
         "must not have reserved envs, invalid envs configured: [OMPI_MCA_orte_default_hostfile OMPI_MCA_plm_rsh_args]"
     );
 }
@@ -476,7 +476,7 @@ fn an_unreadable_quantity_is_a_clear_rejection() {
     let runtime = one_node_runtime("torch: {}", "{name: node}");
     let job = trainjob("q", "torch-distributed", "{resourcesPerNode: {limits: {cpu: lots}}}");
     let r = rejection(&job, &runtime);
-    assert_eq!(r.field, "spec.trainer.resourcesPerNode.limits.cpu");
+    assert_eq!(r.field(), "spec.trainer.resourcesPerNode.limits.cpu");
 }
 
 /// pkg/runtime/core/clustertrainingruntime_test.go "succeeded to build PodGroup and JobSet with
@@ -583,9 +583,9 @@ fn torch_env_injection_from_torch_test_go() {
     assert_eq!(main.env.get("PET_MASTER_ADDR"), None);
 
     let r = rejection(&trainjob("test-job", "torch-distributed", "{numNodes: 2}"), &runtime("missing-container"));
-    assert_eq!(r.field, "spec.runtimeRef");
+    assert_eq!(r.field(), "spec.runtimeRef");
     assert_eq!(
-        r.reason,
+        r.reason(),
         r#"envInjection target podSet "node" container "missing-container" not found in runtime template"#
     );
 }
@@ -621,7 +621,7 @@ fn initializers_get_the_trainjobs_storage_uri_env_and_secret() {
     let unmounted = runtime.replacen(", volumeMounts: [{name: initializer, mountPath: /workspace}]", "", 1);
     let r = rejection(job, &unmounted);
     assert_eq!(
-        r.reason,
+        r.reason(),
         "must have volumeMount with name - initializer in container dataset-initializer of the dataset-initializer job"
     );
 }
@@ -656,7 +656,7 @@ fn torch_procs_from_v2_0_1_torch_test_go() {
     // The same "cpu with GPU resources" input at v2.2.1 cannot be written: numProcPerNode is an
     // int32 (the case became "nproc_per_node=auto resolves to GPU count ..." there).
     let r = rejection_at(&trainjob("j", "torch-distributed", "{numProcPerNode: cpu}"), &runtime, V2_2);
-    assert_eq!(r.field, "spec.trainer.numProcPerNode");
+    assert_eq!(r.field(), "spec.trainer.numProcPerNode");
 }
 
 /// The API server reports every error of an object, not the first (field.ErrorList): a v2.0
@@ -665,7 +665,7 @@ fn torch_procs_from_v2_0_1_torch_test_go() {
 fn every_error_is_reported() {
     let runtime = one_node_runtime("torch: {numProcPerNode: auto}", "{name: node}");
     let e = explain_at(&trainjob("j", "torch-distributed", "{numProcPerNode: cpu}"), &runtime, V2_2);
-    let fields: Vec<&str> = e.rejected.iter().map(|r| r.field.as_str()).collect();
+    let fields: Vec<String> = e.rejected.iter().map(|r| r.field()).collect();
     assert_eq!(fields, ["spec.trainer.numProcPerNode", "runtime spec.mlPolicy.torch.numProcPerNode"]);
 }
 
@@ -690,7 +690,7 @@ fn torch_procs_per_release_from_the_code() {
         env(&explain_at(&gpu_limit, &v2_3_runtime, V2_3), "node", "PET_NPROC_PER_NODE").as_deref(),
         Some("auto")
     );
-    assert_eq!(rejection_at(&plain, &runtime, V2_3).field, "runtime spec.mlPolicy.torch.numProcPerNode");
+    assert_eq!(rejection_at(&plain, &runtime, V2_3).field(), "runtime spec.mlPolicy.torch.numProcPerNode");
 }
 
 /// v2.1.0 torch_test.go TestValidate "reserved environment variable present" sets
@@ -707,7 +707,8 @@ fn torch_reserved_env_needs_num_proc_per_node_until_v2_2() {
     for release in [V2_0, V2_1] {
         let r = rejection_at(&with_procs, &runtime, release);
         assert_eq!(
-            r.reason, "must not have reserved envs, invalid envs configured: [PET_NPROC_PER_NODE]",
+            r.reason(),
+            "must not have reserved envs, invalid envs configured: [PET_NPROC_PER_NODE]",
             "{}",
             release.tag
         );
@@ -721,11 +722,11 @@ fn torch_reserved_env_needs_num_proc_per_node_until_v2_2() {
         );
     }
     let r = rejection_at(&without, &one_node_runtime("torch: {}", "{name: node}"), V2_2);
-    assert_eq!(r.field, "spec.trainer.env");
+    assert_eq!(r.field(), "spec.trainer.env");
     // v2.0.1 torch_test.go "numProcPerNode is string and invalid".
     let npu = trainjob("test", "torch-distributed", "{numProcPerNode: npu}");
     assert_eq!(
-        rejection_at(&npu, &runtime, V2_0).reason,
+        rejection_at(&npu, &runtime, V2_0).reason(),
         r#"Invalid value: "npu": must have an int value or [auto cpu gpu]"#
     );
 }
@@ -746,11 +747,11 @@ fn mpi_per_release_from_mpi_test_go() {
     assert_eq!(slots(V2_0).as_deref(), Some("1"));
     let r = rejection_at(&trainjob("test", "test-runtime", "{numProcPerNode: invalid}"), &mpi_runtime(1, false), V2_1);
     assert_eq!(
-        (r.field.as_str(), r.reason.as_str()),
+        (r.field().as_str(), r.reason().as_str()),
         ("spec.trainer.numProcPerNode", r#"Invalid value: "invalid": must have an int value for MPI TrainJob"#)
     );
     let reserved = trainjob("test", "test-runtime", "{env: [{name: OMPI_MCA_plm_rsh_args, value: custom-args}]}");
-    assert_eq!(rejection_at(&reserved, &mpi_runtime(1, false), V2_3).field, "spec.trainer.env");
+    assert_eq!(rejection_at(&reserved, &mpi_runtime(1, false), V2_3).field(), "spec.trainer.env");
     let e = explain_at(&reserved, &mpi_runtime(1, false), V2_2);
     assert_eq!(e.rejected, vec![]);
     // Accepted; the TrainJob's env goes to the trainer step (`node` here), so the launcher keeps
@@ -847,22 +848,22 @@ fn fields_a_release_does_not_have_are_refused() {
         "  runtimePatches:\n  - manager: example.com/me\n    trainingRuntimeSpec: {}\n  trainer:",
     );
     assert_eq!(
-        rejection_at(&patches, &runtime, V2_1).reason,
+        rejection_at(&patches, &runtime, V2_1).reason(),
         r#"strict decoding error: unknown field "spec.runtimePatches" (not in the v2.1.0 CRD)"#
     );
     assert_eq!(explain_at(&patches, &runtime, V2_2).rejected, vec![]);
     let overrides = trainjob("p", "torch-distributed", "{numNodes: 1}")
         .replace("  trainer:", "  podTemplateOverrides:\n  - targetJobs: [{name: node}]\n  trainer:");
     assert_eq!(explain_at(&overrides, &runtime, V2_1).rejected, vec![]);
-    assert_eq!(rejection_at(&overrides, &runtime, V2_0).field, "spec.podTemplateOverrides");
-    assert_eq!(rejection_at(&overrides, &runtime, V2_3).field, "spec.podTemplateOverrides");
+    assert_eq!(rejection_at(&overrides, &runtime, V2_0).field(), "spec.podTemplateOverrides");
+    assert_eq!(rejection_at(&overrides, &runtime, V2_3).field(), "spec.podTemplateOverrides");
     let jax = one_node_runtime("jax: {}", "{name: node}");
     let job = trainjob("j", "jax-distributed", "{numNodes: 2}");
-    assert_eq!(rejection_at(&job, &jax, V2_1).field, "runtime spec.mlPolicy.jax");
+    assert_eq!(rejection_at(&job, &jax, V2_1).field(), "runtime spec.mlPolicy.jax");
     assert_eq!(explain_at(&job, &jax, V2_2).rejected, vec![]);
     let injection = one_node_runtime("torch: {envInjection: {targets: []}}", "{name: node}");
     assert_eq!(
-        rejection_at(&trainjob("j", "torch-distributed", "{}"), &injection, V2_2).field,
+        rejection_at(&trainjob("j", "torch-distributed", "{}"), &injection, V2_2).field(),
         "runtime spec.mlPolicy.torch.envInjection"
     );
 }
@@ -906,7 +907,7 @@ fn torchtune_recipes_per_release() {
     // there, so the v2.3 job leaves it out).
     let not_quantized = job("model.quantize_base=False, 'model.lora_attn_modules=[q_proj]'");
     let r = rejection_at(&not_quantized, &runtime, V2_1);
-    assert_eq!(r.reason, "must be auto or 1 for llama3_2/1B model when using QLoRA");
+    assert_eq!(r.reason(), "must be auto or 1 for llama3_2/1B model when using QLoRA");
     let v2_3_job = not_quantized.replace("numProcPerNode: auto, ", "");
     assert_eq!(command(&v2_3_job, V2_3)[3..6], ["lora_finetune_distributed", "--config", "llama3_2/1B_lora"]);
 }

@@ -26,7 +26,7 @@ fn errors(job: &str, runtime: &str, release: Release) -> Vec<String> {
     if !e.rejected.is_empty() {
         assert!(e.jobset.is_none() && e.pods.is_empty(), "a refused TrainJob creates nothing: {e:#?}");
     }
-    e.rejected.iter().map(|Rejection { field, reason }| format!("{field}: {reason}")).collect()
+    e.rejected.iter().map(Rejection::to_string).collect()
 }
 
 const NAME_RULE: &str = "<nil>: Invalid value: metadata.name must match RFC 1035 DNS label format";

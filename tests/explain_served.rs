@@ -17,7 +17,7 @@ fn job(api_version: &str) -> String {
 }
 
 fn reasons(e: &explorer_core::explain::Explanation) -> Vec<String> {
-    e.rejected.iter().map(|r| format!("{}: {}", r.field, r.reason)).collect()
+    e.rejected.iter().map(|r| format!("{}: {}", r.field(), r.reason())).collect()
 }
 
 #[test]
@@ -66,7 +66,7 @@ fn a_v1_job_of_a_version_its_operator_does_not_serve_is_refused_with_the_rest_ma
     for api in ["kubeflow.org/v1beta1", "kubeflow.org/v2beta1", "kubeflow.org/v1alpha2"] {
         let text = format!("apiVersion: {api}\n{PYTORCHJOB}");
         let e = explorer_core::explain::v1::explain_text(&text).expect("a V1 kind").unwrap();
-        let got: Vec<String> = e.rejected.iter().map(|r| format!("{}: {}", r.field, r.reason)).collect();
+        let got: Vec<String> = e.rejected.iter().map(|r| format!("{}: {}", r.field(), r.reason())).collect();
         assert_eq!(got, [format!("apiVersion: no matches for kind \"PyTorchJob\" in version \"{api}\"")], "{api}");
         assert_eq!(e.operator, "training-operator v1.9");
     }
@@ -89,7 +89,7 @@ fn each_mpijob_version_is_its_own_operator_s_even_when_refused() {
     // v1alpha2 MPIJob: neither operator serves it.
     let old = v2beta1.replace("v2beta1", "v1alpha2");
     let e = explorer_core::explain::v1::explain_text(&old).unwrap().unwrap();
-    assert_eq!(e.rejected[0].reason, "no matches for kind \"MPIJob\" in version \"kubeflow.org/v1alpha2\"");
+    assert_eq!(e.rejected[0].reason(), "no matches for kind \"MPIJob\" in version \"kubeflow.org/v1alpha2\"");
 }
 
 #[test]

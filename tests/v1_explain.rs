@@ -214,7 +214,7 @@ spec:
     assert_eq!(json["rejected"].as_array().map(Vec::len), Some(1), "{json}");
     // The webhook's words (xgboostjob_webhook.go:136-138 at training-operator v1.9.0).
     assert_eq!(
-        (refused.field.as_str(), refused.reason.as_str()),
+        (refused.field().as_str(), refused.reason().as_str()),
         ("spec.xgbReplicaSpecs[Master]", "Required value: must be present")
     );
     assert!(explain_text("kind: TrainJob\napiVersion: trainer.kubeflow.org/v1alpha1\n").is_none());
@@ -232,14 +232,14 @@ fn a_job_larger_than_any_cluster_gets_a_message_not_a_hang() {
               Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: x:1}]}}}\n    \
               Worker: {replicas: 2147483646, template: {spec: {containers: [{name: pytorch, image: x:1}]}}}\n";
     let e = explain_text(v1).unwrap().unwrap();
-    let reason = e.rejected.first().map(|r| r.reason.clone()).unwrap_or_default();
+    let reason = e.rejected.first().map(|r| r.reason().clone()).unwrap_or_default();
     assert!(reason.starts_with("2147483647 pods: no Kubernetes cluster runs that many"), "{reason}");
 
     let m = explorer_core::migrate::migrate(v1).unwrap();
     let v2 = m.output_yaml();
     let docs = explorer_core::explain::read::documents(&v2, m.target).unwrap();
     let e = explorer_core::explain::explain(docs.input(), m.target);
-    assert!(e.rejected.iter().any(|r| r.reason.contains("no Kubernetes cluster runs that many")), "{:?}", e.rejected);
+    assert!(e.rejected.iter().any(|r| r.reason().contains("no Kubernetes cluster runs that many")), "{:?}", e.rejected);
 }
 
 /// The Training Operator's webhook refuses a PyTorchJob whose Master is not exactly one pod, or
@@ -448,7 +448,7 @@ fn unknown_fields_of_a_v1_job_are_refused_with_their_path() {
     let pytorch = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: j}\nspec:\n  runPolicy: {cleanPodPolicy: None, sucess: 1}\n  \
                    pytorchReplicaSpecs:\n    Worker: {replica: 2, template: {spec: {containers: [{name: pytorch, image: img, imagePullPolicyy: Always}]}}}\n";
     let e = explain_text(pytorch).unwrap().unwrap();
-    let fields: Vec<&str> = e.rejected.iter().map(|r| r.field.as_str()).collect();
+    let fields: Vec<String> = e.rejected.iter().map(|r| r.field()).collect();
     assert_eq!(
         fields,
         [
@@ -458,14 +458,14 @@ fn unknown_fields_of_a_v1_job_are_refused_with_their_path() {
         ]
     );
     assert_eq!(
-        e.rejected[0].reason,
+        e.rejected[0].reason(),
         "strict decoding error: unknown field \"spec.runPolicy.sucess\" (not in the training-operator v1.9 CRD)"
     );
     assert!(e.pods.is_empty() && e.objects.is_empty());
     // mpi-operator's v2beta1 CRD: `slotsPerWorkers` is a typo there, and `mainContainer` a v1 field.
     let mpi = mpijob("kubeflow.org/v2beta1", "  slotsPerWorkers: 4\n  mainContainer: w\n", "");
     let e = explain_text(&mpi).unwrap().unwrap();
-    let fields: Vec<&str> = e.rejected.iter().map(|r| r.field.as_str()).collect();
+    let fields: Vec<String> = e.rejected.iter().map(|r| r.field()).collect();
     assert_eq!(fields, ["spec.slotsPerWorkers", "spec.mainContainer"]);
     assert_eq!(e.operator, "mpi-operator v0.6");
     // ...which the v1 MPIJob's CRD declares.
@@ -475,7 +475,7 @@ fn unknown_fields_of_a_v1_job_are_refused_with_their_path() {
     // under `template` instead of `template.metadata` (a non-strict client prunes them silently).
     let text = std::fs::read_to_string(common::real_v1_dir().join("24-yunikorn-mpijob-pi.yaml")).unwrap();
     let e = explain_text(&text).unwrap().unwrap();
-    let fields: Vec<&str> = e.rejected.iter().map(|r| r.field.as_str()).collect();
+    let fields: Vec<String> = e.rejected.iter().map(|r| r.field()).collect();
     assert_eq!(
         fields,
         ["spec.mpiReplicaSpecs.Launcher.template.labels", "spec.mpiReplicaSpecs.Worker.template.labels"]

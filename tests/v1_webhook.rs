@@ -34,7 +34,7 @@ fn normalized(path: &str) -> String {
 }
 
 fn fields(list: &[explorer_core::explain::Rejection]) -> BTreeSet<String> {
-    list.iter().map(|r| normalized(&r.field)).collect()
+    list.iter().map(|r| normalized(&r.field())).collect()
 }
 
 #[test]
@@ -91,7 +91,7 @@ fn a_pytorch_master_without_replicas_is_refused_as_written() {
     .unwrap();
     let refused = check(&job);
     assert_eq!(refused.len(), 1, "{refused:?}");
-    assert_eq!(refused[0].field, "spec.pytorchReplicaSpecs[Master].replicas");
-    assert_eq!(refused[0].reason, "Forbidden: must be 1");
+    assert_eq!(refused[0].field(), "spec.pytorchReplicaSpecs[Master].replicas");
+    assert_eq!(refused[0].reason(), "Forbidden: must be 1");
     assert_eq!(explain(&job).rejected, refused);
 }

@@ -217,7 +217,7 @@ pub(crate) fn validate_for(release: &Release, doc: &Value) -> Result<(), String>
     }
     let rules = explorer_core::explain::crd::validate(release.tag, doc);
     if !rules.is_empty() {
-        let lines: Vec<String> = rules.iter().map(|r| format!("{}: {}", r.field, r.reason)).collect();
+        let lines: Vec<String> = rules.iter().map(|r| format!("{}: {}", r.field(), r.reason())).collect();
         return Err(lines.join("\n"));
     }
     if kind == "TrainJob" && release.controller.webhook_checks_name {

@@ -276,8 +276,8 @@ fn body(out: &mut String, e: &Explanation, links: &impl ItemLinks) {
             "<p class=\"k8s-rejected\" role=\"alert\"><strong>Trainer {} refuses this TrainJob</strong>, so nothing \
              is created. {}: {}</p>",
             esc(&e.trainer),
-            code(&only.field),
-            esc(&only.reason)
+            code(&only.field()),
+            esc(&only.reason())
         );
         return;
     }
@@ -290,7 +290,7 @@ fn body(out: &mut String, e: &Explanation, links: &impl ItemLinks) {
             e.rejected.len()
         );
         for r in &e.rejected {
-            let _ = write!(out, "<li>{}: {}</li>", code(&r.field), esc(&r.reason));
+            let _ = write!(out, "<li>{}: {}</li>", code(&r.field()), esc(&r.reason()));
         }
         out.push_str("</ul></div>");
         return;
@@ -303,7 +303,7 @@ fn body(out: &mut String, e: &Explanation, links: &impl ItemLinks) {
             esc(&e.trainer)
         );
         for r in &e.fails_after_admission {
-            let _ = write!(out, "<li>{}: {}</li>", code(&r.field), esc(&r.reason));
+            let _ = write!(out, "<li>{}: {}</li>", code(&r.field()), esc(&r.reason()));
         }
         out.push_str("</ul></div>");
         return;
@@ -449,7 +449,7 @@ mod tests {
     #[test]
     fn text_is_escaped() {
         // The widget's parameters never hold markup (the query refuses it); a reason might.
-        let r = explorer_core::explain::Rejection { field: "spec.<x>".into(), reason: "a <b>bold</b> & claim".into() };
+        let r = explorer_core::explain::Rejection::message("spec.<x>", "a <b>bold</b> & claim");
         let html = html(&Explanation::rejected("v2.3.0".into(), vec![r]));
         assert!(html.contains("<code>spec.&lt;x&gt;</code>: a &lt;b&gt;bold&lt;/b&gt; &amp; claim"), "{html}");
     }

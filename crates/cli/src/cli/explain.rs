@@ -203,13 +203,13 @@ fn text(items: &[Item], release: Option<Release>) -> String {
         let head = if item.at.is_empty() { item.label.clone() } else { format!("{}: {}", item.at, item.label) };
         if !item.answer.rejected().is_empty() {
             for r in item.answer.rejected() {
-                let _ = writeln!(out, "{head}: {}: {}", r.field, r.reason);
+                let _ = writeln!(out, "{head}: {r}");
             }
             continue;
         }
         if !item.answer.failing().is_empty() {
             for r in item.answer.failing() {
-                let _ = writeln!(out, "{head}: {}: {}", r.field, r.reason);
+                let _ = writeln!(out, "{head}: {}: {}", r.field(), r.reason());
             }
             continue;
         }

@@ -116,7 +116,7 @@ fn str_at<'v>(v: &'v Value, pointer: &str) -> &'v str {
 }
 
 fn rejections(list: Vec<Rejection>) -> Vec<FieldError> {
-    list.into_iter().map(|r| FieldError { field: r.field, message: r.reason }).collect()
+    list.into_iter().map(|r| FieldError { field: r.field(), message: r.reason() }).collect()
 }
 
 /// How many of the CRD's transition rules (`oldSelf`) apply to this kind: run on update only.

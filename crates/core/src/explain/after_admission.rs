@@ -28,7 +28,7 @@
 //! "admitted, then fails" with what refuses it and when.
 
 use super::build::ANCESTOR_LABEL;
-use super::Rejection;
+use super::{ErrorType, FieldPath, Rejection};
 use explorer_data::releases::Release;
 use serde_json::Value as Json;
 
@@ -51,7 +51,7 @@ impl NegativeCounts {
         let crd = format!("the {} CRD sets no minimum", release.tag);
         let job_refused = |field: &str, n: i64| {
             format!(
-                "Invalid value: {n}: admitted: the API server takes it ({crd}), and so does Trainer's webhook; \
+                "{n}: admitted: the API server takes it ({crd}), and so does Trainer's webhook; \
                  the controller writes it into the JobSet as the {field} Jobs' parallelism and completions, and \
                  the API server refuses each such Job when JobSet {} creates it (spec.parallelism, \
                  spec.completions: Invalid value: {n}: must be greater than or equal to 0): those pods never run",
@@ -67,19 +67,23 @@ impl NegativeCounts {
             if let Some(n) = take_negative(job, "/spec/trainer/numNodes", 1) {
                 found
                     .later
-                    .push(Rejection { field: "spec.trainer.numNodes".into(), reason: job_refused("trainer", n) });
+                    .push(Rejection::new(ErrorType::Invalid, FieldPath::parse("spec.trainer.numNodes"), job_refused("trainer", n)));
             }
         }
         let Some(runtime) = runtime else { return found };
         if let Some(n) = take_negative(runtime, "/spec/mlPolicy/numNodes", 1) {
             found
                 .later
-                .push(Rejection { field: "runtime spec.mlPolicy.numNodes".into(), reason: job_refused("trainer", n) });
+                .push(Rejection::new(
+                ErrorType::Invalid,
+                FieldPath::parse("spec.mlPolicy.numNodes").in_runtime(),
+                job_refused("trainer", n),
+            ));
         }
         let count = runtime.pointer("/spec/template/spec/replicatedJobs").and_then(Json::as_array).map_or(0, Vec::len);
         for i in 0..count {
             let at = format!("/spec/template/spec/replicatedJobs/{i}");
-            let shown = format!("runtime spec.template.spec.replicatedJobs[{i}]");
+            let shown = format!("spec.template.spec.replicatedJobs[{i}]");
             let name = runtime.pointer(&format!("{at}/name")).and_then(Json::as_str).unwrap_or_default().to_string();
             let ancestor = runtime
                 .pointer(&format!("{at}/template/metadata/labels"))
@@ -89,19 +93,20 @@ impl NegativeCounts {
             // v2.0.1's webhook also holds the launcher to one Job (trainingruntime_webhook.go:70-72).
             let held_to_one = ancestor || (release.line == "v2.0" && name == "launcher");
             if let Some(n) = take_negative(runtime, &format!("{at}/replicas"), 1) {
-                let field = format!("{shown}.replicas");
+                let field = FieldPath::parse(&format!("{shown}.replicas")).in_runtime();
                 if held_to_one {
-                    found.refused.push(Rejection { field, reason: format!("Invalid value: {n}: always must be 1") });
+                    found.refused.push(Rejection::new(ErrorType::Invalid, field, format!("{n}: always must be 1")));
                 } else {
-                    found.later.push(Rejection {
+                    found.later.push(Rejection::new(
+                        ErrorType::Invalid,
                         field,
-                        reason: format!(
-                            "Invalid value: {n}: admitted: the API server takes it ({crd}), and so do Trainer's and \
+                        format!(
+                            "{n}: admitted: the API server takes it ({crd}), and so do Trainer's and \
                              JobSet's webhooks; JobSet {} creates this replicatedJob's Jobs for the indexes below \
                              replicas, so it creates none: its pods never run",
                             release.jobset
                         ),
-                    });
+                    ));
                 }
             }
             let trainer = runtime
@@ -115,16 +120,17 @@ impl NegativeCounts {
                         // numNodes takes its place: the value never reaches a Job.
                         continue;
                     }
-                    found.later.push(Rejection {
-                        field: format!("{shown}.template.spec.{key}"),
-                        reason: format!(
-                            "Invalid value: {n}: admitted: the API server takes it ({crd}), and so does Trainer's \
+                    found.later.push(Rejection::new(
+                        ErrorType::Invalid,
+                        FieldPath::parse(&format!("{shown}.template.spec.{key}")).in_runtime(),
+                        format!(
+                            "{n}: admitted: the API server takes it ({crd}), and so does Trainer's \
                              webhook; the controller copies it into the JobSet's {name:?} Jobs, and the API server \
                              refuses each Job when JobSet {} creates it (spec.{key}: Invalid value: {n}: must be \
                              greater than or equal to 0): those pods never run",
                             release.jobset
                         ),
-                    });
+                    ));
                 }
             }
         }

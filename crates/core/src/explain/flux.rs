@@ -50,18 +50,18 @@ pub(super) fn validate(input: Input, release: Release) -> Vec<Rejection> {
         None => runtime_procs(input),
     };
     if let Some(n) = procs.filter(|n| *n < 1) {
-        out.push(Rejection {
-            field: "spec.trainer.numProcPerNode".into(),
-            reason: format!("Invalid value: {n}: must be greater than or equal to 1 for Flux TrainJob"),
-        });
+        out.push(Rejection::invalid(
+            "spec.trainer.numProcPerNode",
+            format!("{n}: must be greater than or equal to 1 for Flux TrainJob"),
+        ));
     }
     let node = input.runtime.spec.template.spec.replicated_jobs.iter().find(|r| r.name == NODE);
     for c in node.into_iter().flat_map(|r| &r.template.spec.template.spec.init_containers) {
         if c.name == INSTALLER {
-            out.push(Rejection {
-                field: "spec.trainer.initContainers".into(),
-                reason: format!("Invalid value: {INSTALLER:?}: InitContainer '{INSTALLER}' is reserved"),
-            });
+            out.push(Rejection::invalid(
+                "spec.trainer.initContainers",
+                format!("{INSTALLER:?}: InitContainer '{INSTALLER}' is reserved"),
+            ));
         }
     }
     out
@@ -96,10 +96,10 @@ pub(super) fn enforce(input: Input, sets: &mut [PodSet]) -> Result<Option<Vec<St
     }
     // :141-151 dereference `spec.trainer`: without one the reconcile fails.
     let Some(trainer) = input.job.spec.trainer.as_ref() else {
-        return Err(Rejection {
-            field: "spec.trainer".into(),
-            reason: "the Flux plugin rewrites the trainer's command and needs spec.trainer (controller error)".into(),
-        });
+        return Err(Rejection::message(
+            "spec.trainer",
+            "the Flux plugin rewrites the trainer's command and needs spec.trainer (controller error)",
+        ));
     };
     let runtime_trainer = sets
         .iter()

@@ -286,12 +286,8 @@ impl Object {
 }
 
 /// One error the API server or the validating webhook answers instead of creating anything:
-/// the field path it names and its message.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Rejection {
-    pub field: String,
-    pub reason: String,
-}
+/// its type, the field path it names and its detail (`k8s::field`).
+pub use crate::k8s::field::{ErrorType, Path as FieldPath, Rejection};
 
 /// What the controller of `release` creates for this TrainJob, or the rejection the API server or
 /// the webhook gives at that release.

@@ -11,7 +11,7 @@ use super::build::{
     LAUNCHER, NODE, TRAINER_PORT,
 };
 use super::quantity::ceil_value;
-use super::{Input, Rejection};
+use super::{ErrorType, FieldPath, Input, Rejection};
 use crate::model::pod::{EnvVar, Resources};
 use crate::model::v2::MpiPolicy;
 use crate::model::Value;
@@ -391,10 +391,11 @@ fn mpi_plugin(
             upsert_mount(c, "mpi-hostfile", "/etc/mpi", false); // :202-207
             if implementation != "OpenMPI" {
                 // :225-226: the reconcile fails; the CRD enum only admits OpenMPI anyway.
-                return Err(Rejection {
-                    field: "runtime spec.mlPolicy.mpi.mpiImplementation".into(),
-                    reason: format!("MPI implementation for {implementation} doesn't supported (controller error)"),
-                });
+                return Err(Rejection::new(
+                    ErrorType::Message,
+                    FieldPath::parse("spec.mlPolicy.mpi.mpiImplementation").in_runtime(),
+                    format!("MPI implementation for {implementation} doesn't supported (controller error)"),
+                ));
             }
             // :210-224 only the launcher's `node` container gets the OpenMPI variables.
             upsert_env(

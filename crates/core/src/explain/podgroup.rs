@@ -130,10 +130,10 @@ pub(super) fn objects(input: Input, sets: &[PodSet]) -> Vec<Object> {
 pub(super) fn validate(input: Input) -> Vec<Rejection> {
     let jobset_annotations = super::build::propagated_metadata(input).1;
     match (policy(input), jobset_annotations.get(VOLCANO_QUEUE)) {
-        (Some((Scheduler::Volcano, _)), Some(queue)) if queue.is_empty() => vec![Rejection {
-            field: format!("spec.annotations[{VOLCANO_QUEUE}]"),
-            reason: "Invalid value: \"\": Volcano queue name must not be empty".into(),
-        }],
+        (Some((Scheduler::Volcano, _)), Some(queue)) if queue.is_empty() => vec![Rejection::invalid(
+            &format!("spec.annotations[{VOLCANO_QUEUE}]"),
+            "\"\": Volcano queue name must not be empty",
+        )],
         _ => vec![],
     }
 }

@@ -291,7 +291,7 @@ pub fn judge(job: &Json, runtimes: &[&Json], release: Release) -> super::Explana
     let (mut runtime, shipped_runtime) = match runtime_of(&job, runtimes, release) {
         Ok(found) => found,
         Err(reason) => {
-            let missing = super::Rejection { field: "spec.runtimeRef".into(), reason };
+            let missing = super::Rejection::message("spec.runtimeRef", reason);
             return super::Explanation::rejected(trainer, vec![missing]);
         }
     };
@@ -321,10 +321,8 @@ fn decoding_errors(job: &Json, runtime: &Json, release: Release, first: String) 
     let mut error = first;
     while errors.len() < MAX_DECODING_ERRORS {
         let rejection = rejection_of(&error);
-        let removed = match rejection.field.strip_prefix("runtime ") {
-            Some(path) => remove_at(&mut runtime, path),
-            None => remove_at(&mut job, &rejection.field),
-        };
+        let object = if rejection.path.in_runtime { &mut runtime } else { &mut job };
+        let removed = remove_at(object, &rejection.path);
         errors.push(rejection);
         if !removed {
             break;
@@ -337,28 +335,16 @@ fn decoding_errors(job: &Json, runtime: &Json, release: Release, first: String) 
     errors
 }
 
-/// Takes out the value at a field path (`spec.trainer.args`, `spec.x[0].y`); false when the
-/// path names no value.
-pub(super) fn remove_at(object: &mut Json, path: &str) -> bool {
-    let mut steps: Vec<Result<usize, &str>> = Vec::new();
-    for part in path.split('.') {
-        let (name, indexes) = part.split_once('[').map_or((part, ""), |(n, rest)| (n, rest));
-        if !name.is_empty() {
-            steps.push(Err(name));
-        }
-        for index in indexes.split('[').filter(|i| !i.is_empty()) {
-            match index.trim_end_matches(']').parse() {
-                Ok(i) => steps.push(Ok(i)),
-                Err(_) => return false,
-            }
-        }
-    }
-    let Some((last, parents)) = steps.split_last() else { return false };
+/// Takes out the value at a field path (`spec.trainer.args`, `spec.x[0].y`) of `object`; false
+/// when the path names no value (the root, or a map key, which no reading error names).
+pub(super) fn remove_at(object: &mut Json, path: &super::FieldPath) -> bool {
+    use crate::k8s::field::Step;
+    let Some((last, parents)) = path.steps.split_last() else { return false };
     let mut at = object;
     for step in parents {
         let next = match (step, at) {
-            (Err(name), Json::Object(map)) => map.get_mut(*name),
-            (Ok(i), Json::Array(items)) => items.get_mut(*i),
+            (Step::Field(name), Json::Object(map)) => map.get_mut(name),
+            (Step::Index(i), Json::Array(items)) => items.get_mut(*i),
             _ => None,
         };
         match next {
@@ -367,8 +353,8 @@ pub(super) fn remove_at(object: &mut Json, path: &str) -> bool {
         }
     }
     match (last, at) {
-        (Err(name), Json::Object(map)) => map.remove(*name).is_some(),
-        (Ok(i), Json::Array(items)) if *i < items.len() => {
+        (Step::Field(name), Json::Object(map)) => map.remove(name).is_some(),
+        (Step::Index(i), Json::Array(items)) if *i < items.len() => {
             // An item of a list is replaced by an empty object, not removed, so the later
             // items keep their indexes.
             items[*i] = Json::Object(Default::default());
@@ -422,9 +408,10 @@ fn rejection_of(error: &str) -> super::Rejection {
         _ => ("", error),
     };
     let (field, reason) = match rest.split_once(": ") {
-        Some(("the object", why)) => ("<nil>", why),
+        Some(("the object", why)) => ("", why),
         Some((field, why)) if !field.is_empty() && !field.trim_start_matches("runtime ").contains(' ') => (field, why),
-        _ => ("<nil>", rest),
+        _ => ("", rest),
     };
-    super::Rejection { field: format!("{object}{field}"), reason: reason.into() }
+    let path = super::FieldPath { in_runtime: object == "runtime ", ..super::FieldPath::parse(field) };
+    super::Rejection::new(super::ErrorType::Message, path, reason)
 }

@@ -43,14 +43,14 @@ fn missing_builtin(runtime_ref: &crate::model::v2::RuntimeRef, release: Release)
         Some(removed) => format!("it ships in {} to {}", since.tag, removed.line),
         None => format!("it ships from {}", since.tag),
     };
-    Some(Rejection {
-        field: "spec.RuntimeRef".into(),
-        reason: format!(
+    Some(Rejection::message(
+        "spec.RuntimeRef",
+        format!(
             "clustertrainingruntimes.trainer.kubeflow.org {name:?} not found: specified clusterTrainingRuntime \
              must be created before the TrainJob is created ({} does not install it; {ships})",
             release.tag
         ),
-    })
+    ))
 }
 
 /// An explanation with what links its items to their sources: the TrainJob and runtime it was

@@ -140,7 +140,7 @@ const LLAMA_70B: &str = "llama3_3/70B";
 pub(super) fn validate(input: Input, release: Release) -> Option<Rejection> {
     let rules = release.controller.torchtune;
     let trainer = input.job.spec.trainer.as_ref()?;
-    let reject = |field: &str, reason: String| Some(Rejection { field: field.into(), reason });
+    let reject = |field: &str, reason: String| Some(Rejection::message(field, reason));
     let runtime_name = &input.job.spec.runtime_ref.name;
     let model = model_of(runtime_name);
     let supported: &[&str] = if rules == TorchTuneRules::FullOnly { &V2_0_MODELS } else { &SUPPORTED_MODELS };

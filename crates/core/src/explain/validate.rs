@@ -10,7 +10,7 @@
 use super::build::{DATASET_INITIALIZER, MODEL_INITIALIZER, NODE};
 use super::memo::Memo;
 use super::plugins::{bad_quantity, Policy, Procs};
-use super::{crd, Input, Rejection};
+use super::{crd, ErrorType, FieldPath, Input, Rejection};
 use crate::model::Value;
 use explorer_data::releases::{NumProcPerNode, Release};
 
@@ -25,8 +25,14 @@ pub(crate) const MPI_RESERVED: [&str; 4] = [
     "OMPI_MCA_orte_set_default_slots",
 ];
 
+/// A webhook error worded as its own sentence (no type word before it).
 fn reject(field: &str, reason: String) -> Option<Rejection> {
-    Some(Rejection { field: field.into(), reason })
+    Some(Rejection::message(field, reason))
+}
+
+/// `path` in the TrainJob, or in the runtime it references.
+fn object_path(in_runtime: bool, path: &str) -> FieldPath {
+    FieldPath { in_runtime, ..FieldPath::parse(path) }
 }
 
 pub(super) fn check(input: Input, release: Release) -> Vec<Rejection> {
@@ -64,22 +70,22 @@ pub(super) fn check(input: Input, release: Release) -> Vec<Rejection> {
 /// runtime of another version was never created, so the TrainJob's reference finds nothing.
 fn served(input: Input, release: Release) -> Vec<Rejection> {
     let objects = [
-        ("", input.job.api_version.as_str(), input.job.kind.as_str()),
-        ("runtime ", input.runtime.api_version.as_str(), input.runtime.kind.as_str()),
+        (false, input.job.api_version.as_str(), input.job.kind.as_str()),
+        (true, input.runtime.api_version.as_str(), input.runtime.kind.as_str()),
     ];
-    objects.into_iter().filter_map(|(object, api, kind)| unserved(object, api, kind, release)).collect()
+    objects.into_iter().filter_map(|(in_runtime, api, kind)| unserved(in_runtime, api, kind, release)).collect()
 }
 
-fn unserved(object: &str, api: &str, kind: &str, release: Release) -> Option<Rejection> {
-    (!release.serves(api, kind)).then(|| Rejection {
-        field: format!("{object}apiVersion"),
-        reason: explorer_data::served::no_matches(kind, api),
+fn unserved(in_runtime: bool, api: &str, kind: &str, release: Release) -> Option<Rejection> {
+    (!release.serves(api, kind)).then(|| {
+        let path = object_path(in_runtime, "apiVersion");
+        Rejection::new(ErrorType::NoKindMatch, path, explorer_data::served::no_matches(kind, api))
     })
 }
 
-fn served_written(object: &str, written: &serde_json::Value, release: Release) -> Option<Rejection> {
+fn served_written(in_runtime: bool, written: &serde_json::Value, release: Release) -> Option<Rejection> {
     let at = |key: &str| written.get(key).and_then(serde_json::Value::as_str).unwrap_or_default();
-    unserved(object, at("apiVersion"), at("kind"), release)
+    unserved(in_runtime, at("apiVersion"), at("kind"), release)
 }
 
 /// What the API server of `release` answers when a runtime alone (a TrainingRuntime or a
@@ -88,10 +94,10 @@ fn served_written(object: &str, written: &serde_json::Value, release: Release) -
 /// TrainJob's runtime meets in [`check`], named from the runtime's own root.
 pub fn check_runtime(runtime: &serde_json::Value, release: Release) -> Vec<Rejection> {
     let runtime = &crate::model::without_nulls(runtime);
-    if let Some(unserved) = served_written("", runtime, release) {
+    if let Some(unserved) = served_written(false, runtime, release) {
         return vec![unserved];
     }
-    let unknown = unknown_fields("", runtime, release);
+    let unknown = unknown_fields(false, runtime, release);
     if !unknown.is_empty() {
         return unknown;
     }
@@ -109,18 +115,18 @@ pub(super) fn check_unreadable(
     decoding: Vec<Rejection>,
 ) -> Vec<Rejection> {
     let unserved: Vec<Rejection> =
-        [("", job), ("runtime ", runtime)].into_iter().filter_map(|(o, w)| served_written(o, w, release)).collect();
+        [(false, job), (true, runtime)].into_iter().filter_map(|(o, w)| served_written(o, w, release)).collect();
     if !unserved.is_empty() {
         return unserved;
     }
-    let mut out = unknown_fields("", job, release);
+    let mut out = unknown_fields(false, job, release);
     out.extend(runtime_unknown_fields(runtime, release));
     if !out.is_empty() {
         out.extend(decoding);
         return out;
     }
     let rules = crd_rules_written(job, runtime, release);
-    out.extend(decoding.into_iter().filter(|d| !rules.iter().any(|r| r.field == d.field)));
+    out.extend(decoding.into_iter().filter(|d| !rules.iter().any(|r| r.path == d.path)));
     out.extend(rules);
     out
 }
@@ -173,7 +179,7 @@ fn crd_rules_written(job: &serde_json::Value, runtime: &serde_json::Value, relea
     let runtime_errors = RUNTIME_ERRORS.with(|memo| {
         memo.get(release.tag, runtime, || {
             let errors = object_rules(runtime, release);
-            errors.into_iter().map(|e| Rejection { field: format!("runtime {}", e.field), ..e }).collect()
+            errors.into_iter().map(|e| Rejection { path: e.path.in_runtime(), ..e }).collect()
         })
     });
     errors.extend(runtime_errors.iter().cloned());
@@ -197,7 +203,7 @@ fn object_meta_name(object: &serde_json::Value) -> Vec<Rejection> {
     let Some(name) = object.pointer("/metadata/name").and_then(serde_json::Value::as_str) else { return Vec::new() };
     crate::k8s::names::is_dns1123_subdomain(name)
         .into_iter()
-        .map(|r| Rejection { field: "metadata.name".into(), reason: format!("Invalid value: {name:?}: {r}") })
+        .map(|r| Rejection::invalid("metadata.name", format!("{name:?}: {r}")))
         .collect()
 }
 
@@ -209,10 +215,7 @@ fn name(input: Input, release: Release) -> Vec<Rejection> {
     }
     let name = input.job.metadata.name.as_deref().unwrap_or_default();
     let reasons = crate::k8s::names::is_dns1035_label(name);
-    reasons
-        .into_iter()
-        .map(|r| Rejection { field: "metadata.name".into(), reason: format!("Invalid value: {name:?}: {r}") })
-        .collect()
+    reasons.into_iter().map(|r| Rejection::invalid("metadata.name", format!("{name:?}: {r}"))).collect()
 }
 
 /// The API server's own schema check: a quantity it cannot read never reaches the webhook.
@@ -228,14 +231,13 @@ fn schema(input: Input) -> Option<Rejection> {
 /// object; then the type v2.2 gave `numProcPerNode`.
 fn crd(input: Input, release: Release) -> Vec<Rejection> {
     let (job, runtime) = input.as_json();
-    let mut out = unknown_fields("", &job, release);
+    let mut out = unknown_fields(false, &job, release);
     if let Some(text) = &input.legacy.num_proc_per_node {
         if release.num_proc_per_node == NumProcPerNode::Int32 {
-            out.extend(reject(
-                "spec.trainer.numProcPerNode",
-                format!(
-                    "Invalid value: \"string\": spec.trainer.numProcPerNode in body must be of type integer: {text:?}"
-                ),
+            out.push(Rejection::new(
+                ErrorType::TypeInvalid,
+                FieldPath::parse("spec.trainer.numProcPerNode"),
+                format!("\"string\": spec.trainer.numProcPerNode in body must be of type integer: {text:?}"),
             ));
         }
     }
@@ -244,13 +246,13 @@ fn crd(input: Input, release: Release) -> Vec<Rejection> {
 }
 
 /// Every field of `written` its CRD at `release` does not declare (crd::strict), each named
-/// from `object` (`""` or `"runtime "`).
-fn unknown_fields(object: &str, written: &serde_json::Value, release: Release) -> Vec<Rejection> {
+/// in the TrainJob or (`in_runtime`) in its runtime.
+fn unknown_fields(in_runtime: bool, written: &serde_json::Value, release: Release) -> Vec<Rejection> {
     crd::strict::unknown_fields(release.tag, written)
         .into_iter()
-        .map(|path| Rejection {
-            field: format!("{object}{path}"),
-            reason: format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", release.tag),
+        .map(|path| {
+            let detail = format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", release.tag);
+            Rejection::new(ErrorType::UnknownField, object_path(in_runtime, &path), detail)
         })
         .collect()
 }
@@ -261,9 +263,7 @@ fn runtime_unknown_fields(runtime: &serde_json::Value, release: Release) -> Vec<
     thread_local! {
         static RUNTIME_UNKNOWN: Memo<Vec<Rejection>> = const { Memo::new() };
     }
-    RUNTIME_UNKNOWN
-        .with(|memo| memo.get(release.tag, runtime, || unknown_fields("runtime ", runtime, release)))
-        .to_vec()
+    RUNTIME_UNKNOWN.with(|memo| memo.get(release.tag, runtime, || unknown_fields(true, runtime, release))).to_vec()
 }
 
 /// `sets.List` then `%v`: sorted, space-separated, in brackets.
@@ -299,9 +299,9 @@ fn plugins(input: Input, release: Release) -> Vec<Rejection> {
     if policy.torch && torch_checks {
         // v2.0.1 torch.go:66-73 (v2.1.0 :64-71): a string must be auto, cpu or gpu.
         if let Some(Err(text)) = &procs {
-            out.extend(reject(
+            out.push(Rejection::invalid(
                 "spec.trainer.numProcPerNode",
-                format!("Invalid value: {text:?}: must have an int value or [auto cpu gpu]"),
+                format!("{text:?}: must have an int value or [auto cpu gpu]"),
             ));
         }
         // torch.go:63,89-107: every envInjection target must name a container of the runtime
@@ -335,9 +335,9 @@ fn plugins(input: Input, release: Release) -> Vec<Rejection> {
         // v2.0.1 and v2.1.0 mpi.go:92-96: a string numProcPerNode is refused for MPI.
         if let Some(Ok(Procs::Auto | Procs::Cpu | Procs::Gpu) | Err(_)) = &procs {
             let text = input.legacy.num_proc_per_node.clone().unwrap_or_default();
-            out.extend(reject(
+            out.push(Rejection::invalid(
                 "spec.trainer.numProcPerNode",
-                format!("Invalid value: {text:?}: must have an int value for MPI TrainJob"),
+                format!("{text:?}: must have an int value for MPI TrainJob"),
             ));
         }
         // mpi.go:89-94 (v2.0.1 :97-103).
@@ -462,7 +462,7 @@ fn pod_settings(input: Input, release: Release) -> Vec<Rejection> {
                 let job = str_at(t, &["name"]).unwrap_or_default();
                 // jobset.go:127-133 @v2.0.1 (gone in v2.1.0).
                 if name == "podSpecOverrides" && !named.insert(job.clone()) {
-                    out.extend(reject(&path, format!("Duplicate value: {job:?}")));
+                    out.push(Rejection::new(ErrorType::Duplicate, FieldPath::parse(&path), format!("{job:?}")));
                 }
                 targets.push(Target { job, pod });
             }
@@ -513,12 +513,9 @@ fn pod_settings(input: Input, release: Release) -> Vec<Rejection> {
 /// its messages (util/validation: MaxLenError, RegexError with the example and the regex).
 fn domain_prefixed(field: &str, text: &str) -> Vec<Rejection> {
     const HTTP_PATH: &str = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+";
-    let invalid = |value: &str, reason: String| Rejection {
-        field: field.into(),
-        reason: format!("Invalid value: {value:?}: {reason}"),
-    };
+    let invalid = |value: &str, reason: String| Rejection::invalid(field, format!("{value:?}: {reason}"));
     if text.is_empty() {
-        return reject(field, "Required value".into()).into_iter().collect();
+        return vec![Rejection::required(field)];
     }
     let (host, path) = text.split_once('/').unwrap_or((text, ""));
     if host.is_empty() || path.is_empty() {

@@ -9,8 +9,9 @@
 //!
 //! What the API server does, followed here (k8s.io/apiextensions-apiserver, pkg/registry/
 //! customresource/validator.go and pkg/apiserver/schema/cel/validation.go):
-//! - the schema errors come first; an `Unsupported value`, `Too long` or `Too many` one blocks
-//!   the CEL rules, and says that some were not checked;
+//! - the schema errors come first; one of a blocking type (`blocks_rules`: not supported, too
+//!   long, too many, and strategy.go's required and type-invalid, which these checks do not make)
+//!   leaves the CEL rules unchecked, and says that some were not checked;
 //! - a rule runs on every value present at its node (each item of a list, each value of a
 //!   map), never on an absent or null one;
 //! - a transition rule (one that reads `oldSelf`) runs only on update: on create it is skipped,
@@ -30,7 +31,7 @@ mod rules;
 pub mod strict;
 mod walk;
 
-use super::Rejection;
+use super::{ErrorType, FieldPath, Rejection};
 use serde_json::Value as Json;
 
 /// One schema node with something to check, by path from the object's root: field names
@@ -96,25 +97,24 @@ pub fn validate(tag: &str, object: &Json) -> Vec<Rejection> {
                 Check::Rule { transition: true, .. } => {}
                 Check::Rule { rule, message, .. } => {
                     let bound = bound.get_or_insert_with(|| evaluate::Bound::new(value));
-                    if let Some(reason) = rule_failure(bound, rule, message, node.ty, value) {
-                        rule_errors.push(Rejection { field: shown(&path), reason });
+                    if let Some((ty, detail)) = rule_failure(bound, rule, message, node.ty, value) {
+                        rule_errors.push(Rejection::new(ty, FieldPath::parse(&path), detail));
                     }
                 }
                 _ => schema_errors.extend(
-                    schema_failure(check, &path, value).map(|reason| Rejection { field: shown(&path), reason }),
+                    schema_failure(check, &path, value)
+                        .map(|(ty, detail)| Rejection::new(ty, FieldPath::parse(&path), detail)),
                 ),
             }
         }
     }
-    // validator.go: these schema errors leave the rules unchecked (hasBlockingErr).
-    let blocking = ["Unsupported value", "Too long", "Too many"];
-    if schema_errors.iter().any(|e| blocking.iter().any(|b| e.reason.starts_with(b))) {
-        schema_errors.push(Rejection {
-            field: "<nil>".into(),
-            reason: "Invalid value: null: some validation rules were not checked because the object was invalid; \
-                     correct the existing errors to complete validation"
-                .into(),
-        });
+    if blocks_rules(&schema_errors) {
+        schema_errors.push(Rejection::new(
+            ErrorType::Invalid,
+            FieldPath::root(),
+            "null: some validation rules were not checked because the object was invalid; \
+             correct the existing errors to complete validation",
+        ));
         return schema_errors;
     }
     schema_errors.extend(rule_errors);
@@ -128,13 +128,19 @@ fn runs_on_create(node: &Node) -> bool {
     node.path != "status" && !node.path.starts_with("status.")
 }
 
-/// A field path as Kubernetes prints it: `<nil>` for the root.
-fn shown(path: &str) -> String {
-    if path.is_empty() {
-        "<nil>".into()
-    } else {
-        path.into()
-    }
+/// Whether the schema errors leave the CEL rules unchecked, by their type
+/// (apiextensions-apiserver pkg/registry/customresource/strategy.go `hasBlockingErr`).
+fn blocks_rules(schema_errors: &[Rejection]) -> bool {
+    schema_errors.iter().any(|e| {
+        matches!(
+            e.ty,
+            ErrorType::NotSupported
+                | ErrorType::Required
+                | ErrorType::TooLong
+                | ErrorType::TooMany
+                | ErrorType::TypeInvalid
+        )
+    })
 }
 
 /// Every non-null value at `pattern` in `object`, with its concrete path as the schema
@@ -191,9 +197,15 @@ fn scalar(value: &Json) -> String {
     }
 }
 
-/// validation.go's message for a rule that is not true of `value` (bound to `self` in `bound`),
-/// or `None` when it holds.
-fn rule_failure(bound: &evaluate::Bound, rule: &str, message: &str, ty: &str, value: &Json) -> Option<String> {
+/// validation.go's error for a rule that is not true of `value` (bound to `self` in `bound`):
+/// its type and detail, or `None` when it holds.
+fn rule_failure(
+    bound: &evaluate::Bound,
+    rule: &str,
+    message: &str,
+    ty: &str,
+    value: &Json,
+) -> Option<(ErrorType, String)> {
     let outcome = bound.holds(rule);
     if matches!(outcome, Ok(true)) {
         return None;
@@ -202,20 +214,26 @@ fn rule_failure(bound: &evaluate::Bound, rule: &str, message: &str, ty: &str, va
     let message = if message.is_empty() { format!("failed rule: {}", rule.trim()) } else { message.to_string() };
     match outcome {
         Ok(true) => None,
-        Ok(false) if ty == "object" || ty == "array" => Some(format!("Invalid value: {message}")),
-        Ok(false) => Some(format!("Invalid value: {}: {message}", scalar(value))),
+        Ok(false) if ty == "object" || ty == "array" => Some((ErrorType::Invalid, message)),
+        Ok(false) => Some((ErrorType::Invalid, format!("{}: {message}", scalar(value)))),
         // A runtime type mismatch, as an int-or-string field can give (`"x" > 0`).
-        Err(evaluate::Failure::NoOverload) => Some(format!(
-            "Invalid value: {ty:?}: 'no such overload': call arguments did not match a supported operator, \
-             function or macro signature for rule: {message}"
+        Err(evaluate::Failure::NoOverload) => Some((
+            ErrorType::Invalid,
+            format!(
+                "{ty:?}: 'no such overload': call arguments did not match a supported operator, \
+                 function or macro signature for rule: {message}"
+            ),
         )),
-        Err(evaluate::Failure::Other(err)) => Some(format!("Invalid value: {ty:?}: {err} evaluating rule: {message}")),
+        Err(evaluate::Failure::Other(err)) => {
+            Some((ErrorType::Invalid, format!("{ty:?}: {err} evaluating rule: {message}")))
+        }
     }
 }
 
 /// The OpenAPI schema validator's error for `check` on `value`, as the API server converts it
-/// (validation.go kubeOpenAPIResultToFieldErrors; the texts are go-openapi's), or `None`.
-fn schema_failure(check: &Check, path: &str, value: &Json) -> Option<String> {
+/// (validation.go kubeOpenAPIResultToFieldErrors; the texts are go-openapi's): its type and
+/// detail, or `None`.
+fn schema_failure(check: &Check, path: &str, value: &Json) -> Option<(ErrorType, String)> {
     let chars = || value.as_str().map(|s| s.chars().count() as u64);
     let number = || value.as_f64();
     match *check {
@@ -223,26 +241,27 @@ fn schema_failure(check: &Check, path: &str, value: &Json) -> Option<String> {
             let ok = value.as_str().is_some_and(|s| allowed.contains(&s));
             (!ok).then(|| {
                 let list: Vec<String> = allowed.iter().map(|a| format!("{a:?}")).collect();
-                format!("Unsupported value: {}: supported values: {}", scalar(value), list.join(", "))
+                (ErrorType::NotSupported, format!("{}: supported values: {}", scalar(value), list.join(", ")))
             })
         }
         Check::Minimum(min) => number().filter(|n| *n < min as f64).map(|_| {
-            format!("Invalid value: {}: {path} in body should be greater than or equal to {min}", scalar(value))
+            let detail = format!("{}: {path} in body should be greater than or equal to {min}", scalar(value));
+            (ErrorType::Invalid, detail)
         }),
-        Check::Maximum(max) => number()
-            .filter(|n| *n > max as f64)
-            .map(|_| format!("Invalid value: {}: {path} in body should be less than or equal to {max}", scalar(value))),
-        Check::MinLength(min) => chars()
-            .filter(|n| *n < min)
-            .map(|_| format!("Invalid value: {}: {path} in body should be at least {min} chars long", scalar(value))),
+        Check::Maximum(max) => number().filter(|n| *n > max as f64).map(|_| {
+            (ErrorType::Invalid, format!("{}: {path} in body should be less than or equal to {max}", scalar(value)))
+        }),
+        Check::MinLength(min) => chars().filter(|n| *n < min).map(|_| {
+            (ErrorType::Invalid, format!("{}: {path} in body should be at least {min} chars long", scalar(value)))
+        }),
         Check::MaxLength(max) => chars().filter(|n| *n > max).map(|_| {
             let unit = if max == 1 { "byte" } else { "bytes" };
-            format!("Too long: may not be more than {max} {unit}")
+            (ErrorType::TooLong, format!("may not be more than {max} {unit}"))
         }),
         Check::MaxItems(max) => match value {
             Json::Array(items) if items.len() as u64 > max => {
                 let unit = if max == 1 { "item" } else { "items" };
-                Some(format!("Too many: {}: must have at most {max} {unit}", items.len()))
+                Some((ErrorType::TooMany, format!("{}: must have at most {max} {unit}", items.len())))
             }
             _ => None,
         },
@@ -251,8 +270,32 @@ fn schema_failure(check: &Check, path: &str, value: &Json) -> Option<String> {
             // The patterns are checked to compile (tests/crd_rules.rs).
             let re = evaluate::regex(pattern).ok()?;
             (!re.is_match(text))
-                .then(|| format!("Invalid value: {}: {path} in body should match '{pattern}'", scalar(value)))
+                .then(|| (ErrorType::Invalid, format!("{}: {path} in body should match '{pattern}'", scalar(value))))
         }
         Check::Rule { .. } => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(ty: ErrorType, detail: &str) -> Rejection {
+        Rejection::new(ty, FieldPath::parse("spec.x"), detail)
+    }
+
+    /// strategy.go's `hasBlockingErr` compares the type: a required or type-invalid error blocks
+    /// the rules, though neither's text starts with a blocking word (`Required value`,
+    /// `Invalid value: "string": …`), and a plain invalid value does not.
+    #[test]
+    fn the_type_decides_which_schema_errors_block_the_rules() {
+        for ty in [ErrorType::NotSupported, ErrorType::TooLong, ErrorType::TooMany] {
+            assert!(blocks_rules(&[error(ty, "x")]), "{ty:?}");
+        }
+        assert!(blocks_rules(&[error(ErrorType::Required, "")]));
+        assert!(blocks_rules(&[error(ErrorType::TypeInvalid, "\"string\": must be of type integer")]));
+        assert!(!blocks_rules(&[error(ErrorType::Invalid, "\"string\": must be of type integer")]));
+        // A message that reads like a blocking one is not one.
+        assert!(!blocks_rules(&[error(ErrorType::Message, "Too many: 3: must have at most 2 items")]));
     }
 }

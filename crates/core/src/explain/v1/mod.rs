@@ -18,7 +18,7 @@ mod tensorflow;
 mod webhook;
 mod xgboost_jax;
 
-use super::{ContainerView, EnvValue, Object, Rejection};
+use super::{ContainerView, EnvValue, ErrorType, FieldPath, Object, Rejection};
 use crate::model::pod::{Container, EnvVar, PodTemplateSpec};
 use crate::model::v1::ReplicaSpec;
 use crate::model::vecmap::VecMap;
@@ -362,10 +362,10 @@ pub fn explain(doc: &Json) -> V1Explanation {
         operator: operator.into(),
         pods: vec![],
         objects: vec![],
-        rejected: vec![Rejection { field: field.into(), reason }],
+        rejected: vec![Rejection::message(field, reason)],
     };
     if is_v1_job(doc) && served::v1_operator(api, kind).is_none() {
-        return refused("apiVersion", served::no_matches(kind, api));
+        return V1Explanation { rejected: vec![no_kind_match(kind, api)], ..refused("", String::new()) };
     }
     // Strict field validation refuses the job before the operator sees it: no pod runs.
     let unknown = unknown_fields(doc);
@@ -397,9 +397,9 @@ pub fn unknown_fields(doc: &Json) -> Vec<Rejection> {
     let Some(operator) = served::v1_operator(api, kind) else { return vec![] };
     super::crd::strict::unknown_fields(operator.name, doc)
         .into_iter()
-        .map(|path| Rejection {
-            reason: format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", operator.name),
-            field: path,
+        .map(|path| {
+            let detail = format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", operator.name);
+            Rejection::new(ErrorType::UnknownField, FieldPath::parse(&path), detail)
         })
         .collect()
 }
@@ -525,7 +525,7 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
     let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
     let Some(operator) = served::v1_operator(api, kind) else {
-        return vec![Rejection { field: "apiVersion".into(), reason: served::no_matches(kind, api) }];
+        return vec![no_kind_match(kind, api)];
     };
     let unknown = unknown_fields(doc);
     if !unknown.is_empty() {
@@ -535,10 +535,11 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     if let Some(value) = doc.pointer("/spec/mpiImplementation").filter(|_| operator.name == MPI_OPERATOR) {
         if !value.as_str().is_some_and(|v| MPI_IMPLEMENTATIONS.contains(&v)) {
             let allowed: Vec<String> = MPI_IMPLEMENTATIONS.iter().map(|a| format!("{a:?}")).collect();
-            out.push(Rejection {
-                field: "spec.mpiImplementation".into(),
-                reason: format!("Unsupported value: {value}: supported values: {}", allowed.join(", ")),
-            });
+            out.push(Rejection::new(
+                ErrorType::NotSupported,
+                FieldPath::parse("spec.mpiImplementation"),
+                format!("{value}: supported values: {}", allowed.join(", ")),
+            ));
         }
     }
     // Every value the reading refuses, not only the first: each is taken out and the job read
@@ -548,10 +549,10 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     let mut job = doc.clone();
     while let Err(e) = read(&job) {
         let error = field_error(&e);
-        if read_errors.iter().any(|r: &Rejection| r.field == error.field) || read_errors.len() >= MAX_ERRORS {
+        if read_errors.iter().any(|r: &Rejection| r.path == error.path) || read_errors.len() >= MAX_ERRORS {
             break;
         }
-        let removed = super::read::remove_at(&mut job, &error.field);
+        let removed = super::read::remove_at(&mut job, &error.path);
         read_errors.push(error);
         if !removed {
             break;
@@ -560,7 +561,7 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     // The webhook runs once the schema admits the job: its errors, unless the reading found one
     // the webhook does not name (a value of the wrong type, which the API server refuses first).
     let webhook = webhook::refusals(doc);
-    let named = |r: &Rejection| webhook.iter().any(|w| dotted(&w.field) == dotted(&r.field));
+    let named = |r: &Rejection| webhook.iter().any(|w| dotted(&w.field()) == dotted(&r.field()));
     if webhook.is_empty() || read_errors.iter().any(|r| !named(r)) {
         out.extend(read_errors);
     } else {
@@ -595,6 +596,11 @@ fn dotted(path: &str) -> String {
     out
 }
 
+/// The REST mapper's answer for a kind and version no V1 operator serves.
+fn no_kind_match(kind: &str, api: &str) -> Rejection {
+    Rejection::new(ErrorType::NoKindMatch, FieldPath::parse("apiVersion"), served::no_matches(kind, api))
+}
+
 /// The most errors reported for one V1 job.
 const MAX_ERRORS: usize = 100;
 
@@ -606,11 +612,9 @@ fn field_error(error: &str) -> Rejection {
     let looks_like_path = path.starts_with("spec") || path.starts_with("metadata") || path == "apiVersion";
     match rest.strip_prefix(": ").or_else(|| rest.strip_prefix(' ')) {
         // `metadata.name is missing`: the API server's word for it.
-        Some(reason) if looks_like_path && reason.starts_with("is missing") => {
-            Rejection { field: path.into(), reason: "Required value".into() }
-        }
-        Some(reason) if looks_like_path => Rejection { field: path.into(), reason: reason.into() },
-        _ => Rejection { field: "<nil>".into(), reason: error.into() },
+        Some(reason) if looks_like_path && reason.starts_with("is missing") => Rejection::required(path),
+        Some(reason) if looks_like_path => Rejection::message(path, reason),
+        _ => Rejection::message("", error),
     }
 }
 

@@ -4,7 +4,7 @@
 //! `field.Error` at the webhook's own path, a map key written `[Worker]` as field.Path writes it.
 //! MPIJob (kubeflow.org/v1) has no webhook; mpi-operator's v2beta1 MPIJob neither.
 
-use super::super::Rejection;
+use super::super::{ErrorType, FieldPath, Rejection};
 use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
 
@@ -38,20 +38,21 @@ pub(super) fn refusals(doc: &Json) -> Vec<Rejection> {
     let (Some(kind), Some("kubeflow.org/v1")) = (kind, api) else { return vec![] };
     let Some((roles, checks_run_policy)) = rules(kind) else { return vec![] };
     let mut out = Vec::new();
-    let mut refuse = |field: String, reason: String| out.push(Rejection { field, reason });
+    let mut refuse =
+        |ty: ErrorType, field: String, detail: String| out.push(Rejection::new(ty, FieldPath::parse(&field), detail));
     // validate<Kind>Job: NameIsDNS1035Label (e.g. pytorchjob_webhook.go:80-82).
     let name = doc.pointer("/metadata/name").and_then(Json::as_str).unwrap_or_default();
     let bad_name = crate::k8s::names::is_dns1035_label(name);
     if !bad_name.is_empty() {
-        refuse("metadata.name".into(), format!("Invalid value: {name:?}: should match: {}", bad_name.join(",")));
+        refuse(ErrorType::Invalid, "metadata.name".into(), format!("{name:?}: should match: {}", bad_name.join(",")));
     }
     // util/webhooks.go:15-25, called by every kind's but JAX's.
     if let Some(manager) = doc.pointer("/spec/runPolicy/managedBy").and_then(Json::as_str) {
         if checks_run_policy && !MANAGERS.contains(&manager) {
             let allowed: Vec<String> = MANAGERS.iter().map(|m| format!("{m:?}")).collect();
-            refuse(
+            refuse(ErrorType::NotSupported, 
                 "spec.runPolicy.managedBy".into(),
-                format!("Unsupported value: {manager:?}: supported values: {}", allowed.join(", ")),
+                format!("{manager:?}: supported values: {}", allowed.join(", ")),
             );
         }
     }
@@ -61,21 +62,21 @@ pub(super) fn refusals(doc: &Json) -> Vec<Rejection> {
     // deprecated and forbidden beside spec.nprocPerNode.
     if let (V1Kind::PyTorchJob, Some(elastic)) = (kind, doc.pointer("/spec/elasticPolicy")) {
         if !specs.is_some_and(|s| s.contains_key("Worker")) {
-            refuse(
+            refuse(ErrorType::Required, 
                 format!("spec.{field}[Worker]"),
-                "Required value: must be configured if elastic policy is used".into(),
+                "must be configured if elastic policy is used".into(),
             );
         }
         if elastic.get("nProcPerNode").is_some() && doc.pointer("/spec/nprocPerNode").is_some() {
-            refuse(
+            refuse(ErrorType::Forbidden, 
                 "spec.elasticPolicy.nProcPerNode".into(),
-                "Forbidden: must not be used with spec.nprocPerNode".into(),
+                "must not be used with spec.nprocPerNode".into(),
             );
         }
     }
     // validate<Kind>ReplicaSpecs (pytorchjob_webhook.go:115-160 and the same in each kind's).
     let Some(specs) = specs else {
-        refuse(format!("spec.{field}"), "Required value: must be required".into());
+        refuse(ErrorType::Required, format!("spec.{field}"), "must be required".into());
         return out;
     };
     let container = kind.container_name();
@@ -85,31 +86,31 @@ pub(super) fn refusals(doc: &Json) -> Vec<Rejection> {
         let containers_at = format!("{role}.template.spec.containers");
         if let Some(allowed) = roles.filter(|allowed| !allowed.contains(&rtype.as_str())) {
             let allowed: Vec<String> = allowed.iter().map(|r| format!("{r:?}")).collect();
-            refuse(role.clone(), format!("Unsupported value: {rtype:?}: supported values: {}", allowed.join(", ")));
+            refuse(ErrorType::NotSupported, role.clone(), format!("{rtype:?}: supported values: {}", allowed.join(", ")));
         }
         let containers =
             spec.pointer("/template/spec/containers").and_then(Json::as_array).map(Vec::as_slice).unwrap_or_default();
         if containers.is_empty() {
-            refuse(containers_at.clone(), "Required value: must be specified".into());
+            refuse(ErrorType::Required, containers_at.clone(), "must be specified".into());
         }
         for (i, c) in containers.iter().enumerate() {
             if c.get("image").and_then(Json::as_str).unwrap_or_default().is_empty() {
-                refuse(format!("{containers_at}[{i}].image"), "Required value: must be required".into());
+                refuse(ErrorType::Required, format!("{containers_at}[{i}].image"), "must be required".into());
             }
         }
         if !containers.iter().any(|c| c.get("name").and_then(Json::as_str) == Some(container)) {
             let name = if kind == V1Kind::PaddleJob { format!("{container:?}") } else { container.to_string() };
-            refuse(containers_at, format!("Required value: must have at least one container with name {name}"));
+            refuse(ErrorType::Required, containers_at, format!("must have at least one container with name {name}"));
         }
         let replicas = spec.get("replicas").and_then(Json::as_i64);
         match (kind, rtype.as_str()) {
             // pytorchjob_webhook.go:152-158, xgboostjob_webhook.go:129-134: the Master is one pod,
             // and `replicas` must say so (nothing defaults it before the webhook).
             (V1Kind::PyTorchJob | V1Kind::XgBoostJob, "Master") if replicas != Some(1) => {
-                refuse(format!("{role}.replicas"), "Forbidden: must be 1".into());
+                refuse(ErrorType::Forbidden, format!("{role}.replicas"), "must be 1".into());
             }
             (V1Kind::PyTorchJob, _) if replicas.is_some_and(|n| n < 1) => {
-                refuse(format!("{role}.replicas"), "Forbidden: must be at least 1".into());
+                refuse(ErrorType::Forbidden, format!("{role}.replicas"), "must be at least 1".into());
             }
             _ => {}
         }
@@ -119,11 +120,11 @@ pub(super) fn refusals(doc: &Json) -> Vec<Rejection> {
         }
     }
     if kind == V1Kind::TfJob && chief_or_master > 1 {
-        refuse(format!("spec.{field}"), "Forbidden: must not have more than 1 Chief or Master role".into());
+        refuse(ErrorType::Forbidden, format!("spec.{field}"), "must not have more than 1 Chief or Master role".into());
     }
     // xgboostjob_webhook.go:136-138.
     if kind == V1Kind::XgBoostJob && !specs.contains_key("Master") {
-        refuse(format!("spec.{field}[Master]"), "Required value: must be present".into());
+        refuse(ErrorType::Required, format!("spec.{field}[Master]"), "must be present".into());
     }
     out
 }

@@ -230,9 +230,9 @@ fn compare_runs(op: &Operated, v2: &v2::V2Pods, release: Release) -> PodComparis
         for rejected in &v2.explanation.rejected {
             out.differences.push(Difference {
                 role: "job".into(),
-                field: rejected.field.clone(),
+                field: rejected.field(),
                 v1: None,
-                v2: Some(format!("rejected: {}", rejected.reason)),
+                v2: Some(format!("rejected: {}", rejected.reason())),
                 reason: None,
                 rename: None,
                 concern: Concern::Pods,
