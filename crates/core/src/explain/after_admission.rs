@@ -65,16 +65,16 @@ impl NegativeCounts {
             || num_nodes_of(runtime.as_deref(), "/spec/mlPolicy/numNodes");
         if let Some(job) = job {
             if let Some(n) = take_negative(job, "/spec/trainer/numNodes", 1) {
-                found
-                    .later
-                    .push(Rejection::new(ErrorType::Invalid, FieldPath::parse("spec.trainer.numNodes"), job_refused("trainer", n)));
+                found.later.push(Rejection::new(
+                    ErrorType::Invalid,
+                    FieldPath::parse("spec.trainer.numNodes"),
+                    job_refused("trainer", n),
+                ));
             }
         }
         let Some(runtime) = runtime else { return found };
         if let Some(n) = take_negative(runtime, "/spec/mlPolicy/numNodes", 1) {
-            found
-                .later
-                .push(Rejection::new(
+            found.later.push(Rejection::new(
                 ErrorType::Invalid,
                 FieldPath::parse("spec.mlPolicy.numNodes").in_runtime(),
                 job_refused("trainer", n),

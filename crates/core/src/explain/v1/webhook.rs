@@ -50,7 +50,8 @@ pub(super) fn refusals(doc: &Json) -> Vec<Rejection> {
     if let Some(manager) = doc.pointer("/spec/runPolicy/managedBy").and_then(Json::as_str) {
         if checks_run_policy && !MANAGERS.contains(&manager) {
             let allowed: Vec<String> = MANAGERS.iter().map(|m| format!("{m:?}")).collect();
-            refuse(ErrorType::NotSupported, 
+            refuse(
+                ErrorType::NotSupported,
                 "spec.runPolicy.managedBy".into(),
                 format!("{manager:?}: supported values: {}", allowed.join(", ")),
             );
@@ -62,13 +63,15 @@ pub(super) fn refusals(doc: &Json) -> Vec<Rejection> {
     // deprecated and forbidden beside spec.nprocPerNode.
     if let (V1Kind::PyTorchJob, Some(elastic)) = (kind, doc.pointer("/spec/elasticPolicy")) {
         if !specs.is_some_and(|s| s.contains_key("Worker")) {
-            refuse(ErrorType::Required, 
+            refuse(
+                ErrorType::Required,
                 format!("spec.{field}[Worker]"),
                 "must be configured if elastic policy is used".into(),
             );
         }
         if elastic.get("nProcPerNode").is_some() && doc.pointer("/spec/nprocPerNode").is_some() {
-            refuse(ErrorType::Forbidden, 
+            refuse(
+                ErrorType::Forbidden,
                 "spec.elasticPolicy.nProcPerNode".into(),
                 "must not be used with spec.nprocPerNode".into(),
             );
@@ -86,7 +89,11 @@ pub(super) fn refusals(doc: &Json) -> Vec<Rejection> {
         let containers_at = format!("{role}.template.spec.containers");
         if let Some(allowed) = roles.filter(|allowed| !allowed.contains(&rtype.as_str())) {
             let allowed: Vec<String> = allowed.iter().map(|r| format!("{r:?}")).collect();
-            refuse(ErrorType::NotSupported, role.clone(), format!("{rtype:?}: supported values: {}", allowed.join(", ")));
+            refuse(
+                ErrorType::NotSupported,
+                role.clone(),
+                format!("{rtype:?}: supported values: {}", allowed.join(", ")),
+            );
         }
         let containers =
             spec.pointer("/template/spec/containers").and_then(Json::as_array).map(Vec::as_slice).unwrap_or_default();
