@@ -377,3 +377,28 @@ fn a_negative_count_is_admitted_then_fails_when_jobset_creates_the_jobs() {
     assert!(stdout.contains("Valid: 1, Invalid: 0, Fails after admission: 1, Errors: 0"), "{stdout}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// A negative numProcPerNode: no CRD minimum either, and it reaches the pods unchecked, except
+/// under a Flux runtime from v2.3.0, whose webhook refuses fewer than one process
+/// (flux.go:116-119 at v2.3.0; v2.2.1 reads only the runtime's value).
+#[test]
+fn a_negative_process_count_is_admitted_unless_flux_refuses_it() {
+    let dir = scratch("procs");
+    let torch = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: p}\nspec:\n  \
+                 runtimeRef: {name: torch-distributed}\n  trainer: {numProcPerNode: -2}\n";
+    let f = write(&dir, "torch.yaml", torch);
+    let (code, report) = json(&["validate", "-o", "json", f.to_str().unwrap()]);
+    let job = &resources(&report, "TrainJob")[0];
+    assert_eq!((code, &job["status"]), (Some(1), &"fails-after-admission".into()), "{report}");
+    assert!(job["errors"][0]["message"].as_str().unwrap().contains("a negative number of processes"), "{report}");
+    let flux = runtime_with("replicas: 1", true, "{numProcPerNode: -2}")
+        .replace("spec:\n  template:", "spec:\n  mlPolicy: {flux: {}}\n  template:");
+    let f = write(&dir, "flux.yaml", &flux);
+    for (release, status) in [("v2.3", "invalid"), ("v2.2", "fails-after-admission")] {
+        let (code, report) = json(&["validate", "--release", release, "-o", "json", f.to_str().unwrap()]);
+        let job = &resources(&report, "TrainJob")[0];
+        assert_eq!((code, &job["status"]), (Some(1), &status.into()), "{release}: {report}");
+        assert_eq!(job["errors"][0]["field"], "spec.trainer.numProcPerNode", "{report}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
