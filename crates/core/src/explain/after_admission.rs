@@ -20,7 +20,7 @@
 //! - A negative `replicas` gets no Job at all: the JobSet controller creates Jobs for indexes
 //!   below it (jobset_controller.go:927 at v0.12.0, :776 at v0.11.1, :683 at v0.8.2 and v0.10.1).
 //!   On a replicatedJob with the ancestor label, Trainer's runtime webhook refuses any count but
-//!   1 (trainingruntime_webhook.go:79-80 at v2.3.0, :84-86 at v2.2.1 and v2.1.0, :70-79 at
+//!   1 (trainingruntime_webhook.go:79-80 at v2.3.0, :78-80 at v2.2.1, :84-86 at v2.1.0, :70-79 at
 //!   v2.0.1, which also holds the `launcher` to 1).
 //!
 //! - A negative numProcPerNode (the TrainJob's, or the runtime's MPI policy's: no minimum in
