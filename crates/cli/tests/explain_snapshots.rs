@@ -19,7 +19,10 @@ fn stdout(out: &Output) -> String {
     // JSON or YAML (a YAML reader reads both).
     let v: serde_json::Value = serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{e}: {out:?}"));
     let answers = if v.is_array() { v.as_array().unwrap().clone() } else { vec![v] };
-    let refused = answers.iter().any(|a| a["rejected"].as_array().is_some_and(|r| !r.is_empty()));
+    // Admitted then failing (explain::after_admission) exits as a refusal: nothing it asks for runs.
+    let refused = answers
+        .iter()
+        .any(|a| a["rejected"].as_array().is_some_and(|r| !r.is_empty()) || a.get("failsAfterAdmission").is_some());
     assert_eq!(out.status.code(), Some(if refused { 1 } else { 0 }), "{}", String::from_utf8_lossy(&out.stderr));
     text
 }
@@ -282,4 +285,24 @@ fn a_podgroup_holds_min_member_in_its_spec() {
     podgroups.push(pg);
     std::fs::remove_dir_all(dir).ok();
     insta::assert_snapshot!("explain_podgroups", serde_json::to_string_pretty(&podgroups).unwrap());
+}
+
+/// A negative count is admitted by the API server and refused later: the answer says by what
+/// and when, per field, under `failsAfterAdmission`, with `rejected` empty and nothing created.
+#[test]
+fn a_negative_count_is_admitted_then_fails() {
+    let dir = std::env::temp_dir().join(format!("explain-negative-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("negative.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: pi}\nspec:\n  \
+         runtimeRef: {name: torch-distributed}\n  trainer: {numNodes: -1, numProcPerNode: -2}\n",
+    )
+    .unwrap();
+    let json = stdout(&cli(&["explain", "--release", "v2.2", file.to_str().unwrap()]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!((&v["rejected"], &v["jobset"]), (&serde_json::json!([]), &serde_json::Value::Null));
+    std::fs::remove_dir_all(dir).ok();
+    insta::assert_snapshot!("explain_fails_after_admission", json);
 }

@@ -103,10 +103,11 @@ fn real_v1_jobs_are_validated_against_their_operators_crds_with_a_hint_to_migrat
             }
         }
     }
-    // Three of the 29 files would not be created as written, each for a reason the file shows:
-    // a version no operator serves; `labels` written under `template` instead of its
-    // `metadata` (strict decoding refuses it, a lax client drops the labels); an unrendered
-    // template's `replicas: $NUM_NODES`.
+    // Four of the 29 files would not be created as written, each for a reason the file shows:
+    // a version no operator serves; a PyTorchJob whose containers are not named `pytorch`
+    // (Training Operator v1.9's webhook requires one: pytorchjob_webhook.go:138-151);
+    // `labels` written under `template` instead of its `metadata` (strict decoding refuses it,
+    // a lax client drops the labels); an unrendered template's `replicas: $NUM_NODES`.
     let unknown =
         |at: &str| format!("strict decoding error: unknown field \"{at}\" (not in the mpi-operator v0.6 CRD)");
     let expected = [
@@ -114,6 +115,11 @@ fn real_v1_jobs_are_validated_against_their_operators_crds_with_a_hint_to_migrat
             "10-awsdoeks-nccl-efa-v1alpha2.yaml",
             "apiVersion",
             "no matches for kind \"MPIJob\" in version \"kubeflow.org/v1alpha2\"".to_string(),
+        ),
+        (
+            "19-awsome-vjepa2-benchmark.yaml",
+            "spec.pytorchReplicaSpecs[Worker].template.spec.containers",
+            "Required value: must have at least one container with name pytorch".to_string(),
         ),
         (
             "24-yunikorn-mpijob-pi.yaml",
@@ -147,8 +153,14 @@ fn v1_jobs_meet_strict_fields_types_and_the_webhook_of_their_operator() {
     // Fixed field, then the Training Operator's webhook: one Master.
     let out = run::cli_with_stdin(&["validate", "-"], &pytorch.replace(", bogus: 1", ""));
     let stdout = run::text(&out.stdout);
-    assert!(stdout.contains("-:1: PyTorchJob/p: spec.pytorchReplicaSpecs.Master.replicas: must be 1"), "{stdout}");
-    assert!(stdout.contains("1 V1 job was judged by the Training Operator v1.9 or mpi-operator CRDs"), "{stdout}");
+    assert!(
+        stdout.contains("-:1: PyTorchJob/p: spec.pytorchReplicaSpecs[Master].replicas: Forbidden: must be 1"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("1 V1 job was judged by the Training Operator v1.9 CRDs and webhooks or the mpi-operator CRD"),
+        "{stdout}"
+    );
     // Every value of a wrong type, not only the first.
     let types = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: p}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: two\n      restartPolicy: 5\n      template: {spec: {containers: [{name: pytorch, image: x}]}}\n    Worker:\n      replicas: -3\n      template: {spec: {containers: [{name: pytorch, image: x}]}}\n";
     let out = run::cli_with_stdin(&["validate", "-o", "json", "-"], types);
@@ -375,5 +387,30 @@ fn a_negative_count_is_admitted_then_fails_when_jobset_creates_the_jobs() {
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("TrainJob/x: spec.trainer.numNodes: Invalid value: -1: admitted"), "{stdout}");
     assert!(stdout.contains("Valid: 1, Invalid: 0, Fails after admission: 1, Errors: 0"), "{stdout}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A negative numProcPerNode: no CRD minimum either, and it reaches the pods unchecked, except
+/// under a Flux runtime from v2.3.0, whose webhook refuses fewer than one process
+/// (flux.go:116-119 at v2.3.0; v2.2.1 reads only the runtime's value).
+#[test]
+fn a_negative_process_count_is_admitted_unless_flux_refuses_it() {
+    let dir = scratch("procs");
+    let torch = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: p}\nspec:\n  \
+                 runtimeRef: {name: torch-distributed}\n  trainer: {numProcPerNode: -2}\n";
+    let f = write(&dir, "torch.yaml", torch);
+    let (code, report) = json(&["validate", "-o", "json", f.to_str().unwrap()]);
+    let job = &resources(&report, "TrainJob")[0];
+    assert_eq!((code, &job["status"]), (Some(1), &"fails-after-admission".into()), "{report}");
+    assert!(job["errors"][0]["message"].as_str().unwrap().contains("a negative number of processes"), "{report}");
+    let flux = runtime_with("replicas: 1", true, "{numProcPerNode: -2}")
+        .replace("spec:\n  template:", "spec:\n  mlPolicy: {flux: {}}\n  template:");
+    let f = write(&dir, "flux.yaml", &flux);
+    for (release, status) in [("v2.3", "invalid"), ("v2.2", "fails-after-admission")] {
+        let (code, report) = json(&["validate", "--release", release, "-o", "json", f.to_str().unwrap()]);
+        let job = &resources(&report, "TrainJob")[0];
+        assert_eq!((code, &job["status"]), (Some(1), &status.into()), "{release}: {report}");
+        assert_eq!(job["errors"][0]["field"], "spec.trainer.numProcPerNode", "{report}");
+    }
     std::fs::remove_dir_all(dir).ok();
 }

@@ -175,7 +175,9 @@ fn judge(
             explorer_data::served::v1_operator(api_version, kind).map_or(explain::v1::TRAINING_OPERATOR, |op| op.name);
         let errors = rejections(explain::v1::check(doc));
         let status = if errors.is_empty() { Status::Valid } else { Status::Invalid };
-        return (status, errors, format!("{V1_NOTE} (judged by the {operator} CRD)"));
+        // Training Operator's kinds also by its validating webhook (explain::v1::check).
+        let by = if operator == explain::v1::TRAINING_OPERATOR { "CRD and webhook" } else { "CRD" };
+        return (status, errors, format!("{V1_NOTE} (judged by the {operator} {by})"));
     }
     if !TRAINER_KINDS.contains(&kind) {
         return (Status::Skipped, Vec::new(), "not a Trainer kind".into());
@@ -378,7 +380,7 @@ fn text(verdicts: &[Verdict], files: usize, release: Release) -> String {
         let (jobs, were) = if v1 == 1 { ("job", "was") } else { ("jobs", "were") };
         let _ = writeln!(
             out,
-            "{v1} V1 {jobs} {were} judged by the Training Operator v1.9 or mpi-operator CRDs: Trainer V2 serves no such \
+            "{v1} V1 {jobs} {were} judged by the Training Operator v1.9 CRDs and webhooks or the mpi-operator CRD: Trainer V2 serves no such \
              kind; `trainer-explorer migrate` converts them"
         );
     }

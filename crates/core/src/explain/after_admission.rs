@@ -20,8 +20,13 @@
 //! - A negative `replicas` gets no Job at all: the JobSet controller creates Jobs for indexes
 //!   below it (jobset_controller.go:927 at v0.12.0, :776 at v0.11.1, :683 at v0.8.2 and v0.10.1).
 //!   On a replicatedJob with the ancestor label, Trainer's runtime webhook refuses any count but
-//!   1 (trainingruntime_webhook.go:79-80 at v2.3.0, :84-86 at v2.2.1 and v2.1.0, :70-79 at
+//!   1 (trainingruntime_webhook.go:79-80 at v2.3.0, :78-80 at v2.2.1, :84-86 at v2.1.0, :70-79 at
 //!   v2.0.1, which also holds the `launcher` to 1).
+//!
+//! - A negative numProcPerNode (the TrainJob's, or the runtime's MPI policy's: no minimum in
+//!   the CRDs either) reaches the pods: torch's `PET_NPROC_PER_NODE`, MPI's hostfile `slots`.
+//!   Nothing in Kubernetes checks it; only Flux's webhook refuses fewer than one
+//!   (flux.go:116-119 at v2.3.0, the TrainJob's value from v2.3.0 on: `flux_checks_trainjob_procs`).
 //!
 //! Each such value is taken out of the objects (replaced by one the checks judge alike) so the
 //! API server's and the webhook's checks run on the rest; when they admit it, the answer is
@@ -46,7 +51,13 @@ pub(super) struct NegativeCounts {
 impl NegativeCounts {
     /// The negative counts of `job` and `runtime` (either may be absent), each replaced by the
     /// value the checks judge alike (1 for a count, 0 for backoffLimit).
-    pub(super) fn take(job: Option<&mut Json>, runtime: Option<&mut Json>, release: Release) -> NegativeCounts {
+    /// `flux`: the runtime has a Flux policy (its webhook refuses fewer than one process).
+    pub(super) fn take(
+        job: Option<&mut Json>,
+        runtime: Option<&mut Json>,
+        flux: bool,
+        release: Release,
+    ) -> NegativeCounts {
         let mut found = NegativeCounts::default();
         let crd = format!("the {} CRD sets no minimum", release.tag);
         let job_refused = |field: &str, n: i64| {
@@ -63,6 +74,14 @@ impl NegativeCounts {
         let num_nodes_of = |tree: Option<&Json>, pointer: &str| tree.and_then(|t| t.pointer(pointer)).is_some();
         let num_nodes = num_nodes_of(job.as_deref(), "/spec/trainer/numNodes")
             || num_nodes_of(runtime.as_deref(), "/spec/mlPolicy/numNodes");
+        let procs_reach_pods = |n: i64| {
+            format!(
+                "{n}: admitted: the API server takes it ({crd}), and so does Trainer's webhook; the \
+                 controller writes it into the trainer pods (torch's PET_NPROC_PER_NODE, the MPI hostfile's slots), \
+                 which nothing in Kubernetes checks: the pods start, and their launcher is given a negative number \
+                 of processes"
+            )
+        };
         if let Some(job) = job {
             if let Some(n) = take_negative(job, "/spec/trainer/numNodes", 1) {
                 found.later.push(Rejection::new(
@@ -71,8 +90,20 @@ impl NegativeCounts {
                     job_refused("trainer", n),
                 ));
             }
+            if let Some(n) = take_negative(job, "/spec/trainer/numProcPerNode", 1) {
+                if flux && release.controller.flux_checks_trainjob_procs {
+                    found.refused.push(super::flux::too_few_procs(n));
+                } else {
+                    let field = FieldPath::parse("spec.trainer.numProcPerNode");
+                    found.later.push(Rejection::new(ErrorType::Invalid, field, procs_reach_pods(n)));
+                }
+            }
         }
         let Some(runtime) = runtime else { return found };
+        if let Some(n) = take_negative(runtime, "/spec/mlPolicy/mpi/numProcPerNode", 1) {
+            let field = FieldPath::parse("spec.mlPolicy.mpi.numProcPerNode").in_runtime();
+            found.later.push(Rejection::new(ErrorType::Invalid, field, procs_reach_pods(n)));
+        }
         if let Some(n) = take_negative(runtime, "/spec/mlPolicy/numNodes", 1) {
             found.later.push(Rejection::new(
                 ErrorType::Invalid,
@@ -138,11 +169,17 @@ impl NegativeCounts {
     }
 }
 
+/// Whether a runtime has a Flux policy.
+pub(super) fn is_flux(runtime: &Json) -> bool {
+    runtime.pointer("/spec/mlPolicy/flux").is_some()
+}
+
 /// Whether a runtime holds a negative count (so the caller copies it only then).
 pub(super) fn runtime_has_negative(runtime: &Json) -> bool {
     let negative = |v: Option<&Json>| v.and_then(Json::as_i64).is_some_and(|n| n < 0);
     let rjobs = runtime.pointer("/spec/template/spec/replicatedJobs").and_then(Json::as_array);
     negative(runtime.pointer("/spec/mlPolicy/numNodes"))
+        || negative(runtime.pointer("/spec/mlPolicy/mpi/numProcPerNode"))
         || rjobs.into_iter().flatten().any(|rj| {
             ["/replicas", "/template/spec/parallelism", "/template/spec/backoffLimit"]
                 .iter()

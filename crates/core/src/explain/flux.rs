@@ -50,10 +50,7 @@ pub(super) fn validate(input: Input, release: Release) -> Vec<Rejection> {
         None => runtime_procs(input),
     };
     if let Some(n) = procs.filter(|n| *n < 1) {
-        out.push(Rejection::invalid(
-            "spec.trainer.numProcPerNode",
-            format!("{n}: must be greater than or equal to 1 for Flux TrainJob"),
-        ));
+        out.push(too_few_procs(n));
     }
     let node = input.runtime.spec.template.spec.replicated_jobs.iter().find(|r| r.name == NODE);
     for c in node.into_iter().flat_map(|r| &r.template.spec.template.spec.init_containers) {
@@ -65,6 +62,14 @@ pub(super) fn validate(input: Input, release: Release) -> Vec<Rejection> {
         }
     }
     out
+}
+
+/// The refusal of fewer than one process per node (:116-119).
+pub(super) fn too_few_procs(n: i64) -> Rejection {
+    Rejection::invalid(
+        "spec.trainer.numProcPerNode",
+        format!("{n}: must be greater than or equal to 1 for Flux TrainJob"),
+    )
 }
 
 /// `brokerSettingsFromEnvironment` (:262-291): a broker setting (`FLUX_VIEW_IMAGE`,

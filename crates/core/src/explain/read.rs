@@ -274,8 +274,9 @@ fn negative_counts(trees: &mut [Json], release: Release) -> NegativeCounts {
     let runtimes: Vec<&Json> = trees.iter().filter(|t| is(t, &["TrainingRuntime", "ClusterTrainingRuntime"])).collect();
     let target = referenced(&trees[j], &runtimes).ok().map(|r| r as *const Json);
     let r = trees.iter().position(|t| target.is_some_and(|p| std::ptr::eq(t, p)));
+    let flux = r.is_some_and(|r| super::after_admission::is_flux(&trees[r]));
     let mut job = std::mem::take(&mut trees[j]);
-    let counts = NegativeCounts::take(Some(&mut job), r.map(|r| &mut trees[r]), release);
+    let counts = NegativeCounts::take(Some(&mut job), r.map(|r| &mut trees[r]), flux, release);
     trees[j] = job;
     counts
 }
@@ -297,7 +298,8 @@ pub fn judge(job: &Json, runtimes: &[&Json], release: Release) -> super::Explana
     };
     // The runtime is copied only when it holds a negative count.
     let runtime_negative = super::after_admission::runtime_has_negative(&runtime);
-    let counts = NegativeCounts::take(Some(&mut job), runtime_negative.then(|| runtime.to_mut()), release);
+    let flux = super::after_admission::is_flux(&runtime);
+    let counts = NegativeCounts::take(Some(&mut job), runtime_negative.then(|| runtime.to_mut()), flux, release);
     let explanation = match from_refs(&[&job, &runtime], release) {
         Ok(docs) => super::Explanation { shipped_runtime, ..super::explain(docs.input(), release) },
         Err(e) => {
