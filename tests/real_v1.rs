@@ -499,37 +499,3 @@ fn references_are_what_kubernetes_expands() {
     assert_eq!(references("--nnodes=$(WORLD_SIZE) $(RANK)"), ["WORLD_SIZE", "RANK"]);
     assert!(references("NP=$(($N*$G)) $(sed -n '$=' f) $$(ESCAPED)").is_empty());
 }
-
-/// A job queued for Kueue (its `kueue.x-k8s.io/queue-name` label) becomes a TrainJob created
-/// suspended, as the explorer's own TrainJob panes write one and Trainer's Kueue example creates
-/// it (FACTS.md, examples/yaml/03-kueue-integration.yaml @v2.3.0): Kueue admits it by setting
-/// `suspend` to false. Every kind alike, TFJob and PaddleJob (Kueue's 05 and 06) included.
-#[test]
-fn a_queued_job_becomes_a_suspended_trainjob() {
-    let mut queued = Vec::new();
-    for (file, text) in corpus() {
-        let migration = migrate_to(&text, *RELEASES.last().unwrap()).unwrap();
-        for doc in &migration.docs {
-            for object in doc.outcome.output() {
-                if object["kind"] != "TrainJob"
-                    || object.pointer("/metadata/labels/kueue.x-k8s.io~1queue-name").is_none()
-                {
-                    continue;
-                }
-                assert_eq!(object.pointer("/spec/suspend"), Some(&Value::Bool(true)), "{file}: {object:#}");
-                let Outcome::Written { report, .. } = &doc.outcome else { unreachable!("it wrote a TrainJob") };
-                // Said where it comes from: the job's own runPolicy.suspend (28), else the label.
-                let (from, says) = match doc.source.as_ref().and_then(|s| s.pointer("/spec/runPolicy/suspend")) {
-                    Some(_) => ("spec.runPolicy.suspend", ""),
-                    None => ("metadata.labels.kueue.x-k8s.io/queue-name", "spec.suspend: true"),
-                };
-                let entry = report.iter().find(|e| e.from == from);
-                assert!(entry.is_some_and(|e| e.note.contains(says)), "{file}: {entry:?}");
-                queued.push(file.clone());
-            }
-        }
-    }
-    for kueue in ["05-kueue-tfjob.yaml", "06-kueue-paddlejob.yaml", "01-kueue-pytorchjob.yaml"] {
-        assert!(queued.iter().any(|f| f == kueue), "{kueue} is not among the queued jobs: {queued:?}");
-    }
-}
