@@ -9,6 +9,7 @@ use super::components::radio_group::RadioGroup;
 use super::state::{Action, State};
 use crate::ui::prepare::{IdleChain, PreparedStore};
 use crate::ui::recent::kept_or_made;
+use explorer_core::plain_ml;
 use explorer_core::query::SyncSet;
 use explorer_core::selection::{Mode, ParamKey, RuntimeScope, Selection};
 use explorer_core::snippets::{fields_elsewhere_note, render, v2_pane_takes, View};
@@ -110,7 +111,7 @@ fn use_handlers(
         Handlers {
             persona: on(&d, |i| Action::Persona(Persona::ALL[i])),
             framework: on(&d, |i| Action::Framework(Framework::ALL[i])),
-            scope: on(&d, |i| Action::Scope(if i == 0 { RuntimeScope::Cluster } else { RuntimeScope::Namespaced })),
+            scope: on(&d, |i| Action::Scope(SCOPES[i])),
             mode: on(&d, |i| Action::Mode(if i == 0 { Mode::Compare } else { Mode::Migrate })),
             release: on(&d, |i| Action::Release(RELEASES[i])),
             flip_long_lines: {
@@ -317,9 +318,19 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     if has_runtime {
                         <div class="control">
                             <span class="control-label" aria-hidden="true">{ "Runtime" }</span>
-                            <RadioGroup label="Runtime scope"
-                                options={vec![("cluster", "ClusterTrainingRuntime"), ("namespaced", "TrainingRuntime (one namespace)")]}
-                                selected={usize::from(sel.scope == RuntimeScope::Namespaced)} on_select={handlers.scope.clone()} class="scope" />
+                            // A runtime generated for the job has one kind: the switch would change
+                            // nothing, so the kind shows with the reason instead.
+                            if sel.v2_support() == V2Support::GeneratedRuntime {
+                                <span class="scope-fixed">
+                                    <span class="sr-only">{ "Runtime scope: " }</span>
+                                    <strong>{ scope_label(plain_ml::RUNTIME_SCOPE) }</strong>
+                                </span>
+                                <span class="pairs scope-reason">{ format!("The only kind here: {}.", plain_ml::RUNTIME_SCOPE_REASON) }</span>
+                            } else {
+                                <RadioGroup label="Runtime scope"
+                                    options={SCOPES.iter().map(|s| (s.id(), scope_label(*s))).collect::<Vec<_>>()}
+                                    selected={usize::from(sel.scope == RuntimeScope::Namespaced)} on_select={handlers.scope.clone()} class="scope" />
+                            }
                         </div>
                     }
                     <Params framework={sel.framework} inputs={state.inputs.clone()} errors={state.errors.clone()}
@@ -352,5 +363,16 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             }
             <div class="sr-only" aria-live="polite" role="status">{ (*status).clone() }</div>
         </div>
+    }
+}
+
+/// The runtime scopes in the switch's order (its index is the `Action::Scope` handler's).
+const SCOPES: [RuntimeScope; 2] = [RuntimeScope::Cluster, RuntimeScope::Namespaced];
+
+/// A scope as the switch names it.
+fn scope_label(scope: RuntimeScope) -> &'static str {
+    match scope {
+        RuntimeScope::Cluster => "ClusterTrainingRuntime",
+        RuntimeScope::Namespaced => "TrainingRuntime (one namespace)",
     }
 }

@@ -176,3 +176,15 @@ export async function assertShownWell(page, host) {
   const scrollWidth = await page.evaluate(() => document.scrollingElement.scrollWidth);
   assert.ok(scrollWidth <= width, `the page scrolls sideways: ${scrollWidth} px wide in a ${width} px window`);
 }
+
+/** Opens the post at the main explorer with `query` in a new page of `context`, scrolled to it as
+ * a reader would and mounted; collects the page's errors. */
+export async function openWidget(context, query) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(new URL(`?${query}#user-experience`, BASE).href);
+  await scrollAsReader(page, MAIN_WIDGET);
+  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { state: 'attached', timeout: 15000 });
+  return { page, errors };
+}

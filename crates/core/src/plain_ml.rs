@@ -14,6 +14,7 @@
 
 use crate::model::pod::EnvVar;
 use crate::model::v2::{MlPolicy, TrainingRuntime};
+use crate::selection::RuntimeScope;
 use crate::snippets::runtimes::FRAMEWORK_LABEL;
 use explorer_data::catalog::V1Kind;
 
@@ -59,6 +60,16 @@ pub struct RoleJob {
     pub rjob: String,
     pub port: i64,
 }
+
+/// The scope of every runtime generated for a job (migrate's, and the TensorFlow and PaddlePaddle
+/// panes'): a namespaced TrainingRuntime beside the job, which its TrainJob references by that
+/// kind. The runtime is the job's own, so no scope is offered for it.
+pub const RUNTIME_SCOPE: RuntimeScope = RuntimeScope::Namespaced;
+
+/// Why a generated runtime has no scope to pick, for a reader who looks for the switch.
+pub const RUNTIME_SCOPE_REASON: &str = "migrate writes this runtime for one job (it is named after the job, and \
+     its pods are told the job's own hosts), so it is a TrainingRuntime in the job's namespace, not a \
+     ClusterTrainingRuntime every namespace shares";
 
 /// The name of the runtime generated for job `job`.
 pub fn runtime_name(job: &str) -> String {

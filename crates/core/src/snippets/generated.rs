@@ -10,7 +10,7 @@ use crate::model::pod::{Container, ContainerPort};
 use crate::model::v1::V1Job;
 use crate::model::v2::{RuntimeRef, TrainJob, TrainJobSpec, Trainer, TrainingRuntime, API_VERSION};
 use crate::plain_ml::{self, RoleJob};
-use crate::selection::{RuntimeScope, Selection};
+use crate::selection::Selection;
 use explorer_data::catalog::{Framework, Persona, V1Kind};
 
 /// The generated runtime and the TrainJob that uses it, for a TensorFlow or PaddlePaddle
@@ -63,7 +63,7 @@ fn objects_from(job: &V1Job, kind: V1Kind, base: TrainingRuntime) -> Option<(Tra
     let name = job.metadata.name.clone().unwrap_or_default();
     let nodes = roles.iter().find(|(r, _)| r.rjob == "node").map_or(0, |(r, _)| r.count);
     let mut rt = base;
-    rt.kind = RuntimeScope::Namespaced.kind().into();
+    rt.kind = plain_ml::RUNTIME_SCOPE.kind().into();
     rt.metadata.name = Some(plain_ml::runtime_name(&name));
     rt.metadata.namespace = job.metadata.namespace.clone();
     rt.metadata.labels.remove(runtimes::WEBHOOK_LABEL);
@@ -97,11 +97,8 @@ fn objects_from(job: &V1Job, kind: V1Kind, base: TrainingRuntime) -> Option<(Tra
     rjob.name = r.rjob.clone();
     rjob.template.spec.template.spec.containers = vec![node];
     rt.spec.template.spec.replicated_jobs.push(rjob);
-    let runtime_ref = RuntimeRef {
-        name: rt.metadata.name.clone().unwrap_or_default(),
-        api_group: None,
-        kind: Some(RuntimeScope::Namespaced.kind().into()),
-    };
+    let runtime_ref =
+        RuntimeRef { name: rt.metadata.name.clone().unwrap_or_default(), api_group: None, kind: Some(rt.kind.clone()) };
     let queue = job.metadata.labels.get(trainjob::QUEUE_LABEL).map(String::as_str);
     let spec = TrainJobSpec {
         runtime_ref,

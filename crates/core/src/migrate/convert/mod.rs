@@ -7,7 +7,7 @@ use crate::model::pod::{Container, PodSpec, Resources};
 use crate::model::v1::ReplicaSpec;
 use crate::model::v2::{ReplicatedJob, RuntimeRef, TrainJob, TrainJobSpec, Trainer, TrainingRuntime, API_VERSION};
 use crate::model::ObjectMeta;
-use crate::selection::{RuntimeScope, Selection};
+use crate::selection::Selection;
 use crate::snippets::runtimes::{self, WEBHOOK_LABEL};
 use explorer_data::catalog::{Framework, V1Kind};
 use explorer_data::releases::{PodSettingsField, Release, RELEASES};

@@ -312,7 +312,7 @@ impl Conversion<'_> {
     ) -> Result<TrainingRuntime, String> {
         let v2beta1 = self.source == Source::MpiV2beta1;
         let mut rt = self.base_runtime(Framework::Mpi)?;
-        rt.kind = RuntimeScope::Namespaced.kind().into();
+        rt.kind = crate::plain_ml::RUNTIME_SCOPE.kind().into();
         let rt_name = format!("{}-mpi", meta.name.clone().unwrap_or_default());
         rt.metadata.name = Some(rt_name.clone());
         rt.metadata.namespace = meta.namespace.clone();

@@ -110,7 +110,7 @@ impl Conversion<'_> {
 
     pub(super) fn copy_runtime(&mut self, base: &TrainingRuntime, meta: &ObjectMeta) -> TrainingRuntime {
         let mut rt = base.clone();
-        rt.kind = RuntimeScope::Namespaced.kind().into();
+        rt.kind = crate::plain_ml::RUNTIME_SCOPE.kind().into();
         rt.metadata.name = Some(crate::plain_ml::runtime_name(meta.name.as_deref().unwrap_or_default()));
         rt.metadata.namespace = meta.namespace.clone();
         rt.metadata.labels.remove(WEBHOOK_LABEL);
@@ -194,11 +194,7 @@ fn replicated_job<'r>(rt: &'r mut TrainingRuntime, job: &str) -> Result<&'r mut 
         .ok_or(format!("internal error: runtime {rt_name} has no replicated job {job}"))
 }
 
-/// A TrainJob's reference to a generated (namespaced) runtime.
+/// A TrainJob's reference to a generated runtime, by its kind (`plain_ml::RUNTIME_SCOPE`).
 pub(super) fn reference_to(rt: &TrainingRuntime) -> RuntimeRef {
-    RuntimeRef {
-        name: rt.metadata.name.clone().unwrap_or_default(),
-        api_group: None,
-        kind: Some(RuntimeScope::Namespaced.kind().into()),
-    }
+    RuntimeRef { name: rt.metadata.name.clone().unwrap_or_default(), api_group: None, kind: Some(rt.kind.clone()) }
 }
