@@ -236,6 +236,8 @@ for (const width of [390, 375]) {
     for (const job of [null, readFileSync(join(REAL_V1, '14-coreweave-imagenet-pytorchjob.yaml'), 'utf8')]) {
       const { page, errors } = await migrate(phone(width), job);
       assert.deepEqual(await wordBreaks(page, MAIN_WIDGET, '.migrate-result td, .pods-changes td, .pods-changes li'), [], 'migrate mode');
+      // Its YAML (the TrainJob, the V1 job's marked lines), wrapped as a phone starts.
+      assert.deepEqual(await wordBreaks(page, MAIN_WIDGET, '.migrate-result pre > code'), [], "migrate mode's YAML");
       const wide = await page.evaluate((sel) =>
         [...document.querySelector(sel).shadowRoot.querySelectorAll('.table-wrap, .pods-env, .k8s-env-wrap')]
           .filter((box) => box.getClientRects().length && box.scrollWidth > box.clientWidth)

@@ -262,7 +262,7 @@ pub fn linked_html(e: &Explanation, origins: &Origins, shown: &Shown) -> String 
             out,
             "<figure class=\"yaml\" data-doc=\"{}\"><figcaption>{title}</figcaption><pre tabindex=\"0\" aria-label=\"{title} YAML\"><code>{}</code></pre></figure>",
             doc.id(),
-            crate::highlight::to_html_with_classes_breakable(Language::Yaml, &text, &classes)
+            crate::highlight::to_html_with_classes(Language::Yaml, &text, &classes)
         );
     }
     out.push_str("</div></div>");

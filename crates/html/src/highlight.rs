@@ -452,27 +452,21 @@ fn hang(line: &str) -> usize {
 }
 
 /// The inside of a `<code>` like `code_html`'s, with a CSS class of its own per line (the migrator's
-/// mapped/moved/dropped), and no hangs: these boxes scroll.
+/// mapped/moved/dropped; each line of "What Kubernetes runs").
 pub fn to_html_with_classes(language: Language, code: &str, line_classes: &[Option<&str>]) -> String {
     let mut out = String::with_capacity(code.len() * 2);
     push_lines(&mut out, language, code, line_classes);
     out
 }
 
-/// [`to_html_with_classes`] for a box whose stylesheet alone scrolls or wraps it ("What
-/// Kubernetes runs", rendered once by its module): its long lines get their break points
-/// (`<wbr>`, no effect while the box scrolls), so wrapped they break at their punctuation, not
-/// inside a word; no hangs.
-#[cfg(feature = "explain")]
-pub fn to_html_with_classes_breakable(language: Language, code: &str, line_classes: &[Option<&str>]) -> String {
-    let mut out = String::with_capacity(code.len() * 2);
-    push_code_lines(&mut out, language, code, line_classes, LongLines::Scroll, true);
-    out
-}
-
-/// [`to_html_with_classes`] appended to `out`, for a page written into one string.
+/// [`to_html_with_classes`] appended to `out`, for a page written into one string. These boxes
+/// (migrate mode's V1 job, "What Kubernetes runs") are rendered once and scrolled or wrapped by
+/// the stylesheet alone (the widget's "Wrap long lines"): their long lines get their break
+/// points (`<wbr>`, no effect while the box scrolls), so wrapped they break at their
+/// punctuation, not inside a word. No hangs: in "What Kubernetes runs", a phone's YAML column
+/// beside a runtime's 24-column indents left too little room, and words broke again.
 pub fn push_lines(out: &mut String, language: Language, code: &str, line_classes: &[Option<&str>]) {
-    push_code_lines(out, language, code, line_classes, LongLines::Scroll, false);
+    push_code_lines(out, language, code, line_classes, LongLines::Scroll, true);
 }
 
 /// With `LongLines::Wrap`, an indented line that may wrap is an element too, with its indent as a class (`i4`): with

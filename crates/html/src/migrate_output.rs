@@ -4,7 +4,7 @@
 //! rendered by the converter module, which also wires the Copy buttons (`button.copy[data-copy]`:
 //! they copy the `<pre>` of their figure), so the widget's wasm carries none of it.
 
-use crate::highlight::{code_html, push_escaped_html, LongLines};
+use crate::highlight::{push_escaped_html, push_lines};
 use explorer_core::pipeline::output::{apply_command, output_objects, OutputObject};
 use explorer_core::pipeline::Document;
 use explorer_core::snippets::Language;
@@ -54,7 +54,11 @@ fn push_block(out: &mut String, class: &str, title: &str, download: Option<(&str
         push_escaped_html(out, code);
         out.push_str("</code>");
     } else {
-        out.push_str(&code_html(Language::Yaml, code, &vec![false; code.lines().count()], LongLines::Scroll));
+        // The box wraps with the widget's "Wrap long lines" (a phone's default): break points, no
+        // hangs (`push_lines`: a runtime patch's deep indents left a phone's rows too narrow).
+        out.push_str("<code>");
+        push_lines(out, Language::Yaml, code, &[]);
+        out.push_str("</code>");
     }
     out.push_str("</pre></figure>");
 }
