@@ -21,7 +21,7 @@ CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null || echo /usr/bin/chr
 export WASM_BINDGEN_TEST_WEBDRIVER_JSON := $(CURDIR)/webdriver.json
 export WASM_BINDGEN_TEST_TIMEOUT ?= 120
 
-.PHONY: all serve dist kits package consumers consumers-run hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench lint lint-wasm-modules lint-scripts fuzz tools reference wheels post fallback clean wheel test-wheel test-pre-commit
+.PHONY: all serve dist kits package consumers consumers-run hosts test test-native test-python test-training test-browser test-e2e test-hosts e2e-run hosts-run print-explorer examples bench bench-sizes lint lint-wasm-modules lint-scripts fuzz tools reference wheels post fallback clean wheel test-wheel test-pre-commit
 
 all: test
 
@@ -65,6 +65,11 @@ serve: dist
 bench: dist
 	@scripts/install-tools.sh browser bench
 	scripts/bench.sh
+
+# Only the download sizes of make bench and their budgets, rewritten in place in BENCHMARKS.md
+# (scripts/bench-sizes.sh): no browser, no native runs.
+bench-sizes: dist
+	scripts/bench-sizes.sh
 
 # libFuzzer on the input door, each command and each wasm front end (fuzz/, scripts/fuzz.sh):
 # FUZZ_SECONDS per target. make test runs the same for 8 s each, in the background.

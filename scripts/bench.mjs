@@ -1,13 +1,13 @@
 // Measures the built site (dist/) in headless Chromium and prints the benchmark table.
 // Budgets from issue 5 are checked; machine-speed figures are reported, not judged.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { readNative, shapeSection, times, wasmInWorker } from './bench-shapes.mjs';
 import { memorySection } from './bench-memory.mjs';
 import { validateSection } from './bench-validate.mjs';
+import { downloads, kb, nowRows, size, sizeBudgets, sizeRows, sum } from './bench-sizes.mjs';
 import { MAIN_WIDGET, pct, READER_PAUSE_MS, toggleTimes } from './toggle-loop.mjs';
 
 const require = createRequire(import.meta.url);
@@ -17,25 +17,11 @@ const [nativeJson, shapesJsonl, outFile, memoryJsonl, validateJson] = process.ar
 const memory = memoryJsonl ? memorySection(memoryJsonl) : { lines: [], budgets: [] };
 const validate = validateJson ? validateSection(validateJson) : { lines: [], budgets: [] };
 
-const size = (path) => {
-  const raw = readFileSync(path);
-  return { raw: raw.length, gz: gzipSync(raw, { level: 9 }).length };
-};
-const sum = (...xs) => xs.reduce((a, b) => ({ raw: a.raw + b.raw, gz: a.gz + b.gz }), { raw: 0, gz: 0 });
-// KB = 1,000 bytes: the stricter reading of the 160 KB budget.
-const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
 const ms = (n) => `${n.toFixed(2)} ms`;
 
-const widget = {
-  wasm: size('dist/pkg/trainer_v2_explorer_bg.wasm'),
-  // The glue, and the page's loader (explorer.js, the element joined in: scripts/build-dist.sh).
-  js: sum(size('dist/pkg/trainer_v2_explorer.js'), size('dist/explorer.js')),
-  // The widget's CSS is compiled into the wasm (a constructable stylesheet in its shadow root).
-  css: { raw: 0, gz: 0 },
-};
-const hello = { wasm: size('dist/_bench/hello/pkg/hello_yew_bg.wasm'), js: sum(size('dist/_bench/hello/pkg/hello_yew.js'), size('dist/_bench/hello/hello.js')), css: { raw: 0, gz: 0 } };
-// The loader both lazy modules come through, with the scripts it imports.
-const LOADER = ['converter.js', 'copy-blocks.js', 'sources.js', 'styles.js'];
+// The widget, the floor and the two lazy modules (scripts/bench-sizes.mjs).
+const sizes = downloads();
+const [widgetNow, converterNow] = nowRows(sizes);
 // The npm package (scripts/build-package.sh): its tarball, and each entry point with what it
 // imports statically, before the widget loads.
 const tarball = readdirSync('dist/npm').find((f) => f.endsWith('.tgz'));
@@ -48,14 +34,6 @@ const entryPoints = [
 // (www/explorer.js at 1e8874a, minified as make dist does: 1,207 bytes gzip -9).
 const LOADER_BEFORE_ELEMENT = 1207;
 const loaderNow = size('dist/explorer.js').gz;
-// Migrate mode's download: the converter module, its glue, the loader and the worker around it.
-const converter = sum(
-  ...['trainer_v2_migrate_bg.wasm', 'trainer_v2_migrate.js', 'converter-worker.js', ...LOADER].map((f) => size(`dist/pkg-migrate/${f}`)),
-);
-// "What Kubernetes runs"'s download: its own module, its glue and the loader.
-const explainModule = sum(
-  ...['trainer_v2_explain_bg.wasm', 'trainer_v2_explain.js', ...LOADER].map((f) => size(`dist/pkg-migrate/${f}`)),
-);
 // Issue 18: the figures before the workspace move (b716060), from BENCHMARKS.md at its parent
 // cacfed8 (make bench of 2026-11-30). Its `make test`: `.ci/run` (make test with
 // CARGO_INCREMENTAL=0) on a clean clone of cacfed8, this machine otherwise idle, 2026-12-02
@@ -92,7 +70,6 @@ const SAME_SESSION = {
   unprepared: ['5.60 ms', '5.60 ms'],
   unpreparedSameCode: ['4.80 ms', '5.00 ms'],
 };
-const total = (t) => sum(t.wasm, t.js, t.css);
 
 // Where the widget's wasm bytes go, from twiggy on the build before wasm-opt (which shrinks every
 // part and strips the names twiggy needs). Our own code is split by module.
@@ -192,13 +169,12 @@ function lighthouse() {
 const lh = lighthouse();
 
 const budgets = [
-  ['Widget transfer (wasm + JS + CSS, gzip -9)', total(widget).gz <= 160 * 1000, `${kb(total(widget).gz)} ≤ 160 KB`],
+  sizeBudgets(sizes)[0],
   ['Toggle to DOM, median of 200 (back and forth)', pct(toggles, 50) <= 4, `${ms(pct(toggles, 50))} ≤ 4 ms`],
   // The budget is for what a reader gets: between two clicks a reader reads for far longer than
   // the preparation takes. The unprepared round is reported below, not judged.
   ['Toggle to DOM, median of 200 (each selection new, reader pauses)', pct(readerToggles, 50) <= 4, `${ms(pct(readerToggles, 50))} ≤ 4 ms`],
-  // Issue 20: the V1 operator model and CEL validation together stay within 500 KB.
-  ['Converter module (wasm + glue + loader + worker, gzip -9)', converter.gz <= 500 * 1000, `${kb(converter.gz)} ≤ 500 KB`],
+  sizeBudgets(sizes)[1],
   ['1 MB manifest converts within a second (native)', native.seconds <= 1, `${native.seconds.toFixed(3)} s ≤ 1 s`],
   // Issue 37: 30 MB/s natively, and (an aim) within 3× of only parsing the same text.
   ['1 MB manifest converts at 30 MB/s or more (native)', native.bytes / 1e6 / native.seconds >= 30, `${(native.bytes / 1e6 / native.seconds).toFixed(1)} MB/s ≥ 30 MB/s`],
@@ -219,6 +195,7 @@ const budgets = [
 ];
 const mbps = (bytes, seconds) => `${(bytes / 1e6 / seconds).toFixed(1)} MB/s`;
 const row = (name, w, h) => `| ${name} | ${w} | ${h} |`;
+const [wasmRow, jsRow, transferRow, ratioRow, converterRow, explainRow] = sizeRows(sizes).map((cells) => row(...cells));
 const lines = [
   '# Benchmarks',
   '',
@@ -227,17 +204,17 @@ const lines = [
   '',
   '| Measure | Trainer V2 Explorer | Bare Yew hello-world (floor) |',
   '|---|---|---|',
-  row('wasm (raw / gzip -9)', `${kb(widget.wasm.raw)} / ${kb(widget.wasm.gz)}`, `${kb(hello.wasm.raw)} / ${kb(hello.wasm.gz)}`),
-  row('JS: glue + loader (raw / gzip -9)', `${kb(widget.js.raw)} / ${kb(widget.js.gz)}`, `${kb(hello.js.raw)} / ${kb(hello.js.gz)}`),
+  wasmRow,
+  jsRow,
   row('CSS (raw / gzip -9)', 'inside the wasm (shadow-root stylesheet)', 'none'),
-  row('Transfer, gzip -9', kb(total(widget).gz), kb(total(hello).gz)),
-  row('Ratio over the floor', `${(total(widget).gz / total(hello).gz).toFixed(2)}×`, '1×'),
+  transferRow,
+  ratioRow,
   row('Time to interactive (median of 5)', ms(ttiWidget), ms(ttiHello)),
   row('Toggle to DOM, back and forth between two frameworks: median / p95 (200 toggles)', `${ms(pct(toggles, 50))} / ${ms(pct(toggles, 95))}`, '–'),
   row(`Toggle to DOM, round all frameworks (none among the last 4 kept), ${READER_PAUSE_MS} ms reader pause between clicks, so the views one click away are prepared at idle time: median / p95 (200 toggles)`, `${ms(pct(readerToggles, 50))} / ${ms(pct(readerToggles, 95))}`, '–'),
   row('Toggle to DOM, round all frameworks, 5 ms between clicks, so nothing is prepared (preparation waits 20 ms; every toggle builds, highlights and parses): median / p95 (200 toggles)', `${ms(pct(freshToggles, 50))} / ${ms(pct(freshToggles, 95))}`, '–'),
-  row('Converter module, loaded only in migrate mode: wasm + glue + loader (converter.js and its imports) + worker (gzip -9)', kb(converter.gz), '–'),
-  row('"What Kubernetes runs" module, loaded when a reader opens it: wasm + glue + loader (gzip -9)', kb(explainModule.gz), '–'),
+  converterRow,
+  explainRow,
   row('Migrate 1 MB manifest, native (best of 5); floor: the same text only parsed into YAML values by the same parser (yaml_serde), in the same run', `${native.seconds.toFixed(3)} s (${mbps(native.bytes, native.seconds)}, ${native.documents} documents; ${native.parse_seconds ? times(native.seconds, native.parse_seconds) : '–'} the floor)`, native.parse_seconds ? `${native.parse_seconds.toFixed(3)} s (${mbps(native.bytes, native.parse_seconds)})` : 'not run'),
   row('Lighthouse 12.2.3 (mobile): accessibility / performance / CLS', lh ? `${lh.a11y} / ${lh.perf} / ${lh.cls}` : 'not run', '–'),
   row('Migrate 1 MB manifest, wasm in Chromium (best of 3)', `${(wasmMigrate.ms / 1000).toFixed(3)} s (${mbps(wasmMigrate.bytes, wasmMigrate.ms / 1000)})`, '–'),
@@ -259,8 +236,8 @@ const lines = [
   '',
   '| Measure | Before the move | Now |',
   '|---|---|---|',
-  row('Widget transfer (gzip -9)', `${BEFORE_MOVE.widgetGz.toFixed(1)} KB`, kb(total(widget).gz)),
-  row('Converter module (gzip -9)', `${BEFORE_MOVE.converterGz.toFixed(1)} KB (wasm + glue + converter.js + worker)`, `${kb(converter.gz)} (the same, and converter.js's imports)`),
+  row(widgetNow[0], `${BEFORE_MOVE.widgetGz.toFixed(1)} KB`, widgetNow[1]),
+  row(converterNow[0], `${BEFORE_MOVE.converterGz.toFixed(1)} KB (wasm + glue + converter.js + worker)`, converterNow[1]),
   row('Toggle to DOM, back and forth: median / p95', BEFORE_MOVE.toggles, `${ms(pct(toggles, 50))} / ${ms(pct(toggles, 95))}`),
   row('Toggle to DOM, each selection new, reader pauses: median / p95', BEFORE_MOVE.readerToggles, `${ms(pct(readerToggles, 50))} / ${ms(pct(readerToggles, 95))}`),
   row('Toggle to DOM, each selection new, unprepared: median / p95', BEFORE_MOVE.freshToggles, `${ms(pct(freshToggles, 50))} / ${ms(pct(freshToggles, 95))}`),
@@ -272,7 +249,7 @@ const lines = [
   '',
   '## Where the wasm bytes go',
   '',
-  `By \`twiggy top\` on the wasm-release build before wasm-opt (${kb(byPart.total)} of code and data; wasm-opt then shrinks it to ${kb(widget.wasm.raw)}).`,
+  `By \`twiggy top\` on the wasm-release build before wasm-opt (${kb(byPart.total)} of code and data; wasm-opt then shrinks it to ${kb(sizes.widget.wasm.raw)}).`,
   'Generic standard-library code counts for the first other crate its name mentions (`drop_in_place<yew::…>` is yew\'s); what names none stays with the standard library.',
   '',
   '| Part | Bytes | Share |',

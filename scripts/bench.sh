@@ -8,17 +8,8 @@ export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 out=dist/_bench
 rm -rf "$out" && mkdir -p "$out/hello/pkg"
 
-# The floor, built like the widget (wasm-release profile, wasm-bindgen, scripts/wasm-opt.sh, short names).
-cargo build -q --profile wasm-release --target wasm32-unknown-unknown -p hello-yew
-wasm-bindgen --target web --no-typescript --out-dir "$out/hello/pkg" target/wasm32-unknown-unknown/wasm-release/hello_yew.wasm
-scripts/wasm-opt.sh "$out/hello/pkg/hello_yew_bg.wasm"
-python3 scripts/shorten-wasm-names.py "$out/hello/pkg/hello_yew_bg.wasm" "$out/hello/pkg/hello_yew.js"
-cp bench/hello-site/* "$out/hello/"
-
-# Where the widget's bytes go: twiggy reads function names, which wasm-opt strips, so it looks
-# at wasm-bindgen's output for the same wasm-release build before wasm-opt.
-wasm-bindgen --target web --no-typescript --out-dir "$out/named" target/wasm32-unknown-unknown/wasm-release/trainer_v2_explorer.wasm
-twiggy top -n 1000000 -f csv "$out/named/trainer_v2_explorer_bg.wasm" > "$out/twiggy.csv"
+# The floor (bare Yew, built like the widget) and where the widget's bytes go.
+scripts/bench-floor.sh "$out"
 
 # A 1 MB manifest: the PyTorch example, renamed per copy.
 python3 - "$TRAINER_REFERENCE/v1-examples/pytorch/simple.yaml" "$out/1mb.yaml" <<'PY'
