@@ -178,23 +178,25 @@ pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, String> 
             _ => {}
         }
     }
-    let job = match jobs.as_slice() {
-        [job] => job,
+    let job = match jobs.as_mut_slice() {
+        [job] => std::mem::take(job),
         [] => return Err("no TrainJob in the input".into()),
         more => return Err(format!("{} TrainJobs in the input: explain reads one at a time", more.len())),
     };
     let mut shipped_runtime = None;
     let shipped_tree;
     let runtime = if runtimes.is_empty() {
-        let (runtime, note) = shipped(job, release)?;
+        let (runtime, note) = shipped(&job, release)?;
         shipped_runtime = Some(note);
         shipped_tree = runtime;
         read_runtime(&shipped_tree, false)
     } else {
-        read_runtime(referenced(job, &runtimes)?, true)
+        read_runtime(referenced(&job, &runtimes)?, true)
     };
+    // The job as written, and the copy the typed model reads (less its legacy fields): one
+    // copy of the tree, not two.
     let written_job = job.clone();
-    let mut job = job.clone();
+    let mut job = job;
     let legacy = take_legacy(&mut job);
     let counts = runtime.counts.clone()?;
     let job = typed(&job, "TrainJob")?;
