@@ -173,7 +173,7 @@ pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, String> 
     let mut runtimes = Vec::new();
     for &doc in docs {
         match doc.get("kind").and_then(Json::as_str) {
-            Some("TrainJob") => jobs.push(crate::model::without_nulls(doc)),
+            Some("TrainJob") => jobs.push(crate::model::without_nulls(doc).into_owned()),
             Some("TrainingRuntime" | "ClusterTrainingRuntime") => runtimes.push(doc),
             _ => {}
         }
@@ -226,7 +226,7 @@ fn read_runtime(runtime: &Json, written: bool) -> Rc<ReadRuntime> {
     }
     READ.with(|memo| {
         memo.get(if written { "written" } else { "shipped" }, runtime, || {
-            let tree = if written { crate::model::without_nulls(runtime) } else { runtime.clone() };
+            let tree = if written { crate::model::without_nulls(runtime).into_owned() } else { runtime.clone() };
             let rjobs = tree.pointer("/spec/template/spec/replicatedJobs").and_then(Json::as_array);
             let counts = rjobs
                 .into_iter()

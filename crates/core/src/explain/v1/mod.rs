@@ -527,7 +527,7 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     // Every value the reading refuses, not only the first: each is taken out and the job read
     // again (as explain::read does for a TrainJob), until it reads or a refusal names nothing
     // to take out, or names a field already refused (the webhook's check of a count).
-    let mut job = doc.clone();
+    let mut job = Json::clone(doc);
     while let Err(e) = read(&job) {
         let error = field_error(&e);
         if out.iter().any(|r: &Rejection| r.field == error.field) || out.len() >= MAX_ERRORS {
