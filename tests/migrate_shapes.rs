@@ -217,20 +217,28 @@ fn a_pod_template_shared_by_alias_converts_like_two_copies() {
     assert_eq!(job["spec"]["trainer"]["args"], numbered_list("a", shape.count));
 }
 
-const ALIASES_REFUSED: &str = "reads as more than the input limit holds (524288 values and 4194304 \
-         characters in all, aliases (*name) counted as what they repeat): write the repeated parts out, or split \
-         the input";
+/// The refusal of `text`, whose first document reads as more than its size allows.
+fn aliases_refused(text: &str) -> String {
+    let (values, characters) = explorer_core::pipeline::input::read_budget(text.len());
+    format!(
+        "document 1 (line 1) reads as more than the input limit holds: aliases (*name) count as what they repeat, \
+         and an input of {} bytes may read as at most {values} values and {characters} characters (its size plus \
+         65536, up to 524288 values and 4194304 characters): write the repeated parts out, or split the input",
+        text.len()
+    )
+}
 
 #[test]
 fn an_alias_bomb_is_refused() {
-    refused(&shapes::alias_bomb().text, &format!("document 1 (line 1) {ALIASES_REFUSED}"));
+    let text = shapes::alias_bomb().text;
+    refused(&text, &aliases_refused(&text));
 }
 
 #[test]
 fn one_anchor_named_by_many_aliases_is_refused() {
     let shape = shapes::alias_fan_out();
     near_the_limit(&shape);
-    refused(&shape.text, &format!("document 1 (line 1) {ALIASES_REFUSED}"));
+    refused(&shape.text, &aliases_refused(&shape.text));
 }
 
 /// The most values aliases may stand for: read whole, passed through with every value, and
@@ -246,6 +254,9 @@ fn aliases_within_the_value_limit_are_read_whole() {
     if let Err(e) = explorer_core::explain::read::explain_text(&shape.text, explorer_data::releases::NEWEST) {
         assert!(!e.contains("input limit"), "{e}");
     }
+    // One more alias and one more item per list pass the budget of a file that size.
+    let past = shapes::aliased_square("one-past", "", shape.count + 1);
+    refused(&past.text, &aliases_refused(&past.text));
 }
 
 /// 2,000 aliases of a list of 2,000: 10 KB that read as 4 million values (a gigabyte in
@@ -253,7 +264,7 @@ fn aliases_within_the_value_limit_are_read_whole() {
 #[test]
 fn aliases_past_the_value_limit_are_refused_by_every_command() {
     let shape = shapes::aliases_past_the_limit();
-    let message = format!("document 1 (line 1) {ALIASES_REFUSED}");
+    let message = aliases_refused(&shape.text);
     refused(&shape.text, &message);
     let newest = explorer_data::releases::NEWEST;
     assert_eq!(explorer_core::upgrade::upgrade(&shape.text, newest, newest).err(), Some(message.clone()));
@@ -268,5 +279,5 @@ fn value_dense_input_is_read_up_to_the_value_limit() {
     assert_eq!(objects(&shape.text)[0]["x"].as_array().unwrap().len(), shape.count);
     let shape = shapes::dense_past_the_limit();
     near_the_limit(&shape);
-    refused(&shape.text, &format!("document 1 (line 1) {ALIASES_REFUSED}"));
+    refused(&shape.text, &aliases_refused(&shape.text));
 }

@@ -174,6 +174,13 @@ pub(super) fn is_flux(runtime: &Json) -> bool {
     runtime.pointer("/spec/mlPolicy/flux").is_some()
 }
 
+/// Whether a TrainJob holds a negative count (so the caller copies it only then).
+pub(super) fn job_has_negative(job: &Json) -> bool {
+    ["/spec/trainer/numNodes", "/spec/trainer/numProcPerNode"]
+        .iter()
+        .any(|p| job.pointer(p).and_then(Json::as_i64).is_some_and(|n| n < 0))
+}
+
 /// Whether a runtime holds a negative count (so the caller copies it only then).
 pub(super) fn runtime_has_negative(runtime: &Json) -> bool {
     let negative = |v: Option<&Json>| v.and_then(Json::as_i64).is_some_and(|n| n < 0);

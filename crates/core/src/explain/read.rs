@@ -174,28 +174,30 @@ pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, String> 
     let mut runtimes = Vec::new();
     for &doc in docs {
         match doc.get("kind").and_then(Json::as_str) {
-            Some("TrainJob") => jobs.push(crate::model::without_nulls(doc)),
+            Some("TrainJob") => jobs.push(crate::model::without_nulls(doc).into_owned()),
             Some("TrainingRuntime" | "ClusterTrainingRuntime") => runtimes.push(doc),
             _ => {}
         }
     }
-    let job = match jobs.as_slice() {
-        [job] => job,
+    let job = match jobs.as_mut_slice() {
+        [job] => std::mem::take(job),
         [] => return Err("no TrainJob in the input".into()),
         more => return Err(format!("{} TrainJobs in the input: explain reads one at a time", more.len())),
     };
     let mut shipped_runtime = None;
     let shipped_tree;
     let runtime = if runtimes.is_empty() {
-        let (runtime, note) = shipped(job, release)?;
+        let (runtime, note) = shipped(&job, release)?;
         shipped_runtime = Some(note);
         shipped_tree = runtime;
         read_runtime(&shipped_tree, false)
     } else {
-        read_runtime(referenced(job, &runtimes)?, true)
+        read_runtime(referenced(&job, &runtimes)?, true)
     };
+    // The job as written, and the copy the typed model reads (less its legacy fields): one
+    // copy of the tree, not two.
     let written_job = job.clone();
-    let mut job = job.clone();
+    let mut job = job;
     let legacy = take_legacy(&mut job);
     let counts = runtime.counts.clone()?;
     let job = typed(&job, "TrainJob")?;
@@ -225,7 +227,7 @@ fn read_runtime(runtime: &Json, written: bool) -> Rc<ReadRuntime> {
     }
     READ.with(|memo| {
         memo.get(if written { "written" } else { "shipped" }, runtime, || {
-            let tree = if written { crate::model::without_nulls(runtime) } else { runtime.clone() };
+            let tree = if written { crate::model::without_nulls(runtime).into_owned() } else { runtime.clone() };
             let rjobs = tree.pointer("/spec/template/spec/replicatedJobs").and_then(Json::as_array);
             let counts = rjobs
                 .into_iter()
@@ -296,10 +298,16 @@ pub fn judge(job: &Json, runtimes: &[&Json], release: Release) -> super::Explana
             return super::Explanation::rejected(trainer, vec![missing]);
         }
     };
-    // The runtime is copied only when it holds a negative count.
+    // The job and the runtime are copied only when they hold a negative count.
+    let job_negative = super::after_admission::job_has_negative(&job);
     let runtime_negative = super::after_admission::runtime_has_negative(&runtime);
     let flux = super::after_admission::is_flux(&runtime);
-    let counts = NegativeCounts::take(Some(&mut job), runtime_negative.then(|| runtime.to_mut()), flux, release);
+    let counts = NegativeCounts::take(
+        job_negative.then(|| job.to_mut()),
+        runtime_negative.then(|| runtime.to_mut()),
+        flux,
+        release,
+    );
     let explanation = match from_refs(&[&job, &runtime], release) {
         Ok(docs) => super::Explanation { shipped_runtime, ..super::explain(docs.input(), release) },
         Err(e) => {

@@ -34,19 +34,17 @@ pub fn migrate_to(text: &str, target: Release) -> Result<Migration, String> {
     let docs = raw
         .into_iter()
         .map(|d| {
-            let mut outcome = match &d.value {
-                Ok(v) => convert::convert(&crate::model::without_nulls(v), target),
+            // A `null` member is absent (model::without_nulls): converted, and kept as the
+            // document's source, without copying the tree.
+            let value = d.value.map(crate::model::into_without_nulls);
+            let mut outcome = match &value {
+                Ok(v) => convert::convert(v, target),
                 Err(e) => Outcome::Invalid { message: format!("not valid YAML: {e}") },
             };
             if let Outcome::Written { report, .. } = &mut outcome {
                 report.iter_mut().for_each(|e| e.number(d.index));
             }
-            DocResult {
-                index: d.index,
-                line: d.line,
-                source: d.value.ok().as_ref().map(crate::model::without_nulls),
-                outcome,
-            }
+            DocResult { index: d.index, line: d.line, source: value.ok(), outcome }
         })
         .collect();
     Ok(Migration { docs, target })

@@ -60,14 +60,46 @@ impl ObjectMeta {
 /// (k8s.io/apiextensions-apiserver pkg/apiserver/schema/defaulting/prunenulls.go), and no Trainer,
 /// Training Operator or MPI Operator CRD marks a field `nullable`, so a key written with no value
 /// (`command:`) is the same object as one without the key. Items of a list are kept as written.
+/// Borrowed when there is none to remove (almost every manifest), so reading a document costs no
+/// copy of its tree.
 #[cfg(any(feature = "explain", feature = "yaml-input"))]
-pub(crate) fn without_nulls(json: &serde_json::Value) -> serde_json::Value {
+pub(crate) fn without_nulls(json: &serde_json::Value) -> std::borrow::Cow<'_, serde_json::Value> {
+    use std::borrow::Cow;
+    if has_null_member(json) {
+        Cow::Owned(pruned(json))
+    } else {
+        Cow::Borrowed(json)
+    }
+}
+
+/// [`without_nulls`] of a tree the caller owns: the tree itself when there is none to remove.
+#[cfg(feature = "migrate")]
+pub(crate) fn into_without_nulls(json: serde_json::Value) -> serde_json::Value {
+    if has_null_member(&json) {
+        pruned(&json)
+    } else {
+        json
+    }
+}
+
+#[cfg(any(feature = "explain", feature = "yaml-input"))]
+fn has_null_member(json: &serde_json::Value) -> bool {
+    use serde_json::Value as Json;
+    match json {
+        Json::Object(map) => map.values().any(|v| v.is_null() || has_null_member(v)),
+        Json::Array(items) => items.iter().any(has_null_member),
+        _ => false,
+    }
+}
+
+#[cfg(any(feature = "explain", feature = "yaml-input"))]
+fn pruned(json: &serde_json::Value) -> serde_json::Value {
     use serde_json::Value as Json;
     match json {
         Json::Object(map) => {
-            Json::Object(map.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), without_nulls(v))).collect())
+            Json::Object(map.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), pruned(v))).collect())
         }
-        Json::Array(items) => Json::Array(items.iter().map(without_nulls).collect()),
+        Json::Array(items) => Json::Array(items.iter().map(pruned).collect()),
         other => other.clone(),
     }
 }

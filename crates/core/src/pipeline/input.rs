@@ -11,16 +11,28 @@ pub const MAX_INPUT_BYTES: usize = 4 * 1024 * 1024;
 pub const MAX_DEPTH: usize = 64;
 /// More documents than this in one stream are refused.
 pub const MAX_DOCUMENTS: usize = 10_000;
-/// How many values (scalars, lists, maps) the whole stream may read as, aliases (`*name`)
-/// counted as what they repeat. Each value takes memory (a tree node, then the models, the report
-/// and the output built from it: about 250 bytes in all), so the count, not the text, bounds what
-/// a command uses. Plain YAML needs at least two bytes per value (the value and a separator), and
-/// every manifest we know uses far fewer values than this (tests/shapes: the largest, 4 MiB of
-/// arguments, is under 200,000); a few kilobytes of aliases can stand for billions.
+/// The most values (scalars, lists, maps) a stream may read as, aliases (`*name`) counted as what
+/// they repeat. Each value takes memory (a tree node, then the models, the report and the output
+/// built from it: about 250 bytes in all), so the count, not the text, bounds what a command
+/// uses. Every manifest we know uses far fewer (tests/shapes: the largest, 4 MiB of arguments, is
+/// under 200,000); a few kilobytes of aliases can stand for billions.
 pub const MAX_VALUES: usize = 512 * 1024;
-/// How many characters of text (strings and keys) the whole stream may read as, aliases counted
-/// as what they repeat: plain YAML never reads as more than its size in bytes, so the input limit.
+/// The most characters of text (strings and keys) a stream may read as, aliases counted as what
+/// they repeat: plain YAML never reads as more than its size in bytes, so the input limit.
 pub(crate) const MAX_TEXT: usize = MAX_INPUT_BYTES;
+/// What a stream may read as beyond its own size, in values and in characters: room for the
+/// anchors people write to keep two replicas alike in a small file.
+pub const EXPANSION_MARGIN: usize = 64 * 1024;
+
+/// How many values, and how many characters, a stream of `bytes` bytes may read as: its size
+/// plus [`EXPANSION_MARGIN`], at most [`MAX_VALUES`] and [`MAX_TEXT`]. Plain YAML needs at least
+/// two bytes per value and one per character, so no file without aliases comes near it; what
+/// aliases expand to counts against it, so a small input stays small in memory (issue 36: 3.7 KB
+/// of aliases read as 518,400 values and took 119-151 MiB).
+pub fn read_budget(bytes: usize) -> (usize, usize) {
+    let allowed = bytes.saturating_add(EXPANSION_MARGIN);
+    (allowed.min(MAX_VALUES), allowed.min(MAX_TEXT))
+}
 
 /// One document of the stream: where it starts, and its value or why it could not be read.
 pub struct RawDoc {
@@ -135,16 +147,19 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, String> {
     let starts = start_lines(text);
     let mut out = Vec::new();
     let mut skipped_leading_empty = 0;
-    let budget = Budget { values: Cell::new(MAX_VALUES), text: Cell::new(MAX_TEXT) };
+    let (values, characters) = read_budget(text.len());
+    let budget = Budget { values: Cell::new(values), text: Cell::new(characters) };
     for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
         let value = budget.read(doc).map_err(|e| e.to_string());
         if value.is_err() && (budget.spent() || value.as_ref().is_err_and(|e| e.starts_with("repetition limit"))) {
             let line = starts.get(i).copied().unwrap_or(1);
             return Err(format!(
-                "document {} (line {line}) reads as more than the input limit holds ({MAX_VALUES} values and \
-                 {MAX_TEXT} characters in all, aliases (*name) counted as what they repeat): write the repeated \
-                 parts out, or split the input",
-                i + 1 - skipped_leading_empty
+                "document {} (line {line}) reads as more than the input limit holds: aliases (*name) count as \
+                 what they repeat, and an input of {} bytes may read as at most {values} values and {characters} \
+                 characters (its size plus {EXPANSION_MARGIN}, up to {MAX_VALUES} values and {MAX_TEXT} \
+                 characters): write the repeated parts out, or split the input",
+                i + 1 - skipped_leading_empty,
+                text.len()
             ));
         }
         // A leading `---` yields an empty first document; it is not the reader's.
@@ -174,7 +189,7 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, String> {
 }
 
 /// Reads documents into JSON trees while counting the values and the characters they read as
-/// (see `MAX_VALUES`, `MAX_TEXT`), so aliases stop at the limit instead of filling memory. The same
+/// (see `read_budget`), so aliases stop at the limit instead of filling memory. The same
 /// trees as `serde_json::Value::deserialize` builds.
 struct Budget {
     values: Cell<usize>,
@@ -307,6 +322,9 @@ impl<'de> Visitor<'de> for Tree<'_> {
         while let Some(item) = seq.next_element_seed(self)? {
             items.push(item);
         }
+        // A list grows by doubling: without this, up to half of every list's room (72 bytes a
+        // value) stays allocated as long as the tree lives.
+        items.shrink_to_fit();
         Ok(Value::Array(items))
     }
 

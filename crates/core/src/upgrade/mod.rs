@@ -64,7 +64,7 @@ pub(crate) fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) ->
             Err(e) => Err(Outcome::Invalid { message: format!("not valid YAML: {e}") }),
             Ok(v) => {
                 // A `null` member is absent (crate::model::without_nulls).
-                let v = crate::model::without_nulls(v);
+                let v = crate::model::without_nulls(v).into_owned();
                 match (classify(&v, from), Subject::of_kind(v["kind"].as_str().unwrap_or_default())) {
                     (Some(outcome), _) => Err(outcome),
                     (None, Some(subject)) => {

@@ -546,7 +546,7 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     // again (as explain::read does for a TrainJob), until it reads or a refusal names nothing
     // to take out, or names a field already refused (the webhook's check of a count).
     let mut read_errors: Vec<Rejection> = Vec::new();
-    let mut job = doc.clone();
+    let mut job = Json::clone(doc);
     while let Err(e) = read(&job) {
         let error = field_error(&e);
         if read_errors.iter().any(|r: &Rejection| r.path == error.path) || read_errors.len() >= MAX_ERRORS {
