@@ -8,10 +8,17 @@
 //! A case whose facts `explain` cannot hold yet carries `gap: <reason>`: it is reported and must
 //! still fail (a gap that starts holding is stale and fails the suite, so it is removed). The
 //! cases left out because `explain` cannot express them are in `tests/conformance/LEFT_OUT.md`.
+//!
+//! Each case is its own test, named `<tag>/<suite>/<file>` (libtest-mimic, `harness = false`):
+//! `cargo test --test conformance -- v2.3.0/plugin-torch/` runs one suite, and a failure names its
+//! case and the upstream test it cites. `summary` prints the table of cases and facts held.
+// The browser tests build every test target for wasm32, where this one is empty.
+#![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
 
 use explorer_core::explain::read::explain_text;
 use explorer_data::releases::{Release, RELEASES};
+use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -217,25 +224,42 @@ fn repeated(case: &Value, text: &str) -> String {
     format!("{head}\n---\n{inputs}")
 }
 
-#[test]
-fn explain_holds_upstreams_own_test_cases() {
+fn main() {
+    let args = Arguments::from_args();
+    let files = case_files();
+    assert!(!files.is_empty(), "no cases under {}", cases_dir().display());
+    let mut trials: Vec<Trial> = files
+        .into_iter()
+        .map(|(tag, suite, file)| {
+            let name = format!("{tag}/{suite}/{}", file.file_stem().unwrap().to_string_lossy());
+            Trial::test(name, move || verdict(&run_case(&tag, &suite, &file)))
+        })
+        .collect();
+    trials.push(Trial::test("summary", summary));
+    trials.push(Trial::test("every_cite_names_an_upstream_test_case", every_cite_names_an_upstream_test_case));
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// One case's verdict, naming the upstream test it cites: its facts hold, or it is a gap whose
+/// facts still fail.
+fn verdict(o: &Outcome) -> Result<(), Failed> {
+    match (&o.gap, o.wrong.is_empty()) {
+        (None, false) => Err(format!("{}\n    {}", o.cite, o.wrong.join("\n    ")).into()),
+        (Some(gap), true) => Err(format!("{}: holds, but is marked as a gap ({gap}): remove the mark", o.cite).into()),
+        _ => Ok(()),
+    }
+}
+
+/// The table of every tag's and suite's cases and facts held, and the gaps.
+fn summary() -> Result<(), Failed> {
     let outcomes: Vec<Outcome> = case_files().iter().map(|(tag, suite, file)| run_case(tag, suite, file)).collect();
-    assert!(!outcomes.is_empty(), "no cases under {}", cases_dir().display());
     let mut table: BTreeMap<(String, String), (usize, usize, usize, usize)> = BTreeMap::new();
-    let mut failures = Vec::new();
     for o in &outcomes {
         let row = table.entry((o.tag.clone(), o.suite.clone())).or_default();
         row.0 += 1;
         row.1 += usize::from(o.wrong.is_empty());
         row.2 += o.facts;
         row.3 += o.facts - o.wrong.len().min(o.facts);
-        match (&o.gap, o.wrong.is_empty()) {
-            (None, false) => failures.push(format!("{}\n    {}", o.cite, o.wrong.join("\n    "))),
-            (Some(gap), true) => {
-                failures.push(format!("{}: holds, but is marked as a gap ({gap}): remove the mark", o.cite))
-            }
-            _ => {}
-        }
     }
     println!("{:<8} {:<24} {:>5} {:>5} {:>7}", "tag", "suite", "cases", "hold", "facts");
     for ((tag, suite), (cases, hold, facts, held)) in &table {
@@ -244,19 +268,18 @@ fn explain_holds_upstreams_own_test_cases() {
     for o in outcomes.iter().filter(|o| o.gap.is_some()) {
         println!("gap: {} ({}): {} wrong", o.cite, o.gap.as_deref().unwrap(), o.wrong.len());
     }
-    assert!(failures.is_empty(), "{} of {} cases fail:\n{}", failures.len(), outcomes.len(), failures.join("\n"));
+    Ok(())
 }
 
 /// Every cite names a test case that exists in the upstream file at that tag, when the upstream
 /// mirror is on this machine (`$TRAINER_MIRROR`, default /work/.mirror/kubeflow+trainer/repo).
-#[test]
-fn every_cite_names_an_upstream_test_case() {
+fn every_cite_names_an_upstream_test_case() -> Result<(), Failed> {
     let mirror = std::env::var_os("TRAINER_MIRROR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/work/.mirror/kubeflow+trainer/repo"));
     if !mirror.is_dir() {
         println!("no upstream mirror at {}: cites not checked", mirror.display());
-        return;
+        return Ok(());
     }
     let left_out = std::fs::read_to_string(cases_dir().join("LEFT_OUT.md")).unwrap();
     let from_left_out = left_out.lines().filter_map(|l| l.strip_prefix("| `")?.split('`').next().map(String::from));
@@ -279,5 +302,9 @@ fn every_cite_names_an_upstream_test_case() {
             missing.push(cite);
         }
     }
-    assert!(missing.is_empty(), "cites naming no upstream test case:\n{}", missing.join("\n"));
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("cites naming no upstream test case:\n{}", missing.join("\n")).into())
+    }
 }

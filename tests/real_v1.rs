@@ -5,6 +5,12 @@
 //! reason that names what V2 lacks; nothing from `kubeflow.org` passes through unchanged. The
 //! resources of each V1 pod land on the V2 pods that take its place, as `explain` (the Trainer
 //! controller's rules) builds them.
+//!
+//! Each file is its own test, named `real_v1/<file>` (libtest-mimic, `harness = false`), whose
+//! failure starts with the file's source: `cargo test --test real_v1 -- 07-` runs one. A whole run
+//! also checks that enough pods and variables were compared across the corpus (`Totals`).
+// The browser tests build every test target for wasm32, where this one is empty.
+#![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the corpus from disk.
 
 mod common;
@@ -16,8 +22,69 @@ use explorer_core::model::Value as Tree;
 use explorer_core::snippets::runtimes::builtin_runtimes_of;
 use explorer_core::yaml;
 use explorer_data::releases::{Release, RELEASES};
+use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// What the per-file tests compared, summed over the corpus: a whole run that compared too few
+/// has passed vacuously.
+#[derive(Default)]
+struct Totals {
+    pods: AtomicUsize,
+    explained: AtomicUsize,
+    variables: AtomicUsize,
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let totals = Arc::new(Totals::default());
+    let mut trials = vec![
+        Trial::test("corpus_is_the_table", corpus_is_the_table),
+        Trial::test("references_are_what_kubernetes_expands", references_are_what_kubernetes_expands),
+    ];
+    for ((file, text), (_, expected)) in corpus().into_iter().zip(EXPECTED) {
+        let totals = Arc::clone(&totals);
+        trials.push(Trial::test(format!("real_v1/{file}"), move || {
+            let problems = file_problems(&file, &text, expected, &totals);
+            if problems.is_empty() {
+                return Ok(());
+            }
+            let source = text.lines().next().unwrap_or_default();
+            Err(format!("{source}\n{} problems:\n{}", problems.len(), problems.join("\n")).into())
+        }));
+    }
+    let whole = args.filter.is_none() && args.skip.is_empty();
+    let conclusion = libtest_mimic::run(&args, trials);
+    if whole && !conclusion.has_failed() {
+        let (pods, explained, variables) = (
+            totals.pods.load(Ordering::Relaxed),
+            totals.explained.load(Ordering::Relaxed),
+            totals.variables.load(Ordering::Relaxed),
+        );
+        assert!(pods > 50, "only {pods} pods compared");
+        assert!(explained > 50, "only {explained} documents explained");
+        assert!(variables >= 20, "only {variables} variables compared");
+    }
+    conclusion.exit();
+}
+
+/// Every check of one corpus file, for every release.
+fn file_problems(file: &str, text: &str, expected: &[&str], totals: &Totals) -> Vec<String> {
+    let mut problems = converts_or_is_refused_clearly(file, text, expected);
+    problems.extend(generated_runtimes_hold_only_the_security_settings_the_job_had(file, text));
+    let (pods, more) = every_v1_pods_resources_land_on_the_v2_pods_that_replace_it(file, text);
+    totals.pods.fetch_add(pods, Ordering::Relaxed);
+    problems.extend(more);
+    let (explained, more) = every_variable_a_v2_container_expands_is_set_in_that_container(file, text);
+    totals.explained.fetch_add(explained, Ordering::Relaxed);
+    problems.extend(more);
+    let (variables, more) = the_v1_operators_variables_hold_the_values_v2_gives_their_counterparts(file, text);
+    totals.variables.fetch_add(variables, Ordering::Relaxed);
+    problems.extend(more);
+    problems
+}
 
 /// Every manifest of the corpus, by file name, with its text.
 fn corpus() -> Vec<(String, String)> {
@@ -119,105 +186,103 @@ fn security_contexts<'a>(v: &'a Value, out: &mut Vec<&'a Value>) {
     }
 }
 
-#[test]
-fn generated_runtimes_hold_only_the_security_settings_the_job_had() {
+fn generated_runtimes_hold_only_the_security_settings_the_job_had(file: &str, text: &str) -> Vec<String> {
     // The runtime template's uid and fsGroup 1000 are a demo image's; these jobs run mpirun as
     // root with their keys in /root/.ssh.
     let mut problems = Vec::new();
     for release in RELEASES {
-        for (file, text) in corpus() {
-            for d in migrate_to(&text, *release).unwrap().docs {
-                let Outcome::Written { objects, .. } = &d.outcome else { continue };
-                let mut had = Vec::new();
-                security_contexts(d.source.as_ref().unwrap(), &mut had);
-                for o in objects.iter().filter(|o| o["kind"] != "TrainJob") {
-                    let mut written = Vec::new();
-                    security_contexts(o, &mut written);
-                    for sc in written.into_iter().filter(|sc| !had.contains(sc)) {
-                        problems.push(format!(
-                            "{} {file} document {}: {} {} sets securityContext {sc}, which the job does not have",
-                            release.tag, d.index, o["kind"], o["metadata"]["name"]
-                        ));
-                    }
+        let Ok(m) = migrate_to(text, *release) else { continue };
+        for d in m.docs {
+            let Outcome::Written { objects, .. } = &d.outcome else { continue };
+            let mut had = Vec::new();
+            security_contexts(d.source.as_ref().unwrap(), &mut had);
+            for o in objects.iter().filter(|o| o["kind"] != "TrainJob") {
+                let mut written = Vec::new();
+                security_contexts(o, &mut written);
+                for sc in written.into_iter().filter(|sc| !had.contains(sc)) {
+                    problems.push(format!(
+                        "{} {file} document {}: {} {} sets securityContext {sc}, which the job does not have",
+                        release.tag, d.index, o["kind"], o["metadata"]["name"]
+                    ));
                 }
             }
         }
     }
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    problems
 }
 
-#[test]
-fn every_real_job_converts_or_is_refused_clearly_for_every_release() {
+fn corpus_is_the_table() -> Result<(), Failed> {
     let corpus = corpus();
     let names: Vec<&str> = corpus.iter().map(|(n, _)| n.as_str()).collect();
     let listed: Vec<&str> = EXPECTED.iter().map(|(n, _)| *n).collect();
     assert_eq!(names, listed, "the corpus and this test's table list different files");
+    Ok(())
+}
+
+fn converts_or_is_refused_clearly(file: &str, text: &str, expected: &[&str]) -> Vec<String> {
     let mut problems = Vec::new();
     for release in RELEASES {
-        for ((file, text), (_, expected)) in corpus.iter().zip(EXPECTED) {
-            let m = match migrate_to(text, *release) {
-                Ok(m) => m,
-                Err(e) => {
-                    problems.push(format!("{} {file}: the input is refused as a whole: {e}", release.tag));
-                    continue;
-                }
-            };
-            let got: Vec<&str> = m.docs.iter().map(|d| outcome_name(&d.outcome)).collect();
-            let expected_here: Vec<&str> = m
-                .docs
-                .iter()
-                .zip(expected.iter())
-                .map(|(d, e)| match d.source.as_ref().and_then(|s| s["kind"].as_str()) {
-                    Some("JAXJob" | "XGBoostJob") if got_refused_before_runtime(d, release) => "refused",
-                    _ => e,
-                })
-                .collect();
-            if got != expected_here || got.len() != expected.len() {
-                problems.push(format!("{} {file}: outcomes {got:?}, expected {expected_here:?}", release.tag));
+        let m = match migrate_to(text, *release) {
+            Ok(m) => m,
+            Err(e) => {
+                problems.push(format!("{} {file}: the input is refused as a whole: {e}", release.tag));
+                continue;
             }
-            for d in &m.docs {
-                let at = format!("{} {file} document {}", release.tag, d.index);
-                match &d.outcome {
-                    Outcome::Written { objects, report, .. } => {
-                        for o in objects {
-                            if let Err(e) = common::validate_for(release, o) {
-                                problems.push(format!("{at}: {} does not validate: {e}", o["kind"]));
-                            }
-                            // What the reader applies is the YAML text: it must read back the same.
-                            let text = yaml::documents_text(&[Tree::from(o)]);
-                            let back = common::yaml_docs(&text);
-                            if let Err(e) = common::validate_for(release, &back[0]) {
-                                problems.push(format!("{at}: {} as YAML does not validate: {e}", o["kind"]));
-                            }
+        };
+        let got: Vec<&str> = m.docs.iter().map(|d| outcome_name(&d.outcome)).collect();
+        let expected_here: Vec<&str> = m
+            .docs
+            .iter()
+            .zip(expected.iter())
+            .map(|(d, e)| match d.source.as_ref().and_then(|s| s["kind"].as_str()) {
+                Some("JAXJob" | "XGBoostJob") if got_refused_before_runtime(d, release) => "refused",
+                _ => e,
+            })
+            .collect();
+        if got != expected_here || got.len() != expected.len() {
+            problems.push(format!("{} {file}: outcomes {got:?}, expected {expected_here:?}", release.tag));
+        }
+        for d in &m.docs {
+            let at = format!("{} {file} document {}", release.tag, d.index);
+            match &d.outcome {
+                Outcome::Written { objects, report, .. } => {
+                    for o in objects {
+                        if let Err(e) = common::validate_for(release, o) {
+                            problems.push(format!("{at}: {} does not validate: {e}", o["kind"]));
                         }
-                        for p in false_claims_for(d.source.as_ref().unwrap(), objects, report, release) {
-                            problems.push(format!("{at}: {p}"));
-                        }
-                        // An image with a `${VARIABLE}` (09's `${REGISTRY}/gpu-profile`) is pointed out.
-                        for e in report.iter().filter(|e| e.from.ends_with(".image")) {
-                            let image = image_at(d.source.as_ref().unwrap(), &e.from);
-                            if image.is_some_and(|i| i.contains("${")) && !e.note.contains("unrendered template") {
-                                problems
-                                    .push(format!("{at}: {} holds {image:?} and the report does not say so", e.from));
-                            }
-                        }
-                    }
-                    Outcome::Refused { reason: message, .. } | Outcome::Invalid { message } => {
-                        if let Err(e) = clear_reason(d.source.as_ref(), message, release) {
-                            problems.push(format!("{at}: {e}"));
+                        // What the reader applies is the YAML text: it must read back the same.
+                        let text = yaml::documents_text(&[Tree::from(o)]);
+                        let back = common::yaml_docs(&text);
+                        if let Err(e) = common::validate_for(release, &back[0]) {
+                            problems.push(format!("{at}: {} as YAML does not validate: {e}", o["kind"]));
                         }
                     }
-                    Outcome::PassedThrough { object, .. } => {
-                        let api = object["apiVersion"].as_str().unwrap_or_default();
-                        if api.starts_with("kubeflow.org/") {
-                            problems.push(format!("{at}: a {api} object passed through unchanged"));
+                    for p in false_claims_for(d.source.as_ref().unwrap(), objects, report, release) {
+                        problems.push(format!("{at}: {p}"));
+                    }
+                    // An image with a `${VARIABLE}` (09's `${REGISTRY}/gpu-profile`) is pointed out.
+                    for e in report.iter().filter(|e| e.from.ends_with(".image")) {
+                        let image = image_at(d.source.as_ref().unwrap(), &e.from);
+                        if image.is_some_and(|i| i.contains("${")) && !e.note.contains("unrendered template") {
+                            problems.push(format!("{at}: {} holds {image:?} and the report does not say so", e.from));
                         }
+                    }
+                }
+                Outcome::Refused { reason: message, .. } | Outcome::Invalid { message } => {
+                    if let Err(e) = clear_reason(d.source.as_ref(), message, release) {
+                        problems.push(format!("{at}: {e}"));
+                    }
+                }
+                Outcome::PassedThrough { object, .. } => {
+                    let api = object["apiVersion"].as_str().unwrap_or_default();
+                    if api.starts_with("kubeflow.org/") {
+                        problems.push(format!("{at}: a {api} object passed through unchanged"));
                     }
                 }
             }
         }
     }
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    problems
 }
 
 /// The image at a report path (`spec.….containers[0].image`) of the V1 document.
@@ -301,45 +366,45 @@ struct Explained<'a> {
 /// Calls `check` with every converted document of the corpus, for every release, explained by
 /// that release's controller rules (the output plus the release's built-in runtimes). A
 /// document Trainer would reject is a problem in itself.
-fn for_each_explained(mut check: impl FnMut(&Explained, &mut Vec<String>)) -> (usize, Vec<String>) {
+fn for_each_explained(
+    file: &str,
+    text: &str,
+    mut check: impl FnMut(&Explained, &mut Vec<String>),
+) -> (usize, Vec<String>) {
     let mut problems = Vec::new();
     let mut seen = 0;
-    let corpus = corpus();
     for release in RELEASES {
         let builtins: Vec<Tree> =
             builtin_runtimes_of(release).iter().map(|rt| Tree::from(&serde_json::to_value(rt).unwrap())).collect();
         let builtins_text = yaml::documents_text(&builtins);
-        for (file, text) in &corpus {
-            let m = migrate_to(text, *release).unwrap();
-            for d in &m.docs {
-                let Outcome::Written { objects, kind, .. } = &d.outcome else { continue };
-                let at = format!("{} {file} document {}", release.tag, d.index);
-                let trees: Vec<Tree> = objects.iter().map(Tree::from).collect();
-                let input = format!("{}---\n{builtins_text}", yaml::documents_text(&trees));
-                let pods = match explain_text(&input, *release) {
-                    Ok(e) => serde_json::to_value(e).unwrap(),
-                    Err(e) => {
-                        problems.push(format!("{at}: explain fails: {e}"));
-                        continue;
-                    }
-                };
-                // `rejected` lists every error the API server and webhook give; empty when admitted.
-                if pods["rejected"].as_array().is_some_and(|errors| !errors.is_empty()) {
-                    problems.push(format!("{at}: Trainer rejects it: {}", pods["rejected"]));
+        let m = migrate_to(text, *release).unwrap();
+        for d in &m.docs {
+            let Outcome::Written { objects, kind, .. } = &d.outcome else { continue };
+            let at = format!("{} {file} document {}", release.tag, d.index);
+            let trees: Vec<Tree> = objects.iter().map(Tree::from).collect();
+            let input = format!("{}---\n{builtins_text}", yaml::documents_text(&trees));
+            let pods = match explain_text(&input, *release) {
+                Ok(e) => serde_json::to_value(e).unwrap(),
+                Err(e) => {
+                    problems.push(format!("{at}: explain fails: {e}"));
                     continue;
                 }
-                seen += 1;
-                check(&Explained { at, kind, source: d.source.as_ref().unwrap(), pods }, &mut problems);
+            };
+            // `rejected` lists every error the API server and webhook give; empty when admitted.
+            if pods["rejected"].as_array().is_some_and(|errors| !errors.is_empty()) {
+                problems.push(format!("{at}: Trainer rejects it: {}", pods["rejected"]));
+                continue;
             }
+            seen += 1;
+            check(&Explained { at, kind, source: d.source.as_ref().unwrap(), pods }, &mut problems);
         }
     }
     (seen, problems)
 }
 
-#[test]
-fn every_v1_pods_resources_land_on_the_v2_pods_that_replace_it() {
+fn every_v1_pods_resources_land_on_the_v2_pods_that_replace_it(file: &str, text: &str) -> (usize, Vec<String>) {
     let mut checked = 0;
-    let (_, problems) = for_each_explained(|e, problems| {
+    let (_, problems) = for_each_explained(file, text, |e, problems| {
         let specs = e
             .source
             .get("spec")
@@ -368,8 +433,7 @@ fn every_v1_pods_resources_land_on_the_v2_pods_that_replace_it() {
             }
         }
     });
-    assert!(checked > 50, "only {checked} pods compared");
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    (checked, problems)
 }
 
 /// The `$(NAME)` references Kubernetes expands in a command, arg or env value: a variable name
@@ -394,11 +458,10 @@ fn references(text: &str) -> Vec<&str> {
     out
 }
 
-#[test]
-fn every_variable_a_v2_container_expands_is_set_in_that_container() {
+fn every_variable_a_v2_container_expands_is_set_in_that_container(file: &str, text: &str) -> (usize, Vec<String>) {
     // Kubernetes leaves `$(NAME)` as it is when the container has no NAME: torchrun would get
     // the text "$(WORLD_SIZE)" as its node count. V1's operator set MASTER_ADDR, WORLD_SIZE, RANK...
-    let (seen, problems) = for_each_explained(|e, problems| {
+    for_each_explained(file, text, |e, problems| {
         for pod in e.pods["pods"].as_array().into_iter().flatten() {
             for c in pod["containers"].as_array().into_iter().flatten() {
                 if c.get("envFrom").is_some() {
@@ -416,9 +479,7 @@ fn every_variable_a_v2_container_expands_is_set_in_that_container() {
                 }
             }
         }
-    });
-    assert!(seen > 50, "only {seen} documents explained");
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    })
 }
 
 /// V1 variables and the V2 ones Trainer sets with the same value, per kind: what Training
@@ -438,12 +499,14 @@ fn same_values(kind: &str, source: &Value) -> &'static [(&'static str, &'static 
     }
 }
 
-#[test]
-fn the_v1_operators_variables_hold_the_values_v2_gives_their_counterparts() {
+fn the_v1_operators_variables_hold_the_values_v2_gives_their_counterparts(
+    file: &str,
+    text: &str,
+) -> (usize, Vec<String>) {
     // Code written for V1 reads RANK, WORLD_SIZE, PROCESS_ID...: the Kueue JAX sample's image
     // reads PROCESS_ID. Each must be there, with the value of the V2 variable of the same meaning.
     let mut checked = 0;
-    let (_, problems) = for_each_explained(|e, problems| {
+    let (_, problems) = for_each_explained(file, text, |e, problems| {
         let pairs = same_values(e.kind, e.source);
         for pod in e.pods["pods"].as_array().into_iter().flatten().filter(|p| p["replicatedJob"] == "node") {
             let Some(node) = pod["containers"].as_array().and_then(|cs| cs.iter().find(|c| c["name"] == "node")) else {
@@ -490,12 +553,11 @@ fn the_v1_operators_variables_hold_the_values_v2_gives_their_counterparts() {
             }
         }
     });
-    assert!(checked >= 20, "only {checked} variables compared");
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    (checked, problems)
 }
 
-#[test]
-fn references_are_what_kubernetes_expands() {
+fn references_are_what_kubernetes_expands() -> Result<(), Failed> {
     assert_eq!(references("--nnodes=$(WORLD_SIZE) $(RANK)"), ["WORLD_SIZE", "RANK"]);
     assert!(references("NP=$(($N*$G)) $(sed -n '$=' f) $$(ESCAPED)").is_empty());
+    Ok(())
 }

@@ -1,7 +1,11 @@
 //! serde's complaints about a user's object, in the words the API server uses for the same
 //! mistake (apimachinery's `field.Error`: `<path>: Invalid value: …`, `Required value`, and
 //! kubectl's strict decoding `unknown field "<path>"`), so a reader sees the field and what the
-//! API accepts there, never a Rust type (`expected u32`).
+//! API accepts there, never a Rust type (`expected u32`). serde gives its complaint only as text,
+//! so this is the one place that reads an error's words: it turns them into a typed
+//! `k8s::field::Rejection`, and every caller decides by that.
+
+use crate::k8s::field::{ErrorType, Path, Rejection};
 
 /// The OpenAPI type serde's `expected …` stands for, when it names one.
 fn api_type(expected: &str) -> Option<&'static str> {
@@ -43,31 +47,33 @@ fn quoted(text: &str) -> Option<&str> {
 }
 
 /// One field error: `path` as serde_path_to_error prints it (`spec.trainer.numNodes`, `.` for
-/// the object itself) and serde's message. Messages this does not know are kept as they are.
-pub fn kubernetes(path: &str, message: &str) -> String {
+/// the object itself) and serde's message, as the typed error it is. Messages this does not know
+/// are kept as they are (`ErrorType::Message`).
+pub fn kubernetes(path: &str, message: &str) -> Rejection {
     let path = path.trim_end_matches('.');
     let at = |suffix: &str| match (path, suffix) {
         ("", s) => s.to_string(),
         (p, "") => p.to_string(),
         (p, s) => format!("{p}.{s}"),
     };
+    let here = || Path::parse(path);
     // serde_json adds where in the text it was, which says nothing for a YAML file.
     let message = message.split(" at line ").next().unwrap_or(message);
     if let Some(rest) = message.strip_prefix("missing field ") {
-        return format!("{}: Required value", at(rest.trim_matches('`')));
+        return Rejection::required(&at(rest.trim_matches('`')));
     }
     if let Some(rest) = message.strip_prefix("unknown field ") {
         let field = quoted(rest).unwrap_or(rest);
-        return format!("unknown field \"{}\"", at(field));
+        return Rejection::new(ErrorType::UnknownField, Path::root(), format!("unknown field \"{}\"", at(field)));
     }
-    let here = if path.is_empty() { "the object".to_string() } else { path.to_string() };
     if let Some(rest) = message.strip_prefix("invalid type: ") {
         if let Some((found, expected)) = rest.split_once(", expected ") {
             let found = found_type(found);
-            return match api_type(expected) {
-                Some(want) => format!("{here}: Invalid value: \"{found}\": must be of type {want}"),
-                None => format!("{here}: Invalid value: \"{found}\": expected {expected}"),
+            let detail = match api_type(expected) {
+                Some(want) => format!("\"{found}\": must be of type {want}"),
+                None => format!("\"{found}\": expected {expected}"),
             };
+            return Rejection::new(ErrorType::TypeInvalid, here(), detail);
         }
     }
     if let Some(rest) = message.strip_prefix("invalid value: ") {
@@ -75,14 +81,15 @@ pub fn kubernetes(path: &str, message: &str) -> String {
             let value = quoted(found).unwrap_or(found);
             let expected = expected.trim();
             let unsigned = expected.starts_with('u') && api_type(expected) == Some("integer");
-            return if unsigned && value.starts_with('-') {
-                format!("{here}: Invalid value: {value}: must be greater than or equal to 0")
+            let detail = if unsigned && value.starts_with('-') {
+                format!("{value}: must be greater than or equal to 0")
             } else if api_type(expected) == Some("integer") {
                 let bits = expected.trim_start_matches(['u', 'i']);
-                format!("{here}: Invalid value: {value}: must fit in an int{bits}")
+                format!("{value}: must fit in an int{bits}")
             } else {
-                format!("{here}: Invalid value: {value}: expected {expected}")
+                format!("{value}: expected {expected}")
             };
+            return Rejection::new(ErrorType::Invalid, here(), detail);
         }
     }
     if let Some(rest) = message.strip_prefix("unknown variant ") {
@@ -90,18 +97,29 @@ pub fn kubernetes(path: &str, message: &str) -> String {
         let allowed = rest.split_once("expected ").map_or(String::new(), |(_, e)| {
             format!(": supported values: {}", e.replace("one of ", "").replace('`', "\""))
         });
-        return format!("{here}: Unsupported value: \"{value}\"{allowed}");
+        return Rejection::new(ErrorType::NotSupported, here(), format!("\"{value}\"{allowed}"));
     }
-    if path.is_empty() {
-        message.to_string()
-    } else {
-        format!("{path}: {message}")
+    Rejection::new(ErrorType::Message, here(), message)
+}
+
+/// A field error as a reader's error line says it: `<path>: <reason>`; on the object itself,
+/// `the object: <reason>` for a typed error and the sentence alone for the others.
+pub fn said(error: &Rejection) -> String {
+    match (error.path.steps.is_empty(), error.ty.word()) {
+        (true, Some(_)) => format!("the object: {}", error.reason()),
+        (true, None) => error.reason(),
+        (false, _) => error.to_string(),
     }
+}
+
+/// [`kubernetes`], said as a reader's error line.
+pub fn kubernetes_text(path: &str, message: &str) -> String {
+    said(&kubernetes(path, message))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::kubernetes;
+    use super::kubernetes_text as kubernetes;
 
     #[test]
     fn serde_words_become_the_api_servers() {
@@ -139,5 +157,19 @@ mod tests {
             assert_eq!(got, want);
             assert!(!got.contains("u32") && !got.contains("line 1"), "{got}");
         }
+    }
+
+    /// The type is set where serde's words are read, so no caller reads them again: a type
+    /// mismatch blocks the CRD rules as the API server's `TypeInvalid` does.
+    #[test]
+    fn each_complaint_has_its_type() {
+        use crate::k8s::field::ErrorType;
+        let ty = |path: &str, message: &str| super::kubernetes(path, message).ty;
+        assert_eq!(ty("spec.x", "invalid type: string \"two\", expected u32"), ErrorType::TypeInvalid);
+        assert_eq!(ty("spec.x", "invalid value: integer `-1`, expected u32"), ErrorType::Invalid);
+        assert_eq!(ty("spec", "missing field `image`"), ErrorType::Required);
+        assert_eq!(ty("spec", "unknown field `trainr`"), ErrorType::UnknownField);
+        assert_eq!(ty("spec.x", "unknown variant `A`, expected `B`"), ErrorType::NotSupported);
+        assert_eq!(ty("spec.x", "Invalid value: 3: reads like a type word"), ErrorType::Message);
     }
 }

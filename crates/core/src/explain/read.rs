@@ -64,20 +64,65 @@ fn take_legacy(job: &mut Json) -> Legacy {
     legacy
 }
 
-fn typed<T: serde::de::DeserializeOwned>(doc: &Json, what: &str) -> Result<T, String> {
-    serde_path_to_error::deserialize(doc).map_err(|e| {
-        format!("{what}: {}", crate::field_error::kubernetes(&e.path().to_string(), &e.inner().to_string()))
+/// Why [`from_refs`] read no documents.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// The input as a whole: no TrainJob, several, or no runtime of the name referenced.
+    Input(String),
+    /// A count of the runtime's replicatedJobs that is no whole number (`runtime spec.…`).
+    Count(super::Rejection),
+    /// A value the typed model of the TrainJob or (`in_runtime`) its runtime refuses; the path is
+    /// from that object's root.
+    Model { in_runtime: bool, error: super::Rejection },
+}
+
+impl ReadError {
+    /// The field error it is, named in the object it is in.
+    fn rejection(self) -> super::Rejection {
+        match self {
+            ReadError::Input(sentence) => super::Rejection::message("", sentence),
+            ReadError::Count(error) => error,
+            ReadError::Model { in_runtime, error } => {
+                super::Rejection { path: super::FieldPath { in_runtime, ..error.path }, ..error }
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Input(sentence) => f.write_str(sentence),
+            ReadError::Count(error) => write!(f, "{error}"),
+            ReadError::Model { in_runtime, error } => {
+                let object = if *in_runtime { "runtime" } else { "TrainJob" };
+                write!(f, "{object}: {}", crate::field_error::said(error))
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+fn typed<T: serde::de::DeserializeOwned>(doc: &Json, in_runtime: bool) -> Result<T, ReadError> {
+    serde_path_to_error::deserialize(doc).map_err(|e| ReadError::Model {
+        in_runtime,
+        error: crate::field_error::kubernetes(&e.path().to_string(), &e.inner().to_string()),
     })
 }
 
-fn count(v: Option<&Json>, path: &str) -> Result<Option<u32>, String> {
+/// A replicatedJob's count at `path` (in the runtime).
+fn count(v: Option<&Json>, path: &str) -> Result<Option<u32>, ReadError> {
+    let invalid = |detail: String| {
+        let path = super::FieldPath::parse(path).in_runtime();
+        ReadError::Count(super::Rejection::new(super::ErrorType::Invalid, path, detail))
+    };
     match v {
         None | Some(Json::Null) => Ok(None),
         Some(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()).map(Some).ok_or_else(|| match n.as_i64() {
-            Some(negative) if negative < 0 => {
-                format!("{path}: Invalid value: {negative}: must be greater than or equal to 0")
-            }
-            _ => format!("{path}: Invalid value: {n}: must be a whole number of at most {}", u32::MAX),
+            Some(negative) if negative < 0 => invalid(format!("{negative}: must be greater than or equal to 0")),
+            _ => invalid(format!("{n}: must be a whole number of at most {}", u32::MAX)),
         }),
     }
 }
@@ -146,7 +191,7 @@ fn shipped(job: &Json, release: Release) -> Result<(Json, String), String> {
 
 #[cfg(feature = "yaml-input")]
 pub fn documents(text: &str, release: Release) -> Result<Documents, String> {
-    from_trees(trees(text)?, release)
+    from_trees(trees(text)?, release).map_err(|e| e.to_string())
 }
 
 /// The documents of YAML `text`, read through the input door every command shares
@@ -162,12 +207,12 @@ pub fn trees(text: &str) -> Result<Vec<Json>, String> {
 
 /// `documents` for objects already read as trees (the pod comparison's converted objects), so
 /// they are not printed and parsed again.
-pub fn from_trees(docs: Vec<Json>, release: Release) -> Result<Documents, String> {
+pub fn from_trees(docs: Vec<Json>, release: Release) -> Result<Documents, ReadError> {
     from_refs(&docs.iter().collect::<Vec<_>>(), release)
 }
 
 /// `from_trees` for trees held elsewhere (the pod comparison's built-in runtime), not copied.
-pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, String> {
+pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, ReadError> {
     let mut jobs = Vec::new();
     // The runtimes as written: nulls are taken out of the one referenced (`read_runtime`), and
     // finding it by kind and name reads no null.
@@ -181,18 +226,21 @@ pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, String> 
     }
     let job = match jobs.as_mut_slice() {
         [job] => std::mem::take(job),
-        [] => return Err("no TrainJob in the input".into()),
-        more => return Err(format!("{} TrainJobs in the input: explain reads one at a time", more.len())),
+        [] => return Err(ReadError::Input("no TrainJob in the input".into())),
+        more => {
+            let sentence = format!("{} TrainJobs in the input: explain reads one at a time", more.len());
+            return Err(ReadError::Input(sentence));
+        }
     };
     let mut shipped_runtime = None;
     let shipped_tree;
     let runtime = if runtimes.is_empty() {
-        let (runtime, note) = shipped(&job, release)?;
+        let (runtime, note) = shipped(&job, release).map_err(ReadError::Input)?;
         shipped_runtime = Some(note);
         shipped_tree = runtime;
         read_runtime(&shipped_tree, false)
     } else {
-        read_runtime(referenced(&job, &runtimes)?, true)
+        read_runtime(referenced(&job, &runtimes).map_err(ReadError::Input)?, true)
     };
     // The job as written, and the copy the typed model reads (less its legacy fields): one
     // copy of the tree, not two.
@@ -200,7 +248,7 @@ pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, String> 
     let mut job = job;
     let legacy = take_legacy(&mut job);
     let counts = runtime.counts.clone()?;
-    let job = typed(&job, "TrainJob")?;
+    let job = typed(&job, false)?;
     Ok(Documents {
         job,
         runtime: runtime.typed.clone()?,
@@ -215,8 +263,8 @@ pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, String> 
 /// A runtime read for explain: the tree the CRD checks see, the typed model and its counts.
 struct ReadRuntime {
     tree: Rc<Json>,
-    counts: Result<Vec<JobCounts>, String>,
-    typed: Result<Rc<TrainingRuntime>, String>,
+    counts: Result<Vec<JobCounts>, ReadError>,
+    typed: Result<Rc<TrainingRuntime>, ReadError>,
 }
 
 /// `runtime` read (its nulls taken out when `written`, a runtime from the input): once per
@@ -234,8 +282,7 @@ fn read_runtime(runtime: &Json, written: bool) -> Rc<ReadRuntime> {
                 .flatten()
                 .enumerate()
                 .map(|(i, rj)| {
-                    // Named as the CRD checks name the runtime's fields (validate.rs: `runtime <path>`).
-                    let at = format!("runtime spec.template.spec.replicatedJobs[{i}]");
+                    let at = format!("spec.template.spec.replicatedJobs[{i}]");
                     Ok(JobCounts {
                         replicas: count(rj.get("replicas"), &format!("{at}.replicas"))?,
                         parallelism: count(
@@ -244,8 +291,8 @@ fn read_runtime(runtime: &Json, written: bool) -> Rc<ReadRuntime> {
                         )?,
                     })
                 })
-                .collect::<Result<Vec<_>, String>>();
-            let typed = typed(&tree, "runtime").map(Rc::new);
+                .collect::<Result<Vec<_>, ReadError>>();
+            let typed = typed(&tree, true).map(Rc::new);
             ReadRuntime { tree: Rc::new(tree), counts, typed }
         })
     })
@@ -260,7 +307,7 @@ pub fn explain_text(text: &str, release: Release) -> Result<super::Explanation, 
 /// `explain_text` for documents already read (by [`trees`]).
 pub fn explain_trees(mut trees: Vec<Json>, release: Release) -> Result<super::Explanation, String> {
     let counts = negative_counts(&mut trees, release);
-    let docs = from_trees(trees, release)?;
+    let docs = from_trees(trees, release).map_err(|e| e.to_string())?;
     let explanation =
         super::Explanation { shipped_runtime: docs.shipped_runtime.clone(), ..super::explain(docs.input(), release) };
     Ok(explanation.with_negative_counts(counts))
@@ -325,12 +372,12 @@ const MAX_DECODING_ERRORS: usize = 100;
 /// Every value of the TrainJob and its runtime the typed models refuse, not only the first
 /// (`first`): each refused value is taken out and the objects read again, until they read or a
 /// refusal names nothing that can be taken out (a required field that is missing).
-fn decoding_errors(job: &Json, runtime: &Json, release: Release, first: String) -> Vec<super::Rejection> {
+fn decoding_errors(job: &Json, runtime: &Json, release: Release, first: ReadError) -> Vec<super::Rejection> {
     let (mut job, mut runtime) = (job.clone(), runtime.clone());
     let mut errors = Vec::new();
     let mut error = first;
     while errors.len() < MAX_DECODING_ERRORS {
-        let rejection = rejection_of(&error);
+        let rejection = error.rejection();
         let object = if rejection.path.in_runtime { &mut runtime } else { &mut job };
         let removed = remove_at(object, &rejection.path);
         errors.push(rejection);
@@ -409,19 +456,25 @@ fn runtime_elsewhere(
     }
 }
 
-/// A reading error of [`from_trees`] (`TrainJob: <path>: <message>`, `runtime: …`, or
-/// `runtime <path>: …`) as the field error it is.
-fn rejection_of(error: &str) -> super::Rejection {
-    let (object, rest) = match (error.strip_prefix("TrainJob: "), error.strip_prefix("runtime: ")) {
-        (Some(rest), _) => ("", rest),
-        (_, Some(rest)) => ("runtime ", rest),
-        _ => ("", error),
-    };
-    let (field, reason) = match rest.split_once(": ") {
-        Some(("the object", why)) => ("", why),
-        Some((field, why)) if !field.is_empty() && !field.trim_start_matches("runtime ").contains(' ') => (field, why),
-        _ => ("", rest),
-    };
-    let path = super::FieldPath { in_runtime: object == "runtime ", ..super::FieldPath::parse(field) };
-    super::Rejection::new(super::ErrorType::Message, path, reason)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A runtime's refused value is named in the runtime by its typed path (which object the
+    /// value is taken out of follows from it), and the reader's line keeps its words.
+    #[test]
+    fn a_model_error_knows_its_object() {
+        let error =
+            crate::field_error::kubernetes("spec.mlPolicy.numNodes", "invalid value: integer `-1`, expected u32");
+        let read = ReadError::Model { in_runtime: true, error };
+        assert_eq!(
+            read.to_string(),
+            "runtime: spec.mlPolicy.numNodes: Invalid value: -1: must be greater than or equal to 0"
+        );
+        let rejection = read.rejection();
+        assert!(rejection.path.in_runtime);
+        assert_eq!(rejection.field(), "runtime spec.mlPolicy.numNodes");
+        let input = ReadError::Input("no TrainJob in the input: none".into()).rejection();
+        assert_eq!((input.field().as_str(), input.reason().as_str()), ("<nil>", "no TrainJob in the input: none"));
+    }
 }

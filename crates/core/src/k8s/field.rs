@@ -96,7 +96,14 @@ impl Path {
             }
         }
         end_name(&mut name, &mut steps);
-        Path { in_runtime: false, steps }
+        let path = Path { in_runtime: false, steps };
+        // A name this notation cannot write back (an empty key, an unclosed `[`) stays whole, so
+        // the path always prints as it was written.
+        if path.steps.is_empty() || path.to_string() == text {
+            path
+        } else {
+            Path { in_runtime: false, steps: vec![Step::Field(text.into())] }
+        }
     }
 
     /// The same path, in the runtime a TrainJob references.
@@ -207,6 +214,9 @@ mod tests {
             assert_eq!(Path::parse(text).to_string(), text);
         }
         assert_eq!(Path::parse("").to_string(), "<nil>");
+        for odd in ["a..b", "a[b", "labels.x[", "a.[0]"] {
+            assert_eq!(Path::parse(odd).to_string(), odd);
+        }
         assert_eq!(Path::parse("spec.x").in_runtime().to_string(), "runtime spec.x");
         assert_eq!(
             Path::parse("a[2][volcano.sh/q].b").steps,

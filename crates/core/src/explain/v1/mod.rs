@@ -133,7 +133,7 @@ impl Job<'_> {
 }
 
 fn json_err<T>(r: Result<T, serde_path_to_error::Error<serde_json::Error>>, at: &str) -> Result<T, String> {
-    r.map_err(|e| crate::field_error::kubernetes(&format!("{at}.{}", e.path()), &e.inner().to_string()))
+    r.map_err(|e| crate::field_error::kubernetes_text(&format!("{at}.{}", e.path()), &e.inner().to_string()))
 }
 
 /// Reads a V1 job's kind and replica specs. `Err` for what no operator would accept.

@@ -197,7 +197,7 @@ impl<'a> Conversion<'a> {
     fn new(doc: &'a Map<String, Value>, source: Source, kind_name: &'a str, release: Release) -> Result<Self, String> {
         let meta: ObjectMeta = match doc.get("metadata") {
             Some(m) => serde_path_to_error::deserialize(m).map_err(|e| {
-                crate::field_error::kubernetes(&format!("metadata.{}", e.path()), &e.inner().to_string())
+                crate::field_error::kubernetes_text(&format!("metadata.{}", e.path()), &e.inner().to_string())
             })?,
             None => return Err("metadata is missing".into()),
         };
@@ -211,8 +211,9 @@ impl<'a> Conversion<'a> {
         let mut replicas = BTreeMap::new();
         for (rtype, raw) in specs {
             let path = format!("spec.{field}.{rtype}");
-            let spec: ReplicaSpec = serde_path_to_error::deserialize(raw)
-                .map_err(|e| crate::field_error::kubernetes(&format!("{path}.{}", e.path()), &e.inner().to_string()))?;
+            let spec: ReplicaSpec = serde_path_to_error::deserialize(raw).map_err(|e| {
+                crate::field_error::kubernetes_text(&format!("{path}.{}", e.path()), &e.inner().to_string())
+            })?;
             if spec.template.spec.containers.is_empty() {
                 return Err(format!("{path}.template.spec.containers is empty"));
             }

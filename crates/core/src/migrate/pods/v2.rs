@@ -110,7 +110,7 @@ pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> 
             (r, format!("the ClusterTrainingRuntime {name:?} as Trainer {} installs it", release.tag))
         }
     };
-    let docs = explain::read::from_refs(&[runtime, job], release)?;
+    let docs = explain::read::from_refs(&[runtime, job], release).map_err(|e| e.to_string())?;
     let input = docs.input();
     let explanation = Explanation { shipped_runtime: Some(from), ..explain::explain(input, release) };
     let launcher_as_node = runtime.pointer("/spec/mlPolicy/mpi/runLauncherAsNode") == Some(&json!(true));
