@@ -345,9 +345,10 @@ pub fn judge(job: &Json, runtimes: &[&Json], release: Release) -> super::Explana
             return super::Explanation::rejected(trainer, vec![missing]);
         }
     };
-    // The job and the runtime are copied only when they hold a negative count.
-    let job_negative = super::after_admission::job_has_negative(&job);
+    // The job and the runtime are copied only when one of them holds a negative count (the
+    // runtime's are judged with the job's numNodes).
     let runtime_negative = super::after_admission::runtime_has_negative(&runtime);
+    let job_negative = runtime_negative || super::after_admission::job_has_negative(&job);
     let flux = super::after_admission::is_flux(&runtime);
     let counts = NegativeCounts::take(
         job_negative.then(|| job.to_mut()),
