@@ -3,7 +3,7 @@
 // framework's name. In headless Chromium, on dist/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, frames, launch, MAIN_WIDGET, scrollAsReader } from './helpers.mjs';
+import { frames, launch, MAIN_WIDGET, openWidget } from './helpers.mjs';
 
 let browser;
 before(async () => (browser = await launch()));
@@ -14,13 +14,7 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 /** The post at the main widget with `query`, mounted; the page's errors are collected. */
 async function open(query, options = PHONE) {
   const context = await browser.newContext(options);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(new URL(`?${query}#user-experience`, BASE).href);
-  await scrollAsReader(page, MAIN_WIDGET);
-  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { state: 'attached', timeout: 15000 });
-  return { context, page, errors };
+  return { context, ...(await openWidget(context, query)) };
 }
 
 // At 390 px, and at 320 px, the narrowest phone, where the code box holds 31 columns: a line
@@ -151,8 +145,9 @@ for (const width of [390, 320]) test(`with Wrap long lines on a ${width} px phon
 
 test('the note on what the parameter fields shape is said once, above them, and names the fields it is about', async () => {
   for (const [query, expected, notAbout] of [
-    ['persona=platform-engineer&framework=pytorch', 'Every field below shapes the V1 job and each TrainJob, not the runtime.', []],
-    ['persona=platform-engineer&framework=pytorch&scope=namespaced', 'Every field below but Namespace shapes the V1 job and each TrainJob, not the runtime.', ['p-namespace']],
+    // The runtime takes the nodes, GPUs and image (issue 34 item 8); a namespaced copy the namespace too.
+    ['persona=platform-engineer&framework=pytorch', 'Every field below but Nodes, GPUs per node and Image shapes the V1 job and each TrainJob, not the runtime.', ['p-nodes', 'p-gpus', 'p-image']],
+    ['persona=platform-engineer&framework=pytorch&scope=namespaced', 'Job name, Processes per node and Kueue LocalQueue shape the V1 job and each TrainJob, not the runtime.', ['p-namespace', 'p-nodes', 'p-gpus', 'p-image']],
   ]) {
     const { context, page, errors } = await open(query);
     const seen = await page.evaluate((MAIN) => {

@@ -4,7 +4,7 @@
 // strike them. Screenshots (desktop 1280, 375 px phone, dark) go to target/e2e-tfpanes-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, MAIN_WIDGET, scrollAsReader } from './helpers.mjs';
+import { launch, MAIN_WIDGET, openWidget } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -14,12 +14,7 @@ after(async () => browser?.close());
 
 async function open(options, query) {
   const context = await browser.newContext(options);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(new URL(`?${query}#user-experience`, BASE).href);
-  await scrollAsReader(page, MAIN_WIDGET);
-  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { state: 'attached', timeout: 15000 });
+  const { page, errors } = await openWidget(context, query);
   await page.locator(`${MAIN_WIDGET} .pane.v2`).scrollIntoViewIfNeeded();
   return { context, page, errors };
 }

@@ -76,17 +76,17 @@ pub fn linked(sel: &Selection) -> Result<Result<Linked, Explanation>, String> {
         return Ok(Err(explanation));
     };
     let shown = Shown {
-        trainjob: pane_lines(sel, Persona::DataScientist, &job),
-        runtime: pane_lines(sel, Persona::PlatformEngineer, &runtime),
+        trainjob: pane_lines(&Selection { persona: Persona::DataScientist, ..sel.clone() }, &job),
+        runtime: pane_lines(&crate::snippets::runtimes::runtime_view(sel), &runtime),
     };
     Ok(Ok(Linked { explanation, job, runtime, shown, release: sel.release }))
 }
 
-/// The YAML the V2 pane shows `persona` for `sel` (the TrainJob, or the runtime), line by line
+/// The YAML the V2 pane shows for `sel` (the TrainJob, or the runtime), line by line
 /// with the field path of each: the pane's text is its leading comments, then `object` emitted.
 /// A line that is not the emitted one (never expected) gets no path, so nothing points at it.
-fn pane_lines<T: serde::Serialize>(sel: &Selection, persona: Persona, object: &T) -> Vec<Line> {
-    let yaml = crate::snippets::v2_yaml(&Selection { persona, ..sel.clone() });
+fn pane_lines<T: serde::Serialize>(sel: &Selection, object: &T) -> Vec<Line> {
+    let yaml = crate::snippets::v2_yaml(sel);
     let code = yaml.first().map(String::as_str).unwrap_or("");
     let emitted = crate::yaml::emit(&crate::model::to_value(object));
     let texts: Vec<&str> = code.lines().collect();

@@ -167,8 +167,7 @@ pub fn v2_pane_takes(sel: &Selection, key: ParamKey) -> bool {
         Persona::PlatformEngineer => match key {
             ParamKey::Model => true,
             ParamKey::Namespace => sel.scope == RuntimeScope::Namespaced,
-            ParamKey::Image => sel.v2_support() == V2Support::CustomRuntime,
-            _ => false,
+            key => runtimes::platform_takes(sel, key),
         },
     }
 }
@@ -369,12 +368,21 @@ fn precreated_claim_comment(sel: &Selection) -> Option<String> {
 
 fn runtime_comments(sel: &Selection) -> Vec<String> {
     let tag = sel.release.tag;
+    // The fields the reader typed that the runtime now carries.
+    let typed = runtimes::platform_typed(sel);
     let mut comments = match (sel.v2_support(), sel.scope) {
         (V2Support::CustomRuntime, _) => {
             let deepspeed = sel.release.builtin_for(Framework::DeepSpeed).map_or("", |rt| rt.name);
             let mut lines = plain_mpi_own(sel.release);
             lines.push(format!("Same pattern as {tag}'s {deepspeed}: SSH keys and hostfile come from the controller."));
             lines
+        }
+        // The reader's fields changed the built-in: it is theirs now, under the built-in's name.
+        (_, RuntimeScope::Cluster) if !typed.is_empty() => {
+            let mut line = format!("Trainer {tag}'s built-in with your ");
+            push_field_labels(&mut line, &typed);
+            line.push_str(": applied under its name, it replaces the shipped runtime for every namespace.");
+            vec![line]
         }
         (_, RuntimeScope::Cluster) => {
             let installer = if sel.release.helm_installs_runtimes {
@@ -385,7 +393,13 @@ fn runtime_comments(sel: &Selection) -> Vec<String> {
             vec![format!("Shipped with Trainer {tag}: installed by {installer}.")]
         }
         (_, RuntimeScope::Namespaced) => {
-            vec![format!("A team-scoped copy of the {tag} built-in: only TrainJobs in this namespace can use it.")]
+            let mut line = format!("A team-scoped copy of the {tag} built-in");
+            if !typed.is_empty() {
+                line.push_str(" with your ");
+                push_field_labels(&mut line, &typed);
+            }
+            line.push_str(": only TrainJobs in this namespace can use it.");
+            vec![line]
         }
     };
     if let Some(rt) = sel.builtin() {
@@ -669,9 +683,9 @@ mod field_tests {
         assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong.join("\n"));
     }
 
-    /// The note above the fields names what it is about. For the platform engineer's PyTorch
-    /// runtime no field is in the runtime; a namespaced copy takes the namespace; TorchTune's
-    /// runtime is its model's. The data scientist's TrainJob takes every field but what the
+    /// The note above the fields names what it is about. The platform engineer's PyTorch runtime
+    /// takes the nodes, GPUs and image; a namespaced copy the namespace too; TorchTune's runtime
+    /// is its model's, on one node, with its own image. The data scientist's TrainJob takes every field but what the
     /// framework has no place for.
     #[test]
     fn the_note_above_the_fields_names_the_fields_it_is_about() {
@@ -685,15 +699,17 @@ mod field_tests {
         let cases = [
             (
                 sel(Pe, Framework::PyTorch, Cluster),
-                "Every field below shapes the V1 job and each TrainJob, not the runtime.",
+                "Every field below but Nodes, GPUs per node and Image shapes the V1 job and each TrainJob, not the \
+                 runtime.",
             ),
             (
                 sel(Pe, Framework::PyTorch, Namespaced),
-                "Every field below but Namespace shapes the V1 job and each TrainJob, not the runtime.",
+                "Job name, Processes per node and Kueue LocalQueue shape the V1 job and each TrainJob, not the runtime.",
             ),
             (
                 sel(Pe, Framework::TorchTune, Namespaced),
-                "Every field below but Namespace and Model shapes the V1 job and each TrainJob, not the runtime.",
+                "Every field below but Namespace, GPUs per node and Model shapes the V1 job and each TrainJob, not the \
+                 runtime.",
             ),
             (sel(Ds, Framework::TorchTune, Cluster), "Nodes shapes the V1 job only."),
             // The TrainJob `migrate` writes for the TFJob takes every field but processes per node.

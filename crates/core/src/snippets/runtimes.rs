@@ -13,9 +13,10 @@ use crate::model::v2::{
 };
 use crate::model::Map;
 use crate::model::ObjectMeta;
+use crate::selection::ParamKey;
 use crate::selection::{RuntimeScope, Selection, CUSTOM_MPI_RUNTIME};
 use crate::tree;
-use explorer_data::catalog::{LlmModel, V2Support};
+use explorer_data::catalog::{Framework, LlmModel, Persona, V2Support};
 use explorer_data::releases::{BuiltinRuntime, Release};
 
 pub(crate) const FRAMEWORK_LABEL: &str = "trainer.kubeflow.org/framework";
@@ -32,7 +33,8 @@ pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
         V2Support::GeneratedRuntime => return super::generated::objects_for(sel).map(|(rt, _)| rt),
         V2Support::Unsupported => return None,
     };
-    if sel.scope == RuntimeScope::Namespaced || custom {
+    let own = sel.persona == Persona::PlatformEngineer && !platform_fields(sel, &mut rt).is_empty();
+    if sel.scope == RuntimeScope::Namespaced || custom || own {
         // A runtime the platform engineer writes is no longer a built-in: it keeps webhook
         // validation, which only the shipped runtimes switch off.
         rt.metadata.labels.remove(WEBHOOK_LABEL);
@@ -42,6 +44,73 @@ pub fn runtime_for(sel: &Selection) -> Option<TrainingRuntime> {
         rt.metadata.namespace = sel.namespace().map(String::from);
     }
     Some(rt)
+}
+
+/// The fields a platform engineer types that shape the runtime they write: the image of its
+/// training nodes, their GPUs, and the node count as `numNodes`' default (a TrainJob may still
+/// set its own). TorchTune's runtime runs one node (`Selection::nodes`); an MPI runtime keeps 1.
+pub fn platform_takes(sel: &Selection, key: ParamKey) -> bool {
+    key.applies_to(sel.framework)
+        && match key {
+            ParamKey::Image | ParamKey::Gpus => true,
+            // An MPI runtime's launcher is the trainer's job, whose pod count is the runtime's
+            // numNodes (trainingruntime.go:193-195, explain::build::pod_sets): a default above 1
+            // would start that many launchers.
+            ParamKey::Nodes => sel.framework != Framework::TorchTune && sel.framework.ml_policy() != Some("mpi"),
+            _ => false,
+        }
+}
+
+/// The platform engineer's selection whose V2 pane shows `runtime_for(sel)`: `sel` itself for
+/// the platform engineer; for the data scientist, whose fields shape the TrainJob and not the
+/// runtime it references, the platform engineer's view without them (plain MPI's runtime runs
+/// the TrainJob's image for both; a runtime generated for the job is shaped by all its fields).
+pub fn runtime_view(sel: &Selection) -> Selection {
+    let mut view = Selection { persona: Persona::PlatformEngineer, ..sel.clone() };
+    let support = sel.v2_support();
+    if sel.persona != Persona::PlatformEngineer && matches!(support, V2Support::BuiltIn | V2Support::CustomRuntime) {
+        view.params.nodes = None;
+        view.params.gpus = None;
+        if support != V2Support::CustomRuntime {
+            view.params.image = None;
+        }
+    }
+    view
+}
+
+/// The fields the reader typed that the platform engineer's runtime takes, in the fields' order.
+pub(crate) fn platform_typed(sel: &Selection) -> Vec<ParamKey> {
+    let p = &sel.params;
+    let typed = |key: ParamKey| match key {
+        ParamKey::Image => p.image.is_some(),
+        ParamKey::Nodes => p.nodes.is_some(),
+        ParamKey::Gpus => p.gpus.is_some(),
+        _ => false,
+    };
+    ParamKey::ALL.into_iter().filter(|key| typed(*key) && platform_takes(sel, *key)).collect()
+}
+
+/// Writes the fields the platform engineer typed (`platform_takes`) into `rt`: the image and the
+/// GPU limit on each training container (`node` in the trainer's job and in the node job, so
+/// an MPI launcher that runs as a node too), the node count into `mlPolicy.numNodes`. Returns
+/// the fields it wrote; a field left at its default leaves the runtime as the release ships it.
+pub(crate) fn platform_fields(sel: &Selection, rt: &mut TrainingRuntime) -> Vec<ParamKey> {
+    let p = &sel.params;
+    let wrote = platform_typed(sel);
+    if wrote.contains(&ParamKey::Nodes) {
+        rt.spec.ml_policy.get_or_insert_with(MlPolicy::default).num_nodes = p.nodes;
+    }
+    for job in rt.spec.template.spec.replicated_jobs.iter_mut().filter(|j| j.name == "node" || is_trainer_step(j)) {
+        for c in job.template.spec.template.spec.containers.iter_mut().filter(|c| c.name == "node") {
+            if wrote.contains(&ParamKey::Image) {
+                c.image = p.image.clone();
+            }
+            if let Some(gpus) = p.gpus.filter(|_| wrote.contains(&ParamKey::Gpus)) {
+                c.resources = Resources::gpus(gpus);
+            }
+        }
+    }
+    wrote
 }
 
 /// A release's built-in runtime from its data entry. `None` only for data we cannot build (a
