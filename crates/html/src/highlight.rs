@@ -334,16 +334,22 @@ pub fn push_escaped_html(out: &mut String, s: &str) {
 
 /// `v` escaped, with a line-break opportunity (`<wbr>`) after each `/`, `.`, `,`, `[`, `:` and
 /// `=`: a long value (`fieldRef:metadata.annotations['batch.kubernetes.io/…']`, a JSON command)
-/// wraps between its parts, and a short one (`PET_MASTER_PORT`) never wraps inside itself. For
-/// values in tables and prose (the pod comparison, "What Kubernetes runs"), not code boxes.
+/// wraps between its parts, and a short one (`PET_MASTER_PORT`) never wraps inside itself. A
+/// version's dot is none (`alpine:3.10`, not `alpine:3.|10`). For values in tables and prose (the
+/// pod comparison, "What Kubernetes runs"), not code boxes.
 #[cfg(feature = "explain")]
 pub(crate) fn push_breakable(out: &mut String, v: &str) {
-    for (i, part) in v.split_inclusive(['/', '.', ',', '[', ':', '=']).enumerate() {
-        if i > 0 {
+    let b = v.as_bytes();
+    let mut copied = 0;
+    for i in 0..b.len().saturating_sub(1) {
+        let version_dot = b[i] == b'.' && i > 0 && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit();
+        if b"/.,[:=".contains(&b[i]) && !version_dot {
+            push_escaped_html(out, &v[copied..=i]);
             out.push_str("<wbr>");
+            copied = i + 1;
         }
-        push_escaped_html(out, part);
     }
+    push_escaped_html(out, &v[copied..]);
 }
 
 /// How the code box shows a line wider than itself: it scrolls (the default), or, with the
@@ -613,6 +619,14 @@ mod html_tests {
             .replace("&quot;", "\"")
             .replace("&#39;", "'")
             .replace("&amp;", "&")
+    }
+
+    /// A value breaks after its punctuation, not at a version's dot, and keeps its text.
+    #[test]
+    fn breakable_values_break_after_punctuation_but_not_in_a_version() {
+        let mut out = String::new();
+        push_breakable(&mut out, "initContainers[init] (alpine:3.10) <a>/b.c");
+        assert_eq!(out, "initContainers[<wbr>init] (alpine:<wbr>3.10) &lt;a&gt;/<wbr>b.<wbr>c");
     }
 
     #[test]
