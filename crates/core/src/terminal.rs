@@ -19,11 +19,42 @@ pub fn is_hidden(c: char) -> bool {
     (c.is_control() && c != '\t' && c != '\n') || is_bidi_control(c)
 }
 
+/// Whether `text` holds a hidden character, judged byte by byte: the CLI escapes its whole
+/// answer (3 MB of report for 330 jobs), and decoding each character to look it up in Unicode's
+/// tables cost 8% of a migration. Every hidden character starts with an ASCII control or with
+/// the lead byte of a C1 control (C2), ALM (D8) or another bidirectional control (E2); only
+/// those characters are decoded.
+fn has_hidden(text: &str) -> bool {
+    let hidden_at = |at: usize, b: u8| match b {
+        b'\t' | b'\n' => false,
+        0..=0x1f | 0x7f => true,
+        // A lead byte starts a character, so `at` is a boundary.
+        0xc2 | 0xd8 | 0xe2 => text[at..].chars().next().is_some_and(is_hidden),
+        _ => false,
+    };
+    // Runs of 16 bytes of printable ASCII, TAB or LF (almost all of an answer) are passed over
+    // whole: a test without an early exit, which the compiler does 16 bytes at a time.
+    const RUN: usize = 16;
+    let plain = |b: u8| b.wrapping_sub(b' ') < 0x5f || b == b'\t' || b == b'\n';
+    let bytes = text.as_bytes();
+    let runs = bytes.chunks_exact(RUN);
+    let tail = runs.remainder().len();
+    for (n, run) in runs.enumerate() {
+        if !run.iter().fold(true, |all, &b| all & plain(b))
+            && run.iter().enumerate().any(|(i, &b)| hidden_at(n * RUN + i, b))
+        {
+            return true;
+        }
+    }
+    let start = bytes.len() - tail;
+    bytes[start..].iter().enumerate().any(|(i, &b)| hidden_at(start + i, b))
+}
+
 /// `text` with every hidden character (see [`is_hidden`]) written as Rust writes it, `\u{1b}`, so
 /// it is seen and not obeyed, as `kubectl` and `git` show such bytes. A backslash is left alone:
 /// the output is for reading, not for reading back.
 pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_hidden) {
+    if !has_hidden(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
@@ -53,6 +84,9 @@ struct Escaping<'a>(serde_json::ser::PrettyFormatter<'a>);
 
 impl serde_json::ser::Formatter for Escaping<'_> {
     fn write_string_fragment<W: ?Sized + std::io::Write>(&mut self, w: &mut W, fragment: &str) -> std::io::Result<()> {
+        if !has_hidden(fragment) {
+            return w.write_all(fragment.as_bytes());
+        }
         let mut copied = 0;
         for (i, c) in fragment.char_indices() {
             if is_hidden(c) {
@@ -104,6 +138,20 @@ mod tests {
         assert_eq!(escape("a\u{7f}b\u{85}c\u{9f}\r"), "a\\u{7f}b\\u{85}c\\u{9f}\\u{d}");
         assert_eq!(escape("access\u{202e}\u{2066}x\u{2069}"), "access\\u{202e}\\u{2066}x\\u{2069}");
         assert!(matches!(escape("tab\there\nline, é ü 中 \u{a0}"), Cow::Borrowed(_)));
+        // The byte scan says what the character test says, for every character up to U+FFFF
+        // (each hidden one is below U+2070), alone and between others.
+        for c in (0..=0xffff).filter_map(char::from_u32) {
+            assert_eq!(has_hidden(&c.to_string()), is_hidden(c), "{c:?}");
+            assert_eq!(has_hidden(&format!("é{c}x")), is_hidden(c), "{c:?}");
+        }
+        // And at every place in a run of 16 bytes, past the first run (every hidden character is
+        // below U+2100).
+        for c in (0..0x2100).filter_map(char::from_u32) {
+            for before in 0..=17 {
+                let text = format!("{}{c}{}", "a".repeat(before), "b".repeat(20));
+                assert_eq!(has_hidden(&text), is_hidden(c), "{c:?} after {before} bytes");
+            }
+        }
     }
 
     #[test]
