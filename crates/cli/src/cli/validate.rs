@@ -129,11 +129,11 @@ fn transition_rules(release: Release, kind: &str) -> usize {
 /// file first, then those of `--runtimes`, then the release's built-ins.
 fn judge_trainjob(job: &Value, file_runtimes: &[Value], extra: &[Value], release: Release) -> Vec<FieldError> {
     let runtimes: Vec<&Value> = file_runtimes.iter().chain(extra).collect();
-    let mut errors = rejections(explain::read::judge(job, &runtimes, release).rejected);
-    for e in &mut errors {
-        let missing = e.message.contains("no TrainingRuntime or ClusterTrainingRuntime")
-            || e.message.contains("the TrainJob references");
-        if e.field == "spec.runtimeRef" && missing {
+    let rejected = explain::read::judge(job, &runtimes, release).rejected;
+    let missing: Vec<bool> = rejected.iter().map(|r| r.ty == explain::ErrorType::RuntimeNotFound).collect();
+    let mut errors = rejections(rejected);
+    for (e, missing) in errors.iter_mut().zip(missing) {
+        if missing {
             e.message.push_str(": give the runtime in the same file or with --runtimes DIR");
         }
     }

@@ -350,7 +350,8 @@ pub fn judge(job: &Json, runtimes: &[&Json], release: Release) -> super::Explana
     let (runtime, shipped_runtime) = match runtime_of(&job, runtimes, release) {
         Ok(found) => found,
         Err(reason) => {
-            let missing = super::Rejection::message("spec.runtimeRef", reason);
+            let path = super::FieldPath::parse("spec.runtimeRef");
+            let missing = super::Rejection::new(super::ErrorType::RuntimeNotFound, path, reason);
             return super::Explanation::rejected(trainer, vec![missing]);
         }
     };
