@@ -199,7 +199,7 @@ fn run_case(tag: &str, suite: &str, file: &Path) -> Outcome {
     let text = repeated(case, &text);
     let actual = match explain_text(&text, release_of(tag)) {
         Ok(e) => facts(&serde_json::to_value(&e).unwrap()),
-        Err(message) => serde_json::json!({ "error": message }),
+        Err(message) => serde_json::json!({ "error": message.to_string() }),
     };
     let mut wrong = Vec::new();
     let facts = compare("", expect, &actual, &mut wrong);

@@ -18,7 +18,7 @@ fn refusals(text: &str) -> [Option<String>; 3] {
     [
         explorer_core::migrate::migrate_to(text, NEWEST).err().map(door),
         explorer_core::upgrade::upgrade(text, RELEASES[0], NEWEST).err().map(door),
-        explorer_core::explain::read::trees(text).err().map(door),
+        explorer_core::explain::read::trees(text).err().map(|e| e.to_string()),
     ]
 }
 

@@ -323,6 +323,22 @@ fn bad_input_gets_one_clear_line_each_and_never_a_panic() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// A TrainJob whose runtime is neither in its file nor shipped by the release is told where to
+/// give it: validate decides by the error's type (RuntimeNotFound), not by its words.
+#[test]
+fn a_missing_runtime_is_told_where_to_give_it() {
+    let dir = scratch("missing-runtime");
+    let job = VALID.replace("torch-distributed", "my-own-runtime");
+    let f = write(&dir, "job.yaml", &job);
+    let (code, report) = json(&["validate", "-o", "json", f.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{report}");
+    let error = &resources(&report, "TrainJob")[0]["errors"][0];
+    assert_eq!(error["field"], "spec.runtimeRef", "{report}");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.ends_with(": give the runtime in the same file or with --runtimes DIR"), "{message}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// A TrainJob on a runtime whose `node` replicatedJob says `{field}` (and, with `label`, the
 /// trainer's ancestor label), with `trainer` under the TrainJob's spec.trainer.
 fn runtime_with(field: &str, label: bool, trainer: &str) -> String {

@@ -147,5 +147,5 @@ pub fn upgrade(v2_yaml: &str, from: Release, to: Release) -> Result<Upgrade, Err
 /// assert!(api::explain("kind: [", api::release("v2.3").unwrap()).is_err());
 /// ```
 pub fn explain(v2_yaml: &str, release: Release) -> Result<Explanation, Error> {
-    crate::explain::read::explain_text(v2_yaml, release).map_err(Error::Input)
+    crate::explain::read::explain_text(v2_yaml, release).map_err(|e| Error::Input(e.to_string()))
 }

@@ -143,11 +143,11 @@ fn judge_trainjob(
     if !explanation.fails_after_admission.is_empty() {
         return (Status::FailsAfterAdmission, rejections(explanation.fails_after_admission));
     }
-    let mut errors = rejections(explanation.rejected);
-    for e in &mut errors {
-        let missing = e.message.contains("no TrainingRuntime or ClusterTrainingRuntime")
-            || e.message.contains("the TrainJob references");
-        if e.field == "spec.runtimeRef" && missing {
+    let rejected = explanation.rejected;
+    let missing: Vec<bool> = rejected.iter().map(|r| r.ty == explain::ErrorType::RuntimeNotFound).collect();
+    let mut errors = rejections(rejected);
+    for (e, missing) in errors.iter_mut().zip(missing) {
+        if missing {
             e.message.push_str(": give the runtime in the same file or with --runtimes DIR");
         }
     }

@@ -105,6 +105,37 @@ impl std::fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
+/// Why explain read nothing to judge from a user's text.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input door refused the text (pipeline::input: size, control bytes, nesting, aliases,
+    /// documents).
+    Door(String),
+    /// A document that is no YAML: its number and first line, and the parser's message.
+    Document { index: usize, line: usize, message: String },
+    /// The documents hold no TrainJob to judge, or one the typed models refuse.
+    Read(ReadError),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Door(message) => f.write_str(message),
+            Error::Document { index, line, message } => write!(f, "document {index} (line {line}): {message}"),
+            Error::Read(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<ReadError> for Error {
+    fn from(error: ReadError) -> Error {
+        Error::Read(error)
+    }
+}
+
 fn typed<T: serde::de::DeserializeOwned>(doc: &Json, in_runtime: bool) -> Result<T, ReadError> {
     serde_path_to_error::deserialize(doc).map_err(|e| ReadError::Model {
         in_runtime,
@@ -190,18 +221,19 @@ fn shipped(job: &Json, release: Release) -> Result<(Json, String), String> {
 }
 
 #[cfg(feature = "yaml-input")]
-pub fn documents(text: &str, release: Release) -> Result<Documents, String> {
-    from_trees(trees(text)?, release).map_err(|e| e.to_string())
+pub fn documents(text: &str, release: Release) -> Result<Documents, Error> {
+    Ok(from_trees(trees(text)?, release)?)
 }
 
 /// The documents of YAML `text`, read through the input door every command shares
 /// (`pipeline::input::documents`: its size, nesting, alias and document limits); the first
 /// document that does not read is the error.
 #[cfg(feature = "yaml-input")]
-pub fn trees(text: &str) -> Result<Vec<Json>, String> {
-    crate::pipeline::input::documents(text)?
+pub fn trees(text: &str) -> Result<Vec<Json>, Error> {
+    crate::pipeline::input::documents(text)
+        .map_err(Error::Door)?
         .into_iter()
-        .map(|doc| doc.value.map_err(|e| format!("document {} (line {}): {e}", doc.index, doc.line)))
+        .map(|doc| doc.value.map_err(|message| Error::Document { index: doc.index, line: doc.line, message }))
         .collect()
 }
 
@@ -300,14 +332,14 @@ fn read_runtime(runtime: &Json, written: bool) -> Rc<ReadRuntime> {
 
 /// `documents` then `explain`.
 #[cfg(feature = "yaml-input")]
-pub fn explain_text(text: &str, release: Release) -> Result<super::Explanation, String> {
-    explain_trees(trees(text)?, release)
+pub fn explain_text(text: &str, release: Release) -> Result<super::Explanation, Error> {
+    Ok(explain_trees(trees(text)?, release)?)
 }
 
 /// `explain_text` for documents already read (by [`trees`]).
-pub fn explain_trees(mut trees: Vec<Json>, release: Release) -> Result<super::Explanation, String> {
+pub fn explain_trees(mut trees: Vec<Json>, release: Release) -> Result<super::Explanation, ReadError> {
     let counts = negative_counts(&mut trees, release);
-    let docs = from_trees(trees, release).map_err(|e| e.to_string())?;
+    let docs = from_trees(trees, release)?;
     let explanation =
         super::Explanation { shipped_runtime: docs.shipped_runtime.clone(), ..super::explain(docs.input(), release) };
     Ok(explanation.with_negative_counts(counts))
@@ -341,7 +373,8 @@ pub fn judge(job: &Json, runtimes: &[&Json], release: Release) -> super::Explana
     let (mut runtime, shipped_runtime) = match runtime_of(&job, runtimes, release) {
         Ok(found) => found,
         Err(reason) => {
-            let missing = super::Rejection::message("spec.runtimeRef", reason);
+            let path = super::FieldPath::parse("spec.runtimeRef");
+            let missing = super::Rejection::new(super::ErrorType::RuntimeNotFound, path, reason);
             return super::Explanation::rejected(trainer, vec![missing]);
         }
     };

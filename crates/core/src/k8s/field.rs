@@ -25,6 +25,9 @@ pub enum ErrorType {
     NoKindMatch,
     /// Strict decoding: a field the schema does not declare (`unknown field "…"`).
     UnknownField,
+    /// The runtime a TrainJob references is neither in the input nor shipped by the release (the
+    /// reader's sentence, printed as it is).
+    RuntimeNotFound,
     /// A webhook's or controller's own sentence, printed as it is, with no type word before it.
     Message,
 }
@@ -42,7 +45,9 @@ impl ErrorType {
             ErrorType::TooLong => "Too long",
             ErrorType::TooMany => "Too many",
             ErrorType::Internal => "Internal error",
-            ErrorType::NoKindMatch | ErrorType::UnknownField | ErrorType::Message => return None,
+            ErrorType::NoKindMatch | ErrorType::UnknownField | ErrorType::RuntimeNotFound | ErrorType::Message => {
+                return None
+            }
         })
     }
 }

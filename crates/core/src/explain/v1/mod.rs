@@ -495,7 +495,7 @@ pub fn is_v1_job(doc: &Json) -> bool {
 pub fn explain_text(text: &str) -> Option<Result<V1Explanation, String>> {
     match super::read::trees(text) {
         Ok(docs) => explain_trees(&docs),
-        Err(e) => Some(Err(e)),
+        Err(e) => Some(Err(e.to_string())),
     }
 }
 
