@@ -243,7 +243,9 @@ test('a conversion that does not answer within 5 s is reported, and the next edi
   await context.addInitScript(countInFlight);
   const downloads = countModuleDownloads(context);
   const { page, errors } = await openMigrateOnHeldClock(context);
-  const hung = page.workers()[0];
+  // The page has posted to its worker (inFlight is 1), but Playwright learns of a worker by an
+  // event that can arrive later on a loaded machine: wait for it rather than read an empty list.
+  const hung = page.workers()[0] ?? (await page.waitForEvent('worker', { timeout: 15000 }));
   // 1 ms short of 5 s after the hand-over: the conversion still runs, and nothing is said.
   await page.clock.runFor(4999);
   assert.equal(await page.locator(ALERT).count(), 0, 'the reader was told before the 5 s were up');
