@@ -36,6 +36,7 @@ use super::build::ANCESTOR_LABEL;
 use super::{ErrorType, FieldPath, Rejection};
 use explorer_data::releases::Release;
 use serde_json::Value as Json;
+use std::borrow::Cow;
 
 /// The replicatedJobs whose count Trainer's runtime webhook holds to 1 (their ancestor label).
 const ANCESTORS: [&str; 3] = ["trainer", "model-initializer", "dataset-initializer"];
@@ -53,8 +54,8 @@ impl NegativeCounts {
     /// value the checks judge alike (1 for a count, 0 for backoffLimit).
     /// `flux`: the runtime has a Flux policy (its webhook refuses fewer than one process).
     pub(super) fn take(
-        job: Option<&mut Json>,
-        runtime: Option<&mut Json>,
+        job: Option<&mut Cow<'_, Json>>,
+        runtime: Option<&mut Cow<'_, Json>>,
         flux: bool,
         release: Release,
     ) -> NegativeCounts {
@@ -72,8 +73,8 @@ impl NegativeCounts {
         // numNodes, from the TrainJob or the runtime, sizes the trainer's Jobs in place of their
         // template's parallelism (the PodSet's count, trainingruntime.go:189 then the plugins).
         let num_nodes_of = |tree: Option<&Json>, pointer: &str| tree.and_then(|t| t.pointer(pointer)).is_some();
-        let num_nodes = num_nodes_of(job.as_deref(), "/spec/trainer/numNodes")
-            || num_nodes_of(runtime.as_deref(), "/spec/mlPolicy/numNodes");
+        let num_nodes = num_nodes_of(job.as_deref().map(|j| &**j), "/spec/trainer/numNodes")
+            || num_nodes_of(runtime.as_deref().map(|r| &**r), "/spec/mlPolicy/numNodes");
         let procs_reach_pods = |n: i64| {
             format!(
                 "{n}: admitted: the API server takes it ({crd}), and so does Trainer's webhook; the \
@@ -174,30 +175,10 @@ pub(super) fn is_flux(runtime: &Json) -> bool {
     runtime.pointer("/spec/mlPolicy/flux").is_some()
 }
 
-/// Whether a TrainJob holds a negative count (so the caller copies it only then).
-pub(super) fn job_has_negative(job: &Json) -> bool {
-    ["/spec/trainer/numNodes", "/spec/trainer/numProcPerNode"]
-        .iter()
-        .any(|p| job.pointer(p).and_then(Json::as_i64).is_some_and(|n| n < 0))
-}
-
-/// Whether a runtime holds a negative count (so the caller copies it only then).
-pub(super) fn runtime_has_negative(runtime: &Json) -> bool {
-    let negative = |v: Option<&Json>| v.and_then(Json::as_i64).is_some_and(|n| n < 0);
-    let rjobs = runtime.pointer("/spec/template/spec/replicatedJobs").and_then(Json::as_array);
-    negative(runtime.pointer("/spec/mlPolicy/numNodes"))
-        || negative(runtime.pointer("/spec/mlPolicy/mpi/numProcPerNode"))
-        || rjobs.into_iter().flatten().any(|rj| {
-            ["/replicas", "/template/spec/parallelism", "/template/spec/backoffLimit"]
-                .iter()
-                .any(|p| negative(rj.pointer(p)))
-        })
-}
-
-/// The negative integer at `pointer`, replaced by `neutral`.
-fn take_negative(tree: &mut Json, pointer: &str, neutral: i64) -> Option<i64> {
-    let slot = tree.pointer_mut(pointer)?;
-    let n = slot.as_i64().filter(|n| *n < 0)?;
-    *slot = neutral.into();
+/// The negative integer at `pointer`, replaced by `neutral` (the tree copied then, if borrowed).
+fn take_negative(tree: &mut Cow<'_, Json>, pointer: &str, neutral: i64) -> Option<i64> {
+    let n = tree.pointer(pointer)?.as_i64().filter(|n| *n < 0)?;
+    // Only a tree that holds a negative count is copied (a borrowed one, on its first).
+    *tree.to_mut().pointer_mut(pointer)? = neutral.into();
     Some(n)
 }

@@ -6,6 +6,7 @@ use super::memo::Memo;
 use super::{Input, JobCounts, Legacy, Release, Written};
 use crate::model::v2::{TrainJob, TrainingRuntime};
 use serde_json::Value as Json;
+use std::borrow::Cow;
 use std::rc::Rc;
 
 /// The TrainJob and runtime found in `text` (any order, other documents ignored).
@@ -356,9 +357,13 @@ fn negative_counts(trees: &mut [Json], release: Release) -> NegativeCounts {
     let target = referenced(&trees[j], &runtimes).ok().map(|r| r as *const Json);
     let r = trees.iter().position(|t| target.is_some_and(|p| std::ptr::eq(t, p)));
     let flux = r.is_some_and(|r| super::after_admission::is_flux(&trees[r]));
-    let mut job = std::mem::take(&mut trees[j]);
-    let counts = NegativeCounts::take(Some(&mut job), r.map(|r| &mut trees[r]), flux, release);
-    trees[j] = job;
+    let mut job = Cow::Owned(std::mem::take(&mut trees[j]));
+    let mut runtime = r.map(|r| Cow::Owned(std::mem::take(&mut trees[r])));
+    let counts = NegativeCounts::take(Some(&mut job), runtime.as_mut(), flux, release);
+    trees[j] = job.into_owned();
+    if let (Some(r), Some(runtime)) = (r, runtime) {
+        trees[r] = runtime.into_owned();
+    }
     counts
 }
 
@@ -378,17 +383,9 @@ pub fn judge(job: &Json, runtimes: &[&Json], release: Release) -> super::Explana
             return super::Explanation::rejected(trainer, vec![missing]);
         }
     };
-    // The job and the runtime are copied only when one of them holds a negative count (the
-    // runtime's are judged with the job's numNodes).
-    let runtime_negative = super::after_admission::runtime_has_negative(&runtime);
-    let job_negative = runtime_negative || super::after_admission::job_has_negative(&job);
+    // Each tree is copied only if it holds a negative count (NegativeCounts::take).
     let flux = super::after_admission::is_flux(&runtime);
-    let counts = NegativeCounts::take(
-        job_negative.then(|| job.to_mut()),
-        runtime_negative.then(|| runtime.to_mut()),
-        flux,
-        release,
-    );
+    let counts = NegativeCounts::take(Some(&mut job), Some(&mut runtime), flux, release);
     let explanation = match from_refs(&[&job, &runtime], release) {
         Ok(docs) => super::Explanation { shipped_runtime, ..super::explain(docs.input(), release) },
         Err(e) => {
