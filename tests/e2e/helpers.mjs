@@ -188,3 +188,18 @@ export async function openWidget(context, query) {
   await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { state: 'attached', timeout: 15000 });
   return { page, errors };
 }
+
+/** Opens the post in migrate mode in a new page of `context`, scrolled to the main explorer as a
+ * reader would, waits for the built-in sample's conversion, then pastes `job` (unless null);
+ * collects the page's errors. The caller waits for what its test reads. */
+export async function openMigrate(context, job = null) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(new URL('?mode=migrate#user-experience', BASE).href);
+  // The widget mounts when it comes into view; on a phone the anchor alone may leave it below.
+  await scrollAsReader(page, MAIN_WIDGET);
+  await waitForConvertedTrainJob(page);
+  if (job) await page.locator(`${MAIN_WIDGET} #m-input`).fill(job);
+  return { page, errors };
+}

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASE, frames, launch, MAIN_WIDGET, openPane, scrollAsReader, waitForConvertedTrainJob } from './helpers.mjs';
+import { BASE, frames, launch, MAIN_WIDGET, openMigrate, openPane, scrollAsReader } from './helpers.mjs';
 
 const REAL_V1 = process.env.TRAINER_REAL_V1 ?? '../shared/real-v1';
 
@@ -29,14 +29,7 @@ async function k8s(options, query) {
 
 /** Migrate mode with `job` converted (the built-in sample when null), its pod comparison in and styled. */
 async function migrate(options, job = null) {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(new URL('?mode=migrate#user-experience', BASE).href);
-  await scrollAsReader(page, MAIN_WIDGET);
-  await waitForConvertedTrainJob(page);
-  if (job) await page.locator(`${MAIN_WIDGET} #m-input`).fill(job);
+  const { page, errors } = await openMigrate(await browser.newContext(options), job);
   await page.waitForFunction(
     ([sel, name]) => {
       const root = document.querySelector(sel)?.shadowRoot;

@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASE, launch, waitForConvertedTrainJob, MAIN_WIDGET, scrollAsReader } from './helpers.mjs';
+import { launch, MAIN_WIDGET, openMigrate } from './helpers.mjs';
 
 const REAL_V1 = process.env.TRAINER_REAL_V1 ?? '../shared/real-v1';
 const JOB = readFileSync(join(REAL_V1, '14-coreweave-imagenet-pytorchjob.yaml'), 'utf8');
@@ -26,14 +26,7 @@ after(async () => browser?.close());
 
 async function showPods(viewport, job = JOB, colorScheme = 'light', shot = null) {
   const context = await browser.newContext({ viewport, colorScheme });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(new URL('?mode=migrate#user-experience', BASE).href);
-  // The widget mounts when it comes into view; on a phone the anchor alone may leave it below.
-  await scrollAsReader(page, MAIN_WIDGET);
-  await waitForConvertedTrainJob(page);
-  await page.locator(`${MAIN_WIDGET} #m-input`).fill(job);
+  const { page, errors } = await openMigrate(context, job);
   // The section has arrived and its stylesheet applies (the behaviour group's bar).
   await page.waitForFunction(
     (sel) => {
