@@ -11,7 +11,7 @@
 //!
 //! Each case is its own test, named `<tag>/<suite>/<file>` (libtest-mimic, `harness = false`):
 //! `cargo test --test conformance -- v2.3.0/plugin-torch/` runs one suite, and a failure names its
-//! case and the upstream test it cites. `summary` prints the table of cases and facts held.
+//! case and the upstream test it cites. After the run, the table of cases and facts held is printed.
 // The browser tests build every test target for wasm32, where this one is empty.
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
@@ -22,6 +22,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 mod common;
 
@@ -228,16 +229,25 @@ fn main() {
     let args = Arguments::from_args();
     let files = case_files();
     assert!(!files.is_empty(), "no cases under {}", cases_dir().display());
+    // Each case runs once: its trial judges it and keeps its outcome for the table printed after.
+    let outcomes: Arc<Mutex<Vec<Outcome>>> = Arc::default();
     let mut trials: Vec<Trial> = files
         .into_iter()
         .map(|(tag, suite, file)| {
             let name = format!("{tag}/{suite}/{}", file.file_stem().unwrap().to_string_lossy());
-            Trial::test(name, move || verdict(&run_case(&tag, &suite, &file)))
+            let outcomes = Arc::clone(&outcomes);
+            Trial::test(name, move || {
+                let outcome = run_case(&tag, &suite, &file);
+                let result = verdict(&outcome);
+                outcomes.lock().unwrap().push(outcome);
+                result
+            })
         })
         .collect();
-    trials.push(Trial::test("summary", summary));
     trials.push(Trial::test("every_cite_names_an_upstream_test_case", every_cite_names_an_upstream_test_case));
-    libtest_mimic::run(&args, trials).exit();
+    let conclusion = libtest_mimic::run(&args, trials);
+    summary(&outcomes.lock().unwrap());
+    conclusion.exit();
 }
 
 /// One case's verdict, naming the upstream test it cites: its facts hold, or it is a gap whose
@@ -250,11 +260,14 @@ fn verdict(o: &Outcome) -> Result<(), Failed> {
     }
 }
 
-/// The table of every tag's and suite's cases and facts held, and the gaps.
-fn summary() -> Result<(), Failed> {
-    let outcomes: Vec<Outcome> = case_files().iter().map(|(tag, suite, file)| run_case(tag, suite, file)).collect();
+/// The table of the cases run (every one, unless filtered), by tag and suite: cases and facts
+/// held, and the gaps.
+fn summary(outcomes: &[Outcome]) {
+    if outcomes.is_empty() {
+        return;
+    }
     let mut table: BTreeMap<(String, String), (usize, usize, usize, usize)> = BTreeMap::new();
-    for o in &outcomes {
+    for o in outcomes {
         let row = table.entry((o.tag.clone(), o.suite.clone())).or_default();
         row.0 += 1;
         row.1 += usize::from(o.wrong.is_empty());
@@ -268,7 +281,6 @@ fn summary() -> Result<(), Failed> {
     for o in outcomes.iter().filter(|o| o.gap.is_some()) {
         println!("gap: {} ({}): {} wrong", o.cite, o.gap.as_deref().unwrap(), o.wrong.len());
     }
-    Ok(())
 }
 
 /// Every cite names a test case that exists in the upstream file at that tag, when the upstream
