@@ -494,6 +494,8 @@ fn batch_json(
     }
 }
 
+/// The `trainer-explorer` binary: parses the arguments, runs the command and says how it went in
+/// the exit code (main.rs only calls this, so the tests can run the same code).
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {

@@ -12,6 +12,7 @@ pub enum RuntimeScope {
 }
 
 impl RuntimeScope {
+    /// The id used in URLs and `data-scope`.
     pub fn id(self) -> &'static str {
         match self {
             RuntimeScope::Cluster => "cluster",
@@ -19,6 +20,7 @@ impl RuntimeScope {
         }
     }
 
+    /// The scope of an [`RuntimeScope::id`]; `None` for anything else.
     pub fn from_id(id: &str) -> Option<RuntimeScope> {
         match id {
             "cluster" => Some(RuntimeScope::Cluster),
@@ -27,6 +29,7 @@ impl RuntimeScope {
         }
     }
 
+    /// The runtime's `kind`, which a TrainJob's `runtimeRef.kind` names too.
     pub fn kind(self) -> &'static str {
         match self {
             RuntimeScope::Cluster => "ClusterTrainingRuntime",
@@ -38,12 +41,15 @@ impl RuntimeScope {
 /// What the widget shows: the side-by-side comparison, or the V1 → V2 converter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Mode {
+    /// V1 and V2 side by side.
     #[default]
     Compare,
+    /// Paste a V1 job, get its V2 TrainJob.
     Migrate,
 }
 
 impl Mode {
+    /// The id used in URLs and `data-mode`.
     pub fn id(self) -> &'static str {
         match self {
             Mode::Compare => "compare",
@@ -51,6 +57,7 @@ impl Mode {
         }
     }
 
+    /// The mode of a [`Mode::id`]; `None` for anything else.
     pub fn from_id(id: &str) -> Option<Mode> {
         match id {
             "compare" => Some(Mode::Compare),

@@ -20,9 +20,13 @@ use explorer_data::releases::{BuiltinRuntime, Release, NEWEST};
 /// The whole state that decides every snippet.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Selection {
+    /// Who is reading: which V2 object the pane shows.
     pub persona: Persona,
+    /// What they train with.
     pub framework: Framework,
+    /// Where the platform engineer's runtime lives.
     pub scope: RuntimeScope,
+    /// What the reader typed; `None` fields take the framework's defaults.
     pub params: Params,
     /// The Trainer release line the reader's cluster runs (`release=v2.1`); the newest unless
     /// asked otherwise. Every V2 snippet is written for it.
@@ -47,19 +51,24 @@ impl Default for Selection {
 /// A parameter value that is valid on its own but not for this framework.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamWarning {
+    /// The field the warning is shown next to.
     pub key: ParamKey,
+    /// What the reader reads there.
     pub message: String,
 }
 
 impl Selection {
+    /// A persona and framework with every other choice at its default (newest release).
     pub fn new(persona: Persona, framework: Framework) -> Self {
         Selection { persona, framework, ..Selection::default() }
     }
 
+    /// The job's name: the reader's, else one named after the framework.
     pub fn name(&self) -> String {
         self.params.name.clone().unwrap_or_else(|| default_name(self.framework).to_string())
     }
 
+    /// The namespace the reader typed; `None` leaves it out of the YAML.
     pub fn namespace(&self) -> Option<&str> {
         self.params.namespace.as_deref()
     }
@@ -72,6 +81,7 @@ impl Selection {
         self.params.nodes.unwrap_or(2)
     }
 
+    /// GPUs per node: the reader's, else 1 for PyTorch, DeepSpeed and TorchTune, else 0.
     pub fn gpus(&self) -> u32 {
         self.params.gpus.unwrap_or(match self.framework {
             Framework::PyTorch | Framework::DeepSpeed | Framework::TorchTune => 1,
@@ -79,18 +89,22 @@ impl Selection {
         })
     }
 
+    /// Processes per node, only when the reader set them (the runtime decides otherwise).
     pub fn procs(&self) -> Option<u32> {
         self.params.procs
     }
 
+    /// The Kueue LocalQueue the job is submitted to, if the reader named one.
     pub fn queue(&self) -> Option<&str> {
         self.params.queue.as_deref()
     }
 
+    /// The TorchTune model: the reader's, else the smallest Llama.
     pub fn model(&self) -> LlmModel {
         self.params.model.unwrap_or(LlmModel::Llama32_1b)
     }
 
+    /// The fine-tuning dataset's URI: the reader's, else Alpaca.
     pub fn dataset(&self) -> String {
         self.params.dataset.clone().unwrap_or_else(|| "hf://tatsu-lab/alpaca/data".to_string())
     }

@@ -6,18 +6,28 @@ use explorer_data::catalog::{Framework, LlmModel};
 /// One reader-settable parameter. The ids are the URL query keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ParamKey {
+    /// The job's `metadata.name`.
     Name,
+    /// The job's namespace (and a namespaced runtime's).
     Namespace,
+    /// Nodes in total.
     Nodes,
+    /// GPUs per node.
     Gpus,
+    /// Processes per node.
     Procs,
+    /// The trainer container's image.
     Image,
+    /// The Kueue LocalQueue.
     Queue,
+    /// The TorchTune model.
     Model,
+    /// The TorchTune dataset's URI.
     Dataset,
 }
 
 impl ParamKey {
+    /// Every parameter, in the order of the fields.
     pub const ALL: [ParamKey; 9] = [
         ParamKey::Name,
         ParamKey::Namespace,
@@ -30,6 +40,7 @@ impl ParamKey {
         ParamKey::Dataset,
     ];
 
+    /// The URL query key.
     pub fn id(self) -> &'static str {
         match self {
             ParamKey::Name => "name",
@@ -44,10 +55,12 @@ impl ParamKey {
         }
     }
 
+    /// The parameter of a query key; `None` for a key that is not one.
     pub fn from_id(id: &str) -> Option<ParamKey> {
         ParamKey::ALL.into_iter().find(|k| k.id() == id)
     }
 
+    /// The field's label, and the name the widget's notes use for it.
     pub fn label(self) -> &'static str {
         match self {
             ParamKey::Name => "Job name",
@@ -72,21 +85,33 @@ impl ParamKey {
     }
 }
 
+/// The most nodes the field accepts.
 pub const MAX_NODES: u32 = 1024;
+/// The most GPUs per node the field accepts.
 pub const MAX_GPUS: u32 = 16;
+/// The most processes per node the field accepts.
 pub const MAX_PROCS: u32 = 128;
 
 /// The parameters, each `None` until the reader sets it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Params {
+    /// See [`ParamKey::Name`].
     pub name: Option<String>,
+    /// See [`ParamKey::Namespace`].
     pub namespace: Option<String>,
+    /// See [`ParamKey::Nodes`].
     pub nodes: Option<u32>,
+    /// See [`ParamKey::Gpus`].
     pub gpus: Option<u32>,
+    /// See [`ParamKey::Procs`].
     pub procs: Option<u32>,
+    /// See [`ParamKey::Image`].
     pub image: Option<String>,
+    /// See [`ParamKey::Queue`].
     pub queue: Option<String>,
+    /// See [`ParamKey::Model`].
     pub model: Option<LlmModel>,
+    /// See [`ParamKey::Dataset`].
     pub dataset: Option<String>,
 }
 
@@ -118,6 +143,7 @@ impl Params {
         Ok(())
     }
 
+    /// Back to the framework's default.
     pub fn clear(&mut self, key: ParamKey) {
         match key {
             ParamKey::Name => self.name = None,

@@ -6,6 +6,7 @@
 //! (`fields`) and the "what changed" line (`summary`).
 
 pub mod generated;
+#[allow(missing_docs)] // its Python building blocks have no docs yet (issue 30)
 pub mod python;
 pub mod runtimes;
 pub mod sdk_v1;
@@ -31,13 +32,17 @@ use summary::summary;
 use v1_pane::v1_pane;
 use v2_pane::v2_pane;
 
+/// Which API a pane or snippet is written for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Api {
+    /// Training Operator V1 (`kubeflow.org/v1`, the V1 SDK).
     V1,
+    /// Trainer V2 (`trainer.kubeflow.org/v1alpha1`, the Kubeflow SDK).
     V2,
 }
 
 impl Api {
+    /// The id the CLI's JSON uses (`export`).
     pub fn id(self) -> &'static str {
         match self {
             Api::V1 => "v1",
@@ -46,13 +51,17 @@ impl Api {
     }
 }
 
+/// A snippet's language, for highlighting and the code fence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Language {
+    /// Kubernetes YAML.
     Yaml,
+    /// Python for the SDK.
     Python,
 }
 
 impl Language {
+    /// The id the CLI's JSON, the code fences and the highlighter use.
     pub fn id(self) -> &'static str {
         match self {
             Language::Yaml => "yaml",
@@ -64,9 +73,13 @@ impl Language {
 /// One copyable block of code.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Snippet {
+    /// The API it is written for.
     pub api: Api,
+    /// Its language.
     pub language: Language,
+    /// The heading above the code box.
     pub title: String,
+    /// The code, as a reader copies it.
     pub code: String,
     /// Per line of `code`: true where a V1 line is infrastructure that a V2 runtime now owns.
     pub owned_by_runtime: Vec<bool>,
@@ -83,10 +96,12 @@ impl Snippet {
         Snippet { api, language: Language::Python, title, code, owned_by_runtime }
     }
 
+    /// Lines of code, for the summary's counts.
     pub fn line_count(&self) -> usize {
         self.code.lines().count()
     }
 
+    /// Lines a V2 runtime now owns (marked in `owned_by_runtime`).
     pub fn owned_count(&self) -> usize {
         self.owned_by_runtime.iter().filter(|b| **b).count()
     }
@@ -95,15 +110,22 @@ impl Snippet {
 /// Shown instead of code where an API has nothing to offer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice {
+    /// The notice's heading.
     pub title: String,
+    /// What the reader does instead, a paragraph each.
     pub paragraphs: Vec<String>,
 }
 
+/// One side of the comparison: the V2 or the V1 pane.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pane {
+    /// The side it shows.
     pub api: Api,
+    /// The release it is written for (`Trainer v2.3.0`, `Training Operator v1.9`).
     pub heading: String,
+    /// Its code boxes, in order; empty where a notice says why.
     pub snippets: Vec<Snippet>,
+    /// Shown above the code, or instead of it.
     pub notice: Option<Notice>,
 }
 
@@ -119,12 +141,15 @@ impl Pane {
 /// Everything the widget shows for one selection.
 #[derive(Clone, Debug, PartialEq)]
 pub struct View {
+    /// The V2 pane.
     pub v2: Pane,
+    /// The V1 pane.
     pub v1: Pane,
     /// The "what changed" line.
     pub summary: String,
 }
 
+/// Both panes and the summary for a selection: what every caller shows.
 pub fn render(sel: &Selection) -> View {
     let v1 = v1_pane(sel);
     let v2 = v2_pane(sel);
