@@ -23,7 +23,6 @@ pub mod k8s;
 #[cfg(feature = "migrate")]
 #[allow(missing_docs)]
 pub mod migrate;
-#[allow(missing_docs)]
 pub mod model;
 pub mod order;
 #[cfg(feature = "yaml-input")]
