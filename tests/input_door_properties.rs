@@ -14,10 +14,9 @@ const TRAINJOB: &str = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJo
 
 /// What each command says of `text` when the input as a whole is refused (None when it is read).
 fn refusals(text: &str) -> [Option<String>; 3] {
-    let door = |e: String| e;
     [
-        explorer_core::migrate::migrate_to(text, NEWEST).err().map(door),
-        explorer_core::upgrade::upgrade(text, RELEASES[0], NEWEST).err().map(door),
+        explorer_core::migrate::migrate_to(text, NEWEST).err().map(|e| e.to_string()),
+        explorer_core::upgrade::upgrade(text, RELEASES[0], NEWEST).err().map(|e| e.to_string()),
         explorer_core::explain::read::trees(text).err().map(|e| e.to_string()),
     ]
 }

@@ -427,7 +427,7 @@ fn migrate(
 ) -> ExitCode {
     let sink = output_dir.map_or(Sink::Stdout, Sink::Directory);
     run_batch(files, ("job", "jobs", "converted"), sink, |text| {
-        let m = explorer_core::migrate::migrate_to(text, target)?;
+        let m = explorer_core::migrate::migrate_to(text, target).map_err(|e| e.to_string())?;
         let report = if quiet { m.lossy_headlines() } else { m.report_text().lines().map(String::from).collect() };
         Ok(FileOutcome { report, failures: m.failures(), docs: m.docs })
     })
@@ -443,7 +443,7 @@ enum BatchFormat {
 /// its file; failures on stderr as in YAML mode.
 fn migrate_json(files: &[std::path::PathBuf], target: explorer_data::releases::Release) -> ExitCode {
     batch_json(files, |text| {
-        let m = explorer_core::migrate::migrate_to(text, target)?;
+        let m = explorer_core::migrate::migrate_to(text, target).map_err(|e| e.to_string())?;
         Ok((m.failures(), m.docs.iter().map(|d| explorer_core::migrate::pods::document_json(d, target)).collect()))
     })
 }
@@ -480,7 +480,7 @@ fn batch_json(
             }
         }
     }
-    match explorer_core::terminal::json_pretty(&docs).and_then(|text| print_output(&text)) {
+    match explorer_core::terminal::json_pretty(&docs).map_err(|e| e.to_string()).and_then(|text| print_output(&text)) {
         Ok(()) => {}
         Err(e) => {
             eprintln!("{}", shown(&format!("trainer-explorer: {e}")));
@@ -519,7 +519,7 @@ pub fn run() -> ExitCode {
         Command::Upgrade { from, to, files, format: BatchFormat::Json, .. } => {
             let to = to.copied().unwrap_or(explorer_data::releases::NEWEST);
             return batch_json(&files, |text| {
-                let u = explorer_core::upgrade::upgrade(text, *from, to)?;
+                let u = explorer_core::upgrade::upgrade(text, *from, to).map_err(|e| e.to_string())?;
                 Ok((u.failures(), u.documents_json()))
             });
         }

@@ -200,7 +200,7 @@ pub fn compare_explained(doc: &Json, objects: &[Json], release: Release) -> Comp
     }
     let v2 = v2::run(objects, release);
     // V1's error first, as before the explanation was kept: it is the reader's job that did not read.
-    let comparison = v1::operate(doc).and_then(|op| match &v2 {
+    let comparison = v1::operate(doc).map_err(|e| e.to_string()).and_then(|op| match &v2 {
         Ok(v2) => Ok(compare_runs(&op, v2, release)),
         Err(e) => Err(e.clone()),
     });
