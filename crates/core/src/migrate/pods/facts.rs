@@ -166,8 +166,8 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     let pod = &role.pods[0];
     let json = serde_json::to_value(pod).unwrap_or(Json::Null);
     let user = serde_json::to_value(&role.template).unwrap_or(Json::Null);
-    let spec = json.get("spec").cloned().unwrap_or(Json::Null);
-    let user_spec = user.get("spec").cloned().unwrap_or(Json::Null);
+    let spec = json.get("spec").unwrap_or(&Json::Null);
+    let user_spec = user.get("spec").unwrap_or(&Json::Null);
     // The operators' main container: the kind's default name, else the first (the MPIJob's is
     // always the first).
     let main = match kind {
@@ -177,9 +177,9 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     let mut containers = Vec::new();
     for (i, c) in pod.spec.containers.iter().enumerate() {
         let view = crate::explain::v1::container_view(c);
-        let mut facts = from_view(&view, container_json(&spec, "containers", &c.name));
+        let mut facts = from_view(&view, container_json(spec, "containers", &c.name));
         facts.env = env_texts(&crate::explain::v1::per_pod_env(role, i));
-        facts.user_env = container_json(&user_spec, "containers", &c.name)
+        facts.user_env = container_json(user_spec, "containers", &c.name)
             .and_then(|c| crate::model::from_json::<crate::model::pod::Container>(c).ok())
             .map(|c| env_texts(&crate::explain::v1::container_view(&c).env))
             .unwrap_or_default();
@@ -190,19 +190,19 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
         .spec
         .init_containers
         .iter()
-        .map(|c| from_view(&crate::explain::v1::container_view(c), container_json(&spec, "initContainers", &c.name)))
+        .map(|c| from_view(&crate::explain::v1::container_view(c), container_json(spec, "initContainers", &c.name)))
         .collect();
     PodFacts {
         labels: string_map(json.pointer("/metadata/labels")),
         annotations: string_map(json.pointer("/metadata/annotations")),
-        settings: settings_of(&spec),
-        volumes: volumes_of(&spec),
+        settings: settings_of(spec),
+        volumes: volumes_of(spec),
         main,
         sidecars: containers,
         init,
         user_labels: string_map(user.pointer("/metadata/labels")),
         user_annotations: string_map(user.pointer("/metadata/annotations")),
-        user_settings: settings_of(&user_spec),
+        user_settings: settings_of(user_spec),
     }
 }
 
@@ -211,13 +211,13 @@ pub(super) fn v2_pod(v2: &V2Pods, rjob: &str) -> Option<PodFacts> {
     let group = v2.explanation.pods.iter().find(|p| p.replicated_job == rjob)?;
     let template = v2.templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t)?;
     let base = v2.base_templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t);
-    let spec = template.get("spec").cloned().unwrap_or(Json::Null);
+    let spec = template.get("spec").unwrap_or(&Json::Null);
     let mut main = None;
     let mut sidecars = Vec::new();
     let mut init = Vec::new();
     for view in &group.containers {
         let list = if view.init { "initContainers" } else { "containers" };
-        let mut facts = from_view(view, container_json(&spec, list, &view.name));
+        let mut facts = from_view(view, container_json(spec, list, &view.name));
         facts.runtime_env = base
             .and_then(|b| b.get("spec"))
             .and_then(|s| container_json(s, list, &view.name))
@@ -246,8 +246,8 @@ pub(super) fn v2_pod(v2: &V2Pods, rjob: &str) -> Option<PodFacts> {
     Some(PodFacts {
         labels,
         annotations,
-        settings: settings_of(&spec),
-        volumes: volumes_of(&spec),
+        settings: settings_of(spec),
+        volumes: volumes_of(spec),
         main: main.unwrap_or_default(),
         sidecars,
         init,
