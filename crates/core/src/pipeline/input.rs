@@ -130,7 +130,7 @@ fn depth_check(text: &str) -> Result<(), String> {
 }
 
 /// The line each document starts on (1-based), from the `---` separators.
-fn start_lines(text: &str) -> Vec<usize> {
+pub(super) fn start_lines(text: &str) -> Vec<usize> {
     let mut starts = vec![1];
     for (n, line) in text.lines().enumerate() {
         if line.starts_with("---") && (line.len() == 3 || line[3..].starts_with([' ', '\t'])) {
@@ -140,11 +140,30 @@ fn start_lines(text: &str) -> Vec<usize> {
     starts
 }
 
+/// The refusal of document `number` (1-based, as the reader counts them), starting on `line`,
+/// that reads as more than the budget of `text` (`read_budget`).
+fn past_the_budget(number: usize, line: usize, text: &str) -> String {
+    let (values, characters) = read_budget(text.len());
+    format!(
+        "document {number} (line {line}) reads as more than the input limit holds: aliases (*name) count as \
+         what they repeat, and an input of {} bytes may read as at most {values} values and {characters} \
+         characters (its size plus {EXPANSION_MARGIN}, up to {MAX_VALUES} values and {MAX_TEXT} \
+         characters): write the repeated parts out, or split the input",
+        text.len()
+    )
+}
+
 /// Parses every document. A document that fails to parse is reported and, where the parser can
 /// resynchronise, the following ones are still read.
 pub fn documents(text: &str) -> Result<Vec<RawDoc>, String> {
     precheck(text)?;
     let starts = start_lines(text);
+    // Before the parser: yaml_serde holds every event of a document (about 130 bytes each) before
+    // our budget sees the first value, so a document that is written with more values than the
+    // budget is refused here, from its text (a 4 MiB flow list of numbers: 303 MiB before).
+    if let Some((i, skipped)) = super::written::first_over(text, &starts, read_budget(text.len()).0) {
+        return Err(past_the_budget(i + 1 - skipped, starts.get(i).copied().unwrap_or(1), text));
+    }
     let mut out = Vec::new();
     let mut skipped_leading_empty = 0;
     let (values, characters) = read_budget(text.len());
@@ -153,14 +172,7 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, String> {
         let value = budget.read(doc).map_err(|e| e.to_string());
         if value.is_err() && (budget.spent() || value.as_ref().is_err_and(|e| e.starts_with("repetition limit"))) {
             let line = starts.get(i).copied().unwrap_or(1);
-            return Err(format!(
-                "document {} (line {line}) reads as more than the input limit holds: aliases (*name) count as \
-                 what they repeat, and an input of {} bytes may read as at most {values} values and {characters} \
-                 characters (its size plus {EXPANSION_MARGIN}, up to {MAX_VALUES} values and {MAX_TEXT} \
-                 characters): write the repeated parts out, or split the input",
-                i + 1 - skipped_leading_empty,
-                text.len()
-            ));
+            return Err(past_the_budget(i + 1 - skipped_leading_empty, line, text));
         }
         // A leading `---` yields an empty first document; it is not the reader's.
         if i == 0 && matches!(value, Ok(Value::Null)) && text.trim_start().starts_with("---") {
@@ -337,6 +349,19 @@ impl<'de> Visitor<'de> for Tree<'_> {
         }
         Ok(Value::Object(map))
     }
+}
+
+/// The values the budget counts in reading `text`'s documents (the root included), the most of
+/// any one document; `None` when a document does not read.
+#[cfg(test)]
+pub(super) fn values_read(text: &str) -> Option<usize> {
+    let mut most = 0;
+    for doc in serde_yaml::Deserializer::from_str(text) {
+        let budget = Budget { values: Cell::new(usize::MAX), text: Cell::new(usize::MAX) };
+        budget.read(doc).ok()?;
+        most = most.max(usize::MAX - budget.values.get());
+    }
+    Some(most)
 }
 
 #[cfg(test)]

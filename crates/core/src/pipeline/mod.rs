@@ -13,6 +13,7 @@ pub mod json;
 pub mod output;
 pub mod paths;
 pub mod report;
+mod written;
 
 use crate::model;
 use crate::yaml;
