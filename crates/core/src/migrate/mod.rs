@@ -23,13 +23,13 @@ pub type DocResult = pipeline::Document;
 pub enum Error {
     /// The input door refused the text as a whole (`pipeline::input`: empty, too large, binary,
     /// too deep, too many documents or aliases), in its words.
-    Input(String),
+    Input(pipeline::input::InputError),
 }
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::Input(refusal) => f.write_str(refusal),
+            Error::Input(refusal) => std::fmt::Display::fmt(refusal, f),
         }
     }
 }
