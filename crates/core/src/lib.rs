@@ -12,7 +12,6 @@
 // below, whose public items are not all documented yet (issue 30): a new module starts with it on.
 
 #[cfg(feature = "migrate")]
-#[allow(missing_docs)]
 pub mod api;
 #[cfg(feature = "explain")]
 #[allow(missing_docs)]

@@ -3,7 +3,6 @@
 //! They cover the fields the snippets and the migration touch. Everything else a user's
 //! manifest carries is kept in `extra` maps, so nothing is silently lost on a round trip.
 
-#[allow(missing_docs)] // the core/v1 fields have no docs yet (issue 30)
 pub mod pod;
 pub mod tree;
 pub mod v1;
