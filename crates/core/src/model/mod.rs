@@ -6,7 +6,6 @@
 pub mod pod;
 pub mod tree;
 pub mod v1;
-#[allow(missing_docs)] // the Trainer V2 fields have no docs yet (issue 30)
 pub mod v2;
 #[allow(missing_docs)] // value.rs is door's this round (issue 36); its items have no docs yet
 pub mod value;
