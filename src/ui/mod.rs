@@ -4,7 +4,6 @@
 pub mod app;
 pub mod browser;
 pub mod components;
-pub mod hooks;
 pub mod mount;
 pub mod prepare;
 pub mod recent;
