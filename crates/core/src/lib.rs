@@ -17,7 +17,6 @@ pub mod api;
 #[allow(missing_docs)]
 pub mod explain;
 pub mod field_error;
-#[allow(missing_docs)]
 pub mod k8s;
 #[cfg(feature = "migrate")]
 #[allow(missing_docs)]
