@@ -14,7 +14,6 @@
 #[cfg(feature = "migrate")]
 pub mod api;
 #[cfg(feature = "explain")]
-#[allow(missing_docs)]
 pub mod explain;
 pub mod field_error;
 pub mod k8s;
