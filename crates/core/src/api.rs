@@ -31,7 +31,12 @@ pub enum Error {
     Query(String),
     /// An upgrade to an older release (the two lines, `v2.3` and `v2.1`): the manifest should be
     /// written for that release instead.
-    Downgrade { from: &'static str, to: &'static str },
+    Downgrade {
+        /// The line the manifest is written for.
+        from: &'static str,
+        /// The older line asked for.
+        to: &'static str,
+    },
     /// Input that cannot be read as a whole: empty, too large, not YAML, or without an object to
     /// work on.
     Input(String),

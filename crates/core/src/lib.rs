@@ -12,13 +12,10 @@
 // below, whose public items are not all documented yet (issue 30): a new module starts with it on.
 
 #[cfg(feature = "migrate")]
-#[allow(missing_docs)]
 pub mod api;
 #[cfg(feature = "explain")]
-#[allow(missing_docs)]
 pub mod explain;
 pub mod field_error;
-#[allow(missing_docs)]
 pub mod k8s;
 #[cfg(feature = "migrate")]
 #[allow(missing_docs)]

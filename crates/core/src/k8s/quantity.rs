@@ -46,7 +46,9 @@ impl fmt::Display for QuantityError {
 /// the nano as `ParseQuantity` rounds, quantity.go:369-375) and its format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Quantity {
+    /// The value in billionths of a unit (`500m` is 500,000,000).
     pub nanos: i128,
+    /// How it was written, which decides how a sum of it prints.
     pub format: Format,
 }
 

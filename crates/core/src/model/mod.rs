@@ -3,11 +3,9 @@
 //! They cover the fields the snippets and the migration touch. Everything else a user's
 //! manifest carries is kept in `extra` maps, so nothing is silently lost on a round trip.
 
-#[allow(missing_docs)] // the core/v1 fields have no docs yet (issue 30)
 pub mod pod;
 pub mod tree;
 pub mod v1;
-#[allow(missing_docs)] // the Trainer V2 fields have no docs yet (issue 30)
 pub mod v2;
 #[allow(missing_docs)] // value.rs is door's this round (issue 36); its items have no docs yet
 pub mod value;

@@ -5,28 +5,37 @@ use super::{Map, Value};
 use crate::model::vecmap::VecMap;
 use serde::{Deserialize, Serialize};
 
+/// One entry of a container's `env`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EnvVar {
+    /// The variable's name.
     pub name: String,
+    /// A literal value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+    /// `valueFrom` (a field, a Secret, a ConfigMap), kept as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value_from: Option<Value>,
 }
 
 impl EnvVar {
+    /// A variable with a literal value.
     pub fn new(name: &str, value: &str) -> Self {
         EnvVar { name: name.into(), value: Some(value.into()), value_from: None }
     }
 }
 
+/// One entry of a container's `ports`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerPort {
+    /// The port number.
     pub container_port: i64,
+    /// The port's name, if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// `TCP` (Kubernetes' default when absent), `UDP` or `SCTP`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
 }
@@ -34,10 +43,13 @@ pub struct ContainerPort {
 /// Quantities stay `Value`s: `2`, `"4Gi"` and `500m` must come out the way they went in.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Resources {
+    /// `limits`, by resource name.
     #[serde(default, skip_serializing_if = "VecMap::is_empty")]
     pub limits: Map,
+    /// `requests`, by resource name.
     #[serde(default, skip_serializing_if = "VecMap::is_empty")]
     pub requests: Map,
+    /// Every other field (`claims`), kept as written.
     #[serde(flatten)]
     pub extra: Map,
 }
@@ -61,71 +73,98 @@ impl Resources {
         })
     }
 
+    /// Whether nothing is set.
     pub fn is_empty(&self) -> bool {
         self.limits.is_empty() && self.requests.is_empty() && self.extra.is_empty()
     }
 }
 
+/// A container, with the fields the tools read typed and the rest kept in `extra`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Container {
+    /// The container's name (Trainer's runtimes call the trainer's `node`).
     pub name: String,
+    /// `image`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
+    /// `imagePullPolicy`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image_pull_policy: Option<String>,
+    /// `securityContext`, kept as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub security_context: Option<Value>,
+    /// `command`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub command: Vec<String>,
+    /// `args`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
+    /// `env`, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub env: Vec<EnvVar>,
+    /// `ports`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ContainerPort>,
+    /// `resources`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<Resources>,
+    /// `readinessProbe`, kept as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub readiness_probe: Option<Value>,
+    /// `volumeMounts`, kept as written.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volume_mounts: Vec<Value>,
+    /// Every other container field, kept as written.
     #[serde(flatten)]
     pub extra: Map,
 }
 
 impl Container {
+    /// A container with a name and an image and nothing else.
     pub fn new(name: &str, image: &str) -> Self {
         Container { name: name.into(), image: Some(image.into()), ..Default::default() }
     }
 }
 
+/// A pod's spec, with the fields the tools read typed and the rest kept in `extra`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
+    /// `serviceAccountName`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_account_name: Option<String>,
+    /// The pod's `securityContext`, kept as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub security_context: Option<Value>,
+    /// `initContainers`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub init_containers: Vec<Container>,
+    /// `containers`.
     pub containers: Vec<Container>,
+    /// `restartPolicy`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
+    /// `volumes`, kept as written.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volumes: Vec<Value>,
+    /// Every other pod field, kept as written.
     #[serde(flatten)]
     pub extra: Map,
 }
 
+/// A pod template: what a V1 replica spec and a JobSet's job template hold.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PodTemplateSpec {
+    /// The pods' `metadata`, if the template sets any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<ObjectMeta>,
+    /// The pods' `spec`.
     pub spec: PodSpec,
 }
 
 impl PodTemplateSpec {
+    /// A template of these containers and nothing else.
     pub fn of(containers: Vec<Container>) -> Self {
         PodTemplateSpec { metadata: None, spec: PodSpec { containers, ..Default::default() } }
     }

@@ -6,7 +6,6 @@
 //! (`fields`) and the "what changed" line (`summary`).
 
 pub mod generated;
-#[allow(missing_docs)] // its Python building blocks have no docs yet (issue 30)
 pub mod python;
 pub mod runtimes;
 pub mod sdk_v1;

@@ -2,34 +2,47 @@
 //! strings, laid out the way `black` would for short calls. Building calls as data (rather than
 //! formatting strings by hand) is what lets tests bind every call to the real SDK signatures.
 
+/// A Python value as a snippet writes it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Py {
     /// Code written as is: a name, an attribute, an expression.
     Raw(String),
+    /// A string, written quoted ([`quote`]).
     Str(String),
+    /// An integer.
     Int(i64),
+    /// A dict with string keys, in the order given.
     Dict(Vec<(String, Py)>),
+    /// A list.
     List(Vec<Py>),
+    /// A call of a class or a function.
     Call(Call),
 }
 
+/// A call: what the tests bind to the SDK's real signatures (tests/python/check_snippets.py).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call {
+    /// The callee as written (`client.create_job`, `CustomTrainer`).
     pub func: String,
+    /// Positional arguments.
     pub args: Vec<Py>,
+    /// Keyword arguments, in the order written.
     pub kwargs: Vec<(String, Py)>,
 }
 
 impl Call {
+    /// A call of `func` with no argument yet.
     pub fn new(func: &str) -> Self {
         Call { func: func.into(), args: Vec::new(), kwargs: Vec::new() }
     }
 
+    /// Adds a positional argument.
     pub fn arg(mut self, v: Py) -> Self {
         self.args.push(v);
         self
     }
 
+    /// Adds a keyword argument.
     pub fn kw(mut self, name: &str, v: Py) -> Self {
         self.kwargs.push((name.into(), v));
         self
@@ -47,10 +60,12 @@ impl Call {
     }
 }
 
+/// Code written as is ([`Py::Raw`]).
 pub fn raw(s: &str) -> Py {
     Py::Raw(s.into())
 }
 
+/// A string literal ([`Py::Str`]).
 pub fn s(v: &str) -> Py {
     Py::Str(v.into())
 }
