@@ -120,10 +120,20 @@ pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> 
     let input = docs.input();
     let explanation = Explanation { shipped_runtime: Some(from), ..explain::explain(input, release) };
     let launcher_as_node = at(runtime, &["spec", "mlPolicy", "mpi", "runLauncherAsNode"]) == Some(&json!(true));
-    let patched = serde_json::to_value(explain::patch::patched_runtime(input)).map_err(|e| e.to_string())?;
+    // Each replicatedJob's pod template after the TrainJob's settings: only the templates are
+    // read, so only they become JSON, not the whole runtime.
+    let patched = explain::patch::patched_runtime(input);
+    let patched_templates = patched
+        .spec
+        .template
+        .spec
+        .replicated_jobs
+        .iter()
+        .map(|rj| Ok((rj.name.clone(), serde_json::to_value(&rj.template.spec.template).map_err(|e| e.to_string())?)))
+        .collect::<Result<Vec<_>, String>>()?;
     Ok(V2Pods {
         explanation,
-        templates: templates_of(&patched),
+        templates: patched_templates,
         base_templates: templates(runtime),
         runtime: name,
         builtin,
