@@ -179,15 +179,12 @@ pub(crate) fn read_input(path: &std::path::Path) -> Result<String, String> {
     use explorer_core::pipeline::input;
     use std::io::Read;
     let limit = input::MAX_INPUT_BYTES as u64;
-    // A file's size is known: read into room of that size, not a buffer doubled past it.
-    let (mut source, size): (Box<dyn Read>, u64) = if path.as_os_str() == "-" {
-        (Box::new(std::io::stdin().lock()), 0)
+    let mut bytes = Vec::new();
+    let mut source: Box<dyn Read> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
     } else {
-        let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-        let size = file.metadata().map_or(0, |m| m.len());
-        (Box::new(file), size)
+        Box::new(std::fs::File::open(path).map_err(|e| e.to_string())?)
     };
-    let mut bytes = Vec::with_capacity(size.min(limit + 1) as usize);
     (&mut source).take(limit + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
     if bytes.len() as u64 > limit {
         return Err(oversize(path, bytes.len() as u64, source));
