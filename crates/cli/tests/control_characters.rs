@@ -92,3 +92,19 @@ fn explain_shows_the_name_escaped_on_stderr_and_stdout() {
     let (stdout, _) = run(&["explain", "--format", "yaml"], &pytorchjob("PyTorchJob"));
     assert!(stdout.contains("owned"), "{stdout}");
 }
+
+#[test]
+fn validate_shows_the_name_escaped_in_every_format_and_its_json_reads_back() {
+    // A runtime the release does not ship, named like the job: the error names both.
+    let job = trainjob(NAME_YAML);
+    let (text, _) = run(&["validate"], &job);
+    assert!(text.contains(&format!("TrainJob/{SHOWN}")), "{text}");
+    let (junit, _) = run(&["validate", "-o", "junit"], &job);
+    assert!(junit.contains(SHOWN), "{junit}");
+    let (tap, _) = run(&["validate", "-o", "tap"], &job);
+    assert!(tap.contains(SHOWN), "{tap}");
+    // JSON \u-escapes every control character, so it is still JSON and reads back as the name.
+    let (json, _) = run(&["validate", "-o", "json"], &job);
+    let parsed: serde_json::Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}:\n{json}"));
+    assert_eq!(parsed["resources"][0]["name"], NAME, "{json}");
+}

@@ -145,13 +145,14 @@ pub(crate) fn emit_documents<'a>(docs: impl IntoIterator<Item = (&'a [String], &
 }
 
 /// The text `join(&emit_documents(…))` gives for documents without comments, written directly.
-pub fn documents_text<'a>(docs: impl IntoIterator<Item = &'a Value>) -> String {
+/// The trees may be borrowed or owned: an owned one is dropped once written.
+pub fn documents_text(docs: impl IntoIterator<Item = impl std::borrow::Borrow<Value>>) -> String {
     let mut text = Text(String::new());
     for (i, value) in docs.into_iter().enumerate() {
         if i > 0 {
             text.0.push_str("---\n");
         }
-        emit_into(value, &mut text);
+        emit_into(value.borrow(), &mut text);
     }
     text.0
 }

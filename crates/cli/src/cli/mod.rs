@@ -189,7 +189,9 @@ pub(crate) fn read_input(path: &std::path::Path) -> Result<String, String> {
     if bytes.len() as u64 > limit {
         return Err(oversize(path, bytes.len() as u64, source));
     }
-    input::text_of(&bytes).map(str::to_string).map_err(String::from)
+    input::text_of(&bytes).map_err(String::from)?;
+    // Just found to be UTF-8: the bytes become the text, not copied into it.
+    String::from_utf8(bytes).map_err(|e| e.to_string())
 }
 
 /// Why an input over the limit, `read` bytes of which were read, is refused, with its real size:
@@ -240,8 +242,10 @@ fn print_output(text: &str) -> Result<(), String> {
 
 /// What a batch command (`migrate`, `upgrade`) made of one file.
 struct FileOutcome {
-    /// Lines for stderr, each printed after the file's name.
-    report: Vec<String>,
+    /// Lines for stderr, each printed after the file's name: one text, not a `String` per line
+    /// (a report of a quarter million labels is 20 MB of text either way; its lines as strings
+    /// took as much again).
+    report: String,
     /// One line per refused or invalid document. The full report holds each in its place too:
     /// there it is printed once, in its place, as the failure line.
     failures: Vec<String>,
@@ -349,7 +353,7 @@ fn run_batch(
             }
             Ok(done) => {
                 let mut pending: Vec<&String> = done.failures.iter().collect();
-                for line in &done.report {
+                for line in done.report.lines() {
                     // The report's line for a failed document is the failure line (an invalid
                     // one with `invalid: ` after its place): printed once, as the failure.
                     let as_failure = line.replacen("): invalid: ", "): ", 1);
@@ -428,7 +432,7 @@ fn migrate(
     let sink = output_dir.map_or(Sink::Stdout, Sink::Directory);
     run_batch(files, ("job", "jobs", "converted"), sink, |text| {
         let m = explorer_core::migrate::migrate_to(text, target).map_err(|e| e.to_string())?;
-        let report = if quiet { m.lossy_headlines() } else { m.report_text().lines().map(String::from).collect() };
+        let report = if quiet { m.lossy_headlines().join("\n") } else { m.report_text() };
         Ok(FileOutcome { report, failures: m.failures(), docs: m.docs })
     })
 }

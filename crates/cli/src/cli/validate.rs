@@ -420,7 +420,9 @@ fn json_output(verdicts: &[Verdict], files: usize, release: Release) -> String {
             "failsAfterAdmission": c.fails_after_admission, "errors": c.errors, "skipped": c.skipped,
         },
     });
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    // Every control character \u-escaped (serde_json leaves DEL, C1 and the bidirectional ones
+    // raw, which print_output would then show as `\u{202e}`, not JSON).
+    explorer_core::terminal::json_pretty(&doc).unwrap_or_default()
 }
 
 fn xml(s: &str) -> String {

@@ -72,9 +72,9 @@ pub struct Document {
 /// Every output object as one YAML stream, in input order: what each document was written as,
 /// and the documents passed through unchanged.
 pub fn output_yaml(docs: &[Document]) -> String {
-    // The emitter walks the snippets' tree; the front ends build serde_json's.
-    let trees: Vec<model::Value> = docs.iter().flat_map(|d| d.outcome.output()).map(model::Value::from).collect();
-    yaml::documents_text(&trees)
+    // The emitter walks the snippets' tree; the front ends build serde_json's. One object's
+    // tree at a time, dropped once written, not all of them at once.
+    yaml::documents_text(docs.iter().flat_map(|d| d.outcome.output()).map(model::Value::from))
 }
 
 /// True when nothing was refused or invalid.
@@ -125,6 +125,8 @@ pub fn report_text(docs: &[Document], wording: &impl Wording) -> String {
             }
         }
     }
+    // Grown by doubling: up to half of it would stay allocated while the CLI prints it.
+    out.shrink_to_fit();
     out
 }
 
