@@ -1,6 +1,7 @@
 //! The explorer: one instance per mount point.
 
 use super::browser;
+use super::components::class_list;
 use super::components::lazy_pane::lazy_pane;
 use super::components::migrate::Migrate;
 use super::components::pane::Pane;
@@ -278,7 +279,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let not_in_v2: Vec<_> = ParamKey::ALL.into_iter().filter(|k| !v2_pane_takes(&sel, *k)).collect();
 
     html! {
-        <div class={classes!("tv2x", theme_class, props.compact.then_some("compact"), wrap.then_some("wrap"))}>
+        <div ~className={class_list(&[Some("tv2x"), Some(theme_class), props.compact.then_some("compact"), wrap.then_some("wrap")])}>
             if !props.compact {
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "View" }</span>
@@ -349,7 +350,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     { "Not updated: fix the field marked in red. Until then the panes show its last valid value, and Copy is off." }
                 </p>
             }
-            <div class={classes!("panes", stale.then_some("stale"))}>
+            <div ~className={class_list(&[Some("panes"), stale.then_some("stale")])}>
                 <Pane pane={view.v2.clone()} long_lines={long_lines} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
                 <Pane pane={view.v1.clone()} long_lines={long_lines} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
             </div>

@@ -13,6 +13,7 @@
 //! has not shown before takes the `<code>` element prepared for it at idle time when there is
 //! one (ui::prepare), so a toggle to a new selection one click away skips the parsing too.
 
+use super::class_list;
 use crate::ui::browser;
 use crate::ui::prepare::{code_element, code_key, CodeKey, PreparedStore};
 use crate::ui::recent::kept_or_made;
@@ -105,7 +106,7 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
         CopyState::Failed => "Select and copy",
     };
     html! {
-        <figure class={classes!("snippet", snippet.language.id())}>
+        <figure ~className={class_list(&[Some("snippet"), Some(snippet.language.id())])}>
             <figcaption>
                 <span class="title">{ &snippet.title }</span>
                 <button type="button" class="copy" aria-label={format!("Copy {}", snippet.title)} disabled={props.stale} {onclick}>{ label }</button>

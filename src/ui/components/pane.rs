@@ -25,7 +25,7 @@ pub fn Pane(props: &PaneProps) -> Html {
         Api::V1 => ("V1", "pane v1"),
     };
     html! {
-        <div class={class} role="group" aria-label={format!("{tag}: {}", pane.heading)}>
+        <div ~className={class} role="group" aria-label={format!("{tag}: {}", pane.heading)}>
             <h3><span class="tag">{ tag }</span>{ &pane.heading }</h3>
             if let Some(notice) = &pane.notice {
                 <div class="notice" role="note">

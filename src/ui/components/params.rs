@@ -2,6 +2,7 @@
 //! snippets, which keep the last valid one. What the fields the V2 pane does not take shape
 //! instead is one note above them.
 
+use super::class_list;
 use explorer_core::model::vecmap::VecMap;
 use explorer_core::selection::{ParamKey, MAX_GPUS, MAX_NODES, MAX_PROCS};
 use explorer_data::catalog::{Framework, LlmModel};
@@ -88,11 +89,11 @@ pub fn Params(props: &ParamsProps) -> Html {
             }
         };
         html! {
-            <div class={classes!("field", invalid.then_some("invalid"))}>
+            <div ~className={class_list(&[Some("field"), invalid.then_some("invalid")])}>
                 <label for={id}>{ key.label() }</label>
                 { control }
                 if let Some(m) = message {
-                    <span id={msg_id} class={if invalid { "msg error" } else { "msg warn" }}>{ m }</span>
+                    <span id={msg_id} ~className={if invalid { "msg error" } else { "msg warn" }}>{ m }</span>
                 }
             </div>
         }

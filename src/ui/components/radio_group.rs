@@ -1,6 +1,7 @@
 //! A segmented control with radio semantics: `role=radiogroup`, `role=radio` + `aria-checked`,
 //! and a roving tabindex. Tab enters and leaves the group; arrows move and select; Home/End jump.
 
+use super::class_list;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -12,8 +13,8 @@ pub struct RadioGroupProps {
     pub options: Vec<(&'static str, &'static str)>,
     pub selected: usize,
     pub on_select: Callback<usize>,
-    #[prop_or_default]
-    pub class: Classes,
+    /// The group's own class, after `radios`.
+    pub class: &'static str,
     /// The id of an element that says more about the choice (read after the group's name).
     #[prop_or_default]
     pub described_by: Option<AttrValue>,
@@ -65,7 +66,7 @@ pub fn RadioGroup(props: &RadioGroupProps) -> Html {
         })
     };
     html! {
-        <div role="radiogroup" aria-label={props.label.clone()} aria-describedby={props.described_by.clone()} class={classes!("radios", props.class.clone())} {onkeydown}>
+        <div role="radiogroup" aria-label={props.label.clone()} aria-describedby={props.described_by.clone()} ~className={class_list(&[Some("radios"), Some(props.class)])} {onkeydown}>
             { for props.options.iter().enumerate().map(|(i, (value, label))| {
                 let checked = i == props.selected;
                 let onclick = props.on_select.reform(move |_: MouseEvent| i);
@@ -73,7 +74,7 @@ pub fn RadioGroup(props: &RadioGroupProps) -> Html {
                 html! {
                     <button type="button" role="radio" aria-checked={if checked { "true" } else { "false" }}
                         tabindex={if checked { "0" } else { "-1" }} data-value={*value} {onclick}
-                        class={mark.is_some().then_some("lacks")}>
+                        ~className={if mark.is_some() { "lacks" } else { "" }}>
                         // Only the name is struck: a strike drawn across the whole button ran
                         // through the space before the mark too.
                         if let Some(mark) = mark {
