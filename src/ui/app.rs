@@ -4,9 +4,9 @@ use super::browser;
 use super::components::class_list;
 use super::components::lazy_pane::lazy_pane;
 use super::components::migrate::Migrate;
-use super::components::pane::Pane;
-use super::components::params::Params;
-use super::components::radio_group::RadioGroup;
+use super::components::pane::{pane, PaneProps};
+use super::components::params::{params, ParamsProps};
+use super::components::radio_group::{radio_group, RadioGroupProps};
 use super::state::{Action, State};
 use crate::ui::prepare::{IdleChain, PreparedStore};
 use crate::ui::recent::kept_or_made;
@@ -283,14 +283,14 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             if !props.compact {
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "View" }</span>
-                    <RadioGroup label="View" options={vec![("compare", "Compare V1 and V2"), ("migrate", "Migrate a V1 job")]}
-                        selected={usize::from(sel.mode == Mode::Migrate)} on_select={handlers.mode.clone()} class="mode" />
+                    { radio_group(RadioGroupProps { label: "View", options: vec![("compare", "Compare V1 and V2"), ("migrate", "Migrate a V1 job")],
+                        selected: usize::from(sel.mode == Mode::Migrate), on_select: handlers.mode.clone(), class: "mode", ..Default::default() }) }
                 </div>
                 // The reader's cluster: it applies to both views, so it sits above them.
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "Trainer" }</span>
-                    <RadioGroup label="Trainer release" options={releases} selected={release_idx}
-                        on_select={handlers.release.clone()} class="release" described_by="release-pairs" />
+                    { radio_group(RadioGroupProps { label: "Trainer release", options: releases, selected: release_idx,
+                        on_select: handlers.release.clone(), class: "release", described_by: Some("release-pairs"), ..Default::default() }) }
                     <span id="release-pairs" class="pairs">
                         { format!("{}, SDK {}", sel.release.tag, sel.release.sdk_label()) }
                     </span>
@@ -308,12 +308,12 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             <div class="controls">
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "I am a" }</span>
-                    <RadioGroup label="Persona" options={personas} selected={persona_idx} on_select={handlers.persona.clone()} class="persona" />
+                    { radio_group(RadioGroupProps { label: "Persona", options: personas, selected: persona_idx, on_select: handlers.persona.clone(), class: "persona", ..Default::default() }) }
                 </div>
                 <div class="control">
                     <span class="control-label" aria-hidden="true">{ "Framework" }</span>
-                    <RadioGroup label="Framework" options={frameworks} selected={framework_idx} on_select={handlers.framework.clone()} class="framework"
-                        marks={framework_marks} />
+                    { radio_group(RadioGroupProps { label: "Framework", options: frameworks, selected: framework_idx, on_select: handlers.framework.clone(), class: "framework",
+                        marks: framework_marks, ..Default::default() }) }
                 </div>
                 if !props.compact {
                     if has_runtime {
@@ -328,14 +328,14 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                                 </span>
                                 <span class="pairs scope-reason">{ format!("The only kind here: {}.", plain_ml::RUNTIME_SCOPE_REASON) }</span>
                             } else {
-                                <RadioGroup label="Runtime scope"
-                                    options={SCOPES.iter().map(|s| (s.id(), scope_label(*s))).collect::<Vec<_>>()}
-                                    selected={usize::from(sel.scope == RuntimeScope::Namespaced)} on_select={handlers.scope.clone()} class="scope" />
+                                { radio_group(RadioGroupProps { label: "Runtime scope",
+                                    options: SCOPES.iter().map(|s| (s.id(), scope_label(*s))).collect::<Vec<_>>(),
+                                    selected: usize::from(sel.scope == RuntimeScope::Namespaced), on_select: handlers.scope.clone(), class: "scope", ..Default::default() }) }
                             }
                         </div>
                     }
-                    <Params framework={sel.framework} inputs={state.inputs.clone()} errors={state.errors.clone()}
-                        {warnings} {not_in_v2} note={fields_note} on_edit={handlers.edit.clone()} />
+                    { params(ParamsProps { framework: sel.framework, inputs: state.inputs.clone(), errors: state.errors.clone(),
+                        warnings, not_in_v2, note: fields_note, on_edit: handlers.edit.clone() }) }
                 }
             </div>
             <p class="summary">{ &view.summary }</p>
@@ -351,8 +351,8 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 </p>
             }
             <div ~className={class_list(&[Some("panes"), stale.then_some("stale")])}>
-                <Pane pane={view.v2.clone()} long_lines={long_lines} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
-                <Pane pane={view.v1.clone()} long_lines={long_lines} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
+                { pane(PaneProps { pane: &view.v2, long_lines, prepared: prepared.clone(), scratch: props.scratch.clone(), on_announce: handlers.announce.clone(), stale }) }
+                { pane(PaneProps { pane: &view.v1, long_lines, prepared, scratch: props.scratch.clone(), on_announce: handlers.announce.clone(), stale }) }
             </div>
             // Not in the post's compact presets: their sections embed their own (post/, later).
             if explainable && !props.compact {

@@ -4,9 +4,10 @@ use explorer_core::snippets::{Api, Pane as PaneModel};
 use explorer_html::highlight::LongLines;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct PaneProps {
-    pub pane: PaneModel,
+/// A plain function of these, not a component (as `radio_group`): no state of its own; each
+/// code block is a component and renders again only when its own props change.
+pub struct PaneProps<'a> {
+    pub pane: &'a PaneModel,
     /// Whether the code boxes wrap long lines.
     pub long_lines: LongLines,
     /// The `<code>` elements prepared at idle time for the selections one click away.
@@ -17,9 +18,8 @@ pub struct PaneProps {
     pub stale: bool,
 }
 
-#[component]
-pub fn Pane(props: &PaneProps) -> Html {
-    let pane = &props.pane;
+pub fn pane(props: PaneProps) -> Html {
+    let pane = props.pane;
     let (tag, class) = match pane.api {
         Api::V2 => ("V2", "pane v2"),
         Api::V1 => ("V1", "pane v1"),

@@ -9,7 +9,7 @@ use explorer_data::catalog::{Framework, LlmModel};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+/// A plain function of these, not a component (as `radio_group`): no state of its own.
 pub struct ParamsProps {
     pub framework: Framework,
     pub inputs: VecMap<ParamKey, String>,
@@ -40,8 +40,7 @@ fn is_numeric(key: ParamKey) -> bool {
     matches!(key, ParamKey::Nodes | ParamKey::Gpus | ParamKey::Procs)
 }
 
-#[component]
-pub fn Params(props: &ParamsProps) -> Html {
+pub fn params(props: ParamsProps) -> Html {
     let fields = ParamKey::ALL.into_iter().filter(|k| k.applies_to(props.framework)).map(|key| {
         let id = format!("p-{}", key.id());
         let msg_id = format!("{id}-msg");
