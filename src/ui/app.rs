@@ -3,7 +3,7 @@
 use super::browser;
 use super::components::class_list;
 use super::components::lazy_pane::lazy_pane;
-use super::components::migrate::Migrate;
+use super::components::migrate::{migrate_view, use_migrate};
 use super::components::pane::{pane, PaneProps};
 use super::components::params::{params, ParamsProps};
 use super::components::radio_group::{radio_group, RadioGroupProps};
@@ -246,6 +246,14 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
 
     let pasted = use_mut_ref(|| None::<String>);
     let handlers = use_handlers(state.dispatcher(), status.setter(), pasted.clone());
+    // Migrate mode's text: what the reader typed or pasted there, else the selection's V1 job.
+    let migrating = sel.mode == Mode::Migrate && !props.compact;
+    let migrate_text = if migrating {
+        pasted.borrow().clone().unwrap_or_else(|| view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default())
+    } else {
+        String::new()
+    };
+    let migrate_stage = use_migrate(migrating, migrate_text.clone(), sel.release);
     let wrap = long_lines == LongLines::Wrap;
     // One switch for every box of long lines: the panes, migrate mode's and "What Kubernetes runs".
     let wrap_toggle = html! {
@@ -299,11 +307,9 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     <span class="pairs release-note" aria-live="polite">{ release_note }</span>
                 </div>
             }
-            if sel.mode == Mode::Migrate && !props.compact {
+            if migrating {
                 { wrap_toggle.clone() }
-                <Migrate initial={pasted.borrow().clone().unwrap_or_else(|| view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default())}
-                    on_text={handlers.keep_pasted.clone()}
-                    release={sel.release} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
+                { migrate_view(&migrate_stage, migrate_text, handlers.keep_pasted.clone()) }
             } else {
             <div class="controls">
                 <div class="control">
