@@ -261,17 +261,30 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     };
     let persona_idx = Persona::ALL.iter().position(|p| *p == sel.persona).unwrap_or(0);
     let framework_idx = Framework::ALL.iter().position(|f| *f == sel.framework).unwrap_or(0);
-    let personas: Vec<_> = Persona::ALL.iter().map(|p| (p.id(), p.label())).collect();
-    let frameworks: Vec<_> = Framework::ALL.iter().map(|f| (f.id(), f.label())).collect();
+    // The lists below are pushed in loops, not collected from iterators: each `map(..).collect()`
+    // compiled the standard library's collecting code once more for its own iterator type.
+    let mut personas = Vec::new();
+    for p in &Persona::ALL {
+        personas.push((p.id(), p.label()));
+    }
+    let mut frameworks = Vec::new();
     // Marked before the pick: the frameworks the selected release ships no runtime for (the
     // release's own list of built-ins says which).
     let lacking = AttrValue::from(format!("not in {}", sel.release.line));
-    let framework_marks: Vec<_> = Framework::ALL
-        .iter()
-        .map(|f| (f.v2_support_in(&sel.release) == V2Support::Unsupported).then(|| lacking.clone()))
-        .collect();
+    let mut framework_marks = Vec::new();
+    for f in &Framework::ALL {
+        frameworks.push((f.id(), f.label()));
+        framework_marks.push((f.v2_support_in(&sel.release) == V2Support::Unsupported).then(|| lacking.clone()));
+    }
     let release_idx = RELEASES.iter().position(|r| r.line == sel.release.line).unwrap_or(RELEASES.len() - 1);
-    let releases: Vec<_> = RELEASES.iter().map(|r| (r.line, r.line)).collect();
+    let mut releases = Vec::new();
+    for r in RELEASES {
+        releases.push((r.line, r.line));
+    }
+    let mut scopes = Vec::new();
+    for s in &SCOPES {
+        scopes.push((s.id(), scope_label(*s)));
+    }
     let has_runtime = sel.v2_support() != V2Support::Unsupported;
     // "What Kubernetes runs" also answers for a framework that only a newer release ships: the
     // reader sees this release's webhook refuse the TrainJob they would copy from that release.
@@ -279,12 +292,20 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     // The upgrade notes need YAML at the selected release and a release older than it.
     let upgradable = has_runtime && sel.release != RELEASES[0];
     let pane_query = explorer_core::query::to_query(&sel, SyncSet::ALL);
-    let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
+    let mut warnings = Vec::new();
+    for w in sel.warnings() {
+        warnings.push((w.key, w.message));
+    }
     // A field the reader is fixing: the panes still show its last valid value.
     let stale = state.errors.keys().any(|k| k.applies_to(sel.framework));
     // The fields this persona's V2 pane does not take, and what they shape instead.
     let fields_note = fields_elsewhere_note(&sel);
-    let not_in_v2: Vec<_> = ParamKey::ALL.into_iter().filter(|k| !v2_pane_takes(&sel, *k)).collect();
+    let mut not_in_v2 = Vec::new();
+    for key in ParamKey::ALL {
+        if !v2_pane_takes(&sel, key) {
+            not_in_v2.push(key);
+        }
+    }
 
     html! {
         <div ~className={class_list(&[Some("tv2x"), Some(theme_class), props.compact.then_some("compact"), wrap.then_some("wrap")])}>
@@ -335,7 +356,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                                 <span class="pairs scope-reason">{ format!("The only kind here: {}.", plain_ml::RUNTIME_SCOPE_REASON) }</span>
                             } else {
                                 { radio_group(RadioGroupProps { label: "Runtime scope",
-                                    options: SCOPES.iter().map(|s| (s.id(), scope_label(*s))).collect::<Vec<_>>(),
+                                    options: scopes,
                                     selected: usize::from(sel.scope == RuntimeScope::Namespaced), on_select: handlers.scope.clone(), class: "scope", ..Default::default() }) }
                             }
                         </div>
