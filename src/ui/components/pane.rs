@@ -24,18 +24,30 @@ pub fn pane(props: PaneProps) -> Html {
         Api::V2 => ("V2", "pane v2"),
         Api::V1 => ("V1", "pane v1"),
     };
+    // Lists are pushed into a `Vec<Html>`, not collected from a `map` in `html!`'s `for`: every
+    // list then goes through the one instance of the collecting code, not one per iterator type.
+    let mut paragraphs = Vec::new();
+    if let Some(notice) = &pane.notice {
+        for p in &notice.paragraphs {
+            paragraphs.push(html! { <p>{ p }</p> });
+        }
+    }
+    let mut blocks = Vec::new();
+    for s in &pane.snippets {
+        blocks.push(html! {
+            <CodeBlock snippet={s.clone()} long_lines={props.long_lines} prepared={Some(props.prepared.clone())} scratch={props.scratch.clone()} on_announce={props.on_announce.clone()} stale={props.stale} />
+        });
+    }
     html! {
         <div ~className={class} role="group" aria-label={format!("{tag}: {}", pane.heading)}>
             <h3><span class="tag">{ tag }</span>{ &pane.heading }</h3>
             if let Some(notice) = &pane.notice {
                 <div class="notice" role="note">
                     <p class="notice-title">{ &notice.title }</p>
-                    { for notice.paragraphs.iter().map(|p| html! { <p>{ p }</p> }) }
+                    { for paragraphs }
                 </div>
             }
-            { for pane.snippets.iter().map(|s| html! {
-                <CodeBlock snippet={s.clone()} long_lines={props.long_lines} prepared={Some(props.prepared.clone())} scratch={props.scratch.clone()} on_announce={props.on_announce.clone()} stale={props.stale} />
-            }) }
+            { for blocks }
         </div>
     }
 }

@@ -41,7 +41,9 @@ fn is_numeric(key: ParamKey) -> bool {
 }
 
 pub fn params(props: ParamsProps) -> Html {
-    let fields = ParamKey::ALL.into_iter().filter(|k| k.applies_to(props.framework)).map(|key| {
+    // Pushed into a `Vec<Html>`, as the panes' lists are (`pane`).
+    let mut fields = Vec::new();
+    for key in ParamKey::ALL.into_iter().filter(|k| k.applies_to(props.framework)) {
         let id = format!("p-{}", key.id());
         let msg_id = format!("{id}-msg");
         let message = props
@@ -65,11 +67,13 @@ pub fn params(props: ParamsProps) -> Html {
                 }
             });
             let current = if value.is_empty() { LlmModel::Llama32_1b.id().to_string() } else { value };
+            let mut models = Vec::new();
+            for m in &LlmModel::ALL {
+                models.push(html! { <option value={m.id()} selected={m.id() == current}>{ m.label() }</option> });
+            }
             html! {
                 <select id={id.clone()} {onchange} aria-describedby={described_by}>
-                    { for LlmModel::ALL.iter().map(|m| html! {
-                        <option value={m.id()} selected={m.id() == current}>{ m.label() }</option>
-                    }) }
+                    { for models }
                 </select>
             }
         } else {
@@ -87,7 +91,7 @@ pub fn params(props: ParamsProps) -> Html {
                     aria-describedby={described_by} />
             }
         };
-        html! {
+        fields.push(html! {
             <div ~className={class_list(&[Some("field"), invalid.then_some("invalid")])}>
                 <label for={id}>{ key.label() }</label>
                 { control }
@@ -95,8 +99,8 @@ pub fn params(props: ParamsProps) -> Html {
                     <span id={msg_id} ~className={if invalid { "msg error" } else { "msg warn" }}>{ m }</span>
                 }
             </div>
-        }
-    });
+        });
+    }
     html! {
         <div class="params">
             if let Some(note) = &props.note {

@@ -65,26 +65,29 @@ pub fn radio_group(props: RadioGroupProps) -> Html {
             }
         })
     };
+    // Pushed into a `Vec<Html>`, as the panes' lists are (`pane`).
+    let mut buttons = Vec::new();
+    for (i, (value, label)) in props.options.iter().enumerate() {
+        let checked = i == props.selected;
+        let onclick = props.on_select.reform(move |_: MouseEvent| i);
+        let mark = props.marks.get(i).cloned().flatten();
+        buttons.push(html! {
+            <button type="button" role="radio" aria-checked={if checked { "true" } else { "false" }}
+                tabindex={if checked { "0" } else { "-1" }} data-value={*value} {onclick}
+                ~className={if mark.is_some() { "lacks" } else { "" }}>
+                // Only the name is struck: a strike drawn across the whole button ran
+                // through the space before the mark too.
+                if let Some(mark) = mark {
+                    <span class="name">{ *label }</span>{ " " }<small class="mark">{ mark }</small>
+                } else {
+                    { *label }
+                }
+            </button>
+        });
+    }
     html! {
         <div role="radiogroup" aria-label={props.label} aria-describedby={props.described_by} ~className={class_list(&[Some("radios"), Some(props.class)])} {onkeydown}>
-            { for props.options.iter().enumerate().map(|(i, (value, label))| {
-                let checked = i == props.selected;
-                let onclick = props.on_select.reform(move |_: MouseEvent| i);
-                let mark = props.marks.get(i).cloned().flatten();
-                html! {
-                    <button type="button" role="radio" aria-checked={if checked { "true" } else { "false" }}
-                        tabindex={if checked { "0" } else { "-1" }} data-value={*value} {onclick}
-                        ~className={if mark.is_some() { "lacks" } else { "" }}>
-                        // Only the name is struck: a strike drawn across the whole button ran
-                        // through the space before the mark too.
-                        if let Some(mark) = mark {
-                            <span class="name">{ *label }</span>{ " " }<small class="mark">{ mark }</small>
-                        } else {
-                            { *label }
-                        }
-                    </button>
-                }
-            }) }
+            { for buttons }
         </div>
     }
 }
