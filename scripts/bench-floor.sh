@@ -11,6 +11,7 @@ out=$1
 mkdir -p "$out/hello/pkg"
 cargo build -q --profile wasm-release --target wasm32-unknown-unknown -p hello-yew
 wasm-bindgen --target web --no-typescript --out-dir "$out/hello/pkg" target/wasm32-unknown-unknown/wasm-release/hello_yew.wasm
+python3 scripts/name-functions-for-order.py "$out/hello/pkg/hello_yew_bg.wasm"
 scripts/wasm-opt.sh "$out/hello/pkg/hello_yew_bg.wasm" --reorder-functions-by-name
 python3 scripts/shorten-wasm-names.py "$out/hello/pkg/hello_yew_bg.wasm" "$out/hello/pkg/hello_yew.js"
 cp bench/hello-site/* "$out/hello/"
