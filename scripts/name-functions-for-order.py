@@ -17,32 +17,16 @@ distinct. On the widget: 0.98 KB gzipped less than plain names; the type first, 
 next to its own methods, saved 0.80 KB; the method name first, 2.0 KB more.
 """
 
+import importlib.util
 import re
 import sys
 from pathlib import Path
 
-
-def leb128(data, i):
-    """The unsigned LEB128 number at data[i], and the index after it."""
-    value, shift = 0, 0
-    while True:
-        byte = data[i]
-        i += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, i
-
-
-def encode(value):
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
+# The wasm encoding's numbers (LEB128), read and written as the name shortener does.
+_spec = importlib.util.spec_from_file_location("shorten", Path(__file__).with_name("shorten-wasm-names.py"))
+_shorten = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_shorten)
+leb128, encode = _shorten.read_leb, _shorten.leb
 
 
 def order_key(name):
