@@ -9,11 +9,15 @@
 # the last KB of the stack, and no pointer in our code wraps around 4 GiB to get there.
 # The producers and target_features sections are for tools (wasm-bindgen has run by now); the
 # browser ignores them (0.2 KB gzipped off the widget).
+# Usage: wasm-opt.sh FILE [FLAG...]: the flags after the file are added (the widget's and its floor's
+# function order, scripts/build-dist.sh).
 set -euo pipefail
+file=$1
+shift
 if command -v wasm-opt >/dev/null && wasm-opt --version | grep -q 'version 1[2-9][0-9]'; then
   wasm-opt -Os --converge --low-memory-unused --strip-producers --strip-target-features --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-reference-types --enable-multivalue --enable-mutable-globals "$1" -o "$1.opt"
-  mv "$1.opt" "$1"
+    --enable-reference-types --enable-multivalue --enable-mutable-globals "$@" "$file" -o "$file.opt"
+  mv "$file.opt" "$file"
 else
-  echo "note: no wasm-opt >= 120 found; shipping the unoptimised $1" >&2
+  echo "note: no wasm-opt >= 120 found; shipping the unoptimised $file" >&2
 fi

@@ -2,11 +2,12 @@
 //! in `components::controls`; this is its state, its effects and how the pieces are laid out.
 
 use super::browser;
+use super::components::class_list;
 use super::components::controls;
 use super::components::lazy_pane::lazy_pane;
-use super::components::migrate::Migrate;
-use super::components::pane::Pane;
-use super::components::params::Params;
+use super::components::migrate::{migrate_view, use_migrate};
+use super::components::pane::{pane, PaneProps};
+use super::components::params::{params, ParamsProps};
 use super::hooks::{release_note, use_handlers, use_theme, use_view};
 use super::state::{Action, State};
 use crate::ui::prepare::{IdleChain, PreparedStore};
@@ -125,6 +126,14 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
 
     let pasted = use_mut_ref(|| None::<String>);
     let handlers = use_handlers(state.dispatcher(), status.setter(), pasted.clone());
+    // Migrate mode's text: what the reader typed or pasted there, else the selection's V1 job.
+    let migrating = sel.mode == Mode::Migrate && !props.compact;
+    let migrate_text = if migrating {
+        pasted.borrow().clone().unwrap_or_else(|| view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default())
+    } else {
+        String::new()
+    };
+    let migrate_stage = use_migrate(migrating, migrate_text.clone(), sel.release);
     let wrap = long_lines == LongLines::Wrap;
     // One switch for every box of long lines: the panes, migrate mode's and "What Kubernetes runs".
     let wrap_toggle = html! {
@@ -137,23 +146,29 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     // The upgrade notes need YAML at the selected release and a release older than it.
     let upgradable = has_runtime && sel.release != RELEASES[0];
     let pane_query = explorer_core::query::to_query(&sel, SyncSet::ALL);
-    let warnings: Vec<_> = sel.warnings().into_iter().map(|w| (w.key, w.message)).collect();
+    let mut warnings = Vec::new();
+    for w in sel.warnings() {
+        warnings.push((w.key, w.message));
+    }
     // A field the reader is fixing: the panes still show its last valid value.
     let stale = state.errors.keys().any(|k| k.applies_to(sel.framework));
     // The fields this persona's V2 pane does not take, and what they shape instead.
     let fields_note = fields_elsewhere_note(&sel);
-    let not_in_v2: Vec<_> = ParamKey::ALL.into_iter().filter(|k| !v2_pane_takes(&sel, *k)).collect();
+    let mut not_in_v2 = Vec::new();
+    for key in ParamKey::ALL {
+        if !v2_pane_takes(&sel, key) {
+            not_in_v2.push(key);
+        }
+    }
 
     html! {
-        <div class={classes!("tv2x", theme_class, props.compact.then_some("compact"), wrap.then_some("wrap"))}>
+        <div ~className={class_list(&[Some("tv2x"), Some(theme_class), props.compact.then_some("compact"), wrap.then_some("wrap")])}>
             if !props.compact {
                 { controls::view_and_release(&sel, release_note, &handlers) }
             }
-            if sel.mode == Mode::Migrate && !props.compact {
+            if migrating {
                 { wrap_toggle.clone() }
-                <Migrate initial={pasted.borrow().clone().unwrap_or_else(|| view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default())}
-                    on_text={handlers.keep_pasted.clone()}
-                    release={sel.release} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
+                { migrate_view(&migrate_stage, migrate_text, handlers.keep_pasted.clone()) }
             } else {
             <div class="controls">
                 { controls::persona_and_framework(&sel, &handlers) }
@@ -161,8 +176,8 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     if has_runtime {
                         { controls::runtime_scope(&sel, &handlers) }
                     }
-                    <Params framework={sel.framework} inputs={state.inputs.clone()} errors={state.errors.clone()}
-                        {warnings} {not_in_v2} note={fields_note} on_edit={handlers.edit.clone()} />
+                    { params(ParamsProps { framework: sel.framework, inputs: state.inputs.clone(), errors: state.errors.clone(),
+                        warnings, not_in_v2, note: fields_note, on_edit: handlers.edit.clone() }) }
                 }
             </div>
             <p class="summary">{ &view.summary }</p>
@@ -177,9 +192,9 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     { "Not updated: fix the field marked in red. Until then the panes show its last valid value, and Copy is off." }
                 </p>
             }
-            <div class={classes!("panes", stale.then_some("stale"))}>
-                <Pane pane={view.v2.clone()} long_lines={long_lines} prepared={prepared.clone()} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
-                <Pane pane={view.v1.clone()} long_lines={long_lines} {prepared} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} {stale} />
+            <div ~className={class_list(&[Some("panes"), stale.then_some("stale")])}>
+                { pane(PaneProps { pane: &view.v2, long_lines, prepared: prepared.clone(), scratch: props.scratch.clone(), on_announce: handlers.announce.clone(), stale }) }
+                { pane(PaneProps { pane: &view.v1, long_lines, prepared, scratch: props.scratch.clone(), on_announce: handlers.announce.clone(), stale }) }
             </div>
             // Not in the post's compact presets: their sections embed their own (post/, later).
             if explainable && !props.compact {

@@ -17,12 +17,6 @@ use wasm_bindgen::prelude::*;
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-/// Mounts the explorer into every `[data-trainer-v2-explorer]` element on the page.
-#[wasm_bindgen(js_name = mountAll)]
-pub fn mount_all() -> u32 {
-    mount::mount_all()
-}
-
 /// Mounts the explorer into one element (www/element.js calls it as a host nears the viewport).
 #[wasm_bindgen(js_name = mount)]
 pub fn mount_one(element: web_sys::Element) -> Result<(), JsValue> {

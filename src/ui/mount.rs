@@ -168,18 +168,3 @@ fn show_fallback(host: &web_sys::Element) {
         shadow.replace_children_with_node_1(&slot);
     }
 }
-
-/// Mounts every `[data-trainer-v2-explorer]` element not yet mounted; returns how many there are.
-pub fn mount_all() -> u32 {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return 0 };
-    let Ok(nodes) = doc.query_selector_all(&format!("[{MOUNT_ATTR}]")) else { return 0 };
-    let mut count = 0;
-    for i in 0..nodes.length() {
-        if let Some(el) = nodes.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
-            if mount(el).is_ok() {
-                count += 1;
-            }
-        }
-    }
-    count
-}

@@ -13,6 +13,7 @@
 //! has not shown before takes the `<code>` element prepared for it at idle time when there is
 //! one (ui::prepare), so a toggle to a new selection one click away skips the parsing too.
 
+use super::class_list;
 use crate::ui::browser;
 use crate::ui::prepare::{code_element, code_key, CodeKey, PreparedStore};
 use crate::ui::recent::kept_or_made;
@@ -39,12 +40,12 @@ pub struct CodeBlockProps {
     pub stale: bool,
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum CopyState {
-    Idle,
-    Copied,
-    Failed,
-}
+/// The Copy button's label: what the last copy did, until it resets after two seconds. The
+/// label itself is the state (a `use_state` of a `&'static str`, as the theme's): a state type of
+/// its own would bring its own copy of yew's state hook code into the wasm.
+const IDLE: &str = "Copy";
+const COPIED: &str = "Copied";
+const FAILED: &str = "Select and copy";
 
 /// How many `<code>` elements a block keeps: enough for a few selections back and forth.
 const KEPT: usize = 4;
@@ -62,7 +63,7 @@ fn code_node(key: &CodeKey, prepared: Option<&PreparedStore>) -> Html {
 #[component]
 pub fn CodeBlock(props: &CodeBlockProps) -> Html {
     let snippet = &props.snippet;
-    let copy_state = use_state(|| CopyState::Idle);
+    let copy_state = use_state(|| IDLE);
     // The pending reset of the button's label. Held by the component, so it is cancelled when
     // the component goes (an unmounted widget) rather than firing into it.
     let reset_timer = use_mut_ref(|| None::<Timeout>);
@@ -84,7 +85,7 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
             let reset_timer = std::rc::Rc::downgrade(&reset_timer);
             wasm_bindgen_futures::spawn_local(async move {
                 let ok = browser::copy_text(code, scratch).await;
-                copy_state.set(if ok { CopyState::Copied } else { CopyState::Failed });
+                copy_state.set(if ok { COPIED } else { FAILED });
                 announce.emit(if ok {
                     format!("Copied {title}")
                 } else {
@@ -92,20 +93,15 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
                 });
                 let reset = copy_state.clone();
                 if let Some(timer) = reset_timer.upgrade() {
-                    *timer.borrow_mut() = Some(browser::after(2000, move || reset.set(CopyState::Idle)));
+                    *timer.borrow_mut() = Some(browser::after(2000, move || reset.set(IDLE)));
                 }
             });
         })
     };
-    let label = match *copy_state {
-        // The code is the last valid selection's: nothing to copy until the field is fixed.
-        _ if props.stale => "Fix the field first",
-        CopyState::Idle => "Copy",
-        CopyState::Copied => "Copied",
-        CopyState::Failed => "Select and copy",
-    };
+    // The code is the last valid selection's: nothing to copy until the field is fixed.
+    let label = if props.stale { "Fix the field first" } else { *copy_state };
     html! {
-        <figure class={classes!("snippet", snippet.language.id())}>
+        <figure ~className={class_list(&[Some("snippet"), Some(snippet.language.id())])}>
             <figcaption>
                 <span class="title">{ &snippet.title }</span>
                 <button type="button" class="copy" aria-label={format!("Copy {}", snippet.title)} disabled={props.stale} {onclick}>{ label }</button>

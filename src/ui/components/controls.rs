@@ -2,7 +2,7 @@
 //! persona and framework, and the runtime scope. Plain functions, as `lazy_pane` is: each draws
 //! what the explorer hands it and owns no state.
 
-use super::radio_group::RadioGroup;
+use super::radio_group::{radio_group, RadioGroupProps};
 use crate::ui::hooks::Handlers;
 use explorer_core::plain_ml;
 use explorer_core::selection::{Mode, RuntimeScope, Selection};
@@ -14,19 +14,24 @@ use yew::prelude::*;
 /// so they sit above them. `release_note` says whether the last release switch changed the code.
 pub(crate) fn view_and_release(sel: &Selection, release_note: Option<String>, handlers: &Handlers) -> Html {
     let release_idx = RELEASES.iter().position(|r| r.line == sel.release.line).unwrap_or(RELEASES.len() - 1);
-    let releases: Vec<_> = RELEASES.iter().map(|r| (r.line, r.line)).collect();
+    // The lists here are pushed in loops, not collected from iterators: each `map(..).collect()`
+    // compiled the standard library's collecting code once more for its own iterator type.
+    let mut releases = Vec::new();
+    for r in RELEASES {
+        releases.push((r.line, r.line));
+    }
     html! {
         <>
             <div class="control">
                 <span class="control-label" aria-hidden="true">{ "View" }</span>
-                <RadioGroup label="View" options={vec![("compare", "Compare V1 and V2"), ("migrate", "Migrate a V1 job")]}
-                    selected={usize::from(sel.mode == Mode::Migrate)} on_select={handlers.mode.clone()} class="mode" />
+                { radio_group(RadioGroupProps { label: "View", options: vec![("compare", "Compare V1 and V2"), ("migrate", "Migrate a V1 job")],
+                    selected: usize::from(sel.mode == Mode::Migrate), on_select: handlers.mode.clone(), class: "mode", ..Default::default() }) }
             </div>
             // The reader's cluster: it applies to both views, so it sits above them.
             <div class="control">
                 <span class="control-label" aria-hidden="true">{ "Trainer" }</span>
-                <RadioGroup label="Trainer release" options={releases} selected={release_idx}
-                    on_select={handlers.release.clone()} class="release" described_by="release-pairs" />
+                { radio_group(RadioGroupProps { label: "Trainer release", options: releases, selected: release_idx,
+                    on_select: handlers.release.clone(), class: "release", described_by: Some("release-pairs"), ..Default::default() }) }
                 <span id="release-pairs" class="pairs">
                     { format!("{}, SDK {}", sel.release.tag, sel.release.sdk_label()) }
                 </span>
@@ -42,25 +47,30 @@ pub(crate) fn view_and_release(sel: &Selection, release_note: Option<String>, ha
 pub(crate) fn persona_and_framework(sel: &Selection, handlers: &Handlers) -> Html {
     let persona_idx = Persona::ALL.iter().position(|p| *p == sel.persona).unwrap_or(0);
     let framework_idx = Framework::ALL.iter().position(|f| *f == sel.framework).unwrap_or(0);
-    let personas: Vec<_> = Persona::ALL.iter().map(|p| (p.id(), p.label())).collect();
-    let frameworks: Vec<_> = Framework::ALL.iter().map(|f| (f.id(), f.label())).collect();
+    // Pushed in loops, not collected (see `view_and_release`).
+    let mut personas = Vec::new();
+    for p in &Persona::ALL {
+        personas.push((p.id(), p.label()));
+    }
+    let mut frameworks = Vec::new();
     // Marked before the pick: the frameworks the selected release ships no runtime for (the
     // release's own list of built-ins says which).
     let lacking = AttrValue::from(format!("not in {}", sel.release.line));
-    let framework_marks: Vec<_> = Framework::ALL
-        .iter()
-        .map(|f| (f.v2_support_in(&sel.release) == V2Support::Unsupported).then(|| lacking.clone()))
-        .collect();
+    let mut framework_marks = Vec::new();
+    for f in &Framework::ALL {
+        frameworks.push((f.id(), f.label()));
+        framework_marks.push((f.v2_support_in(&sel.release) == V2Support::Unsupported).then(|| lacking.clone()));
+    }
     html! {
         <>
             <div class="control">
                 <span class="control-label" aria-hidden="true">{ "I am a" }</span>
-                <RadioGroup label="Persona" options={personas} selected={persona_idx} on_select={handlers.persona.clone()} class="persona" />
+                { radio_group(RadioGroupProps { label: "Persona", options: personas, selected: persona_idx, on_select: handlers.persona.clone(), class: "persona", ..Default::default() }) }
             </div>
             <div class="control">
                 <span class="control-label" aria-hidden="true">{ "Framework" }</span>
-                <RadioGroup label="Framework" options={frameworks} selected={framework_idx} on_select={handlers.framework.clone()} class="framework"
-                    marks={framework_marks} />
+                { radio_group(RadioGroupProps { label: "Framework", options: frameworks, selected: framework_idx, on_select: handlers.framework.clone(), class: "framework",
+                    marks: framework_marks, ..Default::default() }) }
             </div>
         </>
     }
@@ -69,6 +79,10 @@ pub(crate) fn persona_and_framework(sel: &Selection, handlers: &Handlers) -> Htm
 /// Where the platform engineer's runtime lives: a switch, or the one kind a runtime generated for
 /// the job can have.
 pub(crate) fn runtime_scope(sel: &Selection, handlers: &Handlers) -> Html {
+    let mut scopes = Vec::new();
+    for s in &SCOPES {
+        scopes.push((s.id(), scope_label(*s)));
+    }
     html! {
         <div class="control">
             <span class="control-label" aria-hidden="true">{ "Runtime" }</span>
@@ -81,9 +95,8 @@ pub(crate) fn runtime_scope(sel: &Selection, handlers: &Handlers) -> Html {
                 </span>
                 <span class="pairs scope-reason">{ format!("The only kind here: {}.", plain_ml::RUNTIME_SCOPE_REASON) }</span>
             } else {
-                <RadioGroup label="Runtime scope"
-                    options={SCOPES.iter().map(|s| (s.id(), scope_label(*s))).collect::<Vec<_>>()}
-                    selected={usize::from(sel.scope == RuntimeScope::Namespaced)} on_select={handlers.scope.clone()} class="scope" />
+                { radio_group(RadioGroupProps { label: "Runtime scope", options: scopes,
+                    selected: usize::from(sel.scope == RuntimeScope::Namespaced), on_select: handlers.scope.clone(), class: "scope", ..Default::default() }) }
             }
         </div>
     }

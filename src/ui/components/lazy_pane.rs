@@ -5,6 +5,7 @@
 //! follows `data-query` while open. The widget's wasm only draws the disclosure: everything
 //! else ships in the lazily loaded module, outside the size budget.
 
+use super::class_list;
 use crate::ui::browser;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -20,7 +21,7 @@ pub fn lazy_pane(pane: &'static str, class: &'static str, title: &'static str, q
         }
     });
     html! {
-        <details class={classes!("report", class)} data-pane={pane} data-query={query} {ontoggle}>
+        <details ~className={class_list(&[Some("report"), Some(class)])} data-pane={pane} data-query={query} {ontoggle}>
             <summary>{ title }</summary>
             { toggle }
             <div class="pane-body"></div>

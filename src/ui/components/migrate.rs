@@ -8,21 +8,8 @@ use gloo::timers::callback::Timeout;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct MigrateProps {
-    /// What the text area starts with: what the reader last typed or pasted here, else the V1 job
-    /// of the current selection.
-    pub initial: String,
-    /// Told every edit of the text, so switching the view away and back keeps it.
-    pub on_text: Callback<String>,
-    /// The release the converter writes for: the reader's choice (`Selection.release`).
-    pub release: Release,
-    pub scratch: web_sys::Node,
-    pub on_announce: Callback<String>,
-}
-
 #[derive(Clone, PartialEq)]
-enum Stage {
+pub enum Stage {
     Working,
     /// The converter module is downloading (first use only): bytes received, and the total when
     /// the server says it.
@@ -62,9 +49,16 @@ fn loading_view(received: u64, total: Option<u64>) -> Html {
     }
 }
 
-#[component]
-pub fn Migrate(props: &MigrateProps) -> Html {
-    let text = use_state(|| props.initial.clone());
+/// Migrate mode's conversion, kept by the explorer whichever view it shows: a hook, not a
+/// component of its own (a component's lifecycle code in the wasm cost more than these few
+/// hooks), so it runs on every render of the explorer. `active`: migrate mode is on screen;
+/// `text`: what its text area shows (empty while it is not). Returns the conversion's stage.
+///
+/// As the component it replaces did when it mounted, entering migrate mode starts from
+/// "Converting…" and converts the text; leaving it cancels a conversion not started yet and
+/// drops the answer of one under way.
+#[hook]
+pub fn use_migrate(active: bool, text: String, release: Release) -> UseStateHandle<Stage> {
     let stage = use_state(|| Stage::Working);
     let debounce = use_mut_ref(|| None::<Timeout>);
     // Which edit (of the text, or of the release to write for) the latest conversion was asked
@@ -75,13 +69,21 @@ pub fn Migrate(props: &MigrateProps) -> Html {
     let latest = use_mut_ref(|| 0u64);
     {
         let (stage, debounce, latest) = (stage.clone(), debounce.clone(), latest.clone());
-        use_effect_with(((*text).clone(), props.release), move |(text, release)| {
-            stage.set(Stage::Working);
+        use_effect_with((active, text, release), move |(active, text, release)| {
             let edit = {
                 let mut latest = latest.borrow_mut();
                 *latest += 1;
                 *latest
             };
+            if !*active {
+                // Left (or never shown): nothing pending, and the next entry starts afresh.
+                *debounce.borrow_mut() = None;
+                if *stage != Stage::Working {
+                    stage.set(Stage::Working);
+                }
+                return;
+            }
+            stage.set(Stage::Working);
             let (text, release) = (text.clone(), *release);
             // Typing stays responsive: convert once the reader pauses.
             *debounce.borrow_mut() = Some(browser::after(200, move || {
@@ -102,16 +104,23 @@ pub fn Migrate(props: &MigrateProps) -> Html {
             }));
         });
     }
+    stage
+}
+
+/// Migrate mode: the text area, told to `on_text` at every edit, and the conversion's `stage`
+/// (`use_migrate`), which an edit sets back to "Converting…".
+pub fn migrate_view(stage: &UseStateHandle<Stage>, text: String, on_text: Callback<String>) -> Html {
     let oninput = {
-        let (text, on_text) = (text.clone(), props.on_text.clone());
+        let stage = stage.clone();
         Callback::from(move |e: InputEvent| {
             if let Some(area) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok()) {
                 on_text.emit(area.value());
-                text.set(area.value());
+                // The explorer renders again with the new text, which converts it.
+                stage.set(Stage::Working);
             }
         })
     };
-    let result = match &*stage {
+    let result = match &**stage {
         Stage::Working => html! { <p class="msg-working" role="status">{ "Converting…" }</p> },
         Stage::Loading(received, total) => loading_view(*received, *total),
         // The converter's message can quote the input (a name, a kind): shown as text, with a
@@ -126,7 +135,7 @@ pub fn Migrate(props: &MigrateProps) -> Html {
         <div class="migrate">
             <div class="migrate-input">
                 <label for="m-input">{ format!("V1 YAML: {} (several documents with ---)", V1Kind::all_in_words()) }</label>
-                <textarea id="m-input" spellcheck="false" autocomplete="off" wrap="off" rows="16" value={(*text).clone()} {oninput} />
+                <textarea id="m-input" spellcheck="false" autocomplete="off" wrap="off" rows="16" value={text} {oninput} />
                 <p class="hint">{ "Converted in your browser; nothing is sent anywhere." }</p>
             </div>
             <div class="migrate-result">{ result }</div>

@@ -2,13 +2,14 @@
 //! snippets, which keep the last valid one. What the fields the V2 pane does not take shape
 //! instead is one note above them.
 
+use super::class_list;
 use explorer_core::model::vecmap::VecMap;
 use explorer_core::selection::{ParamKey, MAX_GPUS, MAX_NODES, MAX_PROCS};
 use explorer_data::catalog::{Framework, LlmModel};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+/// A plain function of these, not a component (as `radio_group`): no state of its own.
 pub struct ParamsProps {
     pub framework: Framework,
     pub inputs: VecMap<ParamKey, String>,
@@ -39,9 +40,10 @@ fn is_numeric(key: ParamKey) -> bool {
     matches!(key, ParamKey::Nodes | ParamKey::Gpus | ParamKey::Procs)
 }
 
-#[component]
-pub fn Params(props: &ParamsProps) -> Html {
-    let fields = ParamKey::ALL.into_iter().filter(|k| k.applies_to(props.framework)).map(|key| {
+pub fn params(props: ParamsProps) -> Html {
+    // Pushed into a `Vec<Html>`, as the panes' lists are (`pane`).
+    let mut fields = Vec::new();
+    for key in ParamKey::ALL.into_iter().filter(|k| k.applies_to(props.framework)) {
         let id = format!("p-{}", key.id());
         let msg_id = format!("{id}-msg");
         let message = props
@@ -65,11 +67,13 @@ pub fn Params(props: &ParamsProps) -> Html {
                 }
             });
             let current = if value.is_empty() { LlmModel::Llama32_1b.id().to_string() } else { value };
+            let mut models = Vec::new();
+            for m in &LlmModel::ALL {
+                models.push(html! { <option value={m.id()} selected={m.id() == current}>{ m.label() }</option> });
+            }
             html! {
                 <select id={id.clone()} {onchange} aria-describedby={described_by}>
-                    { for LlmModel::ALL.iter().map(|m| html! {
-                        <option value={m.id()} selected={m.id() == current}>{ m.label() }</option>
-                    }) }
+                    { for models }
                 </select>
             }
         } else {
@@ -87,16 +91,16 @@ pub fn Params(props: &ParamsProps) -> Html {
                     aria-describedby={described_by} />
             }
         };
-        html! {
-            <div class={classes!("field", invalid.then_some("invalid"))}>
+        fields.push(html! {
+            <div ~className={class_list(&[Some("field"), invalid.then_some("invalid")])}>
                 <label for={id}>{ key.label() }</label>
                 { control }
                 if let Some(m) = message {
-                    <span id={msg_id} class={if invalid { "msg error" } else { "msg warn" }}>{ m }</span>
+                    <span id={msg_id} ~className={if invalid { "msg error" } else { "msg warn" }}>{ m }</span>
                 }
             </div>
-        }
-    });
+        });
+    }
     html! {
         <div class="params">
             if let Some(note) = &props.note {

@@ -1,27 +1,29 @@
 //! A segmented control with radio semantics: `role=radiogroup`, `role=radio` + `aria-checked`,
 //! and a roving tabindex. Tab enters and leaves the group; arrows move and select; Home/End jump.
 
+use super::class_list;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+/// A plain function of these, not a component: it has no state of its own, and a component's
+/// lifecycle code in the wasm (its props builder, comparison, mounting and scheduling) cost more
+/// than building these few buttons again when the explorer renders.
+#[derive(Default)]
 pub struct RadioGroupProps {
     /// The group's accessible name.
-    pub label: AttrValue,
+    pub label: &'static str,
     /// (value, visible and accessible name) per option.
     pub options: Vec<(&'static str, &'static str)>,
     pub selected: usize,
     pub on_select: Callback<usize>,
-    #[prop_or_default]
-    pub class: Classes,
+    /// The group's own class, after `radios`.
+    pub class: &'static str,
     /// The id of an element that says more about the choice (read after the group's name).
-    #[prop_or_default]
-    pub described_by: Option<AttrValue>,
+    pub described_by: Option<&'static str>,
     /// Per option: what the reader's other choices leave it without (a framework the selected
     /// release ships no runtime for), shown on the radio and read as part of its name, so
     /// keyboard and screen-reader users meet it before they pick. The option stays selectable
     /// (not `aria-disabled`): picking it shows what to do instead.
-    #[prop_or_default]
     pub marks: Vec<Option<AttrValue>>,
 }
 
@@ -35,8 +37,7 @@ fn next_index(key: &str, current: usize, len: usize) -> Option<usize> {
     }
 }
 
-#[component]
-pub fn RadioGroup(props: &RadioGroupProps) -> Html {
+pub fn radio_group(props: RadioGroupProps) -> Html {
     let len = props.options.len();
     let onkeydown = {
         let on_select = props.on_select.clone();
@@ -64,26 +65,29 @@ pub fn RadioGroup(props: &RadioGroupProps) -> Html {
             }
         })
     };
-    html! {
-        <div role="radiogroup" aria-label={props.label.clone()} aria-describedby={props.described_by.clone()} class={classes!("radios", props.class.clone())} {onkeydown}>
-            { for props.options.iter().enumerate().map(|(i, (value, label))| {
-                let checked = i == props.selected;
-                let onclick = props.on_select.reform(move |_: MouseEvent| i);
-                let mark = props.marks.get(i).cloned().flatten();
-                html! {
-                    <button type="button" role="radio" aria-checked={if checked { "true" } else { "false" }}
-                        tabindex={if checked { "0" } else { "-1" }} data-value={*value} {onclick}
-                        class={mark.is_some().then_some("lacks")}>
-                        // Only the name is struck: a strike drawn across the whole button ran
-                        // through the space before the mark too.
-                        if let Some(mark) = mark {
-                            <span class="name">{ *label }</span>{ " " }<small class="mark">{ mark }</small>
-                        } else {
-                            { *label }
-                        }
-                    </button>
+    // Pushed into a `Vec<Html>`, as the panes' lists are (`pane`).
+    let mut buttons = Vec::new();
+    for (i, (value, label)) in props.options.iter().enumerate() {
+        let checked = i == props.selected;
+        let onclick = props.on_select.reform(move |_: MouseEvent| i);
+        let mark = props.marks.get(i).cloned().flatten();
+        buttons.push(html! {
+            <button type="button" role="radio" aria-checked={if checked { "true" } else { "false" }}
+                tabindex={if checked { "0" } else { "-1" }} data-value={*value} {onclick}
+                ~className={if mark.is_some() { "lacks" } else { "" }}>
+                // Only the name is struck: a strike drawn across the whole button ran
+                // through the space before the mark too.
+                if let Some(mark) = mark {
+                    <span class="name">{ *label }</span>{ " " }<small class="mark">{ mark }</small>
+                } else {
+                    { *label }
                 }
-            }) }
+            </button>
+        });
+    }
+    html! {
+        <div role="radiogroup" aria-label={props.label} aria-describedby={props.described_by} ~className={class_list(&[Some("radios"), Some(props.class)])} {onkeydown}>
+            { for buttons }
         </div>
     }
 }
