@@ -42,6 +42,11 @@ pub enum Refusal {
     TooManyItems { list: &'static str, count: usize },
     /// An initializer's `storageUri` with no scheme.
     NoScheme { field: String, uri: String },
+    /// A field the release the manifest is said to be for (`from`, its line) no longer has: it
+    /// was removed in `release` by the change `source` (`#3309`).
+    RemovedBefore { field: &'static str, release: &'static str, source: String, from: &'static str },
+    /// A field that release does not have yet: it arrived in `release` by the change `source`.
+    ArrivedAfter { field: &'static str, release: &'static str, source: String, from: &'static str },
 }
 
 impl std::fmt::Display for Refusal {
@@ -75,6 +80,12 @@ impl std::fmt::Display for Refusal {
                 "{list} has {count} items, more than the {MAX_LIST_ITEMS} the new release accepts: \
                  move some into a script or a ConfigMap"
             ),
+            Refusal::RemovedBefore { field, release, source, from } => {
+                write!(f, "{field} was removed in {release} ({source}), so this is not a {from} manifest: check --from")
+            }
+            Refusal::ArrivedAfter { field, release, source, from } => {
+                write!(f, "{field} arrived in {release} ({source}), so this is not a {from} manifest: check --from")
+            }
             Refusal::NoScheme { field, uri } => {
                 write!(f, "{field}: {uri:?} has no scheme: write it as `hf://...`, `s3://...` or the like")
             }
