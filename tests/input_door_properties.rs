@@ -70,7 +70,8 @@ proptest! {
         let at = TRAINJOB.len() + bad_at;
         bytes[at] = 0xff;
         let error = input::text_of(&bytes).unwrap_err();
-        prop_assert!(error.contains(&format!("(byte {at} is not UTF-8)")), "{}", error);
+        prop_assert!(matches!(error, input::InputError::NotUtf8 { byte, .. } if byte == at), "{:?}", error);
+        prop_assert!(error.to_string().contains(&format!("(byte {at} is not UTF-8)")), "{}", error);
     }
 
     /// Any name, written with YAML's escapes: what migrate, upgrade and explain would print

@@ -189,7 +189,7 @@ pub(crate) fn read_input(path: &std::path::Path) -> Result<String, String> {
     if bytes.len() as u64 > limit {
         return Err(oversize(path, bytes.len() as u64, source));
     }
-    input::text_of(&bytes).map(str::to_string)
+    input::text_of(&bytes).map(str::to_string).map_err(String::from)
 }
 
 /// Why an input over the limit, `read` bytes of which were read, is refused, with its real size:
@@ -206,16 +206,16 @@ fn migrate_about() -> String {
 }
 
 fn oversize(path: &std::path::Path, read: u64, rest: Box<dyn std::io::Read + '_>) -> String {
-    use explorer_core::pipeline::input::too_large;
+    use explorer_core::pipeline::input::{too_large, InputError};
     use std::io::Read;
     let file = (path.as_os_str() != "-").then(|| std::fs::metadata(path).ok()).flatten().filter(|m| m.is_file());
     if let Some(meta) = file {
-        return too_large(meta.len());
+        return too_large(meta.len()).to_string();
     }
     const MORE: u64 = 1 << 30;
     match std::io::copy(&mut rest.take(MORE), &mut std::io::sink()) {
-        Ok(more) if more < MORE => too_large(read + more),
-        _ => too_large(read + MORE).replacen("input is", "input is more than", 1),
+        Ok(more) if more < MORE => too_large(read + more).to_string(),
+        _ => InputError::TooLarge { size: read + MORE, more: true }.to_string(),
     }
 }
 
@@ -494,6 +494,8 @@ fn batch_json(
     }
 }
 
+/// The `trainer-explorer` binary: parses the arguments, runs the command and says how it went in
+/// the exit code (main.rs only calls this, so the tests can run the same code).
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {

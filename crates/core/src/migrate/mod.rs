@@ -23,13 +23,13 @@ pub type DocResult = pipeline::Document;
 pub enum Error {
     /// The input door refused the text as a whole (`pipeline::input`: empty, too large, binary,
     /// too deep, too many documents or aliases), in its words.
-    Input(String),
+    Input(pipeline::input::InputError),
 }
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::Input(refusal) => f.write_str(refusal),
+            Error::Input(refusal) => std::fmt::Display::fmt(refusal, f),
         }
     }
 }
@@ -64,7 +64,15 @@ pub fn migrate_to(text: &str, target: Release) -> Result<Migration, Error> {
             if let Outcome::Written { report, .. } = &mut outcome {
                 report.iter_mut().for_each(|e| e.number(d.index));
             }
-            DocResult { index: d.index, line: d.line, source: value.ok(), outcome }
+            // A document passed through is its own output: moved there, not copied.
+            let source = match (&mut outcome, value) {
+                (Outcome::PassedThrough { object, .. }, Ok(v)) => {
+                    *object = v;
+                    None
+                }
+                (_, value) => value.ok(),
+            };
+            DocResult { index: d.index, line: d.line, source, outcome }
         })
         .collect();
     Ok(Migration { docs, target })

@@ -40,7 +40,7 @@ pub enum Error {
     /// An upgrade to an older release (the two lines, `v2.3` and `v2.1`): see the module comment.
     Downgrade { from: &'static str, to: &'static str },
     /// The input door refused the text as a whole (`pipeline::input`), in its words.
-    Input(String),
+    Input(crate::pipeline::input::InputError),
     /// The input holds no Trainer V2 object to upgrade.
     NoTrainerObject,
     /// The notes of a selection's YAML: a document could not be upgraded (its failure line).
@@ -59,7 +59,8 @@ impl std::fmt::Display for Error {
                 "{from} → {to} is a downgrade: upgrade only rewrites for a newer release. Write the manifest for {to} \
                  instead (the widget's Trainer release, or `export --query 'release={to}&...'`)"
             ),
-            Error::Input(refusal) | Error::Document(refusal) => f.write_str(refusal),
+            Error::Input(refusal) => std::fmt::Display::fmt(refusal, f),
+            Error::Document(refusal) => f.write_str(refusal),
             Error::NoTrainerObject => write!(
                 f,
                 "no Trainer V2 object ({API_VERSION} TrainJob, TrainingRuntime or ClusterTrainingRuntime) in the input"
