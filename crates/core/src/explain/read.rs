@@ -65,12 +65,55 @@ fn take_legacy(job: &mut Json) -> Legacy {
     legacy
 }
 
+/// Why the runtime a TrainJob's `runtimeRef` names is not there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MissingRuntime {
+    /// The input holds runtimes (`found`: each as `<kind> <name>`), none of that kind and name.
+    NotInInput { kind: String, name: String, found: Vec<String> },
+    /// The input holds no runtime, and Trainer `release` (its tag) ships none of that kind and
+    /// name; `ships` is where it does: the tag it arrived in, and the line it left in.
+    NotShipped {
+        kind: String,
+        name: String,
+        release: &'static str,
+        ships: Option<(&'static str, Option<&'static str>)>,
+    },
+}
+
+impl std::fmt::Display for MissingRuntime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MissingRuntime::NotInInput { kind, name, found } => {
+                write!(f, "the TrainJob references the {kind} {name:?}, but the input has {}", found.join(", "))
+            }
+            MissingRuntime::NotShipped { kind, name, release, ships } => {
+                write!(
+                    f,
+                    "no TrainingRuntime or ClusterTrainingRuntime in the input, and Trainer {release} ships no {kind} {name:?}"
+                )?;
+                match ships {
+                    Some((since, Some(gone))) => write!(f, " (it ships in {since} to {gone})"),
+                    Some((since, None)) => write!(f, " (it ships from {since})"),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for MissingRuntime {}
+
 /// Why [`from_refs`] read no documents.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum ReadError {
-    /// The input as a whole: no TrainJob, several, or no runtime of the name referenced.
-    Input(String),
+    /// The input holds no TrainJob.
+    NoTrainJob,
+    /// The input holds this many TrainJobs: explain reads one at a time.
+    SeveralTrainJobs(usize),
+    /// The runtime the TrainJob references is neither in the input nor shipped by the release.
+    Runtime(MissingRuntime),
     /// A count of the runtime's replicatedJobs that is no whole number (`runtime spec.…`).
     Count(super::Rejection),
     /// A value the typed model of the TrainJob or (`in_runtime`) its runtime refuses; the path is
@@ -82,7 +125,9 @@ impl ReadError {
     /// The field error it is, named in the object it is in.
     fn rejection(self) -> super::Rejection {
         match self {
-            ReadError::Input(sentence) => super::Rejection::message("", sentence),
+            ReadError::NoTrainJob | ReadError::SeveralTrainJobs(_) | ReadError::Runtime(_) => {
+                super::Rejection::message("", self.to_string())
+            }
             ReadError::Count(error) => error,
             ReadError::Model { in_runtime, error } => {
                 super::Rejection { path: super::FieldPath { in_runtime, ..error.path }, ..error }
@@ -94,7 +139,9 @@ impl ReadError {
 impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ReadError::Input(sentence) => f.write_str(sentence),
+            ReadError::NoTrainJob => f.write_str("no TrainJob in the input"),
+            ReadError::SeveralTrainJobs(n) => write!(f, "{n} TrainJobs in the input: explain reads one at a time"),
+            ReadError::Runtime(missing) => write!(f, "{missing}"),
             ReadError::Count(error) => write!(f, "{error}"),
             ReadError::Model { in_runtime, error } => {
                 let object = if *in_runtime { "runtime" } else { "TrainJob" };
@@ -162,7 +209,7 @@ fn count(v: Option<&Json>, path: &str) -> Result<Option<u32>, ReadError> {
 /// The runtime a TrainJob's `runtimeRef` names: by name, and by kind when the ref gives one
 /// (its CRD default is ClusterTrainingRuntime), as the controller checks a snapshot
 /// (pkg/runtime/core/snapshot.go:68-92).
-fn referenced<'r>(job: &Json, runtimes: &[&'r Json]) -> Result<&'r Json, String> {
+fn referenced<'r>(job: &Json, runtimes: &[&'r Json]) -> Result<&'r Json, MissingRuntime> {
     let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default();
     let kind = job.pointer("/spec/runtimeRef/kind").and_then(Json::as_str).unwrap_or("ClusterTrainingRuntime");
     let found: Vec<String> = runtimes
@@ -179,7 +226,7 @@ fn referenced<'r>(job: &Json, runtimes: &[&'r Json]) -> Result<&'r Json, String>
             r.pointer("/metadata/name").and_then(Json::as_str) == Some(name)
                 && (r.get("kind").and_then(Json::as_str) == Some(kind) || !is_runtime_kind(kind))
         })
-        .ok_or_else(|| format!("the TrainJob references the {kind} {name:?}, but the input has {}", found.join(", ")))
+        .ok_or_else(|| MissingRuntime::NotInInput { kind: kind.into(), name: name.into(), found })
 }
 
 /// A kind a runtime can have. A ref of another kind finds the runtime of its name whatever its
@@ -190,8 +237,9 @@ fn is_runtime_kind(kind: &str) -> bool {
 
 /// The runtime `runtimeRef` names, as `release` ships it, when the input holds none: a
 /// ClusterTrainingRuntime of the release's data (snippets::runtimes builds it as the release's
-/// manifests install it).
-fn shipped(job: &Json, release: Release) -> Result<(Json, String), String> {
+/// manifests install it), with the note saying so (`input_has_none`: the input holds no runtime
+/// at all, rather than none of that name).
+fn shipped(job: &Json, release: Release, input_has_none: bool) -> Result<(Json, String), MissingRuntime> {
     let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default();
     let kind = job.pointer("/spec/runtimeRef/kind").and_then(Json::as_str).unwrap_or("ClusterTrainingRuntime");
     let runtime = (kind == "ClusterTrainingRuntime" || !is_runtime_kind(kind))
@@ -200,23 +248,16 @@ fn shipped(job: &Json, release: Release) -> Result<(Json, String), String> {
             trees.iter().find(|r| r.pointer("/metadata/name").and_then(Json::as_str) == Some(name)).cloned()
         });
     match runtime {
-        Some(rt) => Ok((
-            rt,
-            format!(
-                "the ClusterTrainingRuntime {name:?} as Trainer {} installs it (the input holds no runtime)",
-                release.tag
-            ),
-        )),
+        Some(rt) => {
+            let input = if input_has_none { "the input holds no runtime" } else { "the input holds none of that name" };
+            Ok((rt, format!("the ClusterTrainingRuntime {name:?} as Trainer {} installs it ({input})", release.tag)))
+        }
         None => {
-            let elsewhere = match Release::life_span(name) {
-                (Some(since), Some(gone)) => format!(" (it ships in {} to {})", since.tag, gone.line),
-                (Some(since), None) => format!(" (it ships from {})", since.tag),
-                _ => String::new(),
+            let ships = match Release::life_span(name) {
+                (Some(since), gone) => Some((since.tag, gone.map(|g| g.line))),
+                (None, _) => None,
             };
-            Err(format!(
-                "no TrainingRuntime or ClusterTrainingRuntime in the input, and Trainer {} ships no {kind} {name:?}{elsewhere}",
-                release.tag
-            ))
+            Err(MissingRuntime::NotShipped { kind: kind.into(), name: name.into(), release: release.tag, ships })
         }
     }
 }
@@ -259,21 +300,18 @@ pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, ReadErro
     }
     let job = match jobs.as_mut_slice() {
         [job] => std::mem::take(job),
-        [] => return Err(ReadError::Input("no TrainJob in the input".into())),
-        more => {
-            let sentence = format!("{} TrainJobs in the input: explain reads one at a time", more.len());
-            return Err(ReadError::Input(sentence));
-        }
+        [] => return Err(ReadError::NoTrainJob),
+        more => return Err(ReadError::SeveralTrainJobs(more.len())),
     };
     let mut shipped_runtime = None;
     let shipped_tree;
     let runtime = if runtimes.is_empty() {
-        let (runtime, note) = shipped(&job, release).map_err(ReadError::Input)?;
+        let (runtime, note) = shipped(&job, release, true).map_err(ReadError::Runtime)?;
         shipped_runtime = Some(note);
         shipped_tree = runtime;
         read_runtime(&shipped_tree, false)
     } else {
-        read_runtime(referenced(&job, &runtimes).map_err(ReadError::Input)?, true)
+        read_runtime(referenced(&job, &runtimes).map_err(ReadError::Runtime)?, true)
     };
     // The job as written, and the copy the typed model reads (less its legacy fields): one
     // copy of the tree, not two.
@@ -378,8 +416,8 @@ pub fn judge(job: &Json, runtimes: &[&Json], release: Release) -> super::Explana
     let (mut runtime, shipped_runtime) = match runtime_of(&job, runtimes, release) {
         Ok(found) => found,
         Err(reason) => {
-            let path = super::FieldPath::parse("spec.runtimeRef");
-            let missing = super::Rejection::new(super::ErrorType::RuntimeNotFound, path, reason);
+            let path = super::FieldPath::new("spec").child("runtimeRef");
+            let missing = super::Rejection::new(super::ErrorType::RuntimeNotFound, path, reason.to_string());
             return super::Explanation::rejected(trainer, vec![missing]);
         }
     };
@@ -459,7 +497,7 @@ fn runtime_of<'r>(
     job: &Json,
     runtimes: &[&'r Json],
     release: Release,
-) -> Result<(std::borrow::Cow<'r, Json>, Option<String>), String> {
+) -> Result<(std::borrow::Cow<'r, Json>, Option<String>), MissingRuntime> {
     let runtime_kind = |r: &&Json| is_runtime_kind(r.get("kind").and_then(Json::as_str).unwrap_or_default());
     let all: Vec<&Json> = runtimes.iter().copied().filter(runtime_kind).collect();
     match referenced(job, &all) {
@@ -475,13 +513,10 @@ fn runtime_elsewhere(
     job: &Json,
     release: Release,
     input_has_none: bool,
-    not_in_input: String,
-) -> Result<(Json, Option<String>), String> {
-    match shipped(job, release) {
-        Ok((runtime, note)) if input_has_none => Ok((runtime, Some(note))),
-        Ok((runtime, note)) => {
-            Ok((runtime, Some(note.replace("the input holds no runtime", "the input holds none of that name"))))
-        }
+    not_in_input: MissingRuntime,
+) -> Result<(Json, Option<String>), MissingRuntime> {
+    match shipped(job, release, input_has_none) {
+        Ok((runtime, note)) => Ok((runtime, Some(note))),
         Err(not_shipped) if input_has_none => Err(not_shipped),
         Err(_) => Err(not_in_input),
     }
@@ -505,7 +540,7 @@ mod tests {
         let rejection = read.rejection();
         assert!(rejection.path.in_runtime);
         assert_eq!(rejection.field(), "runtime spec.mlPolicy.numNodes");
-        let input = ReadError::Input("no TrainJob in the input: none".into()).rejection();
-        assert_eq!((input.field().as_str(), input.reason().as_str()), ("<nil>", "no TrainJob in the input: none"));
+        let input = ReadError::NoTrainJob.rejection();
+        assert_eq!((input.field().as_str(), input.reason().as_str()), ("<nil>", "no TrainJob in the input"));
     }
 }

@@ -282,10 +282,11 @@ fn reserved_in(input: Input, names: &[&str]) -> Vec<String> {
     found
 }
 
-/// The TrainJob's `numProcPerNode` as written, number or (v2.0-v2.1) string.
-fn written_procs(input: Input) -> Option<Result<Procs, String>> {
+/// The TrainJob's `numProcPerNode` as written, number or (v2.0-v2.1) string: `Err` holds a
+/// string that names no count (`auto`, `cpu`, `gpu` or a number).
+fn written_procs(input: Input<'_>) -> Option<Result<Procs, &str>> {
     let typed = input.job.spec.trainer.as_ref().and_then(|t| t.num_proc_per_node).map(|n| Ok(Procs::Count(n)));
-    typed.or_else(|| input.legacy.num_proc_per_node.as_ref().map(|s| Procs::parse(s).ok_or_else(|| s.clone())))
+    typed.or_else(|| input.legacy.num_proc_per_node.as_deref().map(|s| Procs::parse(s).ok_or(s)))
 }
 
 fn plugins(input: Input, release: Release) -> Vec<Rejection> {

@@ -186,7 +186,11 @@ fn classify(v: &Value, from: Release) -> Option<Outcome> {
         if !v["spec"].is_object() && !v["spec"].is_null() {
             return Some(Outcome::Refused { kind, name, reason: "spec: expected a map".into() });
         }
-        return fields_of_release(v, from).err().map(|reason| Outcome::Refused { kind, name, reason });
+        return fields_of_release(v, from).err().map(|reason| Outcome::Refused {
+            kind,
+            name,
+            reason: reason.to_string(),
+        });
     }
     if api.starts_with("kubeflow.org/") {
         return Some(Outcome::Refused {
@@ -213,7 +217,7 @@ fn classify(v: &Value, from: Release) -> Option<Outcome> {
 
 /// Checks, from the change table, that the object has no field that `from` had already removed
 /// or did not have yet: a v2.2 manifest given as `--from v2.1` would otherwise pass unchanged.
-fn fields_of_release(v: &Value, from: Release) -> Result<(), String> {
+fn fields_of_release(v: &Value, from: Release) -> Result<(), rewrite::Refusal> {
     let subject = Subject::of_kind(v["kind"].as_str().unwrap_or_default());
     let present = |path: &str| v.pointer(&format!("/{}", path.replace('.', "/"))).is_some();
     for c in API_CHANGES.iter().filter(|c| Some(c.subject) == subject) {
@@ -223,22 +227,13 @@ fn fields_of_release(v: &Value, from: Release) -> Result<(), String> {
             Rewrite::Arrived | Rewrite::ProcsToInt32 | Rewrite::ListsAtMost128 | Rewrite::StorageUriWithScheme
         );
         if passed && removes && present(c.field) {
-            return Err(format!(
-                "{} was removed in {} ({}), so this is not a {} manifest: check --from",
-                c.field,
-                c.release.line,
-                c.source(),
-                from.line
-            ));
+            let (field, release, source) = (c.field, c.release.line, c.source().to_string());
+            return Err(rewrite::Refusal::RemovedBefore { field, release, source, from: from.line });
         }
         let arrives = if c.rewrite == Rewrite::Arrived { Some(c.field) } else { c.becomes };
         if let Some(field) = arrives.filter(|f| !passed && present(f)) {
-            return Err(format!(
-                "{field} arrived in {} ({}), so this is not a {} manifest: check --from",
-                c.release.line,
-                c.source(),
-                from.line
-            ));
+            let (release, source) = (c.release.line, c.source().to_string());
+            return Err(rewrite::Refusal::ArrivedAfter { field, release, source, from: from.line });
         }
     }
     Ok(())

@@ -14,6 +14,87 @@ const MAX_RUNTIME_PATCHES: usize = 16;
 /// `command`, `args` and `env` hold at most 128 items from v2.2.
 const MAX_LIST_ITEMS: usize = 128;
 
+/// Why a change cannot rewrite a document: the manifest is not of the release it is said to be
+/// written for, or holds what the newer release refuses. Printed before the change's source and
+/// reason in the document's refusal.
+#[non_exhaustive]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Refusal {
+    /// A field that must be a list (`spec.podSpecOverrides: expected a list`).
+    ExpectedList(String),
+    /// A field that must be a map.
+    ExpectedMap(String),
+    /// A field no v2.0 `podSpecOverrides` item has (`spec` there is v2.1's shape).
+    NotAV2_0Override { item: String, field: String },
+    /// More overrides than v2.2's runtime patches hold.
+    TooManyOverrides { list: String, count: usize },
+    /// A `targetJobs` entry without a job name.
+    ExpectedJobName(String),
+    /// A field no v2.1 pod template override has.
+    NotAV2_1OverrideField(String),
+    /// The runtime patch the metadata goes to is not a `trainingRuntimeSpec.template` map.
+    ExpectedPatchTemplate(String),
+    /// A `numProcPerNode` that is no positive integer, `auto`, `cpu` or `gpu`.
+    NotProcs { field: String, value: Value },
+    /// `numProcPerNode: cpu` with no CPU count in `spec.trainer.resourcesPerNode`.
+    CpusUnstated(String),
+    /// A list longer than the new release accepts.
+    TooManyItems { list: &'static str, count: usize },
+    /// An initializer's `storageUri` with no scheme.
+    NoScheme { field: String, uri: String },
+    /// A field the release the manifest is said to be for (`from`, its line) no longer has: it
+    /// was removed in `release` by the change `source` (`#3309`).
+    RemovedBefore { field: &'static str, release: &'static str, source: String, from: &'static str },
+    /// A field that release does not have yet: it arrived in `release` by the change `source`.
+    ArrivedAfter { field: &'static str, release: &'static str, source: String, from: &'static str },
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::ExpectedList(path) => write!(f, "{path}: expected a list"),
+            Refusal::ExpectedMap(path) => write!(f, "{path}: expected a map"),
+            Refusal::NotAV2_0Override { item, field } => write!(
+                f,
+                "{item}.{field} is not a field of a v2.0 podSpecOverrides item (it has targetJobs, containers, \
+                 initContainers and {}), so this is not a v2.0 manifest{}",
+                V2_0.pod_settings_pod_fields.join(", "),
+                if field == "spec" { ": a `spec` there is v2.1's shape, so upgrade it with --from v2.1" } else { "" }
+            ),
+            Refusal::TooManyOverrides { list, count } => write!(
+                f,
+                "{list} has {count} overrides, and each becomes a runtime patch of which v2.2 takes at most \
+                 {MAX_RUNTIME_PATCHES}: merge the overrides that target the same jobs, then upgrade again"
+            ),
+            Refusal::ExpectedJobName(path) => write!(f, "{path}: expected a job name"),
+            Refusal::NotAV2_1OverrideField(path) => write!(f, "{path}: not a field of a v2.1 pod template override"),
+            Refusal::ExpectedPatchTemplate(path) => write!(f, "{path}: expected a trainingRuntimeSpec.template map"),
+            Refusal::NotProcs { field, value } => write!(f, "{field}: {value} is not {PROCS_ACCEPTED}"),
+            Refusal::CpusUnstated(field) => write!(
+                f,
+                "{field}: `cpu` stood for the CPUs of each node, which spec.trainer.resourcesPerNode does not \
+                 state: set numProcPerNode to that number"
+            ),
+            Refusal::TooManyItems { list, count } => write!(
+                f,
+                "{list} has {count} items, more than the {MAX_LIST_ITEMS} the new release accepts: \
+                 move some into a script or a ConfigMap"
+            ),
+            Refusal::RemovedBefore { field, release, source, from } => {
+                write!(f, "{field} was removed in {release} ({source}), so this is not a {from} manifest: check --from")
+            }
+            Refusal::ArrivedAfter { field, release, source, from } => {
+                write!(f, "{field} arrived in {release} ({source}), so this is not a {from} manifest: check --from")
+            }
+            Refusal::NoScheme { field, uri } => {
+                write!(f, "{field}: {uri:?} has no scheme: write it as `hf://...`, `s3://...` or the like")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
 /// One Trainer object of the stream, as the changes so far left it.
 pub struct Doc {
     /// 1-based position in the stream.
@@ -91,10 +172,10 @@ fn replace_key(map: &mut Map<String, Value>, old: &str, new: Option<(&str, Value
 }
 
 /// v2.0 → v2.1: `podSpecOverrides[i]` keeps `targetJobs`; the pod fields go under `spec`.
-fn pod_spec_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Report) -> Result<(), String> {
+fn pod_spec_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Report) -> Result<(), Refusal> {
     let (old_key, new_key) = (key(change.field), key(change.becomes.unwrap_or(change.field)));
     let Some(items) = spec_mut(doc).and_then(|s| s.get(old_key)).cloned() else { return Ok(()) };
-    let items = items.as_array().ok_or_else(|| format!("{}: expected a list", change.field))?;
+    let items = items.as_array().ok_or_else(|| Refusal::ExpectedList(change.field.into()))?;
     let mut entries = Vec::new();
     let (from_list, to_list) = (format!("spec.{old_key}"), format!("spec.{new_key}"));
     if items.is_empty() {
@@ -103,19 +184,14 @@ fn pod_spec_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
     let mut rewritten = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let (from, to) = (format!("{from_list}[{i}]"), format!("{to_list}[{i}]"));
-        let fields = item.as_object().ok_or_else(|| format!("{from}: expected a map"))?;
+        let fields = item.as_object().ok_or_else(|| Refusal::ExpectedMap(from.clone()))?;
         if fields.is_empty() {
             entries.push(entry(doc, from, Kind::Renamed, vec![to], change));
             rewritten.push(json!({}));
             continue;
         }
         if let Some(unknown) = fields.keys().find(|k| !declared_in_v2_0_override(k)) {
-            return Err(format!(
-                "{from}.{unknown} is not a field of a v2.0 podSpecOverrides item (it has targetJobs, containers, \
-                 initContainers and {}), so this is not a v2.0 manifest{}",
-                V2_0.pod_settings_pod_fields.join(", "),
-                if unknown == "spec" { ": a `spec` there is v2.1's shape, so upgrade it with --from v2.1" } else { "" }
-            ));
+            return Err(Refusal::NotAV2_0Override { item: from, field: unknown.clone() });
         }
         let mut out = Map::new();
         let mut pod = Map::new();
@@ -176,18 +252,14 @@ fn manager(i: usize, n: usize) -> String {
 
 /// v2.1 → v2.2: each override becomes a runtime patch (applied in the same order), holding one
 /// `replicatedJobs` entry per target job with the override's pod template.
-fn template_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Report) -> Result<(), String> {
+fn template_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Report) -> Result<(), Refusal> {
     let old_key = key(change.field);
     let new_key = key(change.becomes.unwrap_or(change.field));
     let Some(items) = spec_mut(doc).and_then(|s| s.get(old_key)).cloned() else { return Ok(()) };
     let from_list = format!("spec.{old_key}");
-    let items = items.as_array().ok_or_else(|| format!("{from_list}: expected a list"))?;
+    let items = items.as_array().ok_or_else(|| Refusal::ExpectedList(from_list.clone()))?;
     if items.len() > MAX_RUNTIME_PATCHES {
-        return Err(format!(
-            "{from_list} has {} overrides, and each becomes a runtime patch of which v2.2 takes at most \
-             {MAX_RUNTIME_PATCHES}: merge the overrides that target the same jobs, then upgrade again",
-            items.len()
-        ));
+        return Err(Refusal::TooManyOverrides { list: from_list, count: items.len() });
     }
     let mut entries = Vec::new();
     if items.is_empty() {
@@ -198,7 +270,7 @@ fn template_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
     let mut patches = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let from = format!("{from_list}[{i}]");
-        let fields = item.as_object().ok_or_else(|| format!("{from}: expected a map"))?;
+        let fields = item.as_object().ok_or_else(|| Refusal::ExpectedMap(from.clone()))?;
         let Some(p) = effective.iter().position(|&e| e == i) else {
             let e = entry(doc, from, Kind::Omitted, vec![], change);
             entries.push(with_detail(e, "it targets no replicated job, so it changed nothing"));
@@ -216,7 +288,7 @@ fn template_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
                         let name_at = format!("{jobs_at}[{j}].name");
                         let from = format!("{from}.targetJobs[{j}].name");
                         if t.get("name").and_then(Value::as_str).is_none() {
-                            return Err(format!("{from}: expected a job name"));
+                            return Err(Refusal::ExpectedJobName(from));
                         }
                         entries.push(entry(doc, from, Kind::Renamed, vec![name_at], change));
                     }
@@ -258,7 +330,7 @@ fn template_overrides(change: &'static ApiChange, doc: &mut Doc, report: &mut Re
                     }
                     pod_template.insert("spec".into(), v.clone());
                 }
-                _ => return Err(format!("{from}.{k}: not a field of a v2.1 pod template override")),
+                _ => return Err(Refusal::NotAV2_1OverrideField(format!("{from}.{k}"))),
             }
         }
         let jobs: Vec<Value> = names
@@ -293,13 +365,13 @@ fn targets(item: &Value) -> Option<Vec<String>> {
 /// v2.1 → v2.2: `spec.labels` / `spec.annotations` become the JobSet template metadata of the
 /// first runtime patch. Both fed the JobSet's labels and annotations (pkg/runtime/core/
 /// trainingruntime.go newRuntimeInfo @v2.1.0 and @v2.2.1), so nothing that runs changes.
-fn metadata_to_patch(change: &'static ApiChange, doc: &mut Doc, report: &mut Report) -> Result<(), String> {
+fn metadata_to_patch(change: &'static ApiChange, doc: &mut Doc, report: &mut Report) -> Result<(), Refusal> {
     let field = key(change.field);
     let patches_key = key(change.becomes.unwrap_or(change.field));
     let Some(spec) = spec_mut(doc) else { return Ok(()) };
     let Some(value) = spec.get(field).cloned() else { return Ok(()) };
     if !value.is_object() {
-        return Err(format!("spec.{field}: expected a map"));
+        return Err(Refusal::ExpectedMap(format!("spec.{field}")));
     }
     let mut added = None;
     let has_patch = spec.get(patches_key).and_then(Value::as_array).is_some_and(|p| !p.is_empty());
@@ -316,7 +388,7 @@ fn metadata_to_patch(change: &'static ApiChange, doc: &mut Doc, report: &mut Rep
         .and_then(|p| p.get_mut("trainingRuntimeSpec"))
         .and_then(|t| t.get_mut("template"))
         .and_then(Value::as_object_mut)
-        .ok_or_else(|| format!("spec.{patches_key}[0]: expected a trainingRuntimeSpec.template map"))?;
+        .ok_or_else(|| Refusal::ExpectedPatchTemplate(format!("spec.{patches_key}[0]")))?;
     // metadata before spec, as the types declare them.
     let mut metadata = template.remove("metadata").unwrap_or_else(|| json!({}));
     metadata[field] = value;
@@ -360,13 +432,13 @@ const PROCS_ACCEPTED: &str = "a positive integer, `auto`, `cpu` or `gpu`";
 
 /// v2.1 → v2.2: the runtime's `torch.numProcPerNode` goes to the TrainJobs of the input that use
 /// the runtime and set none of their own (a TrainJob's own value won over the runtime's).
-fn torch_procs(change: &'static ApiChange, docs: &mut [Doc], i: usize, report: &mut Report) -> Result<(), String> {
+fn torch_procs(change: &'static ApiChange, docs: &mut [Doc], i: usize, report: &mut Report) -> Result<(), Refusal> {
     let from = change.field.to_string();
     let Some(torch) = docs[i].value.pointer_mut("/spec/mlPolicy/torch").and_then(Value::as_object_mut) else {
         return Ok(());
     };
     let Some(value) = torch.get("numProcPerNode").cloned() else { return Ok(()) };
-    let kind = procs(&value).ok_or_else(|| format!("{from}: {value} is not {PROCS_ACCEPTED}"))?;
+    let kind = procs(&value).ok_or_else(|| Refusal::NotProcs { field: from.clone(), value: value.clone() })?;
     replace_key(torch, "numProcPerNode", None);
     let runtime = &docs[i].value;
     let (name, kind_name, namespace) = (
@@ -429,7 +501,7 @@ fn torch_procs(change: &'static ApiChange, docs: &mut [Doc], i: usize, report: &
 }
 
 /// v2.1 → v2.2: `torch.elasticPolicy` is left out; the torch plugin never read it.
-fn elastic_policy(change: &'static ApiChange, doc: &mut Doc, report: &mut Report) -> Result<(), String> {
+fn elastic_policy(change: &'static ApiChange, doc: &mut Doc, report: &mut Report) -> Result<(), Refusal> {
     let Some(torch) = doc.value.pointer_mut("/spec/mlPolicy/torch").and_then(Value::as_object_mut) else {
         return Ok(());
     };
@@ -443,12 +515,15 @@ fn elastic_policy(change: &'static ApiChange, doc: &mut Doc, report: &mut Report
 }
 
 /// v2.1 → v2.2: the TrainJob's `trainer.numProcPerNode` becomes an int32.
-fn procs_to_int32(change: &'static ApiChange, doc: &mut Doc, report: &mut Report) -> Result<(), String> {
+fn procs_to_int32(change: &'static ApiChange, doc: &mut Doc, report: &mut Report) -> Result<(), Refusal> {
     let from = change.field.to_string();
     let Some(value) = doc.value.pointer(&pointer(&from)).cloned() else { return Ok(()) };
-    let kind = procs(&value).ok_or_else(|| format!("{from}: {value} is not {PROCS_ACCEPTED}"))?;
-    let trainer =
-        doc.value.pointer_mut("/spec/trainer").and_then(Value::as_object_mut).ok_or("spec.trainer: expected a map")?;
+    let kind = procs(&value).ok_or_else(|| Refusal::NotProcs { field: from.clone(), value: value.clone() })?;
+    let trainer = doc
+        .value
+        .pointer_mut("/spec/trainer")
+        .and_then(Value::as_object_mut)
+        .ok_or_else(|| Refusal::ExpectedMap("spec.trainer".into()))?;
     let e = match kind {
         Procs::Count(_) if value.is_number() => return Ok(()),
         Procs::Count(n) => {
@@ -467,12 +542,8 @@ fn procs_to_int32(change: &'static ApiChange, doc: &mut Doc, report: &mut Report
             with_detail(entry(doc, from, Kind::Omitted, vec![], change), format!("left out: {why}"))
         }
         Procs::Cpu => {
-            let n = cpus_per_node(trainer.get("resourcesPerNode")).ok_or_else(|| {
-                format!(
-                    "{from}: `cpu` stood for the CPUs of each node, which spec.trainer.resourcesPerNode does not \
-                     state: set numProcPerNode to that number"
-                )
-            })?;
+            let n =
+                cpus_per_node(trainer.get("resourcesPerNode")).ok_or_else(|| Refusal::CpusUnstated(from.clone()))?;
             trainer.insert("numProcPerNode".into(), json!(n));
             let e = entry(doc, from.clone(), Kind::Converted, vec![from], change);
             with_detail(e, format!("`cpu` stood for the CPUs per node: {n}, from spec.trainer.resourcesPerNode"))
@@ -507,7 +578,7 @@ fn pointer(path: &str) -> String {
 }
 
 /// v2.2: lists of the trainer and the initializers hold at most 128 items.
-fn lists_at_most_128(doc: &Doc) -> Result<(), String> {
+fn lists_at_most_128(doc: &Doc) -> Result<(), Refusal> {
     for path in [
         "spec.trainer.command",
         "spec.trainer.args",
@@ -517,10 +588,7 @@ fn lists_at_most_128(doc: &Doc) -> Result<(), String> {
     ] {
         if let Some(n) = doc.value.pointer(&pointer(path)).and_then(Value::as_array).map(Vec::len) {
             if n > MAX_LIST_ITEMS {
-                return Err(format!(
-                    "{path} has {n} items, more than the {MAX_LIST_ITEMS} the new release accepts: \
-                     move some into a script or a ConfigMap"
-                ));
+                return Err(Refusal::TooManyItems { list: path, count: n });
             }
         }
     }
@@ -529,12 +597,12 @@ fn lists_at_most_128(doc: &Doc) -> Result<(), String> {
 
 /// v2.3: an initializer's `storageUri` is empty or `scheme://...` (CEL
 /// `^[A-Za-z][A-Za-z0-9+.-]*://.+$`).
-fn storage_uris(doc: &Doc) -> Result<(), String> {
+fn storage_uris(doc: &Doc) -> Result<(), Refusal> {
     for which in ["dataset", "model"] {
         let path = format!("spec.initializer.{which}.storageUri");
         let Some(uri) = doc.value.pointer(&pointer(&path)).and_then(Value::as_str) else { continue };
         if !uri.is_empty() && !has_scheme(uri) {
-            return Err(format!("{path}: {uri:?} has no scheme: write it as `hf://...`, `s3://...` or the like"));
+            return Err(Refusal::NoScheme { field: path, uri: uri.into() });
         }
     }
     Ok(())

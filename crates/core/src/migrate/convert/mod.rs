@@ -15,6 +15,7 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
 mod env;
+mod error;
 mod master_worker;
 mod metadata;
 mod mpi;
@@ -28,6 +29,7 @@ mod runtime;
 mod topology;
 mod trainer;
 
+use error::Error;
 use numbers::count_in_range;
 use patch::pod_settings_entry;
 use pod_settings::PodSettings;
@@ -196,28 +198,32 @@ struct Conversion<'a> {
 }
 
 impl<'a> Conversion<'a> {
-    fn new(doc: &'a Map<String, Value>, source: Source, kind_name: &'a str, release: Release) -> Result<Self, String> {
+    fn new(doc: &'a Map<String, Value>, source: Source, kind_name: &'a str, release: Release) -> Result<Self, Error> {
         let meta: ObjectMeta = match doc.get("metadata") {
             Some(m) => serde_path_to_error::deserialize(m).map_err(|e| {
-                crate::field_error::kubernetes_text(&format!("metadata.{}", e.path()), &e.inner().to_string())
+                Error::Field(crate::field_error::kubernetes(&format!("metadata.{}", e.path()), &e.inner().to_string()))
             })?,
-            None => return Err("metadata is missing".into()),
+            None => return Err(Error::Missing { path: "metadata".into(), needed_by: None }),
         };
-        let name = meta.name.clone().filter(|n| !n.is_empty()).ok_or("metadata.name is missing")?;
-        let spec = doc.get("spec").and_then(Value::as_object).ok_or("spec is missing or not a mapping")?;
+        let name = meta
+            .name
+            .clone()
+            .filter(|n| !n.is_empty())
+            .ok_or_else(|| Error::Missing { path: "metadata.name".into(), needed_by: None })?;
+        let spec = doc.get("spec").and_then(Value::as_object).ok_or(Error::NoSpec)?;
         let field = source.kind().replica_specs_field();
-        let specs = spec
-            .get(field)
-            .and_then(Value::as_object)
-            .ok_or(format!("spec.{field} is missing: a {kind_name} needs its replica specs"))?;
+        let specs = spec.get(field).and_then(Value::as_object).ok_or_else(|| Error::Missing {
+            path: format!("spec.{field}"),
+            needed_by: Some(format!("a {kind_name} needs its replica specs")),
+        })?;
         let mut replicas = BTreeMap::new();
         for (rtype, raw) in specs {
             let path = format!("spec.{field}.{rtype}");
             let spec: ReplicaSpec = serde_path_to_error::deserialize(raw).map_err(|e| {
-                crate::field_error::kubernetes_text(&format!("{path}.{}", e.path()), &e.inner().to_string())
+                Error::Field(crate::field_error::kubernetes(&format!("{path}.{}", e.path()), &e.inner().to_string()))
             })?;
             if spec.template.spec.containers.is_empty() {
-                return Err(format!("{path}.template.spec.containers is empty"));
+                return Err(Error::NoContainers(format!("{path}.template.spec.containers")));
             }
             replicas.insert(rtype.clone(), Replica { spec, raw, path });
         }
@@ -245,15 +251,14 @@ impl<'a> Conversion<'a> {
         self.replicas.get(rtype)
     }
 
-    fn require(&self, rtype: &str) -> Result<&Replica<'a>, String> {
-        self.replica(rtype).ok_or(format!(
-            "spec.{}.{rtype} is missing: a {} needs a {rtype} replica",
-            self.source.kind().replica_specs_field(),
-            self.kind_name
-        ))
+    fn require(&self, rtype: &str) -> Result<&Replica<'a>, Error> {
+        self.replica(rtype).ok_or_else(|| Error::Missing {
+            path: format!("spec.{}.{rtype}", self.source.kind().replica_specs_field()),
+            needed_by: Some(format!("a {} needs a {rtype} replica", self.kind_name)),
+        })
     }
 
-    fn run(mut self) -> Result<Outcome, String> {
+    fn run(mut self) -> Result<Outcome, Error> {
         let kind = self.source.kind();
         let keys: Vec<String> = self.spec().keys().cloned().collect();
         for key in keys {
@@ -335,7 +340,7 @@ impl Conversion<'_> {
 
     /// The TrainJob, with the fields whose shape depends on the release (the pod settings'
     /// field, a named `numProcPerNode`) added to the model's output.
-    fn trainjob_value(&mut self, metadata: ObjectMeta, spec: TrainJobSpec) -> Result<Value, String> {
+    fn trainjob_value(&mut self, metadata: ObjectMeta, spec: TrainJobSpec) -> Result<Value, Error> {
         let mut job = to_value(&TrainJob { api_version: API_VERSION.into(), kind: "TrainJob".into(), metadata, spec })?;
         if let Some(name) = self.num_proc_name.take() {
             job["spec"]["trainer"]["numProcPerNode"] = Value::String(name);
@@ -390,6 +395,6 @@ fn mentions_deepspeed(c: &Container) -> bool {
 /// The migrator works on serde_json's tree (it is already in this module for parsing); the
 /// models' own `model::Value` is what the widget's snippets use.
 /// A serialization error refuses the document: it never becomes `null` or `{}` in the output.
-fn to_value<T: serde::Serialize>(model: &T) -> Result<Value, String> {
-    serde_json::to_value(model).map_err(|e| format!("internal error: an output object could not be serialized: {e}"))
+fn to_value<T: serde::Serialize>(model: &T) -> Result<Value, Error> {
+    serde_json::to_value(model).map_err(|e| Error::Internal(format!("an output object could not be serialized: {e}")))
 }

@@ -1,6 +1,7 @@
 //! MPIJob (v1 and v2beta1): DeepSpeed over MPI uses the built-in runtime; plain MPI gets a
 //! generated TrainingRuntime with mlPolicy.mpi.
 
+use super::Error;
 use super::*;
 use numbers::count_value;
 
@@ -31,7 +32,7 @@ impl Conversion<'_> {
     }
 
     /// MPIJob (v1 or v2beta1): launcher + workers.
-    pub(super) fn convert_mpi(&mut self) -> Result<Vec<Value>, String> {
+    pub(super) fn convert_mpi(&mut self) -> Result<Vec<Value>, Error> {
         let launcher = self.require("Launcher")?;
         let worker = self.require("Worker")?;
         let preferred = "mpi";
@@ -45,17 +46,14 @@ impl Conversion<'_> {
         // v0.6.0:pkg/apis/kubeflow/v2beta1/default.go:47-49): the launcher ran with no workers,
         // which a TrainJob (numNodes at least 1) cannot say.
         let Some(worker_replicas) = worker.spec.replicas else {
-            return Err(format!(
-                "{worker_path}.replicas is absent, and the MPI operators default it to 0: the V1 launcher ran with \
-                 no workers, while a TrainJob runs at least one node. Set the number of workers you meant, then migrate"
-            ));
+            return Err(Error::NoWorkerCount(worker_path));
         };
         let workers = count_in_range(&format!("{worker_path}.replicas"), u64::from(worker_replicas), 1)?;
         let launchers = launcher.spec.replicas.unwrap_or(1);
         let launcher_has_replicas = launcher.raw_has_replicas();
         let worker_has_replicas = worker.raw_has_replicas();
         if launchers != 1 {
-            return Err(format!("{launcher_path}.replicas is {launchers}: an MPIJob has exactly one launcher"));
+            return Err(Error::Launchers { path: launcher_path, count: launchers });
         }
         let slots = match self.spec().get("slotsPerWorker") {
             Some(v) => Some(count_value("spec.slotsPerWorker", v, 1)?),
@@ -309,7 +307,7 @@ impl Conversion<'_> {
         (launcher_main, launcher_path): (&Container, &str),
         (worker_main, worker_path): (&Container, &str),
         slots: Option<u32>,
-    ) -> Result<TrainingRuntime, String> {
+    ) -> Result<TrainingRuntime, Error> {
         let v2beta1 = self.source == Source::MpiV2beta1;
         let mut rt = self.base_runtime(Framework::Mpi)?;
         rt.kind = crate::plain_ml::RUNTIME_SCOPE.kind().into();
@@ -318,7 +316,12 @@ impl Conversion<'_> {
         rt.metadata.namespace = meta.namespace.clone();
         rt.metadata.labels.remove(WEBHOOK_LABEL);
         let at = |path: &str| format!("TrainingRuntime {rt_name} {path}");
-        let policy = rt.spec.ml_policy.as_mut().and_then(|p| p.mpi.as_mut()).ok_or("internal error: no mpi policy")?;
+        let policy = rt
+            .spec
+            .ml_policy
+            .as_mut()
+            .and_then(|p| p.mpi.as_mut())
+            .ok_or_else(|| Error::Internal("no mpi policy".into()))?;
         policy.num_proc_per_node = Some(slots.unwrap_or(1));
         if slots.is_some() {
             self.report.moved("spec.slotsPerWorker", at("spec.mlPolicy.mpi.numProcPerNode"), "");
@@ -347,8 +350,12 @@ impl Conversion<'_> {
         }
         let (node, launcher) = {
             let jobs = &mut rt.spec.template.spec.replicated_jobs;
-            let node = jobs.iter().position(|j| j.name == "node").ok_or("internal error: no node job")?;
-            let launcher = jobs.iter().position(|j| j.name == "launcher").ok_or("internal error: no launcher job")?;
+            let node =
+                jobs.iter().position(|j| j.name == "node").ok_or_else(|| Error::Internal("no node job".into()))?;
+            let launcher = jobs
+                .iter()
+                .position(|j| j.name == "launcher")
+                .ok_or_else(|| Error::Internal("no launcher job".into()))?;
             (node, launcher)
         };
         let jobs = &mut rt.spec.template.spec.replicated_jobs;

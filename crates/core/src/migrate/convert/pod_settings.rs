@@ -1,5 +1,6 @@
 //! The pod-level settings of one replica, sorted by where V2 can keep them.
 
+use super::Error;
 use super::*;
 
 /// Container fields the TrainJob's `trainer` holds, or that V2 makes unnecessary.
@@ -31,7 +32,7 @@ impl PodSettings {
         main: usize,
         path: &str,
         release: &Release,
-    ) -> Result<PodSettings, String> {
+    ) -> Result<PodSettings, Error> {
         let mut s = PodSettings::default();
         let mut v = to_value(template)?;
         if let Some(meta) = v.get("metadata").and_then(Value::as_object) {

@@ -1,5 +1,6 @@
 //! runPolicy, restart policies, processes per node and elastic policy: where V2 keeps each, or why not.
 
+use super::Error;
 use super::*;
 use crate::release_changes::Subject;
 use crate::snippets::trainjob::{suspended_when_queued, QUEUE_LABEL};
@@ -94,7 +95,7 @@ impl Conversion<'_> {
         }
     }
 
-    pub(super) fn procs_per_node(&mut self, trainer: &mut Trainer) -> Result<(), String> {
+    pub(super) fn procs_per_node(&mut self, trainer: &mut Trainer) -> Result<(), Error> {
         let Some(v) = self.spec().get("nprocPerNode").cloned() else { return Ok(()) };
         let path = "spec.nprocPerNode";
         let text = match &v {

@@ -5,26 +5,20 @@
 //! same quantity). A count or quantity that reads `$NUM_NODES` or `${GPUS}` is a template
 //! variable nobody substituted: no V2 object can hold it, so the document is refused naming each.
 
+use super::Error;
 use serde_json::Value;
 
 /// The V1 document with every non-integer quantity written as text (`None` when it has none),
 /// and the paths of images that hold a `${VARIABLE}` (a registry nobody filled in: no image name
 /// holds a `$`, so the pod would fail to pull; the report says so on the image's entry).
 /// `Err` names every count or quantity that is an unrendered template variable.
-pub(super) fn quantities_as_text(doc: &Value) -> Result<(Option<Value>, Vec<String>), String> {
+pub(super) fn quantities_as_text(doc: &Value) -> Result<(Option<Value>, Vec<String>), Error> {
     let mut unrendered = Vec::new();
     let mut floats = false;
     let mut images = Vec::new();
     scan(doc, &mut String::new(), &mut unrendered, &mut floats, &mut images);
     if !unrendered.is_empty() {
-        return Err(format!(
-            "{} an unrendered template variable: this file is a template. Render it first (envsubst, \
-             helm template, or the repository's own deploy script), then migrate the result",
-            match unrendered.as_slice() {
-                [one] => format!("{one} is"),
-                more => format!("{} are each", more.join(", ")),
-            }
-        ));
+        return Err(Error::Unrendered(unrendered));
     }
     if !floats {
         return Ok((None, images));
@@ -139,7 +133,7 @@ mod tests {
         let doc = json!({"spec": {"Worker": {"replicas": "$NUM_NODES", "template": {"containers": [
             {"image": "${IMAGE}", "resources": {"limits": {"nvidia.com/gpu": "${GPUS}", "cpu": "$(CPU)"}}}
         ]}}}});
-        let e = quantities_as_text(&doc).unwrap_err();
+        let e = quantities_as_text(&doc).unwrap_err().to_string();
         assert!(e.starts_with("spec.Worker.replicas ($NUM_NODES), spec.Worker.template.containers[0].resources.limits.nvidia.com/gpu (${GPUS}) are each an unrendered template variable"), "{e}");
         // `$(VAR)` is Kubernetes' own expansion, and an image is checked by its registry.
         assert!(!e.contains("$(CPU)") && !e.contains("IMAGE"), "{e}");

@@ -9,6 +9,7 @@
 //! leader's wrapper and the plain runtime itself are `crate::plain_ml`'s, which the widget's panes
 //! share; this file converts a user's job with them and reports where every field went.
 
+use super::Error;
 use super::*;
 use crate::model::pod::{ContainerPort, EnvVar};
 use crate::plain_ml::{self, contract_env, paddle_leader, paddle_leader_command, role_types, RoleJob};
@@ -58,7 +59,7 @@ pub(super) fn refusal(kind: V1Kind, doc: &Value) -> Option<String> {
 
 impl Conversion<'_> {
     /// TFJob and PaddleJob: a TrainJob on a generated plain-ML runtime, one replicated job per role.
-    pub(super) fn convert_roles(&mut self) -> Result<Vec<Value>, String> {
+    pub(super) fn convert_roles(&mut self) -> Result<Vec<Value>, Error> {
         let kind = self.source.kind();
         let tf = kind == V1Kind::TfJob;
         let field = kind.replica_specs_field();
@@ -86,7 +87,7 @@ impl Conversion<'_> {
             .iter()
             .position(|r| r.rtype == "Worker" && r.count > 0)
             .or_else(|| roles.iter().position(|r| r.count > 0))
-            .ok_or(format!("spec.{field}: every replica type has replicas: 0, so the V1 job ran no pods"))?;
+            .ok_or_else(|| Error::NoPods(format!("spec.{field}")))?;
         roles[trainer_at].rjob = "node".into();
         let nodes = roles[trainer_at].count;
 
@@ -102,8 +103,13 @@ impl Conversion<'_> {
         let contracts: Vec<Vec<EnvVar>> = roles.iter().map(|r| contract_env(kind, &job, &roles, r)).collect();
 
         // The node job the plain runtime starts from: each role's job is a copy of it.
-        let base_job =
-            rt.spec.template.spec.replicated_jobs.pop().ok_or("internal error: the plain runtime has no node job")?;
+        let base_job = rt
+            .spec
+            .template
+            .spec
+            .replicated_jobs
+            .pop()
+            .ok_or_else(|| Error::Internal("the plain runtime has no node job".into()))?;
         let leader_type = leader.map(|l| (l.rtype.clone(), l.port));
         let mut trainer = Trainer::default();
         for (r, vars) in roles.iter().zip(&contracts) {
@@ -254,7 +260,7 @@ impl Conversion<'_> {
     }
 
     /// A namespaced runtime with the plain-ML policy (`plain_ml::make_plain`).
-    fn plain_runtime(&mut self, meta: &ObjectMeta, nodes: u32) -> Result<TrainingRuntime, String> {
+    fn plain_runtime(&mut self, meta: &ObjectMeta, nodes: u32) -> Result<TrainingRuntime, Error> {
         let base = self.base_runtime(Framework::PyTorch)?;
         let mut rt = self.copy_runtime(&base, meta);
         plain_ml::make_plain(&mut rt, nodes);

@@ -1,18 +1,16 @@
 //! Where pod settings go: the TrainJob's own field for them when they all fit it (a runtime
 //! patch, or an override before v2.2), else a generated TrainingRuntime.
 
+use super::Error;
 use super::*;
 
 impl Conversion<'_> {
     /// The runtime a generated one starts from: the target release's runtime for `framework`.
-    pub(super) fn base_runtime(&self, framework: Framework) -> Result<TrainingRuntime, String> {
+    pub(super) fn base_runtime(&self, framework: Framework) -> Result<TrainingRuntime, Error> {
         let mut sel = Selection::new(explorer_data::catalog::Persona::PlatformEngineer, framework);
         sel.release = self.release;
-        runtimes::runtime_for(&sel).ok_or(format!(
-            "internal error: no {} runtime in {}",
-            framework.label(),
-            self.release.tag
-        ))
+        runtimes::runtime_for(&sel)
+            .ok_or_else(|| Error::Internal(format!("no {} runtime in {}", framework.label(), self.release.tag)))
     }
 
     /// Why the pod settings went to a generated runtime rather than the TrainJob.
@@ -40,7 +38,7 @@ impl Conversion<'_> {
         spec: &mut TrainJobSpec,
         objects: &mut Vec<Value>,
         meta: &ObjectMeta,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         for (_, settings) in jobs {
             self.report_unplaceable(settings);
         }
@@ -70,16 +68,17 @@ impl Conversion<'_> {
     /// Clears the built-in's placeholder command and args from the trainer container of a
     /// generated runtime: the TrainJob's command replaces them, or, where V1 set none, the image
     /// runs its own entrypoint as it did in V1 (the report says so on the image's entry).
-    fn drop_placeholder(
-        &mut self,
-        rt: &mut TrainingRuntime,
-        main: &MainContainer,
-        builtin: &str,
-    ) -> Result<(), String> {
+    fn drop_placeholder(&mut self, rt: &mut TrainingRuntime, main: &MainContainer, builtin: &str) -> Result<(), Error> {
         let rt_name = rt.metadata.name.clone().unwrap_or_default();
         let j = replicated_job(rt, main.job)?;
-        let container =
-            j.template.spec.template.spec.containers.first_mut().ok_or("internal error: no trainer container")?;
+        let container = j
+            .template
+            .spec
+            .template
+            .spec
+            .containers
+            .first_mut()
+            .ok_or_else(|| Error::Internal("no trainer container".into()))?;
         container.command.clear();
         container.args.clear();
         if main.has_command {
@@ -96,7 +95,7 @@ impl Conversion<'_> {
         let at = entries.iter().position(|e| e.from == image).or_else(|| entries.iter().position(|e| e.from == name));
         match at {
             Some(i) => entries[i].note = note,
-            None => return Err(format!("internal error: {name} has no report entry")),
+            None => return Err(Error::Internal(format!("{name} has no report entry"))),
         }
         Ok(())
     }
@@ -125,7 +124,7 @@ impl Conversion<'_> {
         job: &str,
         rt: &mut TrainingRuntime,
         why: &str,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let rt_name = rt.metadata.name.clone().unwrap_or_default();
         let j = replicated_job(rt, job)?;
         let pod = &mut j.template.spec.template;
@@ -156,10 +155,10 @@ impl Conversion<'_> {
             }
         }
         pod.spec = crate::model::from_json::<PodSpec>(&pod_value)
-            .map_err(|e| format!("the pod settings of {job} do not form a pod spec the runtime can hold: {e}"))?;
+            .map_err(|e| Error::PodSpec { job: job.to_string(), error: e.to_string() })?;
         if let Some((m, path)) = &s.metadata {
             let meta = crate::model::from_json::<ObjectMeta>(m)
-                .map_err(|e| format!("{path} does not form pod metadata the runtime can hold: {e}"))?;
+                .map_err(|e| Error::PodMetadata { path: path.clone(), error: e.to_string() })?;
             pod.metadata = Some(meta);
             for key in m.as_object().into_iter().flat_map(|m| m.keys()) {
                 claims.push((format!("{path}.{key}"), format!("{target}.metadata.{key}"), why.to_string()));
@@ -183,7 +182,7 @@ pub(super) struct MainContainer<'p> {
 }
 
 /// The named replicated job of a generated runtime.
-fn replicated_job<'r>(rt: &'r mut TrainingRuntime, job: &str) -> Result<&'r mut ReplicatedJob, String> {
+fn replicated_job<'r>(rt: &'r mut TrainingRuntime, job: &str) -> Result<&'r mut ReplicatedJob, Error> {
     let rt_name = rt.metadata.name.clone().unwrap_or_default();
     rt.spec
         .template
@@ -191,7 +190,7 @@ fn replicated_job<'r>(rt: &'r mut TrainingRuntime, job: &str) -> Result<&'r mut 
         .replicated_jobs
         .iter_mut()
         .find(|j| j.name == job)
-        .ok_or(format!("internal error: runtime {rt_name} has no replicated job {job}"))
+        .ok_or_else(|| Error::Internal(format!("runtime {rt_name} has no replicated job {job}")))
 }
 
 /// A TrainJob's reference to a generated runtime, by its kind (`plain_ml::RUNTIME_SCOPE`).

@@ -1,10 +1,11 @@
 //! PyTorchJob, XGBoostJob and JAXJob: Master and Workers become one template for every node.
 
+use super::Error;
 use super::*;
 
 impl Conversion<'_> {
     /// PyTorchJob, XGBoostJob, JAXJob: one pod template for every node.
-    pub(super) fn convert_single_template(&mut self) -> Result<Vec<Value>, String> {
+    pub(super) fn convert_single_template(&mut self) -> Result<Vec<Value>, Error> {
         let kind = self.source.kind();
         let field = kind.replica_specs_field();
         let replicas = |rtype: &str| self.replica(rtype).map(|r| r.spec.replicas.unwrap_or(1));
@@ -16,7 +17,7 @@ impl Conversion<'_> {
             _ => {
                 let (master, workers) = (replicas("Master"), replicas("Worker"));
                 if master.is_none() && workers.is_none() {
-                    return Err(format!("spec.{field} has neither Master nor Worker"));
+                    return Err(Error::NeitherMasterNorWorker(format!("spec.{field}")));
                 }
                 // u64: two u32 counts cannot overflow it; the limit is checked below.
                 let total = u64::from(master.unwrap_or(0)) + u64::from(workers.unwrap_or(0));
