@@ -246,3 +246,25 @@ for (const width of [390, 375]) {
     }
   });
 }
+
+test("at 390 px the Copy button of the post's own code blocks covers none of their code", async () => {
+  // The button sat over the block's top right corner, and on a phone a long first line (the
+  // helm install command) ran under it: the reader could not see what it hid.
+  const context = await browser.newContext(phone(390));
+  const page = await context.newPage();
+  await page.goto(new URL('#getting-started', BASE).href);
+  await page.waitForSelector('.copy-block-host > .copy-block');
+  const covered = await page.evaluate(() =>
+    [...document.querySelectorAll('.copy-block-host')]
+      .map((host) => {
+        const [button, pre] = [host.querySelector(':scope > .copy-block'), host.querySelector(':scope > pre')];
+        const b = button.getBoundingClientRect();
+        const p = pre.getBoundingClientRect();
+        const overlap = b.bottom > p.top && b.top < p.bottom && b.right > p.left && b.left < p.right;
+        return overlap && pre.textContent.split('\n')[0].slice(0, 40);
+      })
+      .filter(Boolean),
+  );
+  assert.deepEqual(covered, []);
+  await context.close();
+});

@@ -383,9 +383,16 @@ fn push_owned_lines(out: &mut String, language: Language, code: &str, owned: &[b
     push_code_lines(out, language, code, &classes, long_lines, long_lines == LongLines::Wrap);
 }
 
-/// The widest indent a wrapped line hangs under (`.i2` to `.i30` in the widget's stylesheet);
-/// a deeper line hangs at this one.
-const MAX_HANG: usize = 30;
+/// The deepest a wrapped line hangs (`.i2` to `.i40` in the widget's stylesheet); a deeper line
+/// hangs at this one.
+const MAX_HANG: usize = 40;
+
+/// The deepest hang a narrow widget (a phone's, whose boxes hold 26 to 38 columns) wraps under.
+/// A deeper line is `deep`, and there it does not wrap (the box scrolls sideways for it): wrapped,
+/// its key had a row of its own at column 0 and its words broke every few letters (the
+/// runtimePatches' affinity in real-v1's CoreWeave PyTorchJob, 30 to 40 columns deep). A wide
+/// box wraps it under its hang like any line.
+const DEEP_HANG: usize = 20;
 
 /// The longest line that fits every code box, so never wraps: the narrowest, on a 320 px phone,
 /// holds 31 columns (measured in Chromium on the post), less what a host page's own padding takes.
@@ -404,14 +411,40 @@ fn may_wrap(line: &str) -> bool {
 /// Whether the first piece after a hanging line's indent (up to a space or a `<wbr>` of
 /// `break_points`) may be too long for the rest of the narrowest box's first row. The browser
 /// then wraps after the indent, which is a break opportunity, and the row shows nothing but
-/// spaces: a blank line that is not in the code. Class `a` lets such a line break anywhere
-/// (`line-break: anywhere`), so the piece starts on its row; with the `<wbr>`s that is rare.
-fn first_word_may_not_fit(line: &str, indent: usize, breaks: &[usize]) -> bool {
-    let rest = line.get(indent..).unwrap_or_default();
-    let start = indent + (rest.len() - rest.trim_start_matches(' ').len());
+/// spaces: a blank line that is not in the code. Such a line is `deep`: a narrow widget does not
+/// wrap it (breaking it anywhere instead broke its words, `RAN|K`).
+fn first_word_may_not_fit(line: &str, breaks: &[usize]) -> bool {
+    let start = key_column(line);
     let space = line[start..].bytes().position(|b| b == b' ').map_or(line.len(), |p| start + p);
     let end = breaks.iter().copied().find(|&p| p > start).map_or(space, |p| p.min(space));
     end > NEVER_WRAPS
+}
+
+/// Whether some piece of a hanging line (between its spaces, hyphens and `<wbr>`s) is longer
+/// than the narrowest box's row beside its hang: wrapped there, the piece would break inside a
+/// word (`pytorch_dist_resnet|50` in migrate mode's V1 job on a 375 px phone).
+fn some_piece_may_not_fit(line: &str, hang: usize, breaks: &[usize]) -> bool {
+    let room = NEVER_WRAPS.saturating_sub(hang);
+    let key = key_column(line);
+    let mut next_break = breaks.iter().copied().peekable();
+    let mut piece = 0;
+    for (i, c) in line[key..].char_indices() {
+        if next_break.next_if(|&p| p <= key + i).is_some() {
+            piece = 0;
+        }
+        if c == ' ' {
+            piece = 0;
+            continue;
+        }
+        piece += 1;
+        if piece > room {
+            return true;
+        }
+        if c == '-' {
+            piece = 0;
+        }
+    }
+    false
 }
 
 /// What a long word of code may break after when its box wraps: Chromium breaks a line at spaces
@@ -443,9 +476,16 @@ fn break_points(line: &str, hang: usize) -> Vec<usize> {
     points
 }
 
-/// How far a line's wrapped continuation hangs: its indent, with YAML's `- ` list markers, in an
-/// even number of columns (every emitter here indents by 2 or 4); 0 for none.
+/// How far a line's wrapped continuation hangs: two columns past its key, that is past its
+/// indent with YAML's `- ` list markers, in an even number of columns (every emitter here
+/// indents by 2 or 4). Under the key itself, a continuation read as the next key of the block
+/// (`image: tensorflow/` then `tensorflow:2.16.1`), and a top-level line's went on at column 0.
 fn hang(line: &str) -> usize {
+    ((key_column(line) + 2) & !1).min(MAX_HANG)
+}
+
+/// Where a line's key (or first word) starts: past its indent and YAML's `- ` list markers.
+fn key_column(line: &str) -> usize {
     let mut cols = 0;
     let bytes = line.as_bytes();
     while let Some(&b) = bytes.get(cols) {
@@ -454,7 +494,7 @@ fn hang(line: &str) -> usize {
         }
         cols += 1;
     }
-    cols.min(MAX_HANG) & !1
+    cols
 }
 
 /// The inside of a `<code>` like `code_html`'s, with a CSS class of its own per line (the migrator's
@@ -466,19 +506,22 @@ pub fn to_html_with_classes(language: Language, code: &str, line_classes: &[Opti
 }
 
 /// [`to_html_with_classes`] appended to `out`, for a page written into one string. These boxes
-/// (migrate mode's V1 job, "What Kubernetes runs") are rendered once and scrolled or wrapped by
-/// the stylesheet alone (the widget's "Wrap long lines"): their long lines get their break
-/// points (`<wbr>`, no effect while the box scrolls), so wrapped they break at their
-/// punctuation, not inside a word. No hangs: in "What Kubernetes runs", a phone's YAML column
-/// beside a runtime's 24-column indents left too little room, and words broke again.
+/// (migrate mode's V1 job and objects, "What Kubernetes runs") are rendered once and scrolled or
+/// wrapped by the stylesheet alone (the widget's "Wrap long lines"), so their long lines are
+/// ready for both: break points (`<wbr>`, no effect while the box scrolls), so wrapped they
+/// break at their punctuation, not inside a word; and their hangs (class `iN`, no effect while
+/// the box scrolls), with `deep` for a line a narrow widget does not wrap.
 pub fn push_lines(out: &mut String, language: Language, code: &str, line_classes: &[Option<&str>]) {
-    push_code_lines(out, language, code, line_classes, LongLines::Scroll, true);
+    push_code_lines(out, language, code, line_classes, LongLines::Wrap, true);
 }
 
-/// With `LongLines::Wrap`, an indented line that may wrap is an element too, with its indent as a class (`i4`): with
-/// "Wrap long lines" on a phone, its continuation then starts under its indent, not at column 0,
-/// where it read as a new line outside its block. The indent stays the line's own spaces, so the
-/// text a selection or a screen reader takes out of the box is the code, unchanged.
+/// With `LongLines::Wrap`, a line that may wrap is an element too, with its hang as a class
+/// (`i4`): with "Wrap long lines" on a phone, its continuation then starts past its key, not at
+/// column 0, where it read as a new line outside its block; `deep` too for a line that a narrow
+/// widget does not wrap (deeper than `DEEP_HANG`, or its first word may not fit its first row, or
+/// another piece the row beside its hang).
+/// The indent stays the line's own spaces, so the text a selection or
+/// a screen reader takes out of the box is the code, unchanged.
 fn push_code_lines(
     out: &mut String,
     language: Language,
@@ -491,21 +534,25 @@ fn push_code_lines(
     for_each_line(language, code, |line, spans| {
         let class = line_classes.get(i).copied().flatten();
         i += 1;
-        let indent = if long_lines == LongLines::Wrap && may_wrap(line) { hang(line) } else { 0 };
-        let breaks = if breakable && may_wrap(line) { break_points(line, hang(line)) } else { Vec::new() };
+        let wraps = long_lines == LongLines::Wrap && may_wrap(line);
+        let hung = hang(line);
+        let breaks = if breakable && may_wrap(line) { break_points(line, hung) } else { Vec::new() };
         let mut next_break = breaks.iter().copied().peekable();
-        let marked = class.is_some() || indent > 0;
+        let marked = class.is_some() || wraps;
         if marked {
             out.push_str("<span class=\"ln");
             if let Some(class) = class {
                 out.push(' ');
                 out.push_str(class);
             }
-            if indent > 0 {
+            if wraps {
                 out.push_str(" i");
-                push_number(out, indent);
-                if first_word_may_not_fit(line, indent, &breaks) {
-                    out.push_str(" a");
+                push_number(out, hung);
+                let deep = hung > DEEP_HANG
+                    || first_word_may_not_fit(line, &breaks)
+                    || some_piece_may_not_fit(line, hung, &breaks);
+                if deep {
+                    out.push_str(" deep");
                 }
             }
             out.push_str("\">");
@@ -556,50 +603,85 @@ mod html_tests {
         html["<code>".len()..html.len() - "</code>".len()].to_string()
     }
 
-    /// In a wrapping box, an indented line long enough to wrap hangs under its indent (list
-    /// markers counted); one that fits the narrowest code box has no element of its own, nor has
-    /// an unindented line. A scrolling box has no hang at all, and the same text.
+    /// In a wrapping box, a line long enough to wrap hangs two columns past its key (list
+    /// markers counted), a top-level one too; one that fits the narrowest code box has no element
+    /// of its own. A line deeper than `DEEP_HANG` is `deep` too (a narrow widget does not wrap it),
+    /// and so is one whose first word may not fit its first row. A scrolling box has
+    /// no hang at all, and the same text.
     #[test]
     fn only_lines_that_may_wrap_hang_and_only_when_the_box_wraps() {
         let long = "      - --model_dir=/mnt/models/a-long-path";
-        let code = format!("spec:\n  replicas: 1\n{long}\nimage: registry.example.com/team/trainer:1\n");
+        let deep = "                    nodeSelectorTerms: [a-long-value]";
+        let code = format!("spec:\n  replicas: 1\n{long}\nimage: registry.example.com/team/trainer:1\n{deep}\n");
         let line_elements = |html: &str| {
             html.match_indices("<span class=\"ln").map(|(i, _)| html[i..i + 22].to_string()).collect::<Vec<_>>()
         };
         let wrapping = code_html(Language::Yaml, &code, &[], LongLines::Wrap);
-        assert_eq!(line_elements(&wrapping), ["<span class=\"ln i8\">  "], "in {wrapping}");
+        assert_eq!(
+            line_elements(&wrapping),
+            ["<span class=\"ln i10\"> ", "<span class=\"ln i2\"><s", "<span class=\"ln i22 de"],
+            "in {wrapping}"
+        );
         assert!(
             wrapping.contains(
-                "<span class=\"ln i8\">      - <span class=\"t-s\">--model_dir=/<wbr>mnt/<wbr>models/<wbr>a-long-path"
+                "<span class=\"ln i10\">      - <span class=\"t-s\">--model_dir=/<wbr>mnt/<wbr>models/<wbr>a-long-path"
             ),
             "the long line's own element, its long word breakable after its punctuation: {wrapping}"
         );
-        // A first piece too long to fit beside the indent on the narrowest box may break anywhere;
+        assert!(
+            wrapping.contains(
+                "<span class=\"ln i22 deep\">                    <span class=\"t-k\">nodeSelectorTerms</span>:"
+            ),
+            "a line deeper than a narrow widget wraps: {wrapping}"
+        );
+        // A first piece too long to fit beside the indent on the narrowest box makes its line deep;
         // one that ends at a break point fits (coordinator_address=, then os.environ[).
         let python = "    jax.distributed.initialize(\n        coordinator_address=os.environ[\"JAX_COORDINATOR_ADDRESS\"],\n        a_parameter_name_of_thirty_one=1,\n";
         let html = code_html(Language::Python, python, &[], LongLines::Wrap);
         assert!(
-            html.contains("<span class=\"ln i8\">        <span class=\"t-k\">coordinator_address</span>=<wbr>os.<wbr>environ[<span class=\"t-s\"><wbr>&quot;JAX"),
-            "a word broken at its punctuation: {html}"
+            html.contains("<span class=\"ln i10 deep\">        <span class=\"t-k\">coordinator_address</span>=<wbr>os.<wbr>environ[<span class=\"t-s\"><wbr>&quot;JAX"),
+            "a word broken at its punctuation, and deep: its quoted name is too long for a row beside the hang: {html}"
         );
         assert!(
-            html.contains("<span class=\"ln i8 a\">        <span class=\"t-k\">a_parameter_name_of_thirty_one</span>="),
+            html.contains(
+                "<span class=\"ln i10 deep\">        <span class=\"t-k\">a_parameter_name_of_thirty_one</span>="
+            ),
             "a piece too long for its row: {html}"
         );
         assert_eq!(html.matches("<span class=\"ln").count(), 3, "{html}");
         // A version's dots are no break point; a word that fits the row has none at all.
         let image = code_html(Language::Yaml, "  - image: tensorflow/tensorflow:2.16.1-gpu\n", &[], LongLines::Wrap);
         assert!(image.contains("tensorflow/<wbr>tensorflow:<wbr>2.16.1-gpu</span>"), "{image}");
-        let short =
-            code_html(Language::Yaml, "  - image: registry.example.com/x:1 # the team's\n", &[], LongLines::Wrap);
+        let short = code_html(Language::Yaml, "  - image: registry.example/x:1 # the team's\n", &[], LongLines::Wrap);
         assert!(!short.contains("<wbr>"), "{short}");
         // One whose first word fits beside its indent breaks at its spaces, as any line.
         let yaml = code_html(Language::Yaml, "    image: registry.example.com/team/trainer:1\n", &[], LongLines::Wrap);
-        assert!(yaml.starts_with("<code><span class=\"ln i4\">"), "{yaml}");
+        assert!(yaml.starts_with("<code><span class=\"ln i6\">"), "{yaml}");
+        // A piece longer than the row beside the hang would break inside a word: deep.
+        let piece =
+            code_html(Language::Yaml, "          image: navarrepratt/pytorch_dist_resnet50:14\n", &[], LongLines::Wrap);
+        assert!(piece.starts_with("<code><span class=\"ln i12 deep\">"), "{piece}");
         let scrolling = code_html(Language::Yaml, &code, &[], LongLines::Scroll);
         assert_eq!(line_elements(&scrolling), Vec::<String>::new(), "in {scrolling}");
         assert!(scrolling.contains("\n      - <span class=\"t-s\">--model_dir"), "the long line as it is: {scrolling}");
         assert_eq!(text_of(&scrolling), text_of(&wrapping), "the same code either way");
+    }
+
+    /// The boxes rendered once (migrate mode, "What Kubernetes runs") are ready to wrap: their
+    /// long lines carry their hang or `deep`, with their own class kept, and their break points.
+    #[test]
+    fn boxes_rendered_once_carry_their_hangs() {
+        let code = "kind: TrainJob\napiVersion: trainer.kubeflow.org/v1alpha1\n                            requiredDuringSchedulingIgnoredDuringExecution:\n";
+        let html = to_html_with_classes(Language::Yaml, code, &[Some("l"), Some("l"), Some("d")]);
+        assert!(html.starts_with("<span class=\"ln l\"><span class=\"t-k\">kind"), "{html}");
+        assert!(html.contains("<span class=\"ln l i2\"><span class=\"t-k\">apiVersion</span>: <span class=\"t-s\">trainer.<wbr>kubeflow.<wbr>org/<wbr>v1alpha1"), "{html}");
+        assert!(
+            html.contains(
+                "<span class=\"ln d i30 deep\">                            <span class=\"t-k\">requiredDuring"
+            ),
+            "{html}"
+        );
+        assert_eq!(text_of(&html), code);
     }
 
     /// The text a browser shows for `html`: its tags stripped and its five escapes read.

@@ -50,12 +50,13 @@ fn push_block(out: &mut String, class: &str, title: &str, download: Option<(&str
     push_escaped_html(out, title);
     out.push_str("\">");
     if yaml.is_empty() {
-        out.push_str("<code class=\"language-sh\">");
+        // One line; wrapped, it goes on past `kubectl` (the widget's `.ln` and `.i2`).
+        out.push_str("<code class=\"language-sh\"><span class=\"ln i2\">");
         push_escaped_html(out, code);
-        out.push_str("</code>");
+        out.push_str("</span></code>");
     } else {
-        // The box wraps with the widget's "Wrap long lines" (a phone's default): break points, no
-        // hangs (`push_lines`: a runtime patch's deep indents left a phone's rows too narrow).
+        // The box wraps with the widget's "Wrap long lines" (a phone's default): each long line
+        // hangs past its key, or does not wrap when it is too deep to (`push_lines`).
         out.push_str("<code>");
         push_lines(out, Language::Yaml, code, &[]);
         out.push_str("</code>");
