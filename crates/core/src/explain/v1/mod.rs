@@ -132,7 +132,7 @@ impl Job<'_> {
     }
 }
 
-fn json_err<T>(r: Result<T, serde_path_to_error::Error<serde_json::Error>>, at: &str) -> Result<T, String> {
+fn json_err<T>(r: Result<T, crate::model::tracked::PathError>, at: &str) -> Result<T, String> {
     r.map_err(|e| crate::field_error::kubernetes_text(&format!("{at}.{}", e.path()), &e.inner().to_string()))
 }
 
@@ -165,7 +165,7 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), String> {
     let mut replicas = Vec::new();
     for (rtype, raw) in specs {
         let at = format!("spec.{field}.{rtype}");
-        let spec: ReplicaSpec = json_err(serde_path_to_error::deserialize(raw), &at)?;
+        let spec: ReplicaSpec = json_err(crate::model::tracked::deserialize(raw), &at)?;
         if spec.template.spec.containers.is_empty() {
             return Err(format!("{at}.template.spec.containers is empty"));
         }
