@@ -93,13 +93,17 @@ lint:
 
 # Our shell, Python and JS: shellcheck and ruff (PyPI, in .tools/venv-lint), eslint (npm, in
 # .tools/node), at the versions tools/ pins; configured by ruff.toml and eslint.config.mjs. Then
-# every repository path a file names must exist (scripts/check-paths.py).
+# every repository path a file names must exist (scripts/check-paths.py), every path and Rust item
+# ARCHITECTURE.md names too (scripts/check-architecture.py), and the widget and the core without
+# features compile no CEL or YAML crate (scripts/check-light-core.sh).
 lint-scripts:
 	@scripts/install-tools.sh lint
 	.tools/venv-lint/bin/shellcheck $$(git ls-files '*.sh') .ci/run
 	.tools/venv-lint/bin/ruff check --quiet .
 	eslint .
 	python3 scripts/check-paths.py
+	python3 scripts/check-architecture.py
+	scripts/check-light-core.sh
 
 # The converter and explain modules (crates/migrate-wasm, crates/explain-wasm), linted for wasm32
 # with the features they ship with. A check of their own, not a linted dist build: clippy-driver

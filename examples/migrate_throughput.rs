@@ -1,7 +1,8 @@
 //! Native migrate throughput, for `make bench`.
 //!
 //! `migrate_throughput FILE` times one manifest and prints {"bytes", "documents", "seconds"}.
-//! `migrate_throughput --once FILE` converts FILE once as the CLI does, untimed, for a profiler.
+//! `migrate_throughput --once FILE` converts FILE once as the CLI does, untimed, for a profiler;
+//! `--view-once FILE` the same as the widget's converter module does.
 //! `migrate_throughput --shapes DIR [NAME…]` writes each worst-case shape (tests/shapes) to DIR/NAME.yaml
 //! (only the shapes NAME… when given) and prints one JSON line per shape: {"name", "what", "bytes", "outcome", "cli", "view"}, the
 //! best of 3 in seconds (wall clock; `cli_cpu` and `view_cpu` the best CPU times) for what the CLI does (convert, print the YAML and the report) and for
@@ -67,6 +68,13 @@ fn once(path: &str) {
     }
 }
 
+/// One conversion of FILE as the widget's converter module does it (convert, compare the pods,
+/// lay out the HTML), nothing timed: for a profiler.
+fn view_once(path: &str) {
+    let text = std::fs::read_to_string(path).expect("readable manifest");
+    std::hint::black_box(trainer_v2_migrate::migrate(&text, None));
+}
+
 fn shapes(dir: &str, only: &[String]) {
     std::fs::create_dir_all(dir).expect("a writable directory");
     for shape in shapes::all().into_iter().filter(|s| only.is_empty() || only.iter().any(|n| n == s.name)) {
@@ -103,9 +111,11 @@ fn main() {
     match args.as_slice() {
         [flag, dir, only @ ..] if flag == "--shapes" => shapes(dir, only),
         [flag, path] if flag == "--once" => once(path),
+        [flag, path] if flag == "--view-once" => view_once(path),
         [path] => one_file(path),
         _ => panic!(
-            "usage: migrate_throughput FILE | migrate_throughput --once FILE | migrate_throughput --shapes DIR [NAME…]"
+            "usage: migrate_throughput FILE | migrate_throughput --once FILE | migrate_throughput --view-once FILE | \
+             migrate_throughput --shapes DIR [NAME…]"
         ),
     }
 }

@@ -1,5 +1,6 @@
 // The "Peak memory" section of BENCHMARKS.md from scripts/bench-memory.py's lines: per worst-case
-// shape, each command's peak resident set and wall-clock time, and the budget every run must meet
+// shape, each command's peak resident set and CPU time (user + system: what the load of a shared
+// machine does not stretch, unlike the wall clock), and the budget every run must meet
 // (issue 36: no input, accepted or refused, may take more than 512 MiB).
 import { readFileSync } from 'node:fs';
 
@@ -19,14 +20,16 @@ export function memorySection(file) {
   const refused = (r) => DOOR_REFUSAL.test(r.stderr);
   // What a run takes above a bare run of its command, as a multiple of the input's size.
   const above = (r) => (Math.max(0, r.peak_kib - (floors[r.command] ?? 0)) * 1024) / r.bytes;
-  const cell = (r) => (r ? `${mib(r.peak_kib)} MiB, ${r.seconds.toFixed(2)} s${refused(r) ? ' (refused)' : `, ${above(r).toFixed(1)}×`}` : '–');
+  // Lines of an older bench-memory.py carry no CPU time: their wall clock, said so.
+  const time = (r) => (r.cpu === undefined ? `${r.seconds.toFixed(2)} s wall` : `${r.cpu.toFixed(2)} s CPU`);
+  const cell = (r) => (r ? `${mib(r.peak_kib)} MiB, ${time(r)}${refused(r) ? ' (refused)' : `, ${above(r).toFixed(1)}×`}` : '–');
   const worst = runs.reduce((a, r) => (r.peak_kib > a.peak_kib ? r : a), runs[0]);
   const accepted = runs.filter((r) => !refused(r));
   const worstRatio = accepted.reduce((a, r) => (above(r) > above(a) ? r : a), accepted[0]);
   const lines = [
     '## Peak memory',
     '',
-    'Each command of the release CLI on each worst-case shape, one process per run (`scripts/bench-memory.py`: GNU time\'s maximum resident set, and the wall clock). "(refused)" marks an input the input door turned away; for the others, "N×" is the peak above the floor (the same command on one small ConfigMap) as a multiple of the input\'s size.',
+    'Each command that reads input (`export` reads none) of the release CLI on each worst-case shape, one process per run (`scripts/bench-memory.py`: GNU time\'s maximum resident set, and the CPU time, user + system). "(refused)" marks an input the input door turned away; for the others, "N×" is the peak above the floor (the same command on one small ConfigMap) as a multiple of the input\'s size. `explain` and `validate` exit 1 on shapes whose TrainJob the cluster would refuse: they have read and judged it all.',
     '',
     `Floor: ${commands.map((c) => `${c} ${floors[c] ? mib(floors[c]) : '?'} MiB`).join(', ')}.`,
     '',

@@ -3,10 +3,12 @@
 
 Usage: bench-memory.py CLI SHAPES_DIR > memory.jsonl
 
-Runs `migrate`, `upgrade` and `explain` (the CLI, one process per run, so the peak resident set
-GNU time reports is that run's alone) on every shape tests/shapes writes (examples/migrate_throughput
---shapes), and prints one JSON line per run: shape, command, bytes, exit code, peak RSS in KiB,
-wall-clock seconds and the first line of stderr (what a refused input was told). First, one line
+Runs every command that reads input, `migrate`, `upgrade`, `explain` and `validate` (the CLI, one
+process per run, so the peak resident set GNU time reports is that run's alone; `export` reads no
+input) on every shape tests/shapes writes (examples/migrate_throughput --shapes), and prints one
+JSON line per run: shape, command, bytes, exit code, peak RSS in KiB, wall-clock seconds, CPU
+seconds (user + system: what a shared machine's load does not stretch) and the first line of
+stderr (what a refused input was told; validate's exit-2 line is on stdout). First, one line
 per command for the floor: the same command on one small ConfigMap (`"floor": true`).
 """
 import json
@@ -19,21 +21,24 @@ COMMANDS = {
     "migrate": ["migrate"],
     "upgrade": ["upgrade", "--from", "v2.0"],
     "explain": ["explain"],
+    "validate": ["validate"],
 }
 
 
 def run(cli, args, path):
     with tempfile.NamedTemporaryFile("r") as measured:
         proc = subprocess.run(
-            ["/usr/bin/time", "-o", measured.name, "-f", "%M %e", cli, *args, path],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            ["/usr/bin/time", "-o", measured.name, "-f", "%M %e %U %S", cli, *args, path],
+            capture_output=True,
             text=True,
             errors="replace",
         )
-        peak_kib, seconds = measured.read().split()[-2:]
+        peak_kib, seconds, user, system = measured.read().split()[-4:]
     first = next((line for line in proc.stderr.splitlines() if line.startswith("trainer-explorer:")), "")
-    return proc.returncode, int(peak_kib), float(seconds), first
+    if not first and proc.returncode == 2:
+        # validate reports a file it could not read on stdout, as `FILE: why`, exit 2.
+        first = next(iter(proc.stdout.splitlines()), "")
+    return proc.returncode, int(peak_kib), float(seconds), float(user) + float(system), first
 
 
 # The floor: what a bare run of each command takes, on the smallest manifest (one ConfigMap). The
@@ -47,18 +52,18 @@ def main():
         floor.write(FLOOR)
         floor.flush()
         for command, args in COMMANDS.items():
-            code, peak, seconds, first = run(cli, args, floor.name)
+            code, peak, seconds, cpu, first = run(cli, args, floor.name)
             print(json.dumps({
                 "shape": "(floor: one ConfigMap)", "floor": True, "command": command, "bytes": len(FLOOR),
-                "exit": code, "peak_kib": peak, "seconds": seconds, "stderr": first,
+                "exit": code, "peak_kib": peak, "seconds": seconds, "cpu": cpu, "stderr": first,
             }), flush=True)
     for name in sorted(os.listdir(shapes)):
         path = os.path.join(shapes, name)
         for command, args in COMMANDS.items():
-            code, peak, seconds, first = run(cli, args, path)
+            code, peak, seconds, cpu, first = run(cli, args, path)
             print(json.dumps({
                 "shape": name.removesuffix(".yaml"), "command": command, "bytes": os.path.getsize(path),
-                "exit": code, "peak_kib": peak, "seconds": seconds, "stderr": first,
+                "exit": code, "peak_kib": peak, "seconds": seconds, "cpu": cpu, "stderr": first,
             }), flush=True)
 
 

@@ -14,10 +14,9 @@ const TRAINJOB: &str = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJo
 
 /// What each command says of `text` when the input as a whole is refused (None when it is read).
 fn refusals(text: &str) -> [Option<String>; 3] {
-    let door = |e: String| e;
     [
-        explorer_core::migrate::migrate_to(text, NEWEST).err().map(door),
-        explorer_core::upgrade::upgrade(text, RELEASES[0], NEWEST).err().map(door),
+        explorer_core::migrate::migrate_to(text, NEWEST).err().map(|e| e.to_string()),
+        explorer_core::upgrade::upgrade(text, RELEASES[0], NEWEST).err().map(|e| e.to_string()),
         explorer_core::explain::read::trees(text).err().map(|e| e.to_string()),
     ]
 }
@@ -71,7 +70,8 @@ proptest! {
         let at = TRAINJOB.len() + bad_at;
         bytes[at] = 0xff;
         let error = input::text_of(&bytes).unwrap_err();
-        prop_assert!(error.contains(&format!("(byte {at} is not UTF-8)")), "{}", error);
+        prop_assert!(matches!(error, input::InputError::NotUtf8 { byte, .. } if byte == at), "{:?}", error);
+        prop_assert!(error.to_string().contains(&format!("(byte {at} is not UTF-8)")), "{}", error);
     }
 
     /// Any name, written with YAML's escapes: what migrate, upgrade and explain would print

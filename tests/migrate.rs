@@ -330,7 +330,7 @@ fn bad_input_gets_a_precise_message() {
     ];
     for (input, expected) in cases {
         let message = match migrate(&input) {
-            Err(e) => e,
+            Err(e) => e.to_string(),
             Ok(m) => m.failures().join("\n"),
         };
         assert!(message.contains(expected), "{expected:?} not in {message:?}");
@@ -343,7 +343,7 @@ fn bad_documents_get_a_precise_message() {
                 d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n\
                 g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\n";
     // Aliases that expand past the input limit refuse the whole input, naming the document.
-    let refusal = migrate(bomb).err().expect("an alias bomb is refused");
+    let refusal = migrate(bomb).err().expect("an alias bomb is refused").to_string();
     assert!(refusal.contains("document 1 (line 1) reads as more than the input limit holds"), "{refusal}");
     let cases = [
         ("just text", "not a Kubernetes object"),

@@ -44,7 +44,7 @@ fn yaml_documents(text: &str) -> Vec<Value> {
 /// The input as a whole is refused with `message`, by the CLI's path and the widget's.
 fn refused(text: &str, message: &str) {
     let error = migrate(text).err().unwrap_or_else(|| panic!("not refused; expected: {message}"));
-    assert_eq!(error, message);
+    assert_eq!(error.to_string(), message);
     let rendered: Value = serde_json::from_str(&trainer_v2_migrate::migrate(text, None)).unwrap();
     assert_eq!(rendered["error"], message);
 }
@@ -267,7 +267,10 @@ fn aliases_past_the_value_limit_are_refused_by_every_command() {
     let message = aliases_refused(&shape.text);
     refused(&shape.text, &message);
     let newest = explorer_data::releases::NEWEST;
-    assert_eq!(explorer_core::upgrade::upgrade(&shape.text, newest, newest).err(), Some(message.clone()));
+    assert_eq!(
+        explorer_core::upgrade::upgrade(&shape.text, newest, newest).err().map(|e| e.to_string()),
+        Some(message.clone())
+    );
     assert_eq!(
         explorer_core::explain::read::explain_text(&shape.text, newest).err().map(|e| e.to_string()),
         Some(message)

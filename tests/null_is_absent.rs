@@ -102,10 +102,10 @@ fn edited(docs: &[Value], doc: usize, pointer: &str, null: bool) -> String {
 fn answers(text: &str) -> String {
     let migrate = match explorer_core::migrate::migrate_to(text, NEWEST) {
         Ok(m) => format!("{:?}", m.docs.iter().map(|d| format!("{:?}", d.outcome)).collect::<Vec<_>>()),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     };
     let explain = match explorer_core::explain::v1::explain_text(text) {
-        Some(r) => format!("{:?}", r.map(|e| serde_json::to_string(&e).unwrap())),
+        Some(r) => format!("{:?}", r.map(|e| serde_json::to_string(&e).unwrap()).map_err(|e| e.to_string())),
         None => format!(
             "{:?}",
             explorer_core::explain::read::explain_text(text, NEWEST).map(|e| serde_json::to_string(&e).unwrap())
@@ -113,7 +113,7 @@ fn answers(text: &str) -> String {
     };
     let upgrade = match explorer_core::upgrade::upgrade(text, V2_0, NEWEST) {
         Ok(u) => format!("{:?}", u.docs.iter().map(|d| format!("{:?}", d.outcome)).collect::<Vec<_>>()),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     };
     format!("{migrate}\n{explain}\n{upgrade}")
 }

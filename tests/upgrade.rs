@@ -455,6 +455,8 @@ fn the_brief_example_v2_1_to_v2_3_goes_through_v2_2() {
 #[test]
 fn a_downgrade_is_refused_with_what_to_do_instead() {
     let e = upgrade::upgrade(V2_2_STREAM, V2_3, V2_1).err().expect("refused");
+    assert!(matches!(e, upgrade::Error::Downgrade { .. }), "{e:?}");
+    let e = e.to_string();
     assert!(e.starts_with("v2.3 → v2.1 is a downgrade"), "{e}");
     assert!(e.contains("release=v2.1"), "{e}");
 }
@@ -554,14 +556,16 @@ fn other_input_gets_a_clear_message() {
         .contains("a Training Operator (V1) object, not a Trainer V2 one: convert it with `trainer-explorer migrate`"));
     let e =
         upgrade::upgrade("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", V2_1, V2_3).err().expect("refused");
+    assert_eq!(e, upgrade::Error::NoTrainerObject);
+    let e = e.to_string();
     assert!(e.starts_with("no Trainer V2 object"), "{e}");
     let bad = format!("{}\n---\nkind: [unclosed\n", trainjob("  runtimeRef: {name: torch-distributed}\n"));
     let u = upgrade::upgrade(&bad, V2_1, V2_3).unwrap();
     assert!(u.failures().iter().any(|f| f.starts_with("document 2 (line 9): not valid YAML")), "{:?}", u.failures());
     assert!(upgrade::upgrade("", V2_1, V2_3).is_err());
     assert_eq!(
-        upgrade::parse_release("v2.9").err().as_deref(),
-        Some(format!("unknown Trainer release \"v2.9\": one of {}", release_lines()).as_str())
+        upgrade::parse_release("v2.9").err().map(|e| e.to_string()),
+        Some(format!("unknown Trainer release \"v2.9\": one of {}", release_lines()))
     );
     assert_eq!(upgrade::parse_release("v2.1.0"), Ok(&V2_1));
     // A PVC beside a TrainJob passes through untouched.

@@ -219,7 +219,7 @@ spec:
     );
     assert!(explain_text("kind: TrainJob\napiVersion: trainer.kubeflow.org/v1alpha1\n").is_none());
     let two = format!("{no_port}---{no_port}");
-    assert!(explain_text(&two).unwrap().unwrap_err().contains("one at a time"));
+    assert!(explain_text(&two).unwrap().unwrap_err().to_string().contains("one at a time"));
 }
 
 /// A job of more pods than any cluster holds gets a message, both as V1 and as its V2
@@ -273,7 +273,10 @@ fn jobs_the_v1_webhook_refuses_ran_no_pods() {
         ),
     ];
     for (text, expected) in cases {
-        assert!(operate(&serde_yaml::from_str(&text).unwrap()).err().is_some_and(|e| e.contains(expected)), "{text}");
+        assert!(
+            operate(&serde_yaml::from_str(&text).unwrap()).err().is_some_and(|e| e.to_string().contains(expected)),
+            "{text}"
+        );
     }
 }
 
@@ -480,4 +483,21 @@ fn unknown_fields_of_a_v1_job_are_refused_with_their_path() {
         fields,
         ["spec.mpiReplicaSpecs.Launcher.template.labels", "spec.mpiReplicaSpecs.Worker.template.labels"]
     );
+}
+
+/// A reading error keeps its typed field path, whatever the replica type's name holds: a space
+/// or a colon in it once cut the path where the error's text was read back (the field
+/// `spec.pytorchReplicaSpecs.Worker`, the message `x.replicas: Invalid value: …`).
+#[test]
+fn a_reading_error_names_its_whole_field() {
+    let job: serde_json::Value = serde_yaml::from_str(
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: j}\nspec:\n  pytorchReplicaSpecs:\n    \
+         \"Worker x\":\n      replicas: two\n      template: {spec: {containers: [{name: pytorch, image: x}]}}\n",
+    )
+    .unwrap();
+    let refused = explorer_core::explain::v1::check(&job);
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert_eq!(refused[0].field(), "spec.pytorchReplicaSpecs.Worker x.replicas");
+    assert_eq!(refused[0].reason(), "Invalid value: \"string\": must be of type integer");
+    assert_eq!(refused[0].ty, explorer_core::explain::ErrorType::TypeInvalid);
 }

@@ -1,26 +1,22 @@
-//! The explorer: one instance per mount point.
+//! The explorer: one instance per mount point. Its hooks are in `hooks`, its switches' markup
+//! in `components::controls`; this is its state, its effects and how the pieces are laid out.
 
 use super::browser;
+use super::components::controls;
 use super::components::lazy_pane::lazy_pane;
 use super::components::migrate::Migrate;
 use super::components::pane::Pane;
 use super::components::params::Params;
-use super::components::radio_group::RadioGroup;
+use super::hooks::{release_note, use_handlers, use_theme, use_view};
 use super::state::{Action, State};
 use crate::ui::prepare::{IdleChain, PreparedStore};
-use crate::ui::recent::kept_or_made;
-use explorer_core::plain_ml;
 use explorer_core::query::SyncSet;
-use explorer_core::selection::{Mode, ParamKey, RuntimeScope, Selection};
-use explorer_core::snippets::{fields_elsewhere_note, render, v2_pane_takes, View};
-use explorer_data::catalog::{Framework, Persona, V2Support};
+use explorer_core::selection::{Mode, ParamKey, Selection};
+use explorer_core::snippets::{fields_elsewhere_note, v2_pane_takes};
+use explorer_data::catalog::V2Support;
 use explorer_data::releases::RELEASES;
 use explorer_html::highlight::LongLines;
 use gloo::events::EventListener;
-use std::cell::RefCell;
-use std::rc::Rc;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -36,122 +32,6 @@ pub struct ExplorerProps {
     pub host: web_sys::Element,
     /// Our shadow root: scratch space for the copy fallback.
     pub scratch: web_sys::Node,
-}
-
-/// The pinned theme when there is one; else follows the host page's theme switch (`data-theme`,
-/// `dark-theme`) and, where the page sets none, the reader's `prefers-color-scheme`, as either
-/// changes.
-#[hook]
-fn use_theme(pinned: Option<&'static str>) -> &'static str {
-    let theme = use_state(browser::theme);
-    {
-        let theme = theme.clone();
-        use_effect_with((), move |_| {
-            let update = Closure::<dyn Fn()>::new(move || theme.set(browser::theme()));
-            let window = web_sys::window();
-            let observer = web_sys::MutationObserver::new(update.as_ref().unchecked_ref()).ok();
-            if let (Some(observer), Some(doc)) = (&observer, window.as_ref().and_then(|w| w.document())) {
-                let init = web_sys::MutationObserverInit::new();
-                init.set_attributes(true);
-                let filter = js_sys::Array::of2(&"data-theme".into(), &"class".into());
-                init.set_attribute_filter(&filter);
-                if let Some(root) = doc.document_element() {
-                    let _ = observer.observe_with_options(&root, &init);
-                }
-                if let Some(body) = doc.body() {
-                    let _ = observer.observe_with_options(&body, &init);
-                }
-            }
-            let media = window.and_then(|w| w.match_media(browser::DARK_QUERY).ok().flatten());
-            if let Some(m) = &media {
-                let _ = m.add_event_listener_with_callback("change", update.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(o) = observer {
-                    o.disconnect();
-                }
-                if let Some(m) = media {
-                    let _ = m.remove_event_listener_with_callback("change", update.as_ref().unchecked_ref());
-                }
-                drop(update);
-            }
-        });
-    }
-    pinned.unwrap_or(*theme)
-}
-
-/// What the controls call. Made once per explorer (the dispatcher and the setter never change),
-/// so they are the same on every render and a control or pane whose props did not change is not
-/// rendered again on a toggle.
-struct Handlers {
-    persona: Callback<usize>,
-    framework: Callback<usize>,
-    scope: Callback<usize>,
-    mode: Callback<usize>,
-    release: Callback<usize>,
-    edit: Callback<(ParamKey, String)>,
-    announce: Callback<String>,
-    /// Keeps what the reader typed or pasted into migrate mode while the view is Compare.
-    keep_pasted: Callback<String>,
-    /// "Wrap long lines" checked or unchecked.
-    flip_long_lines: Callback<Event>,
-}
-
-#[hook]
-fn use_handlers(
-    d: UseReducerDispatcher<State>,
-    status: UseStateSetter<String>,
-    pasted: Rc<RefCell<Option<String>>>,
-) -> Rc<Handlers> {
-    use_memo((), move |_| {
-        let on = |d: &UseReducerDispatcher<State>, action: fn(usize) -> Action| {
-            let d = d.clone();
-            Callback::from(move |i: usize| d.dispatch(action(i)))
-        };
-        Handlers {
-            persona: on(&d, |i| Action::Persona(Persona::ALL[i])),
-            framework: on(&d, |i| Action::Framework(Framework::ALL[i])),
-            scope: on(&d, |i| Action::Scope(SCOPES[i])),
-            mode: on(&d, |i| Action::Mode(if i == 0 { Mode::Compare } else { Mode::Migrate })),
-            release: on(&d, |i| Action::Release(RELEASES[i])),
-            flip_long_lines: {
-                let d = d.clone();
-                Callback::from(move |_: Event| d.dispatch(Action::FlipLongLines))
-            },
-            edit: Callback::from(move |(key, raw)| d.dispatch(Action::Param(key, raw))),
-            announce: Callback::from(move |msg| status.set(msg)),
-            keep_pasted: Callback::from(move |text| *pasted.borrow_mut() = Some(text)),
-        }
-    })
-}
-
-/// How many selections' views an explorer keeps (`recent`).
-const KEPT_VIEWS: usize = 4;
-
-/// The snippets for `sel`, kept for the last few selections: a reader going back to one does not
-/// wait for its snippets to be built again. A selection one click from the last one was usually
-/// prepared while the reader read (ui::prepare): going on to it does not wait either.
-#[hook]
-fn use_view(sel: &Selection, prepared: &PreparedStore) -> (Rc<View>, Rc<RefCell<KeptViews>>) {
-    let kept = use_mut_ref(Vec::new);
-    let view = kept_or_made(&mut kept.borrow_mut(), sel.clone(), KEPT_VIEWS, |sel| {
-        let ready = prepared.0.borrow_mut().take_view(sel);
-        ready.unwrap_or_else(|| Rc::new(render(sel)))
-    });
-    (view, kept)
-}
-
-type KeptViews = Vec<(Selection, Rc<View>)>;
-
-/// After the reader switched the Trainer release and nothing else: whether the V2 pane's code
-/// stayed the same, said in words (a pane that looks the same could be a render that never
-/// came). From the kept views: the newest is on screen, the one before it was shown last, so the
-/// note stays until the reader changes something else.
-fn release_note(kept: &KeptViews) -> Option<String> {
-    let [(now, view), (before, earlier), ..] = kept.as_slice() else { return None };
-    let only_the_release = Selection { release: before.release, ..now.clone() } == *before;
-    (only_the_release && now.mode == Mode::Compare && view.v2.same_code(&earlier.v2))
-        .then(|| format!("No change for this job from {} to {}.", before.release.line, now.release.line))
 }
 
 #[component]
@@ -250,19 +130,6 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let wrap_toggle = html! {
         <label class="wrap-toggle"><input type="checkbox" checked={wrap} onchange={handlers.flip_long_lines.clone()} />{ "Wrap long lines" }</label>
     };
-    let persona_idx = Persona::ALL.iter().position(|p| *p == sel.persona).unwrap_or(0);
-    let framework_idx = Framework::ALL.iter().position(|f| *f == sel.framework).unwrap_or(0);
-    let personas: Vec<_> = Persona::ALL.iter().map(|p| (p.id(), p.label())).collect();
-    let frameworks: Vec<_> = Framework::ALL.iter().map(|f| (f.id(), f.label())).collect();
-    // Marked before the pick: the frameworks the selected release ships no runtime for (the
-    // release's own list of built-ins says which).
-    let lacking = AttrValue::from(format!("not in {}", sel.release.line));
-    let framework_marks: Vec<_> = Framework::ALL
-        .iter()
-        .map(|f| (f.v2_support_in(&sel.release) == V2Support::Unsupported).then(|| lacking.clone()))
-        .collect();
-    let release_idx = RELEASES.iter().position(|r| r.line == sel.release.line).unwrap_or(RELEASES.len() - 1);
-    let releases: Vec<_> = RELEASES.iter().map(|r| (r.line, r.line)).collect();
     let has_runtime = sel.v2_support() != V2Support::Unsupported;
     // "What Kubernetes runs" also answers for a framework that only a newer release ships: the
     // reader sees this release's webhook refuse the TrainJob they would copy from that release.
@@ -280,23 +147,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     html! {
         <div class={classes!("tv2x", theme_class, props.compact.then_some("compact"), wrap.then_some("wrap"))}>
             if !props.compact {
-                <div class="control">
-                    <span class="control-label" aria-hidden="true">{ "View" }</span>
-                    <RadioGroup label="View" options={vec![("compare", "Compare V1 and V2"), ("migrate", "Migrate a V1 job")]}
-                        selected={usize::from(sel.mode == Mode::Migrate)} on_select={handlers.mode.clone()} class="mode" />
-                </div>
-                // The reader's cluster: it applies to both views, so it sits above them.
-                <div class="control">
-                    <span class="control-label" aria-hidden="true">{ "Trainer" }</span>
-                    <RadioGroup label="Trainer release" options={releases} selected={release_idx}
-                        on_select={handlers.release.clone()} class="release" described_by="release-pairs" />
-                    <span id="release-pairs" class="pairs">
-                        { format!("{}, SDK {}", sel.release.tag, sel.release.sdk_label()) }
-                    </span>
-                    // Where the reader just clicked. Always in the page, so the change is read out
-                    // (a live region, not a second role=status: the copy announcements own that).
-                    <span class="pairs release-note" aria-live="polite">{ release_note }</span>
-                </div>
+                { controls::view_and_release(&sel, release_note, &handlers) }
             }
             if sel.mode == Mode::Migrate && !props.compact {
                 { wrap_toggle.clone() }
@@ -305,33 +156,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     release={sel.release} scratch={props.scratch.clone()} on_announce={handlers.announce.clone()} />
             } else {
             <div class="controls">
-                <div class="control">
-                    <span class="control-label" aria-hidden="true">{ "I am a" }</span>
-                    <RadioGroup label="Persona" options={personas} selected={persona_idx} on_select={handlers.persona.clone()} class="persona" />
-                </div>
-                <div class="control">
-                    <span class="control-label" aria-hidden="true">{ "Framework" }</span>
-                    <RadioGroup label="Framework" options={frameworks} selected={framework_idx} on_select={handlers.framework.clone()} class="framework"
-                        marks={framework_marks} />
-                </div>
+                { controls::persona_and_framework(&sel, &handlers) }
                 if !props.compact {
                     if has_runtime {
-                        <div class="control">
-                            <span class="control-label" aria-hidden="true">{ "Runtime" }</span>
-                            // A runtime generated for the job has one kind: the switch would change
-                            // nothing, so the kind shows with the reason instead.
-                            if sel.v2_support() == V2Support::GeneratedRuntime {
-                                <span class="scope-fixed">
-                                    <span class="sr-only">{ "Runtime scope: " }</span>
-                                    <strong>{ scope_label(plain_ml::RUNTIME_SCOPE) }</strong>
-                                </span>
-                                <span class="pairs scope-reason">{ format!("The only kind here: {}.", plain_ml::RUNTIME_SCOPE_REASON) }</span>
-                            } else {
-                                <RadioGroup label="Runtime scope"
-                                    options={SCOPES.iter().map(|s| (s.id(), scope_label(*s))).collect::<Vec<_>>()}
-                                    selected={usize::from(sel.scope == RuntimeScope::Namespaced)} on_select={handlers.scope.clone()} class="scope" />
-                            }
-                        </div>
+                        { controls::runtime_scope(&sel, &handlers) }
                     }
                     <Params framework={sel.framework} inputs={state.inputs.clone()} errors={state.errors.clone()}
                         {warnings} {not_in_v2} note={fields_note} on_edit={handlers.edit.clone()} />
@@ -363,16 +191,5 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             }
             <div class="sr-only" aria-live="polite" role="status">{ (*status).clone() }</div>
         </div>
-    }
-}
-
-/// The runtime scopes in the switch's order (its index is the `Action::Scope` handler's).
-const SCOPES: [RuntimeScope; 2] = [RuntimeScope::Cluster, RuntimeScope::Namespaced];
-
-/// A scope as the switch names it.
-fn scope_label(scope: RuntimeScope) -> &'static str {
-    match scope {
-        RuntimeScope::Cluster => "ClusterTrainingRuntime",
-        RuntimeScope::Namespaced => "TrainingRuntime (one namespace)",
     }
 }

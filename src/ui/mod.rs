@@ -4,6 +4,7 @@
 pub mod app;
 pub mod browser;
 pub mod components;
+pub mod hooks;
 pub mod mount;
 pub mod prepare;
 pub mod recent;

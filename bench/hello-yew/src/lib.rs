@@ -12,6 +12,7 @@ fn Hello() -> Html {
     html! { <div><button {onclick}>{ "Clicked " }{ *count }</button><pre>{ "hello" }</pre></div> }
 }
 
+/// Mounts the component in `el`: the one export the size benchmark loads.
 #[wasm_bindgen(js_name = mount)]
 pub fn mount(el: web_sys::Element) {
     yew::Renderer::<Hello>::with_root(el).render();

@@ -42,6 +42,35 @@ fn export_with_a_query_prints_that_selection() {
     assert!(snippets[0]["code"].as_str().unwrap().contains("numNodes: 4"));
 }
 
+/// A runtime generated for a TensorFlow or PaddlePaddle job is a TrainingRuntime whatever the
+/// query asks (`plain_ml::RUNTIME_SCOPE`): a query that names the cluster scope gets that kind,
+/// and a note on stderr saying so and why, as the widget shows in place of its scope switch.
+#[test]
+fn export_tells_a_cluster_scope_query_that_a_generated_runtime_is_namespaced() {
+    let reason = explorer_core::plain_ml::RUNTIME_SCOPE_REASON;
+    for persona in ["platform-engineer", "data-scientist"] {
+        for framework in ["tensorflow", "paddle"] {
+            let q = format!("persona={persona}&framework={framework}&scope=cluster");
+            let out = cli(&["export", "--format", "json", "--query", &q]);
+            assert!(out.status.success(), "{q}");
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+            assert!(err.contains("TrainingRuntime (one namespace)") && err.contains(reason), "{q}: {err}");
+            assert!(err.contains("scope=cluster"), "{q}: {err}");
+            let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let code = json["snippets"][0]["code"].as_str().unwrap();
+            assert!(code.contains("kind: TrainingRuntime"), "{q}: {code}");
+            assert!(!code.contains("ClusterTrainingRuntime"), "{q}: {code}");
+        }
+    }
+    // No note where the scope applies, or where the query does not ask for one.
+    for q in ["framework=pytorch&scope=cluster", "framework=tensorflow", "framework=paddle&scope=namespaced"] {
+        let out = cli(&["export", "--format", "json", "--query", q]);
+        assert!(out.status.success(), "{q}");
+        assert!(out.stderr.is_empty(), "{q}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
 #[test]
 fn an_invalid_query_exits_1_with_one_line_on_stderr() {
     for q in ["nodes=-7", "persona=<script>", "colour=blue"] {

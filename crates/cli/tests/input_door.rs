@@ -1,6 +1,6 @@
 //! Every command that reads files goes through one input door (`pipeline::input`): the same
-//! oversize, binary, deep and alias-bomb inputs are refused by each with the same message, and
-//! the size named is the input's real size.
+//! oversize, binary, deep and alias-bomb inputs are refused by each (validate included, in its
+//! own report) with the same message, and the size named is the input's real size.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::io::Write;
@@ -55,6 +55,13 @@ fn refused_alike(name: &str, input: &[u8], message: &str) {
         let (code, _, stderr) = run(args, "-", Some(input));
         assert_eq!(code, Some(unreadable), "{args:?} {name} on stdin: {stderr}");
         assert_eq!(stderr, format!("trainer-explorer: -: {message}\n"), "{args:?} {name} on stdin");
+    }
+    // validate reports each file it cannot read as one of its results, `FILE: message` on
+    // stdout before the summary, and exits 2.
+    for (source, stdin) in [(file, None), ("-", Some(input))] {
+        let (code, stdout, _) = run(&["validate"], source, stdin);
+        assert_eq!(code, Some(2), "validate {name} from {source}: {stdout}");
+        assert_eq!(stdout.lines().next(), Some(format!("{source}: {message}").as_str()), "validate {name}");
     }
     std::fs::remove_dir_all(dir).ok();
 }

@@ -60,7 +60,7 @@ impl std::error::Error for Error {}
 /// assert!(matches!(api::release("v1.9"), Err(Error::UnknownRelease(_))));
 /// ```
 pub fn release(name: &str) -> Result<Release, Error> {
-    crate::upgrade::parse_release(name).copied().map_err(Error::UnknownRelease)
+    crate::upgrade::parse_release(name).copied().map_err(|e| Error::UnknownRelease(e.to_string()))
 }
 
 /// The panes the widget shows for a query in its URL syntax (`persona`, `framework`, `release`,
@@ -99,7 +99,7 @@ pub fn render_selection(query: &str) -> Result<View, Error> {
 /// assert!(api::migrate("", api::release("v2.3").unwrap()).is_err());
 /// ```
 pub fn migrate(v1_yaml: &str, target: Release) -> Result<Migration, Error> {
-    crate::migrate::migrate_to(v1_yaml, target).map_err(Error::Input)
+    crate::migrate::migrate_to(v1_yaml, target).map_err(|e| Error::Input(e.to_string()))
 }
 
 /// Rewrites Trainer V2 manifests written for `from` so that `to` accepts them.
@@ -123,7 +123,7 @@ pub fn upgrade(v2_yaml: &str, from: Release, to: Release) -> Result<Upgrade, Err
     if crate::upgrade::refuse_downgrade(from, to).is_err() {
         return Err(Error::Downgrade { from: from.line, to: to.line });
     }
-    crate::upgrade::upgrade(v2_yaml, from, to).map_err(Error::Input)
+    crate::upgrade::upgrade(v2_yaml, from, to).map_err(|e| Error::Input(e.to_string()))
 }
 
 /// What the Trainer controller of `release` creates for a TrainJob: the JobSet, the pods with

@@ -8,17 +8,25 @@
 //! No UI, no HTML and no I/O: the widget, the HTML views and the CLI build on it. A caller outside
 //! the workspace starts at [`api`]: five documented functions with a typed error.
 
+// missing_docs (a workspace lint) holds in every module but those marked `#[allow(missing_docs)]`
+// below, whose public items are not all documented yet (issue 30): a new module starts with it on.
+
 #[cfg(feature = "migrate")]
+#[allow(missing_docs)]
 pub mod api;
 #[cfg(feature = "explain")]
+#[allow(missing_docs)]
 pub mod explain;
 pub mod field_error;
+#[allow(missing_docs)]
 pub mod k8s;
 #[cfg(feature = "migrate")]
+#[allow(missing_docs)]
 pub mod migrate;
 pub mod model;
 pub mod order;
 #[cfg(feature = "yaml-input")]
+#[allow(missing_docs)]
 pub mod pipeline;
 pub mod plain_ml;
 pub mod query;
@@ -27,6 +35,8 @@ pub mod selection;
 pub mod snippets;
 pub mod terminal;
 #[cfg(feature = "yaml-input")]
+#[allow(missing_docs)]
 pub mod upgrade;
 pub mod urlencoded;
+#[allow(missing_docs)]
 pub mod yaml;

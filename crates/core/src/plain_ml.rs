@@ -55,9 +55,11 @@ pub fn role_types(kind: V1Kind) -> &'static [&'static str] {
 pub struct RoleJob {
     /// V1's replica type (`Worker`, `PS`, ...).
     pub rtype: String,
+    /// How many pods run the role (V1's `replicas`).
     pub count: u32,
     /// The replicated job: `node` for the trainer's role, else the type in lower case.
     pub rjob: String,
+    /// The port V1 gave the role, which the training code may read from its environment.
     pub port: i64,
 }
 

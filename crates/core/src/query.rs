@@ -17,8 +17,11 @@ pub const MAX_QUERY_LEN: usize = 4096;
 /// its own framework.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SyncSet {
+    /// Share the persona.
     pub persona: bool,
+    /// Share the framework and the view mode (a preset keeps both its own).
     pub framework: bool,
+    /// Share the parameters, the runtime scope and the release.
     pub params: bool,
 }
 
@@ -29,6 +32,7 @@ impl Default for SyncSet {
 }
 
 impl SyncSet {
+    /// Share everything: the default of an instance that says nothing.
     pub const ALL: SyncSet = SyncSet { persona: true, framework: true, params: true };
 
     /// Parses `data-sync="persona,params"`. Unknown words are ignored; an empty list shares nothing.
@@ -63,11 +67,16 @@ impl SyncSet {
 pub enum QueryIssue {
     /// A key this widget does not own. Normal on a host page; an error for the CLI.
     UnknownKey(String),
+    /// A key this widget owns with a value it refuses, and why (the parameter's own message).
     InvalidValue {
+        /// The key as written.
         key: String,
+        /// The value as written.
         value: String,
+        /// Why it was refused.
         reason: String,
     },
+    /// The whole query is over [`MAX_QUERY_LEN`]: nothing of it was read.
     TooLong,
 }
 

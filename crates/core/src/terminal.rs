@@ -71,12 +71,12 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 /// The one JSON writer for answers that carry input: `serde_json`'s pretty printing, with every
 /// control character `\u`-escaped (serde_json escapes C0 only; DEL, the C1 controls and the
 /// bidirectional controls are written raw by it) so the JSON can be shown on a terminal as is.
-pub fn json_pretty<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, String> {
+pub fn json_pretty<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
     let mut out = Vec::with_capacity(128);
     let mut writer =
         serde_json::Serializer::with_formatter(&mut out, Escaping(serde_json::ser::PrettyFormatter::new()));
-    value.serialize(&mut writer).map_err(|e| e.to_string())?;
-    String::from_utf8(out).map_err(|e| e.to_string())
+    value.serialize(&mut writer)?;
+    String::from_utf8(out).map_err(<serde_json::Error as serde::ser::Error>::custom)
 }
 
 /// serde_json's pretty formatter, escaping in string contents what it leaves raw.

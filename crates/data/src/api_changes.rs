@@ -15,12 +15,14 @@ use crate::releases::{Release, V2_1, V2_2, V2_3};
 /// Which objects a change applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Subject {
+    /// `TrainJob`.
     TrainJob,
     /// `TrainingRuntime` and `ClusterTrainingRuntime` (they share `TrainingRuntimeSpec`).
     Runtime,
 }
 
 impl Subject {
+    /// The subject of an object's `kind`; `None` for a kind no change applies to.
     pub fn of_kind(kind: &str) -> Option<Subject> {
         match kind {
             "TrainJob" => Some(Subject::TrainJob),
@@ -69,9 +71,12 @@ impl Rewrite {
     }
 }
 
+/// A field a newer release renamed, moved or dropped: what `upgrade` rewrites and explains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ApiChange {
+    /// The release that made the change (the field is gone from it on).
     pub release: Release,
+    /// The objects that carry the field.
     pub subject: Subject,
     /// The field in the older release, as a path from the object's root.
     pub field: &'static str,
@@ -79,7 +84,9 @@ pub struct ApiChange {
     pub becomes: Option<&'static str>,
     /// The kubeflow/trainer pull request.
     pub pr: u32,
+    /// Why upstream changed it, in one line for the upgrade notes.
     pub reason: &'static str,
+    /// How `upgrade` rewrites the field.
     pub rewrite: Rewrite,
 }
 

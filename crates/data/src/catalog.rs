@@ -16,6 +16,7 @@ pub enum Persona {
 }
 
 impl Persona {
+    /// Both personas, in the order of the persona switch.
     pub const ALL: [Persona; 2] = [Persona::PlatformEngineer, Persona::DataScientist];
 
     /// The id used in URLs, `data-persona` and the CLI's JSON.
@@ -34,6 +35,7 @@ impl Persona {
         }
     }
 
+    /// What the persona owns, as the post's persona split says it.
     pub fn owns(self) -> &'static str {
         match self {
             Persona::PlatformEngineer => "owns ClusterTrainingRuntime and TrainingRuntime",
@@ -41,6 +43,7 @@ impl Persona {
         }
     }
 
+    /// The persona of an [`Persona::id`]; `None` for anything else (a URL is untrusted).
     pub fn from_id(id: &str) -> Option<Persona> {
         Persona::ALL.into_iter().find(|p| p.id() == id)
     }
@@ -49,11 +52,17 @@ impl Persona {
 /// The V1 Training Operator kind a framework used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum V1Kind {
+    /// `kubeflow.org/v1` PyTorchJob.
     PyTorchJob,
+    /// mpi-operator's `kubeflow.org/v2beta1` MPIJob.
     MpiJob,
+    /// `kubeflow.org/v1` JAXJob.
     JaxJob,
+    /// `kubeflow.org/v1` XGBoostJob.
     XgBoostJob,
+    /// `kubeflow.org/v1` TFJob (Trainer V2 has no TensorFlow runtime).
     TfJob,
+    /// `kubeflow.org/v1` PaddleJob (Trainer V2 has no Paddle runtime).
     PaddleJob,
 }
 
@@ -73,6 +82,7 @@ impl V1Kind {
         }
     }
 
+    /// The `kind` a V1 manifest writes (`MPIJob`, not `MpiJob`).
     pub fn kind(self) -> &'static str {
         match self {
             V1Kind::PyTorchJob => "PyTorchJob",
@@ -84,6 +94,7 @@ impl V1Kind {
         }
     }
 
+    /// The V1 kind a manifest's `kind` names; `None` for any other kind.
     pub fn from_kind(kind: &str) -> Option<V1Kind> {
         V1Kind::ALL.into_iter().find(|k| k.kind() == kind)
     }
@@ -153,16 +164,27 @@ pub enum V2Support {
     Unsupported,
 }
 
+/// A framework the reader can pick: each maps to a V1 kind and, per release, to a V2 runtime or
+/// none ([`Framework::v2_support_in`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Framework {
+    /// PyTorch with torchrun (`mlPolicy.torch`).
     PyTorch,
+    /// DeepSpeed, launched over MPI (`mlPolicy.mpi`).
     DeepSpeed,
+    /// Apple's MLX, launched over MPI (`mlPolicy.mpi`).
     Mlx,
+    /// JAX (`mlPolicy.jax`; a built-in runtime only in newer releases).
     Jax,
+    /// XGBoost (`mlPolicy.xgboost`; a built-in runtime only in newer releases).
     XgBoost,
+    /// LLM fine-tuning with the TorchTune runtimes, one per model ([`LlmModel`]).
     TorchTune,
+    /// Plain MPI (`mpirun`), on a runtime of the reader's own ([`V2Support::CustomRuntime`]).
     Mpi,
+    /// TensorFlow: only a V1 TFJob; V2 gets the runtime `migrate` writes.
     TensorFlow,
+    /// PaddlePaddle: only a V1 PaddleJob; V2 gets the runtime `migrate` writes.
     Paddle,
 }
 
@@ -180,6 +202,7 @@ impl Framework {
         Framework::Paddle,
     ];
 
+    /// The id used in URLs, `data-framework` and the CLI's queries.
     pub fn id(self) -> &'static str {
         match self {
             Framework::PyTorch => "pytorch",
@@ -209,6 +232,7 @@ impl Framework {
         }
     }
 
+    /// The framework of a [`Framework::id`]; `None` for anything else.
     pub fn from_id(id: &str) -> Option<Framework> {
         Framework::ALL.into_iter().find(|f| f.id() == id)
     }
@@ -279,12 +303,16 @@ impl Framework {
 /// The TorchTune models that have a built-in runtime in some release (Qwen from v2.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LlmModel {
+    /// Llama 3.2 1B Instruct.
     Llama32_1b,
+    /// Llama 3.2 3B Instruct.
     Llama32_3b,
+    /// Qwen 2.5 1.5B Instruct.
     Qwen25_1_5b,
 }
 
 impl LlmModel {
+    /// Every model, in the order of the model field's list.
     pub const ALL: [LlmModel; 3] = [LlmModel::Llama32_1b, LlmModel::Llama32_3b, LlmModel::Qwen25_1_5b];
 
     /// The `model` query value: the runtime name without its `torchtune-` prefix.
@@ -296,6 +324,7 @@ impl LlmModel {
         }
     }
 
+    /// The model's name as the panes and warnings write it.
     pub fn label(self) -> &'static str {
         match self {
             LlmModel::Llama32_1b => "Llama 3.2 1B",
@@ -304,6 +333,7 @@ impl LlmModel {
         }
     }
 
+    /// The model of a [`LlmModel::id`]; `None` for anything else.
     pub fn from_id(id: &str) -> Option<LlmModel> {
         LlmModel::ALL.into_iter().find(|m| m.id() == id)
     }
@@ -340,7 +370,9 @@ impl LlmModel {
 
 /// The Trainer tag the snippets target; release data (crate::releases) names it.
 pub const TRAINER_VERSION: &str = NEWEST.tag;
+/// The V1 side of every comparison: the last Training Operator release line, named once.
 pub const V1_OPERATOR: &str = "Training Operator v1.9";
+/// The V1 Python SDK the V1 snippets are written for (its PyPI name and version).
 pub const V1_SDK: &str = "kubeflow-training 1.9.4";
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use crate::releases::{PodSettingsField, Release};
 pub struct KueueRange {
     /// The first and the last Kueue tag of the run (the last is the newest one checked).
     pub first: &'static str,
+    /// The newest Kueue tag of the run.
     pub last: &'static str,
     /// The Trainer module version in Kueue's go.mod.
     pub trainer_module: &'static str,

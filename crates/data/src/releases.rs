@@ -68,6 +68,7 @@ pub enum SdkNamespacedRuntimes {
 /// A built-in `ClusterTrainingRuntime` as a release's manifests/base/runtimes ship it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BuiltinRuntime {
+    /// The runtime's `metadata.name` (`torch-distributed`).
     pub name: &'static str,
     /// The `trainer.kubeflow.org/framework` label (added in v2.0.1, #2761); empty where the
     /// manifest has none (v2.0's `mpi-distributed`).
@@ -82,13 +83,16 @@ pub struct BuiltinRuntime {
     /// The trainer container's command and args, where the runtime sets them (v2.0's
     /// placeholders and pi demo; TorchTune's recipe is built from the model).
     pub command: &'static [&'static str],
+    /// The trainer container's args, where the runtime sets them.
     pub args: &'static [&'static str],
 }
 
 /// How far along a feature gate is (Kubernetes' `featuregate.PreRelease`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GateStage {
+    /// Alpha: off by default.
     Alpha,
+    /// Beta: on by default.
     Beta,
 }
 
@@ -98,7 +102,9 @@ pub enum GateStage {
 pub struct FeatureGate {
     /// The component that reads the gate: `Trainer`, `JobSet`.
     pub component: &'static str,
+    /// The gate's name as the component's `--feature-gates` flag takes it.
     pub name: &'static str,
+    /// How far along the gate is.
     pub stage: GateStage,
     /// On unless an operator turns it off; alpha gates are off.
     pub default_on: bool,
@@ -143,6 +149,7 @@ pub struct Release {
     /// The fields it can set on an existing container (ContainerOverride / ContainerPatch);
     /// `env` is left out: on `node` it goes through `spec.trainer.env`.
     pub pod_settings_container_fields: &'static [&'static str],
+    /// Where `numProcPerNode` lives and what it accepts in this release's CRDs.
     pub num_proc_per_node: NumProcPerNode,
     /// The `mlPolicy` sources the CRD accepts.
     pub policies: &'static [&'static str],
@@ -237,6 +244,7 @@ pub struct Controller {
     /// The torch webhook checks nothing (reserved `PET_*` env, TorchTune) unless the TrainJob
     /// sets `numProcPerNode` (plugins/torch/torch.go:59 @v2.0.1, :57 @v2.1.0; dropped in v2.2).
     pub torch_webhook_needs_procs: bool,
+    /// What the TorchTune webhook refuses.
     pub torchtune: TorchTuneRules,
     /// MPI: a runtime `numProcPerNode` of 1 becomes the GPUs per node when there are more
     /// (plugins/mpi/mpi.go:127-135 @v2.1.0; absent in v2.0.1).
@@ -249,6 +257,7 @@ pub struct Controller {
     /// (plugins/mpi/mpi.go:153-166 @v2.3.0, constants/constants.go:151-157); before v2.3.0 its
     /// items carry no mode (mpi.go:140-149 @v2.2.1).
     pub mpi_ssh_file_modes: bool,
+    /// How the TrainJob's `resourcesPerNode` meets the runtime's resources.
     pub resources_per_node: ResourcesPerNodeRule,
     /// A TrainJob whose `spec.managedBy` names another controller (Kueue's MultiKueue) is left
     /// alone (pkg/controller/trainjob_controller.go:89-92 @v2.3.0); before v2.3.0 the field is
@@ -406,6 +415,7 @@ const V2_2_CONTAINER_FIELDS: [&str; 2] = with(V2_0_CONTAINER_FIELDS, ["securityC
 const NEW_POLICIES: &[&str] = &["torch", "mpi", "jax", "xgboost", "flux"];
 const GANG_SCHEDULERS: &[&str] = &["coscheduling", "volcano"];
 
+/// The v2.0 line, the first V2 release (its fields say what it ships and runs).
 pub const V2_0: Release = Release {
     line: "v2.0",
     tag: "v2.0.1",
@@ -450,6 +460,7 @@ pub const V2_0: Release = Release {
     },
 };
 
+/// The v2.1 line: what changed from [`V2_0`] is written out below, the rest is V2_0's.
 pub const V2_1: Release = Release {
     line: "v2.1",
     tag: "v2.1.0",
@@ -470,6 +481,7 @@ pub const V2_1: Release = Release {
     ..V2_0
 };
 
+/// The v2.2 line.
 pub const V2_2: Release = Release {
     line: "v2.2",
     tag: "v2.2.1",
@@ -511,6 +523,7 @@ pub const V2_2: Release = Release {
     controller: Controller { torch_webhook_needs_procs: false, ..V2_1.controller },
 };
 
+/// The v2.3 line, the newest ([`NEWEST`]: the default of the widget, the CLI and the post).
 pub const V2_3: Release = Release {
     line: "v2.3",
     tag: "v2.3.0",
@@ -564,6 +577,7 @@ pub static RELEASES: &[Release] = &[V2_0, V2_1, V2_2, V2_3];
 pub static NEWEST: Release = RELEASES[RELEASES.len() - 1];
 
 impl Release {
+    /// The release of a line (`v2.1`); `None` for a line the data does not hold.
     pub fn from_line(line: &str) -> Option<Release> {
         RELEASES.iter().copied().find(|r| r.line == line)
     }
@@ -588,6 +602,7 @@ impl Release {
         self.image(&format!("{KUBEFLOW_IMAGES}/{name}"))
     }
 
+    /// The release's built-in runtime of that name, if it ships one.
     pub fn runtime(&self, name: &str) -> Option<&'static BuiltinRuntime> {
         self.runtimes.iter().find(|r| r.name == name)
     }

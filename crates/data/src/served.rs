@@ -13,6 +13,7 @@
 pub struct ServedKind {
     /// `group/version`, as an object's `apiVersion` writes it.
     pub api_version: &'static str,
+    /// The kind, as an object's `kind` writes it.
     pub kind: &'static str,
 }
 
@@ -30,7 +31,9 @@ pub const TRAINER_V1ALPHA1: &[ServedKind] = &[
 /// A V1 operator: the name `explain` gives it and the kinds its CRDs serve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct V1Operator {
+    /// The operator's name, as `explain` and `validate` print it.
     pub name: &'static str,
+    /// What its CRDs serve.
     pub served: &'static [ServedKind],
 }
 

@@ -15,11 +15,11 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 #[wasm_bindgen]
 pub fn explain(query: &str) -> String {
     let explained = explorer_core::query::parse_strict(query)
-        .map_err(|e| e.to_string())
+        .map_err(explorer_core::explain::selection::Error::Query)
         .and_then(|sel| explorer_core::explain::selection::linked(&sel));
     let answer = match explained {
         Ok(explained) => serde_json::json!({ "html": explorer_html::explain_view::selection_html(&explained) }),
-        Err(error) => serde_json::json!({ "error": error }),
+        Err(error) => serde_json::json!({ "error": error.to_string() }),
     };
     answer.to_string()
 }

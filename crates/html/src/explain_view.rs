@@ -390,7 +390,7 @@ mod tests {
         let sel = explorer_core::query::parse_strict(query).unwrap();
         match explorer_core::explain::selection::linked(&sel) {
             Ok(explained) => serde_json::json!({ "html": selection_html(&explained) }),
-            Err(error) => serde_json::json!({ "error": error }),
+            Err(error) => serde_json::json!({ "error": error.to_string() }),
         }
     }
 

@@ -452,7 +452,7 @@ struct Rendered<'a> {
 /// A conversion (`migrate::migrate_to`) as `{"error", "yaml", "summary", "html", "objects"}` JSON
 /// for the wasm boundary, `compared` being `migrate::pods::explained_documents` of it. When the
 /// input as a whole could not be read (empty, binary, too large, too deep), only `error` is set.
-pub fn rendered_json(migration: &Result<Migration, String>, compared: &[Option<Compared>]) -> String {
+pub fn rendered_json<E: std::fmt::Display>(migration: &Result<Migration, E>, compared: &[Option<Compared>]) -> String {
     let rendered = match migration {
         Ok(m) => {
             let yaml = m.output_yaml();
@@ -466,7 +466,7 @@ pub fn rendered_json(migration: &Result<Migration, String>, compared: &[Option<C
         Err(e) => {
             let none = String::new;
             serde_json::to_string(&Rendered {
-                error: Some(e),
+                error: Some(&e.to_string()),
                 yaml: "",
                 summary: none(),
                 html: none(),

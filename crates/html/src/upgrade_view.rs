@@ -95,7 +95,7 @@ pub fn html(to: Release, older: &[(Release, FromOlder)]) -> String {
                 out.push_str("</ul>");
             }
             FromOlder::Notes(Err(e)) => {
-                let _ = write!(out, "<p class=\"migrate-error\" role=\"alert\">{}</p>", esc(e));
+                let _ = write!(out, "<p class=\"migrate-error\" role=\"alert\">{}</p>", esc(&e.to_string()));
             }
         }
         out.push_str("</section>");

@@ -26,7 +26,7 @@ pub fn migrate(text: &str, release: Option<String>) -> String {
             .ok_or_else(|| format!("unknown Trainer release {line:?}: the converter cannot write for it")),
         None => Ok(NEWEST),
     };
-    let migration = target.and_then(|target| migrate_to(text, target));
+    let migration = target.and_then(|target| migrate_to(text, target).map_err(|e| e.to_string()));
     let compared = migration.as_ref().map(explained_documents).unwrap_or_default();
     explorer_html::migrate_view::rendered_json(&migration, &compared)
 }

@@ -1,4 +1,5 @@
 pub mod code_block;
+pub mod controls;
 pub mod lazy_pane;
 pub mod migrate;
 pub mod pane;

@@ -87,7 +87,7 @@ struct Item {
 
 /// The explanation for the selection a widget URL query names, at the query's release.
 pub(super) fn for_query(query: &str) -> Result<Explanation, String> {
-    explorer_core::explain::selection::for_query(query)
+    explorer_core::explain::selection::for_query(query).map_err(|e| e.to_string())
 }
 
 /// `--release v2.1` (or the full tag) as a release line.
@@ -110,7 +110,7 @@ pub(super) fn judged_note(release: Release) -> String {
 
 pub(super) fn render<T: serde::Serialize>(e: &T, format: ExplainFormat) -> Result<String, String> {
     match format {
-        ExplainFormat::Json | ExplainFormat::Text => explorer_core::terminal::json_pretty(e),
+        ExplainFormat::Json | ExplainFormat::Text => explorer_core::terminal::json_pretty(e).map_err(|e| e.to_string()),
         ExplainFormat::Yaml => {
             Ok(explorer_core::yaml::join(&explorer_core::yaml::emit(&explorer_core::model::to_value(e)))
                 .trim_end()

@@ -1,7 +1,8 @@
+use explorer_core::plain_ml;
 use explorer_core::query;
-use explorer_core::selection::Selection;
+use explorer_core::selection::{RuntimeScope, Selection};
 use explorer_core::snippets::{all_snippets, Snippet};
-use explorer_data::catalog::{Framework, Persona, TRAINER_VERSION};
+use explorer_data::catalog::{Framework, Persona, V2Support, TRAINER_VERSION};
 use explorer_data::releases::{NEWEST, RELEASES};
 use serde::Serialize;
 
@@ -61,10 +62,37 @@ pub(super) fn export_topics_json() -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Every persona × framework at defaults, or the one selection `query` names.
+/// Why the one kind of runtime `sel` can have is not the one `query` asks for: a runtime
+/// generated for a TensorFlow or PaddlePaddle job is a TrainingRuntime (`plain_ml::RUNTIME_SCOPE`),
+/// so a query's `scope=cluster` gets one; the widget shows the same fact in place of its switch.
+fn scope_note(query: &str, sel: &Selection) -> Option<String> {
+    let asked = explorer_core::urlencoded::parse(query.strip_prefix('?').unwrap_or(query))
+        .filter(|(key, _)| key == "scope")
+        .last()
+        .and_then(|(_, value)| RuntimeScope::from_id(&value))?;
+    let only = plain_ml::RUNTIME_SCOPE;
+    (sel.v2_support() == V2Support::GeneratedRuntime && asked != only).then(|| {
+        format!(
+            "note: scope={} does not apply to {}: its runtime is a {} (one namespace), since {}",
+            asked.id(),
+            sel.framework.label(),
+            only.kind(),
+            plain_ml::RUNTIME_SCOPE_REASON
+        )
+    })
+}
+
+/// Every persona × framework at defaults, or the one selection `query` names. A query whose
+/// runtime scope cannot apply gets the selection's one kind and a note on stderr.
 pub(super) fn export_json(query: Option<&str>) -> Result<String, String> {
     let selections: Vec<Selection> = match query {
-        Some(q) => vec![query::parse_strict(q).map_err(|e| e.to_string())?],
+        Some(q) => {
+            let sel = query::parse_strict(q).map_err(|e| e.to_string())?;
+            if let Some(note) = scope_note(q, &sel) {
+                eprintln!("trainer-explorer: {note}");
+            }
+            vec![sel]
+        }
         None => Persona::ALL
             .into_iter()
             .flat_map(|p| Framework::ALL.into_iter().map(move |f| Selection::new(p, f)))

@@ -189,7 +189,7 @@ pub(crate) fn read_input(path: &std::path::Path) -> Result<String, String> {
     if bytes.len() as u64 > limit {
         return Err(oversize(path, bytes.len() as u64, source));
     }
-    input::text_of(&bytes).map(str::to_string)
+    input::text_of(&bytes).map(str::to_string).map_err(String::from)
 }
 
 /// Why an input over the limit, `read` bytes of which were read, is refused, with its real size:
@@ -206,16 +206,16 @@ fn migrate_about() -> String {
 }
 
 fn oversize(path: &std::path::Path, read: u64, rest: Box<dyn std::io::Read + '_>) -> String {
-    use explorer_core::pipeline::input::too_large;
+    use explorer_core::pipeline::input::{too_large, InputError};
     use std::io::Read;
     let file = (path.as_os_str() != "-").then(|| std::fs::metadata(path).ok()).flatten().filter(|m| m.is_file());
     if let Some(meta) = file {
-        return too_large(meta.len());
+        return too_large(meta.len()).to_string();
     }
     const MORE: u64 = 1 << 30;
     match std::io::copy(&mut rest.take(MORE), &mut std::io::sink()) {
-        Ok(more) if more < MORE => too_large(read + more),
-        _ => too_large(read + MORE).replacen("input is", "input is more than", 1),
+        Ok(more) if more < MORE => too_large(read + more).to_string(),
+        _ => InputError::TooLarge { size: read + MORE, more: true }.to_string(),
     }
 }
 
@@ -427,7 +427,7 @@ fn migrate(
 ) -> ExitCode {
     let sink = output_dir.map_or(Sink::Stdout, Sink::Directory);
     run_batch(files, ("job", "jobs", "converted"), sink, |text| {
-        let m = explorer_core::migrate::migrate_to(text, target)?;
+        let m = explorer_core::migrate::migrate_to(text, target).map_err(|e| e.to_string())?;
         let report = if quiet { m.lossy_headlines() } else { m.report_text().lines().map(String::from).collect() };
         Ok(FileOutcome { report, failures: m.failures(), docs: m.docs })
     })
@@ -443,7 +443,7 @@ enum BatchFormat {
 /// its file; failures on stderr as in YAML mode.
 fn migrate_json(files: &[std::path::PathBuf], target: explorer_data::releases::Release) -> ExitCode {
     batch_json(files, |text| {
-        let m = explorer_core::migrate::migrate_to(text, target)?;
+        let m = explorer_core::migrate::migrate_to(text, target).map_err(|e| e.to_string())?;
         Ok((m.failures(), m.docs.iter().map(|d| explorer_core::migrate::pods::document_json(d, target)).collect()))
     })
 }
@@ -480,7 +480,7 @@ fn batch_json(
             }
         }
     }
-    match explorer_core::terminal::json_pretty(&docs).and_then(|text| print_output(&text)) {
+    match explorer_core::terminal::json_pretty(&docs).map_err(|e| e.to_string()).and_then(|text| print_output(&text)) {
         Ok(()) => {}
         Err(e) => {
             eprintln!("{}", shown(&format!("trainer-explorer: {e}")));
@@ -494,6 +494,8 @@ fn batch_json(
     }
 }
 
+/// The `trainer-explorer` binary: parses the arguments, runs the command and says how it went in
+/// the exit code (main.rs only calls this, so the tests can run the same code).
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -517,7 +519,7 @@ pub fn run() -> ExitCode {
         Command::Upgrade { from, to, files, format: BatchFormat::Json, .. } => {
             let to = to.copied().unwrap_or(explorer_data::releases::NEWEST);
             return batch_json(&files, |text| {
-                let u = explorer_core::upgrade::upgrade(text, *from, to)?;
+                let u = explorer_core::upgrade::upgrade(text, *from, to).map_err(|e| e.to_string())?;
                 Ok((u.failures(), u.documents_json()))
             });
         }

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 pub(super) fn run(files: &[std::path::PathBuf], from: Release, to: Release, quiet: bool) -> ExitCode {
     run_batch(files, ("manifest", "manifests", "rewritten"), Sink::Stdout, |text| {
-        let u = explorer_core::upgrade::upgrade(text, from, to)?;
+        let u = explorer_core::upgrade::upgrade(text, from, to).map_err(|e| e.to_string())?;
         let report = if quiet { u.lossy_headlines() } else { u.report_text().lines().map(String::from).collect() };
         Ok(FileOutcome { report, failures: u.failures(), docs: u.docs })
     })

@@ -94,6 +94,9 @@ fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
     tag[at..].split('"').next()
 }
 
+/// The post's source as the Kubeflow blog's Markdown post: its file name and its text, with the
+/// blog's front matter and every directive written out (snippets as fenced code, the explorer as
+/// the blog's include). An error names the post line it comes from.
 pub fn markdown_export(source: &str) -> Result<(String, String), String> {
     let (meta, body) = front_matter::parse(source)?;
     let mut out = String::new();

@@ -6,8 +6,11 @@
 use explorer_core::query::{self, SyncSet};
 use explorer_core::selection::Selection;
 
+/// The marker that opens a mount point's fallback region.
 pub const START: &str = "<!-- fallback:start -->";
+/// The marker that closes it.
 pub const END: &str = "<!-- fallback:end -->";
+/// The attribute that makes an element a mount point of the widget.
 pub const MOUNT_ATTR: &str = "data-trainer-v2-explorer";
 
 /// The fallback of one selection: its panes and what Kubernetes runs for it, as

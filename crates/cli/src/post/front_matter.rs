@@ -2,15 +2,24 @@
 
 use serde::Deserialize;
 
+/// The post's front matter; every key is required, so a post without one does not build.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct FrontMatter {
+    /// The Jekyll layout (`post`).
     pub layout: String,
+    /// The post's title.
     pub title: String,
+    /// The summary for the post list and social cards.
     pub description: String,
+    /// The URL path the post is served at.
     pub permalink: String,
+    /// Who wrote it, as the byline shows it.
     pub author: String,
+    /// The blog's categories.
     pub categories: Vec<String>,
+    /// Whether jekyll-toc builds a table of contents.
     pub toc: bool,
+    /// The publication date, as the blog writes it.
     pub date: String,
 }
 

@@ -1,7 +1,7 @@
 //! The controller's pipeline at v2.3.0, in its order:
 //! 1. `newRuntimeInfo` (pkg/runtime/core/trainingruntime.go:141-249): one pod set per replicatedJob
 //!    with its count, and `resourcesPerNode` merged into the trainer's `node` container;
-//! 2. the ML-policy plugins (`plugins.rs`);
+//! 2. the ML-policy plugins (`plugins/`, one file per plugin);
 //! 3. the JobSet plugin's `IdentifyPodNetwork`, `SyncParallelCount` and `Build`
 //!    (pkg/runtime/framework/plugins/jobset/jobset.go, builder.go);
 //! 4. the objects each component builder adds (`objects.rs`).

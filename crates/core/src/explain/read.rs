@@ -232,7 +232,7 @@ pub fn documents(text: &str, release: Release) -> Result<Documents, Error> {
 #[cfg(feature = "yaml-input")]
 pub fn trees(text: &str) -> Result<Vec<Json>, Error> {
     crate::pipeline::input::documents(text)
-        .map_err(Error::Door)?
+        .map_err(|e| Error::Door(e.to_string()))?
         .into_iter()
         .map(|doc| doc.value.map_err(|message| Error::Document { index: doc.index, line: doc.line, message }))
         .collect()

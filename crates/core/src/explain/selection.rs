@@ -9,11 +9,34 @@ use crate::selection::Selection;
 use crate::snippets::runtimes::runtime_for;
 use crate::snippets::trainjob::trainjob_for;
 use crate::yaml::Line;
-use explorer_data::catalog::Persona;
+use explorer_data::catalog::{Framework, Persona};
 use explorer_data::releases::{Release, RELEASES};
 
+/// Why a selection or a query has nothing to explain.
+#[non_exhaustive]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// The query is not one the widget writes (`query::parse_strict`).
+    Query(crate::query::QueryIssue),
+    /// The selection's framework has no Trainer V2 runtime in any release.
+    NoRuntime(Framework),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Query(issue) => write!(f, "{issue}"),
+            Error::NoRuntime(framework) => {
+                write!(f, "{} has no Trainer V2 runtime, so there is nothing to explain", framework.id())
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
 /// The explanation for `sel`, or why there is nothing to explain (no V2 runtime).
-pub fn for_selection(sel: &Selection) -> Result<Explanation, String> {
+pub fn for_selection(sel: &Selection) -> Result<Explanation, Error> {
     let release = sel.release;
     let (Some(job), Some(runtime)) = (trainjob_for(sel), runtime_for(sel)) else {
         // A framework (or model) this release lacks but another ships: the TrainJob a reader
@@ -23,7 +46,7 @@ pub fn for_selection(sel: &Selection) -> Result<Explanation, String> {
         if let Some(rejected) = elsewhere.and_then(|job| missing_builtin(&job.spec.runtime_ref, release)) {
             return Ok(Explanation::rejected(release.tag.to_string(), vec![rejected]));
         }
-        return Err(format!("{} has no Trainer V2 runtime, so there is nothing to explain", sel.framework.id()));
+        return Err(Error::NoRuntime(sel.framework));
     };
     if let Some(rejected) = missing_builtin(&job.spec.runtime_ref, release) {
         return Ok(Explanation::rejected(release.tag.to_string(), vec![rejected]));
@@ -70,7 +93,7 @@ impl Linked {
 }
 
 /// `for_selection`, linked; the bare explanation when there is nothing to link (a rejection).
-pub fn linked(sel: &Selection) -> Result<Result<Linked, Explanation>, String> {
+pub fn linked(sel: &Selection) -> Result<Result<Linked, Explanation>, Error> {
     let explanation = for_selection(sel)?;
     let (Some(job), Some(runtime), true) = (trainjob_for(sel), runtime_for(sel), explanation.admitted()) else {
         return Ok(Err(explanation));
@@ -102,7 +125,7 @@ fn pane_lines<T: serde::Serialize>(sel: &Selection, object: &T) -> Vec<Line> {
 }
 
 /// The explanation for a widget URL query.
-pub fn for_query(query: &str) -> Result<Explanation, String> {
-    let sel = crate::query::parse_strict(query).map_err(|e| e.to_string())?;
+pub fn for_query(query: &str) -> Result<Explanation, Error> {
+    let sel = crate::query::parse_strict(query).map_err(Error::Query)?;
     for_selection(&sel)
 }

@@ -1,6 +1,6 @@
 //! Where each item of "What Kubernetes runs" comes from: the field of the TrainJob or of the
 //! runtime that produces it, as a YAML path, resolved to a line of the exact text the view shows
-//! beside the items. The rules follow the pipeline (build.rs, plugins.rs, objects.rs): a value the
+//! beside the items. The rules follow the pipeline (build.rs, plugins/, objects.rs): a value the
 //! TrainJob sets points at the TrainJob, else at the runtime field it falls back to, else at the
 //! runtime policy whose plugin injects it.
 
@@ -182,14 +182,14 @@ impl<'a> Origins<'a> {
         self.node_resource(|k| k == "cpu")
     }
 
-    /// `PET_NPROC_PER_NODE` (plugins.rs `torch_procs`): the TrainJob's `numProcPerNode`; else
+    /// `PET_NPROC_PER_NODE` (plugins/torch.rs `torch_procs`): the TrainJob's `numProcPerNode`; else
     /// `auto` from the GPUs; else the runtime's own `numProcPerNode` (v2.0-v2.1); else the CPUs.
     fn torch_procs(&self, value: &str) -> Vec<Source> {
         let requested = self.trainer().and_then(|t| t.num_proc_per_node);
         if requested.is_some_and(|n| n.to_string() == value) {
             return vec![job(keys(&["spec", "trainer", "numProcPerNode"]), true)];
         }
-        // v2.0.1 (plugins.rs `v2_0_procs`): the TrainJob's `resourcesPerNode` can overrule
+        // v2.0.1 (plugins/torch.rs `v2_0_procs`): the TrainJob's `resourcesPerNode` can overrule
         // its own `numProcPerNode` (an empty `requests` list gives 1).
         if self.release.controller.torch_procs == TorchProcs::TrainJobResources {
             if let Some(t) = self.trainer().filter(|t| t.resources_per_node.is_some()) {
@@ -219,7 +219,7 @@ impl<'a> Origins<'a> {
         }
     }
 
-    /// MPI slots (plugins.rs `mpi_plugin`): the TrainJob's `numProcPerNode`, else the GPUs
+    /// MPI slots (plugins/mpi.rs `mpi_plugin`): the TrainJob's `numProcPerNode`, else the GPUs
     /// when the runtime's is 1 and a node has several, else the runtime's `numProcPerNode`.
     fn mpi_slots(&self, slots: &str) -> Vec<Source> {
         if self.trainer().and_then(|t| t.num_proc_per_node).is_some() {
@@ -268,7 +268,7 @@ impl<'a> Origins<'a> {
         Some((step, keys(&["spec", "initializer", step])))
     }
 
-    /// A variable a plugin injects (plugins.rs), by name.
+    /// A variable a plugin injects (plugins/), by name.
     fn plugin_env(&self, name: &str, value: &str) -> Option<Vec<Source>> {
         let p = &self.policy;
         let found = match name {

@@ -111,6 +111,17 @@ impl Path {
         }
     }
 
+    /// A path of one field name (path.go's `NewPath`).
+    pub fn new(name: impl Into<String>) -> Path {
+        Path::root().child(name)
+    }
+
+    /// This path, then a field name (path.go's `Child`): `.name`.
+    pub fn child(mut self, name: impl Into<String>) -> Path {
+        self.steps.push(Step::Field(name.into()));
+        self
+    }
+
     /// The same path, in the runtime a TrainJob references.
     pub fn in_runtime(self) -> Path {
         Path { in_runtime: true, ..self }

@@ -16,6 +16,26 @@ pub type Outcome = pipeline::Outcome;
 /// One input document and what became of it.
 pub type DocResult = pipeline::Document;
 
+/// Why a stream could not be migrated at all. A document that cannot be converted is not an
+/// error: it is that document's [`Outcome`].
+#[non_exhaustive]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// The input door refused the text as a whole (`pipeline::input`: empty, too large, binary,
+    /// too deep, too many documents or aliases), in its words.
+    Input(pipeline::input::InputError),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Input(refusal) => std::fmt::Display::fmt(refusal, f),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
 pub struct Migration {
     pub docs: Vec<DocResult>,
     /// The Trainer release the output is written for.
@@ -23,14 +43,14 @@ pub struct Migration {
 }
 
 /// Converts a YAML stream for the newest release: see [`migrate_to`].
-pub fn migrate(text: &str) -> Result<Migration, String> {
+pub fn migrate(text: &str) -> Result<Migration, Error> {
     migrate_to(text, NEWEST)
 }
 
 /// Converts a YAML stream into objects for the `target` release. `Err` only when the input as a
 /// whole cannot be read (too large, empty, binary, too deep); per-document problems are outcomes.
-pub fn migrate_to(text: &str, target: Release) -> Result<Migration, String> {
-    let raw = pipeline::input::documents(text)?;
+pub fn migrate_to(text: &str, target: Release) -> Result<Migration, Error> {
+    let raw = pipeline::input::documents(text).map_err(Error::Input)?;
     let docs = raw
         .into_iter()
         .map(|d| {
@@ -44,7 +64,15 @@ pub fn migrate_to(text: &str, target: Release) -> Result<Migration, String> {
             if let Outcome::Written { report, .. } = &mut outcome {
                 report.iter_mut().for_each(|e| e.number(d.index));
             }
-            DocResult { index: d.index, line: d.line, source: value.ok(), outcome }
+            // A document passed through is its own output: moved there, not copied.
+            let source = match (&mut outcome, value) {
+                (Outcome::PassedThrough { object, .. }, Ok(v)) => {
+                    *object = v;
+                    None
+                }
+                (_, value) => value.ok(),
+            };
+            DocResult { index: d.index, line: d.line, source, outcome }
         })
         .collect();
     Ok(Migration { docs, target })

@@ -18,6 +18,7 @@ use super::{Map, ObjectMeta, Value};
 /// A model's YAML tree: its fields under their camelCase names, in declaration order, skipping
 /// the empty optional ones, as the model's `#[serde]` attributes say.
 pub trait ToTree {
+    /// The model as the YAML emitter writes it.
     fn to_tree(&self) -> Value;
 }
 

@@ -12,6 +12,8 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 use std::marker::PhantomData;
 
+/// A small map that keeps its keys in insertion order (the order a manifest wrote them), with
+/// linear lookups: cheaper in wasm than a `BTreeMap` per key and value type (see above).
 #[derive(Clone, Debug, PartialEq)]
 pub struct VecMap<K, V>(Vec<(K, V)>);
 
@@ -22,6 +24,7 @@ impl<K, V> Default for VecMap<K, V> {
 }
 
 impl<K: PartialEq, V> VecMap<K, V> {
+    /// An empty map.
     pub fn new() -> Self {
         VecMap(Vec::new())
     }
@@ -37,6 +40,7 @@ impl<K: PartialEq, V> VecMap<K, V> {
         }
     }
 
+    /// The value of `key`, if any.
     pub fn get<Q>(&self, key: &Q) -> Option<&V>
     where
         K: std::borrow::Borrow<Q>,
@@ -45,6 +49,7 @@ impl<K: PartialEq, V> VecMap<K, V> {
         self.0.iter().find(|(k, _)| k.borrow() == key).map(|(_, v)| v)
     }
 
+    /// The value of `key` to change in place, if any.
     pub fn get_mut<Q>(&mut self, key: &Q) -> Option<&mut V>
     where
         K: std::borrow::Borrow<Q>,
@@ -53,6 +58,7 @@ impl<K: PartialEq, V> VecMap<K, V> {
         self.0.iter_mut().find(|(k, _)| k.borrow() == key).map(|(_, v)| v)
     }
 
+    /// Whether `key` has a value.
     pub fn contains_key<Q>(&self, key: &Q) -> bool
     where
         K: std::borrow::Borrow<Q>,
@@ -61,6 +67,7 @@ impl<K: PartialEq, V> VecMap<K, V> {
         self.get(key).is_some()
     }
 
+    /// Takes `key` out, keeping the others' order.
     pub fn remove<Q>(&mut self, key: &Q) -> Option<V>
     where
         K: std::borrow::Borrow<Q>,
@@ -70,26 +77,32 @@ impl<K: PartialEq, V> VecMap<K, V> {
         Some(self.0.remove(i).1)
     }
 
+    /// Keeps the entries `f` approves, in order.
     pub fn retain(&mut self, mut f: impl FnMut(&K, &mut V) -> bool) {
         self.0.retain_mut(|(k, v)| f(k, v));
     }
 
+    /// Removes every entry.
     pub fn clear(&mut self) {
         self.0.clear();
     }
 
+    /// Whether the map has no entry.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
+    /// The number of entries.
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
+    /// The entries, in order.
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
         self.0.iter().map(|(k, v)| (k, v))
     }
 
+    /// The keys, in order.
     pub fn keys(&self) -> impl Iterator<Item = &K> {
         self.0.iter().map(|(k, _)| k)
     }

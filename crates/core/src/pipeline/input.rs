@@ -41,16 +41,87 @@ pub struct RawDoc {
     pub value: Result<Value, String>,
 }
 
-/// The message for input of `size` bytes, over the limit: its real size, not what was read of it.
-pub fn too_large(size: u64) -> String {
-    format!("input is {size} bytes; the limit is {MAX_INPUT_BYTES} bytes (split the file)")
+/// Why the input door refused a whole input. Its text (`Display`) is what every command prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InputError {
+    /// Larger than [`MAX_INPUT_BYTES`]: its real size, not what was read of it; `more` when the
+    /// size is only known to be larger (a stream that did not end).
+    TooLarge { size: u64, more: bool },
+    /// Bytes that are not UTF-8: where the first one is (1-based line and column in
+    /// characters; its 0-based byte offset).
+    NotUtf8 { line: usize, column: usize, byte: usize },
+    /// Nothing but white space.
+    Empty,
+    /// A control character other than a line break or a tab, where it is (1-based).
+    ControlCharacter { line: usize, column: usize },
+    /// Nesting deeper than [`MAX_DEPTH`]: the line, and the column of the flow bracket past it
+    /// (`None` for block indentation).
+    TooDeep { line: usize, column: Option<usize> },
+    /// A document that reads as more values or characters than the input's budget
+    /// ([`read_budget`]): its number (1-based) and first line, and the input's size in bytes.
+    PastTheBudget { document: usize, line: usize, bytes: usize },
+    /// More than [`MAX_DOCUMENTS`] documents.
+    TooManyDocuments,
+    /// Only empty documents (`---` alone, or comments).
+    NoDocuments,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            InputError::TooLarge { size, more } => {
+                let than = if more { "more than " } else { "" };
+                write!(f, "input is {than}{size} bytes; the limit is {MAX_INPUT_BYTES} bytes (split the file)")
+            }
+            InputError::NotUtf8 { line, column, byte } => {
+                write!(f, "binary data at line {line} column {column} (byte {byte} is not UTF-8): expected YAML text")
+            }
+            InputError::Empty => f.write_str("input is empty: expected one or more YAML documents"),
+            InputError::ControlCharacter { line, column } => {
+                write!(f, "binary data at line {line} column {column}: expected YAML text")
+            }
+            InputError::TooDeep { line, column: None } => {
+                write!(f, "nesting deeper than {MAX_DEPTH} levels at line {line}")
+            }
+            InputError::TooDeep { line, column: Some(column) } => {
+                write!(f, "nesting deeper than {MAX_DEPTH} levels at line {line} column {column}")
+            }
+            InputError::PastTheBudget { document, line, bytes } => {
+                let (values, characters) = read_budget(bytes);
+                write!(
+                    f,
+                    "document {document} (line {line}) reads as more than the input limit holds: aliases (*name) \
+                     count as what they repeat, and an input of {bytes} bytes may read as at most {values} values \
+                     and {characters} characters (its size plus {EXPANSION_MARGIN}, up to {MAX_VALUES} values and \
+                     {MAX_TEXT} characters): write the repeated parts out, or split the input"
+                )
+            }
+            InputError::TooManyDocuments => write!(f, "more than {MAX_DOCUMENTS} documents: split the input"),
+            InputError::NoDocuments => f.write_str("no YAML documents found"),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// The commands whose errors are still text take the door's as its text.
+impl From<InputError> for String {
+    fn from(e: InputError) -> String {
+        e.to_string()
+    }
+}
+
+/// The refusal of input of `size` bytes, over the limit: its real size, not what was read of it.
+pub fn too_large(size: u64) -> InputError {
+    InputError::TooLarge { size, more: false }
 }
 
 /// Bytes handed to a command (a file, standard input) as text: first the limit, on the whole
 /// size, then UTF-8, judged on the whole input, so a character the limit would cut is never
 /// called binary. A caller that stopped reading past the limit names the real size with
 /// [`too_large`] instead.
-pub fn text_of(bytes: &[u8]) -> Result<&str, String> {
+pub fn text_of(bytes: &[u8]) -> Result<&str, InputError> {
     if bytes.len() > MAX_INPUT_BYTES {
         return Err(too_large(bytes.len() as u64));
     }
@@ -58,24 +129,24 @@ pub fn text_of(bytes: &[u8]) -> Result<&str, String> {
         let at = e.valid_up_to();
         let before = String::from_utf8_lossy(&bytes[..at]);
         let line_start = before.rfind('\n').map_or(0, |n| n + 1);
-        format!(
-            "binary data at line {} column {} (byte {at} is not UTF-8): expected YAML text",
-            before.matches('\n').count() + 1,
-            before[line_start..].chars().count() + 1
-        )
+        InputError::NotUtf8 {
+            line: before.matches('\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
+            byte: at,
+        }
     })
 }
 
 /// Checks that apply to the whole input, before any parsing.
-pub(crate) fn precheck(text: &str) -> Result<(), String> {
+pub(crate) fn precheck(text: &str) -> Result<(), InputError> {
     if text.len() > MAX_INPUT_BYTES {
         return Err(too_large(text.len() as u64));
     }
     if text.trim().is_empty() {
-        return Err("input is empty: expected one or more YAML documents".into());
+        return Err(InputError::Empty);
     }
     if let Some((line, col)) = first_control_character(text) {
-        return Err(format!("binary data at line {line} column {col}: expected YAML text"));
+        return Err(InputError::ControlCharacter { line, column: col });
     }
     depth_check(text)
 }
@@ -97,13 +168,13 @@ fn first_control_character(text: &str) -> Option<(usize, usize)> {
 /// Bounds nesting without parsing: block indentation (in steps of the smallest indent seen)
 /// and flow brackets outside quotes. Scans bytes: every character it looks for is ASCII, and
 /// no byte of a multi-byte character is.
-fn depth_check(text: &str) -> Result<(), String> {
+fn depth_check(text: &str) -> Result<(), InputError> {
     let mut flow = 0usize;
     for (n, line) in text.lines().enumerate() {
         let indent = line.len() - line.trim_start_matches([' ', '-']).len();
         // Two columns per level is the tightest YAML nesting a person writes ("- - - x" counts too).
         if indent / 2 > MAX_DEPTH {
-            return Err(format!("nesting deeper than {MAX_DEPTH} levels at line {}", n + 1));
+            return Err(InputError::TooDeep { line: n + 1, column: None });
         }
         let mut quote: Option<u8> = None;
         for (at, &c) in line.as_bytes().iter().enumerate() {
@@ -114,11 +185,7 @@ fn depth_check(text: &str) -> Result<(), String> {
                 (None, b'[' | b'{') => {
                     flow += 1;
                     if flow > MAX_DEPTH {
-                        return Err(format!(
-                            "nesting deeper than {MAX_DEPTH} levels at line {} column {}",
-                            n + 1,
-                            line[..at].chars().count() + 1
-                        ));
+                        return Err(InputError::TooDeep { line: n + 1, column: Some(line[..at].chars().count() + 1) });
                     }
                 }
                 (None, b']' | b'}') => flow = flow.saturating_sub(1),
@@ -130,7 +197,7 @@ fn depth_check(text: &str) -> Result<(), String> {
 }
 
 /// The line each document starts on (1-based), from the `---` separators.
-fn start_lines(text: &str) -> Vec<usize> {
+pub(super) fn start_lines(text: &str) -> Vec<usize> {
     let mut starts = vec![1];
     for (n, line) in text.lines().enumerate() {
         if line.starts_with("---") && (line.len() == 3 || line[3..].starts_with([' ', '\t'])) {
@@ -142,26 +209,27 @@ fn start_lines(text: &str) -> Vec<usize> {
 
 /// Parses every document. A document that fails to parse is reported and, where the parser can
 /// resynchronise, the following ones are still read.
-pub fn documents(text: &str) -> Result<Vec<RawDoc>, String> {
+pub fn documents(text: &str) -> Result<Vec<RawDoc>, InputError> {
     precheck(text)?;
     let starts = start_lines(text);
+    // Before the parser: yaml_serde holds every event of a document (about 130 bytes each) before
+    // our budget sees the first value, so a document that is written with more values than the
+    // budget is refused here, from its text (a 4 MiB flow list of numbers: 303 MiB before).
+    if let Some((i, skipped)) = super::written::first_over(text, &starts, read_budget(text.len()).0) {
+        let line = starts.get(i).copied().unwrap_or(1);
+        return Err(InputError::PastTheBudget { document: i + 1 - skipped, line, bytes: text.len() });
+    }
     let mut out = Vec::new();
     let mut skipped_leading_empty = 0;
     let (values, characters) = read_budget(text.len());
     let budget = Budget { values: Cell::new(values), text: Cell::new(characters) };
     for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
-        let value = budget.read(doc).map_err(|e| e.to_string());
-        if value.is_err() && (budget.spent() || value.as_ref().is_err_and(|e| e.starts_with("repetition limit"))) {
+        let value = budget.read(doc);
+        if value.as_ref().is_err_and(|e| budget.spent() || is_repetition_limit(e)) {
             let line = starts.get(i).copied().unwrap_or(1);
-            return Err(format!(
-                "document {} (line {line}) reads as more than the input limit holds: aliases (*name) count as \
-                 what they repeat, and an input of {} bytes may read as at most {values} values and {characters} \
-                 characters (its size plus {EXPANSION_MARGIN}, up to {MAX_VALUES} values and {MAX_TEXT} \
-                 characters): write the repeated parts out, or split the input",
-                i + 1 - skipped_leading_empty,
-                text.len()
-            ));
+            return Err(InputError::PastTheBudget { document: i + 1 - skipped_leading_empty, line, bytes: text.len() });
         }
+        let value = value.map_err(|e| e.to_string());
         // A leading `---` yields an empty first document; it is not the reader's.
         if i == 0 && matches!(value, Ok(Value::Null)) && text.trim_start().starts_with("---") {
             skipped_leading_empty = 1;
@@ -172,7 +240,7 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, String> {
         }
         // Counted as read, so a trailing `---` does not count as one more.
         if out.len() >= MAX_DOCUMENTS {
-            return Err(format!("more than {MAX_DOCUMENTS} documents: split the input"));
+            return Err(InputError::TooManyDocuments);
         }
         let failed = value.is_err();
         let line = starts.get(i).copied().unwrap_or(1);
@@ -183,9 +251,19 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, String> {
         }
     }
     if out.is_empty() {
-        return Err("no YAML documents found".into());
+        return Err(InputError::NoDocuments);
     }
     Ok(out)
+}
+
+/// Whether the parser gave up on a document's aliases: it allows 100 alias jumps per event of a
+/// document, a bound our budget does not always reach first (aliases of aliases of small lists).
+/// yaml_serde 0.10.7 offers no typed way to tell: `yaml_serde::Error`'s public API is
+/// `location()` (none for this error), `Display`, `Debug` and `std::error::Error::source()`
+/// (none), and the kind, `ErrorImpl::RepetitionLimitExceeded`, is private to the crate; so its
+/// text, which has no location to vary, is compared whole.
+fn is_repetition_limit(e: &serde_yaml::Error) -> bool {
+    e.location().is_none() && e.to_string() == "repetition limit exceeded"
 }
 
 /// Reads documents into JSON trees while counting the values and the characters they read as
@@ -339,9 +417,44 @@ impl<'de> Visitor<'de> for Tree<'_> {
     }
 }
 
+/// The values the budget counts in reading `text`'s documents (the root included), the most of
+/// any one document; `None` when a document does not read.
+#[cfg(test)]
+pub(super) fn values_read(text: &str) -> Option<usize> {
+    let mut most = 0;
+    for doc in serde_yaml::Deserializer::from_str(text) {
+        let budget = Budget { values: Cell::new(usize::MAX), text: Cell::new(usize::MAX) };
+        budget.read(doc).ok()?;
+        most = most.max(usize::MAX - budget.values.get());
+    }
+    Some(most)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lists of two aliases of the list before, `levels` deep: few values, many alias jumps.
+    fn doubling(levels: usize) -> String {
+        let mut text = String::from("l0: &l0 [1, 1]\n");
+        for n in 1..=levels {
+            text.push_str(&format!("l{n}: &l{n} [*l{}, *l{}]\n", n - 1, n - 1));
+        }
+        text
+    }
+
+    #[test]
+    fn the_parsers_repetition_limit_is_refused_as_the_budget() {
+        // 12 levels read as about 16,000 values, inside the budget, but take more alias jumps
+        // than yaml_serde allows (100 per event): refused with the budget's message, the same
+        // document, not as a document that does not read.
+        let text = doubling(12);
+        assert!(values_read(&text).is_none(), "the parser refuses it");
+        let error = documents(&text).err().expect("refused as a whole");
+        assert_eq!(error, InputError::PastTheBudget { document: 1, line: 1, bytes: text.len() });
+        assert!(error.to_string().starts_with("document 1 (line 1) reads as more than the input limit holds"));
+        assert!(documents(&doubling(6)).is_ok_and(|docs| docs[0].value.is_ok()));
+    }
 
     #[test]
     fn control_characters_are_found_where_a_reader_counts_them() {
@@ -352,7 +465,7 @@ mod tests {
         assert_eq!(first_control_character("k: \u{a0}x\n\tv: \u{85}"), Some((2, 5)));
         assert_eq!(first_control_character("k: \u{a0}\r\n\tv: é\n"), None);
         assert_eq!(
-            depth_check(&format!("a: é{}", "[".repeat(MAX_DEPTH + 1))).unwrap_err(),
+            depth_check(&format!("a: é{}", "[".repeat(MAX_DEPTH + 1))).unwrap_err().to_string(),
             format!("nesting deeper than {MAX_DEPTH} levels at line 1 column {}", MAX_DEPTH + 5)
         );
     }

@@ -13,6 +13,7 @@ pub mod json;
 pub mod output;
 pub mod paths;
 pub mod report;
+mod written;
 
 use crate::model;
 use crate::yaml;
@@ -62,7 +63,8 @@ pub struct Document {
     pub index: usize,
     /// The line the document starts on.
     pub line: usize,
-    /// The document as parsed, when it parsed.
+    /// The document as parsed, when it parsed; `None` in `migrate` for a document passed
+    /// through, whose output is the document itself.
     pub source: Option<Value>,
     pub outcome: Outcome,
 }

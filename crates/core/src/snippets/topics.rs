@@ -53,6 +53,7 @@ fn selection(persona: Persona, framework: Framework, params: &[(ParamKey, &str)]
     sel
 }
 
+/// The snippet of one of the post's "under the hood" topics; `None` for a topic it has not.
 pub fn topic(topic: &str) -> Option<Snippet> {
     let (persona, framework) = owner(topic);
     Some(match topic {

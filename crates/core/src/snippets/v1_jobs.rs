@@ -59,6 +59,8 @@ fn master_workers(sel: &Selection, restart: &str, c: Container) -> VecMap<String
     specs
 }
 
+/// The Training Operator v1.9 job the selection would have been (for TorchTune, the PyTorchJob
+/// that the V1 SDK's `train()` created).
 pub fn v1_job_for(sel: &Selection) -> V1Job {
     let kind = sel.framework.v1_kind();
     let mut spec = match sel.framework {

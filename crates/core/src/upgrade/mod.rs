@@ -30,6 +30,47 @@ pub type Outcome = pipeline::Outcome;
 /// One input document and what became of it.
 pub type DocResult = pipeline::Document;
 
+/// Why a stream could not be upgraded at all, or a release not named. A document that cannot
+/// be rewritten is not an error: it is that document's [`Outcome`].
+#[non_exhaustive]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// A release that is not in the release data: the name asked for.
+    UnknownRelease(String),
+    /// An upgrade to an older release (the two lines, `v2.3` and `v2.1`): see the module comment.
+    Downgrade { from: &'static str, to: &'static str },
+    /// The input door refused the text as a whole (`pipeline::input`), in its words.
+    Input(crate::pipeline::input::InputError),
+    /// The input holds no Trainer V2 object to upgrade.
+    NoTrainerObject,
+    /// The notes of a selection's YAML: a document could not be upgraded (its failure line).
+    Document(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::UnknownRelease(name) => {
+                let lines: Vec<&str> = RELEASES.iter().map(|r| r.line).collect();
+                write!(f, "unknown Trainer release {name:?}: one of {}", lines.join(", "))
+            }
+            Error::Downgrade { from, to } => write!(
+                f,
+                "{from} → {to} is a downgrade: upgrade only rewrites for a newer release. Write the manifest for {to} \
+                 instead (the widget's Trainer release, or `export --query 'release={to}&...'`)"
+            ),
+            Error::Input(refusal) => std::fmt::Display::fmt(refusal, f),
+            Error::Document(refusal) => f.write_str(refusal),
+            Error::NoTrainerObject => write!(
+                f,
+                "no Trainer V2 object ({API_VERSION} TrainJob, TrainingRuntime or ClusterTrainingRuntime) in the input"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
 pub struct Upgrade {
     pub from: Release,
     pub to: Release,
@@ -37,24 +78,21 @@ pub struct Upgrade {
 }
 
 /// A release by its line (`v2.1`) or the tag that serves it (`v2.1.0`).
-pub fn parse_release(s: &str) -> Result<&'static Release, String> {
-    RELEASES.iter().find(|r| r.line == s || r.tag == s).ok_or_else(|| {
-        let lines: Vec<&str> = RELEASES.iter().map(|r| r.line).collect();
-        format!("unknown Trainer release {s:?}: one of {}", lines.join(", "))
-    })
+pub fn parse_release(s: &str) -> Result<&'static Release, Error> {
+    RELEASES.iter().find(|r| r.line == s || r.tag == s).ok_or_else(|| Error::UnknownRelease(s.into()))
 }
 
 /// Rewrites a YAML stream written for `from` so that `to` accepts it. `Err` when the request or
 /// the input as a whole cannot be used (a downgrade, unreadable input, no Trainer object);
 /// per-document problems are outcomes.
-pub fn upgrade(text: &str, from: Release, to: Release) -> Result<Upgrade, String> {
+pub fn upgrade(text: &str, from: Release, to: Release) -> Result<Upgrade, Error> {
     refuse_downgrade(from, to)?;
-    upgrade_documents(pipeline::input::documents(text)?, from, to)
+    upgrade_documents(pipeline::input::documents(text).map_err(Error::Input)?, from, to)
 }
 
 /// `upgrade` for documents already read (by `crate::pipeline::input::documents`, or built as
 /// values): the rewrite itself needs no YAML parser.
-pub(crate) fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result<Upgrade, String> {
+pub(crate) fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result<Upgrade, Error> {
     refuse_downgrade(from, to)?;
     let mut docs = Vec::new();
     // Per input document: the position of its Trainer object in `docs`, or what became of it.
@@ -78,9 +116,7 @@ pub(crate) fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) ->
         results.push((d, classified));
     }
     if docs.is_empty() && results.iter().all(|(_, o)| matches!(o, Err(Outcome::PassedThrough { .. }))) {
-        return Err(format!(
-            "no Trainer V2 object ({API_VERSION} TrainJob, TrainingRuntime or ClusterTrainingRuntime) in the input"
-        ));
+        return Err(Error::NoTrainerObject);
     }
 
     let mut report = report::Report::default();
@@ -122,15 +158,11 @@ pub(crate) fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) ->
 }
 
 /// Upgrade only goes to a newer release (or stays): see the module comment.
-pub(crate) fn refuse_downgrade(from: Release, to: Release) -> Result<(), String> {
+pub(crate) fn refuse_downgrade(from: Release, to: Release) -> Result<(), Error> {
     if position(to) >= position(from) {
         return Ok(());
     }
-    Err(format!(
-        "{} → {} is a downgrade: upgrade only rewrites for a newer release. Write the manifest for {} instead \
-         (the widget's Trainer release, or `export --query 'release={}&...'`)",
-        from.line, to.line, to.line, to.line
-    ))
+    Err(Error::Downgrade { from: from.line, to: to.line })
 }
 
 fn kind_of(v: &Value) -> String {

@@ -38,7 +38,7 @@ pub enum FromOlder {
     /// That release has no runtime for the selection: there is nothing to upgrade.
     NoRuntime,
     /// The notes (empty: no changes), or why the YAML cannot be upgraded.
-    Notes(Result<Vec<Note>, String>),
+    Notes(Result<Vec<Note>, super::Error>),
 }
 
 /// For the selection at its release, each older release line, newest first (the reader one
@@ -61,7 +61,7 @@ pub fn notes_from_older_releases(sel: &Selection) -> Vec<(Release, FromOlder)> {
 /// The notes for the selection's V2 YAML written for `from`, upgraded to `to`. Empty when
 /// `from` is `to`; `Err` when the YAML cannot be upgraded (a downgrade, or a snippet that is not
 /// a `from` manifest).
-pub fn upgrade_notes(sel: &Selection, from: Release, to: Release) -> Result<Vec<Note>, String> {
+pub fn upgrade_notes(sel: &Selection, from: Release, to: Release) -> Result<Vec<Note>, super::Error> {
     super::refuse_downgrade(from, to)?;
     let mut at_from = sel.clone();
     at_from.release = from;
@@ -73,13 +73,13 @@ pub fn upgrade_notes(sel: &Selection, from: Release, to: Release) -> Result<Vec<
 }
 
 /// The notes for a V2 YAML stream written for `from`.
-pub fn notes_for_yaml(text: &str, from: Release, to: Release) -> Result<Vec<Note>, String> {
+pub fn notes_for_yaml(text: &str, from: Release, to: Release) -> Result<Vec<Note>, super::Error> {
     if from == to {
         return Ok(Vec::new());
     }
     let u = upgrade(text, from, to)?;
     if let Some(failure) = u.failures().into_iter().next() {
-        return Err(failure);
+        return Err(super::Error::Document(failure));
     }
     let mut notes = Vec::new();
     for d in &u.docs {

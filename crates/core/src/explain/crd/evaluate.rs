@@ -68,17 +68,17 @@ fn matches(This(text): This<Arc<String>>, pattern: Arc<String>) -> Result<bool, 
 
 /// `pattern` compiled, once per pattern and thread: a CRD's `pattern` and a rule's `matches`
 /// run on every value at their node, and the CRDs hold a few patterns.
-pub(crate) fn regex(pattern: &str) -> Result<std::rc::Rc<regex_lite::Regex>, String> {
+pub(crate) fn regex(pattern: &str) -> Result<std::rc::Rc<regex_lite::Regex>, regex_lite::Error> {
     use std::cell::RefCell;
     use std::rc::Rc;
-    type Compiled = Result<Rc<regex_lite::Regex>, String>;
+    type Compiled = Result<Rc<regex_lite::Regex>, regex_lite::Error>;
     thread_local! {
         static COMPILED: RefCell<HashMap<String, Compiled>> = RefCell::new(HashMap::new());
     }
     if let Some(known) = COMPILED.with(|c| c.borrow().get(pattern).cloned()) {
         return known;
     }
-    let compiled = regex_lite::Regex::new(pattern).map(Rc::new).map_err(|e| e.to_string());
+    let compiled = regex_lite::Regex::new(pattern).map(Rc::new);
     COMPILED.with(|c| {
         let mut c = c.borrow_mut();
         // A rule could build its pattern from the value: keep the memory bounded.
@@ -137,17 +137,17 @@ impl Bound {
 fn parsed(rule: &str) -> Result<std::rc::Rc<cel::common::ast::IdedExpr>, Failure> {
     use std::cell::RefCell;
     use std::rc::Rc;
-    type Parsed = Result<Rc<cel::common::ast::IdedExpr>, String>;
+    type Parsed = Result<Rc<cel::common::ast::IdedExpr>, Rc<cel::parser::ParseErrors>>;
     thread_local! {
         static PARSED: RefCell<HashMap<String, Parsed>> = RefCell::new(HashMap::new());
     }
     let known = PARSED.with(|p| p.borrow().get(rule).cloned());
     let expr = known.unwrap_or_else(|| {
-        let expr = PrattParser::new().parse(rule).map(Rc::new).map_err(|e| e.to_string());
+        let expr = PrattParser::new().parse(rule).map(Rc::new).map_err(Rc::new);
         PARSED.with(|p| p.borrow_mut().insert(rule.to_string(), expr.clone()));
         expr
     });
-    expr.map_err(Failure::Other)
+    expr.map_err(|e| Failure::Other(e.to_string()))
 }
 
 /// The same with cel-rust's default (ANTLR) parser and its whole standard library: the
@@ -180,8 +180,8 @@ pub fn reads_old_self(rule: &str) -> bool {
 
 /// The functions `rule` calls that `holds` does not register (operators and macros aside,
 /// which cel-rust evaluates itself): for the test that every CRD rule runs.
-pub fn unregistered_functions(rule: &str) -> Result<Vec<String>, String> {
-    let expr = PrattParser::new().parse(rule).map_err(|e| e.to_string())?;
+pub fn unregistered_functions(rule: &str) -> Result<Vec<String>, cel::parser::ParseErrors> {
+    let expr = PrattParser::new().parse(rule)?;
     let references = expr.references();
     let mut named: Vec<String> = references
         .functions()

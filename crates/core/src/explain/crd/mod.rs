@@ -96,7 +96,7 @@ pub fn validate(tag: &str, object: &Json) -> Vec<Rejection> {
             match *check {
                 Check::Rule { transition: true, .. } => {}
                 Check::Rule { rule, message, .. } => {
-                    let bound = bound.get_or_insert_with(|| evaluate::Bound::new(value));
+                    let bound = bound.get_or_insert_with(|| evaluate::Bound::new(&self_for_rules(node, value)));
                     if let Some((ty, detail)) = rule_failure(bound, rule, message, node.ty, value) {
                         rule_errors.push(Rejection::new(ty, FieldPath::parse(&path), detail));
                     }
@@ -119,6 +119,53 @@ pub fn validate(tag: &str, object: &Json) -> Vec<Rejection> {
     }
     schema_errors.extend(rule_errors);
     schema_errors
+}
+
+/// What the node's rules see as `self`: `value`, or, when `value` is an object and every rule
+/// reads `self` only as `self.<field>`, the object with only those fields. A TrainJob's root rule
+/// reads its `metadata.name`; converting the whole TrainJob into CEL values for it cost more
+/// than the rest of its checks. Every field a rule reads is there, with its value, so each rule
+/// gives the same answer and the same error.
+fn self_for_rules<'v>(node: &Node, value: &'v Json) -> std::borrow::Cow<'v, Json> {
+    use std::borrow::Cow;
+    let Json::Object(map) = value else { return Cow::Borrowed(value) };
+    let mut read: Vec<&str> = Vec::new();
+    for check in node.checks {
+        if let Check::Rule { rule, transition: false, .. } = check {
+            match fields_of_self(rule) {
+                Some(fields) => read.extend(fields),
+                None => return Cow::Borrowed(value),
+            }
+        }
+    }
+    let kept = map.iter().filter(|(k, _)| read.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone()));
+    Cow::Owned(Json::Object(kept.collect()))
+}
+
+/// The fields of `self` that `rule` reads, when it reads `self` only as `self.<field>` (not
+/// `self` itself, `self[...]`, `self.?x` or a method of `self` such as `self.all(...)`); `None`
+/// otherwise. Text inside a string literal can only add a field, which keeps more than needed.
+fn fields_of_self(rule: &str) -> Option<Vec<&str>> {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let bytes = rule.as_bytes();
+    let mut fields = Vec::new();
+    for (at, _) in rule.match_indices("self") {
+        let end = at + 4;
+        if (at > 0 && ident(bytes[at - 1])) || bytes.get(end).copied().is_some_and(ident) {
+            // Part of another name (`oldSelf` has a capital S; `myself`, `selfish`).
+            continue;
+        }
+        if bytes.get(end) != Some(&b'.') {
+            return None;
+        }
+        let name_len = bytes[end + 1..].iter().take_while(|c| ident(**c)).count();
+        let after = rule[end + 1 + name_len..].trim_start();
+        if name_len == 0 || after.starts_with('(') {
+            return None;
+        }
+        fields.push(&rule[end + 1..end + 1 + name_len]);
+    }
+    Some(fields)
 }
 
 /// Whether a create checks `node`. With the status subresource (the TrainJob CRD has it;
@@ -287,6 +334,27 @@ mod tests {
     /// strategy.go's `hasBlockingErr` compares the type: a required or type-invalid error blocks
     /// the rules, though neither's text starts with a blocking word (`Required value`,
     /// `Invalid value: "string": …`), and a plain invalid value does not.
+    #[test]
+    fn a_rule_that_reads_self_only_by_field_sees_only_those_fields() {
+        assert_eq!(fields_of_self("self.metadata.name.matches('^a$')"), Some(vec!["metadata"]));
+        assert_eq!(fields_of_self("has(self.x) && size(self.y) > 0"), Some(vec!["x", "y"]));
+        // `self` itself, a method of `self`, an index or an optional field: the whole value.
+        for rule in ["self == oldSelf", "size(self) < 3", "self.all(k, k != '')", "self['a'] == 1", "self.?a"] {
+            assert_eq!(fields_of_self(rule), None, "{rule}");
+        }
+        let node = Node {
+            path: "",
+            ty: "object",
+            checks: &[Check::Rule { rule: "self.metadata.name == 'a'", message: "", transition: false }],
+        };
+        let value = serde_json::json!({"kind": "TrainJob", "metadata": {"name": "a"}, "spec": {"x": 1}});
+        assert_eq!(*self_for_rules(&node, &value), serde_json::json!({"metadata": {"name": "a"}}));
+        // The answer is the same as with the whole object bound.
+        let pruned = evaluate::Bound::new(&self_for_rules(&node, &value));
+        assert!(matches!(pruned.holds("self.metadata.name == 'a'"), Ok(true)));
+        assert!(matches!(pruned.holds("self.metadata.name == 'b'"), Ok(false)));
+    }
+
     #[test]
     fn the_type_decides_which_schema_errors_block_the_rules() {
         for ty in [ErrorType::NotSupported, ErrorType::TooLong, ErrorType::TooMany] {

@@ -52,38 +52,57 @@ pub fn unknown_fields(schema: &str, object: &Json) -> Vec<String> {
     let kind = object.get("kind").and_then(Json::as_str).unwrap_or_default();
     let mut out = Vec::new();
     if let Some(node) = root(schema, api, kind) {
-        walk(node, object, "", &mut out);
+        walk(node, object, &mut String::new(), &mut out);
     }
     out
 }
 
-fn join(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_string()
-    } else {
-        format!("{path}.{name}")
+/// `path` with `.name` (or `name` at the root) appended; `truncate` to the returned length
+/// takes it off again.
+fn push_field(path: &mut String, name: &str) -> usize {
+    let len = path.len();
+    if !path.is_empty() {
+        path.push('.');
     }
+    path.push_str(name);
+    len
 }
 
-fn walk(node: u16, value: &Json, path: &str, out: &mut Vec<String>) {
+/// One path buffer for the whole walk, grown and cut back at each step: a string is made only
+/// for a field the schema does not declare, not for every field walked.
+fn walk(node: u16, value: &Json, path: &mut String, out: &mut Vec<String>) {
     match (SCHEMA[usize::from(node)], value) {
         (Field::Object(fields), Json::Object(map)) => {
             for (name, v) in map {
+                let len = push_field(path, name);
                 match fields.iter().find(|(f, _)| f == name) {
-                    Some((_, child)) => walk(*child, v, &join(path, name), out),
-                    None => out.push(join(path, name)),
+                    Some((_, child)) => walk(*child, v, path, out),
+                    None => out.push(path.clone()),
                 }
+                path.truncate(len);
             }
         }
-        (Field::Closed, Json::Object(map)) => out.extend(map.keys().map(|name| join(path, name))),
+        (Field::Closed, Json::Object(map)) => {
+            for name in map.keys() {
+                let len = push_field(path, name);
+                out.push(path.clone());
+                path.truncate(len);
+            }
+        }
         (Field::Map(child), Json::Object(map)) => {
             for (name, v) in map {
-                walk(child, v, &join(path, name), out);
+                let len = push_field(path, name);
+                walk(child, v, path, out);
+                path.truncate(len);
             }
         }
         (Field::List(child), Json::Array(items)) => {
+            use std::fmt::Write;
             for (i, item) in items.iter().enumerate() {
-                walk(child, item, &format!("{path}[{i}]"), out);
+                let len = path.len();
+                let _ = write!(path, "[{i}]");
+                walk(child, item, path, out);
+                path.truncate(len);
             }
         }
         // A value of another type than the schema's is the type check's to report.

@@ -10,6 +10,7 @@
 //! training-operator v1.9.0 came out (tagged 2024-10-17; v1.9.0 2025-01-21; v0.7.0 2025-10-31).
 
 mod defaults;
+mod error;
 mod mpi_v1;
 mod mpi_v2beta1;
 mod paddle;
@@ -26,6 +27,8 @@ use explorer_data::catalog::V1Kind;
 use explorer_data::served;
 use serde::Serialize;
 use serde_json::Value as Json;
+
+pub use error::Error;
 
 /// The operator names the JSON gives.
 pub const TRAINING_OPERATOR: &str = served::TRAINING_OPERATOR.name;
@@ -132,42 +135,42 @@ impl Job<'_> {
     }
 }
 
-fn json_err<T>(r: Result<T, crate::model::tracked::PathError>, at: &str) -> Result<T, String> {
-    r.map_err(|e| crate::field_error::kubernetes_text(&format!("{at}.{}", e.path()), &e.inner().to_string()))
+fn json_err<T>(r: Result<T, crate::model::tracked::PathError>, at: &FieldPath) -> Result<T, Error> {
+    r.map_err(|e| Error::Field(crate::field_error::kubernetes(&format!("{at}.{}", e.path()), &e.inner().to_string())))
 }
 
 /// Reads a V1 job's kind and replica specs. `Err` for what no operator would accept.
-fn read(doc: &Json) -> Result<(Source, Job<'_>), String> {
+fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
     let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
     let kind_name = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
     let source = match served::v1_operator(api, kind_name) {
         Some(op) if op == served::MPI_OPERATOR => Source::MpiOperator,
         Some(_) => match V1Kind::from_kind(kind_name) {
             Some(kind) => Source::TrainingOperator(kind),
-            None => return Err(format!("{api} {kind_name} is not a Training Operator job")),
+            None => return Err(Error::NotOperatorJob { api: api.into(), kind: kind_name.into() }),
         },
-        None if is_v1_job(doc) => return Err(served::no_matches(kind_name, api)),
-        None => {
-            return Err(format!(
-                "apiVersion {api:?} kind {kind_name:?}: explain reads a kubeflow.org/v1 {}, or a kubeflow.org/v2beta1 MPIJob",
-                V1Kind::all_in_words()
-            ))
-        }
+        None if is_v1_job(doc) => return Err(Error::NoKindMatch { api: api.into(), kind: kind_name.into() }),
+        None => return Err(Error::NotAV1Job { api: api.into(), kind: kind_name.into() }),
     };
     let kind = source.kind();
     let name = doc.pointer("/metadata/name").and_then(Json::as_str).filter(|n| !n.is_empty());
-    let name = name.ok_or("metadata.name is missing")?.to_string();
+    let missing = |path: FieldPath| Error::Missing { path, or_not_a_mapping: false };
+    let name = name.ok_or_else(|| missing(FieldPath::new("metadata").child("name")))?.to_string();
     // A namespaced object without one lands in the namespace it is applied to: `default` here.
     let namespace = doc.pointer("/metadata/namespace").and_then(Json::as_str).unwrap_or("default").to_string();
-    let spec = doc.get("spec").and_then(Json::as_object).ok_or("spec is missing or not a mapping")?;
+    let spec = doc
+        .get("spec")
+        .and_then(Json::as_object)
+        .ok_or_else(|| Error::Missing { path: FieldPath::new("spec"), or_not_a_mapping: true })?;
     let field = kind.replica_specs_field();
-    let specs = spec.get(field).and_then(Json::as_object).ok_or(format!("spec.{field} is missing"))?;
+    let specs =
+        spec.get(field).and_then(Json::as_object).ok_or_else(|| missing(FieldPath::new("spec").child(field)))?;
     let mut replicas = Vec::new();
     for (rtype, raw) in specs {
-        let at = format!("spec.{field}.{rtype}");
+        let at = FieldPath::new("spec").child(field).child(rtype);
         let spec: ReplicaSpec = json_err(crate::model::tracked::deserialize(raw), &at)?;
         if spec.template.spec.containers.is_empty() {
-            return Err(format!("{at}.template.spec.containers is empty"));
+            return Err(Error::NoContainers(at.child("template").child("spec").child("containers")));
         }
         replicas.push((defaults::camel_case(kind, rtype), spec));
     }
@@ -176,7 +179,7 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), String> {
     // Bounded before anything is built (see MAX_PODS); the launcher of an MPIJob is one more.
     let pods: u64 = job.replicas.iter().map(|(_, s)| u64::from(s.replicas.unwrap_or(0))).sum();
     if pods > super::MAX_PODS {
-        return Err(super::too_many_pods(pods));
+        return Err(Error::TooManyPods(pods));
     }
     webhook(source, &job)?;
     Ok((source, job))
@@ -185,22 +188,18 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), String> {
 /// The Training Operator's validating webhook on replica counts: such a job is refused when it is
 /// applied, so no pod ever ran (training-operator v1.9.0:pkg/webhooks/pytorch/pytorchjob_webhook.go:152-158,
 /// pkg/webhooks/xgboost/xgboostjob_webhook.go:129-138).
-fn webhook(source: Source, job: &Job) -> Result<(), String> {
+fn webhook(source: Source, job: &Job) -> Result<(), Error> {
     let kind = source.kind();
     if !matches!(source, Source::TrainingOperator(V1Kind::PyTorchJob | V1Kind::XgBoostJob)) {
         return Ok(());
     }
     let field = kind.replica_specs_field();
-    let refused = |rtype: &str, why: &str| {
-        Err(format!("spec.{field}.{rtype}.replicas {why}: the Training Operator's webhook refuses the {}", kind.kind()))
-    };
+    let replica = |rtype: &str| FieldPath::new("spec").child(field).child(rtype);
+    let refused = |rtype: &str, rule| Err(Error::Webhook { path: replica(rtype).child("replicas"), rule, kind });
     match job.replica("Master").map(|s| s.replicas) {
         Some(n) if n != Some(1) => return refused("Master", "must be 1"),
         None if kind == V1Kind::XgBoostJob => {
-            return Err(format!(
-                "spec.{field}.Master must be present: the Training Operator's webhook refuses the {}",
-                kind.kind()
-            ))
+            return Err(Error::Webhook { path: replica("Master"), rule: "must be present", kind })
         }
         _ => {}
     }
@@ -226,7 +225,7 @@ impl Source {
 }
 
 /// The pods and objects the operator creates for `doc`.
-pub fn operate(doc: &Json) -> Result<Operated, String> {
+pub fn operate(doc: &Json) -> Result<Operated, Error> {
     let (source, job) = read(doc)?;
     let (roles, objects) = match source {
         Source::MpiOperator => mpi_v2beta1::operate(&job)?,
@@ -240,7 +239,7 @@ pub fn operate(doc: &Json) -> Result<Operated, String> {
 /// The five kinds the common job controller runs: one pod and one headless Service per replica
 /// index, each pod's template decorated by the kind's `SetClusterSpec`
 /// (training-operator v1.9.0:pkg/controller.v1/common/pod.go:383-435, service.go:211-244).
-fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
+fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), Error> {
     let operator = format!("Training Operator ({} controller)", kind.kind());
     let mut roles = Vec::new();
     let mut objects = Vec::new();
@@ -280,13 +279,16 @@ fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), Stri
     Ok((roles, objects))
 }
 
-fn set_cluster_spec(kind: V1Kind, job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
+fn set_cluster_spec(kind: V1Kind, job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), Error> {
     match kind {
         V1Kind::PyTorchJob => pytorch::set_cluster_spec(job, rtype, index, pod),
         V1Kind::JaxJob => xgboost_jax::jax_env(job, index, pod),
         V1Kind::XgBoostJob => xgboost_jax::xgboost_env(job, rtype, index, pod),
         V1Kind::TfJob => tensorflow::set_cluster_spec(job, rtype, index, pod),
-        V1Kind::PaddleJob => paddle::set_pod_env(job, rtype, index, pod),
+        V1Kind::PaddleJob => {
+            paddle::set_pod_env(job, rtype, index, pod);
+            Ok(())
+        }
         V1Kind::MpiJob => Ok(()),
     }
 }
@@ -379,7 +381,7 @@ pub fn explain(doc: &Json) -> V1Explanation {
     }
     match operate(doc) {
         Ok(op) => view(&op),
-        Err(reason) => refused("spec", reason),
+        Err(error) => refused("spec", error.to_string()),
     }
 }
 
@@ -492,20 +494,20 @@ pub fn is_v1_job(doc: &Json) -> bool {
 /// TrainJob instead). Other documents are ignored, as the V2 reader ignores them. The text is read
 /// through the input door every command shares (`explain::read::trees`).
 #[cfg(feature = "yaml-input")]
-pub fn explain_text(text: &str) -> Option<Result<V1Explanation, String>> {
+pub fn explain_text(text: &str) -> Option<Result<V1Explanation, Error>> {
     match super::read::trees(text) {
         Ok(docs) => explain_trees(&docs),
-        Err(e) => Some(Err(e.to_string())),
+        Err(e) => Some(Err(Error::Input(e))),
     }
 }
 
 /// `explain_text` for documents already read.
-pub fn explain_trees(docs: &[Json]) -> Option<Result<V1Explanation, String>> {
+pub fn explain_trees(docs: &[Json]) -> Option<Result<V1Explanation, Error>> {
     let jobs: Vec<&Json> = docs.iter().filter(|doc| is_v1_job(doc)).collect();
     match jobs.as_slice() {
         [] => None,
         [job] => Some(Ok(explain(job))),
-        more => Some(Err(format!("{} V1 jobs in the input: explain reads one at a time", more.len()))),
+        more => Some(Err(Error::SeveralJobs(more.len()))),
     }
 }
 
@@ -548,7 +550,7 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     let mut read_errors: Vec<Rejection> = Vec::new();
     let mut job = Json::clone(doc);
     while let Err(e) = read(&job) {
-        let error = field_error(&e);
+        let error = e.rejection();
         if read_errors.iter().any(|r: &Rejection| r.path == error.path) || read_errors.len() >= MAX_ERRORS {
             break;
         }
@@ -603,20 +605,6 @@ fn no_kind_match(kind: &str, api: &str) -> Rejection {
 
 /// The most errors reported for one V1 job.
 const MAX_ERRORS: usize = 100;
-
-/// A reading error (`spec.x.replicas: Invalid value: …`, or a sentence naming a path first) as
-/// the field error it is.
-fn field_error(error: &str) -> Rejection {
-    let path_end = error.find([':', ' ']).unwrap_or(error.len());
-    let (path, rest) = error.split_at(path_end);
-    let looks_like_path = path.starts_with("spec") || path.starts_with("metadata") || path == "apiVersion";
-    match rest.strip_prefix(": ").or_else(|| rest.strip_prefix(' ')) {
-        // `metadata.name is missing`: the API server's word for it.
-        Some(reason) if looks_like_path && reason.starts_with("is missing") => Rejection::required(path),
-        Some(reason) if looks_like_path => Rejection::message(path, reason),
-        _ => Rejection::message("", error),
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -2,7 +2,10 @@
 //! `kubectl exec` (no SSH, no Services). Paths under
 //! training-operator v1.9.0:pkg/controller.v1/mpi/.
 
-use super::{append_env, env, object, Job, Role, MPI_CONFIG_MOUNT as CONFIG_MOUNT, MPI_CONFIG_VOLUME as CONFIG_VOLUME};
+use super::{
+    append_env, env, object, Error, FieldPath, Job, Role, MPI_CONFIG_MOUNT as CONFIG_MOUNT,
+    MPI_CONFIG_VOLUME as CONFIG_VOLUME,
+};
 use crate::explain::Object;
 use crate::model::pod::{Container, Resources};
 use crate::model::Value;
@@ -33,8 +36,11 @@ fn mount(name: &str, path: &str) -> Value {
     crate::tree!({"name": name, "mountPath": path})
 }
 
-pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
-    let launcher_spec = job.replica("Launcher").ok_or("spec.mpiReplicaSpecs.Launcher is missing")?;
+pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), Error> {
+    let launcher_spec = job.replica("Launcher").ok_or_else(|| Error::Missing {
+        path: FieldPath::new("spec").child("mpiReplicaSpecs").child("Launcher"),
+        or_not_a_mapping: false,
+    })?;
     let name = &job.name;
     let mut roles = Vec::new();
     // mpijob_controller.go:1005-1198 `newLauncher`.

@@ -1,7 +1,10 @@
 //! The MPI Operator's `kubeflow.org/v2beta1` MPIJob: SSH between pods behind one headless
 //! Service. Paths under mpi-operator v0.6.0:pkg/controller/mpi_job_controller.go unless named.
 
-use super::{append_env, env, object, Job, Role, MPI_CONFIG_MOUNT as CONFIG_MOUNT, MPI_CONFIG_VOLUME as CONFIG_VOLUME};
+use super::{
+    append_env, env, object, Error, FieldPath, Job, Role, MPI_CONFIG_MOUNT as CONFIG_MOUNT,
+    MPI_CONFIG_VOLUME as CONFIG_VOLUME,
+};
 use crate::explain::Object;
 use crate::model::pod::{EnvVar, PodTemplateSpec};
 use crate::model::Value;
@@ -68,10 +71,13 @@ fn fqdn(job: &Job, host: &str) -> String {
 }
 
 /// :1412-1465 `newWorker` and :1495-1581 `newLauncherPodTemplate`.
-pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), String> {
+pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), Error> {
     let s = spec(job);
     let name = &job.name;
-    let launcher_spec = job.replica("Launcher").ok_or("spec.mpiReplicaSpecs.Launcher is missing")?;
+    let launcher_spec = job.replica("Launcher").ok_or_else(|| Error::Missing {
+        path: FieldPath::new("spec").child("mpiReplicaSpecs").child("Launcher"),
+        or_not_a_mapping: false,
+    })?;
     let mut launcher = launcher_spec.template.clone();
     let meta = launcher.metadata.get_or_insert_with(Default::default);
     for (k, v) in labels(job, "launcher") {

@@ -9,12 +9,11 @@ fn port(job: &Job, rtype: &str) -> i64 {
     named_port(job, rtype, "paddle", "master").unwrap_or(36543)
 }
 
-pub(super) fn set_pod_env(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
+pub(super) fn set_pod_env(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) {
     let vars = pod_env(job, rtype, index);
     for c in pod.spec.containers.iter_mut() {
         append_env(c, vars.iter().cloned());
     }
-    Ok(())
 }
 
 fn pod_env(job: &Job, rtype: &str, index: u32) -> Vec<EnvVar> {

@@ -1,7 +1,7 @@
 //! PyTorchJob: `SetClusterSpec` is `setPodEnv` then `setInitContainer`
 //! (training-operator v1.9.0:pkg/controller.v1/pytorch/pytorchjob_controller.go:489-497).
 
-use super::{append_env, env, named_port, Job};
+use super::{append_env, env, named_port, Error, Job};
 use crate::explain::Object;
 use crate::model::pod::{Container, EnvVar, PodTemplateSpec, Resources};
 use serde_json::Value as Json;
@@ -26,7 +26,7 @@ fn nproc_per_node(job: &Job) -> Option<String> {
     }
 }
 
-pub(super) fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
+pub(super) fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), Error> {
     let vars = pod_env(job, rtype, index)?;
     // envvar.go:49: every container of the pod, not only `pytorch`.
     for c in pod.spec.containers.iter_mut() {
@@ -41,7 +41,7 @@ pub(super) fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut Pod
 }
 
 /// envvar.go:43-127 for one pod.
-pub(super) fn pod_env(job: &Job, rtype: &str, index: u32) -> Result<Vec<EnvVar>, String> {
+pub(super) fn pod_env(job: &Job, rtype: &str, index: u32) -> Result<Vec<EnvVar>, Error> {
     // envvar.go:56-60.
     let mut vars = vec![env("PYTHONUNBUFFERED", "1")];
     let nproc = nproc_per_node(job);
@@ -50,9 +50,12 @@ pub(super) fn pod_env(job: &Job, rtype: &str, index: u32) -> Result<Vec<EnvVar>,
     let total = i64::from(job.total());
     if job.replica("Master").is_some() {
         // master.go:36-59: the Master's `pytorchjob-port` and its Service's name.
-        let port = named_port(job, "Master", CONTAINER, PORT_NAME).ok_or(
-            "the Master has no pytorch container with the pytorchjob-port port: the operator fails (port not found)",
-        )?;
+        let port = named_port(job, "Master", CONTAINER, PORT_NAME).ok_or_else(|| Error::NoPort {
+            replica: "Master".into(),
+            container: CONTAINER,
+            port: PORT_NAME,
+            upstream: Some("port not found"),
+        })?;
         let addr = job.replica_name("Master", 0);
         vars.extend([
             env("MASTER_PORT", port),
@@ -81,7 +84,7 @@ fn int(v: Option<&Json>) -> Option<i64> {
 }
 
 /// elastic.go:68-122, after `setElasticPolicy` (pytorch_defaults.go:38-55) filled min and max.
-fn elastic_env(job: &Job, elastic: &serde_json::Map<String, Json>) -> Result<Vec<EnvVar>, String> {
+fn elastic_env(job: &Job, elastic: &serde_json::Map<String, Json>) -> Result<Vec<EnvVar>, Error> {
     let workers = i64::from(job.count("Worker"));
     let (min, max) = match (int(elastic.get("minReplicas")), int(elastic.get("maxReplicas"))) {
         (Some(a), Some(b)) => (a, b),
@@ -94,9 +97,7 @@ fn elastic_env(job: &Job, elastic: &serde_json::Map<String, Json>) -> Result<Vec
         elastic.get("rdzvHost").and_then(Json::as_str).map_or_else(|| job.replica_name("Worker", 0), String::from);
     let port = match int(elastic.get("rdzvPort")) {
         Some(p) => p,
-        None => named_port(job, "Worker", CONTAINER, PORT_NAME).ok_or(
-            "elasticPolicy without rdzvPort needs the Worker's pytorchjob-port: the operator fails (port not found)",
-        )?,
+        None => named_port(job, "Worker", CONTAINER, PORT_NAME).ok_or(Error::NoRendezvousPort)?,
     };
     let mut vars = vec![
         env("PET_RDZV_ENDPOINT", format!("{host}:{port}")),

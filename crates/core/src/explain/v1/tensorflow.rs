@@ -1,7 +1,7 @@
 //! TFJob: `TF_CONFIG` on the `tensorflow` container only
 //! (training-operator v1.9.0:pkg/controller.v1/tensorflow/tfjob_controller.go:555-588).
 
-use super::{env, named_port, Job};
+use super::{env, named_port, Error, Job};
 use crate::model::pod::PodTemplateSpec;
 use serde_json::{json, Map, Value as Json};
 
@@ -14,7 +14,7 @@ fn is_distributed(job: &Job) -> bool {
     job.total() != 1
 }
 
-pub(super) fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
+pub(super) fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), Error> {
     if !is_distributed(job) {
         return Ok(());
     }
@@ -29,11 +29,15 @@ pub(super) fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut Pod
 /// tensorflow.go:112-188. Each endpoint is `<job>-<type>-<i>.<namespace>.svc:<port>` (the
 /// operator adds `.$CUSTOM_CLUSTER_DOMAIN` when its own env sets one; by default it does not).
 /// Go marshals the cluster map with its keys sorted, the structs in field order.
-pub(super) fn tf_config(job: &Job, rtype: &str, index: u32) -> Result<String, String> {
+pub(super) fn tf_config(job: &Job, rtype: &str, index: u32) -> Result<String, Error> {
     let mut sorted = std::collections::BTreeMap::new();
     for (t, spec) in &job.replicas {
-        let port = named_port(job, t, CONTAINER, PORT_NAME)
-            .ok_or(format!("the {t} has no tensorflow container with the tfjob-port port: the operator fails"))?;
+        let port = named_port(job, t, CONTAINER, PORT_NAME).ok_or_else(|| Error::NoPort {
+            replica: t.clone(),
+            container: CONTAINER,
+            port: PORT_NAME,
+            upstream: None,
+        })?;
         let endpoints: Vec<Json> = (0..spec.replicas.unwrap_or(0))
             .map(|i| json!(format!("{}.{}.svc:{port}", job.replica_name(t, i), job.namespace)))
             .collect();
@@ -60,5 +64,6 @@ pub(super) fn tf_config(job: &Job, rtype: &str, index: u32) -> Result<String, St
     } else {
         json!({"cluster": cluster, "task": {"type": rt, "index": index}, "environment": "cloud"})
     };
-    serde_json::to_string(&value).map_err(|e| e.to_string())
+    // A JSON tree always prints (its Display is serde_json::to_string's compact form).
+    Ok(value.to_string())
 }

@@ -1,15 +1,15 @@
 //! JAXJob and XGBoostJob: each sets one list of variables on every container of the pod.
 
-use super::{append_env, env, named_port, Job};
+use super::{append_env, env, named_port, Error, Job};
 use crate::model::pod::PodTemplateSpec;
 
 /// jax/envvar.go:37-79 (`SetClusterSpec`, jax/jaxjob_controller.go:443-451). The coordinator is
 /// Worker 0's Service and the Worker's `jaxjob-port`; the address carries no port.
-pub(super) fn jax_env(job: &Job, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
+pub(super) fn jax_env(job: &Job, index: u32, pod: &mut PodTemplateSpec) -> Result<(), Error> {
     let coordinator = job.replica_name("Worker", 0);
     // jax_types.go:23,25; envvar.go:94-107.
     let port = named_port(job, "Worker", "jax", "jaxjob-port")
-        .ok_or("the Worker has no jax container with the jaxjob-port port: the operator fails (default container port is not exposed)")?;
+        .ok_or_else(|| no_port("Worker", "jax", "jaxjob-port", Some("default container port is not exposed")))?;
     let total = job.total();
     for c in pod.spec.containers.iter_mut() {
         append_env(
@@ -27,18 +27,18 @@ pub(super) fn jax_env(job: &Job, index: u32, pod: &mut PodTemplateSpec) -> Resul
 }
 
 /// xgboost/xgboost.go:31-111 (`SetClusterSpec`, xgboostjob_controller.go:439-441).
-pub(super) fn xgboost_env(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), String> {
+pub(super) fn xgboost_env(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), Error> {
     // :42-47 a Worker's rank follows the Masters.
     let rank = if rtype == "Worker" { index + job.count("Master") } else { index };
     let master_addr = job.replica_name("Master", 0);
     // xgboost_types.go:26,28.
     let master_port = named_port(job, "Master", "xgboost", "xgboostjob-port")
-        .ok_or("the Master has no xgboost container with the xgboostjob-port port: the operator fails (failed to found the port)")?;
+        .ok_or_else(|| no_port("Master", "xgboost", "xgboostjob-port", Some("failed to found the port")))?;
     let total = job.total();
     // :58-71 with more than one replica, the Worker's port and every Worker's name but the last.
     let workers = if total > 1 {
         let port = named_port(job, "Worker", "xgboost", "xgboostjob-port")
-            .ok_or("the Worker has no xgboost container with the xgboostjob-port port: the operator fails")?;
+            .ok_or_else(|| no_port("Worker", "xgboost", "xgboostjob-port", None))?;
         let addrs: Vec<String> = (0..total - 1).map(|i| job.replica_name("Worker", i)).collect();
         Some((port, addrs.join(",")))
     } else {
@@ -60,4 +60,8 @@ pub(super) fn xgboost_env(job: &Job, rtype: &str, index: u32, pod: &mut PodTempl
         }
     }
     Ok(())
+}
+
+fn no_port(replica: &str, container: &'static str, port: &'static str, upstream: Option<&'static str>) -> Error {
+    Error::NoPort { replica: replica.into(), container, port, upstream }
 }

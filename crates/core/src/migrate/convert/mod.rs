@@ -62,7 +62,9 @@ fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
 }
 
-/// Decides what to do with one parsed document, writing for the `release` asked for.
+/// Decides what to do with one parsed document, writing for the `release` asked for. A document
+/// passed through comes back with `object: null`: the caller moves the document there
+/// (`migrate_to`), so that a large one is not held twice.
 pub fn convert(doc: &Value, release: Release) -> Outcome {
     let Some(obj) = doc.as_object() else {
         return Outcome::Invalid {
@@ -87,12 +89,12 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
                 return Outcome::Refused { name, kind: kind.into(), reason: not_yet_reason(k, &release) };
             }
             Some(k) => Source::V1(k),
-            None => return Outcome::PassedThrough { name, kind: kind.into(), object: doc.clone() },
+            None => return Outcome::PassedThrough { name, kind: kind.into(), object: Value::Null },
         },
         (None, api, kind) if api.starts_with("kubeflow.org/") && V1Kind::from_kind(kind).is_some() => {
             return Outcome::Refused { name, kind: kind.into(), reason: unsupported_api_reason(api, kind) };
         }
-        _ => return Outcome::PassedThrough { name, kind: kind.into(), object: doc.clone() },
+        _ => return Outcome::PassedThrough { name, kind: kind.into(), object: Value::Null },
     };
     if source.kind() == V1Kind::MpiJob {
         let imp = doc.pointer("/spec/mpiImplementation").and_then(Value::as_str).unwrap_or("OpenMPI");

@@ -121,8 +121,18 @@ const XGBOOST: &[Rename] = &[
         v2: &["DMLC_TASK_ID"],
         relation: "V1: Master 0, Worker i is i + Masters; V2: the pod's completion index",
     },
-    Rename { v1: "WORKER_ADDRS", v2: &[], relation: "V1 set it for LightGBM; V2 has no LightGBM support" },
-    Rename { v1: "WORKER_PORT", v2: &[], relation: "V1 set it for LightGBM; V2 has no LightGBM support" },
+    // xgboost.go:97 at v1.9.0: "used if it is a LightGBM job"; Trainer's xgboost plugin sets
+    // the DMLC_* variables only.
+    Rename {
+        v1: "WORKER_ADDRS",
+        v2: &[],
+        relation: "V1: the Worker pods' names, which V1 sets for LightGBM code; V2: Trainer's xgboost plugin sets no such list",
+    },
+    Rename {
+        v1: "WORKER_PORT",
+        v2: &[],
+        relation: "V1: the Worker's xgboostjob-port, which V1 sets for LightGBM code; V2: Trainer's xgboost plugin sets no such port",
+    },
 ];
 
 const MPI: &[Rename] = &[

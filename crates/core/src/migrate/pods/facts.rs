@@ -2,9 +2,10 @@
 //! containers, read the same way from V1's pods and from V2's templates and `explain` view;
 //! and the reasons a difference is expected.
 
-use super::v2::{MetadataSource, V2Pods};
+use super::v2::{at, MetadataSource, V2Pods};
 use crate::explain::v1::{Operated, Role};
 use crate::explain::ContainerView;
+use crate::model::pod::{Container, PodSpec, PodTemplateSpec};
 use crate::model::vecmap::VecMap;
 use crate::order::map_of;
 use explorer_data::catalog::V1Kind;
@@ -140,7 +141,12 @@ fn container_json<'a>(spec: &'a Json, list: &str, name: &str) -> Option<&'a Json
     spec.get(list)?.as_array()?.iter().find(|c| c.get("name").and_then(Json::as_str) == Some(name))
 }
 
-fn from_view(view: &ContainerView, json: Option<&Json>) -> ContainerFacts {
+/// A container's `securityContext` as one line of JSON text.
+fn security_text(json: Option<&Json>) -> Option<String> {
+    json.and_then(|c| c.get("securityContext")).map(Json::to_string)
+}
+
+fn from_view(view: &ContainerView, security_context: Option<String>) -> ContainerFacts {
     ContainerFacts {
         name: view.name.clone(),
         image: view.image.clone(),
@@ -148,7 +154,7 @@ fn from_view(view: &ContainerView, json: Option<&Json>) -> ContainerFacts {
         args: view.args.clone(),
         // What `explain` computed (V2: with resourcesPerNode merged in), not the template's.
         resources: resources_text(view.resources.as_ref().and_then(|r| serde_json::to_value(r).ok()).as_ref()),
-        security_context: json.and_then(|c| c.get("securityContext")).map(Json::to_string),
+        security_context,
         mounts: map_of(view.volume_mounts.iter().map(|m| (m.mount_path.clone(), m.name.clone()))),
         env: env_texts(&view.env),
         user_env: VecMap::new(),
@@ -161,13 +167,37 @@ fn env_texts(env: &VecMap<String, crate::explain::EnvValue>) -> VecMap<String, S
     env.iter().map(|(name, value)| (name.clone(), value.text())).collect()
 }
 
+/// A pod as JSON without its containers: what the comparison reads as JSON (metadata, pod
+/// settings, volumes). The containers, most of a pod's tree (every variable of every one), are
+/// read from the typed model.
+fn without_containers(pod: &PodTemplateSpec) -> Json {
+    let s = &pod.spec;
+    // Every field named, so a new one is not left out unseen.
+    let spec = PodSpec {
+        service_account_name: s.service_account_name.clone(),
+        security_context: s.security_context.clone(),
+        init_containers: Vec::new(),
+        containers: Vec::new(),
+        restart_policy: s.restart_policy.clone(),
+        volumes: s.volumes.clone(),
+        extra: s.extra.clone(),
+    };
+    serde_json::to_value(PodTemplateSpec { metadata: pod.metadata.clone(), spec }).unwrap_or(Json::Null)
+}
+
+/// A typed container's `securityContext` as `security_text` reads it from the pod's JSON.
+fn container_security(containers: &[Container], name: &str) -> Option<String> {
+    let c = containers.iter().find(|c| c.name == name)?;
+    c.security_context.as_ref().map(|v| serde_json::to_value(v).unwrap_or(Json::Null).to_string())
+}
+
 /// V1: the role's first pod (env varying per pod reads `per pod: [...]`).
 pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     let pod = &role.pods[0];
-    let json = serde_json::to_value(pod).unwrap_or(Json::Null);
-    let user = serde_json::to_value(&role.template).unwrap_or(Json::Null);
-    let spec = json.get("spec").cloned().unwrap_or(Json::Null);
-    let user_spec = user.get("spec").cloned().unwrap_or(Json::Null);
+    let json = without_containers(pod);
+    let user = without_containers(&role.template);
+    let spec = json.get("spec").unwrap_or(&Json::Null);
+    let user_spec = user.get("spec").unwrap_or(&Json::Null);
     // The operators' main container: the kind's default name, else the first (the MPIJob's is
     // always the first).
     let main = match kind {
@@ -177,11 +207,15 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     let mut containers = Vec::new();
     for (i, c) in pod.spec.containers.iter().enumerate() {
         let view = crate::explain::v1::container_view(c);
-        let mut facts = from_view(&view, container_json(&spec, "containers", &c.name));
+        let mut facts = from_view(&view, container_security(&pod.spec.containers, &c.name));
         facts.env = env_texts(&crate::explain::v1::per_pod_env(role, i));
-        facts.user_env = container_json(&user_spec, "containers", &c.name)
-            .and_then(|c| crate::model::from_json::<crate::model::pod::Container>(c).ok())
-            .map(|c| env_texts(&crate::explain::v1::container_view(&c).env))
+        facts.user_env = role
+            .template
+            .spec
+            .containers
+            .iter()
+            .find(|u| u.name == c.name)
+            .map(|u| env_texts(&crate::explain::v1::container_view(u).env))
             .unwrap_or_default();
         containers.push(facts);
     }
@@ -190,19 +224,21 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
         .spec
         .init_containers
         .iter()
-        .map(|c| from_view(&crate::explain::v1::container_view(c), container_json(&spec, "initContainers", &c.name)))
+        .map(|c| {
+            from_view(&crate::explain::v1::container_view(c), container_security(&pod.spec.init_containers, &c.name))
+        })
         .collect();
     PodFacts {
-        labels: string_map(json.pointer("/metadata/labels")),
-        annotations: string_map(json.pointer("/metadata/annotations")),
-        settings: settings_of(&spec),
-        volumes: volumes_of(&spec),
+        labels: string_map(at(&json, &["metadata", "labels"])),
+        annotations: string_map(at(&json, &["metadata", "annotations"])),
+        settings: settings_of(spec),
+        volumes: volumes_of(spec),
         main,
         sidecars: containers,
         init,
-        user_labels: string_map(user.pointer("/metadata/labels")),
-        user_annotations: string_map(user.pointer("/metadata/annotations")),
-        user_settings: settings_of(&user_spec),
+        user_labels: string_map(at(&user, &["metadata", "labels"])),
+        user_annotations: string_map(at(&user, &["metadata", "annotations"])),
+        user_settings: settings_of(user_spec),
     }
 }
 
@@ -211,13 +247,13 @@ pub(super) fn v2_pod(v2: &V2Pods, rjob: &str) -> Option<PodFacts> {
     let group = v2.explanation.pods.iter().find(|p| p.replicated_job == rjob)?;
     let template = v2.templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t)?;
     let base = v2.base_templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t);
-    let spec = template.get("spec").cloned().unwrap_or(Json::Null);
+    let spec = template.get("spec").unwrap_or(&Json::Null);
     let mut main = None;
     let mut sidecars = Vec::new();
     let mut init = Vec::new();
     for view in &group.containers {
         let list = if view.init { "initContainers" } else { "containers" };
-        let mut facts = from_view(view, container_json(&spec, list, &view.name));
+        let mut facts = from_view(view, security_text(container_json(spec, list, &view.name)));
         facts.runtime_env = base
             .and_then(|b| b.get("spec"))
             .and_then(|s| container_json(s, list, &view.name))
@@ -235,8 +271,8 @@ pub(super) fn v2_pod(v2: &V2Pods, rjob: &str) -> Option<PodFacts> {
     }
     // The template's metadata, and what the controller's plugins add to every pod template
     // (the gang schedulers' label or annotation: explain::podgroup).
-    let mut labels = string_map(template.pointer("/metadata/labels"));
-    let mut annotations = string_map(template.pointer("/metadata/annotations"));
+    let mut labels = string_map(at(template, &["metadata", "labels"]));
+    let mut annotations = string_map(at(template, &["metadata", "annotations"]));
     for (k, v) in group.labels.iter() {
         labels.entry(k.clone()).or_insert_with(|| v.clone());
     }
@@ -246,8 +282,8 @@ pub(super) fn v2_pod(v2: &V2Pods, rjob: &str) -> Option<PodFacts> {
     Some(PodFacts {
         labels,
         annotations,
-        settings: settings_of(&spec),
-        volumes: volumes_of(&spec),
+        settings: settings_of(spec),
+        volumes: volumes_of(spec),
         main: main.unwrap_or_default(),
         sidecars,
         init,

@@ -200,7 +200,7 @@ pub fn compare_explained(doc: &Json, objects: &[Json], release: Release) -> Comp
     }
     let v2 = v2::run(objects, release);
     // V1's error first, as before the explanation was kept: it is the reader's job that did not read.
-    let comparison = v1::operate(doc).and_then(|op| match &v2 {
+    let comparison = v1::operate(doc).map_err(|e| e.to_string()).and_then(|op| match &v2 {
         Ok(v2) => Ok(compare_runs(&op, v2, release)),
         Err(e) => Err(e.clone()),
     });
@@ -655,13 +655,23 @@ pub(crate) fn report_lines(c: &Result<PodComparison, String>) -> Vec<String> {
         Err(e) => return vec![format!("  {:<8} not compared: {e}", "pods")],
     };
     let mut out = vec![format!("  {:<8} {} → Trainer {}: {}", "pods", c.operator, c.trainer, c.roles.join(", "))];
+    // Each line joined from its parts (`{:<8}` padding written out): a report of ten thousand
+    // jobs has hundreds of thousands of these lines.
+    let line = |head: &str, d: &Difference, parts: &[&str]| {
+        let mut text =
+            String::with_capacity(16 + d.role.len() + d.field.len() + parts.iter().map(|p| p.len()).sum::<usize>());
+        for part in [head, d.role.as_str(), " ", d.field.as_str(), ": "].into_iter().chain(parts.iter().copied()) {
+            text.push_str(part);
+        }
+        text
+    };
     for d in &c.differences {
         let (v1, v2) = (d.v1.as_deref().unwrap_or("(none)"), d.v2.as_deref().unwrap_or("(none)"));
         let why = d.reason.as_deref().unwrap_or("unexplained: the migrator cannot say why; please report it");
-        out.push(format!("  {:<8} {} {}: {v1} -> {v2} ({why})", "pod", d.role, d.field));
+        out.push(line("  pod      ", d, &[v1, " -> ", v2, " (", why, ")"]));
         // A scheduling or resource rule that one side lacks, said in words under its difference.
         for term in &d.terms {
-            out.push(format!("  {:<8} {} {}: {term}", "rule", d.role, d.field));
+            out.push(line("  rule     ", d, &[term]));
         }
     }
     out

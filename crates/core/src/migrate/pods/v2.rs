@@ -76,6 +76,12 @@ impl V2Pods {
     }
 }
 
+/// The value at `keys` (object keys only) beneath `v`: `Value::pointer` without the copies its
+/// `~1` unescaping makes of every key, for lookups made once per converted job.
+pub(super) fn at<'v>(v: &'v Json, keys: &[&str]) -> Option<&'v Json> {
+    keys.iter().try_fold(v, |v, k| v.get(*k))
+}
+
 fn kind_of(v: &Json) -> &str {
     v.get("kind").and_then(Json::as_str).unwrap_or_default()
 }
@@ -88,15 +94,15 @@ fn name_of(v: &Json) -> Option<&str> {
 /// one) with the TrainJob's pod settings merged in, and what the controller makes of them.
 pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
     let job = objects.iter().find(|o| kind_of(o) == "TrainJob").ok_or("no TrainJob in the output")?;
-    let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default().to_string();
+    let name = at(job, &["spec", "runtimeRef", "name"]).and_then(Json::as_str).unwrap_or_default().to_string();
     let generated = objects
         .iter()
         .find(|o| matches!(kind_of(o), "TrainingRuntime" | "ClusterTrainingRuntime") && name_of(o) == Some(&name));
-    const FRAMEWORK: &str = "/metadata/labels/trainer.kubeflow.org~1framework";
+    const FRAMEWORK: &[&str] = &["metadata", "labels", "trainer.kubeflow.org/framework"];
     let builtins = builtin_runtime_trees(&release);
     let named = |n: &str| builtins.iter().find(|r| name_of(r) == Some(n));
     let builtin = match generated {
-        Some(g) => g.pointer(FRAMEWORK).and_then(|f| builtins.iter().find(|r| r.pointer(FRAMEWORK) == Some(f))),
+        Some(g) => at(g, FRAMEWORK).and_then(|f| builtins.iter().find(|r| at(r, FRAMEWORK) == Some(f))),
         None => named(&name),
     }
     .map(|r| (name_of(r).unwrap_or_default().to_string(), templates(r)));
@@ -113,7 +119,7 @@ pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> 
     let docs = explain::read::from_refs(&[runtime, job], release).map_err(|e| e.to_string())?;
     let input = docs.input();
     let explanation = Explanation { shipped_runtime: Some(from), ..explain::explain(input, release) };
-    let launcher_as_node = runtime.pointer("/spec/mlPolicy/mpi/runLauncherAsNode") == Some(&json!(true));
+    let launcher_as_node = at(runtime, &["spec", "mlPolicy", "mpi", "runLauncherAsNode"]) == Some(&json!(true));
     let patched = serde_json::to_value(explain::patch::patched_runtime(input)).map_err(|e| e.to_string())?;
     Ok(V2Pods {
         explanation,
@@ -123,8 +129,7 @@ pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> 
         builtin,
         launcher_as_node,
         release,
-        trainer_env: job
-            .pointer("/spec/trainer/env")
+        trainer_env: at(job, &["spec", "trainer", "env"])
             .and_then(Json::as_array)
             .into_iter()
             .flatten()
@@ -144,14 +149,13 @@ fn templates(runtime: &Json) -> Templates {
 
 /// Each replicatedJob's pod template, by name.
 fn templates_of(runtime: &Json) -> Vec<(String, Json)> {
-    runtime
-        .pointer("/spec/template/spec/replicatedJobs")
+    at(runtime, &["spec", "template", "spec", "replicatedJobs"])
         .and_then(Json::as_array)
         .into_iter()
         .flatten()
         .map(|rj| {
             let rjob = rj.get("name").and_then(Json::as_str).unwrap_or_default().to_string();
-            (rjob, rj.pointer("/template/spec/template").cloned().unwrap_or(Json::Null))
+            (rjob, at(rj, &["template", "spec", "template"]).cloned().unwrap_or(Json::Null))
         })
         .collect()
 }

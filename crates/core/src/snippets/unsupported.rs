@@ -1,0 +1,80 @@
+//! The V2 pane's notice where the release has nothing to run the selection: when it arrives,
+//! and what to run until then.
+
+use super::Notice;
+use crate::selection::Selection;
+use explorer_data::catalog::{Framework, LlmModel, V2Support, V1_OPERATOR};
+use explorer_data::releases::Release;
+
+/// The first release line that ships what the selection needs, when it comes after the selected
+/// release (JAX and XGBoost before v2.2, Qwen before v2.1).
+pub(super) fn arrives_later(sel: &Selection) -> Option<Release> {
+    let first = match sel.framework {
+        Framework::TorchTune => {
+            let model = sel.model();
+            Release::first_where(|r| model.runtime(r).is_some())
+        }
+        f => Release::first_where(|r| f.v2_support_in(r) != V2Support::Unsupported),
+    };
+    first.filter(|first| sel.release.is_before(first))
+}
+
+/// The runtimes of `frameworks` that the selected release ships, named for a "move to" hint.
+fn fallback_runtimes(sel: &Selection, frameworks: &[Framework]) -> (Vec<&'static str>, Vec<&'static str>) {
+    frameworks.iter().filter_map(|f| sel.release.builtin_for(*f).map(|rt| (f.label(), rt.name))).unzip()
+}
+
+pub(super) fn unsupported_notice(sel: &Selection) -> Notice {
+    let tag = sel.release.tag;
+    let name = sel.framework.label();
+    let kind = sel.framework.v1_kind().kind();
+    if sel.framework == Framework::TorchTune {
+        let model = sel.model().label();
+        let shipped: Vec<&str> =
+            LlmModel::ALL.iter().filter(|m| m.runtime(&sel.release).is_some()).map(|m| m.label()).collect();
+        let mut paragraphs = vec![format!(
+            "Trainer {tag} ships TorchTune runtimes for {} only, so there is no TrainJob to show for {model}.",
+            shipped.join(" and ")
+        )];
+        if let Some(first) = arrives_later(sel) {
+            let runtime = sel.model().runtime(&first).map_or("", |rt| rt.name);
+            paragraphs.push(format!("Its runtime, {runtime}, first shipped with Trainer {}.", first.line));
+        }
+        return Notice { title: format!("No {model} runtime in Trainer {tag}"), paragraphs };
+    }
+    let (labels, runtimes) = fallback_runtimes(sel, &[Framework::PyTorch]);
+    let move_to = format!(
+        "If the model can move to {}, the {} runtime{} take{} it from there.",
+        labels.join(" or "),
+        runtimes.join(" and "),
+        if runtimes.len() > 1 { "s" } else { "" },
+        if runtimes.len() > 1 { "" } else { "s" },
+    );
+    let policy = sel.framework.ml_policy().unwrap_or_default();
+    let Some(first) = arrives_later(sel) else {
+        let mut paragraphs = vec![
+            format!(
+                "Trainer {tag} has no {name} runtime and no mlPolicy for it, so there is no TrainJob to show. \
+                 KEP-2170 lists {name} as later work; nothing has shipped."
+            ),
+            format!("Keep running {kind} on {V1_OPERATOR}.x while you plan the move; its CRD and SDK still work."),
+        ];
+        paragraphs.push(move_to);
+        return Notice { title: format!("No V2 equivalent for {kind}"), paragraphs };
+    };
+    let runtime = first.builtin_for(sel.framework).map_or("", |rt| rt.name);
+    let no_policy = if sel.release.policies.contains(&policy) {
+        String::new()
+    } else {
+        format!(" and its CRDs have no mlPolicy.{policy}")
+    };
+    Notice {
+        title: format!("No {name} runtime in Trainer {tag}"),
+        paragraphs: vec![
+            format!("Trainer {tag} ships no {name} runtime{no_policy}, so there is no TrainJob to show."),
+            format!("{name} arrived in Trainer {} with the {runtime} runtime.", first.line),
+            format!("Keep running {kind} on {V1_OPERATOR}.x until the cluster runs Trainer {} or later.", first.line),
+            move_to,
+        ],
+    }
+}

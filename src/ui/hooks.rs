@@ -1,0 +1,133 @@
+//! The explorer's hooks (after yew's hooks.rs): its theme, the handlers its controls call, and
+//! the views it keeps.
+
+use super::browser;
+use super::components::controls::SCOPES;
+use super::state::{Action, State};
+use crate::ui::prepare::PreparedStore;
+use crate::ui::recent::kept_or_made;
+use explorer_core::selection::{Mode, ParamKey, Selection};
+use explorer_core::snippets::{render, View};
+use explorer_data::catalog::{Framework, Persona};
+use explorer_data::releases::RELEASES;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// The pinned theme when there is one; else follows the host page's theme switch (`data-theme`,
+/// `dark-theme`) and, where the page sets none, the reader's `prefers-color-scheme`, as either
+/// changes.
+#[hook]
+pub(crate) fn use_theme(pinned: Option<&'static str>) -> &'static str {
+    let theme = use_state(browser::theme);
+    {
+        let theme = theme.clone();
+        use_effect_with((), move |_| {
+            let update = Closure::<dyn Fn()>::new(move || theme.set(browser::theme()));
+            let window = web_sys::window();
+            let observer = web_sys::MutationObserver::new(update.as_ref().unchecked_ref()).ok();
+            if let (Some(observer), Some(doc)) = (&observer, window.as_ref().and_then(|w| w.document())) {
+                let init = web_sys::MutationObserverInit::new();
+                init.set_attributes(true);
+                let filter = js_sys::Array::of2(&"data-theme".into(), &"class".into());
+                init.set_attribute_filter(&filter);
+                if let Some(root) = doc.document_element() {
+                    let _ = observer.observe_with_options(&root, &init);
+                }
+                if let Some(body) = doc.body() {
+                    let _ = observer.observe_with_options(&body, &init);
+                }
+            }
+            let media = window.and_then(|w| w.match_media(browser::DARK_QUERY).ok().flatten());
+            if let Some(m) = &media {
+                let _ = m.add_event_listener_with_callback("change", update.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(o) = observer {
+                    o.disconnect();
+                }
+                if let Some(m) = media {
+                    let _ = m.remove_event_listener_with_callback("change", update.as_ref().unchecked_ref());
+                }
+                drop(update);
+            }
+        });
+    }
+    pinned.unwrap_or(*theme)
+}
+
+/// What the controls call. Made once per explorer (the dispatcher and the setter never change),
+/// so they are the same on every render and a control or pane whose props did not change is not
+/// rendered again on a toggle.
+pub(crate) struct Handlers {
+    pub(crate) persona: Callback<usize>,
+    pub(crate) framework: Callback<usize>,
+    pub(crate) scope: Callback<usize>,
+    pub(crate) mode: Callback<usize>,
+    pub(crate) release: Callback<usize>,
+    pub(crate) edit: Callback<(ParamKey, String)>,
+    pub(crate) announce: Callback<String>,
+    /// Keeps what the reader typed or pasted into migrate mode while the view is Compare.
+    pub(crate) keep_pasted: Callback<String>,
+    /// "Wrap long lines" checked or unchecked.
+    pub(crate) flip_long_lines: Callback<Event>,
+}
+
+#[hook]
+pub(crate) fn use_handlers(
+    d: UseReducerDispatcher<State>,
+    status: UseStateSetter<String>,
+    pasted: Rc<RefCell<Option<String>>>,
+) -> Rc<Handlers> {
+    use_memo((), move |_| {
+        let on = |d: &UseReducerDispatcher<State>, action: fn(usize) -> Action| {
+            let d = d.clone();
+            Callback::from(move |i: usize| d.dispatch(action(i)))
+        };
+        Handlers {
+            persona: on(&d, |i| Action::Persona(Persona::ALL[i])),
+            framework: on(&d, |i| Action::Framework(Framework::ALL[i])),
+            scope: on(&d, |i| Action::Scope(SCOPES[i])),
+            mode: on(&d, |i| Action::Mode(if i == 0 { Mode::Compare } else { Mode::Migrate })),
+            release: on(&d, |i| Action::Release(RELEASES[i])),
+            flip_long_lines: {
+                let d = d.clone();
+                Callback::from(move |_: Event| d.dispatch(Action::FlipLongLines))
+            },
+            edit: Callback::from(move |(key, raw)| d.dispatch(Action::Param(key, raw))),
+            announce: Callback::from(move |msg| status.set(msg)),
+            keep_pasted: Callback::from(move |text| *pasted.borrow_mut() = Some(text)),
+        }
+    })
+}
+
+/// How many selections' views an explorer keeps (`recent`).
+const KEPT_VIEWS: usize = 4;
+
+/// The snippets for `sel`, kept for the last few selections: a reader going back to one does not
+/// wait for its snippets to be built again. A selection one click from the last one was usually
+/// prepared while the reader read (ui::prepare): going on to it does not wait either.
+#[hook]
+pub(crate) fn use_view(sel: &Selection, prepared: &PreparedStore) -> (Rc<View>, Rc<RefCell<KeptViews>>) {
+    let kept = use_mut_ref(Vec::new);
+    let view = kept_or_made(&mut kept.borrow_mut(), sel.clone(), KEPT_VIEWS, |sel| {
+        let ready = prepared.0.borrow_mut().take_view(sel);
+        ready.unwrap_or_else(|| Rc::new(render(sel)))
+    });
+    (view, kept)
+}
+
+pub(crate) type KeptViews = Vec<(Selection, Rc<View>)>;
+
+/// After the reader switched the Trainer release and nothing else: whether the V2 pane's code
+/// stayed the same, said in words (a pane that looks the same could be a render that never
+/// came). From the kept views: the newest is on screen, the one before it was shown last, so the
+/// note stays until the reader changes something else.
+pub(crate) fn release_note(kept: &KeptViews) -> Option<String> {
+    let [(now, view), (before, earlier), ..] = kept.as_slice() else { return None };
+    let only_the_release = Selection { release: before.release, ..now.clone() } == *before;
+    (only_the_release && now.mode == Mode::Compare && view.v2.same_code(&earlier.v2))
+        .then(|| format!("No change for this job from {} to {}.", before.release.line, now.release.line))
+}
