@@ -185,9 +185,9 @@ impl From<ReadError> for Error {
 }
 
 fn typed<T: serde::de::DeserializeOwned>(doc: &Json, in_runtime: bool) -> Result<T, ReadError> {
-    serde_path_to_error::deserialize(doc).map_err(|e| ReadError::Model {
+    crate::model::tracked::deserialize(doc).map_err(|e| ReadError::Model {
         in_runtime,
-        error: crate::field_error::kubernetes(&e.path().to_string(), &e.inner().to_string()),
+        error: crate::field_error::kubernetes(e.path(), &e.inner().to_string()),
     })
 }
 

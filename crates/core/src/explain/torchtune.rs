@@ -25,12 +25,15 @@ pub(super) fn is_torchtune(input: Input) -> bool {
 }
 
 /// `getModelFromRuntimeRef` (torchtune.go:199-205): `torchtune-llama3.2-1b` → `llama3_2/1B`.
+/// The name is the runtime's, which the API server's name check (`validate::crd`) admitted as a
+/// DNS-1123 subdomain, ASCII only, before any plugin runs: ASCII upper case is Go's
+/// `strings.ToUpper` there, and keeps the Unicode case tables out of the converter module.
 pub(super) fn model_of(runtime_name: &str) -> String {
     let fields: Vec<&str> = runtime_name.split('-').collect();
     if fields.len() != 3 {
         return String::new();
     }
-    format!("{}/{}", fields[1].replace('.', "_"), fields[2].to_uppercase())
+    format!("{}/{}", fields[1].replace('.', "_"), fields[2].to_ascii_uppercase())
 }
 
 /// torchtune.go:136-169.

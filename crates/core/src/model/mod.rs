@@ -4,6 +4,8 @@
 //! manifest carries is kept in `extra` maps, so nothing is silently lost on a round trip.
 
 pub mod pod;
+#[cfg(feature = "explain")]
+pub(crate) mod tracked;
 pub mod tree;
 pub mod v1;
 pub mod v2;
@@ -17,13 +19,13 @@ pub use tree::ToTree;
 pub use value::{to_value, Map, Number, Value};
 
 /// A typed model read from a JSON tree, with serde_json's error. It goes through
-/// serde_path_to_error on `&serde_json::Value`, the way the migrator and explain read the
-/// user's objects (to name the field at fault), so each model's deserializer is compiled once
-/// into the converter module: `serde_json::from_value` on an owned tree compiled the pod model a
-/// second time, for a different deserializer.
+/// [`tracked`], the way the migrator and explain read the user's objects (to name the field at
+/// fault), so each model's deserializer is compiled once into the converter module:
+/// `serde_json::from_value` on an owned tree compiled the pod model a second time, for a
+/// different deserializer.
 #[cfg(feature = "explain")]
 pub(crate) fn from_json<T: serde::de::DeserializeOwned>(json: &serde_json::Value) -> Result<T, serde_json::Error> {
-    serde_path_to_error::deserialize(json).map_err(serde_path_to_error::Error::into_inner)
+    crate::model::tracked::deserialize(json).map_err(crate::model::tracked::PathError::into_inner)
 }
 
 /// The `metadata` both APIs' objects carry: the fields the tools read, the rest kept in `extra`.

@@ -135,7 +135,7 @@ impl Job<'_> {
     }
 }
 
-fn json_err<T>(r: Result<T, serde_path_to_error::Error<serde_json::Error>>, at: &FieldPath) -> Result<T, Error> {
+fn json_err<T>(r: Result<T, crate::model::tracked::PathError>, at: &FieldPath) -> Result<T, Error> {
     r.map_err(|e| Error::Field(crate::field_error::kubernetes(&format!("{at}.{}", e.path()), &e.inner().to_string())))
 }
 
@@ -168,7 +168,7 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
     let mut replicas = Vec::new();
     for (rtype, raw) in specs {
         let at = FieldPath::new("spec").child(field).child(rtype);
-        let spec: ReplicaSpec = json_err(serde_path_to_error::deserialize(raw), &at)?;
+        let spec: ReplicaSpec = json_err(crate::model::tracked::deserialize(raw), &at)?;
         if spec.template.spec.containers.is_empty() {
             return Err(Error::NoContainers(at.child("template").child("spec").child("containers")));
         }

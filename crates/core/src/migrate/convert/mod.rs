@@ -200,7 +200,7 @@ struct Conversion<'a> {
 impl<'a> Conversion<'a> {
     fn new(doc: &'a Map<String, Value>, source: Source, kind_name: &'a str, release: Release) -> Result<Self, Error> {
         let meta: ObjectMeta = match doc.get("metadata") {
-            Some(m) => serde_path_to_error::deserialize(m).map_err(|e| {
+            Some(m) => crate::model::tracked::deserialize(m).map_err(|e| {
                 Error::Field(crate::field_error::kubernetes(&format!("metadata.{}", e.path()), &e.inner().to_string()))
             })?,
             None => return Err(Error::Missing { path: "metadata".into(), needed_by: None }),
@@ -219,7 +219,7 @@ impl<'a> Conversion<'a> {
         let mut replicas = BTreeMap::new();
         for (rtype, raw) in specs {
             let path = format!("spec.{field}.{rtype}");
-            let spec: ReplicaSpec = serde_path_to_error::deserialize(raw).map_err(|e| {
+            let spec: ReplicaSpec = crate::model::tracked::deserialize(raw).map_err(|e| {
                 Error::Field(crate::field_error::kubernetes(&format!("{path}.{}", e.path()), &e.inner().to_string()))
             })?;
             if spec.template.spec.containers.is_empty() {
