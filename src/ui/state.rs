@@ -91,7 +91,7 @@ impl Reducible for State {
                         next.errors.remove(&key);
                     }
                     Err(reason) => {
-                        next.errors.insert(key, reason);
+                        next.errors.insert(key, reason.to_string());
                     }
                 }
                 next.inputs.insert(key, raw);

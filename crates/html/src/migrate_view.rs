@@ -6,7 +6,7 @@
 //! report rows and V1 lines, and a copy or an allocation per row is what made it slow.
 
 use crate::highlight::{push_breakable, push_escaped_html, push_lines};
-use explorer_core::migrate::pods::{Compared, PodComparison};
+use explorer_core::migrate::pods::{Compared, NotCompared, PodComparison};
 use explorer_core::migrate::report::{Entry, EntryIndex, Kind};
 use explorer_core::migrate::{DocResult, Migration, Outcome};
 use explorer_core::model::Value;
@@ -38,11 +38,11 @@ fn describe(d: &DocResult) -> (String, &'static str, String) {
             };
             (format!("{kind} {name}"), if *lossy { "lossy" } else { "converted" }, message)
         }
-        Outcome::Refused { name, kind, reason } => (format!("{kind} {name}"), "refused", reason.clone()),
+        Outcome::Refused { name, kind, reason } => (format!("{kind} {name}"), "refused", reason.to_string()),
         Outcome::PassedThrough { name, kind, .. } => {
             (format!("{kind} {name}"), "passed", "Not a Training Operator job: passed through unchanged.".into())
         }
-        Outcome::Invalid { message } => ("Invalid document".into(), "invalid", message.clone()),
+        Outcome::Invalid { error } => ("Invalid document".into(), "invalid", error.to_string()),
     }
 }
 
@@ -218,7 +218,7 @@ fn pods_and_runs_html(m: &Migration, compared: &[Option<Compared>]) -> (String, 
 /// (scheduling, resources, environment, command, ...), role by role; then the operators'
 /// plumbing V2 does its own way; then their bookkeeping (labels and annotations they set to find
 /// their pods), folded with its count and each reason said once.
-fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparison, String>) {
+fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparison, NotCompared>) {
     use explorer_core::migrate::pods::{Concern, Difference};
     let title = {
         let mut escaped = String::new();
@@ -234,7 +234,7 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
         Ok(c) => c,
         Err(e) => {
             out.push_str("<p class=\"pods-error\">Not compared: ");
-            push_escaped_html(out, e);
+            push_escaped_html(out, &e.to_string());
             out.push_str("</p></section>");
             return;
         }

@@ -38,7 +38,31 @@ pub fn read_budget(bytes: usize) -> (usize, usize) {
 pub struct RawDoc {
     pub index: usize,
     pub line: usize,
-    pub value: Result<Value, String>,
+    pub value: Result<Value, YamlError>,
+}
+
+/// A document the YAML parser could not read: the parser's own error, shared (not copied) by the
+/// outcomes that report it. Its text (`Display`) is the parser's.
+#[derive(Clone, Debug)]
+pub struct YamlError(std::sync::Arc<serde_yaml::Error>);
+
+impl YamlError {
+    /// Where the parser stopped, when it knows.
+    pub fn location(&self) -> Option<serde_yaml::Location> {
+        self.0.location()
+    }
+}
+
+impl fmt::Display for YamlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl std::error::Error for YamlError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.0)
+    }
 }
 
 /// Why the input door refused a whole input. Its text (`Display`) is what every command prints.
@@ -233,7 +257,7 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, InputError> {
             let line = starts.get(i).copied().unwrap_or(1);
             return Err(InputError::PastTheBudget { document: i + 1 - skipped_leading_empty, line, bytes: text.len() });
         }
-        let value = value.map_err(|e| e.to_string());
+        let value = value.map_err(|e| YamlError(std::sync::Arc::new(e)));
         // A leading `---` yields an empty first document; it is not the reader's.
         if i == 0 && matches!(value, Ok(Value::Null)) && text.trim_start().starts_with("---") {
             skipped_leading_empty = 1;

@@ -6,8 +6,10 @@ use crate::k8s::field::Rejection;
 use serde_json::Value;
 use std::fmt;
 
+/// Why the converter cannot read a V1 job (printed after `<kind> <name>: `).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Error {
+#[non_exhaustive]
+pub enum Error {
     /// A field the job must have (`metadata.name is missing`), and what needs it.
     Missing { path: String, needed_by: Option<String> },
     /// `spec` is missing or no mapping.
