@@ -346,7 +346,6 @@ fn run_batch(
         let label = path.display().to_string();
         match read_input(path).and_then(|text| process(&text)) {
             Err(e) => {
-                let e = e.strip_prefix(&format!("{label}: ")).unwrap_or(&e).to_string();
                 let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {label}: {e}")));
                 tally.unreadable += 1;
                 failed = true;

@@ -93,7 +93,7 @@ fn write(path: &std::path::Path, text: &str) -> Result<(), String> {
 fn post(check: bool, out: &std::path::Path, export: Option<&std::path::Path>) -> Result<String, String> {
     let source = read(std::path::Path::new(crate::post::SOURCE_PATH))?;
     let template = read(std::path::Path::new(crate::post::TEMPLATE_PATH))?;
-    let page = crate::post::render_page(&source, &template)?;
+    let page = crate::post::render_page(&source, &template).map_err(|e| e.to_string())?;
     if check {
         let committed = read(out)?;
         return if committed == page {
@@ -105,13 +105,13 @@ fn post(check: bool, out: &std::path::Path, export: Option<&std::path::Path>) ->
     write(out, &page)?;
     let mut msg = format!("wrote {}", out.display());
     if let Some(dir) = export {
-        let (name, markdown) = crate::post::markdown_export(&source)?;
+        let (name, markdown) = crate::post::markdown_export(&source).map_err(|e| e.to_string())?;
         let path = dir.join("_posts").join(name);
         write(&path, &markdown)?;
         // The social card, as SVG next to where the front matter's PNG goes (`make kits` draws it).
-        let (meta, _) = crate::post::split(&source)?;
+        let (meta, _) = crate::post::split(&source).map_err(|e| e.to_string())?;
         let card = dir.join(crate::post::social_card_path(&meta)).with_extension("svg");
-        write(&card, &crate::post::social_card_svg(&source)?)?;
+        write(&card, &crate::post::social_card_svg(&source).map_err(|e| e.to_string())?)?;
         msg.push_str(&format!(", {} and {}", path.display(), card.display()));
     }
     Ok(msg)

@@ -91,7 +91,48 @@ struct Verdict {
     status: Status,
     errors: Vec<FieldError>,
     /// Why it was skipped, or what was not checked (transition rules).
-    note: String,
+    note: Note,
+}
+
+/// What a verdict says beside its status. Counted by its kind for the summary's lines, printed
+/// (`Display`) in every format.
+#[derive(Clone, Copy, PartialEq)]
+enum Note {
+    None,
+    /// Skipped by `--skip`.
+    SkippedByFlag,
+    /// Skipped: not a Trainer kind.
+    NotTrainer,
+    /// A V1 job, judged by its operator's CRD (and, for Training Operator's kinds, its webhook).
+    V1 {
+        operator: &'static str,
+        webhook: bool,
+    },
+    /// This many transition rules (oldSelf) not checked.
+    Transitions(usize),
+}
+
+impl Note {
+    fn is_empty(self) -> bool {
+        self == Note::None
+    }
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Note::None => Ok(()),
+            Note::SkippedByFlag => f.write_str("skipped (--skip)"),
+            Note::NotTrainer => f.write_str("not a Trainer kind"),
+            Note::V1 { operator, webhook } => {
+                let by = if *webhook { "CRD and webhook" } else { "CRD" };
+                write!(f, "{V1_NOTE} (judged by the {operator} {by})")
+            }
+            Note::Transitions(n) => {
+                write!(f, "{n} transition rules (oldSelf) not checked: the API server runs them on update only")
+            }
+        }
+    }
 }
 
 impl Verdict {
@@ -154,20 +195,15 @@ fn judge_trainjob(
     (if errors.is_empty() { Status::Valid } else { Status::Invalid }, errors)
 }
 
-fn judge(
-    doc: &Value,
-    file_runtimes: &[Value],
-    extra: &[Value],
-    options: &Options,
-) -> (Status, Vec<FieldError>, String) {
+fn judge(doc: &Value, file_runtimes: &[Value], extra: &[Value], options: &Options) -> (Status, Vec<FieldError>, Note) {
     let kind = str_at(doc, "/kind");
     let api_version = str_at(doc, "/apiVersion");
     if options.reject.iter().any(|k| k.eq_ignore_ascii_case(kind)) {
         let e = FieldError { field: "kind".into(), message: format!("{kind} is rejected here (--reject)") };
-        return (Status::Invalid, vec![e], String::new());
+        return (Status::Invalid, vec![e], Note::None);
     }
     if options.skip.iter().any(|k| k.eq_ignore_ascii_case(kind)) {
-        return (Status::Skipped, Vec::new(), "skipped (--skip)".into());
+        return (Status::Skipped, Vec::new(), Note::SkippedByFlag);
     }
     if explain::v1::is_v1_job(doc) {
         // Judged by its own operator's CRD (Training Operator v1.9, or mpi-operator's v2beta1).
@@ -176,11 +212,11 @@ fn judge(
         let errors = rejections(explain::v1::check(doc));
         let status = if errors.is_empty() { Status::Valid } else { Status::Invalid };
         // Training Operator's kinds also by its validating webhook (explain::v1::check).
-        let by = if operator == explain::v1::TRAINING_OPERATOR { "CRD and webhook" } else { "CRD" };
-        return (status, errors, format!("{V1_NOTE} (judged by the {operator} {by})"));
+        let webhook = operator == explain::v1::TRAINING_OPERATOR;
+        return (status, errors, Note::V1 { operator, webhook });
     }
     if !TRAINER_KINDS.contains(&kind) {
-        return (Status::Skipped, Vec::new(), "not a Trainer kind".into());
+        return (Status::Skipped, Vec::new(), Note::NotTrainer);
     }
     if api_version != API_VERSION {
         let e = FieldError {
@@ -190,7 +226,7 @@ fn judge(
                 options.release.tag
             ),
         };
-        return (Status::Invalid, vec![e], String::new());
+        return (Status::Invalid, vec![e], Note::None);
     }
     let (status, errors) = if kind == "TrainJob" {
         judge_trainjob(doc, file_runtimes, extra, options.release)
@@ -199,21 +235,33 @@ fn judge(
         (if errors.is_empty() { Status::Valid } else { Status::Invalid }, errors)
     };
     let transitions = transition_rules(options.release, kind);
-    let note = if transitions > 0 {
-        format!("{transitions} transition rules (oldSelf) not checked: the API server runs them on update only")
-    } else {
-        String::new()
-    };
+    let note = if transitions > 0 { Note::Transitions(transitions) } else { Note::None };
     (status, errors, note)
 }
 
+/// Why a file's documents could not be read at all: the file (`read_input`'s words), or the input
+/// door's refusal of its text.
+enum Unread {
+    File(String),
+    Door(explorer_core::pipeline::input::InputError),
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unread::File(e) => f.write_str(e),
+            Unread::Door(e) => write!(f, "{e}"),
+        }
+    }
+}
+
 /// Reads a file's documents; `Err` when the file as a whole cannot be read or parsed.
-fn read_docs(path: &std::path::Path) -> Result<Vec<Doc>, String> {
-    let text = super::read_input(path)?;
+fn read_docs(path: &std::path::Path) -> Result<Vec<Doc>, Unread> {
+    let text = super::read_input(path).map_err(Unread::File)?;
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
-    let raw = explorer_core::pipeline::input::documents(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let raw = explorer_core::pipeline::input::documents(&text).map_err(Unread::Door)?;
     Ok(raw.into_iter().map(|d| Doc { index: d.index, line: d.line, value: d.value }).collect())
 }
 
@@ -225,7 +273,11 @@ fn extra_runtimes(paths: &[PathBuf]) -> Result<Vec<Value>, String> {
     }
     let mut out = Vec::new();
     for f in files {
-        for d in read_docs(&f)? {
+        let docs = read_docs(&f).map_err(|e| match e {
+            Unread::File(e) => e,
+            Unread::Door(e) => format!("{}: {e}", f.display()),
+        })?;
+        for d in docs {
             let v = d.value.map_err(|e| format!("{}: document {}: {e}", f.display(), d.index))?;
             if matches!(str_at(&v, "/kind"), "TrainingRuntime" | "ClusterTrainingRuntime") {
                 out.push(v);
@@ -248,7 +300,7 @@ fn verdicts(args: &[PathBuf], options: &Options, extra: &[Value]) -> (Vec<Verdic
             version: String::new(),
             status: Status::Error,
             errors: vec![FieldError { field: String::new(), message: e }],
-            note: String::new(),
+            note: Note::None,
         })
         .collect();
     for path in &files {
@@ -262,13 +314,12 @@ fn verdicts(args: &[PathBuf], options: &Options, extra: &[Value]) -> (Vec<Verdic
             version: String::new(),
             status: Status::Error,
             errors: vec![FieldError { field: String::new(), message }],
-            note: String::new(),
+            note: Note::None,
         };
         let docs = match read_docs(path) {
             Ok(docs) => docs,
             Err(e) => {
-                let e = e.strip_prefix(&format!("{file}: ")).unwrap_or(&e).to_string();
-                out.push(error(0, 0, e));
+                out.push(error(0, 0, e.to_string()));
                 continue;
             }
         };
@@ -375,7 +426,7 @@ fn text(verdicts: &[Verdict], files: usize, release: Release) -> String {
             Status::Valid | Status::Skipped => {}
         }
     }
-    let v1 = verdicts.iter().filter(|v| v.note.starts_with(V1_NOTE)).count();
+    let v1 = verdicts.iter().filter(|v| matches!(v.note, Note::V1 { .. })).count();
     if v1 > 0 {
         let (jobs, were) = if v1 == 1 { ("job", "was") } else { ("jobs", "were") };
         let _ = writeln!(
@@ -384,7 +435,7 @@ fn text(verdicts: &[Verdict], files: usize, release: Release) -> String {
              kind; `trainer-explorer migrate` converts them"
         );
     }
-    let notes: usize = verdicts.iter().filter(|v| v.note.contains("oldSelf")).count();
+    let notes: usize = verdicts.iter().filter(|v| matches!(v.note, Note::Transitions(_))).count();
     if notes > 0 {
         let (resources, have) = if notes == 1 { ("resource", "has") } else { ("resources", "have") };
         let _ = writeln!(
@@ -406,7 +457,7 @@ fn json_output(verdicts: &[Verdict], files: usize, release: Release) -> String {
                 "errors": v.errors.iter().map(|e| json!({"field": e.field, "message": e.message})).collect::<Vec<_>>(),
             });
             if !v.note.is_empty() {
-                r["note"] = v.note.clone().into();
+                r["note"] = v.note.to_string().into();
             }
             r
         })
@@ -455,7 +506,7 @@ fn junit(verdicts: &[Verdict], release: Release) -> String {
         match v.status {
             Status::Valid => out.push_str("/>\n"),
             Status::Skipped => {
-                let _ = writeln!(out, ">\n      <skipped message=\"{}\"/>\n    </testcase>", xml(&v.note));
+                let _ = writeln!(out, ">\n      <skipped message=\"{}\"/>\n    </testcase>", xml(&v.note.to_string()));
             }
             Status::Invalid | Status::FailsAfterAdmission | Status::Error => {
                 let tag = if v.status == Status::Error { "error" } else { "failure" };

@@ -2,6 +2,7 @@
 //! directives turned into what Jekyll understands.
 
 use super::directives::{self, Directive};
+use super::error::Error;
 use super::front_matter::{self, FrontMatter};
 use super::release_text;
 
@@ -29,8 +30,12 @@ const CARD_HEIGHT: u32 = 630;
 /// The social card as SVG: the post's title over its first diagram, centred on a white card. The diagrams carry
 /// their light colours in presentation attributes, so they draw the same outside the page; the
 /// font, which the page's CSS gives them, is set on the card.
-pub fn social_card_svg(source: &str) -> Result<String, String> {
-    let (meta, body) = front_matter::parse(source)?;
+pub fn social_card_svg(source: &str) -> Result<String, Error> {
+    let (meta, body) = front_matter::parse(source).map_err(Error::FrontMatter)?;
+    card(&meta, body).map_err(Error::SocialCard)
+}
+
+fn card(meta: &FrontMatter, body: &str) -> Result<String, String> {
     let start = body.find("<svg").ok_or("the post has no diagram to draw the social card from")?;
     let end = body[start..].find("</svg>").ok_or("the first diagram has no </svg>")? + start;
     let open_end = body[start..end].find('>').ok_or("the first diagram's <svg> tag is not closed")? + start;
@@ -97,8 +102,8 @@ fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
 /// The post's source as the Kubeflow blog's Markdown post: its file name and its text, with the
 /// blog's front matter and every directive written out (snippets as fenced code, the explorer as
 /// the blog's include). An error names the post line it comes from.
-pub fn markdown_export(source: &str) -> Result<(String, String), String> {
-    let (meta, body) = front_matter::parse(source)?;
+pub fn markdown_export(source: &str) -> Result<(String, String), Error> {
+    let (meta, body) = front_matter::parse(source).map_err(Error::FrontMatter)?;
     let mut out = String::new();
     out.push_str("---\n");
     out.push_str(&format!("layout: {}\n", meta.layout));
@@ -116,8 +121,8 @@ pub fn markdown_export(source: &str) -> Result<(String, String), String> {
     out.push_str("---\n");
     for (n, line) in body.lines().enumerate() {
         match directives::parse(line) {
-            None => out.push_str(&release_text::expand(line).map_err(|e| format!("post line {}: {e}", n + 1))?),
-            Some(Err(e)) => return Err(format!("post line {}: {e}", n + 1)),
+            None => out.push_str(&release_text::expand(line).map_err(|reason| Error::Line { line: n + 1, reason })?),
+            Some(Err(reason)) => return Err(Error::Line { line: n + 1, reason }),
             Some(Ok(Directive::RuntimesByRelease)) => out.push_str(&release_text::runtimes_table()),
             Some(Ok(Directive::V1ToV2)) => out.push_str(&release_text::v1_to_v2_table()),
             Some(Ok(Directive::KueueByRelease)) => out.push_str(&release_text::kueue_table()),

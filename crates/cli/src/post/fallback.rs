@@ -66,7 +66,7 @@ pub fn selection_from_tag(tag: &str) -> Selection {
 }
 
 /// Regenerates every fallback region of a page. Errors name the marker that is out of place.
-pub fn fill_page(html: &str) -> Result<String, String> {
+pub(crate) fn fill_page(html: &str) -> Result<String, String> {
     let mut out = String::with_capacity(html.len());
     let mut rest = html;
     while let Some(start) = rest.find(START) {

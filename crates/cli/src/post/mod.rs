@@ -17,12 +17,14 @@
 //!   `releases.rs` (see `release_text.rs`).
 
 mod directives;
+mod error;
 mod export;
 pub mod fallback;
 mod front_matter;
 mod page;
 mod release_text;
 
+pub use error::Error;
 pub use export::{markdown_export, social_card_path, social_card_svg};
 pub use front_matter::FrontMatter;
 pub use page::render_page;
@@ -34,6 +36,6 @@ pub const SOURCE_PATH: &str = "post/trainer-v2.md";
 pub const TEMPLATE_PATH: &str = "post/page.html";
 
 /// Splits the source into its front matter and Markdown body.
-pub fn split(source: &str) -> Result<(FrontMatter, &str), String> {
-    front_matter::parse(source)
+pub fn split(source: &str) -> Result<(FrontMatter, &str), Error> {
+    front_matter::parse(source).map_err(Error::FrontMatter)
 }

@@ -2,6 +2,7 @@
 //! core's snippets and the widget mount points with their static fallback.
 
 use super::directives::{self, Directive};
+use super::error::Error;
 use super::fallback;
 use super::front_matter;
 use super::release_text;
@@ -24,13 +25,13 @@ struct Expanded {
     figures: Vec<String>,
 }
 
-fn expand(body: &str) -> Result<Expanded, String> {
+fn expand(body: &str) -> Result<Expanded, Error> {
     let mut out = String::with_capacity(body.len() * 2);
     let mut figures = Vec::new();
     for (n, line) in body.lines().enumerate() {
         match directives::parse(line) {
-            None => out.push_str(&release_text::expand(line).map_err(|e| format!("post line {}: {e}", n + 1))?),
-            Some(Err(e)) => return Err(format!("post line {}: {e}", n + 1)),
+            None => out.push_str(&release_text::expand(line).map_err(|reason| Error::Line { line: n + 1, reason })?),
+            Some(Err(reason)) => return Err(Error::Line { line: n + 1, reason }),
             Some(Ok(Directive::Toc)) => out.push_str(TOC_MARKER),
             Some(Ok(Directive::RuntimesByRelease)) => out.push_str(&release_text::runtimes_table()),
             Some(Ok(Directive::V1ToV2)) => out.push_str(&release_text::v1_to_v2_table()),
@@ -44,7 +45,7 @@ fn expand(body: &str) -> Result<Expanded, String> {
                 figures.push(html);
             }
             Some(Ok(Directive::Explorer { attrs })) => {
-                directives::check_explorer(&attrs).map_err(|e| format!("post line {}: {e}", n + 1))?;
+                directives::check_explorer(&attrs).map_err(|reason| Error::Line { line: n + 1, reason })?;
                 out.push_str(&directives::explorer_html(&attrs));
             }
         }
@@ -56,15 +57,13 @@ fn expand(body: &str) -> Result<Expanded, String> {
 /// Replaces each figure marker in the rendered body with its figure. A marker the Markdown
 /// parser did not pass through as raw HTML (a snippet directive inside a code block, say) is an
 /// error rather than a figure shown as escaped text.
-fn insert_figures(html: &str, figures: &[String]) -> Result<String, String> {
+fn insert_figures(html: &str, figures: &[String]) -> Result<String, Error> {
     let mut out = html.to_string();
     for (n, figure) in figures.iter().enumerate() {
         let marker = figure_marker(n);
         match out.matches(&marker).count() {
             1 => out = out.replacen(&marker, figure, 1),
-            found => {
-                return Err(format!("snippet {}: its marker {marker} rendered {found} times, expected once", n + 1))
-            }
+            found => return Err(Error::Figure { snippet: n + 1, marker, found }),
         }
     }
     Ok(out)
@@ -229,21 +228,21 @@ fn toc(headings: &[Heading]) -> String {
 }
 
 /// The whole page: template + rendered post + filled fallbacks.
-pub fn render_page(source: &str, template: &str) -> Result<String, String> {
-    let (meta, body) = front_matter::parse(source)?;
+pub fn render_page(source: &str, template: &str) -> Result<String, Error> {
+    let (meta, body) = front_matter::parse(source).map_err(Error::FrontMatter)?;
     let expanded = expand(body)?;
     let (html_body, headings) = render_body(&expanded.markdown);
     let html_body = insert_figures(&html_body, &expanded.figures)?.replace(TOC_MARKER, &toc(&headings));
     // The template's footer names the releases too; its own placeholders are filled below.
     let template = release_text::expand_keeping(template, &["title", "description", "author", "date", "body"])
-        .map_err(|e| format!("{}: {e}", super::TEMPLATE_PATH))?;
+        .map_err(Error::Template)?;
     let page = template
         .replace("{{title}}", &escape_html(&meta.title))
         .replace("{{description}}", &escape_html(&meta.description))
         .replace("{{author}}", &escape_html(&meta.author))
         .replace("{{date}}", &escape_html(&meta.date))
         .replace("{{body}}", &html_body);
-    fallback::fill_page(&page)
+    fallback::fill_page(&page).map_err(Error::Fallback)
 }
 
 #[cfg(test)]
@@ -267,7 +266,7 @@ mod tests {
     const PYTHON: &str =
         "<!-- snippet query=persona=data-scientist,framework=pytorch,nodes=2,gpus=1 api=v2 language=python -->";
 
-    fn rendered(body: &str) -> Result<String, String> {
+    fn rendered(body: &str) -> Result<String, Error> {
         let expanded = expand(body)?;
         insert_figures(&render_body(&expanded.markdown).0, &expanded.figures)
     }
@@ -291,6 +290,7 @@ mod tests {
     #[test]
     fn a_snippet_directive_the_markdown_does_not_pass_through_is_an_error() {
         let err = rendered(&format!("```\n{PYTHON}\n```\n")).unwrap_err();
-        assert!(err.contains("snippet 1"), "{err}");
+        assert!(matches!(err, Error::Figure { snippet: 1, .. }), "{err}");
+        assert!(err.to_string().starts_with("snippet 1: its marker"), "{err}");
     }
 }
