@@ -7,7 +7,4 @@
 //! `crates/migrate-wasm`.
 
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
-// Public for tests/browser.rs; its components' props and the browser glue have no docs yet
-// (missing_docs, issue 30).
-#[allow(missing_docs)]
 pub mod ui;

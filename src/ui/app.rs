@@ -20,10 +20,14 @@ use explorer_html::highlight::LongLines;
 use gloo::events::EventListener;
 use yew::prelude::*;
 
+/// What a mount point gives the explorer: its starting selection, what it shares, and its page.
 #[derive(Properties, PartialEq)]
 pub struct ExplorerProps {
+    /// The selection it starts with (the mount's `data-*` attributes, the URL, the stored one).
     pub initial: Selection,
+    /// What this instance shares with the others on the page and the URL.
     pub sync: SyncSet,
+    /// Its number on the page: its sync events carry it, so it ignores its own.
     pub instance: u32,
     /// Presets in the post hide the parameter fields.
     pub compact: bool,
@@ -35,6 +39,7 @@ pub struct ExplorerProps {
     pub scratch: web_sys::Node,
 }
 
+/// The explorer: the switches, the parameter fields and the V1/V2 panes, or migrate mode.
 #[component]
 pub fn Explorer(props: &ExplorerProps) -> Html {
     let state = use_reducer(|| {

@@ -6,7 +6,9 @@ use explorer_core::query::{self, SyncSet};
 use explorer_core::selection::Selection;
 use wasm_bindgen::{JsCast, JsValue};
 
+/// The `localStorage` key the last selection is kept under.
 pub const STORAGE_KEY: &str = "trainer-v2-explorer";
+/// The event on `window` that tells the other instances on the page of a change.
 pub const SYNC_EVENT: &str = "trainer-v2-explorer:change";
 /// Dispatched on `window` by the panic hook; www/explorer.js listens for it (same name there).
 pub const FAILED_EVENT: &str = "trainer-v2-explorer:failed";
@@ -30,10 +32,12 @@ fn window() -> Option<web_sys::Window> {
     web_sys::window()
 }
 
+/// The page's query string (`?framework=jax`), or "".
 pub fn location_search() -> String {
     window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }
 
+/// The selection last kept in `localStorage`, as a query.
 pub fn stored_query() -> Option<String> {
     let storage = window()?.local_storage().ok()??;
     storage.get_item(STORAGE_KEY).ok()?
@@ -116,6 +120,7 @@ pub fn parse_sync_detail(event: &web_sys::Event) -> Option<(u32, String)> {
     Some((id.parse().ok()?, query.to_string()))
 }
 
+/// The media query of a page in dark mode.
 pub const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
 
 /// A phone-sized window, where code boxes start with long lines wrapped.
@@ -197,6 +202,7 @@ thread_local! {
     static MIGRATOR: std::cell::RefCell<Option<js_sys::Function>> = const { std::cell::RefCell::new(None) };
 }
 
+/// Sets the function that runs the converter module (www/explorer.js hands it over once loaded).
 pub fn set_migrator(f: js_sys::Function) {
     MIGRATOR.with(|m| *m.borrow_mut() = Some(f));
 }
@@ -215,6 +221,7 @@ pub struct Converted {
     pub objects: String,
     /// The per-document status list and the field reports: escaped HTML from the core.
     pub summary: String,
+    /// The field reports and "What changes for your pods": escaped HTML from the core.
     pub html: String,
 }
 
@@ -266,6 +273,7 @@ thread_local! {
     static EXPLAINER: std::cell::RefCell<Option<js_sys::Function>> = const { std::cell::RefCell::new(None) };
 }
 
+/// Sets the function that runs the explain module ("What Kubernetes runs").
 pub fn set_explainer(f: js_sys::Function) {
     EXPLAINER.with(|m| *m.borrow_mut() = Some(f));
 }

@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod browser;
+/// The explorer's parts: code boxes, switches, fields, panes and migrate mode.
 pub mod components;
 pub mod hooks;
 pub mod mount;

@@ -17,6 +17,7 @@ use gloo::events::EventListener;
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
 
+/// The attribute that marks a mount point on the page.
 pub const MOUNT_ATTR: &str = "data-trainer-v2-explorer";
 const MOUNTED_ATTR: &str = "data-trainer-v2-explorer-mounted";
 /// style.css without comments and layout whitespace (build.rs).

@@ -24,6 +24,7 @@ use std::rc::{Rc, Weak};
 /// language, the lines marked as owned by the runtime, and whether long lines wrap.
 pub type CodeKey = (String, Language, Vec<bool>, LongLines);
 
+/// The key of what `snippet` shows with `long_lines`.
 pub fn code_key(snippet: &Snippet, long_lines: LongLines) -> CodeKey {
     (snippet.code.clone(), snippet.language, snippet.owned_by_runtime.clone(), long_lines)
 }
@@ -49,12 +50,14 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// The prepared view of `sel`, taken out of the store.
     pub fn take_view(&mut self, sel: &Selection) -> Option<Rc<View>> {
         let i = self.views.iter().position(|(s, _)| s == sel)?;
         count(|c| &c.views_taken);
         Some(self.views.swap_remove(i).1)
     }
 
+    /// The prepared `<code>` element for `key`, taken out of the store.
     pub fn take_code(&mut self, key: &CodeKey) -> Option<web_sys::Node> {
         let i = self.code.iter().position(|(k, _)| k == key)?;
         count(|c| &c.code_taken);
@@ -180,6 +183,7 @@ pub struct IdleChain {
 }
 
 impl IdleChain {
+    /// Starts preparing `queue`'s views and code at idle time, into `store`.
     pub fn start(store: PreparedStore, mut queue: Vec<Selection>, long_lines: LongLines) -> IdleChain {
         store.0.borrow_mut().keep_only(&queue, long_lines);
         // retain rather than filter and collect: the same code as the explorer's (wasm bytes).

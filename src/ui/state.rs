@@ -10,8 +10,10 @@ use explorer_html::highlight::LongLines;
 use std::rc::Rc;
 use yew::Reducible;
 
+/// One explorer's state: the selection shown, the fields as typed, and its own settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
+    /// The selection the panes show.
     pub selection: Selection,
     /// What the reader typed, per parameter, including values that did not validate.
     pub inputs: VecMap<ParamKey, String>,
@@ -28,6 +30,7 @@ pub struct State {
 }
 
 impl State {
+    /// The state that shows `selection`, its fields filled from it.
     pub fn new(selection: Selection) -> Self {
         let inputs = inputs_of(&selection);
         State {
@@ -57,13 +60,19 @@ fn inputs_of(sel: &Selection) -> VecMap<ParamKey, String> {
     ParamKey::ALL.into_iter().filter_map(|k| sel.params.get(k).map(|v| (k, v))).collect()
 }
 
+/// What changes the state: the reader's choices and another instance's news.
 pub enum Action {
+    /// The reader chose a persona.
     Persona(Persona),
+    /// The reader chose a framework.
     Framework(Framework),
+    /// The reader chose a runtime scope.
     Scope(RuntimeScope),
+    /// The reader chose compare or migrate mode.
     Mode(Mode),
     /// The reader's Trainer release line.
     Release(Release),
+    /// The reader typed into a field: its key and text.
     Param(ParamKey, String),
     /// A query from another instance on the page, applied to the parts this instance shares.
     External(String, SyncSet),

@@ -8,9 +8,6 @@
 //! No UI, no HTML and no I/O: the widget, the HTML views and the CLI build on it. A caller outside
 //! the workspace starts at [`api`]: five documented functions with a typed error.
 
-// missing_docs (a workspace lint) holds in every module but those marked `#[allow(missing_docs)]`
-// below, whose public items are not all documented yet (issue 30): a new module starts with it on.
-
 #[cfg(feature = "migrate")]
 pub mod api;
 #[cfg(feature = "explain")]
@@ -18,12 +15,10 @@ pub mod explain;
 pub mod field_error;
 pub mod k8s;
 #[cfg(feature = "migrate")]
-#[allow(missing_docs)]
 pub mod migrate;
 pub mod model;
 pub mod order;
 #[cfg(feature = "yaml-input")]
-#[allow(missing_docs)]
 pub mod pipeline;
 pub mod plain_ml;
 pub mod query;
@@ -32,8 +27,6 @@ pub mod selection;
 pub mod snippets;
 pub mod terminal;
 #[cfg(feature = "yaml-input")]
-#[allow(missing_docs)]
 pub mod upgrade;
 pub mod urlencoded;
-#[allow(missing_docs)]
 pub mod yaml;

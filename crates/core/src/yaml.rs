@@ -11,16 +11,21 @@ use crate::model::{Map, Value};
 /// One step of a field path.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PathSeg {
+    /// A mapping's key.
     Key(String),
+    /// A list's index (0-based).
     Index(usize),
 }
 
+/// A field's path from the document's root.
 pub type Path = Vec<PathSeg>;
 
 /// One emitted line and the path of the field it shows (empty for comments and separators).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
+    /// The line's text, without its line break.
     pub text: String,
+    /// The field it shows (empty for comments and separators).
     pub path: Path,
 }
 
@@ -55,8 +60,11 @@ pub trait Sink {
     fn line(&mut self) -> &mut String;
     /// The line written into `line()` is complete.
     fn end_line(&mut self);
+    /// The emitter goes into the value of `key`.
     fn enter_key(&mut self, key: &str);
+    /// The emitter goes into item `i` of a list.
     fn enter_index(&mut self, i: usize);
+    /// The emitter leaves the value it went into last.
     fn leave(&mut self);
 }
 
@@ -157,6 +165,7 @@ pub fn documents_text(docs: impl IntoIterator<Item = impl std::borrow::Borrow<Va
     text.0
 }
 
+/// The lines as one text, each ending in a line break.
 pub fn join(lines: &[Line]) -> String {
     let mut s = String::new();
     for l in lines {

@@ -5,15 +5,24 @@
 use explorer_core::snippets::Language;
 use std::ops::Range;
 
+/// What a token is, which picks its colour (`t-<id>` in the CSS).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Class {
+    /// Anything else: punctuation, white space, names.
     Plain,
+    /// A YAML key, or the name of a Python keyword argument.
     Key,
+    /// A string.
     Str,
+    /// A number.
     Num,
+    /// YAML's `true`, `false`, `null`, `~`; Python's `True`, `False`, `None`.
     Const,
+    /// A comment.
     Comment,
+    /// A language keyword (`import`, `def`, ...).
     Keyword,
+    /// A function or method being called.
     Func,
 }
 
@@ -33,6 +42,7 @@ impl Class {
     }
 }
 
+/// A token's class and its byte range in its line.
 pub type Span = (Class, Range<usize>);
 
 /// Spans for every line of `code`. Byte ranges index into each line and cover it completely.
@@ -358,8 +368,10 @@ pub(crate) fn push_breakable(out: &mut String, v: &str) {
 /// no use for those elements, and every element is work on each toggle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LongLines {
+    /// Long lines scroll sideways.
     #[default]
     Scroll,
+    /// Long lines wrap, each continuation under its indent.
     Wrap,
 }
 

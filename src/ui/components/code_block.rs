@@ -22,8 +22,10 @@ use explorer_html::highlight::{self, LongLines};
 use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 
+/// What a code block shows, and how.
 #[derive(Properties, PartialEq)]
 pub struct CodeBlockProps {
+    /// The snippet: its code, language and the lines a runtime now owns.
     pub snippet: Snippet,
     /// Whether the box wraps long lines ("Wrap long lines"): only then do the lines that may
     /// wrap get the elements that hang them under their indent.
@@ -60,6 +62,7 @@ fn code_node(key: &CodeKey, prepared: Option<&PreparedStore>) -> Html {
     }
 }
 
+/// One snippet as a highlighted code box with its Copy button.
 #[component]
 pub fn CodeBlock(props: &CodeBlockProps) -> Html {
     let snippet = &props.snippet;

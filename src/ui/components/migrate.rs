@@ -8,8 +8,10 @@ use gloo::timers::callback::Timeout;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+/// Where a conversion is: working, the module downloading, or done.
 #[derive(Clone, PartialEq)]
 pub enum Stage {
+    /// The converter is converting.
     Working,
     /// The converter module is downloading (first use only): bytes received, and the total when
     /// the server says it.

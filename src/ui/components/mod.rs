@@ -2,6 +2,7 @@ pub mod code_block;
 pub mod controls;
 pub mod lazy_pane;
 pub mod migrate;
+/// One pane (V1 or V2): its heading, notes and code boxes.
 pub mod pane;
 pub mod params;
 pub mod radio_group;

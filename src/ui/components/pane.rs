@@ -7,17 +7,21 @@ use yew::prelude::*;
 /// A plain function of these, not a component (as `radio_group`): no state of its own; each
 /// code block is a component and renders again only when its own props change.
 pub struct PaneProps<'a> {
+    /// The pane's heading, notes and snippets.
     pub pane: &'a PaneModel,
     /// Whether the code boxes wrap long lines.
     pub long_lines: LongLines,
     /// The `<code>` elements prepared at idle time for the selections one click away.
     pub prepared: PreparedStore,
+    /// Scratch space for the copy fallback (the explorer's shadow root).
     pub scratch: web_sys::Node,
+    /// Tells screen readers what happened (`Copied`).
     pub on_announce: Callback<String>,
     /// A field is invalid: the code is the last valid selection's, and Copy must not take it.
     pub stale: bool,
 }
 
+/// The pane, as HTML.
 pub fn pane(props: PaneProps) -> Html {
     let pane = props.pane;
     let (tag, class) = match pane.api {

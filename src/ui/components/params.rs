@@ -11,14 +11,20 @@ use yew::prelude::*;
 
 /// A plain function of these, not a component (as `radio_group`): no state of its own.
 pub struct ParamsProps {
+    /// The framework chosen: which fields apply.
     pub framework: Framework,
+    /// What the reader typed, per field.
     pub inputs: VecMap<ParamKey, String>,
+    /// Why a field's value was refused, per field.
     pub errors: VecMap<ParamKey, String>,
+    /// What a field's accepted value may not do, per field (a warning under it).
     pub warnings: Vec<(ParamKey, String)>,
     /// The fields the V2 pane does not take for this persona (`snippets::v2_pane_takes`): each is
     /// described by `note`, which says once, above the fields, what they shape instead.
     pub not_in_v2: Vec<ParamKey>,
+    /// What the fields in `not_in_v2` shape instead, said once above the fields.
     pub note: Option<String>,
+    /// A field was edited: its key and text.
     pub on_edit: Callback<(ParamKey, String)>,
 }
 
@@ -40,6 +46,7 @@ fn is_numeric(key: ParamKey) -> bool {
     matches!(key, ParamKey::Nodes | ParamKey::Gpus | ParamKey::Procs)
 }
 
+/// The parameter fields, as HTML.
 pub fn params(props: ParamsProps) -> Html {
     // Pushed into a `Vec<Html>`, as the panes' lists are (`pane`).
     let mut fields = Vec::new();

@@ -14,7 +14,9 @@ pub struct RadioGroupProps {
     pub label: &'static str,
     /// (value, visible and accessible name) per option.
     pub options: Vec<(&'static str, &'static str)>,
+    /// The option selected (its index).
     pub selected: usize,
+    /// An option was chosen: its index.
     pub on_select: Callback<usize>,
     /// The group's own class, after `radios`.
     pub class: &'static str,
@@ -37,6 +39,7 @@ fn next_index(key: &str, current: usize, len: usize) -> Option<usize> {
     }
 }
 
+/// The group, as HTML: one radio button per option.
 pub fn radio_group(props: RadioGroupProps) -> Html {
     let len = props.options.len();
     let onkeydown = {

@@ -12,7 +12,6 @@
 
 mod after_admission;
 mod build;
-#[allow(missing_docs)] // being typed or sped up this round (errors, speed; issue 30)
 pub mod crd;
 mod flux;
 pub(crate) mod memo;
@@ -21,16 +20,11 @@ pub mod patch;
 mod plugins;
 mod podgroup;
 pub mod quantity;
-#[allow(missing_docs)] // being typed or sped up this round (errors, speed; issue 30)
 pub mod read;
-#[allow(missing_docs)] // being typed or sped up this round (errors, speed; issue 30)
 pub mod selection;
-#[allow(missing_docs)] // docs still to write (issue 30)
 pub mod sources;
-#[allow(missing_docs)] // docs still to write (issue 30)
 pub mod summary;
 mod torchtune;
-#[allow(missing_docs)] // being typed or sped up this round (errors, speed; issue 30)
 pub mod v1;
 mod validate;
 

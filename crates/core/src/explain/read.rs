@@ -11,19 +11,24 @@ use std::rc::Rc;
 
 /// The TrainJob and runtime found in `text` (any order, other documents ignored).
 pub struct Documents {
+    /// The TrainJob, as its typed model reads it.
     pub job: TrainJob,
     /// Shared with the other jobs of a paste on the same runtime (`read_runtime`).
     pub runtime: Rc<TrainingRuntime>,
+    /// Each replicatedJob's `replicas` and `parallelism`, which the typed runtime model drops.
     pub counts: Vec<JobCounts>,
+    /// Fields of an older release's shape the typed models do not hold.
     pub legacy: Legacy,
     /// Set when the input held no runtime and the TrainJob names one the release ships.
     pub shipped_runtime: Option<String>,
     /// The two documents as written, for the CRD checks.
     pub written_job: Json,
+    /// The runtime as written (shared like `runtime`).
     pub written_runtime: Rc<Json>,
 }
 
 impl Documents {
+    /// What explain judges: the documents borrowed as one input.
     pub fn input(&self) -> Input<'_> {
         Input {
             job: &self.job,
@@ -69,14 +74,24 @@ fn take_legacy(job: &mut Json) -> Legacy {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum MissingRuntime {
-    /// The input holds runtimes (`found`: each as `<kind> <name>`), none of that kind and name.
-    NotInInput { kind: String, name: String, found: Vec<String> },
-    /// The input holds no runtime, and Trainer `release` (its tag) ships none of that kind and
-    /// name; `ships` is where it does: the tag it arrived in, and the line it left in.
-    NotShipped {
+    /// The input holds runtimes, none of that kind and name.
+    NotInInput {
+        /// The kind `runtimeRef` names.
         kind: String,
+        /// The name `runtimeRef` names.
         name: String,
+        /// The runtimes the input holds, each as `<kind> <name>`.
+        found: Vec<String>,
+    },
+    /// The input holds no runtime, and the release ships none of that kind and name.
+    NotShipped {
+        /// The kind `runtimeRef` names.
+        kind: String,
+        /// The name `runtimeRef` names.
+        name: String,
+        /// The release's tag.
         release: &'static str,
+        /// Where it ships: the tag it arrived in, and the line it left in (if it did).
         ships: Option<(&'static str, Option<&'static str>)>,
     },
 }
@@ -118,7 +133,12 @@ pub enum ReadError {
     Count(super::Rejection),
     /// A value the typed model of the TrainJob or (`in_runtime`) its runtime refuses; the path is
     /// from that object's root.
-    Model { in_runtime: bool, error: super::Rejection },
+    Model {
+        /// Whether the value is the runtime's (else the TrainJob's).
+        in_runtime: bool,
+        /// The typed model's refusal.
+        error: super::Rejection,
+    },
 }
 
 impl ReadError {
@@ -163,7 +183,14 @@ pub enum Error {
     Door(crate::pipeline::input::InputError),
     /// A document that is no YAML: its number and first line, and the parser's error.
     #[cfg(feature = "yaml-input")]
-    Document { index: usize, line: usize, error: crate::pipeline::input::YamlError },
+    Document {
+        /// The document's number in the stream (1-based).
+        index: usize,
+        /// The line it starts on.
+        line: usize,
+        /// The parser's error.
+        error: crate::pipeline::input::YamlError,
+    },
     /// The documents hold no TrainJob to judge, or one the typed models refuse.
     Read(ReadError),
 }
@@ -266,6 +293,7 @@ fn shipped(job: &Json, release: Release, input_has_none: bool) -> Result<(Json, 
     }
 }
 
+/// The TrainJob and runtime of YAML `text` (`trees`, then `from_trees`).
 #[cfg(feature = "yaml-input")]
 pub fn documents(text: &str, release: Release) -> Result<Documents, Error> {
     Ok(from_trees(trees(text)?, release)?)

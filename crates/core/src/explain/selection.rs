@@ -79,14 +79,20 @@ fn missing_builtin(runtime_ref: &crate::model::v2::RuntimeRef, release: Release)
 /// An explanation with what links its items to their sources: the TrainJob and runtime it was
 /// worked out from, and their YAML as the view shows it beside the items.
 pub struct Linked {
+    /// What Trainer runs for the selection's TrainJob.
     pub explanation: Explanation,
+    /// The TrainJob the selection writes.
     pub job: TrainJob,
+    /// The runtime it references.
     pub runtime: TrainingRuntime,
+    /// The two as YAML, as the view shows them.
     pub shown: Shown,
+    /// The release that judged them.
     pub release: Release,
 }
 
 impl Linked {
+    /// Where each item of the explanation comes from in the shown YAML.
     pub fn origins(&self) -> Origins<'_> {
         Origins::new(Input::new(&self.job, &self.runtime), self.release)
     }

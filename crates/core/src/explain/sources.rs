@@ -17,7 +17,9 @@ use explorer_data::releases::{Release, ResourcesPerNodeRule, TorchProcs};
 /// Which document a source is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Doc {
+    /// The TrainJob.
     TrainJob,
+    /// The runtime it references.
     Runtime,
 }
 
@@ -34,7 +36,9 @@ impl Doc {
 /// A field of the TrainJob or runtime an item comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Source {
+    /// The document the field is in.
     pub doc: Doc,
+    /// The field's path from that document's root.
     pub path: Path,
     /// The item shows this field's value as it is written (so a check can compare them).
     pub copies: bool,
@@ -65,11 +69,14 @@ fn indexed(mut path: Path, i: usize) -> Path {
 
 /// The YAML the view shows, one line list per document.
 pub struct Shown {
+    /// The TrainJob's lines.
     pub trainjob: Vec<Line>,
+    /// The runtime's lines.
     pub runtime: Vec<Line>,
 }
 
 impl Shown {
+    /// The lines of one document.
     pub fn lines(&self, doc: Doc) -> &[Line] {
         match doc {
             Doc::TrainJob => &self.trainjob,
@@ -91,6 +98,7 @@ pub struct Origins<'a> {
 }
 
 impl<'a> Origins<'a> {
+    /// The sources of `input`'s items as `release` explains them.
     pub fn new(input: Input<'a>, release: Release) -> Origins<'a> {
         Origins { input, release, policy: Policy::of(input) }
     }

@@ -8,7 +8,9 @@ use super::{ContainerView, Explanation, PodGroup, ReplicatedJobView};
 /// A piece of a summary line: words, or a name or value shown as code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Part {
+    /// Words, as they are.
     Text(String),
+    /// A name or value, shown as code.
     Code(String),
 }
 

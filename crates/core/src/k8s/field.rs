@@ -10,14 +10,23 @@ use std::fmt;
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorType {
+    /// `field.ErrorTypeNotFound`: `Not found`.
     NotFound,
+    /// `field.ErrorTypeRequired`: `Required value`.
     Required,
+    /// `field.ErrorTypeDuplicate`: `Duplicate value`.
     Duplicate,
+    /// `field.ErrorTypeInvalid`: `Invalid value`.
     Invalid,
+    /// `field.ErrorTypeNotSupported`: `Unsupported value`.
     NotSupported,
+    /// `field.ErrorTypeForbidden`: `Forbidden`.
     Forbidden,
+    /// `field.ErrorTypeTooLong`: `Too long`.
     TooLong,
+    /// `field.ErrorTypeTooMany`: `Too many`.
     TooMany,
+    /// `field.ErrorTypeInternal`: `Internal error`.
     Internal,
     /// The value does not have the schema's type (`field.TypeInvalid`); printed as `Invalid value`.
     TypeInvalid,
@@ -67,7 +76,9 @@ pub enum Step {
 /// a TrainJob references (printed `runtime spec.x`) rather than the object judged itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Path {
+    /// Whether the path is in the runtime a TrainJob references (printed `runtime spec.x`).
     pub in_runtime: bool,
+    /// The steps from the object's root.
     pub steps: Vec<Step>,
 }
 
@@ -153,12 +164,16 @@ impl fmt::Display for Path {
 /// (the value and why: `"hf:/x": must start with hf://`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejection {
+    /// The error's type.
     pub ty: ErrorType,
+    /// The field it names.
     pub path: Path,
+    /// What follows the type's word: the value and why.
     pub detail: String,
 }
 
 impl Rejection {
+    /// An error of type `ty` at `path`.
     pub fn new(ty: ErrorType, path: Path, detail: impl Into<String>) -> Rejection {
         Rejection { ty, path, detail: detail.into() }
     }

@@ -36,7 +36,9 @@ impl std::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// A migrated stream: what became of each document, in input order.
 pub struct Migration {
+    /// Each input document and its outcome.
     pub docs: Vec<DocResult>,
     /// The Trainer release the output is written for.
     pub target: Release,

@@ -6,9 +6,10 @@ pub use crate::pipeline::report::{Entry, EntryIndex, Kind};
 use std::borrow::Cow;
 use std::cell::RefCell;
 
+/// The report of one conversion as it is written: its entries, and an index to find a path's.
 #[derive(Default)]
-pub struct Report {
-    pub entries: Vec<Entry>,
+pub(crate) struct Report {
+    pub(crate) entries: Vec<Entry>,
     /// The entries by path, so that looking up a path is not a scan of every entry (a job with
     /// 150,000 labels has as many entries), and how many entries it holds. Built on the first
     /// lookup and brought up to date on each: most conversions never look a path up.
@@ -23,11 +24,12 @@ impl Report {
     }
 
     /// Adds an entry as it is (used to carry one replica's accounting over to another).
-    pub fn add(&mut self, entry: Entry) {
+    pub(crate) fn add(&mut self, entry: Entry) {
         self.entries.push(entry);
     }
 
-    pub fn mapped(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
+    /// The V1 field's value went to the V2 field as it is.
+    pub(crate) fn mapped(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
         self.push(v1.into(), Kind::Mapped, Some(v2.into()), note.into());
     }
 
@@ -37,16 +39,18 @@ impl Report {
         self.push(v1.into(), Kind::Mapped, Some(v2.into()), note.into()).derived = true;
     }
 
-    pub fn moved(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
+    /// The value moved to another place in V2 (a runtime, a patch); the note says where.
+    pub(crate) fn moved(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
         self.push(v1.into(), Kind::Moved, Some(v2.into()), note.into());
     }
 
-    pub fn dropped(&mut self, v1: impl Into<String>, note: impl Into<String>) {
+    /// No V2 field holds the value; the note says why.
+    pub(crate) fn dropped(&mut self, v1: impl Into<String>, note: impl Into<String>) {
         self.push(v1.into(), Kind::Dropped, None, note.into());
     }
 
     /// Replaced by a name V2 fixes ([`Kind::NameFixed`]); the note gives the new name.
-    pub fn renamed(&mut self, v1: impl Into<String>, note: impl Into<String>) {
+    pub(crate) fn renamed(&mut self, v1: impl Into<String>, note: impl Into<String>) {
         self.push(v1.into(), Kind::NameFixed, None, note.into());
     }
 
@@ -69,7 +73,8 @@ impl Report {
         index.find(path).map(|i| &self.entries[i])
     }
 
-    pub fn is_lossy(&self) -> bool {
+    /// Whether anything was dropped.
+    pub(crate) fn is_lossy(&self) -> bool {
         self.entries.iter().any(|e| e.kind == Kind::Dropped)
     }
 }

@@ -9,7 +9,6 @@ pub(crate) mod tracked;
 pub mod tree;
 pub mod v1;
 pub mod v2;
-#[allow(missing_docs)] // value.rs is door's this round (issue 36); its items have no docs yet
 pub mod value;
 pub mod vecmap;
 

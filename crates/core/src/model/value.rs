@@ -10,16 +10,24 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{self, Serialize, Serializer};
 use std::fmt;
 
+/// A mapping's members, in the order they were written.
 pub type Map = VecMap<String, Value>;
 
+/// A YAML or JSON value as the snippets' models write it: the widget's own tree, without serde_json.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum Value {
+    /// `null`, and an absent field.
     #[default]
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// A number.
     Number(Number),
+    /// A string.
     String(String),
+    /// A list.
     Array(Vec<Value>),
+    /// A mapping.
     Object(Map),
 }
 
@@ -46,6 +54,7 @@ macro_rules! tree {
 }
 
 impl Value {
+    /// The mapping, to change, when the value is one.
     pub fn as_object_mut(&mut self) -> Option<&mut Map> {
         match self {
             Value::Object(m) => Some(m),
@@ -84,8 +93,11 @@ impl Value {
 /// manifests the migrator reads; the widget's own models have none.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Number {
+    /// A whole number that fits in an `i64`.
     Int(i64),
+    /// A whole number above `i64::MAX`.
     UInt(u64),
+    /// Any other number.
     Float(f64),
 }
 

@@ -23,8 +23,11 @@ pub type Nodes<'a> = BTreeMap<(usize, String), &'a Value>;
 /// in a report (`TrainingRuntime mine ` for a runtime a migration generated; none for the
 /// object the document became).
 pub struct Written<'a> {
+    /// The input document's position (1-based).
     pub doc: usize,
+    /// `TrainingRuntime mine ` for a generated runtime, `` for the document's own object.
     pub prefix: String,
+    /// The object.
     pub object: &'a Value,
 }
 
@@ -47,10 +50,13 @@ pub trait Judge {
 
 /// The shared rules' verdict, and what the front end's own rules need to add theirs.
 pub struct Claims<'a> {
+    /// Every input node by (document, path).
     pub sources: Nodes<'a>,
+    /// Every output node by (document, path).
     pub outputs: Nodes<'a>,
     /// Every input leaf (document, path, value), in document order.
     pub leaves: Vec<(usize, String, &'a Value)>,
+    /// The false claims found, one sentence each.
     pub problems: Vec<String>,
 }
 

@@ -36,8 +36,11 @@ pub fn read_budget(bytes: usize) -> (usize, usize) {
 
 /// One document of the stream: where it starts, and its value or why it could not be read.
 pub struct RawDoc {
+    /// Its position in the stream (1-based; a leading empty document is not counted).
     pub index: usize,
+    /// The line it starts on (1-based).
     pub line: usize,
+    /// Its value, or the parser's error.
     pub value: Result<Value, YamlError>,
 }
 
@@ -71,20 +74,49 @@ impl std::error::Error for YamlError {
 pub enum InputError {
     /// Larger than [`MAX_INPUT_BYTES`]: its real size, not what was read of it; `more` when the
     /// size is only known to be larger (a stream that did not end).
-    TooLarge { size: u64, more: bool },
+    TooLarge {
+        /// The size in bytes.
+        size: u64,
+        /// Whether it is only known to be larger.
+        more: bool,
+    },
     /// Bytes that are not UTF-8: where the first one is (1-based line and column in
     /// characters; its 0-based byte offset).
-    NotUtf8 { line: usize, column: usize, byte: usize },
+    NotUtf8 {
+        /// The line (1-based).
+        line: usize,
+        /// The column, in characters (1-based).
+        column: usize,
+        /// The byte's offset (0-based).
+        byte: usize,
+    },
     /// Nothing but white space.
     Empty,
     /// A control character other than a line break or a tab, where it is (1-based).
-    ControlCharacter { line: usize, column: usize },
+    ControlCharacter {
+        /// The line (1-based).
+        line: usize,
+        /// The column, in characters (1-based).
+        column: usize,
+    },
     /// Nesting deeper than [`MAX_DEPTH`]: the line, and the column of the flow bracket past it
     /// (`None` for block indentation).
-    TooDeep { line: usize, column: Option<usize> },
+    TooDeep {
+        /// The line (1-based).
+        line: usize,
+        /// The column of the flow bracket past the limit; `None` for block indentation.
+        column: Option<usize>,
+    },
     /// A document that reads as more values or characters than the input's budget
     /// ([`read_budget`]): its number (1-based) and first line, and the input's size in bytes.
-    PastTheBudget { document: usize, line: usize, bytes: usize },
+    PastTheBudget {
+        /// The document's number (1-based).
+        document: usize,
+        /// The line it starts on.
+        line: usize,
+        /// The input's size in bytes.
+        bytes: usize,
+    },
     /// More than [`MAX_DOCUMENTS`] documents.
     TooManyDocuments,
     /// Only empty documents (`---` alone, or comments).

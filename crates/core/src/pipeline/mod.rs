@@ -27,13 +27,41 @@ use serde_json::Value;
 pub enum Outcome {
     /// Written for the target release: the objects it became, in the order the front end made
     /// them, and the report of where each field went. `lossy` when something was dropped.
-    Written { kind: String, name: String, objects: Vec<Value>, report: Vec<Entry>, lossy: bool },
+    Written {
+        /// The object's kind.
+        kind: String,
+        /// The object's name.
+        name: String,
+        /// What it was written as.
+        objects: Vec<Value>,
+        /// Where each field went.
+        report: Vec<Entry>,
+        /// Whether something was dropped.
+        lossy: bool,
+    },
     /// An object the front end reads but will not write for the target release, and why.
-    Refused { kind: String, name: String, reason: Refusal },
+    Refused {
+        /// The object's kind.
+        kind: String,
+        /// The object's name.
+        name: String,
+        /// Why.
+        reason: Refusal,
+    },
     /// Another Kubernetes object (a PVC, a ConfigMap): kept as it is.
-    PassedThrough { kind: String, name: String, object: Value },
+    PassedThrough {
+        /// The object's kind.
+        kind: String,
+        /// The object's name.
+        name: String,
+        /// The object as it was read.
+        object: Value,
+    },
     /// Not something the front end reads (not YAML, not a Kubernetes object).
-    Invalid { error: Invalid },
+    Invalid {
+        /// Why.
+        error: Invalid,
+    },
 }
 
 impl Outcome {
@@ -67,6 +95,7 @@ pub struct Document {
     /// The document as parsed, when it parsed; `None` in `migrate` for a document passed
     /// through, whose output is the document itself.
     pub source: Option<Value>,
+    /// What became of it.
     pub outcome: Outcome,
 }
 

@@ -11,9 +11,13 @@ use std::fmt::Write;
 /// One object to apply, and the file it is saved as.
 #[derive(Debug, PartialEq)]
 pub struct OutputObject {
+    /// The file name (`trainjob-<name>.yaml`).
     pub file: String,
+    /// The object's kind.
     pub kind: String,
+    /// The object's name.
     pub name: String,
+    /// The object as YAML.
     pub yaml: String,
 }
 

@@ -66,10 +66,13 @@ impl Kind {
 /// other than the TrainJob starts with the object, `TrainingRuntime mine spec.template`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Place {
+    /// The document (1-based; 0 while not yet numbered).
     pub doc: usize,
+    /// The path in what the document was written as.
     pub path: String,
 }
 
+/// What became of one input field: its kind, where it went, and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
     /// The document the field is in (1-based position in the stream; 0 until numbered, as for
@@ -78,6 +81,7 @@ pub struct Entry {
     /// The field in the input, as `spec.pytorchReplicaSpecs.Worker.replicas` (for `Added`, the
     /// path written).
     pub from: String,
+    /// What became of it.
     pub kind: Kind,
     /// Where it is in the output; empty when it is nowhere (left out, or a name the API fixes).
     /// For `Added`, the field itself.
@@ -157,6 +161,7 @@ struct Latest {
 }
 
 impl<'a> EntryIndex<'a> {
+    /// The index of `entries`.
     pub fn new(entries: &'a [Entry]) -> Self {
         let mut index = EntryIndex {
             by_path: HashMap::with_capacity_and_hasher(entries.len(), Default::default()),

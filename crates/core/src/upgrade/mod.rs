@@ -40,7 +40,12 @@ pub enum Error {
     /// A release that is not in the release data: the name asked for.
     UnknownRelease(String),
     /// An upgrade to an older release (the two lines, `v2.3` and `v2.1`): see the module comment.
-    Downgrade { from: &'static str, to: &'static str },
+    Downgrade {
+        /// The line the manifest is written for.
+        from: &'static str,
+        /// The older line asked for.
+        to: &'static str,
+    },
     /// The input door refused the text as a whole (`pipeline::input`), in its words.
     Input(crate::pipeline::input::InputError),
     /// The input holds no Trainer V2 object to upgrade.
@@ -73,9 +78,13 @@ impl std::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// An upgraded stream: what became of each document, in input order.
 pub struct Upgrade {
+    /// The release the manifests were written for.
     pub from: Release,
+    /// The release they are rewritten for.
     pub to: Release,
+    /// Each input document and its outcome.
     pub docs: Vec<DocResult>,
 }
 
@@ -326,6 +335,7 @@ impl Upgrade {
         pipeline::output_yaml(&self.docs)
     }
 
+    /// Whether a rewrite dropped something.
     pub fn is_lossy(&self) -> bool {
         self.docs.iter().any(|d| matches!(d.outcome, Outcome::Written { lossy: true, .. }))
     }

@@ -10,6 +10,8 @@ use crate::snippets;
 use explorer_data::catalog::V2Support;
 use explorer_data::releases::{Release, RELEASES};
 
+/// One field of a selection's YAML that changed between an older release and the target: what
+/// the widget's upgrade notes show.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Note {
     /// `TrainJob pytorch-mnist`.

@@ -51,8 +51,8 @@ pub fn line(e: &Entry) -> String {
 /// of the manifest as the previous step left it, and `record` carries that back to the input's
 /// paths, so that every input field ends up with one entry that names every change it went through.
 #[derive(Default)]
-pub struct Report {
-    pub entries: Vec<Entry>,
+pub(crate) struct Report {
+    pub(crate) entries: Vec<Entry>,
     /// The entries by the places they put something, so that a step finds the entries it
     /// changes by looking up its own path, its ancestors and its descendants, not by scanning
     /// every entry (10,000 TrainJobs in one input have tens of thousands).

@@ -25,9 +25,19 @@ pub enum Refusal {
     /// A field that must be a map.
     ExpectedMap(String),
     /// A field no v2.0 `podSpecOverrides` item has (`spec` there is v2.1's shape).
-    NotAV2_0Override { item: String, field: String },
+    NotAV2_0Override {
+        /// The override item.
+        item: String,
+        /// The field it has.
+        field: String,
+    },
     /// More overrides than v2.2's runtime patches hold.
-    TooManyOverrides { list: String, count: usize },
+    TooManyOverrides {
+        /// The list of overrides.
+        list: String,
+        /// How many it holds.
+        count: usize,
+    },
     /// A `targetJobs` entry without a job name.
     ExpectedJobName(String),
     /// A field no v2.1 pod template override has.
@@ -35,18 +45,51 @@ pub enum Refusal {
     /// The runtime patch the metadata goes to is not a `trainingRuntimeSpec.template` map.
     ExpectedPatchTemplate(String),
     /// A `numProcPerNode` that is no positive integer, `auto`, `cpu` or `gpu`.
-    NotProcs { field: String, value: Value },
+    NotProcs {
+        /// The field.
+        field: String,
+        /// Its value as written.
+        value: Value,
+    },
     /// `numProcPerNode: cpu` with no CPU count in `spec.trainer.resourcesPerNode`.
     CpusUnstated(String),
     /// A list longer than the new release accepts.
-    TooManyItems { list: &'static str, count: usize },
+    TooManyItems {
+        /// The list.
+        list: &'static str,
+        /// How many items it holds.
+        count: usize,
+    },
     /// An initializer's `storageUri` with no scheme.
-    NoScheme { field: String, uri: String },
+    NoScheme {
+        /// The field.
+        field: String,
+        /// The URI as written.
+        uri: String,
+    },
     /// A field the release the manifest is said to be for (`from`, its line) no longer has: it
     /// was removed in `release` by the change `source` (`#3309`).
-    RemovedBefore { field: &'static str, release: &'static str, source: String, from: &'static str },
+    RemovedBefore {
+        /// The field.
+        field: &'static str,
+        /// The release that removed it.
+        release: &'static str,
+        /// The change that did (`#3309`).
+        source: String,
+        /// The release the manifest is said to be for.
+        from: &'static str,
+    },
     /// A field that release does not have yet: it arrived in `release` by the change `source`.
-    ArrivedAfter { field: &'static str, release: &'static str, source: String, from: &'static str },
+    ArrivedAfter {
+        /// The field.
+        field: &'static str,
+        /// The release it arrived in.
+        release: &'static str,
+        /// The change that brought it.
+        source: String,
+        /// The release the manifest is said to be for.
+        from: &'static str,
+    },
 }
 
 impl std::fmt::Display for Refusal {
@@ -96,17 +139,19 @@ impl std::fmt::Display for Refusal {
 impl std::error::Error for Refusal {}
 
 /// One Trainer object of the stream, as the changes so far left it.
-pub struct Doc {
+pub(crate) struct Doc {
     /// 1-based position in the stream.
-    pub index: usize,
-    pub subject: Subject,
-    pub value: Value,
+    pub(crate) index: usize,
+    /// Which Trainer kind it is.
+    pub(crate) subject: Subject,
+    /// The object, as the changes so far left it.
+    pub(crate) value: Value,
     /// Why the document cannot be rewritten, once a change found out.
-    pub refused: Option<super::Refusal>,
+    pub(crate) refused: Option<super::Refusal>,
 }
 
 /// Applies `change` to every document it concerns.
-pub fn apply(change: &'static ApiChange, docs: &mut [Doc], report: &mut Report) {
+pub(crate) fn apply(change: &'static ApiChange, docs: &mut [Doc], report: &mut Report) {
     for i in 0..docs.len() {
         if docs[i].refused.is_some() || docs[i].subject != change.subject {
             continue;

@@ -119,6 +119,7 @@ pub fn holds(rule: &str, value: &Json) -> Result<bool, Failure> {
 pub struct Bound(Context<'static, 'static>);
 
 impl Bound {
+    /// Binds `value` as `self` (converted to CEL once) in the rules' environment.
     pub fn new(value: &Json) -> Bound {
         let mut ctx = context(rules_env(), value);
         ctx.add_function("size", size).expect("the environment has no standard library");

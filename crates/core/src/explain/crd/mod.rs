@@ -39,9 +39,11 @@ use serde_json::Value as Json;
 /// (`spec.runtimePatches[].manager`); the root is `""`.
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
+    /// The node's path: `.`-separated field names, `[]` for each list item, `{}` for each map value.
     pub path: &'static str,
     /// The schema's `type` (`""` for an int-or-string).
     pub ty: &'static str,
+    /// What the node's CRD says about its value, in the CRD's order.
     pub checks: &'static [Check],
 }
 
@@ -50,16 +52,26 @@ pub struct Node {
 pub enum Check {
     /// An `x-kubernetes-validations` entry. `transition`: the rule reads `oldSelf`.
     Rule {
+        /// The CEL expression.
         rule: &'static str,
+        /// What the API server says when the rule fails.
         message: &'static str,
+        /// Whether the rule reads `oldSelf` (run on update only).
         transition: bool,
     },
+    /// `enum`: the values the field takes.
     Enum(&'static [&'static str]),
+    /// `minimum`.
     Minimum(i64),
+    /// `maximum`.
     Maximum(i64),
+    /// `minLength`, in characters.
     MinLength(u64),
+    /// `maxLength`, in characters.
     MaxLength(u64),
+    /// `maxItems`.
     MaxItems(u64),
+    /// `pattern`: an RE2 regular expression the string matches.
     Pattern(&'static str),
 }
 
@@ -68,7 +80,9 @@ pub enum Check {
 pub struct CrdChecks {
     /// The release tag, `v2.3.0`.
     pub tag: &'static str,
+    /// The kind, `TrainJob`.
     pub kind: &'static str,
+    /// Its schema nodes that carry a check.
     pub nodes: &'static [Node],
 }
 

@@ -33,8 +33,11 @@ pub enum Field {
 pub struct Root {
     /// The Trainer tag (`v2.3.0`), or the V1 operator's name as explorer_data::served gives it.
     pub schema: &'static str,
+    /// The `apiVersion` it serves.
     pub api_version: &'static str,
+    /// The kind it serves.
     pub kind: &'static str,
+    /// The index of the kind's root node in the schema table.
     pub node: u16,
 }
 

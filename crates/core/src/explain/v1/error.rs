@@ -16,14 +16,34 @@ pub enum Error {
     /// More than one V1 job in the input: explain reads one at a time.
     SeveralJobs(usize),
     /// Neither a Training Operator nor an MPI Operator kind.
-    NotAV1Job { api: String, kind: String },
+    NotAV1Job {
+        /// The `apiVersion` as written.
+        api: String,
+        /// The `kind` as written.
+        kind: String,
+    },
     /// A `kubeflow.org` kind at a version neither V1 operator serves (the REST mapper's answer).
-    NoKindMatch { api: String, kind: String },
+    NoKindMatch {
+        /// The `apiVersion` as written.
+        api: String,
+        /// The `kind` as written.
+        kind: String,
+    },
     /// A kind the Training Operator's group serves that it does not run.
-    NotOperatorJob { api: String, kind: String },
+    NotOperatorJob {
+        /// The `apiVersion` as written.
+        api: String,
+        /// The `kind` as written.
+        kind: String,
+    },
     /// A field the job must have (`metadata.name is missing`); `or_not_a_mapping` for one that
     /// must be a mapping too.
-    Missing { path: FieldPath, or_not_a_mapping: bool },
+    Missing {
+        /// The field.
+        path: FieldPath,
+        /// Whether it must be a mapping too.
+        or_not_a_mapping: bool,
+    },
     /// A replica spec whose pod template has no container (the path of its `containers`).
     NoContainers(FieldPath),
     /// A value the schema refuses (of a wrong type, out of range, required and missing).
@@ -31,10 +51,26 @@ pub enum Error {
     /// More pods than any cluster runs (`explain::MAX_PODS`).
     TooManyPods(u64),
     /// The Training Operator's webhook refuses the job's replica count at `path` (`must be 1`).
-    Webhook { path: FieldPath, rule: &'static str, kind: V1Kind },
+    Webhook {
+        /// The replica count's field.
+        path: FieldPath,
+        /// The webhook's rule (`must be 1`).
+        rule: &'static str,
+        /// The job's kind.
+        kind: V1Kind,
+    },
     /// The operator fails: a replica has no container with the port the operator reads
     /// (`upstream`: the operator's own words for it, where it gives some).
-    NoPort { replica: String, container: &'static str, port: &'static str, upstream: Option<&'static str> },
+    NoPort {
+        /// The replica type.
+        replica: String,
+        /// The container the operator reads the port from.
+        container: &'static str,
+        /// The port's name.
+        port: &'static str,
+        /// The operator's own words for the failure, where it gives some.
+        upstream: Option<&'static str>,
+    },
     /// The operator fails: an elastic PyTorchJob without `rdzvPort` needs the Worker's port.
     NoRendezvousPort,
 }

@@ -30,16 +30,20 @@ use serde_json::Value as Json;
 
 pub use error::Error;
 
-/// The operator names the JSON gives.
+/// Training Operator's name, as the JSON gives it.
 pub const TRAINING_OPERATOR: &str = served::TRAINING_OPERATOR.name;
+/// mpi-operator's name, as the JSON gives it.
 pub const MPI_OPERATOR: &str = served::MPI_OPERATOR.name;
 
 /// What the operator creates for one V1 job, as `explain` prints it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct V1Explanation {
+    /// The operator that runs the job (`training-operator`, `mpi-operator`).
     pub operator: String,
+    /// The pods, by replica type, of the types with pods.
     pub pods: Vec<V1PodGroup>,
+    /// The objects the operator creates beside the pods (Services, ConfigMaps, ...).
     pub objects: Vec<Object>,
     /// Every error, as V2's `Explanation` gives them: the same JSON shape, `[]` when admitted.
     pub rejected: Vec<Rejection>,
@@ -49,7 +53,9 @@ pub struct V1Explanation {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct V1PodGroup {
+    /// The replica type (`Master`, `Worker`, ...).
     pub replica_type: String,
+    /// How many pods the operator creates for it.
     pub count: u32,
     /// The DNS names the operator's Services (or, for the v1 MPIJob, the pod names) give, in
     /// index order.
@@ -65,6 +71,7 @@ pub struct Role {
     pub replica_type: String,
     /// How many pods the operator creates.
     pub count: u32,
+    /// Each pod's DNS name (its Service's, or for the v1 MPIJob the pod's), in index order.
     pub hostnames: Vec<String>,
     /// The first [`PODS_MODELLED`] of them: the rest differ from these only in their index.
     pub pods: Vec<PodTemplateSpec>,
@@ -96,9 +103,13 @@ pub(crate) fn mpi_config_volume(job: &str) -> crate::model::Value {
 /// What one V1 job makes: its pods by replica type and the objects around them.
 #[derive(Clone, Debug)]
 pub struct Operated {
+    /// The operator's name.
     pub operator: &'static str,
+    /// The job's kind.
     pub kind: V1Kind,
+    /// Every replica type's pods.
     pub roles: Vec<Role>,
+    /// The objects around the pods.
     pub objects: Vec<Object>,
 }
 
@@ -406,6 +417,7 @@ pub fn unknown_fields(doc: &Json) -> Vec<Rejection> {
         .collect()
 }
 
+/// What `op` makes, as `explain` prints it.
 pub fn view(op: &Operated) -> V1Explanation {
     V1Explanation {
         operator: op.operator.into(),

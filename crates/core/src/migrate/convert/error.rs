@@ -11,7 +11,12 @@ use std::fmt;
 #[non_exhaustive]
 pub enum Error {
     /// A field the job must have (`metadata.name is missing`), and what needs it.
-    Missing { path: String, needed_by: Option<String> },
+    Missing {
+        /// The field.
+        path: String,
+        /// What needs it.
+        needed_by: Option<String>,
+    },
     /// `spec` is missing or no mapping.
     NoSpec,
     /// A value the typed model refuses, as the API server words it.
@@ -19,13 +24,32 @@ pub enum Error {
     /// A replica's pod template without containers (the path of its `containers`).
     NoContainers(String),
     /// A count outside `min..=INT32_MAX` (the CRDs' int32).
-    OutOfRange { path: String, value: u64, min: u64 },
+    OutOfRange {
+        /// The field.
+        path: String,
+        /// Its value.
+        value: u64,
+        /// The least it may be.
+        min: u64,
+    },
     /// A count that is no whole number.
-    NotACount { path: String, value: Value, min: u64 },
+    NotACount {
+        /// The field.
+        path: String,
+        /// Its value as written.
+        value: Value,
+        /// The least it may be.
+        min: u64,
+    },
     /// An MPIJob whose Worker has no `replicas` (the operators default it to 0).
     NoWorkerCount(String),
     /// An MPIJob with another launcher count than one.
-    Launchers { path: String, count: u32 },
+    Launchers {
+        /// The launcher's replica spec.
+        path: String,
+        /// Its `replicas`.
+        count: u32,
+    },
     /// Every replica type has `replicas: 0` (the path of the replica specs).
     NoPods(String),
     /// A single-template kind with neither Master nor Worker.
@@ -33,9 +57,19 @@ pub enum Error {
     /// Counts or quantities that are unrendered template variables (their paths).
     Unrendered(Vec<String>),
     /// The pod settings of a replicated job that no pod spec holds (serde_json's complaint).
-    PodSpec { job: String, error: String },
+    PodSpec {
+        /// The replicated job.
+        job: String,
+        /// serde_json's complaint.
+        error: String,
+    },
     /// Pod metadata at `path` that no ObjectMeta holds.
-    PodMetadata { path: String, error: String },
+    PodMetadata {
+        /// Where the metadata is.
+        path: String,
+        /// serde_json's complaint.
+        error: String,
+    },
     /// The converter's own invariant broken (never expected): what was missing.
     Internal(String),
 }

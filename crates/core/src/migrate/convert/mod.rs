@@ -39,8 +39,10 @@ pub(crate) use quantities::quantity_text;
 pub use refusal::{Invalid, Refusal};
 use runtime::{reference_to, MainContainer};
 
+/// What the job is read as: a Training Operator kind, or the MPI Operator's MPIJob.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
+    /// A Training Operator v1.9 kind (its `kubeflow.org/v1` MPIJob included).
     V1(V1Kind),
     /// The standalone MPI Operator's `kubeflow.org/v2beta1` MPIJob.
     MpiV2beta1,

@@ -20,22 +20,29 @@ use serde_json::Value as Json;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+/// The pods a V1 job ran set against those its conversion runs, and every difference.
 pub struct PodComparison {
+    /// The V1 operator and its release (`training-operator v1.9`).
     pub operator: String,
+    /// The Trainer release (`v2.3.0`).
     pub trainer: String,
     /// `Master → node`, one per V1 role.
     pub roles: Vec<String>,
+    /// Each difference, with its reason.
     pub differences: Vec<Difference>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+/// One field that differs between a V1 pod and its V2 pod.
 pub struct Difference {
     /// `Worker → node`.
     pub role: String,
     /// `count`, `image`, `env.MASTER_ADDR`, `nodeSelector`, `volumes.data`, ...
     pub field: String,
+    /// The V1 pod's value (`None`: absent).
     pub v1: Option<String>,
+    /// The V2 pod's value (`None`: absent).
     pub v2: Option<String>,
     /// Why the difference is expected; `None` when nothing explains it (a conversion defect).
     pub reason: Option<String>,
@@ -142,21 +149,25 @@ impl Concern {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A variable V1's operator set that V2 replaces.
 pub struct EnvRename {
     /// The V1 variable.
     pub v1: String,
     /// What V2 sets in its place, name and value (empty: nothing).
     pub v2: Vec<(String, String)>,
+    /// How the two values relate, in words.
     pub relation: String,
 }
 
 impl Difference {
+    /// Whether a rule explains the difference.
     pub fn explained(&self) -> bool {
         self.reason.is_some()
     }
 }
 
 impl PodComparison {
+    /// The differences no rule explains (conversion defects).
     pub fn unexplained(&self) -> impl Iterator<Item = &Difference> {
         self.differences.iter().filter(|d| !d.explained())
     }
@@ -201,7 +212,12 @@ pub enum NotCompared {
     /// The converted objects hold no TrainJob.
     NoTrainJob,
     /// The converted TrainJob references a runtime the target release (its tag) does not ship.
-    UnshippedRuntime { name: String, release: &'static str },
+    UnshippedRuntime {
+        /// The runtime's name.
+        name: String,
+        /// The release's tag.
+        release: &'static str,
+    },
     /// The converted TrainJob and its runtime could not be read as explain reads them.
     Read(crate::explain::read::ReadError),
     /// A pod template of the runtime could not be written as JSON.
