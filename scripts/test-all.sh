@@ -22,6 +22,41 @@ mkdir -p "$logs"
 m() { make --no-print-directory "$@"; }
 stamp() { printf '\n==> %s %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
+# CPU per stage: each stage runs in a subshell whose EXIT trap writes `times` (its children's user
+# and system seconds: everything the stage ran and waited for) and the stage's wall seconds to
+# $logs/NAME.cpu, failed or not; `cpu_table` prints them at the end (BENCHMARKS.md, make test).
+: >"$logs/stages"
+# measured NAME CMD...: runs CMD (a command or a function) as stage NAME.
+measured() {
+  local name=$1
+  shift
+  echo "$name" >>"$logs/stages"
+  (
+    began=$(date +%s)
+    # `times` itself, not in a pipe: a forked subshell's counters start at zero.
+    # shellcheck disable=SC2329 # called by the EXIT trap
+    record() { times >"$logs/$name.cpu" && echo $(($(date +%s) - began)) >>"$logs/$name.cpu"; }
+    trap record EXIT
+    "$@"
+  )
+}
+# The table of $logs/NAME.cpu, in the order the stages started, and their sum.
+cpu_table() {
+  local name
+  printf '\nCPU per stage (user + system seconds; background stages overlap the others):\n'
+  while read -r name; do
+    [[ -s $logs/$name.cpu ]] && { echo "$name"; cat "$logs/$name.cpu"; }
+  done <"$logs/stages" | awk '
+    function sec(t) { split(t, a, /[ms]/); return a[1] * 60 + a[2] }
+    NR % 4 == 1 { name = $1 }
+    NR % 4 == 3 { user = sec($1); sys = sec($2) }
+    NR % 4 == 0 {
+      printf "  %-16s %7.1f s CPU (%6.1f user + %5.1f sys) %5d s wall\n", name, user + sys, user, sys, $1
+      total += user + sys
+    }
+    END { printf "  %-16s %7.1f s CPU\n", "all stages", total }'
+}
+
 declare -A pids
 # start NAME CMD...: runs CMD in the background, its output to $logs/NAME.log.
 start() {
@@ -29,7 +64,7 @@ start() {
   shift
   stamp "started in the background: $name"
   set -m # job control: the job gets a process group of its own (its id is the job's pid)
-  "$@" >"$logs/$name.log" 2>&1 &
+  measured "$name" "$@" >"$logs/$name.log" 2>&1 &
   pids[$name]=$!
   set +m
 }
@@ -75,7 +110,7 @@ clippy_driver=$(command -v clippy-driver) || { echo "error: clippy-driver not fo
 linted() { RUSTC_WORKSPACE_WRAPPER=$clippy_driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__ "$@"; }
 
 # Every tool first, outside the wrapper: a `cargo install` under it would lint the tool it builds.
-scripts/install-tools.sh build browser firefox
+measured tools scripts/install-tools.sh build browser firefox
 # After the apt installs above, so that no two apt-get runs meet.
 start frameworks scripts/fetch-framework-venvs.sh
 
@@ -83,9 +118,9 @@ start frameworks scripts/fetch-framework-venvs.sh
 # about 10 s of linting), beside cargo.
 start lint-scripts m lint-scripts
 stamp "rustfmt"
-cargo fmt --check
+measured rustfmt cargo fmt --check
 stamp "test-native, linted by clippy as it builds"
-linted m test-native
+measured native linted m test-native
 # The CLI the rest runs, as test-native's `cargo test` built it (scripts/explorer.sh says why).
 TRAINER_EXPLORER=$(m -s print-explorer)
 [[ $TRAINER_EXPLORER == /* ]] || TRAINER_EXPLORER=$PWD/$TRAINER_EXPLORER
@@ -103,12 +138,12 @@ start training m test-training
 # tests and the site rather than waits for them.
 start wheel bash -c 'make --no-print-directory test-wheel && make --no-print-directory test-pre-commit'
 stamp "test-browser, linted by clippy as it builds"
-linted m test-browser
+measured browser linted m test-browser
 # The two lazily loaded modules are in no test build for wasm: clippy checks them (make lint's).
 stamp "clippy for the converter and explain modules (wasm32)"
-m lint-wasm-modules
+measured lint-wasm m lint-wasm-modules
 stamp "dist and the example sites"
-m examples
+measured dist m examples
 finish python
 finish training
 finish wheel
@@ -119,11 +154,12 @@ start host-sites bash -c 'scripts/install-tools.sh hosts && scripts/build-hosts.
 finish consumer-deps
 start consumer-sites scripts/build-consumers.sh
 stamp "end-to-end tests"
-m e2e-run
+measured e2e m e2e-run
 finish host-sites
 stamp "the host sites' tests"
-m hosts-run
+measured hosts-run m hosts-run
 finish consumer-sites
 stamp "the npm package's consumer sites' tests"
-m consumers-run
+measured consumers-run m consumers-run
 stamp "make test: every check passed"
+cpu_table
