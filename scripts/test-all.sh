@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: every check the Makefile's test-* targets run, each exactly once, ordered so that
 # work waiting on the network or a browser overlaps work that keeps both cores busy (cargo):
-#   1. background: the pip installs (the SDK wheels and venvs, the Sphinx venvs, maturin; nothing in the
+#   1. background: the pip installs (the SDK wheels and venvs, the Sphinx venvs, maturin, the npm
+#      package's linters; nothing in the
 #      foreground needs them, or runs pip, before `finish installs`), and the training
 #      frameworks (apt and pip, started once the foreground's apt installs are done);
 #      foreground: rustfmt, then the native tests, linted as they build (below), which build
@@ -87,10 +88,12 @@ stop_jobs() {
 }
 trap stop_jobs EXIT
 
+# The npm package's linters (publint, attw: `package`) too, which make dist would otherwise install
+# on the critical path (npm ci: 7.7 s wall, 2.9 s CPU).
 installs() {
   scripts/fetch-wheels.sh
   scripts/fetch-sdk-venvs.sh
-  scripts/install-tools.sh venvs wheel
+  scripts/install-tools.sh venvs wheel package
 }
 start installs installs
 # The npm consumer sites' dependencies (Vite, Docusaurus) from the registry: network-bound, and
