@@ -24,19 +24,26 @@ m() { make --no-print-directory "$@"; }
 stamp() { printf '\n==> %s %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
 # CPU per stage: each stage runs in a subshell whose EXIT trap writes `times` (its children's user
-# and system seconds: everything the stage ran and waited for) and the stage's wall seconds to
-# $logs/NAME.cpu, failed or not; `cpu_table` prints them at the end (BENCHMARKS.md, make test).
+# and system seconds: everything the stage ran and waited for), the stage's wall seconds and the
+# core-seconds the whole machine left idle meanwhile (/proc/stat) to $logs/NAME.cpu, failed or
+# not; `cpu_table` prints them at the end (BENCHMARKS.md, make test). On an otherwise idle machine
+# the idle column shows where the stages leave a core unused.
 : >"$logs/stages"
+# The machine's idle time so far, in clock ticks (idle + iowait of /proc/stat's first line).
+idle_ticks() { awk '/^cpu / { print $5 + $6; exit }' /proc/stat 2>/dev/null || echo 0; }
 # measured NAME CMD...: runs CMD (a command or a function) as stage NAME.
 measured() {
   local name=$1
   shift
   echo "$name" >>"$logs/stages"
   (
-    began=$(date +%s)
+    began=$(date +%s) idle_began=$(idle_ticks)
     # `times` itself, not in a pipe: a forked subshell's counters start at zero.
     # shellcheck disable=SC2329 # called by the EXIT trap
-    record() { times >"$logs/$name.cpu" && echo $(($(date +%s) - began)) >>"$logs/$name.cpu"; }
+    record() {
+      times >"$logs/$name.cpu" &&
+        echo "$(($(date +%s) - began)) $((($(idle_ticks) - idle_began) / $(getconf CLK_TCK)))" >>"$logs/$name.cpu"
+    }
     trap record EXIT
     "$@"
   )
@@ -52,11 +59,14 @@ cpu_table() {
     NR % 4 == 1 { name = $1 }
     NR % 4 == 3 { user = sec($1); sys = sec($2) }
     NR % 4 == 0 {
-      printf "  %-16s %7.1f s CPU (%6.1f user + %5.1f sys) %5d s wall\n", name, user + sys, user, sys, $1
+      printf "  %-16s %7.1f s CPU (%6.1f user + %5.1f sys) %5d s wall, machine idle %5d core-s\n", name, user + sys, user, sys, $1, $2
       total += user + sys
     }
     END { printf "  %-16s %7.1f s CPU\n", "all stages", total }'
+  printf '  %-16s %7d s wall, machine idle %5d core-s\n' "the whole run" $(($(date +%s) - run_began)) \
+    $((($(idle_ticks) - run_idle) / $(getconf CLK_TCK)))
 }
+run_began=$(date +%s) run_idle=$(idle_ticks)
 
 declare -A pids
 # start NAME CMD...: runs CMD in the background, its output to $logs/NAME.log.
