@@ -8,7 +8,7 @@ use super::components::lazy_pane::lazy_pane;
 use super::components::migrate::{migrate_view, use_migrate};
 use super::components::pane::{pane, PaneProps};
 use super::components::params::{params, ParamsProps};
-use super::hooks::{release_note, use_handlers, use_theme, use_view};
+use super::hooks::{release_note, use_handlers, use_keyed_effect, use_theme, use_view, MOUNTED};
 use super::state::{Action, State};
 use crate::ui::prepare::{IdleChain, PreparedStore};
 use explorer_core::query::SyncSet;
@@ -65,10 +65,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     {
         let (sel, sync, instance, all_controls) = (sel.clone(), props.sync, props.instance, !props.compact);
         let prepared = prepared.clone();
-        use_effect_with(state.local_revision, move |rev| {
+        use_keyed_effect(state.local_revision, move |rev| {
             // After the frame: the DOM update a reader waits for does not wait on history,
             // storage or the other instances. Dropping the timer (a newer change) cancels it.
-            let changed = *rev > 0;
+            let changed = rev > 0;
             let mut wanted =
                 if changed && sel.mode == Mode::Compare { sel.one_click_away(all_controls) } else { Vec::new() };
             // A kept view is ready already.
@@ -80,7 +80,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     browser::broadcast(instance, &sel, sync);
                 })
             });
-            move || drop((pending, preparing))
+            Box::new(move || drop((pending, preparing)))
         });
     }
     // The host page hears of every selection its element shows, at once: the reader's change,
@@ -90,11 +90,12 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     // answers a `change` by setting the same option again starts no loop.
     {
         let (host, sel) = (props.host.clone(), sel.clone());
-        use_effect_with(state.shown_revision, move |rev| {
+        use_keyed_effect(state.shown_revision, move |rev| {
             // Mount announced the first selection before the first render.
-            if *rev > 0 {
+            if rev > 0 {
                 browser::announce_selection(&host, &sel);
             }
+            Box::new(|| ())
         });
     }
     // Receive the other instances' changes, and the host page's: an option it changed after
@@ -102,7 +103,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     {
         let dispatcher = state.dispatcher();
         let (sync, me, host) = (props.sync, props.instance, props.host.clone());
-        use_effect_with((), move |_| {
+        use_keyed_effect(MOUNTED, move |_| {
             let from_host = {
                 let dispatcher = dispatcher.clone();
                 EventListener::new(&host, browser::OPTIONS_EVENT, move |event| {
@@ -120,7 +121,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     }
                 })
             });
-            move || drop((listener, from_host))
+            Box::new(move || drop((listener, from_host)))
         });
     }
 

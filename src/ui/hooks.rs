@@ -24,7 +24,7 @@ pub(crate) fn use_theme(pinned: Option<&'static str>) -> &'static str {
     let theme = use_state(browser::theme);
     {
         let theme = theme.clone();
-        use_effect_with((), move |_| {
+        use_keyed_effect(MOUNTED, move |_| {
             let update = Closure::<dyn Fn()>::new(move || theme.set(browser::theme()));
             let window = web_sys::window();
             let observer = web_sys::MutationObserver::new(update.as_ref().unchecked_ref()).ok();
@@ -44,7 +44,7 @@ pub(crate) fn use_theme(pinned: Option<&'static str>) -> &'static str {
             if let Some(m) = &media {
                 let _ = m.add_event_listener_with_callback("change", update.as_ref().unchecked_ref());
             }
-            move || {
+            Box::new(move || {
                 if let Some(o) = observer {
                     o.disconnect();
                 }
@@ -52,10 +52,29 @@ pub(crate) fn use_theme(pinned: Option<&'static str>) -> &'static str {
                     let _ = m.remove_event_listener_with_callback("change", update.as_ref().unchecked_ref());
                 }
                 drop(update);
-            }
+            })
         });
     }
     pinned.unwrap_or(*theme)
+}
+
+/// What an effect leaves behind to undo when its key changes or the explorer goes.
+pub(crate) type Cleanup = Box<dyn FnOnce()>;
+
+/// The key of an effect that runs once, when the explorer mounts (it never changes).
+pub(crate) const MOUNTED: u64 = 0;
+
+/// `use_effect_with` for the explorer's effects, each keyed by a number, through one boxed
+/// closure type: yew's effect hook is compiled once per key and closure type, so each effect of
+/// a type of its own brought its own copy of that code into the wasm.
+/// Not a `#[hook]` itself (that would make a hook type per closure): it hands over yew's hook for
+/// the one boxed type, which the calling component runs.
+pub(crate) fn use_keyed_effect<F>(key: u64, effect: F) -> impl Hook<Output = ()>
+where
+    F: FnOnce(u64) -> Cleanup + 'static,
+{
+    let effect: Box<dyn FnOnce(&u64) -> Cleanup> = Box::new(move |key| effect(*key));
+    use_effect_with(key, effect)
 }
 
 /// What the controls call. Made once per explorer (the dispatcher and the setter never change),
