@@ -50,7 +50,6 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     let prepared = PreparedStore(use_mut_ref(Default::default));
     let (view, kept_views) = use_view(&sel, &prepared);
     let release_note = release_note(&kept_views.borrow());
-    let status = use_state(String::new);
     let theme_class = use_theme(props.pinned_theme);
     // "Wrap long lines" is state (State::long_lines), not a checkbox the stylesheet reads: only a
     // wrapping box needs the elements that hang a wrapped line under its indent, and every
@@ -126,7 +125,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     }
 
     let pasted = use_mut_ref(|| None::<String>);
-    let handlers = use_handlers(state.dispatcher(), status.setter(), pasted.clone());
+    let handlers = use_handlers(state.dispatcher(), pasted.clone());
     // Migrate mode's text: what the reader typed or pasted there, else the selection's V1 job.
     let migrating = sel.mode == Mode::Migrate && !props.compact;
     let migrate_text = if migrating {
@@ -205,7 +204,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 { lazy_pane("upgrade", "upgrade-pane", "Upgrading from an older release", pane_query, html! {}) }
             }
             }
-            <div class="sr-only" aria-live="polite" role="status">{ (*status).clone() }</div>
+            <div class="sr-only" aria-live="polite" role="status">{ state.status.clone() }</div>
         </div>
     }
 }

@@ -95,11 +95,7 @@ pub(crate) struct Handlers {
 }
 
 #[hook]
-pub(crate) fn use_handlers(
-    d: UseReducerDispatcher<State>,
-    status: UseStateSetter<String>,
-    pasted: Rc<RefCell<Option<String>>>,
-) -> Rc<Handlers> {
+pub(crate) fn use_handlers(d: UseReducerDispatcher<State>, pasted: Rc<RefCell<Option<String>>>) -> Rc<Handlers> {
     use_memo((), move |_| {
         let on = |d: &UseReducerDispatcher<State>, action: fn(usize) -> Action| {
             let d = d.clone();
@@ -115,8 +111,11 @@ pub(crate) fn use_handlers(
                 let d = d.clone();
                 Callback::from(move |_: Event| d.dispatch(Action::FlipLongLines))
             },
-            edit: Callback::from(move |(key, raw)| d.dispatch(Action::Param(key, raw))),
-            announce: Callback::from(move |msg| status.set(msg)),
+            edit: {
+                let d = d.clone();
+                Callback::from(move |(key, raw)| d.dispatch(Action::Param(key, raw)))
+            },
+            announce: Callback::from(move |msg| d.dispatch(Action::Announce(msg))),
             keep_pasted: Callback::from(move |text| *pasted.borrow_mut() = Some(text)),
         }
     })

@@ -25,6 +25,9 @@ pub struct State {
     pub shown_revision: u64,
     /// "Wrap long lines": this instance's own, not part of the selection (never published).
     pub long_lines: LongLines,
+    /// What the widget's live region reads out (a copy's outcome). Here rather than in a state
+    /// hook of its own: each state type brings its own copy of yew's hook code into the wasm.
+    pub status: String,
 }
 
 impl State {
@@ -37,6 +40,7 @@ impl State {
             local_revision: 0,
             shown_revision: 0,
             long_lines: LongLines::default(),
+            status: String::new(),
         }
     }
 }
@@ -72,6 +76,8 @@ pub enum Action {
     /// The host page changed an option of its element (an attribute, a property): applied as a
     /// change made here, so it is published like the reader's own.
     Host(String),
+    /// Something for the live region to read out (Copy's outcome).
+    Announce(String),
 }
 
 impl Reducible for State {
@@ -95,6 +101,11 @@ impl Reducible for State {
                     }
                 }
                 next.inputs.insert(key, raw);
+            }
+            Action::Announce(status) => {
+                // Rendered even when the same words come again, as a state hook would.
+                next.status = status;
+                return Rc::new(next);
             }
             Action::FlipLongLines => {
                 next.long_lines = match self.long_lines {
