@@ -21,7 +21,7 @@ use yew::prelude::*;
 /// changes.
 #[hook]
 pub(crate) fn use_theme(pinned: Option<&'static str>) -> &'static str {
-    let theme = use_state(browser::theme);
+    let theme = use_state(browser::theme as Word);
     {
         let theme = theme.clone();
         use_keyed_effect(MOUNTED, move |_| {
@@ -57,6 +57,11 @@ pub(crate) fn use_theme(pinned: Option<&'static str>) -> &'static str {
     }
     pinned.unwrap_or(*theme)
 }
+
+/// The initial value of a state hook holding a word (the theme, a Copy button's label), as a
+/// function pointer: yew's state hook is compiled once per state type and initial-value
+/// function type, so the word hooks share one copy when their functions have this one type.
+pub(crate) type Word = fn() -> &'static str;
 
 /// What an effect leaves behind to undo when its key changes or the explorer goes.
 pub(crate) type Cleanup = Box<dyn FnOnce()>;
