@@ -8,9 +8,9 @@ use super::components::lazy_pane::lazy_pane;
 use super::components::migrate::{migrate_view, use_migrate};
 use super::components::pane::{pane, PaneProps};
 use super::components::params::{params, ParamsProps};
-use super::hooks::{release_note, use_handlers, use_keyed_effect, use_theme, use_view, MOUNTED};
+use super::hooks::{release_note, use_handlers, use_keyed_effect, use_theme, view_for, MOUNTED};
 use super::state::{Action, State};
-use crate::ui::prepare::{IdleChain, PreparedStore};
+use crate::ui::prepare::IdleChain;
 use explorer_core::query::SyncSet;
 use explorer_core::selection::{Mode, ParamKey, Selection};
 use explorer_core::snippets::{fields_elsewhere_note, v2_pane_takes};
@@ -47,8 +47,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
         state
     });
     let sel = state.selection.clone();
-    let prepared = PreparedStore(use_mut_ref(Default::default));
-    let (view, kept_views) = use_view(&sel, &prepared);
+    let handlers = use_handlers(state.dispatcher());
+    let prepared = handlers.prepared.clone();
+    let kept_views = handlers.kept_views.clone();
+    let view = view_for(&sel, &kept_views, &prepared);
     let release_note = release_note(&kept_views.borrow());
     let theme_class = use_theme(props.pinned_theme);
     // "Wrap long lines" is state (State::long_lines), not a checkbox the stylesheet reads: only a
@@ -124,12 +126,14 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
         });
     }
 
-    let pasted = use_mut_ref(|| None::<String>);
-    let handlers = use_handlers(state.dispatcher(), pasted.clone());
     // Migrate mode's text: what the reader typed or pasted there, else the selection's V1 job.
     let migrating = sel.mode == Mode::Migrate && !props.compact;
     let migrate_text = if migrating {
-        pasted.borrow().clone().unwrap_or_else(|| view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default())
+        handlers
+            .pasted
+            .borrow()
+            .clone()
+            .unwrap_or_else(|| view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default())
     } else {
         String::new()
     };

@@ -82,9 +82,11 @@ where
     use_effect_with(key, effect)
 }
 
-/// What the controls call. Made once per explorer (the dispatcher and the setter never change),
-/// so they are the same on every render and a control or pane whose props did not change is not
-/// rendered again on a toggle.
+/// What the controls call, and what the explorer keeps between renders beside its state. Made
+/// once per explorer (the dispatcher never changes), so the callbacks are the same on every render
+/// and a control or pane whose props did not change is not rendered again on a toggle. The kept
+/// cells are made here too, not each by a `use_mut_ref` of its own: each hook state type brings
+/// its own copy of yew's hook code into the wasm.
 pub(crate) struct Handlers {
     pub(crate) persona: Callback<usize>,
     pub(crate) framework: Callback<usize>,
@@ -97,11 +99,18 @@ pub(crate) struct Handlers {
     pub(crate) keep_pasted: Callback<String>,
     /// "Wrap long lines" checked or unchecked.
     pub(crate) flip_long_lines: Callback<Event>,
+    /// What the reader typed or pasted into migrate mode (`keep_pasted`).
+    pub(crate) pasted: Rc<RefCell<Option<String>>>,
+    /// The views and code elements prepared at idle time (ui::prepare).
+    pub(crate) prepared: PreparedStore,
+    /// The views of the last few selections (`view_for`).
+    pub(crate) kept_views: Rc<RefCell<KeptViews>>,
 }
 
 #[hook]
-pub(crate) fn use_handlers(d: UseReducerDispatcher<State>, pasted: Rc<RefCell<Option<String>>>) -> Rc<Handlers> {
+pub(crate) fn use_handlers(d: UseReducerDispatcher<State>) -> Rc<Handlers> {
     use_memo((), move |_| {
+        let pasted = Rc::new(RefCell::new(None::<String>));
         let on = |d: &UseReducerDispatcher<State>, action: fn(usize) -> Action| {
             let d = d.clone();
             Callback::from(move |i: usize| d.dispatch(action(i)))
@@ -121,7 +130,13 @@ pub(crate) fn use_handlers(d: UseReducerDispatcher<State>, pasted: Rc<RefCell<Op
                 Callback::from(move |(key, raw)| d.dispatch(Action::Param(key, raw)))
             },
             announce: Callback::from(move |msg| d.dispatch(Action::Announce(msg))),
-            keep_pasted: Callback::from(move |text| *pasted.borrow_mut() = Some(text)),
+            keep_pasted: {
+                let pasted = pasted.clone();
+                Callback::from(move |text| *pasted.borrow_mut() = Some(text))
+            },
+            pasted,
+            prepared: PreparedStore::default(),
+            kept_views: Rc::default(),
         }
     })
 }
@@ -132,14 +147,11 @@ const KEPT_VIEWS: usize = 4;
 /// The snippets for `sel`, kept for the last few selections: a reader going back to one does not
 /// wait for its snippets to be built again. A selection one click from the last one was usually
 /// prepared while the reader read (ui::prepare): going on to it does not wait either.
-#[hook]
-pub(crate) fn use_view(sel: &Selection, prepared: &PreparedStore) -> (Rc<View>, Rc<RefCell<KeptViews>>) {
-    let kept = use_mut_ref(Vec::new);
-    let view = kept_or_made(&mut kept.borrow_mut(), sel.clone(), KEPT_VIEWS, |sel| {
+pub(crate) fn view_for(sel: &Selection, kept: &RefCell<KeptViews>, prepared: &PreparedStore) -> Rc<View> {
+    kept_or_made(&mut kept.borrow_mut(), sel.clone(), KEPT_VIEWS, |sel| {
         let ready = prepared.0.borrow_mut().take_view(sel);
         ready.unwrap_or_else(|| Rc::new(render(sel)))
-    });
-    (view, kept)
+    })
 }
 
 pub(crate) type KeptViews = Vec<(Selection, Rc<View>)>;
