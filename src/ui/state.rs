@@ -58,7 +58,15 @@ impl State {
 }
 
 fn inputs_of(sel: &Selection) -> VecMap<ParamKey, String> {
-    ParamKey::ALL.into_iter().filter_map(|k| sel.params.get(k).map(|v| (k, v))).collect()
+    // Inserted one by one, not collected: the keys are distinct, and collecting compiled the
+    // map's constructor that removes repeated keys once more, for these types (wasm bytes).
+    let mut inputs = VecMap::new();
+    for key in ParamKey::ALL {
+        if let Some(value) = sel.params.get(key) {
+            inputs.insert(key, value);
+        }
+    }
+    inputs
 }
 
 pub enum Action {
