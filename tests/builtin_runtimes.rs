@@ -4,7 +4,7 @@
 //! base manifests with the overlay applied: image tags and labels, as a cluster gets them).
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
 
-mod common;
+use explorer_judges as common;
 
 use std::path::{Path, PathBuf};
 

@@ -6,7 +6,7 @@
 //! `UPDATE_CRD_FIELDS=1 cargo test --test crd_fields` rewrites it (then review the diff).
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
 
-mod common;
+use explorer_judges as common;
 
 use explorer_data::releases::RELEASES;
 use explorer_data::served::{MPI_OPERATOR, TRAINING_OPERATOR};

@@ -5,7 +5,7 @@
 //! It also parses every rule with both of cel-rust's parsers and every pattern with regex-lite.
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::explain::crd::{self, evaluate, Check};
 use explorer_data::releases::RELEASES;
@@ -63,7 +63,7 @@ fn walk(schema: &Map<String, Value>, path: &str, out: &mut Vec<NodeOut>) {
         let text = rule["rule"].as_str().expect("rule text");
         let message = rule.get("message").and_then(Value::as_str).unwrap_or_default();
         // A transition rule reads oldSelf (validation.go: compiled.UsesOldSelf).
-        let transition = evaluate::reads_old_self(text);
+        let transition = explorer_judges::cel::reads_old_self(text);
         checks.push(format!(
             "Rule {{ rule: {}, message: {}, transition: {transition} }}",
             quoted(text),
@@ -202,7 +202,7 @@ fn every_rule_calls_only_the_functions_the_evaluator_registers() {
         for node in crd.nodes {
             for check in node.checks {
                 if let Check::Rule { rule, transition: false, .. } = check {
-                    let missing = evaluate::unregistered_functions(rule).unwrap();
+                    let missing = explorer_judges::cel::unregistered_functions(rule).unwrap();
                     assert!(missing.is_empty(), "{} {} {}: {rule} calls {missing:?}", crd.tag, crd.kind, node.path);
                     checked += 1;
                 }
@@ -210,8 +210,14 @@ fn every_rule_calls_only_the_functions_the_evaluator_registers() {
         }
     }
     assert!(checked > 20, "only {checked} rules checked");
-    assert_eq!(evaluate::unregistered_functions("self.startsWith('a') && size(self) > 1").unwrap(), ["startsWith"]);
-    assert_eq!(evaluate::unregistered_functions("self.all(x, x.matches('^a'))").unwrap(), Vec::<String>::new());
+    assert_eq!(
+        explorer_judges::cel::unregistered_functions("self.startsWith('a') && size(self) > 1").unwrap(),
+        ["startsWith"]
+    );
+    assert_eq!(
+        explorer_judges::cel::unregistered_functions("self.all(x, x.matches('^a'))").unwrap(),
+        Vec::<String>::new()
+    );
 }
 
 /// Every rule and pattern compiles; and the explainer's evaluation (cel-rust's Pratt parser, with
@@ -247,7 +253,7 @@ fn every_rule_parses_and_both_parsers_agree() {
                         values.extend([serde_json::json!({}), serde_json::json!([]), serde_json::json!(0), "".into()]);
                         for v in values {
                             let pratt = format!("{:?}", evaluate::holds(rule, &v));
-                            let antlr = format!("{:?}", evaluate::holds_with_default_parser(rule, &v));
+                            let antlr = format!("{:?}", explorer_judges::cel::holds_with_default_parser(rule, &v));
                             assert_eq!(pratt, antlr, "{} {} {}: {rule} on {v}", crd.tag, crd.kind, node.path);
                             compared += 1;
                         }

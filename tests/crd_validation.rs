@@ -3,7 +3,7 @@
 //! (`v2-crds/<tag>`), V1 against Training Operator v1.9.
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::snippets::{all_snippets, Language};
 use explorer_data::api_changes::Subject;

@@ -4,8 +4,7 @@
 //! API server's words (Kubernetes 1.35's field error format).
 #![cfg(not(target_arch = "wasm32"))]
 
-#[macro_use]
-mod common;
+use explorer_judges::torch_runtime;
 
 use explorer_core::explain::read::explain_text;
 use explorer_core::explain::Rejection;

@@ -4,7 +4,7 @@
 //! widget never writes a TrainJob its release would refuse.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::explain::quantity::ceil_value;
 use explorer_core::explain::{explain, EnvValue, Explanation, Input, PodGroup};

@@ -4,8 +4,7 @@
 //! checked against the CRDs in tests/release_data.rs).
 #![cfg(not(target_arch = "wasm32"))]
 
-#[macro_use]
-mod common;
+use explorer_judges::torch_runtime;
 
 use explorer_core::explain::read::explain_text;
 use explorer_data::releases::RELEASES;

@@ -5,7 +5,7 @@
 //! that value. Then, for a few items, exactly which line it is.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::explain::selection::{linked, Linked};
 use explorer_core::explain::sources::{Doc, Source};

@@ -5,7 +5,7 @@
 //! scientist) must be the pane's, line for line.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::migrate::migrate_to;
 use explorer_core::snippets::{render, Language};

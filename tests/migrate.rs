@@ -1,7 +1,7 @@
 //! V1 → V2 migration: the reference examples, pod-level settings, lossy fields, bad input.
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::migrate::{migrate, Kind, Outcome};
 use serde_json::Value;
@@ -36,7 +36,7 @@ fn converted(text: &str) -> (Vec<Value>, Vec<explorer_core::migrate::Entry>) {
         Outcome::Written { objects, report, .. } => {
             validate_all(objects);
             let source = m.docs[0].source.as_ref().unwrap();
-            let problems = explorer_core::migrate::claims::false_claims(source, objects, report);
+            let problems = explorer_judges::claims::migrate::false_claims(source, objects, report);
             assert!(problems.is_empty(), "false claims:\n{}", problems.join("\n"));
             (objects.clone(), report.clone())
         }
@@ -400,7 +400,7 @@ fn every_claim_of_every_report_is_true() {
         let m = migrate(&text).unwrap();
         for d in &m.docs {
             if let (Outcome::Written { objects, report, .. }, Some(source)) = (&d.outcome, &d.source) {
-                for p in explorer_core::migrate::claims::false_claims(source, objects, report) {
+                for p in explorer_judges::claims::migrate::false_claims(source, objects, report) {
                     problems.push(format!("{rel} document {}: {p}", d.index));
                 }
             }
@@ -568,7 +568,8 @@ fn an_mpijob_without_a_worker_count_is_refused_naming_the_default() {
 /// migration report it must catch, on the simplest reference example.
 #[test]
 fn the_claims_check_catches_each_kind_of_false_migration_report() {
-    use explorer_core::migrate::{claims::false_claims, Entry};
+    use explorer_core::migrate::Entry;
+    use explorer_judges::claims::migrate::false_claims;
     let text = common::read_reference("v1-examples/pytorch/simple.yaml");
     let (objects, report) = converted(&text);
     let m = migrate(&text).unwrap();

@@ -5,7 +5,7 @@
 //! (06) included, and the report says where the suspend comes from.
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the corpus from disk.
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::migrate::{migrate_to, Outcome};
 use explorer_data::releases::RELEASES;

@@ -3,7 +3,7 @@
 //! runs for the conversion, at every target release. Every difference must be explained.
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data and real jobs from disk.
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::migrate::pods::{for_document, Difference};
 use explorer_core::migrate::{migrate_to, Outcome};

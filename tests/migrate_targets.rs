@@ -3,13 +3,13 @@
 //! claim holds for that output; pod settings go where that release keeps them.
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
 
-mod common;
+use explorer_judges as common;
 
-use explorer_core::migrate::claims::false_claims_for;
 use explorer_core::migrate::{migrate_to, Entry, Kind, Migration, Outcome};
 use explorer_data::api_changes::Subject;
 use explorer_data::catalog::Framework;
 use explorer_data::releases::{PodSettingsField, Release, RELEASES, V2_2};
+use explorer_judges::claims::migrate::false_claims_for;
 use serde_json::Value;
 
 /// Every V1 example of the reference data, and the MPI Operator's v2beta1 one.

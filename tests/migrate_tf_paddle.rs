@@ -5,12 +5,12 @@
 //! check on the contract (TF_CONFIG, PADDLE_*) is shown to fail on a wrong value.
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the CRDs from disk.
 
-mod common;
+use explorer_judges as common;
 
-use explorer_core::migrate::claims::false_claims_for;
 use explorer_core::migrate::pods::compare_explained;
 use explorer_core::migrate::{migrate_to, Outcome};
 use explorer_data::releases::{NEWEST, RELEASES};
+use explorer_judges::claims::migrate::false_claims_for;
 use serde_json::Value;
 
 /// Jobs v1.9 accepts that the corpus and the upstream tests lack.

@@ -5,7 +5,7 @@
 //! writes from it.
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the corpus from disk.
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::migrate::{migrate_to, Outcome};
 use explorer_core::model::v1::V1Job;

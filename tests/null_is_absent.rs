@@ -6,7 +6,7 @@
 //! gives the same answer as deleting it, for migrate, explain and upgrade.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use explorer_judges as common;
 
 use explorer_data::releases::{NEWEST, RELEASES, V2_0};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Each parameter reaches the right field on both sides (V2 and V1, YAML and SDK).
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::query;
 use explorer_core::snippets::{all_snippets, render, Api, Language};

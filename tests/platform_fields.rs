@@ -4,7 +4,7 @@
 //! one keeps webhook validation, and it still validates against the release's CRDs.
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference CRDs from disk.
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::selection::{ParamKey, RuntimeScope, Selection};
 use explorer_core::snippets::{render, v2_pane_takes};

@@ -1,9 +1,9 @@
 //! Properties that must hold for any input, not just the examples.
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
 
-mod common;
+use explorer_judges as common;
 
-use explorer_core::migrate::{claims, Outcome};
+use explorer_core::migrate::Outcome;
 use explorer_core::query::{self, SyncSet};
 use explorer_core::selection::{Mode, Params, RuntimeScope, Selection};
 use explorer_core::snippets::{all_snippets, Language};
@@ -11,6 +11,7 @@ use explorer_core::urlencoded;
 use explorer_core::yaml;
 use explorer_data::catalog::{Framework, LlmModel, Persona};
 use explorer_data::releases::RELEASES;
+use explorer_judges::claims::migrate as claims;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 

@@ -13,15 +13,15 @@
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the corpus from disk.
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::explain::read::explain_text;
-use explorer_core::migrate::claims::false_claims_for;
 use explorer_core::migrate::{migrate_to, Outcome};
 use explorer_core::model::Value as Tree;
 use explorer_core::snippets::runtimes::builtin_runtimes_of;
 use explorer_core::yaml;
 use explorer_data::releases::{Release, RELEASES};
+use explorer_judges::claims::migrate::false_claims_for;
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 use std::path::PathBuf;

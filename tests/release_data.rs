@@ -2,7 +2,7 @@
 //! (`v2-crds/<tag>`), so snippets built from the data cannot name a field the API server lacks.
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
 
-mod common;
+use explorer_judges as common;
 
 use explorer_data::api_changes::Subject;
 use serde_json::Value;

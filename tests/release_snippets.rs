@@ -4,7 +4,7 @@
 //! first one that has it.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::selection::{Selection, CUSTOM_MPI_RUNTIME};
 use explorer_core::snippets::{render, Language};

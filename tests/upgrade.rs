@@ -4,10 +4,12 @@
 //! the exact report, and every claim of the report against the output.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use explorer_judges as common;
+use explorer_judges::v2_head;
 
-use explorer_core::upgrade::{self, claims, notes, Kind, Outcome, Upgrade};
+use explorer_core::upgrade::{self, notes, Kind, Outcome, Upgrade};
 use explorer_data::releases::{Release, V2_0, V2_1, V2_2, V2_3};
+use explorer_judges::claims::upgrade as claims;
 use serde_json::{json, Value};
 
 /// A v2.0 stream: a runtime with `torch.numProcPerNode: 4`, one with an elastic policy, a

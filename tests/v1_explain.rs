@@ -2,7 +2,7 @@
 //! unit tests, transcribed as data in tests/v1_operator/cases.yaml (each case cites its test).
 #![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data and real jobs from disk.
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::explain::env_text;
 use explorer_core::explain::v1::{explain_text, operate};

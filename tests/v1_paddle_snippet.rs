@@ -7,7 +7,7 @@
 //! read that, not a RANK no pod has.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::explain::env_text;
 use explorer_core::explain::v1::operate;

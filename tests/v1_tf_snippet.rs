@@ -3,7 +3,7 @@
 //! worker must find its own index (v1.9 sets TF_CONFIG on a TFJob's pods, never RANK).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use explorer_judges as common;
 
 use explorer_core::explain::env_text;
 use explorer_core::explain::v1::operate;

@@ -4,8 +4,7 @@
 //! draft 2020-12). A script reads these answers by the schema: an output that leaves it fails
 //! here.
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use explorer_judges as common;
 mod run;
 
 use common::{real_v1_dir, reference_dir, workspace_root};

@@ -3,8 +3,7 @@
 //! and a mixed folder in each output format.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use explorer_judges as common;
 mod run;
 use run::{cli, text};
 

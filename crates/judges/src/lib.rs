@@ -1,10 +1,19 @@
-//! Shared test helpers: the reference data (CRDs, shipped runtimes, V1 examples) and strict
-//! validation of YAML documents against the real CRD schemas.
-#![allow(dead_code)]
+//! The test judges and the tests' shared helpers, in a crate of their own so no product crate
+//! ships them (publish = false; every other crate takes it as a dev-dependency only, which
+//! scripts/check-light-core.sh checks):
+//! - [`claims`]: the checks that every entry of a migration's or an upgrade's report holds in
+//!   the output it describes;
+//! - [`cel`]: the reference evaluation of the CRDs' CEL rules the explainer's is held to;
+//! - the reference data (CRDs, shipped runtimes, V1 examples, the public V1 corpus) and strict
+//!   validation of YAML documents against the real CRD schemas, the selections the tests
+//!   spread over, and small fixtures.
+
+pub mod cel;
+pub mod claims;
 
 /// The smallest torch runtime the CRDs and the webhook admit: one node, one container. A literal
 /// (`concat!`), so a test can keep it in a `const` and edit it with `str::replace`.
-#[allow(unused_macros)]
+#[macro_export]
 macro_rules! torch_runtime {
     ($kind:literal, $name:literal, $image:literal) => {
         concat!(
@@ -31,7 +40,7 @@ use std::sync::OnceLock;
 
 /// `$TRAINER_REFERENCE`, default `../shared/reference`. Missing data is an error, never a skip:
 /// `make test` fetches the pinned upstream files when the folder is absent.
-pub(crate) fn reference_dir() -> PathBuf {
+pub fn reference_dir() -> PathBuf {
     let dir = std::env::var_os("TRAINER_REFERENCE")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("../shared/reference"));
@@ -43,20 +52,21 @@ pub(crate) fn reference_dir() -> PathBuf {
     dir
 }
 
-/// The workspace's root (these helpers serve the tests of the root package and of crates/cli).
-pub(crate) fn workspace_root() -> &'static Path {
+/// The workspace's root (the folder of Cargo.lock above this crate).
+pub fn workspace_root() -> &'static Path {
     let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest_dir.ancestors().find(|dir| dir.join("Cargo.lock").is_file()).unwrap_or(manifest_dir)
 }
 
-pub(crate) fn read_reference(rel: &str) -> String {
+/// The text of a file of the reference data (`v2-crds/v2.3.0/...`).
+pub fn read_reference(rel: &str) -> String {
     let path = reference_dir().join(rel);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// `$TRAINER_REAL_V1` (the public V1 manifests), default `../shared/real-v1`. Missing data is
 /// an error, never a skip.
-pub(crate) fn real_v1_dir() -> PathBuf {
+pub fn real_v1_dir() -> PathBuf {
     let dir = std::env::var_os("TRAINER_REAL_V1")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("../shared/real-v1"));
@@ -65,7 +75,7 @@ pub(crate) fn real_v1_dir() -> PathBuf {
 }
 
 /// All documents of a YAML stream, as JSON values.
-pub(crate) fn yaml_docs(text: &str) -> Vec<Value> {
+pub fn yaml_docs(text: &str) -> Vec<Value> {
     use serde::Deserialize;
     serde_yaml::Deserializer::from_str(text)
         .map(|doc| Value::deserialize(doc).unwrap_or_else(|e| panic!("YAML does not parse: {e}\n{text}")))
@@ -74,13 +84,13 @@ pub(crate) fn yaml_docs(text: &str) -> Vec<Value> {
 }
 
 /// All documents of a YAML file.
-pub(crate) fn read_docs(path: &Path) -> Vec<Value> {
+pub fn read_docs(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     yaml_docs(&text)
 }
 
 /// The base runtimes a kustomization lists: files, and folders with their own kustomization.
-pub(crate) fn base_runtimes(dir: &Path) -> Vec<Value> {
+pub fn base_runtimes(dir: &Path) -> Vec<Value> {
     let kustomization = read_docs(&dir.join("kustomization.yaml")).remove(0);
     let mut out = Vec::new();
     for resource in kustomization["resources"].as_array().unwrap() {
@@ -95,7 +105,7 @@ pub(crate) fn base_runtimes(dir: &Path) -> Vec<Value> {
 }
 
 /// The names of the runtimes a release installs (`v2-runtimes/<tag>`, as its kustomization lists them).
-pub(crate) fn shipped_runtime_names(release: &Release) -> Vec<String> {
+pub fn shipped_runtime_names(release: &Release) -> Vec<String> {
     base_runtimes(&reference_dir().join("v2-runtimes").join(release.tag))
         .iter()
         .map(|doc| doc["metadata"]["name"].as_str().expect("a runtime has a name").to_string())
@@ -118,12 +128,14 @@ fn metadata_schema() -> Value {
     })
 }
 
-pub(crate) struct Schema {
+/// One kind's OpenAPI schema, compiled.
+pub struct Schema {
     validator: jsonschema::Validator,
 }
 
 impl Schema {
-    pub(crate) fn errors(&self, doc: &Value) -> Vec<String> {
+    /// Every schema error of `doc`, with where it is.
+    pub fn errors(&self, doc: &Value) -> Vec<String> {
         self.validator.iter_errors(doc).map(|e| format!("{} at {}", e, e.instance_path())).collect()
     }
 }
@@ -150,11 +162,12 @@ fn load_crd(rel: &str, version: &str) -> Vec<((String, String), Schema)> {
     out
 }
 
-type Schemas = HashMap<(String, String), Schema>;
+/// Compiled schemas by (apiVersion, kind).
+pub type Schemas = HashMap<(String, String), Schema>;
 
 /// Schemas by (apiVersion, kind) for one Trainer release's V2 kinds (`v2-crds/<tag>`), the V1
 /// kinds and the MPI Operator's v2beta1. Built once per release.
-pub(crate) fn schemas_for(release: &Release) -> &'static Schemas {
+pub fn schemas_for(release: &Release) -> &'static Schemas {
     static SCHEMAS: OnceLock<Vec<(&'static str, Schemas)>> = OnceLock::new();
     let all = SCHEMAS.get_or_init(|| RELEASES.iter().map(|r| (r.tag, load_schemas(r.tag))).collect());
     &all.iter().find(|(tag, _)| *tag == release.tag).unwrap_or_else(|| panic!("no CRDs for {}", release.tag)).1
@@ -177,7 +190,7 @@ fn load_schemas(tag: &str) -> Schemas {
 }
 
 /// The newest release's schemas.
-pub(crate) fn schemas() -> &'static Schemas {
+pub fn schemas() -> &'static Schemas {
     schemas_for(&NEWEST)
 }
 
@@ -185,7 +198,7 @@ pub(crate) fn schemas() -> &'static Schemas {
 const CORE_KINDS: [(&str, &str); 1] = [("v1", "PersistentVolumeClaim")];
 
 /// Validates one document strictly against the newest release's CRDs (V2) or V1's.
-pub(crate) fn validate(doc: &Value) -> Result<(), String> {
+pub fn validate(doc: &Value) -> Result<(), String> {
     validate_for(&NEWEST, doc)
 }
 
@@ -193,7 +206,7 @@ pub(crate) fn validate(doc: &Value) -> Result<(), String> {
 /// by the core's strict walker; then the OpenAPI schema), plus the CRD's value
 /// constraints and every `x-kubernetes-validations` rule (evaluated by explorer_core::explain::crd, which
 /// reads them from the CRDs), plus the name check v2.0's webhook makes in place of a CRD rule.
-pub(crate) fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
+pub fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
     let api = doc["apiVersion"].as_str().ok_or("no apiVersion")?;
     let kind = doc["kind"].as_str().ok_or("no kind")?;
     if CORE_KINDS.contains(&(api, kind)) {
@@ -256,7 +269,7 @@ macro_rules! v2_head {
 
 /// Every release × persona × framework × scope the widget offers, at default parameters, in
 /// that order: the selections each test spreads its own parameters over.
-pub(crate) fn every_selection(releases: &[Release]) -> Vec<Selection> {
+pub fn every_selection(releases: &[Release]) -> Vec<Selection> {
     let mut out = Vec::new();
     for release in releases {
         for persona in Persona::ALL {
@@ -275,7 +288,7 @@ pub(crate) fn every_selection(releases: &[Release]) -> Vec<Selection> {
 
 /// Every persona × framework × scope of the newest release, at defaults and with a spread of
 /// parameters.
-pub(crate) fn selection_spread() -> Vec<Selection> {
+pub fn selection_spread() -> Vec<Selection> {
     let params: [&[(ParamKey, &str)]; 5] = [
         &[],
         &[(ParamKey::Nodes, "4"), (ParamKey::Gpus, "2"), (ParamKey::Queue, "team-a-queue")],
@@ -304,17 +317,13 @@ pub(crate) fn selection_spread() -> Vec<Selection> {
 
 /// The tree the widget's YAML emitter walks for `model`, as serde_json's value for comparing
 /// with parsed manifests.
-pub(crate) fn emitted_tree<T: explorer_core::model::ToTree>(model: &T) -> serde_json::Value {
+pub fn emitted_tree<T: explorer_core::model::ToTree>(model: &T) -> serde_json::Value {
     serde_json::to_value(model.to_tree()).expect("a tree serializes to JSON")
 }
 
 /// What `python3 -c body` prints, trimmed, with `env` set and the `unset` names taken from the
 /// test's own env: one pod's run of a pane's training function (tests/v1_*_snippet.rs).
-pub(crate) fn python_stdout<'a>(
-    body: &str,
-    env: impl IntoIterator<Item = (&'a str, String)>,
-    unset: &[&str],
-) -> String {
+pub fn python_stdout<'a>(body: &str, env: impl IntoIterator<Item = (&'a str, String)>, unset: &[&str]) -> String {
     let mut cmd = std::process::Command::new("python3");
     cmd.arg("-c").arg(body);
     for name in unset {

@@ -1,7 +1,7 @@
 //! The claims check both front ends share: a report's entries judged against the documents
 //! they describe. Every claim an entry makes must hold in the output. The rules here are the
-//! ones a migration and an upgrade have in common; each front end adds its own (`migrate::
-//! claims`: the release it writes for; `upgrade::claims`: the output side and what an API change
+//! ones a migration and an upgrade have in common; each front end adds its own (`claims::
+//! migrate`: the release it writes for; `claims::upgrade`: the output side and what an API change
 //! must say). The tests run them on every example, snapshot case, generated job and upgrade case:
 //! this is not a catch-all that gives every field an answer, it is the judge of the answers.
 //!
@@ -11,10 +11,13 @@
 //! same value at the same place); a place holds the input's value beneath it, unless the entry
 //! says the value was computed (`derived`), when only the place is claimed.
 
-use super::paths::leaf_paths;
-use super::report::{entry_for, Entry, Kind};
+use explorer_core::pipeline::paths::leaf_paths;
+use explorer_core::pipeline::report::{entry_for, Entry, Kind};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
+
+pub mod migrate;
+pub mod upgrade;
 
 /// Every node of a stream's documents by (document, path), in the report's notation.
 pub type Nodes<'a> = BTreeMap<(usize, String), &'a Value>;
@@ -23,8 +26,11 @@ pub type Nodes<'a> = BTreeMap<(usize, String), &'a Value>;
 /// in a report (`TrainingRuntime mine ` for a runtime a migration generated; none for the
 /// object the document became).
 pub struct Written<'a> {
+    /// The input document it was written from (by position).
     pub doc: usize,
+    /// What its paths start with in a report.
     pub prefix: String,
+    /// The object itself.
     pub object: &'a Value,
 }
 
@@ -47,10 +53,13 @@ pub trait Judge {
 
 /// The shared rules' verdict, and what the front end's own rules need to add theirs.
 pub struct Claims<'a> {
+    /// Every node of the input documents.
     pub sources: Nodes<'a>,
+    /// Every node of the output objects.
     pub outputs: Nodes<'a>,
     /// Every input leaf (document, path, value), in document order.
     pub leaves: Vec<(usize, String, &'a Value)>,
+    /// The false claims found so far, one message each.
     pub problems: Vec<String>,
 }
 

@@ -1,9 +1,10 @@
 //! Checks a migration report against the objects it describes: the shared rules
-//! (`crate::pipeline::claims`) and a migration's own, about the release it writes for.
+//! (`crate::claims`) and a migration's own, about the release it writes for.
 
-use super::report::{Entry, Kind};
-use crate::pipeline::claims::{self, Judge, Nodes, Written};
-use crate::pipeline::paths::covers;
+use crate::claims::{self, Judge, Nodes, Written};
+use explorer_core::migrate::convert;
+use explorer_core::migrate::report::{Entry, Kind};
+use explorer_core::pipeline::paths::covers;
 use explorer_data::releases::{Release, NEWEST, RELEASES};
 use serde_json::Value;
 
@@ -89,7 +90,7 @@ pub fn false_claims_for(source: &Value, objects: &[Value], report: &[Entry], tar
     // A single-template job's drop is false when every node gets the value anyway.
     if matches!(source["kind"].as_str(), Some("PyTorchJob" | "XGBoostJob" | "JAXJob")) {
         for (_, leaf, value) in &c.leaves {
-            let Some(e) = crate::pipeline::report::entry_for(report, leaf) else { continue };
+            let Some(e) = explorer_core::pipeline::report::entry_for(report, leaf) else { continue };
             if e.kind != Kind::Dropped {
                 continue;
             }
@@ -135,6 +136,5 @@ fn replica_suffix(path: &str) -> Option<(String, String)> {
 /// Whether the output holds the V1 value: the same, or a quantity written as a YAML float
 /// (`cpu: 0.5`) that the output writes as its text, which the CRDs take.
 fn same_value(held: &Value, v1: &Value) -> bool {
-    held == v1
-        || v1.as_number().and_then(crate::migrate::convert::quantity_text).is_some_and(|t| held == &Value::String(t))
+    held == v1 || v1.as_number().and_then(convert::quantity_text).is_some_and(|t| held == &Value::String(t))
 }

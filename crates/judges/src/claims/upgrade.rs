@@ -1,12 +1,12 @@
 //! Checks an upgrade report against the documents it describes: the shared rules
-//! (`crate::pipeline::claims`, where a field no entry mentions must be in the output unchanged)
+//! (`crate::claims`, where a field no entry mentions must be in the output unchanged)
 //! and an upgrade's own: what an entry must say (its API change, what to do after a drop), the
 //! output side (every output leaf comes from the input or from an entry), and places in other
 //! documents. The tests run it on every upgrade case.
 
-use super::report::{entry_for, Entry, Kind};
-use crate::pipeline::claims::{self, Judge, Written};
-use crate::pipeline::paths::{covers, leaf_paths};
+use crate::claims::{self, Judge, Written};
+use explorer_core::pipeline::paths::{covers, leaf_paths};
+use explorer_core::upgrade::report::{entry_for, Entry, Kind};
 use serde_json::Value;
 
 /// The documents of a stream by their 1-based position.
