@@ -56,7 +56,7 @@ fn yaml_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn conformance_dir() -> PathBuf {
-    workspace_root().join("tests/conformance")
+    workspace_root().join("crates/core/tests/conformance")
 }
 
 /// Each release tag with its conformance cases.

@@ -27,9 +27,9 @@ fn resources<'v>(report: &'v Value, kind: &str) -> Vec<&'v Value> {
     report["resources"].as_array().unwrap().iter().filter(|r| r["kind"] == kind).collect()
 }
 
-/// Every case file of tests/conformance with its release tag.
+/// Every case file of crates/core/tests/conformance with its release tag.
 fn conformance_cases() -> Vec<(String, PathBuf)> {
-    let root = common::workspace_root().join("tests/conformance");
+    let root = common::workspace_root().join("crates/core/tests/conformance");
     let mut out = Vec::new();
     let mut stack = vec![root.clone()];
     while let Some(dir) = stack.pop() {
