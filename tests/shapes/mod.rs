@@ -1,6 +1,6 @@
 //! Worst-case inputs for the migrator, each just under the 4 MiB input limit: the shapes that
 //! find super-linear code (one huge map, many documents, long strings, the deepest nesting
-//! allowed, long lists, aliases). Shared by `tests/migrate_shapes.rs`, which checks what each
+//! allowed, long lists, aliases). Shared by `crates/migrate-wasm/tests/migrate_shapes.rs`, which checks what each
 //! converts to, and `examples/migrate_throughput.rs`, which times them for `make bench`.
 #![allow(dead_code)]
 

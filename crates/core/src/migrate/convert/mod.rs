@@ -35,7 +35,7 @@ use numbers::count_in_range;
 use patch::pod_settings_entry;
 use pod_settings::PodSettings;
 use quantities::quantities_as_text;
-pub(crate) use quantities::quantity_text;
+pub use quantities::quantity_text;
 pub use refusal::{Invalid, Refusal};
 use runtime::{reference_to, MainContainer};
 
