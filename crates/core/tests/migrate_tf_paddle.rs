@@ -261,7 +261,7 @@ fn a_replica_type_v1_9_refuses_is_refused_with_its_reason() {
     for (text, says) in cases {
         let m = migrate_to(&text, NEWEST).unwrap();
         match &m.docs[0].outcome {
-            Outcome::Invalid { message } => assert!(message.contains(says), "{message}\nwanted: {says}"),
+            Outcome::Invalid { error } => assert!(error.to_string().contains(says), "{error}\nwanted: {says}"),
             other => panic!("not refused as v1.9 refuses it: {other:?}\n{text}"),
         }
     }

@@ -83,7 +83,7 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
     // A replica type v1.9's webhook refuses, or whose pods the API server refuses by their name:
     // v1.9 runs no such job, and its reason is the answer.
     if let Some(reason) = operator.and_then(|_| crate::explain::v1::refused_replica_type(doc)) {
-        return Outcome::Invalid { message: format!("{kind} {name}: {reason}") };
+        return invalid(Invalid::Job { kind: kind.to_string(), name, error: Error::V1Refused(reason) });
     }
     let source = match (operator, api, kind) {
         (Some(op), ..) if op == explorer_data::served::MPI_OPERATOR => Source::MpiV2beta1,
