@@ -312,7 +312,9 @@ fn values_of(v: &Value) -> usize {
 /// is denser than real YAML, never a real manifest.
 #[test]
 fn every_real_input_reads_as_at_most_half_its_value_budget() {
-    let var = |name: &str, default: &str| std::env::var_os(name).map_or_else(|| default.into(), PathBuf::from);
+    // Paths from the workspace's root, whatever folder the test runs in.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let var = |name: &str, default: &str| std::env::var_os(name).map_or_else(|| root.join(default), PathBuf::from);
     let reference = var("TRAINER_REFERENCE", "../shared/reference");
     let dirs = [
         var("TRAINER_REAL_V1", "../shared/real-v1"),
@@ -320,7 +322,7 @@ fn every_real_input_reads_as_at_most_half_its_value_budget() {
         reference.join("v2-examples"),
         reference.join("v2-runtimes"),
         reference.join("mpi-operator-v2beta1"),
-        PathBuf::from("tests/conformance"),
+        root.join("crates/core/tests/conformance"),
     ];
     let mut files = Vec::new();
     for dir in &dirs {
