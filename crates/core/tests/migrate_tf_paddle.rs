@@ -225,7 +225,7 @@ fn what_v2_cannot_express_is_refused_with_the_reason() {
 /// What Training Operator v1.9 refuses by a replica type, migrate refuses with v1.9's reason
 /// instead of converting it: the webhooks of PyTorchJob, XGBoostJob, PaddleJob and JAXJob take
 /// only their own types, exactly spelled (e.g. pkg/webhooks/pytorch/pytorchjob_webhook.go:126-132),
-/// and a TFJob's type that makes no valid pod name runs no pod (tests/v1_webhook.rs).
+/// and a TFJob's type that makes no valid pod name runs no pod (crates/core/tests/v1_webhook.rs).
 #[test]
 fn a_replica_type_v1_9_refuses_is_refused_with_its_reason() {
     let job = |kind: &str, field: &str, container: &str, rtypes: &[&str]| {
