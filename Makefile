@@ -13,7 +13,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/.tools/node/node_modules/.bin:$(PATH
 SHARED_REFERENCE := $(abspath $(CURDIR)/../shared/reference)
 TRAINER_REFERENCE ?= $(if $(wildcard $(SHARED_REFERENCE)/v2-crds),$(SHARED_REFERENCE),$(CURDIR)/.tools/reference)
 export TRAINER_REFERENCE
-# The real V1 jobs of other people (tests/real_v1.rs): the shared folder beside the repository.
+# The real V1 jobs of other people (crates/core/tests/real_v1.rs): the shared folder beside the repository.
 TRAINER_REAL_V1 ?= $(abspath $(CURDIR)/../shared/real-v1)
 export TRAINER_REAL_V1
 

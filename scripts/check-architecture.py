@@ -57,7 +57,7 @@ def rust_path_exists(token: str) -> bool:
         return True
     roots = src_roots()
     # A crate name first (`explorer_core::…`) picks that crate's src/.
-    crate_src = {f"explorer_{d}": f"crates/{d}/src" for d in ("core", "html", "data", "cli")}
+    crate_src = {f"explorer_{d}": f"crates/{d}/src" for d in ("core", "html", "data", "cli", "judges")}
     if segments[0] in crate_src:
         roots, segments = [crate_src[segments[0]]], segments[1:]
     for root in roots:

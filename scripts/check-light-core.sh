@@ -32,6 +32,15 @@ refuse "the widget (trainer-v2-explorer, wasm32)" "$heavy" -p trainer-v2-explore
 refuse "explorer-core --features explain" "$yaml" -p explorer-core --no-default-features --features explain
 refuse "the explain module (trainer-v2-explain, wasm32)" "$yaml" -p trainer-v2-explain --target wasm32-unknown-unknown
 
+# The tests' judges (crates/judges: claims checks, the reference CEL evaluation, test helpers)
+# are a dev-dependency only: no product build compiles them.
+judges='^explorer-judges '
+refuse "the CLI (explorer-cli)" "$judges" -p explorer-cli
+refuse "the converter module (trainer-v2-migrate)" "$judges" -p trainer-v2-migrate
+refuse "the explain module (trainer-v2-explain)" "$judges" -p trainer-v2-explain
+refuse "the widget (trainer-v2-explorer)" "$judges" -p trainer-v2-explorer
+refuse "explorer-core, explorer-html" "$judges" -p explorer-core -p explorer-html
+
 # The light core's own dependencies, each named here on purpose: a new one is weighed first.
 direct=$(cargo tree --locked -e normal --prefix none --depth 1 -p explorer-core --no-default-features |
 	awk 'NR > 1 { print $1 }' | sort -u | tr '\n' ' ')

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzing with libFuzzer (`cargo fuzz`, fuzz/): each target for SECONDS, seeded with the public V1
-# manifests (../shared/real-v1), the upstream conformance cases (tests/conformance), the reference
+# manifests (../shared/real-v1), the upstream conformance cases (crates/core/tests/conformance), the reference
 # examples and a few widget queries. A crash, a hang (-timeout) or a blow-up (-rss_limit_mb) fails
 # the run, and libFuzzer writes the input to fuzz/artifacts/TARGET/.
 #   scripts/fuzz.sh SECONDS [TARGET...]    # make test: 8 s each; make fuzz: 300 s each
@@ -24,7 +24,7 @@ n=0
 while IFS= read -r -d '' f; do
   cp "$f" "$seeds/$n.yaml"
   n=$((n + 1))
-done < <(find "$real_v1" tests/conformance "$reference/v1-examples" "$reference/v2-examples" -type f \( -name '*.yaml' -o -name '*.yml' \) -size -256k -print0 2>/dev/null)
+done < <(find "$real_v1" crates/core/tests/conformance "$reference/v1-examples" "$reference/v2-examples" -type f \( -name '*.yaml' -o -name '*.yml' \) -size -256k -print0 2>/dev/null)
 for q in "framework=pytorch" "persona=data-scientist&framework=jax&nodes=4&release=v2.1" "framework=deepspeed&nodes=2" "release=v9"; do
   printf '%s' "$q" > "$seeds/query-$n"
   n=$((n + 1))

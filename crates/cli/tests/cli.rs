@@ -1,8 +1,8 @@
 //! The CLI as docs maintainers use it.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use explorer_judges as common;
+use explorer_judges::v2_head;
 mod run;
 use run::cli_with_stdin;
 

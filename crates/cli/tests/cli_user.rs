@@ -3,8 +3,7 @@
 //! release that judges, and messages in the API server's words.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use explorer_judges as common;
 mod run;
 use run::{cli, cli_with_stdin as with_stdin, text};
 

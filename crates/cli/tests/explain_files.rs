@@ -3,8 +3,7 @@
 //! validate's exit codes (0 admitted, 1 refused, 2 unreadable or usage), and `-o text`.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use explorer_judges as common;
 mod run;
 
 use explorer_data::releases::NEWEST;

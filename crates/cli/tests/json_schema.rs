@@ -4,8 +4,7 @@
 //! draft 2020-12). A script reads these answers by the schema: an output that leaves it fails
 //! here.
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use explorer_judges as common;
 mod run;
 
 use common::{real_v1_dir, reference_dir, workspace_root};
@@ -57,7 +56,7 @@ fn yaml_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn conformance_dir() -> PathBuf {
-    workspace_root().join("tests/conformance")
+    workspace_root().join("crates/core/tests/conformance")
 }
 
 /// Each release tag with its conformance cases.

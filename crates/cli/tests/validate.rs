@@ -3,8 +3,7 @@
 //! and a mixed folder in each output format.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use explorer_judges as common;
 mod run;
 use run::{cli, text};
 
@@ -28,9 +27,9 @@ fn resources<'v>(report: &'v Value, kind: &str) -> Vec<&'v Value> {
     report["resources"].as_array().unwrap().iter().filter(|r| r["kind"] == kind).collect()
 }
 
-/// Every case file of tests/conformance with its release tag.
+/// Every case file of crates/core/tests/conformance with its release tag.
 fn conformance_cases() -> Vec<(String, PathBuf)> {
-    let root = common::workspace_root().join("tests/conformance");
+    let root = common::workspace_root().join("crates/core/tests/conformance");
     let mut out = Vec::new();
     let mut stack = vec![root.clone()];
     while let Some(dir) = stack.pop() {

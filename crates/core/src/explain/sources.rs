@@ -183,7 +183,7 @@ impl<'a> Origins<'a> {
     }
 
     fn gpu(&self) -> Option<Source> {
-        self.node_resource(|k| k.to_lowercase().contains("gpu"))
+        self.node_resource(|k| k.to_ascii_lowercase().contains("gpu"))
     }
 
     fn cpu(&self) -> Option<Source> {
@@ -446,5 +446,5 @@ impl<'a> Origins<'a> {
 }
 
 fn is_gpu(k: &str) -> bool {
-    k.to_lowercase().contains("gpu")
+    k.to_ascii_lowercase().contains("gpu")
 }

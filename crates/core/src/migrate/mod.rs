@@ -1,7 +1,6 @@
 //! V1 → V2 migration: paste Training Operator jobs, get TrainJobs (and runtimes where needed),
 //! with a report of where every field went. Pure: shared by the widget and the CLI.
 
-pub mod claims;
 pub mod convert;
 pub mod pods;
 pub mod report;

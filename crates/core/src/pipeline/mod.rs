@@ -6,7 +6,6 @@
 //! shape of the report for people. The two front ends differ only in what they read, how they
 //! write, and the words of their report.
 
-pub mod claims;
 pub mod failure;
 pub mod input;
 pub mod json;

@@ -15,7 +15,7 @@ pub fn ancestors(path: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The leaves of `v` below `path` (empty maps and lists count as leaves), in this notation.
-pub(crate) fn leaf_paths<'a>(v: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>) {
+pub fn leaf_paths<'a>(v: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>) {
     match v {
         Value::Object(map) if !map.is_empty() => {
             for (k, child) in map {

@@ -135,7 +135,7 @@ impl Entry {
 
 /// The entry that accounts for `path` among `entries`: an exact entry for it, else the one with
 /// the longest prefix. `Added` entries account for no input field.
-pub(crate) fn entry_for<'a>(entries: impl IntoIterator<Item = &'a Entry>, path: &str) -> Option<&'a Entry> {
+pub fn entry_for<'a>(entries: impl IntoIterator<Item = &'a Entry>, path: &str) -> Option<&'a Entry> {
     entries
         .into_iter()
         .filter(|e| e.kind != Kind::Added && if e.exact { e.from == path } else { covers(&e.from, path) })

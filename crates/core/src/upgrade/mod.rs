@@ -6,7 +6,6 @@
 //! refused, because the newer shapes hold more than the older ones (a runtime patch can set a
 //! security context, which no v2.1 override can) and what to leave out is the reader's call.
 
-pub mod claims;
 pub mod notes;
 mod refusal;
 pub mod report;

@@ -159,7 +159,7 @@ fn join_details(a: &str, b: &str) -> String {
 }
 
 /// The entry accounting for `path` of document `doc`: the one with the longest matching `from`.
-pub(crate) fn entry_for<'a>(entries: &'a [Entry], doc: usize, path: &str) -> Option<&'a Entry> {
+pub fn entry_for<'a>(entries: &'a [Entry], doc: usize, path: &str) -> Option<&'a Entry> {
     crate::pipeline::report::entry_for(entries.iter().filter(|e| e.doc == doc), path)
 }
 

@@ -1,7 +1,7 @@
 //! One CRD validation rule evaluated on one value, with cel-rust.
 //!
 //! The rules are parsed with cel-rust's Pratt parser rather than its default ANTLR one: the same
-//! language (tests/crd_rules.rs checks that both parse every rule of every release to the same
+//! language (crates/core/tests/crd_rules.rs checks that both parse every rule of every release to the same
 //! result on the same values), at about half the wasm size. Of the Kubernetes CEL libraries
 //! (k8s.io/apiserver/pkg/cel/library) the rules call only `matches`, which cel-rust has only
 //! with its `regex` feature (the full `regex` crate); it is added here on `regex-lite`, the same
@@ -12,7 +12,7 @@
 //! not cel-rust's whole standard library (`Env::stdlib`: conversions, string, bytes, uint,
 //! optional, map and list functions). cel-rust evaluates the operators, `in` and the macros
 //! itself, and registering the standard library links every one of its overloads into the
-//! converter module: about 13 KB of its gzipped wasm. tests/crd_rules.rs checks that no rule
+//! converter module: about 13 KB of its gzipped wasm. crates/core/tests/crd_rules.rs checks that no rule
 //! calls another function, and that on every rule this environment gives what cel-rust with its
 //! standard library and default parser gives.
 
@@ -34,18 +34,12 @@ pub enum Failure {
 }
 
 /// The functions the CRDs' rules call (besides operators and macros), which `holds` registers.
-pub(crate) const FUNCTIONS: [&str; 2] = ["size", "matches"];
+pub const FUNCTIONS: [&str; 2] = ["size", "matches"];
 
 /// No standard library: `holds` adds the rules' functions to each context.
 fn rules_env() -> Arc<Env> {
     static ENV: OnceLock<Arc<Env>> = OnceLock::new();
     ENV.get_or_init(|| Arc::new(Env::default())).clone()
-}
-
-/// cel-rust's standard library, for the reference evaluation the tests compare with.
-fn stdlib_env() -> Arc<Env> {
-    static ENV: OnceLock<Arc<Env>> = OnceLock::new();
-    ENV.get_or_init(|| Arc::new(Env::stdlib())).clone()
 }
 
 /// CEL's `size` of a string (its code points), a list or a map, as the standard library's
@@ -61,7 +55,7 @@ fn size(This(value): This<Value>) -> Result<i64, ExecutionError> {
 }
 
 /// Kubernetes' `matches` (RE2, unanchored, as in cel-go).
-fn matches(This(text): This<Arc<String>>, pattern: Arc<String>) -> Result<bool, ExecutionError> {
+pub fn matches(This(text): This<Arc<String>>, pattern: Arc<String>) -> Result<bool, ExecutionError> {
     let re = regex(&pattern).map_err(|e| ExecutionError::function_error("matches", e))?;
     Ok(re.is_match(&text))
 }
@@ -91,7 +85,7 @@ pub(crate) fn regex(pattern: &str) -> Result<std::rc::Rc<regex_lite::Regex>, reg
 }
 
 /// A JSON value as the API server hands it to CEL: whole numbers are `int`, others `double`.
-pub(crate) fn to_cel(value: &Json) -> Value {
+pub fn to_cel(value: &Json) -> Value {
     match value {
         Json::Null => Value::Null,
         Json::Bool(b) => Value::Bool(*b),
@@ -151,13 +145,6 @@ fn parsed(rule: &str) -> Result<std::rc::Rc<cel::common::ast::IdedExpr>, Failure
     expr.map_err(|e| Failure::Other(e.to_string()))
 }
 
-/// The same with cel-rust's default (ANTLR) parser and its whole standard library: the
-/// reference the tests compare `holds` with.
-pub fn holds_with_default_parser(rule: &str, value: &Json) -> Result<bool, Failure> {
-    let program = stdlib_env().compile(rule).map_err(|e| Failure::Other(e.to_string()))?;
-    outcome(program.execute(&context(stdlib_env(), value)))
-}
-
 fn context(env: Arc<Env>, value: &Json) -> Context<'static, 'static> {
     let mut ctx = Context::with_env(env);
     ctx.add_variable_from_value("self", to_cel(value));
@@ -165,31 +152,12 @@ fn context(env: Arc<Env>, value: &Json) -> Context<'static, 'static> {
     ctx
 }
 
-fn outcome(result: Result<Value, ExecutionError>) -> Result<bool, Failure> {
+/// A rule's result as a verdict: its bool, or why it has none.
+pub fn outcome(result: Result<Value, ExecutionError>) -> Result<bool, Failure> {
     match result {
         Ok(Value::Bool(b)) => Ok(b),
         Ok(other) => Err(Failure::Other(format!("the rule gave {other:?}, not a bool"))),
         Err(ExecutionError::NoSuchOverload(_)) => Err(Failure::NoOverload),
         Err(e) => Err(Failure::Other(e.to_string())),
     }
-}
-
-/// Whether `rule` reads `oldSelf`: a transition rule, which the API server runs only on update.
-pub fn reads_old_self(rule: &str) -> bool {
-    PrattParser::new().parse(rule).is_ok_and(|e| e.references().has_variable("oldSelf"))
-}
-
-/// The functions `rule` calls that `holds` does not register (operators and macros aside,
-/// which cel-rust evaluates itself): for the test that every CRD rule runs.
-pub fn unregistered_functions(rule: &str) -> Result<Vec<String>, cel::parser::ParseErrors> {
-    let expr = PrattParser::new().parse(rule)?;
-    let references = expr.references();
-    let mut named: Vec<String> = references
-        .functions()
-        .into_iter()
-        .filter(|f| f.starts_with(|c: char| c.is_ascii_alphabetic()) && !FUNCTIONS.contains(f))
-        .map(String::from)
-        .collect();
-    named.sort();
-    Ok(named)
 }

@@ -70,6 +70,9 @@ pub enum Error {
         /// serde_json's complaint.
         error: String,
     },
+    /// A job Training Operator v1.9 does not run (its webhook refuses a replica type, or the API
+    /// server its pods' names), in the words `explain::v1::refused_replica_type` gives.
+    V1Refused(String),
     /// The converter's own invariant broken (never expected): what was missing.
     Internal(String),
 }
@@ -115,6 +118,7 @@ impl fmt::Display for Error {
             Error::PodMetadata { path, error } => {
                 write!(f, "{path} does not form pod metadata the runtime can hold: {error}")
             }
+            Error::V1Refused(reason) => f.write_str(reason),
             Error::Internal(what) => write!(f, "internal error: {what}"),
         }
     }

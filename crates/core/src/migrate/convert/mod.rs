@@ -35,7 +35,7 @@ use numbers::count_in_range;
 use patch::pod_settings_entry;
 use pod_settings::PodSettings;
 use quantities::quantities_as_text;
-pub(crate) use quantities::quantity_text;
+pub use quantities::quantity_text;
 pub use refusal::{Invalid, Refusal};
 use runtime::{reference_to, MainContainer};
 
@@ -82,6 +82,11 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
     // The pairs the V1 operators' CRDs serve (explorer_data::served): v1 is Training Operator's,
     // a v2beta1 MPIJob is the MPI Operator's.
     let operator = explorer_data::served::v1_operator(api, kind);
+    // A replica type v1.9's webhook refuses, or whose pods the API server refuses by their name:
+    // v1.9 runs no such job, and its reason is the answer.
+    if let Some(reason) = operator.and_then(|_| crate::explain::v1::refused_replica_type(doc)) {
+        return invalid(Invalid::Job { kind: kind.to_string(), name, error: Error::V1Refused(reason) });
+    }
     let source = match (operator, api, kind) {
         (Some(op), ..) if op == explorer_data::served::MPI_OPERATOR => Source::MpiV2beta1,
         (Some(_), ..) => match V1Kind::from_kind(kind) {
@@ -358,7 +363,8 @@ fn main_container(pod: &PodSpec, preferred: &str) -> usize {
 }
 
 fn mentions_deepspeed(c: &Container) -> bool {
-    let hay = [c.image.clone().unwrap_or_default(), c.command.join(" "), c.args.join(" ")].join(" ").to_lowercase();
+    let hay =
+        [c.image.clone().unwrap_or_default(), c.command.join(" "), c.args.join(" ")].join(" ").to_ascii_lowercase();
     hay.contains("deepspeed")
 }
 

@@ -30,7 +30,7 @@ pub(super) fn quantities_as_text(doc: &Value) -> Result<(Option<Value>, Vec<Stri
 
 /// The text a quantity written as a YAML float stands for: Rust prints the shortest decimal
 /// that reads back as the same number, never in exponent form (`0.5`, `1000000000`).
-pub(crate) fn quantity_text(n: &serde_json::Number) -> Option<String> {
+pub fn quantity_text(n: &serde_json::Number) -> Option<String> {
     if n.is_f64() {
         n.as_f64().filter(|x| x.is_finite()).map(|x| format!("{x}"))
     } else {

@@ -264,7 +264,8 @@ pub fn compare_explained(doc: &Json, objects: &[Json], release: Release) -> Comp
 /// a TFJob's `ps`, `chief`, `evaluator`; a PaddleJob's `master` in PS mode), else the trainer's
 /// `node` (Master and Worker of the single-template kinds, a TFJob's or PaddleJob's Workers).
 fn target_of(v2: &v2::V2Pods, rtype: &str) -> String {
-    let own = rtype.to_lowercase();
+    // The operators' replica types (Operated::roles), ASCII: the roles a conversion compares.
+    let own = rtype.to_ascii_lowercase();
     if own != "node" && v2.explanation.pods.iter().any(|p| p.replicated_job == own) {
         own
     } else {

@@ -1,0 +1,608 @@
+//! V1 → V2 migration: the reference examples, pod-level settings, lossy fields, bad input.
+#![cfg(not(target_arch = "wasm32"))] // Native: reads the reference data from disk.
+
+use explorer_judges as common;
+
+use explorer_core::migrate::{migrate, Kind, Outcome};
+use serde_json::Value;
+
+const EXAMPLES: [&str; 15] = [
+    "v1-examples/pytorch/simple.yaml",
+    "v1-examples/pytorch/cpu-demo/demo.yaml",
+    "v1-examples/pytorch/elastic/echo/echo.yaml",
+    "v1-examples/pytorch/mnist/v1/pytorch_job_mnist_gloo.yaml",
+    "v1-examples/pytorch/deepspeed-demo/pytorch_deepspeed_demo.yaml",
+    "v1-examples/mpi/tensorflow-mnist.yaml",
+    "v1-examples/xgboost/xgboostjob.yaml",
+    "v1-examples/xgboost/smoke-dist/xgboostjob_v1_rabit_test.yaml",
+    "v1-examples/jax/cpu-demo/demo.yaml",
+    "v1-examples/jax/jax-dist-spmd-mnist/jaxjob_dist_spmd_mnist_gloo.yaml",
+    "mpi-operator-v2beta1/pi.yaml",
+    "v1-examples/tensorflow/simple.yaml",
+    "v1-examples/tensorflow/dist-mnist/tf_job_mnist.yaml",
+    "v1-examples/paddlepaddle/simple-cpu.yaml",
+    "v1-examples/paddlepaddle/simple-gpu.yaml",
+];
+
+fn validate_all(objects: &[Value]) {
+    for o in objects {
+        common::validate(o).unwrap_or_else(|e| panic!("{e}\n{}", serde_json::to_string_pretty(o).unwrap()));
+    }
+}
+
+fn converted(text: &str) -> (Vec<Value>, Vec<explorer_core::migrate::Entry>) {
+    let m = migrate(text).unwrap();
+    match &m.docs[0].outcome {
+        Outcome::Written { objects, report, .. } => {
+            validate_all(objects);
+            let source = m.docs[0].source.as_ref().unwrap();
+            let problems = explorer_judges::claims::migrate::false_claims(source, objects, report);
+            assert!(problems.is_empty(), "false claims:\n{}", problems.join("\n"));
+            (objects.clone(), report.clone())
+        }
+        other => panic!("not converted: {other:?}"),
+    }
+}
+
+fn trainjob(objects: &[Value]) -> &Value {
+    objects.iter().find(|o| o["kind"] == "TrainJob").expect("a TrainJob")
+}
+
+fn entry<'a>(report: &'a [explorer_core::migrate::Entry], v1: &str) -> &'a explorer_core::migrate::Entry {
+    report.iter().find(|e| e.from == v1).unwrap_or_else(|| panic!("no report entry for {v1}: {report:#?}"))
+}
+
+#[test]
+fn every_reference_example_converts_to_valid_v2_or_is_refused_with_a_reason() {
+    for rel in EXAMPLES {
+        let m = migrate(&common::read_reference(rel)).unwrap();
+        let mut snapshot = String::new();
+        for d in &m.docs {
+            match &d.outcome {
+                Outcome::Written { objects, .. } => {
+                    validate_all(objects);
+                    assert!(objects.iter().any(|o| o["kind"] == "TrainJob"), "{rel}");
+                }
+                // TFJob and PaddleJob too: a generated plain-ML runtime.
+                Outcome::Refused { reason, .. } => panic!("{rel} refused: {reason}"),
+                other => panic!("{rel}: {other:?}"),
+            }
+        }
+        snapshot.push_str(&m.output_yaml());
+        snapshot.push_str("\n##### report\n");
+        snapshot.push_str(&m.report_text());
+        let name = rel.trim_end_matches(".yaml").replace('/', "__");
+        insta::assert_snapshot!(format!("migrate__{name}"), snapshot);
+    }
+}
+
+#[test]
+fn topology_procs_resources_and_queue_carry_over() {
+    let (objects, report) = converted(
+        r#"
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata:
+  name: big
+  namespace: ml
+  labels: {kueue.x-k8s.io/queue-name: team-q}
+spec:
+  nprocPerNode: "4"
+  runPolicy: {activeDeadlineSeconds: 3600, cleanPodPolicy: All, suspend: true}
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: my/train:1
+              command: [torchrun, train.py]
+              env: [{name: EPOCHS, value: "3"}]
+              resources: {limits: {nvidia.com/gpu: 4}}
+    Worker:
+      replicas: 3
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: my/train:1
+              command: [torchrun, train.py]
+              env: [{name: EPOCHS, value: "3"}]
+              resources: {limits: {nvidia.com/gpu: 4}}
+"#,
+    );
+    let job = trainjob(&objects);
+    assert_eq!(job["spec"]["runtimeRef"]["name"], "torch-distributed");
+    assert_eq!(job["spec"]["trainer"]["numNodes"], 4);
+    assert_eq!(job["spec"]["trainer"]["numProcPerNode"], 4);
+    assert_eq!(job["spec"]["trainer"]["env"][0]["name"], "EPOCHS");
+    assert_eq!(job["spec"]["trainer"]["resourcesPerNode"]["limits"]["nvidia.com/gpu"], 4);
+    assert_eq!(job["metadata"]["labels"]["kueue.x-k8s.io/queue-name"], "team-q");
+    assert_eq!(job["spec"]["activeDeadlineSeconds"], 3600);
+    assert_eq!(job["spec"]["suspend"], true);
+    assert_eq!(entry(&report, "spec.runPolicy.cleanPodPolicy").kind, Kind::Dropped);
+    assert!(entry(&report, "spec.runPolicy.cleanPodPolicy").note.contains("no V2 field"));
+}
+
+#[test]
+fn patchable_pod_settings_become_a_runtime_patch() {
+    let (objects, report) = converted(
+        r#"
+apiVersion: kubeflow.org/v1
+kind: JAXJob
+metadata: {name: jax-data}
+spec:
+  jaxReplicaSpecs:
+    Worker:
+      replicas: 2
+      template:
+        metadata: {labels: {team: vision}}
+        spec:
+          serviceAccountName: trainer
+          nodeSelector: {pool: gpu}
+          tolerations: [{key: gpu, operator: Exists, effect: NoSchedule}]
+          volumes: [{name: data, persistentVolumeClaim: {claimName: imagenet}}]
+          imagePullSecrets: [{name: registry}]
+          containers:
+            - name: jax
+              image: my/jax:1
+              volumeMounts: [{name: data, mountPath: /data}]
+"#,
+    );
+    assert_eq!(objects.len(), 1, "no generated runtime");
+    let job = trainjob(&objects);
+    assert_eq!(job["spec"]["runtimeRef"]["name"], "jax-distributed");
+    let patch = &job["spec"]["runtimePatches"][0];
+    let pod = &patch["trainingRuntimeSpec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"];
+    assert_eq!(pod["spec"]["serviceAccountName"], "trainer");
+    assert_eq!(pod["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"], "imagenet");
+    assert_eq!(pod["spec"]["containers"][0]["name"], "node");
+    assert_eq!(pod["spec"]["containers"][0]["volumeMounts"][0]["mountPath"], "/data");
+    assert_eq!(pod["metadata"]["labels"]["team"], "vision");
+    assert_eq!(entry(&report, "spec.jaxReplicaSpecs.Worker.template.spec.tolerations").kind, Kind::Moved);
+}
+
+#[test]
+fn sidecars_and_init_containers_need_a_generated_runtime() {
+    let (objects, report) = converted(
+        r#"
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: with-sidecar, namespace: ml}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          initContainers: [{name: fetch, image: busybox, command: [sh, -c, "echo hi"]}]
+          containers:
+            - name: pytorch
+              image: my/train:1
+            - name: log-shipper
+              image: fluent/fluent-bit:3
+"#,
+    );
+    assert_eq!(objects.len(), 2);
+    let rt = &objects[0];
+    assert_eq!(rt["kind"], "TrainingRuntime");
+    assert_eq!(rt["metadata"]["namespace"], "ml");
+    let pod = &rt["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"];
+    assert_eq!(pod["initContainers"][0]["name"], "fetch");
+    assert_eq!(pod["containers"][1]["name"], "log-shipper");
+    let job = trainjob(&objects);
+    assert_eq!(job["spec"]["runtimeRef"]["kind"], "TrainingRuntime");
+    assert_eq!(job["spec"]["runtimeRef"]["name"], rt["metadata"]["name"]);
+    assert_eq!(entry(&report, "spec.pytorchReplicaSpecs.Master.template.spec.containers[1]").kind, Kind::Moved);
+}
+
+#[test]
+fn lossy_fields_are_reported_with_reasons() {
+    let (_, report) = converted(
+        r#"
+apiVersion: kubeflow.org/v1
+kind: XGBoostJob
+metadata: {name: xgb}
+spec:
+  runPolicy: {ttlSecondsAfterFinished: 60}
+  xgbReplicaSpecs:
+    Master:
+      replicas: 1
+      restartPolicy: ExitCode
+      template: {spec: {containers: [{name: xgboost, image: a:1, args: [--master]}]}}
+    Worker:
+      replicas: 2
+      restartPolicy: ExitCode
+      template: {spec: {containers: [{name: xgboost, image: a:1, args: [--worker]}]}}
+"#,
+    );
+    assert!(entry(&report, "spec.xgbReplicaSpecs.Master.restartPolicy").note.contains("podFailurePolicy"));
+    let asym = entry(&report, "spec.xgbReplicaSpecs.Worker.template.spec.containers[0].args[0]");
+    assert_eq!(asym.kind, Kind::Dropped);
+    assert!(asym.note.contains(r#"the Master's args[0] is "--master""#), "{}", asym.note);
+    let same = entry(&report, "spec.xgbReplicaSpecs.Worker.template.spec.containers[0].image");
+    assert_eq!((same.kind, same.place()), (Kind::Mapped, Some("spec.trainer.image")));
+    assert!(entry(&report, "spec.runPolicy.ttlSecondsAfterFinished").note.contains("TTL"));
+}
+
+#[test]
+fn elastic_policy_and_auto_procs_are_reported() {
+    let (objects, report) = converted(&common::read_reference("v1-examples/pytorch/elastic/echo/echo.yaml"));
+    assert!(entry(&report, "spec.elasticPolicy").note.contains("not supported"));
+    assert!(trainjob(&objects)["spec"]["trainer"].get("numProcPerNode").is_none());
+}
+
+/// A DeepSpeed MPIJob whose workers run `image`.
+fn deepspeed_mpijob(image: &str) -> String {
+    format!(
+        r#"
+apiVersion: kubeflow.org/v1
+kind: MPIJob
+metadata: {{name: ds}}
+spec:
+  slotsPerWorker: 2
+  mpiReplicaSpecs:
+    Launcher:
+      replicas: 1
+      template: {{spec: {{containers: [{{name: mpi, image: my/deepspeed:1, command: [mpirun, python, train.py, --deepspeed]}}]}}}}
+    Worker:
+      replicas: 3
+      template: {{spec: {{containers: [{{name: mpi, image: "{image}", resources: {{limits: {{nvidia.com/gpu: 2}}}}}}]}}}}
+"#
+    )
+}
+
+#[test]
+fn deepspeed_over_mpi_uses_the_builtin_runtime_when_the_workers_run_its_image() {
+    let (objects, _) = converted(&deepspeed_mpijob("ghcr.io/kubeflow/trainer/deepspeed-runtime:v2.3.0"));
+    assert_eq!(objects.len(), 1);
+    let job = trainjob(&objects);
+    assert_eq!(job["spec"]["runtimeRef"]["name"], "deepspeed-distributed");
+    assert_eq!(job["spec"]["trainer"]["numNodes"], 3);
+    assert_eq!(job["spec"]["trainer"]["numProcPerNode"], 2);
+}
+
+/// The built-in DeepSpeed runtime's node pods run its own image whatever the TrainJob says (a
+/// TrainJob sets the launcher's image only), so workers that ran the job's own image, where its
+/// code lives, keep it only in a generated runtime.
+#[test]
+fn deepspeed_over_mpi_keeps_the_workers_own_image_on_every_node() {
+    let m = migrate(&deepspeed_mpijob("my/deepspeed:1")).unwrap();
+    let c = explorer_core::migrate::pods::for_document(&m.docs[0], m.target).unwrap().unwrap();
+    let images: Vec<_> = c.differences.iter().filter(|d| d.field == "image").collect();
+    assert!(images.is_empty(), "the V2 pods run another image: {images:?}");
+    let unexplained: Vec<_> = c.unexplained().collect();
+    assert!(unexplained.is_empty(), "{unexplained:?}");
+}
+
+#[test]
+fn plain_mpi_gets_a_generated_runtime_with_the_mpi_policy() {
+    let (objects, _) = converted(&common::read_reference("v1-examples/mpi/tensorflow-mnist.yaml"));
+    let rt = objects.iter().find(|o| o["kind"] == "TrainingRuntime").expect("a generated runtime");
+    assert_eq!(rt["spec"]["mlPolicy"]["mpi"]["mpiImplementation"], "OpenMPI");
+    assert_eq!(rt["spec"]["mlPolicy"]["mpi"]["numProcPerNode"], 1);
+    assert_eq!(trainjob(&objects)["spec"]["trainer"]["numNodes"], 2);
+}
+
+#[test]
+fn a_v1_name_that_is_not_an_rfc1035_label_is_renamed_and_reported() {
+    let (objects, report) = converted(
+        "apiVersion: kubeflow.org/v1\nkind: JAXJob\nmetadata: {name: 2nd.run}\nspec:\n  jaxReplicaSpecs:\n    Worker:\n      template: {spec: {containers: [{name: jax, image: a:1}]}}\n",
+    );
+    assert_eq!(trainjob(&objects)["metadata"]["name"], "job-2nd-run");
+    assert!(entry(&report, "metadata.name").note.contains("renamed"));
+}
+
+#[test]
+fn streams_keep_other_kinds_and_report_each_document() {
+    let m = migrate(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {a: b}\n---\n\
+         apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: tf}\nspec: {enableDynamicWorker: true, tfReplicaSpecs: {Worker: {template: {spec: {containers: [{name: tensorflow, image: tf}]}}}}}\n---\n\
+         apiVersion: kubeflow.org/v1\nkind: JAXJob\nmetadata: {name: j}\nspec:\n  jaxReplicaSpecs:\n    Worker:\n      template: {spec: {containers: [{name: jax, image: a:1}]}}\n",
+    )
+    .unwrap();
+    assert_eq!(m.docs.len(), 3);
+    assert!(matches!(m.docs[0].outcome, Outcome::PassedThrough { .. }));
+    assert!(matches!(m.docs[1].outcome, Outcome::Refused { .. }));
+    assert!(matches!(m.docs[2].outcome, Outcome::Written { .. }));
+    assert_eq!(m.docs[2].line, 11);
+    let out = common::yaml_docs(&m.output_yaml());
+    assert_eq!(out[0]["kind"], "ConfigMap", "passed through, not dropped");
+    assert_eq!(out[0]["data"]["a"], "b");
+    assert!(!m.all_converted());
+    assert_eq!(m.failures().len(), 1);
+    assert!(m.failures()[0].starts_with("document 2 (line 6): TFJob tf refused"));
+}
+
+#[test]
+fn bad_input_gets_a_precise_message() {
+    let cases: Vec<(String, &str)> = vec![
+        (String::new(), "input is empty"),
+        ("   \n\n".into(), "input is empty"),
+        ("a: [1, 2\nb: 3".into(), "line 2 column 2"),
+        ("\u{0}\u{1}ELF\u{2}".into(), "binary data at line 1 column 1"),
+        ("[".repeat(20_000), "nesting deeper than 64 levels"),
+        // 20,000 nested block sequences on one line.
+        ("- ".repeat(20_000) + "x", "nesting deeper than 64 levels"),
+        ((0..100).map(|i| format!("{}k:\n", "  ".repeat(i))).collect::<String>(), "nesting deeper than 64 levels"),
+        ("x".repeat(5 * 1024 * 1024), "the limit is"),
+    ];
+    for (input, expected) in cases {
+        let message = match migrate(&input) {
+            Err(e) => e.to_string(),
+            Ok(m) => m.failures().join("\n"),
+        };
+        assert!(message.contains(expected), "{expected:?} not in {message:?}");
+    }
+}
+
+#[test]
+fn bad_documents_get_a_precise_message() {
+    let bomb = "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n\
+                d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n\
+                g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\n";
+    // Aliases that expand past the input limit refuse the whole input, naming the document.
+    let refusal = migrate(bomb).err().expect("an alias bomb is refused").to_string();
+    assert!(refusal.contains("document 1 (line 1) reads as more than the input limit holds"), "{refusal}");
+    let cases = [
+        ("just text", "not a Kubernetes object"),
+        ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec: {}\n", "spec.pytorchReplicaSpecs is missing"),
+        ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec: {}\n", "metadata is missing"),
+        (
+            "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: two\n      template: {spec: {containers: [{name: p, image: a}]}}\n",
+            "spec.pytorchReplicaSpecs.Master.replicas: Invalid value: \"string\": must be of type integer",
+        ),
+        (
+            "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      template: {spec: {containers: []}}\n",
+            "containers is empty",
+        ),
+        (
+            "apiVersion: kubeflow.org/v1\nkind: MPIJob\nmetadata: {name: x}\nspec:\n  mpiReplicaSpecs:\n    Worker:\n      template: {spec: {containers: [{name: m, image: a}]}}\n",
+            "needs a Launcher replica",
+        ),
+        (
+            "apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata: {name: x}\nspec:\n  mpiImplementation: Intel\n  mpiReplicaSpecs: {}\n",
+            "only OpenMPI",
+        ),
+    ];
+    for (input, expected) in cases {
+        let m = migrate(input).unwrap();
+        let message = m.failures().join("\n");
+        assert!(message.contains(expected), "{expected:?} not in {message:?}");
+    }
+}
+
+#[test]
+fn a_one_megabyte_manifest_converts() {
+    // Timing is measured in `make bench`; here: it converts, completely.
+    let job = common::read_reference("v1-examples/pytorch/simple.yaml");
+    let mut big = String::new();
+    let mut n = 0;
+    while big.len() < 1024 * 1024 {
+        big.push_str(&job.replace("name: pytorch-simple", &format!("name: pytorch-simple-{n}")));
+        big.push_str("\n---\n");
+        n += 1;
+    }
+    let m = migrate(&big).unwrap();
+    assert_eq!(m.docs.len(), n);
+    assert!(m.all_converted());
+}
+
+/// Every entry of every report is checked against the output: "mapped → path" only where the
+/// output holds that value at that path, "moved" only into a runtime patch or a generated
+/// runtime, "dropped" only with a specific reason and only where no node gets the value.
+#[test]
+fn every_claim_of_every_report_is_true() {
+    let mut problems = Vec::new();
+    for rel in EXAMPLES {
+        let text = common::read_reference(rel);
+        let m = migrate(&text).unwrap();
+        for d in &m.docs {
+            if let (Outcome::Written { objects, report, .. }, Some(source)) = (&d.outcome, &d.source) {
+                for p in explorer_judges::claims::migrate::false_claims(source, objects, report) {
+                    problems.push(format!("{rel} document {}: {p}", d.index));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} false claims:\n{}", problems.len(), problems.join("\n"));
+}
+
+fn refusal(text: &str) -> String {
+    let m = migrate(text).unwrap();
+    match &m.docs[0].outcome {
+        Outcome::Invalid { error } => error.to_string(),
+        other => panic!("not refused: {other:?}"),
+    }
+}
+
+const MASTER_WORKER_GPUS: &str = r#"
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: gpus}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template: {spec: {containers: [{name: pytorch, image: a:1, resources: {limits: {nvidia.com/gpu: 1, memory: 8Gi}}}]}}
+    Worker:
+      replicas: 3
+      template: {spec: {containers: [{name: pytorch, image: a:1, resources: {limits: {nvidia.com/gpu: GPU, memory: 8Gi}}}]}}
+"#;
+
+/// The defect of issue 10: resourcesPerNode comes from the Worker, and the Master's equal value
+/// was reported as dropped. Equal: carried by resourcesPerNode; different: which one won, precisely.
+#[test]
+fn the_masters_resources_are_carried_by_resources_per_node_when_equal_and_reported_precisely_when_not() {
+    let (objects, report) = converted(&MASTER_WORKER_GPUS.replace("GPU", "1"));
+    let master = "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources";
+    let e = entry(&report, master);
+    assert_eq!((e.kind, e.place()), (Kind::Mapped, Some("spec.trainer.resourcesPerNode")), "{e:?}");
+    assert_eq!(trainjob(&objects)["spec"]["trainer"]["resourcesPerNode"]["limits"]["nvidia.com/gpu"], 1);
+
+    let (_, report) = converted(&MASTER_WORKER_GPUS.replace("GPU", "2"));
+    let gpu = entry(&report, &format!("{master}.limits.nvidia.com/gpu"));
+    assert_eq!(gpu.kind, Kind::Dropped);
+    assert!(gpu.note.contains("the Worker's nvidia.com/gpu is 2"), "{}", gpu.note);
+    let memory = entry(&report, &format!("{master}.limits.memory"));
+    assert_eq!((memory.kind, memory.place()), (Kind::Mapped, Some("spec.trainer.resourcesPerNode.limits.memory")));
+}
+
+#[test]
+fn replica_counts_beyond_int32_are_refused_with_the_field_and_the_limit() {
+    // 4294967295 + 1 overflowed a u32 add: a panic in debug, a wrong numNodes in release.
+    let message = refusal(&MASTER_WORKER_GPUS.replace("replicas: 1", "replicas: 4294967295").replace("GPU", "1"));
+    assert!(message.contains("spec.pytorchReplicaSpecs.Master.replicas is 4294967295"), "{message}");
+    assert!(message.contains("2147483647"), "{message}");
+    // Each within int32, the sum beyond it.
+    let message = refusal(&MASTER_WORKER_GPUS.replace("replicas: 1", "replicas: 2147483647").replace("GPU", "1"));
+    assert!(message.contains("added up is 2147483650"), "{message}");
+    assert!(message.contains("between 1 and 2147483647"), "{message}");
+    // No nodes at all.
+    let message = refusal(
+        &MASTER_WORKER_GPUS
+            .replace("replicas: 1", "replicas: 0")
+            .replace("replicas: 3", "replicas: 0")
+            .replace("GPU", "1"),
+    );
+    assert!(message.contains("added up is 0"), "{message}");
+}
+
+const MPI: &str = r#"
+apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata: {name: pi}
+spec:
+  slotsPerWorker: SLOTS
+  mpiReplicaSpecs:
+    Launcher:
+      replicas: 1
+      template: {spec: {containers: [{name: mpi, image: a:1, command: [mpirun]}]}}
+    Worker:
+      replicas: WORKERS
+      template: {spec: {containers: [{name: mpi, image: a:1}]}}
+"#;
+
+#[test]
+fn mpi_slots_and_workers_are_checked_against_int32_and_never_truncated() {
+    let mpi = |slots: &str, workers: &str| MPI.replace("SLOTS", slots).replace("WORKERS", workers);
+    // `as u32` made 4294967297 slots into 1.
+    let message = refusal(&mpi("4294967297", "2"));
+    assert!(message.contains("spec.slotsPerWorker is 4294967297, out of range"), "{message}");
+    assert!(refusal(&mpi("0", "2")).contains("spec.slotsPerWorker is 0"));
+    assert!(refusal(&mpi("-1", "2")).contains("spec.slotsPerWorker is -1"));
+    assert!(refusal(&mpi("\"four\"", "2")).contains("must be an integer"));
+    assert!(refusal(&mpi("1", "0")).contains("spec.mpiReplicaSpecs.Worker.replicas is 0"));
+    assert!(refusal(&mpi("1", "2147483648")).contains("spec.mpiReplicaSpecs.Worker.replicas"));
+    let (objects, _) = converted(&mpi("2147483647", "2147483647"));
+    assert_eq!(trainjob(&objects)["spec"]["trainer"]["numNodes"], 2147483647);
+}
+
+#[test]
+fn processes_per_node_beyond_int32_are_refused() {
+    let job = MASTER_WORKER_GPUS
+        .replace("GPU", "1")
+        .replace("spec:\n  pytorch", "spec:\n  nprocPerNode: \"4294967296\"\n  pytorch");
+    let message = refusal(&job);
+    assert!(message.contains("spec.nprocPerNode is 4294967296, out of range"), "{message}");
+}
+
+/// A malformed pod setting refuses its document with the field path; the other documents of the
+/// stream still convert. (Settings that parse always fit the runtime, as they come from the same
+/// typed models; should one not, `embed` now refuses the document instead of dropping it.)
+#[test]
+fn malformed_pod_settings_refuse_their_document_and_the_others_convert() {
+    let bad = r#"
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: bad}
+spec:
+  pytorchReplicaSpecs:
+    Worker:
+      template:
+        metadata: {labels: [not, a, map]}
+        spec:
+          initContainers: [{name: init, image: busybox}]
+          containers: [{name: pytorch, image: a:1}]
+"#;
+    let text = format!("{bad}---{}", MPI.replace("SLOTS", "1").replace("WORKERS", "2"));
+    let m = migrate(&text).unwrap();
+    match &m.docs[0].outcome {
+        Outcome::Invalid { error } => assert!(error.to_string().contains("metadata"), "{error}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(m.docs[1].outcome, Outcome::Written { .. }));
+}
+
+#[test]
+fn the_trainer_containers_name_is_renamed_not_lost() {
+    // V2 names the trainer container `node`; a job whose only difference is that name loses nothing.
+    let job = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: plain}\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n      template: {spec: {containers: [{name: pytorch, image: a}]}}\n";
+    let m = migrate(job).unwrap();
+    let Outcome::Written { lossy, report, .. } = &m.docs[0].outcome else { panic!("not converted") };
+    assert!(!lossy, "{report:?}");
+    let name = entry(report, "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].name");
+    assert_eq!(name.kind, Kind::NameFixed);
+    assert!(name.note.contains("node"), "{}", name.note);
+}
+
+/// Both MPI operators default an absent Worker count to 0: the V1 launcher ran alone, which a
+/// TrainJob cannot say, so the migrator asks for the count rather than guessing 1.
+#[test]
+fn an_mpijob_without_a_worker_count_is_refused_naming_the_default() {
+    let m = migrate(
+        "apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata: {name: m}\nspec:\n  mpiReplicaSpecs:\n    \
+         Launcher: {replicas: 1, template: {spec: {containers: [{name: mpi, image: x:1}]}}}\n    \
+         Worker: {template: {spec: {containers: [{name: mpi, image: x:1}]}}}\n",
+    )
+    .unwrap();
+    let failure = m.failures().join("\n");
+    assert!(
+        failure.contains("spec.mpiReplicaSpecs.Worker.replicas is absent") && failure.contains("default it to 0"),
+        "{failure}"
+    );
+}
+
+/// The claims check is the judge every conversion test above relies on: each kind of false
+/// migration report it must catch, on the simplest reference example.
+#[test]
+fn the_claims_check_catches_each_kind_of_false_migration_report() {
+    use explorer_core::migrate::Entry;
+    use explorer_judges::claims::migrate::false_claims;
+    let text = common::read_reference("v1-examples/pytorch/simple.yaml");
+    let (objects, report) = converted(&text);
+    let m = migrate(&text).unwrap();
+    let source = m.docs[0].source.as_ref().unwrap();
+    // The true report passes: each problem below comes from the one defect put in.
+    let none = false_claims(source, &objects, &report);
+    assert!(none.is_empty(), "the true report is refused: {none:#?}");
+    let expect = |objects: &[Value], report: &[Entry], problem: &str| {
+        let problems = false_claims(source, objects, report);
+        assert!(problems.iter().any(|p| p.contains(problem)), "{problem:?} not in {problems:#?}");
+    };
+    let master = "spec.pytorchReplicaSpecs.Master.template.spec.containers[0]";
+    let tj = objects.iter().position(|o| o["kind"] == "TrainJob").expect("a TrainJob");
+    // A mapped value that is not where the report says, and a place the output does not have.
+    let mut changed = objects.clone();
+    changed[tj]["spec"]["trainer"]["image"] = serde_json::json!("other");
+    expect(&changed, &report, &format!("{master}.image: mapped to spec.trainer.image, which holds \"other\""));
+    changed[tj]["spec"]["trainer"].as_object_mut().unwrap().remove("command");
+    expect(
+        &changed,
+        &report,
+        &format!("{master}.command[0]: mapped to spec.trainer.command[0], which the output does not have"),
+    );
+    // A field no entry accounts for.
+    let fewer: Vec<Entry> = report.iter().filter(|e| e.from != "metadata.namespace").cloned().collect();
+    expect(&objects, &fewer, "metadata.namespace: no entry accounts for it");
+    // Two entries for one field, a field the V1 document does not have, a drop without a reason.
+    let mut more = report.clone();
+    more.push(entry(&report, "metadata.name").clone());
+    more.push(Entry { from: "spec.nothing".into(), ..entry(&report, "metadata.name").clone() });
+    let dropped = more.iter().position(|e| e.kind == Kind::Dropped).expect("a dropped field");
+    more[dropped].note.clear();
+    expect(&objects, &more, "metadata.name: more than one entry");
+    expect(&objects, &more, "spec.nothing: the report mentions a field the V1 document does not have");
+    expect(&objects, &more, "dropped without a specific reason");
+}
