@@ -311,15 +311,19 @@ fn values_of(v: &Value) -> usize {
 /// is denser than real YAML, never a real manifest.
 #[test]
 fn every_real_input_reads_as_at_most_half_its_value_budget() {
-    let var = |name: &str, default: &str| std::env::var_os(name).map_or_else(|| default.into(), PathBuf::from);
+    // From the workspace's root (the folder of Cargo.lock), wherever this test's crate is.
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = manifest_dir.ancestors().find(|d| d.join("Cargo.lock").is_file()).unwrap_or(manifest_dir);
+    let var = |name: &str, default: &str| std::env::var_os(name).map_or_else(|| root.join(default), PathBuf::from);
     let reference = var("TRAINER_REFERENCE", "../shared/reference");
+    let conformance = ["tests/conformance", "crates/core/tests/conformance"].map(|d| root.join(d));
     let dirs = [
         var("TRAINER_REAL_V1", "../shared/real-v1"),
         reference.join("v1-examples"),
         reference.join("v2-examples"),
         reference.join("v2-runtimes"),
         reference.join("mpi-operator-v2beta1"),
-        PathBuf::from("tests/conformance"),
+        conformance.into_iter().find(|d| d.is_dir()).expect("the conformance cases"),
     ];
     let mut files = Vec::new();
     for dir in &dirs {
