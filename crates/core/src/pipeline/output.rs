@@ -29,7 +29,7 @@ pub fn output_objects(docs: &[Document]) -> Vec<OutputObject> {
     let mut objects: Vec<OutputObject> = Vec::new();
     // The file names taken so far: looked up, not searched for among the objects (a paste of
     // ten thousand jobs compared each name with every earlier one, 50 million comparisons).
-    let mut taken = std::collections::HashSet::new();
+    let mut taken = std::collections::BTreeSet::new();
     for d in docs {
         for v in d.outcome.output() {
             let kind = v["kind"].as_str().unwrap_or("object").to_string();
