@@ -465,40 +465,41 @@ fn push_json_contents(out: &mut String, s: &str) {
     out.reserve(bytes.len());
     let (mut copied, mut i) = (0, 0);
     while i < bytes.len() {
-        // The next byte to escape: found a word at a time, then byte by byte in the last few.
-        let at = match bytes.get(i..i + 8) {
-            Some(chunk) => match to_escape(u64::from_le_bytes(chunk.try_into().unwrap_or_default())) {
-                0 => {
-                    i += 8;
-                    continue;
-                }
-                marks => i + marks.trailing_zeros() as usize / 8,
-            },
-            None => match bytes[i..].iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\') {
-                Some(n) => i + n,
-                None => break,
-            },
+        // The next eight bytes, the last few padded with spaces (nothing to escape).
+        let n = (bytes.len() - i).min(8);
+        let word = match bytes.get(i..i + 8) {
+            Some(chunk) => chunk.try_into().unwrap_or_default(),
+            None => {
+                let mut word = [b' '; 8];
+                word[..n].copy_from_slice(&bytes[i..]);
+                word
+            }
         };
+        let marks = to_escape(u64::from_le_bytes(word));
+        if marks == 0 {
+            i += n;
+            continue;
+        }
+        let at = i + marks.trailing_zeros() as usize / 8;
         let b = bytes[at];
         // Only ASCII bytes end a run, so the run is whole characters.
         out.push_str(&s[copied..at]);
-        let short = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\t' => "\\t",
-            b'\r' => "\\r",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            _ => "",
+        out.push('\\');
+        let code = match b {
+            b'"' | b'\\' => b,
+            b'\n' => b'n',
+            b'\t' => b't',
+            b'\r' => b'r',
+            0x08 => b'b',
+            0x0c => b'f',
+            _ => b'u',
         };
-        if short.is_empty() {
+        out.push(char::from(code));
+        if code == b'u' {
             const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u00");
+            out.push_str("00");
             out.push(char::from(HEX[usize::from(b >> 4)]));
             out.push(char::from(HEX[usize::from(b & 0xf)]));
-        } else {
-            out.push_str(short);
         }
         i = at + 1;
         copied = i;

@@ -31,6 +31,9 @@ fn apply_rank(kind: &str) -> u8 {
 /// File names are `<kind>-<name>.yaml`, lower case, made unique with `-2`, `-3`….
 pub fn output_objects(docs: &[Document]) -> Vec<OutputObject> {
     let mut objects: Vec<OutputObject> = Vec::new();
+    // The file names taken so far: looked up, not searched for among the objects (a paste of
+    // ten thousand jobs compared each name with every earlier one, 50 million comparisons).
+    let mut taken = std::collections::BTreeSet::new();
     for d in docs {
         for v in d.outcome.output() {
             let kind = v["kind"].as_str().unwrap_or("object").to_string();
@@ -38,10 +41,11 @@ pub fn output_objects(docs: &[Document]) -> Vec<OutputObject> {
             let stem = format!("{}-{}", kind.to_ascii_lowercase(), file_safe(&name));
             let mut file = format!("{stem}.yaml");
             let mut n = 1;
-            while objects.iter().any(|o| o.file == file) {
+            while taken.contains(&file) {
                 n += 1;
                 file = format!("{stem}-{n}.yaml");
             }
+            taken.insert(file.clone());
             let yaml = yaml::documents_text([&Value::from(v)]);
             objects.push(OutputObject { file, kind, name, yaml });
         }
