@@ -31,7 +31,10 @@ if (( ${#missing[@]} )); then
   fi
 fi
 
-# A venv with these pins, kept when its .complete names the same pins.
+# A venv with these pins, kept when its .complete names the same pins (and linked from the
+# machine's venv cache when it has one: scripts/venv-cache.sh).
+source scripts/venv-cache.sh
+pip_install() { "$new_venv/bin/python" -m pip install --quiet "$@"; }
 install_venv() {
   local dir=$1
   shift
@@ -39,10 +42,7 @@ install_venv() {
     return 0
   fi
   echo "fetch-framework-venvs: installing $* into $dir"
-  rm -rf "$dir"
-  python3 -m venv "$dir"
-  "$dir/bin/python" -m pip install --quiet "$@"
-  echo "$*" > "$dir/.complete"
+  cached_venv "$dir" "$@" -- pip_install "$@"
 }
 
 install_venv "$venv" "${pins[@]}"

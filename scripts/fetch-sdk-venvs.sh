@@ -7,6 +7,9 @@
 # with in crates/data/src/releases.rs, and the V1 SDK; crates/data/tests/release_facts.rs fails when they differ)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Linked from the machine's venv cache when it has one (scripts/venv-cache.sh).
+source scripts/venv-cache.sh
+pip_install() { "$new_venv/bin/python" -m pip install --quiet "$@"; }
 pins=("$@")
 [[ ${#pins[@]} -gt 0 ]] || pins=(kubeflow==0.3.1 kubeflow==0.4.1 kubeflow==0.5.0 kubeflow-training==1.9.4)
 for pin in "${pins[@]}"; do
@@ -21,9 +24,6 @@ for pin in "${pins[@]}"; do
     continue
   fi
   echo "fetch-sdk-venvs: installing $pin into $venv"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
   # PyYAML: the harness reads the shipped runtimes with it; the SDKs depend on it already.
-  "$venv/bin/python" -m pip install --quiet "$pin" pyyaml
-  echo "$pin" > "$venv/.complete"
+  cached_venv "$venv" "$pin" -- pip_install "$pin" pyyaml
 done

@@ -15,6 +15,9 @@
 # The npm tools are pinned by the package.json and package-lock.json files under tools/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The venvs below are linked from the machine's venv cache when it has one (scripts/venv-cache.sh).
+source scripts/venv-cache.sh
+pip_install() { "$new_venv/bin/pip" install --quiet "$@"; }
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 
 say() { printf '==> %s\n' "$*"; }
@@ -69,8 +72,7 @@ npm_tools() {
 lint_tools() {
   if ! cmp -s tools/lint-requirements.txt .tools/venv-lint/installed-requirements.txt; then
     say "installing ruff and shellcheck into .tools/venv-lint (PyPI)"
-    python3 -m venv --clear .tools/venv-lint
-    .tools/venv-lint/bin/pip install --quiet -r tools/lint-requirements.txt
+    cached_venv .tools/venv-lint "$(cat tools/lint-requirements.txt)" -- pip_install -r tools/lint-requirements.txt
     cp tools/lint-requirements.txt .tools/venv-lint/installed-requirements.txt
   fi
   npm_tools tools .tools/node
@@ -124,8 +126,7 @@ example_tools() {
 sphinx_venv() {
   if ! [[ -x .tools/venv/bin/sphinx-build ]] || ! .tools/venv/bin/python -c 'import myst_parser' 2>/dev/null; then
     say "installing Sphinx and MyST into .tools/venv (PyPI)"
-    python3 -m venv .tools/venv
-    .tools/venv/bin/pip install --quiet sphinx==9.0.4 myst-parser==5.2.0
+    cached_venv .tools/venv sphinx==9.0.4 myst-parser==5.2.0 -- pip_install sphinx==9.0.4 myst-parser==5.2.0
   fi
 }
 
@@ -136,8 +137,8 @@ wheel_tools() {
   local venv=${WHEEL_VENV:-.tools/venv-maturin}
   if ! "$venv/bin/maturin" --version >/dev/null 2>&1 || ! "$venv/bin/python" -c 'import ziglang, auditwheel' 2>/dev/null; then
     say "installing maturin, ziglang and auditwheel into $venv (PyPI)"
-    python3 -m venv --clear "$venv"
-    "$venv/bin/pip" install --quiet maturin==1.16.0 ziglang==0.14.1 auditwheel==6.4.2
+    local pins=(maturin==1.16.0 ziglang==0.14.1 auditwheel==6.4.2)
+    cached_venv "$venv" "${pins[@]}" -- pip_install "${pins[@]}"
   fi
 }
 
@@ -179,8 +180,8 @@ hosts_sphinx_venv() {
   if ! .tools/venv-hosts-sphinx/bin/sphinx-build --version >/dev/null 2>&1 ||
     ! .tools/venv-hosts-sphinx/bin/python -c 'import furo, myst_parser' 2>/dev/null; then
     say "installing the Trainer docs' requirements into .tools/venv-hosts-sphinx (PyPI)"
-    python3 -m venv --clear .tools/venv-hosts-sphinx
-    .tools/venv-hosts-sphinx/bin/pip install --quiet -r "$hosts/trainer-docs/requirements.txt"
+    cached_venv .tools/venv-hosts-sphinx "$(cat "$hosts/trainer-docs/requirements.txt")" -- \
+      pip_install -r "$hosts/trainer-docs/requirements.txt"
   fi
 }
 
