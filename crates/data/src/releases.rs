@@ -677,11 +677,12 @@ impl Release {
 
     /// The first release line that ships a runtime, and the first that no longer does.
     pub fn life_span(name: &str) -> (Option<Release>, Option<Release>) {
-        let since = RELEASES.iter().copied().find(|r| r.runtime(name).is_some());
-        let removed = since.and_then(|s| {
-            RELEASES.iter().copied().skip_while(|r| r.line != s.line).find(|r| r.runtime(name).is_none())
-        });
-        (since, removed)
+        // By index, copying only the two releases returned: a copying iterator compiled to a
+        // copy of every release it passed (wasm bytes).
+        let ships = |r: &Release| r.runtime(name).is_some();
+        let Some(since) = RELEASES.iter().position(ships) else { return (None, None) };
+        let removed = RELEASES[since..].iter().position(|r| !ships(r)).map(|i| RELEASES[since + i]);
+        (Some(RELEASES[since]), removed)
     }
 }
 
