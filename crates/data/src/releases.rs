@@ -579,7 +579,8 @@ pub static NEWEST: Release = RELEASES[RELEASES.len() - 1];
 impl Release {
     /// The release of a line (`v2.1`); `None` for a line the data does not hold.
     pub fn from_line(line: &str) -> Option<Release> {
-        RELEASES.iter().copied().find(|r| r.line == line)
+        // Found by reference, then copied: `copied().find` copied every release it passed.
+        RELEASES.iter().find(|r| r.line == line).copied()
     }
 
     /// The SDK as the panes name it: `kubeflow 0.5.0`.
@@ -665,7 +666,7 @@ impl Release {
 
     /// The first release line for which `has` holds: where a framework or a model first ships.
     pub fn first_where(has: impl Fn(&Release) -> bool) -> Option<Release> {
-        RELEASES.iter().copied().find(|r| has(r))
+        RELEASES.iter().find(|r| has(r)).copied()
     }
 
     /// The TorchTune runtime whose name ends with the model id (`llama3.2-1b`).
