@@ -579,7 +579,8 @@ pub static NEWEST: Release = RELEASES[RELEASES.len() - 1];
 impl Release {
     /// The release of a line (`v2.1`); `None` for a line the data does not hold.
     pub fn from_line(line: &str) -> Option<Release> {
-        RELEASES.iter().copied().find(|r| r.line == line)
+        // Found by reference, then copied: `copied().find` copied every release it passed.
+        RELEASES.iter().find(|r| r.line == line).copied()
     }
 
     /// The SDK as the panes name it: `kubeflow 0.5.0`.
@@ -665,7 +666,7 @@ impl Release {
 
     /// The first release line for which `has` holds: where a framework or a model first ships.
     pub fn first_where(has: impl Fn(&Release) -> bool) -> Option<Release> {
-        RELEASES.iter().copied().find(|r| has(r))
+        RELEASES.iter().find(|r| has(r)).copied()
     }
 
     /// The TorchTune runtime whose name ends with the model id (`llama3.2-1b`).
@@ -677,11 +678,12 @@ impl Release {
 
     /// The first release line that ships a runtime, and the first that no longer does.
     pub fn life_span(name: &str) -> (Option<Release>, Option<Release>) {
-        let since = RELEASES.iter().copied().find(|r| r.runtime(name).is_some());
-        let removed = since.and_then(|s| {
-            RELEASES.iter().copied().skip_while(|r| r.line != s.line).find(|r| r.runtime(name).is_none())
-        });
-        (since, removed)
+        // By index, copying only the two releases returned: a copying iterator compiled to a
+        // copy of every release it passed (wasm bytes).
+        let ships = |r: &Release| r.runtime(name).is_some();
+        let Some(since) = RELEASES.iter().position(ships) else { return (None, None) };
+        let removed = RELEASES[since..].iter().position(|r| !ships(r)).map(|i| RELEASES[since + i]);
+        (Some(RELEASES[since]), removed)
     }
 }
 
