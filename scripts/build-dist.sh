@@ -72,8 +72,8 @@ cp www/pkg-migrate/*.js www/pkg-migrate/*.css dist/pkg-migrate/
 # pages' own, index.html and the kits link them).
 python3 - <<'PY'
 import json, re
-out = ["// Written by scripts/build-dist.sh from explain.css, pods.css and migrate.css."]
-for name in ("explain", "pods", "migrate"):
+out = ["// Written by scripts/build-dist.sh from explain.css, pods.css, migrate.css and upgrade.css."]
+for name in ("explain", "pods", "migrate", "upgrade"):
     css = open(f"www/pkg-migrate/{name}.css").read()
     css = re.sub(r"\s+", " ", re.sub(r"/\*.*?\*/", "", css, flags=re.S)).strip()
     out.append(f"export const {name.upper()} = {json.dumps(css)};")

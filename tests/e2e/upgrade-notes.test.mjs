@@ -16,7 +16,8 @@ after(async () => browser?.close());
 const WIDGET = MAIN_WIDGET;
 const TORCH_PROCS = 'spec.mlPolicy.torch.numProcPerNode';
 
-const open = (context, query) => openPane(context, query, 'upgrade-pane');
+const open = (context, query, base) => openPane(context, query, 'upgrade-pane', base);
+const CSP_BASE = process.env.CSP_BASE_URL;
 
 /** The notes once they are in for release `to`: per `from` section, its notes as a reader reads
  * them (field, action, release, text, the pull request links). */
@@ -125,5 +126,24 @@ test('opening the notes downloads their own module, not the converter', async ()
   const [own, converter] = [await bytes('trainer_v2_upgrade_bg.wasm'), await bytes('trainer_v2_migrate_bg.wasm')];
   assert.ok(own < converter, `upgrade module ${own} B, converter ${converter} B`);
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Under the post's strict CSP (scripts/serve.py: script-src 'self' 'wasm-unsafe-eval', style-src
+// 'self'): the module loads, and the notes' styles come as an adopted sheet, not a <style> element
+// the policy blocks (the browser says so on the console).
+test('the notes load and are styled under the strict CSP', { skip: !CSP_BASE && 'no CSP server' }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const refused = [];
+  context.on('console', (m) => m.type() === 'error' && refused.push(m.text()));
+  const { page, errors } = await open(context, 'persona=platform-engineer&framework=pytorch', CSP_BASE);
+  const sections = await notes(page, 'v2.3');
+  assert.deepEqual(sections.map((s) => s.from), ['v2.2', 'v2.1', 'v2.0']);
+  assert.deepEqual([...errors, ...refused], []);
+  const heading = await page.evaluate(
+    (sel) => getComputedStyle(document.querySelector(sel).shadowRoot.querySelector('.up h4')).fontSize,
+    WIDGET,
+  );
+  assert.equal(heading, '14px', 'upgrade.css applies');
   await context.close();
 });

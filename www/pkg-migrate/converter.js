@@ -16,8 +16,8 @@
 // only once the module is here, and a worker started after a hung one needs no new download.
 import { linkSources } from './sources.js';
 import { copy } from './copy-blocks.js';
-// explain.css, pods.css and migrate.css as strings (scripts/build-dist.sh writes styles.js).
-import { EXPLAIN, PODS, MIGRATE } from './styles.js';
+// explain.css, pods.css, migrate.css and upgrade.css as strings (scripts/build-dist.sh writes styles.js).
+import { EXPLAIN, PODS, MIGRATE, UPGRADE } from './styles.js';
 
 // Every file this module loads is named by a literal next to import.meta.url, so that a bundler
 // that bundles the package (webpack, Vite) follows it and emits the file.
@@ -143,7 +143,7 @@ function adopt(root, css) {
   }
   if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }
-const STYLES = { explain: EXPLAIN };
+const STYLES = { explain: EXPLAIN, upgrade: UPGRADE };
 const followed = new WeakSet();
 export function showPane(details) {
   const body = details.querySelector('.pane-body');
