@@ -105,11 +105,12 @@ lint-scripts:
 	python3 scripts/check-architecture.py
 	scripts/check-light-core.sh
 
-# The converter and explain modules (crates/migrate-wasm, crates/explain-wasm), linted for wasm32
+# The converter, explain and upgrade modules (crates/migrate-wasm, crates/explain-wasm,
+# crates/upgrade-wasm), linted for wasm32
 # with the features they ship with. A check of their own, not a linted dist build: clippy-driver
 # compiles with MIR optimizations off, and the wasm readers download must be rustc's.
 lint-wasm-modules:
-	cargo clippy --target wasm32-unknown-unknown -p trainer-v2-migrate -p trainer-v2-explain --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p trainer-v2-migrate -p trainer-v2-explain -p trainer-v2-upgrade --all-targets -- -D warnings
 
 # The CLI the checks below run: the one `cargo test` builds, or $TRAINER_EXPLORER when the caller
 # built it already (scripts/test-all.sh). A plain `cargo build` would compile our crate and a few

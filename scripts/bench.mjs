@@ -195,7 +195,7 @@ const budgets = [
 ];
 const mbps = (bytes, seconds) => `${(bytes / 1e6 / seconds).toFixed(1)} MB/s`;
 const row = (name, w, h) => `| ${name} | ${w} | ${h} |`;
-const [wasmRow, jsRow, transferRow, ratioRow, converterRow, explainRow] = sizeRows(sizes).map((cells) => row(...cells));
+const [wasmRow, jsRow, transferRow, ratioRow, converterRow, explainRow, upgradeRow] = sizeRows(sizes).map((cells) => row(...cells));
 const lines = [
   '# Benchmarks',
   '',
@@ -215,13 +215,14 @@ const lines = [
   row('Toggle to DOM, round all frameworks, 5 ms between clicks, so nothing is prepared (preparation waits 20 ms; every toggle builds, highlights and parses): median / p95 (200 toggles)', `${ms(pct(freshToggles, 50))} / ${ms(pct(freshToggles, 95))}`, '–'),
   converterRow,
   explainRow,
+  upgradeRow,
   row('Migrate 1 MB manifest, native (best of 5); floor: the same text only parsed into YAML values by the same parser (yaml_serde), in the same run', `${native.seconds.toFixed(3)} s (${mbps(native.bytes, native.seconds)}, ${native.documents} documents; ${native.parse_seconds ? times(native.seconds, native.parse_seconds) : '–'} the floor)`, native.parse_seconds ? `${native.parse_seconds.toFixed(3)} s (${mbps(native.bytes, native.parse_seconds)})` : 'not run'),
   row('Lighthouse 12.2.3 (mobile): accessibility / performance / CLS', lh ? `${lh.a11y} / ${lh.perf} / ${lh.cls}` : 'not run', '–'),
   row('Migrate 1 MB manifest, wasm in Chromium (best of 3)', `${(wasmMigrate.ms / 1000).toFixed(3)} s (${mbps(wasmMigrate.bytes, wasmMigrate.ms / 1000)})`, '–'),
   '',
   '## The npm package',
   '',
-  `\`make package\` (npm pack into dist/npm/): ${tarball}, ${kb(packageSize)}. Each entry point with what it imports before the widget loads (the widget, the converter and "What Kubernetes runs" then load as above):`,
+  `\`make package\` (npm pack into dist/npm/): ${tarball}, ${kb(packageSize)}. Each entry point with what it imports before the widget loads (the widget, the converter, "What Kubernetes runs" and the upgrade notes then load as above):`,
   '',
   '| Entry point | Raw | gzip -9 |',
   '|---|---|---|',

@@ -6,13 +6,14 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 
 # The widget, the converter as a second module that loads only in migrate mode, and "What
-# Kubernetes runs" as a third that loads when a reader opens it, built for
+# Kubernetes runs" and the upgrade notes as a third and a fourth that load when a reader opens
+# them, built for
 # size (Cargo.toml's wasm-release profile; the release profile is the native CLI's, for speed).
 # The widget by itself: built with the two modules, cargo would unify the core's features and
 # compile the YAML parser and CEL into the widget's build too (link-time optimization drops them
 # again, but they are compiled).
 cargo build --profile wasm-release --target wasm32-unknown-unknown --lib -p trainer-v2-explorer
-cargo build --profile wasm-release --target wasm32-unknown-unknown --lib -p trainer-v2-migrate -p trainer-v2-explain
+cargo build --profile wasm-release --target wasm32-unknown-unknown --lib -p trainer-v2-migrate -p trainer-v2-explain -p trainer-v2-upgrade
 # Only what this script writes is replaced: dist/kits (make kits) and dist/examples stay.
 rm -rf dist/pkg dist/pkg-migrate dist/blog && mkdir -p dist/pkg dist/pkg-migrate
 wasm-bindgen --target web --no-typescript --out-dir dist/pkg \
@@ -21,9 +22,11 @@ wasm-bindgen --target web --no-typescript --out-dir dist/pkg-migrate \
   target/wasm32-unknown-unknown/wasm-release/trainer_v2_migrate.wasm
 wasm-bindgen --target web --no-typescript --out-dir dist/pkg-migrate \
   target/wasm32-unknown-unknown/wasm-release/trainer_v2_explain.wasm
+wasm-bindgen --target web --no-typescript --out-dir dist/pkg-migrate \
+  target/wasm32-unknown-unknown/wasm-release/trainer_v2_upgrade.wasm
 wasm=dist/pkg/trainer_v2_explorer_bg.wasm
 # npm's wasm-opt is binaryen compiled to wasm, run by node on one thread, and it is the longest
-# step of a warm build (the converter alone takes about 90 s of CPU). The three modules are shrunk
+# step of a warm build (the converter alone takes about 90 s of CPU). The four modules are shrunk
 # side by side, so both cores work; the widget's chain shortens its names after its wasm-opt.
 widget() {
   # Functions sorted by name, the names first rewritten into keys that put the copies of one
@@ -36,17 +39,19 @@ widget() {
   python3 scripts/shorten-wasm-names.py "$wasm" dist/pkg/trainer_v2_explorer.js
 }
 # Job control gives each its own process group, so that a failure (or an interrupt) ends all
-# three with everything they started, not only the first.
+# four with everything they started, not only the first.
 set -m
 widget & widget_pid=$!
 scripts/wasm-opt.sh dist/pkg-migrate/trainer_v2_migrate_bg.wasm & migrate_pid=$!
 scripts/wasm-opt.sh dist/pkg-migrate/trainer_v2_explain_bg.wasm & explain_pid=$!
+scripts/wasm-opt.sh dist/pkg-migrate/trainer_v2_upgrade_bg.wasm & upgrade_pid=$!
 set +m
-trap 'kill -- -$widget_pid -$migrate_pid -$explain_pid 2>/dev/null || true' EXIT
+trap 'kill -- -$widget_pid -$migrate_pid -$explain_pid -$upgrade_pid 2>/dev/null || true' EXIT
 # Each is waited for by itself, so that any one's failure stops the build (set -e).
 wait "$widget_pid"
 wait "$migrate_pid"
 wait "$explain_pid"
+wait "$upgrade_pid"
 trap - EXIT
 cp index.html dist/index.html
 scripts/explorer.sh post --check
@@ -67,8 +72,8 @@ cp www/pkg-migrate/*.js www/pkg-migrate/*.css dist/pkg-migrate/
 # pages' own, index.html and the kits link them).
 python3 - <<'PY'
 import json, re
-out = ["// Written by scripts/build-dist.sh from explain.css, pods.css and migrate.css."]
-for name in ("explain", "pods", "migrate"):
+out = ["// Written by scripts/build-dist.sh from explain.css, pods.css, migrate.css and upgrade.css."]
+for name in ("explain", "pods", "migrate", "upgrade"):
     css = open(f"www/pkg-migrate/{name}.css").read()
     css = re.sub(r"\s+", " ", re.sub(r"/\*.*?\*/", "", css, flags=re.S)).strip()
     out.append(f"export const {name.upper()} = {json.dumps(css)};")

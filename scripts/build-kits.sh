@@ -56,9 +56,10 @@ gzipped() { local total=0 f; for f in "$@"; do total=$((total + $(gzip -9c "$f" 
 widget_gzip=$(size "$(gzipped dist/pkg/trainer_v2_explorer_bg.wasm dist/pkg/trainer_v2_explorer.js dist/explorer.js)")
 converter_gzip=$(size "$(gzipped dist/pkg-migrate/trainer_v2_migrate_bg.wasm dist/pkg-migrate/trainer_v2_migrate.js dist/pkg-migrate/converter*.js dist/pkg-migrate/sources.js dist/pkg-migrate/copy-blocks.js)")
 explain_gzip=$(size "$(gzipped dist/pkg-migrate/trainer_v2_explain_bg.wasm dist/pkg-migrate/trainer_v2_explain.js dist/pkg-migrate/converter.js dist/pkg-migrate/sources.js dist/pkg-migrate/copy-blocks.js)")
+upgrade_gzip=$(size "$(gzipped dist/pkg-migrate/trainer_v2_upgrade_bg.wasm dist/pkg-migrate/trainer_v2_upgrade.js dist/pkg-migrate/converter.js dist/pkg-migrate/sources.js dist/pkg-migrate/copy-blocks.js)")
 readers() { # kit folder, its assets folder, its fallbacks folder
   sed -e "s/{{assets_size}}/$(size "$(bytes "$1/$2")")/" -e "s/{{fallbacks_size}}/$(size "$(bytes "$1/$3")")/" \
-    -e "s/{{widget_gzip}}/$widget_gzip/" -e "s/{{converter_gzip}}/$converter_gzip/" -e "s/{{explain_gzip}}/$explain_gzip/" \
+    -e "s/{{widget_gzip}}/$widget_gzip/" -e "s/{{converter_gzip}}/$converter_gzip/" -e "s/{{explain_gzip}}/$explain_gzip/" -e "s/{{upgrade_gzip}}/$upgrade_gzip/" \
     embed/common/INSTALL-readers.md >>"$1/INSTALL.md"
 }
 readers "$kits/kubeflow-blog" assets/trainer-v2-explorer _includes/trainer-v2-explorer

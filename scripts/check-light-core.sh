@@ -31,6 +31,9 @@ refuse "explorer-html --no-default-features" "$heavy" -p explorer-html --no-defa
 refuse "the widget (trainer-v2-explorer, wasm32)" "$heavy" -p trainer-v2-explorer --target wasm32-unknown-unknown
 refuse "explorer-core --features explain" "$yaml" -p explorer-core --no-default-features --features explain
 refuse "the explain module (trainer-v2-explain, wasm32)" "$yaml" -p trainer-v2-explain --target wasm32-unknown-unknown
+# The upgrade notes read YAML but explain nothing: no CEL or regex in their module.
+refuse "the upgrade module (trainer-v2-upgrade, wasm32)" '^(cel|cel-[a-z-]+|antlr4rust|regex|regex-lite|regex-syntax) ' \
+  -p trainer-v2-upgrade --target wasm32-unknown-unknown
 
 # The tests' judges (crates/judges: claims checks, the reference CEL evaluation, test helpers)
 # are a dev-dependency only: no product build compiles them.

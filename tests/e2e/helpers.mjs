@@ -86,13 +86,13 @@ export async function scrollAsReader(page, selector) {
   await page.locator(selector).scrollIntoViewIfNeeded();
 }
 
-/** Opens the post at the main explorer with `query` and opens its lazily filled disclosure
- * `paneClass` (k8s-pane, upgrade-pane); collects the page's errors. */
-export async function openPane(context, query, paneClass) {
+/** Opens the post at the main explorer with `query` (on the server at `base`) and opens its
+ * lazily filled disclosure `paneClass` (k8s-pane, upgrade-pane); collects the page's errors. */
+export async function openPane(context, query, paneClass, base = BASE) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(new URL(`?${query}#user-experience`, BASE).href);
+  await page.goto(new URL(`?${query}#user-experience`, base).href);
   // On a phone the fragment lands above the widget, which mounts only near the viewport.
   await scrollAsReader(page, MAIN_WIDGET);
   const summary = page.locator(`${MAIN_WIDGET} .${paneClass} summary`);

@@ -116,9 +116,9 @@ test('opening "What Kubernetes runs" downloads its own small module, not the con
   await pane(page, `body.querySelector('tr[data-env="PET_NNODES"]')`);
   const wasm = fetched.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop());
   assert.ok(wasm.includes('trainer_v2_explain_bg.wasm'), wasm.join(', '));
-  // The converter (its YAML parser, migration and upgrade notes) is for migrate mode.
+  // The converter (its YAML parser and migration) is for migrate mode.
   assert.ok(!wasm.includes('trainer_v2_migrate_bg.wasm'), `the pane downloaded ${wasm.join(', ')}`);
-  // And it is the smaller download (no YAML parser, migration or upgrade notes in it).
+  // And it is the smaller download (no YAML parser or migration in it).
   const bytes = async (name) => (await (await fetch(new URL(`pkg-migrate/${name}`, BASE))).arrayBuffer()).byteLength;
   const [own, converter] = [await bytes('trainer_v2_explain_bg.wasm'), await bytes('trainer_v2_migrate_bg.wasm')];
   assert.ok(own < converter, `explain module ${own} B, converter ${converter} B`);

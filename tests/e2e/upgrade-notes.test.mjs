@@ -1,11 +1,11 @@
 // "Upgrading from an older release" in the built site (make dist), in headless Chromium: opening
-// it loads the converter module, which lists what changes in the selection's YAML from each
+// it loads the upgrade module (crates/upgrade-wasm, not the converter), which lists what changes in the selection's YAML from each
 // older release line to the selected one (explorer_html::upgrade_view); it follows the release while open and
 // is not offered at the oldest. Screenshots (desktop, 375 px phone, dark) go to
 // target/e2e-upgrade-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertShownWell, launch, MAIN_WIDGET, openPane } from './helpers.mjs';
+import { assertShownWell, BASE, launch, MAIN_WIDGET, openPane } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -16,7 +16,8 @@ after(async () => browser?.close());
 const WIDGET = MAIN_WIDGET;
 const TORCH_PROCS = 'spec.mlPolicy.torch.numProcPerNode';
 
-const open = (context, query) => openPane(context, query, 'upgrade-pane');
+const open = (context, query, base) => openPane(context, query, 'upgrade-pane', base);
+const CSP_BASE = process.env.CSP_BASE_URL;
 
 /** The notes once they are in for release `to`: per `from` section, its notes as a reader reads
  * them (field, action, release, text, the pull request links). */
@@ -109,4 +110,40 @@ test('phone and dark (screenshots): the open notes pass axe and the page does no
     assert.deepEqual(errors, []);
     await context.close();
   }
+});
+
+test('opening the notes downloads their own module, not the converter', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const fetched = [];
+  context.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  const { page, errors } = await open(context, 'persona=platform-engineer&framework=pytorch');
+  await notes(page, 'v2.3');
+  const wasm = fetched.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop());
+  assert.ok(wasm.includes('trainer_v2_upgrade_bg.wasm'), wasm.join(', '));
+  // The converter (its migration, pod comparison and CEL) is for migrate mode.
+  assert.ok(!wasm.includes('trainer_v2_migrate_bg.wasm'), `the notes downloaded ${wasm.join(', ')}`);
+  const bytes = async (name) => (await (await fetch(new URL(`pkg-migrate/${name}`, BASE))).arrayBuffer()).byteLength;
+  const [own, converter] = [await bytes('trainer_v2_upgrade_bg.wasm'), await bytes('trainer_v2_migrate_bg.wasm')];
+  assert.ok(own < converter, `upgrade module ${own} B, converter ${converter} B`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Under the post's strict CSP (scripts/serve.py: script-src 'self' 'wasm-unsafe-eval', style-src
+// 'self'): the module loads, and the notes' styles come as an adopted sheet, not a <style> element
+// the policy blocks (the browser says so on the console).
+test('the notes load and are styled under the strict CSP', { skip: !CSP_BASE && 'no CSP server' }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const refused = [];
+  context.on('console', (m) => m.type() === 'error' && refused.push(m.text()));
+  const { page, errors } = await open(context, 'persona=platform-engineer&framework=pytorch', CSP_BASE);
+  const sections = await notes(page, 'v2.3');
+  assert.deepEqual(sections.map((s) => s.from), ['v2.2', 'v2.1', 'v2.0']);
+  assert.deepEqual([...errors, ...refused], []);
+  const heading = await page.evaluate(
+    (sel) => getComputedStyle(document.querySelector(sel).shadowRoot.querySelector('.up h4')).fontSize,
+    WIDGET,
+  );
+  assert.equal(heading, '14px', 'upgrade.css applies');
+  await context.close();
 });

@@ -16,8 +16,8 @@
 // only once the module is here, and a worker started after a hung one needs no new download.
 import { linkSources } from './sources.js';
 import { copy } from './copy-blocks.js';
-// explain.css, pods.css and migrate.css as strings (scripts/build-dist.sh writes styles.js).
-import { EXPLAIN, PODS, MIGRATE } from './styles.js';
+// explain.css, pods.css, migrate.css and upgrade.css as strings (scripts/build-dist.sh writes styles.js).
+import { EXPLAIN, PODS, MIGRATE, UPGRADE } from './styles.js';
 
 // Every file this module loads is named by a literal next to import.meta.url, so that a bundler
 // that bundles the package (webpack, Vite) follows it and emits the file.
@@ -95,7 +95,9 @@ function loadOnPage() {
 }
 
 // "What Kubernetes runs" has a module of its own (crates/explain-wasm): a fraction of the
-// converter's size, since it parses no YAML.
+// converter's size, since it parses no YAML. So have the upgrade notes (crates/upgrade-wasm): they
+// read YAML, but need no migration, pod comparison or CEL. Each is downloaded when a reader opens
+// its pane, and once.
 let explainer;
 function loadExplainer() {
   explainer ??= import('./trainer_v2_explain.js').then(async (m) => {
@@ -103,6 +105,14 @@ function loadExplainer() {
     return m;
   });
   return explainer;
+}
+let upgrader;
+function loadUpgrader() {
+  upgrader ??= import('./trainer_v2_upgrade.js').then(async (m) => {
+    await m.default();
+    return m;
+  });
+  return upgrader;
 }
 
 function convertOnPage(text, release) {
@@ -112,11 +122,11 @@ function convertOnPage(text, release) {
 // The lazily filled disclosures (src/ui/components/lazy_pane.rs): the widget hands over an
 // opened one; the core computes and renders the HTML for its data-query (it takes microseconds,
 // so on the page, not in the worker), and a new query re-renders it while it is open. data-pane
-// names the export: "What Kubernetes runs" (explorer_html::explain_view, in its own module) and
-// "Upgrading from an older release" (upgrade_view, in the converter's).
+// names the export: "What Kubernetes runs" (explorer_html::explain_view) and "Upgrading from an
+// older release" (upgrade_view), each in its own module.
 const PANES = {
   explain: (query) => loadExplainer().then((m) => m.explain(query)),
-  upgrade: (query) => loadOnPage().then((m) => m.upgrade_notes(query)),
+  upgrade: (query) => loadUpgrader().then((m) => m.upgrade_notes(query)),
 };
 // The panes' and the result's stylesheets are adopted by the shadow root that shows them: a
 // constructable stylesheet is allowed by a strict style-src 'self' (an inline <style> is not),
@@ -133,7 +143,7 @@ function adopt(root, css) {
   }
   if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }
-const STYLES = { explain: EXPLAIN };
+const STYLES = { explain: EXPLAIN, upgrade: UPGRADE };
 const followed = new WeakSet();
 export function showPane(details) {
   const body = details.querySelector('.pane-body');

@@ -13,5 +13,5 @@ pub mod migrate_output;
 pub mod migrate_runs;
 #[cfg(feature = "migrate")]
 pub mod migrate_view;
-#[cfg(feature = "migrate")]
+#[cfg(feature = "upgrade")]
 pub mod upgrade_view;

@@ -9,9 +9,6 @@ use explorer_core::upgrade::notes::{FromOlder, Note};
 use explorer_data::releases::Release;
 use std::fmt::Write;
 
-const STYLE: &str = "<style>.up h4{margin:14px 0 6px;font-size:14px}.up ul{margin:4px 0;padding-left:20px}\
-.up li{margin:6px 0}.up code{overflow-wrap:anywhere}.up-why{color:var(--muted);font-size:13px}.up a{color:var(--accent)}</style>";
-
 const PULLS: &str = "https://github.com/kubeflow/trainer/pull/";
 
 /// Text whose `backticked` parts are code, escaped.
@@ -66,7 +63,9 @@ fn note_html(out: &mut String, n: &Note) {
 /// The pane's HTML for a selection at release `to`: one section per older release line, as
 /// `upgrade::notes::notes_from_older_releases` gives them (newest first).
 pub fn html(to: Release, older: &[(Release, FromOlder)]) -> String {
-    let mut out = format!("{STYLE}<div class=\"up\" data-to=\"{}\">", esc(to.line));
+    // Styled by www/pkg-migrate/upgrade.css, which the loader adopts: a <style> element here
+    // would be blocked by a strict style-src 'self'.
+    let mut out = format!("<div class=\"up\" data-to=\"{}\">", esc(to.line));
     if older.is_empty() {
         let _ = write!(out, "<p>Trainer {} is the oldest release this page covers.</p>", esc(to.tag));
     }

@@ -1,8 +1,9 @@
 //! The converter behind the widget's migrate mode. A separate module because YAML parsing is
-//! the heaviest code we ship; the widget loads this only when a reader opens migrate mode or the
-//! upgrade notes. "What Kubernetes runs" for a selection has a smaller module of its own
-//! (crates/explain-wasm); for a converted TrainJob this module renders it, from the explanation
-//! the pod comparison computes anyway (explorer_html::migrate_runs).
+//! the heaviest code we ship; the widget loads this only when a reader opens migrate mode.
+//! "What Kubernetes runs" for a selection has a smaller module of its own (crates/explain-wasm),
+//! and so have the upgrade notes (crates/upgrade-wasm); for a converted TrainJob this module
+//! renders "What Kubernetes runs", from the explanation the pod comparison computes anyway
+//! (explorer_html::migrate_runs).
 
 use explorer_core::migrate::migrate_to;
 use explorer_core::migrate::pods::explained_documents;
@@ -31,20 +32,6 @@ pub fn migrate(text: &str, release: Option<String>) -> String {
     explorer_html::migrate_view::rendered_json(&migration, &compared)
 }
 
-/// "Upgrading from an older release" for a widget selection (its URL query): `{"html"}` or
-/// `{"error"}` as JSON, like `explain`.
-#[wasm_bindgen]
-pub fn upgrade_notes(query: &str) -> String {
-    let answer = match explorer_core::query::parse_strict(query) {
-        Ok(sel) => {
-            let older = explorer_core::upgrade::notes::notes_from_older_releases(&sel);
-            serde_json::json!({ "html": explorer_html::upgrade_view::html(sel.release, &older) })
-        }
-        Err(error) => serde_json::json!({ "error": error.to_string() }),
-    };
-    answer.to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,7 +41,7 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_release_or_query_is_the_answers_error() {
+    fn an_unknown_release_is_the_answers_error() {
         let job =
             "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: p}\nspec:\n  pytorchReplicaSpecs:\n    \
                    Worker:\n      template: {spec: {containers: [{name: pytorch, image: a:1}]}}\n";
@@ -67,7 +54,5 @@ mod tests {
         let written_for = format!("data-trainer=\"{}\"", NEWEST.tag);
         assert!(newest["objects"].as_str().unwrap().contains(&written_for), "{newest}");
         assert_eq!(answer(&migrate(job, Some(NEWEST.line.into()))), newest);
-        assert!(answer(&upgrade_notes("release=v9"))["error"].as_str().is_some());
-        assert!(answer(&upgrade_notes("framework=pytorch"))["html"].as_str().unwrap().contains("data-from="));
     }
 }
