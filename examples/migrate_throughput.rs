@@ -2,7 +2,8 @@
 //!
 //! `migrate_throughput FILE` times one manifest and prints {"bytes", "documents", "seconds"}.
 //! `migrate_throughput --once FILE` converts FILE once as the CLI does, untimed, for a profiler;
-//! `--view-once FILE` the same as the widget's converter module does.
+//! `--view-once FILE` the same as the widget's converter module does; `--view-print FILE…` prints each
+//! FILE's answer of the converter module (its JSON), one per line, to compare two builds' output.
 //! `migrate_throughput --shapes DIR [NAME…]` writes each worst-case shape (tests/shapes) to DIR/NAME.yaml
 //! (only the shapes NAME… when given) and prints one JSON line per shape: {"name", "what", "bytes", "outcome", "cli", "view"}, the
 //! best of 3 in seconds (wall clock; `cli_cpu` and `view_cpu` the best CPU times) for what the CLI does (convert, print the YAML and the report) and for
@@ -75,6 +76,14 @@ fn view_once(path: &str) {
     std::hint::black_box(trainer_v2_migrate::migrate(&text, None));
 }
 
+/// The converter module's answer for each of `paths`, one line each: what `--view-once` computes.
+fn view_print(paths: &[String]) {
+    for path in paths {
+        let text = std::fs::read_to_string(path).expect("readable manifest");
+        println!("{}", trainer_v2_migrate::migrate(&text, None));
+    }
+}
+
 fn shapes(dir: &str, only: &[String]) {
     std::fs::create_dir_all(dir).expect("a writable directory");
     for shape in shapes::all().into_iter().filter(|s| only.is_empty() || only.iter().any(|n| n == s.name)) {
@@ -112,9 +121,11 @@ fn main() {
         [flag, dir, only @ ..] if flag == "--shapes" => shapes(dir, only),
         [flag, path] if flag == "--once" => once(path),
         [flag, path] if flag == "--view-once" => view_once(path),
+        [flag, paths @ ..] if flag == "--view-print" => view_print(paths),
         [path] => one_file(path),
         _ => panic!(
             "usage: migrate_throughput FILE | migrate_throughput --once FILE | migrate_throughput --view-once FILE | \
+             migrate_throughput --view-print FILE… | \
              migrate_throughput --shapes DIR [NAME…]"
         ),
     }

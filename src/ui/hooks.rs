@@ -21,10 +21,10 @@ use yew::prelude::*;
 /// changes.
 #[hook]
 pub(crate) fn use_theme(pinned: Option<&'static str>) -> &'static str {
-    let theme = use_state(browser::theme);
+    let theme = use_state(browser::theme as Word);
     {
         let theme = theme.clone();
-        use_effect_with((), move |_| {
+        use_keyed_effect(MOUNTED, move |_| {
             let update = Closure::<dyn Fn()>::new(move || theme.set(browser::theme()));
             let window = web_sys::window();
             let observer = web_sys::MutationObserver::new(update.as_ref().unchecked_ref()).ok();
@@ -44,7 +44,7 @@ pub(crate) fn use_theme(pinned: Option<&'static str>) -> &'static str {
             if let Some(m) = &media {
                 let _ = m.add_event_listener_with_callback("change", update.as_ref().unchecked_ref());
             }
-            move || {
+            Box::new(move || {
                 if let Some(o) = observer {
                     o.disconnect();
                 }
@@ -52,15 +52,41 @@ pub(crate) fn use_theme(pinned: Option<&'static str>) -> &'static str {
                     let _ = m.remove_event_listener_with_callback("change", update.as_ref().unchecked_ref());
                 }
                 drop(update);
-            }
+            })
         });
     }
     pinned.unwrap_or(*theme)
 }
 
-/// What the controls call. Made once per explorer (the dispatcher and the setter never change),
-/// so they are the same on every render and a control or pane whose props did not change is not
-/// rendered again on a toggle.
+/// The initial value of a state hook holding a word (the theme, a Copy button's label), as a
+/// function pointer: yew's state hook is compiled once per state type and initial-value
+/// function type, so the word hooks share one copy when their functions have this one type.
+pub(crate) type Word = fn() -> &'static str;
+
+/// What an effect leaves behind to undo when its key changes or the explorer goes.
+pub(crate) type Cleanup = Box<dyn FnOnce()>;
+
+/// The key of an effect that runs once, when the explorer mounts (it never changes).
+pub(crate) const MOUNTED: u64 = 0;
+
+/// `use_effect_with` for the explorer's effects, each keyed by a number, through one boxed
+/// closure type: yew's effect hook is compiled once per key and closure type, so each effect of
+/// a type of its own brought its own copy of that code into the wasm.
+/// Not a `#[hook]` itself (that would make a hook type per closure): it hands over yew's hook for
+/// the one boxed type, which the calling component runs.
+pub(crate) fn use_keyed_effect<F>(key: u64, effect: F) -> impl Hook<Output = ()>
+where
+    F: FnOnce(u64) -> Cleanup + 'static,
+{
+    let effect: Box<dyn FnOnce(&u64) -> Cleanup> = Box::new(move |key| effect(*key));
+    use_effect_with(key, effect)
+}
+
+/// What the controls call, and what the explorer keeps between renders beside its state. Made
+/// once per explorer (the dispatcher never changes), so the callbacks are the same on every render
+/// and a control or pane whose props did not change is not rendered again on a toggle. The kept
+/// cells are made here too, not each by a `use_mut_ref` of its own: each hook state type brings
+/// its own copy of yew's hook code into the wasm.
 pub(crate) struct Handlers {
     pub(crate) persona: Callback<usize>,
     pub(crate) framework: Callback<usize>,
@@ -73,15 +99,18 @@ pub(crate) struct Handlers {
     pub(crate) keep_pasted: Callback<String>,
     /// "Wrap long lines" checked or unchecked.
     pub(crate) flip_long_lines: Callback<Event>,
+    /// What the reader typed or pasted into migrate mode (`keep_pasted`).
+    pub(crate) pasted: Rc<RefCell<Option<String>>>,
+    /// The views and code elements prepared at idle time (ui::prepare).
+    pub(crate) prepared: PreparedStore,
+    /// The views of the last few selections (`view_for`).
+    pub(crate) kept_views: Rc<RefCell<KeptViews>>,
 }
 
 #[hook]
-pub(crate) fn use_handlers(
-    d: UseReducerDispatcher<State>,
-    status: UseStateSetter<String>,
-    pasted: Rc<RefCell<Option<String>>>,
-) -> Rc<Handlers> {
+pub(crate) fn use_handlers(d: UseReducerDispatcher<State>) -> Rc<Handlers> {
     use_memo((), move |_| {
+        let pasted = Rc::new(RefCell::new(None::<String>));
         let on = |d: &UseReducerDispatcher<State>, action: fn(usize) -> Action| {
             let d = d.clone();
             Callback::from(move |i: usize| d.dispatch(action(i)))
@@ -96,9 +125,18 @@ pub(crate) fn use_handlers(
                 let d = d.clone();
                 Callback::from(move |_: Event| d.dispatch(Action::FlipLongLines))
             },
-            edit: Callback::from(move |(key, raw)| d.dispatch(Action::Param(key, raw))),
-            announce: Callback::from(move |msg| status.set(msg)),
-            keep_pasted: Callback::from(move |text| *pasted.borrow_mut() = Some(text)),
+            edit: {
+                let d = d.clone();
+                Callback::from(move |(key, raw)| d.dispatch(Action::Param(key, raw)))
+            },
+            announce: Callback::from(move |msg| d.dispatch(Action::Announce(msg))),
+            keep_pasted: {
+                let pasted = pasted.clone();
+                Callback::from(move |text| *pasted.borrow_mut() = Some(text))
+            },
+            pasted,
+            prepared: PreparedStore::default(),
+            kept_views: Rc::default(),
         }
     })
 }
@@ -109,14 +147,11 @@ const KEPT_VIEWS: usize = 4;
 /// The snippets for `sel`, kept for the last few selections: a reader going back to one does not
 /// wait for its snippets to be built again. A selection one click from the last one was usually
 /// prepared while the reader read (ui::prepare): going on to it does not wait either.
-#[hook]
-pub(crate) fn use_view(sel: &Selection, prepared: &PreparedStore) -> (Rc<View>, Rc<RefCell<KeptViews>>) {
-    let kept = use_mut_ref(Vec::new);
-    let view = kept_or_made(&mut kept.borrow_mut(), sel.clone(), KEPT_VIEWS, |sel| {
+pub(crate) fn view_for(sel: &Selection, kept: &RefCell<KeptViews>, prepared: &PreparedStore) -> Rc<View> {
+    kept_or_made(&mut kept.borrow_mut(), sel.clone(), KEPT_VIEWS, |sel| {
         let ready = prepared.0.borrow_mut().take_view(sel);
         ready.unwrap_or_else(|| Rc::new(render(sel)))
-    });
-    (view, kept)
+    })
 }
 
 pub(crate) type KeptViews = Vec<(Selection, Rc<View>)>;

@@ -25,6 +25,9 @@ pub struct State {
     pub shown_revision: u64,
     /// "Wrap long lines": this instance's own, not part of the selection (never published).
     pub long_lines: LongLines,
+    /// What the widget's live region reads out (a copy's outcome). Here rather than in a state
+    /// hook of its own: each state type brings its own copy of yew's hook code into the wasm.
+    pub status: String,
 }
 
 impl State {
@@ -37,6 +40,7 @@ impl State {
             local_revision: 0,
             shown_revision: 0,
             long_lines: LongLines::default(),
+            status: String::new(),
         }
     }
 }
@@ -54,7 +58,15 @@ impl State {
 }
 
 fn inputs_of(sel: &Selection) -> VecMap<ParamKey, String> {
-    ParamKey::ALL.into_iter().filter_map(|k| sel.params.get(k).map(|v| (k, v))).collect()
+    // Inserted one by one, not collected: the keys are distinct, and collecting compiled the
+    // map's constructor that removes repeated keys once more, for these types (wasm bytes).
+    let mut inputs = VecMap::new();
+    for key in ParamKey::ALL {
+        if let Some(value) = sel.params.get(key) {
+            inputs.insert(key, value);
+        }
+    }
+    inputs
 }
 
 pub enum Action {
@@ -72,6 +84,8 @@ pub enum Action {
     /// The host page changed an option of its element (an attribute, a property): applied as a
     /// change made here, so it is published like the reader's own.
     Host(String),
+    /// Something for the live region to read out (Copy's outcome).
+    Announce(String),
 }
 
 impl Reducible for State {
@@ -91,10 +105,15 @@ impl Reducible for State {
                         next.errors.remove(&key);
                     }
                     Err(reason) => {
-                        next.errors.insert(key, reason);
+                        next.errors.insert(key, reason.to_string());
                     }
                 }
                 next.inputs.insert(key, raw);
+            }
+            Action::Announce(status) => {
+                // Rendered even when the same words come again, as a state hook would.
+                next.status = status;
+                return Rc::new(next);
             }
             Action::FlipLongLines => {
                 next.long_lines = match self.long_lines {

@@ -221,8 +221,8 @@ pub(crate) fn aliased_square(name: &'static str, what: &'static str, n: usize) -
 }
 
 /// The most aliased values the input door takes from a file this small: n aliases of a list of n,
-/// n the largest whose n × n values fit the budget of its few kilobytes (`input::read_budget`:
-/// the size plus 64 Ki; 257, so 66,049 values from 1.5 KB).
+/// n the largest whose n × n values fit the budget of its few hundred bytes
+/// (`input::read_budget`: a value per 8 bytes plus 1,024; 31, so 1,033 values from 312 bytes).
 pub(crate) fn aliases_at_the_limit() -> Shape {
     let fits = |shape: &Shape| {
         let values = shape.count * shape.count + 2 * shape.count + 10;
@@ -242,17 +242,46 @@ pub(crate) fn aliases_past_the_limit() -> Shape {
 /// A TrainJob with an extra field holding a flow list of `n` numbers: the most values per byte
 /// plain YAML has (two bytes each).
 fn dense(name: &'static str, what: &'static str, n: usize) -> Shape {
-    let text = format!(
-        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: {name}\nspec:\n  runtimeRef:\n    \
-         name: torch-distributed\nx: [{}]\n",
-        vec!["1"; n].join(",")
-    );
+    let text = format!("{}x: [{}]\n", dense_head(name), vec!["1"; n].join(","));
     Shape { name, what, text, count: n }
 }
 
-/// As many values as the limit holds, written out: a 1 MB flow list of 520,000 numbers.
+fn dense_head(name: &str) -> String {
+    format!(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: {name}\nspec:\n  runtimeRef:\n    \
+         name: torch-distributed\n"
+    )
+}
+
+/// The values `dense_padded`'s frame reads as beside its list's numbers: the job's map, its
+/// apiVersion, kind, metadata, name, spec, runtimeRef and runtime name, the list and the padding.
+const DENSE_FRAME_VALUES: usize = 10;
+
+/// An input of `TARGET_BYTES` holding as many values as its budget allows, and `extra` more: a
+/// flow list of numbers (two bytes a value), then a string as long as the rest (a string costs
+/// a byte of memory a byte, a value about 200).
+fn dense_padded(name: &'static str, what: &'static str, extra: usize) -> Shape {
+    let n = explorer_core::pipeline::input::read_budget(TARGET_BYTES).0 - DENSE_FRAME_VALUES + extra;
+    let head = format!("{}x: [{}]\npad: \"", dense_head(name), vec!["1"; n].join(","));
+    let text = format!("{head}{}\"\n", long_text(TARGET_BYTES - head.len() - 2));
+    Shape { name, what, text, count: n }
+}
+
+/// As many values as an input at the limit may read as, written out: a 1 MB flow list of 525,290
+/// numbers and a 3 MB string.
 pub(crate) fn dense_at_the_limit() -> Shape {
-    dense("dense-at-the-limit", "a flow list of 520,000 numbers (1 MB), the most values accepted", 520_000)
+    dense_padded("dense-at-the-limit", "a flow list of 525,290 numbers and a 3 MB string, the most values accepted", 0)
+}
+
+/// The same size with one value more: refused.
+pub(crate) fn dense_over_the_limit() -> Shape {
+    dense_padded("dense-over-the-limit", "one value more than dense-at-the-limit, the same size (refused)", 1)
+}
+
+/// A 1 MB flow list of 520,000 numbers: refused (2 bytes a value; it was accepted, at 100-125
+/// MiB, when the budget was the input's size plus 64 Ki values).
+pub(crate) fn dense_list() -> Shape {
+    dense("dense-list", "a 1 MB flow list of 520,000 numbers (refused)", 520_000)
 }
 
 /// 4 MiB of a flow list of numbers: two million values (refused: more values than the limit).
@@ -278,6 +307,8 @@ pub(crate) fn all() -> Vec<Shape> {
         aliases_at_the_limit(),
         aliases_past_the_limit(),
         dense_at_the_limit(),
+        dense_over_the_limit(),
+        dense_list(),
         dense_past_the_limit(),
     ]
 }

@@ -22,13 +22,16 @@ use crate::upgrade::Upgrade;
 use explorer_data::releases::Release;
 
 /// Why a call could not answer. Problems with one document of a stream are not errors: they are
-/// that document's outcome in the [`Migration`] or [`Upgrade`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// that document's outcome in the [`Migration`] or [`Upgrade`]. Each variant holds the typed
+/// error of the module that refused; its text (`Display`) is that module's.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum Error {
-    /// A release that is not in the release data; the message lists the known lines.
+    /// A release that is not in the release data: the name asked for (the text lists the known
+    /// lines).
     UnknownRelease(String),
     /// A selection query with an unknown key or a value out of range.
-    Query(String),
+    Query(crate::query::QueryIssue),
     /// An upgrade to an older release (the two lines, `v2.3` and `v2.1`): the manifest should be
     /// written for that release instead.
     Downgrade {
@@ -37,18 +40,27 @@ pub enum Error {
         /// The older line asked for.
         to: &'static str,
     },
-    /// Input that cannot be read as a whole: empty, too large, not YAML, or without an object to
-    /// work on.
-    Input(String),
+    /// V1 input that cannot be read as a whole (empty, too large, binary, too deep, ...).
+    Migrate(crate::migrate::Error),
+    /// V2 input that cannot be upgraded as a whole: unreadable, or without a Trainer object.
+    Upgrade(crate::upgrade::Error),
+    /// Input explain cannot read: unreadable, not YAML, or without one TrainJob it can judge.
+    Explain(crate::explain::read::Error),
 }
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::UnknownRelease(m) | Error::Query(m) | Error::Input(m) => f.write_str(m),
+            Error::UnknownRelease(name) => {
+                std::fmt::Display::fmt(&crate::upgrade::Error::UnknownRelease(name.clone()), f)
+            }
+            Error::Query(issue) => std::fmt::Display::fmt(issue, f),
             Error::Downgrade { from, to } => {
                 write!(f, "{from} → {to} is a downgrade: upgrade only rewrites for a newer release")
             }
+            Error::Migrate(e) => std::fmt::Display::fmt(e, f),
+            Error::Upgrade(e) => std::fmt::Display::fmt(e, f),
+            Error::Explain(e) => std::fmt::Display::fmt(e, f),
         }
     }
 }
@@ -65,7 +77,7 @@ impl std::error::Error for Error {}
 /// assert!(matches!(api::release("v1.9"), Err(Error::UnknownRelease(_))));
 /// ```
 pub fn release(name: &str) -> Result<Release, Error> {
-    crate::upgrade::parse_release(name).copied().map_err(|e| Error::UnknownRelease(e.to_string()))
+    crate::upgrade::parse_release(name).copied().map_err(|_| Error::UnknownRelease(name.to_string()))
 }
 
 /// The panes the widget shows for a query in its URL syntax (`persona`, `framework`, `release`,
@@ -79,7 +91,7 @@ pub fn release(name: &str) -> Result<Release, Error> {
 /// assert!(matches!(api::render_selection("framework=cobol"), Err(Error::Query(_))));
 /// ```
 pub fn render_selection(query: &str) -> Result<View, Error> {
-    let selection = crate::query::parse_strict(query).map_err(|issue| Error::Query(issue.to_string()))?;
+    let selection = crate::query::parse_strict(query).map_err(Error::Query)?;
     Ok(crate::snippets::render(&selection))
 }
 
@@ -104,7 +116,7 @@ pub fn render_selection(query: &str) -> Result<View, Error> {
 /// assert!(api::migrate("", api::release("v2.3").unwrap()).is_err());
 /// ```
 pub fn migrate(v1_yaml: &str, target: Release) -> Result<Migration, Error> {
-    crate::migrate::migrate_to(v1_yaml, target).map_err(|e| Error::Input(e.to_string()))
+    crate::migrate::migrate_to(v1_yaml, target).map_err(Error::Migrate)
 }
 
 /// Rewrites Trainer V2 manifests written for `from` so that `to` accepts them.
@@ -128,7 +140,7 @@ pub fn upgrade(v2_yaml: &str, from: Release, to: Release) -> Result<Upgrade, Err
     if crate::upgrade::refuse_downgrade(from, to).is_err() {
         return Err(Error::Downgrade { from: from.line, to: to.line });
     }
-    crate::upgrade::upgrade(v2_yaml, from, to).map_err(|e| Error::Input(e.to_string()))
+    crate::upgrade::upgrade(v2_yaml, from, to).map_err(Error::Upgrade)
 }
 
 /// What the Trainer controller of `release` creates for a TrainJob: the JobSet, the pods with
@@ -152,5 +164,5 @@ pub fn upgrade(v2_yaml: &str, from: Release, to: Release) -> Result<Upgrade, Err
 /// assert!(api::explain("kind: [", api::release("v2.3").unwrap()).is_err());
 /// ```
 pub fn explain(v2_yaml: &str, release: Release) -> Result<Explanation, Error> {
-    crate::explain::read::explain_text(v2_yaml, release).map_err(|e| Error::Input(e.to_string()))
+    crate::explain::read::explain_text(v2_yaml, release).map_err(Error::Explain)
 }

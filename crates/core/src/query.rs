@@ -167,7 +167,7 @@ fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String>
         }
         _ => {
             let param = ParamKey::from_id(key).ok_or("unknown key")?;
-            sel.params.set(param, value)?;
+            sel.params.set(param, value).map_err(|e| e.to_string())?;
         }
     }
     Ok(())

@@ -269,8 +269,13 @@ fn converts_or_is_refused_clearly(file: &str, text: &str, expected: &[&str]) -> 
                         }
                     }
                 }
-                Outcome::Refused { reason: message, .. } | Outcome::Invalid { message } => {
-                    if let Err(e) = clear_reason(d.source.as_ref(), message, release) {
+                Outcome::Refused { reason, .. } => {
+                    if let Err(e) = clear_reason(d.source.as_ref(), &reason.to_string(), release) {
+                        problems.push(format!("{at}: {e}"));
+                    }
+                }
+                Outcome::Invalid { error } => {
+                    if let Err(e) = clear_reason(d.source.as_ref(), &error.to_string(), release) {
                         problems.push(format!("{at}: {e}"));
                     }
                 }

@@ -9,6 +9,7 @@
 use crate::explain_view;
 use crate::highlight::push_escaped_html;
 use explorer_core::explain::Explanation;
+use explorer_core::migrate::pods::NotCompared;
 use explorer_data::releases::Release;
 use serde_json::Value as Json;
 use std::fmt::Write;
@@ -28,7 +29,7 @@ pub struct RunsSections {
 impl RunsSections {
     /// The section for the converted `objects` of one document, whose TrainJob Trainer runs as
     /// `runs` says (or not, with the reason). Objects without a TrainJob get none.
-    pub fn push(&mut self, objects: &[Json], runs: &Result<Explanation, String>) {
+    pub fn push(&mut self, objects: &[Json], runs: &Result<Explanation, NotCompared>) {
         let Some(job) = objects.iter().find(|o| o.get("kind").and_then(Json::as_str) == Some("TrainJob")) else {
             return;
         };
@@ -48,7 +49,7 @@ impl RunsSections {
             Ok(explanation) => out.push_str(&explain_view::html(explanation)),
             Err(reason) => {
                 out.push_str("<p class=\"migrate-error\">Not worked out: ");
-                push_escaped_html(out, reason);
+                push_escaped_html(out, &reason.to_string());
                 out.push_str("</p>");
             }
         }
@@ -151,11 +152,15 @@ mod tests {
             panic!("not written")
         };
         let mut sections = super::RunsSections::default();
-        sections.push(objects, &Err("the runtime <r> is gone".into()));
+        let gone = explorer_core::migrate::pods::NotCompared::UnshippedRuntime { name: "<r>".into(), release: "v9" };
+        sections.push(objects, &Err(gone));
         let html = sections.finish(NEWEST);
         assert!(html.contains("data-trainjob=\"mine\""), "{html}");
         assert!(
-            html.contains("<p class=\"migrate-error\">Not worked out: the runtime &lt;r&gt; is gone</p>"),
+            html.contains(
+                "<p class=\"migrate-error\">Not worked out: the TrainJob references &quot;&lt;r&gt;&quot;, which \
+                 Trainer v9 does not ship</p>"
+            ),
             "{html}"
         );
     }

@@ -6,13 +6,12 @@
 //! report rows and V1 lines, and a copy or an allocation per row is what made it slow.
 
 use crate::highlight::{push_breakable, push_escaped_html, push_lines};
-use explorer_core::migrate::pods::{Compared, PodComparison};
+use explorer_core::migrate::pods::{Compared, NotCompared, PodComparison};
 use explorer_core::migrate::report::{Entry, EntryIndex, Kind};
 use explorer_core::migrate::{DocResult, Migration, Outcome};
 use explorer_core::model::Value;
 use explorer_core::snippets::Language;
 use explorer_core::yaml::{self, Sink};
-use serde::Serialize;
 use std::fmt::Write;
 
 fn class_of(kind: Kind) -> &'static str {
@@ -38,11 +37,11 @@ fn describe(d: &DocResult) -> (String, &'static str, String) {
             };
             (format!("{kind} {name}"), if *lossy { "lossy" } else { "converted" }, message)
         }
-        Outcome::Refused { name, kind, reason } => (format!("{kind} {name}"), "refused", reason.clone()),
+        Outcome::Refused { name, kind, reason } => (format!("{kind} {name}"), "refused", reason.to_string()),
         Outcome::PassedThrough { name, kind, .. } => {
             (format!("{kind} {name}"), "passed", "Not a Training Operator job: passed through unchanged.".into())
         }
-        Outcome::Invalid { message } => ("Invalid document".into(), "invalid", message.clone()),
+        Outcome::Invalid { error } => ("Invalid document".into(), "invalid", error.to_string()),
     }
 }
 
@@ -218,7 +217,7 @@ fn pods_and_runs_html(m: &Migration, compared: &[Option<Compared>]) -> (String, 
 /// (scheduling, resources, environment, command, ...), role by role; then the operators'
 /// plumbing V2 does its own way; then their bookkeeping (labels and annotations they set to find
 /// their pods), folded with its count and each reason said once.
-fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparison, String>) {
+fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparison, NotCompared>) {
     use explorer_core::migrate::pods::{Concern, Difference};
     let title = {
         let mut escaped = String::new();
@@ -234,7 +233,7 @@ fn push_pods_html(out: &mut String, title: &str, comparison: &Result<PodComparis
         Ok(c) => c,
         Err(e) => {
             out.push_str("<p class=\"pods-error\">Not compared: ");
-            push_escaped_html(out, e);
+            push_escaped_html(out, &e.to_string());
             out.push_str("</p></section>");
             return;
         }
@@ -438,41 +437,160 @@ fn push_bookkeeping_html(out: &mut String, c: &PodComparison, n: usize) {
     out.push_str("</details>");
 }
 
-/// What crosses from the converter module to the widget.
-#[derive(Serialize)]
-struct Rendered<'a> {
-    error: Option<&'a str>,
-    yaml: &'a str,
-    summary: String,
-    html: String,
-    /// One block per object in apply order, with the `kubectl apply` line (`migrate_output::output_html`).
-    objects: String,
+/// `s` as a JSON string (quoted and escaped), appended to `out`: the bytes `serde_json` writes
+/// (`"` and `\` escaped, the controls as `\n`, `\t`, ... or `\u00xx`, nothing else).
+fn push_json_string(out: &mut String, s: &str) {
+    out.push('"');
+    push_json_contents(out, s);
+    out.push('"');
+}
+
+/// `s` escaped as the inside of a JSON string (`push_json_string`), appended to `out`, scanned
+/// eight bytes at a time: the answer is megabytes of HTML, mostly runs of plain text between
+/// attribute quotes, and serde_json's byte-by-byte escaping was a tenth of the converter
+/// module's work on a 1 MB manifest.
+fn push_json_contents(out: &mut String, s: &str) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `word` that is zero; bytes above a zero byte may be marked
+    // too (a borrow), never one below it, so the lowest mark is always a zero byte.
+    let zeros = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS;
+    // The same for the bytes that need escaping: a control (below 0x20), `"` or `\`.
+    let to_escape = |word: u64| {
+        word.wrapping_sub(ONES * 0x20) & !word & HIGHS
+            | zeros(word ^ (ONES * u64::from(b'"')))
+            | zeros(word ^ (ONES * u64::from(b'\\')))
+    };
+    let bytes = s.as_bytes();
+    out.reserve(bytes.len());
+    let (mut copied, mut i) = (0, 0);
+    while i < bytes.len() {
+        // The next byte to escape: found a word at a time, then byte by byte in the last few.
+        let at = match bytes.get(i..i + 8) {
+            Some(chunk) => match to_escape(u64::from_le_bytes(chunk.try_into().unwrap_or_default())) {
+                0 => {
+                    i += 8;
+                    continue;
+                }
+                marks => i + marks.trailing_zeros() as usize / 8,
+            },
+            None => match bytes[i..].iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+                Some(n) => i + n,
+                None => break,
+            },
+        };
+        let b = bytes[at];
+        // Only ASCII bytes end a run, so the run is whole characters.
+        out.push_str(&s[copied..at]);
+        let short = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\t' => "\\t",
+            b'\r' => "\\r",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            _ => "",
+        };
+        if short.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xf)]));
+        } else {
+            out.push_str(short);
+        }
+        i = at + 1;
+        copied = i;
+    }
+    out.push_str(&s[copied..]);
+}
+
+/// What crosses from the converter module to the widget, as JSON text: `{"error", "yaml",
+/// "summary", "html", "objects"}` in that order, each a string (`error` null when there is none),
+/// written straight into one string. Texts the answer shows as one (the report and the pods,
+/// the objects and what runs) are joined inside their JSON string, not copied together first.
+fn answer_json(error: Option<&str>, parts: [(&str, &[&str]); 4]) -> String {
+    let len: usize = parts.iter().flat_map(|(_, texts)| texts.iter()).map(|t| t.len() + t.len() / 8).sum();
+    let mut out = String::with_capacity(len + 64);
+    out.push_str("{\"error\":");
+    match error {
+        Some(e) => push_json_string(&mut out, e),
+        None => out.push_str("null"),
+    }
+    for (key, texts) in parts {
+        out.push_str(",\"");
+        out.push_str(key);
+        out.push_str("\":\"");
+        for text in texts {
+            push_json_contents(&mut out, text);
+        }
+        out.push('"');
+    }
+    out.push('}');
+    out
 }
 
 /// A conversion (`migrate::migrate_to`) as `{"error", "yaml", "summary", "html", "objects"}` JSON
 /// for the wasm boundary, `compared` being `migrate::pods::explained_documents` of it. When the
 /// input as a whole could not be read (empty, binary, too large, too deep), only `error` is set.
 pub fn rendered_json<E: std::fmt::Display>(migration: &Result<Migration, E>, compared: &[Option<Compared>]) -> String {
-    let rendered = match migration {
+    match migration {
         Ok(m) => {
             let yaml = m.output_yaml();
             // "What changes for your pods" follows the field report, in the same answer.
             // "What Kubernetes runs" for each TrainJob follows the objects to apply.
             let (pods, runs) = pods_and_runs_html(m, compared);
-            let (summary, html) = (summary_html(m), report_html(m) + &pods);
-            let objects = crate::migrate_output::output_html(&m.docs, m.target) + &runs;
-            serde_json::to_string(&Rendered { error: None, yaml: &yaml, summary, html, objects })
+            let (summary, report) = (summary_html(m), report_html(m));
+            let objects = crate::migrate_output::output_html(&m.docs, m.target);
+            let html: &[&str] = &[&report, &pods];
+            let objects: &[&str] = &[&objects, &runs];
+            answer_json(None, [("yaml", &[&yaml]), ("summary", &[&summary]), ("html", html), ("objects", objects)])
         }
-        Err(e) => {
-            let none = String::new;
-            serde_json::to_string(&Rendered {
-                error: Some(&e.to_string()),
-                yaml: "",
-                summary: none(),
-                html: none(),
-                objects: none(),
-            })
+        Err(e) => answer_json(Some(&e.to_string()), [("yaml", &[]), ("summary", &[]), ("html", &[]), ("objects", &[])]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_answer_escapes_its_strings_as_serde_json_does() {
+        let mut texts: Vec<String> = [
+            "",
+            "plain",
+            "<a class=\"x\">it's &amp; \\ back\\slash</a>",
+            "tab\there\nnew line\r\u{8}\u{c}\u{0}\u{1f}\u{7f} end",
+            "ünïcødé → 漢字 \u{2028} \u{1F600}\"",
+            "exactly8",
+            "seven_7",
+            "\"\"\"\"\"\"\"\"\"",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // Every ASCII byte at every place of two eight-byte words and the tail after them, and
+        // beside a multi-byte character.
+        for b in 0u8..0x80 {
+            for at in 0..17 {
+                let mut t = "abcdefghijklmnopq".to_string();
+                t.replace_range(at..=at, &char::from(b).to_string());
+                texts.push(t.clone());
+                texts.push(format!("é{t}"));
+            }
         }
-    };
-    rendered.unwrap_or_default()
+        for t in &texts {
+            let mut ours = String::new();
+            push_json_string(&mut ours, t);
+            assert_eq!(ours, serde_json::to_string(t).unwrap(), "{t:?}");
+        }
+        let whole = answer_json(
+            Some("bad \"x\""),
+            [("yaml", &["a\n"]), ("summary", &[]), ("html", &["<p>", "\\"]), ("objects", &["o"])],
+        );
+        let expected =
+            serde_json::json!({"error": "bad \"x\"", "yaml": "a\n", "summary": "", "html": "<p>\\", "objects": "o"});
+        assert_eq!(whole, expected.to_string());
+    }
 }

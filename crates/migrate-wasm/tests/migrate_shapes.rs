@@ -11,6 +11,7 @@ mod shapes;
 
 use explorer_core::migrate::{migrate, Migration, Outcome};
 use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
 
 /// Converts `text`, checks every document converted, and that the YAML the reader copies reads
 /// back as the objects converted (the emitter on long strings, deep trees, huge maps).
@@ -223,8 +224,9 @@ fn aliases_refused(text: &str) -> String {
     let (values, characters) = explorer_core::pipeline::input::read_budget(text.len());
     format!(
         "document 1 (line 1) reads as more than the input limit holds: aliases (*name) count as what they repeat, \
-         and an input of {} bytes may read as at most {values} values and {characters} characters (its size plus \
-         65536, up to 524288 values and 4194304 characters): write the repeated parts out, or split the input",
+         and an input of {} bytes may read as at most {values} values and {characters} characters (a value per 8 \
+         bytes plus 1024, and its size plus 8192 characters): write the repeated parts out, or split it into smaller \
+         documents",
         text.len()
     )
 }
@@ -278,13 +280,77 @@ fn aliases_past_the_value_limit_are_refused_by_every_command() {
     );
 }
 
-/// Plain YAML as dense in values as YAML gets: accepted up to the value limit, refused past it,
-/// with the same message.
+/// Plain YAML as dense in values as YAML gets: accepted up to the value limit of its size,
+/// refused one value past it and far past it, with the same message.
 #[test]
 fn value_dense_input_is_read_up_to_the_value_limit() {
     let shape = shapes::dense_at_the_limit();
-    assert_eq!(objects(&shape.text)[0]["x"].as_array().unwrap().len(), shape.count);
-    let shape = shapes::dense_past_the_limit();
     near_the_limit(&shape);
-    refused(&shape.text, &aliases_refused(&shape.text));
+    let objects = objects(&shape.text);
+    assert_eq!(objects[0]["x"].as_array().unwrap().len(), shape.count);
+    assert_eq!(values_of(&objects[0]), explorer_core::pipeline::input::read_budget(shape.text.len()).0);
+    let over = shapes::dense_over_the_limit();
+    assert_eq!(over.text.len(), shape.text.len());
+    refused(&over.text, &aliases_refused(&over.text));
+    for shape in [shapes::dense_list(), shapes::dense_past_the_limit()] {
+        refused(&shape.text, &aliases_refused(&shape.text));
+    }
+}
+
+/// The values a tree reads as, as the input door's budget counts them: every scalar, list and
+/// map, keys not counted (they count as characters).
+fn values_of(v: &Value) -> usize {
+    1 + match v {
+        Value::Array(items) => items.iter().map(values_of).sum(),
+        Value::Object(map) => map.values().map(values_of).sum(),
+        _ => 0,
+    }
+}
+
+/// Every real input we have (the real V1 corpus, the reference's examples and runtimes, the
+/// conformance cases) reads as at most half the values its size allows: the budget refuses what
+/// is denser than real YAML, never a real manifest.
+#[test]
+fn every_real_input_reads_as_at_most_half_its_value_budget() {
+    // Paths from the workspace's root, whatever folder the test runs in.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let var = |name: &str, default: &str| std::env::var_os(name).map_or_else(|| root.join(default), PathBuf::from);
+    let reference = var("TRAINER_REFERENCE", "../shared/reference");
+    let dirs = [
+        var("TRAINER_REAL_V1", "../shared/real-v1"),
+        reference.join("v1-examples"),
+        reference.join("v2-examples"),
+        reference.join("v2-runtimes"),
+        reference.join("mpi-operator-v2beta1"),
+        root.join("crates/core/tests/conformance"),
+    ];
+    let mut files = Vec::new();
+    for dir in &dirs {
+        yaml_files(dir, &mut files);
+    }
+    assert!(files.len() > 300, "only {} real inputs found", files.len());
+    let mut densest = (f64::MAX, PathBuf::new());
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let values: usize = yaml_documents(&text).iter().map(values_of).sum();
+        let (allowed, _) = explorer_core::pipeline::input::read_budget(text.len());
+        assert!(values * 2 <= allowed, "{}: {values} values of {allowed} allowed", file.display());
+        let bytes_per_value = text.len() as f64 / values as f64;
+        if bytes_per_value < densest.0 {
+            densest = (bytes_per_value, file);
+        }
+    }
+    // The densest real YAML, as the budget's comment gives it.
+    assert!(densest.0 > 20.0, "{}: {:.1} bytes a value", densest.1.display(), densest.0);
+}
+
+fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            yaml_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            out.push(path);
+        }
+    }
 }

@@ -15,6 +15,7 @@
 
 use super::class_list;
 use crate::ui::browser;
+use crate::ui::hooks::Word;
 use crate::ui::prepare::{code_element, code_key, CodeKey, PreparedStore};
 use crate::ui::recent::kept_or_made;
 use explorer_core::snippets::Snippet;
@@ -41,8 +42,9 @@ pub struct CodeBlockProps {
 }
 
 /// The Copy button's label: what the last copy did, until it resets after two seconds. The
-/// label itself is the state (a `use_state` of a `&'static str`, as the theme's): a state type of
-/// its own would bring its own copy of yew's state hook code into the wasm.
+/// label itself is the state (a `use_state` of a `&'static str` made by a `Word`, as the
+/// theme's): a state type, or an initial-value function type, of its own would bring its own
+/// copy of yew's state hook code into the wasm.
 const IDLE: &str = "Copy";
 const COPIED: &str = "Copied";
 const FAILED: &str = "Select and copy";
@@ -63,7 +65,7 @@ fn code_node(key: &CodeKey, prepared: Option<&PreparedStore>) -> Html {
 #[component]
 pub fn CodeBlock(props: &CodeBlockProps) -> Html {
     let snippet = &props.snippet;
-    let copy_state = use_state(|| IDLE);
+    let copy_state = use_state((|| IDLE) as Word);
     // The pending reset of the button's label. Held by the component, so it is cancelled when
     // the component goes (an unmounted widget) rather than firing into it.
     let reset_timer = use_mut_ref(|| None::<Timeout>);

@@ -108,7 +108,7 @@ impl Verdict {
 struct Doc {
     index: usize,
     line: usize,
-    value: Result<Value, String>,
+    value: Result<Value, explorer_core::pipeline::input::YamlError>,
 }
 
 fn str_at<'v>(v: &'v Value, pointer: &str) -> &'v str {

@@ -159,9 +159,11 @@ impl std::error::Error for ReadError {}
 pub enum Error {
     /// The input door refused the text (pipeline::input: size, control bytes, nesting, aliases,
     /// documents).
-    Door(String),
-    /// A document that is no YAML: its number and first line, and the parser's message.
-    Document { index: usize, line: usize, message: String },
+    #[cfg(feature = "yaml-input")]
+    Door(crate::pipeline::input::InputError),
+    /// A document that is no YAML: its number and first line, and the parser's error.
+    #[cfg(feature = "yaml-input")]
+    Document { index: usize, line: usize, error: crate::pipeline::input::YamlError },
     /// The documents hold no TrainJob to judge, or one the typed models refuse.
     Read(ReadError),
 }
@@ -169,8 +171,10 @@ pub enum Error {
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::Door(message) => f.write_str(message),
-            Error::Document { index, line, message } => write!(f, "document {index} (line {line}): {message}"),
+            #[cfg(feature = "yaml-input")]
+            Error::Door(error) => write!(f, "{error}"),
+            #[cfg(feature = "yaml-input")]
+            Error::Document { index, line, error } => write!(f, "document {index} (line {line}): {error}"),
             Error::Read(error) => write!(f, "{error}"),
         }
     }
@@ -273,9 +277,9 @@ pub fn documents(text: &str, release: Release) -> Result<Documents, Error> {
 #[cfg(feature = "yaml-input")]
 pub fn trees(text: &str) -> Result<Vec<Json>, Error> {
     crate::pipeline::input::documents(text)
-        .map_err(|e| Error::Door(e.to_string()))?
+        .map_err(Error::Door)?
         .into_iter()
-        .map(|doc| doc.value.map_err(|message| Error::Document { index: doc.index, line: doc.line, message }))
+        .map(|doc| doc.value.map_err(|error| Error::Document { index: doc.index, line: doc.line, error }))
         .collect()
 }
 

@@ -175,7 +175,7 @@ impl<'a> Origins<'a> {
     }
 
     fn gpu(&self) -> Option<Source> {
-        self.node_resource(|k| k.to_lowercase().contains("gpu"))
+        self.node_resource(|k| k.to_ascii_lowercase().contains("gpu"))
     }
 
     fn cpu(&self) -> Option<Source> {
@@ -438,5 +438,5 @@ impl<'a> Origins<'a> {
 }
 
 fn is_gpu(k: &str) -> bool {
-    k.to_lowercase().contains("gpu")
+    k.to_ascii_lowercase().contains("gpu")
 }

@@ -39,7 +39,7 @@ pub fn hostfile(e: &Explanation) -> Option<&String> {
 pub fn gpus(c: &ContainerView) -> Option<(String, String)> {
     let res = c.resources.as_ref()?;
     [&res.limits, &res.requests].into_iter().find_map(|list| {
-        let (k, v) = list.iter().find(|(k, _)| k.to_lowercase().contains("gpu"))?;
+        let (k, v) = list.iter().find(|(k, _)| k.to_ascii_lowercase().contains("gpu"))?;
         Some((k.clone(), super::quantity::ceil_value(v)?.to_string()))
     })
 }

@@ -58,7 +58,7 @@ pub fn migrate_to(text: &str, target: Release) -> Result<Migration, Error> {
             let value = d.value.map(crate::model::into_without_nulls);
             let mut outcome = match &value {
                 Ok(v) => convert::convert(v, target),
-                Err(e) => Outcome::Invalid { message: format!("not valid YAML: {e}") },
+                Err(e) => Outcome::Invalid { error: pipeline::Invalid::Yaml(e.clone()) },
             };
             if let Outcome::Written { report, .. } = &mut outcome {
                 report.iter_mut().for_each(|e| e.number(d.index));

@@ -11,34 +11,68 @@ pub const MAX_INPUT_BYTES: usize = 4 * 1024 * 1024;
 pub const MAX_DEPTH: usize = 64;
 /// More documents than this in one stream are refused.
 pub const MAX_DOCUMENTS: usize = 10_000;
-/// The most values (scalars, lists, maps) a stream may read as, aliases (`*name`) counted as what
-/// they repeat. Each value takes memory (a tree node, then the models, the report and the output
-/// built from it: about 250 bytes in all), so the count, not the text, bounds what a command
-/// uses. Every manifest we know uses far fewer (tests/shapes: the largest, 4 MiB of arguments, is
-/// under 200,000); a few kilobytes of aliases can stand for billions.
-pub const MAX_VALUES: usize = 512 * 1024;
-/// The most characters of text (strings and keys) a stream may read as, aliases counted as what
-/// they repeat: plain YAML never reads as more than its size in bytes, so the input limit.
+/// Bytes of input per value (scalar, list or map) a stream may read as, aliases (`*name`)
+/// counted as what they repeat. Each value costs memory (a tree node of 72 bytes, the parser's
+/// event of about 96 beside it, then the models, the report and the output built from it), so the
+/// count, not the text, bounds what a command uses. Real manifests are written with 16 bytes a
+/// value or more (issue 36, measured on every input we have: `../shared/real-v1` 24-45, the
+/// reference's V1 and V2 examples and runtimes 20 or more, the conformance cases 21.7 or more,
+/// the tests' fixtures 16.6 or more; the same jobs as one-line JSON 13 or more): one value per 8 bytes
+/// leaves each of them twice the room it needs, and a file written denser (a flow list of
+/// numbers is 2 bytes a value) or a few kilobytes of aliases standing for a million values are
+/// refused.
+pub const BYTES_PER_VALUE: usize = 8;
+/// Values a stream may read as beyond one per [`BYTES_PER_VALUE`] bytes: room for a small file's
+/// dense lists and the anchors people write to keep two replicas alike (a 2 KB job whose pod
+/// template is named by three aliases reads as about 300 values).
+pub const EXPANSION_MARGIN: usize = 1024;
+/// The most values a stream may read as: those of an input at the size limit.
+pub const MAX_VALUES: usize = MAX_INPUT_BYTES / BYTES_PER_VALUE + EXPANSION_MARGIN;
+/// Characters of text (strings and keys) a stream may read as beyond its size in bytes, aliases
+/// counted as what they repeat: plain YAML never reads as more than its size.
+pub(crate) const TEXT_MARGIN: usize = 8 * EXPANSION_MARGIN;
+/// The most characters a stream may read as: the input limit.
 pub(crate) const MAX_TEXT: usize = MAX_INPUT_BYTES;
-/// What a stream may read as beyond its own size, in values and in characters: room for the
-/// anchors people write to keep two replicas alike in a small file.
-pub const EXPANSION_MARGIN: usize = 64 * 1024;
 
-/// How many values, and how many characters, a stream of `bytes` bytes may read as: its size
-/// plus [`EXPANSION_MARGIN`], at most [`MAX_VALUES`] and [`MAX_TEXT`]. Plain YAML needs at least
-/// two bytes per value and one per character, so no file without aliases comes near it; what
-/// aliases expand to counts against it, so a small input stays small in memory (issue 36: 3.7 KB
-/// of aliases read as 518,400 values and took 119-151 MiB).
+/// How many values, and how many characters, a stream of `bytes` bytes may read as: one value
+/// per [`BYTES_PER_VALUE`] bytes plus [`EXPANSION_MARGIN`], and its size plus [`TEXT_MARGIN`]
+/// characters (at most [`MAX_TEXT`]). What aliases expand to counts against it, so a small input
+/// stays small in memory (issue 36: 3.7 KB of aliases read as 518,400 values and took 119-151
+/// MiB), and so does a dense one (a 1 MB flow list of 520,000 numbers took 100-125 MiB).
 pub fn read_budget(bytes: usize) -> (usize, usize) {
-    let allowed = bytes.saturating_add(EXPANSION_MARGIN);
-    (allowed.min(MAX_VALUES), allowed.min(MAX_TEXT))
+    let values = (bytes / BYTES_PER_VALUE).saturating_add(EXPANSION_MARGIN);
+    (values.min(MAX_VALUES), bytes.saturating_add(TEXT_MARGIN).min(MAX_TEXT))
 }
 
 /// One document of the stream: where it starts, and its value or why it could not be read.
 pub struct RawDoc {
     pub index: usize,
     pub line: usize,
-    pub value: Result<Value, String>,
+    pub value: Result<Value, YamlError>,
+}
+
+/// A document the YAML parser could not read: the parser's own error, shared (not copied) by the
+/// outcomes that report it. Its text (`Display`) is the parser's.
+#[derive(Clone, Debug)]
+pub struct YamlError(std::sync::Arc<serde_yaml::Error>);
+
+impl YamlError {
+    /// Where the parser stopped, when it knows.
+    pub fn location(&self) -> Option<serde_yaml::Location> {
+        self.0.location()
+    }
+}
+
+impl fmt::Display for YamlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl std::error::Error for YamlError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.0)
+    }
 }
 
 /// Why the input door refused a whole input. Its text (`Display`) is what every command prints.
@@ -93,8 +127,9 @@ impl fmt::Display for InputError {
                     f,
                     "document {document} (line {line}) reads as more than the input limit holds: aliases (*name) \
                      count as what they repeat, and an input of {bytes} bytes may read as at most {values} values \
-                     and {characters} characters (its size plus {EXPANSION_MARGIN}, up to {MAX_VALUES} values and \
-                     {MAX_TEXT} characters): write the repeated parts out, or split the input"
+                     and {characters} characters (a value per {BYTES_PER_VALUE} bytes plus {EXPANSION_MARGIN}, and its \
+                     size plus {TEXT_MARGIN} characters): write the repeated parts out, or split it into smaller \
+                     documents"
                 )
             }
             InputError::TooManyDocuments => write!(f, "more than {MAX_DOCUMENTS} documents: split the input"),
@@ -214,15 +249,13 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, InputError> {
     let starts = start_lines(text);
     let (values, characters) = read_budget(text.len());
     // Before the parser: yaml_serde holds every event of a document (about 130 bytes each) before
-    // our budget sees the first value, so a document that is written with more values than the
-    // budget is refused here, from its text (a 4 MiB flow list of numbers: 303 MiB before). The
-    // scan counts at most one value per byte, so it can only find one when the text is longer
-    // than the budget (an input past MAX_VALUES - EXPANSION_MARGIN bytes): shorter ones skip it.
-    if text.len() > values {
-        if let Some((i, skipped)) = super::written::first_over(text, &starts, values) {
-            let line = starts.get(i).copied().unwrap_or(1);
-            return Err(InputError::PastTheBudget { document: i + 1 - skipped, line, bytes: text.len() });
-        }
+    // our budget sees the first value, and replays an anchor's for each alias, so a document that
+    // is written with more values than the budget, or whose aliases repeat more, is refused here,
+    // from its text (a 4 MiB flow list of numbers: 303 MiB before; 4 MB of aliases of one 2 MB
+    // list: 94 MiB).
+    if let Some((i, skipped)) = super::written::first_over(text, &starts, values) {
+        let line = starts.get(i).copied().unwrap_or(1);
+        return Err(InputError::PastTheBudget { document: i + 1 - skipped, line, bytes: text.len() });
     }
     let mut out = Vec::new();
     let mut skipped_leading_empty = 0;
@@ -233,7 +266,7 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, InputError> {
             let line = starts.get(i).copied().unwrap_or(1);
             return Err(InputError::PastTheBudget { document: i + 1 - skipped_leading_empty, line, bytes: text.len() });
         }
-        let value = value.map_err(|e| e.to_string());
+        let value = value.map_err(|e| YamlError(std::sync::Arc::new(e)));
         // A leading `---` yields an empty first document; it is not the reader's.
         if i == 0 && matches!(value, Ok(Value::Null)) && text.trim_start().starts_with("---") {
             skipped_leading_empty = 1;

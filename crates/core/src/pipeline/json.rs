@@ -23,8 +23,8 @@ pub fn document_json(d: &Document, wording: &impl Wording) -> Value {
             out["objects"] = Value::Array(objects.clone());
             out["report"] = report.iter().map(|e| wording.entry_json(e)).collect();
         }
-        Outcome::Refused { reason, .. } => out["reason"] = reason.as_str().into(),
-        Outcome::Invalid { message } => out["reason"] = message.as_str().into(),
+        Outcome::Refused { reason, .. } => out["reason"] = reason.to_string().into(),
+        Outcome::Invalid { error } => out["reason"] = error.to_string().into(),
         Outcome::PassedThrough { .. } => {}
     }
     out

@@ -17,6 +17,7 @@ mod written;
 use crate::model;
 use crate::yaml;
 use failure::{document_at, failure_lines, Failure};
+pub use failure::{Invalid, Refusal};
 use report::Entry;
 use serde_json::Value;
 
@@ -27,11 +28,11 @@ pub enum Outcome {
     /// them, and the report of where each field went. `lossy` when something was dropped.
     Written { kind: String, name: String, objects: Vec<Value>, report: Vec<Entry>, lossy: bool },
     /// An object the front end reads but will not write for the target release, and why.
-    Refused { kind: String, name: String, reason: String },
+    Refused { kind: String, name: String, reason: Refusal },
     /// Another Kubernetes object (a PVC, a ConfigMap): kept as it is.
     PassedThrough { kind: String, name: String, object: Value },
     /// Not something the front end reads (not YAML, not a Kubernetes object).
-    Invalid { message: String },
+    Invalid { error: Invalid },
 }
 
 impl Outcome {
@@ -39,7 +40,7 @@ impl Outcome {
     pub fn failure(&self) -> Option<Failure<'_>> {
         match self {
             Outcome::Refused { name, kind, reason } => Some(Failure::Refused { kind, name, reason }),
-            Outcome::Invalid { message } => Some(Failure::Invalid { message }),
+            Outcome::Invalid { error } => Some(Failure::Invalid { error }),
             Outcome::Written { .. } | Outcome::PassedThrough { .. } => None,
         }
     }

@@ -31,7 +31,7 @@ pub fn output_objects(docs: &[Document]) -> Vec<OutputObject> {
         for v in d.outcome.output() {
             let kind = v["kind"].as_str().unwrap_or("object").to_string();
             let name = v["metadata"]["name"].as_str().unwrap_or("unnamed").to_string();
-            let stem = format!("{}-{}", kind.to_lowercase(), file_safe(&name));
+            let stem = format!("{}-{}", kind.to_ascii_lowercase(), file_safe(&name));
             let mut file = format!("{stem}.yaml");
             let mut n = 1;
             while objects.iter().any(|o| o.file == file) {

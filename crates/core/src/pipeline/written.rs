@@ -1,34 +1,38 @@
-//! How many values each document of a YAML stream is written with, counted from its text before
-//! the parser reads it (`input::documents`). yaml_serde keeps every event of a document (about
-//! 130 bytes each, a number or a key included) until the document is read, so the budget, which
-//! counts values as they are read, comes too late for a document written densely: 4 MiB of
-//! `[1,1,…]` took 303 MiB before being refused.
+//! How many values each document of a YAML stream reads as, counted from its text before the
+//! parser reads it (`input::documents`). yaml_serde keeps every event of a document (about 130
+//! bytes each, a number or a key included) until the document is read, and replays an anchor's
+//! events for each alias, so the budget, which counts values as they are read, comes too late
+//! for a document written densely (4 MiB of `[1,1,…]` took 303 MiB before being refused) or one
+//! whose aliases repeat a large anchor (4 MB: 94 MiB).
 //!
 //! The count is a lower bound of what the budget counts for the same document: it counts only
-//! the entries it is sure of (a block entry `- `, a block value `: `, a flow collection, the entry
-//! after a flow comma), and skips what it cannot read without parsing (block scalars' bodies,
-//! the continuation lines of a plain scalar, quoted text, comments). So a document it finds over
-//! the budget is one the budget refuses too, with the same message, and nothing the budget
-//! accepts is refused here.
+//! the nodes it is sure of (the document's root, a block entry `- `, a block value `: `, a flow
+//! collection and each of its entries, and for an alias `*name` what its
+//! anchor's node was counted as beyond its root), and skips what it cannot read without parsing
+//! (block scalars' bodies, the continuation lines of a plain scalar, quoted text, comments, an
+//! anchor on a scalar or a key). So a document it finds over the budget is one the budget refuses
+//! too, with the same message, and nothing the budget accepts is refused here.
+
+use std::collections::HashMap;
 
 /// The first document written with more than `budget` values: its index among the documents
 /// the parser yields, and 1 when the reader skips a leading empty document (as
 /// `input::documents` counts them). `starts` are the documents' first lines (`start_lines`).
 pub(super) fn first_over(text: &str, starts: &[usize], budget: usize) -> Option<(usize, usize)> {
     let mut segments: Vec<Segment> = Vec::with_capacity(starts.len());
-    let mut scan = Scan::default();
+    let mut scan = Scan::new();
     for line in text.lines() {
         let marker = |m: &str| line.starts_with(m) && (line.len() == 3 || line[3..].starts_with([' ', '\t']));
         if marker("---") {
             // The separators `input::start_lines` counts; what follows the marker is the new
             // document's first line.
             segments.push(scan.finish());
-            scan = Scan::default();
+            scan = Scan::new();
             scan.line(&line[3..]);
         } else if marker("...") {
             // A document's end: what follows (before the next `---`) is counted afresh.
             let most = scan.values.max(scan.most);
-            scan = Scan { most, has_content: scan.has_content, ..Scan::default() };
+            scan = Scan { most, has_content: scan.has_content, ..Scan::new() };
         } else {
             scan.line(line);
         }
@@ -72,11 +76,43 @@ struct Scan {
     /// After a line that ended inside a plain scalar: that line's indentation (a following line
     /// indented further may continue the scalar).
     plain: Option<usize>,
-    /// The node that starts next is already counted (after `- `, `: ` or a flow comma).
+    /// The node that starts next is already counted (the root, or after `- `, `: ` or a flow
+    /// comma).
     counted: bool,
+    /// Just after a flow collection opened or a comma: the entry, if one starts, is still to
+    /// count.
+    first_entry: bool,
+    /// The column of the block node whose value starts next: the last `- ` or block key of
+    /// the line (a node on the following lines is what is indented further).
+    parent: Option<usize>,
+    /// An anchor (`&name`) whose node has not started yet.
+    anchor: Option<String>,
+    /// Anchored nodes not finished yet, innermost last.
+    open: Vec<Anchored>,
+    /// What each finished anchor's node was counted as, beyond its root.
+    anchors: HashMap<String, usize>,
+}
+
+/// An anchored node being counted: its name, the count where it started, and where it ends.
+struct Anchored {
+    name: String,
+    start: usize,
+    end: End,
+}
+
+enum End {
+    /// A block node: at the first line indented no further than this column.
+    Block(usize),
+    /// A flow collection: when the open flow collections are this many again.
+    Flow(usize),
 }
 
 impl Scan {
+    /// A document's scan: its root, once it has one, is a value.
+    fn new() -> Self {
+        Scan { values: 1, counted: true, ..Scan::default() }
+    }
+
     fn finish(self) -> Segment {
         Segment { most: self.values.max(self.most), has_content: self.has_content }
     }
@@ -104,15 +140,59 @@ impl Scan {
         if !blank {
             self.has_content = true;
         }
+        if self.quote.is_none() && self.flow == 0 {
+            // A line indented no further than an anchored block node's parent ends that node.
+            while let Some(Anchored { end: End::Block(column), .. }) = self.open.last() {
+                if indent > *column {
+                    break;
+                }
+                self.close();
+            }
+            self.parent = None;
+        }
         self.scan(bytes, indent);
+        if let Some(name) = self.anchor.take() {
+            // An anchor ending its line names the block node below it, the value of the key or
+            // entry before it; elsewhere (a flow collection's line break) it is not counted.
+            if let (0, Some(column)) = (self.flow, self.parent) {
+                self.open.push(Anchored { name, start: self.values, end: End::Block(column) });
+            }
+        }
+    }
+
+    /// The innermost anchored node is finished: what it was counted as, beyond its root, is
+    /// what each alias of it adds.
+    fn close(&mut self) {
+        if let Some(Anchored { name, start, .. }) = self.open.pop() {
+            self.anchors.insert(name, self.values.saturating_sub(start));
+        }
+    }
+
+    /// A node starts: a flow collection's entry counts.
+    fn node_starts(&mut self) {
+        if std::mem::take(&mut self.first_entry) && !self.counted {
+            self.values = self.values.saturating_add(1);
+            self.counted = true;
+        }
     }
 
     /// Counts the entries of one line, from its first character after the indentation.
     fn scan(&mut self, bytes: &[u8], indent: usize) {
         let ends_token = |at: usize| matches!(bytes.get(at), None | Some(b' ' | b'\t'));
+        // Where an anchor's or an alias's name ends: at a space or a flow indicator.
+        let name_end = |from: usize| {
+            from + bytes[from..]
+                .iter()
+                .take_while(|&&b| !matches!(b, b' ' | b'\t' | b',' | b'[' | b']' | b'{' | b'}'))
+                .count()
+        };
         // At the start of a node: a quote opens a quoted scalar, `[` a flow collection.
         let mut token_start = true;
         let mut after_space = true;
+        // The column where the last node of the line started (a block key's, for `: `).
+        let mut token_column = indent;
+        // A quoted scalar just closed (a flow mapping's `:` may follow it without a space).
+        let mut after_quote = false;
         // The last thing on the line was a plain scalar's text.
         let mut in_plain = false;
         let mut at = indent;
@@ -126,69 +206,118 @@ impl Scan {
                     _ if c == q => {
                         self.quote = None;
                         token_start = false;
+                        after_quote = true;
                     }
                     _ => {}
                 }
                 continue;
             }
             let space = matches!(c, b' ' | b'\t');
+            let json_key = std::mem::take(&mut after_quote);
             match c {
                 _ if space => {}
                 b'#' if after_space => break,
                 b'"' | b'\'' if token_start => {
+                    self.node_starts();
+                    self.anchor = None;
                     self.quote = Some(c);
                     self.counted = false;
+                    token_column = at - 1;
                     in_plain = false;
                 }
                 b'[' | b'{' if token_start || self.flow > 0 => {
+                    self.node_starts();
+                    if self.flow == 0 {
+                        token_column = at - 1;
+                    }
                     if !self.counted {
-                        self.values += 1;
+                        self.values = self.values.saturating_add(1);
+                    }
+                    if let Some(name) = self.anchor.take() {
+                        self.open.push(Anchored { name, start: self.values, end: End::Flow(self.flow) });
                     }
                     self.flow += 1;
                     self.counted = false;
+                    self.first_entry = true;
                     token_start = true;
                     in_plain = false;
                 }
                 b']' | b'}' if self.flow > 0 => {
                     self.flow -= 1;
+                    while let Some(Anchored { end: End::Flow(level), .. }) = self.open.last() {
+                        if *level < self.flow {
+                            break;
+                        }
+                        self.close();
+                    }
                     self.counted = false;
+                    self.first_entry = false;
                     token_start = false;
                     in_plain = false;
                 }
                 b',' if self.flow > 0 => {
-                    self.values += 1;
-                    self.counted = true;
+                    // The next entry counts where it starts (a trailing comma has none).
+                    self.counted = false;
+                    self.first_entry = true;
+                    self.anchor = None;
                     token_start = true;
                     in_plain = false;
                 }
                 b'-' if token_start && self.flow == 0 && ends_token(at) => {
-                    self.values += 1;
+                    self.values = self.values.saturating_add(1);
                     self.counted = true;
+                    self.parent = Some(at - 1);
                     in_plain = false;
                 }
                 b'?' if token_start && ends_token(at) => in_plain = false,
-                b':' if ends_token(at) || self.flow > 0 && matches!(bytes.get(at), Some(b',' | b']' | b'}')) => {
-                    // A block mapping's value is counted; a flow mapping's entries are, by commas.
+                b':' if ends_token(at)
+                    || self.flow > 0 && (json_key || matches!(bytes.get(at), Some(b',' | b']' | b'}'))) =>
+                {
+                    // A block mapping's value is counted here; a flow mapping's entries are
+                    // counted where they start, so its value is counted already.
                     if self.flow == 0 {
-                        self.values += 1;
-                        self.counted = true;
-                    } else {
-                        self.counted = false;
+                        self.values = self.values.saturating_add(1);
+                        self.parent = Some(token_column);
                     }
+                    self.counted = true;
+                    self.anchor = None;
                     token_start = true;
                     in_plain = false;
                 }
                 b'|' | b'>' if token_start && self.flow == 0 => {
+                    self.anchor = None;
                     self.block_scalar = Some(indent);
                     return;
                 }
                 // An anchor or a tag precedes the node it names: the node is still to come.
                 b'&' | b'!' if token_start => {
-                    while at < bytes.len() && !matches!(bytes[at], b' ' | b'\t') {
-                        at += 1;
+                    let end = name_end(at);
+                    if c == b'&' {
+                        self.anchor = Some(String::from_utf8_lossy(&bytes[at..end]).into_owned());
                     }
+                    at = end;
+                }
+                // An alias reads as its anchor's node again.
+                b'*' if token_start => {
+                    self.node_starts();
+                    token_column = at - 1;
+                    let end = name_end(at);
+                    let name = String::from_utf8_lossy(&bytes[at..end]);
+                    if let Some(&values) = self.anchors.get(name.as_ref()) {
+                        self.values = self.values.saturating_add(values);
+                    }
+                    at = end;
+                    token_start = false;
+                    self.counted = false;
+                    self.anchor = None;
+                    in_plain = false;
                 }
                 _ => {
+                    if token_start {
+                        self.node_starts();
+                        self.anchor = None;
+                        token_column = at - 1;
+                    }
                     token_start = false;
                     self.counted = false;
                     in_plain = true;
@@ -209,7 +338,7 @@ mod tests {
 
     /// The lower bound of a one-document text.
     fn count(text: &str) -> usize {
-        let mut scan = Scan::default();
+        let mut scan = Scan::new();
         text.lines().for_each(|l| scan.line(l));
         scan.finish().most
     }
@@ -229,16 +358,32 @@ mod tests {
             "- - - x\n  - y\n",
             "url: http://x:80/a#b\nlist: [a, b, ]\n",
             "? k\n: v\n",
+            "{\"a\":[1, 2],\"b\":{\"c\": [3]}, \"d\": 'e'}\n",
+            "x: [[1], [2, [3]], {a: [1]}, {b: 1, c: [2]}]\n",
+            "a: &a\n  - [1, 2]\n  - 3\nb: [*a, *a]\nc:\n  - *a\n",
+            "- k: &b\n    x: [1, 2]\n  o: 1\n  p:\n  - *b\n",
+            "k: &s scalar\n&t j: v\nl: [*s, *t]\n",
+            "a: &a\n- 1\n- 2\nb: *a\n",
         ];
         for text in texts {
             let read = values_read(text).unwrap_or_else(|| panic!("{text:?} reads"));
             assert!(count(text) <= read, "{text:?}: counted {} of {read}", count(text));
         }
-        // Where nothing hides entries, it counts all but a flow collection's first one.
-        assert_eq!(count("x: [1,1,1]\n"), 3);
-        assert_eq!(count("a: 1\nb:\n  - c\n  - d: 2\n"), values_read("a: 1\nb:\n  - c\n  - d: 2\n").unwrap() - 1);
-        assert_eq!(count("k: |\n  - a\n  b: c\nj: >-\n  [1,2]\n"), 2);
-        assert_eq!(count("k: a plain\n  - continued, b c\nj: 1\n"), 2);
+        // Where nothing hides entries, it counts them all, and aliases as what they repeat.
+        for text in [
+            "x: [1,1,1]\n",
+            "a: 1\nb:\n  - c\n  - d: 2\n",
+            "k: |\n  - a\n  b: c\nj: >-\n  [1,2]\n",
+            "k: a plain\n  - continued, b c\nj: 1\n",
+            "{\"a\":[1, 2],\"b\":{\"c\": [3]}, \"d\": 'e'}\n",
+            "x: [[1], [2, [3]], {a: [1]}, {b: 1, c: [2]}]\n",
+            "a: &a\n  - [1, 2]\n  - 3\nb: [*a, *a]\nc:\n  - *a\n",
+            "- k: &b\n    x: [1, 2]\n  o: 1\n  p:\n  - *b\n",
+        ] {
+            assert_eq!(count(text), values_read(text).unwrap(), "{text:?}");
+        }
+        // An anchor on a scalar or a key adds nothing it could not be sure of.
+        assert_eq!(count("k: &s scalar\n&t j: v\nl: [*s, *t]\n"), 6);
     }
 
     /// Documents put together from pieces that hide or look like entries (quotes holding commas
@@ -246,7 +391,7 @@ mod tests {
     /// and aliases): for every one the reader reads, the scan counts no more than it reads.
     #[test]
     fn counts_no_more_than_the_reader_reads_for_any_mix() {
-        const PIECES: [&str; 16] = [
+        const PIECES: [&str; 24] = [
             "- a\n",
             "- [1, \"x, [y]\", 'it''s, ok']\n",
             "k{i}: v\n",
@@ -263,6 +408,14 @@ mod tests {
             "k{i}:\n  - a: 1\n    b: [2, 3]  # [4, 5]\n",
             "k{i}: {x: 1, y: [2, 3]}\n",
             "k{i}: http://host:80/a#b, c\n",
+            "k{i}: {\"a\":[1, 2],\"b\":{\"c\": [3]}}\n",
+            "k{i}: [[1], [2, [3]], {a: [1]}, *a0, *b0]\n",
+            "- &b{i}\n  - x\n  - [y, z]\n",
+            "k{i}: &b{i}\n  a: [1, 2]\n  b: *a0\n",
+            "- *b0\n",
+            "- k{i}: &c{i}\n    x: [1, 2]\n  o{i}: *c{i}\n",
+            "k{i}: &s{i} scalar\n",
+            "k{i}: [*s0, *b0, *c0]\n",
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: usize| {
@@ -271,16 +424,18 @@ mod tests {
             seed ^= seed << 17;
             (seed % n as u64) as usize
         };
-        let mut checked = 0;
-        for _ in 0..3000 {
+        let (mut checked, mut aliased) = (0, 0);
+        for _ in 0..20_000 {
             let text: String =
                 (0..1 + next(8)).map(|i| PIECES[next(PIECES.len())].replace("{i}", &i.to_string())).collect();
             if let Some(read) = values_read(&text) {
                 checked += 1;
+                aliased += usize::from(text.contains('*'));
                 assert!(count(&text) <= read, "{text:?}: counted {} of {read}", count(&text));
             }
         }
         assert!(checked > 300, "only {checked} of the mixes read");
+        assert!(aliased > 50, "only {aliased} of the mixes read an alias");
     }
 
     #[test]
@@ -293,5 +448,24 @@ mod tests {
         assert_eq!(over(&format!("---\n---\na: 1\n---\n{dense}")), Some((2, 1)));
         assert_eq!(over(&format!("--- {dense}")), Some((0, 0)));
         assert_eq!(over("a: [1,2,3]\n---\nb: [1,2,3]\n"), None);
+    }
+
+    /// What aliases repeat is counted before the parser replays it: one anchored list named by
+    /// many aliases (alias-fan-out: 94 MiB before), n aliases of a list of n, nested aliases.
+    #[test]
+    fn finds_aliases_past_the_budget_before_the_parser() {
+        let items: String = (0..1000).map(|i| format!("  - item{i}\n")).collect();
+        let fan_out = format!("big: &big\n{items}copies:\n{}", "  - *big\n".repeat(5));
+        assert_eq!(count(&fan_out), values_read(&fan_out).unwrap());
+        let over = |t: &str, budget| first_over(t, &start_lines(t), budget);
+        assert_eq!(over(&fan_out, 5000), Some((0, 0)));
+        assert_eq!(over(&fan_out, 7000), None);
+        let square = format!("a: &a [{}]\nx: [{}]\n", vec!["1"; 100].join(","), vec!["*a"; 100].join(","));
+        assert_eq!(count(&square), values_read(&square).unwrap());
+        let mut nested = String::from("l0: &l0 [1, 1]\n");
+        for n in 1..=5 {
+            nested.push_str(&format!("l{n}: &l{n} [*l{}, *l{}, *l{}]\n", n - 1, n - 1, n - 1));
+        }
+        assert_eq!(count(&nested), values_read(&nested).unwrap());
     }
 }

@@ -12,7 +12,7 @@ mod nearby;
 mod params;
 
 pub use choices::{Mode, RuntimeScope};
-pub use params::{ParamKey, Params, MAX_GPUS, MAX_NODES, MAX_PROCS};
+pub use params::{ParamError, ParamKey, Params, MAX_GPUS, MAX_NODES, MAX_PROCS};
 
 use explorer_data::catalog::{Framework, LlmModel, Persona, V2Support};
 use explorer_data::releases::{BuiltinRuntime, Release, NEWEST};

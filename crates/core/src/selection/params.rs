@@ -118,7 +118,7 @@ pub struct Params {
 impl Params {
     /// Validates `raw` for `key` and stores it. An empty value resets the parameter to its default.
     /// On error nothing changes, so a bad keystroke never reaches the snippets.
-    pub fn set(&mut self, key: ParamKey, raw: &str) -> Result<(), String> {
+    pub fn set(&mut self, key: ParamKey, raw: &str) -> Result<(), ParamError> {
         let raw = raw.trim();
         if raw.is_empty() {
             self.clear(key);
@@ -132,12 +132,7 @@ impl Params {
             ParamKey::Procs => self.procs = Some(parse_count(raw, 1, MAX_PROCS)?),
             ParamKey::Image => self.image = Some(check_image(raw)?),
             ParamKey::Queue => self.queue = Some(check_rfc1123_label(raw)?),
-            ParamKey::Model => {
-                self.model = Some(LlmModel::from_id(raw).ok_or_else(|| {
-                    let known: Vec<_> = LlmModel::ALL.iter().map(|m| m.id()).collect();
-                    format!("unknown model; choose one of {}", known.join(", "))
-                })?)
-            }
+            ParamKey::Model => self.model = Some(LlmModel::from_id(raw).ok_or(ParamError::UnknownModel)?),
             ParamKey::Dataset => self.dataset = Some(check_dataset(raw)?),
         }
         Ok(())
@@ -174,10 +169,60 @@ impl Params {
     }
 }
 
+/// Why a parameter's text was refused. Its text (`Display`) is what the widget shows under the
+/// field and the CLI after `invalid key="value": `.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParamError {
+    /// Not a whole number (or beyond `i64`).
+    NotACount {
+        /// The smallest the field accepts.
+        min: u32,
+        /// The largest the field accepts.
+        max: u32,
+    },
+    /// A whole number outside the field's range.
+    OutOfRange {
+        /// The smallest the field accepts.
+        min: u32,
+        /// The largest the field accepts.
+        max: u32,
+    },
+    /// Not a name the API server accepts: its reasons, in apimachinery's words (`k8s::names`).
+    Name(Vec<String>),
+    /// An image reference longer than 255 characters.
+    ImageTooLong,
+    /// Not an image reference.
+    NotAnImage,
+    /// A model the catalog does not know.
+    UnknownModel,
+    /// Not a Hugging Face dataset URI.
+    NotADataset,
+}
+
+impl std::fmt::Display for ParamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamError::NotACount { min, max } => write!(f, "enter a whole number from {min} to {max}"),
+            ParamError::OutOfRange { min, max } => write!(f, "must be from {min} to {max}"),
+            ParamError::Name(reasons) => f.write_str(&reasons.join("; ")),
+            ParamError::ImageTooLong => f.write_str("at most 255 characters"),
+            ParamError::NotAnImage => f.write_str("an image reference such as registry.example.com/team/train:1.0"),
+            ParamError::UnknownModel => {
+                let known: Vec<_> = LlmModel::ALL.iter().map(|m| m.id()).collect();
+                write!(f, "unknown model; choose one of {}", known.join(", "))
+            }
+            ParamError::NotADataset => f.write_str("a Hugging Face dataset URI, such as hf://tatsu-lab/alpaca/data"),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
 /// A count from `min` to `max`. Anything `i64` reads (a sign, then digits) is a whole number, and
 /// one out of range says so; anything else, or a number beyond `i64`, is not one. Read by hand:
 /// `str::parse::<i64>` brings 0.7 KB of general integer parsing into the widget's wasm.
-fn parse_count(raw: &str, min: u32, max: u32) -> Result<u32, String> {
+fn parse_count(raw: &str, min: u32, max: u32) -> Result<u32, ParamError> {
     let (negative, digits) = match raw.as_bytes().first() {
         Some(b'-') => (true, &raw[1..]),
         Some(b'+') => (false, &raw[1..]),
@@ -188,56 +233,56 @@ fn parse_count(raw: &str, min: u32, max: u32) -> Result<u32, String> {
     let limit = if negative { "9223372036854775808" } else { "9223372036854775807" };
     let fits = significant.len() < 19 || significant.len() == 19 && significant <= limit;
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || !fits {
-        return Err(format!("enter a whole number from {min} to {max}"));
+        return Err(ParamError::NotACount { min, max });
     }
     let magnitude = significant.bytes().fold(0u64, |n, b| n * 10 + u64::from(b - b'0'));
     // Below zero is below every `min`.
     if negative && magnitude != 0 || magnitude < u64::from(min) || magnitude > u64::from(max) {
-        return Err(format!("must be from {min} to {max}"));
+        return Err(ParamError::OutOfRange { min, max });
     }
     Ok(magnitude as u32)
 }
 
 /// RFC 1035 label: the TrainJob CRD's CEL rule for `metadata.name`; the API server's words.
-fn check_rfc1035(raw: &str) -> Result<String, String> {
+fn check_rfc1035(raw: &str) -> Result<String, ParamError> {
     refused(raw, crate::k8s::names::is_dns1035_label(raw))
 }
 
 /// RFC 1123 label: namespaces, and the Kueue queue name (a label value); the API server's words.
-fn check_rfc1123_label(raw: &str) -> Result<String, String> {
+fn check_rfc1123_label(raw: &str) -> Result<String, ParamError> {
     refused(raw, crate::k8s::names::is_dns1123_label(raw))
 }
 
-fn refused(raw: &str, reasons: Vec<String>) -> Result<String, String> {
+fn refused(raw: &str, reasons: Vec<String>) -> Result<String, ParamError> {
     if reasons.is_empty() {
         Ok(raw.to_string())
     } else {
-        Err(reasons.join("; "))
+        Err(ParamError::Name(reasons))
     }
 }
 
-fn check_image(raw: &str) -> Result<String, String> {
+fn check_image(raw: &str) -> Result<String, ParamError> {
     let ok_chars =
         raw.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'/' | b':' | b'@' | b'-' | b'_'));
     if raw.len() > 255 {
-        return Err("at most 255 characters".into());
+        return Err(ParamError::ImageTooLong);
     }
     // By hand, not `contains("//")`: see yaml::plain_is_safe.
     let empty_path_segment = raw.as_bytes().windows(2).any(|pair| pair == b"//");
     if !ok_chars || !raw.as_bytes()[0].is_ascii_alphanumeric() || empty_path_segment {
-        return Err("an image reference such as registry.example.com/team/train:1.0".into());
+        return Err(ParamError::NotAnImage);
     }
     Ok(raw.to_string())
 }
 
-fn check_dataset(raw: &str) -> Result<String, String> {
+fn check_dataset(raw: &str) -> Result<String, ParamError> {
     let Some(path) = raw.strip_prefix("hf://") else {
-        return Err("a Hugging Face dataset URI, such as hf://tatsu-lab/alpaca/data".into());
+        return Err(ParamError::NotADataset);
     };
     let ok_chars = path.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'/' | b'-' | b'_'));
     let parts: Vec<&str> = path.split('/').collect();
     if raw.len() > 2048 || !ok_chars || parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
-        return Err("a Hugging Face dataset URI, such as hf://tatsu-lab/alpaca/data".into());
+        return Err(ParamError::NotADataset);
     }
     Ok(raw.to_string())
 }
@@ -250,10 +295,10 @@ mod tests {
     /// of `i64` and of the range, non-ASCII digits.
     #[test]
     fn counts_read_as_an_i64_reads_them() {
-        let by_i64 = |raw: &str, min: u32, max: u32| -> Result<u32, String> {
-            let n: i64 = raw.parse().map_err(|_| format!("enter a whole number from {min} to {max}"))?;
+        let by_i64 = |raw: &str, min: u32, max: u32| -> Result<u32, ParamError> {
+            let n: i64 = raw.parse().map_err(|_| ParamError::NotACount { min, max })?;
             if n < i64::from(min) || n > i64::from(max) {
-                return Err(format!("must be from {min} to {max}"));
+                return Err(ParamError::OutOfRange { min, max });
             }
             Ok(n as u32)
         };
@@ -326,7 +371,7 @@ mod tests {
             (ParamKey::Dataset, "hf://only"),
         ] {
             let err = p.set(key, raw).expect_err(&format!("{key:?}={raw} must be refused"));
-            assert!(!err.is_empty());
+            assert!(!err.to_string().is_empty());
             assert_eq!(p, Params::default(), "{key:?}={raw} changed the params");
         }
     }

@@ -7,10 +7,12 @@
 //! security context, which no v2.1 override can) and what to leave out is the reader's call.
 
 pub mod notes;
+mod refusal;
 pub mod report;
 pub mod rewrite;
 
 pub use notes::{upgrade_notes, Note};
+pub use refusal::{Invalid, Refusal};
 pub use report::{Entry, Kind};
 
 use crate::pipeline::input::RawDoc;
@@ -98,7 +100,7 @@ pub(crate) fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) ->
     let mut results: Vec<(RawDoc, Result<usize, Outcome>)> = Vec::new();
     for d in raw {
         let classified = match &d.value {
-            Err(e) => Err(Outcome::Invalid { message: format!("not valid YAML: {e}") }),
+            Err(e) => Err(Outcome::Invalid { error: pipeline::Invalid::Yaml(e.clone()) }),
             Ok(v) => {
                 // A `null` member is absent (crate::model::without_nulls).
                 let v = crate::model::without_nulls(v).into_owned();
@@ -108,7 +110,7 @@ pub(crate) fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) ->
                         docs.push(rewrite::Doc { index: d.index, subject, value: v, refused: None });
                         Ok(docs.len() - 1)
                     }
-                    (None, None) => Err(Outcome::Invalid { message: "not a Trainer object".into() }),
+                    (None, None) => Err(invalid(Invalid::NotTrainer)),
                 }
             }
         };
@@ -140,7 +142,7 @@ pub(crate) fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) ->
                 let doc = &mut docs[at];
                 let (kind, name) = (kind_of(&doc.value), name_of(&doc.value));
                 match doc.refused.take() {
-                    Some(reason) => Outcome::Refused { kind, name, reason },
+                    Some(reason) => refused(kind, name, reason),
                     None => {
                         let mut entries = by_doc.get_mut(doc.index).map(std::mem::take).unwrap_or_default();
                         entries.extend(removed_runtime(doc, from, to, &defined));
@@ -164,6 +166,14 @@ pub(crate) fn refuse_downgrade(from: Release, to: Release) -> Result<(), Error> 
     Err(Error::Downgrade { from: from.line, to: to.line })
 }
 
+fn refused(kind: String, name: String, reason: Refusal) -> Outcome {
+    Outcome::Refused { kind, name, reason: pipeline::Refusal::Upgrade(reason) }
+}
+
+fn invalid(error: Invalid) -> Outcome {
+    Outcome::Invalid { error: pipeline::Invalid::Upgrade(error) }
+}
+
 fn kind_of(v: &Value) -> String {
     v["kind"].as_str().unwrap_or("object").to_string()
 }
@@ -176,40 +186,27 @@ fn name_of(v: &Value) -> String {
 fn classify(v: &Value, from: Release) -> Option<Outcome> {
     let (kind, name) = (kind_of(v), name_of(v));
     if !v.is_object() {
-        return Some(Outcome::Invalid {
-            message: "not a Kubernetes object (expected a map with apiVersion and kind)".into(),
-        });
+        return Some(invalid(Invalid::NotAnObject));
     }
     let api = v["apiVersion"].as_str().unwrap_or_default();
     if from.serves(api, &kind) {
         if !v["spec"].is_object() && !v["spec"].is_null() {
-            return Some(Outcome::Refused { kind, name, reason: "spec: expected a map".into() });
+            return Some(refused(kind, name, Refusal::SpecNotAMap));
         }
-        return fields_of_release(v, from).err().map(|reason| Outcome::Refused {
-            kind,
-            name,
-            reason: reason.to_string(),
-        });
+        return fields_of_release(v, from).err().map(|reason| refused(kind, name, Refusal::NotOfRelease(reason)));
     }
     if api.starts_with("kubeflow.org/") {
-        return Some(Outcome::Refused {
-            kind,
-            name,
-            reason: "a Training Operator (V1) object, not a Trainer V2 one: convert it with `trainer-explorer migrate`"
-                .to_string(),
-        });
+        return Some(refused(kind, name, Refusal::V1Object));
     }
     // A Trainer kind at a version the release's CRDs do not serve (explorer_data::served): the
     // cluster's REST mapper refuses it, so there is nothing of the release to upgrade.
     if api.starts_with("trainer.kubeflow.org/") && Subject::of_kind(&kind).is_some() {
-        return Some(Outcome::Refused { reason: explorer_data::served::no_matches(&kind, api), kind, name });
+        let reason = Refusal::NotServed { kind: kind.clone(), api_version: api.into() };
+        return Some(refused(kind, name, reason));
     }
     if api.starts_with("trainer.kubeflow.org/") {
-        return Some(Outcome::Refused {
-            kind,
-            name,
-            reason: format!("{api} {} is not a TrainJob or a runtime", kind_of(v)),
-        });
+        let reason = Refusal::NotAJobOrRuntime { api_version: api.into(), kind: kind_of(v) };
+        return Some(refused(kind, name, reason));
     }
     Some(Outcome::PassedThrough { kind, name, object: v.clone() })
 }

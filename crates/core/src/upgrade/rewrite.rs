@@ -102,7 +102,7 @@ pub struct Doc {
     pub subject: Subject,
     pub value: Value,
     /// Why the document cannot be rewritten, once a change found out.
-    pub refused: Option<String>,
+    pub refused: Option<super::Refusal>,
 }
 
 /// Applies `change` to every document it concerns.
@@ -123,7 +123,7 @@ pub fn apply(change: &'static ApiChange, docs: &mut [Doc], report: &mut Report) 
             Rewrite::Arrived => Ok(()),
         };
         if let Err(reason) = result {
-            docs[i].refused = Some(format!("{reason} ({}: {})", change.source(), change.reason));
+            docs[i].refused = Some(super::Refusal::Change { refusal: reason, change });
         }
     }
 }

@@ -96,9 +96,12 @@ fn upgrade_refuses_a_trainer_kind_its_release_does_not_serve() {
     let text = job("trainer.kubeflow.org/v2alpha1");
     let from = explorer_data::releases::V2_1;
     let up = explorer_core::upgrade::upgrade(&text, from, explorer_data::releases::NEWEST).unwrap();
-    let reason = format!("{:?}", up.docs[0].outcome);
+    let explorer_core::pipeline::Outcome::Refused { reason, .. } = &up.docs[0].outcome else {
+        panic!("not refused: {:?}", up.docs[0].outcome)
+    };
+    let reason = reason.to_string();
     assert!(
-        reason.contains("no matches for kind \\\"TrainJob\\\" in version \\\"trainer.kubeflow.org/v2alpha1\\\""),
+        reason.contains("no matches for kind \"TrainJob\" in version \"trainer.kubeflow.org/v2alpha1\""),
         "{reason}"
     );
 }
@@ -107,11 +110,11 @@ fn upgrade_refuses_a_trainer_kind_its_release_does_not_serve() {
 fn migrate_refuses_a_v1_kind_at_a_version_no_operator_serves() {
     let text = format!("apiVersion: kubeflow.org/v1beta1\n{PYTORCHJOB}");
     let m = explorer_core::migrate::migrate_to(&text, explorer_data::releases::NEWEST).unwrap();
-    let reason = format!("{:?}", m.docs[0].outcome);
-    assert!(
-        reason.contains("no matches for kind \\\"PyTorchJob\\\" in version \\\"kubeflow.org/v1beta1\\\""),
-        "{reason}"
-    );
+    let explorer_core::pipeline::Outcome::Refused { reason, .. } = &m.docs[0].outcome else {
+        panic!("not refused: {:?}", m.docs[0].outcome)
+    };
+    let reason = reason.to_string();
+    assert!(reason.contains("no matches for kind \"PyTorchJob\" in version \"kubeflow.org/v1beta1\""), "{reason}");
 }
 
 /// Trainer's validating webhook looks `runtimeRef`'s `Kind.apiGroup` up in its runtime registry

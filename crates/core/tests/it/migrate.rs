@@ -412,7 +412,7 @@ fn every_claim_of_every_report_is_true() {
 fn refusal(text: &str) -> String {
     let m = migrate(text).unwrap();
     match &m.docs[0].outcome {
-        Outcome::Invalid { message } => message.clone(),
+        Outcome::Invalid { error } => error.to_string(),
         other => panic!("not refused: {other:?}"),
     }
 }
@@ -529,7 +529,7 @@ spec:
     let text = format!("{bad}---{}", MPI.replace("SLOTS", "1").replace("WORKERS", "2"));
     let m = migrate(&text).unwrap();
     match &m.docs[0].outcome {
-        Outcome::Invalid { message } => assert!(message.contains("metadata"), "{message}"),
+        Outcome::Invalid { error } => assert!(error.to_string().contains("metadata"), "{error}"),
         other => panic!("{other:?}"),
     }
     assert!(matches!(m.docs[1].outcome, Outcome::Written { .. }));

@@ -61,6 +61,7 @@ fn every_reference_example_validates_against_every_release() {
                         }
                     }
                     Outcome::Refused { kind, reason, .. } => {
+                        let reason = reason.to_string();
                         refused += 1;
                         let expected = match kind.as_str() {
                             "JAXJob" => release.builtin_for(Framework::Jax).is_none(),
@@ -271,6 +272,7 @@ fn jax_and_xgboost_are_refused_before_their_runtimes_with_the_release_that_has_t
                 assert_eq!(trainjob(objects)["spec"]["runtimeRef"]["name"], rt.name)
             }
             (Outcome::Refused { reason, .. }, None) => {
+                let reason = reason.to_string();
                 assert!(reason.contains(&format!("Trainer {} has no JAX runtime", release.tag)), "{reason}");
                 assert!(reason.contains("--target v2.2 or newer"), "{reason}");
             }

@@ -216,8 +216,53 @@ fn what_v2_cannot_express_is_refused_with_the_reason() {
     for (text, says) in refused {
         let m = migrate_to(text, NEWEST).unwrap();
         match &m.docs[0].outcome {
-            Outcome::Refused { reason, .. } => assert!(reason.contains(says), "{reason}"),
+            Outcome::Refused { reason, .. } => assert!(reason.to_string().contains(says), "{reason}"),
             _ => panic!("not refused: {text}"),
+        }
+    }
+}
+
+/// What Training Operator v1.9 refuses by a replica type, migrate refuses with v1.9's reason
+/// instead of converting it: the webhooks of PyTorchJob, XGBoostJob, PaddleJob and JAXJob take
+/// only their own types, exactly spelled (e.g. pkg/webhooks/pytorch/pytorchjob_webhook.go:126-132),
+/// and a TFJob's type that makes no valid pod name runs no pod (crates/core/tests/it/v1_webhook.rs).
+#[test]
+fn a_replica_type_v1_9_refuses_is_refused_with_its_reason() {
+    let job = |kind: &str, field: &str, container: &str, rtypes: &[&str]| {
+        let mut text = format!("apiVersion: kubeflow.org/v1\nkind: {kind}\nmetadata: {{name: t}}\nspec:\n  {field}:\n");
+        for r in rtypes {
+            text += &format!("    {r}:\n      replicas: 1\n      template: {{spec: {{containers: [{{name: {container}, image: 'a:1', command: [run]}}]}}}}\n");
+        }
+        text
+    };
+    let cases = [
+        (
+            job("PyTorchJob", "pytorchReplicaSpecs", "pytorch", &["Master", "WÖRKER"]),
+            "spec.pytorchReplicaSpecs[WÖRKER]: Unsupported value: \"WÖRKER\": supported values: \"Master\", \"Worker\"",
+        ),
+        (
+            job("PyTorchJob", "pytorchReplicaSpecs", "pytorch", &["worker"]),
+            "spec.pytorchReplicaSpecs[worker]: Unsupported value: \"worker\"",
+        ),
+        (
+            job("XGBoostJob", "xgbReplicaSpecs", "xgboost", &["Master", "Wörker"]),
+            "spec.xgbReplicaSpecs[Wörker]: Unsupported value",
+        ),
+        (
+            job("JAXJob", "jaxReplicaSpecs", "jax", &["WÖRKER"]),
+            "spec.jaxReplicaSpecs[WÖRKER]: Unsupported value: \"WÖRKER\": supported values: \"Worker\"",
+        ),
+        (
+            job("PaddleJob", "paddleReplicaSpecs", "paddle", &["Master", "WÖRKER"]),
+            "spec.paddleReplicaSpecs[WÖRKER]: Unsupported value",
+        ),
+        (job("TFJob", "tfReplicaSpecs", "tensorflow", &["WÖRKER"]), "a lowercase RFC 1123 subdomain"),
+    ];
+    for (text, says) in cases {
+        let m = migrate_to(&text, NEWEST).unwrap();
+        match &m.docs[0].outcome {
+            Outcome::Invalid { error } => assert!(error.to_string().contains(says), "{error}\nwanted: {says}"),
+            other => panic!("not refused as v1.9 refuses it: {other:?}\n{text}"),
         }
     }
 }

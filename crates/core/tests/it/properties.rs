@@ -336,7 +336,12 @@ proptest! {
                 let problems = claims::false_claims(d.source.as_ref().unwrap(), objects, report);
                 prop_assert!(problems.is_empty(), "false claims:\n{}\n{}", problems.join("\n"), text);
             }
-            Outcome::Invalid { message } | Outcome::Refused { reason: message, .. } => {
+            Outcome::Invalid { .. } | Outcome::Refused { .. } => {
+                let message = match &d.outcome {
+                    Outcome::Invalid { error } => error.to_string(),
+                    Outcome::Refused { reason, .. } => reason.to_string(),
+                    _ => String::new(),
+                };
                 prop_assert!(message.contains("spec.") || message.contains("metadata"), "{} for\n{}", message, text);
             }
             Outcome::PassedThrough { .. } => prop_assert!(false, "a V1 job passed through:\n{}", text),
@@ -411,7 +416,7 @@ proptest! {
                 let too_many = matches!(operator_fails, explorer_core::explain::v1::Error::TooManyPods(_));
                 prop_assert!(too_many, "{}", operator_fails);
             }
-            prop_assert_eq!(c.err(), Some(operator_fails.to_string()));
+            prop_assert_eq!(c.err().map(|e| e.to_string()), Some(operator_fails.to_string()));
             return Ok(());
         }
         prop_assert!(generated_pods(&job) <= explorer_core::explain::MAX_PODS, "{} pods compared", generated_pods(&job));

@@ -95,3 +95,36 @@ fn a_pytorch_master_without_replicas_is_refused_as_written() {
     assert_eq!(refused[0].reason(), "Forbidden: must be 1");
     assert_eq!(explain(&job).rejected, refused);
 }
+
+/// A TFJob is the one kind whose webhook lets any replica type through
+/// (training-operator v1.9.0:pkg/webhooks/tensorflow/tfjob_webhook.go:90-127). Its controller
+/// names the pods `<job>-<type in lower case>-<index>` with Go's `strings.ToLower`
+/// (pkg/controller.v1/common/pod.go:277,414, pkg/core/utils.go:30-33): `WÖRKER` gives
+/// `t-wörker-0`, which the API server refuses as a pod name, so the job is admitted and never
+/// runs. Go's simple case mapping lowers only two characters outside ASCII into it (`İ` to `i`,
+/// the Kelvin sign to `k`), and its `EqualFold` makes the Kelvin sign's `WORKER` the Worker.
+#[test]
+fn a_replica_type_whose_pod_name_the_api_server_refuses_runs_no_pod() {
+    let tf = |rtype: &str| -> Value {
+        serde_json::json!({"apiVersion": "kubeflow.org/v1", "kind": "TFJob", "metadata": {"name": "t"},
+            "spec": {"tfReplicaSpecs": {rtype: {"replicas": 2,
+                "template": {"spec": {"containers": [{"name": "tensorflow", "image": "tf:1"}]}}}}}})
+    };
+    for rtype in ["WÖRKER", "Wörker", "my_worker", "Ωmega"] {
+        let job = tf(rtype);
+        let explained = explain(&job);
+        assert!(explained.pods.is_empty(), "{rtype}: {:?}", explained.pods);
+        let field = normalized(&explained.rejected[0].field());
+        assert_eq!(field, format!("spec.tfReplicaSpecs.{rtype}"), "{rtype}");
+        let reason = explained.rejected[0].reason();
+        assert!(reason.contains("a lowercase RFC 1123 subdomain") && reason.contains("no pod"), "{rtype}: {reason}");
+        assert_eq!(fields(&check(&job)), BTreeSet::from([format!("spec.tfReplicaSpecs.{rtype}")]), "{rtype}");
+    }
+    // Lowered as Go lowers them: ASCII, `İ` as `i`; the Kelvin sign's WORKER is the Worker.
+    for (rtype, host) in [("Trainer", "t-trainer-0"), ("TRAİNER", "t-trainer-0"), ("WOR\u{212a}ER", "t-worker-0")] {
+        let explained = explain(&tf(rtype));
+        assert!(explained.rejected.is_empty(), "{rtype}: {:?}", explained.rejected);
+        assert_eq!(explained.pods[0].hostnames[0], host, "{rtype}");
+    }
+    assert_eq!(explain(&tf("WOR\u{212a}ER")).pods[0].replica_type, "Worker");
+}

@@ -75,7 +75,7 @@ pub(super) fn resources_per_node(input: Input) -> Option<Resources> {
 pub(super) fn gpus(res: Option<&Resources>) -> u64 {
     let Some(res) = res else { return 0 };
     let first_gpu = |list: &crate::model::Map| {
-        list.iter().find(|(k, _)| k.to_lowercase().contains("gpu")).and_then(|(_, v)| ceil_value(v)).unwrap_or(0)
+        list.iter().find(|(k, _)| k.to_ascii_lowercase().contains("gpu")).and_then(|(_, v)| ceil_value(v)).unwrap_or(0)
     };
     let requested = first_gpu(&res.requests);
     if requested == 0 {

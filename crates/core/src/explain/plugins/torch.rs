@@ -105,7 +105,7 @@ fn v2_0_procs(input: Input, requested: Procs) -> Procs {
     let Some(res) = input.job.spec.trainer.as_ref().and_then(|t| t.resources_per_node.as_ref()) else {
         return requested;
     };
-    let has_gpu = |list: &crate::model::Map| list.keys().any(|k| k.to_lowercase().contains("gpu"));
+    let has_gpu = |list: &crate::model::Map| list.keys().any(|k| k.to_ascii_lowercase().contains("gpu"));
     let (use_cpu, fallback): (&dyn Fn(&crate::model::Map) -> bool, Procs) = match requested {
         Procs::Auto => (&|list| !has_gpu(list), Procs::Auto),
         Procs::Cpu => (&|list| list.contains_key("cpu"), Procs::Count(1)),

@@ -18,12 +18,50 @@ fn known_types(kind: V1Kind) -> &'static [&'static str] {
 }
 
 /// `setTypeNameToCamelCase` (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/defaulting_utils.go:50-59):
-/// `worker` or `WORKER` becomes `Worker`.
+/// `worker` or `WORKER` becomes `Worker`. Go's `strings.EqualFold` compares by Unicode's simple
+/// case folding, which joins two characters outside ASCII with ASCII letters of our types: the
+/// Kelvin sign U+212A with `k` and the long s U+017F with `s`; `fold` maps those, so the
+/// comparison is Go's without linking Unicode's case tables.
 pub(super) fn camel_case(kind: V1Kind, rtype: &str) -> String {
+    let fold = |c: char| match c {
+        '\u{212a}' => 'k',
+        '\u{17f}' => 's',
+        c => c.to_ascii_lowercase(),
+    };
     known_types(kind)
         .iter()
-        .find(|t| t.eq_ignore_ascii_case(rtype))
+        .find(|t| rtype.chars().map(fold).eq(t.chars().map(fold)))
         .map_or_else(|| rtype.to_string(), |t| t.to_string())
+}
+
+/// Go's `strings.ToLower` of a replica type, which names the operator's pods, Services and
+/// `replica-type` labels (training-operator v1.9.0:pkg/controller.v1/common/pod.go:277,
+/// pkg/core/utils.go:30-33). Outside ASCII, Go's simple case mapping lowers only two characters
+/// into it, U+0130 `İ` to `i` and the Kelvin sign U+212A to `k`; any other character stays
+/// outside ASCII in lower case, so a name holding it is no valid pod name and `read` refuses the
+/// job ([`pod_name_errors`]) before a name is made. Those are left as they are here: the
+/// converter links no Unicode case tables for names no pod may have.
+pub(crate) fn lower(rtype: &str) -> String {
+    rtype
+        .chars()
+        .map(|c| match c {
+            '\u{130}' => 'i',
+            '\u{212a}' => 'k',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+/// Why the API server refuses the first pod the controller creates for `rtype`, named
+/// `<job>-<rtype in lower case>-0` (common/pod.go:414 with pkg/core/utils.go:30-33, `/` made
+/// `-`): apimachinery's reasons for a name that is no RFC 1123 subdomain, none when it is one.
+/// The controller creates a replica's pods before its Services (common/job.go:339-345), so the
+/// pod is the first object refused. The webhook refuses a job name that is no DNS-1035 label
+/// (e.g. tensorflow/tfjob_webhook.go:75-77): such a name is not blamed on the replica type, which
+/// is judged with a valid one instead.
+pub(super) fn pod_name_errors(job: &str, rtype: &str) -> Vec<String> {
+    let job = if crate::k8s::names::is_dns1035_label(job).is_empty() { job } else { "job" };
+    crate::k8s::names::is_dns1123_subdomain(&format!("{job}-{}-0", lower(rtype)).replace('/', "-"))
 }
 
 /// Per kind: (default container, default port name, default port, default restartPolicy)
@@ -87,11 +125,11 @@ pub(super) fn pod_restart_policy(spec: &ReplicaSpec) -> String {
 /// (pkg/util/labels/labels.go:32-60), and `job-role: master` on the master role's pods
 /// (common/pod.go:406-408) as each kind's `IsMasterRole` decides.
 pub(super) fn labels(kind: V1Kind, job: &Job, rtype: &str, index: u32) -> Vec<(String, String)> {
-    let controller = format!("{}-controller", kind.kind().to_lowercase());
+    let controller = format!("{}-controller", kind.kind().to_ascii_lowercase());
     let mut out = vec![
         ("training.kubeflow.org/operator-name".to_string(), controller),
         ("training.kubeflow.org/job-name".to_string(), job.name.replace('/', "-")),
-        ("training.kubeflow.org/replica-type".to_string(), rtype.to_lowercase()),
+        ("training.kubeflow.org/replica-type".to_string(), lower(rtype)),
         ("training.kubeflow.org/replica-index".to_string(), index.to_string()),
     ];
     if is_master_role(kind, job, rtype, index) {

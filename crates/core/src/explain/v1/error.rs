@@ -32,6 +32,10 @@ pub enum Error {
     TooManyPods(u64),
     /// The Training Operator's webhook refuses the job's replica count at `path` (`must be 1`).
     Webhook { path: FieldPath, rule: &'static str, kind: V1Kind },
+    /// The API server refuses the pods the controller names after the replica type at `path`
+    /// (`errors`: apimachinery's reasons for the name): the job is admitted, and none of its
+    /// pods runs.
+    PodName { path: FieldPath, kind: V1Kind, errors: Vec<String> },
     /// The operator fails: a replica has no container with the port the operator reads
     /// (`upstream`: the operator's own words for it, where it gives some).
     NoPort { replica: String, container: &'static str, port: &'static str, upstream: Option<&'static str> },
@@ -50,6 +54,9 @@ impl Error {
             Error::NoContainers(path) => Rejection::new(ErrorType::Message, path.clone(), "is empty"),
             Error::Webhook { path, rule, kind } => {
                 Rejection::new(ErrorType::Message, path.clone(), format!("{rule}: {}", webhook_refuses(*kind)))
+            }
+            Error::PodName { path, kind, errors } => {
+                Rejection::new(ErrorType::Message, path.clone(), pods_refused(*kind, errors))
             }
             Error::NotAV1Job { api, kind } => {
                 Rejection::new(ErrorType::Message, FieldPath::new("apiVersion"), not_a_v1_job(api, kind))
@@ -75,7 +82,18 @@ fn not_a_v1_job(api: &str, kind: &str) -> String {
     )
 }
 
-fn webhook_refuses(kind: V1Kind) -> String {
+/// What follows the replica type's path in [`Error::PodName`]'s sentence.
+pub(crate) fn pods_refused(kind: V1Kind, errors: &[String]) -> String {
+    format!(
+        "the {} controller names this replica type's pods <job>-<type in lower case>-<index> \
+         (training-operator v1.9.0:pkg/core/utils.go:30-33), and the API server refuses that pod name \
+         (metadata.name: {}): the job is admitted, but no pod of it runs",
+        kind.kind(),
+        errors.join("; ")
+    )
+}
+
+pub(super) fn webhook_refuses(kind: V1Kind) -> String {
     format!("the Training Operator's webhook refuses the {}", kind.kind())
 }
 
@@ -94,6 +112,7 @@ impl fmt::Display for Error {
             Error::Field(rejection) => f.write_str(&crate::field_error::said(rejection)),
             Error::TooManyPods(pods) => f.write_str(&super::super::too_many_pods(*pods)),
             Error::Webhook { path, rule, kind } => write!(f, "{path} {rule}: {}", webhook_refuses(*kind)),
+            Error::PodName { path, kind, errors } => write!(f, "{path}: {}", pods_refused(*kind, errors)),
             Error::NoPort { replica, container, port, upstream } => {
                 write!(f, "the {replica} has no {container} container with the {port} port: the operator fails")?;
                 match upstream {

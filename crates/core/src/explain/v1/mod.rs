@@ -131,7 +131,7 @@ impl Job<'_> {
     /// `<job>-<rtype>-<index>`, the pod's and its Service's name
     /// (training-operator v1.9.0:pkg/core/utils.go:30-33, pytorch/envvar.go:150-153).
     pub(crate) fn replica_name(&self, rtype: &str, index: u32) -> String {
-        format!("{}-{}-{index}", self.name, rtype.to_lowercase()).replace('/', "-")
+        format!("{}-{}-{index}", self.name, defaults::lower(rtype)).replace('/', "-")
     }
 }
 
@@ -182,7 +182,53 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
         return Err(Error::TooManyPods(pods));
     }
     webhook(source, &job)?;
+    // The five kinds the common controller runs name their pods after the replica type (the
+    // MPI operators after their own constants, `launcher` and `worker`); the webhooks of four
+    // take only their own ASCII types (a type they refuse is theirs to name), a TFJob's takes
+    // any (tfjob_webhook.go:90-127).
+    if kind != V1Kind::MpiJob {
+        for (rtype, spec) in &job.replicas {
+            let errors = defaults::pod_name_errors(&job.name, rtype);
+            let admitted = webhook::unsupported_replica_type(kind, rtype).is_none();
+            if admitted && spec.replicas.unwrap_or(0) > 0 && !errors.is_empty() {
+                let path = FieldPath::new("spec").child(kind.replica_specs_field()).child(rtype);
+                return Err(Error::PodName { path, kind, errors });
+            }
+        }
+    }
     Ok((source, job))
+}
+
+/// The first replica type of a `kubeflow.org/v1` job that Training Operator v1.9 refuses, said
+/// as a reader's error line: one the kind's webhook does not take (PyTorchJob, XGBoostJob,
+/// PaddleJob, JAXJob), else one whose pods the API server refuses by their name (a TFJob's
+/// webhook takes any type). None for an MPIJob, whose operators read only `Launcher` and
+/// `Worker` and name their pods after constants (training-operator
+/// v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:925,1015; mpi-operator
+/// v0.6.0:pkg/apis/kubeflow/validation/validation.go:112-121). `migrate` refuses such a job
+/// with it, as v1.9 does not run it.
+pub(crate) fn refused_replica_type(doc: &Json) -> Option<String> {
+    let kind = doc.get("kind").and_then(Json::as_str).and_then(V1Kind::from_kind)?;
+    if kind == V1Kind::MpiJob || doc.get("apiVersion").and_then(Json::as_str) != Some("kubeflow.org/v1") {
+        return None;
+    }
+    let field = kind.replica_specs_field();
+    let specs = doc.pointer(&format!("/spec/{field}")).and_then(Json::as_object)?;
+    let at = |rtype: &str| FieldPath::parse(&format!("spec.{field}[{rtype}]"));
+    let said = |path, detail| crate::field_error::said(&Rejection::new(ErrorType::NotSupported, path, detail));
+    if let Some((rtype, detail)) =
+        specs.keys().find_map(|rtype| webhook::unsupported_replica_type(kind, rtype).map(|d| (rtype, d)))
+    {
+        return Some(format!("{}: {}", said(at(rtype), detail), error::webhook_refuses(kind)));
+    }
+    let name = doc.pointer("/metadata/name").and_then(Json::as_str).unwrap_or_default();
+    for (rtype, spec) in specs {
+        let errors = defaults::pod_name_errors(name, &defaults::camel_case(kind, rtype));
+        if spec.get("replicas").and_then(Json::as_i64).unwrap_or(1) > 0 && !errors.is_empty() {
+            return Some(format!("{}: {}", at(rtype), error::pods_refused(kind, &errors)));
+        }
+    }
+    None
 }
 
 /// The Training Operator's validating webhook on replica counts: such a job is refused when it is

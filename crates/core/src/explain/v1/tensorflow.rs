@@ -41,10 +41,10 @@ pub(super) fn tf_config(job: &Job, rtype: &str, index: u32) -> Result<String, Er
         let endpoints: Vec<Json> = (0..spec.replicas.unwrap_or(0))
             .map(|i| json!(format!("{}.{}.svc:{port}", job.replica_name(t, i), job.namespace)))
             .collect();
-        sorted.insert(t.to_lowercase(), Json::Array(endpoints));
+        sorted.insert(super::defaults::lower(t), Json::Array(endpoints));
     }
     let cluster: Map<String, Json> = sorted.into_iter().collect();
-    let rt = rtype.to_lowercase();
+    let rt = super::defaults::lower(rtype);
     let dynamic = job.spec.get("enableDynamicWorker").and_then(Json::as_bool) == Some(true);
     let value = if dynamic {
         // :74-83,125-134 `SparseClusterSpec`: a PS sees itself, a Worker every PS and itself.

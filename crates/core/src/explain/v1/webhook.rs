@@ -30,13 +30,26 @@ fn rules(kind: V1Kind) -> Option<(Option<&'static [&'static str]>, bool)> {
     })
 }
 
+/// Why the webhook refuses a replica type its kind does not take (`validRoleTypes`, e.g.
+/// pytorch/pytorchjob_webhook.go:125-132), as its `field.NotSupported` says it at
+/// `spec.<replica specs>[<type>]`: compared as written, before any defaulting, so `worker` is
+/// refused too. None for a TFJob's, which its webhook does not check, and an MPIJob's.
+pub(super) fn unsupported_replica_type(kind: V1Kind, rtype: &str) -> Option<String> {
+    let (Some(allowed), _) = rules(kind)? else { return None };
+    if allowed.contains(&rtype) {
+        return None;
+    }
+    let listed: Vec<String> = allowed.iter().map(|r| format!("{r:?}")).collect();
+    Some(format!("{rtype:?}: supported values: {}", listed.join(", ")))
+}
+
 /// Every error the kind's webhook gives on creating `doc` (a `kubeflow.org/v1` job, its nulls
 /// taken out), in the webhook's order.
 pub(super) fn refusals(doc: &Json) -> Vec<Rejection> {
     let kind = doc.get("kind").and_then(Json::as_str).and_then(V1Kind::from_kind);
     let api = doc.get("apiVersion").and_then(Json::as_str);
     let (Some(kind), Some("kubeflow.org/v1")) = (kind, api) else { return vec![] };
-    let Some((roles, checks_run_policy)) = rules(kind) else { return vec![] };
+    let Some((_, checks_run_policy)) = rules(kind) else { return vec![] };
     let mut out = Vec::new();
     let mut refuse =
         |ty: ErrorType, field: String, detail: String| out.push(Rejection::new(ty, FieldPath::parse(&field), detail));
@@ -87,13 +100,8 @@ pub(super) fn refusals(doc: &Json) -> Vec<Rejection> {
     for (rtype, spec) in specs {
         let role = format!("spec.{field}[{rtype}]");
         let containers_at = format!("{role}.template.spec.containers");
-        if let Some(allowed) = roles.filter(|allowed| !allowed.contains(&rtype.as_str())) {
-            let allowed: Vec<String> = allowed.iter().map(|r| format!("{r:?}")).collect();
-            refuse(
-                ErrorType::NotSupported,
-                role.clone(),
-                format!("{rtype:?}: supported values: {}", allowed.join(", ")),
-            );
+        if let Some(detail) = unsupported_replica_type(kind, rtype) {
+            refuse(ErrorType::NotSupported, role.clone(), detail);
         }
         let containers =
             spec.pointer("/template/spec/containers").and_then(Json::as_array).map(Vec::as_slice).unwrap_or_default();

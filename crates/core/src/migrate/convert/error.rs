@@ -6,8 +6,10 @@ use crate::k8s::field::Rejection;
 use serde_json::Value;
 use std::fmt;
 
+/// Why the converter cannot read a V1 job (printed after `<kind> <name>: `).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Error {
+#[non_exhaustive]
+pub enum Error {
     /// A field the job must have (`metadata.name is missing`), and what needs it.
     Missing { path: String, needed_by: Option<String> },
     /// `spec` is missing or no mapping.
@@ -34,6 +36,9 @@ pub(crate) enum Error {
     PodSpec { job: String, error: String },
     /// Pod metadata at `path` that no ObjectMeta holds.
     PodMetadata { path: String, error: String },
+    /// A job Training Operator v1.9 does not run (its webhook refuses a replica type, or the API
+    /// server its pods' names), in the words `explain::v1::refused_replica_type` gives.
+    V1Refused(String),
     /// The converter's own invariant broken (never expected): what was missing.
     Internal(String),
 }
@@ -79,6 +84,7 @@ impl fmt::Display for Error {
             Error::PodMetadata { path, error } => {
                 write!(f, "{path} does not form pod metadata the runtime can hold: {error}")
             }
+            Error::V1Refused(reason) => f.write_str(reason),
             Error::Internal(what) => write!(f, "internal error: {what}"),
         }
     }

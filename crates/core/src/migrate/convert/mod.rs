@@ -24,17 +24,19 @@ mod patch;
 mod pod_settings;
 mod policies;
 mod quantities;
+mod refusal;
 pub(crate) mod roles;
 mod runtime;
 mod topology;
 mod trainer;
 
-use error::Error;
+pub use error::Error;
 use numbers::count_in_range;
 use patch::pod_settings_entry;
 use pod_settings::PodSettings;
 use quantities::quantities_as_text;
 pub use quantities::quantity_text;
+pub use refusal::{Invalid, Refusal};
 use runtime::{reference_to, MainContainer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,52 +71,52 @@ fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 /// (`migrate_to`), so that a large one is not held twice.
 pub fn convert(doc: &Value, release: Release) -> Outcome {
     let Some(obj) = doc.as_object() else {
-        return Outcome::Invalid {
-            message: "not a Kubernetes object: expected a mapping with apiVersion and kind".into(),
-        };
+        return invalid(Invalid::NotAMapping);
     };
     let (Some(api), Some(kind)) = (str_at(doc, "apiVersion"), str_at(doc, "kind")) else {
-        return Outcome::Invalid { message: "not a Kubernetes object: apiVersion and kind must be strings".into() };
+        return invalid(Invalid::NoKind);
     };
     let name = doc.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
     // The pairs the V1 operators' CRDs serve (explorer_data::served): v1 is Training Operator's,
     // a v2beta1 MPIJob is the MPI Operator's.
     let operator = explorer_data::served::v1_operator(api, kind);
+    // A replica type v1.9's webhook refuses, or whose pods the API server refuses by their name:
+    // v1.9 runs no such job, and its reason is the answer.
+    if let Some(reason) = operator.and_then(|_| crate::explain::v1::refused_replica_type(doc)) {
+        return invalid(Invalid::Job { kind: kind.to_string(), name, error: Error::V1Refused(reason) });
+    }
     let source = match (operator, api, kind) {
         (Some(op), ..) if op == explorer_data::served::MPI_OPERATOR => Source::MpiV2beta1,
         (Some(_), ..) => match V1Kind::from_kind(kind) {
             Some(k @ (V1Kind::TfJob | V1Kind::PaddleJob)) => match roles::refusal(k, doc) {
-                Some(reason) => return Outcome::Refused { name, kind: kind.into(), reason },
+                Some(reason) => return refused(name, kind, reason),
                 None => Source::V1(k),
             },
             Some(k) if release.builtin_for(framework_of(k)).is_none() => {
-                return Outcome::Refused { name, kind: kind.into(), reason: not_yet_reason(k, &release) };
+                return refused(name, kind, Refusal::NoRuntimeYet { kind: k, release: release.tag });
             }
             Some(k) => Source::V1(k),
             None => return Outcome::PassedThrough { name, kind: kind.into(), object: Value::Null },
         },
         (None, api, kind) if api.starts_with("kubeflow.org/") && V1Kind::from_kind(kind).is_some() => {
-            return Outcome::Refused { name, kind: kind.into(), reason: unsupported_api_reason(api, kind) };
+            let reason = Refusal::UnservedVersion { api_version: api.into(), kind: kind.into() };
+            return refused(name, kind, reason);
         }
         _ => return Outcome::PassedThrough { name, kind: kind.into(), object: Value::Null },
     };
     if source.kind() == V1Kind::MpiJob {
         let imp = doc.pointer("/spec/mpiImplementation").and_then(Value::as_str).unwrap_or("OpenMPI");
         if imp != "OpenMPI" {
-            return Outcome::Refused {
+            return refused(
                 name,
-                kind: kind.into(),
-                reason: format!(
-                    "mpiImplementation {imp}: Trainer {} runs only OpenMPI (IntelMPI is on the roadmap, trainer#1807). \
-                     Keep this MPIJob on the MPI Operator, or rebuild the image with OpenMPI.",
-                    release.tag
-                ),
-            };
+                kind,
+                Refusal::MpiImplementation { implementation: imp.into(), release: release.tag },
+            );
         }
     }
     let (written, template_images) = match quantities_as_text(doc) {
         Ok(found) => found,
-        Err(message) => return Outcome::Invalid { message: format!("{kind} {name}: {message}") },
+        Err(error) => return invalid(Invalid::Job { kind: kind.into(), name, error }),
     };
     let obj = written.as_ref().and_then(Value::as_object).unwrap_or(obj);
     let conversion = Conversion::new(obj, source, kind, release).map(|mut c| {
@@ -123,51 +125,22 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
     });
     match conversion.and_then(Conversion::run) {
         Ok(outcome) => outcome,
-        Err(message) => Outcome::Invalid { message: format!("{kind} {name}: {message}") },
+        Err(error) => invalid(Invalid::Job { kind: kind.into(), name, error }),
     }
+}
+
+fn refused(name: String, kind: &str, reason: Refusal) -> Outcome {
+    Outcome::Refused { name, kind: kind.into(), reason: crate::pipeline::Refusal::Migrate(reason) }
+}
+
+fn invalid(error: Invalid) -> Outcome {
+    Outcome::Invalid { error: crate::pipeline::Invalid::Migrate(error) }
 }
 
 /// The name of a framework's built-in runtime in the release the migrator targets ("" where
 /// it has none: `convert` refuses those jobs before they get here).
 fn runtime_name(release: &Release, framework: Framework) -> &'static str {
     release.builtin_for(framework).map_or("", |rt| rt.name)
-}
-
-/// Why a Training Operator or MPI Operator kind at an API version the migrator does not read is
-/// refused: older versions (`kubeflow.org/v1alpha2` MPIJobs, the pre-v1 betas) lay out their
-/// specs differently, and reading them as v1 would convert the wrong fields.
-fn unsupported_api_reason(api: &str, kind: &str) -> String {
-    let (read, rewrite) = if kind == "MPIJob" {
-        ("kubeflow.org/v1 and kubeflow.org/v2beta1", "kubeflow.org/v2beta1")
-    } else {
-        ("kubeflow.org/v1", "kubeflow.org/v1")
-    };
-    // The cluster's own answer first (no V1 operator's CRD serves the pair: explorer_data::served).
-    format!(
-        "{}: no operator serves {api} for a {kind} (the migrator reads {read}); this older version \
-         lays out its spec differently. Rewrite the {kind} as {rewrite} first, then migrate.",
-        explorer_data::served::no_matches(kind, api)
-    )
-}
-
-/// Why a JAXJob or XGBoostJob is refused for a release before its framework's runtime and
-/// mlPolicy: a generated runtime cannot stand in for the policy, which is what gives every node
-/// the coordinator's address and its rank, so the nodes would never form one job.
-fn not_yet_reason(kind: V1Kind, release: &Release) -> String {
-    let framework = framework_of(kind);
-    let since = RELEASES.iter().find_map(|r| Some((r, r.builtin_for(framework)?)));
-    let arrived = since
-        .map_or(String::new(), |(r, rt)| format!(": both arrived in {} ({}, mlPolicy.{})", r.line, rt.name, rt.policy));
-    let retarget = since
-        .map_or_else(|| "Keep".to_string(), |(r, _)| format!("Migrate with --target {} or newer, or keep", r.line));
-    format!(
-        "Trainer {} has no {} runtime or mlPolicy{arrived}. A generated runtime cannot stand in for the \
-         mlPolicy, which gives every node the coordinator's address and its rank. {retarget} this {} on \
-         Training Operator v1.9.",
-        release.tag,
-        framework.label(),
-        kind.kind()
-    )
 }
 
 struct Replica<'a> {
@@ -388,7 +361,8 @@ fn main_container(pod: &PodSpec, preferred: &str) -> usize {
 }
 
 fn mentions_deepspeed(c: &Container) -> bool {
-    let hay = [c.image.clone().unwrap_or_default(), c.command.join(" "), c.args.join(" ")].join(" ").to_lowercase();
+    let hay =
+        [c.image.clone().unwrap_or_default(), c.command.join(" "), c.args.join(" ")].join(" ").to_ascii_lowercase();
     hay.contains("deepspeed")
 }
 

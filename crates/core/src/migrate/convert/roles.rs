@@ -15,26 +15,15 @@ use crate::model::pod::{ContainerPort, EnvVar};
 use crate::plain_ml::{self, contract_env, paddle_leader, paddle_leader_command, role_types, RoleJob};
 
 /// Why a TFJob or PaddleJob cannot become a TrainJob, checked before it is converted.
-pub(super) fn refusal(kind: V1Kind, doc: &Value) -> Option<String> {
+pub(super) fn refusal(kind: V1Kind, doc: &Value) -> Option<Refusal> {
     let field = kind.replica_specs_field();
     let specs = doc.pointer(&format!("/spec/{field}")).and_then(Value::as_object)?;
     let known = role_types(kind);
     if let Some(other) = specs.keys().find(|k| !known.contains(&k.as_str())) {
-        return Some(format!(
-            "spec.{field}.{other}: Training Operator v1.9 knows the {} replica types {}; a generated runtime cannot \
-             say what the operator would give an unknown one",
-            kind.kind(),
-            known.join(", ")
-        ));
+        return Some(Refusal::UnknownReplicaType { kind, replica_type: other.clone() });
     }
     if kind == V1Kind::TfJob && doc.pointer("/spec/enableDynamicWorker").and_then(Value::as_bool) == Some(true) {
-        return Some(
-            "spec.enableDynamicWorker: Training Operator v1.9 gives each worker a sparse TF_CONFIG naming only \
-             itself and the PS tasks (training-operator v1.9.0:pkg/controller.v1/tensorflow/tensorflow.go:74-83,125-135), so workers can join and leave; a TrainJob's pods are \
-             fixed, and the generated runtime writes the whole cluster. Keep this TFJob on Training Operator v1.9, \
-             or drop enableDynamicWorker and migrate"
-                .into(),
-        );
+        return Some(Refusal::DynamicWorker);
     }
     if kind == V1Kind::PaddleJob {
         let leader = if specs.contains_key("Master") { "Master" } else { "Worker" };
@@ -43,16 +32,11 @@ pub(super) fn refusal(kind: V1Kind, doc: &Value) -> Option<String> {
         let main = containers.and_then(|cs| cs.iter().find(|c| c["name"] == "paddle").or(cs.first()));
         let has_command = main.and_then(|c| c.get("command")).and_then(Value::as_array).is_some_and(|c| !c.is_empty());
         if main.is_some() && !has_command {
-            return Some(format!(
-                "spec.{field}.{leader}: its first pod must name its own IP in PADDLE_MASTER, which one V2 template \
-                 can give only by wrapping the container's command, and this container sets none (the image's \
-                 entrypoint runs). Set the command the image runs (e.g. python -m paddle.distributed.launch ...), \
-                 then migrate"
-            ));
+            return Some(Refusal::PaddleLeaderWithoutCommand { leader });
         }
     }
     if kind == V1Kind::TfJob && specs.contains_key("Chief") && specs.contains_key("Master") {
-        return Some("a TFJob has at most one Chief or Master (the v1.9 webhook refuses both)".into());
+        return Some(Refusal::ChiefAndMaster);
     }
     None
 }

@@ -183,24 +183,61 @@ fn values_within(v: &Json, budget: &mut usize) -> bool {
 /// The comparison, and what it read of the converted objects: the explanation of their TrainJob
 /// on its runtime, which migrate mode also shows as "What Kubernetes runs".
 pub struct Compared {
-    pub comparison: Result<PodComparison, String>,
+    /// The V1 pods set against the V2 pods, or why they were not compared.
+    pub comparison: Result<PodComparison, NotCompared>,
     /// What Trainer runs for the converted TrainJob (`explain`), or why it was not worked out.
-    pub runs: Result<Explanation, String>,
+    pub runs: Result<Explanation, NotCompared>,
 }
+
+/// Why the pods of a converted job were not compared (or what Trainer runs not worked out). The
+/// conversion itself stands; its text (`Display`) is what the report and the views print.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum NotCompared {
+    /// The V1 job holds more values than the comparison reads ([`MAX_COMPARED_VALUES`]).
+    TooManyValues,
+    /// What the V1 operator runs for the job could not be worked out.
+    V1(v1::Error),
+    /// The converted objects hold no TrainJob.
+    NoTrainJob,
+    /// The converted TrainJob references a runtime the target release (its tag) does not ship.
+    UnshippedRuntime { name: String, release: &'static str },
+    /// The converted TrainJob and its runtime could not be read as explain reads them.
+    Read(crate::explain::read::ReadError),
+    /// A pod template of the runtime could not be written as JSON.
+    Template(std::sync::Arc<serde_json::Error>),
+}
+
+impl std::fmt::Display for NotCompared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotCompared::TooManyValues => write!(
+                f,
+                "the job holds more than {MAX_COMPARED_VALUES} values (labels, variables, arguments), more than the pod \
+                 comparison reads; the conversion itself is complete"
+            ),
+            NotCompared::V1(e) => write!(f, "{e}"),
+            NotCompared::NoTrainJob => f.write_str("no TrainJob in the output"),
+            NotCompared::UnshippedRuntime { name, release } => {
+                write!(f, "the TrainJob references {name:?}, which Trainer {release} does not ship")
+            }
+            NotCompared::Read(e) => write!(f, "{e}"),
+            NotCompared::Template(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for NotCompared {}
 
 /// Compares the pods of the V1 job `doc` with those of its conversion `objects` at `release`,
 /// keeping the explanation of the converted TrainJob it computes on the way.
 pub fn compare_explained(doc: &Json, objects: &[Json], release: Release) -> Compared {
     if !values_within(doc, &mut MAX_COMPARED_VALUES.clone()) {
-        let too_many = format!(
-            "the job holds more than {MAX_COMPARED_VALUES} values (labels, variables, arguments), more than the pod \
-             comparison reads; the conversion itself is complete"
-        );
-        return Compared { comparison: Err(too_many.clone()), runs: Err(too_many) };
+        return Compared { comparison: Err(NotCompared::TooManyValues), runs: Err(NotCompared::TooManyValues) };
     }
     let v2 = v2::run(objects, release);
     // V1's error first, as before the explanation was kept: it is the reader's job that did not read.
-    let comparison = v1::operate(doc).map_err(|e| e.to_string()).and_then(|op| match &v2 {
+    let comparison = v1::operate(doc).map_err(NotCompared::V1).and_then(|op| match &v2 {
         Ok(v2) => Ok(compare_runs(&op, v2, release)),
         Err(e) => Err(e.clone()),
     });
@@ -211,7 +248,8 @@ pub fn compare_explained(doc: &Json, objects: &[Json], release: Release) -> Comp
 /// a TFJob's `ps`, `chief`, `evaluator`; a PaddleJob's `master` in PS mode), else the trainer's
 /// `node` (Master and Worker of the single-template kinds, a TFJob's or PaddleJob's Workers).
 fn target_of(v2: &v2::V2Pods, rtype: &str) -> String {
-    let own = rtype.to_lowercase();
+    // The operators' replica types (Operated::roles), ASCII: the roles a conversion compares.
+    let own = rtype.to_ascii_lowercase();
     if own != "node" && v2.explanation.pods.iter().any(|p| p.replicated_job == own) {
         own
     } else {
@@ -649,7 +687,7 @@ impl Context<'_> {
 /// The comparison as report lines (`  pod      ...`), under the converter's field entries: every
 /// difference with its reason, so what changes for the pods is said from what runs, not from
 /// what the converter meant to do.
-pub(crate) fn report_lines(c: &Result<PodComparison, String>) -> Vec<String> {
+pub(crate) fn report_lines(c: &Result<PodComparison, NotCompared>) -> Vec<String> {
     let c = match c {
         Ok(c) => c,
         Err(e) => return vec![format!("  {:<8} not compared: {e}", "pods")],
@@ -678,7 +716,7 @@ pub(crate) fn report_lines(c: &Result<PodComparison, String>) -> Vec<String> {
 }
 
 /// The comparison for one converted document (`None` for the others).
-pub fn for_document(d: &super::DocResult, target: Release) -> Option<Result<PodComparison, String>> {
+pub fn for_document(d: &super::DocResult, target: Release) -> Option<Result<PodComparison, NotCompared>> {
     explained_for_document(d, target).map(|c| c.comparison)
 }
 
@@ -703,7 +741,7 @@ pub fn document_json(d: &super::DocResult, target: Release) -> Json {
     let mut out = crate::pipeline::json::document_json(d, &super::MigrationWording { target });
     out["pods"] = match for_document(d, target) {
         Some(Ok(c)) => serde_json::to_value(c).unwrap_or(Json::Null),
-        Some(Err(e)) => serde_json::json!({"error": e}),
+        Some(Err(e)) => serde_json::json!({"error": e.to_string()}),
         None => Json::Null,
     };
     out

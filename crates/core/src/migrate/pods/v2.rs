@@ -2,6 +2,7 @@
 //! objects. `explain` merges the TrainJob's pod settings into its runtime as the controller does
 //! (explain::patch); the pods' final templates come from that same merge.
 
+use super::NotCompared;
 use crate::explain::memo::Memo;
 use crate::explain::{self, Explanation};
 use crate::snippets::runtimes::builtin_runtime_trees;
@@ -92,8 +93,8 @@ fn name_of(v: &Json) -> Option<&str> {
 
 /// The TrainJob among `objects`, its runtime (generated among them, else the release's built-in
 /// one) with the TrainJob's pod settings merged in, and what the controller makes of them.
-pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> {
-    let job = objects.iter().find(|o| kind_of(o) == "TrainJob").ok_or("no TrainJob in the output")?;
+pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, NotCompared> {
+    let job = objects.iter().find(|o| kind_of(o) == "TrainJob").ok_or(NotCompared::NoTrainJob)?;
     let name = at(job, &["spec", "runtimeRef", "name"]).and_then(Json::as_str).unwrap_or_default().to_string();
     let generated = objects
         .iter()
@@ -112,11 +113,11 @@ pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> 
         Some(r) => (r, format!("the {} {name:?} written with this TrainJob", kind_of(r))),
         None => {
             let r = named(&name)
-                .ok_or(format!("the TrainJob references {name:?}, which Trainer {} does not ship", release.tag))?;
+                .ok_or_else(|| NotCompared::UnshippedRuntime { name: name.clone(), release: release.tag })?;
             (r, format!("the ClusterTrainingRuntime {name:?} as Trainer {} installs it", release.tag))
         }
     };
-    let docs = explain::read::from_refs(&[runtime, job], release).map_err(|e| e.to_string())?;
+    let docs = explain::read::from_refs(&[runtime, job], release).map_err(NotCompared::Read)?;
     let input = docs.input();
     let explanation = Explanation { shipped_runtime: Some(from), ..explain::explain(input, release) };
     let launcher_as_node = at(runtime, &["spec", "mlPolicy", "mpi", "runLauncherAsNode"]) == Some(&json!(true));
@@ -129,8 +130,11 @@ pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, String> 
         .spec
         .replicated_jobs
         .iter()
-        .map(|rj| Ok((rj.name.clone(), serde_json::to_value(&rj.template.spec.template).map_err(|e| e.to_string())?)))
-        .collect::<Result<Vec<_>, String>>()?;
+        .map(|rj| {
+            let template = serde_json::to_value(&rj.template.spec.template);
+            Ok((rj.name.clone(), template.map_err(|e| NotCompared::Template(std::sync::Arc::new(e)))?))
+        })
+        .collect::<Result<Vec<_>, NotCompared>>()?;
     Ok(V2Pods {
         explanation,
         templates: patched_templates,

@@ -1,0 +1,162 @@
+//! Why a V1 document is not converted: refused (a job the target release cannot run as the V1
+//! operator did) or invalid (not a Kubernetes object, or a job the converter cannot read). Each
+//! prints the sentence the migrator has always printed.
+
+use super::{framework_of, Error};
+use crate::plain_ml::role_types;
+use explorer_data::catalog::V1Kind;
+use explorer_data::releases::RELEASES;
+use std::fmt;
+
+/// Why the migrator will not write a V1 job for the target release.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// A TFJob or PaddleJob with a replica type Training Operator v1.9 does not know.
+    UnknownReplicaType {
+        /// TFJob or PaddleJob.
+        kind: V1Kind,
+        /// The replica type as written.
+        replica_type: String,
+    },
+    /// A TFJob with `enableDynamicWorker: true`: workers join and leave, a TrainJob's pods are
+    /// fixed.
+    DynamicWorker,
+    /// A PaddleJob whose leader (`Master`, else `Worker`) sets no command to wrap.
+    PaddleLeaderWithoutCommand {
+        /// The leader's replica type.
+        leader: &'static str,
+    },
+    /// A TFJob with both a Chief and a Master.
+    ChiefAndMaster,
+    /// A JAXJob or XGBoostJob for a release before its framework's runtime and mlPolicy.
+    NoRuntimeYet {
+        /// The V1 kind.
+        kind: V1Kind,
+        /// The tag of the release written for.
+        release: &'static str,
+    },
+    /// A Training Operator or MPI Operator kind at an API version the migrator does not read.
+    UnservedVersion {
+        /// The `apiVersion` as written.
+        api_version: String,
+        /// The `kind` as written.
+        kind: String,
+    },
+    /// An MPIJob of another MPI implementation than OpenMPI.
+    MpiImplementation {
+        /// The implementation as written (`Intel`, `MPICH`).
+        implementation: String,
+        /// The tag of the release written for.
+        release: &'static str,
+    },
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::UnknownReplicaType { kind, replica_type } => write!(
+                f,
+                "spec.{}.{replica_type}: Training Operator v1.9 knows the {} replica types {}; a generated runtime \
+                 cannot say what the operator would give an unknown one",
+                kind.replica_specs_field(),
+                kind.kind(),
+                role_types(*kind).join(", ")
+            ),
+            Refusal::DynamicWorker => f.write_str(
+                "spec.enableDynamicWorker: Training Operator v1.9 gives each worker a sparse TF_CONFIG naming only \
+                 itself and the PS tasks (training-operator v1.9.0:pkg/controller.v1/tensorflow/tensorflow.go:74-83,125-135), so workers can join and leave; a TrainJob's pods are \
+                 fixed, and the generated runtime writes the whole cluster. Keep this TFJob on Training Operator v1.9, \
+                 or drop enableDynamicWorker and migrate",
+            ),
+            Refusal::PaddleLeaderWithoutCommand { leader } => write!(
+                f,
+                "spec.{}.{leader}: its first pod must name its own IP in PADDLE_MASTER, which one V2 template \
+                 can give only by wrapping the container's command, and this container sets none (the image's \
+                 entrypoint runs). Set the command the image runs (e.g. python -m paddle.distributed.launch ...), \
+                 then migrate",
+                V1Kind::PaddleJob.replica_specs_field()
+            ),
+            Refusal::ChiefAndMaster => f.write_str("a TFJob has at most one Chief or Master (the v1.9 webhook refuses both)"),
+            Refusal::NoRuntimeYet { kind, release } => not_yet(f, *kind, release),
+            Refusal::UnservedVersion { api_version, kind } => unserved(f, api_version, kind),
+            Refusal::MpiImplementation { implementation, release } => write!(
+                f,
+                "mpiImplementation {implementation}: Trainer {release} runs only OpenMPI (IntelMPI is on the roadmap, \
+                 trainer#1807). Keep this MPIJob on the MPI Operator, or rebuild the image with OpenMPI."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// Why a Training Operator or MPI Operator kind at an API version the migrator does not read is
+/// refused: older versions (`kubeflow.org/v1alpha2` MPIJobs, the pre-v1 betas) lay out their
+/// specs differently, and reading them as v1 would convert the wrong fields.
+fn unserved(f: &mut fmt::Formatter<'_>, api: &str, kind: &str) -> fmt::Result {
+    let (read, rewrite) = if kind == "MPIJob" {
+        ("kubeflow.org/v1 and kubeflow.org/v2beta1", "kubeflow.org/v2beta1")
+    } else {
+        ("kubeflow.org/v1", "kubeflow.org/v1")
+    };
+    // The cluster's own answer first (no V1 operator's CRD serves the pair: explorer_data::served).
+    write!(
+        f,
+        "{}: no operator serves {api} for a {kind} (the migrator reads {read}); this older version \
+         lays out its spec differently. Rewrite the {kind} as {rewrite} first, then migrate.",
+        explorer_data::served::no_matches(kind, api)
+    )
+}
+
+/// Why a JAXJob or XGBoostJob is refused for a release before its framework's runtime and
+/// mlPolicy: a generated runtime cannot stand in for the policy, which is what gives every node
+/// the coordinator's address and its rank, so the nodes would never form one job.
+fn not_yet(f: &mut fmt::Formatter<'_>, kind: V1Kind, release: &str) -> fmt::Result {
+    let framework = framework_of(kind);
+    let since = RELEASES.iter().find_map(|r| Some((r, r.builtin_for(framework)?)));
+    let arrived = since
+        .map_or(String::new(), |(r, rt)| format!(": both arrived in {} ({}, mlPolicy.{})", r.line, rt.name, rt.policy));
+    let retarget = since
+        .map_or_else(|| "Keep".to_string(), |(r, _)| format!("Migrate with --target {} or newer, or keep", r.line));
+    write!(
+        f,
+        "Trainer {} has no {} runtime or mlPolicy{arrived}. A generated runtime cannot stand in for the \
+         mlPolicy, which gives every node the coordinator's address and its rank. {retarget} this {} on \
+         Training Operator v1.9.",
+        release,
+        framework.label(),
+        kind.kind()
+    )
+}
+
+/// Why a document is not a V1 job the migrator can read.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Invalid {
+    /// Not a mapping.
+    NotAMapping,
+    /// `apiVersion` or `kind` missing or not a string.
+    NoKind,
+    /// A job the converter cannot read: its kind and name as written, and why.
+    Job {
+        /// The `kind` as written.
+        kind: String,
+        /// `metadata.name` as written ("" when absent).
+        name: String,
+        /// Why.
+        error: Error,
+    },
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Invalid::NotAMapping => f.write_str("not a Kubernetes object: expected a mapping with apiVersion and kind"),
+            Invalid::NoKind => f.write_str("not a Kubernetes object: apiVersion and kind must be strings"),
+            Invalid::Job { kind, name, error } => write!(f, "{kind} {name}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for Invalid {}
