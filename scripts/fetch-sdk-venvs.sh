@@ -4,7 +4,7 @@
 # (V1) both ship the `kubeflow` package, so they cannot share a venv. Idempotent: a venv whose
 # marker names the same pin is kept, so a second run costs a few stat calls.
 # Usage: fetch-sdk-venvs.sh [PIN...]   (default: every kubeflow SDK a Trainer release pairs
-# with in crates/data/src/releases.rs, and the V1 SDK; crates/data/tests/release_facts.rs fails when they differ)
+# with in crates/data/src/releases.rs, and the V1 SDK; crates/data/tests/it/release_facts.rs fails when they differ)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Linked from the machine's venv cache when it has one (scripts/venv-cache.sh).

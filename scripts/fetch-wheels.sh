@@ -3,7 +3,7 @@
 # static signature checker in tests/python/check_snippets.py: every `kubeflow` SDK a Trainer
 # release pairs with (crates/data/src/releases.rs `sdk`; the checker itself reads the pairing from each
 # wheel's METADATA), kubeflow-training for V1 and the transformers/peft its [huggingface] extra pins.
-# crates/data/tests/release_facts.rs fails when the SDK pins below differ from crates/data/src/releases.rs and V1_SDK.
+# crates/data/tests/it/release_facts.rs fails when the SDK pins below differ from crates/data/src/releases.rs and V1_SDK.
 # Each wheel gets its own folder and is fetched once. .tools is shared by the worktrees: this
 # folder is not the older .tools/wheels (one SDK only), which other checkouts may still use.
 set -euo pipefail

@@ -16,7 +16,7 @@ after(async () => browser?.close());
 
 /** A Master + Worker PyTorchJob (one template for both) with pod settings every release's
  * TrainJob can hold. It sets its command: without one, v2.0 needs a generated runtime (its
- * built-in runs a placeholder script; crates/core/tests/migrate_targets.rs). */
+ * built-in runs a placeholder script; crates/core/tests/it/migrate_targets.rs). */
 const TEMPLATE = `      template:
         spec:
           nodeSelector: {pool: a100}

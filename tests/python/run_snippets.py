@@ -10,7 +10,7 @@ Python pane in one with the real kubeflow-training SDK
 the panes talk HTTP to a fake Kubernetes API server in this process, named by a kubeconfig.
   - Runtimes are read from the shipped manifests of that Trainer release
     ($TRAINER_REFERENCE/v2-runtimes/<tag>, with that folder's overlay applied as
-    crates/core/tests/builtin_runtimes.rs does) or, for a custom or namespaced
+    crates/core/tests/it/builtin_runtimes.rs does) or, for a custom or namespaced
     runtime, from the platform engineer's pane for the same selection.
   - Creates (TrainJob, PyTorchJob, TFJob, PVC) are recorded. Gets answer with the created object,
     already Complete/Succeeded, so waits and logs return at once.

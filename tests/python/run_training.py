@@ -799,7 +799,7 @@ MIGRATED = (("tensorflow", "tfjob-mwms.yaml", TENSORFLOW_SCRIPT), ("tensorflow",
 def migrated_cases(args, newest):
     """Each job as Training Operator v1.9 runs it (explain's V1 model) and as Trainer runs what
     `migrate` makes of it (explain of the TrainJob and its generated runtime), at the newest
-    release: the contract is written the same for every release (crates/core/tests/migrate_tf_paddle.rs)."""
+    release: the contract is written the same for every release (crates/core/tests/it/migrate_tf_paddle.rs)."""
     import yaml
 
     cases = []

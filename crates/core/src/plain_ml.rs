@@ -136,7 +136,7 @@ pub fn contract_env(kind: V1Kind, job: &str, roles: &[RoleJob], r: &RoleJob) -> 
 /// `str::to_lowercase`'s Unicode tables cost it about 14 KB gzipped together (measured with
 /// scripts/wasm-opt.sh). Every part is a lower-case type, an RFC 1035 job name (a TrainJob's
 /// name is one; `migrate` renames others), digits and `.-:`, so nothing needs escaping;
-/// crates/core/tests/migrate_tf_paddle.rs and the pod comparison parse it as JSON.
+/// crates/core/tests/it/migrate_tf_paddle.rs and the pod comparison parse it as JSON.
 fn cluster_json(job: &str, roles: &[RoleJob]) -> String {
     const BY_NAME: [&str; 5] = ["Chief", "Evaluator", "Master", "PS", "Worker"];
     let entries: Vec<String> = BY_NAME

@@ -1,7 +1,7 @@
 //! `application/x-www-form-urlencoded`, the format of a URL's query string: what `query` reads and
 //! writes. Ours rather than the `form_urlencoded` crate's because the widget downloads it: the
 //! crate's iterator types and its 768-byte table of `%XX` spellings were about 0.8 KB of the
-//! widget's gzipped wasm, for the two small loops below. `crates/core/tests/properties.rs` holds both to the
+//! widget's gzipped wasm, for the two small loops below. `crates/core/tests/it/properties.rs` holds both to the
 //! crate's output on arbitrary input.
 //!
 //! The rules are the URL Standard's (https://url.spec.whatwg.org/#application/x-www-form-urlencoded):

@@ -5,7 +5,7 @@
 //!
 //! Read from each release's CRDs (`spec.group`, `spec.names.kind`, the `spec.versions` with
 //! `served: true`): `v2-crds/<tag>/*.yaml` for Trainer, `v1-crds/*.yaml` for Training Operator
-//! v1.9, `mpi-operator-v2beta1/kubeflow.org_mpijobs.yaml` for mpi-operator. crates/data/tests/release_data.rs
+//! v1.9, `mpi-operator-v2beta1/kubeflow.org_mpijobs.yaml` for mpi-operator. crates/data/tests/it/release_data.rs
 //! reads those files and fails when this table says anything else.
 
 /// One kind an API server serves, at one group/version.

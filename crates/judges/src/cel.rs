@@ -1,4 +1,4 @@
-//! The reference the explainer's CEL evaluation is held to (crates/core/tests/crd_rules.rs).
+//! The reference the explainer's CEL evaluation is held to (crates/core/tests/it/crd_rules.rs).
 //!
 //! The explainer evaluates the CRDs' rules with cel-rust's Pratt parser and only the functions
 //! the rules call (`explorer_core::explain::crd::evaluate`). Here the same rules run with

@@ -113,7 +113,7 @@ fn value(placeholder: &str) -> Result<String, String> {
 }
 
 /// The longest item of a TrainJob's `spec.trainer.command` the release's CRD accepts, in bytes
-/// (the CRD's `maxLength`, read from the schema by crates/core/tests/crd_rules.rs).
+/// (the CRD's `maxLength`, read from the schema by crates/core/tests/it/crd_rules.rs).
 fn command_item_max(release: &Release) -> Option<u64> {
     use explorer_core::explain::crd::{checks, Check};
     let crd = checks(release.tag, "TrainJob")?;

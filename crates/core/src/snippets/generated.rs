@@ -1,6 +1,6 @@
 //! The V2 side of TensorFlow and PaddlePaddle: Trainer has no runtime for either, so the pane
 //! shows what `migrate` writes for the V1 pane's own job, a TrainJob on a plain-ML TrainingRuntime
-//! generated for it, built from the same facts (`crate::plain_ml`). crates/core/tests/generated_panes.rs runs
+//! generated for it, built from the same facts (`crate::plain_ml`). crates/core/tests/it/generated_panes.rs runs
 //! the real conversion on every such V1 pane and requires the same objects, line for line.
 
 use super::runtimes;

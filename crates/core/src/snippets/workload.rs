@@ -57,8 +57,8 @@ pub(crate) fn slots_per_node(sel: &Selection) -> u32 {
 /// The body of the training function passed to the SDKs (`CustomTrainer(func=...)` in V2,
 /// `create_job(train_func=...)` in V1). Lines are indented by the caller.
 /// tests/python/run_training.py runs each V2 function (and the V1 PyTorch one) on two local
-/// processes with the env the controller gives each pod; crates/core/tests/v1_tf_snippet.rs and
-/// crates/core/tests/v1_paddle_snippet.rs run the V1 TensorFlow and PaddlePaddle ones once per pod.
+/// processes with the env the controller gives each pod; crates/core/tests/it/v1_tf_snippet.rs and
+/// crates/core/tests/it/v1_paddle_snippet.rs run the V1 TensorFlow and PaddlePaddle ones once per pod.
 pub fn function_body(sel: &Selection, api: Api) -> Vec<String> {
     let gpu = sel.gpus() > 0;
     let lines: Vec<&str> = match sel.framework {

@@ -1,7 +1,7 @@
 //! One CRD validation rule evaluated on one value, with cel-rust.
 //!
 //! The rules are parsed with cel-rust's Pratt parser rather than its default ANTLR one: the same
-//! language (crates/core/tests/crd_rules.rs checks that both parse every rule of every release to the same
+//! language (crates/core/tests/it/crd_rules.rs checks that both parse every rule of every release to the same
 //! result on the same values), at about half the wasm size. Of the Kubernetes CEL libraries
 //! (k8s.io/apiserver/pkg/cel/library) the rules call only `matches`, which cel-rust has only
 //! with its `regex` feature (the full `regex` crate); it is added here on `regex-lite`, the same
@@ -12,7 +12,7 @@
 //! not cel-rust's whole standard library (`Env::stdlib`: conversions, string, bytes, uint,
 //! optional, map and list functions). cel-rust evaluates the operators, `in` and the macros
 //! itself, and registering the standard library links every one of its overloads into the
-//! converter module: about 13 KB of its gzipped wasm. crates/core/tests/crd_rules.rs checks that no rule
+//! converter module: about 13 KB of its gzipped wasm. crates/core/tests/it/crd_rules.rs checks that no rule
 //! calls another function, and that on every rule this environment gives what cel-rust with its
 //! standard library and default parser gives.
 

@@ -3,7 +3,7 @@
 //! every `x-kubernetes-validations` CEL rule, at the schema node it is written on.
 //!
 //! The constraints and rules are data read from the CRDs themselves (`rules.rs`, generated from
-//! `$TRAINER_REFERENCE/v2-crds/<tag>` by `crates/core/tests/crd_rules.rs`, which fails when the two
+//! `$TRAINER_REFERENCE/v2-crds/<tag>` by `crates/core/tests/it/crd_rules.rs`, which fails when the two
 //! differ). The rules run in the `cel` crate (cel-rust), with the Kubernetes library functions
 //! they call that cel-rust lacks added in `evaluate.rs`.
 //!
@@ -328,7 +328,7 @@ fn schema_failure(check: &Check, path: &str, value: &Json) -> Option<(ErrorType,
         },
         Check::Pattern(pattern) => {
             let text = value.as_str()?;
-            // The patterns are checked to compile (crates/core/tests/crd_rules.rs).
+            // The patterns are checked to compile (crates/core/tests/it/crd_rules.rs).
             let re = evaluate::regex(pattern).ok()?;
             (!re.is_match(text))
                 .then(|| (ErrorType::Invalid, format!("{}: {path} in body should match '{pattern}'", scalar(value))))

@@ -4,7 +4,7 @@
 //! way walks the same prefixes once per node (`spec.template.spec.replicatedJobs[]…` for each
 //! of a runtime's many nodes). Here the nodes' paths form a tree of steps, built once per CRD,
 //! and the object is walked once: a missing field skips every node below it with one lookup.
-//! The values come out as `values_at` gives them, node by node (crates/core/tests/crd_rules.rs compares the
+//! The values come out as `values_at` gives them, node by node (crates/core/tests/it/crd_rules.rs compares the
 //! two on every case).
 
 use super::{runs_on_create, CrdChecks, Node};

@@ -1,0 +1,268 @@
+//! TFJob and PaddleJob to a TrainJob on a generated plain-ML runtime: for every role mix
+//! Training Operator v1.9 accepts (the upstream unit tests' jobs in crates/core/tests/it/v1_operator/cases.yaml
+//! and the fixtures here), at every release, the objects validate against the release's CRDs,
+//! every claim of the report holds, and the pods have no unexplained difference from V1's. The
+//! check on the contract (TF_CONFIG, PADDLE_*) is shown to fail on a wrong value.
+#![cfg(not(target_arch = "wasm32"))] // Native: reads the CRDs from disk.
+
+use explorer_judges as common;
+
+use explorer_core::migrate::pods::compare_explained;
+use explorer_core::migrate::{migrate_to, Outcome};
+use explorer_data::releases::{NEWEST, RELEASES};
+use explorer_judges::claims::migrate::false_claims_for;
+use serde_json::Value;
+
+/// Jobs v1.9 accepts that the corpus and the upstream tests lack.
+const FIXTURES: &str = r#"
+apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata: {name: tf-all-roles, namespace: research}
+spec:
+  successPolicy: AllWorkers
+  runPolicy: {backoffLimit: 2}
+  tfReplicaSpecs:
+    Chief:
+      template:
+        spec:
+          containers: [{name: tensorflow, image: "tf:2.16", command: [python, /train.py], args: [--role=chief]}]
+    PS:
+      replicas: 2
+      template:
+        metadata: {labels: {tier: ps}}
+        spec:
+          nodeSelector: {pool: cpu}
+          containers:
+            - name: tensorflow
+              image: "tf:2.16"
+              command: [python, /train.py]
+              ports: [{name: tfjob-port, containerPort: 2223}]
+              resources: {requests: {cpu: 2}}
+    Worker:
+      replicas: 3
+      template:
+        spec:
+          containers:
+            - name: tensorflow
+              image: "tf:2.16"
+              command: [python, /train.py]
+              env: [{name: EPOCHS, value: "3"}]
+              resources: {limits: {nvidia.com/gpu: 1}}
+            - {name: logger, image: "busybox:1.36", command: [sleep, infinity]}
+    Evaluator:
+      template:
+        spec:
+          containers: [{name: tensorflow, image: "tf:2.16", command: [python, /eval.py]}]
+---
+apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata: {name: tf-master}
+spec:
+  tfReplicaSpecs:
+    Master:
+      template:
+        spec:
+          containers: [{name: tensorflow, image: "tf:2.16"}]
+    Worker:
+      replicas: 2
+      template:
+        spec:
+          containers: [{name: tensorflow, image: "tf:2.16"}]
+---
+apiVersion: kubeflow.org/v1
+kind: PaddleJob
+metadata: {name: paddle-ps, namespace: research}
+spec:
+  paddleReplicaSpecs:
+    Master:
+      replicas: 2
+      template:
+        spec:
+          containers:
+            - name: paddle
+              image: "paddle:2.6"
+              command: [python, -m, paddle.distributed.launch, --server_num=2, train.py]
+    Worker:
+      replicas: 2
+      template:
+        spec:
+          containers:
+            - name: paddle
+              image: "paddle:2.6"
+              command: [python, -m, paddle.distributed.launch, --trainer_num=2, train.py]
+            - {name: sidecar, image: "busybox:1.36"}
+"#;
+
+fn documents(text: &str) -> Vec<Value> {
+    common::yaml_docs(text)
+}
+
+/// Every TFJob and PaddleJob of the upstream cases and the fixtures, as YAML text.
+fn jobs() -> Vec<(String, String)> {
+    let cases: Vec<Value> = serde_yaml::from_str(include_str!("v1_operator/cases.yaml")).unwrap();
+    let mut out: Vec<(String, String)> = cases
+        .iter()
+        .filter(|c| matches!(c["job"]["kind"].as_str(), Some("TFJob" | "PaddleJob")))
+        .map(|c| (c["case"].as_str().unwrap().to_string(), serde_yaml::to_string(&c["job"]).unwrap()))
+        .collect();
+    for d in documents(FIXTURES) {
+        out.push((d["metadata"]["name"].as_str().unwrap().to_string(), serde_yaml::to_string(&d).unwrap()));
+    }
+    // The jobs tests/python/run_training.py trains on both sides (MultiWorkerMirroredStrategy,
+    // parameter servers, Paddle collective and PS mode).
+    let harness = common::workspace_root().join("tests/python/jobs");
+    let mut files: Vec<_> = std::fs::read_dir(&harness).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        out.push((name, std::fs::read_to_string(&path).unwrap()));
+    }
+    assert!(out.len() >= 10, "{} jobs", out.len());
+    out
+}
+
+#[test]
+fn every_role_mix_converts_validates_and_runs_the_same_pods_at_every_release() {
+    let mut problems = Vec::new();
+    for release in RELEASES {
+        for (name, text) in jobs() {
+            let at = format!("{} {name}", release.tag);
+            let m = migrate_to(&text, *release).unwrap();
+            let d = &m.docs[0];
+            let Outcome::Written { objects, report, .. } = &d.outcome else {
+                // A PaddleJob whose leader sets no command (upstream's controller test): its first
+                // pod's own IP can only come from a wrapper around the command, so it is refused.
+                let no_command = text.contains("kind: PaddleJob") && !text.contains("command");
+                let said = m.failures().iter().any(|f| f.contains("wrapping the container's command"));
+                if !(no_command && said) {
+                    problems.push(format!("{at}: not converted: {:?}", m.failures()));
+                }
+                continue;
+            };
+            for o in objects {
+                if let Err(e) = common::validate_for(release, o) {
+                    problems.push(format!("{at}: {} does not validate: {e}", o["kind"]));
+                }
+            }
+            for p in false_claims_for(d.source.as_ref().unwrap(), objects, report, release) {
+                problems.push(format!("{at}: {p}"));
+            }
+            match compare_explained(d.source.as_ref().unwrap(), objects, *release).comparison {
+                Ok(c) => problems.extend(c.unexplained().map(|u| format!("{at}: unexplained {} {}", u.role, u.field))),
+                Err(e) => problems.push(format!("{at}: not compared: {e}")),
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// The roles that are not the trainer keep their own template and count in the runtime.
+#[test]
+fn the_other_roles_are_replicated_jobs_of_the_generated_runtime() {
+    let m = migrate_to(FIXTURES, NEWEST).unwrap();
+    let Outcome::Written { objects, .. } = &m.docs[0].outcome else { panic!("{:?}", m.failures()) };
+    let rt = &objects[0];
+    assert_eq!(rt["kind"], "TrainingRuntime");
+    assert_eq!(rt["spec"]["mlPolicy"], serde_json::json!({"numNodes": 3}), "plain ML: no framework policy");
+    let jobs = rt["spec"]["template"]["spec"]["replicatedJobs"].as_array().unwrap();
+    let names: Vec<&str> = jobs.iter().map(|j| j["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["node", "chief", "ps", "evaluator"]);
+    let ps = &jobs[2]["template"];
+    assert_eq!(ps["spec"]["parallelism"], 2);
+    assert_eq!(ps["spec"]["template"]["spec"]["nodeSelector"]["pool"], "cpu");
+    assert_eq!(ps["spec"]["template"]["spec"]["containers"][0]["ports"][0]["containerPort"], 2223);
+    assert_eq!(rt["spec"]["template"]["spec"]["successPolicy"]["targetReplicatedJobs"][0], "node", "AllWorkers");
+    let job = &objects[1];
+    assert_eq!(job["spec"]["trainer"]["numNodes"], 3);
+    assert_eq!(job["spec"]["trainer"]["env"][0]["name"], "EPOCHS");
+}
+
+/// The contract check is not a catch-all: a TF_CONFIG that gives every worker index 0, or a
+/// PADDLE_MASTER on another port, is an unexplained difference.
+#[test]
+fn a_wrong_contract_value_is_unexplained() {
+    let cases = [
+        ("tf-master", "TF_CONFIG", ":$(JOB_COMPLETION_INDEX)}", ":0}"),
+        ("paddle-ps", "PADDLE_MASTER", ":36543", ":36544"),
+    ];
+    for (name, var, from, to) in cases {
+        let (_, text) = jobs().into_iter().find(|(n, _)| n == name).unwrap();
+        let m = migrate_to(&text, NEWEST).unwrap();
+        let d = &m.docs[0];
+        let Outcome::Written { objects, .. } = &d.outcome else { panic!() };
+        let source = d.source.as_ref().unwrap();
+        let good = compare_explained(source, objects, NEWEST).comparison.unwrap();
+        assert_eq!(good.unexplained().count(), 0, "{name}");
+        let broken: Vec<Value> = objects
+            .iter()
+            .map(|o| serde_json::from_str(&serde_json::to_string(o).unwrap().replace(from, to)).unwrap())
+            .collect();
+        assert_ne!(&broken, objects, "{name}: nothing to break");
+        let bad = compare_explained(source, &broken, NEWEST).comparison.unwrap();
+        assert!(
+            bad.unexplained().any(|u| u.field.ends_with(var)),
+            "{name}: a wrong {var} passed: {:?}",
+            bad.differences
+        );
+    }
+}
+
+#[test]
+fn what_v2_cannot_express_is_refused_with_the_reason() {
+    let refused = [
+        ("apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: dyn}\nspec:\n  enableDynamicWorker: true\n  tfReplicaSpecs:\n    Worker:\n      template: {spec: {containers: [{name: tensorflow, image: tf}]}}\n", "enableDynamicWorker"),
+        ("apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: odd}\nspec:\n  tfReplicaSpecs:\n    Trainer:\n      template: {spec: {containers: [{name: tensorflow, image: tf}]}}\n", "Trainer"),
+    ];
+    for (text, says) in refused {
+        let m = migrate_to(text, NEWEST).unwrap();
+        match &m.docs[0].outcome {
+            Outcome::Refused { reason, .. } => assert!(reason.to_string().contains(says), "{reason}"),
+            _ => panic!("not refused: {text}"),
+        }
+    }
+}
+
+/// What Training Operator v1.9 refuses by a replica type, migrate refuses with v1.9's reason
+/// instead of converting it: the webhooks of PyTorchJob, XGBoostJob, PaddleJob and JAXJob take
+/// only their own types, exactly spelled (e.g. pkg/webhooks/pytorch/pytorchjob_webhook.go:126-132),
+/// and a TFJob's type that makes no valid pod name runs no pod (crates/core/tests/it/v1_webhook.rs).
+#[test]
+fn a_replica_type_v1_9_refuses_is_refused_with_its_reason() {
+    let job = |kind: &str, field: &str, container: &str, rtypes: &[&str]| {
+        let mut text = format!("apiVersion: kubeflow.org/v1\nkind: {kind}\nmetadata: {{name: t}}\nspec:\n  {field}:\n");
+        for r in rtypes {
+            text += &format!("    {r}:\n      replicas: 1\n      template: {{spec: {{containers: [{{name: {container}, image: 'a:1', command: [run]}}]}}}}\n");
+        }
+        text
+    };
+    let cases = [
+        (
+            job("PyTorchJob", "pytorchReplicaSpecs", "pytorch", &["Master", "WÖRKER"]),
+            "spec.pytorchReplicaSpecs[WÖRKER]: Unsupported value: \"WÖRKER\": supported values: \"Master\", \"Worker\"",
+        ),
+        (
+            job("PyTorchJob", "pytorchReplicaSpecs", "pytorch", &["worker"]),
+            "spec.pytorchReplicaSpecs[worker]: Unsupported value: \"worker\"",
+        ),
+        (
+            job("XGBoostJob", "xgbReplicaSpecs", "xgboost", &["Master", "Wörker"]),
+            "spec.xgbReplicaSpecs[Wörker]: Unsupported value",
+        ),
+        (
+            job("JAXJob", "jaxReplicaSpecs", "jax", &["WÖRKER"]),
+            "spec.jaxReplicaSpecs[WÖRKER]: Unsupported value: \"WÖRKER\": supported values: \"Worker\"",
+        ),
+        (
+            job("PaddleJob", "paddleReplicaSpecs", "paddle", &["Master", "WÖRKER"]),
+            "spec.paddleReplicaSpecs[WÖRKER]: Unsupported value",
+        ),
+        (job("TFJob", "tfReplicaSpecs", "tensorflow", &["WÖRKER"]), "a lowercase RFC 1123 subdomain"),
+    ];
+    for (text, says) in cases {
+        let m = migrate_to(&text, NEWEST).unwrap();
+        match &m.docs[0].outcome {
+            Outcome::Invalid { error } => assert!(error.to_string().contains(says), "{error}\nwanted: {says}"),
+            other => panic!("not refused as v1.9 refuses it: {other:?}\n{text}"),
+        }
+    }
+}
