@@ -98,22 +98,19 @@ function loadOnPage() {
 // converter's size, since it parses no YAML. So have the upgrade notes (crates/upgrade-wasm): they
 // read YAML, but need no migration, pod comparison or CEL. Each is downloaded when a reader opens
 // its pane, and once.
-let explainer;
-function loadExplainer() {
-  explainer ??= import('./trainer_v2_explain.js').then(async (m) => {
-    await m.default();
-    return m;
-  });
-  return explainer;
+// `importModule` names the file by a literal, for bundlers (above).
+function loadedOnce(importModule) {
+  let loading;
+  return () => {
+    loading ??= importModule().then(async (m) => {
+      await m.default();
+      return m;
+    });
+    return loading;
+  };
 }
-let upgrader;
-function loadUpgrader() {
-  upgrader ??= import('./trainer_v2_upgrade.js').then(async (m) => {
-    await m.default();
-    return m;
-  });
-  return upgrader;
-}
+const loadExplainer = loadedOnce(() => import('./trainer_v2_explain.js'));
+const loadUpgrader = loadedOnce(() => import('./trainer_v2_upgrade.js'));
 
 function convertOnPage(text, release) {
   return loadOnPage().then((m) => m.migrate(text, release));
