@@ -1,13 +1,20 @@
-//! serde's complaints about a user's object, in the words the API server uses for the same
-//! mistake (apimachinery's `field.Error`: `<path>: Invalid value: …`, `Required value`, and
-//! kubectl's strict decoding `unknown field "<path>"`), so a reader sees the field and what the
-//! API accepts there, never a Rust type (`expected u32`). serde gives its complaint only as text,
-//! so this is the one place that reads an error's words: it turns them into a typed
-//! `k8s::field::Rejection`, and every caller decides by that.
+//! A model's misfit (`model::tracked::Error`, the kind of mistake serde's `de::Error` methods
+//! name) in the words the API server uses for the same mistake (apimachinery's `field.Error`:
+//! `<path>: Invalid value: …`, `Required value`, and kubectl's strict decoding
+//! `unknown field "<path>"`), so a reader sees the field and what the API accepts there, never a
+//! Rust type (`expected u32`). Each kind is matched as the typed value it is; only serde's
+//! description of what it expected (`u32`, `a string`, `struct EnvVar`: serde gives `Expected`
+//! as a description only) is read to name the OpenAPI type.
 
-use crate::k8s::field::{ErrorType, Path, Rejection};
+use crate::k8s::field::Rejection;
+#[cfg(feature = "explain")]
+use crate::{
+    k8s::field::{ErrorType, Path},
+    model::tracked::{Error, Found},
+};
 
-/// The OpenAPI type serde's `expected …` stands for, when it names one.
+/// The OpenAPI type serde's description of what it expected stands for, when it names one.
+#[cfg(feature = "explain")]
 fn api_type(expected: &str) -> Option<&'static str> {
     let e = expected.trim();
     Some(match e {
@@ -23,33 +30,43 @@ fn api_type(expected: &str) -> Option<&'static str> {
     })
 }
 
-/// The JSON type of what serde found (`map`, `string "x"`, ``integer `5` ``…), as the API server
-/// names it in `Invalid value: "object"`.
-fn found_type(unexpected: &str) -> &str {
-    let u = unexpected.trim();
-    match u.split([' ', '`']).next().unwrap_or(u) {
-        "map" => "object",
-        "sequence" => "array",
-        "string" | "char" => "string",
-        "integer" => "integer",
-        "floating" => "number",
-        "boolean" => "boolean",
-        "unit" | "null" => "null",
-        _ => u,
+#[cfg(feature = "explain")]
+impl Found {
+    /// The JSON type of what was found, as the API server names it in `Invalid value: "object"`;
+    /// serde's own words for what JSON cannot hold.
+    fn json_type(&self) -> String {
+        match self {
+            Found::Map => "object",
+            Found::Seq => "array",
+            Found::Str(_) | Found::Char(_) => "string",
+            Found::Unsigned(_) | Found::Signed(_) => "integer",
+            Found::Float(_) => "number",
+            Found::Bool(_) => "boolean",
+            Found::Unit => "null",
+            other => return other.to_string(),
+        }
+        .to_string()
+    }
+
+    /// The value itself, as serde writes it between backquotes (``integer `-1` `` → `-1`); serde's
+    /// whole phrase for what it writes without one (`string "x"`, `map`).
+    fn value(&self) -> String {
+        match self {
+            Found::Bool(b) => b.to_string(),
+            Found::Unsigned(u) => u.to_string(),
+            Found::Signed(i) => i.to_string(),
+            Found::Char(c) => c.to_string(),
+            Found::Float(f) => crate::model::tracked::float_text(*f),
+            other => other.to_string(),
+        }
     }
 }
 
-/// The value inside serde's backquotes (``integer `-1` `` → `-1`), when it gives one.
-fn quoted(text: &str) -> Option<&str> {
-    let start = text.find('`')? + 1;
-    let end = start + text[start..].find('`')?;
-    Some(&text[start..end])
-}
-
 /// One field error: `path` as serde_path_to_error prints it (`spec.trainer.numNodes`, `.` for
-/// the object itself) and serde's message, as the typed error it is. Messages this does not know
-/// are kept as they are (`ErrorType::Message`).
-pub fn kubernetes(path: &str, message: &str) -> Rejection {
+/// the object itself) and the model's error, as the API server's typed error. A complaint with
+/// no API-server counterpart keeps serde's message (`ErrorType::Message`).
+#[cfg(feature = "explain")]
+pub(crate) fn kubernetes(path: &str, error: &Error) -> Rejection {
     let path = path.trim_end_matches('.');
     let at = |suffix: &str| match (path, suffix) {
         ("", s) => s.to_string(),
@@ -57,49 +74,50 @@ pub fn kubernetes(path: &str, message: &str) -> Rejection {
         (p, s) => format!("{p}.{s}"),
     };
     let here = || Path::parse(path);
-    // serde_json adds where in the text it was, which says nothing for a YAML file.
-    let message = message.split(" at line ").next().unwrap_or(message);
-    if let Some(rest) = message.strip_prefix("missing field ") {
-        return Rejection::required(&at(rest.trim_matches('`')));
-    }
-    if let Some(rest) = message.strip_prefix("unknown field ") {
-        let field = quoted(rest).unwrap_or(rest);
-        return Rejection::new(ErrorType::UnknownField, Path::root(), format!("unknown field \"{}\"", at(field)));
-    }
-    if let Some(rest) = message.strip_prefix("invalid type: ") {
-        if let Some((found, expected)) = rest.split_once(", expected ") {
-            let found = found_type(found);
+    match error {
+        Error::MissingField(field) => Rejection::required(&at(field)),
+        // The path of a key the struct does not know ends at that key already.
+        Error::UnknownField { .. } => {
+            Rejection::new(ErrorType::UnknownField, Path::root(), format!("unknown field \"{path}\""))
+        }
+        Error::InvalidType { found, expected } => {
+            let found = found.json_type();
             let detail = match api_type(expected) {
                 Some(want) => format!("\"{found}\": must be of type {want}"),
                 None => format!("\"{found}\": expected {expected}"),
             };
-            return Rejection::new(ErrorType::TypeInvalid, here(), detail);
+            Rejection::new(ErrorType::TypeInvalid, here(), detail)
         }
-    }
-    if let Some(rest) = message.strip_prefix("invalid value: ") {
-        if let Some((found, expected)) = rest.split_once(", expected ") {
-            let value = quoted(found).unwrap_or(found);
+        Error::InvalidValue { found, expected } => {
+            let value = found.value();
             let expected = expected.trim();
-            let unsigned = expected.starts_with('u') && api_type(expected) == Some("integer");
-            let detail = if unsigned && value.starts_with('-') {
+            let integer = api_type(expected) == Some("integer");
+            let detail = if integer && expected.starts_with('u') && value.starts_with('-') {
                 format!("{value}: must be greater than or equal to 0")
-            } else if api_type(expected) == Some("integer") {
+            } else if integer {
                 let bits = expected.trim_start_matches(['u', 'i']);
                 format!("{value}: must fit in an int{bits}")
             } else {
                 format!("{value}: expected {expected}")
             };
-            return Rejection::new(ErrorType::Invalid, here(), detail);
+            Rejection::new(ErrorType::Invalid, here(), detail)
+        }
+        Error::UnknownVariant { variant, expected } => {
+            let allowed = match expected {
+                [] => String::new(),
+                [one] => format!(": supported values: \"{one}\""),
+                [a, b] => format!(": supported values: \"{a}\" or \"{b}\""),
+                names => {
+                    let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+                    format!(": supported values: {}", quoted.join(", "))
+                }
+            };
+            Rejection::new(ErrorType::NotSupported, here(), format!("\"{variant}\"{allowed}"))
+        }
+        Error::InvalidLength { .. } | Error::DuplicateField(_) | Error::Custom(_) => {
+            Rejection::new(ErrorType::Message, here(), error.to_string())
         }
     }
-    if let Some(rest) = message.strip_prefix("unknown variant ") {
-        let value = quoted(rest).unwrap_or(rest);
-        let allowed = rest.split_once("expected ").map_or(String::new(), |(_, e)| {
-            format!(": supported values: {}", e.replace("one of ", "").replace('`', "\""))
-        });
-        return Rejection::new(ErrorType::NotSupported, here(), format!("\"{value}\"{allowed}"));
-    }
-    Rejection::new(ErrorType::Message, here(), message)
 }
 
 /// A field error as a reader's error line says it: `<path>: <reason>`; on the object itself,
@@ -112,64 +130,133 @@ pub fn said(error: &Rejection) -> String {
     }
 }
 
-/// [`kubernetes`], said as a reader's error line.
-pub fn kubernetes_text(path: &str, message: &str) -> String {
-    said(&kubernetes(path, message))
-}
-
-#[cfg(test)]
+#[cfg(all(test, feature = "explain"))]
 mod tests {
-    use super::kubernetes_text as kubernetes;
+    use super::*;
+    use crate::model::pod::PodSpec;
+    use crate::model::v1::ReplicaSpec;
+    use crate::model::ObjectMeta;
+    use serde_json::json;
 
+    /// `json` read as a `T` at `at` (as the migrator and explain read a user's object): the
+    /// rejection, as its type and the reader's line.
+    fn refused<T: serde::de::DeserializeOwned + std::fmt::Debug>(
+        at: &str,
+        json: serde_json::Value,
+    ) -> (ErrorType, String) {
+        let error = crate::model::tracked::deserialize::<T>(&json).expect_err("refused");
+        let rejection = kubernetes(&format!("{at}.{}", error.path()), error.inner());
+        (rejection.ty, said(&rejection))
+    }
+
+    fn replica(replicas: serde_json::Value) -> serde_json::Value {
+        json!({"replicas": replicas, "template": {"spec": {"containers": [{"name": "a"}]}}})
+    }
+
+    /// Read through the real models: each kind of mistake in the API server's words, with no
+    /// Rust type (`u32`) in them.
     #[test]
-    fn serde_words_become_the_api_servers() {
+    fn serde_kinds_become_the_api_servers_words() {
+        let master = "spec.pytorchReplicaSpecs.Master";
         let cases = [
             (
-                "spec.trainer.numNodes",
-                "invalid value: integer `-1`, expected u32",
-                "spec.trainer.numNodes: Invalid value: -1: must be greater than or equal to 0",
+                refused::<ReplicaSpec>(master, replica(json!(-1))),
+                "spec.pytorchReplicaSpecs.Master.replicas: Invalid value: -1: must be greater than or equal to 0",
             ),
             (
-                "metadata.name",
-                "invalid type: map, expected a string",
+                refused::<ReplicaSpec>(master, replica(json!(4294967296u64))),
+                "spec.pytorchReplicaSpecs.Master.replicas: Invalid value: 4294967296: must fit in an int32",
+            ),
+            (
+                refused::<ReplicaSpec>(master, replica(json!("two"))),
+                "spec.pytorchReplicaSpecs.Master.replicas: Invalid value: \"string\": must be of type integer",
+            ),
+            (
+                refused::<ObjectMeta>("metadata", json!({"name": {"a": "b"}})),
                 "metadata.name: Invalid value: \"object\": must be of type string",
             ),
+            (refused::<ObjectMeta>("", json!("text")), "the object: Invalid value: \"string\": must be of type object"),
             (
-                ".",
-                "invalid type: map, expected a string at line 1 column 2",
-                "the object: Invalid value: \"object\": must be of type string",
+                refused::<PodSpec>("spec", json!({"containers": [{"name": "a", "env": [{"value": "b"}]}]})),
+                "spec.containers[0].env[0].name: Required value",
             ),
             (
-                "spec.replicas",
-                "invalid type: string \"two\", expected u32",
-                "spec.replicas: Invalid value: \"string\": must be of type integer",
-            ),
-            ("spec.trainer", "missing field `image`", "spec.trainer.image: Required value"),
-            ("spec", "unknown field `trainr`, expected one of `trainer`", "unknown field \"spec.trainr\""),
-            (
-                "spec.x",
-                "unknown variant `Sometimes`, expected one of `Always`, `Never`",
-                "spec.x: Unsupported value: \"Sometimes\": supported values: \"Always\", \"Never\"",
+                refused::<PodSpec>("spec", json!({"containers": [{"name": null}]})),
+                "spec.containers[0].name: Invalid value: \"null\": must be of type string",
             ),
         ];
-        for (path, serde, want) in cases {
-            let got = kubernetes(path, serde);
+        for ((_, got), want) in cases {
             assert_eq!(got, want);
-            assert!(!got.contains("u32") && !got.contains("line 1"), "{got}");
         }
     }
 
-    /// The type is set where serde's words are read, so no caller reads them again: a type
-    /// mismatch blocks the CRD rules as the API server's `TypeInvalid` does.
+    /// What a user wrote is never read as serde's sentence: a string holding serde's own words
+    /// (`, expected `, ` at line `) cut the message where the text was read (main before this,
+    /// `replicas: "a, expected b"` said `Invalid value: "string": expected b", expected u32`).
     #[test]
-    fn each_complaint_has_its_type() {
-        use crate::k8s::field::ErrorType;
-        let ty = |path: &str, message: &str| super::kubernetes(path, message).ty;
-        assert_eq!(ty("spec.x", "invalid type: string \"two\", expected u32"), ErrorType::TypeInvalid);
-        assert_eq!(ty("spec.x", "invalid value: integer `-1`, expected u32"), ErrorType::Invalid);
-        assert_eq!(ty("spec", "missing field `image`"), ErrorType::Required);
-        assert_eq!(ty("spec", "unknown field `trainr`"), ErrorType::UnknownField);
-        assert_eq!(ty("spec.x", "unknown variant `A`, expected `B`"), ErrorType::NotSupported);
-        assert_eq!(ty("spec.x", "Invalid value: 3: reads like a type word"), ErrorType::Message);
+    fn a_value_that_reads_like_serdes_words_is_only_a_value() {
+        for text in ["a, expected b", "x at line 5 column 2", "`quoted`"] {
+            let (ty, got) = refused::<ReplicaSpec>("spec.r.M", replica(json!(text)));
+            assert_eq!(ty, ErrorType::TypeInvalid);
+            assert_eq!(got, "spec.r.M.replicas: Invalid value: \"string\": must be of type integer");
+        }
+    }
+
+    /// No model today denies unknown fields or holds an enum, so these kinds are read through a
+    /// struct that does.
+    #[test]
+    fn unknown_fields_and_variants_in_the_api_servers_words() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Strict {
+            trainer: Option<u32>,
+            policy: Option<Policy>,
+            three: Option<Three>,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        enum Policy {
+            Always,
+            Never,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        enum Three {
+            A,
+            B,
+            C,
+        }
+        assert_eq!(
+            refused::<Strict>("spec", json!({"trainr": 1})),
+            (ErrorType::UnknownField, "unknown field \"spec.trainr\"".to_string())
+        );
+        assert_eq!(
+            refused::<Strict>("spec", json!({"policy": "Sometimes"})).1,
+            "spec.policy: Unsupported value: \"Sometimes\": supported values: \"Always\" or \"Never\""
+        );
+        assert_eq!(
+            refused::<Strict>("spec", json!({"three": "D"})).1,
+            "spec.three: Unsupported value: \"D\": supported values: \"A\", \"B\", \"C\""
+        );
+    }
+
+    /// The type is set from the kind, so no caller reads the words again: a type mismatch blocks
+    /// the CRD rules as the API server's `TypeInvalid` does.
+    #[test]
+    fn each_kind_has_its_type() {
+        let ty = |error: Error| kubernetes("spec.x", &error).ty;
+        let expected = || "u32".to_string();
+        assert_eq!(
+            ty(Error::InvalidType { found: Found::Str("two".into()), expected: expected() }),
+            ErrorType::TypeInvalid
+        );
+        assert_eq!(ty(Error::InvalidValue { found: Found::Signed(-1), expected: expected() }), ErrorType::Invalid);
+        assert_eq!(ty(Error::MissingField("image")), ErrorType::Required);
+        assert_eq!(ty(Error::UnknownField { field: "trainr".into(), expected: &["trainer"] }), ErrorType::UnknownField);
+        assert_eq!(ty(Error::UnknownVariant { variant: "A".into(), expected: &["B"] }), ErrorType::NotSupported);
+        assert_eq!(
+            ty(Error::InvalidLength { len: 0, expected: "struct EnvVar with 2 elements".into() }),
+            ErrorType::Message
+        );
+        assert_eq!(ty(Error::Custom("Invalid value: 3: reads like a type word".into())), ErrorType::Message);
     }
 }

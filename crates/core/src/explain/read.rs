@@ -216,10 +216,8 @@ impl From<ReadError> for Error {
 }
 
 fn typed<T: serde::de::DeserializeOwned>(doc: &Json, in_runtime: bool) -> Result<T, ReadError> {
-    crate::model::tracked::deserialize(doc).map_err(|e| ReadError::Model {
-        in_runtime,
-        error: crate::field_error::kubernetes(e.path(), &e.inner().to_string()),
-    })
+    crate::model::tracked::deserialize(doc)
+        .map_err(|e| ReadError::Model { in_runtime, error: crate::field_error::kubernetes(e.path(), e.inner()) })
 }
 
 /// A replicatedJob's count at `path` (in the runtime).
@@ -562,8 +560,9 @@ mod tests {
     /// value is taken out of follows from it), and the reader's line keeps its words.
     #[test]
     fn a_model_error_knows_its_object() {
-        let error =
-            crate::field_error::kubernetes("spec.mlPolicy.numNodes", "invalid value: integer `-1`, expected u32");
+        use crate::model::tracked::{Error, Found};
+        let negative = Error::InvalidValue { found: Found::Signed(-1), expected: "u32".into() };
+        let error = crate::field_error::kubernetes("spec.mlPolicy.numNodes", &negative);
         let read = ReadError::Model { in_runtime: true, error };
         assert_eq!(
             read.to_string(),

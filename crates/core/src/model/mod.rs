@@ -17,13 +17,15 @@ use serde::{Deserialize, Serialize};
 pub use tree::ToTree;
 pub use value::{to_value, Map, Number, Value};
 
-/// A typed model read from a JSON tree, with serde_json's error. It goes through
+/// A typed model read from a JSON tree, with the kind of mistake when it does not fit. It goes through
 /// [`tracked`], the way the migrator and explain read the user's objects (to name the field at
 /// fault), so each model's deserializer is compiled once into the converter module:
 /// `serde_json::from_value` on an owned tree compiled the pod model a second time, for a
 /// different deserializer.
 #[cfg(feature = "explain")]
-pub(crate) fn from_json<T: serde::de::DeserializeOwned>(json: &serde_json::Value) -> Result<T, serde_json::Error> {
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
+    json: &serde_json::Value,
+) -> Result<T, crate::model::tracked::Error> {
     crate::model::tracked::deserialize(json).map_err(crate::model::tracked::PathError::into_inner)
 }
 

@@ -147,7 +147,7 @@ impl Job<'_> {
 }
 
 fn json_err<T>(r: Result<T, crate::model::tracked::PathError>, at: &FieldPath) -> Result<T, Error> {
-    r.map_err(|e| Error::Field(crate::field_error::kubernetes(&format!("{at}.{}", e.path()), &e.inner().to_string())))
+    r.map_err(|e| Error::Field(crate::field_error::kubernetes(&format!("{at}.{}", e.path()), e.inner())))
 }
 
 /// Reads a V1 job's kind and replica specs. `Err` for what no operator would accept.

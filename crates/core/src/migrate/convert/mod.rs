@@ -176,7 +176,7 @@ impl<'a> Conversion<'a> {
     fn new(doc: &'a Map<String, Value>, source: Source, kind_name: &'a str, release: Release) -> Result<Self, Error> {
         let meta: ObjectMeta = match doc.get("metadata") {
             Some(m) => crate::model::tracked::deserialize(m).map_err(|e| {
-                Error::Field(crate::field_error::kubernetes(&format!("metadata.{}", e.path()), &e.inner().to_string()))
+                Error::Field(crate::field_error::kubernetes(&format!("metadata.{}", e.path()), e.inner()))
             })?,
             None => return Err(Error::Missing { path: "metadata".into(), needed_by: None }),
         };
@@ -195,7 +195,7 @@ impl<'a> Conversion<'a> {
         for (rtype, raw) in specs {
             let path = format!("spec.{field}.{rtype}");
             let spec: ReplicaSpec = crate::model::tracked::deserialize(raw).map_err(|e| {
-                Error::Field(crate::field_error::kubernetes(&format!("{path}.{}", e.path()), &e.inner().to_string()))
+                Error::Field(crate::field_error::kubernetes(&format!("{path}.{}", e.path()), e.inner()))
             })?;
             if spec.template.spec.containers.is_empty() {
                 return Err(Error::NoContainers(format!("{path}.template.spec.containers")));

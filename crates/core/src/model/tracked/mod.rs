@@ -1,20 +1,26 @@
 //! A typed model read from a `&serde_json::Value` that names the field at fault when it does not
 //! fit (`spec.template.spec.containers[0].ports[1].containerPort`): what the `serde_path_to_error`
-//! crate does, with the same paths and the same serde_json errors, in a fraction of its wasm.
+//! crate does, with the same paths and serde's same messages, in a fraction of its wasm.
 //! That crate wraps any deserializer, so it wraps every visitor of every model type too (its
 //! monomorphs were about 87 KB of the converter module before wasm-opt, about 16 KB gzipped);
-//! here the input is always a JSON tree, so the maps and sequences of the tree are walked by
-//! this module's own accessors, which know the key or index of each value they hand out, and
-//! every other value is read by serde_json's own `&Value` deserializer.
+//! here the input is always a JSON tree, so this module walks it itself, as serde_json's `&Value`
+//! deserializer does, and each map and sequence accessor knows the key or index of each value it
+//! hands out.
+//!
+//! The error is this module's own [`Error`], the kind of mistake as serde's `de::Error` methods
+//! name it (a missing field, a value of the wrong type, ...), so the API server's words for it
+//! ([`crate::field_error`]) are chosen by its kind, never by its text. It prints serde's message.
 //!
 //! The path is the one serde_path_to_error gives: where the innermost value being read was
 //! when the error came up (a scalar of the wrong type; a struct missing a field, at the struct),
-//! `.`-separated keys with `[i]` for an index, and `.` for the root. Enums (which the models
-//! read from strings only) are read by serde_json as a whole.
+//! `.`-separated keys with `[i]` for an index, and `.` for the root.
 
-use serde::de::value::BorrowedStrDeserializer;
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Error, Value};
+mod error;
+
+pub(crate) use error::{float_text, Error, Found};
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
+use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
+use serde_json::Value;
 use std::cell::RefCell;
 use std::fmt::Write as _;
 
@@ -31,6 +37,7 @@ impl PathError {
         &self.path
     }
 
+    /// What kind of mistake it is.
     pub(crate) fn inner(&self) -> &Error {
         &self.inner
     }
@@ -40,7 +47,7 @@ impl PathError {
     }
 }
 
-/// `T` from `json`, or serde_json's error with the path of the value it came up at.
+/// `T` from `json`, or the error with the path of the value it came up at.
 pub(crate) fn deserialize<'de, T: de::Deserialize<'de>>(json: &'de Value) -> Result<T, PathError> {
     let track = Track(RefCell::new(None));
     match T::deserialize(Tracked { value: json, at: &At::Root, track: &track }) {
@@ -113,6 +120,15 @@ struct Tracked<'a, 'de> {
     track: &'a Track,
 }
 
+/// serde_json's `Number::deserialize_any`: the number as the widest type that holds it.
+fn visit_number<'de, V: Visitor<'de>>(n: &serde_json::Number, visitor: V) -> Result<V::Value, Error> {
+    match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => visitor.visit_u64(u),
+        (None, Some(i)) => visitor.visit_i64(i),
+        _ => visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN)),
+    }
+}
+
 impl<'a, 'de> Tracked<'a, 'de> {
     /// serde_json's `visit_array_ref`, handing out each element with its index.
     fn seq<V: Visitor<'de>>(self, items: &'de [Value], visitor: V) -> Result<V::Value, Error> {
@@ -140,9 +156,7 @@ impl<'a, 'de> Tracked<'a, 'de> {
         result.map_err(|e| self.track.trigger(self.at, e))
     }
 
-    /// serde_json's error for a value of the wrong type. Written here, not left to serde_json's
-    /// `deserialize_struct` and the like: those hold the map and sequence paths too, which
-    /// would then be compiled once more for every model type.
+    /// serde_json's error for a value of the wrong type (`Value::invalid_type`).
     #[cold]
     fn invalid_type(&self, expected: &dyn de::Expected) -> Error {
         let unexpected = match self.value {
@@ -161,16 +175,33 @@ impl<'a, 'de> Tracked<'a, 'de> {
     }
 }
 
-/// Each method does what serde_json's `impl Deserializer for &Value` does, except that a map or a
-/// sequence it visits is walked by [`Entries`] or [`Items`].
-macro_rules! delegate {
+/// The number methods of serde_json's `impl Deserializer for &Value`: a number is visited as the
+/// widest type that holds it (the visitor says whether it fits), anything else is of the wrong type.
+macro_rules! numbers {
     ($($method:ident),*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            self.tracked(self.value.$method(visitor))
+            match self.value {
+                Value::Number(n) => self.tracked(visit_number(n, visitor)),
+                _ => Err(self.invalid_type(&visitor)),
+            }
         }
     )*};
 }
 
+/// The string methods of serde_json's `impl Deserializer for &Value`.
+macro_rules! strings {
+    ($($method:ident),*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            match self.value {
+                Value::String(s) => self.tracked(visitor.visit_borrowed_str(s)),
+                _ => Err(self.invalid_type(&visitor)),
+            }
+        }
+    )*};
+}
+
+/// Each method does what serde_json's `impl Deserializer for &Value` does, with this module's
+/// error, and a map or a sequence it visits is walked by [`Entries`] or [`Items`].
 impl<'de> Deserializer<'de> for Tracked<'_, 'de> {
     type Error = Error;
 
@@ -180,7 +211,7 @@ impl<'de> Deserializer<'de> for Tracked<'_, 'de> {
             Value::Object(map) => self.map(map, visitor),
             Value::Null => visitor.visit_unit(),
             Value::Bool(b) => visitor.visit_bool(*b),
-            Value::Number(n) => n.deserialize_any(visitor),
+            Value::Number(n) => visit_number(n, visitor),
             Value::String(s) => visitor.visit_borrowed_str(s),
         };
         self.tracked(result)
@@ -199,6 +230,30 @@ impl<'de> Deserializer<'de> for Tracked<'_, 'de> {
         self.tracked(result)
     }
 
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.value {
+            Value::Bool(b) => self.tracked(visitor.visit_bool(*b)),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    numbers!(
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64
+    );
+
+    strings!(deserialize_char, deserialize_str, deserialize_string, deserialize_identifier);
+
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.value {
             Value::Array(items) => {
@@ -212,6 +267,17 @@ impl<'de> Deserializer<'de> for Tracked<'_, 'de> {
 
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.value {
+            Value::Null => self.tracked(visitor.visit_unit()),
+            _ => Err(self.invalid_type(&visitor)),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_unit(visitor)
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -266,40 +332,98 @@ impl<'de> Deserializer<'de> for Tracked<'_, 'de> {
         }
     }
 
+    /// An enum is a string (a unit variant) or a map with one key, the variant, whose value is
+    /// read at that key; serde_path_to_error names the variant in the path of what goes wrong
+    /// after the variant is known.
     fn deserialize_enum<V: Visitor<'de>>(
         self,
-        name: &'static str,
-        variants: &'static [&'static str],
+        _name: &'static str,
+        _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        self.tracked(self.value.deserialize_enum(name, variants, visitor))
+        let variant = |name: &'de str, value| Variant { name, value, at: self.at, track: self.track };
+        let result = match self.value {
+            Value::String(name) => visitor.visit_enum(variant(name, None)),
+            Value::Object(map) => {
+                let mut entries = map.iter();
+                match (entries.next(), entries.next()) {
+                    (Some((name, value)), None) => visitor.visit_enum(variant(name, Some(value))),
+                    _ => Err(de::Error::invalid_value(de::Unexpected::Map, &"map with a single key")),
+                }
+            }
+            _ => Err(self.invalid_type(&"string or map")),
+        };
+        self.tracked(result)
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, Error> {
-        self.tracked(self.value.deserialize_unit_struct(name, visitor))
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.tracked(visitor.visit_unit())
+    }
+}
+
+/// An enum's variant and, when written as a map of one key, its value: serde_json's
+/// `EnumRefDeserializer` and `VariantRefDeserializer`.
+struct Variant<'a, 'de> {
+    name: &'de str,
+    value: Option<&'de Value>,
+    at: &'a At<'a, 'de>,
+    track: &'a Track,
+}
+
+impl<'a, 'de> Variant<'a, 'de> {
+    /// Reads the variant's value at `<enum>.<variant>`, or says why there is none to read.
+    fn read<T>(
+        self,
+        expected: &'static str,
+        read: impl FnOnce(Tracked<'_, 'de>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let at = At::Key(self.at, self.name);
+        let result = match self.value {
+            Some(value) => read(Tracked { value, at: &at, track: self.track }),
+            None => Err(de::Error::invalid_type(de::Unexpected::UnitVariant, &expected)),
+        };
+        result.map_err(|e| self.track.trigger(&at, e))
+    }
+}
+
+impl<'a, 'de> EnumAccess<'de> for Variant<'a, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self), Error> {
+        let variant = seed.deserialize(StrDeserializer::<Error>::new(self.name))?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de> VariantAccess<'de> for Variant<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<(), Error> {
+        match self.value {
+            None => Ok(()),
+            Some(_) => self.read("unit variant", |value| <() as de::Deserialize>::deserialize(value)),
+        }
     }
 
-    delegate!(
-        deserialize_bool,
-        deserialize_i8,
-        deserialize_i16,
-        deserialize_i32,
-        deserialize_i64,
-        deserialize_i128,
-        deserialize_u8,
-        deserialize_u16,
-        deserialize_u32,
-        deserialize_u64,
-        deserialize_u128,
-        deserialize_f32,
-        deserialize_f64,
-        deserialize_char,
-        deserialize_str,
-        deserialize_string,
-        deserialize_unit,
-        deserialize_identifier,
-        deserialize_ignored_any
-    );
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, Error> {
+        self.read("newtype variant", |value| seed.deserialize(value))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
+        self.read("tuple variant", |value| match value.value {
+            Value::Array(items) if items.is_empty() => visitor.visit_unit(),
+            Value::Array(items) => value.seq(items, visitor),
+            _ => Err(value.invalid_type(&"tuple variant")),
+        })
+    }
+
+    fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, Error> {
+        self.read("struct variant", |value| match value.value {
+            Value::Object(map) => value.map(map, visitor),
+            _ => Err(value.invalid_type(&"struct variant")),
+        })
+    }
 }
 
 /// A JSON array's elements, each read at its index.
@@ -459,6 +583,53 @@ mod tests {
         )
         .unwrap();
         same::<TrainingRuntime>(&mutants(&runtime, &replacements));
+    }
+
+    /// No model holds an enum or denies unknown fields today; one that does reads the same too.
+    #[test]
+    fn enums_and_strict_structs_read_as_serde_path_to_error_reads_them() {
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        #[serde(deny_unknown_fields)]
+        struct Strict {
+            policy: Option<Policy>,
+            list: Option<Vec<Policy>>,
+        }
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        enum Policy {
+            Always,
+            Never,
+            Some(u32),
+            Pair(u32, String),
+            Named { n: u32 },
+        }
+        let trees = [
+            serde_json::json!({"policy": "Always"}),
+            serde_json::json!({"policy": "Sometimes"}),
+            serde_json::json!({"policy": 3}),
+            serde_json::json!({"policy": {"Some": 4}}),
+            serde_json::json!({"policy": {"Some": -4}}),
+            serde_json::json!({"policy": {"Some": 4, "Never": null}}),
+            serde_json::json!({"policy": {}}),
+            serde_json::json!({"policy": {"Never": null}}),
+            serde_json::json!({"policy": {"Never": 1}}),
+            serde_json::json!({"policy": {"Pair": [1, "a"]}}),
+            serde_json::json!({"policy": {"Pair": [1]}}),
+            serde_json::json!({"policy": {"Pair": []}}),
+            serde_json::json!({"policy": {"Pair": 1}}),
+            serde_json::json!({"policy": {"Named": {"n": 1}}}),
+            serde_json::json!({"policy": {"Named": {"m": 1}}}),
+            serde_json::json!({"policy": {"Named": [1]}}),
+            serde_json::json!({"policy": {"Named": 1}}),
+            serde_json::json!({"policy": "Some"}),
+            serde_json::json!({"policy": "Pair"}),
+            serde_json::json!({"policy": "Named"}),
+            serde_json::json!({"list": ["Never", {"Some": 1}, "Nope"]}),
+            serde_json::json!({"polcy": "Always"}),
+            serde_json::json!({"policy": 1.5}),
+            serde_json::json!({"policy": {"Some": 1e300}}),
+            serde_json::json!({"policy": {"Some": 2.0}}),
+        ];
+        assert_eq!(same::<Strict>(&trees), 20);
     }
 
     #[test]
