@@ -26,6 +26,7 @@ pub mod release_changes;
 pub mod selection;
 pub mod snippets;
 pub mod terminal;
+pub mod text;
 #[cfg(feature = "yaml-input")]
 pub mod upgrade;
 pub mod urlencoded;

@@ -144,10 +144,10 @@ fn cluster_json(job: &str, roles: &[RoleJob]) -> String {
         .flat_map(|t| roles.iter().filter(move |r| r.rtype == *t))
         .map(|r| {
             let quoted: Vec<String> = hosts(job, r).iter().map(|h| format!("\"{h}\"")).collect();
-            format!("\"{}\":[{}]", r.rtype.to_ascii_lowercase(), quoted.join(","))
+            format!("\"{}\":[{}]", r.rtype.to_ascii_lowercase(), crate::text::join(&quoted, ","))
         })
         .collect();
-    format!("{{{}}}", entries.join(","))
+    format!("{{{}}}", crate::text::join(&entries, ","))
 }
 
 /// The leader's command wrapped by [`paddle_leader_script`].

@@ -154,7 +154,7 @@ fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String>
         "framework" => {
             sel.framework = Framework::from_id(value).ok_or_else(|| {
                 let ids: Vec<_> = Framework::ALL.iter().map(|f| f.id()).collect();
-                format!("expected one of {}", ids.join(", "))
+                format!("expected one of {}", crate::text::join(&ids, ", "))
             })?;
         }
         "scope" => sel.scope = RuntimeScope::from_id(value).ok_or("expected cluster or namespaced")?,
@@ -162,7 +162,7 @@ fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String>
         "release" => {
             sel.release = Release::from_line(value).ok_or_else(|| {
                 let lines: Vec<_> = RELEASES.iter().map(|r| r.line).collect();
-                format!("expected one of {}", lines.join(", "))
+                format!("expected one of {}", crate::text::join(&lines, ", "))
             })?;
         }
         _ => {
@@ -238,7 +238,8 @@ pub fn merge(existing: &str, sel: &Selection, sync: SyncSet) -> String {
     }
     let kept = existing.split('&').filter(|pair| !pair.is_empty() && !replaced_by(pair, sync));
     let ours = to_query(sel, sync);
-    kept.chain((!ours.is_empty()).then_some(ours.as_str())).collect::<Vec<_>>().join("&")
+    let pairs: Vec<&str> = kept.chain((!ours.is_empty()).then_some(ours.as_str())).collect();
+    crate::text::join(&pairs, "&")
 }
 
 /// Whether `pair` (still encoded) is one of our keys that this instance writes.

@@ -77,7 +77,19 @@ impl V1Kind {
         let names: Vec<&str> = V1Kind::ALL.iter().map(|k| k.kind()).collect();
         match names.split_last() {
             Some((last, [])) => (*last).to_string(),
-            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            // Pushed, not `rest.join(", ")`: the standard library's join is a copy of its own
+            // in the widget's wasm, which writes every other list with `explorer_core::text::join`.
+            Some((last, rest)) => {
+                let mut words = String::new();
+                for name in rest {
+                    words.push_str(name);
+                    words.push_str(", ");
+                }
+                words.truncate(words.len() - 2);
+                words.push_str(" or ");
+                words.push_str(last);
+                words
+            }
             None => String::new(),
         }
     }

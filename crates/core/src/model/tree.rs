@@ -60,16 +60,25 @@ impl Fields {
     }
 
     /// A `#[serde(flatten)]` map: its entries after the named fields; a key naming a field again
-    /// replaces that field's value in place, as `Map::insert` (and `to_value`) does.
+    /// replaces that field's value in place, as `Map::insert` (and `to_value`) does. Looked up
+    /// one by one among the few fields of one model (`extra` is a map: its own keys are
+    /// distinct), so `done` has no repeated key to resolve, and the widget carries no
+    /// `Map::from_entries` (its sort and repeated-key search).
     #[inline(never)]
     fn flatten(&mut self, extra: &Map) -> &mut Self {
-        self.0.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
+        for (key, value) in extra.iter() {
+            match self.0.iter_mut().find(|(named, _)| named == key) {
+                Some((_, named_value)) => *named_value = value.clone(),
+                None => self.0.push((key.clone(), value.clone())),
+            }
+        }
         self
     }
 
+    /// The object: its keys are distinct (the named fields are, and `flatten` replaced in place).
     #[inline(never)]
     fn done(&mut self) -> Value {
-        Value::Object(Map::from_entries(std::mem::take(&mut self.0)))
+        Value::Object(Map::from_distinct(std::mem::take(&mut self.0)))
     }
 }
 
@@ -115,15 +124,17 @@ impl ToTree for Map {
     }
 }
 
+// A map's keys are distinct already: `from_distinct`, not `collect` (whose `from_entries` looks
+// for repeated keys, with a sort the widget then carries for nothing).
 impl ToTree for VecMap<String, String> {
     fn to_tree(&self) -> Value {
-        Value::Object(self.iter().map(|(k, v)| (k.clone(), Value::from(v))).collect())
+        Value::Object(Map::from_distinct(self.iter().map(|(k, v)| (k.clone(), Value::from(v))).collect()))
     }
 }
 
 impl ToTree for VecMap<String, ReplicaSpec> {
     fn to_tree(&self) -> Value {
-        Value::Object(self.iter().map(|(k, v)| (k.clone(), v.to_tree())).collect())
+        Value::Object(Map::from_distinct(self.iter().map(|(k, v)| (k.clone(), v.to_tree())).collect()))
     }
 }
 

@@ -205,12 +205,12 @@ impl std::fmt::Display for ParamError {
         match self {
             ParamError::NotACount { min, max } => write!(f, "enter a whole number from {min} to {max}"),
             ParamError::OutOfRange { min, max } => write!(f, "must be from {min} to {max}"),
-            ParamError::Name(reasons) => f.write_str(&reasons.join("; ")),
+            ParamError::Name(reasons) => f.write_str(&crate::text::join(reasons, "; ")),
             ParamError::ImageTooLong => f.write_str("at most 255 characters"),
             ParamError::NotAnImage => f.write_str("an image reference such as registry.example.com/team/train:1.0"),
             ParamError::UnknownModel => {
                 let known: Vec<_> = LlmModel::ALL.iter().map(|m| m.id()).collect();
-                write!(f, "unknown model; choose one of {}", known.join(", "))
+                write!(f, "unknown model; choose one of {}", crate::text::join(&known, ", "))
             }
             ParamError::NotADataset => f.write_str("a Hugging Face dataset URI, such as hf://tatsu-lab/alpaca/data"),
         }

@@ -138,16 +138,16 @@ impl Py {
             Py::Int(n) => n.to_string(),
             Py::Dict(items) => {
                 let inner: Vec<_> = items.iter().map(|(k, v)| format!("{}: {}", quote(k), v.flat())).collect();
-                format!("{{{}}}", inner.join(", "))
+                format!("{{{}}}", crate::text::join(&inner, ", "))
             }
             Py::List(items) => {
                 let inner: Vec<_> = items.iter().map(Py::flat).collect();
-                format!("[{}]", inner.join(", "))
+                format!("[{}]", crate::text::join(&inner, ", "))
             }
             Py::Call(c) => {
                 let mut parts: Vec<String> = c.args.iter().map(Py::flat).collect();
                 parts.extend(c.kwargs.iter().map(|(k, v)| format!("{k}={}", v.flat())));
-                format!("{}({})", c.func, parts.join(", "))
+                format!("{}({})", c.func, crate::text::join(&parts, ", "))
             }
         }
     }
@@ -198,7 +198,7 @@ impl Script {
             out.push('\n');
         }
         for (module, names) in &self.imports {
-            let one_line = format!("from {module} import {}", names.join(", "));
+            let one_line = format!("from {module} import {}", crate::text::join(names, ", "));
             if one_line.len() <= WIDTH {
                 out.push_str(&one_line);
                 out.push('\n');

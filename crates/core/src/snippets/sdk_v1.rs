@@ -108,7 +108,7 @@ fn llm_train(sel: &Selection, client: Call) -> String {
         .kw("model_provider_parameters", model_params.into_py())
         .kw(
             "dataset_provider_parameters",
-            Call::new("HuggingFaceDatasetParams").kw("repo_id", s(&repo.join("/"))).into_py(),
+            Call::new("HuggingFaceDatasetParams").kw("repo_id", s(&crate::text::join(&repo, "/"))).into_py(),
         )
         .kw("trainer_parameters", trainer_params.into_py())
         .kw("num_workers", Py::Int(1))

@@ -103,7 +103,7 @@ pub(crate) fn dataset_override(dataset_uri: &str) -> String {
     // hf://<org>/<repo>/<sub>: the SDK keeps what follows the repository.
     let sub: Vec<&str> = path.split('/').skip(2).collect();
     // The SDK joins "." when the URI names only the repository.
-    let relative = if sub.is_empty() { ".".to_string() } else { sub.join("/") };
+    let relative = if sub.is_empty() { ".".to_string() } else { crate::text::join(&sub, "/") };
     let key = if relative != "." && relative.as_bytes().contains(&b'.') { "data_files" } else { "data_dir" };
     format!("dataset.{key}=/workspace/dataset/{relative}")
 }

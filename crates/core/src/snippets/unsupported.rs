@@ -34,7 +34,7 @@ pub(super) fn unsupported_notice(sel: &Selection) -> Notice {
             LlmModel::ALL.iter().filter(|m| m.runtime(&sel.release).is_some()).map(|m| m.label()).collect();
         let mut paragraphs = vec![format!(
             "Trainer {tag} ships TorchTune runtimes for {} only, so there is no TrainJob to show for {model}.",
-            shipped.join(" and ")
+            crate::text::join(&shipped, " and ")
         )];
         if let Some(first) = arrives_later(sel) {
             let runtime = sel.model().runtime(&first).map_or("", |rt| rt.name);
@@ -45,8 +45,8 @@ pub(super) fn unsupported_notice(sel: &Selection) -> Notice {
     let (labels, runtimes) = fallback_runtimes(sel, &[Framework::PyTorch]);
     let move_to = format!(
         "If the model can move to {}, the {} runtime{} take{} it from there.",
-        labels.join(" or "),
-        runtimes.join(" and "),
+        crate::text::join(&labels, " or "),
+        crate::text::join(&runtimes, " and "),
         if runtimes.len() > 1 { "s" } else { "" },
         if runtimes.len() > 1 { "" } else { "s" },
     );

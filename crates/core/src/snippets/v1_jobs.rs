@@ -127,7 +127,7 @@ fn train_api_job(sel: &Selection) -> V1Job {
     let model = sel.model();
     let dataset = sel.dataset();
     let repo_id: Vec<&str> = super::without_hf_scheme(&dataset).split('/').take(2).collect();
-    let repo_id = repo_id.join("/");
+    let repo_id = crate::text::join(&repo_id, "/");
     // V1 put the token into the init container's arguments, in plain text. train() serialises
     // every field of the parameter dataclasses, unset ones as null.
     let token = if model.gated() { "\"<HF_TOKEN>\"" } else { "null" };

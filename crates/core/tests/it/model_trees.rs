@@ -51,6 +51,25 @@ fn every_model_the_widget_builds_has_the_tree_serde_gives_it() {
     assert!(checked > 300, "only {checked} models compared");
 }
 
+/// A flattened `extra` map that names a field again replaces that field's value in place (as
+/// `Map::insert` and serde's path do), and a field left out is written where `extra` has it.
+#[test]
+fn an_extra_key_naming_a_field_replaces_its_value_in_place() {
+    use explorer_core::model::pod::Container;
+    use explorer_core::model::Value;
+    let mut c = Container::new("node", "pytorch/pytorch:2");
+    c.command = vec!["torchrun".into()];
+    for (key, value) in [("stdin", "true"), ("image", "other:1"), ("workingDir", "/w"), ("name", "renamed")] {
+        c.extra.insert(key.into(), Value::from(value));
+    }
+    same_tree(&c, "a container whose extra names its image and name");
+    let Value::Object(map) = c.to_tree() else { panic!("a container is a map") };
+    let keys: Vec<&str> = map.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["name", "image", "command", "stdin", "workingDir"]);
+    assert_eq!(map.get("image"), Some(&Value::from("other:1")));
+    assert_eq!(map.get("name"), Some(&Value::from("renamed")));
+}
+
 fn model<T: DeserializeOwned>(doc: &serde_json::Value) -> Option<T> {
     serde_json::from_value(doc.clone()).ok()
 }
