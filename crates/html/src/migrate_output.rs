@@ -5,7 +5,7 @@
 //! they copy the `<pre>` of their figure), so the widget's wasm carries none of it.
 
 use crate::highlight::{push_escaped_html, push_lines};
-use explorer_core::pipeline::output::{apply_command, output_objects, OutputObject};
+use explorer_core::pipeline::output::{apply_command, objects_and_stream, output_objects, OutputObject};
 use explorer_core::pipeline::Document;
 use explorer_core::snippets::Language;
 use explorer_data::releases::Release;
@@ -71,7 +71,18 @@ pub const MAX_BLOCKS: usize = 40;
 /// The objects' blocks and the apply line, written for `target`, or an empty string when
 /// nothing was written.
 pub fn output_html(docs: &[Document], target: Release) -> String {
-    let mut objects = output_objects(docs);
+    objects_html(output_objects(docs), target)
+}
+
+/// `output_html` and the objects' YAML as one stream (`Migration::output_yaml`), each object
+/// emitted once for both.
+pub fn output_html_and_yaml(docs: &[Document], target: Release) -> (String, String) {
+    let (objects, yaml) = objects_and_stream(docs);
+    (objects_html(objects, target), yaml)
+}
+
+/// The blocks of `objects` (in apply order) and their apply line.
+fn objects_html(mut objects: Vec<OutputObject>, target: Release) -> String {
     if objects.is_empty() {
         return String::new();
     }

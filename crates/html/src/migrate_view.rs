@@ -538,12 +538,11 @@ fn answer_json(error: Option<&str>, parts: [(&str, &[&str]); 4]) -> String {
 pub fn rendered_json<E: std::fmt::Display>(migration: &Result<Migration, E>, compared: &[Option<Compared>]) -> String {
     match migration {
         Ok(m) => {
-            let yaml = m.output_yaml();
             // "What changes for your pods" follows the field report, in the same answer.
             // "What Kubernetes runs" for each TrainJob follows the objects to apply.
             let (pods, runs) = pods_and_runs_html(m, compared);
             let (summary, report) = (summary_html(m), report_html(m));
-            let objects = crate::migrate_output::output_html(&m.docs, m.target);
+            let (objects, yaml) = crate::migrate_output::output_html_and_yaml(&m.docs, m.target);
             let html: &[&str] = &[&report, &pods];
             let objects: &[&str] = &[&objects, &runs];
             answer_json(None, [("yaml", &[&yaml]), ("summary", &[&summary]), ("html", html), ("objects", objects)])

@@ -30,6 +30,13 @@ fn apply_rank(kind: &str) -> u8 {
 /// The objects of every written (or passed-through) document, in the order to apply them.
 /// File names are `<kind>-<name>.yaml`, lower case, made unique with `-2`, `-3`….
 pub fn output_objects(docs: &[Document]) -> Vec<OutputObject> {
+    objects_and_stream(docs).0
+}
+
+/// `output_objects`, and the same objects' YAML as one stream in the documents' order, the text
+/// `pipeline::output_yaml` writes: each object is emitted once for both (the converter module
+/// shows both, and emitting a large paste is a few percent of its work).
+pub fn objects_and_stream(docs: &[Document]) -> (Vec<OutputObject>, String) {
     let mut objects: Vec<OutputObject> = Vec::new();
     // The file names taken so far: looked up, not searched for among the objects (a paste of
     // ten thousand jobs compared each name with every earlier one, 50 million comparisons).
@@ -50,8 +57,10 @@ pub fn output_objects(docs: &[Document]) -> Vec<OutputObject> {
             objects.push(OutputObject { file, kind, name, yaml });
         }
     }
+    // `yaml::documents_text` of them all: each document's text, with `---` between them.
+    let stream = objects.iter().map(|o| o.yaml.as_str()).collect::<Vec<_>>().join("---\n");
     crate::order::sort_by_key(&mut objects, |o| apply_rank(&o.kind));
-    objects
+    (objects, stream)
 }
 
 /// A name as part of a file name: Kubernetes names are already safe; anything else becomes `_`.

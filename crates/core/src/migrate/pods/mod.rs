@@ -295,24 +295,31 @@ fn compare_runs(op: &Operated, v2: &v2::V2Pods, release: Release) -> PodComparis
         }
         return out;
     }
-    let v2_pods = |rjob: &str| facts::v2_pod(v2, rjob);
     let all: Vec<(String, String, PodFacts)> = op
         .roles
         .iter()
         .filter(|r| r.count > 0)
         .map(|r| (r.replica_type.clone(), target_of(v2, &r.replica_type), facts::v1_pod(op.kind, r)))
         .collect();
+    // Each replicatedJob's pods once, though several V1 roles land on it (Master and Worker on
+    // `node`).
+    let mut v2_pods: Vec<(&str, Option<PodFacts>)> = Vec::new();
+    for (_, target, _) in &all {
+        if !v2_pods.iter().any(|(t, _)| t == target) {
+            v2_pods.push((target, facts::v2_pod(v2, target)));
+        }
+    }
     let mut ctx = Context { op, out: &mut out, v2, siblings: vec![] };
     for (rtype, target, ours) in &all {
         let label = format!("{rtype} → {target}");
         ctx.out.roles.push(label.clone());
-        let Some(theirs) = v2_pods(target.as_str()) else {
+        let Some(theirs) = v2_pods.iter().find(|(t, _)| t == target).and_then(|(_, pods)| pods.as_ref()) else {
             ctx.diff(&label, "pods", Some(rtype.clone()), None, None);
             continue;
         };
         ctx.siblings =
-            all.iter().filter(|(r, t, _)| r != rtype && t == target).map(|(r, _, f)| (r.clone(), f.clone())).collect();
-        ctx.pod(&label, ours, &theirs);
+            all.iter().filter(|(r, t, _)| r != rtype && t == target).map(|(r, _, f)| (r.as_str(), f)).collect();
+        ctx.pod(&label, ours, theirs);
     }
     ctx.counts(v2);
     out
@@ -323,7 +330,7 @@ struct Context<'a> {
     out: &'a mut PodComparison,
     v2: &'a v2::V2Pods,
     /// The other V1 roles that land on the same replicatedJob (Master beside Worker on `node`).
-    siblings: Vec<(String, PodFacts)>,
+    siblings: Vec<(&'a str, &'a PodFacts)>,
 }
 
 fn text(v: &Json) -> String {
