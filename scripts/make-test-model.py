@@ -98,6 +98,8 @@ def after(e2e_cores=0.88, fuzz_cores=2):
     two files at a time (twice the cores: 105 s instead of 210); the two sites' tests side by
     side; the fuzz targets two at a time."""
     return FIRST | {
+        # node_modules kept once per machine: a copy of hard links (scripts/build-consumers.sh).
+        "consumer-deps": stage(0.9, 0.4),
         "fuzz": stage(169.3, 1.8, ["native"], 10),
         "fuzz-runs": stage(48, fuzz_cores, ["fuzz"], 10),
         "python": stage(13.8, 0.5, AFTER_NATIVE, 10),
