@@ -163,7 +163,8 @@ test-browser:
 	env -u CHROMEDRIVER GECKODRIVER=$$(command -v geckodriver) cargo test --target wasm32-unknown-unknown -p trainer-v2-explorer --test browser
 
 # Every check above, each once: scripts/test-all.sh runs them in an order that overlaps the
-# installs, the Python checks and the host sites' builds with cargo's work. It installs make
+# installs with cargo's work, and the CPU work that waits on no page (fuzzing, the Python checks,
+# training, the wheel, the wasm tests) at a low priority beside the browser stages. It installs make
 # tools' set itself, once its background installs have started (npm ci of the npm tools: 12.6 s
 # wall on a fresh clone, no longer before everything else).
 test:

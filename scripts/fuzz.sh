@@ -4,6 +4,7 @@
 # examples and a few widget queries. A crash, a hang (-timeout) or a blow-up (-rss_limit_mb) fails
 # the run, and libFuzzer writes the input to fuzz/artifacts/TARGET/.
 #   scripts/fuzz.sh SECONDS [TARGET...]    # make test: 8 s each; make fuzz: 300 s each
+# Two targets run at a time (FUZZ_JOBS).
 # cargo-fuzz passes nightly-only flags; RUSTC_BOOTSTRAP=1 lets the stable toolchain take them.
 # No sanitizer (-s none): coverage-guided only, which is what finds panics, hangs and memory
 # growth in safe Rust, at several times the speed of an ASan build.
@@ -34,20 +35,40 @@ echo "fuzz: $n seeds; ${#targets[@]} targets, $seconds s each"
 export RUSTC_BOOTSTRAP=1
 cargo fuzz build -s none # every target at once
 mkdir -p fuzz/logs
-for t in "${targets[@]}"; do
-  mkdir -p "fuzz/corpus/$t"
-  echo "==> fuzz $t ($seconds s)"
+# fuzz_target T: fuzzes T for $seconds, its output in fuzz/logs/T.log.
+fuzz_target() {
+  mkdir -p "fuzz/corpus/$1"
   # -max_len: room for the alias and nesting shapes; -timeout: one input over 20 s is a hang;
   # -rss_limit_mb: the door bounds what an input may cost (BENCHMARKS.md, Peak memory).
-  rc=0
-  cargo fuzz run -s none "$t" "fuzz/corpus/$t" "$seeds" -- \
+  cargo fuzz run -s none "$1" "fuzz/corpus/$1" "$seeds" -- \
     -max_total_time="$seconds" -max_len=262144 -timeout=20 -rss_limit_mb=1536 -print_final_stats=1 \
-    >"fuzz/logs/$t.log" 2>&1 || rc=$?
-  grep -E 'INFO: seed corpus|DONE|stat::number_of_executed_units|panicked|ERROR|SUMMARY|Test unit written' "fuzz/logs/$t.log" || true
-  if ((rc != 0)); then
-    tail -40 "fuzz/logs/$t.log"
-    echo "error: fuzz target $t failed (exit $rc); the input is in fuzz/artifacts/$t/" >&2
-    exit "$rc"
-  fi
+    >"fuzz/logs/$1.log" 2>&1
+}
+# FUZZ_JOBS targets at a time (default 2): libFuzzer runs one thread, so one target at a time left
+# a core idle for the whole run (make test's last minute; half of make fuzz's 30).
+jobs=${FUZZ_JOBS:-2}
+for ((i = 0; i < ${#targets[@]}; i += jobs)); do
+  batch=("${targets[@]:i:jobs}")
+  pids=()
+  set -m # each target in a process group of its own (its id is the pid), for the kill below
+  for t in "${batch[@]}"; do
+    fuzz_target "$t" &
+    pids+=("$!")
+  done
+  set +m
+  for j in "${!batch[@]}"; do
+    t=${batch[j]}
+    rc=0
+    wait "${pids[j]}" || rc=$?
+    echo "==> fuzz $t ($seconds s)"
+    grep -E 'INFO: seed corpus|DONE|stat::number_of_executed_units|panicked|ERROR|SUMMARY|Test unit written' "fuzz/logs/$t.log" || true
+    if ((rc != 0)); then
+      tail -40 "fuzz/logs/$t.log"
+      echo "error: fuzz target $t failed (exit $rc); the input is in fuzz/artifacts/$t/" >&2
+      # The other target of the batch ends with this script, its cargo and libFuzzer too.
+      for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
+      exit "$rc"
+    fi
+  done
 done
 echo "fuzz: every target ran $seconds s without a crash, hang or blow-up"

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # `make test`: every check the Makefile's test-* targets run, each exactly once, ordered so that
-# work waiting on the network or a browser overlaps work that keeps both cores busy (cargo):
+# both cores stay busy to the end (BENCHMARKS.md, make test: the stage graph and its figures):
 #   1. background: the pip installs (the SDK wheels and venvs, the Sphinx venvs, maturin, the npm
 #      package's linters; nothing in the
 #      foreground needs them, or runs pip, before `finish installs`), and the training
 #      frameworks (apt and pip, started once the foreground's apt installs are done);
 #      foreground: rustfmt, then the native tests, linted as they build (below), which build
 #      the CLI everything below runs;
-#   2. background: the bounded fuzzing (fuzz/), the Python checks and the training runs (only the
-#      CLI and the venvs), and the wheel and sdist, built and checked against that CLI
-#      (scripts/test-wheel.sh), then the pre-commit hook (scripts/test-pre-commit.sh);
-#      foreground: the wasm tests in Chromium and Firefox, the site, the example sites;
-#   3. background: the three host sites' builds, and the npm package's consumer sites' builds
+#   2. background, at a lower priority (nice): the bounded fuzzing (fuzz/), the Python checks and
+#      the training runs (only the CLI and the venvs), and the wheel and sdist, built and checked
+#      against that CLI (scripts/test-wheel.sh), then the pre-commit hook
+#      (scripts/test-pre-commit.sh): CPU work that waits on no clock of a browser test;
+#      foreground: the site and the example sites, which the browser stages below need;
+#   3. background: the wasm tests in Chromium and Firefox and the lazy modules' clippy (low
+#      priority too), the three host sites' builds and the npm package's consumer sites' builds
 #      (their registry dependencies were installed in the background during step 1);
-#      foreground: the end-to-end tests;
-#   4. the host sites' tests, then the consumer sites' tests.
+#      foreground: the end-to-end tests, two files at a time;
+#   4. the host sites' tests beside the consumer sites' tests; then the background's ends.
+# The browser stages (3 and 4) mostly wait on pages: the low-priority CPU work of step 2 fills the
+# cores they leave idle, and takes the CPU only when a browser test does not want it, so their
+# waits see what they saw before.
 # A background job's output is printed whole when it is waited for, and its failure fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,12 +75,19 @@ run_began=$(date +%s) run_idle=$(idle_ticks)
 
 declare -A pids
 # start NAME CMD...: runs CMD in the background, its output to $logs/NAME.log.
+# start --low NAME CMD...: the same at a lower priority (nice 10 more than the run's own), so
+# that CMD gets the CPU the foreground leaves; CMD may be a function this script exports.
 start() {
+  local low=()
+  if [[ $1 == --low ]]; then
+    low=(nice -n 10 bash -c '"$@"' low)
+    shift
+  fi
   local name=$1
   shift
-  stamp "started in the background: $name"
+  stamp "started in the background${low:+ (low priority)}: $name"
   set -m # job control: the job gets a process group of its own (its id is the job's pid)
-  measured "$name" "$@" >"$logs/$name.log" 2>&1 &
+  measured "$name" "${low[@]}" "$@" >"$logs/$name.log" 2>&1 &
   pids[$name]=$!
   set +m
 }
@@ -122,6 +134,19 @@ start host-deps scripts/build-hosts.sh --deps
 clippy_driver=$(command -v clippy-driver) || { echo "error: clippy-driver not found: rustup component add clippy" >&2; exit 1; }
 linted() { RUSTC_WORKSPACE_WRAPPER=$clippy_driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__ "$@"; }
 
+# The wasm tests, built for wasm32 (CPU) and run in Chromium and Firefox under wasm-bindgen's own
+# timeout (WASM_BINDGEN_TEST_TIMEOUT); then the lazily loaded modules, which are in no test build
+# for wasm: clippy checks them (make lint's). One job, since both build in target/.
+browser_tests() {
+  stamp "test-browser, linted by clippy as it builds"
+  linted m test-browser || return
+  stamp "clippy for the converter, explain and upgrade modules (wasm32)"
+  m lint-wasm-modules
+}
+# What a low-priority job (start --low) runs in a bash of its own.
+export clippy_driver
+export -f m stamp linted browser_tests
+
 # Every tool first, outside the wrapper: a `cargo install` under it would lint the tool it builds.
 measured tools scripts/install-tools.sh build browser firefox
 # After the apt installs above, so that no two apt-get runs meet.
@@ -140,39 +165,39 @@ TRAINER_EXPLORER=$(m -s print-explorer)
 export TRAINER_EXPLORER
 
 # Fuzzing, bounded (8 s per target, about a minute in all, plus its own build): beside the rest.
-start fuzz scripts/fuzz.sh 8
+start --low fuzz scripts/fuzz.sh 8
 finish lint-scripts
 finish installs
 finish frameworks
-start python m test-python
-start training m test-training
+start --low python m test-python
+start --low training m test-training
 # The wheel (a release build into its own target dir, target/python) and the sdist, checked as a
-# pip user gets them against the CLI test-native built; CPU heavy, so it overlaps the browser
-# tests and the site rather than waits for them.
-start wheel bash -c 'make --no-print-directory test-wheel && make --no-print-directory test-pre-commit'
-stamp "test-browser, linted by clippy as it builds"
-measured browser linted m test-browser
-# The two lazily loaded modules are in no test build for wasm: clippy checks them (make lint's).
-stamp "clippy for the converter and explain modules (wasm32)"
-measured lint-wasm m lint-wasm-modules
+# pip user gets them against the CLI test-native built; CPU heavy, so it fills the cores the
+# browser stages leave idle rather than waits for them.
+start --low wheel bash -c 'make --no-print-directory test-wheel && make --no-print-directory test-pre-commit'
+# The site first: the browser stages (e2e, host and consumer sites) wait for it, the wasm tests
+# do not. Its cargo build holds the target dir's lock, which the wasm tests' build would wait for.
 stamp "dist and the example sites"
 measured dist m examples
-finish python
-finish training
-finish wheel
-finish fuzz
 
 finish host-deps
 start host-sites bash -c 'scripts/install-tools.sh hosts && scripts/build-hosts.sh'
 finish consumer-deps
 start consumer-sites scripts/build-consumers.sh
+start --low browser browser_tests
 stamp "end-to-end tests"
 measured e2e m e2e-run
 finish host-sites
+finish consumer-sites
+# The two sites' tests side by side: each mostly waits on its pages.
+start consumers-run m consumers-run
 stamp "the host sites' tests"
 measured hosts-run m hosts-run
-finish consumer-sites
-stamp "the npm package's consumer sites' tests"
-measured consumers-run m consumers-run
+finish consumers-run
+finish browser
+finish python
+finish training
+finish wheel
+finish fuzz
 stamp "make test: every check passed"
 cpu_table || echo "note: the CPU table could not be written" >&2
