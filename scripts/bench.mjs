@@ -154,7 +154,8 @@ await browser.close();
 const native = JSON.parse(readFileSync(nativeJson, 'utf8'));
 const shapes = shapeSection(shapesNative, shapesWasm);
 
-// Lighthouse 12.2.3 on the built post (mobile preset, its default), with the system Chromium.
+// Lighthouse 12.2.3 on the built post (mobile preset, its default), with the system Chromium,
+// served gzip-compressed (scripts/bench.sh).
 function lighthouse() {
   const bin = process.env.LIGHTHOUSE;
   if (!bin) return null;
@@ -221,7 +222,7 @@ const blocks = [
     explainRow,
     upgradeRow,
     row('Migrate 1 MB manifest, native (best of 5); floor: the same text only parsed into YAML values by the same parser (yaml_serde), in the same run', `${native.seconds.toFixed(3)} s (${mbps(native.bytes, native.seconds)}, ${native.documents} documents; ${native.parse_seconds ? times(native.seconds, native.parse_seconds) : '–'} the floor)`, native.parse_seconds ? `${native.parse_seconds.toFixed(3)} s (${mbps(native.bytes, native.parse_seconds)})` : 'not run'),
-    row('Lighthouse 12.2.3 (mobile): accessibility / performance / CLS', lh ? `${lh.a11y} / ${lh.perf} / ${lh.cls}` : 'not run', '–'),
+    row('Lighthouse 12.2.3 (mobile; the post served gzip-compressed, as its hosts serve it): accessibility / performance / CLS', lh ? `${lh.a11y} / ${lh.perf} / ${lh.cls}` : 'not run', '–'),
     row('Migrate 1 MB manifest, wasm in Chromium (best of 3)', `${(wasmMigrate.ms / 1000).toFixed(3)} s (${mbps(wasmMigrate.bytes, wasmMigrate.ms / 1000)})`, '–'),
   ]],
   ['npm package', [
