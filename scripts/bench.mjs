@@ -107,21 +107,35 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
-async function timeToInteractive(path, selector, runs = 5) {
+// Time to interactive: from navigation to the moment the host's mount attribute appears, which
+// the widget and the floor set right after starting Yew; a MutationObserver from an init script
+// notes it, and its callback runs after the microtasks before it, Yew's first render among them.
+// (Taking performance.now() once Playwright's waitForSelector returned, as before 2026-12-05,
+// added its polling: it starts at the load event and polls at growing intervals, so the figure
+// was the load event plus a poll step, 200-400 ms more than the mount on both pages.)
+async function timeToInteractive(path, host, attr, runs = 5) {
   const times = [];
   for (let i = 0; i < runs; i++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addInitScript(([host, attr]) => {
+      new MutationObserver((records, observer) => {
+        if (records.some((r) => r.target.matches(host) && r.target.hasAttribute(attr))) {
+          window.__interactive = performance.now();
+          observer.disconnect();
+        }
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: [attr] });
+    }, [host, attr]);
     const page = await context.newPage();
     await page.goto(new URL(path, BASE).href);
-    await page.waitForSelector(selector, { state: 'attached', timeout: 20000 });
-    times.push(await page.evaluate(() => performance.now()));
+    await page.waitForFunction(() => window.__interactive !== undefined, null, { timeout: 60000 });
+    times.push(await page.evaluate(() => window.__interactive));
     await context.close();
   }
   return pct(times, 50);
 }
 
-const ttiWidget = await timeToInteractive('#user-experience', `${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`);
-const ttiHello = await timeToInteractive('_bench/hello/index.html', '#hello[data-mounted]');
+const ttiWidget = await timeToInteractive('#user-experience', MAIN_WIDGET, 'data-trainer-v2-explorer-mounted');
+const ttiHello = await timeToInteractive('_bench/hello/index.html', '#hello', 'data-mounted');
 
 // Toggle-to-DOM: click a framework radio, time until the widget's DOM has changed.
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -172,10 +186,18 @@ const lh = lighthouse();
 
 const budgets = [
   sizeBudgets(sizes)[0],
+  // Issue 37: the widget interactive within twice the floor's time, in the same run.
+  ['Time to interactive within 2× the bare Yew floor\'s (same run)', ttiWidget <= 2 * ttiHello, `${ms(ttiWidget)} = ${times(ttiWidget, ttiHello)} the floor's ${ms(ttiHello)} ≤ 2×`],
   ['Toggle to DOM, median of 200 (back and forth)', pct(toggles, 50) <= 4, `${ms(pct(toggles, 50))} ≤ 4 ms`],
   // The budget is for what a reader gets: between two clicks a reader reads for far longer than
   // the preparation takes. The unprepared round is reported below, not judged.
   ['Toggle to DOM, median of 200 (each selection new, reader pauses)', pct(readerToggles, 50) <= 4, `${ms(pct(readerToggles, 50))} ≤ 4 ms`],
+  // Issue 37: every toggle within a 60 Hz frame, in each of the three rows.
+  ...[['back and forth', toggles], ['each selection new, reader pauses', readerToggles], ['each selection new, unprepared', freshToggles]].map(([name, xs]) => [
+    `Toggle to DOM, p95 of 200 (${name})`,
+    pct(xs, 95) <= 16,
+    `${ms(pct(xs, 95))} ≤ 16 ms`,
+  ]),
   sizeBudgets(sizes)[1],
   ['1 MB manifest converts within a second (native)', native.seconds <= 1, `${native.seconds.toFixed(3)} s ≤ 1 s`],
   // Issue 37: 30 MB/s natively, and (an aim) within 3× of only parsing the same text.
@@ -214,7 +236,7 @@ const blocks = [
     row('CSS (raw / gzip -9)', 'inside the wasm (shadow-root stylesheet)', 'none'),
     transferRow,
     ratioRow,
-    row('Time to interactive (median of 5)', ms(ttiWidget), ms(ttiHello)),
+    row('Time to interactive: navigation to the mount (the main explorer, landing on it at #user-experience; the floor\'s one element), median of 5', ms(ttiWidget), ms(ttiHello)),
     row('Toggle to DOM, back and forth between two frameworks: median / p95 (200 toggles)', `${ms(pct(toggles, 50))} / ${ms(pct(toggles, 95))}`, '–'),
     row(`Toggle to DOM, round all frameworks (none among the last 4 kept), ${READER_PAUSE_MS} ms reader pause between clicks, so the views one click away are prepared at idle time: median / p95 (200 toggles)`, `${ms(pct(readerToggles, 50))} / ${ms(pct(readerToggles, 95))}`, '–'),
     row('Toggle to DOM, round all frameworks, 5 ms between clicks, so nothing is prepared (preparation waits 20 ms; every toggle builds, highlights and parses): median / p95 (200 toggles)', `${ms(pct(freshToggles, 50))} / ${ms(pct(freshToggles, 95))}`, '–'),
