@@ -6,6 +6,7 @@
 // in BENCHMARKS.md in place of the one there, without running the whole make bench.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { merge, parse } from './bench-merge.mjs';
 
 export const HEADING = '## validate against check-jsonschema';
 
@@ -37,7 +38,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const start = text.indexOf(HEADING);
   const section = lines.join('\n') + '\n';
   let next;
-  if (start >= 0) {
+  if (parse(text).some((p) => p.name === 'validate')) {
+    // Its block of make bench's (scripts/bench-merge.mjs).
+    next = merge(text, [['validate', section]]);
+  } else if (start >= 0) {
     const end = text.indexOf('\n## ', start + HEADING.length);
     next = text.slice(0, start) + section + (end >= 0 ? text.slice(end + 1) : '');
   } else {

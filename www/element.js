@@ -175,6 +175,13 @@ function announced(event) {
   }
 }
 
+/** The observer's margin: a host this close to the viewport mounts. */
+const NEAR_PX = 600;
+const near = (host) => {
+  const box = host.getBoundingClientRect();
+  return (box.width > 0 || box.height > 0) && box.bottom >= -NEAR_PX && box.top <= innerHeight + NEAR_PX;
+};
+
 /** Starts the widget in `host` once it nears the viewport. Attaching twice is a no-op. */
 export function attach(host) {
   if (attached.has(host)) return;
@@ -183,6 +190,11 @@ export function attach(host) {
   host.addEventListener(SELECTED_EVENT, announced);
   if (dead) return;
   if ('IntersectionObserver' in window) {
+    // A host already near the viewport when the page has been laid out (a reader who landed on
+    // the explorer) mounts now: the observer's first answer waits for the next frame, and the
+    // widget's download for it. While the parser runs, the observer alone decides: measuring
+    // then would lay out a half-parsed page.
+    if (document.readyState !== 'loading' && near(host)) return mount(host);
     nearby ??= new IntersectionObserver(
       (entries) => {
         for (const entry of entries) {
@@ -192,7 +204,7 @@ export function attach(host) {
           }
         }
       },
-      { rootMargin: '600px 0px' },
+      { rootMargin: `${NEAR_PX}px 0px` },
     );
     nearby.observe(host);
   } else mount(host);

@@ -73,7 +73,8 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
         let prepared = prepared.clone();
         use_keyed_effect(state.local_revision, move |rev| {
             // After the frame: the DOM update a reader waits for does not wait on history,
-            // storage or the other instances. Dropping the timer (a newer change) cancels it.
+            // storage or the other instances; history and storage wait longer still
+            // (browser::PERSIST_MS). Dropping the timers (a newer change) cancels them.
             let changed = rev > 0;
             let mut wanted =
                 if changed && sel.mode == Mode::Compare { sel.one_click_away(all_controls) } else { Vec::new() };
@@ -81,10 +82,11 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             wanted.retain(|s| !kept_views.borrow().iter().any(|(k, _)| k == s));
             let preparing = IdleChain::start(prepared, wanted, long_lines);
             let pending = changed.then(|| {
-                browser::after(0, move || {
-                    browser::persist(&sel, sync);
-                    browser::broadcast(instance, &sel, sync);
-                })
+                let persisted = sel.clone();
+                (
+                    browser::after(0, move || browser::broadcast(instance, &sel, sync)),
+                    browser::after(browser::PERSIST_MS, move || browser::persist(&persisted, sync)),
+                )
             });
             Box::new(move || drop((pending, preparing)))
         });

@@ -43,6 +43,13 @@ pub fn stored_query() -> Option<String> {
     storage.get_item(STORAGE_KEY).ok()?
 }
 
+/// How long after a change the selection is written to the URL and storage (`persist`), a newer
+/// change restarting the wait. `history.replaceState` blocks the page for several milliseconds
+/// (3.6 ms median, up to 17 ms, measured in Chromium on the post): written at once, it held up the
+/// frame that shows the click. After 200 ms that frame is drawn, and a run of clicks or arrow
+/// keys writes its last selection once. Nobody copies the address or reloads within 200 ms.
+pub const PERSIST_MS: u32 = 200;
+
 /// Writes the selection into the page URL (replaceState: no history entry per click) and into
 /// localStorage, keeping every key this instance does not own.
 pub fn persist(sel: &Selection, sync: SyncSet) {

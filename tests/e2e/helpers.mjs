@@ -45,16 +45,18 @@ export async function launch() {
   return browser;
 }
 
-/** Scrolls each mount point into view (the loader is lazy) and waits for it to mount. */
-export async function mountAll(page) {
+/** Scrolls each mount point into view (the loader is lazy) and waits for it to mount, each for at
+ * most `timeout` ms; `timeout: 0` waits on the mount alone, for a test whose own timeout bounds it
+ * (a loaded machine can take any time to download and compile the widget). */
+export async function mountAll(page, { timeout = 15000 } = {}) {
   const mounts = page.locator('[data-trainer-v2-explorer]');
   const n = await mounts.count();
   for (let i = 0; i < n; i++) {
-    await mounts.nth(i).scrollIntoViewIfNeeded();
+    await mounts.nth(i).scrollIntoViewIfNeeded({ timeout });
     await page.waitForFunction(
       (i) => document.querySelectorAll('[data-trainer-v2-explorer]')[i].hasAttribute('data-trainer-v2-explorer-mounted'),
       i,
-      { timeout: 15000 },
+      { timeout },
     );
   }
   return n;
