@@ -59,6 +59,22 @@ async fn until(holds: impl Fn() -> bool, what: &str) {
     }
 }
 
+/// The page's query string, as the widget last wrote it.
+fn search() -> String {
+    web_sys::window().unwrap().location().search().unwrap()
+}
+
+/// What the widget last wrote to localStorage.
+fn stored() -> String {
+    storage().get_item("trainer-v2-explorer").unwrap().unwrap_or_default()
+}
+
+/// Waits until the widget has written the selection to the address and storage: it does so
+/// `ui::browser::PERSIST_MS` after the last change, so a run of clicks writes once.
+async fn until_persisted(holds: impl Fn(&str, &str) -> bool, what: &str) {
+    until(|| holds(&search(), &stored()), what).await;
+}
+
 async fn mounted(attrs: &[(&str, &str)]) -> Element {
     let el = host(attrs);
     ui::mount_one(el.clone()).unwrap();
@@ -135,6 +151,7 @@ async fn an_instance_whose_element_leaves_the_page_stops() {
     radio(&stays, "persona", "platform-engineer").click();
     settle().await;
     assert_eq!(checked(&stays, "persona"), "platform-engineer");
+    until_persisted(|_, stored| stored.contains("persona=platform-engineer"), "the persona in storage").await;
     // Put back, the element can be mounted again.
     document().body().unwrap().append_child(&gone).unwrap();
     ui::mount_one(gone.clone()).unwrap();
@@ -150,11 +167,9 @@ async fn an_over_long_host_query_survives_the_widget() {
     radio(&el, "persona", "platform-engineer").click();
     settle().await;
     assert_eq!(checked(&el, "persona"), "platform-engineer");
-    assert_eq!(
-        web_sys::window().unwrap().location().search().unwrap(),
-        host_query,
-        "replaceState kept the host's query"
-    );
+    // Storage and the address are written together, so once storage has it the address was written.
+    until_persisted(|_, stored| stored.contains("persona=platform-engineer"), "the persona in storage").await;
+    assert_eq!(search(), host_query, "replaceState kept the host's query");
 }
 
 #[wasm_bindgen_test]
@@ -254,7 +269,9 @@ async fn the_trainer_release_is_chosen_by_click_and_keys_and_travels_to_the_url_
     assert_eq!(checked(&el, "release"), older.line);
     assert_eq!(pairs(&el), format!("{}, SDK {}", older.tag, older.sdk_label()), "the paired SDK follows");
     assert_eq!(checked(&other, "release"), older.line, "the other instance follows");
-    let search = web_sys::window().unwrap().location().search().unwrap();
+    let wanted = format!("release={}", older.line);
+    until_persisted(|search, stored| search.contains(&wanted) && stored.contains(&wanted), "the release written").await;
+    let search = search();
     assert!(search.contains(&format!("release={}", older.line)), "{search}");
     assert!(storage().get_item("trainer-v2-explorer").unwrap().unwrap().contains(&format!("release={}", older.line)));
     assert_eq!(explorer_core::query::apply(&search, &Default::default(), Default::default()).0.release, older);
@@ -271,8 +288,8 @@ async fn the_trainer_release_is_chosen_by_click_and_keys_and_travels_to_the_url_
     key(&active.dyn_into().unwrap(), "End");
     settle().await;
     assert_eq!(checked(&el, "release"), NEWEST.line);
-    let search = web_sys::window().unwrap().location().search().unwrap();
-    assert!(!search.contains("release="), "left out at the newest: {search}");
+    until_persisted(|search, _| !search.contains("release="), "the release left out of the address at the newest")
+        .await;
 
     assert_eq!(checked(&other, "release"), NEWEST.line, "and back");
 
@@ -281,6 +298,8 @@ async fn the_trainer_release_is_chosen_by_click_and_keys_and_travels_to_the_url_
     settle().await;
     assert_eq!(checked(&el, "release"), oldest.line);
     assert!(preset.shadow_root().unwrap().query_selector(".release").unwrap().is_none(), "presets stay compact");
+    let wanted = format!("release={}", oldest.line);
+    until_persisted(|_, stored| stored.contains(&wanted), "the oldest release in storage").await;
     let shared = storage().get_item("trainer-v2-explorer").unwrap().unwrap();
     let again = mounted(&[]).await;
     assert_eq!(checked(&again, "release"), oldest.line, "a new instance reads it back: {shared}");
@@ -388,7 +407,8 @@ async fn the_url_and_storage_round_trip() {
     radio(&el, "framework", "xgboost").click();
     settle().await;
     type_into(&el, "p-gpus", "2").await;
-    let search = web_sys::window().unwrap().location().search().unwrap();
+    until_persisted(|search, _| search.contains("gpus=2"), "the parameters in the address").await;
+    let search = search();
     assert!(search.contains("utm_source=blog"), "host keys survive: {search}");
     assert!(search.contains("framework=xgboost") && search.contains("gpus=2"), "{search}");
     let stored = storage().get_item("trainer-v2-explorer").unwrap();
