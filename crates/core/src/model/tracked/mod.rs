@@ -17,7 +17,7 @@
 
 mod error;
 
-pub(crate) use error::{float_text, Error, Found};
+pub(crate) use error::{float_text, Error, Found, Misfit};
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 use serde_json::Value;
