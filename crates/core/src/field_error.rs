@@ -10,7 +10,7 @@ use crate::k8s::field::Rejection;
 #[cfg(feature = "explain")]
 use crate::{
     k8s::field::{ErrorType, Path},
-    model::tracked::{Error, Found},
+    model::tracked::{Error, Found, Misfit},
 };
 
 /// The OpenAPI type serde's description of what it expected stands for, when it names one.
@@ -74,13 +74,13 @@ pub(crate) fn kubernetes(path: &str, error: &Error) -> Rejection {
         (p, s) => format!("{p}.{s}"),
     };
     let here = || Path::parse(path);
-    match error {
-        Error::MissingField(field) => Rejection::required(&at(field)),
+    match error.kind() {
+        Misfit::MissingField(field) => Rejection::required(&at(field)),
         // The path of a key the struct does not know ends at that key already.
-        Error::UnknownField { .. } => {
+        Misfit::UnknownField { .. } => {
             Rejection::new(ErrorType::UnknownField, Path::root(), format!("unknown field \"{path}\""))
         }
-        Error::InvalidType { found, expected } => {
+        Misfit::InvalidType { found, expected } => {
             let found = found.json_type();
             let detail = match api_type(expected) {
                 Some(want) => format!("\"{found}\": must be of type {want}"),
@@ -88,7 +88,7 @@ pub(crate) fn kubernetes(path: &str, error: &Error) -> Rejection {
             };
             Rejection::new(ErrorType::TypeInvalid, here(), detail)
         }
-        Error::InvalidValue { found, expected } => {
+        Misfit::InvalidValue { found, expected } => {
             let value = found.value();
             let expected = expected.trim();
             let integer = api_type(expected) == Some("integer");
@@ -102,7 +102,7 @@ pub(crate) fn kubernetes(path: &str, error: &Error) -> Rejection {
             };
             Rejection::new(ErrorType::Invalid, here(), detail)
         }
-        Error::UnknownVariant { variant, expected } => {
+        Misfit::UnknownVariant { variant, expected } => {
             let allowed = match expected {
                 [] => String::new(),
                 [one] => format!(": supported values: \"{one}\""),
@@ -114,7 +114,7 @@ pub(crate) fn kubernetes(path: &str, error: &Error) -> Rejection {
             };
             Rejection::new(ErrorType::NotSupported, here(), format!("\"{variant}\"{allowed}"))
         }
-        Error::InvalidLength { .. } | Error::DuplicateField(_) | Error::Custom(_) => {
+        Misfit::InvalidLength { .. } | Misfit::DuplicateField(_) | Misfit::Custom(_) => {
             Rejection::new(ErrorType::Message, here(), error.to_string())
         }
     }
@@ -243,20 +243,23 @@ mod tests {
     /// the CRD rules as the API server's `TypeInvalid` does.
     #[test]
     fn each_kind_has_its_type() {
-        let ty = |error: Error| kubernetes("spec.x", &error).ty;
+        let ty = |misfit: Misfit| kubernetes("spec.x", &misfit.into()).ty;
         let expected = || "u32".to_string();
         assert_eq!(
-            ty(Error::InvalidType { found: Found::Str("two".into()), expected: expected() }),
+            ty(Misfit::InvalidType { found: Found::Str("two".into()), expected: expected() }),
             ErrorType::TypeInvalid
         );
-        assert_eq!(ty(Error::InvalidValue { found: Found::Signed(-1), expected: expected() }), ErrorType::Invalid);
-        assert_eq!(ty(Error::MissingField("image")), ErrorType::Required);
-        assert_eq!(ty(Error::UnknownField { field: "trainr".into(), expected: &["trainer"] }), ErrorType::UnknownField);
-        assert_eq!(ty(Error::UnknownVariant { variant: "A".into(), expected: &["B"] }), ErrorType::NotSupported);
+        assert_eq!(ty(Misfit::InvalidValue { found: Found::Signed(-1), expected: expected() }), ErrorType::Invalid);
+        assert_eq!(ty(Misfit::MissingField("image")), ErrorType::Required);
         assert_eq!(
-            ty(Error::InvalidLength { len: 0, expected: "struct EnvVar with 2 elements".into() }),
+            ty(Misfit::UnknownField { field: "trainr".into(), expected: &["trainer"] }),
+            ErrorType::UnknownField
+        );
+        assert_eq!(ty(Misfit::UnknownVariant { variant: "A".into(), expected: &["B"] }), ErrorType::NotSupported);
+        assert_eq!(
+            ty(Misfit::InvalidLength { len: 0, expected: "struct EnvVar with 2 elements".into() }),
             ErrorType::Message
         );
-        assert_eq!(ty(Error::Custom("Invalid value: 3: reads like a type word".into())), ErrorType::Message);
+        assert_eq!(ty(Misfit::Custom("Invalid value: 3: reads like a type word".into())), ErrorType::Message);
     }
 }

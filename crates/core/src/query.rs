@@ -67,14 +67,14 @@ impl SyncSet {
 pub enum QueryIssue {
     /// A key this widget does not own. Normal on a host page; an error for the CLI.
     UnknownKey(String),
-    /// A key this widget owns with a value it refuses, and why (the parameter's own message).
+    /// A key this widget owns with a value it refuses, and why.
     InvalidValue {
         /// The key as written.
         key: String,
         /// The value as written.
         value: String,
         /// Why it was refused.
-        reason: String,
+        reason: InvalidReason,
     },
     /// The whole query is over [`MAX_QUERY_LEN`]: nothing of it was read.
     TooLong,
@@ -88,6 +88,45 @@ impl std::fmt::Display for QueryIssue {
                 write!(f, "invalid {key}={value:?}: {reason}")
             }
             QueryIssue::TooLong => write!(f, "query longer than {MAX_QUERY_LEN} characters"),
+        }
+    }
+}
+
+/// Why a value of a key this widget owns was refused: the key's choices, or the parameter's
+/// own error. Its text (`Display`) says what the key takes, written only when printed (the
+/// widget drops query issues unread).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InvalidReason {
+    /// `persona`: not one of the two personas.
+    Persona,
+    /// `framework`: not a framework of the catalog.
+    Framework,
+    /// `scope`: neither `cluster` nor `namespaced`.
+    Scope,
+    /// `mode`: neither `compare` nor `migrate`.
+    Mode,
+    /// `release`: not a Trainer release line.
+    Release,
+    /// A parameter's value (`nodes`, `name`, ...): its own error.
+    Param(crate::selection::ParamError),
+}
+
+impl std::fmt::Display for InvalidReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InvalidReason::Persona => f.write_str("expected platform-engineer or data-scientist"),
+            InvalidReason::Framework => {
+                let ids: Vec<_> = Framework::ALL.iter().map(|f| f.id()).collect();
+                write!(f, "expected one of {}", crate::text::join(&ids, ", "))
+            }
+            InvalidReason::Scope => f.write_str("expected cluster or namespaced"),
+            InvalidReason::Mode => f.write_str("expected compare or migrate"),
+            InvalidReason::Release => {
+                let lines: Vec<_> = RELEASES.iter().map(|r| r.line).collect();
+                write!(f, "expected one of {}", crate::text::join(&lines, ", "))
+            }
+            InvalidReason::Param(error) => std::fmt::Display::fmt(error, f),
         }
     }
 }
@@ -146,28 +185,18 @@ pub fn from_data_attributes(get: impl Fn(&str) -> Option<String>) -> String {
     query
 }
 
-fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), String> {
+fn apply_pair(sel: &mut Selection, key: &str, value: &str) -> Result<(), InvalidReason> {
     match key {
-        "persona" => {
-            sel.persona = Persona::from_id(value).ok_or("expected platform-engineer or data-scientist")?;
-        }
-        "framework" => {
-            sel.framework = Framework::from_id(value).ok_or_else(|| {
-                let ids: Vec<_> = Framework::ALL.iter().map(|f| f.id()).collect();
-                format!("expected one of {}", crate::text::join(&ids, ", "))
-            })?;
-        }
-        "scope" => sel.scope = RuntimeScope::from_id(value).ok_or("expected cluster or namespaced")?,
-        "mode" => sel.mode = Mode::from_id(value).ok_or("expected compare or migrate")?,
-        "release" => {
-            sel.release = Release::from_line(value).ok_or_else(|| {
-                let lines: Vec<_> = RELEASES.iter().map(|r| r.line).collect();
-                format!("expected one of {}", crate::text::join(&lines, ", "))
-            })?;
-        }
+        "persona" => sel.persona = Persona::from_id(value).ok_or(InvalidReason::Persona)?,
+        "framework" => sel.framework = Framework::from_id(value).ok_or(InvalidReason::Framework)?,
+        "scope" => sel.scope = RuntimeScope::from_id(value).ok_or(InvalidReason::Scope)?,
+        "mode" => sel.mode = Mode::from_id(value).ok_or(InvalidReason::Mode)?,
+        "release" => sel.release = Release::from_line(value).ok_or(InvalidReason::Release)?,
+        // `apply` passes only its own keys: the others are the parameters'.
         _ => {
-            let param = ParamKey::from_id(key).ok_or("unknown key")?;
-            sel.params.set(param, value).map_err(|e| e.to_string())?;
+            if let Some(param) = ParamKey::from_id(key) {
+                sel.params.set(param, value).map_err(InvalidReason::Param)?;
+            }
         }
     }
     Ok(())
@@ -317,5 +346,25 @@ mod tests {
         assert_eq!(err.to_string(), "unknown query key 'bogus'");
         let err = parse_strict("gpus=lots").unwrap_err();
         assert!(err.to_string().starts_with("invalid gpus=\"lots\""), "{err}");
+    }
+
+    /// Each refused value says why as a kind a caller can match, not as text.
+    #[test]
+    fn a_refused_value_has_a_typed_reason() {
+        let reason = |query: &str| match parse_strict(query) {
+            Err(QueryIssue::InvalidValue { reason, .. }) => reason,
+            other => panic!("{query}: {other:?}"),
+        };
+        assert_eq!(reason("persona=x"), InvalidReason::Persona);
+        assert_eq!(reason("framework=x"), InvalidReason::Framework);
+        assert_eq!(reason("scope=x"), InvalidReason::Scope);
+        assert_eq!(reason("mode=x"), InvalidReason::Mode);
+        assert_eq!(reason("release=x"), InvalidReason::Release);
+        let nodes = crate::selection::ParamError::OutOfRange { min: 1, max: crate::selection::MAX_NODES };
+        assert_eq!(reason("nodes=0"), InvalidReason::Param(nodes));
+        assert_eq!(
+            reason("framework=x").to_string(),
+            format!("expected one of {}", Framework::ALL.map(|f| f.id()).join(", "))
+        );
     }
 }

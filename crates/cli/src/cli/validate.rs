@@ -13,6 +13,7 @@ use super::inputs;
 use clap::ValueEnum;
 use explorer_core::explain::{self, Rejection};
 use explorer_data::releases::Release;
+use explorer_data::served::{self, V1Operator};
 use serde_json::{json, Value};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -104,10 +105,7 @@ enum Note {
     /// Skipped: not a Trainer kind.
     NotTrainer,
     /// A V1 job, judged by its operator's CRD (and, for Training Operator's kinds, its webhook).
-    V1 {
-        operator: &'static str,
-        webhook: bool,
-    },
+    V1(V1Operator),
     /// This many transition rules (oldSelf) not checked.
     Transitions(usize),
 }
@@ -124,9 +122,11 @@ impl std::fmt::Display for Note {
             Note::None => Ok(()),
             Note::SkippedByFlag => f.write_str("skipped (--skip)"),
             Note::NotTrainer => f.write_str("not a Trainer kind"),
-            Note::V1 { operator, webhook } => {
-                let by = if *webhook { "CRD and webhook" } else { "CRD" };
-                write!(f, "{V1_NOTE} (judged by the {operator} {by})")
+            Note::V1(operator) => {
+                // Training Operator's kinds are judged by its validating webhook too
+                // (explain::v1::check); mpi-operator has none.
+                let by = if *operator == served::TRAINING_OPERATOR { "CRD and webhook" } else { "CRD" };
+                write!(f, "{V1_NOTE} (judged by the {} {by})", operator.name)
             }
             Note::Transitions(n) => {
                 write!(f, "{n} transition rules (oldSelf) not checked: the API server runs them on update only")
@@ -207,13 +207,10 @@ fn judge(doc: &Value, file_runtimes: &[Value], extra: &[Value], options: &Option
     }
     if explain::v1::is_v1_job(doc) {
         // Judged by its own operator's CRD (Training Operator v1.9, or mpi-operator's v2beta1).
-        let operator =
-            explorer_data::served::v1_operator(api_version, kind).map_or(explain::v1::TRAINING_OPERATOR, |op| op.name);
+        let operator = served::v1_operator(api_version, kind).unwrap_or(served::TRAINING_OPERATOR);
         let errors = rejections(explain::v1::check(doc));
         let status = if errors.is_empty() { Status::Valid } else { Status::Invalid };
-        // Training Operator's kinds also by its validating webhook (explain::v1::check).
-        let webhook = operator == explain::v1::TRAINING_OPERATOR;
-        return (status, errors, Note::V1 { operator, webhook });
+        return (status, errors, Note::V1(operator));
     }
     if !TRAINER_KINDS.contains(&kind) {
         return (Status::Skipped, Vec::new(), Note::NotTrainer);
@@ -426,7 +423,7 @@ fn text(verdicts: &[Verdict], files: usize, release: Release) -> String {
             Status::Valid | Status::Skipped => {}
         }
     }
-    let v1 = verdicts.iter().filter(|v| matches!(v.note, Note::V1 { .. })).count();
+    let v1 = verdicts.iter().filter(|v| matches!(v.note, Note::V1(_))).count();
     if v1 > 0 {
         let (jobs, were) = if v1 == 1 { ("job", "was") } else { ("jobs", "were") };
         let _ = writeln!(

@@ -560,8 +560,8 @@ mod tests {
     /// value is taken out of follows from it), and the reader's line keeps its words.
     #[test]
     fn a_model_error_knows_its_object() {
-        use crate::model::tracked::{Error, Found};
-        let negative = Error::InvalidValue { found: Found::Signed(-1), expected: "u32".into() };
+        use crate::model::tracked::{Found, Misfit};
+        let negative = Misfit::InvalidValue { found: Found::Signed(-1), expected: "u32".into() }.into();
         let error = crate::field_error::kubernetes("spec.mlPolicy.numNodes", &negative);
         let read = ReadError::Model { in_runtime: true, error };
         assert_eq!(

@@ -525,6 +525,24 @@ mod tests {
         assert!(documents(&doubling(6)).is_ok_and(|docs| docs[0].value.is_ok()));
     }
 
+    /// The scan before the parser (`written::first_over`) does not make the match of the
+    /// parser's text (`is_repetition_limit`) dead: padded with comments, the input's budget holds
+    /// what 12 levels read as, so neither the scan nor the budget refuses it, and yaml_serde still
+    /// stops at its own limit (100 alias jumps per event of the document). Only the match turns
+    /// that into the budget's refusal.
+    #[test]
+    fn the_parsers_repetition_limit_can_come_before_the_scan_and_the_budget() {
+        let text = format!("{}{}", "# padding\n".repeat(40_000), doubling(12));
+        let (values, _) = read_budget(text.len());
+        assert!(super::super::written::first_over(&text, &start_lines(&text), values).is_none());
+        assert!(values_read(&text).is_none(), "the parser refuses it");
+        let budget = Budget { values: Cell::new(values), text: Cell::new(usize::MAX) };
+        let doc = serde_yaml::Deserializer::from_str(&text).next().expect("one document");
+        assert!(budget.read(doc).is_err() && !budget.spent(), "the budget is not spent");
+        let error = documents(&text).err().expect("refused as a whole");
+        assert_eq!(error, InputError::PastTheBudget { document: 1, line: 1, bytes: text.len() });
+    }
+
     #[test]
     fn control_characters_are_found_where_a_reader_counts_them() {
         // Columns count characters, not bytes; C1 controls (U+0085 is C2 85) count, other

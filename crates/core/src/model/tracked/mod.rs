@@ -17,7 +17,7 @@
 
 mod error;
 
-pub(crate) use error::{float_text, Error, Found};
+pub(crate) use error::{float_text, Error, Found, Misfit};
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 use serde_json::Value;
@@ -256,12 +256,8 @@ impl<'de> Deserializer<'de> for Tracked<'_, 'de> {
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.value {
-            Value::Array(items) => {
-                let result = self.seq(items, visitor);
-                self.tracked(result)
-            }
             Value::String(s) => self.tracked(visitor.visit_borrowed_str(s)),
-            _ => Err(self.invalid_type(&visitor)),
+            _ => self.deserialize_seq(visitor),
         }
     }
 
@@ -320,15 +316,8 @@ impl<'de> Deserializer<'de> for Tracked<'_, 'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match self.value {
-            Value::Array(items) => {
-                let result = self.seq(items, visitor);
-                self.tracked(result)
-            }
-            Value::Object(map) => {
-                let result = self.map(map, visitor);
-                self.tracked(result)
-            }
-            _ => Err(self.invalid_type(&visitor)),
+            Value::Array(_) => self.deserialize_seq(visitor),
+            _ => self.deserialize_map(visitor),
         }
     }
 
