@@ -164,7 +164,7 @@ TRAINER_EXPLORER=$(m -s print-explorer)
 [[ $TRAINER_EXPLORER == /* ]] || TRAINER_EXPLORER=$PWD/$TRAINER_EXPLORER
 export TRAINER_EXPLORER
 
-# Fuzzing, bounded (8 s per target, about a minute in all, plus its own build): beside the rest.
+# Fuzzing, bounded (8 s per target, two targets at a time, plus its own build): beside the rest.
 start --low fuzz scripts/fuzz.sh 8
 finish lint-scripts
 finish installs
