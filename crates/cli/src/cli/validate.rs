@@ -210,7 +210,13 @@ fn judge(doc: &Value, file_runtimes: &[Value], extra: &[Value], options: &Option
         let operator =
             explorer_data::served::v1_operator(api_version, kind).map_or(explain::v1::TRAINING_OPERATOR, |op| op.name);
         let errors = rejections(explain::v1::check(doc));
-        let status = if errors.is_empty() { Status::Valid } else { Status::Invalid };
+        // Admitted, then an object the operator creates refused (a Service name too long).
+        let failing = if errors.is_empty() { rejections(explain::v1::fails_after_admission(doc)) } else { vec![] };
+        let (status, errors) = match (errors.is_empty(), failing.is_empty()) {
+            (false, _) => (Status::Invalid, errors),
+            (true, false) => (Status::FailsAfterAdmission, failing),
+            (true, true) => (Status::Valid, errors),
+        };
         // Training Operator's kinds also by its validating webhook (explain::v1::check).
         let webhook = operator == explain::v1::TRAINING_OPERATOR;
         return (status, errors, Note::V1 { operator, webhook });
