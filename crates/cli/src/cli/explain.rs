@@ -71,7 +71,8 @@ impl Answer {
     fn failing(&self) -> &[Rejection] {
         match self {
             Answer::TrainJob(e) => &e.fails_after_admission,
-            Answer::V1(_) | Answer::Runtime(_) => &[],
+            Answer::V1(e) => &e.fails_after_admission,
+            Answer::Runtime(_) => &[],
         }
     }
 }

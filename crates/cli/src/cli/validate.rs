@@ -209,7 +209,13 @@ fn judge(doc: &Value, file_runtimes: &[Value], extra: &[Value], options: &Option
         // Judged by its own operator's CRD (Training Operator v1.9, or mpi-operator's v2beta1).
         let operator = served::v1_operator(api_version, kind).unwrap_or(served::TRAINING_OPERATOR);
         let errors = rejections(explain::v1::check(doc));
-        let status = if errors.is_empty() { Status::Valid } else { Status::Invalid };
+        // Admitted, then an object the operator creates refused (a Service name too long).
+        let failing = if errors.is_empty() { rejections(explain::v1::fails_after_admission(doc)) } else { vec![] };
+        let (status, errors) = match (errors.is_empty(), failing.is_empty()) {
+            (false, _) => (Status::Invalid, errors),
+            (true, false) => (Status::FailsAfterAdmission, failing),
+            (true, true) => (Status::Valid, errors),
+        };
         return (status, errors, Note::V1(operator));
     }
     if !TRAINER_KINDS.contains(&kind) {

@@ -347,13 +347,40 @@ fn an_answer_admitted_then_failing_follows_the_schemas() {
     let job = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: x}\nspec:\n  \
                runtimeRef: {name: torch-distributed}\n  trainer: {numNodes: -1}\n";
     std::fs::write(&file, job).unwrap();
-    let explained = json_of(&["explain", "-o", "json", path_str(&file)]).unwrap();
+    let explained = admitted_then_failing(&file);
     assert_eq!(explained["failsAfterAdmission"][0]["field"], "spec.trainer.numNodes", "{explained}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// explain's answer for `file`, checked against its schema, after validate's JSON for it was
+/// checked against its own and found `fails-after-admission`.
+fn admitted_then_failing(file: &Path) -> Value {
+    let explained = json_of(&["explain", "-o", "json", path_str(file)]).unwrap();
     let explain = validator(&schema("explain"));
     assert!(explain.is_valid(&explained), "{:?}", errors(&explain, &explained));
-    let validated = json_of(&["validate", "-o", "json", path_str(&file)]).unwrap();
+    let validated = json_of(&["validate", "-o", "json", path_str(file)]).unwrap();
     assert_eq!(validated["resources"][0]["status"], "fails-after-admission", "{validated}");
     let validate = validator(&schema("validate"));
     assert!(validate.is_valid(&validated), "{:?}", errors(&validate, &validated));
+    explained
+}
+
+/// A V1 job admitted whose pod Service name Training Operator v1.9 cannot create (longer than 63
+/// characters, training-operator v1.9.0:pkg/controller.v1/common/service.go:243): explain's
+/// `failsAfterAdmission` on the V1 answer, beside its pods, and validate's
+/// `fails-after-admission` status follow their schemas.
+#[test]
+fn a_v1_job_admitted_then_failing_follows_the_schemas() {
+    let dir = tempdir("v1-fails-after-admission");
+    let file = dir.join("long.yaml");
+    let job = format!(
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {{name: p{}}}\nspec:\n  pytorchReplicaSpecs:\n    \
+         Master:\n      replicas: 1\n      template: {{spec: {{containers: [{{name: pytorch, image: a}}]}}}}\n",
+        "a".repeat(54)
+    );
+    std::fs::write(&file, job).unwrap();
+    let explained = admitted_then_failing(&file);
+    assert_eq!(explained["failsAfterAdmission"][0]["field"], "spec.pytorchReplicaSpecs.Master", "{explained}");
+    assert_eq!(explained["pods"][0]["count"], 1, "{explained}");
     std::fs::remove_dir_all(dir).ok();
 }

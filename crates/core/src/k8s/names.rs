@@ -75,6 +75,28 @@ pub fn is_dns1123_subdomain(s: &str) -> Vec<String> {
     errs
 }
 
+const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
+const LABEL_VALUE_ERR: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' \
+                               or '.', and must start and end with an alphanumeric character";
+
+/// `IsValidLabelValue` (validation.go, `labelValueFmt`, `LabelValueMaxLength`): empty, or at most
+/// 63 characters of `[-A-Za-z0-9_.]`, alphanumeric at both ends.
+pub fn is_valid_label_value(s: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if s.len() > 63 {
+        errs.push(max_len_error(63));
+    }
+    let inner = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    let matches = s.is_empty()
+        || (s.chars().all(inner)
+            && s.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && s.ends_with(|c: char| c.is_ascii_alphanumeric()));
+    if !matches {
+        errs.push(regex_error(LABEL_VALUE_ERR, LABEL_VALUE_FMT, &["MyValue", "my_value", "12345"]));
+    }
+    errs
+}
+
 /// `IsDNS1035Label`: a DNS-1123 label that starts with a letter.
 pub fn is_dns1035_label(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
@@ -269,6 +291,21 @@ mod tests {
             "1 2",
         ];
         check(is_dns1035_label, &good, &bad, 63);
+    }
+
+    /// Values either side of the rule: empty, upper case, `_` and `.` inside pass; a `/`, an end that is
+    /// no alphanumeric, a character outside ASCII, 64 characters fail.
+    #[test]
+    fn apimachinerys_label_value_table() {
+        let good = ["simple", "now-with-dashes", "1-starts-with-num", "end-with-num-1", "1234", "", "A.B.C", "a.b-c_d"];
+        let bad = ["nospecialchars%^=@", "Tama-nui-te-rā", "Tama-nui-te-ra-", "-tama", "_x", "x_", ".x", "a/b", " "];
+        check(is_valid_label_value, &good, &bad, 63);
+        assert_eq!(
+            is_valid_label_value("a/b"),
+            ["a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must \
+              start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used \
+              for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"]
+        );
     }
 
     /// The messages as the API server prints them (RegexError joins two examples with `',  or '`).

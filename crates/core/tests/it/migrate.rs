@@ -347,14 +347,18 @@ fn bad_documents_get_a_precise_message() {
     assert!(refusal.contains("document 1 (line 1) reads as more than the input limit holds"), "{refusal}");
     let cases = [
         ("just text", "not a Kubernetes object"),
-        ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec: {}\n", "spec.pytorchReplicaSpecs is missing"),
+        // v1.9's webhook refuses it first (pytorchjob_webhook.go:118-120), in its words.
+        (
+            "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec: {}\n",
+            "spec.pytorchReplicaSpecs: Required value: must be required: the Training Operator's webhook refuses",
+        ),
         ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec: {}\n", "metadata is missing"),
         (
             "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: two\n      template: {spec: {containers: [{name: p, image: a}]}}\n",
             "spec.pytorchReplicaSpecs.Master.replicas: Invalid value: \"string\": must be of type integer",
         ),
         (
-            "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      template: {spec: {containers: []}}\n",
+            "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n      template: {spec: {containers: []}}\n",
             "containers is empty",
         ),
         (
@@ -455,18 +459,24 @@ fn replica_counts_beyond_int32_are_refused_with_the_field_and_the_limit() {
     let message = refusal(&MASTER_WORKER_GPUS.replace("replicas: 1", "replicas: 4294967295").replace("GPU", "1"));
     assert!(message.contains("spec.pytorchReplicaSpecs.Master.replicas is 4294967295"), "{message}");
     assert!(message.contains("2147483647"), "{message}");
-    // Each within int32, the sum beyond it.
-    let message = refusal(&MASTER_WORKER_GPUS.replace("replicas: 1", "replicas: 2147483647").replace("GPU", "1"));
-    assert!(message.contains("added up is 2147483650"), "{message}");
+    // Each within int32, the sum beyond it (the Master stays 1, as v1.9's webhook wants it).
+    let message = refusal(&MASTER_WORKER_GPUS.replace("replicas: 3", "replicas: 2147483647").replace("GPU", "1"));
+    assert!(message.contains("added up is 2147483648"), "{message}");
     assert!(message.contains("between 1 and 2147483647"), "{message}");
-    // No nodes at all.
+    // No nodes at all: v1.9's webhook refuses a PyTorchJob's Master of 0 and Worker of 0
+    // (pytorchjob_webhook.go:152-158) before any sum; a JAXJob's checks no count, and a TrainJob runs
+    // at least one node.
     let message = refusal(
         &MASTER_WORKER_GPUS
             .replace("replicas: 1", "replicas: 0")
             .replace("replicas: 3", "replicas: 0")
             .replace("GPU", "1"),
     );
-    assert!(message.contains("added up is 0"), "{message}");
+    assert!(message.contains("spec.pytorchReplicaSpecs[Master].replicas: Forbidden: must be 1"), "{message}");
+    let jax = "apiVersion: kubeflow.org/v1\nkind: JAXJob\nmetadata: {name: j}\nspec:\n  jaxReplicaSpecs:\n    Worker:\n      \
+               replicas: 0\n      template: {spec: {containers: [{name: jax, image: a:1}]}}\n";
+    let message = refusal(jax);
+    assert!(message.contains("spec.jaxReplicaSpecs.Worker.replicas is 0, out of range"), "{message}");
 }
 
 const MPI: &str = r#"

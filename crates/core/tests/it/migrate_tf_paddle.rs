@@ -266,3 +266,79 @@ fn a_replica_type_v1_9_refuses_is_refused_with_its_reason() {
         }
     }
 }
+
+/// A TFJob replica spec, as text, of `rtype` with `replicas` pods of `image`.
+fn tf_job(name: &str, specs: &[(&str, u32, &str)]) -> String {
+    let mut text =
+        format!("apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {{name: {name}}}\nspec:\n  tfReplicaSpecs:\n");
+    for (rtype, replicas, image) in specs {
+        text += &format!(
+            "    {rtype}:\n      replicas: {replicas}\n      template: {{spec: {{containers: [{{name: tensorflow, image: '{image}', command: [python, /train.py]}}]}}}}\n"
+        );
+    }
+    text
+}
+
+/// A TFJob replica type written in another case runs as v1.9's defaulting renames it: `WORKER`
+/// and `worker` are `Worker` (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/defaulting_utils.go:50-59,
+/// tensorflow_defaults.go:36-47,62; upstream's case: tensorflow_defaults_test.go:TestSetTypeNames,
+/// `WORKER` renamed `Worker`). The TFJob's webhook checks no type (tfjob_webhook.go:90-127), so
+/// the job is admitted and runs. migrate converts it as it converts `Worker`, with the same pods.
+#[test]
+fn a_tfjob_replica_type_in_another_case_converts_as_v1_9_renames_it() {
+    let written = |spelling: &str, rtype: &str| {
+        let text = tf_job("mnist", &[(rtype, 2, "tf:2.16"), ("PS", 1, "tf:2.16")]).replace(rtype, spelling);
+        let m = migrate_to(&text, NEWEST).unwrap();
+        let d = &m.docs[0];
+        let Outcome::Written { objects, .. } = &d.outcome else { panic!("{spelling}: {:?}", m.failures()) };
+        let compared = compare_explained(d.source.as_ref().unwrap(), objects, NEWEST).comparison.unwrap();
+        assert_eq!(compared.unexplained().count(), 0, "{spelling}");
+        objects.clone()
+    };
+    let worker = written("Worker", "Worker");
+    // TestSetTypeNames: `WORKER` is renamed `Worker`.
+    assert_eq!(written("WORKER", "Worker"), worker);
+    assert_eq!(written("worker", "Worker"), worker);
+    // The other TF types are renamed alike (tensorflow_defaults.go:37-43).
+    let ps = |spelling: &str| {
+        let text = tf_job("mnist", &[("Worker", 2, "tf:2.16"), (spelling, 1, "tf:2.16")]);
+        let m = migrate_to(&text, NEWEST).unwrap();
+        let Outcome::Written { objects, .. } = &m.docs[0].outcome else { panic!("{spelling}: {:?}", m.failures()) };
+        objects.clone()
+    };
+    assert_eq!(ps("ps"), worker);
+    assert_eq!(ps("Ps"), worker);
+}
+
+/// Where a type's own spelling and one other are both written, v1.9's defaulting moves the other
+/// over the type's own spec (defaulting_utils.go:51-55): `{Worker, worker}` runs `worker`'s, and
+/// the report says `Worker`'s never ran. Two other spellings (`worker`, `WORKER`) leave which
+/// runs to Go's map order: migrate refuses to guess, and explain says so.
+#[test]
+fn a_tfjob_type_written_twice_converts_as_v1_9_runs_it_or_is_refused() {
+    let text = tf_job("mnist", &[("Worker", 3, "tf:old"), ("worker", 2, "tf:new")]);
+    let m = migrate_to(&text, NEWEST).unwrap();
+    let d = &m.docs[0];
+    let Outcome::Written { objects, report, .. } = &d.outcome else { panic!("{:?}", m.failures()) };
+    let job = objects.iter().find(|o| o["kind"] == "TrainJob").unwrap();
+    assert_eq!(job["spec"]["trainer"]["image"], "tf:new");
+    assert_eq!(job["spec"]["trainer"]["numNodes"], 2);
+    let dropped = report.iter().find(|e| e.from == "spec.tfReplicaSpecs.Worker").expect("Worker's spec reported");
+    assert!(dropped.note.contains("replaces this spec with spec.tfReplicaSpecs.worker's"), "{}", dropped.note);
+    let compared = compare_explained(d.source.as_ref().unwrap(), objects, NEWEST).comparison.unwrap();
+    assert_eq!(compared.unexplained().count(), 0);
+
+    let text = tf_job("mnist", &[("worker", 3, "tf:a"), ("WORKER", 2, "tf:b")]);
+    let m = migrate_to(&text, NEWEST).unwrap();
+    match &m.docs[0].outcome {
+        Outcome::Invalid { error } => {
+            let said = error.to_string();
+            assert!(
+                said.contains("spec.tfReplicaSpecs: \"worker\" and \"WORKER\" are each the replica type Worker"),
+                "{said}"
+            );
+            assert!(said.contains("random"), "{said}");
+        }
+        other => panic!("converted a job whose Worker v1.9 picks at random: {other:?}"),
+    }
+}

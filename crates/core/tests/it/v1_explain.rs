@@ -501,3 +501,123 @@ fn a_reading_error_names_its_whole_field() {
     assert_eq!(refused[0].reason(), "Invalid value: \"string\": must be of type integer");
     assert_eq!(refused[0].ty, explorer_core::explain::ErrorType::TypeInvalid);
 }
+
+/// A TFJob replica type in another case is what v1.9's defaulting renames it to
+/// (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/defaulting_utils.go:50-59; upstream's
+/// tensorflow_defaults_test.go:TestSetTypeNames renames `WORKER` to `Worker`); beside the type's
+/// own spelling it replaces that spec; two such spellings leave it to Go's map order.
+#[test]
+fn a_tfjob_replica_type_in_another_case_is_run_as_v1_9_renames_it() {
+    let job = |specs: &[(&str, &str)]| {
+        let mut text =
+            "apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: t}\nspec:\n  tfReplicaSpecs:\n".to_string();
+        for (rtype, image) in specs {
+            text += &format!("    {rtype}:\n      replicas: 2\n      template: {{spec: {{containers: [{{name: tensorflow, image: '{image}'}}]}}}}\n");
+        }
+        explain_text(&text).unwrap().unwrap()
+    };
+    let e = job(&[("WORKER", "tf:1")]);
+    assert!(e.rejected.is_empty(), "{:?}", e.rejected);
+    let types: Vec<&str> = e.pods.iter().map(|p| p.replica_type.as_str()).collect();
+    assert_eq!(types, ["Worker"]);
+    assert_eq!(e.pods[0].hostnames, ["t-worker-0", "t-worker-1"]);
+
+    let e = job(&[("Worker", "tf:old"), ("worker", "tf:new")]);
+    assert!(e.rejected.is_empty(), "{:?}", e.rejected);
+    assert_eq!(e.pods.len(), 1, "one Worker, not two: {:?}", e.pods);
+    assert_eq!(e.pods[0].containers[0].image.as_deref(), Some("tf:new"));
+
+    let e = job(&[("worker", "tf:a"), ("WORKER", "tf:b")]);
+    assert!(e.pods.is_empty());
+    assert_eq!(e.rejected.len(), 1, "{:?}", e.rejected);
+    assert_eq!(e.rejected[0].field(), "spec.tfReplicaSpecs");
+    assert!(
+        e.rejected[0].reason().contains("\"worker\" and \"WORKER\" are each the replica type Worker"),
+        "{:?}",
+        e.rejected
+    );
+}
+
+/// A replica type whose lower case is no label value (a `/`, which the pod's name turns into
+/// `-`, or more than 63 characters) runs no pod: the controller labels its pods
+/// `training.kubeflow.org/replica-type: <type in lower case>` (training-operator
+/// v1.9.0:pkg/controller.v1/common/pod.go:277,401-404), and the API server refuses the label. A
+/// TFJob's webhook takes any type, so the job is admitted; explain says why nothing runs, and
+/// migrate refuses it with the same reason.
+#[test]
+fn a_replica_type_that_is_no_label_value_runs_no_pod() {
+    let long = "W".repeat(64);
+    for (rtype, says) in [
+        ("a/b", "Invalid value: \"a/b\": a valid label must be an empty string"),
+        (long.as_str(), "must be no more than 63 characters"),
+    ] {
+        let text = format!(
+            "apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {{name: t}}\nspec:\n  tfReplicaSpecs:\n    \
+             {rtype:?}:\n      replicas: 2\n      template: {{spec: {{containers: [{{name: tensorflow, image: tf}}]}}}}\n"
+        );
+        let e = explain_text(&text).unwrap().unwrap();
+        assert!(e.pods.is_empty(), "{rtype}: {:?}", e.pods);
+        assert_eq!(e.rejected.len(), 1, "{rtype}: {:?}", e.rejected);
+        let reason = e.rejected[0].reason();
+        assert!(reason.contains("training.kubeflow.org/replica-type") && reason.contains(says), "{rtype}: {reason}");
+        let m = explorer_core::migrate::migrate_to(&text, explorer_data::releases::NEWEST).unwrap();
+        let failures = m.failures().join("\n");
+        assert!(failures.contains(says), "{rtype}: migrate said {failures}");
+    }
+}
+
+/// A pod's headless Service is named `<job>-<type in lower case>-<index>` (training-operator
+/// v1.9.0:pkg/controller.v1/common/service.go:243), which must be a DNS-1035 label: a job name of
+/// 54 characters makes `-worker-10` too long (64), while `-worker-9` fits (63). The pods are created; the Service is refused, and
+/// every sync stops there before the job's status (common/job.go:345-354). explain shows the pods
+/// and says so under `failsAfterAdmission`, `fails_after_admission` (validate's) says the same,
+/// and migrate converts the job with the note on `metadata.name`.
+#[test]
+fn a_service_name_over_63_characters_fails_after_admission() {
+    let name = format!("n{}", "a".repeat(53));
+    let text = format!(
+        "apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {{name: {name}}}\nspec:\n  tfReplicaSpecs:\n    \
+         Worker:\n      replicas: 11\n      template: {{spec: {{containers: [{{name: tensorflow, image: tf}}]}}}}\n"
+    );
+    let e = explain_text(&text).unwrap().unwrap();
+    assert!(e.rejected.is_empty(), "{:?}", e.rejected);
+    assert_eq!(e.pods[0].count, 11, "the pods are created");
+    let json = serde_json::to_value(&e).unwrap();
+    let failing = json["failsAfterAdmission"].as_array().unwrap_or_else(|| panic!("none: {json}"));
+    assert_eq!(failing.len(), 1, "{failing:?}");
+    assert_eq!(failing[0]["field"], "spec.tfReplicaSpecs.Worker");
+    let service = format!("{name}-worker-10");
+    let reason = failing[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains(&format!("refuses {service:?} (metadata.name: must be no more than 63 characters)")),
+        "{reason}"
+    );
+
+    let m = explorer_core::migrate::migrate_to(&text, explorer_data::releases::NEWEST).unwrap();
+    let explorer_core::migrate::Outcome::Written { report, .. } = &m.docs[0].outcome else {
+        panic!("{:?}", m.failures())
+    };
+    let entry = report.iter().find(|r| r.from == "metadata.name").unwrap();
+    assert!(entry.note.contains("Training Operator v1.9 did not run this job as written"), "{}", entry.note);
+    assert!(entry.note.contains(&service), "{}", entry.note);
+
+    // One character shorter, every Service name fits: nothing fails.
+    let fits = text.replace(&name, &name[1..].replacen('a', "n", 1));
+    let e = explain_text(&fits).unwrap().unwrap();
+    assert!(serde_json::to_value(&e).unwrap().get("failsAfterAdmission").is_none());
+}
+
+/// `validate`'s judgement of a V1 job admitted then failing is explain's.
+#[test]
+fn fails_after_admission_is_explains() {
+    let text = format!(
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {{name: p{}}}\nspec:\n  pytorchReplicaSpecs:\n    \
+         Master:\n      replicas: 1\n      template: {{spec: {{containers: [{{name: pytorch, image: a}}]}}}}\n",
+        "a".repeat(54)
+    );
+    let doc: Value = serde_yaml::from_str(&text).unwrap();
+    let e = explain_text(&text).unwrap().unwrap();
+    assert_eq!(e.fails_after_admission.len(), 1);
+    assert_eq!(e.fails_after_admission[0].field(), "spec.pytorchReplicaSpecs.Master");
+    assert_eq!(explorer_core::explain::v1::fails_after_admission(&doc), e.fails_after_admission);
+}

@@ -128,3 +128,51 @@ fn a_replica_type_whose_pod_name_the_api_server_refuses_runs_no_pod() {
     }
     assert_eq!(explain(&tf("WOR\u{212a}ER")).pods[0].replica_type, "Worker");
 }
+
+/// Scope of a webhook case's refused fields: about the pods the job asks for (its replica specs,
+/// their counts, the elastic policy), not its name, manager, containers or images.
+fn about_the_pods(field: &str) -> bool {
+    field != "metadata.name" && !field.starts_with("spec.runPolicy") && !field.contains(".template.spec")
+}
+
+/// What v1.9's webhook refuses about the pods a job asks for, `migrate` refuses with the
+/// webhook's own reason instead of converting it: v1.9 ran no pod of such a job, so there is no
+/// V1 run to carry over. Each upstream case (webhook_cases.yaml, cited by its test's name) whose
+/// refused fields are all about the pods: "the number of replicas in masterReplica is other than
+/// 1" (pytorchjob_webhook_test.go:203, xgboostjob_webhook_test.go:188), "attempt to configure
+/// worker with 0 replicas" (:395), "attempt to configure elasticPolicy when no worker is
+/// configured" (:367), "Spec.NprocPerNode and Spec.ElasticPolicy.NProcPerNode are set" (:274),
+/// "there are more than 2 masterReplica's or ChiefReplica's" (tfjob_webhook_test.go:153),
+/// "masterReplica does not exist" (xgboostjob_webhook_test.go:213), "replicaSpec is nil"
+/// (jaxjob_webhook_test.go:176, paddlepaddle_webhook_test.go:163). The others (a name, an image, a container's name, managedBy)
+/// are converted as before: the 29 public jobs hold one such (19, no container named pytorch).
+#[test]
+fn migrate_refuses_what_the_webhook_refuses_about_the_pods_with_its_reason() {
+    let (mut refused_cases, mut wrong) = (Vec::new(), Vec::new());
+    for case in cases() {
+        if case.get("applies").is_some() || case["verdict"] != "refused" {
+            continue;
+        }
+        let fields: Vec<&str> = case["fields"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+        if !fields.iter().all(|f| about_the_pods(f)) {
+            continue;
+        }
+        let name = case["case"].as_str().unwrap();
+        refused_cases.push(name.to_string());
+        let text = serde_yaml::to_string(&case["job"]).unwrap();
+        let m = explorer_core::migrate::migrate_to(&text, explorer_data::releases::NEWEST).unwrap();
+        match &m.docs[0].outcome {
+            explorer_core::migrate::Outcome::Invalid { error } => {
+                let said = error.to_string();
+                let kind = case["job"]["kind"].as_str().unwrap();
+                let names_all = fields.iter().all(|f| said.contains(&format!("{f}:")));
+                if !names_all || !said.ends_with(&format!("the Training Operator's webhook refuses the {kind}")) {
+                    wrong.push(format!("{name}: {said}"));
+                }
+            }
+            other => wrong.push(format!("{name}: not refused: {other:?}")),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!(refused_cases.len(), 9, "{refused_cases:?}");
+}

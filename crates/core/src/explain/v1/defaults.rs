@@ -17,21 +17,75 @@ fn known_types(kind: V1Kind) -> &'static [&'static str] {
     }
 }
 
-/// `setTypeNameToCamelCase` (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/defaulting_utils.go:50-59):
-/// `worker` or `WORKER` becomes `Worker`. Go's `strings.EqualFold` compares by Unicode's simple
-/// case folding, which joins two characters outside ASCII with ASCII letters of our types: the
-/// Kelvin sign U+212A with `k` and the long s U+017F with `s`; `fold` maps those, so the
-/// comparison is Go's without linking Unicode's case tables.
-pub(super) fn camel_case(kind: V1Kind, rtype: &str) -> String {
+/// Go's `strings.EqualFold` on a replica type and one of ours: Unicode's simple case folding,
+/// which joins two characters outside ASCII with ASCII letters of our types, the Kelvin sign
+/// U+212A with `k` and the long s U+017F with `s`; `fold` maps those, so the comparison is Go's
+/// without linking Unicode's case tables.
+fn equal_fold(rtype: &str, known: &str) -> bool {
     let fold = |c: char| match c {
         '\u{212a}' => 'k',
         '\u{17f}' => 's',
         c => c.to_ascii_lowercase(),
     };
-    known_types(kind)
-        .iter()
-        .find(|t| rtype.chars().map(fold).eq(t.chars().map(fold)))
-        .map_or_else(|| rtype.to_string(), |t| t.to_string())
+    rtype.chars().map(fold).eq(known.chars().map(fold))
+}
+
+/// The replica type `rtype` is defaulted to, as `setTypeNameToCamelCase`
+/// (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/defaulting_utils.go:50-59) renames it
+/// where it is the only spelling of its type: `worker` or `WORKER` becomes `Worker`. The MPIJob
+/// is not renamed (mpi_defaults.go:25-39 has no such step).
+pub(super) fn camel_case(kind: V1Kind, rtype: &str) -> String {
+    if kind == V1Kind::MpiJob {
+        return rtype.to_string();
+    }
+    known_types(kind).iter().find(|t| equal_fold(rtype, t)).map_or_else(|| rtype.to_string(), |t| t.to_string())
+}
+
+/// Two or more spellings of one replica type, none of them the type's own (`worker` and
+/// `WORKER`): `setTypeNameToCamelCase` renames the first it meets in Go's map order, which is
+/// random, and leaves the others as written, so which replica spec runs as the type is chance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ambiguous {
+    /// The type they are spellings of (`Worker`).
+    pub rtype: &'static str,
+    /// The spellings, as written.
+    pub spellings: Vec<String>,
+}
+
+/// The replica specs after `Set<Kind>TypeNamesToCamelCase` (e.g.
+/// training-operator v1.9.0:pkg/apis/kubeflow.org/v1/tensorflow_defaults.go:36-47,62, and the same
+/// in pytorch_defaults.go:58-65,84, xgboost_defaults.go:35-42,53, paddlepaddle_defautls.go:54-61,72,
+/// jax_defaults.go:35-41,52): each as (the type it runs as, the key as written), in the order
+/// written. For each of the kind's types, `setTypeNameToCamelCase` (defaulting_utils.go:50-59)
+/// looks for a key equal to it under case folding but spelled otherwise; it moves the first it
+/// finds to the type's own key, over a spec already there, and stops. So one such spelling
+/// replaces the type's own spec (`{Worker, worker}` runs `worker`'s), and two are
+/// [`Ambiguous`]. A key the kind does not know stays as written. The defaulting runs in the
+/// controller (tfjob_controller.go:151, `r.Scheme.Default`), after the webhook judged the keys
+/// as written.
+pub(super) fn renamed_types<'a>(
+    kind: V1Kind,
+    keys: impl Iterator<Item = &'a str> + Clone,
+) -> Result<Vec<(String, &'a str)>, Ambiguous> {
+    let mut out: Vec<(String, &str)> = keys.clone().map(|k| (k.to_string(), k)).collect();
+    if kind == V1Kind::MpiJob {
+        return Ok(out);
+    }
+    for known in known_types(kind) {
+        let others: Vec<&str> = keys.clone().filter(|k| k != known && equal_fold(k, known)).collect();
+        match others.as_slice() {
+            [] => {}
+            [one] => {
+                // The type's own spec, if written, is replaced: its key now holds `one`'s.
+                out.retain(|(_, written)| written != known);
+                if let Some(entry) = out.iter_mut().find(|(_, written)| written == one) {
+                    entry.0 = known.to_string();
+                }
+            }
+            more => return Err(Ambiguous { rtype: known, spellings: more.iter().map(|s| s.to_string()).collect() }),
+        }
+    }
+    Ok(out)
 }
 
 /// Go's `strings.ToLower` of a replica type, which names the operator's pods, Services and
@@ -62,6 +116,14 @@ pub(crate) fn lower(rtype: &str) -> String {
 pub(super) fn pod_name_errors(job: &str, rtype: &str) -> Vec<String> {
     let job = if crate::k8s::names::is_dns1035_label(job).is_empty() { job } else { "job" };
     crate::k8s::names::is_dns1123_subdomain(&format!("{job}-{}-0", lower(rtype)).replace('/', "-"))
+}
+
+/// Why the API server refuses the `training.kubeflow.org/replica-type` label the controller gives
+/// `rtype`'s pods and Services, the type in lower case (common/pod.go:277,401-404,
+/// common/service.go:219-221): apimachinery's reasons for a label value, none when it is one (a
+/// `/`, which the pod's name turns into `-`, or more than 63 characters).
+pub(super) fn replica_type_label_errors(rtype: &str) -> Vec<String> {
+    crate::k8s::names::is_valid_label_value(&lower(rtype))
 }
 
 /// Per kind: (default container, default port name, default port, default restartPolicy)

@@ -70,6 +70,29 @@ pub enum Error {
         /// apimachinery's reasons the pods' names are refused.
         errors: Vec<String>,
     },
+    /// The API server refuses the `replica-type` label the controller gives the pods of the
+    /// replica type at `path` (`errors`: apimachinery's reasons for the label value): the job is
+    /// admitted, and none of its pods runs.
+    PodLabel {
+        /// The replica type's field.
+        path: FieldPath,
+        /// The job's kind.
+        kind: V1Kind,
+        /// The label's value (the type in lower case).
+        value: String,
+        /// apimachinery's reasons the value is refused.
+        errors: Vec<String>,
+    },
+    /// Two or more spellings of one replica type, none its own (`worker`, `WORKER`): which spec
+    /// v1.9's defaulting runs as the type is Go's random map order. The job is admitted.
+    AmbiguousReplicaType {
+        /// The replica specs' field.
+        path: FieldPath,
+        /// The job's kind.
+        kind: V1Kind,
+        /// The type and its spellings.
+        ambiguous: super::defaults::Ambiguous,
+    },
     /// The operator fails: a replica has no container with the port the operator reads
     /// (`upstream`: the operator's own words for it, where it gives some).
     NoPort {
@@ -100,6 +123,12 @@ impl Error {
             }
             Error::PodName { path, kind, errors } => {
                 Rejection::new(ErrorType::Message, path.clone(), pods_refused(*kind, errors))
+            }
+            Error::PodLabel { path, kind, value, errors } => {
+                Rejection::new(ErrorType::Message, path.clone(), label_refused(*kind, value, errors))
+            }
+            Error::AmbiguousReplicaType { path, kind, ambiguous } => {
+                Rejection::new(ErrorType::Message, path.clone(), ambiguous_type(*kind, ambiguous))
             }
             Error::NotAV1Job { api, kind } => {
                 Rejection::new(ErrorType::Message, FieldPath::new("apiVersion"), not_a_v1_job(api, kind))
@@ -136,6 +165,47 @@ pub(crate) fn pods_refused(kind: V1Kind, errors: &[String]) -> String {
     )
 }
 
+/// What follows the replica type's path in [`Error::PodLabel`]'s sentence.
+pub(crate) fn label_refused(kind: V1Kind, value: &str, errors: &[String]) -> String {
+    format!(
+        "the {} controller labels this replica type's pods training.kubeflow.org/replica-type: <type in lower case> \
+         (training-operator v1.9.0:pkg/controller.v1/common/pod.go:277,401-404), and the API server refuses that \
+         label (metadata.labels: Invalid value: {value:?}: {}): the job is admitted, but no pod of it runs",
+        kind.kind(),
+        errors.join("; ")
+    )
+}
+
+/// Why the Service `name` of a replica is refused, and what that does to the job.
+pub(crate) fn service_refused(kind: V1Kind, name: &str, errors: &[String]) -> String {
+    format!(
+        "the {} controller names each pod's headless Service <job>-<type in lower case>-<index> \
+         (training-operator v1.9.0:pkg/controller.v1/common/service.go:243), and the API server refuses {name:?} \
+         (metadata.name: {}): the pods are created, but every sync stops at that Service before it updates the \
+         job's status (common/job.go:345-354), so the job's status never reaches Running or Succeeded, and no pod \
+         reaches {name} by its name",
+        kind.kind(),
+        errors.join("; ")
+    )
+}
+
+/// What follows the replica specs' path in [`Error::AmbiguousReplicaType`]'s sentence.
+pub(crate) fn ambiguous_type(kind: V1Kind, ambiguous: &super::defaults::Ambiguous) -> String {
+    let spellings: Vec<String> = ambiguous.spellings.iter().map(|s| format!("{s:?}")).collect();
+    format!(
+        "{} are each the replica type {} in another case: the {} controller's defaulting renames the first of them \
+         it meets in Go's map order, which is random, to {} and leaves the others as written \
+         (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/defaulting_utils.go:50-59), so which of them runs as \
+         the {} is chance: write one of them, as {}",
+        spellings.join(" and "),
+        ambiguous.rtype,
+        kind.kind(),
+        ambiguous.rtype,
+        ambiguous.rtype,
+        ambiguous.rtype
+    )
+}
+
 pub(super) fn webhook_refuses(kind: V1Kind) -> String {
     format!("the Training Operator's webhook refuses the {}", kind.kind())
 }
@@ -156,6 +226,10 @@ impl fmt::Display for Error {
             Error::TooManyPods(pods) => f.write_str(&super::super::too_many_pods(*pods)),
             Error::Webhook { path, rule, kind } => write!(f, "{path} {rule}: {}", webhook_refuses(*kind)),
             Error::PodName { path, kind, errors } => write!(f, "{path}: {}", pods_refused(*kind, errors)),
+            Error::PodLabel { path, kind, value, errors } => write!(f, "{path}: {}", label_refused(*kind, value, errors)),
+            Error::AmbiguousReplicaType { path, kind, ambiguous } => {
+                write!(f, "{path}: {}", ambiguous_type(*kind, ambiguous))
+            }
             Error::NoPort { replica, container, port, upstream } => {
                 write!(f, "the {replica} has no {container} container with the {port} port: the operator fails")?;
                 match upstream {

@@ -28,6 +28,8 @@ use explorer_data::served;
 use serde::Serialize;
 use serde_json::Value as Json;
 
+pub use defaults::Ambiguous;
+pub(crate) use error::service_refused;
 pub use error::Error;
 
 /// Training Operator's name, as the JSON gives it.
@@ -47,6 +49,10 @@ pub struct V1Explanation {
     pub objects: Vec<Object>,
     /// Every error, as V2's `Explanation` gives them: the same JSON shape, `[]` when admitted.
     pub rejected: Vec<Rejection>,
+    /// What the API server refuses after it admitted the job, while the operator creates the
+    /// objects shown (a Service whose name is too long), each saying what fails and when.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fails_after_admission: Vec<Rejection>,
 }
 
 /// The pods of one replica type.
@@ -183,8 +189,19 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
         if spec.template.spec.containers.is_empty() {
             return Err(Error::NoContainers(at.child("template").child("spec").child("containers")));
         }
-        replicas.push((defaults::camel_case(kind, rtype), spec));
+        replicas.push((rtype.clone(), spec));
     }
+    // The controller's defaulting renames a type written in another case (`worker`), over the
+    // type's own spec where both are written.
+    let renamed = defaults::renamed_types(kind, specs.keys().map(String::as_str)).map_err(|ambiguous| {
+        Error::AmbiguousReplicaType { path: FieldPath::new("spec").child(field), kind, ambiguous }
+    })?;
+    let replicas: Vec<(String, ReplicaSpec)> = replicas
+        .into_iter()
+        .filter_map(|(written, spec)| {
+            renamed.iter().find(|(_, w)| *w == written).map(|(rtype, _)| (rtype.clone(), spec))
+        })
+        .collect();
     let mut job = Job { name, namespace, spec, replicas };
     defaults::apply(source, &mut job);
     // Bounded before anything is built (see MAX_PODS); the launcher of an MPIJob is one more.
@@ -201,19 +218,25 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
         for (rtype, spec) in &job.replicas {
             let errors = defaults::pod_name_errors(&job.name, rtype);
             let admitted = webhook::unsupported_replica_type(kind, rtype).is_none();
+            let path = || FieldPath::new("spec").child(kind.replica_specs_field()).child(rtype);
             if admitted && spec.replicas.unwrap_or(0) > 0 && !errors.is_empty() {
-                let path = FieldPath::new("spec").child(kind.replica_specs_field()).child(rtype);
-                return Err(Error::PodName { path, kind, errors });
+                return Err(Error::PodName { path: path(), kind, errors });
+            }
+            let errors = defaults::replica_type_label_errors(rtype);
+            if admitted && spec.replicas.unwrap_or(0) > 0 && !errors.is_empty() {
+                return Err(Error::PodLabel { path: path(), kind, value: defaults::lower(rtype), errors });
             }
         }
     }
     Ok((source, job))
 }
 
-/// The first replica type of a `kubeflow.org/v1` job that Training Operator v1.9 refuses, said
-/// as a reader's error line: one the kind's webhook does not take (PyTorchJob, XGBoostJob,
-/// PaddleJob, JAXJob), else one whose pods the API server refuses by their name (a TFJob's
-/// webhook takes any type). None for an MPIJob, whose operators read only `Launcher` and
+/// Why Training Operator v1.9 runs no pods of a `kubeflow.org/v1` job as written, said as a
+/// reader's error line: a replica type the kind's webhook does not take (PyTorchJob, XGBoostJob,
+/// PaddleJob, JAXJob); else the webhook's other rules on the pods asked for (replica counts,
+/// XGBoost's Master, the elastic policy); else two spellings of one type whose renaming is
+/// chance; else a type whose pods the API server refuses by their name (a TFJob's webhook takes
+/// any type). None for an MPIJob, whose operators read only `Launcher` and
 /// `Worker` and name their pods after constants (training-operator
 /// v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:925,1015; mpi-operator
 /// v0.6.0:pkg/apis/kubeflow/validation/validation.go:112-121). `migrate` refuses such a job
@@ -224,22 +247,62 @@ pub(crate) fn refused_replica_type(doc: &Json) -> Option<String> {
         return None;
     }
     let field = kind.replica_specs_field();
-    let specs = doc.pointer(&format!("/spec/{field}")).and_then(Json::as_object)?;
+    let specs = doc.pointer(&format!("/spec/{field}")).and_then(Json::as_object);
     let at = |rtype: &str| FieldPath::parse(&format!("spec.{field}[{rtype}]"));
     let said = |path, detail| crate::field_error::said(&Rejection::new(ErrorType::NotSupported, path, detail));
-    if let Some((rtype, detail)) =
-        specs.keys().find_map(|rtype| webhook::unsupported_replica_type(kind, rtype).map(|d| (rtype, d)))
+    if let Some((rtype, detail)) = specs
+        .into_iter()
+        .flat_map(|s| s.keys())
+        .find_map(|rtype| webhook::unsupported_replica_type(kind, rtype).map(|d| (rtype, d)))
     {
         return Some(format!("{}: {}", said(at(rtype), detail), error::webhook_refuses(kind)));
+    }
+    // The webhook's other rules on the pods asked for: the replica specs themselves, their
+    // counts, XGBoost's Master, the elastic policy's Worker and process count. It judges a job
+    // the schema admitted: a count that is no int32 is the schema's to refuse (the converter's
+    // own check says it so).
+    let int32 = |spec: &Json| {
+        spec.get("replicas")
+            .filter(|n| !n.is_null())
+            .is_none_or(|n| n.as_i64().is_some_and(|n| i32::try_from(n).is_ok()))
+    };
+    let named = doc.pointer("/metadata/name").and_then(Json::as_str).is_some_and(|n| !n.is_empty());
+    // The API server refuses a job without a name before any webhook sees it; the converter says so.
+    let admitted = named && specs.is_none_or(|s| s.values().all(int32));
+    // Refused so, the job is said with every error the webhook gives, as v1.9 answers it.
+    if admitted && !webhook::pod_refusals(doc).is_empty() {
+        let refused: Vec<String> = webhook::refusals(doc).iter().map(crate::field_error::said).collect();
+        return Some(format!("{}: {}", refused.join("; "), error::webhook_refuses(kind)));
+    }
+    let specs = specs?;
+    if let Err(ambiguous) = defaults::renamed_types(kind, specs.keys().map(String::as_str)) {
+        return Some(format!("spec.{field}: {}", error::ambiguous_type(kind, &ambiguous)));
     }
     let name = doc.pointer("/metadata/name").and_then(Json::as_str).unwrap_or_default();
     for (rtype, spec) in specs {
         let errors = defaults::pod_name_errors(name, &defaults::camel_case(kind, rtype));
-        if spec.get("replicas").and_then(Json::as_i64).unwrap_or(1) > 0 && !errors.is_empty() {
+        let runs = spec.get("replicas").and_then(Json::as_i64).unwrap_or(1) > 0;
+        if runs && !errors.is_empty() {
             return Some(format!("{}: {}", at(rtype), error::pods_refused(kind, &errors)));
+        }
+        let value = defaults::lower(&defaults::camel_case(kind, rtype));
+        let errors = crate::k8s::names::is_valid_label_value(&value);
+        if runs && !errors.is_empty() {
+            return Some(format!("{}: {}", at(rtype), error::label_refused(kind, &value, &errors)));
         }
     }
     None
+}
+
+/// Each replica type of a `kind` job as the operator runs it, with its key as written: a type
+/// written in another case (`worker`) renamed as v1.9's defaulting renames it (`Worker`), a
+/// type's own spec replaced by such a spelling left out (`{Worker, worker}` runs `worker`'s).
+/// `Err` where two spellings make the renaming chance ([`Ambiguous`]).
+pub(crate) fn renamed_replica_types<'a>(
+    kind: V1Kind,
+    keys: impl Iterator<Item = &'a str> + Clone,
+) -> Result<Vec<(String, &'a str)>, Ambiguous> {
+    defaults::renamed_types(kind, keys)
 }
 
 /// The Training Operator's validating webhook on replica counts: such a job is refused when it is
@@ -422,6 +485,7 @@ pub fn explain(doc: &Json) -> V1Explanation {
         pods: vec![],
         objects: vec![],
         rejected: vec![Rejection::message(field, reason)],
+        fails_after_admission: vec![],
     };
     if is_v1_job(doc) && served::v1_operator(api, kind).is_none() {
         return V1Explanation { rejected: vec![no_kind_match(kind, api)], ..refused("", String::new()) };
@@ -463,6 +527,17 @@ pub fn unknown_fields(doc: &Json) -> Vec<Rejection> {
         .collect()
 }
 
+/// What the API server refuses after it admitted `doc` (a V1 job), as `explain` gives it under
+/// `failsAfterAdmission`: `[]` for a job refused (`check`), one the operator fails on, or one
+/// whose objects are all created. `validate` calls it for a job `check` admits.
+pub fn fails_after_admission(doc: &Json) -> Vec<Rejection> {
+    let doc = &crate::model::without_nulls(doc);
+    if !check(doc).is_empty() {
+        return vec![];
+    }
+    operate(doc).map(|op| service_failures(&op)).unwrap_or_default()
+}
+
 /// What `op` makes, as `explain` prints it.
 pub fn view(op: &Operated) -> V1Explanation {
     V1Explanation {
@@ -470,7 +545,59 @@ pub fn view(op: &Operated) -> V1Explanation {
         pods: op.roles.iter().filter(|r| r.count > 0).map(group_view).collect(),
         objects: op.objects.clone(),
         rejected: vec![],
+        fails_after_admission: service_failures(op),
     }
+}
+
+/// The first Service of `count` pods of `rtype` in a `kind` job named `job` that the API server
+/// refuses by its name, with apimachinery's reasons (see [`service_failures`]); none for an MPIJob,
+/// whose operators create no Service per pod. Names grow only with the index's digits, so one
+/// name per digit count is judged.
+pub(crate) fn refused_service(kind: V1Kind, job: &str, rtype: &str, count: u32) -> Option<(String, Vec<String>)> {
+    if kind == V1Kind::MpiJob {
+        return None;
+    }
+    let mut index: u32 = 0;
+    while index < count {
+        let name = format!("{job}-{}-{index}", defaults::lower(rtype)).replace('/', "-");
+        let errors = crate::k8s::names::is_dns1035_label(&name);
+        if !errors.is_empty() {
+            return Some((name, errors));
+        }
+        index = if index == 0 { 10 } else { index.saturating_mul(10) };
+        if index == u32::MAX {
+            break;
+        }
+    }
+    None
+}
+
+/// The first Service of each replica type the API server refuses by its name, which must be a
+/// DNS-1035 label (apimachinery's `ValidateServiceName`): the five kinds the common controller
+/// runs name each pod's headless Service `<job>-<type in lower case>-<index>`
+/// (training-operator v1.9.0:pkg/controller.v1/common/service.go:243, pkg/core/utils.go:30-33),
+/// which a long job name or a type holding a `.` makes no label. The pods are created first
+/// (common/job.go:339-345); `ReconcileServices` then stops at the refused Service
+/// (service.go:180-188) and the sync returns there (job.go:345-349) before it updates the job's
+/// status (job.go:354): every sync fails alike, so the status never reaches Running or Succeeded, and no
+/// pod reaches that replica by its name.
+fn service_failures(op: &Operated) -> Vec<Rejection> {
+    if op.kind == V1Kind::MpiJob {
+        return vec![];
+    }
+    let field = op.kind.replica_specs_field();
+    op.roles
+        .iter()
+        .filter_map(|role| {
+            role.hostnames.iter().find_map(|name| {
+                let errors = crate::k8s::names::is_dns1035_label(name);
+                (!errors.is_empty()).then(|| {
+                    let path = FieldPath::new("spec").child(field).child(&role.replica_type);
+                    Rejection::new(ErrorType::Message, path, error::service_refused(op.kind, name, &errors))
+                })
+            })
+        })
+        .collect()
 }
 
 fn group_view(role: &Role) -> V1PodGroup {

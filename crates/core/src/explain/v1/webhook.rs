@@ -46,13 +46,38 @@ pub(super) fn unsupported_replica_type(kind: V1Kind, rtype: &str) -> Option<Stri
 /// Every error the kind's webhook gives on creating `doc` (a `kubeflow.org/v1` job, its nulls
 /// taken out), in the webhook's order.
 pub(super) fn refusals(doc: &Json) -> Vec<Rejection> {
+    judged(doc).into_iter().map(|(rejection, _)| rejection).collect()
+}
+
+/// What a webhook error is about: the pods the job asks for (its replica types and counts, the
+/// elastic policy's Worker and process count), or the rest (the job's name, `managedBy`, a
+/// replica's containers and images).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Scope {
+    Pods,
+    Other,
+}
+
+/// The errors the webhook gives on creating `doc` about the pods it asks for ([`Scope::Pods`]):
+/// a converter cannot say which pods V1 would have run for such a job, since v1.9 ran none.
+pub(super) fn pod_refusals(doc: &Json) -> Vec<Rejection> {
+    judged(doc).into_iter().filter(|(_, scope)| *scope == Scope::Pods).map(|(rejection, _)| rejection).collect()
+}
+
+/// [`refusals`], each with its [`Scope`].
+fn judged(doc: &Json) -> Vec<(Rejection, Scope)> {
     let kind = doc.get("kind").and_then(Json::as_str).and_then(V1Kind::from_kind);
     let api = doc.get("apiVersion").and_then(Json::as_str);
     let (Some(kind), Some("kubeflow.org/v1")) = (kind, api) else { return vec![] };
     let Some((_, checks_run_policy)) = rules(kind) else { return vec![] };
     let mut out = Vec::new();
-    let mut refuse =
-        |ty: ErrorType, field: String, detail: String| out.push(Rejection::new(ty, FieldPath::parse(&field), detail));
+    let mut refuse = |ty: ErrorType, field: String, detail: String| {
+        // The job's name, its manager, a replica's containers and images are not what runs
+        // where: the rest is.
+        let other = field == "metadata.name" || field.starts_with("spec.runPolicy") || field.contains(".template.spec");
+        let scope = if other { Scope::Other } else { Scope::Pods };
+        out.push((Rejection::new(ty, FieldPath::parse(&field), detail), scope))
+    };
     // validate<Kind>Job: NameIsDNS1035Label (e.g. pytorchjob_webhook.go:80-82).
     let name = doc.pointer("/metadata/name").and_then(Json::as_str).unwrap_or_default();
     let bad_name = crate::k8s::names::is_dns1035_label(name);
@@ -74,7 +99,8 @@ pub(super) fn refusals(doc: &Json) -> Vec<Rejection> {
     let specs = doc.pointer(&format!("/spec/{field}")).and_then(Json::as_object);
     // pytorchjob_webhook.go:96-110: an elastic policy needs a Worker; its nProcPerNode is
     // deprecated and forbidden beside spec.nprocPerNode.
-    if let (V1Kind::PyTorchJob, Some(elastic)) = (kind, doc.pointer("/spec/elasticPolicy")) {
+    let set = |at: &str| doc.pointer(at).filter(|v| !v.is_null());
+    if let (V1Kind::PyTorchJob, Some(elastic)) = (kind, set("/spec/elasticPolicy")) {
         if !specs.is_some_and(|s| s.contains_key("Worker")) {
             refuse(
                 ErrorType::Required,
@@ -82,7 +108,7 @@ pub(super) fn refusals(doc: &Json) -> Vec<Rejection> {
                 "must be configured if elastic policy is used".into(),
             );
         }
-        if elastic.get("nProcPerNode").is_some() && doc.pointer("/spec/nprocPerNode").is_some() {
+        if elastic.get("nProcPerNode").is_some_and(|n| !n.is_null()) && set("/spec/nprocPerNode").is_some() {
             refuse(
                 ErrorType::Forbidden,
                 "spec.elasticPolicy.nProcPerNode".into(),

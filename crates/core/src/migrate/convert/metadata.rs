@@ -17,6 +17,7 @@ impl Conversion<'_> {
         } else {
             self.report.mapped("metadata.name", "metadata.name", "");
         }
+        self.note_refused_services();
         if let Some(ns) = &self.meta.namespace {
             meta.namespace = Some(ns.clone());
             self.report.mapped("metadata.namespace", "metadata.namespace", "");
@@ -57,4 +58,32 @@ pub(super) fn rfc1035(name: &str) -> String {
         s.pop();
     }
     s
+}
+
+impl Conversion<'_> {
+    /// Says on the `metadata.name` entry where Training Operator v1.9 could not create a pod's
+    /// Service by its name (`<job>-<type>-<index>` longer than 63 characters, or no DNS-1035
+    /// label): it ran the pods, but not the job as written (`explain::v1`'s `failsAfterAdmission`).
+    fn note_refused_services(&mut self) {
+        let kind = self.source.kind();
+        if self.source != Source::V1(kind) {
+            return;
+        }
+        let refused: Vec<String> = self
+            .replicas
+            .iter()
+            .filter_map(|(rtype, rep)| {
+                let count = rep.spec.replicas.unwrap_or(1);
+                let (name, errors) = crate::explain::v1::refused_service(kind, &self.name, rtype, count)?;
+                Some(format!("{}: {}", rep.path, crate::explain::v1::service_refused(kind, &name, &errors)))
+            })
+            .collect();
+        if refused.is_empty() {
+            return;
+        }
+        let note = format!("Training Operator v1.9 did not run this job as written: {}", refused.join("; "));
+        if let Some(e) = self.report.entries.iter_mut().rev().find(|e| e.from == "metadata.name") {
+            e.note = if e.note.is_empty() { note } else { format!("{}; {note}", e.note) };
+        }
+    }
 }

@@ -191,16 +191,38 @@ impl<'a> Conversion<'a> {
             path: format!("spec.{field}"),
             needed_by: Some(format!("a {kind_name} needs its replica specs")),
         })?;
+        // Keyed by the type the operator runs (v1.9's defaulting renames `worker` to `Worker`),
+        // each with its path as written; `convert` refused the spellings that make it chance.
+        let renamed = crate::explain::v1::renamed_replica_types(source.kind(), specs.keys().map(String::as_str))
+            .unwrap_or_else(|_| specs.keys().map(|k| (k.clone(), k.as_str())).collect());
         let mut replicas = BTreeMap::new();
-        for (rtype, raw) in specs {
-            let path = format!("spec.{field}.{rtype}");
+        let mut replaced = Vec::new();
+        for (written, raw) in specs {
+            let path = format!("spec.{field}.{written}");
             let spec: ReplicaSpec = crate::model::tracked::deserialize(raw).map_err(|e| {
                 Error::Field(crate::field_error::kubernetes(&format!("{path}.{}", e.path()), e.inner()))
             })?;
             if spec.template.spec.containers.is_empty() {
                 return Err(Error::NoContainers(format!("{path}.template.spec.containers")));
             }
-            replicas.insert(rtype.clone(), Replica { spec, raw, path });
+            match renamed.iter().find(|(_, w)| *w == written) {
+                Some((rtype, _)) => {
+                    replicas.insert(rtype.clone(), Replica { spec, raw, path });
+                }
+                // The type's own spec, replaced by another spelling's: kept under its key.
+                None => replaced.push((written.as_str(), path)),
+            }
+        }
+        let mut report = Report::default();
+        for (rtype, path) in replaced {
+            let by = replicas.get(rtype).map_or("", |r| r.path.as_str());
+            report.dropped(
+                path,
+                format!(
+                    "Training Operator v1.9's defaulting replaces this spec with {by}'s, which it renames to this \
+                     type (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/defaulting_utils.go:50-59): it never ran"
+                ),
+            );
         }
         Ok(Conversion {
             doc,
@@ -209,7 +231,7 @@ impl<'a> Conversion<'a> {
             name,
             meta,
             replicas,
-            report: Report::default(),
+            report,
             release,
             pod_overrides: Vec::new(),
             num_proc_name: None,

@@ -27,7 +27,9 @@ pub enum Refusal {
         /// The leader's replica type.
         leader: &'static str,
     },
-    /// A TFJob with both a Chief and a Master.
+    /// A TFJob with both a Chief and a Master that v1.9's webhook admitted: one was written in
+    /// another case (`chief`), which the webhook does not count and the defaulting renames (the
+    /// webhook refuses both spelled exactly: `convert` gives its reason).
     ChiefAndMaster,
     /// A JAXJob or XGBoostJob for a release before its framework's runtime and mlPolicy.
     NoRuntimeYet {
@@ -77,7 +79,12 @@ impl fmt::Display for Refusal {
                  then migrate",
                 V1Kind::PaddleJob.replica_specs_field()
             ),
-            Refusal::ChiefAndMaster => f.write_str("a TFJob has at most one Chief or Master (the v1.9 webhook refuses both)"),
+            Refusal::ChiefAndMaster => f.write_str(
+                "spec.tfReplicaSpecs: a Chief and a Master once v1.9's defaulting renamed a `chief` or `master` \
+                 (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/defaulting_utils.go:50-59): its webhook counts \
+                 only the exact spellings (pkg/webhooks/tensorflow/tfjob_webhook.go:105-107,123-125), so it admitted \
+                 this TFJob and ran both; the migrator converts a TFJob with one of them. Keep one, then migrate",
+            ),
             Refusal::NoRuntimeYet { kind, release } => not_yet(f, *kind, release),
             Refusal::UnservedVersion { api_version, kind } => unserved(f, api_version, kind),
             Refusal::MpiImplementation { implementation, release } => write!(

@@ -17,7 +17,13 @@ use crate::plain_ml::{self, contract_env, paddle_leader, paddle_leader_command, 
 /// Why a TFJob or PaddleJob cannot become a TrainJob, checked before it is converted.
 pub(super) fn refusal(kind: V1Kind, doc: &Value) -> Option<Refusal> {
     let field = kind.replica_specs_field();
-    let specs = doc.pointer(&format!("/spec/{field}")).and_then(Value::as_object)?;
+    let written = doc.pointer(&format!("/spec/{field}")).and_then(Value::as_object)?;
+    // Each type as the operator runs it: v1.9's defaulting renames `worker` to `Worker`
+    // (`convert` refused the spellings that make the renaming chance).
+    let renamed =
+        crate::explain::v1::renamed_replica_types(kind, written.keys().map(String::as_str)).unwrap_or_default();
+    let specs: BTreeMap<String, &Value> =
+        renamed.into_iter().filter_map(|(rtype, key)| Some((rtype, written.get(key)?))).collect();
     let known = role_types(kind);
     if let Some(other) = specs.keys().find(|k| !known.contains(&k.as_str())) {
         return Some(Refusal::UnknownReplicaType { kind, replica_type: other.clone() });
