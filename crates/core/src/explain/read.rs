@@ -43,6 +43,15 @@ impl Documents {
 /// Takes out of the TrainJob what only older releases' CRDs hold: a string `numProcPerNode`
 /// (v2.0-v2.1) and the `podSpecOverrides` (v2.0) or `podTemplateOverrides` (v2.1) list. The
 /// release's checks then judge them (validate.rs).
+/// Whether `take_legacy` would take anything out of `job`.
+fn has_legacy(job: &Json) -> bool {
+    let num_proc = job.pointer("/spec/trainer/numProcPerNode").is_some_and(Json::is_string)
+        && job.pointer("/spec/trainer").is_some_and(Json::is_object);
+    let spec = job.get("spec").and_then(Json::as_object);
+    let fields = ["podSpecOverrides", "podTemplateOverrides", "labels", "annotations"];
+    num_proc || spec.is_some_and(|spec| fields.iter().any(|f| spec.contains_key(*f)))
+}
+
 fn take_legacy(job: &mut Json) -> Legacy {
     let mut legacy = Legacy::default();
     if let Some(trainer) = job.pointer_mut("/spec/trainer").and_then(Json::as_object_mut) {
@@ -343,13 +352,17 @@ pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, ReadErro
     } else {
         read_runtime(referenced(&job, &runtimes).map_err(ReadError::Runtime)?, true)
     };
-    // The job as written, and the copy the typed model reads (less its legacy fields): one
-    // copy of the tree, not two.
-    let written_job = job.clone();
-    let mut job = job;
-    let legacy = take_legacy(&mut job);
+    // The job as written, and the tree the typed model reads: a copy less its legacy fields
+    // only when it has some (a TrainJob of 4 MiB was held three times).
+    let written_job = job;
+    let (legacy, stripped) = if has_legacy(&written_job) {
+        let mut job = written_job.clone();
+        (take_legacy(&mut job), Some(job))
+    } else {
+        (Legacy::default(), None)
+    };
     let counts = runtime.counts.clone()?;
-    let job = typed(&job, false)?;
+    let job = typed(stripped.as_ref().unwrap_or(&written_job), false)?;
     Ok(Documents {
         job,
         runtime: runtime.typed.clone()?,
