@@ -342,3 +342,31 @@ fn a_tfjob_type_written_twice_converts_as_v1_9_runs_it_or_is_refused() {
         other => panic!("converted a job whose Worker v1.9 picks at random: {other:?}"),
     }
 }
+
+/// A TFJob or PaddleJob asking for more pods than any cluster runs gets a message, not an abort:
+/// every pod's TF_CONFIG lists every pod's address, so an int32 count of Workers asked for 51 GB
+/// and killed the CLI and the converter's worker ("memory allocation of 51539607528 bytes
+/// failed"). Three roles near the int32 limit also overflowed the u32 sum of pods.
+#[test]
+fn a_job_of_more_pods_than_any_cluster_runs_is_refused_not_aborted() {
+    let max = i32::MAX as u32;
+    let cases = [
+        tf_job("huge", &[("Worker", max, "tf:2.16")]),
+        tf_job("huge", &[("Chief", 1, "tf:2.16"), ("PS", max, "tf:2.16"), ("Worker", max, "tf:2.16")]),
+        tf_job("edge", &[("Worker", 150_000, "tf:2.16"), ("PS", 1, "tf:2.16")]),
+    ];
+    let pods = [u64::from(max), 1 + 2 * u64::from(max), 150_001];
+    for (text, pods) in cases.iter().zip(pods) {
+        let m = migrate_to(text, NEWEST).unwrap();
+        match &m.docs[0].outcome {
+            Outcome::Invalid { error } => assert!(
+                error.to_string().ends_with(&format!(
+                    "{pods} pods: no Kubernetes cluster runs that many (the supported limit is 150000 pods per \
+                     cluster), so migrate does not convert them"
+                )),
+                "{error}"
+            ),
+            other => panic!("not refused: {other:?}"),
+        }
+    }
+}

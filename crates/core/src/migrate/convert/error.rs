@@ -52,6 +52,9 @@ pub enum Error {
     },
     /// Every replica type has `replicas: 0` (the path of the replica specs).
     NoPods(String),
+    /// More pods in all than any cluster runs (`explain::MAX_PODS`): their hostnames, written into
+    /// every pod's TF_CONFIG, would take gigabytes.
+    TooManyPods(u64),
     /// A single-template kind with neither Master nor Worker.
     NeitherMasterNorWorker(String),
     /// Counts or quantities that are unrendered template variables (their paths).
@@ -101,6 +104,12 @@ impl fmt::Display for Error {
                 write!(f, "{path}.replicas is {count}: an MPIJob has exactly one launcher")
             }
             Error::NoPods(path) => write!(f, "{path}: every replica type has replicas: 0, so the V1 job ran no pods"),
+            Error::TooManyPods(pods) => write!(
+                f,
+                "{pods} pods: no Kubernetes cluster runs that many (the supported limit is {} pods per cluster), \
+                 so migrate does not convert them",
+                crate::explain::MAX_PODS
+            ),
             Error::NeitherMasterNorWorker(path) => write!(f, "{path} has neither Master nor Worker"),
             Error::Unrendered(paths) => {
                 match paths.as_slice() {
