@@ -223,7 +223,10 @@ pub(super) fn run(input: Input, release: Release) -> Result<Built, Rejection> {
         && release.controller.resources_per_node != ResourcesPerNodeRule::ReplaceTrainer;
     let pods: u64 = sets.iter().map(|s| u64::from(s.runtime_replicas) * u64::from(s.count)).sum();
     if pods > super::MAX_PODS {
-        return Err(Rejection::message("spec.trainer.numNodes", super::too_many_pods(pods)));
+        return Err(Rejection::message(
+            "spec.trainer.numNodes",
+            super::too_many_pods(pods, "explain does not model them"),
+        ));
     }
     let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
 

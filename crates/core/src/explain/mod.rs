@@ -377,11 +377,11 @@ pub fn explain(input: Input, release: Release) -> Explanation {
 /// TF_CONFIG would take gigabytes, so it gets a message instead of a hang.
 pub const MAX_PODS: u64 = 150_000;
 
-/// The message for a job of `pods` pods, above [`MAX_PODS`].
-pub(crate) fn too_many_pods(pods: u64) -> String {
+/// The message for a job of `pods` pods, above [`MAX_PODS`], ending in what the command does not
+/// do with them (`"explain does not model them"`).
+pub(crate) fn too_many_pods(pods: u64, so: &str) -> String {
     format!(
-        "{pods} pods: no Kubernetes cluster runs that many (the supported limit is {MAX_PODS} pods per cluster), \
-         so explain does not model them"
+        "{pods} pods: no Kubernetes cluster runs that many (the supported limit is {MAX_PODS} pods per cluster), so {so}"
     )
 }
 

@@ -223,7 +223,7 @@ impl fmt::Display for Error {
             }
             Error::NoContainers(path) => write!(f, "{path} is empty"),
             Error::Field(rejection) => f.write_str(&crate::field_error::said(rejection)),
-            Error::TooManyPods(pods) => f.write_str(&super::super::too_many_pods(*pods)),
+            Error::TooManyPods(pods) => f.write_str(&super::super::too_many_pods(*pods, "explain does not model them")),
             Error::Webhook { path, rule, kind } => write!(f, "{path} {rule}: {}", webhook_refuses(*kind)),
             Error::PodName { path, kind, errors } => write!(f, "{path}: {}", pods_refused(*kind, errors)),
             Error::PodLabel { path, kind, value, errors } => write!(f, "{path}: {}", label_refused(*kind, value, errors)),

@@ -104,12 +104,9 @@ impl fmt::Display for Error {
                 write!(f, "{path}.replicas is {count}: an MPIJob has exactly one launcher")
             }
             Error::NoPods(path) => write!(f, "{path}: every replica type has replicas: 0, so the V1 job ran no pods"),
-            Error::TooManyPods(pods) => write!(
-                f,
-                "{pods} pods: no Kubernetes cluster runs that many (the supported limit is {} pods per cluster), \
-                 so migrate does not convert them",
-                crate::explain::MAX_PODS
-            ),
+            Error::TooManyPods(pods) => {
+                f.write_str(&crate::explain::too_many_pods(*pods, "migrate does not convert them"))
+            }
             Error::NeitherMasterNorWorker(path) => write!(f, "{path} has neither Master nor Worker"),
             Error::Unrendered(paths) => {
                 match paths.as_slice() {
