@@ -198,40 +198,100 @@ pub fn schemas() -> &'static Schemas {
 const CORE_KINDS: [(&str, &str); 1] = [("v1", "PersistentVolumeClaim")];
 
 /// Validates one document strictly against the newest release's CRDs (V2) or V1's.
-pub fn validate(doc: &Value) -> Result<(), String> {
+pub fn validate(doc: &Value) -> Result<(), Invalid> {
     validate_for(&NEWEST, doc)
 }
+
+/// Why a document is not valid for a release, as the judges find it. Its text (`Display`) says
+/// each error on a line of its own.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Invalid {
+    /// No `apiVersion`, or no `kind`: the field's name.
+    Missing(&'static str),
+    /// No CRD of the release serves the group/version and kind.
+    NoCrd {
+        /// Its apiVersion.
+        api: String,
+        /// Its kind.
+        kind: String,
+    },
+    /// No V1 operator serves the group/version and kind.
+    NoOperator {
+        /// Its apiVersion.
+        api: String,
+        /// Its kind.
+        kind: String,
+    },
+    /// Fields the CRD does not declare (their paths), and the OpenAPI schema's errors.
+    Schema {
+        /// The paths of the fields the CRD does not declare.
+        unknown: Vec<String>,
+        /// The schema validator's errors, each with where it is.
+        errors: Vec<String>,
+    },
+    /// The CRD's value constraints and `x-kubernetes-validations` rules that refuse it.
+    Rules(Vec<explorer_core::k8s::field::Rejection>),
+    /// v2.0's webhook: the TrainJob's name is no RFC 1035 label.
+    Name(String),
+}
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Invalid::Missing(field) => write!(f, "no {field}"),
+            Invalid::NoCrd { api, kind } => write!(f, "no CRD for {api} {kind}"),
+            Invalid::NoOperator { api, kind } => write!(f, "no V1 operator serves {api} {kind}"),
+            Invalid::Schema { unknown, errors } => {
+                let unknown = unknown.iter().map(|path| format!("unknown field {path:?}"));
+                f.write_str(&unknown.chain(errors.iter().cloned()).collect::<Vec<_>>().join("\n"))
+            }
+            Invalid::Rules(rules) => {
+                let lines: Vec<String> = rules.iter().map(|r| format!("{}: {}", r.field(), r.reason())).collect();
+                f.write_str(&lines.join("\n"))
+            }
+            Invalid::Name(name) => write!(f, "TrainJob name {name:?} is not an RFC 1035 label"),
+        }
+    }
+}
+
+impl std::error::Error for Invalid {}
 
 /// Validates one document strictly against its CRD as `release` ships it (every field declared,
 /// by the core's strict walker; then the OpenAPI schema), plus the CRD's value
 /// constraints and every `x-kubernetes-validations` rule (evaluated by explorer_core::explain::crd, which
 /// reads them from the CRDs), plus the name check v2.0's webhook makes in place of a CRD rule.
-pub fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
-    let api = doc["apiVersion"].as_str().ok_or("no apiVersion")?;
-    let kind = doc["kind"].as_str().ok_or("no kind")?;
+pub fn validate_for(release: &Release, doc: &Value) -> Result<(), Invalid> {
+    let api = doc["apiVersion"].as_str().ok_or(Invalid::Missing("apiVersion"))?;
+    let kind = doc["kind"].as_str().ok_or(Invalid::Missing("kind"))?;
     if CORE_KINDS.contains(&(api, kind)) {
         return Ok(());
     }
-    let schema =
-        schemas_for(release).get(&(api.to_string(), kind.to_string())).ok_or(format!("no CRD for {api} {kind}"))?;
+    let named = || (api.to_string(), kind.to_string());
+    let schema = schemas_for(release).get(&named()).ok_or_else(|| {
+        let (api, kind) = named();
+        Invalid::NoCrd { api, kind }
+    })?;
     // Strict field validation by the walker explain refuses with (explorer_core::explain::crd::strict).
     let schema_name = if api.starts_with("trainer.kubeflow.org/") {
         release.tag
     } else {
-        explorer_data::served::v1_operator(api, kind).ok_or(format!("no V1 operator serves {api} {kind}"))?.name
+        let operator = explorer_data::served::v1_operator(api, kind);
+        operator
+            .ok_or_else(|| {
+                let (api, kind) = named();
+                Invalid::NoOperator { api, kind }
+            })?
+            .name
     };
-    let mut errors: Vec<String> = explorer_core::explain::crd::strict::unknown_fields(schema_name, doc)
-        .into_iter()
-        .map(|path| format!("unknown field {path:?}"))
-        .collect();
-    errors.extend(schema.errors(doc));
-    if !errors.is_empty() {
-        return Err(errors.join("\n"));
+    let unknown = explorer_core::explain::crd::strict::unknown_fields(schema_name, doc);
+    let errors = schema.errors(doc);
+    if !unknown.is_empty() || !errors.is_empty() {
+        return Err(Invalid::Schema { unknown, errors });
     }
     let rules = explorer_core::explain::crd::validate(release.tag, doc);
     if !rules.is_empty() {
-        let lines: Vec<String> = rules.iter().map(|r| format!("{}: {}", r.field(), r.reason())).collect();
-        return Err(lines.join("\n"));
+        return Err(Invalid::Rules(rules));
     }
     if kind == "TrainJob" && release.controller.webhook_checks_name {
         // v2.0.1's webhook: metadata.name is an RFC 1035 label.
@@ -241,7 +301,7 @@ pub fn validate_for(release: &Release, doc: &Value) -> Result<(), String> {
             && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
             && !name.ends_with('-');
         if !ok {
-            return Err(format!("TrainJob name {name:?} is not an RFC 1035 label"));
+            return Err(Invalid::Name(name.to_string()));
         }
     }
     Ok(())

@@ -44,7 +44,7 @@ fn each_release_s_crds_refuse_another_release_s_fields() {
          spec:\n                        nodeSelector: {pool: gpu}\n",
     );
     common::validate_for(&NEWEST, &v2_3_job[0]).expect("v2.3 has runtimePatches");
-    let err = common::validate_for(&V2_1, &v2_3_job[0]).expect_err("v2.1 has no runtimePatches");
+    let err = common::validate_for(&V2_1, &v2_3_job[0]).expect_err("v2.1 has no runtimePatches").to_string();
     assert!(err.contains("runtimePatches"), "{err}");
     // And the other way: v2.1's torch.numProcPerNode on a runtime is gone from v2.2.
     let v2_1_runtime = common::yaml_docs(

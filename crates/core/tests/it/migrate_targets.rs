@@ -292,13 +292,13 @@ fn jax_and_xgboost_are_refused_before_their_runtimes_with_the_release_that_has_t
 fn output_for_one_release_fails_the_checks_of_another() {
     let (v2_1, v2_3) = (Release::from_line("v2.1").unwrap(), Release::from_line("v2.3").unwrap());
     let (newest, newest_report, m) = converted(&master_worker(), &v2_3);
-    let error = common::validate_for(&v2_1, trainjob(&newest)).unwrap_err();
+    let error = common::validate_for(&v2_1, trainjob(&newest)).unwrap_err().to_string();
     assert!(error.contains("runtimePatches") && error.contains("activeDeadlineSeconds"), "{error}");
     let source = m.docs[0].source.as_ref().unwrap();
     let problems = false_claims_for(source, &newest, &newest_report, &v2_1);
     assert!(problems.iter().any(|p| p.contains("moved, but not to spec.podTemplateOverrides")), "{problems:?}");
     let (older, _, _) = converted(&master_worker(), &v2_1);
-    let error = common::validate_for(&v2_3, trainjob(&older)).unwrap_err();
+    let error = common::validate_for(&v2_3, trainjob(&older)).unwrap_err().to_string();
     assert!(error.contains("podTemplateOverrides"), "{error}");
 }
 
