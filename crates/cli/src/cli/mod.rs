@@ -189,7 +189,7 @@ pub(crate) fn read_input(path: &std::path::Path) -> Result<String, String> {
     if bytes.len() as u64 > limit {
         return Err(oversize(path, bytes.len() as u64, source));
     }
-    input::text_of(&bytes).map_err(String::from)?;
+    input::text_of(&bytes).map_err(|e| e.to_string())?;
     // Just found to be UTF-8: the bytes become the text, not copied into it.
     String::from_utf8(bytes).map_err(|e| e.to_string())
 }

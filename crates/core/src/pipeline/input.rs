@@ -198,13 +198,6 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-/// The commands whose errors are still text take the door's as its text.
-impl From<InputError> for String {
-    fn from(e: InputError) -> String {
-        e.to_string()
-    }
-}
-
 /// The refusal of input of `size` bytes, over the limit: its real size, not what was read of it.
 pub fn too_large(size: u64) -> InputError {
     InputError::TooLarge { size, more: false }
