@@ -28,6 +28,7 @@ use explorer_data::served;
 use serde::Serialize;
 use serde_json::Value as Json;
 
+pub(crate) use defaults::default_replicas;
 pub use defaults::Ambiguous;
 pub(crate) use error::service_refused;
 pub use error::Error;
