@@ -103,3 +103,40 @@ fn a_job_of_as_many_pods_as_a_cluster_runs_converts() {
         assert!(explain(&parsed(&text)).rejected.is_empty(), "{text}");
     }
 }
+
+/// A TFJob whose TF_CONFIG outgrows etcd's request limit (1.5 MiB: about 45,000 addresses here)
+/// runs no pod that carries it: migrate refuses it as v1.9 never ran it, explain and validate
+/// say why, with the same sentence. (150,000 Workers took more than 120 s and 590 MB in a debug
+/// `migrate`: each pod's TF_CONFIG listed every address.) 40,000 Workers still convert.
+#[test]
+fn a_tfjob_whose_tf_config_etcd_cannot_store_runs_no_pod_and_is_said_alike() {
+    let v1 = "kubeflow.org/v1";
+    for workers in [50_000, 149_999] {
+        let text = job(v1, "TFJob", &[("PS", 1), ("Worker", workers)]);
+        let doc = parsed(&text);
+        let explained: Vec<String> = explain(&doc).rejected.iter().map(|r| r.to_string()).collect();
+        let validated: Vec<String> = check(&doc).iter().map(|r| r.to_string()).collect();
+        assert_eq!(explained, validated, "{workers}");
+        // Both types' pods carry it: explain and validate name each, migrate the first.
+        let types: Vec<&str> = explained.iter().filter_map(|e| e.split(':').next()).collect();
+        assert_eq!(types, ["spec.tfReplicaSpecs.PS", "spec.tfReplicaSpecs.Worker"], "{workers}");
+        for said in &explained {
+            let (_, said) = said.split_once(": ").unwrap();
+            assert!(
+                said.starts_with("the TFJob controller gives each of this replica type's pods a TF_CONFIG"),
+                "{said}"
+            );
+            assert!(said.contains("etcd refuses a request over 1572864 bytes by default"), "{said}");
+        }
+        let said = &explained[0];
+        let m = migrate(&text).unwrap();
+        match &m.docs[0].outcome {
+            Outcome::Invalid { error } => assert!(error.to_string().ends_with(said.as_str()), "{error}"),
+            other => panic!("{workers} Workers: migrate: {other:?}"),
+        }
+    }
+    let text = job(v1, "TFJob", &[("PS", 1), ("Worker", 40_000)]);
+    assert!(explain(&parsed(&text)).rejected.is_empty());
+    let m = migrate(&text).unwrap();
+    assert!(matches!(m.docs[0].outcome, Outcome::Written { .. }), "{:?}", m.failures());
+}
