@@ -297,7 +297,7 @@ impl Wording for UpgradeWording {
         format!("{kind} {name} rewritten for {} → {}{how}", self.from.line, self.to.line)
     }
 
-    fn report_lines(&self, _: &DocResult, report: &[Entry], out: &mut String) {
+    fn report_lines(&self, _: &DocResult, report: &[Entry], out: &mut pipeline::ReportWriter<'_>) {
         for e in report {
             out.push_str(&format!("  {}\n", report::line(e)));
         }
@@ -360,6 +360,11 @@ impl Upgrade {
         pipeline::report_text(&self.docs, &self.wording())
     }
 
+    /// `report_text`, handed to `sink` a run of whole lines at a time as it is written.
+    pub fn write_report(&self, sink: &mut dyn FnMut(&str)) {
+        pipeline::write_report(&self.docs, &self.wording(), sink);
+    }
+
     /// The headline of each document rewritten with losses (the CLI's `--quiet`).
     pub fn lossy_headlines(&self) -> Vec<String> {
         pipeline::lossy_headlines(&self.docs, &self.wording())
@@ -372,7 +377,13 @@ impl Upgrade {
 
     /// Every document as `upgrade --format json` prints it (`crate::pipeline::json`).
     pub fn documents_json(&self) -> Vec<serde_json::Value> {
-        self.docs.iter().map(|d| pipeline::json::document_json(d, &self.wording())).collect()
+        self.docs.iter().map(|d| pipeline::json::document_json(d, self.wording())).collect()
+    }
+
+    /// The document at `i` as `upgrade --format json` prints it, then the `extra` members,
+    /// written straight from the document (`pipeline::json::DocumentJson`).
+    pub fn document_json_with(&self, i: usize, extra: Vec<(&'static str, Value)>) -> impl serde::Serialize + '_ {
+        pipeline::json::DocumentJson { doc: &self.docs[i], wording: self.wording(), extra }
     }
 
     fn wording(&self) -> UpgradeWording {
