@@ -83,8 +83,8 @@ pub enum Error {
         /// apimachinery's reasons the value is refused.
         errors: Vec<String>,
     },
-    /// Every pod of the replica type at `path` carries a `variable` listing every pod's address,
-    /// at least `bytes` long: more than etcd stores in one request
+    /// Every pod of the replica type at `path` carries a `variable` listing the job's pods, at
+    /// least `bytes` long: more than etcd stores in one request
     /// (`explain::ETCD_REQUEST_LIMIT`), so the API server refuses each pod the controller creates.
     /// The job is admitted, and none of these pods runs.
     PodTooLarge {
@@ -92,7 +92,7 @@ pub enum Error {
         path: FieldPath,
         /// The job's kind.
         kind: V1Kind,
-        /// The variable (`TF_CONFIG`).
+        /// The variable and what it lists (`TF_CONFIG listing every pod's address`).
         variable: &'static str,
         /// The fewest bytes the variable takes.
         bytes: u64,
@@ -196,8 +196,7 @@ pub(crate) fn label_refused(kind: V1Kind, value: &str, errors: &[String]) -> Str
 /// What follows the replica type's path in [`Error::PodTooLarge`]'s sentence.
 pub(crate) fn pod_too_large(kind: V1Kind, variable: &str, bytes: u64) -> String {
     format!(
-        "the {} controller gives each of this replica type's pods a {variable} listing every pod's address, at \
-         least {bytes} bytes, and etcd refuses a request over {} bytes by default (--max-request-bytes; \
+        "the {} controller gives each of this replica type's pods a {variable}, at least {bytes} bytes, and etcd refuses a request over {} bytes by default (--max-request-bytes; \
          etcd v3.6.14:server/embed/config.go:67, server/etcdserver/v3_server.go:863-865): the API server cannot store \
          such a pod, so every attempt to create one fails (training-operator \
          v1.9.0:pkg/controller.v1/control/pod_control.go:152-154): the job is admitted, but no pod of this type runs",

@@ -234,22 +234,41 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
 }
 
 /// The pods the API server cannot store, judged before any is built: a TFJob's TF_CONFIG lists
-/// every pod's address, and past etcd's request limit (`explain::ETCD_REQUEST_LIMIT`, about
-/// 45,000 addresses) no pod carrying it is created; building 150,000 of them with 150,000
-/// addresses each took minutes. Checked after the pods' names and labels, which the API server
-/// validates before it stores anything.
+/// every pod's address, an XGBoostJob's WORKER_ADDRS every Worker's name, and past etcd's
+/// request limit (`explain::ETCD_REQUEST_LIMIT`: about 45,000 TF addresses, 95,000 XGBoost
+/// names) no pod carrying it is created; building 150,000 TF pods' configs took minutes.
+/// Checked after the pods' names and labels, which the API server validates before it stores
+/// anything.
 fn pod_size(kind: V1Kind, job: &Job) -> Result<(), Error> {
-    if kind != V1Kind::TfJob {
-        return Ok(());
-    }
     for (rtype, spec) in &job.replicas {
-        let Some(bytes) = tensorflow::least_tf_config_bytes(job, rtype) else { continue };
+        let (variable, least) = match kind {
+            V1Kind::TfJob => ("TF_CONFIG listing every pod's address", tensorflow::least_tf_config_bytes(job, rtype)),
+            V1Kind::XgBoostJob => (
+                "WORKER_ADDRS in each container, listing the Workers' names",
+                xgboost_jax::least_worker_addrs_bytes(job, rtype),
+            ),
+            _ => return Ok(()),
+        };
+        let Some(bytes) = least else { continue };
         if spec.replicas.unwrap_or(0) > 0 && bytes > super::ETCD_REQUEST_LIMIT {
             let path = FieldPath::new("spec").child(kind.replica_specs_field()).child(rtype);
-            return Err(Error::PodTooLarge { path, kind, variable: "TF_CONFIG", bytes });
+            return Err(Error::PodTooLarge { path, kind, variable, bytes });
         }
     }
     Ok(())
+}
+
+/// The decimal digits of 0, 1, ..., `count - 1` written one after another.
+fn digits_of_indices(count: u32) -> u64 {
+    let count = u64::from(count);
+    let (mut total, mut digits, mut from, mut next_width) = (0, 1, 0, 10);
+    // [0, 10) one digit each, [10, 100) two, ...
+    while from < count {
+        let to = next_width.min(count);
+        total += (to - from) * digits;
+        (from, next_width, digits) = (to, next_width * 10, digits + 1);
+    }
+    total
 }
 
 /// Why Training Operator v1.9 runs no pods of a `kubeflow.org/v1` job as written, said as a
@@ -257,7 +276,7 @@ fn pod_size(kind: V1Kind, job: &Job) -> Result<(), Error> {
 /// PaddleJob, JAXJob); else the webhook's other rules on the pods asked for (replica counts,
 /// XGBoost's Master, the elastic policy); else two spellings of one type whose renaming is
 /// chance; else a type whose pods the API server refuses by their name (a TFJob's webhook takes
-/// any type) or cannot store (a TFJob's TF_CONFIG past etcd's request limit). None for an
+/// any type) or cannot store (a TF_CONFIG or WORKER_ADDRS past etcd's request limit). None for an
 /// MPIJob, whose operators read only `Launcher` and `Worker` and name their pods after
 /// constants (training-operator
 /// v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:925,1015; mpi-operator
@@ -313,9 +332,9 @@ pub(crate) fn refused_replica_type(doc: &Json) -> Option<String> {
             return Some(format!("{}: {}", role(rtype), error::label_refused(kind, &value, &errors)));
         }
     }
-    // A TFJob's pods too large for the API server to store (`pod_size`), as explain reads the job.
+    // Pods too large for the API server to store (`pod_size`), as explain reads the job.
     match kind {
-        V1Kind::TfJob => match read(doc) {
+        V1Kind::TfJob | V1Kind::XgBoostJob => match read(doc) {
             Err(e @ Error::PodTooLarge { .. }) => Some(e.to_string()),
             _ => None,
         },

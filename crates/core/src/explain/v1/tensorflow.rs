@@ -54,22 +54,9 @@ pub(super) fn least_tf_config_bytes(job: &Job, rtype: &str) -> Option<u64> {
         };
         // `"<job>-<type>-<i>.<namespace>.svc:<port>"` and a comma: the index's digits vary.
         let fixed = job.replica_name(t, 0).len() - 1 + 1 + job.namespace.len() + ".svc:".len() + port.to_string().len();
-        bytes += u64::from(listed) * (fixed as u64 + 3) + digits_of_indices(listed);
+        bytes += u64::from(listed) * (fixed as u64 + 3) + super::digits_of_indices(listed);
     }
     Some(bytes.saturating_sub(1))
-}
-
-/// The decimal digits of 0, 1, ..., `count - 1` written one after another.
-fn digits_of_indices(count: u32) -> u64 {
-    let count = u64::from(count);
-    let (mut total, mut digits, mut from, mut next_width) = (0, 1, 0, 10);
-    // [0, 10) one digit each, [10, 100) two, ...
-    while from < count {
-        let to = next_width.min(count);
-        total += (to - from) * digits;
-        (from, next_width, digits) = (to, next_width * 10, digits + 1);
-    }
-    total
 }
 
 /// tensorflow.go:112-188. Each endpoint is `<job>-<type>-<i>.<namespace>.svc:<port>` (the
@@ -163,9 +150,9 @@ mod tests {
                 }
             }
         }
-        assert_eq!(digits_of_indices(0), 0);
-        assert_eq!(digits_of_indices(10), 10);
-        assert_eq!(digits_of_indices(101), 10 + 180 + 3);
+        assert_eq!(super::super::digits_of_indices(0), 0);
+        assert_eq!(super::super::digits_of_indices(10), 10);
+        assert_eq!(super::super::digits_of_indices(101), 10 + 180 + 3);
     }
 
     /// A TFJob of 150,000 pods (the most explain::MAX_PODS allows) built 16 pods of each type

@@ -62,6 +62,60 @@ pub(super) fn xgboost_env(job: &Job, rtype: &str, index: u32, pod: &mut PodTempl
     Ok(())
 }
 
+/// The fewest bytes of the WORKER_ADDRS every pod of `rtype` carries, counted without building
+/// it: each container gets its own copy of the names of Workers 0 to total - 2, comma-joined
+/// (`xgboost_env`). `None` where no pod gets it (a job of one pod) or the operator fails on a
+/// missing port first.
+pub(super) fn least_worker_addrs_bytes(job: &Job, rtype: &str) -> Option<u64> {
+    let containers = job.replica(rtype)?.template.spec.containers.len() as u64;
+    let total = job.total();
+    named_port(job, "Master", "xgboost", "xgboostjob-port")?;
+    if total <= 1 {
+        return None;
+    }
+    named_port(job, "Worker", "xgboost", "xgboostjob-port")?;
+    let names = total - 1;
+    // `<job>-worker-<i>` and a comma between two.
+    let fixed = (job.replica_name("Worker", 0).len() - 1) as u64;
+    let one = u64::from(names) * fixed + super::digits_of_indices(names) + u64::from(names) - 1;
+    Some(containers * one)
+}
+
 fn no_port(replica: &str, container: &'static str, port: &'static str, upstream: Option<&'static str>) -> Error {
     Error::NoPort { replica: replica.into(), container, port, upstream }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{operate, read};
+    use super::*;
+    use serde_json::json;
+
+    /// The count is the WORKER_ADDRS built, once per container.
+    #[test]
+    fn the_bytes_counted_are_the_worker_addrs_built() {
+        for (workers, containers) in [(1, 1), (2, 1), (11, 2), (1_001, 1)] {
+            let list: Vec<_> =
+                (0..containers).map(|i| json!({"name": format!("xgboost{i}"), "image": "x:1"})).collect();
+            let mut list = list;
+            list[0]["name"] = json!("xgboost");
+            let template = json!({"spec": {"containers": list}});
+            let doc = json!({"apiVersion": "kubeflow.org/v1", "kind": "XGBoostJob", "metadata": {"name": "boost"},
+                "spec": {"xgbReplicaSpecs": {"Master": {"replicas": 1, "template": template},
+                                             "Worker": {"replicas": workers, "template": template}}}});
+            let (_, job) = read(&doc).unwrap();
+            let op = operate(&doc).unwrap();
+            for role in &op.roles {
+                let built: usize = role.pods[0]
+                    .spec
+                    .containers
+                    .iter()
+                    .flat_map(|c| c.env.iter().filter(|e| e.name == "WORKER_ADDRS"))
+                    .map(|e| e.value.as_deref().unwrap_or_default().len())
+                    .sum();
+                let least = least_worker_addrs_bytes(&job, &role.replica_type).unwrap();
+                assert_eq!(least, built as u64, "{workers} Workers, {containers} containers, {}", role.replica_type);
+            }
+        }
+    }
 }
