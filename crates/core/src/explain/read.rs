@@ -590,8 +590,9 @@ mod tests {
     /// value is taken out of follows from it), and the reader's line keeps its words.
     #[test]
     fn a_model_error_knows_its_object() {
-        use crate::model::tracked::{Found, Misfit};
-        let negative = Misfit::InvalidValue { found: Found::Signed(-1), expected: "u32".into() }.into();
+        use crate::model::tracked::{Found, Misfit, Wanted};
+        let wanted = Some(Wanted::Integer { bits: 32, signed: false });
+        let negative = Misfit::InvalidValue { found: Found::Signed(-1), expected: "u32".into(), wanted }.into();
         let error = crate::field_error::kubernetes("spec.mlPolicy.numNodes", &negative);
         let read = ReadError::Model { in_runtime: true, error };
         assert_eq!(

@@ -34,7 +34,7 @@ pub type DocResult = pipeline::Document;
 /// Why a stream could not be upgraded at all, or a release not named. A document that cannot
 /// be rewritten is not an error: it is that document's [`Outcome`].
 #[non_exhaustive]
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Error {
     /// A release that is not in the release data: the name asked for.
     UnknownRelease(String),
@@ -49,8 +49,9 @@ pub enum Error {
     Input(crate::pipeline::input::InputError),
     /// The input holds no Trainer V2 object to upgrade.
     NoTrainerObject,
-    /// The notes of a selection's YAML: a document could not be upgraded (its failure line).
-    Document(String),
+    /// The notes of a selection's YAML: the first document that could not be upgraded, with its
+    /// outcome (refused or invalid); its text is that document's failure line.
+    Document(Box<DocResult>),
 }
 
 impl std::fmt::Display for Error {
@@ -66,7 +67,10 @@ impl std::fmt::Display for Error {
                  instead (the widget's Trainer release, or `export --query 'release={to}&...'`)"
             ),
             Error::Input(refusal) => std::fmt::Display::fmt(refusal, f),
-            Error::Document(refusal) => f.write_str(refusal),
+            Error::Document(doc) => match doc.outcome.failure() {
+                Some(failure) => f.write_str(&failure.line(&pipeline::failure::document_at(doc.index, doc.line))),
+                None => write!(f, "{}", pipeline::failure::document_at(doc.index, doc.line)),
+            },
             Error::NoTrainerObject => write!(
                 f,
                 "no Trainer V2 object ({API_VERSION} TrainJob, TrainingRuntime or ClusterTrainingRuntime) in the input"
