@@ -3,9 +3,9 @@
 
 Usage: bench-memory.py CLI SHAPES_DIR > memory.jsonl
 
-Runs every command that reads input, `migrate`, `upgrade`, `explain` and `validate` (the CLI, one
-process per run, so the peak resident set GNU time reports is that run's alone; `export` reads no
-input) on every shape tests/shapes writes (examples/migrate_throughput --shapes), and prints one
+Runs every command that reads input, `migrate`, `upgrade`, `explain` and `validate`, each in text
+and in JSON (the CLI, one process per run, so the peak resident set GNU time reports is that run's
+alone; `export` reads no input) on every shape tests/shapes writes (examples/migrate_throughput --shapes), and prints one
 JSON line per run: shape, command, bytes, exit code, peak RSS in KiB, wall-clock seconds, CPU
 seconds (user + system: what a shared machine's load does not stretch) and the first line of
 stderr (what a refused input was told; validate's exit-2 line is on stdout). First, one line
@@ -17,11 +17,17 @@ import subprocess
 import sys
 import tempfile
 
+# Each in the formats whose answer grows with the input: the text report and the JSON (explain's
+# default is JSON; validate's JSON lists each resource's errors).
 COMMANDS = {
     "migrate": ["migrate"],
+    "migrate -o json": ["migrate", "-o", "json"],
     "upgrade": ["upgrade", "--from", "v2.0"],
+    "upgrade -o json": ["upgrade", "--from", "v2.0", "-o", "json"],
     "explain": ["explain"],
+    "explain -o text": ["explain", "-o", "text"],
     "validate": ["validate"],
+    "validate -o json": ["validate", "-o", "json"],
 }
 
 
@@ -36,8 +42,14 @@ def run(cli, args, path):
         peak_kib, seconds, user, system = measured.read().split()[-4:]
     first = next((line for line in proc.stderr.splitlines() if line.startswith("trainer-explorer:")), "")
     if not first and proc.returncode == 2:
-        # validate reports a file it could not read on stdout, as `FILE: why`, exit 2.
+        # validate reports a file it could not read on stdout, as `FILE: why`, exit 2; in JSON,
+        # as the first error of its resources.
         first = next(iter(proc.stdout.splitlines()), "")
+        try:
+            errors = [e for r in json.loads(proc.stdout)["resources"] for e in r["errors"]]
+            first = errors[0]["message"] if errors else first
+        except (ValueError, KeyError, TypeError):
+            pass
     return proc.returncode, int(peak_kib), float(seconds), float(user) + float(system), first
 
 
