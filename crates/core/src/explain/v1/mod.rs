@@ -28,6 +28,7 @@ use explorer_data::served;
 use serde::Serialize;
 use serde_json::Value as Json;
 
+pub(crate) use defaults::default_replicas;
 pub use defaults::Ambiguous;
 pub(crate) use error::service_refused;
 pub use error::Error;
@@ -228,7 +229,27 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
             }
         }
     }
+    pod_size(kind, &job)?;
     Ok((source, job))
+}
+
+/// The pods the API server cannot store, judged before any is built: a TFJob's TF_CONFIG lists
+/// every pod's address, and past etcd's request limit (`explain::ETCD_REQUEST_LIMIT`, about
+/// 45,000 addresses) no pod carrying it is created; building 150,000 of them with 150,000
+/// addresses each took minutes. Checked after the pods' names and labels, which the API server
+/// validates before it stores anything.
+fn pod_size(kind: V1Kind, job: &Job) -> Result<(), Error> {
+    if kind != V1Kind::TfJob {
+        return Ok(());
+    }
+    for (rtype, spec) in &job.replicas {
+        let Some(bytes) = tensorflow::least_tf_config_bytes(job, rtype) else { continue };
+        if spec.replicas.unwrap_or(0) > 0 && bytes > super::ETCD_REQUEST_LIMIT {
+            let path = FieldPath::new("spec").child(kind.replica_specs_field()).child(rtype);
+            return Err(Error::PodTooLarge { path, kind, variable: "TF_CONFIG", bytes });
+        }
+    }
+    Ok(())
 }
 
 /// Why Training Operator v1.9 runs no pods of a `kubeflow.org/v1` job as written, said as a
@@ -236,8 +257,9 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
 /// PaddleJob, JAXJob); else the webhook's other rules on the pods asked for (replica counts,
 /// XGBoost's Master, the elastic policy); else two spellings of one type whose renaming is
 /// chance; else a type whose pods the API server refuses by their name (a TFJob's webhook takes
-/// any type). None for an MPIJob, whose operators read only `Launcher` and
-/// `Worker` and name their pods after constants (training-operator
+/// any type) or cannot store (a TFJob's TF_CONFIG past etcd's request limit). None for an
+/// MPIJob, whose operators read only `Launcher` and `Worker` and name their pods after
+/// constants (training-operator
 /// v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:925,1015; mpi-operator
 /// v0.6.0:pkg/apis/kubeflow/validation/validation.go:112-121). `migrate` refuses such a job
 /// with it, as v1.9 does not run it.
@@ -247,15 +269,15 @@ pub(crate) fn refused_replica_type(doc: &Json) -> Option<String> {
         return None;
     }
     let field = kind.replica_specs_field();
-    let specs = doc.pointer(&format!("/spec/{field}")).and_then(Json::as_object);
-    let at = |rtype: &str| FieldPath::parse(&format!("spec.{field}[{rtype}]"));
+    let specs = at(doc, &["spec", field]).and_then(Json::as_object);
+    let role = |rtype: &str| FieldPath::parse(&format!("spec.{field}[{rtype}]"));
     let said = |path, detail| crate::field_error::said(&Rejection::new(ErrorType::NotSupported, path, detail));
     if let Some((rtype, detail)) = specs
         .into_iter()
         .flat_map(|s| s.keys())
         .find_map(|rtype| webhook::unsupported_replica_type(kind, rtype).map(|d| (rtype, d)))
     {
-        return Some(format!("{}: {}", said(at(rtype), detail), error::webhook_refuses(kind)));
+        return Some(format!("{}: {}", said(role(rtype), detail), error::webhook_refuses(kind)));
     }
     // The webhook's other rules on the pods asked for: the replica specs themselves, their
     // counts, XGBoost's Master, the elastic policy's Worker and process count. It judges a job
@@ -266,7 +288,7 @@ pub(crate) fn refused_replica_type(doc: &Json) -> Option<String> {
             .filter(|n| !n.is_null())
             .is_none_or(|n| n.as_i64().is_some_and(|n| i32::try_from(n).is_ok()))
     };
-    let named = doc.pointer("/metadata/name").and_then(Json::as_str).is_some_and(|n| !n.is_empty());
+    let named = at(doc, &["metadata", "name"]).and_then(Json::as_str).is_some_and(|n| !n.is_empty());
     // The API server refuses a job without a name before any webhook sees it; the converter says so.
     let admitted = named && specs.is_none_or(|s| s.values().all(int32));
     // Refused so, the job is said with every error the webhook gives, as v1.9 answers it.
@@ -278,20 +300,34 @@ pub(crate) fn refused_replica_type(doc: &Json) -> Option<String> {
     if let Err(ambiguous) = defaults::renamed_types(kind, specs.keys().map(String::as_str)) {
         return Some(format!("spec.{field}: {}", error::ambiguous_type(kind, &ambiguous)));
     }
-    let name = doc.pointer("/metadata/name").and_then(Json::as_str).unwrap_or_default();
+    let name = at(doc, &["metadata", "name"]).and_then(Json::as_str).unwrap_or_default();
     for (rtype, spec) in specs {
         let errors = defaults::pod_name_errors(name, &defaults::camel_case(kind, rtype));
         let runs = spec.get("replicas").and_then(Json::as_i64).unwrap_or(1) > 0;
         if runs && !errors.is_empty() {
-            return Some(format!("{}: {}", at(rtype), error::pods_refused(kind, &errors)));
+            return Some(format!("{}: {}", role(rtype), error::pods_refused(kind, &errors)));
         }
         let value = defaults::lower(&defaults::camel_case(kind, rtype));
         let errors = crate::k8s::names::is_valid_label_value(&value);
         if runs && !errors.is_empty() {
-            return Some(format!("{}: {}", at(rtype), error::label_refused(kind, &value, &errors)));
+            return Some(format!("{}: {}", role(rtype), error::label_refused(kind, &value, &errors)));
         }
     }
-    None
+    // A TFJob's pods too large for the API server to store (`pod_size`), as explain reads the job.
+    match kind {
+        V1Kind::TfJob => match read(doc) {
+            Err(e @ Error::PodTooLarge { .. }) => Some(e.to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The value at `keys` (object keys only) beneath `v`: `Value::pointer` without the copies its
+/// `~1` unescaping makes of every key (a few thousand instructions a lookup), for the lookups
+/// made on every converted job.
+pub(crate) fn at<'v>(v: &'v Json, keys: &[&str]) -> Option<&'v Json> {
+    keys.iter().try_fold(v, |v, k| v.get(*k))
 }
 
 /// Each replica type of a `kind` job as the operator runs it, with its key as written: a type

@@ -5,6 +5,7 @@
 //! MPIJob (kubeflow.org/v1) has no webhook; mpi-operator's v2beta1 MPIJob neither.
 
 use super::super::{ErrorType, FieldPath, Rejection};
+use super::at;
 use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
 
@@ -79,13 +80,13 @@ fn judged(doc: &Json) -> Vec<(Rejection, Scope)> {
         out.push((Rejection::new(ty, FieldPath::parse(&field), detail), scope))
     };
     // validate<Kind>Job: NameIsDNS1035Label (e.g. pytorchjob_webhook.go:80-82).
-    let name = doc.pointer("/metadata/name").and_then(Json::as_str).unwrap_or_default();
+    let name = at(doc, &["metadata", "name"]).and_then(Json::as_str).unwrap_or_default();
     let bad_name = crate::k8s::names::is_dns1035_label(name);
     if !bad_name.is_empty() {
         refuse(ErrorType::Invalid, "metadata.name".into(), format!("{name:?}: should match: {}", bad_name.join(",")));
     }
     // util/webhooks.go:15-25, called by every kind's but JAX's.
-    if let Some(manager) = doc.pointer("/spec/runPolicy/managedBy").and_then(Json::as_str) {
+    if let Some(manager) = at(doc, &["spec", "runPolicy", "managedBy"]).and_then(Json::as_str) {
         if checks_run_policy && !MANAGERS.contains(&manager) {
             let allowed: Vec<String> = MANAGERS.iter().map(|m| format!("{m:?}")).collect();
             refuse(
@@ -96,11 +97,11 @@ fn judged(doc: &Json) -> Vec<(Rejection, Scope)> {
         }
     }
     let field = kind.replica_specs_field();
-    let specs = doc.pointer(&format!("/spec/{field}")).and_then(Json::as_object);
+    let specs = at(doc, &["spec", field]).and_then(Json::as_object);
     // pytorchjob_webhook.go:96-110: an elastic policy needs a Worker; its nProcPerNode is
     // deprecated and forbidden beside spec.nprocPerNode.
-    let set = |at: &str| doc.pointer(at).filter(|v| !v.is_null());
-    if let (V1Kind::PyTorchJob, Some(elastic)) = (kind, set("/spec/elasticPolicy")) {
+    let set = |keys: &[&str]| at(doc, keys).filter(|v| !v.is_null());
+    if let (V1Kind::PyTorchJob, Some(elastic)) = (kind, set(&["spec", "elasticPolicy"])) {
         if !specs.is_some_and(|s| s.contains_key("Worker")) {
             refuse(
                 ErrorType::Required,
@@ -108,7 +109,7 @@ fn judged(doc: &Json) -> Vec<(Rejection, Scope)> {
                 "must be configured if elastic policy is used".into(),
             );
         }
-        if elastic.get("nProcPerNode").is_some_and(|n| !n.is_null()) && set("/spec/nprocPerNode").is_some() {
+        if elastic.get("nProcPerNode").is_some_and(|n| !n.is_null()) && set(&["spec", "nprocPerNode"]).is_some() {
             refuse(
                 ErrorType::Forbidden,
                 "spec.elasticPolicy.nProcPerNode".into(),
@@ -124,34 +125,37 @@ fn judged(doc: &Json) -> Vec<(Rejection, Scope)> {
     let container = kind.container_name();
     let mut chief_or_master = 0;
     for (rtype, spec) in specs {
-        let role = format!("spec.{field}[{rtype}]");
-        let containers_at = format!("{role}.template.spec.containers");
+        // The paths are written only for an error: a job the webhook admits costs no text.
+        let role = || format!("spec.{field}[{rtype}]");
+        let containers_at = || format!("spec.{field}[{rtype}].template.spec.containers");
         if let Some(detail) = unsupported_replica_type(kind, rtype) {
-            refuse(ErrorType::NotSupported, role.clone(), detail);
+            refuse(ErrorType::NotSupported, role(), detail);
         }
-        let containers =
-            spec.pointer("/template/spec/containers").and_then(Json::as_array).map(Vec::as_slice).unwrap_or_default();
+        let containers = at(spec, &["template", "spec", "containers"])
+            .and_then(Json::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
         if containers.is_empty() {
-            refuse(ErrorType::Required, containers_at.clone(), "must be specified".into());
+            refuse(ErrorType::Required, containers_at(), "must be specified".into());
         }
         for (i, c) in containers.iter().enumerate() {
             if c.get("image").and_then(Json::as_str).unwrap_or_default().is_empty() {
-                refuse(ErrorType::Required, format!("{containers_at}[{i}].image"), "must be required".into());
+                refuse(ErrorType::Required, format!("{}[{i}].image", containers_at()), "must be required".into());
             }
         }
         if !containers.iter().any(|c| c.get("name").and_then(Json::as_str) == Some(container)) {
             let name = if kind == V1Kind::PaddleJob { format!("{container:?}") } else { container.to_string() };
-            refuse(ErrorType::Required, containers_at, format!("must have at least one container with name {name}"));
+            refuse(ErrorType::Required, containers_at(), format!("must have at least one container with name {name}"));
         }
         let replicas = spec.get("replicas").and_then(Json::as_i64);
         match (kind, rtype.as_str()) {
             // pytorchjob_webhook.go:152-158, xgboostjob_webhook.go:129-134: the Master is one pod,
             // and `replicas` must say so (nothing defaults it before the webhook).
             (V1Kind::PyTorchJob | V1Kind::XgBoostJob, "Master") if replicas != Some(1) => {
-                refuse(ErrorType::Forbidden, format!("{role}.replicas"), "must be 1".into());
+                refuse(ErrorType::Forbidden, format!("{}.replicas", role()), "must be 1".into());
             }
             (V1Kind::PyTorchJob, _) if replicas.is_some_and(|n| n < 1) => {
-                refuse(ErrorType::Forbidden, format!("{role}.replicas"), "must be at least 1".into());
+                refuse(ErrorType::Forbidden, format!("{}.replicas", role()), "must be at least 1".into());
             }
             _ => {}
         }

@@ -6,7 +6,7 @@ use super::report::{Entry, Place};
 use super::*;
 use crate::pipeline::paths::{covers, leaf_paths};
 
-impl Conversion<'_> {
+impl<'a> Conversion<'a> {
     /// Whether any Worker pod ran: a Worker with `replicas: 0` (the XGBoost webhook allows it)
     /// ran none, so its resources are not what the nodes had.
     pub(super) fn workers_run(&self) -> bool {
@@ -19,40 +19,51 @@ impl Conversion<'_> {
     pub(super) fn compare_worker_with_master(&mut self, container_name: &str) {
         let (Some(worker), Some(master)) = (self.replica("Worker"), self.replica("Master")) else { return };
         let (worker_path, master_path) = (format!("{}.template", worker.path), format!("{}.template", master.path));
-        let mut worker_template = worker.raw.get("template").cloned().unwrap_or_default();
-        let master_template = master.raw.get("template").cloned().unwrap_or_default();
+        // Read in place in the job (no copy of either template): only the Worker's template without
+        // its containers, and a main container without its resources, are built anew.
+        let (worker_raw, master_raw): (&'a Value, &'a Value) = (worker.raw, master.raw);
+        let master_template = master_raw.get("template").unwrap_or(&Value::Null);
         let worker_main_index = main_container(&worker.spec.template.spec, container_name);
         let master_main_index = main_container(&master.spec.template.spec, container_name);
+        let worker_template = worker_raw.get("template").and_then(Value::as_object);
         let worker_containers = worker_template
-            .get_mut("spec")
-            .and_then(Value::as_object_mut)
-            .and_then(|spec| spec.remove("containers"))
-            .and_then(|c| c.as_array().cloned());
+            .and_then(|t| t.get("spec"))
+            .and_then(Value::as_object)
+            .and_then(|spec| spec.get("containers"))
+            .and_then(Value::as_array);
         // The rest of the template, without the containers compared one by one below.
-        if let Some(template) = worker_template.as_object_mut() {
-            if template.get("spec").and_then(Value::as_object).is_some_and(|spec| spec.is_empty()) {
-                template.remove("spec");
-            }
+        if let Some(template) = worker_template.map(without_containers) {
             if !template.is_empty() {
-                self.mirror(&worker_path, &worker_template, &master_path, &master_template, "Master");
+                self.mirror(&worker_path, &Value::Object(template), &master_path, master_template, "Master");
             }
         }
-        for (i, mut container) in worker_containers.into_iter().flatten().enumerate() {
+        // `Value::pointer`'s reading of `/spec/containers/<index>`: an index into a list, a key
+        // into a map.
+        let master_containers = master_template.get("spec").and_then(|s| s.get("containers"));
+        for (i, container) in worker_containers.into_iter().flatten().enumerate() {
             let master_index = if i == worker_main_index { master_main_index } else { i };
-            let counterpart = match master_template.pointer(&format!("/spec/containers/{master_index}")) {
-                Some(c) if (master_index == master_main_index) == (i == worker_main_index) => c.clone(),
-                _ => Value::Null,
+            let at_index = match master_containers {
+                Some(Value::Object(map)) => map.get(&master_index.to_string()),
+                Some(list) => list.get(master_index),
+                None => None,
             };
+            let counterpart = match at_index {
+                Some(c) if (master_index == master_main_index) == (i == worker_main_index) => c,
+                _ => &Value::Null,
+            };
+            let mut without_resources = None;
             if i == worker_main_index && self.workers_run() {
-                if let Some(c) = container.as_object_mut() {
+                if let Some(c) = container.as_object() {
+                    let mut c = c.clone();
                     c.remove("resources");
+                    without_resources = Some(Value::Object(c));
                 }
             }
             self.mirror(
                 &format!("{worker_path}.spec.containers[{i}]"),
-                &container,
+                without_resources.as_ref().unwrap_or(container),
                 &format!("{master_path}.spec.containers[{master_index}]"),
-                &counterpart,
+                counterpart,
                 "Master",
             );
         }
@@ -216,4 +227,29 @@ impl Conversion<'_> {
         let same = leaves.iter().all(|(leaf, _)| self.report.status_of(leaf).is_some_and(|e| std::ptr::eq(e, entry)));
         same.then(|| entry.clone())
     }
+}
+
+/// A pod template without `spec.containers`, and without `spec` when nothing else is in it: the
+/// template's other fields copied, in the order (and with the key moved into the containers'
+/// place) that `Map::remove` leaves.
+fn without_containers(template: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (key, value) in template {
+        let value = match value.as_object() {
+            Some(spec) if key == "spec" => {
+                let mut rest: Map<String, Value> = spec
+                    .iter()
+                    .map(|(k, v)| (k.clone(), if k == "containers" { Value::Null } else { v.clone() }))
+                    .collect();
+                rest.remove("containers");
+                Value::Object(rest)
+            }
+            _ => value.clone(),
+        };
+        out.insert(key.clone(), value);
+    }
+    if out.get("spec").and_then(Value::as_object).is_some_and(Map::is_empty) {
+        out.remove("spec");
+    }
+    out
 }

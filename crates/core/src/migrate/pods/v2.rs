@@ -77,11 +77,7 @@ impl V2Pods {
     }
 }
 
-/// The value at `keys` (object keys only) beneath `v`: `Value::pointer` without the copies its
-/// `~1` unescaping makes of every key, for lookups made once per converted job.
-pub(super) fn at<'v>(v: &'v Json, keys: &[&str]) -> Option<&'v Json> {
-    keys.iter().try_fold(v, |v, k| v.get(*k))
-}
+pub(super) use crate::explain::v1::at;
 
 fn kind_of(v: &Json) -> &str {
     v.get("kind").and_then(Json::as_str).unwrap_or_default()
