@@ -12,8 +12,10 @@ export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 # The widget by itself: built with the two modules, cargo would unify the core's features and
 # compile the YAML parser and CEL into the widget's build too (link-time optimization drops them
 # again, but they are compiled).
-cargo build --profile wasm-release --target wasm32-unknown-unknown --lib -p trainer-v2-explorer
-cargo build --profile wasm-release --target wasm32-unknown-unknown --lib -p trainer-v2-migrate -p trainer-v2-explain -p trainer-v2-upgrade
+# scripts/cargo-wasm-release.sh is `cargo build --profile wasm-release --target wasm32-unknown-unknown`
+# with the flags every wasm-release build shares.
+scripts/cargo-wasm-release.sh --lib -p trainer-v2-explorer
+scripts/cargo-wasm-release.sh --lib -p trainer-v2-migrate -p trainer-v2-explain -p trainer-v2-upgrade
 # Only what this script writes is replaced: dist/kits (make kits) and dist/examples stay.
 rm -rf dist/pkg dist/pkg-migrate dist/blog && mkdir -p dist/pkg dist/pkg-migrate
 wasm-bindgen --target web --no-typescript --out-dir dist/pkg \

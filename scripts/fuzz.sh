@@ -33,7 +33,47 @@ done
 echo "fuzz: $n seeds; ${#targets[@]} targets, $seconds s each"
 
 export RUSTC_BOOTSTRAP=1
+# libFuzzer itself, the 26 C++ files libfuzzer-sys's build script compiles (about 34 s of CPU,
+# a fifth of this script's build), is kept once per machine, as the venvs and the consumer
+# sites' npm dependencies are (scripts/venv-cache.sh): $TRAINER_LIBFUZZER_CACHE, default
+# ~/.cache/trainer-v2-explorer/libfuzzer; set it empty to compile it every time. The archive kept
+# is the one libfuzzer-sys's own build wrote, named by what decides its bytes (the versions of
+# libfuzzer-sys, cc, cargo-fuzz and the C++ compiler, the compiler variables, and
+# fuzz/Cargo.toml's profile), and a later build links it through libfuzzer-sys's
+# CUSTOM_LIBFUZZER_PATH instead of compiling it again. Only this third-party archive is kept:
+# a target dir shared by clones would let cargo judge our own crates fresh by mtime across
+# checkouts (scripts/test-wheel.sh says how).
+# A CUSTOM_LIBFUZZER_PATH of the caller's own is left as it is.
+libfuzzer_cache=${TRAINER_LIBFUZZER_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/trainer-v2-explorer/libfuzzer}
+libfuzzer_fill=
+if [[ -n $libfuzzer_cache && -z ${CUSTOM_LIBFUZZER_PATH:-} ]]; then
+  libfuzzer_key=$( {
+    grep -A1 -E '^name = "(libfuzzer-sys|cc)"$' fuzz/Cargo.lock
+    cargo fuzz --version
+    c++ --version | head -1
+    echo "${CC:-} ${CXX:-} ${CFLAGS:-} ${CXXFLAGS:-}"
+    cat fuzz/Cargo.toml
+  } | sha256sum | cut -c1-16)
+  libfuzzer_cached=$libfuzzer_cache/$libfuzzer_key/libfuzzer.a
+  if [[ -f $libfuzzer_cached ]]; then
+    echo "fuzz: libFuzzer from $libfuzzer_cached"
+    export CUSTOM_LIBFUZZER_PATH=$libfuzzer_cached
+  else
+    libfuzzer_fill=1
+  fi
+fi
 cargo fuzz build -s none # every target at once
+if [[ -n $libfuzzer_fill ]]; then
+  # The archive this build compiled (the newest, should an older build's be there too), copied
+  # whole before it is named, so that a build beside this one never links half a file.
+  built=$(find "${CARGO_TARGET_DIR:-fuzz/target}/x86_64-unknown-linux-gnu/release/build" -path '*/libfuzzer-sys-*/out/libfuzzer.a' \
+    -printf '%T@ %p\n' 2>/dev/null | sort -n | tail -1 | cut -d' ' -f2-)
+  if [[ -n $built ]]; then
+    mkdir -p "${libfuzzer_cached%/*}"
+    cp "$built" "$libfuzzer_cached.$$" && mv -f "$libfuzzer_cached.$$" "$libfuzzer_cached"
+    echo "fuzz: libFuzzer kept in $libfuzzer_cached"
+  fi
+fi
 mkdir -p fuzz/logs
 # fuzz_target T: fuzzes T for $seconds, its output in fuzz/logs/T.log.
 fuzz_target() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make test-wheel`: the wheel and the sdist of dist/python (scripts/build-wheel.sh) as a pip user
-# gets them:
+# `make test-wheel`: the wheel and the sdist of dist/python (scripts/build-wheel.sh; $WHEEL_OUT when
+# set, as make test does) as a pip user gets them:
 #   1. auditwheel: the wheel claims manylinux_2_17 (manylinux2014) or older;
 #   2. a new venv with no cargo on PATH: `trainer-explorer --help`, `python -m trainer_explorer
 #      --help` and `trainer_explorer.find_bin()`;
@@ -18,12 +18,13 @@ say() { printf '==> %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 shopt -s nullglob
-wheels=(dist/python/trainer_explorer-*.whl)
-sdists=(dist/python/trainer_explorer-*.tar.gz)
-((${#wheels[@]} == 1)) || die "expected one wheel in dist/python (make wheel), found ${#wheels[@]}"
-((${#sdists[@]} == 1)) || die "expected one sdist in dist/python (make wheel), found ${#sdists[@]}"
-wheel=$PWD/${wheels[0]}
-sdist=$PWD/${sdists[0]}
+out=${WHEEL_OUT:-dist/python}
+wheels=("$out"/trainer_explorer-*.whl)
+sdists=("$out"/trainer_explorer-*.tar.gz)
+((${#wheels[@]} == 1)) || die "expected one wheel in $out (make wheel), found ${#wheels[@]}"
+((${#sdists[@]} == 1)) || die "expected one sdist in $out (make wheel), found ${#sdists[@]}"
+wheel=$(realpath "${wheels[0]}")
+sdist=$(realpath "${sdists[0]}")
 [[ -x $explorer ]] || die "no cargo-built CLI at $explorer to compare with (cargo build, or set TRAINER_EXPLORER)"
 [[ -d $real_v1 ]] || die "no real V1 jobs at $real_v1 (set TRAINER_REAL_V1)"
 explorer=$(realpath "$explorer")

@@ -7,12 +7,38 @@ const here = (path) => new URL(path, import.meta.url).href;
 // The "What Kubernetes runs" figures of a page (the post's presets, and the blog's copy of them)
 // are static HTML from the core; with JavaScript their items also highlight the TrainJob and
 // runtime lines they come from. Here, and not in the post's page.js, so every host gets it.
-// Both wait for an idle moment: a reader who landed on a widget waits for it first, and their
-// changes to the page (a button on every code block) would lay it out again before it mounts.
+// Both wait until each widget the loader mounts at once (those near the viewport) has mounted or
+// failed, then for an idle moment: a reader who landed on a widget waits for it first, and their
+// changes to the page (a button on every code block) lay it out again. An idle moment alone came
+// while the widget downloaded, and that layout then held up its mount.
+const MOUNT_POINT = '[data-trainer-v2-explorer], trainer-v2-explorer';
+const SETTLED = ['data-trainer-v2-explorer-mounted', 'data-trainer-v2-explorer-failed'];
+/** element.js's margin: a host this close to the viewport mounts as the page loads. */
+const MOUNTS_WITHIN_PX = 600;
 const idle = (f) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 1000 }) : setTimeout(f, 0));
+const mountsAtOnce = (el) => {
+  const box = el.getBoundingClientRect();
+  return (box.width > 0 || box.height > 0) && box.bottom >= -MOUNTS_WITHIN_PX && box.top <= innerHeight + MOUNTS_WITHIN_PX;
+};
+const waiting = () => [...document.querySelectorAll(MOUNT_POINT)].filter((el) => !SETTLED.some((a) => el.hasAttribute(a)) && mountsAtOnce(el));
+// Asked after the loader's own first microtask, which scrolls to the page's #fragment.
+const widgetsSettled = new Promise((resolve) => queueMicrotask(resolve)).then(() => new Promise((resolve) => {
+  const pending = waiting();
+  if (!pending.length) return resolve();
+  const observer = new MutationObserver(() => {
+    if (pending.every((el) => SETTLED.some((a) => el.hasAttribute(a)))) {
+      observer.disconnect();
+      resolve();
+    }
+  });
+  for (const el of pending) observer.observe(el, { attributes: true, attributeFilter: SETTLED });
+  // A download that never ends must not cost the page its Copy buttons.
+  setTimeout(resolve, 10000);
+}));
+const afterWidgets = (f) => widgetsSettled.then(() => idle(f));
 if (document.querySelector('.k8s-linked')) {
-  idle(() => import(here('./pkg-migrate/sources.js')).then((m) => m.linkSources(document.body)));
+  afterWidgets(() => import(here('./pkg-migrate/sources.js')).then((m) => m.linkSources(document.body)));
 }
 // The post (here and in the blog's copy) marks its body: its own code blocks get a Copy button.
 const post = document.querySelector('[data-trainer-v2-post]');
-if (post) idle(() => import(here('./pkg-migrate/copy-blocks.js')).then((m) => m.addCopyButtons(post.parentElement)));
+if (post) afterWidgets(() => import(here('./pkg-migrate/copy-blocks.js')).then((m) => m.addCopyButtons(post.parentElement)));

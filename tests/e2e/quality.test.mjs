@@ -106,3 +106,31 @@ for (const [label, viewport, hash, scrollThrough] of [
     await context.close();
   });
 }
+
+// Time to interactive: a reader who lands on the explorer waits for no other work of the page.
+// The post's Copy buttons (and the source links of "What Kubernetes runs") change the page's
+// layout, so they wait until the widget near the viewport has mounted. With the widget's wasm held
+// back, the page idles: the loader's own idle callback (asked for before this test's two) has had
+// its turn, and neither script may have been asked for.
+test('landing on the explorer, the post lays out its Copy buttons only after the widget mounted', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route(/trainer_v2_explorer_bg\.wasm$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  // The page's own record of what it fetched: copy-blocks.js and sources.js load only to be run.
+  const asked = () => page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name.replace(/^.*\//, '')).filter((n) => /^(copy-blocks|sources)\.js$/.test(n)).sort());
+  await page.goto(new URL('#user-experience', BASE).href, { waitUntil: 'domcontentloaded' });
+  await page.evaluate(() => new Promise((r) => requestIdleCallback(() => requestIdleCallback(r))));
+  assert.deepEqual(await asked(), [], 'fetched while the widget was still loading');
+  assert.equal(await page.locator('.copy-block').count(), 0);
+  release();
+  await page.waitForSelector('.copy-block-status', { state: 'attached' });
+  assert.equal(await page.locator('[data-trainer-v2-explorer]:not([data-compact])[data-trainer-v2-explorer-mounted]').count(), 1);
+  await page.waitForFunction(() => document.querySelector('.k8s-hint:not([hidden])'));
+  assert.deepEqual(await asked(), ['copy-blocks.js', 'sources.js']);
+  await context.close();
+});

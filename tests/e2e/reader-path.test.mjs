@@ -146,9 +146,10 @@ test('every code block in the post has a Copy button that copies what the block 
   const { context, page, errors, go } = await open();
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await go();
-  // explorer.js loads copy-blocks.js after the page's load event; its addCopyButtons appends the
-  // status line first and then gives every block its button in the same task, so once the status
-  // line is there, a block without a button is the defect and not an early look.
+  // explorer.js loads copy-blocks.js at an idle moment once the widgets near the viewport have
+  // mounted; its addCopyButtons appends the status line first and then gives every block its
+  // button in the same task, so once the status line is there, a block without a button is the
+  // defect and not an early look.
   await page.waitForSelector('.copy-block-status', { state: 'attached' });
   // The blocks of the post itself: not the widgets' fallbacks, which the widgets replace.
   const blocks = page.locator(`article pre:not(${MOUNT} pre)`);

@@ -2,33 +2,17 @@
 //! name) in the words the API server uses for the same mistake (apimachinery's `field.Error`:
 //! `<path>: Invalid value: …`, `Required value`, and kubectl's strict decoding
 //! `unknown field "<path>"`), so a reader sees the field and what the API accepts there, never a
-//! Rust type (`expected u32`). Each kind is matched as the typed value it is; only serde's
-//! description of what it expected (`u32`, `a string`, `struct EnvVar`: serde gives `Expected`
-//! as a description only) is read to name the OpenAPI type.
+//! Rust type (`expected u32`). Each kind is matched as the typed value it is, and the OpenAPI
+//! type is named from what the model asked for (`model::tracked::Wanted`, the deserializer's
+//! method), never from serde's description of it (`u32`, `a string`), which is only printed
+//! where the model asked for no one kind.
 
 use crate::k8s::field::Rejection;
 #[cfg(feature = "explain")]
 use crate::{
     k8s::field::{ErrorType, Path},
-    model::tracked::{Error, Found, Misfit},
+    model::tracked::{Error, Found, Misfit, Wanted},
 };
-
-/// The OpenAPI type serde's description of what it expected stands for, when it names one.
-#[cfg(feature = "explain")]
-fn api_type(expected: &str) -> Option<&'static str> {
-    let e = expected.trim();
-    Some(match e {
-        "a string" | "a borrowed string" | "a character" | "a quantity" => "string",
-        "a boolean" => "boolean",
-        "a sequence" | "a list" => "array",
-        "a map" => "object",
-        "f32" | "f64" => "number",
-        _ if e.starts_with("struct ") || e.starts_with("a map") => "object",
-        _ if e.starts_with("enum ") || e.starts_with("a string ") => "string",
-        _ if matches!(e.trim_start_matches(['u', 'i']), "8" | "16" | "32" | "64" | "128" | "size") => "integer",
-        _ => return None,
-    })
-}
 
 #[cfg(feature = "explain")]
 impl Found {
@@ -80,25 +64,22 @@ pub(crate) fn kubernetes(path: &str, error: &Error) -> Rejection {
         Misfit::UnknownField { .. } => {
             Rejection::new(ErrorType::UnknownField, Path::root(), format!("unknown field \"{path}\""))
         }
-        Misfit::InvalidType { found, expected } => {
+        Misfit::InvalidType { found, expected, wanted } => {
             let found = found.json_type();
-            let detail = match api_type(expected) {
-                Some(want) => format!("\"{found}\": must be of type {want}"),
+            let detail = match wanted {
+                Some(want) => format!("\"{found}\": must be of type {}", want.api_type()),
                 None => format!("\"{found}\": expected {expected}"),
             };
             Rejection::new(ErrorType::TypeInvalid, here(), detail)
         }
-        Misfit::InvalidValue { found, expected } => {
+        Misfit::InvalidValue { found, expected, wanted } => {
             let value = found.value();
-            let expected = expected.trim();
-            let integer = api_type(expected) == Some("integer");
-            let detail = if integer && expected.starts_with('u') && value.starts_with('-') {
-                format!("{value}: must be greater than or equal to 0")
-            } else if integer {
-                let bits = expected.trim_start_matches(['u', 'i']);
-                format!("{value}: must fit in an int{bits}")
-            } else {
-                format!("{value}: expected {expected}")
+            let detail = match (wanted, found) {
+                (Some(Wanted::Integer { signed: false, .. }), Found::Signed(n)) if *n < 0 => {
+                    format!("{value}: must be greater than or equal to 0")
+                }
+                (Some(Wanted::Integer { bits, .. }), _) => format!("{value}: must fit in an int{bits}"),
+                _ => format!("{value}: expected {}", expected.trim()),
             };
             Rejection::new(ErrorType::Invalid, here(), detail)
         }
@@ -202,6 +183,46 @@ mod tests {
         }
     }
 
+    /// The type named is the one the model asked the deserializer for, never serde's description
+    /// of it: a count read as a `u32` whose visitor describes itself in other words (`a string of
+    /// digits`, `u8`) is still an integer of 32 bits (read from the text, it was a string, and
+    /// out of range of an int8).
+    #[test]
+    fn the_type_is_what_the_model_asked_for_not_its_description() {
+        #[derive(Debug)]
+        struct Count(#[allow(dead_code)] u32);
+        impl<'de> serde::Deserialize<'de> for Count {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
+                struct Digits;
+                impl serde::de::Visitor<'_> for Digits {
+                    type Value = Count;
+                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                        f.write_str("a string of digits")
+                    }
+                    fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Count, E> {
+                        u32::try_from(n)
+                            .map(Count)
+                            .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(n), &"u8"))
+                    }
+                }
+                d.deserialize_u32(Digits)
+            }
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Spec {
+            count: Count,
+        }
+        assert_eq!(
+            refused::<Spec>("spec", json!({"count": "two"})).1,
+            "spec.count: Invalid value: \"string\": must be of type integer"
+        );
+        assert_eq!(
+            refused::<Spec>("spec", json!({"count": 4294967296u64})).1,
+            "spec.count: Invalid value: 4294967296: must fit in an int32"
+        );
+    }
+
     /// No model today denies unknown fields or holds an enum, so these kinds are read through a
     /// struct that does.
     #[test]
@@ -245,11 +266,15 @@ mod tests {
     fn each_kind_has_its_type() {
         let ty = |misfit: Misfit| kubernetes("spec.x", &misfit.into()).ty;
         let expected = || "u32".to_string();
+        let wanted = Some(Wanted::Integer { bits: 32, signed: false });
         assert_eq!(
-            ty(Misfit::InvalidType { found: Found::Str("two".into()), expected: expected() }),
+            ty(Misfit::InvalidType { found: Found::Str("two".into()), expected: expected(), wanted }),
             ErrorType::TypeInvalid
         );
-        assert_eq!(ty(Misfit::InvalidValue { found: Found::Signed(-1), expected: expected() }), ErrorType::Invalid);
+        assert_eq!(
+            ty(Misfit::InvalidValue { found: Found::Signed(-1), expected: expected(), wanted }),
+            ErrorType::Invalid
+        );
         assert_eq!(ty(Misfit::MissingField("image")), ErrorType::Required);
         assert_eq!(
             ty(Misfit::UnknownField { field: "trainr".into(), expected: &["trainer"] }),

@@ -1,6 +1,6 @@
 //! The pure core of the Trainer V2 Explorer: typed V1 and V2 objects and their YAML (`model`,
 //! `yaml`), a reader's selection and its URL query (`selection`, `query`), the panes of a
-//! selection (`snippets`), what the Trainer controller creates for a TrainJob (`explain`), V1 → V2
+//! selection (`snippets`, whose text is filled from explorer_data's templates by `template`), what the Trainer controller creates for a TrainJob (`explain`), V1 → V2
 //! migration (`migrate`) and V2 release → release upgrades (`upgrade`, `release_changes`), the two
 //! front ends of one `pipeline`, whose `input` is the one door every command reads a user's text
 //! through; `terminal`, how text from input is printed (escaped) for a terminal and in JSON.
@@ -25,6 +25,7 @@ pub mod query;
 pub mod release_changes;
 pub mod selection;
 pub mod snippets;
+pub mod template;
 pub mod terminal;
 pub mod text;
 #[cfg(feature = "yaml-input")]

@@ -241,16 +241,34 @@ fn print_output(text: &str) -> Result<(), String> {
 }
 
 /// What a batch command (`migrate`, `upgrade`) made of one file.
-struct FileOutcome {
-    /// Lines for stderr, each printed after the file's name: one text, not a `String` per line
-    /// (a report of a quarter million labels is 20 MB of text either way; its lines as strings
-    /// took as much again).
-    report: String,
+pub(super) trait FileOutcome {
     /// One line per refused or invalid document. The full report holds each in its place too:
     /// there it is printed once, in its place, as the failure line.
-    failures: Vec<String>,
+    fn failures(&self) -> Vec<String>;
+    /// The report's lines for stderr (with `quiet`, the headline of each document written with
+    /// losses), handed to `sink` a run of whole lines at a time as they are written: a report of a
+    /// quarter million labels is 20 MB of text, never held whole.
+    fn write_report(&self, quiet: bool, sink: &mut dyn FnMut(&str));
     /// Every document of the file and what became of it.
-    docs: Vec<explorer_core::pipeline::Document>,
+    fn into_docs(self) -> Vec<explorer_core::pipeline::Document>;
+}
+
+impl FileOutcome for explorer_core::migrate::Migration {
+    fn failures(&self) -> Vec<String> {
+        self.failures()
+    }
+
+    fn write_report(&self, quiet: bool, sink: &mut dyn FnMut(&str)) {
+        if quiet {
+            sink(&self.lossy_headlines().join("\n"));
+        } else {
+            self.write_report(sink);
+        }
+    }
+
+    fn into_docs(self) -> Vec<explorer_core::pipeline::Document> {
+        self.docs
+    }
 }
 
 /// How one run's documents ended, for the summary line.
@@ -325,12 +343,14 @@ enum Sink<'a> {
 /// Runs `process` on every file (directories expanded, or stdin for `-`): the objects of all
 /// files on stdout (or one file each in `--output-dir`), the reports on stderr, then the summary
 /// line. Exit 1 when a file cannot be read or processed, or a document failed.
-fn run_batch(
+fn run_batch<R: FileOutcome>(
     args: &[std::path::PathBuf],
     written: (&str, &str, &str),
     sink: Sink,
-    mut process: impl FnMut(&str) -> Result<FileOutcome, String>,
+    quiet: bool,
+    mut process: impl FnMut(&str) -> Result<R, String>,
 ) -> ExitCode {
+    use explorer_core::pipeline::Outcome;
     use std::io::Write;
     // A report can run to a hundred thousand lines, and stderr is unbuffered: `eprintln!` would
     // make a write for each piece of each line. Buffered, and flushed after each file.
@@ -340,6 +360,9 @@ fn run_batch(
     for e in walk_errors {
         let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {e}")));
     }
+    // What goes to stdout, gathered file by file as text (the YAML of a big job is a sixth of
+    // its tree), or for `--output-dir` the documents' objects.
+    let mut yaml = String::new();
     let mut docs = Vec::new();
     let mut tally = Tally { files: files.len(), ..Tally::default() };
     for path in &files {
@@ -351,37 +374,59 @@ fn run_batch(
                 failed = true;
             }
             Ok(done) => {
-                let mut pending: Vec<&String> = done.failures.iter().collect();
-                for line in done.report.lines() {
-                    // The report's line for a failed document is the failure line (an invalid
-                    // one with `invalid: ` after its place): printed once, as the failure.
-                    let as_failure = line.replacen("): invalid: ", "): ", 1);
-                    match pending.iter().position(|f| **f == as_failure) {
-                        Some(i) => {
-                            let _ = writeln!(
-                                stderr,
-                                "{}",
-                                shown(&format!("trainer-explorer: {label}: {}", pending.remove(i)))
-                            );
-                        }
-                        None => {
-                            let _ = writeln!(stderr, "{}", shown(&format!("{label}: {line}")));
+                let failures = done.failures();
+                let mut pending: Vec<&String> = failures.iter().collect();
+                done.write_report(quiet, &mut |lines| {
+                    for line in lines.lines() {
+                        // The report's line for a failed document is the failure line (an invalid
+                        // one with `invalid: ` after its place): printed once, as the failure.
+                        let as_failure = line.replacen("): invalid: ", "): ", 1);
+                        match pending.iter().position(|f| **f == as_failure) {
+                            Some(i) => {
+                                let _ = writeln!(
+                                    stderr,
+                                    "{}",
+                                    shown(&format!("trainer-explorer: {label}: {}", pending.remove(i)))
+                                );
+                            }
+                            None => {
+                                let _ = writeln!(stderr, "{}", shown(&format!("{label}: {line}")));
+                            }
                         }
                     }
-                }
+                });
                 for f in pending {
                     let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {label}: {f}")));
                 }
-                failed |= !done.failures.is_empty();
-                tally.add(&done.docs);
-                docs.extend(done.docs);
+                failed |= !failures.is_empty();
+                let mut file_docs = done.into_docs();
+                tally.add(&file_docs);
+                // Only the objects are written from here: the source and the report go now.
+                for d in &mut file_docs {
+                    d.source = None;
+                    if let Outcome::Written { report, .. } = &mut d.outcome {
+                        *report = Vec::new();
+                    }
+                }
+                match sink {
+                    Sink::Stdout => {
+                        // `output_yaml` of every file's documents: each file's, `---` between.
+                        let text = explorer_core::pipeline::output_yaml(&file_docs);
+                        if !text.is_empty() {
+                            if !yaml.is_empty() {
+                                yaml.push_str("---\n");
+                            }
+                            yaml.push_str(&text);
+                        }
+                    }
+                    Sink::Directory(_) => docs.extend(file_docs),
+                }
             }
         }
         let _ = stderr.flush();
     }
     let written_out = match sink {
         Sink::Stdout => {
-            let yaml = explorer_core::pipeline::output_yaml(&docs);
             if yaml.trim().is_empty() {
                 Ok(())
             } else {
@@ -429,10 +474,8 @@ fn migrate(
     output_dir: Option<&std::path::Path>,
 ) -> ExitCode {
     let sink = output_dir.map_or(Sink::Stdout, Sink::Directory);
-    run_batch(files, ("job", "jobs", "converted"), sink, |text| {
-        let m = explorer_core::migrate::migrate_to(text, target).map_err(|e| e.to_string())?;
-        let report = if quiet { m.lossy_headlines().join("\n") } else { m.report_text() };
-        Ok(FileOutcome { report, failures: m.failures(), docs: m.docs })
+    run_batch(files, ("job", "jobs", "converted"), sink, quiet, |text| {
+        explorer_core::migrate::migrate_to(text, target).map_err(|e| e.to_string())
     })
 }
 
@@ -445,18 +488,45 @@ enum BatchFormat {
 /// `migrate --output json`: one JSON array of every document of every file on stdout, each with
 /// its file; failures on stderr as in YAML mode.
 fn migrate_json(files: &[std::path::PathBuf], target: explorer_data::releases::Release) -> ExitCode {
-    batch_json(files, |text| {
+    batch_json(files, |text, file| {
         let m = explorer_core::migrate::migrate_to(text, target).map_err(|e| e.to_string())?;
-        Ok((m.failures(), m.docs.iter().map(|d| explorer_core::migrate::pods::document_json(d, target)).collect()))
+        let docs = m
+            .docs
+            .iter()
+            .map(|d| json_text(&explorer_core::migrate::pods::document_json_with(d, target, file_member(file))))
+            .collect::<Result<_, _>>()?;
+        Ok((m.failures(), docs))
     })
+}
+
+/// The `file` member every document of a batch command's JSON ends with.
+fn file_member(file: &str) -> Vec<(&'static str, serde_json::Value)> {
+    vec![("file", file.into())]
+}
+
+/// One document of a batch command's JSON as it is printed in the array: pretty, each line
+/// indented as the array's member.
+fn json_text(doc: &impl serde::Serialize) -> Result<String, String> {
+    let text = explorer_core::terminal::json_pretty(doc).map_err(|e| e.to_string())?;
+    let mut indented = String::with_capacity(text.len() + text.len() / 8);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            indented.push('\n');
+        }
+        indented.push_str("  ");
+        indented.push_str(line);
+    }
+    Ok(indented)
 }
 
 /// Runs `process` on every file (or stdin for `-`) for a batch command's `--format json`: the
 /// documents of every file (directories expanded) as one JSON array on stdout, each with its
-/// file; the failures on stderr, one line each, as in YAML mode (exit 1).
+/// file; the failures on stderr, one line each, as in YAML mode (exit 1). `process` gets the
+/// text and the file's label, and gives the failures and each document's JSON as `json_text`
+/// writes it: text, not a tree of JSON values (a job of a quarter million labels took 400 MB so).
 fn batch_json(
     files: &[std::path::PathBuf],
-    mut process: impl FnMut(&str) -> Result<(Vec<String>, Vec<serde_json::Value>), String>,
+    mut process: impl FnMut(&str, &str) -> Result<(Vec<String>, Vec<String>), String>,
 ) -> ExitCode {
     let mut docs = Vec::new();
     let (files, walk_errors) = inputs::expand(files);
@@ -466,7 +536,7 @@ fn batch_json(
     }
     for path in &files {
         let label = path.display().to_string();
-        match read_input(path).and_then(|text| process(&text)) {
+        match read_input(path).and_then(|text| process(&text, &label)) {
             Err(e) => {
                 eprintln!("{}", shown(&format!("trainer-explorer: {label}: {e}")));
                 failed = true;
@@ -476,24 +546,43 @@ fn batch_json(
                     eprintln!("{}", shown(&format!("trainer-explorer: {label}: {f}")));
                     failed = true;
                 }
-                for mut doc in documents {
-                    doc["file"] = label.clone().into();
-                    docs.push(doc);
-                }
+                docs.extend(documents);
             }
         }
     }
-    match explorer_core::terminal::json_pretty(&docs).map_err(|e| e.to_string()).and_then(|text| print_output(&text)) {
-        Ok(()) => {}
-        Err(e) => {
-            eprintln!("{}", shown(&format!("trainer-explorer: {e}")));
-            failed = true;
-        }
+    if let Err(e) = print_json_array(&docs) {
+        eprintln!("{}", shown(&format!("trainer-explorer: {e}")));
+        failed = true;
     }
     if failed {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Prints the documents as one pretty JSON array (what `json_pretty` writes for the array of
+/// them), as `print_output` prints a text: escaped for the terminal, a closed pipe quiet.
+fn print_json_array(docs: &[String]) -> Result<(), String> {
+    use std::io::Write;
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut write = || -> std::io::Result<()> {
+        if docs.is_empty() {
+            return writeln!(stdout, "[]");
+        }
+        stdout.write_all(b"[\n")?;
+        for (i, doc) in docs.iter().enumerate() {
+            if i > 0 {
+                stdout.write_all(b",\n")?;
+            }
+            stdout.write_all(shown(doc).as_bytes())?;
+        }
+        stdout.write_all(b"\n]\n")?;
+        stdout.flush()
+    };
+    match write() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+        _ => Ok(()),
     }
 }
 
@@ -521,9 +610,12 @@ pub fn run() -> ExitCode {
         }
         Command::Upgrade { from, to, files, format: BatchFormat::Json, .. } => {
             let to = to.copied().unwrap_or(explorer_data::releases::NEWEST);
-            return batch_json(&files, |text| {
+            return batch_json(&files, |text, file| {
                 let u = explorer_core::upgrade::upgrade(text, *from, to).map_err(|e| e.to_string())?;
-                Ok((u.failures(), u.documents_json()))
+                let docs = (0..u.docs.len())
+                    .map(|i| json_text(&u.document_json_with(i, file_member(file))))
+                    .collect::<Result<_, _>>()?;
+                Ok((u.failures(), docs))
             });
         }
     };

@@ -3,13 +3,30 @@
 //! was refused or invalid.
 
 use super::{run_batch, FileOutcome, Sink};
+use explorer_core::upgrade::Upgrade;
 use explorer_data::releases::Release;
 use std::process::ExitCode;
 
 pub(super) fn run(files: &[std::path::PathBuf], from: Release, to: Release, quiet: bool) -> ExitCode {
-    run_batch(files, ("manifest", "manifests", "rewritten"), Sink::Stdout, |text| {
-        let u = explorer_core::upgrade::upgrade(text, from, to).map_err(|e| e.to_string())?;
-        let report = if quiet { u.lossy_headlines().join("\n") } else { u.report_text() };
-        Ok(FileOutcome { report, failures: u.failures(), docs: u.docs })
+    run_batch(files, ("manifest", "manifests", "rewritten"), Sink::Stdout, quiet, |text| {
+        explorer_core::upgrade::upgrade(text, from, to).map_err(|e| e.to_string())
     })
+}
+
+impl FileOutcome for Upgrade {
+    fn failures(&self) -> Vec<String> {
+        self.failures()
+    }
+
+    fn write_report(&self, quiet: bool, sink: &mut dyn FnMut(&str)) {
+        if quiet {
+            sink(&self.lossy_headlines().join("\n"));
+        } else {
+            self.write_report(sink);
+        }
+    }
+
+    fn into_docs(self) -> Vec<explorer_core::pipeline::Document> {
+        self.docs
+    }
 }

@@ -8,6 +8,7 @@ mod explain_files;
 mod explain_snapshots;
 mod input_door;
 mod json_schema;
+mod peak_memory;
 mod post;
 mod run;
 mod validate;

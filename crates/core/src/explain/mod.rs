@@ -377,6 +377,13 @@ pub fn explain(input: Input, release: Release) -> Explanation {
 /// TF_CONFIG would take gigabytes, so it gets a message instead of a hang.
 pub const MAX_PODS: u64 = 150_000;
 
+/// etcd's default limit on one request: 1.5 MiB (`--max-request-bytes`; etcd
+/// v3.6.14:server/embed/config.go:67, the same in v3.5.17:server/embed/config.go:59). etcd refuses
+/// a larger write ("etcdserver: request is too large", v3.6.14:server/etcdserver/v3_server.go:863-865),
+/// so the API server cannot store an object larger than that: a pod whose environment alone is
+/// larger is never created.
+pub const ETCD_REQUEST_LIMIT: u64 = 1_572_864;
+
 /// The message for a job of `pods` pods, above [`MAX_PODS`], ending in what the command does not
 /// do with them (`"explain does not model them"`).
 pub(crate) fn too_many_pods(pods: u64, so: &str) -> String {

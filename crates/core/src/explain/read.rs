@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::rc::Rc;
 
 /// The TrainJob and runtime found in `text` (any order, other documents ignored).
-pub struct Documents {
+pub struct Documents<'a> {
     /// The TrainJob, as its typed model reads it.
     pub job: TrainJob,
     /// Shared with the other jobs of a paste on the same runtime (`read_runtime`).
@@ -21,13 +21,14 @@ pub struct Documents {
     pub legacy: Legacy,
     /// Set when the input held no runtime and the TrainJob names one the release ships.
     pub shipped_runtime: Option<String>,
-    /// The two documents as written, for the CRD checks.
-    pub written_job: Json,
+    /// The two documents as written, for the CRD checks: the TrainJob borrowed when the trees
+    /// are held elsewhere (the pod comparison's converted objects), not copied.
+    pub written_job: Cow<'a, Json>,
     /// The runtime as written (shared like `runtime`).
     pub written_runtime: Rc<Json>,
 }
 
-impl Documents {
+impl Documents<'_> {
     /// What explain judges: the documents borrowed as one input.
     pub fn input(&self) -> Input<'_> {
         Input {
@@ -302,7 +303,7 @@ fn shipped(job: &Json, release: Release, input_has_none: bool) -> Result<(Json, 
 
 /// The TrainJob and runtime of YAML `text` (`trees`, then `from_trees`).
 #[cfg(feature = "yaml-input")]
-pub fn documents(text: &str, release: Release) -> Result<Documents, Error> {
+pub fn documents(text: &str, release: Release) -> Result<Documents<'static>, Error> {
     Ok(from_trees(trees(text)?, release)?)
 }
 
@@ -319,29 +320,45 @@ pub fn trees(text: &str) -> Result<Vec<Json>, Error> {
 }
 
 /// `documents` for objects already read as trees (the pod comparison's converted objects), so
-/// they are not printed and parsed again.
-pub fn from_trees(docs: Vec<Json>, release: Release) -> Result<Documents, ReadError> {
-    from_refs(&docs.iter().collect::<Vec<_>>(), release)
+/// they are not printed and parsed again. The TrainJob is moved out of them, not copied (a
+/// TrainJob of 4 MiB is a tree of about 36 MB).
+pub fn from_trees(mut docs: Vec<Json>, release: Release) -> Result<Documents<'static>, ReadError> {
+    let jobs: Vec<usize> = (0..docs.len()).filter(|&i| is_train_job(&docs[i])).collect();
+    let job = match jobs[..] {
+        [i] => crate::model::into_without_nulls(std::mem::take(&mut docs[i])),
+        [] => return Err(ReadError::NoTrainJob),
+        _ => return Err(ReadError::SeveralTrainJobs(jobs.len())),
+    };
+    from_job(Cow::Owned(job), &docs.iter().collect::<Vec<_>>(), release)
 }
 
-/// `from_trees` for trees held elsewhere (the pod comparison's built-in runtime), not copied.
-pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, ReadError> {
-    let mut jobs = Vec::new();
+/// `from_trees` for trees held elsewhere (the pod comparison's built-in runtime), not copied:
+/// the TrainJob is borrowed unless it holds a null to take out.
+pub fn from_refs<'a>(docs: &[&'a Json], release: Release) -> Result<Documents<'a>, ReadError> {
+    let mut jobs = docs.iter().filter(|doc| is_train_job(doc));
+    let job = match (jobs.next(), jobs.count()) {
+        (Some(job), 0) => crate::model::without_nulls(job),
+        (None, _) => return Err(ReadError::NoTrainJob),
+        (Some(_), more) => return Err(ReadError::SeveralTrainJobs(more + 1)),
+    };
+    from_job(job, docs, release)
+}
+
+fn is_train_job(doc: &Json) -> bool {
+    doc.get("kind").and_then(Json::as_str) == Some("TrainJob")
+}
+
+/// The documents of `job` (its nulls taken out) and the runtime among `docs` it references.
+fn from_job<'a>(job: Cow<'a, Json>, docs: &[&Json], release: Release) -> Result<Documents<'a>, ReadError> {
     // The runtimes as written: nulls are taken out of the one referenced (`read_runtime`), and
     // finding it by kind and name reads no null.
-    let mut runtimes = Vec::new();
-    for &doc in docs {
-        match doc.get("kind").and_then(Json::as_str) {
-            Some("TrainJob") => jobs.push(crate::model::without_nulls(doc).into_owned()),
-            Some("TrainingRuntime" | "ClusterTrainingRuntime") => runtimes.push(doc),
-            _ => {}
-        }
-    }
-    let job = match jobs.as_mut_slice() {
-        [job] => std::mem::take(job),
-        [] => return Err(ReadError::NoTrainJob),
-        more => return Err(ReadError::SeveralTrainJobs(more.len())),
-    };
+    let runtimes: Vec<&Json> = docs
+        .iter()
+        .copied()
+        .filter(|doc| {
+            matches!(doc.get("kind").and_then(Json::as_str), Some("TrainingRuntime" | "ClusterTrainingRuntime"))
+        })
+        .collect();
     let mut shipped_runtime = None;
     let shipped_tree;
     let runtime = if runtimes.is_empty() {
@@ -356,7 +373,7 @@ pub fn from_refs(docs: &[&Json], release: Release) -> Result<Documents, ReadErro
     // only when it has some (a TrainJob of 4 MiB was held three times).
     let written_job = job;
     let (legacy, stripped) = if has_legacy(&written_job) {
-        let mut job = written_job.clone();
+        let mut job = Json::clone(&written_job);
         (take_legacy(&mut job), Some(job))
     } else {
         (Legacy::default(), None)
@@ -573,8 +590,9 @@ mod tests {
     /// value is taken out of follows from it), and the reader's line keeps its words.
     #[test]
     fn a_model_error_knows_its_object() {
-        use crate::model::tracked::{Found, Misfit};
-        let negative = Misfit::InvalidValue { found: Found::Signed(-1), expected: "u32".into() }.into();
+        use crate::model::tracked::{Found, Misfit, Wanted};
+        let wanted = Some(Wanted::Integer { bits: 32, signed: false });
+        let negative = Misfit::InvalidValue { found: Found::Signed(-1), expected: "u32".into(), wanted }.into();
         let error = crate::field_error::kubernetes("spec.mlPolicy.numNodes", &negative);
         let read = ReadError::Model { in_runtime: true, error };
         assert_eq!(

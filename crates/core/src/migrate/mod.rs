@@ -7,7 +7,7 @@ pub mod report;
 
 pub use report::{Entry, Kind};
 
-use crate::pipeline::{self, Wording};
+use crate::pipeline::{self, ReportWriter, Wording};
 use explorer_data::releases::{Release, NEWEST};
 
 /// What became of one V1 document; a written one carries its field report.
@@ -80,8 +80,8 @@ pub fn migrate_to(text: &str, target: Release) -> Result<Migration, Error> {
 }
 
 /// How the migration's report reads.
-struct MigrationWording {
-    target: Release,
+pub(crate) struct MigrationWording {
+    pub(crate) target: Release,
 }
 
 impl Wording for MigrationWording {
@@ -89,7 +89,7 @@ impl Wording for MigrationWording {
         format!("{kind} {name} converted for Trainer {}{}", self.target.tag, if lossy { " with losses" } else { "" })
     }
 
-    fn report_lines(&self, doc: &DocResult, report: &[Entry], out: &mut String) {
+    fn report_lines(&self, doc: &DocResult, report: &[Entry], out: &mut ReportWriter<'_>) {
         use std::fmt::Write;
         // Written in place: a report can have hundreds of thousands of entries.
         for e in report {
@@ -143,6 +143,11 @@ impl Migration {
     /// The report for people: one block per document.
     pub fn report_text(&self) -> String {
         pipeline::report_text(&self.docs, &MigrationWording { target: self.target })
+    }
+
+    /// `report_text`, handed to `sink` a run of whole lines at a time as it is written.
+    pub fn write_report(&self, sink: &mut dyn FnMut(&str)) {
+        pipeline::write_report(&self.docs, &MigrationWording { target: self.target }, sink);
     }
 
     /// The headline of each document converted with losses (the CLI's `--quiet`).

@@ -33,6 +33,14 @@ pub const MAX_VALUES: usize = MAX_INPUT_BYTES / BYTES_PER_VALUE + EXPANSION_MARG
 pub(crate) const TEXT_MARGIN: usize = 8 * EXPANSION_MARGIN;
 /// The most characters a stream may read as: the input limit.
 pub(crate) const MAX_TEXT: usize = MAX_INPUT_BYTES;
+/// Keys and values a document may read as per node written in it (an alias counted once, as
+/// written), so that its aliases stop in our reader before the parser's own limit: yaml_serde
+/// (0.10.7, `de.rs` `jump`) refuses a document once it has followed more than 100 aliases per
+/// event of it. Each alias it follows yields a key or a value, read and counted before it
+/// follows the next, and a document has at least one event per node written (counted from its
+/// text, `written.rs`, a lower bound), so 99 reads a node leave its limit one alias per node
+/// out of reach.
+pub const READS_PER_NODE: usize = 99;
 
 /// How many values, and how many characters, a stream of `bytes` bytes may read as: one value
 /// per [`BYTES_PER_VALUE`] bytes plus [`EXPANSION_MARGIN`], and its size plus [`TEXT_MARGIN`]
@@ -127,6 +135,17 @@ pub enum InputError {
         /// The input's size in bytes.
         bytes: usize,
     },
+    /// A document whose aliases repeat more than the YAML parser follows: it reads as more keys
+    /// and values than [`READS_PER_NODE`] for each node counted in its text. Its number
+    /// (1-based) and first line, and the nodes counted.
+    TooManyRepeats {
+        /// The document's number (1-based).
+        document: usize,
+        /// The line it starts on.
+        line: usize,
+        /// The nodes counted in its text (each alias once).
+        nodes: usize,
+    },
     /// More than [`MAX_DOCUMENTS`] documents.
     TooManyDocuments,
     /// Only empty documents (`---` alone, or comments).
@@ -164,6 +183,13 @@ impl fmt::Display for InputError {
                      documents"
                 )
             }
+            InputError::TooManyRepeats { document, line, nodes } => write!(
+                f,
+                "document {document} (line {line}) repeats its aliases (*name) more than the YAML parser follows: it \
+                 reads as more than {} keys and values, {READS_PER_NODE} for each of the {nodes} nodes counted in its \
+                 text: write the repeated parts out",
+                nodes.saturating_mul(READS_PER_NODE)
+            ),
             InputError::TooManyDocuments => write!(f, "more than {MAX_DOCUMENTS} documents: split the input"),
             InputError::NoDocuments => f.write_str("no YAML documents found"),
         }
@@ -285,18 +311,31 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, InputError> {
     // is written with more values than the budget, or whose aliases repeat more, is refused here,
     // from its text (a 4 MiB flow list of numbers: 303 MiB before; 4 MB of aliases of one 2 MB
     // list: 94 MiB).
-    if let Some((i, skipped)) = super::written::first_over(text, &starts, values) {
+    let written = super::written::scan(text, &starts, values);
+    if let Some((i, skipped)) = written.over {
         let line = starts.get(i).copied().unwrap_or(1);
         return Err(InputError::PastTheBudget { document: i + 1 - skipped, line, bytes: text.len() });
     }
     let mut out = Vec::new();
     let mut skipped_leading_empty = 0;
-    let budget = Budget { values: Cell::new(values), text: Cell::new(characters) };
+    let budget = Budget::new(values, characters);
     for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
+        // A document the scan did not tell apart (the parser yielded more than it counted) is
+        // read without this bound: should the parser's own limit come first, its error is the
+        // document's, as any other.
+        let nodes = written.nodes.get(i).copied();
+        budget.document(nodes.map_or(usize::MAX, |n| n.saturating_mul(READS_PER_NODE)));
         let value = budget.read(doc);
-        if value.as_ref().is_err_and(|e| budget.spent() || is_repetition_limit(e)) {
-            let line = starts.get(i).copied().unwrap_or(1);
-            return Err(InputError::PastTheBudget { document: i + 1 - skipped_leading_empty, line, bytes: text.len() });
+        let line = || starts.get(i).copied().unwrap_or(1);
+        let document = i + 1 - skipped_leading_empty;
+        match (value.is_err(), budget.ran_out()) {
+            (true, Some(Limit::Input)) => {
+                return Err(InputError::PastTheBudget { document, line: line(), bytes: text.len() })
+            }
+            (true, Some(Limit::Repeats)) => {
+                return Err(InputError::TooManyRepeats { document, line: line(), nodes: nodes.unwrap_or_default() })
+            }
+            _ => {}
         }
         let value = value.map_err(|e| YamlError(std::sync::Arc::new(e)));
         // A leading `---` yields an empty first document; it is not the reader's.
@@ -325,31 +364,49 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, InputError> {
     Ok(out)
 }
 
-/// Whether the parser gave up on a document's aliases: it allows 100 alias jumps per event of a
-/// document, a bound our budget does not always reach first (aliases of aliases of small lists).
-/// yaml_serde 0.10.7 offers no typed way to tell: `yaml_serde::Error`'s public API is
-/// `location()` (none for this error), `Display`, `Debug` and `std::error::Error::source()`
-/// (none), and the kind, `ErrorImpl::RepetitionLimitExceeded`, is private to the crate; so its
-/// text, which has no location to vary, is compared whole.
-fn is_repetition_limit(e: &serde_yaml::Error) -> bool {
-    e.location().is_none() && e.to_string() == "repetition limit exceeded"
+/// Which count of the [`Budget`] ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Limit {
+    /// The stream's values or characters ([`read_budget`]).
+    Input,
+    /// The document's keys and values, [`READS_PER_NODE`] per node written in it.
+    Repeats,
 }
 
 /// Reads documents into JSON trees while counting the values and the characters they read as
-/// (see `read_budget`), so aliases stop at the limit instead of filling memory. The same
-/// trees as `serde_json::Value::deserialize` builds.
+/// (see `read_budget`), so aliases stop at the limit instead of filling memory, and each
+/// document's keys and values (see [`READS_PER_NODE`]), so they stop before the parser's own
+/// limit. The same trees as `serde_json::Value::deserialize` builds.
 struct Budget {
     values: Cell<usize>,
     text: Cell<usize>,
+    /// The keys and values the document being read may still read as.
+    reads: Cell<usize>,
+    /// The count that ran out, once one has.
+    ran_out: Cell<Option<Limit>>,
 }
 
 impl Budget {
+    fn new(values: usize, characters: usize) -> Budget {
+        Budget {
+            values: Cell::new(values),
+            text: Cell::new(characters),
+            reads: Cell::new(usize::MAX),
+            ran_out: Cell::new(None),
+        }
+    }
+
+    /// A document starts: it may read as `reads` keys and values.
+    fn document(&self, reads: usize) {
+        self.reads.set(reads);
+    }
+
     fn read<'de, D: de::Deserializer<'de>>(&self, doc: D) -> Result<Value, D::Error> {
         Tree(self).deserialize(doc)
     }
 
-    fn spent(&self) -> bool {
-        self.values.get() == 0 || self.text.get() == 0
+    fn ran_out(&self) -> Option<Limit> {
+        self.ran_out.get()
     }
 
     /// One value; a string also counts its characters (`chars`, in bytes).
@@ -359,14 +416,21 @@ impl Budget {
     }
 
     fn value<E: de::Error>(&self) -> Result<(), E> {
-        Self::take(&self.values, 1)
+        self.take(&self.reads, 1, Limit::Repeats)?;
+        self.take(&self.values, 1, Limit::Input)
+    }
+
+    /// A key of `chars` bytes: a read of the document, and its characters.
+    fn key<E: de::Error>(&self, chars: usize) -> Result<(), E> {
+        self.take(&self.reads, 1, Limit::Repeats)?;
+        self.characters(chars)
     }
 
     fn characters<E: de::Error>(&self, chars: usize) -> Result<(), E> {
-        Self::take(&self.text, chars)
+        self.take(&self.text, chars, Limit::Input)
     }
 
-    fn take<E: de::Error>(left: &Cell<usize>, units: usize) -> Result<(), E> {
+    fn take<E: de::Error>(&self, left: &Cell<usize>, units: usize, limit: Limit) -> Result<(), E> {
         match left.get().checked_sub(units) {
             Some(rest) => {
                 left.set(rest);
@@ -374,6 +438,7 @@ impl Budget {
             }
             None => {
                 left.set(0);
+                self.ran_out.set(Some(limit));
                 Err(E::custom("the input expands past its limit"))
             }
         }
@@ -398,7 +463,7 @@ impl<'de> DeserializeSeed<'de> for Key<'_> {
     type Value = String;
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
         let key = <String as serde::Deserialize>::deserialize(d)?;
-        self.0.characters(key.len())?;
+        self.0.key(key.len())?;
         Ok(key)
     }
 }
@@ -492,7 +557,7 @@ impl<'de> Visitor<'de> for Tree<'_> {
 pub(super) fn values_read(text: &str) -> Option<usize> {
     let mut most = 0;
     for doc in serde_yaml::Deserializer::from_str(text) {
-        let budget = Budget { values: Cell::new(usize::MAX), text: Cell::new(usize::MAX) };
+        let budget = Budget::new(usize::MAX, usize::MAX);
         budget.read(doc).ok()?;
         most = most.max(usize::MAX - budget.values.get());
     }
@@ -514,9 +579,9 @@ mod tests {
 
     #[test]
     fn the_parsers_repetition_limit_is_refused_as_the_budget() {
-        // 12 levels read as about 16,000 values, inside the budget, but take more alias jumps
-        // than yaml_serde allows (100 per event): refused with the budget's message, the same
-        // document, not as a document that does not read.
+        // 12 levels read as about 16,000 values, more than the budget of its 300 bytes: the scan
+        // refuses it before the parser, with the budget's message (read without any bound, it
+        // takes more alias jumps than yaml_serde allows, 100 per event).
         let text = doubling(12);
         assert!(values_read(&text).is_none(), "the parser refuses it");
         let error = documents(&text).err().expect("refused as a whole");
@@ -525,22 +590,183 @@ mod tests {
         assert!(documents(&doubling(6)).is_ok_and(|docs| docs[0].value.is_ok()));
     }
 
-    /// The scan before the parser (`written::first_over`) does not make the match of the
-    /// parser's text (`is_repetition_limit`) dead: padded with comments, the input's budget holds
-    /// what 12 levels read as, so neither the scan nor the budget refuses it, and yaml_serde still
-    /// stops at its own limit (100 alias jumps per event of the document). Only the match turns
-    /// that into the budget's refusal.
+    /// Padded with comments, the input's budget holds what 12 levels read as, so neither the
+    /// scan before the parser (`written::scan`) nor the input's budget refuses it, yet it follows
+    /// more aliases than yaml_serde allows (100 per event of the document). The bound per node
+    /// written stops it first, in our reader, with its own message; the parser's limit is not
+    /// reached (main before this matched the parser's text and called it the input budget's
+    /// refusal, whose numbers it does not pass).
     #[test]
-    fn the_parsers_repetition_limit_can_come_before_the_scan_and_the_budget() {
+    fn the_parsers_repetition_limit_is_not_reached() {
         let text = format!("{}{}", "# padding\n".repeat(40_000), doubling(12));
+        let starts = start_lines(&text);
         let (values, _) = read_budget(text.len());
-        assert!(super::super::written::first_over(&text, &start_lines(&text), values).is_none());
-        assert!(values_read(&text).is_none(), "the parser refuses it");
-        let budget = Budget { values: Cell::new(values), text: Cell::new(usize::MAX) };
+        let written = super::super::written::scan(&text, &starts, values);
+        assert!(written.over.is_none());
+        assert!(values_read(&text).is_none(), "the parser refuses it when read without the bound");
+        let nodes = written.nodes[0];
+        let budget = Budget::new(values, usize::MAX);
+        budget.document(nodes * READS_PER_NODE);
         let doc = serde_yaml::Deserializer::from_str(&text).next().expect("one document");
-        assert!(budget.read(doc).is_err() && !budget.spent(), "the budget is not spent");
+        assert!(budget.read(doc).is_err());
+        assert_eq!(budget.ran_out(), Some(Limit::Repeats), "our bound, not the parser's, stopped it");
         let error = documents(&text).err().expect("refused as a whole");
-        assert_eq!(error, InputError::PastTheBudget { document: 1, line: 1, bytes: text.len() });
+        assert_eq!(error, InputError::TooManyRepeats { document: 1, line: 1, nodes });
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "document 1 (line 1) repeats its aliases (*name) more than the YAML parser follows: it reads as \
+                 more than {} keys and values, 99 for each of the {nodes} nodes counted in its text: write the \
+                 repeated parts out",
+                nodes * 99
+            )
+        );
+    }
+
+    /// yaml_serde's error when it stops following a document's aliases: the test's judge only
+    /// (the reader never reads an error's text).
+    fn is_the_parsers_repetition_limit(error: &YamlError) -> bool {
+        error.to_string() == "repetition limit exceeded"
+    }
+
+    /// The document and nodes a refusal for repeating aliases names.
+    fn repeats_claim(error: &InputError) -> Option<(usize, usize)> {
+        match *error {
+            InputError::TooManyRepeats { document, nodes, .. } => Some((document, nodes)),
+            _ => None,
+        }
+    }
+
+    /// What a generated document reads as, counted as it is written.
+    #[derive(Default, Clone, Copy, Debug)]
+    struct Reads {
+        /// Values (the budget's count).
+        values: usize,
+        /// Characters of keys and strings.
+        chars: usize,
+        /// Keys and values.
+        reads: usize,
+        /// Value nodes written, each alias once (what `written.rs` counts for these forms).
+        nodes: usize,
+        /// The parser's events (node starts, ends, scalars, keys, aliases).
+        events: usize,
+    }
+
+    /// A document of anchored levels, each a list or a map of aliases of earlier levels (few
+    /// nodes, many alias jumps), after `pad` comment lines: its text and what it reads as.
+    fn alias_heavy(next: &mut impl FnMut(usize) -> usize, pad: usize) -> (String, Reads) {
+        let mut text = "# padding\n".repeat(pad);
+        // What each level reads as (values, chars, reads), the root map's entry excluded.
+        let mut levels: Vec<(usize, usize, usize)> = Vec::new();
+        let mut r = Reads { values: 1, reads: 1, nodes: 1, events: 2, ..Reads::default() };
+        let depth = 1 + next(14);
+        for n in 0..depth {
+            let key = format!("l{n}");
+            let (mut values, mut chars, mut reads) = (1, 0, 1);
+            let width = 2 + next(3);
+            let style = next(3);
+            let mut items = Vec::new();
+            for k in 0..width {
+                let (item, (v, c, rd)) = if n == 0 {
+                    ("x".to_string(), (1, 1, 1))
+                } else {
+                    let to = if next(3) == 0 { next(n) } else { n - 1 };
+                    (format!("*l{to}"), levels[to])
+                };
+                values += v;
+                chars += c;
+                reads += rd;
+                r.events += 1;
+                items.push(if style == 1 {
+                    chars += 2 + usize::from(k > 9);
+                    reads += 1;
+                    r.events += 1;
+                    format!("k{k}: {item}")
+                } else {
+                    item
+                });
+            }
+            r.events += 3; // the key, the collection's start and end
+            r.nodes += 1 + width;
+            text.push_str(&match style {
+                0 => format!("{key}: &{key} [{}]\n", items.join(", ")),
+                1 => format!("{key}: &{key} {{{}}}\n", items.join(", ")),
+                _ => format!("{key}: &{key}\n{}", items.iter().map(|i| format!("  - {i}\n")).collect::<String>()),
+            });
+            levels.push((values, chars, reads));
+            r.values += values;
+            r.chars += chars + key.len();
+            r.reads += reads + 1;
+        }
+        (text, r)
+    }
+
+    /// For random documents whose aliases repeat a lot (one to three to a stream, after
+    /// `---` or `...` and `---`, padded with comments so that the input's budget may hold them), the
+    /// reader never meets the parser's repetition limit: each stream is read, or refused by one
+    /// of our counts, and each refusal's numbers are true of it (the input's budget was passed,
+    /// or the document reads as more than its nodes allow, nodes no more than its events). A
+    /// stream within every count is read. Red on main, which matched the parser's error and
+    /// called it a refusal of the input's budget, whose numbers it passed.
+    #[test]
+    fn random_alias_heavy_documents_never_meet_the_parsers_limit() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n.max(1) as u64) as usize
+        };
+        let (mut read, mut repeats, mut budget) = (0, 0, 0);
+        for case in 0..300 {
+            let mut text = String::new();
+            let mut docs = Vec::new();
+            for d in 0..1 + next(3) {
+                if d > 0 || next(4) == 0 {
+                    text.push_str(if d > 0 && next(3) == 0 { "...\n---\n" } else { "---\n" });
+                }
+                // Padding that lets the input's budget hold about what the document reads as.
+                let pad = if next(3) == 0 { 0 } else { next(30_000) };
+                let (doc, reads) = alias_heavy(&mut next, pad);
+                text.push_str(&doc);
+                docs.push(reads);
+            }
+            let (values, characters) = read_budget(text.len());
+            let within = |upto: usize| {
+                let used = docs[..upto].iter().fold((0, 0), |(v, c), r| (v + r.values, c + r.chars));
+                used.0 <= values && used.1 <= characters
+            };
+            let result = documents(&text);
+            match &result {
+                Ok(out) => {
+                    read += 1;
+                    assert_eq!(out.len(), docs.len(), "case {case}");
+                    for doc in out {
+                        if let Err(e) = &doc.value {
+                            assert!(!is_the_parsers_repetition_limit(e), "case {case}: the parser's limit");
+                            panic!("case {case}: document {} does not read: {e}", doc.index);
+                        }
+                    }
+                }
+                Err(InputError::PastTheBudget { document, .. }) => {
+                    budget += 1;
+                    assert!(!within(*document), "case {case}: document {document} is within the input's budget");
+                }
+                Err(error) => {
+                    let (document, nodes) = repeats_claim(error).unwrap_or_else(|| panic!("case {case}: {error}"));
+                    repeats += 1;
+                    let doc = docs[document - 1];
+                    assert!(doc.reads > nodes * READS_PER_NODE, "case {case}: {doc:?} within {nodes} nodes");
+                    assert!(nodes <= doc.events, "case {case}: {nodes} nodes of {doc:?}");
+                    assert!(within(document), "case {case}: the input's budget was passed first");
+                }
+            }
+            // Within every count, it is read.
+            if within(docs.len()) && docs.iter().all(|d| d.reads <= d.nodes * READS_PER_NODE) {
+                assert!(result.is_ok(), "case {case}: refused within every count");
+            }
+        }
+        assert!(read > 30 && repeats > 30 && budget > 30, "read {read}, repeats {repeats}, budget {budget}");
     }
 
     #[test]

@@ -122,8 +122,8 @@ pub trait Wording {
     /// The line that opens a written document's block, after `document 2 (line 9): `:
     /// `PyTorchJob mine converted for Trainer v2.3.0 with losses`.
     fn headline(&self, kind: &str, name: &str, report: &[Entry], lossy: bool) -> String;
-    /// The lines of a written document's report, each ending in a newline, appended to `out`.
-    fn report_lines(&self, doc: &Document, report: &[Entry], out: &mut String);
+    /// The lines of a written document's report, each ending in a newline, written to `out`.
+    fn report_lines(&self, doc: &Document, report: &[Entry], out: &mut ReportWriter<'_>);
     /// Why a passed-through document was not read: `not a Training Operator job`.
     fn passed_through_because(&self) -> &'static str;
     /// A written document's outcome in `--format json`: `converted`, `rewritten`.
@@ -132,9 +132,65 @@ pub trait Wording {
     fn entry_json(&self, e: &Entry) -> Value;
 }
 
+/// A report as it is written: whole lines handed to a sink about 64 KiB at a time, so that a
+/// report of a quarter million lines (one per label of a big job: 20 MB of text) is never held
+/// as one text while the CLI prints it.
+pub struct ReportWriter<'a> {
+    pending: String,
+    sink: &'a mut dyn FnMut(&str),
+}
+
+impl<'a> ReportWriter<'a> {
+    /// How much text is held before it is handed on (at the end of a line).
+    const CHUNK: usize = 64 * 1024;
+
+    /// A writer handing its lines to `sink`, each call a run of whole lines.
+    pub fn new(sink: &'a mut dyn FnMut(&str)) -> Self {
+        ReportWriter { pending: String::new(), sink }
+    }
+
+    /// Appends text; hands the lines on once enough is held and the last one is complete.
+    pub fn push_str(&mut self, text: &str) {
+        self.pending.push_str(text);
+        if self.pending.len() >= Self::CHUNK && self.pending.ends_with('\n') {
+            (self.sink)(&self.pending);
+            self.pending.clear();
+        }
+    }
+
+    /// Appends one character.
+    pub fn push(&mut self, c: char) {
+        self.push_str(c.encode_utf8(&mut [0; 4]));
+    }
+
+    /// Hands on what is left.
+    pub fn finish(mut self) {
+        if !self.pending.is_empty() {
+            (self.sink)(&self.pending);
+            self.pending.clear();
+        }
+    }
+}
+
+impl std::fmt::Write for ReportWriter<'_> {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        self.push_str(text);
+        Ok(())
+    }
+}
+
 /// The report for people: one block per document, in input order.
 pub fn report_text(docs: &[Document], wording: &impl Wording) -> String {
-    let mut out = String::new();
+    let mut text = String::new();
+    write_report(docs, wording, &mut |lines| text.push_str(lines));
+    // Grown by doubling: up to half of it would stay allocated while the CLI prints it.
+    text.shrink_to_fit();
+    text
+}
+
+/// `report_text`, handed to `sink` a run of whole lines at a time as it is written.
+pub fn write_report(docs: &[Document], wording: &impl Wording, sink: &mut dyn FnMut(&str)) {
+    let mut out = ReportWriter::new(sink);
     for d in docs {
         let at = document_at(d.index, d.line);
         match &d.outcome {
@@ -154,9 +210,7 @@ pub fn report_text(docs: &[Document], wording: &impl Wording) -> String {
             }
         }
     }
-    // Grown by doubling: up to half of it would stay allocated while the CLI prints it.
-    out.shrink_to_fit();
-    out
+    out.finish();
 }
 
 /// `--quiet`: the headline of each document written with losses, nothing else.

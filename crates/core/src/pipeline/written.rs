@@ -12,27 +12,53 @@
 //! (block scalars' bodies, the continuation lines of a plain scalar, quoted text, comments, an
 //! anchor on a scalar or a key). So a document it finds over the budget is one the budget refuses
 //! too, with the same message, and nothing the budget accepts is refused here.
+//!
+//! The same scan counts, per document the parser yields, the nodes written in it (an alias
+//! `*name` once, as the one event the parser holds for it): a lower bound of the parser's events
+//! for that document, which bounds how often the parser follows its aliases (`input::documents`).
 
 use std::collections::HashMap;
 
-/// The first document written with more than `budget` values: its index among the documents
-/// the parser yields, and 1 when the reader skips a leading empty document (as
-/// `input::documents` counts them). `starts` are the documents' first lines (`start_lines`).
-pub(super) fn first_over(text: &str, starts: &[usize], budget: usize) -> Option<(usize, usize)> {
+/// What the scan of a stream found.
+pub(super) struct Written {
+    /// The first document written with more than the budget's values: its index among the
+    /// documents the parser yields, and 1 when the reader skips a leading empty document (as
+    /// `input::documents` counts them).
+    pub(super) over: Option<(usize, usize)>,
+    /// The nodes written in each document the parser yields, in its order (a leading empty
+    /// document included); complete only when `over` is `None`.
+    pub(super) nodes: Vec<usize>,
+}
+
+/// Scans the stream's documents against `budget` values each. `starts` are the documents'
+/// first lines (`start_lines`).
+pub(super) fn scan(text: &str, starts: &[usize], budget: usize) -> Written {
     let mut segments: Vec<Segment> = Vec::with_capacity(starts.len());
+    let mut nodes = Vec::with_capacity(starts.len());
     let mut scan = Scan::new();
+    // The parser yields a document for a part of the stream that `---` opens, and for one that
+    // holds anything but comments after the stream's start or a `...`.
+    let mut explicit = false;
     for line in text.lines() {
         let marker = |m: &str| line.starts_with(m) && (line.len() == 3 || line[3..].starts_with([' ', '\t']));
         if marker("---") {
             // The separators `input::start_lines` counts; what follows the marker is the new
             // document's first line.
+            if explicit || scan.part_content {
+                nodes.push(scan.written);
+            }
             segments.push(scan.finish());
             scan = Scan::new();
+            explicit = true;
             scan.line(&line[3..]);
         } else if marker("...") {
             // A document's end: what follows (before the next `---`) is counted afresh.
+            if explicit || scan.part_content {
+                nodes.push(scan.written);
+            }
             let most = scan.values.max(scan.most);
             scan = Scan { most, has_content: scan.has_content, ..Scan::new() };
+            explicit = false;
         } else {
             scan.line(line);
         }
@@ -40,7 +66,15 @@ pub(super) fn first_over(text: &str, starts: &[usize], budget: usize) -> Option<
             break;
         }
     }
+    if explicit || scan.part_content {
+        nodes.push(scan.written);
+    }
     segments.push(scan.finish());
+    Written { over: over(text, &segments, budget), nodes }
+}
+
+/// The first document written with more than `budget` values (see [`Written::over`]).
+fn over(text: &str, segments: &[Segment], budget: usize) -> Option<(usize, usize)> {
     // The parser yields no document for what precedes the first `---` when that is empty.
     let first_yields = segments[0].has_content;
     let over = segments.iter().position(|s| s.most > budget)?;
@@ -50,6 +84,12 @@ pub(super) fn first_over(text: &str, starts: &[usize], budget: usize) -> Option<
         index > 0 && text.trim_start().starts_with("---") && segments.get(first).is_some_and(|s| !s.has_content)
     };
     Some((index, usize::from(leading_empty)))
+}
+
+/// The first document written with more than `budget` values: [`Written::over`] alone.
+#[cfg(test)]
+pub(super) fn first_over(text: &str, starts: &[usize], budget: usize) -> Option<(usize, usize)> {
+    scan(text, starts, budget).over
 }
 
 /// One document's count, when its scan is finished.
@@ -65,16 +105,24 @@ struct Segment {
 struct Scan {
     values: usize,
     most: usize,
+    /// The nodes written since the document (or the part after its last `...`) started, each
+    /// alias once: what `values` counts without what aliases repeat.
+    written: usize,
     has_content: bool,
+    /// Whether the part since the document's start or its last `...` holds anything but blank
+    /// lines, comments and directives.
+    part_content: bool,
     /// Open flow collections (`[`, `{`).
     flow: usize,
     /// Inside a quoted scalar, which may span lines: its quote.
     quote: Option<u8>,
-    /// Inside a block scalar's body: the indentation of the line that opened it (its body is
-    /// every following line indented further, or blank).
+    /// Inside a block scalar's body: the column of the node it is the value of (the key of
+    /// `k: |`, the `-` of `- |`; the line's indentation when there is none): its body is every
+    /// following line indented further, or blank.
     block_scalar: Option<usize>,
-    /// After a line that ended inside a plain scalar: that line's indentation (a following line
-    /// indented further may continue the scalar).
+    /// After a line that ended inside a plain scalar: the column of the node it is the value
+    /// of, as for a block scalar (a following line indented further may continue the scalar;
+    /// the next key of `- name: x` is not indented further than `name`).
     plain: Option<usize>,
     /// The node that starts next is already counted (the root, or after `- `, `: ` or a flow
     /// comma).
@@ -110,7 +158,7 @@ enum End {
 impl Scan {
     /// A document's scan: its root, once it has one, is a value.
     fn new() -> Self {
-        Scan { values: 1, counted: true, ..Scan::default() }
+        Scan { values: 1, written: 1, counted: true, ..Scan::default() }
     }
 
     fn finish(self) -> Segment {
@@ -139,6 +187,7 @@ impl Scan {
         }
         if !blank {
             self.has_content = true;
+            self.part_content = true;
         }
         if self.quote.is_none() && self.flow == 0 {
             // A line indented no further than an anchored block node's parent ends that node.
@@ -171,9 +220,15 @@ impl Scan {
     /// A node starts: a flow collection's entry counts.
     fn node_starts(&mut self) {
         if std::mem::take(&mut self.first_entry) && !self.counted {
-            self.values = self.values.saturating_add(1);
+            self.node();
             self.counted = true;
         }
+    }
+
+    /// One node written (its value read once).
+    fn node(&mut self) {
+        self.values = self.values.saturating_add(1);
+        self.written = self.written.saturating_add(1);
     }
 
     /// Counts the entries of one line, from its first character after the indentation.
@@ -231,7 +286,7 @@ impl Scan {
                         token_column = at - 1;
                     }
                     if !self.counted {
-                        self.values = self.values.saturating_add(1);
+                        self.node();
                     }
                     if let Some(name) = self.anchor.take() {
                         self.open.push(Anchored { name, start: self.values, end: End::Flow(self.flow) });
@@ -264,7 +319,7 @@ impl Scan {
                     in_plain = false;
                 }
                 b'-' if token_start && self.flow == 0 && ends_token(at) => {
-                    self.values = self.values.saturating_add(1);
+                    self.node();
                     self.counted = true;
                     self.parent = Some(at - 1);
                     in_plain = false;
@@ -276,7 +331,7 @@ impl Scan {
                     // A block mapping's value is counted here; a flow mapping's entries are
                     // counted where they start, so its value is counted already.
                     if self.flow == 0 {
-                        self.values = self.values.saturating_add(1);
+                        self.node();
                         self.parent = Some(token_column);
                     }
                     self.counted = true;
@@ -286,7 +341,7 @@ impl Scan {
                 }
                 b'|' | b'>' if token_start && self.flow == 0 => {
                     self.anchor = None;
-                    self.block_scalar = Some(indent);
+                    self.block_scalar = Some(self.parent.unwrap_or(indent));
                     return;
                 }
                 // An anchor or a tag precedes the node it names: the node is still to come.
@@ -326,7 +381,7 @@ impl Scan {
             after_space = space;
         }
         if in_plain && self.flow == 0 && self.quote.is_none() {
-            self.plain = Some(indent);
+            self.plain = Some(self.parent.unwrap_or(indent));
         }
     }
 }
@@ -379,6 +434,11 @@ mod tests {
             "x: [[1], [2, [3]], {a: [1]}, {b: 1, c: [2]}]\n",
             "a: &a\n  - [1, 2]\n  - 3\nb: [*a, *a]\nc:\n  - *a\n",
             "- k: &b\n    x: [1, 2]\n  o: 1\n  p:\n  - *b\n",
+            // The keys after `- name: x` or `- name: |` are no continuation of its value (a
+            // CRD's versions: counted 18 of its thousands of nodes before).
+            "versions:\n- name: v1\n  schema:\n    a: 1\n  served: true\n- name: v2\n  x: [1]\n",
+            "- d: |\n    text\n  type: string\n- d: >-\n    more\n  e: [1, 2]\n",
+            "- d: plain\n    continued\n  type: string\n",
         ] {
             assert_eq!(count(text), values_read(text).unwrap(), "{text:?}");
         }
@@ -391,7 +451,7 @@ mod tests {
     /// and aliases): for every one the reader reads, the scan counts no more than it reads.
     #[test]
     fn counts_no_more_than_the_reader_reads_for_any_mix() {
-        const PIECES: [&str; 24] = [
+        const PIECES: [&str; 26] = [
             "- a\n",
             "- [1, \"x, [y]\", 'it''s, ok']\n",
             "k{i}: v\n",
@@ -416,6 +476,8 @@ mod tests {
             "- k{i}: &c{i}\n    x: [1, 2]\n  o{i}: *c{i}\n",
             "k{i}: &s{i} scalar\n",
             "k{i}: [*s0, *b0, *c0]\n",
+            "- k{i}: plain\n    continued, [x]\n  j{i}: [1]\n",
+            "- k{i}: |\n    - not, [x]\n  j{i}: {a: 2}\n",
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: usize| {

@@ -34,7 +34,7 @@ pub type DocResult = pipeline::Document;
 /// Why a stream could not be upgraded at all, or a release not named. A document that cannot
 /// be rewritten is not an error: it is that document's [`Outcome`].
 #[non_exhaustive]
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Error {
     /// A release that is not in the release data: the name asked for.
     UnknownRelease(String),
@@ -49,8 +49,9 @@ pub enum Error {
     Input(crate::pipeline::input::InputError),
     /// The input holds no Trainer V2 object to upgrade.
     NoTrainerObject,
-    /// The notes of a selection's YAML: a document could not be upgraded (its failure line).
-    Document(String),
+    /// The notes of a selection's YAML: the first document that could not be upgraded, with its
+    /// outcome (refused or invalid); its text is that document's failure line.
+    Document(Box<DocResult>),
 }
 
 impl std::fmt::Display for Error {
@@ -66,7 +67,10 @@ impl std::fmt::Display for Error {
                  instead (the widget's Trainer release, or `export --query 'release={to}&...'`)"
             ),
             Error::Input(refusal) => std::fmt::Display::fmt(refusal, f),
-            Error::Document(refusal) => f.write_str(refusal),
+            Error::Document(doc) => match doc.outcome.failure() {
+                Some(failure) => f.write_str(&failure.line(&pipeline::failure::document_at(doc.index, doc.line))),
+                None => write!(f, "{}", pipeline::failure::document_at(doc.index, doc.line)),
+            },
             Error::NoTrainerObject => write!(
                 f,
                 "no Trainer V2 object ({API_VERSION} TrainJob, TrainingRuntime or ClusterTrainingRuntime) in the input"
@@ -293,7 +297,7 @@ impl Wording for UpgradeWording {
         format!("{kind} {name} rewritten for {} → {}{how}", self.from.line, self.to.line)
     }
 
-    fn report_lines(&self, _: &DocResult, report: &[Entry], out: &mut String) {
+    fn report_lines(&self, _: &DocResult, report: &[Entry], out: &mut pipeline::ReportWriter<'_>) {
         for e in report {
             out.push_str(&format!("  {}\n", report::line(e)));
         }
@@ -356,6 +360,11 @@ impl Upgrade {
         pipeline::report_text(&self.docs, &self.wording())
     }
 
+    /// `report_text`, handed to `sink` a run of whole lines at a time as it is written.
+    pub fn write_report(&self, sink: &mut dyn FnMut(&str)) {
+        pipeline::write_report(&self.docs, &self.wording(), sink);
+    }
+
     /// The headline of each document rewritten with losses (the CLI's `--quiet`).
     pub fn lossy_headlines(&self) -> Vec<String> {
         pipeline::lossy_headlines(&self.docs, &self.wording())
@@ -368,7 +377,13 @@ impl Upgrade {
 
     /// Every document as `upgrade --format json` prints it (`crate::pipeline::json`).
     pub fn documents_json(&self) -> Vec<serde_json::Value> {
-        self.docs.iter().map(|d| pipeline::json::document_json(d, &self.wording())).collect()
+        self.docs.iter().map(|d| pipeline::json::document_json(d, self.wording())).collect()
+    }
+
+    /// The document at `i` as `upgrade --format json` prints it, then the `extra` members,
+    /// written straight from the document (`pipeline::json::DocumentJson`).
+    pub fn document_json_with(&self, i: usize, extra: Vec<(&'static str, Value)>) -> impl serde::Serialize + '_ {
+        pipeline::json::DocumentJson { doc: &self.docs[i], wording: self.wording(), extra }
     }
 
     fn wording(&self) -> UpgradeWording {

@@ -35,7 +35,7 @@ pub struct Note {
 }
 
 /// What upgrading a selection's YAML from one older release line says.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum FromOlder {
     /// That release has no runtime for the selection: there is nothing to upgrade.
     NoRuntime,
@@ -80,8 +80,8 @@ pub fn notes_for_yaml(text: &str, from: Release, to: Release) -> Result<Vec<Note
         return Ok(Vec::new());
     }
     let u = upgrade(text, from, to)?;
-    if let Some(failure) = u.failures().into_iter().next() {
-        return Err(super::Error::Document(failure));
+    if let Some(failed) = u.docs.iter().find(|d| d.outcome.failure().is_some()) {
+        return Err(super::Error::Document(Box::new(failed.clone())));
     }
     let mut notes = Vec::new();
     for d in &u.docs {

@@ -2,6 +2,7 @@
 //! Every test file linked on its own cost a link of the whole core each; the two libtest-mimic
 //! harnesses (conformance.rs, real_v1.rs) stay binaries of their own.
 
+mod bounds;
 mod builtin_runtimes;
 mod crd_fields;
 mod crd_rules;

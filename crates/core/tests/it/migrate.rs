@@ -459,10 +459,10 @@ fn replica_counts_beyond_int32_are_refused_with_the_field_and_the_limit() {
     let message = refusal(&MASTER_WORKER_GPUS.replace("replicas: 1", "replicas: 4294967295").replace("GPU", "1"));
     assert!(message.contains("spec.pytorchReplicaSpecs.Master.replicas is 4294967295"), "{message}");
     assert!(message.contains("2147483647"), "{message}");
-    // Each within int32, the sum beyond it (the Master stays 1, as v1.9's webhook wants it).
+    // Each within int32, the sum beyond it (the Master stays 1, as v1.9's webhook wants it):
+    // more pods than any cluster runs, as explain says it.
     let message = refusal(&MASTER_WORKER_GPUS.replace("replicas: 3", "replicas: 2147483647").replace("GPU", "1"));
-    assert!(message.contains("added up is 2147483648"), "{message}");
-    assert!(message.contains("between 1 and 2147483647"), "{message}");
+    assert!(message.contains("2147483648 pods: no Kubernetes cluster runs that many"), "{message}");
     // No nodes at all: v1.9's webhook refuses a PyTorchJob's Master of 0 and Worker of 0
     // (pytorchjob_webhook.go:152-158) before any sum; a JAXJob's checks no count, and a TrainJob runs
     // at least one node.
@@ -505,8 +505,10 @@ fn mpi_slots_and_workers_are_checked_against_int32_and_never_truncated() {
     assert!(refusal(&mpi("\"four\"", "2")).contains("must be an integer"));
     assert!(refusal(&mpi("1", "0")).contains("spec.mpiReplicaSpecs.Worker.replicas is 0"));
     assert!(refusal(&mpi("1", "2147483648")).contains("spec.mpiReplicaSpecs.Worker.replicas"));
-    let (objects, _) = converted(&mpi("2147483647", "2147483647"));
-    assert_eq!(trainjob(&objects)["spec"]["trainer"]["numNodes"], 2147483647);
+    // Workers within int32 but more pods than any cluster runs (the launcher is one of them).
+    assert!(refusal(&mpi("2147483647", "2147483647")).contains("2147483648 pods: no Kubernetes cluster runs that many"));
+    let (objects, _) = converted(&mpi("2147483647", "149999"));
+    assert_eq!(trainjob(&objects)["spec"]["trainer"]["numNodes"], 149999);
 }
 
 #[test]

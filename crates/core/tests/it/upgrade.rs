@@ -558,7 +558,7 @@ fn other_input_gets_a_clear_message() {
         .contains("a Training Operator (V1) object, not a Trainer V2 one: convert it with `trainer-explorer migrate`"));
     let e =
         upgrade::upgrade("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", V2_1, V2_3).err().expect("refused");
-    assert_eq!(e, upgrade::Error::NoTrainerObject);
+    assert!(matches!(e, upgrade::Error::NoTrainerObject), "{e:?}");
     let e = e.to_string();
     assert!(e.starts_with("no Trainer V2 object"), "{e}");
     let bad = format!("{}\n---\nkind: [unclosed\n", trainjob("  runtimeRef: {name: torch-distributed}\n"));
@@ -569,7 +569,7 @@ fn other_input_gets_a_clear_message() {
         upgrade::parse_release("v2.9").err().map(|e| e.to_string()),
         Some(format!("unknown Trainer release \"v2.9\": one of {}", release_lines()))
     );
-    assert_eq!(upgrade::parse_release("v2.1.0"), Ok(&V2_1));
+    assert_eq!(upgrade::parse_release("v2.1.0").ok(), Some(&V2_1));
     // A PVC beside a TrainJob passes through untouched.
     let pvc =
         "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\nspec: {accessModes: [ReadWriteOnce]}\n";
@@ -578,6 +578,20 @@ fn other_input_gets_a_clear_message() {
             .unwrap();
     assert!(u.failures().is_empty());
     assert!(u.report_text().contains("PersistentVolumeClaim data passed through unchanged"));
+}
+
+/// The notes of a stream with a document that cannot be upgraded hold that document, typed (its
+/// position and outcome), and print the CLI's failure line for it, word for word.
+#[test]
+fn notes_of_a_failed_document_hold_it_typed() {
+    let bad = format!("{}\n---\nkind: [unclosed\n", trainjob("  runtimeRef: {name: torch-distributed}\n"));
+    let failures = upgrade::upgrade(&bad, V2_1, V2_3).unwrap().failures();
+    let error = notes::notes_for_yaml(&bad, V2_1, V2_3).expect_err("refused");
+    let upgrade::Error::Document(doc) = &error else { panic!("{error:?}") };
+    assert_eq!((doc.index, doc.line), (2, 9));
+    assert!(matches!(doc.outcome, Outcome::Invalid { .. }), "{:?}", doc.outcome);
+    assert_eq!(failures.len(), 1);
+    assert_eq!(error.to_string(), failures[0]);
 }
 
 #[test]

@@ -235,9 +235,16 @@ fn a_job_larger_than_any_cluster_gets_a_message_not_a_hang() {
     let reason = e.rejected.first().map(|r| r.reason().clone()).unwrap_or_default();
     assert!(reason.starts_with("2147483647 pods: no Kubernetes cluster runs that many"), "{reason}");
 
+    // migrate refuses it with the same count and words (it converted it to a TrainJob of
+    // 2147483647 nodes, which explain then refused).
     let m = explorer_core::migrate::migrate(v1).unwrap();
-    let v2 = m.output_yaml();
-    let docs = explorer_core::explain::read::documents(&v2, m.target).unwrap();
+    let failures = m.failures().join("\n");
+    assert!(failures.contains("2147483647 pods: no Kubernetes cluster runs that many"), "{failures}");
+
+    // A TrainJob asking for that many nodes, as written by hand.
+    let v2 = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: big}\nspec:\n  \
+              runtimeRef: {name: torch-distributed}\n  trainer: {numNodes: 2147483647}\n";
+    let docs = explorer_core::explain::read::documents(v2, m.target).unwrap();
     let e = explorer_core::explain::explain(docs.input(), m.target);
     assert!(e.rejected.iter().any(|r| r.reason().contains("no Kubernetes cluster runs that many")), "{:?}", e.rejected);
 }

@@ -146,9 +146,8 @@ pub(super) fn apply(source: Source, job: &mut Job) {
     let kind = source.kind();
     let (container, port_name, port, restart) = kind_defaults(kind);
     for (rtype, spec) in job.replicas.iter_mut() {
-        let mpi_worker = kind == V1Kind::MpiJob && rtype == "Worker";
         if spec.replicas.is_none() {
-            spec.replicas = Some(if mpi_worker { 0 } else { 1 });
+            spec.replicas = Some(default_replicas(kind, rtype));
         }
         if spec.restart_policy.is_none() {
             // v2beta1.DefaultLauncherRestartPolicy is OnFailure, DefaultRestartPolicy Never
@@ -162,6 +161,16 @@ pub(super) fn apply(source: Source, job: &mut Job) {
         if kind != V1Kind::MpiJob {
             default_port(&mut spec.template.spec, container, port_name, port);
         }
+    }
+}
+
+/// The count of `rtype` pods a job that writes none runs: 1, the MPIJob's Worker 0 (`apply`'s
+/// sources).
+pub(crate) fn default_replicas(kind: V1Kind, rtype: &str) -> u32 {
+    if kind == V1Kind::MpiJob && rtype == "Worker" {
+        0
+    } else {
+        1
     }
 }
 

@@ -83,6 +83,20 @@ pub enum Error {
         /// apimachinery's reasons the value is refused.
         errors: Vec<String>,
     },
+    /// Every pod of the replica type at `path` carries a `variable` listing every pod's address,
+    /// at least `bytes` long: more than etcd stores in one request
+    /// (`explain::ETCD_REQUEST_LIMIT`), so the API server refuses each pod the controller creates.
+    /// The job is admitted, and none of these pods runs.
+    PodTooLarge {
+        /// The replica type's field.
+        path: FieldPath,
+        /// The job's kind.
+        kind: V1Kind,
+        /// The variable (`TF_CONFIG`).
+        variable: &'static str,
+        /// The fewest bytes the variable takes.
+        bytes: u64,
+    },
     /// Two or more spellings of one replica type, none its own (`worker`, `WORKER`): which spec
     /// v1.9's defaulting runs as the type is Go's random map order. The job is admitted.
     AmbiguousReplicaType {
@@ -130,6 +144,9 @@ impl Error {
             Error::AmbiguousReplicaType { path, kind, ambiguous } => {
                 Rejection::new(ErrorType::Message, path.clone(), ambiguous_type(*kind, ambiguous))
             }
+            Error::PodTooLarge { path, kind, variable, bytes } => {
+                Rejection::new(ErrorType::Message, path.clone(), pod_too_large(*kind, variable, *bytes))
+            }
             Error::NotAV1Job { api, kind } => {
                 Rejection::new(ErrorType::Message, FieldPath::new("apiVersion"), not_a_v1_job(api, kind))
             }
@@ -173,6 +190,19 @@ pub(crate) fn label_refused(kind: V1Kind, value: &str, errors: &[String]) -> Str
          label (metadata.labels: Invalid value: {value:?}: {}): the job is admitted, but no pod of it runs",
         kind.kind(),
         errors.join("; ")
+    )
+}
+
+/// What follows the replica type's path in [`Error::PodTooLarge`]'s sentence.
+pub(crate) fn pod_too_large(kind: V1Kind, variable: &str, bytes: u64) -> String {
+    format!(
+        "the {} controller gives each of this replica type's pods a {variable} listing every pod's address, at \
+         least {bytes} bytes, and etcd refuses a request over {} bytes by default (--max-request-bytes; \
+         etcd v3.6.14:server/embed/config.go:67, server/etcdserver/v3_server.go:863-865): the API server cannot store \
+         such a pod, so every attempt to create one fails (training-operator \
+         v1.9.0:pkg/controller.v1/control/pod_control.go:152-154): the job is admitted, but no pod of this type runs",
+        kind.kind(),
+        super::super::ETCD_REQUEST_LIMIT
     )
 }
 
@@ -227,6 +257,9 @@ impl fmt::Display for Error {
             Error::Webhook { path, rule, kind } => write!(f, "{path} {rule}: {}", webhook_refuses(*kind)),
             Error::PodName { path, kind, errors } => write!(f, "{path}: {}", pods_refused(*kind, errors)),
             Error::PodLabel { path, kind, value, errors } => write!(f, "{path}: {}", label_refused(*kind, value, errors)),
+            Error::PodTooLarge { path, kind, variable, bytes } => {
+                write!(f, "{path}: {}", pod_too_large(*kind, variable, *bytes))
+            }
             Error::AmbiguousReplicaType { path, kind, ambiguous } => {
                 write!(f, "{path}: {}", ambiguous_type(*kind, ambiguous))
             }

@@ -28,6 +28,7 @@ use explorer_data::served;
 use serde::Serialize;
 use serde_json::Value as Json;
 
+pub(crate) use defaults::default_replicas;
 pub use defaults::Ambiguous;
 pub(crate) use error::service_refused;
 pub use error::Error;
@@ -228,7 +229,27 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
             }
         }
     }
+    pod_size(kind, &job)?;
     Ok((source, job))
+}
+
+/// The pods the API server cannot store, judged before any is built: a TFJob's TF_CONFIG lists
+/// every pod's address, and past etcd's request limit (`explain::ETCD_REQUEST_LIMIT`, about
+/// 45,000 addresses) no pod carrying it is created; building 150,000 of them with 150,000
+/// addresses each took minutes. Checked after the pods' names and labels, which the API server
+/// validates before it stores anything.
+fn pod_size(kind: V1Kind, job: &Job) -> Result<(), Error> {
+    if kind != V1Kind::TfJob {
+        return Ok(());
+    }
+    for (rtype, spec) in &job.replicas {
+        let Some(bytes) = tensorflow::least_tf_config_bytes(job, rtype) else { continue };
+        if spec.replicas.unwrap_or(0) > 0 && bytes > super::ETCD_REQUEST_LIMIT {
+            let path = FieldPath::new("spec").child(kind.replica_specs_field()).child(rtype);
+            return Err(Error::PodTooLarge { path, kind, variable: "TF_CONFIG", bytes });
+        }
+    }
+    Ok(())
 }
 
 /// Why Training Operator v1.9 runs no pods of a `kubeflow.org/v1` job as written, said as a
@@ -236,8 +257,9 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
 /// PaddleJob, JAXJob); else the webhook's other rules on the pods asked for (replica counts,
 /// XGBoost's Master, the elastic policy); else two spellings of one type whose renaming is
 /// chance; else a type whose pods the API server refuses by their name (a TFJob's webhook takes
-/// any type). None for an MPIJob, whose operators read only `Launcher` and
-/// `Worker` and name their pods after constants (training-operator
+/// any type) or cannot store (a TFJob's TF_CONFIG past etcd's request limit). None for an
+/// MPIJob, whose operators read only `Launcher` and `Worker` and name their pods after
+/// constants (training-operator
 /// v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:925,1015; mpi-operator
 /// v0.6.0:pkg/apis/kubeflow/validation/validation.go:112-121). `migrate` refuses such a job
 /// with it, as v1.9 does not run it.
@@ -291,7 +313,14 @@ pub(crate) fn refused_replica_type(doc: &Json) -> Option<String> {
             return Some(format!("{}: {}", role(rtype), error::label_refused(kind, &value, &errors)));
         }
     }
-    None
+    // A TFJob's pods too large for the API server to store (`pod_size`), as explain reads the job.
+    match kind {
+        V1Kind::TfJob => match read(doc) {
+            Err(e @ Error::PodTooLarge { .. }) => Some(e.to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The value at `keys` (object keys only) beneath `v`: `Value::pointer` without the copies its

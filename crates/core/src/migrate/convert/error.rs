@@ -52,8 +52,9 @@ pub enum Error {
     },
     /// Every replica type has `replicas: 0` (the path of the replica specs).
     NoPods(String),
-    /// More pods in all than any cluster runs (`explain::MAX_PODS`): their hostnames, written into
-    /// every pod's TF_CONFIG, would take gigabytes.
+    /// More pods in all than any cluster runs (`explain::MAX_PODS`), any kind: explain and
+    /// validate refuse the job alike, and their hostnames, written into every pod's TF_CONFIG,
+    /// would take gigabytes.
     TooManyPods(u64),
     /// A single-template kind with neither Master nor Worker.
     NeitherMasterNorWorker(String),

@@ -264,6 +264,7 @@ impl<'a> Conversion<'a> {
             }
         }
         self.report_pruned_replica_fields();
+        self.bound_pods()?;
         let mut objects = match kind {
             V1Kind::MpiJob => self.convert_mpi()?,
             V1Kind::TfJob | V1Kind::PaddleJob => self.convert_roles()?,
@@ -302,6 +303,25 @@ impl<'a> Conversion<'a> {
 }
 
 impl Conversion<'_> {
+    /// The one bound on the pods, for every kind, before anything is built from a count: each
+    /// replica type's count as the operator runs it (an absent one defaulted as v1.9 and
+    /// mpi-operator default it) within int32, and all of them within what any cluster runs
+    /// (explain's `MAX_PODS`, with explain's words). A TF_CONFIG lists every pod's address and a
+    /// TrainJob's `numNodes` would ask for that many, so an int32 count is refused here, as
+    /// explain and validate refuse it, not converted.
+    fn bound_pods(&self) -> Result<(), Error> {
+        let kind = self.source.kind();
+        let mut pods: u64 = 0;
+        for (rtype, replica) in &self.replicas {
+            let count = replica.spec.replicas.unwrap_or_else(|| crate::explain::v1::default_replicas(kind, rtype));
+            pods += u64::from(count_in_range(&format!("{}.replicas", replica.path), u64::from(count), 0)?);
+        }
+        if pods > crate::explain::MAX_PODS {
+            return Err(Error::TooManyPods(pods));
+        }
+        Ok(())
+    }
+
     /// Fields of a replica spec or its pod template that the V1 CRD does not declare: the API
     /// server prunes them (the CRDs are structural, nothing there preserves unknown fields), so
     /// the V1 pods never had them. `labels` written directly under `template` is the common case

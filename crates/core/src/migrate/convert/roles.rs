@@ -72,12 +72,6 @@ impl Conversion<'_> {
                 .map_or(i64::from(port_v1), |p| p.container_port);
             roles.push(RoleJob { rtype: (*rtype).into(), count, rjob: rtype.to_ascii_lowercase(), port });
         }
-        // Every pod's TF_CONFIG lists every pod's address: bounded before anything is built, as
-        // explain bounds the pods it lists (an int32 count of Workers would ask for gigabytes).
-        let pods: u64 = roles.iter().map(|r| u64::from(r.count)).sum();
-        if pods > crate::explain::MAX_PODS {
-            return Err(Error::TooManyPods(pods));
-        }
         // The scaled role is the trainer: the Worker, else the first role that runs pods.
         let trainer_at = roles
             .iter()

@@ -761,11 +761,21 @@ pub fn explained_documents(m: &super::Migration) -> Vec<Option<Compared>> {
 /// One document of `migrate --format json`: the pipeline's (outcome, V2 objects, report) and the
 /// pod comparison.
 pub fn document_json(d: &super::DocResult, target: Release) -> Json {
-    let mut out = crate::pipeline::json::document_json(d, &super::MigrationWording { target });
-    out["pods"] = match for_document(d, target) {
+    serde_json::to_value(document_json_with(d, target, Vec::new())).unwrap_or(Json::Null)
+}
+
+/// [`document_json`] and then the `extra` members, written straight from the document
+/// (`pipeline::json::DocumentJson`): the CLI's answer for a job of a quarter million labels.
+pub fn document_json_with<'a>(
+    d: &'a super::DocResult,
+    target: Release,
+    mut extra: Vec<(&'static str, Json)>,
+) -> impl serde::Serialize + 'a {
+    let pods = match for_document(d, target) {
         Some(Ok(c)) => serde_json::to_value(c).unwrap_or(Json::Null),
         Some(Err(e)) => serde_json::json!({"error": e.to_string()}),
         None => Json::Null,
     };
-    out
+    extra.insert(0, ("pods", pods));
+    crate::pipeline::json::DocumentJson { doc: d, wording: super::MigrationWording { target }, extra }
 }

@@ -106,6 +106,17 @@ impl Error {
     pub(crate) fn kind(&self) -> &Misfit {
         &self.0
     }
+
+    /// The error with what the model asked for, when it is a value of the wrong type or out of
+    /// range that does not say yet: the innermost method that read the value says it first.
+    pub(crate) fn wanting(mut self, kind: Wanted) -> Error {
+        if let Misfit::InvalidType { wanted: wanted @ None, .. } | Misfit::InvalidValue { wanted: wanted @ None, .. } =
+            &mut *self.0
+        {
+            *wanted = Some(kind);
+        }
+        self
+    }
 }
 
 impl From<Misfit> for Error {
@@ -114,15 +125,53 @@ impl From<Misfit> for Error {
     }
 }
 
+/// What the model asked for where it found something else: the kind of the `deserialize_*`
+/// method it called (`deserialize_u32`, `deserialize_string`, `deserialize_map`, ...), recorded
+/// by the deserializer (`model::tracked`) that knows which one it was. serde's `Expected` says
+/// the same only as a description (`u32`, `a string`, `struct EnvVar`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wanted {
+    Boolean,
+    /// An integer of `bits` bits (`u32`: 32, not signed).
+    Integer {
+        bits: u8,
+        signed: bool,
+    },
+    /// A floating-point number (`f32`, `f64`).
+    Number,
+    /// Text (`String`, `&str`, `char`).
+    String,
+    /// A sequence (`Vec`, a tuple).
+    Array,
+    /// A map or a struct.
+    Object,
+}
+
+impl Wanted {
+    /// Its OpenAPI type, as the API server names it in `must be of type integer`.
+    pub(crate) fn api_type(self) -> &'static str {
+        match self {
+            Wanted::Boolean => "boolean",
+            Wanted::Integer { .. } => "integer",
+            Wanted::Number => "number",
+            Wanted::String => "string",
+            Wanted::Array => "array",
+            Wanted::Object => "object",
+        }
+    }
+}
+
 /// The kind of mistake: one variant per method of serde's `de::Error`. The expected side is
 /// serde's `Expected`, which serde offers only as a description (`u32`, `a string`,
-/// `struct EnvVar`), so it is kept as that description.
+/// `struct EnvVar`), so it is kept as that description for serde's message; what the model
+/// asked for is `wanted`, typed, set by the deserializer's method (`None` where it asked for
+/// any value, a unit or an enum).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Misfit {
     /// A value of the wrong type: `replicas: "two"` for a `u32`.
-    InvalidType { found: Found, expected: String },
+    InvalidType { found: Found, expected: String, wanted: Option<Wanted> },
     /// A value of the right type out of range: `replicas: -1` for a `u32`.
-    InvalidValue { found: Found, expected: String },
+    InvalidValue { found: Found, expected: String, wanted: Option<Wanted> },
     /// A sequence of the wrong length (a struct written as a list).
     InvalidLength { len: usize, expected: String },
     /// An enum's value that names none of its variants.
@@ -165,8 +214,8 @@ impl fmt::Display for OneOf {
 impl fmt::Display for Misfit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Misfit::InvalidType { found, expected } => write!(f, "invalid type: {found}, expected {expected}"),
-            Misfit::InvalidValue { found, expected } => write!(f, "invalid value: {found}, expected {expected}"),
+            Misfit::InvalidType { found, expected, .. } => write!(f, "invalid type: {found}, expected {expected}"),
+            Misfit::InvalidValue { found, expected, .. } => write!(f, "invalid value: {found}, expected {expected}"),
             Misfit::InvalidLength { len, expected } => write!(f, "invalid length {len}, expected {expected}"),
             Misfit::UnknownVariant { variant, expected: [] } => {
                 write!(f, "unknown variant `{variant}`, there are no variants")
@@ -201,12 +250,12 @@ impl de::Error for Error {
 
     #[cold]
     fn invalid_type(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
-        Misfit::InvalidType { found: Found::of(unexpected), expected: expected.to_string() }.into()
+        Misfit::InvalidType { found: Found::of(unexpected), expected: expected.to_string(), wanted: None }.into()
     }
 
     #[cold]
     fn invalid_value(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
-        Misfit::InvalidValue { found: Found::of(unexpected), expected: expected.to_string() }.into()
+        Misfit::InvalidValue { found: Found::of(unexpected), expected: expected.to_string(), wanted: None }.into()
     }
 
     #[cold]

@@ -17,7 +17,7 @@
 
 mod error;
 
-pub(crate) use error::{float_text, Error, Found, Misfit};
+pub(crate) use error::{float_text, Error, Found, Misfit, Wanted};
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 use serde_json::Value;
@@ -156,9 +156,10 @@ impl<'a, 'de> Tracked<'a, 'de> {
         result.map_err(|e| self.track.trigger(self.at, e))
     }
 
-    /// serde_json's error for a value of the wrong type (`Value::invalid_type`).
+    /// serde_json's error for a value of the wrong type (`Value::invalid_type`), with what the
+    /// method asked for, when it asked for a kind.
     #[cold]
-    fn invalid_type(&self, expected: &dyn de::Expected) -> Error {
+    fn invalid_type(&self, expected: &dyn de::Expected, wanted: Option<Wanted>) -> Error {
         let unexpected = match self.value {
             Value::Null => de::Unexpected::Unit,
             Value::Bool(b) => de::Unexpected::Bool(*b),
@@ -171,18 +172,31 @@ impl<'a, 'de> Tracked<'a, 'de> {
             Value::Array(_) => de::Unexpected::Seq,
             Value::Object(_) => de::Unexpected::Map,
         };
-        self.track.trigger(self.at, de::Error::invalid_type(unexpected, expected))
+        let error: Error = de::Error::invalid_type(unexpected, expected);
+        self.track.trigger(
+            self.at,
+            match wanted {
+                Some(kind) => error.wanting(kind),
+                None => error,
+            },
+        )
+    }
+
+    /// A scalar's visitor: what it refuses (`u32` out of range) is what this method asked for.
+    fn leaf<T>(&self, result: Result<T, Error>, wanted: Wanted) -> Result<T, Error> {
+        self.tracked(result.map_err(|e| e.wanting(wanted)))
     }
 }
 
 /// The number methods of serde_json's `impl Deserializer for &Value`: a number is visited as the
-/// widest type that holds it (the visitor says whether it fits), anything else is of the wrong type.
+/// widest type that holds it (the visitor says whether it fits), anything else is of the wrong
+/// type; each method with the kind it asks for.
 macro_rules! numbers {
-    ($($method:ident),*) => {$(
+    ($($method:ident => $wanted:expr),*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
             match self.value {
-                Value::Number(n) => self.tracked(visit_number(n, visitor)),
-                _ => Err(self.invalid_type(&visitor)),
+                Value::Number(n) => self.leaf(visit_number(n, visitor), $wanted),
+                _ => Err(self.invalid_type(&visitor, Some($wanted))),
             }
         }
     )*};
@@ -193,11 +207,16 @@ macro_rules! strings {
     ($($method:ident),*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
             match self.value {
-                Value::String(s) => self.tracked(visitor.visit_borrowed_str(s)),
-                _ => Err(self.invalid_type(&visitor)),
+                Value::String(s) => self.leaf(visitor.visit_borrowed_str(s), Wanted::String),
+                _ => Err(self.invalid_type(&visitor, Some(Wanted::String))),
             }
         }
     )*};
+}
+
+/// An integer of `bits` bits, signed or not.
+const fn integer(bits: u8, signed: bool) -> Wanted {
+    Wanted::Integer { bits, signed }
 }
 
 /// Each method does what serde_json's `impl Deserializer for &Value` does, with this module's
@@ -232,24 +251,24 @@ impl<'de> Deserializer<'de> for Tracked<'_, 'de> {
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.value {
-            Value::Bool(b) => self.tracked(visitor.visit_bool(*b)),
-            _ => Err(self.invalid_type(&visitor)),
+            Value::Bool(b) => self.leaf(visitor.visit_bool(*b), Wanted::Boolean),
+            _ => Err(self.invalid_type(&visitor, Some(Wanted::Boolean))),
         }
     }
 
     numbers!(
-        deserialize_i8,
-        deserialize_i16,
-        deserialize_i32,
-        deserialize_i64,
-        deserialize_i128,
-        deserialize_u8,
-        deserialize_u16,
-        deserialize_u32,
-        deserialize_u64,
-        deserialize_u128,
-        deserialize_f32,
-        deserialize_f64
+        deserialize_i8 => integer(8, true),
+        deserialize_i16 => integer(16, true),
+        deserialize_i32 => integer(32, true),
+        deserialize_i64 => integer(64, true),
+        deserialize_i128 => integer(128, true),
+        deserialize_u8 => integer(8, false),
+        deserialize_u16 => integer(16, false),
+        deserialize_u32 => integer(32, false),
+        deserialize_u64 => integer(64, false),
+        deserialize_u128 => integer(128, false),
+        deserialize_f32 => Wanted::Number,
+        deserialize_f64 => Wanted::Number
     );
 
     strings!(deserialize_char, deserialize_str, deserialize_string, deserialize_identifier);
@@ -268,7 +287,7 @@ impl<'de> Deserializer<'de> for Tracked<'_, 'de> {
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.value {
             Value::Null => self.tracked(visitor.visit_unit()),
-            _ => Err(self.invalid_type(&visitor)),
+            _ => Err(self.invalid_type(&visitor, None)),
         }
     }
 
@@ -282,7 +301,7 @@ impl<'de> Deserializer<'de> for Tracked<'_, 'de> {
                 let result = self.seq(items, visitor);
                 self.tracked(result)
             }
-            _ => Err(self.invalid_type(&visitor)),
+            _ => Err(self.invalid_type(&visitor, Some(Wanted::Array))),
         }
     }
 
@@ -305,7 +324,7 @@ impl<'de> Deserializer<'de> for Tracked<'_, 'de> {
                 let result = self.map(map, visitor);
                 self.tracked(result)
             }
-            _ => Err(self.invalid_type(&visitor)),
+            _ => Err(self.invalid_type(&visitor, Some(Wanted::Object))),
         }
     }
 
@@ -340,7 +359,7 @@ impl<'de> Deserializer<'de> for Tracked<'_, 'de> {
                     _ => Err(de::Error::invalid_value(de::Unexpected::Map, &"map with a single key")),
                 }
             }
-            _ => Err(self.invalid_type(&"string or map")),
+            _ => Err(self.invalid_type(&"string or map", None)),
         };
         self.tracked(result)
     }
@@ -403,14 +422,14 @@ impl<'de> VariantAccess<'de> for Variant<'_, 'de> {
         self.read("tuple variant", |value| match value.value {
             Value::Array(items) if items.is_empty() => visitor.visit_unit(),
             Value::Array(items) => value.seq(items, visitor),
-            _ => Err(value.invalid_type(&"tuple variant")),
+            _ => Err(value.invalid_type(&"tuple variant", None)),
         })
     }
 
     fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, Error> {
         self.read("struct variant", |value| match value.value {
             Value::Object(map) => value.map(map, visitor),
-            _ => Err(value.invalid_type(&"struct variant")),
+            _ => Err(value.invalid_type(&"struct variant", None)),
         })
     }
 }

@@ -1,0 +1,142 @@
+//! Huge counts in the input: every command answers every kind alike, at once, without building
+//! what the count asks for.
+
+use explorer_core::explain::v1::{check, explain};
+use explorer_core::migrate::{migrate, Outcome};
+use serde_json::Value;
+
+/// A `kind` job of `api` with one replica spec per `(type, replicas)`, each with the kind's
+/// default container and a command.
+fn job(api: &str, kind: &str, specs: &[(&str, u64)]) -> String {
+    let (field, container) = match kind {
+        "PyTorchJob" => ("pytorchReplicaSpecs", "pytorch"),
+        "JAXJob" => ("jaxReplicaSpecs", "jax"),
+        "XGBoostJob" => ("xgbReplicaSpecs", "xgboost"),
+        "MPIJob" => ("mpiReplicaSpecs", "mpi"),
+        "TFJob" => ("tfReplicaSpecs", "tensorflow"),
+        "PaddleJob" => ("paddleReplicaSpecs", "paddle"),
+        other => panic!("{other}"),
+    };
+    let mut text = format!("apiVersion: {api}\nkind: {kind}\nmetadata: {{name: big}}\nspec:\n  {field}:\n");
+    for (rtype, replicas) in specs {
+        text += &format!(
+            "    {rtype}:\n      replicas: {replicas}\n      template: {{spec: {{containers: [{{name: {container}, \
+             image: 'img:1', command: [python, /train.py]}}]}}}}\n"
+        );
+    }
+    text
+}
+
+const INT32: u64 = i32::MAX as u64;
+
+/// Jobs of more pods than `explain::MAX_PODS` (150,000, the most a Kubernetes cluster supports),
+/// one of every kind, with the pods each asks for as its operator counts them (an MPIJob's
+/// launcher is one of them).
+fn too_many() -> Vec<(String, u64)> {
+    let v1 = "kubeflow.org/v1";
+    vec![
+        (job(v1, "PyTorchJob", &[("Worker", INT32)]), INT32),
+        (job(v1, "PyTorchJob", &[("Master", 1), ("Worker", INT32)]), INT32 + 1),
+        (job(v1, "JAXJob", &[("Worker", INT32)]), INT32),
+        (job(v1, "JAXJob", &[("Worker", 150_001)]), 150_001),
+        (job(v1, "XGBoostJob", &[("Master", 1), ("Worker", INT32)]), INT32 + 1),
+        (job(v1, "MPIJob", &[("Launcher", 1), ("Worker", INT32)]), INT32 + 1),
+        (job(v1, "MPIJob", &[("Launcher", 1), ("Worker", 150_000)]), 150_001),
+        (job("kubeflow.org/v2beta1", "MPIJob", &[("Launcher", 1), ("Worker", INT32)]), INT32 + 1),
+        (job(v1, "TFJob", &[("PS", 1), ("Worker", INT32)]), INT32 + 1),
+        (job(v1, "PaddleJob", &[("Worker", INT32)]), INT32),
+    ]
+}
+
+fn parsed(text: &str) -> Value {
+    serde_yaml::from_str(text).unwrap()
+}
+
+/// One bound for every kind (issue 36's spirit): a PyTorchJob, JAXJob or MPIJob at int32 used
+/// to convert with exit 0 while explain and validate refused it as more pods than any cluster
+/// runs, and a PyTorchJob or XGBoostJob whose Master and Workers added up past int32 was
+/// called out of range. migrate, explain and validate (`check`) now say the same count with
+/// the same sentence.
+#[test]
+fn every_kind_of_more_pods_than_any_cluster_runs_is_refused_alike() {
+    let sentence = |pods: u64| {
+        format!(
+            "{pods} pods: no Kubernetes cluster runs that many (the supported limit is 150000 pods per cluster), so"
+        )
+    };
+    let mut wrong = Vec::new();
+    for (text, pods) in too_many() {
+        let kind = format!("{} of {pods} pods", text.lines().nth(1).unwrap());
+        let said = sentence(pods);
+        let m = migrate(&text).unwrap();
+        match &m.docs[0].outcome {
+            Outcome::Invalid { error }
+                if error.to_string().ends_with(&format!("{said} migrate does not convert them")) => {}
+            Outcome::Invalid { error } => wrong.push(format!("{kind}: migrate said {error}")),
+            Outcome::Written { .. } => wrong.push(format!("{kind}: migrate converted it")),
+            other => wrong.push(format!("{kind}: migrate: {other:?}")),
+        }
+        let doc = parsed(&text);
+        let explained: Vec<String> = explain(&doc).rejected.iter().map(|r| r.reason()).collect();
+        if explained != [format!("{said} explain does not model them")] {
+            wrong.push(format!("{kind}: explain said {explained:?}"));
+        }
+        let validated: Vec<String> = check(&doc).iter().map(|r| r.reason()).collect();
+        if validated != [format!("{said} explain does not model them")] {
+            wrong.push(format!("{kind}: validate said {validated:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The bound counts the pods as the operators do: 150,000 in all converts.
+#[test]
+fn a_job_of_as_many_pods_as_a_cluster_runs_converts() {
+    let v1 = "kubeflow.org/v1";
+    for text in [
+        job(v1, "JAXJob", &[("Worker", 150_000)]),
+        job(v1, "MPIJob", &[("Launcher", 1), ("Worker", 149_999)]),
+        job(v1, "PyTorchJob", &[("Master", 1), ("Worker", 149_999)]),
+    ] {
+        let m = migrate(&text).unwrap();
+        assert!(matches!(m.docs[0].outcome, Outcome::Written { .. }), "{text}: {:?}", m.failures());
+        assert!(explain(&parsed(&text)).rejected.is_empty(), "{text}");
+    }
+}
+
+/// A TFJob whose TF_CONFIG outgrows etcd's request limit (1.5 MiB: about 45,000 addresses here)
+/// runs no pod that carries it: migrate refuses it as v1.9 never ran it, explain and validate
+/// say why, with the same sentence. (150,000 Workers took more than 120 s and 590 MB in a debug
+/// `migrate`: each pod's TF_CONFIG listed every address.) 40,000 Workers still convert.
+#[test]
+fn a_tfjob_whose_tf_config_etcd_cannot_store_runs_no_pod_and_is_said_alike() {
+    let v1 = "kubeflow.org/v1";
+    for workers in [50_000, 149_999] {
+        let text = job(v1, "TFJob", &[("PS", 1), ("Worker", workers)]);
+        let doc = parsed(&text);
+        let explained: Vec<String> = explain(&doc).rejected.iter().map(|r| r.to_string()).collect();
+        let validated: Vec<String> = check(&doc).iter().map(|r| r.to_string()).collect();
+        assert_eq!(explained, validated, "{workers}");
+        // Both types' pods carry it: explain and validate name each, migrate the first.
+        let types: Vec<&str> = explained.iter().filter_map(|e| e.split(':').next()).collect();
+        assert_eq!(types, ["spec.tfReplicaSpecs.PS", "spec.tfReplicaSpecs.Worker"], "{workers}");
+        for said in &explained {
+            let (_, said) = said.split_once(": ").unwrap();
+            assert!(
+                said.starts_with("the TFJob controller gives each of this replica type's pods a TF_CONFIG"),
+                "{said}"
+            );
+            assert!(said.contains("etcd refuses a request over 1572864 bytes by default"), "{said}");
+        }
+        let said = &explained[0];
+        let m = migrate(&text).unwrap();
+        match &m.docs[0].outcome {
+            Outcome::Invalid { error } => assert!(error.to_string().ends_with(said.as_str()), "{error}"),
+            other => panic!("{workers} Workers: migrate: {other:?}"),
+        }
+    }
+    let text = job(v1, "TFJob", &[("PS", 1), ("Worker", 40_000)]);
+    assert!(explain(&parsed(&text)).rejected.is_empty());
+    let m = migrate(&text).unwrap();
+    assert!(matches!(m.docs[0].outcome, Outcome::Written { .. }), "{:?}", m.failures());
+}
