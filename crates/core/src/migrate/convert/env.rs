@@ -187,6 +187,11 @@ impl Conversion<'_> {
     /// has a variable of exactly the same value; each rewritten item gets its own report entry.
     fn rewrite_references(&mut self, trainer: &mut Trainer, vars: &[V1Var], main_path: &str) {
         let rewrite = |text: &str| -> Option<(String, Vec<String>)> {
+            // Every reference is written `$(NAME)`: a text without `$(` has none (most have none,
+            // and the search below formats each variable's reference first).
+            if !text.contains("$(") {
+                return None;
+            }
             let mut out = text.to_string();
             let mut done = Vec::new();
             for var in vars {
