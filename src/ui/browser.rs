@@ -236,36 +236,71 @@ fn field(obj: &JsValue, key: &str) -> Option<String> {
     js_sys::Reflect::get(obj, &JsValue::from_str(key)).ok().and_then(|v| v.as_string())
 }
 
-/// Runs the converter on `text`, writing for the release line `release` (`v2.1`). Every failure (no converter, a module that did not load, a
-/// malformed answer) becomes a message for the reader. The answer is read with the browser's
+/// Why a conversion gave the reader no objects. Its text (`Display`) is what the widget shows.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConvertFailure {
+    /// The page handed the widget no converter (`setMigrator`): the CLI, for release line
+    /// `release` (`v2.1`), does the same.
+    Unavailable {
+        /// The release line the reader chose.
+        release: String,
+    },
+    /// The converter threw before it answered: its message.
+    Threw(String),
+    /// The converter module did not load: the browser's message.
+    NotLoaded(String),
+    /// The converter answered with something other than text.
+    NotText,
+    /// The converter's answer was text the browser's JSON parser could not read.
+    Unreadable,
+    /// The converter refused the input: its own message, which can quote the input.
+    Refused(String),
+}
+
+impl std::fmt::Display for ConvertFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConvertFailure::Unavailable { release } => write!(
+                f,
+                "The converter is not available on this page; the CLI does the same: trainer-explorer migrate --target {release} FILE"
+            ),
+            ConvertFailure::Threw(message) | ConvertFailure::Refused(message) => f.write_str(message),
+            ConvertFailure::NotLoaded(message) => write!(f, "The converter did not load: {message}"),
+            ConvertFailure::NotText => f.write_str("The converter answered with something other than text"),
+            ConvertFailure::Unreadable => f.write_str("The converter's answer could not be read"),
+        }
+    }
+}
+
+/// Runs the converter on `text`, writing for the release line `release` (`v2.1`). Every failure
+/// (no converter, a module that did not load, a malformed answer, a refusal) is a
+/// [`ConvertFailure`] whose text is the reader's message. The answer is read with the browser's
 /// JSON parser, which keeps a JSON decoder out of the widget's wasm. While the converter module
 /// downloads, `on_progress` hears the bytes received and the total, when the server says it.
 pub async fn run_migrator(
     text: String,
     release: &str,
     on_progress: impl Fn(u64, Option<u64>) + 'static,
-) -> Result<Converted, String> {
-    let f = MIGRATOR.with(|m| m.borrow().clone()).ok_or_else(|| {
-        format!(
-            "The converter is not available on this page; the CLI does the same: trainer-explorer migrate --target {release} FILE"
-        )
-    })?;
+) -> Result<Converted, ConvertFailure> {
+    let f = MIGRATOR
+        .with(|m| m.borrow().clone())
+        .ok_or_else(|| ConvertFailure::Unavailable { release: release.to_string() })?;
     // Kept alive until the answer is here: the loader calls it until then.
     let progress = wasm_bindgen::closure::Closure::<dyn Fn(f64, JsValue)>::new(move |received: f64, total: JsValue| {
         on_progress(received as u64, total.as_f64().map(|t| t as u64))
     });
     let answer = f
         .call3(&JsValue::NULL, &JsValue::from_str(&text), &JsValue::from_str(release), progress.as_ref())
-        .map_err(js_error)?;
+        .map_err(|e| ConvertFailure::Threw(js_error(e)))?;
     let promise = answer.dyn_into::<js_sys::Promise>().unwrap_or_else(|v| js_sys::Promise::resolve(&v));
     let json = wasm_bindgen_futures::JsFuture::from(promise)
         .await
-        .map_err(|e| format!("The converter did not load: {}", js_error(e)))?
+        .map_err(|e| ConvertFailure::NotLoaded(js_error(e)))?
         .as_string()
-        .ok_or("The converter answered with something other than text")?;
-    let obj = js_sys::JSON::parse(&json).map_err(|_| "The converter's answer could not be read".to_string())?;
+        .ok_or(ConvertFailure::NotText)?;
+    let obj = js_sys::JSON::parse(&json).map_err(|_| ConvertFailure::Unreadable)?;
     if let Some(error) = field(&obj, "error") {
-        return Err(error);
+        return Err(ConvertFailure::Refused(error));
     }
     Ok(Converted {
         objects: field(&obj, "objects").unwrap_or_default(),

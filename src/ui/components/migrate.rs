@@ -18,7 +18,7 @@ pub enum Stage {
     Loading(u64, Option<u64>),
     /// The answer (the core's HTML names the release it was written for, even in the moment
     /// before a newer choice starts converting).
-    Done(Result<browser::Converted, String>),
+    Done(Result<browser::Converted, browser::ConvertFailure>),
 }
 
 /// `bytes` in MB of 1,000,000 with one decimal (`1.2 MB`), by integer arithmetic: a float's
@@ -129,7 +129,7 @@ pub fn migrate_view(stage: &UseStateHandle<Stage>, text: String, on_text: Callba
         // bidirectional control written out (`\u{202e}`) rather than obeyed, as the converter's
         // HTML and the CLI show it, so it cannot reorder what the reader sees.
         Stage::Done(Err(e)) => {
-            html! { <p class="migrate-error" role="alert">{ explorer_core::terminal::escape(e).into_owned() }</p> }
+            html! { <p class="migrate-error" role="alert">{ explorer_core::terminal::escape(&e.to_string()).into_owned() }</p> }
         }
         Stage::Done(Ok(result)) => render_view(result),
     };
