@@ -253,23 +253,31 @@ pub(super) trait FileOutcome {
     fn into_docs(self) -> Vec<explorer_core::pipeline::Document>;
 }
 
-impl FileOutcome for explorer_core::migrate::Migration {
-    fn failures(&self) -> Vec<String> {
-        self.failures()
-    }
+/// The core's outcomes of a file, `Migration` and `Upgrade`, answer these with methods of the
+/// same names and a `docs` field: one impl written once for both.
+macro_rules! file_outcome {
+    ($($outcome:ty),*) => {$(
+        impl FileOutcome for $outcome {
+            fn failures(&self) -> Vec<String> {
+                self.failures()
+            }
 
-    fn write_report(&self, quiet: bool, sink: &mut dyn FnMut(&str)) {
-        if quiet {
-            sink(&self.lossy_headlines().join("\n"));
-        } else {
-            self.write_report(sink);
+            fn write_report(&self, quiet: bool, sink: &mut dyn FnMut(&str)) {
+                if quiet {
+                    sink(&self.lossy_headlines().join("\n"));
+                } else {
+                    self.write_report(sink);
+                }
+            }
+
+            fn into_docs(self) -> Vec<explorer_core::pipeline::Document> {
+                self.docs
+            }
         }
-    }
-
-    fn into_docs(self) -> Vec<explorer_core::pipeline::Document> {
-        self.docs
-    }
+    )*};
 }
+
+file_outcome!(explorer_core::migrate::Migration, explorer_core::upgrade::Upgrade);
 
 /// How one run's documents ended, for the summary line.
 #[derive(Default)]

@@ -2,8 +2,7 @@
 //! and exit codes as `migrate`: YAML on stdout, the report on stderr, exit 1 when a document
 //! was refused or invalid.
 
-use super::{run_batch, FileOutcome, Sink};
-use explorer_core::upgrade::Upgrade;
+use super::{run_batch, Sink};
 use explorer_data::releases::Release;
 use std::process::ExitCode;
 
@@ -11,22 +10,4 @@ pub(super) fn run(files: &[std::path::PathBuf], from: Release, to: Release, quie
     run_batch(files, ("manifest", "manifests", "rewritten"), Sink::Stdout, quiet, |text| {
         explorer_core::upgrade::upgrade(text, from, to).map_err(|e| e.to_string())
     })
-}
-
-impl FileOutcome for Upgrade {
-    fn failures(&self) -> Vec<String> {
-        self.failures()
-    }
-
-    fn write_report(&self, quiet: bool, sink: &mut dyn FnMut(&str)) {
-        if quiet {
-            sink(&self.lossy_headlines().join("\n"));
-        } else {
-            self.write_report(sink);
-        }
-    }
-
-    fn into_docs(self) -> Vec<explorer_core::pipeline::Document> {
-        self.docs
-    }
 }
