@@ -9,17 +9,9 @@
 // ROUNDS (default 8); PATTERN: back-and-forth, round-unprepared or round-reader (default
 // back-and-forth); PAIR (default jax,pytorch) or ROUND (default every framework), comma lists of
 // framework ids. Prints each round's median, then each URL's median and p95 over all its toggles.
-import { createRequire } from 'node:module';
-import { MAIN_WIDGET, pct, toggleTimes } from './toggle-loop.mjs';
+import { MAIN_WIDGET, pct, toggleTimes, abCommandLine } from './toggle-loop.mjs';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
-const urls = process.argv.slice(2);
-if (urls.length < 2) {
-  console.error('usage: node scripts/toggle-ab.mjs URL_A URL_B [...]');
-  process.exit(2);
-}
-const rounds = Number(process.env.ROUNDS ?? 8);
+const { chromium, urls, rounds } = abCommandLine('toggle-ab.mjs', 2, 'URL_A URL_B [...]', 8);
 const pattern = process.env.PATTERN ?? 'back-and-forth';
 const options = {
   ...(process.env.PAIR && { pair: process.env.PAIR.split(',') }),

@@ -12,6 +12,7 @@
 // toggle builds, highlights and parses afresh. (A round with no pause at all, in one task,
 // measured lower, 3.6 ms on main at 0e22ca7: no frame is drawn between its clicks, which makes the
 // DOM work cheaper than a reader's.)
+import { createRequire } from 'node:module';
 
 export const MAIN_WIDGET = '[data-trainer-v2-explorer]:not([data-compact])';
 export const READER_PAUSE_MS = 250;
@@ -53,3 +54,19 @@ export const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
+
+/**
+ * The A/B scripts' command line (scripts/toggle-ab.mjs, scripts/tti-ab.mjs): the URLs given,
+ * at least `least` of them (else the usage line and exit 2), and the rounds (ROUNDS, or
+ * `rounds`); with Playwright's Chromium, from PLAYWRIGHT_CORE as make bench sets it.
+ */
+export function abCommandLine(script, least, usage, rounds) {
+  const require = createRequire(import.meta.url);
+  const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
+  const urls = process.argv.slice(2);
+  if (urls.length < least) {
+    console.error(`usage: node scripts/${script} ${usage}`);
+    process.exit(2);
+  }
+  return { chromium, urls, rounds: Number(process.env.ROUNDS ?? rounds) };
+}

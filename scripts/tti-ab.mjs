@@ -13,17 +13,9 @@
 // thread, up to that moment: its busy time (top-level tasks, wall clock), their CPU time, and
 // the CPU time in HTML parsing, style, layout, paint, script and wasm compilation. Env: ROUNDS (default 5). Prints each run, then
 // each URL's medians and spread (min–max).
-import { createRequire } from 'node:module';
-import { MAIN_WIDGET, pct } from './toggle-loop.mjs';
+import { MAIN_WIDGET, pct, abCommandLine } from './toggle-loop.mjs';
 
-const require = createRequire(import.meta.url);
-const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
-const urls = process.argv.slice(2);
-if (urls.length < 1) {
-  console.error('usage: node scripts/tti-ab.mjs URL_A [URL_B ...]');
-  process.exit(2);
-}
-const rounds = Number(process.env.ROUNDS ?? 5);
+const { chromium, urls, rounds } = abCommandLine('tti-ab.mjs', 1, 'URL_A [URL_B ...]', 5);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
