@@ -1,11 +1,10 @@
 //! Fills the snippets' templates (explorer_data::templates): the text as written, each line kept
 //! only where its flags say (`{{?flag}}` before a line keeps it when `flag` is set, `{{!flag}}`
-//! when it is not), and each hole `{{name}}` replaced by its value. By hand, byte by byte: a `&str`
-//! pattern would bring the standard library's two-way string searcher into the widget's wasm.
+//! when it is not). By hand, byte by byte: a `&str` pattern would bring the standard library's
+//! two-way string searcher into the widget's wasm.
 
-/// `template` filled: the lines its `flags` keep, with `holes`' values in place of their names.
-/// A hole with no value is left as written (the templates' tests find none).
-pub(crate) fn fill(template: &str, flags: &[&str], holes: &[(&str, &str)]) -> String {
+/// `template` filled: the lines its `flags` keep, with their flag tags taken off.
+pub(crate) fn fill(template: &str, flags: &[&str]) -> String {
     let mut out = String::with_capacity(template.len());
     for line in template.split_inclusive('\n') {
         let mut rest = line;
@@ -20,7 +19,7 @@ pub(crate) fn fill(template: &str, flags: &[&str], holes: &[(&str, &str)]) -> St
             rest = after;
         }
         if keep {
-            push_filled(&mut out, rest, holes);
+            out.push_str(rest);
         }
     }
     out
@@ -32,33 +31,15 @@ fn split_tag(s: &str) -> Option<(&str, &str)> {
     Some((&s[..end], &s[end + 2..]))
 }
 
-fn push_filled(out: &mut String, mut text: &str, holes: &[(&str, &str)]) {
-    while let Some(start) = text.as_bytes().windows(2).position(|w| w == b"{{") {
-        out.push_str(&text[..start]);
-        let after = &text[start + 2..];
-        match split_tag(after).and_then(|(name, rest)| Some((holes.iter().find(|(n, _)| *n == name)?.1, rest))) {
-            Some((value, rest)) => {
-                out.push_str(value);
-                text = rest;
-            }
-            None => {
-                out.push_str("{{");
-                text = after;
-            }
-        }
-    }
-    out.push_str(text);
-}
-
 #[cfg(test)]
 mod tests {
     use super::fill;
 
     #[test]
-    fn flags_keep_lines_and_holes_take_values() {
-        let t = "a {{x}} b\n{{?on}}kept\n{{!on}}dropped\n{{?off}}gone\n{{!off}}{{?on}}both {{y}}\n{ }} {{z}}\n";
-        assert_eq!(fill(t, &["on"], &[("x", "1"), ("y", "{{x}}")]), "a 1 b\nkept\nboth {{x}}\n{ }} {{z}}\n");
-        assert_eq!(fill(t, &[], &[]), "a {{x}} b\ndropped\n{ }} {{z}}\n");
+    fn flags_keep_lines() {
+        let t = "a b\n{{?on}}kept\n{{!on}}dropped\n{{?off}}gone\n{{!off}}{{?on}}both\n{ }} {{z}}\n";
+        assert_eq!(fill(t, &["on"]), "a b\nkept\nboth\n{ }} {{z}}\n");
+        assert_eq!(fill(t, &[]), "a b\ndropped\n{ }} {{z}}\n");
     }
 
     /// Every tag in the training-function templates is a flag `function_body` sets or not: a
@@ -87,7 +68,7 @@ mod tests {
 
     #[test]
     fn a_last_line_without_newline_is_kept() {
-        assert_eq!(fill("a\n{{?f}}b", &["f"], &[]), "a\nb");
-        assert_eq!(fill("", &[], &[]), "");
+        assert_eq!(fill("a\n{{?f}}b", &["f"]), "a\nb");
+        assert_eq!(fill("", &[]), "");
     }
 }

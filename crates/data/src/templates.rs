@@ -1,7 +1,6 @@
 //! The snippets' text, written once as templates that the core fills for a selection
-//! (`explorer_core::template`): the text as a reader copies it, with named holes `{{name}}` for
-//! what the selection decides, and lines kept only when a flag is set (`{{?flag}}` before the
-//! line) or is not (`{{!flag}}`). The files are under crates/data/src/templates/, one per
+//! (`explorer_core::template`): the text as a reader copies it, with lines kept only when a flag
+//! the selection decides is set (`{{?flag}}` before the line) or is not (`{{!flag}}`). The files are under crates/data/src/templates/, one per
 //! snippet part: to change what a snippet says, edit its file, not the code that fills it.
 
 /// The body of the training function the SDK snippets pass (`CustomTrainer(func=train)` in V2,

@@ -74,7 +74,7 @@ pub fn function_body(sel: &Selection, api: Api) -> Vec<String> {
         Api::V2 => "v2",
     };
     let flags: &[&str] = if sel.gpus() > 0 { &[pane, "gpu"] } else { &[pane] };
-    crate::template::fill(template, flags, &[]).lines().map(String::from).collect()
+    crate::template::fill(template, flags).lines().map(String::from).collect()
 }
 
 /// Writes `def train():` with the framework's body, set apart by blank lines as PEP 8 asks.
