@@ -189,25 +189,31 @@ export function attach(host) {
   attached.set(host, null);
   host.addEventListener(SELECTED_EVENT, announced);
   if (dead) return;
-  if ('IntersectionObserver' in window) {
-    // A host already near the viewport when the page has been laid out (a reader who landed on
-    // the explorer) mounts now: the observer's first answer waits for the next frame, and the
-    // widget's download for it. While the parser runs, the observer alone decides: measuring
-    // then would lay out a half-parsed page.
-    if (document.readyState !== 'loading' && near(host)) return mount(host);
-    nearby ??= new IntersectionObserver(
-      (entries) => {
-        for (const entry of entries) {
-          if (entry.isIntersecting) {
-            nearby.unobserve(entry.target);
-            mount(entry.target);
-          }
+  if (!('IntersectionObserver' in window)) return mount(host);
+  // A host already near the viewport once the page is parsed (a reader who landed on the
+  // explorer) mounts now: the observer's first answer waits for the next frame, and the widget's
+  // download for it. It is measured after start()'s microtask (queued before this one), which
+  // scrolls to where the reader landed: measured at the top of the page, the explorer a reader
+  // landed on was far off, and waited for the observer. While the parser runs, the observer
+  // alone decides: measuring then would lay out a half-parsed page.
+  if (document.readyState === 'loading') observeUntilNear(host);
+  else queueMicrotask(() => attached.has(host) && !dead && (near(host) ? mount(host) : observeUntilNear(host)));
+}
+
+/** Mounts `host` once it comes within NEAR_PX of the viewport. */
+function observeUntilNear(host) {
+  nearby ??= new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (entry.isIntersecting) {
+          nearby.unobserve(entry.target);
+          mount(entry.target);
         }
-      },
-      { rootMargin: `${NEAR_PX}px 0px` },
-    );
-    nearby.observe(host);
-  } else mount(host);
+      }
+    },
+    { rootMargin: `${NEAR_PX}px 0px` },
+  );
+  nearby.observe(host);
 }
 
 /** Stops the widget in `host` and frees what it held; its fallback shows again. */

@@ -134,3 +134,26 @@ test('landing on the explorer, the post lays out its Copy buttons only after the
   assert.deepEqual(await asked(), ['copy-blocks.js', 'sources.js']);
   await context.close();
 });
+
+// A reader who lands on the explorer gets it without waiting for a frame: the loader measures
+// the hosts once the page has scrolled to the #fragment, so the explorer near it mounts right away,
+// not on the IntersectionObserver's first answer (after the next frame's layout and paint). Here
+// that observer never answers: the widget's glue must be asked for before the load event, and
+// the explorer must mount.
+test('landing on the explorer, its widget is asked for at once, not on the IntersectionObserver\'s first answer', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.IntersectionObserver = class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    };
+  });
+  const asked = [];
+  page.on('request', (r) => asked.push(r.url().replace(/^.*\//, '')));
+  await page.goto(new URL('#user-experience', BASE).href);
+  assert.ok(asked.includes('trainer_v2_explorer.js'), `by the load event the page asked only for ${asked.join(', ')}`);
+  await page.waitForSelector('[data-trainer-v2-explorer]:not([data-compact])[data-trainer-v2-explorer-mounted]', { timeout: 15000 });
+  await context.close();
+});
