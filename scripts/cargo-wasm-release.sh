@@ -10,5 +10,8 @@
 # flag, as scripts/fuzz.sh does for cargo-fuzz's. With the two, rustc names symbols the v0 way
 # (`explorer_core[0123456789abcdef]::…`): scripts/name-functions-for-order.py drops such `[hash]`
 # and scripts/bench.mjs's twiggy table skips it when it names a part.
+# Not -Zfmt-debug=none: it took 38 B off the widget's gzipped wasm (145,657 -> 145,619 B, one
+# build each, 2026-12-05), and the converter and explain modules print Debug text to the reader
+# (crates/data/src/served.rs), so the widget would need a build of its own with other flags.
 set -euo pipefail
 RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zlocation-detail=none" exec cargo build --profile wasm-release --target wasm32-unknown-unknown "$@"
