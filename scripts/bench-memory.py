@@ -11,6 +11,7 @@ seconds (user + system: what a shared machine's load does not stretch) and the f
 stderr (what a refused input was told; validate's exit-2 line is on stdout). First, one line
 per command for the floor: the same command on one small ConfigMap (`"floor": true`).
 """
+
 import json
 import os
 import subprocess
@@ -65,18 +66,41 @@ def main():
         floor.flush()
         for command, args in COMMANDS.items():
             code, peak, seconds, cpu, first = run(cli, args, floor.name)
-            print(json.dumps({
-                "shape": "(floor: one ConfigMap)", "floor": True, "command": command, "bytes": len(FLOOR),
-                "exit": code, "peak_kib": peak, "seconds": seconds, "cpu": cpu, "stderr": first,
-            }), flush=True)
+            print(
+                json.dumps(
+                    {
+                        "shape": "(floor: one ConfigMap)",
+                        "floor": True,
+                        "command": command,
+                        "bytes": len(FLOOR),
+                        "exit": code,
+                        "peak_kib": peak,
+                        "seconds": seconds,
+                        "cpu": cpu,
+                        "stderr": first,
+                    }
+                ),
+                flush=True,
+            )
     for name in sorted(os.listdir(shapes)):
         path = os.path.join(shapes, name)
         for command, args in COMMANDS.items():
             code, peak, seconds, cpu, first = run(cli, args, path)
-            print(json.dumps({
-                "shape": name.removesuffix(".yaml"), "command": command, "bytes": os.path.getsize(path),
-                "exit": code, "peak_kib": peak, "seconds": seconds, "cpu": cpu, "stderr": first,
-            }), flush=True)
+            print(
+                json.dumps(
+                    {
+                        "shape": name.removesuffix(".yaml"),
+                        "command": command,
+                        "bytes": os.path.getsize(path),
+                        "exit": code,
+                        "peak_kib": peak,
+                        "seconds": seconds,
+                        "cpu": cpu,
+                        "stderr": first,
+                    }
+                ),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
