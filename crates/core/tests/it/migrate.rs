@@ -507,8 +507,9 @@ fn mpi_slots_and_workers_are_checked_against_int32_and_never_truncated() {
     assert!(refusal(&mpi("1", "2147483648")).contains("spec.mpiReplicaSpecs.Worker.replicas"));
     // Workers within int32 but more pods than any cluster runs (the launcher is one of them).
     assert!(refusal(&mpi("2147483647", "2147483647")).contains("2147483648 pods: no Kubernetes cluster runs that many"));
-    let (objects, _) = converted(&mpi("2147483647", "149999"));
-    assert_eq!(trainjob(&objects)["spec"]["trainer"]["numNodes"], 149999);
+    // As many workers as a hostfile of `slots=2147483647` lines holds (more: its ConfigMap is refused).
+    let (objects, _) = converted(&mpi("2147483647", "20000"));
+    assert_eq!(trainjob(&objects)["spec"]["trainer"]["numNodes"], 20000);
 }
 
 #[test]
