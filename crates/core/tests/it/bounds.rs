@@ -89,6 +89,47 @@ fn every_kind_of_more_pods_than_any_cluster_runs_is_refused_alike() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// A replica count past int32 that a u32 still holds (2147483648 to 4294967295): the CRDs'
+/// `replicas` is an int32, and the API server refuses such a count as it refuses one past u32.
+/// explain and validate said "3000000000 pods: no Kubernetes cluster runs that many", migrate
+/// "is 3000000000, out of range"; now all three give the field error of reading the job
+/// (model::int32), for every kind.
+#[test]
+fn a_replica_count_past_int32_is_the_same_field_error_in_every_command() {
+    let v1 = "kubeflow.org/v1";
+    let kinds = [
+        (v1, "PyTorchJob", "pytorchReplicaSpecs", None),
+        (v1, "JAXJob", "jaxReplicaSpecs", None),
+        (v1, "XGBoostJob", "xgbReplicaSpecs", Some("Master")),
+        (v1, "MPIJob", "mpiReplicaSpecs", Some("Launcher")),
+        ("kubeflow.org/v2beta1", "MPIJob", "mpiReplicaSpecs", Some("Launcher")),
+        (v1, "TFJob", "tfReplicaSpecs", None),
+        (v1, "PaddleJob", "paddleReplicaSpecs", None),
+    ];
+    let mut wrong = Vec::new();
+    for (api, kind, field, first) in kinds {
+        for n in [2_147_483_648, 3_000_000_000, 4_294_967_295, 4_294_967_296] {
+            let specs: Vec<(&str, u64)> = first.map(|t| (t, 1)).into_iter().chain([("Worker", n)]).collect();
+            let text = job(api, kind, &specs);
+            let said = format!("spec.{field}.Worker.replicas: Invalid value: {n}: must fit in an int32");
+            let doc = parsed(&text);
+            let explained: Vec<String> = explain(&doc).rejected.iter().map(|r| r.to_string()).collect();
+            let validated: Vec<String> = check(&doc).iter().map(|r| r.to_string()).collect();
+            if explained != [said.clone()] {
+                wrong.push(format!("{api} {kind} {n}: explain said {explained:?}"));
+            }
+            if validated != [said.clone()] {
+                wrong.push(format!("{api} {kind} {n}: validate said {validated:?}"));
+            }
+            match &migrate(&text).unwrap().docs[0].outcome {
+                Outcome::Invalid { error } if error.to_string().ends_with(&said) => {}
+                other => wrong.push(format!("{api} {kind} {n}: migrate: {other:?}")),
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The bound counts the pods as the operators do: 150,000 in all converts.
 #[test]
 fn a_job_of_as_many_pods_as_a_cluster_runs_converts() {
