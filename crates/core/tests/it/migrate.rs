@@ -226,6 +226,42 @@ spec:
     assert!(entry(&report, "spec.runPolicy.ttlSecondsAfterFinished").note.contains("TTL"));
 }
 
+/// A Worker's pod label or annotation the Master lacks is lost, and said as what it is whatever
+/// its key holds: the sentence was chosen by looking for `.labels.` in the field's path, so an
+/// annotation whose key held `.labels.` was called a label.
+#[test]
+fn a_lost_worker_label_or_annotation_is_said_as_what_it_is_whatever_its_key() {
+    let (_, report) = converted(
+        r#"
+apiVersion: kubeflow.org/v1
+kind: XGBoostJob
+metadata: {name: xgb}
+spec:
+  xgbReplicaSpecs:
+    Master:
+      replicas: 1
+      template: {spec: {containers: [{name: xgboost, image: a:1}]}}
+    Worker:
+      replicas: 2
+      template:
+        metadata:
+          labels: {example.com/x.annotations.y: a}
+          annotations: {team.labels.io/owner: b}
+        spec: {containers: [{name: xgboost, image: a:1}]}
+"#,
+    );
+    let note = |key: &str| {
+        let e =
+            report.iter().find(|e| e.from.ends_with(key)).unwrap_or_else(|| panic!("no entry for {key}: {report:#?}"));
+        assert_eq!(e.kind, Kind::Dropped, "{key}");
+        e.note.clone()
+    };
+    assert!(note("team.labels.io/owner").starts_with("the Master's pods have no annotation team.labels.io/owner"));
+    assert!(
+        note("example.com/x.annotations.y").starts_with("the Master's pods have no label example.com/x.annotations.y")
+    );
+}
+
 #[test]
 fn elastic_policy_and_auto_procs_are_reported() {
     let (objects, report) = converted(&common::read_reference("v1-examples/pytorch/elastic/echo/echo.yaml"));
