@@ -75,3 +75,12 @@ export declare function attach(host: Element): void;
 export declare function detach(host: Element): void;
 /** Attaches every [data-trainer-v2-explorer] mount point on the page, now and as they are added. */
 export declare function watchMountPoints(): void;
+
+/** The attribute that makes an element a mount point (`<div data-trainer-v2-explorer>`). */
+export declare const ALIAS: string;
+/** The attribute a host carries once its widget has mounted. */
+export declare const MOUNTED: string;
+/** The attribute a host carries when its widget failed and its static fallback shows. */
+export declare const FAILED: string;
+/** Whether a host is laid out near enough to the viewport to mount at once. */
+export declare function near(host: Element): boolean;

@@ -11,6 +11,7 @@ seconds (user + system: what a shared machine's load does not stretch) and the f
 stderr (what a refused input was told; validate's exit-2 line is on stdout). First, one line
 per command for the floor: the same command on one small ConfigMap (`"floor": true`).
 """
+
 import json
 import os
 import subprocess
@@ -58,25 +59,25 @@ def run(cli, args, path):
 FLOOR = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: floor\n"
 
 
+def report(shape, command, size, measured, **flags):
+    """Prints one run's JSON line: the shape, any flags (`floor`), then what `run` measured."""
+    code, peak, seconds, cpu, first = measured
+    row = {"shape": shape, **flags, "command": command, "bytes": size}
+    row.update({"exit": code, "peak_kib": peak, "seconds": seconds, "cpu": cpu, "stderr": first})
+    print(json.dumps(row), flush=True)
+
+
 def main():
     cli, shapes = sys.argv[1:3]
     with tempfile.NamedTemporaryFile("w", suffix=".yaml") as floor:
         floor.write(FLOOR)
         floor.flush()
         for command, args in COMMANDS.items():
-            code, peak, seconds, cpu, first = run(cli, args, floor.name)
-            print(json.dumps({
-                "shape": "(floor: one ConfigMap)", "floor": True, "command": command, "bytes": len(FLOOR),
-                "exit": code, "peak_kib": peak, "seconds": seconds, "cpu": cpu, "stderr": first,
-            }), flush=True)
+            report("(floor: one ConfigMap)", command, len(FLOOR), run(cli, args, floor.name), floor=True)
     for name in sorted(os.listdir(shapes)):
         path = os.path.join(shapes, name)
         for command, args in COMMANDS.items():
-            code, peak, seconds, cpu, first = run(cli, args, path)
-            print(json.dumps({
-                "shape": name.removesuffix(".yaml"), "command": command, "bytes": os.path.getsize(path),
-                "exit": code, "peak_kib": peak, "seconds": seconds, "cpu": cpu, "stderr": first,
-            }), flush=True)
+            report(name.removesuffix(".yaml"), command, os.path.getsize(path), run(cli, args, path))
 
 
 if __name__ == "__main__":

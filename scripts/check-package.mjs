@@ -1,8 +1,9 @@
 // Checks the staged npm package (scripts/build-package.sh) against what element.js does:
 //   node scripts/check-package.mjs DIR CARGO_VERSION
-// custom-elements.json is written by hand, so it must name exactly the element's observed
-// attributes (and `assets`), one property per option, and the tag define.js registers; the
-// package's version must be the widget crate's; every file `exports` names must exist.
+// custom-elements.json and element.d.ts are written by hand, so they must name exactly
+// element.js's exports, and the manifest the element's observed attributes (and `assets`), one
+// property per option, and the tag define.js registers; the package's version must be the widget
+// crate's; every file `exports` names must exist.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,9 +14,16 @@ const read = (file) => readFileSync(join(dir, file), 'utf8');
 const pkg = JSON.parse(read('package.json'));
 assert.equal(pkg.version, cargoVersion, `npm/package.json's version is not Cargo.toml's ${cargoVersion}`);
 
-const { TrainerV2Explorer, SELECTION_OPTIONS } = await import(pathToFileURL(resolve(dir, 'element.js')).href);
+const element = await import(pathToFileURL(resolve(dir, 'element.js')).href);
+const { TrainerV2Explorer, SELECTION_OPTIONS } = element;
 const manifest = JSON.parse(read('custom-elements.json'));
 const [decl] = manifest.modules.find((m) => m.path === 'element.js').declarations;
+// Every name element.js exports (explorer.js imports some: one definition each) is typed in
+// element.d.ts and listed in the manifest, and neither names one it lacks.
+const typed = [...read('element.d.ts').matchAll(/^export declare (?:const|function|class) (\w+)/gm)].map((m) => m[1]).sort();
+const listed = manifest.modules.find((m) => m.path === 'element.js').exports.map((e) => e.name).sort();
+assert.deepEqual(typed, Object.keys(element).sort(), 'element.d.ts declares what element.js exports');
+assert.deepEqual(listed, Object.keys(element).sort(), "custom-elements.json's exports are element.js's");
 const names = (list) => list.map((a) => a.name).sort();
 assert.deepEqual(names(decl.attributes), [...TrainerV2Explorer.observedAttributes, 'assets'].sort(), 'custom-elements.json attributes');
 for (const name of TrainerV2Explorer.observedAttributes) {

@@ -13,8 +13,12 @@
 // emits them with the page), or from TrainerV2Explorer.assets / the `assets` attribute when set.
 // Nothing is fetched from another origin unless the page says so there.
 
-const ALIAS = 'data-trainer-v2-explorer';
-const MOUNTED = 'data-trainer-v2-explorer-mounted';
+/** The attribute that makes an element a mount point, the element's alias. */
+export const ALIAS = 'data-trainer-v2-explorer';
+/** Set on a host once its widget has mounted (by the wasm, src/ui/browser.rs). */
+export const MOUNTED = 'data-trainer-v2-explorer-mounted';
+/** Set on a host whose widget failed: its static fallback shows. */
+export const FAILED = 'data-trainer-v2-explorer-failed';
 // Events shared with the widget's wasm (src/ui/browser.rs).
 const FAILED_EVENT = 'trainer-v2-explorer:failed';
 const OPTIONS_EVENT = 'trainer-v2-explorer:options';
@@ -75,7 +79,7 @@ function load(host) {
 // place of the widget. Pure DOM work, so it runs after the module has trapped.
 function showFallback(host) {
   host.removeAttribute(MOUNTED);
-  host.setAttribute('data-trainer-v2-explorer-failed', '');
+  host.setAttribute(FAILED, '');
   const shadow = host.shadowRoot;
   if (!shadow) return; // never mounted: the fallback is showing
   shadow.adoptedStyleSheets = [];
@@ -177,7 +181,8 @@ function announced(event) {
 
 /** The observer's margin: a host this close to the viewport mounts. */
 const NEAR_PX = 600;
-const near = (host) => {
+/** Whether `host` is laid out within NEAR_PX of the viewport: where it mounts at once. */
+export const near = (host) => {
   const box = host.getBoundingClientRect();
   return (box.width > 0 || box.height > 0) && box.bottom >= -NEAR_PX && box.top <= innerHeight + NEAR_PX;
 };

@@ -1,6 +1,7 @@
 // The loader the post and the three kits include: the element and its mount points (define.js),
 // and what a page of ours adds around them.
 import './define.js';
+import { ALIAS, FAILED, MOUNTED, near } from './element.js';
 
 const here = (path) => new URL(path, import.meta.url).href;
 
@@ -11,16 +12,11 @@ const here = (path) => new URL(path, import.meta.url).href;
 // failed, then for an idle moment: a reader who landed on a widget waits for it first, and their
 // changes to the page (a button on every code block) lay it out again. An idle moment alone came
 // while the widget downloaded, and that layout then held up its mount.
-const MOUNT_POINT = '[data-trainer-v2-explorer], trainer-v2-explorer';
-const SETTLED = ['data-trainer-v2-explorer-mounted', 'data-trainer-v2-explorer-failed'];
-/** element.js's margin: a host this close to the viewport mounts as the page loads. */
-const MOUNTS_WITHIN_PX = 600;
+const MOUNT_POINT = `[${ALIAS}], trainer-v2-explorer`;
+const SETTLED = [MOUNTED, FAILED];
 const idle = (f) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 1000 }) : setTimeout(f, 0));
-const mountsAtOnce = (el) => {
-  const box = el.getBoundingClientRect();
-  return (box.width > 0 || box.height > 0) && box.bottom >= -MOUNTS_WITHIN_PX && box.top <= innerHeight + MOUNTS_WITHIN_PX;
-};
-const waiting = () => [...document.querySelectorAll(MOUNT_POINT)].filter((el) => !SETTLED.some((a) => el.hasAttribute(a)) && mountsAtOnce(el));
+// Those element.js mounts as the page loads (near the viewport).
+const waiting = () => [...document.querySelectorAll(MOUNT_POINT)].filter((el) => !SETTLED.some((a) => el.hasAttribute(a)) && near(el));
 // Asked after the loader's own first microtask, which scrolls to the page's #fragment.
 const widgetsSettled = new Promise((resolve) => queueMicrotask(resolve)).then(() => new Promise((resolve) => {
   const pending = waiting();

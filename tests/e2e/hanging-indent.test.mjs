@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { frames, launch, MAIN_WIDGET, openMigrate, openPane } from './helpers.mjs';
+import { BASE, frames, launch, MAIN_WIDGET, openMigrate, openPane } from './helpers.mjs';
 
 const REAL_V1 = process.env.TRAINER_REAL_V1 ?? '../shared/real-v1';
 const PHONE = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -17,14 +17,15 @@ let browser;
 before(async () => (browser = await launch()));
 after(() => browser?.close());
 
-/** In the page: every line of each `selector` code box under the widget's shadow root, measured
- * character by character. For a line that wraps, its key (first character after the indent and
- * any `- ` list marker) must be on its first row, and every further row must start at least one
- * column right of that key. Returns the lines that break either rule, and how many wrapped. */
-function measure(page, selector) {
+/** In the page: every line of each `selector` code box under the widget's shadow root (or the
+ * page's own, `host` null), measured character by character. For a line that wraps, its key
+ * (first character after the indent and any `- ` list marker) must be on its first row, and every
+ * further row must start at least one column right of that key. Returns the lines that break
+ * either rule, and how many wrapped. */
+function measure(page, selector, host = MAIN_WIDGET) {
   return page.evaluate(
     ([host, selector]) => {
-      const root = document.querySelector(host).shadowRoot;
+      const root = host ? document.querySelector(host).shadowRoot : document;
       const bad = [];
       let wrapped = 0;
       for (const code of root.querySelectorAll(selector)) {
@@ -76,7 +77,7 @@ function measure(page, selector) {
       }
       return { bad, wrapped };
     },
-    [MAIN_WIDGET, selector],
+    [host, selector],
   );
 }
 
@@ -120,4 +121,28 @@ test('on a 375 px phone "What Kubernetes runs" and the panes wrap a line under i
     assert.deepEqual(errors, []);
     await page.context().close();
   }
+});
+
+// The post's own "What Kubernetes runs" figures (static HTML, no "Wrap long lines" switch, and
+// outside the widget whose stylesheet sets each line's hang) wrapped a long line at its <wbr>s
+// and went on at column 0: `org/v1alpha1` under `apiVersion`, `framework: torch` as if a key of
+// its own. Their long lines now scroll in their box, as the post's other code does.
+test('on a 375 px phone the post\'s own "What Kubernetes runs" YAML scrolls a long line, never wraps it to column 0', async () => {
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(BASE);
+  const { bad, wrapped } = await measure(page, '.k8s-preset .k8s-yaml pre > code', null);
+  assert.deepEqual(bad, []);
+  assert.equal(wrapped, 0, 'a line of the presets wraps');
+  const boxes = await page.evaluate(() =>
+    [...document.querySelectorAll('.k8s-preset .k8s-yaml pre')].map((pre) => ({ scrolls: pre.scrollWidth > pre.clientWidth, overflow: getComputedStyle(pre).overflowX })),
+  );
+  assert.ok(boxes.length >= 6, `${boxes.length} preset YAML boxes`);
+  assert.ok(boxes.some((b) => b.scrolls), 'no preset box holds a line longer than it');
+  assert.ok(boxes.every((b) => b.overflow === 'auto'), JSON.stringify(boxes));
+  assert.equal(await page.evaluate(() => document.scrollingElement.scrollWidth), 375, 'the page scrolls sideways');
+  assert.deepEqual(errors, []);
+  await context.close();
 });

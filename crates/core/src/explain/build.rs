@@ -206,8 +206,14 @@ pub(super) fn endpoints(input: Input, name: &str, replicas: u32, count: u32) -> 
     let sub = subdomain(input);
     (0..replicas)
         .flat_map(|r| (0..count).map(move |p| (r, p)))
-        .map(|(r, p)| format!("{job}-{name}-{r}-{p}.{sub}"))
+        .map(|(r, p)| endpoint(&job, name, &r.to_string(), &p.to_string(), &sub))
         .collect()
+}
+
+/// One pod's address in [`endpoints`]: `<job>-<replicatedJob>-<replica>-<pod>.<subdomain>`
+/// (jobset.go:285-297); with empty indices, the text every address of the replicatedJob shares.
+pub(super) fn endpoint(job: &str, name: &str, replica: &str, pod: &str, subdomain: &str) -> String {
+    format!("{job}-{name}-{replica}-{pod}.{subdomain}")
 }
 
 pub(super) fn run(input: Input, release: Release) -> Result<Built, Rejection> {
@@ -227,6 +233,12 @@ pub(super) fn run(input: Input, release: Release) -> Result<Built, Rejection> {
             "spec.trainer.numNodes",
             super::too_many_pods(pods, "explain does not model them"),
         ));
+    }
+    if let Some(mpi) = &mpi {
+        let bytes = super::objects::hostfile_bytes(input, &sets, mpi);
+        if bytes > super::CONFIGMAP_DATA_LIMIT {
+            return Err(super::objects::hostfile_too_large(bytes));
+        }
     }
     let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
 

@@ -384,6 +384,26 @@ pub const MAX_PODS: u64 = 150_000;
 /// larger is never created.
 pub const ETCD_REQUEST_LIMIT: u64 = 1_572_864;
 
+/// The most data one ConfigMap holds: 1 MiB, its `data` and `binaryData` values together. The API
+/// server's validation refuses a larger ConfigMap before etcd sees it (Kubernetes
+/// pkg/apis/core/validation/validation.go `ValidateConfigMap`: `totalSize > core.MaxSecretSize`,
+/// `MaxSecretSize = 1 * 1024 * 1024` in pkg/apis/core/types.go; cited by function, as the
+/// Kubernetes repository is too large to mirror here), so an MPI hostfile past it is never created.
+pub const CONFIGMAP_DATA_LIMIT: u64 = 1_048_576;
+
+/// The decimal digits of 0, 1, ..., `count - 1` written one after another.
+pub(crate) fn digits_of_indices(count: u32) -> u64 {
+    let count = u64::from(count);
+    let (mut total, mut digits, mut from, mut next_width) = (0, 1, 0, 10);
+    // [0, 10) one digit each, [10, 100) two, ...
+    while from < count {
+        let to = next_width.min(count);
+        total += (to - from) * digits;
+        (from, next_width, digits) = (to, next_width * 10, digits + 1);
+    }
+    total
+}
+
 /// The message for a job of `pods` pods, above [`MAX_PODS`], ending in what the command does not
 /// do with them (`"explain does not model them"`).
 pub(crate) fn too_many_pods(pods: u64, so: &str) -> String {

@@ -1,10 +1,11 @@
 //! The objects next to the JobSet, who creates each and when, and the initializers' env.
 
 use super::build::{
-    endpoints, job_name, subdomain, upsert_env, PodSet, DATASET_INITIALIZER, LAUNCHER, MODEL_INITIALIZER, NODE,
+    endpoint, endpoints, job_name, subdomain, upsert_env, PodSet, DATASET_INITIALIZER, LAUNCHER, MODEL_INITIALIZER,
+    NODE,
 };
 use super::plugins::MpiOutcome;
-use super::{Input, Object};
+use super::{Input, Object, Rejection};
 use crate::model::pod::{Container, EnvVar};
 use crate::model::vecmap::VecMap;
 use crate::model::Value;
@@ -40,16 +41,59 @@ fn object(kind: &str, name: String, created_by: &str, when: &str, data: Option<V
     Object { data, ..Object::new(kind, name, created_by, when) }
 }
 
-/// The MPI hostfile (mpi.go:316-342): one `<host> slots=N` line per node pod, for the `node`
-/// job and, with `runLauncherAsNode`, the launcher, in the runtime's replicatedJob order.
+/// The pod sets the MPI hostfile lists (mpi.go:344-346): the `node` job and, with
+/// `runLauncherAsNode`, the launcher, in the runtime's replicatedJob order.
+fn hostfile_sets<'s>(sets: &'s [PodSet], mpi: &MpiOutcome) -> impl Iterator<Item = &'s PodSet> {
+    let launcher_as_node = mpi.launcher_as_node;
+    sets.iter().filter(move |ps| ps.name == NODE || (launcher_as_node && ps.name == LAUNCHER))
+}
+
+/// mpi.go:327: the hostfile line of the pod at `host`.
+fn host_line(host: &str, mpi: &MpiOutcome) -> String {
+    format!("{host} slots={}\n", mpi.slots)
+}
+
+/// The MPI hostfile (mpi.go:316-342): one `<host> slots=N` line per node pod.
 pub(super) fn hostfile(input: Input, sets: &[PodSet], mpi: &MpiOutcome) -> String {
     let mut out = String::new();
-    for ps in sets.iter().filter(|ps| ps.name == NODE || (mpi.launcher_as_node && ps.name == LAUNCHER)) {
+    for ps in hostfile_sets(sets, mpi) {
         for host in endpoints(input, &ps.name, ps.runtime_replicas, ps.count) {
-            out.push_str(&format!("{host} slots={}\n", mpi.slots));
+            out.push_str(&host_line(&host, mpi));
         }
     }
     out
+}
+
+/// The bytes of [`hostfile`], counted without writing it: every line is the line of an address
+/// without its two indices, plus the indices' digits.
+pub(super) fn hostfile_bytes(input: Input, sets: &[PodSet], mpi: &MpiOutcome) -> u64 {
+    let (job, sub) = (job_name(input), subdomain(input));
+    let mut bytes = 0;
+    for ps in hostfile_sets(sets, mpi) {
+        let shared = host_line(&endpoint(&job, &ps.name, "", "", &sub), mpi).len() as u64;
+        let (replicas, count) = (u64::from(ps.runtime_replicas), u64::from(ps.count));
+        bytes += replicas * count * shared
+            + count * super::digits_of_indices(ps.runtime_replicas)
+            + replicas * super::digits_of_indices(ps.count);
+    }
+    bytes
+}
+
+/// The controller's error for a hostfile of `bytes`, past what one ConfigMap holds.
+pub(super) fn hostfile_too_large(bytes: u64) -> Rejection {
+    Rejection::message(
+        "spec.trainer.numNodes",
+        format!(
+            "the MPI plugin writes the ConfigMap <trainjob>-mpi-hostfile, one line per node pod, here {bytes} bytes, \
+             and the API server refuses a ConfigMap holding more than {} bytes (ValidateConfigMap): every reconcile \
+             fails applying it and is retried with backoff (pkg/controller/trainjob_controller.go:142-152 @v2.3.0); \
+             whether the JobSet is applied before it follows the order of the plugins, which is Go's random map \
+             order at each controller start (pkg/runtime/framework/core/framework.go:59-84 @v2.3.0): either no \
+             pod is created, or the nodes start and the launcher never does, its hostfile volume missing \
+             (controller error)",
+            super::CONFIGMAP_DATA_LIMIT
+        ),
+    )
 }
 
 pub(super) fn objects(input: Input, release: Release, sets: &[PodSet], mpi: Option<&MpiOutcome>) -> Vec<Object> {

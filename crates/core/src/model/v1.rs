@@ -29,7 +29,8 @@ pub struct V1Job {
 #[serde(rename_all = "camelCase")]
 pub struct ReplicaSpec {
     /// How many pods of this type; V1 defaulting sets a missing one to 1 (an MPIJob's Worker to 0).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// An int32 in the CRD: read as one (`model::int32`).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::count")]
     pub replicas: Option<u32>,
     /// `restartPolicy` of this type's pods, as the operator reads it (`OnFailure`, `ExitCode`, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]

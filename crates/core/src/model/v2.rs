@@ -109,8 +109,8 @@ pub struct Trainer {
     /// `env` added to the trainer's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub env: Vec<EnvVar>,
-    /// `numNodes` over the runtime's `mlPolicy.numNodes`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `numNodes` over the runtime's `mlPolicy.numNodes`; an int32 (`model::int32`).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::count")]
     pub num_nodes: Option<u32>,
     /// `numProcPerNode` as a number (v2.0-v2.1 also took `auto`, `cpu` or `gpu`, which explain reads apart).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -152,8 +152,8 @@ pub struct TrainingRuntimeSpec {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MlPolicy {
-    /// `numNodes`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `numNodes`; an int32 (`model::int32`).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::int32::count")]
     pub num_nodes: Option<u32>,
     /// `torch: {}`: the v2.2+ torch policy has no required fields.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -89,18 +89,108 @@ fn every_kind_of_more_pods_than_any_cluster_runs_is_refused_alike() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// A replica count past int32 that a u32 still holds (2147483648 to 4294967295): the CRDs'
+/// `replicas` is an int32, and the API server refuses such a count as it refuses one past u32.
+/// explain and validate said "3000000000 pods: no Kubernetes cluster runs that many", migrate
+/// "is 3000000000, out of range"; now all three give the field error of reading the job
+/// (model::int32), for every kind.
+#[test]
+fn a_replica_count_past_int32_is_the_same_field_error_in_every_command() {
+    let v1 = "kubeflow.org/v1";
+    let kinds = [
+        (v1, "PyTorchJob", "pytorchReplicaSpecs", None),
+        (v1, "JAXJob", "jaxReplicaSpecs", None),
+        (v1, "XGBoostJob", "xgbReplicaSpecs", Some("Master")),
+        (v1, "MPIJob", "mpiReplicaSpecs", Some("Launcher")),
+        ("kubeflow.org/v2beta1", "MPIJob", "mpiReplicaSpecs", Some("Launcher")),
+        (v1, "TFJob", "tfReplicaSpecs", None),
+        (v1, "PaddleJob", "paddleReplicaSpecs", None),
+    ];
+    let mut wrong = Vec::new();
+    for (api, kind, field, first) in kinds {
+        for n in [2_147_483_648, 3_000_000_000, 4_294_967_295, 4_294_967_296] {
+            let specs: Vec<(&str, u64)> = first.map(|t| (t, 1)).into_iter().chain([("Worker", n)]).collect();
+            let text = job(api, kind, &specs);
+            let said = format!("spec.{field}.Worker.replicas: Invalid value: {n}: must fit in an int32");
+            let doc = parsed(&text);
+            let explained: Vec<String> = explain(&doc).rejected.iter().map(|r| r.to_string()).collect();
+            let validated: Vec<String> = check(&doc).iter().map(|r| r.to_string()).collect();
+            if explained != [said.clone()] {
+                wrong.push(format!("{api} {kind} {n}: explain said {explained:?}"));
+            }
+            if validated != [said.clone()] {
+                wrong.push(format!("{api} {kind} {n}: validate said {validated:?}"));
+            }
+            match &migrate(&text).unwrap().docs[0].outcome {
+                Outcome::Invalid { error } if error.to_string().ends_with(&said) => {}
+                other => wrong.push(format!("{api} {kind} {n}: migrate: {other:?}")),
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The bound counts the pods as the operators do: 150,000 in all converts.
 #[test]
 fn a_job_of_as_many_pods_as_a_cluster_runs_converts() {
     let v1 = "kubeflow.org/v1";
-    for text in [
-        job(v1, "JAXJob", &[("Worker", 150_000)]),
-        job(v1, "MPIJob", &[("Launcher", 1), ("Worker", 149_999)]),
-        job(v1, "PyTorchJob", &[("Master", 1), ("Worker", 149_999)]),
-    ] {
+    for text in
+        [job(v1, "JAXJob", &[("Worker", 150_000)]), job(v1, "PyTorchJob", &[("Master", 1), ("Worker", 149_999)])]
+    {
         let m = migrate(&text).unwrap();
         assert!(matches!(m.docs[0].outcome, Outcome::Written { .. }), "{text}: {:?}", m.failures());
         assert!(explain(&parsed(&text)).rejected.is_empty(), "{text}");
+    }
+    // An MPIJob of as many pods passes the bound too: what refuses it is its hostfile's size.
+    let text = job(v1, "MPIJob", &[("Launcher", 1), ("Worker", 149_999)]);
+    let explained = explain(&parsed(&text)).rejected;
+    assert_eq!(explained.len(), 1, "{explained:?}");
+    assert!(explained[0].reason().contains("creates the ConfigMap <job>-config"), "{explained:?}");
+}
+
+/// An MPIJob's operator writes a hostfile ConfigMap listing every worker before it creates any
+/// pod, and the API server refuses a ConfigMap of more than 1 MiB of data: past about 42,000
+/// workers here (Training Operator v1.9's `<pod> slots=1` lines), 25,000 for mpi-operator's
+/// (full DNS names), no pod runs. 149,999 workers converted and explain listed a 3.8 MB and a
+/// 6.2 MB hostfile; now migrate refuses the job, explain and validate say why, alike, without
+/// writing the hostfile.
+#[test]
+fn an_mpijob_whose_hostfile_configmap_the_api_server_refuses_runs_no_pod_and_is_said_alike() {
+    // (apiVersion, operator's words, the most workers whose ConfigMap is created, its bytes then,
+    // and one more worker's bytes), the bytes counted by hand: the lines, kubexec.sh (v1 only) and
+    // discover_hosts.sh at creation.
+    let cases = [
+        ("kubeflow.org/v1", "training-operator v1.9 creates", 42_383, 1_048_562, 1_048_587),
+        ("kubeflow.org/v2beta1", "mpi-operator v0.6 creates", 25_845, 1_048_545, 1_048_586),
+    ];
+    for (api, operator, most, bytes, past) in cases {
+        for workers in [most + 1, 149_999] {
+            let text = job(api, "MPIJob", &[("Launcher", 1), ("Worker", workers)]);
+            let doc = parsed(&text);
+            let explained: Vec<String> = explain(&doc).rejected.iter().map(|r| r.to_string()).collect();
+            let validated: Vec<String> = check(&doc).iter().map(|r| r.to_string()).collect();
+            assert_eq!(explained, validated, "{api} {workers}");
+            assert_eq!(explained.len(), 1, "{api} {workers}: {explained:?}");
+            let said = &explained[0];
+            assert!(said.starts_with(&format!("spec.mpiReplicaSpecs.Worker: {operator} the ConfigMap")), "{said}");
+            assert!(said.contains("refuses a ConfigMap holding more than 1048576 bytes"), "{said}");
+            assert!(said.contains("no pod of it runs"), "{said}");
+            if workers == most + 1 {
+                assert!(said.contains(&format!("its data is {past} bytes")), "{said}");
+            }
+            match &migrate(&text).unwrap().docs[0].outcome {
+                Outcome::Invalid { error } => assert!(error.to_string().ends_with(said.as_str()), "{error}"),
+                other => panic!("{api} {workers}: migrate: {other:?}"),
+            }
+        }
+        // One worker fewer: the ConfigMap is created, holding exactly the bytes counted.
+        let text = job(api, "MPIJob", &[("Launcher", 1), ("Worker", most)]);
+        let e = explain(&parsed(&text));
+        assert!(e.rejected.is_empty(), "{api}: {:?}", e.rejected);
+        let config = e.objects.iter().find(|o| o.kind == "ConfigMap").expect("the hostfile ConfigMap");
+        let data: usize = config.data.as_ref().unwrap().iter().map(|(_, v)| v.len()).sum();
+        assert_eq!(data as u64, bytes, "{api}");
+        assert!(matches!(migrate(&text).unwrap().docs[0].outcome, Outcome::Written { .. }), "{api}");
     }
 }
 

@@ -442,6 +442,39 @@ fn mpi_hostfile_from_trainingruntime_test_go() {
     assert_eq!(group(&e, "launcher").count, 1);
 }
 
+/// The MPI plugin's hostfile ConfigMap lists every node pod, and the API server refuses a
+/// ConfigMap holding more than 1 MiB: past 27,171 nodes here the reconcile fails at it (explain
+/// listed a 5 MB hostfile for 149,999). Counted without writing the hostfile, to the byte: the
+/// last accepted hostfile's bytes and the first refused one's were counted by hand.
+#[test]
+fn an_mpi_hostfile_the_api_server_refuses_fails_the_reconcile() {
+    // (numNodes, runLauncherAsNode, the hostfile's bytes: written if accepted, said if refused)
+    let cases = [(27_171, false, Some(1_048_559)), (27_172, false, None), (27_172, true, None), (149_999, false, None)];
+    for (nodes, as_node, written) in cases {
+        let e =
+            explain(&trainjob("trainjob", "test-runtime", &format!("{{numNodes: {nodes}}}")), &mpi_runtime(1, as_node));
+        match written {
+            Some(bytes) => {
+                assert_eq!(e.rejected, vec![], "{nodes}");
+                assert_eq!(hostfile(&e).len(), bytes, "{nodes}");
+            }
+            None => {
+                assert!(e.jobset.is_none() && e.objects.is_empty(), "{nodes}");
+                let [r] = &e.rejected[..] else { panic!("{nodes}: {:?}", e.rejected) };
+                assert_eq!(r.field(), "spec.trainer.numNodes");
+                let said = r.reason();
+                assert!(said.starts_with("the MPI plugin writes the ConfigMap <trainjob>-mpi-hostfile"), "{said}");
+                assert!(said.contains("refuses a ConfigMap holding more than 1048576 bytes"), "{said}");
+                let bytes = match (nodes, as_node) {
+                    (27_172, _) => "here 1048598 bytes",
+                    _ => "bytes",
+                };
+                assert!(said.contains(bytes), "{said}");
+            }
+        }
+    }
+}
+
 #[test]
 fn mpi_rejections_from_mpi_test_go() {
     // TestValidate "runtime does not have Launcher even though MPI with runLauncherAsNode has 2 numNodes".

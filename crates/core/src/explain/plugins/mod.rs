@@ -6,6 +6,14 @@
 //! where two plugins touch one env list (plainml and xgboost) the order between them is not fixed;
 //! the names never collide (xgboost's webhook refuses its reserved names), so the values are.
 //!
+//! No variable a plugin sets lists the job's pods, unlike V1's TF_CONFIG and WORKER_ADDRS, which
+//! `explain::v1` bounds by etcd's request limit (`explain::ETCD_REQUEST_LIMIT`): each names one
+//! coordinator address or a count, and a pod's rank comes from its completion index. The pod
+//! sets' addresses (`Endpoints`, jobset/jobset.go:288) are read by one plugin alone, MPI, for its
+//! hostfile ConfigMap (mpi/mpi.go:326), which `build::run` bounds by a ConfigMap's limit. So a V2
+//! pod outgrows etcd only with what the TrainJob and the runtime wrote themselves, not with the
+//! number of pods.
+//!
 //! One file per plugin, as upstream has one package per plugin: [`torch`], [`jax`], [`plainml`],
 //! [`xgboost`], [`mpi`]. This file holds what they share: which policy the runtime sets, the
 //! node's resources (pkg/runtime/runtime.go) and the trainer's pod set, and the order they run in.

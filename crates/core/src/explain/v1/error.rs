@@ -97,6 +97,16 @@ pub enum Error {
         /// The fewest bytes the variable takes.
         bytes: u64,
     },
+    /// The ConfigMap an MPIJob's `operator` creates before any pod, its hostfile listing every
+    /// worker, holds `bytes` of data: more than the API server takes in one ConfigMap
+    /// (`explain::CONFIGMAP_DATA_LIMIT`). Creating it fails on every sync, which stops there:
+    /// the job is admitted, and none of its pods runs.
+    HostfileTooLarge {
+        /// The operator that writes it (Training Operator v1.9 or mpi-operator).
+        operator: served::V1Operator,
+        /// The bytes of data the ConfigMap holds at creation.
+        bytes: u64,
+    },
     /// Two or more spellings of one replica type, none its own (`worker`, `WORKER`): which spec
     /// v1.9's defaulting runs as the type is Go's random map order. The job is admitted.
     AmbiguousReplicaType {
@@ -146,6 +156,9 @@ impl Error {
             }
             Error::PodTooLarge { path, kind, variable, bytes } => {
                 Rejection::new(ErrorType::Message, path.clone(), pod_too_large(*kind, variable, *bytes))
+            }
+            Error::HostfileTooLarge { operator, bytes } => {
+                Rejection::new(ErrorType::Message, hostfile_path(), hostfile_too_large(*operator, *bytes))
             }
             Error::NotAV1Job { api, kind } => {
                 Rejection::new(ErrorType::Message, FieldPath::new("apiVersion"), not_a_v1_job(api, kind))
@@ -205,6 +218,34 @@ pub(crate) fn pod_too_large(kind: V1Kind, variable: &str, bytes: u64) -> String 
     )
 }
 
+/// The field [`Error::HostfileTooLarge`] is said of: the Workers, whose count sizes the hostfile.
+fn hostfile_path() -> FieldPath {
+    FieldPath::new("spec").child("mpiReplicaSpecs").child("Worker")
+}
+
+/// What follows the Workers' path in [`Error::HostfileTooLarge`]'s sentence: what the operator
+/// has created when the ConfigMap fails, and that it retries.
+pub(crate) fn hostfile_too_large(operator: served::V1Operator, bytes: u64) -> String {
+    let (made, fails) = if operator == served::MPI_OPERATOR {
+        (
+            "after the job's headless Service and before its SSH Secret, worker pods and launcher Job",
+            "mpi-operator v0.6.0:pkg/controller/mpi_job_controller.go:635-642,844-846, requeued with backoff at :529-531",
+        )
+    } else {
+        (
+            "after the launcher's ServiceAccount and before its Role, worker pods and launcher pod",
+            "training-operator v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:371-378,695-705,              requeued with backoff as Reconcile returns the error at :171-175",
+        )
+    };
+    format!(
+        "{} creates the ConfigMap <job>-config, whose hostfile lists every worker, {made}; its data is {bytes} bytes, \
+         and the API server refuses a ConfigMap holding more than {} bytes (ValidateConfigMap): every sync fails \
+         there ({fails}), so the job is admitted, but no pod of it runs",
+        operator.name,
+        super::super::CONFIGMAP_DATA_LIMIT
+    )
+}
+
 /// Why the Service `name` of a replica is refused, and what that does to the job.
 pub(crate) fn service_refused(kind: V1Kind, name: &str, errors: &[String]) -> String {
     format!(
@@ -258,6 +299,9 @@ impl fmt::Display for Error {
             Error::PodLabel { path, kind, value, errors } => write!(f, "{path}: {}", label_refused(*kind, value, errors)),
             Error::PodTooLarge { path, kind, variable, bytes } => {
                 write!(f, "{path}: {}", pod_too_large(*kind, variable, *bytes))
+            }
+            Error::HostfileTooLarge { operator, bytes } => {
+                write!(f, "{}: {}", hostfile_path(), hostfile_too_large(*operator, *bytes))
             }
             Error::AmbiguousReplicaType { path, kind, ambiguous } => {
                 write!(f, "{path}: {}", ambiguous_type(*kind, ambiguous))

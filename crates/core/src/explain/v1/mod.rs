@@ -19,7 +19,7 @@ mod tensorflow;
 mod webhook;
 mod xgboost_jax;
 
-use super::{ContainerView, EnvValue, ErrorType, FieldPath, Object, Rejection};
+use super::{digits_of_indices, ContainerView, EnvValue, ErrorType, FieldPath, Object, Rejection};
 use crate::model::pod::{Container, EnvVar, PodTemplateSpec};
 use crate::model::v1::ReplicaSpec;
 use crate::model::vecmap::VecMap;
@@ -230,6 +230,7 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
         }
     }
     pod_size(kind, &job)?;
+    hostfile_size(source, &job)?;
     Ok((source, job))
 }
 
@@ -258,17 +259,20 @@ fn pod_size(kind: V1Kind, job: &Job) -> Result<(), Error> {
     Ok(())
 }
 
-/// The decimal digits of 0, 1, ..., `count - 1` written one after another.
-fn digits_of_indices(count: u32) -> u64 {
-    let count = u64::from(count);
-    let (mut total, mut digits, mut from, mut next_width) = (0, 1, 0, 10);
-    // [0, 10) one digit each, [10, 100) two, ...
-    while from < count {
-        let to = next_width.min(count);
-        total += (to - from) * digits;
-        (from, next_width, digits) = (to, next_width * 10, digits + 1);
+/// The MPIJob whose hostfile ConfigMap the API server refuses, judged before it is built: both
+/// MPI operators create `<job>-config`, one hostfile line per worker, before any pod, and a
+/// ConfigMap past `explain::CONFIGMAP_DATA_LIMIT` (about 42,000 workers of Training Operator
+/// v1.9, 25,000 of mpi-operator, whose lines name the pods' full DNS names) is never created.
+fn hostfile_size(source: Source, job: &Job) -> Result<(), Error> {
+    let (operator, bytes) = match source {
+        Source::MpiOperator => (served::MPI_OPERATOR, mpi_v2beta1::config_data_bytes(job)),
+        Source::TrainingOperator(V1Kind::MpiJob) => (served::TRAINING_OPERATOR, mpi_v1::config_data_bytes(job)),
+        Source::TrainingOperator(_) => return Ok(()),
+    };
+    if bytes > super::CONFIGMAP_DATA_LIMIT {
+        return Err(Error::HostfileTooLarge { operator, bytes });
     }
-    total
+    Ok(())
 }
 
 /// Why Training Operator v1.9 runs no pods of a `kubeflow.org/v1` job as written, said as a
@@ -276,15 +280,22 @@ fn digits_of_indices(count: u32) -> u64 {
 /// PaddleJob, JAXJob); else the webhook's other rules on the pods asked for (replica counts,
 /// XGBoost's Master, the elastic policy); else two spellings of one type whose renaming is
 /// chance; else a type whose pods the API server refuses by their name (a TFJob's webhook takes
-/// any type) or cannot store (a TF_CONFIG or WORKER_ADDRS past etcd's request limit). None for an
-/// MPIJob, whose operators read only `Launcher` and `Worker` and name their pods after
+/// any type) or cannot store (a TF_CONFIG or WORKER_ADDRS past etcd's request limit). For an
+/// MPIJob of either operator, only a hostfile ConfigMap the API server refuses
+/// (`hostfile_size`): its operators read only `Launcher` and `Worker` and name their pods after
 /// constants (training-operator
 /// v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:925,1015; mpi-operator
 /// v0.6.0:pkg/apis/kubeflow/validation/validation.go:112-121). `migrate` refuses such a job
-/// with it, as v1.9 does not run it.
+/// with it, as its operator does not run it.
 pub(crate) fn refused_replica_type(doc: &Json) -> Option<String> {
     let kind = doc.get("kind").and_then(Json::as_str).and_then(V1Kind::from_kind)?;
-    if kind == V1Kind::MpiJob || doc.get("apiVersion").and_then(Json::as_str) != Some("kubeflow.org/v1") {
+    if kind == V1Kind::MpiJob {
+        return match read(doc) {
+            Err(e @ Error::HostfileTooLarge { .. }) => Some(e.to_string()),
+            _ => None,
+        };
+    }
+    if doc.get("apiVersion").and_then(Json::as_str) != Some("kubeflow.org/v1") {
         return None;
     }
     let field = kind.replica_specs_field();

@@ -155,31 +155,60 @@ fn kubectl_delivery(job: &Job) -> Container {
     c
 }
 
-fn objects(job: &Job, workers: u32, gpu: bool) -> Vec<Object> {
-    let name = &job.name;
-    let slots = slots(job);
-    // :1227-1267: one line per worker pod (and the launcher when it has GPUs).
+/// :1227-1267: the hostfile line of one pod, `<host> slots=<slots>`.
+fn host_line(host: &str, slots: i64) -> String {
+    format!("{host} slots={slots}\n")
+}
+
+/// :1227-1267: one line per worker pod (and the launcher first when it has GPUs).
+fn hostfile(job: &Job, workers: u32, gpu: bool) -> String {
+    let (name, slots) = (&job.name, slots(job));
     let mut hostfile = String::new();
     if gpu {
-        hostfile.push_str(&format!("{name}-launcher slots={slots}\n"));
+        hostfile.push_str(&host_line(&format!("{name}-launcher"), slots));
     }
     for i in 0..workers {
-        hostfile.push_str(&format!("{name}-worker-{i} slots={slots}\n"));
+        hostfile.push_str(&host_line(&format!("{name}-worker-{i}"), slots));
     }
+    hostfile
+}
+
+/// :1270-1296 `kubexec.sh`: the launcher's `rsh` agent, `kubectl exec` into the named pod.
+fn kubexec(job: &Job) -> String {
     let main = job.spec.get("mainContainer").and_then(serde_json::Value::as_str).filter(|m| !m.is_empty());
     let container = main.map_or(String::new(), |m| format!(" --container {m}"));
-    let kubexec = format!("#!/bin/sh\nset -x\nPOD_NAME=$1\nshift\n{KUBECTL_MOUNT}/kubectl exec ${{POD_NAME}}{container} -- /bin/sh -c \"$*\"");
-    // :683-689,1270-1296: at creation no worker runs yet (the ConfigMap comes before the
-    // workers, :376 then :390), so the script holds the shebang, and the launcher when it has GPUs. Its
-    // launcher line ends in a newline and each worker line starts with one: kept as written.
+    format!("#!/bin/sh\nset -x\nPOD_NAME=$1\nshift\n{KUBECTL_MOUNT}/kubectl exec ${{POD_NAME}}{container} -- /bin/sh -c \"$*\"")
+}
+
+/// :683-689,1270-1296: at creation no worker runs yet (the ConfigMap comes before the
+/// workers, :376 then :390), so the script holds the shebang, and the launcher when it has GPUs. Its
+/// launcher line ends in a newline and each worker line starts with one: kept as written.
+fn discover_hosts_at_creation(job: &Job, gpu: bool) -> String {
     let mut discover_hosts = "#!/bin/sh".to_string();
     if gpu {
-        discover_hosts.push_str(&format!("\necho {name}-launcher:{slots}\n"));
+        discover_hosts.push_str(&format!("\necho {}-launcher:{}\n", job.name, slots(job)));
     }
+    discover_hosts
+}
+
+/// The bytes of data in the ConfigMap `<job>-config` as the controller first creates it
+/// (hostfile, kubexec.sh, discover_hosts.sh), counted without writing the hostfile: each worker's
+/// line is the line of `<job>-worker-` plus its index's digits.
+pub(super) fn config_data_bytes(job: &Job) -> u64 {
+    let gpu = is_gpu_launcher(job);
+    let workers = job.count("Worker");
+    let worker_line = host_line(&format!("{}-worker-", job.name), slots(job)).len() as u64;
+    let launcher_line = if gpu { host_line(&format!("{}-launcher", job.name), slots(job)).len() as u64 } else { 0 };
+    let hostfile = launcher_line + u64::from(workers) * worker_line + super::digits_of_indices(workers);
+    hostfile + kubexec(job).len() as u64 + discover_hosts_at_creation(job, gpu).len() as u64
+}
+
+fn objects(job: &Job, workers: u32, gpu: bool) -> Vec<Object> {
+    let name = &job.name;
     let data = [
-        ("hostfile".to_string(), hostfile),
-        ("kubexec.sh".to_string(), kubexec),
-        ("discover_hosts.sh".to_string(), discover_hosts),
+        ("hostfile".to_string(), hostfile(job, workers, gpu)),
+        ("kubexec.sh".to_string(), kubexec(job)),
+        ("discover_hosts.sh".to_string(), discover_hosts_at_creation(job, gpu)),
     ];
     let sa = job
         .replica("Launcher")

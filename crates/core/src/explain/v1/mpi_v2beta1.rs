@@ -187,32 +187,56 @@ fn implementation_env(s: &Spec) -> Vec<EnvVar> {
     }
 }
 
+/// :1272-1313 `newConfigMap`: the hostfile line of the pod whose hostname is `host`.
+fn host_line(job: &Job, s: &Spec, host: &str) -> String {
+    let slots = s.slots;
+    match s.implementation.as_str() {
+        "Intel" | "MPICH" => format!("{}:{slots}\n", fqdn(job, host)),
+        _ => format!("{} slots={slots}\n", fqdn(job, host)),
+    }
+}
+
 /// :1272-1313 `newConfigMap`: one line per worker (the launcher first when it also works).
-pub(super) fn hostfile(job: &Job, slots: i64, implementation: &str, launcher_as_worker: bool, workers: u32) -> String {
-    let line = |host: String| match implementation {
-        "Intel" | "MPICH" => format!("{}:{slots}\n", fqdn(job, &host)),
-        _ => format!("{} slots={slots}\n", fqdn(job, &host)),
-    };
+fn hostfile(job: &Job, s: &Spec, workers: u32) -> String {
     let mut out = String::new();
-    if launcher_as_worker {
-        out.push_str(&line(format!("{}-launcher", job.name)));
+    if s.launcher_as_worker {
+        out.push_str(&host_line(job, s, &format!("{}-launcher", job.name)));
     }
     for i in 0..workers {
-        out.push_str(&line(format!("{}-worker-{i}", job.name)));
+        out.push_str(&host_line(job, s, &format!("{}-worker-{i}", job.name)));
     }
     out
 }
 
-fn objects(job: &Job, s: &Spec, workers: u32) -> Vec<Object> {
-    let name = &job.name;
-    let hostfile = hostfile(job, s.slots, &s.implementation, s.launcher_as_worker, workers);
-    // :833-840,1315-1336: at creation no worker runs yet (the ConfigMap comes before the
-    // workers, :640), so the script holds the shebang, and the launcher when it also works.
+/// :833-840,1315-1336: at creation no worker runs yet (the ConfigMap comes before the
+/// workers, :640), so the script holds the shebang, and the launcher when it also works.
+fn discover_hosts_at_creation(job: &Job, s: &Spec) -> String {
     let mut discover_hosts = "#!/bin/sh\n".to_string();
     if s.launcher_as_worker {
-        discover_hosts.push_str(&format!("echo {}\n", fqdn(job, &format!("{name}-launcher"))));
+        discover_hosts.push_str(&format!("echo {}\n", fqdn(job, &format!("{}-launcher", job.name))));
     }
-    let cm = [("hostfile".to_string(), hostfile), ("discover_hosts.sh".to_string(), discover_hosts)];
+    discover_hosts
+}
+
+/// The bytes of data in the ConfigMap `<job>-config` as the operator first creates it (hostfile,
+/// discover_hosts.sh), counted without writing the hostfile: each worker's line is the line of
+/// the hostname `<job>-worker-` plus its index's digits.
+pub(super) fn config_data_bytes(job: &Job) -> u64 {
+    let s = spec(job);
+    let workers = job.count("Worker");
+    let worker_line = host_line(job, &s, &format!("{}-worker-", job.name)).len() as u64;
+    let launcher_line =
+        if s.launcher_as_worker { host_line(job, &s, &format!("{}-launcher", job.name)).len() as u64 } else { 0 };
+    let hostfile = launcher_line + u64::from(workers) * worker_line + super::digits_of_indices(workers);
+    hostfile + discover_hosts_at_creation(job, &s).len() as u64
+}
+
+fn objects(job: &Job, s: &Spec, workers: u32) -> Vec<Object> {
+    let name = &job.name;
+    let cm = [
+        ("hostfile".to_string(), hostfile(job, s, workers)),
+        ("discover_hosts.sh".to_string(), discover_hosts_at_creation(job, s)),
+    ];
     let secret = [
         ("ssh-privatekey", "an ECDSA P-521 key generated at creation (PEM)"),
         ("ssh-publickey", "its public key (authorized_keys format)"),

@@ -116,9 +116,12 @@ impl<'a> Conversion<'a> {
     /// equal the follower's is carried wherever the leader's went; where they differ it is lost.
     fn mirror(&mut self, follower_path: &str, follower: &Value, leader_path: &str, leader: &Value, leader_name: &str) {
         let field = follower_path.rsplit('.').next().unwrap_or_default().to_string();
-        self.mirror_field(follower_path, follower, leader_path, leader, leader_name, &field);
+        self.mirror_field(follower_path, follower, leader_path, leader, leader_name, &field, Within::Elsewhere);
     }
 
+    /// [`mirror`](Self::mirror) for `field`, the key of `follower` in its object, `within` one of
+    /// the pod template's metadata maps or not.
+    #[allow(clippy::too_many_arguments)]
     fn mirror_field(
         &mut self,
         follower_path: &str,
@@ -127,6 +130,7 @@ impl<'a> Conversion<'a> {
         leader: &Value,
         leader_name: &str,
         field: &str,
+        within: Within,
     ) {
         if follower == leader {
             if let Some(entry) = self.single_entry_for(leader_path, leader) {
@@ -181,7 +185,13 @@ impl<'a> Conversion<'a> {
                 for (k, v) in fields {
                     let counterpart = leader.get(k).unwrap_or(&Value::Null);
                     let (follower_path, leader_path) = (format!("{follower_path}.{k}"), format!("{leader_path}.{k}"));
-                    self.mirror_field(&follower_path, v, &leader_path, counterpart, leader_name, k);
+                    // The template's metadata.labels and .annotations; what is below them stays there.
+                    let within = match (field, k.as_str()) {
+                        ("metadata", "labels") => Within::Labels,
+                        ("metadata", "annotations") => Within::Annotations,
+                        _ => within,
+                    };
+                    self.mirror_field(&follower_path, v, &leader_path, counterpart, leader_name, k, within);
                 }
             }
             Value::Array(items) if !items.is_empty() => {
@@ -195,18 +205,16 @@ impl<'a> Conversion<'a> {
                         counterpart,
                         leader_name,
                         &format!("{field}[{i}]"),
+                        within,
                     );
                 }
             }
             _ => {
-                let differs = if !leader.is_null() {
-                    format!("the {leader_name}'s {field} is {leader}")
-                } else if follower_path.contains(".labels.") {
-                    format!("the {leader_name}'s pods have no label {field}")
-                } else if follower_path.contains(".annotations.") {
-                    format!("the {leader_name}'s pods have no annotation {field}")
-                } else {
-                    format!("the {leader_name} has no {field}")
+                let differs = match within {
+                    _ if !leader.is_null() => format!("the {leader_name}'s {field} is {leader}"),
+                    Within::Labels => format!("the {leader_name}'s pods have no label {field}"),
+                    Within::Annotations => format!("the {leader_name}'s pods have no annotation {field}"),
+                    Within::Elsewhere => format!("the {leader_name} has no {field}"),
                 };
                 self.report.dropped(
                     follower_path,
@@ -252,4 +260,14 @@ fn without_containers(template: &Map<String, Value>) -> Map<String, Value> {
         out.remove("spec");
     }
     out
+}
+
+/// Where a field `Conversion::mirror_field` accounts for sits: in the pod template's
+/// `metadata.labels`, its `metadata.annotations`, or elsewhere, read from the keys walked (a
+/// key may hold `.labels.` itself).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Within {
+    Labels,
+    Annotations,
+    Elsewhere,
 }

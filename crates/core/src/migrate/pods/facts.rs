@@ -450,17 +450,20 @@ pub(super) fn expanded_vars(command: &[String], args: &[String]) -> Vec<String> 
     out
 }
 
+/// An MPIJob's workers, on the runtime's `node` pods (`convert::mpi`).
+const WORKER_ON_NODE: super::Role<'static> = super::Role { from: "Worker", to: "node" };
+
 /// A variable an MPI worker's template set, absent on V2's node pods. The ranks V2 starts over
 /// SSH see only what mpirun forwards from the launcher, not the node container's env, so the
 /// converter leaves it to the launcher's (spec.trainer.env).
 pub(super) fn worker_env_over_ssh(
     op: &Operated,
-    role_label: &str,
+    role: super::Role<'_>,
     theirs: &ContainerFacts,
     unset: bool,
 ) -> Option<String> {
     let sshd = theirs.command.iter().chain(&theirs.args).any(|w| w.contains("sshd"));
-    if !(op.kind == V1Kind::MpiJob && role_label.starts_with("Worker → node") && sshd && unset) {
+    if !(op.kind == V1Kind::MpiJob && role == WORKER_ON_NODE && sshd && unset) {
         return None;
     }
     Some(if is_mpi_operator(op) {
@@ -477,7 +480,7 @@ pub(super) fn worker_env_over_ssh(
 /// A container field that differs: expected where the operator (not the job) chose it.
 pub(super) fn container_reason(
     op: &Operated,
-    role_label: &str,
+    role: super::Role<'_>,
     ours: &ContainerFacts,
     theirs: &ContainerFacts,
     field: &str,
@@ -502,7 +505,7 @@ pub(super) fn container_reason(
         }
     }
     let sleep = Some(r#"["sleep"]"#);
-    let worker = role_label.starts_with("Worker → node");
+    let worker = role == WORKER_ON_NODE;
     match field {
         // training-operator v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:942-945.
         "command" | "args" if op.kind == V1Kind::MpiJob && !is_mpi_operator(op) && (v1 == sleep || v1 == Some(r#"["365d"]"#)) => {

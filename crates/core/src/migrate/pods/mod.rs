@@ -309,17 +309,18 @@ fn compare_runs(op: &Operated, v2: &v2::V2Pods, release: Release) -> PodComparis
             v2_pods.push((target, facts::v2_pod(v2, target)));
         }
     }
-    let mut ctx = Context { op, out: &mut out, v2, siblings: vec![] };
+    let mut ctx = Context { op, out: &mut out, v2, siblings: vec![], roles: vec![] };
     for (rtype, target, ours) in &all {
-        let label = format!("{rtype} → {target}");
-        ctx.out.roles.push(label.clone());
+        let role = Role { from: rtype, to: target };
+        ctx.out.roles.push(role.to_string());
+        ctx.roles.push(role);
         let Some(theirs) = v2_pods.iter().find(|(t, _)| t == target).and_then(|(_, pods)| pods.as_ref()) else {
-            ctx.diff(&label, "pods", Some(rtype.clone()), None, None);
+            ctx.diff(role, "pods", Some(rtype.clone()), None, None);
             continue;
         };
         ctx.siblings =
             all.iter().filter(|(r, t, _)| r != rtype && t == target).map(|(r, _, f)| (r.as_str(), f)).collect();
-        ctx.pod(&label, ours, theirs);
+        ctx.pod(role, ours, theirs);
     }
     ctx.counts(v2);
     out
@@ -331,6 +332,23 @@ struct Context<'a> {
     v2: &'a v2::V2Pods,
     /// The other V1 roles that land on the same replicatedJob (Master beside Worker on `node`).
     siblings: Vec<(&'a str, &'a PodFacts)>,
+    /// Each V1 role compared and its replicatedJob, as `out.roles` says them.
+    roles: Vec<Role<'a>>,
+}
+
+/// What a difference is about: the V1 role (its replica type; `Master+Worker` for a count they
+/// share, `(none)` for V2 pods no V1 role accounts for) and the replicatedJob its pods land on.
+/// Said `Worker → node`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Role<'a> {
+    pub from: &'a str,
+    pub to: &'a str,
+}
+
+impl std::fmt::Display for Role<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} → {}", self.from, self.to)
+    }
 }
 
 fn text(v: &Json) -> String {
@@ -341,11 +359,11 @@ fn text(v: &Json) -> String {
 }
 
 impl Context<'_> {
-    fn diff(&mut self, role: &str, field: &str, v1: Option<String>, v2: Option<String>, reason: Option<String>) {
+    fn diff(&mut self, role: Role<'_>, field: &str, v1: Option<String>, v2: Option<String>, reason: Option<String>) {
         // V2 runs every node from one template: where V1's roles differed, the node can be only
         // one of them.
         let reason = reason.or_else(|| {
-            let (from, _) = role.split_once(" → ")?;
+            let from = role.from;
             let (other, _) = self.siblings.iter().find(|(_, f)| f.value(field) == v2)?;
             Some(format!(
                 "V2 runs every node from one pod template: V1's {from} and {other} differed here, and the node has the {other}'s"
@@ -354,7 +372,7 @@ impl Context<'_> {
         let terms = words::changed_terms(field, v1.as_deref(), v2.as_deref());
         let concern = Concern::of(field);
         self.out.differences.push(Difference {
-            role: role.into(),
+            role: role.to_string(),
             field: field.into(),
             v1,
             v2,
@@ -380,14 +398,13 @@ impl Context<'_> {
     /// it (a patch merges into the runtime's), so it holds for any job on that runtime.
     fn builtin_sets(
         &self,
-        role_label: &str,
+        role: Role<'_>,
         key: &str,
         container: bool,
         v1_unset: bool,
         v2: Option<&Json>,
     ) -> Option<String> {
-        let (_, rjob) = role_label.split_once(" → ")?;
-        let set = self.v2.builtin_sets(rjob, key, container)?;
+        let set = self.v2.builtin_sets(role.to, key, container)?;
         if !(v1_unset && v2 == Some(set)) {
             return None;
         }
@@ -410,24 +427,21 @@ impl Context<'_> {
 
     /// The launcher's resources where the V2 runtime runs the launcher as a training node: it
     /// gets the nodes' `resourcesPerNode`, which V1's separate launcher did not have.
-    fn launcher_is_a_node(&self, role_label: &str, v2: Option<&str>) -> Option<String> {
+    fn launcher_is_a_node(&self, role: Role<'_>, v2: Option<&str>) -> Option<String> {
         let node = facts::v2_pod(self.v2, "node")?;
-        (self.v2.launcher_as_node && role_label.ends_with("→ launcher") && node.main.resources.as_deref() == v2).then(
-            || {
-                format!(
-                    "{} runs the launcher as one of the numNodes training nodes (runLauncherAsNode), so it gets the \
+        (self.v2.launcher_as_node && role.to == "launcher" && node.main.resources.as_deref() == v2).then(|| {
+            format!(
+                "{} runs the launcher as one of the numNodes training nodes (runLauncherAsNode), so it gets the \
                  nodes' resourcesPerNode; V1's launcher ran beside the workers",
-                    self.v2.runtime
-                )
-            },
-        )
+                self.v2.runtime
+            )
+        })
     }
 
     /// V1's pods against V2's: every V1 role that lands on one replicatedJob together.
     fn counts(&mut self, v2: &v2::V2Pods) {
         let mut by_target: Vec<(String, Vec<String>, u32)> = Vec::new();
-        for label in &self.out.roles {
-            let (from, target) = label.split_once(" → ").unwrap_or((label, ""));
+        for &Role { from, to: target } in &self.roles {
             let n = self.op.roles.iter().find(|r| r.replica_type == from).map_or(0, |r| r.count);
             match by_target.iter_mut().find(|(t, _, _)| t == target) {
                 Some((_, names, total)) => {
@@ -440,14 +454,15 @@ impl Context<'_> {
         // V2 pods no V1 role accounts for (V1 ran none of them).
         for group in v2.explanation.pods.iter().filter(|p| p.count > 0) {
             if !by_target.iter().any(|(t, _, _)| *t == group.replicated_job) {
-                let role = format!("(none) → {}", group.replicated_job);
-                self.diff(&role, "count", Some("0".into()), Some(group.count.to_string()), None);
+                let role = Role { from: "(none)", to: &group.replicated_job };
+                self.diff(role, "count", Some("0".into()), Some(group.count.to_string()), None);
             }
         }
         for (target, names, total) in by_target {
             let theirs = v2.explanation.pods.iter().find(|p| p.replicated_job == target).map_or(0, |p| p.count);
             if theirs != total {
-                let role = format!("{} → {target}", names.join("+"));
+                let from = names.join("+");
+                let role = Role { from: &from, to: &target };
                 // The launcher of such a runtime is node 0: the hosts are as many as V1's workers.
                 let reason = (v2.launcher_as_node && target == "node" && theirs + 1 == total).then(|| {
                     format!(
@@ -456,42 +471,42 @@ impl Context<'_> {
                         v2.runtime
                     )
                 });
-                self.diff(&role, "count", Some(total.to_string()), Some(theirs.to_string()), reason);
+                self.diff(role, "count", Some(total.to_string()), Some(theirs.to_string()), reason);
             }
         }
     }
 
-    fn pod(&mut self, role_label: &str, ours: &PodFacts, theirs: &PodFacts) {
-        self.settings(role_label, ours, theirs);
-        self.metadata(role_label, "labels", &ours.labels, &theirs.labels, &ours.user_labels);
-        self.metadata(role_label, "annotations", &ours.annotations, &theirs.annotations, &ours.user_annotations);
-        self.volumes(role_label, ours, theirs);
-        self.container(role_label, "", &ours.main, &theirs.main);
+    fn pod(&mut self, role: Role<'_>, ours: &PodFacts, theirs: &PodFacts) {
+        self.settings(role, ours, theirs);
+        self.metadata(role, "labels", &ours.labels, &theirs.labels, &ours.user_labels);
+        self.metadata(role, "annotations", &ours.annotations, &theirs.annotations, &ours.user_annotations);
+        self.volumes(role, ours, theirs);
+        self.container(role, "", &ours.main, &theirs.main);
         for c in &ours.sidecars {
             match theirs.sidecars.iter().find(|t| t.name == c.name) {
-                Some(t) => self.container(role_label, &format!("containers[{}].", c.name), c, t),
-                None => self.diff(role_label, &format!("containers[{}]", c.name), Some(c.summary()), None, None),
+                Some(t) => self.container(role, &format!("containers[{}].", c.name), c, t),
+                None => self.diff(role, &format!("containers[{}]", c.name), Some(c.summary()), None, None),
             }
         }
         for t in theirs.sidecars.iter().filter(|t| !ours.sidecars.iter().any(|c| c.name == t.name)) {
-            self.diff(role_label, &format!("containers[{}]", t.name), None, Some(t.summary()), None);
+            self.diff(role, &format!("containers[{}]", t.name), None, Some(t.summary()), None);
         }
         for c in &ours.init {
             match theirs.init.iter().find(|t| t.name == c.name) {
-                Some(t) => self.container(role_label, &format!("initContainers[{}].", c.name), c, t),
+                Some(t) => self.container(role, &format!("initContainers[{}].", c.name), c, t),
                 None => {
                     let reason = facts::operator_init(self.op, &c.name);
-                    self.diff(role_label, &format!("initContainers[{}]", c.name), Some(c.summary()), None, reason);
+                    self.diff(role, &format!("initContainers[{}]", c.name), Some(c.summary()), None, reason);
                     self.operators_own();
                 }
             }
         }
         for t in theirs.init.iter().filter(|t| !ours.init.iter().any(|c| c.name == t.name)) {
-            self.diff(role_label, &format!("initContainers[{}]", t.name), None, Some(t.summary()), None);
+            self.diff(role, &format!("initContainers[{}]", t.name), None, Some(t.summary()), None);
         }
     }
 
-    fn settings(&mut self, role_label: &str, ours: &PodFacts, theirs: &PodFacts) {
+    fn settings(&mut self, role: Role<'_>, ours: &PodFacts, theirs: &PodFacts) {
         let mut keys: Vec<&String> = ours.settings.keys().chain(theirs.settings.keys()).collect();
         crate::order::sort(&mut keys);
         keys.dedup();
@@ -503,11 +518,10 @@ impl Context<'_> {
             let user = ours.user_settings.get(key);
             let operators = facts::settings_reason(self.op, key, user, a, b);
             let own = operators.is_some();
-            let reason =
-                operators.or_else(|| self.builtin_sets(role_label, key, false, user.is_none() && a.is_none(), b));
+            let reason = operators.or_else(|| self.builtin_sets(role, key, false, user.is_none() && a.is_none(), b));
             // The pod's securityContext, told apart from the main container's.
             let field = if key == "securityContext" { "pod.securityContext" } else { key.as_str() };
-            self.diff(role_label, field, a.map(text), b.map(text), reason);
+            self.diff(role, field, a.map(text), b.map(text), reason);
             if own {
                 self.operators_own();
             }
@@ -516,7 +530,7 @@ impl Context<'_> {
 
     fn metadata(
         &mut self,
-        role_label: &str,
+        role: Role<'_>,
         what: &str,
         ours: &std::collections::BTreeMap<String, String>,
         theirs: &std::collections::BTreeMap<String, String>,
@@ -528,42 +542,35 @@ impl Context<'_> {
             }
             // The operator's own labels; a user label the operator did not overwrite must stay.
             let reason = (user.get(k) != Some(v)).then(|| facts::operator_metadata(self.op, k));
-            self.diff(role_label, &format!("{what}.{k}"), Some(v.clone()), theirs.get(k).cloned(), reason);
+            self.diff(role, &format!("{what}.{k}"), Some(v.clone()), theirs.get(k).cloned(), reason);
             if user.get(k) != Some(v) {
                 self.operators_own();
             }
         }
         for (k, v) in theirs.iter().filter(|(k, _)| !ours.contains_key(*k)) {
-            let reason =
-                role_label.split_once(" → ").and_then(|(_, rjob)| facts::trainer_metadata(self.v2, rjob, what, k));
-            self.diff(role_label, &format!("{what}.{k}"), None, Some(v.clone()), reason);
+            let reason = facts::trainer_metadata(self.v2, role.to, what, k);
+            self.diff(role, &format!("{what}.{k}"), None, Some(v.clone()), reason);
             self.operators_own();
         }
     }
 
-    fn volumes(&mut self, role_label: &str, ours: &PodFacts, theirs: &PodFacts) {
+    fn volumes(&mut self, role: Role<'_>, ours: &PodFacts, theirs: &PodFacts) {
         for (name, v) in &ours.volumes {
             if theirs.volumes.get(name) == Some(v) {
                 continue;
             }
             let reason = facts::operator_volume(self.op, name);
-            self.diff(
-                role_label,
-                &format!("volumes.{name}"),
-                Some(text(v)),
-                theirs.volumes.get(name).map(text),
-                reason,
-            );
+            self.diff(role, &format!("volumes.{name}"), Some(text(v)), theirs.volumes.get(name).map(text), reason);
             self.operators_own();
         }
         for (name, v) in theirs.volumes.iter().filter(|(n, _)| !ours.volumes.contains_key(*n)) {
             let reason = facts::trainer_volume(name);
-            self.diff(role_label, &format!("volumes.{name}"), None, Some(text(v)), reason);
+            self.diff(role, &format!("volumes.{name}"), None, Some(text(v)), reason);
             self.operators_own();
         }
     }
 
-    fn container(&mut self, role_label: &str, at: &str, ours: &ContainerFacts, theirs: &ContainerFacts) {
+    fn container(&mut self, role: Role<'_>, at: &str, ours: &ContainerFacts, theirs: &ContainerFacts) {
         let kind = self.op.kind;
         let scalar = [
             ("image", ours.image.clone(), theirs.image.clone()),
@@ -576,22 +583,22 @@ impl Context<'_> {
             if a == b {
                 continue;
             }
-            let mut reason = facts::container_reason(self.op, role_label, ours, theirs, field, a.as_deref());
+            let mut reason = facts::container_reason(self.op, role, ours, theirs, field, a.as_deref());
             if at.is_empty() && field == "securityContext" {
                 let value = b.as_deref().and_then(|t| serde_json::from_str::<Json>(t).ok());
-                reason = reason.or_else(|| self.builtin_sets(role_label, field, true, a.is_none(), value.as_ref()));
+                reason = reason.or_else(|| self.builtin_sets(role, field, true, a.is_none(), value.as_ref()));
             }
             if at.is_empty() && field == "resources" {
-                reason = reason.or_else(|| self.launcher_is_a_node(role_label, b.as_deref()));
+                reason = reason.or_else(|| self.launcher_is_a_node(role, b.as_deref()));
             }
-            self.diff(role_label, &format!("{at}{field}"), a, b, reason);
+            self.diff(role, &format!("{at}{field}"), a, b, reason);
         }
         // `$(VAR)` in the command: Kubernetes expands it from the container's env, and leaves
         // the text as it is where the variable is unset.
         for var in facts::expanded_vars(&theirs.command, &theirs.args) {
             if ours.env.contains_key(&var) && !theirs.env.contains_key(&var) {
                 let v1 = ours.env.get(&var).cloned();
-                self.diff(role_label, &format!("{at}command.$({var})"), v1, Some(format!("$({var}) (not set)")), None);
+                self.diff(role, &format!("{at}command.$({var})"), v1, Some(format!("$({var}) (not set)")), None);
             }
         }
         for (path, volume) in &ours.mounts {
@@ -600,7 +607,7 @@ impl Context<'_> {
             }
             let reason = facts::operator_volume(self.op, volume);
             self.diff(
-                role_label,
+                role,
                 &format!("{at}volumeMounts.{path}"),
                 Some(volume.clone()),
                 theirs.mounts.get(path).cloned(),
@@ -610,16 +617,15 @@ impl Context<'_> {
         }
         for (path, volume) in theirs.mounts.iter().filter(|(p, _)| !ours.mounts.contains_key(*p)) {
             let reason = facts::trainer_volume(volume);
-            self.diff(role_label, &format!("{at}volumeMounts.{path}"), None, Some(volume.clone()), reason);
+            self.diff(role, &format!("{at}volumeMounts.{path}"), None, Some(volume.clone()), reason);
             self.operators_own();
         }
-        self.env(role_label, at, kind, ours, theirs);
+        self.env(role, at, kind, ours, theirs);
     }
 
     /// A TFJob's or PaddleJob's variable that holds the same for every pod (`contract`).
-    fn contract(&self, role_label: &str, ours: &ContainerFacts, theirs: &ContainerFacts, name: &str) -> Option<String> {
-        let (from, _) = role_label.split_once(" → ")?;
-        let role = self.op.roles.iter().find(|r| r.replica_type == from)?;
+    fn contract(&self, role: Role<'_>, ours: &ContainerFacts, theirs: &ContainerFacts, name: &str) -> Option<String> {
+        let role = self.op.roles.iter().find(|r| r.replica_type == role.from)?;
         let target_of = |rtype: &str| target_of(self.v2, rtype);
         contract::explain(self.op, &self.v2.explanation, &target_of, role, ours, theirs, name)
     }
@@ -643,7 +649,7 @@ impl Context<'_> {
         format!("same variable, new value: {by}. {}", r.relation)
     }
 
-    fn env(&mut self, role_label: &str, at: &str, kind: V1Kind, ours: &ContainerFacts, theirs: &ContainerFacts) {
+    fn env(&mut self, role: Role<'_>, at: &str, kind: V1Kind, ours: &ContainerFacts, theirs: &ContainerFacts) {
         for (name, value) in ours.env.iter() {
             let other = theirs.env.get(name);
             if other == Some(value) {
@@ -657,7 +663,7 @@ impl Context<'_> {
             // replaces.
             if let (Some(r), Some(now)) = (known, other) {
                 let reason = self.same_variable(at, name, now, r, theirs);
-                self.diff(role_label, &field, Some(value.clone()), Some(now.clone()), Some(reason));
+                self.diff(role, &field, Some(value.clone()), Some(now.clone()), Some(reason));
                 continue;
             }
             let rename = known;
@@ -671,8 +677,8 @@ impl Context<'_> {
                 relation: r.relation.to_string(),
             });
             let reason = match &rename {
-                None if user_set => facts::worker_env_over_ssh(self.op, role_label, theirs, other.is_none()),
-                None => self.contract(role_label, ours, theirs, name),
+                None if user_set => facts::worker_env_over_ssh(self.op, role, theirs, other.is_none()),
+                None => self.contract(role, ours, theirs, name),
                 Some(r) => {
                     let instead = match r.v2.as_slice() {
                         [] => "V2 sets nothing in its place".to_string(),
@@ -684,7 +690,7 @@ impl Context<'_> {
                     Some(format!("{instead}. {}", r.relation))
                 }
             };
-            self.diff(role_label, &field, Some(value.clone()), other.cloned(), reason);
+            self.diff(role, &field, Some(value.clone()), other.cloned(), reason);
             if let Some(last) = self.out.differences.last_mut() {
                 last.rename = rename;
             }
@@ -702,7 +708,7 @@ impl Context<'_> {
                     }
                 })
             };
-            self.diff(role_label, &format!("{at}env.{name}"), None, Some(value.clone()), reason);
+            self.diff(role, &format!("{at}env.{name}"), None, Some(value.clone()), reason);
         }
     }
 }
