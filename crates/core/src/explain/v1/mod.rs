@@ -171,11 +171,11 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
         None => return Err(Error::NotAV1Job { api: api.into(), kind: kind_name.into() }),
     };
     let kind = source.kind();
-    let name = doc.pointer("/metadata/name").and_then(Json::as_str).filter(|n| !n.is_empty());
+    let name = at(doc, &["metadata", "name"]).and_then(Json::as_str).filter(|n| !n.is_empty());
     let missing = |path: FieldPath| Error::Missing { path, or_not_a_mapping: false };
     let name = name.ok_or_else(|| missing(FieldPath::new("metadata").child("name")))?.to_string();
     // A namespaced object without one lands in the namespace it is applied to: `default` here.
-    let namespace = doc.pointer("/metadata/namespace").and_then(Json::as_str).unwrap_or("default").to_string();
+    let namespace = at(doc, &["metadata", "namespace"]).and_then(Json::as_str).unwrap_or("default").to_string();
     let spec = doc
         .get("spec")
         .and_then(Json::as_object)
@@ -774,7 +774,7 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
         return unknown;
     }
     let mut out = Vec::new();
-    if let Some(value) = doc.pointer("/spec/mpiImplementation").filter(|_| operator.name == MPI_OPERATOR) {
+    if let Some(value) = at(doc, &["spec", "mpiImplementation"]).filter(|_| operator.name == MPI_OPERATOR) {
         if !value.as_str().is_some_and(|v| MPI_IMPLEMENTATIONS.contains(&v)) {
             let allowed: Vec<String> = MPI_IMPLEMENTATIONS.iter().map(|a| format!("{a:?}")).collect();
             out.push(Rejection::new(
