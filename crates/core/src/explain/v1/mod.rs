@@ -680,12 +680,17 @@ fn group_view(role: &Role) -> V1PodGroup {
 /// entry per pod (`null` where a pod lacks the variable). Names in the order the pods first give
 /// them, so a variable only later pods have is listed too.
 pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, EnvValue> {
-    let per_pod: Vec<VecMap<String, EnvValue>> = role
+    let mut per_pod: Vec<VecMap<String, EnvValue>> = role
         .pods
         .iter()
         .map(|p| p.spec.containers.get(i).map(|c| c.env.iter().map(|e| (e.name.clone(), EnvValue::of(e))).collect()))
         .map(Option::unwrap_or_default)
         .collect();
+    // A role of one pod (every Master and Launcher): its variables as they are, which the merge
+    // below would give back after sorting and copying them.
+    if let [_] = per_pod[..] {
+        return per_pod.pop().unwrap_or_default();
+    }
     // Every pod's variables in the order the pods give them, then sorted by name (a stable sort,
     // so a name's first entry is where it first appears, and its entries stay in pod order): each
     // name is looked at once. Looking each name up in every pod's list was quadratic: a container
