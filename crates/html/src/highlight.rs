@@ -493,11 +493,16 @@ fn break_points(line: &str, hang: usize) -> Vec<usize> {
     let mut start = 0;
     for word in line.split(' ') {
         let b = word.as_bytes();
-        if word.chars().count() > room {
+        // A word of no more bytes than the room has no more characters: counted only when longer.
+        if b.len() > room && word.chars().count() > room {
             for i in 1..b.len().saturating_sub(1) {
-                let (before, c, next) = (b[i - 1], b[i], b[i + 1]);
+                let c = b[i];
+                if !BREAK_AFTER.contains(&c) {
+                    continue;
+                }
+                let (before, next) = (b[i - 1], b[i + 1]);
                 let version_dot = c == b'.' && before.is_ascii_digit() && next.is_ascii_digit();
-                if BREAK_AFTER.contains(&c) && !BREAK_AFTER.contains(&next) && !version_dot {
+                if !BREAK_AFTER.contains(&next) && !version_dot {
                     points.push(start + i + 1);
                 }
             }
@@ -565,9 +570,10 @@ fn push_code_lines(
     for_each_line(language, code, |line, spans| {
         let class = line_classes.get(i).copied().flatten();
         i += 1;
-        let wraps = long_lines == LongLines::Wrap && may_wrap(line);
+        let long = may_wrap(line);
+        let wraps = long_lines == LongLines::Wrap && long;
         let hung = hang(line);
-        let breaks = if breakable && may_wrap(line) { break_points(line, hung) } else { Vec::new() };
+        let breaks = if breakable && long { break_points(line, hung) } else { Vec::new() };
         let mut next_break = breaks.iter().copied().peekable();
         let marked = class.is_some() || wraps;
         if marked {

@@ -46,8 +46,8 @@ impl Documents<'_> {
 /// release's checks then judge them (validate.rs).
 /// Whether `take_legacy` would take anything out of `job`.
 fn has_legacy(job: &Json) -> bool {
-    let num_proc = job.pointer("/spec/trainer/numProcPerNode").is_some_and(Json::is_string)
-        && job.pointer("/spec/trainer").is_some_and(Json::is_object);
+    let num_proc = super::v1::at(job, &["spec", "trainer", "numProcPerNode"]).is_some_and(Json::is_string)
+        && super::v1::at(job, &["spec", "trainer"]).is_some_and(Json::is_object);
     let spec = job.get("spec").and_then(Json::as_object);
     let fields = ["podSpecOverrides", "podTemplateOverrides", "labels", "annotations"];
     num_proc || spec.is_some_and(|spec| fields.iter().any(|f| spec.contains_key(*f)))
@@ -249,23 +249,30 @@ fn count(v: Option<&Json>, path: &str) -> Result<Option<u32>, ReadError> {
 /// (its CRD default is ClusterTrainingRuntime), as the controller checks a snapshot
 /// (pkg/runtime/core/snapshot.go:68-92).
 fn referenced<'r>(job: &Json, runtimes: &[&'r Json]) -> Result<&'r Json, MissingRuntime> {
-    let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default();
-    let kind = job.pointer("/spec/runtimeRef/kind").and_then(Json::as_str).unwrap_or("ClusterTrainingRuntime");
-    let found: Vec<String> = runtimes
-        .iter()
-        .map(|r| {
-            let k = r.get("kind").and_then(Json::as_str).unwrap_or_default();
-            format!("{k} {}", r.pointer("/metadata/name").and_then(Json::as_str).unwrap_or_default())
-        })
-        .collect();
+    let name = super::v1::at(job, &["spec", "runtimeRef", "name"]).and_then(Json::as_str).unwrap_or_default();
+    let kind =
+        super::v1::at(job, &["spec", "runtimeRef", "kind"]).and_then(Json::as_str).unwrap_or("ClusterTrainingRuntime");
     runtimes
         .iter()
         .copied()
         .find(|r| {
-            r.pointer("/metadata/name").and_then(Json::as_str) == Some(name)
+            super::v1::at(r, &["metadata", "name"]).and_then(Json::as_str) == Some(name)
                 && (r.get("kind").and_then(Json::as_str) == Some(kind) || !is_runtime_kind(kind))
         })
-        .ok_or_else(|| MissingRuntime::NotInInput { kind: kind.into(), name: name.into(), found })
+        .ok_or_else(|| {
+            // The runtimes the input holds, named only when the one referenced is not among them.
+            let found = runtimes
+                .iter()
+                .map(|r| {
+                    let k = r.get("kind").and_then(Json::as_str).unwrap_or_default();
+                    format!(
+                        "{k} {}",
+                        super::v1::at(r, &["metadata", "name"]).and_then(Json::as_str).unwrap_or_default()
+                    )
+                })
+                .collect();
+            MissingRuntime::NotInInput { kind: kind.into(), name: name.into(), found }
+        })
 }
 
 /// A kind a runtime can have. A ref of another kind finds the runtime of its name whatever its
@@ -279,12 +286,13 @@ fn is_runtime_kind(kind: &str) -> bool {
 /// manifests install it), with the note saying so (`input_has_none`: the input holds no runtime
 /// at all, rather than none of that name).
 fn shipped(job: &Json, release: Release, input_has_none: bool) -> Result<(Json, String), MissingRuntime> {
-    let name = job.pointer("/spec/runtimeRef/name").and_then(Json::as_str).unwrap_or_default();
-    let kind = job.pointer("/spec/runtimeRef/kind").and_then(Json::as_str).unwrap_or("ClusterTrainingRuntime");
+    let name = super::v1::at(job, &["spec", "runtimeRef", "name"]).and_then(Json::as_str).unwrap_or_default();
+    let kind =
+        super::v1::at(job, &["spec", "runtimeRef", "kind"]).and_then(Json::as_str).unwrap_or("ClusterTrainingRuntime");
     let runtime = (kind == "ClusterTrainingRuntime" || !is_runtime_kind(kind))
         .then(|| crate::snippets::runtimes::builtin_runtime_trees(&release))
         .and_then(|trees| {
-            trees.iter().find(|r| r.pointer("/metadata/name").and_then(Json::as_str) == Some(name)).cloned()
+            trees.iter().find(|r| super::v1::at(r, &["metadata", "name"]).and_then(Json::as_str) == Some(name)).cloned()
         });
     match runtime {
         Some(rt) => {
@@ -407,7 +415,7 @@ fn read_runtime(runtime: &Json, written: bool) -> Rc<ReadRuntime> {
     READ.with(|memo| {
         memo.get(if written { "written" } else { "shipped" }, runtime, || {
             let tree = if written { crate::model::without_nulls(runtime).into_owned() } else { runtime.clone() };
-            let rjobs = tree.pointer("/spec/template/spec/replicatedJobs").and_then(Json::as_array);
+            let rjobs = super::v1::at(&tree, &["spec", "template", "spec", "replicatedJobs"]).and_then(Json::as_array);
             let counts = rjobs
                 .into_iter()
                 .flatten()
@@ -417,7 +425,7 @@ fn read_runtime(runtime: &Json, written: bool) -> Rc<ReadRuntime> {
                     Ok(JobCounts {
                         replicas: count(rj.get("replicas"), &format!("{at}.replicas"))?,
                         parallelism: count(
-                            rj.pointer("/template/spec/parallelism"),
+                            super::v1::at(rj, &["template", "spec", "parallelism"]),
                             &format!("{at}.template.spec.parallelism"),
                         )?,
                     })

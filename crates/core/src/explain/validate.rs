@@ -200,7 +200,9 @@ fn object_rules(object: &serde_json::Value, release: Release) -> Vec<Rejection> 
 /// Upstream's integration tests see it: `Invalid-job-name` and `jobname-` are refused with it next to
 /// the CRD's RFC 1035 rule (v2.3.0:test/integration/webhooks/trainjob_test.go:411-431).
 fn object_meta_name(object: &serde_json::Value) -> Vec<Rejection> {
-    let Some(name) = object.pointer("/metadata/name").and_then(serde_json::Value::as_str) else { return Vec::new() };
+    let Some(name) = super::v1::at(object, &["metadata", "name"]).and_then(serde_json::Value::as_str) else {
+        return Vec::new();
+    };
     crate::k8s::names::is_dns1123_subdomain(name)
         .into_iter()
         .map(|r| Rejection::invalid("metadata.name", format!("{name:?}: {r}")))

@@ -171,11 +171,11 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
         None => return Err(Error::NotAV1Job { api: api.into(), kind: kind_name.into() }),
     };
     let kind = source.kind();
-    let name = doc.pointer("/metadata/name").and_then(Json::as_str).filter(|n| !n.is_empty());
+    let name = at(doc, &["metadata", "name"]).and_then(Json::as_str).filter(|n| !n.is_empty());
     let missing = |path: FieldPath| Error::Missing { path, or_not_a_mapping: false };
     let name = name.ok_or_else(|| missing(FieldPath::new("metadata").child("name")))?.to_string();
     // A namespaced object without one lands in the namespace it is applied to: `default` here.
-    let namespace = doc.pointer("/metadata/namespace").and_then(Json::as_str).unwrap_or("default").to_string();
+    let namespace = at(doc, &["metadata", "namespace"]).and_then(Json::as_str).unwrap_or("default").to_string();
     let spec = doc
         .get("spec")
         .and_then(Json::as_object)
@@ -691,12 +691,17 @@ fn group_view(role: &Role) -> V1PodGroup {
 /// entry per pod (`null` where a pod lacks the variable). Names in the order the pods first give
 /// them, so a variable only later pods have is listed too.
 pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, EnvValue> {
-    let per_pod: Vec<VecMap<String, EnvValue>> = role
+    let mut per_pod: Vec<VecMap<String, EnvValue>> = role
         .pods
         .iter()
         .map(|p| p.spec.containers.get(i).map(|c| c.env.iter().map(|e| (e.name.clone(), EnvValue::of(e))).collect()))
         .map(Option::unwrap_or_default)
         .collect();
+    // A role of one pod (every Master and Launcher): its variables as they are, which the merge
+    // below would give back after sorting and copying them.
+    if let [_] = per_pod[..] {
+        return per_pod.pop().unwrap_or_default();
+    }
     // Every pod's variables in the order the pods give them, then sorted by name (a stable sort,
     // so a name's first entry is where it first appears, and its entries stay in pod order): each
     // name is looked at once. Looking each name up in every pod's list was quadratic: a container
@@ -785,7 +790,7 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
         return unknown;
     }
     let mut out = Vec::new();
-    if let Some(value) = doc.pointer("/spec/mpiImplementation").filter(|_| operator.name == MPI_OPERATOR) {
+    if let Some(value) = at(doc, &["spec", "mpiImplementation"]).filter(|_| operator.name == MPI_OPERATOR) {
         if !value.as_str().is_some_and(|v| MPI_IMPLEMENTATIONS.contains(&v)) {
             let allowed: Vec<String> = MPI_IMPLEMENTATIONS.iter().map(|a| format!("{a:?}")).collect();
             out.push(Rejection::new(

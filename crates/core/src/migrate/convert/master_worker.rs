@@ -103,9 +103,17 @@ impl<'a> Conversion<'a> {
         let (Some(worker), Some(master)) = (self.replica("Worker"), self.replica("Master")) else { return };
         let worker_index = main_container(&worker.spec.template.spec, container_name);
         let master_index = main_container(&master.spec.template.spec, container_name);
-        let pointer = |i: usize| format!("/template/spec/containers/{i}/resources");
-        let Some(master_resources) = master.raw.pointer(&pointer(master_index)).cloned() else { return };
-        let worker_resources = worker.raw.pointer(&pointer(worker_index)).cloned().unwrap_or_default();
+        // Walked key by key (`Value::pointer` copies every key of its path), reading
+        // `containers/<i>` as `pointer` does: an index into a list, a key into a map.
+        let resources_of = |raw: &'a Value, i: usize| {
+            let container = match crate::explain::v1::at(raw, &["template", "spec", "containers"])? {
+                Value::Object(map) => map.get(&i.to_string()),
+                list => list.get(i),
+            };
+            container?.get("resources")
+        };
+        let Some(master_resources) = resources_of(master.raw, master_index).cloned() else { return };
+        let worker_resources = resources_of(worker.raw, worker_index).cloned().unwrap_or_default();
         let resources = |path: &str, i: usize| format!("{path}.template.spec.containers[{i}].resources");
         let (master_path, worker_path) = (resources(&master.path, master_index), resources(&worker.path, worker_index));
         self.mirror(&master_path, &master_resources, &worker_path, &worker_resources, "Worker");

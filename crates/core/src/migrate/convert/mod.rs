@@ -78,7 +78,7 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
     let (Some(api), Some(kind)) = (str_at(doc, "apiVersion"), str_at(doc, "kind")) else {
         return invalid(Invalid::NoKind);
     };
-    let name = doc.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+    let name = crate::explain::v1::at(doc, &["metadata", "name"]).and_then(Value::as_str).unwrap_or("").to_string();
     // The pairs the V1 operators' CRDs serve (explorer_data::served): v1 is Training Operator's,
     // a v2beta1 MPIJob is the MPI Operator's.
     let operator = explorer_data::served::v1_operator(api, kind);
@@ -107,7 +107,8 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
         _ => return Outcome::PassedThrough { name, kind: kind.into(), object: Value::Null },
     };
     if source.kind() == V1Kind::MpiJob {
-        let imp = doc.pointer("/spec/mpiImplementation").and_then(Value::as_str).unwrap_or("OpenMPI");
+        let imp =
+            crate::explain::v1::at(doc, &["spec", "mpiImplementation"]).and_then(Value::as_str).unwrap_or("OpenMPI");
         if imp != "OpenMPI" {
             return refused(
                 name,

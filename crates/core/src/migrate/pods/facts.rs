@@ -206,16 +206,18 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     };
     let mut containers = Vec::new();
     for (i, c) in pod.spec.containers.iter().enumerate() {
-        let view = crate::explain::v1::container_view(c);
+        let mut view = crate::explain::v1::container_view(c);
+        // The variables across the role's pods (`per pod: [...]` where they differ).
+        view.env = crate::explain::v1::per_pod_env(role, i);
         let mut facts = from_view(&view, container_security(&pod.spec.containers, &c.name));
-        facts.env = env_texts(&crate::explain::v1::per_pod_env(role, i));
+        // Only the template container's variables, not the rest of its view.
         facts.user_env = role
             .template
             .spec
             .containers
             .iter()
             .find(|u| u.name == c.name)
-            .map(|u| env_texts(&crate::explain::v1::container_view(u).env))
+            .map(|u| u.env.iter().map(|e| (e.name.clone(), crate::explain::EnvValue::of(e).text())).collect())
             .unwrap_or_default();
         containers.push(facts);
     }
