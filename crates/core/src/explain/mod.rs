@@ -387,8 +387,8 @@ pub const ETCD_REQUEST_LIMIT: u64 = 1_572_864;
 /// The most data one ConfigMap holds: 1 MiB, its `data` and `binaryData` values together. The API
 /// server's validation refuses a larger ConfigMap before etcd sees it (Kubernetes
 /// pkg/apis/core/validation/validation.go `ValidateConfigMap`: `totalSize > core.MaxSecretSize`,
-/// `MaxSecretSize = 1 * 1024 * 1024` in pkg/apis/core/types.go; cited by function, as the
-/// Kubernetes repository is too large to mirror here), so an MPI hostfile past it is never created.
+/// cited by function, as the Kubernetes repository is too large to mirror here; the constant is
+/// `kubernetes/api v0.36.3:core/v1/types.go:7970`), so an MPI hostfile past it is never created.
 pub const CONFIGMAP_DATA_LIMIT: u64 = 1_048_576;
 
 /// The decimal digits of 0, 1, ..., `count - 1` written one after another.

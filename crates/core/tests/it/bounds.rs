@@ -175,6 +175,8 @@ fn an_mpijob_whose_hostfile_configmap_the_api_server_refuses_runs_no_pod_and_is_
             assert!(said.starts_with(&format!("spec.mpiReplicaSpecs.Worker: {operator} the ConfigMap")), "{said}");
             assert!(said.contains("refuses a ConfigMap holding more than 1048576 bytes"), "{said}");
             assert!(said.contains("no pod of it runs"), "{said}");
+            // One sentence as a reader reads it: no run of spaces left by a line break in the source.
+            assert!(!said.contains("  "), "{said}");
             if workers == most + 1 {
                 assert!(said.contains(&format!("its data is {past} bytes")), "{said}");
             }

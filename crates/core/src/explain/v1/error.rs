@@ -234,7 +234,7 @@ pub(crate) fn hostfile_too_large(operator: served::V1Operator, bytes: u64) -> St
     } else {
         (
             "after the launcher's ServiceAccount and before its Role, worker pods and launcher pod",
-            "training-operator v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:371-378,695-705,              requeued with backoff as Reconcile returns the error at :171-175",
+            "training-operator v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:371-378,695-705, requeued with backoff as Reconcile returns the error at :171-175",
         )
     };
     format!(
