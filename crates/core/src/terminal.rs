@@ -79,6 +79,25 @@ pub fn json_pretty<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, se
     String::from_utf8(out).map_err(<serde_json::Error as serde::ser::Error>::custom)
 }
 
+/// [`json_pretty`]'s text of `value` as a member of an array, written to `out` as it is made: for
+/// an answer too big to hold whole (the JSON of a job of a quarter million labels is 40 MB of
+/// text), written one member at a time. Its lines after the first are indented as the member's
+/// (the caller writes the array's brackets, commas and the first line's indent). It holds no
+/// hidden character.
+pub fn write_json_pretty_member<W: std::io::Write, T: serde::Serialize + ?Sized>(
+    out: W,
+    value: &T,
+) -> Result<(), serde_json::Error> {
+    use serde_json::ser::Formatter;
+    let mut formatter = serde_json::ser::PrettyFormatter::new();
+    // The formatter inside an array, one level deep: what entering it writes is the caller's.
+    let entered = formatter
+        .begin_array(&mut std::io::sink())
+        .and_then(|()| formatter.begin_array_value(&mut std::io::sink(), true));
+    entered.map_err(serde_json::Error::io)?;
+    value.serialize(&mut serde_json::Serializer::with_formatter(out, Escaping(formatter)))
+}
+
 /// serde_json's pretty formatter, escaping in string contents what it leaves raw.
 struct Escaping<'a>(serde_json::ser::PrettyFormatter<'a>);
 

@@ -350,13 +350,15 @@ enum Sink<'a> {
 
 /// Runs `process` on every file (directories expanded, or stdin for `-`): the objects of all
 /// files on stdout (or one file each in `--output-dir`), the reports on stderr, then the summary
-/// line. Exit 1 when a file cannot be read or processed, or a document failed.
-fn run_batch<R: FileOutcome>(
+/// line. Exit 1 when a file cannot be read or processed, or a document failed. `process` gives a
+/// file's outcome in parts (the migration, one per document as it is converted): each part is
+/// reported and its objects taken before the next is made.
+fn run_batch<R: FileOutcome, Parts: IntoIterator<Item = R>>(
     args: &[std::path::PathBuf],
     written: (&str, &str, &str),
     sink: Sink,
     quiet: bool,
-    mut process: impl FnMut(&str) -> Result<R, String>,
+    mut process: impl FnMut(&str) -> Result<Parts, String>,
 ) -> ExitCode {
     use explorer_core::pipeline::Outcome;
     use std::io::Write;
@@ -368,7 +370,7 @@ fn run_batch<R: FileOutcome>(
     for e in walk_errors {
         let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {e}")));
     }
-    // What goes to stdout, gathered file by file as text (the YAML of a big job is a sixth of
+    // What goes to stdout, gathered part by part as text (the YAML of a big job is a sixth of
     // its tree), or for `--output-dir` the documents' objects.
     let mut yaml = String::new();
     let mut docs = Vec::new();
@@ -381,53 +383,60 @@ fn run_batch<R: FileOutcome>(
                 tally.unreadable += 1;
                 failed = true;
             }
-            Ok(done) => {
-                let failures = done.failures();
-                let mut pending: Vec<&String> = failures.iter().collect();
-                done.write_report(quiet, &mut |lines| {
-                    for line in lines.lines() {
-                        // The report's line for a failed document is the failure line (an invalid
-                        // one with `invalid: ` after its place): printed once, as the failure.
-                        let as_failure = line.replacen("): invalid: ", "): ", 1);
-                        match pending.iter().position(|f| **f == as_failure) {
-                            Some(i) => {
-                                let _ = writeln!(
-                                    stderr,
-                                    "{}",
-                                    shown(&format!("trainer-explorer: {label}: {}", pending.remove(i)))
-                                );
-                            }
-                            None => {
-                                let _ = writeln!(stderr, "{}", shown(&format!("{label}: {line}")));
+            Ok(parts) => {
+                // The failures no line of the report printed (with `quiet`, every one): after
+                // the file's report, in their order.
+                let mut unreported = Vec::new();
+                for done in parts {
+                    let failures = done.failures();
+                    let mut pending: Vec<&String> = failures.iter().collect();
+                    done.write_report(quiet, &mut |lines| {
+                        for line in lines.lines() {
+                            // The report's line for a failed document is the failure line (an
+                            // invalid one with `invalid: ` after its place): printed once, as the
+                            // failure.
+                            let as_failure = line.replacen("): invalid: ", "): ", 1);
+                            match pending.iter().position(|f| **f == as_failure) {
+                                Some(i) => {
+                                    let _ = writeln!(
+                                        stderr,
+                                        "{}",
+                                        shown(&format!("trainer-explorer: {label}: {}", pending.remove(i)))
+                                    );
+                                }
+                                None => {
+                                    let _ = writeln!(stderr, "{}", shown(&format!("{label}: {line}")));
+                                }
                             }
                         }
+                    });
+                    unreported.extend(pending.into_iter().cloned());
+                    failed |= !failures.is_empty();
+                    let mut part_docs = done.into_docs();
+                    tally.add(&part_docs);
+                    // Only the objects are written from here: the source and the report go now.
+                    for d in &mut part_docs {
+                        d.source = None;
+                        if let Outcome::Written { report, .. } = &mut d.outcome {
+                            *report = Vec::new();
+                        }
                     }
-                });
-                for f in pending {
+                    match sink {
+                        Sink::Stdout => {
+                            // `output_yaml` of every part's documents: each part's, `---` between.
+                            let text = explorer_core::pipeline::output_yaml(&part_docs);
+                            if !text.is_empty() {
+                                if !yaml.is_empty() {
+                                    yaml.push_str("---\n");
+                                }
+                                yaml.push_str(&text);
+                            }
+                        }
+                        Sink::Directory(_) => docs.extend(part_docs),
+                    }
+                }
+                for f in unreported {
                     let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {label}: {f}")));
-                }
-                failed |= !failures.is_empty();
-                let mut file_docs = done.into_docs();
-                tally.add(&file_docs);
-                // Only the objects are written from here: the source and the report go now.
-                for d in &mut file_docs {
-                    d.source = None;
-                    if let Outcome::Written { report, .. } = &mut d.outcome {
-                        *report = Vec::new();
-                    }
-                }
-                match sink {
-                    Sink::Stdout => {
-                        // `output_yaml` of every file's documents: each file's, `---` between.
-                        let text = explorer_core::pipeline::output_yaml(&file_docs);
-                        if !text.is_empty() {
-                            if !yaml.is_empty() {
-                                yaml.push_str("---\n");
-                            }
-                            yaml.push_str(&text);
-                        }
-                    }
-                    Sink::Directory(_) => docs.extend(file_docs),
                 }
             }
         }
@@ -482,8 +491,10 @@ fn migrate(
     output_dir: Option<&std::path::Path>,
 ) -> ExitCode {
     let sink = output_dir.map_or(Sink::Stdout, Sink::Directory);
+    // Each document a migration of its own, reported and written before the next is converted.
     run_batch(files, ("job", "jobs", "converted"), sink, quiet, |text| {
-        explorer_core::migrate::migrate_to(text, target).map_err(|e| e.to_string())
+        let docs = explorer_core::migrate::migrate_each(text, target).map_err(|e| e.to_string())?;
+        Ok(docs.map(move |d| explorer_core::migrate::Migration { docs: vec![d], target }))
     })
 }
 
@@ -494,16 +505,16 @@ enum BatchFormat {
 }
 
 /// `migrate --output json`: one JSON array of every document of every file on stdout, each with
-/// its file; failures on stderr as in YAML mode.
+/// its file; failures on stderr as in YAML mode. Each document is converted, compared and written
+/// before the next is read.
 fn migrate_json(files: &[std::path::PathBuf], target: explorer_data::releases::Release) -> ExitCode {
-    batch_json(files, |text, file| {
-        let m = explorer_core::migrate::migrate_to(text, target).map_err(|e| e.to_string())?;
-        let docs = m
-            .docs
-            .iter()
-            .map(|d| json_text(&explorer_core::migrate::pods::document_json_with(d, target, file_member(file))))
-            .collect::<Result<_, _>>()?;
-        Ok((m.failures(), docs))
+    batch_json(files, |text, file, out| {
+        let mut failures = Vec::new();
+        for d in explorer_core::migrate::migrate_each(text, target).map_err(|e| e.to_string())? {
+            out.push(&explorer_core::migrate::pods::document_json_with(&d, target, file_member(file)))?;
+            failures.extend(explorer_core::pipeline::failures(std::slice::from_ref(&d)));
+        }
+        Ok(failures)
     })
 }
 
@@ -512,31 +523,17 @@ fn file_member(file: &str) -> Vec<(&'static str, serde_json::Value)> {
     vec![("file", file.into())]
 }
 
-/// One document of a batch command's JSON as it is printed in the array: pretty, each line
-/// indented as the array's member.
-fn json_text(doc: &impl serde::Serialize) -> Result<String, String> {
-    let text = explorer_core::terminal::json_pretty(doc).map_err(|e| e.to_string())?;
-    let mut indented = String::with_capacity(text.len() + text.len() / 8);
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            indented.push('\n');
-        }
-        indented.push_str("  ");
-        indented.push_str(line);
-    }
-    Ok(indented)
-}
-
 /// Runs `process` on every file (or stdin for `-`) for a batch command's `--format json`: the
 /// documents of every file (directories expanded) as one JSON array on stdout, each with its
 /// file; the failures on stderr, one line each, as in YAML mode (exit 1). `process` gets the
-/// text and the file's label, and gives the failures and each document's JSON as `json_text`
-/// writes it: text, not a tree of JSON values (a job of a quarter million labels took 400 MB so).
+/// text, the file's label and the array, writes each document to it as it is made (not held as
+/// text or as a tree of JSON values: a job of a quarter million labels took 400 MB as a tree),
+/// and gives the file's failures.
 fn batch_json(
     files: &[std::path::PathBuf],
-    mut process: impl FnMut(&str, &str) -> Result<(Vec<String>, Vec<String>), String>,
+    mut process: impl FnMut(&str, &str, &mut JsonArray) -> Result<Vec<String>, String>,
 ) -> ExitCode {
-    let mut docs = Vec::new();
+    let mut out = JsonArray::new();
     let (files, walk_errors) = inputs::expand(files);
     let mut failed = !walk_errors.is_empty();
     for e in walk_errors {
@@ -544,21 +541,20 @@ fn batch_json(
     }
     for path in &files {
         let label = path.display().to_string();
-        match read_input(path).and_then(|text| process(&text, &label)) {
+        match read_input(path).and_then(|text| process(&text, &label, &mut out)) {
             Err(e) => {
                 eprintln!("{}", shown(&format!("trainer-explorer: {label}: {e}")));
                 failed = true;
             }
-            Ok((failures, documents)) => {
+            Ok(failures) => {
                 for f in failures {
                     eprintln!("{}", shown(&format!("trainer-explorer: {label}: {f}")));
                     failed = true;
                 }
-                docs.extend(documents);
             }
         }
     }
-    if let Err(e) = print_json_array(&docs) {
+    if let Err(e) = out.finish() {
         eprintln!("{}", shown(&format!("trainer-explorer: {e}")));
         failed = true;
     }
@@ -569,28 +565,58 @@ fn batch_json(
     }
 }
 
-/// Prints the documents as one pretty JSON array (what `json_pretty` writes for the array of
-/// them), as `print_output` prints a text: escaped for the terminal, a closed pipe quiet.
-fn print_json_array(docs: &[String]) -> Result<(), String> {
-    use std::io::Write;
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut write = || -> std::io::Result<()> {
-        if docs.is_empty() {
-            return writeln!(stdout, "[]");
+/// A batch command's JSON answer on stdout, written a document at a time: what `json_pretty`
+/// writes for the array of them. The text
+/// needs no `shown`: `json_pretty` escapes every hidden character. A reader that closed the pipe
+/// early has all it wanted: the rest is not written, quietly, as `print_output` does.
+struct JsonArray {
+    stdout: std::io::BufWriter<std::io::StdoutLock<'static>>,
+    documents: usize,
+    /// Why stdout took no more: the first write error (a broken pipe, or one to report).
+    failed: Option<std::io::Error>,
+}
+
+impl JsonArray {
+    fn new() -> Self {
+        JsonArray { stdout: std::io::BufWriter::new(std::io::stdout().lock()), documents: 0, failed: None }
+    }
+
+    /// Writes one document after those before it. `Err` when it could not be serialized (its
+    /// text is then cut short; a JSON value of ours always serializes).
+    fn push(&mut self, doc: &impl serde::Serialize) -> Result<(), String> {
+        use std::io::Write;
+        if self.failed.is_some() {
+            return Ok(());
         }
-        stdout.write_all(b"[\n")?;
-        for (i, doc) in docs.iter().enumerate() {
-            if i > 0 {
-                stdout.write_all(b",\n")?;
+        let opening: &[u8] = if self.documents == 0 { b"[\n  " } else { b",\n  " };
+        self.documents += 1;
+        let written = self
+            .stdout
+            .write_all(opening)
+            .map_err(serde_json::Error::io)
+            .and_then(|()| explorer_core::terminal::write_json_pretty_member(&mut self.stdout, doc));
+        match written {
+            Ok(()) => Ok(()),
+            Err(e) if e.is_io() => {
+                self.failed = Some(std::io::Error::from(e));
+                Ok(())
             }
-            stdout.write_all(shown(doc).as_bytes())?;
+            Err(e) => Err(e.to_string()),
         }
-        stdout.write_all(b"\n]\n")?;
-        stdout.flush()
-    };
-    match write() {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
-        _ => Ok(()),
+    }
+
+    /// Closes the array (`[]` when it holds nothing) and flushes it.
+    fn finish(mut self) -> Result<(), String> {
+        use std::io::Write;
+        let closing: &[u8] = if self.documents == 0 { b"[]\n" } else { b"\n]\n" };
+        let result = match self.failed.take() {
+            Some(e) => Err(e),
+            None => self.stdout.write_all(closing).and_then(|()| self.stdout.flush()),
+        };
+        match result {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -618,12 +644,12 @@ pub fn run() -> ExitCode {
         }
         Command::Upgrade { from, to, files, format: BatchFormat::Json, .. } => {
             let to = to.copied().unwrap_or(explorer_data::releases::NEWEST);
-            return batch_json(&files, |text, file| {
+            return batch_json(&files, |text, file, out| {
                 let u = explorer_core::upgrade::upgrade(text, *from, to).map_err(|e| e.to_string())?;
-                let docs = (0..u.docs.len())
-                    .map(|i| json_text(&u.document_json_with(i, file_member(file))))
-                    .collect::<Result<_, _>>()?;
-                Ok((u.failures(), docs))
+                for i in 0..u.docs.len() {
+                    out.push(&u.document_json_with(i, file_member(file)))?;
+                }
+                Ok(u.failures())
             });
         }
     };

@@ -15,29 +15,43 @@ use std::process::Command;
 /// CLI needs today (migrate -o json on many-labels runs at 300,000 KiB and not at 250,000).
 const LIMIT_KIB: u32 = 320 * 1024;
 
-const COMMANDS: &[&[&str]] = &[
-    &["migrate"],
-    &["migrate", "-o", "json"],
-    &["upgrade", "--from", "v2.0"],
-    &["upgrade", "--from", "v2.0", "-o", "json"],
-    &["explain"],
-    &["explain", "-o", "text"],
-    &["validate", "-o", "json"],
+/// `migrate`'s, in text and JSON, on the shapes it no longer holds whole (many-labels and
+/// many-documents; dense-at-the-limit is bound by the parse, under `LIMIT_KIB`): it converts,
+/// reports and writes one document before it converts the next, each report entry holds its place
+/// itself, and a job's labels move into its TrainJob rather than being copied. The debug CLI
+/// answers many-labels at 150 MiB and not at 130; ebce3f4's needed 212 MiB resident in release
+/// for migrate -o json on it, 168 MiB on many-documents.
+const MIGRATE_LIMIT_KIB: u32 = 160 * 1024;
+
+const COMMANDS: &[(&[&str], u32)] = &[
+    (&["migrate"], MIGRATE_LIMIT_KIB),
+    (&["migrate", "-o", "json"], MIGRATE_LIMIT_KIB),
+    (&["upgrade", "--from", "v2.0"], LIMIT_KIB),
+    (&["upgrade", "--from", "v2.0", "-o", "json"], LIMIT_KIB),
+    (&["explain"], LIMIT_KIB),
+    (&["explain", "-o", "text"], LIMIT_KIB),
+    (&["validate", "-o", "json"], LIMIT_KIB),
 ];
 
 #[test]
-fn every_command_answers_the_worst_accepted_shapes_within_320_mib() {
+fn every_command_answers_the_worst_accepted_shapes_within_its_bound() {
     let dir = std::env::temp_dir().join(format!("tv2x-peak-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for shape in [shapes::many_labels(), shapes::dense_at_the_limit()] {
+    // many-documents only for migrate, which held every document's objects, report and JSON.
+    let shapes = [shapes::many_labels(), shapes::dense_at_the_limit(), shapes::many_documents()];
+    for shape in &shapes {
         let path = dir.join(format!("{}.yaml", shape.name));
         std::fs::write(&path, &shape.text).unwrap();
-        for args in COMMANDS {
+        for &(args, limit_kib) in COMMANDS {
+            if shape.name == "many-documents" && args[0] != "migrate" {
+                continue;
+            }
+            let limit_kib = if shape.name == "dense-at-the-limit" { LIMIT_KIB } else { limit_kib };
             let out = Command::new("sh")
                 .arg("-c")
-                .arg(format!("ulimit -v {LIMIT_KIB} && exec \"$0\" \"$@\""))
+                .arg(format!("ulimit -v {limit_kib} && exec \"$0\" \"$@\""))
                 .arg(env!("CARGO_BIN_EXE_trainer-explorer"))
-                .args(*args)
+                .args(args)
                 .arg(&path)
                 .output()
                 .unwrap();
@@ -46,7 +60,7 @@ fn every_command_answers_the_worst_accepted_shapes_within_320_mib() {
             // that failed aborts the process (no exit code) with "memory allocation of".
             assert!(
                 matches!(out.status.code(), Some(0 | 1)) && !stderr.contains("memory allocation"),
-                "{args:?} {}: {:?} {}",
+                "{args:?} {} within {limit_kib} KiB: {:?} {}",
                 shape.name,
                 out.status,
                 stderr.lines().last().unwrap_or("")

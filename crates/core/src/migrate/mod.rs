@@ -51,32 +51,35 @@ pub fn migrate(text: &str) -> Result<Migration, Error> {
 /// Converts a YAML stream into objects for the `target` release. `Err` only when the input as a
 /// whole cannot be read (too large, empty, binary, too deep); per-document problems are outcomes.
 pub fn migrate_to(text: &str, target: Release) -> Result<Migration, Error> {
+    Ok(Migration { docs: migrate_each(text, target)?.collect(), target })
+}
+
+/// [`migrate_to`] one document at a time: each is converted when the iterator reaches it, so a
+/// caller that reports and writes a document before taking the next (the CLI) holds one
+/// document's objects and report at a time, not those of 10,000 jobs.
+pub fn migrate_each(text: &str, target: Release) -> Result<impl Iterator<Item = DocResult>, Error> {
     let raw = pipeline::input::documents(text).map_err(Error::Input)?;
-    let docs = raw
-        .into_iter()
-        .map(|d| {
-            // A `null` member is absent (model::without_nulls): converted, and kept as the
-            // document's source, without copying the tree.
-            let value = d.value.map(crate::model::into_without_nulls);
-            let mut outcome = match &value {
-                Ok(v) => convert::convert(v, target),
-                Err(e) => Outcome::Invalid { error: pipeline::Invalid::Yaml(e.clone()) },
-            };
-            if let Outcome::Written { report, .. } = &mut outcome {
-                report.iter_mut().for_each(|e| e.number(d.index));
+    Ok(raw.into_iter().map(move |d| {
+        // A `null` member is absent (model::without_nulls): converted, and kept as the
+        // document's source, without copying the tree.
+        let value = d.value.map(crate::model::into_without_nulls);
+        let mut outcome = match &value {
+            Ok(v) => convert::convert(v, target),
+            Err(e) => Outcome::Invalid { error: pipeline::Invalid::Yaml(e.clone()) },
+        };
+        if let Outcome::Written { report, .. } = &mut outcome {
+            report.iter_mut().for_each(|e| e.number(d.index));
+        }
+        // A document passed through is its own output: moved there, not copied.
+        let source = match (&mut outcome, value) {
+            (Outcome::PassedThrough { object, .. }, Ok(v)) => {
+                *object = v;
+                None
             }
-            // A document passed through is its own output: moved there, not copied.
-            let source = match (&mut outcome, value) {
-                (Outcome::PassedThrough { object, .. }, Ok(v)) => {
-                    *object = v;
-                    None
-                }
-                (_, value) => value.ok(),
-            };
-            DocResult { index: d.index, line: d.line, source, outcome }
-        })
-        .collect();
-    Ok(Migration { docs, target })
+            (_, value) => value.ok(),
+        };
+        DocResult { index: d.index, line: d.line, source, outcome }
+    }))
 }
 
 /// How the migration's report reads.

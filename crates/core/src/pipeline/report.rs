@@ -72,6 +72,91 @@ pub struct Place {
     pub path: String,
 }
 
+/// The places an entry names. Almost every entry names one or none (a migration's, one per label
+/// of a job of a quarter million labels), held in the entry itself rather than in a list of its
+/// own: that list was a fifth of such a report. Read as a slice of places.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Places(PlacesHeld);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum PlacesHeld {
+    One(Place),
+    List(Vec<Place>),
+}
+
+impl Places {
+    /// No place.
+    pub const fn none() -> Places {
+        Places(PlacesHeld::List(Vec::new()))
+    }
+}
+
+impl Default for Places {
+    fn default() -> Self {
+        Places::none()
+    }
+}
+
+impl std::ops::Deref for Places {
+    type Target = [Place];
+
+    fn deref(&self) -> &[Place] {
+        match &self.0 {
+            PlacesHeld::One(place) => std::slice::from_ref(place),
+            PlacesHeld::List(places) => places,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Places {
+    fn deref_mut(&mut self) -> &mut [Place] {
+        match &mut self.0 {
+            PlacesHeld::One(place) => std::slice::from_mut(place),
+            PlacesHeld::List(places) => places,
+        }
+    }
+}
+
+impl From<Vec<Place>> for Places {
+    fn from(mut places: Vec<Place>) -> Self {
+        match places.len() {
+            1 => Places(PlacesHeld::One(places.remove(0))),
+            _ => Places(PlacesHeld::List(places)),
+        }
+    }
+}
+
+impl FromIterator<Place> for Places {
+    fn from_iter<I: IntoIterator<Item = Place>>(places: I) -> Self {
+        let mut places = places.into_iter();
+        match (places.next(), places.next()) {
+            (None, _) => Places::none(),
+            (Some(one), None) => Places(PlacesHeld::One(one)),
+            (Some(first), Some(second)) => {
+                Places(PlacesHeld::List([first, second].into_iter().chain(places).collect()))
+            }
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Places {
+    type Item = &'a Place;
+    type IntoIter = std::slice::Iter<'a, Place>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Places {
+    type Item = &'a mut Place;
+    type IntoIter = std::slice::IterMut<'a, Place>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
+}
+
 /// What became of one input field: its kind, where it went, and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
@@ -85,7 +170,7 @@ pub struct Entry {
     pub kind: Kind,
     /// Where it is in the output; empty when it is nowhere (left out, or a name the API fixes).
     /// For `Added`, the field itself.
-    pub to: Vec<Place>,
+    pub to: Places,
     /// What the front end did beyond the kind: the reason for a drop, the value computed, what
     /// to do by hand.
     pub note: String,

@@ -537,7 +537,7 @@ fn torch_procs(change: &'static ApiChange, docs: &mut [Doc], i: usize, report: &
                 )
             };
             let mut e = with_detail(entry(&docs[i], from, kind, vec![], change), detail);
-            e.to = targets;
+            e.to = targets.into();
             e
         }
     };

@@ -3,6 +3,10 @@
 use super::*;
 use crate::snippets::trainjob::QUEUE_LABEL;
 
+/// Entries a conversion writes after the labels' beyond them, for most jobs: the ones below,
+/// the kind's and the policies'. More only costs the report a larger list.
+const ROOM_AFTER_LABELS: usize = 64;
+
 impl Conversion<'_> {
     /// The TrainJob's metadata: name (made a valid RFC 1035 label if needed), namespace,
     /// labels (the Kueue queue label stays a label) and annotations.
@@ -24,6 +28,11 @@ impl Conversion<'_> {
         }
         // Taken, not copied (a job can have 150,000 labels): the TrainJob's metadata is built once.
         meta.labels = std::mem::take(&mut self.meta.labels);
+        // One entry per label: for many, room for them and what a job's other fields add after
+        // them, made once, not by doubling the report (which held both lists while it moved them).
+        if meta.labels.len() > ROOM_AFTER_LABELS {
+            self.report.entries.reserve_exact(meta.labels.len() + ROOM_AFTER_LABELS);
+        }
         for key in meta.labels.keys() {
             let note = if key == QUEUE_LABEL { "Kueue reads the same label on a TrainJob" } else { "" };
             let path = format!("metadata.labels.{key}");

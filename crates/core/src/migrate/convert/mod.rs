@@ -291,6 +291,9 @@ impl<'a> Conversion<'a> {
             }
         }
         let lossy = self.report.is_lossy();
+        // Kept until the report is written (by the widget, with every other document's): without
+        // the room its growth left.
+        self.report.entries.shrink_to_fit();
         // The generated runtime, when there is one, comes first: the TrainJob references it.
         crate::order::sort_by_key(&mut objects, |o| o["kind"] == "TrainJob");
         Ok(Outcome::Written {
@@ -358,8 +361,23 @@ impl Conversion<'_> {
 
     /// The TrainJob, with the fields whose shape depends on the release (the pod settings'
     /// field, a named `numProcPerNode`) added to the model's output.
-    fn trainjob_value(&mut self, metadata: ObjectMeta, spec: TrainJobSpec) -> Result<Value, Error> {
+    fn trainjob_value(&mut self, mut metadata: ObjectMeta, spec: TrainJobSpec) -> Result<Value, Error> {
+        // The labels and annotations (a quarter million fit in the input) are moved into the tree,
+        // each string taken, not serialized as a copy beside the model's. They are the last members
+        // the model writes of metadata that holds no other field, so they are appended after it.
+        let maps = metadata.extra.is_empty().then(|| {
+            [
+                ("labels", std::mem::take(&mut metadata.labels)),
+                ("annotations", std::mem::take(&mut metadata.annotations)),
+            ]
+        });
         let mut job = to_value(&TrainJob { api_version: API_VERSION.into(), kind: "TrainJob".into(), metadata, spec })?;
+        for (key, map) in maps.into_iter().flatten().filter(|(_, map)| !map.is_empty()) {
+            let Some(meta) = job.get_mut("metadata").and_then(Value::as_object_mut) else {
+                return Err(Error::Internal("the TrainJob's metadata was not written as a map".into()));
+            };
+            meta.insert(key.into(), Value::Object(map.into_iter().map(|(k, v)| (k, Value::String(v))).collect()));
+        }
         if let Some(name) = self.num_proc_name.take() {
             job["spec"]["trainer"]["numProcPerNode"] = Value::String(name);
         }
