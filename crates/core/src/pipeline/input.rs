@@ -296,6 +296,18 @@ pub(super) fn start_lines(text: &str) -> Vec<usize> {
 /// Parses every document. A document that fails to parse is reported and, where the parser can
 /// resynchronise, the following ones are still read.
 pub fn documents(text: &str) -> Result<Vec<RawDoc>, InputError> {
+    read_documents(text, true)
+}
+
+/// [`documents`] read by yaml_serde alone, as before each document's tree was built from the
+/// parser's events as they come: the answer the streaming reader is held to (the door's fuzz
+/// target, the tests). Not for a command: it holds a whole document's events beside its tree.
+#[doc(hidden)]
+pub fn documents_buffered(text: &str) -> Result<Vec<RawDoc>, InputError> {
+    read_documents(text, false)
+}
+
+fn read_documents(text: &str, stream: bool) -> Result<Vec<RawDoc>, InputError> {
     precheck(text)?;
     let starts = start_lines(text);
     let (values, characters) = read_budget(text.len());
@@ -309,21 +321,77 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, InputError> {
         let line = starts.get(i).copied().unwrap_or(1);
         return Err(InputError::PastTheBudget { document: i + 1 - skipped, line, bytes: text.len() });
     }
-    let mut out = Vec::new();
-    let mut skipped_leading_empty = 0;
     let budget = Budget::new(values, characters);
-    for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
+    let mut taken = Taken { text, starts: &starts, out: Vec::new(), skipped_leading_empty: 0 };
+    // Each document is read from the parser's events as they come (`tree.rs`); one that reader
+    // leaves to yaml_serde (a tag, an error, a count run out) is read by yaml_serde from there on,
+    // as every document was before: its errors and refusals are the reader's.
+    let mut reader = super::tree::Reader::new(text);
+    let mut i = 0;
+    // `documents_buffered` starts yaml_serde at the first document.
+    while stream && i <= written.nodes.len() {
+        // A document the scan did not tell apart (the parser yielded more than it counted) is
+        // read without the bound per node, so yaml_serde's own limit on following aliases (100
+        // per event of the document, which only a whole document's events tell) could come
+        // first: one with an alias is left to it (and the stream's end is found here).
+        let nodes = written.nodes.get(i).copied();
+        budget.document(nodes.map_or(usize::MAX, |n| n.saturating_mul(READS_PER_NODE)));
+        match reader.document(&budget, nodes.is_some()) {
+            Ok(super::tree::Read::Document(value)) => {
+                if taken.take(i, Ok(value), &budget, nodes)? == Next::Stop {
+                    return taken.finish();
+                }
+                i += 1;
+            }
+            Ok(super::tree::Read::End) => return taken.finish(),
+            Err(super::tree::Fallback) => break,
+        }
+    }
+    drop(reader);
+    for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate().skip(i) {
         // A document the scan did not tell apart (the parser yielded more than it counted) is
         // read without this bound: should the parser's own limit come first, its error is the
         // document's, as any other.
         let nodes = written.nodes.get(i).copied();
         budget.document(nodes.map_or(usize::MAX, |n| n.saturating_mul(READS_PER_NODE)));
         let value = budget.read(doc);
-        let line = || starts.get(i).copied().unwrap_or(1);
-        let document = i + 1 - skipped_leading_empty;
+        if taken.take(i, value, &budget, nodes)? == Next::Stop {
+            break;
+        }
+    }
+    taken.finish()
+}
+
+/// Whether to read on after a document.
+#[derive(PartialEq, Eq)]
+enum Next {
+    Read,
+    Stop,
+}
+
+/// The documents read so far.
+struct Taken<'a> {
+    text: &'a str,
+    starts: &'a [usize],
+    out: Vec<RawDoc>,
+    skipped_leading_empty: usize,
+}
+
+impl Taken<'_> {
+    /// Document `i` (0-based, as the parser counts them), read with `nodes` counted in its text:
+    /// kept, skipped when empty, or the refusal of the whole input its budget ran out on.
+    fn take(
+        &mut self,
+        i: usize,
+        value: Result<Value, serde_yaml::Error>,
+        budget: &Budget,
+        nodes: Option<usize>,
+    ) -> Result<Next, InputError> {
+        let line = || self.starts.get(i).copied().unwrap_or(1);
+        let document = i + 1 - self.skipped_leading_empty;
         match (value.is_err(), budget.ran_out()) {
             (true, Some(Limit::Input)) => {
-                return Err(InputError::PastTheBudget { document, line: line(), bytes: text.len() })
+                return Err(InputError::PastTheBudget { document, line: line(), bytes: self.text.len() })
             }
             (true, Some(Limit::Repeats)) => {
                 return Err(InputError::TooManyRepeats { document, line: line(), nodes: nodes.unwrap_or_default() })
@@ -332,29 +400,29 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, InputError> {
         }
         let value = value.map_err(|e| YamlError(std::sync::Arc::new(e)));
         // A leading `---` yields an empty first document; it is not the reader's.
-        if i == 0 && matches!(value, Ok(Value::Null)) && text.trim_start().starts_with("---") {
-            skipped_leading_empty = 1;
-            continue;
+        if i == 0 && matches!(value, Ok(Value::Null)) && self.text.trim_start().starts_with("---") {
+            self.skipped_leading_empty = 1;
+            return Ok(Next::Read);
         }
         if matches!(value, Ok(Value::Null)) {
-            continue;
+            return Ok(Next::Read);
         }
         // Counted as read, so a trailing `---` does not count as one more.
-        if out.len() >= MAX_DOCUMENTS {
+        if self.out.len() >= MAX_DOCUMENTS {
             return Err(InputError::TooManyDocuments);
         }
         let failed = value.is_err();
-        let line = starts.get(i).copied().unwrap_or(1);
-        out.push(RawDoc { index: i + 1 - skipped_leading_empty, line, value });
-        if failed {
-            // serde_yaml stops at the first syntax error in a stream.
-            break;
+        self.out.push(RawDoc { index: i + 1 - self.skipped_leading_empty, line: line(), value });
+        // serde_yaml stops at the first syntax error in a stream.
+        Ok(if failed { Next::Stop } else { Next::Read })
+    }
+
+    fn finish(self) -> Result<Vec<RawDoc>, InputError> {
+        if self.out.is_empty() {
+            return Err(InputError::NoDocuments);
         }
+        Ok(self.out)
     }
-    if out.is_empty() {
-        return Err(InputError::NoDocuments);
-    }
-    Ok(out)
 }
 
 /// Which count of the [`Budget`] ran out.
@@ -370,7 +438,7 @@ enum Limit {
 /// (see `read_budget`), so aliases stop at the limit instead of filling memory, and each
 /// document's keys and values (see [`READS_PER_NODE`]), so they stop before the parser's own
 /// limit. The same trees as `serde_json::Value::deserialize` builds.
-struct Budget {
+pub(super) struct Budget {
     values: Cell<usize>,
     text: Cell<usize>,
     /// The keys and values the document being read may still read as.
@@ -400,6 +468,32 @@ impl Budget {
 
     fn ran_out(&self) -> Option<Limit> {
         self.ran_out.get()
+    }
+
+    /// What is left: the document's reads, the values, the characters.
+    pub(super) fn left(&self) -> (usize, usize, usize) {
+        (self.reads.get(), self.values.get(), self.text.get())
+    }
+
+    /// Back to what [`Budget::left`] gave, no count run out.
+    pub(super) fn restore(&self, reads: usize, values: usize, text: usize) {
+        self.reads.set(reads);
+        self.values.set(values);
+        self.text.set(text);
+        self.ran_out.set(None);
+    }
+
+    /// Spends `reads`, `values` and `text` at once, if all three are left (else nothing).
+    pub(super) fn spend_all(&self, reads: usize, values: usize, text: usize) -> bool {
+        let (Some(r), Some(v), Some(t)) = (
+            self.reads.get().checked_sub(reads),
+            self.values.get().checked_sub(values),
+            self.text.get().checked_sub(text),
+        ) else {
+            return false;
+        };
+        self.restore(r, v, t);
+        true
     }
 
     /// One value; a string also counts its characters (`chars`, in bytes).
@@ -730,6 +824,9 @@ mod tests {
                 used.0 <= values && used.1 <= characters
             };
             let result = documents(&text);
+            // Read as events come, as yaml_serde reads the whole document.
+            let answer = super::super::tree::tests::answer;
+            assert_eq!(answer(documents(&text)), answer(documents_buffered(&text)), "case {case}");
             match &result {
                 Ok(out) => {
                     read += 1;

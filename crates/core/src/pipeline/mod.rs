@@ -6,12 +6,14 @@
 //! shape of the report for people. The two front ends differ only in what they read, how they
 //! write, and the words of their report.
 
+mod events;
 pub mod failure;
 pub mod input;
 pub mod json;
 pub mod output;
 pub mod paths;
 pub mod report;
+mod tree;
 mod written;
 
 use crate::model;

@@ -1,0 +1,236 @@
+//! The YAML parser's events, one at a time: the only `unsafe` of the core. libyaml-rs (the
+//! parser yaml_serde reads with, so the same events and the same grammar) has a C-shaped API of
+//! raw pointers; this module owns one parser, hands each event out as plain owned data and frees
+//! libyaml's copy at once, so nothing of a document is held but what the reader keeps of it
+//! (yaml_serde holds every event of a document, about 130 bytes each, until the document ends).
+#![allow(unsafe_code)]
+
+use libyaml_rs as sys;
+use std::marker::PhantomData;
+use std::mem::MaybeUninit;
+
+/// One event of the stream, as the reader needs it. A node with a tag (`!!str`, `!x`) or text
+/// that is not UTF-8 is not told apart further: the reader leaves such a document to yaml_serde.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Event {
+    /// A document starts (`---`, or implied).
+    DocumentStart,
+    /// The document ends.
+    DocumentEnd,
+    /// The stream ends.
+    StreamEnd,
+    /// `*name`.
+    Alias(Vec<u8>),
+    /// A scalar: its anchor, whether it has a tag, whether it was written plain (not quoted, not
+    /// a block scalar), and its text (`None` when not UTF-8).
+    Scalar { anchor: Option<Vec<u8>>, tagged: bool, plain: bool, text: Option<String> },
+    /// A list starts.
+    SequenceStart { anchor: Option<Vec<u8>>, tagged: bool },
+    /// The list ends.
+    SequenceEnd,
+    /// A map starts.
+    MappingStart { anchor: Option<Vec<u8>>, tagged: bool },
+    /// The map ends.
+    MappingEnd,
+}
+
+/// The parser's error (its text is yaml_serde's to give: the reader then reads the document with
+/// yaml_serde, which meets the same error).
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct ParseError;
+
+/// A libyaml parser over `text`, borrowed for as long as the parser lives.
+pub(super) struct Events<'text> {
+    /// Boxed: libyaml keeps a pointer to the parser itself (its read handler's data), so it
+    /// must not move once initialised.
+    parser: Box<MaybeUninit<sys::yaml_parser_t>>,
+    /// Set once an error was returned.
+    failed: bool,
+    /// Set once the stream's end was returned.
+    ended: bool,
+    text: PhantomData<&'text str>,
+}
+
+impl<'text> Events<'text> {
+    pub(super) fn new(text: &'text str) -> Events<'text> {
+        let mut parser = Box::new(MaybeUninit::<sys::yaml_parser_t>::uninit());
+        let raw = parser.as_mut_ptr();
+        // SAFETY: `raw` points to a live, boxed (so never moved) parser, which
+        // `yaml_parser_initialize` fills in before anything reads it; a failure (it only fails to
+        // allocate) stops here. The input pointer and length are `text`'s, which outlives the
+        // parser (`'text`), and libyaml only reads it.
+        unsafe {
+            if sys::yaml_parser_initialize(raw).fail {
+                panic!("libyaml could not allocate its parser");
+            }
+            sys::yaml_parser_set_encoding(raw, sys::YAML_UTF8_ENCODING);
+            sys::yaml_parser_set_input_string(raw, text.as_ptr(), text.len() as u64);
+        }
+        Events { parser, failed: false, ended: false, text: PhantomData }
+    }
+
+    /// The next event (never the stream's start; after its end, its end again), or the parser's
+    /// error (then always that).
+    pub(super) fn next(&mut self) -> Result<Event, ParseError> {
+        loop {
+            // libyaml answers a parser that failed or ended with an empty event and no error:
+            // it is not asked again.
+            if self.failed {
+                return Err(ParseError);
+            }
+            if self.ended {
+                return Ok(Event::StreamEnd);
+            }
+            let mut event = MaybeUninit::<sys::yaml_event_t>::uninit();
+            // SAFETY: the parser was initialised in `new` and is only used through `&mut self`;
+            // `yaml_parser_parse` writes a whole event into `event` when it succeeds, and only
+            // then is it read, and deleted (once) after its data were copied out.
+            let converted = unsafe {
+                let parser = self.parser.as_mut_ptr();
+                if sys::yaml_parser_parse(parser, event.as_mut_ptr()).fail {
+                    Converted::Nothing
+                } else {
+                    let event = event.as_mut_ptr();
+                    let converted = convert(&*event);
+                    sys::yaml_event_delete(event);
+                    converted
+                }
+            };
+            match converted {
+                Converted::Nothing => self.failed = true,
+                Converted::Skip => continue,
+                Converted::Event(event) => {
+                    self.ended = event == Event::StreamEnd;
+                    return Ok(event);
+                }
+            }
+        }
+    }
+}
+
+/// An event of libyaml's, as [`Events::next`] hands it on.
+enum Converted {
+    Event(Event),
+    /// The stream's start, which the reader does not need.
+    Skip,
+    /// No event: the parser failed, or was asked past the stream's end.
+    Nothing,
+}
+
+impl Drop for Events<'_> {
+    fn drop(&mut self) {
+        // SAFETY: initialised in `new` (which panics before returning otherwise), deleted once.
+        unsafe { sys::yaml_parser_delete(self.parser.as_mut_ptr()) }
+    }
+}
+
+/// An event's data, copied out.
+///
+/// # Safety
+/// `event` is one `yaml_parser_parse` filled in and not yet deleted: its union holds the field
+/// of its type, and its strings are NUL-terminated (anchors, tags) or `length` bytes long.
+unsafe fn convert(event: &sys::yaml_event_t) -> Converted {
+    // SAFETY (each block): the union field read is the one of the event's type, and the
+    // pointers in it are libyaml's own, valid until the event is deleted.
+    Converted::Event(match event.type_ {
+        sys::YAML_STREAM_START_EVENT => return Converted::Skip,
+        sys::YAML_STREAM_END_EVENT => Event::StreamEnd,
+        sys::YAML_DOCUMENT_START_EVENT => Event::DocumentStart,
+        sys::YAML_DOCUMENT_END_EVENT => Event::DocumentEnd,
+        sys::YAML_ALIAS_EVENT => Event::Alias(unsafe { c_bytes(event.data.alias.anchor) }.unwrap_or_default()),
+        sys::YAML_SCALAR_EVENT => {
+            let scalar = unsafe { event.data.scalar };
+            let bytes = if scalar.value.is_null() || scalar.length == 0 {
+                &[][..]
+            } else {
+                unsafe { std::slice::from_raw_parts(scalar.value, scalar.length as usize) }
+            };
+            Event::Scalar {
+                anchor: unsafe { c_bytes(scalar.anchor) },
+                tagged: !scalar.tag.is_null(),
+                plain: scalar.style == sys::YAML_PLAIN_SCALAR_STYLE,
+                text: std::str::from_utf8(bytes).ok().map(str::to_owned),
+            }
+        }
+        sys::YAML_SEQUENCE_START_EVENT => {
+            let start = unsafe { event.data.sequence_start };
+            Event::SequenceStart { anchor: unsafe { c_bytes(start.anchor) }, tagged: !start.tag.is_null() }
+        }
+        sys::YAML_SEQUENCE_END_EVENT => Event::SequenceEnd,
+        sys::YAML_MAPPING_START_EVENT => {
+            let start = unsafe { event.data.mapping_start };
+            Event::MappingStart { anchor: unsafe { c_bytes(start.anchor) }, tagged: !start.tag.is_null() }
+        }
+        sys::YAML_MAPPING_END_EVENT => Event::MappingEnd,
+        // libyaml yields no other event from a successful parse.
+        _ => return Converted::Nothing,
+    })
+}
+
+/// A NUL-terminated string of libyaml's, copied; `None` for a null pointer.
+///
+/// # Safety
+/// `text` is null or points to a NUL-terminated string valid for the call.
+unsafe fn c_bytes(text: *const u8) -> Option<Vec<u8>> {
+    if text.is_null() {
+        return None;
+    }
+    // SAFETY: per the contract above.
+    Some(unsafe { std::ffi::CStr::from_ptr(text.cast()) }.to_bytes().to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(text: &str) -> Vec<Result<Event, ParseError>> {
+        let mut events = Events::new(text);
+        let mut out = Vec::new();
+        loop {
+            let next = events.next();
+            let end = matches!(next, Ok(Event::StreamEnd) | Err(_));
+            out.push(next);
+            if end {
+                return out;
+            }
+        }
+    }
+
+    #[test]
+    fn events_carry_anchors_tags_styles_and_text() {
+        let scalar = |anchor: Option<&str>, tagged, plain, text: &str| {
+            Ok(Event::Scalar { anchor: anchor.map(|a| a.as_bytes().to_vec()), tagged, plain, text: Some(text.into()) })
+        };
+        assert_eq!(
+            all("a: &x [1, 'two']\nb: [1\n"),
+            vec![
+                Ok(Event::DocumentStart),
+                Ok(Event::MappingStart { anchor: None, tagged: false }),
+                scalar(None, false, true, "a"),
+                Ok(Event::SequenceStart { anchor: Some(b"x".to_vec()), tagged: false }),
+                scalar(None, false, true, "1"),
+                scalar(None, false, false, "two"),
+                Ok(Event::SequenceEnd),
+                scalar(None, false, true, "b"),
+                Ok(Event::SequenceStart { anchor: None, tagged: false }),
+                scalar(None, false, true, "1"),
+                Err(ParseError),
+            ]
+        );
+        assert_eq!(
+            all("a: *x\n--- !t é\n"),
+            vec![
+                Ok(Event::DocumentStart),
+                Ok(Event::MappingStart { anchor: None, tagged: false }),
+                scalar(None, false, true, "a"),
+                Ok(Event::Alias(b"x".to_vec())),
+                Ok(Event::MappingEnd),
+                Ok(Event::DocumentEnd),
+                Ok(Event::DocumentStart),
+                scalar(None, true, true, "é"),
+                Ok(Event::DocumentEnd),
+                Ok(Event::StreamEnd),
+            ]
+        );
+    }
+}
