@@ -107,6 +107,9 @@ insert_before "$work/content/en/docs/components/trainer/overview.md" "## Kubeflo
 out=$PWD/dist/hosts/kubeflow-website
 website_deps
 ln -s "$PWD/target/hosts-deps/kubeflow-website/node_modules" "$work/node_modules"
-(cd "$work" && hugo --quiet --minify --config config.toml,config.local.toml -d "$out")
+# HUGO_TIMEOUT: Hugo stops a template that renders for longer than its `timeout` (30 s by default)
+# as "most likely infinite recursion"; on a loaded 2-core machine the site's head.html partial
+# took that long once (this machine's first make test, load 20, 5 Dec), so the build waits longer.
+(cd "$work" && HUGO_TIMEOUT=300s hugo --quiet --minify --config config.toml,config.local.toml -d "$out")
 
 echo "host sites in dist/hosts/{kubeflow-blog,trainer-docs,kubeflow-website}"
