@@ -11,8 +11,11 @@
 // (A, B, A, B…), each a fresh browser context. Per run: the time to interactive as make bench
 // takes it (navigation to the mount attribute), and from a Chromium trace of the renderer's main
 // thread, up to that moment: its busy time (top-level tasks, wall clock), their CPU time, and
-// the CPU time in HTML parsing, style, layout, paint, script and wasm compilation. Env: ROUNDS (default 5). Prints each run, then
-// each URL's medians and spread (min–max).
+// the CPU time in HTML parsing, style, layout, paint, script and wasm compilation; the main
+// thread's idle time before the mount (the time to interactive less its busy time: waiting on the
+// network or on compilation off the main thread, which CPU figures do not show); and when the page
+// asked for its widget's wasm (ms after navigation start). Env: ROUNDS (default 5). Prints each
+// run, then each URL's medians and spread (min–max).
 import { MAIN_WIDGET, pct, abCommandLine } from './toggle-loop.mjs';
 
 const { chromium, urls, rounds } = abCommandLine('tti-ab.mjs', 1, 'URL_A [URL_B ...]', 5);
@@ -54,7 +57,8 @@ async function run(url) {
     await page.waitForFunction(() => window.__interactive !== undefined, null, { timeout: 60000 });
     const tti = await page.evaluate(() => window.__interactive);
     const { traceEvents } = JSON.parse((await browser.stopTracing()).toString());
-    return { tti, ...mainThread(traceEvents) };
+    const work = mainThread(traceEvents);
+    return { tti, ...work, idle: tti - work.busy, wasmAsked: wasmAsked(traceEvents) };
   } finally {
     await context.close();
   }
@@ -63,7 +67,8 @@ async function run(url) {
 /** The renderer main thread that set the mark: its work from navigation start to the mark. */
 function mainThread(events) {
   const mark = events.find((e) => e.name === 'tti-mounted' && e.cat.includes('blink.user_timing'));
-  if (!mark) return { busy: NaN };
+  // No mark in the trace (it happens, rarely): every figure of the run is unknown, and left out of the medians.
+  if (!mark) return Object.fromEntries(['busy', 'cpu', ...Object.keys(KINDS)].map((k) => [k, NaN]));
   const thread = events.filter((e) => e.pid === mark.pid && e.tid === mark.tid);
   const start = thread.find((e) => e.name === 'navigationStart')?.ts ?? Math.min(...thread.filter((e) => e.ts > 0).map((e) => e.ts));
   const end = mark.ts;
@@ -92,8 +97,16 @@ function mainThread(events) {
   return { busy: ms(busy), cpu: ms(cpu), ...Object.fromEntries(Object.keys(KINDS).map((k) => [k, ms(self[k] ?? 0)])) };
 }
 
+/** When the page asked for its widget's wasm (the floor's too), in ms after navigation start. */
+function wasmAsked(events) {
+  const mark = events.find((e) => e.name === 'tti-mounted' && e.cat.includes('blink.user_timing'));
+  const start = events.find((e) => e.pid === mark?.pid && e.tid === mark?.tid && e.name === 'navigationStart')?.ts;
+  const asked = events.find((e) => e.name === 'ResourceSendRequest' && /_bg\.wasm$/.test(e.args?.data?.url ?? ''));
+  return asked && start !== undefined ? (asked.ts - start) / 1000 : NaN;
+}
+
 const all = new Map(urls.map((u) => [u, []]));
-const fields = ['tti', 'busy', 'cpu', ...Object.keys(KINDS)];
+const fields = ['tti', 'busy', 'cpu', ...Object.keys(KINDS), 'idle', 'wasmAsked'];
 const line = (r) => fields.map((f) => `${f} ${r[f].toFixed(1)}`).join(', ');
 try {
   for (let i = 0; i < rounds; i++) {
@@ -107,7 +120,7 @@ try {
   await browser.close();
 }
 for (const [url, runs] of all) {
-  const col = (f) => runs.map((r) => r[f]);
+  const col = (f) => runs.map((r) => r[f]).filter(Number.isFinite);
   const summary = fields.map((f) => `${f} ${pct(col(f), 50).toFixed(1)} (${Math.min(...col(f)).toFixed(1)}–${Math.max(...col(f)).toFixed(1)})`);
   console.log(`${url}: median (min–max) ms over ${runs.length}: ${summary.join(', ')}`);
 }
