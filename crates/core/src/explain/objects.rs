@@ -81,18 +81,20 @@ pub(super) fn hostfile_bytes(input: Input, sets: &[PodSet], mpi: &MpiOutcome) ->
 
 /// The controller's error for a hostfile of `bytes`, past what one ConfigMap holds.
 pub(super) fn hostfile_too_large(bytes: u64) -> Rejection {
-    Rejection::message(
-        "spec.trainer.numNodes",
-        format!(
-            "the MPI plugin writes the ConfigMap <trainjob>-mpi-hostfile, one line per node pod, here {bytes} bytes, \
-             and the API server refuses a ConfigMap holding more than {} bytes (ValidateConfigMap): every reconcile \
-             fails applying it and is retried with backoff (pkg/controller/trainjob_controller.go:142-152 @v2.3.0); \
-             whether the JobSet is applied before it follows the order of the plugins, which is Go's random map \
-             order at each controller start (pkg/runtime/framework/core/framework.go:59-84 @v2.3.0): either no \
-             pod is created, or the nodes start and the launcher never does, its hostfile volume missing \
-             (controller error)",
-            super::CONFIGMAP_DATA_LIMIT
-        ),
+    Rejection::message("spec.trainer.numNodes", format!("{} (controller error)", hostfile_refused(bytes)))
+}
+
+/// What the controller does with a hostfile of `bytes`, past what one ConfigMap holds: explain's
+/// controller error, and the reason migrate refuses an MPIJob whose TrainJob would get one.
+pub(crate) fn hostfile_refused(bytes: u64) -> String {
+    format!(
+        "the MPI plugin writes the ConfigMap <trainjob>-mpi-hostfile, one line per node pod, here {bytes} bytes, \
+         and the API server refuses a ConfigMap holding more than {} bytes (ValidateConfigMap): every reconcile \
+         fails applying it and is retried with backoff (pkg/controller/trainjob_controller.go:142-152 @v2.3.0); \
+         whether the JobSet is applied before it follows the order of the plugins, which is Go's random map \
+         order at each controller start (pkg/runtime/framework/core/framework.go:59-84 @v2.3.0): either no \
+         pod is created, or the nodes start and the launcher never does, its hostfile volume missing",
+        super::CONFIGMAP_DATA_LIMIT
     )
 }
 
