@@ -1,8 +1,10 @@
 //! Huge counts in the input: every command answers every kind alike, at once, without building
 //! what the count asks for.
 
-use explorer_core::explain::v1::{check, explain};
+use explorer_core::explain::v1::{check, explain, Error as V1Error, NotRun};
+use explorer_core::migrate::convert::{Error, Invalid as Why};
 use explorer_core::migrate::{migrate, migrate_to, Outcome};
+use explorer_core::pipeline::Invalid;
 use explorer_data::releases::RELEASES;
 use serde_json::Value;
 
@@ -182,7 +184,18 @@ fn an_mpijob_whose_hostfile_configmap_the_api_server_refuses_runs_no_pod_and_is_
                 assert!(said.contains(&format!("its data is {past} bytes")), "{said}");
             }
             match &migrate(&text).unwrap().docs[0].outcome {
-                Outcome::Invalid { error } => assert!(error.to_string().ends_with(said.as_str()), "{error}"),
+                Outcome::Invalid { error } => {
+                    assert!(error.to_string().ends_with(said.as_str()), "{error}");
+                    // Typed, as explain has it: the operator's error and the ConfigMap's bytes.
+                    let Invalid::Migrate(Why::Job {
+                        error: Error::V1Refused(NotRun::Operator(V1Error::HostfileTooLarge { bytes, .. })),
+                        ..
+                    }) = error
+                    else {
+                        panic!("{api} {workers}: {error:?}")
+                    };
+                    assert!(*bytes > 1_048_576 && (workers != most + 1 || *bytes == past), "{api} {workers}: {bytes}");
+                }
                 other => panic!("{api} {workers}: migrate: {other:?}"),
             }
         }
