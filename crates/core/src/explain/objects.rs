@@ -48,7 +48,11 @@ fn hostfile_sets<'s>(sets: &'s [PodSet], mpi: &MpiOutcome) -> impl Iterator<Item
     sets.iter().filter(move |ps| ps.name == NODE || (launcher_as_node && ps.name == LAUNCHER))
 }
 
-/// mpi.go:327: the hostfile line of the pod at `host`.
+/// mpi.go:327: the hostfile line of the pod at `host`. Upstream's expected ConfigMaps pin the
+/// text and its order: v2.3.0:pkg/runtime/core/trainingruntime_test.go:1993-1994 (two nodes,
+/// the TrainJob's 8 slots) and v2.3.0:pkg/runtime/framework/core/framework_test.go:1335-1337
+/// (the launcher as a node first, then two nodes); `mpi_hostfile_text_is_upstreams` in
+/// crates/core/tests/it/explain.rs holds ours to them at every release that has the case.
 fn host_line(host: &str, mpi: &MpiOutcome) -> String {
     format!("{host} slots={}\n", mpi.slots)
 }
