@@ -6,7 +6,7 @@
 //!    (pkg/runtime/framework/plugins/jobset/jobset.go, builder.go);
 //! 4. the objects each component builder adds (`objects.rs`).
 
-use super::plugins::{self, Policy};
+use super::plugins::{self, MpiOutcome, Policy};
 use super::{ContainerView, EnvValue, Input, JobSetView, MountView, Object, PodGroup, Rejection, ReplicatedJobView};
 use crate::model::pod::{Container, ContainerPort, EnvVar, Resources};
 use crate::model::v2::ReplicatedJob;
@@ -216,6 +216,26 @@ pub(super) fn endpoint(job: &str, name: &str, replica: &str, pod: &str, subdomai
     format!("{job}-{name}-{replica}-{pod}.{subdomain}")
 }
 
+/// The bytes of the MPI hostfile, where they are more than one ConfigMap holds
+/// (`explain::CONFIGMAP_DATA_LIMIT`): the API server refuses that ConfigMap.
+fn hostfile_past_limit(input: Input, sets: &[PodSet], mpi: &MpiOutcome) -> Option<u64> {
+    let bytes = super::objects::hostfile_bytes(input, sets, mpi);
+    (bytes > super::CONFIGMAP_DATA_LIMIT).then_some(bytes)
+}
+
+/// The bytes of the MPI hostfile the controller of `release` would write for `input`, where they
+/// are more than one ConfigMap holds: `run`'s own check, for migrate, which writes the TrainJob
+/// and so must not write one whose hostfile the API server refuses. `None` also where the runtime
+/// has no MPI policy or the MPI plugin refuses the job first. The runtime is not patched with the
+/// TrainJob's pod settings first, as `explain` does: they set no count, replicatedJob name or
+/// subdomain, which are all the hostfile reads.
+#[cfg(feature = "migrate")]
+pub(crate) fn mpi_hostfile_past_limit(input: Input, release: Release) -> Option<u64> {
+    let mut sets = pod_sets(input, release);
+    let mpi = plugins::enforce(input, release, &Policy::of(input), &mut sets).ok()??;
+    hostfile_past_limit(input, &sets, &mpi)
+}
+
 pub(super) fn run(input: Input, release: Release) -> Result<Built, Rejection> {
     let mut sets = pod_sets(input, release);
     let policy = Policy::of(input);
@@ -234,11 +254,8 @@ pub(super) fn run(input: Input, release: Release) -> Result<Built, Rejection> {
             super::too_many_pods(pods, "explain does not model them"),
         ));
     }
-    if let Some(mpi) = &mpi {
-        let bytes = super::objects::hostfile_bytes(input, &sets, mpi);
-        if bytes > super::CONFIGMAP_DATA_LIMIT {
-            return Err(super::objects::hostfile_too_large(bytes));
-        }
+    if let Some(bytes) = mpi.as_ref().and_then(|mpi| hostfile_past_limit(input, &sets, mpi)) {
+        return Err(super::objects::hostfile_too_large(bytes));
     }
     let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
 

@@ -34,6 +34,10 @@ pub use build::COMPLETION_INDEX;
 pub use validate::check_runtime;
 #[cfg(feature = "migrate")]
 pub(crate) use validate::MPI_RESERVED;
+/// The MPI hostfile past what one ConfigMap holds, as the controller meets it: migrate refuses an
+/// MPIJob whose TrainJob would get one, with explain's words.
+#[cfg(feature = "migrate")]
+pub(crate) use {build::mpi_hostfile_past_limit, objects::hostfile_refused};
 
 use crate::model::pod::{EnvVar, Resources};
 use crate::model::v2::{DependsOn, TrainJob, TrainingRuntime};

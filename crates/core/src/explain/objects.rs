@@ -48,7 +48,11 @@ fn hostfile_sets<'s>(sets: &'s [PodSet], mpi: &MpiOutcome) -> impl Iterator<Item
     sets.iter().filter(move |ps| ps.name == NODE || (launcher_as_node && ps.name == LAUNCHER))
 }
 
-/// mpi.go:327: the hostfile line of the pod at `host`.
+/// mpi.go:327: the hostfile line of the pod at `host`. Upstream's expected ConfigMaps pin the
+/// text and its order: v2.3.0:pkg/runtime/core/trainingruntime_test.go:1993-1994 (two nodes,
+/// the TrainJob's 8 slots) and v2.3.0:pkg/runtime/framework/core/framework_test.go:1335-1337
+/// (the launcher as a node first, then two nodes); `mpi_hostfile_text_is_upstreams` in
+/// crates/core/tests/it/explain.rs holds ours to them at every release that has the case.
 fn host_line(host: &str, mpi: &MpiOutcome) -> String {
     format!("{host} slots={}\n", mpi.slots)
 }
@@ -81,18 +85,20 @@ pub(super) fn hostfile_bytes(input: Input, sets: &[PodSet], mpi: &MpiOutcome) ->
 
 /// The controller's error for a hostfile of `bytes`, past what one ConfigMap holds.
 pub(super) fn hostfile_too_large(bytes: u64) -> Rejection {
-    Rejection::message(
-        "spec.trainer.numNodes",
-        format!(
-            "the MPI plugin writes the ConfigMap <trainjob>-mpi-hostfile, one line per node pod, here {bytes} bytes, \
-             and the API server refuses a ConfigMap holding more than {} bytes (ValidateConfigMap): every reconcile \
-             fails applying it and is retried with backoff (pkg/controller/trainjob_controller.go:142-152 @v2.3.0); \
-             whether the JobSet is applied before it follows the order of the plugins, which is Go's random map \
-             order at each controller start (pkg/runtime/framework/core/framework.go:59-84 @v2.3.0): either no \
-             pod is created, or the nodes start and the launcher never does, its hostfile volume missing \
-             (controller error)",
-            super::CONFIGMAP_DATA_LIMIT
-        ),
+    Rejection::message("spec.trainer.numNodes", format!("{} (controller error)", hostfile_refused(bytes)))
+}
+
+/// What the controller does with a hostfile of `bytes`, past what one ConfigMap holds: explain's
+/// controller error, and the reason migrate refuses an MPIJob whose TrainJob would get one.
+pub(crate) fn hostfile_refused(bytes: u64) -> String {
+    format!(
+        "the MPI plugin writes the ConfigMap <trainjob>-mpi-hostfile, one line per node pod, here {bytes} bytes, \
+         and the API server refuses a ConfigMap holding more than {} bytes (ValidateConfigMap): every reconcile \
+         fails applying it and is retried with backoff (pkg/controller/trainjob_controller.go:142-152 @v2.3.0); \
+         whether the JobSet is applied before it follows the order of the plugins, which is Go's random map \
+         order at each controller start (pkg/runtime/framework/core/framework.go:59-84 @v2.3.0): either no \
+         pod is created, or the nodes start and the launcher never does, its hostfile volume missing",
+        super::CONFIGMAP_DATA_LIMIT
     )
 }
 

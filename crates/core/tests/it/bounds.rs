@@ -1,8 +1,11 @@
 //! Huge counts in the input: every command answers every kind alike, at once, without building
 //! what the count asks for.
 
-use explorer_core::explain::v1::{check, explain};
-use explorer_core::migrate::{migrate, Outcome};
+use explorer_core::explain::v1::{check, explain, Error as V1Error, NotRun};
+use explorer_core::migrate::convert::{Error, Invalid as Why};
+use explorer_core::migrate::{migrate, migrate_to, Outcome};
+use explorer_core::pipeline::Invalid;
+use explorer_data::releases::RELEASES;
 use serde_json::Value;
 
 /// A `kind` job of `api` with one replica spec per `(type, replicas)`, each with the kind's
@@ -181,7 +184,18 @@ fn an_mpijob_whose_hostfile_configmap_the_api_server_refuses_runs_no_pod_and_is_
                 assert!(said.contains(&format!("its data is {past} bytes")), "{said}");
             }
             match &migrate(&text).unwrap().docs[0].outcome {
-                Outcome::Invalid { error } => assert!(error.to_string().ends_with(said.as_str()), "{error}"),
+                Outcome::Invalid { error } => {
+                    assert!(error.to_string().ends_with(said.as_str()), "{error}");
+                    // Typed, as explain has it: the operator's error and the ConfigMap's bytes.
+                    let Invalid::Migrate(Why::Job {
+                        error: Error::V1Refused(NotRun::Operator(V1Error::HostfileTooLarge { bytes, .. })),
+                        ..
+                    }) = error
+                    else {
+                        panic!("{api} {workers}: {error:?}")
+                    };
+                    assert!(*bytes > 1_048_576 && (workers != most + 1 || *bytes == past), "{api} {workers}: {bytes}");
+                }
                 other => panic!("{api} {workers}: migrate: {other:?}"),
             }
         }
@@ -192,7 +206,66 @@ fn an_mpijob_whose_hostfile_configmap_the_api_server_refuses_runs_no_pod_and_is_
         let config = e.objects.iter().find(|o| o.kind == "ConfigMap").expect("the hostfile ConfigMap");
         let data: usize = config.data.as_ref().unwrap().iter().map(|(_, v)| v.len()).sum();
         assert_eq!(data as u64, bytes, "{api}");
-        assert!(matches!(migrate(&text).unwrap().docs[0].outcome, Outcome::Written { .. }), "{api}");
+        // Converted, but for Trainer's hostfile (an_mpijob_whose_trainjob_hostfile_the_api_server_refuses_is_refused_by_migrate):
+        // its lines are longer than v1.9's, shorter than mpi-operator's.
+        match (api, &migrate(&text).unwrap().docs[0].outcome) {
+            ("kubeflow.org/v1", Outcome::Refused { reason, .. }) => {
+                assert!(reason.to_string().contains("the MPI plugin writes the ConfigMap"), "{reason}")
+            }
+            ("kubeflow.org/v2beta1", Outcome::Written { .. }) => {}
+            (_, other) => panic!("{api}: {other:?}"),
+        }
+    }
+}
+
+/// A V1 MPIJob whose own hostfile ConfigMap Training Operator v1.9 creates, but whose TrainJob's
+/// the API server refuses: the MPI plugin's lines (`big-node-0-<i>.big slots=1`) are longer than
+/// v1.9's (`big-worker-<i> slots=1`), so 36,541 to 42,383 workers ran in V1 and converted, with
+/// no word, into a TrainJob that trains nothing. migrate now refuses it, with the sentence explain
+/// gives that TrainJob.
+///
+/// Counted by hand: N lines of 24 bytes (`big-node-0-`, `.big slots=1` and the newline) plus the
+/// digits of 0 to N - 1 (10 + 180 + 2,700 + 36,000 + 5 (N - 10,000)), 29 N - 11,110 bytes: 36,540
+/// nodes write 1,048,550, 36,541 write 1,048,579, past 1,048,576. The same at every release line:
+/// the MPI plugin writes `%s slots=%d\n` per endpoint `<job>-<replicatedJob>-<replica>-<pod>.<subdomain>`
+/// (v2.0.1:pkg/runtime/framework/plugins/mpi/mpi.go:310 and plugins/jobset/jobset.go:232; v2.1.0
+/// mpi.go:317; v2.2.1 mpi.go:308; v2.3.0 mpi.go:327).
+#[test]
+fn an_mpijob_whose_trainjob_hostfile_the_api_server_refuses_is_refused_by_migrate() {
+    let text = |workers| job("kubeflow.org/v1", "MPIJob", &[("Launcher", 1), ("Worker", workers)]);
+    for &release in RELEASES {
+        let tag = release.tag;
+        let Outcome::Written { objects, .. } = migrate_to(&text(36_540), release).unwrap().docs.remove(0).outcome
+        else {
+            panic!("{tag}: 36,540 workers not written")
+        };
+        let e = explorer_core::explain::read::explain_trees(objects.clone(), release).unwrap();
+        assert_eq!(e.rejected, vec![], "{tag}");
+        let config = e.objects.iter().find(|o| o.name == "big-mpi-hostfile").expect("the hostfile ConfigMap");
+        let hostfile = config.data.as_ref().unwrap().get("hostfile").unwrap();
+        assert_eq!(hostfile.len(), 1_048_550, "{tag}");
+        assert!(hostfile.starts_with("big-node-0-0.big slots=1\n"), "{tag}: {}", &hostfile[..40]);
+
+        // The same TrainJob with one node more, as explain says it: the sentence migrate ends with.
+        let mut one_more = objects;
+        let job = one_more.iter_mut().find(|o| o["kind"] == "TrainJob").unwrap();
+        job["spec"]["trainer"]["numNodes"] = 36_541.into();
+        let e = explorer_core::explain::read::explain_trees(one_more, release).unwrap();
+        let [rejected] = &e.rejected[..] else { panic!("{tag}: {:?}", e.rejected) };
+        let explained = rejected.reason().strip_suffix(" (controller error)").unwrap().to_string();
+        assert!(explained.contains("here 1048579 bytes"), "{tag}: {explained}");
+
+        match &migrate_to(&text(36_541), release).unwrap().docs[0].outcome {
+            Outcome::Refused { reason, .. } => assert_eq!(
+                reason.to_string(),
+                format!(
+                    "spec.mpiReplicaSpecs.Worker: 36541 workers are spec.trainer.numNodes 36541 for Trainer {tag}: \
+                     {explained}; keep this MPIJob on training-operator v1.9, whose own hostfile ConfigMap takes \
+                     them, or give it fewer workers"
+                ),
+            ),
+            other => panic!("{tag}: 36,541 workers: {other:?}"),
+        }
     }
 }
 

@@ -442,6 +442,34 @@ fn mpi_hostfile_from_trainingruntime_test_go() {
     assert_eq!(group(&e, "launcher").count, 1);
 }
 
+/// The hostfile's text as upstream's tests expect it, at each release that has the case (our
+/// `host_line` and `hostfile` in explain/objects.rs cite them): a launcher that runs as a node
+/// first, then each node pod, `<host> slots=<n>` and a newline.
+/// - "succeeded to build JobSet with container resources applied both to Launcher and Node
+///   replicatedJob" (pkg/runtime/framework/core/framework_test.go: v2.1.0:1278-1280,
+///   v2.2.1:1310-1312, v2.3.0:1335-1337): one launcher as a node and two nodes, one slot each;
+/// - "succeeded to build JobSet with OpenMPI values from the TrainJob"
+///   (pkg/runtime/core/trainingruntime_test.go: v2.0.1:1173-1174, v2.1.0:1690-1691,
+///   v2.2.1:1955-1956, v2.3.0:1993-1994): two nodes of the TrainJob's eight slots.
+#[test]
+fn mpi_hostfile_text_is_upstreams() {
+    let launcher_as_node = "test-job-launcher-0-0.test-job slots=1\ntest-job-node-0-0.test-job slots=1\n\
+                            test-job-node-0-1.test-job slots=1\n";
+    let from_trainjob = "test-job-node-0-0.test-job slots=8\ntest-job-node-0-1.test-job slots=8\n";
+    // (releases with the case, runLauncherAsNode, the TrainJob's trainer, upstream's hostfile)
+    let cases = [
+        (&[V2_1, V2_2, V2_3][..], true, "{numNodes: 3}", launcher_as_node),
+        (&[V2_0, V2_1, V2_2, V2_3][..], false, "{numNodes: 2, numProcPerNode: 8}", from_trainjob),
+    ];
+    for (releases, as_node, trainer, want) in cases {
+        for &release in releases {
+            let e = explain_at(&trainjob("test-job", "test-runtime", trainer), &mpi_runtime(1, as_node), release);
+            assert_eq!(e.rejected, vec![], "{}", release.tag);
+            assert_eq!(hostfile(&e), want, "{} {trainer}", release.tag);
+        }
+    }
+}
+
 /// The MPI plugin's hostfile ConfigMap lists every node pod, and the API server refuses a
 /// ConfigMap holding more than 1 MiB: past 27,171 nodes here the reconcile fails at it (explain
 /// listed a 5 MB hostfile for 149,999). Counted without writing the hostfile, to the byte: the

@@ -4,7 +4,9 @@
 //! `explain` does (`explain::v1::explain`), and must get upstream's verdict and refused fields.
 #![cfg(not(target_arch = "wasm32"))]
 
-use explorer_core::explain::v1::{check, explain};
+use explorer_core::explain::v1::{check, explain, NotRun};
+use explorer_core::migrate::convert::{Error, Invalid as Why};
+use explorer_core::pipeline::Invalid;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -168,6 +170,18 @@ fn migrate_refuses_what_the_webhook_refuses_about_the_pods_with_its_reason() {
                 let names_all = fields.iter().all(|f| said.contains(&format!("{f}:")));
                 if !names_all || !said.ends_with(&format!("the Training Operator's webhook refuses the {kind}")) {
                     wrong.push(format!("{name}: {said}"));
+                }
+                // The reason is typed: the webhook's errors themselves, each naming its field.
+                match error {
+                    Invalid::Migrate(Why::Job {
+                        error: Error::V1Refused(NotRun::Webhook { refusals, .. }), ..
+                    }) => {
+                        let named: Vec<String> = refusals.iter().map(|r| r.field()).collect();
+                        if !fields.iter().all(|f| named.iter().any(|n| n == f)) {
+                            wrong.push(format!("{name}: the webhook's errors name {named:?}"));
+                        }
+                    }
+                    other => wrong.push(format!("{name}: not the webhook's typed errors: {other:?}")),
                 }
             }
             other => wrong.push(format!("{name}: not refused: {other:?}")),

@@ -185,7 +185,7 @@ fn not_a_v1_job(api: &str, kind: &str) -> String {
 }
 
 /// What follows the replica type's path in [`Error::PodName`]'s sentence.
-pub(crate) fn pods_refused(kind: V1Kind, errors: &[String]) -> String {
+fn pods_refused(kind: V1Kind, errors: &[String]) -> String {
     format!(
         "the {} controller names this replica type's pods <job>-<type in lower case>-<index> \
          (training-operator v1.9.0:pkg/core/utils.go:30-33), and the API server refuses that pod name \
@@ -196,7 +196,7 @@ pub(crate) fn pods_refused(kind: V1Kind, errors: &[String]) -> String {
 }
 
 /// What follows the replica type's path in [`Error::PodLabel`]'s sentence.
-pub(crate) fn label_refused(kind: V1Kind, value: &str, errors: &[String]) -> String {
+fn label_refused(kind: V1Kind, value: &str, errors: &[String]) -> String {
     format!(
         "the {} controller labels this replica type's pods training.kubeflow.org/replica-type: <type in lower case> \
          (training-operator v1.9.0:pkg/controller.v1/common/pod.go:277,401-404), and the API server refuses that \
@@ -260,7 +260,7 @@ pub(crate) fn service_refused(kind: V1Kind, name: &str, errors: &[String]) -> St
 }
 
 /// What follows the replica specs' path in [`Error::AmbiguousReplicaType`]'s sentence.
-pub(crate) fn ambiguous_type(kind: V1Kind, ambiguous: &super::defaults::Ambiguous) -> String {
+fn ambiguous_type(kind: V1Kind, ambiguous: &super::defaults::Ambiguous) -> String {
     let spellings: Vec<String> = ambiguous.spellings.iter().map(|s| format!("{s:?}")).collect();
     format!(
         "{} are each the replica type {} in another case: the {} controller's defaulting renames the first of them \
@@ -276,7 +276,7 @@ pub(crate) fn ambiguous_type(kind: V1Kind, ambiguous: &super::defaults::Ambiguou
     )
 }
 
-pub(super) fn webhook_refuses(kind: V1Kind) -> String {
+fn webhook_refuses(kind: V1Kind) -> String {
     format!("the Training Operator's webhook refuses the {}", kind.kind())
 }
 
@@ -321,3 +321,42 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Why a V1 operator runs no pod of a job as written: its webhook refuses the job, or admits it
+/// and the operator's own error follows. `migrate` refuses such a job with it
+/// (`refused_replica_type`), as its operator never ran it.
+#[non_exhaustive]
+#[derive(Clone, Debug)]
+pub enum NotRun {
+    /// The Training Operator's webhook refuses the job: every error it gives (a replica type it
+    /// does not take alone, else its rules on the pods asked for).
+    Webhook {
+        /// The job's kind.
+        kind: V1Kind,
+        /// The webhook's errors, in its order.
+        refusals: Vec<Rejection>,
+    },
+    /// The job is admitted, and what the operator makes of it fails: two spellings of one replica
+    /// type, pods whose name or label the API server refuses, pods too large to store, a hostfile
+    /// ConfigMap too large (the error `explain` gives the job).
+    Operator(Error),
+}
+
+impl fmt::Display for NotRun {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotRun::Webhook { kind, refusals } => {
+                for (i, refusal) in refusals.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    f.write_str(&crate::field_error::said(refusal))?;
+                }
+                write!(f, ": {}", webhook_refuses(*kind))
+            }
+            NotRun::Operator(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for NotRun {}

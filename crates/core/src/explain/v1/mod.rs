@@ -31,7 +31,7 @@ use serde_json::Value as Json;
 pub(crate) use defaults::default_replicas;
 pub use defaults::Ambiguous;
 pub(crate) use error::service_refused;
-pub use error::Error;
+pub use error::{Error, NotRun};
 
 /// Training Operator's name, as the JSON gives it.
 pub const TRAINING_OPERATOR: &str = served::TRAINING_OPERATOR.name;
@@ -275,8 +275,7 @@ fn hostfile_size(source: Source, job: &Job) -> Result<(), Error> {
     Ok(())
 }
 
-/// Why Training Operator v1.9 runs no pods of a `kubeflow.org/v1` job as written, said as a
-/// reader's error line: a replica type the kind's webhook does not take (PyTorchJob, XGBoostJob,
+/// Why Training Operator v1.9 runs no pods of a `kubeflow.org/v1` job as written: a replica type the kind's webhook does not take (PyTorchJob, XGBoostJob,
 /// PaddleJob, JAXJob); else the webhook's other rules on the pods asked for (replica counts,
 /// XGBoost's Master, the elastic policy); else two spellings of one type whose renaming is
 /// chance; else a type whose pods the API server refuses by their name (a TFJob's webhook takes
@@ -287,11 +286,11 @@ fn hostfile_size(source: Source, job: &Job) -> Result<(), Error> {
 /// v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:925,1015; mpi-operator
 /// v0.6.0:pkg/apis/kubeflow/validation/validation.go:112-121). `migrate` refuses such a job
 /// with it, as its operator does not run it.
-pub(crate) fn refused_replica_type(doc: &Json) -> Option<String> {
+pub(crate) fn refused_replica_type(doc: &Json) -> Option<NotRun> {
     let kind = doc.get("kind").and_then(Json::as_str).and_then(V1Kind::from_kind)?;
     if kind == V1Kind::MpiJob {
         return match read(doc) {
-            Err(e @ Error::HostfileTooLarge { .. }) => Some(e.to_string()),
+            Err(e @ Error::HostfileTooLarge { .. }) => Some(NotRun::Operator(e)),
             _ => None,
         };
     }
@@ -301,13 +300,13 @@ pub(crate) fn refused_replica_type(doc: &Json) -> Option<String> {
     let field = kind.replica_specs_field();
     let specs = at(doc, &["spec", field]).and_then(Json::as_object);
     let role = |rtype: &str| FieldPath::parse(&format!("spec.{field}[{rtype}]"));
-    let said = |path, detail| crate::field_error::said(&Rejection::new(ErrorType::NotSupported, path, detail));
     if let Some((rtype, detail)) = specs
         .into_iter()
         .flat_map(|s| s.keys())
         .find_map(|rtype| webhook::unsupported_replica_type(kind, rtype).map(|d| (rtype, d)))
     {
-        return Some(format!("{}: {}", said(role(rtype), detail), error::webhook_refuses(kind)));
+        let refusals = vec![Rejection::new(ErrorType::NotSupported, role(rtype), detail)];
+        return Some(NotRun::Webhook { kind, refusals });
     }
     // The webhook's other rules on the pods asked for: the replica specs themselves, their
     // counts, XGBoost's Master, the elastic policy's Worker and process count. It judges a job
@@ -323,30 +322,30 @@ pub(crate) fn refused_replica_type(doc: &Json) -> Option<String> {
     let admitted = named && specs.is_none_or(|s| s.values().all(int32));
     // Refused so, the job is said with every error the webhook gives, as v1.9 answers it.
     if admitted && !webhook::pod_refusals(doc).is_empty() {
-        let refused: Vec<String> = webhook::refusals(doc).iter().map(crate::field_error::said).collect();
-        return Some(format!("{}: {}", refused.join("; "), error::webhook_refuses(kind)));
+        return Some(NotRun::Webhook { kind, refusals: webhook::refusals(doc) });
     }
     let specs = specs?;
     if let Err(ambiguous) = defaults::renamed_types(kind, specs.keys().map(String::as_str)) {
-        return Some(format!("spec.{field}: {}", error::ambiguous_type(kind, &ambiguous)));
+        let path = FieldPath::new("spec").child(field);
+        return Some(NotRun::Operator(Error::AmbiguousReplicaType { path, kind, ambiguous }));
     }
     let name = at(doc, &["metadata", "name"]).and_then(Json::as_str).unwrap_or_default();
     for (rtype, spec) in specs {
         let errors = defaults::pod_name_errors(name, &defaults::camel_case(kind, rtype));
         let runs = spec.get("replicas").and_then(Json::as_i64).unwrap_or(1) > 0;
         if runs && !errors.is_empty() {
-            return Some(format!("{}: {}", role(rtype), error::pods_refused(kind, &errors)));
+            return Some(NotRun::Operator(Error::PodName { path: role(rtype), kind, errors }));
         }
         let value = defaults::lower(&defaults::camel_case(kind, rtype));
         let errors = crate::k8s::names::is_valid_label_value(&value);
         if runs && !errors.is_empty() {
-            return Some(format!("{}: {}", role(rtype), error::label_refused(kind, &value, &errors)));
+            return Some(NotRun::Operator(Error::PodLabel { path: role(rtype), kind, value, errors }));
         }
     }
     // Pods too large for the API server to store (`pod_size`), as explain reads the job.
     match kind {
         V1Kind::TfJob | V1Kind::XgBoostJob => match read(doc) {
-            Err(e @ Error::PodTooLarge { .. }) => Some(e.to_string()),
+            Err(e @ Error::PodTooLarge { .. }) => Some(NotRun::Operator(e)),
             _ => None,
         },
         _ => None,

@@ -155,7 +155,11 @@ fn kubectl_delivery(job: &Job) -> Container {
     c
 }
 
-/// :1227-1267: the hostfile line of one pod, `<host> slots=<slots>`.
+/// :1227-1267: the hostfile line of one pod, `<host> slots=<slots>`. No upstream test pins this
+/// text: training-operator v1.9.0's MPI tests build their ConfigMap with the controller's own
+/// `newConfigMap` (pkg/controller.v1/mpi/mpijob_controller_test.go:651), and so did mpi-operator's
+/// v1 controller tests it came from (v0.3.0:pkg/controllers/v1/mpi_job_controller_test.go:629);
+/// mpi-operator v2beta1's lines are pinned (mpi_v2beta1.rs).
 fn host_line(host: &str, slots: i64) -> String {
     format!("{host} slots={slots}\n")
 }

@@ -187,7 +187,10 @@ fn implementation_env(s: &Spec) -> Vec<EnvVar> {
     }
 }
 
-/// :1272-1313 `newConfigMap`: the hostfile line of the pod whose hostname is `host`.
+/// :1272-1313 `newConfigMap`: the hostfile line of the pod whose hostname is `host`. Upstream's
+/// expected ConfigMaps pin it (v0.6.0:pkg/controller/mpi_job_controller_test.go:1709 OpenMPI with
+/// the launcher first, :1758 without it, :1783 Intel's `<host>:<slots>`, :1808 MPICH's), each a
+/// case of crates/core/tests/it/v1_operator/cases.yaml.
 fn host_line(job: &Job, s: &Spec, host: &str) -> String {
     let slots = s.slots;
     match s.implementation.as_str() {

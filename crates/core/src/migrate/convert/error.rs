@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::fmt;
 
 /// Why the converter cannot read a V1 job (printed after `<kind> <name>: `).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum Error {
     /// A field the job must have (`metadata.name is missing`), and what needs it.
@@ -74,9 +74,9 @@ pub enum Error {
         /// serde_json's complaint.
         error: String,
     },
-    /// A job Training Operator v1.9 does not run (its webhook refuses a replica type, or the API
-    /// server its pods' names), in the words `explain::v1::refused_replica_type` gives.
-    V1Refused(String),
+    /// A job its V1 operator does not run (its webhook refuses it, or the API server what the
+    /// operator creates for it), found by `explain::v1::refused_replica_type`.
+    V1Refused(crate::explain::v1::NotRun),
     /// The converter's own invariant broken (never expected): what was missing.
     Internal(String),
 }
@@ -125,7 +125,7 @@ impl fmt::Display for Error {
             Error::PodMetadata { path, error } => {
                 write!(f, "{path} does not form pod metadata the runtime can hold: {error}")
             }
-            Error::V1Refused(reason) => f.write_str(reason),
+            Error::V1Refused(reason) => write!(f, "{reason}"),
             Error::Internal(what) => write!(f, "internal error: {what}"),
         }
     }

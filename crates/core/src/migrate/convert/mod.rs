@@ -267,7 +267,10 @@ impl<'a> Conversion<'a> {
         self.report_pruned_replica_fields();
         self.bound_pods()?;
         let mut objects = match kind {
-            V1Kind::MpiJob => self.convert_mpi()?,
+            V1Kind::MpiJob => match self.convert_mpi()? {
+                Ok(objects) => objects,
+                Err(reason) => return Ok(refused(self.name, self.kind_name, reason)),
+            },
             V1Kind::TfJob | V1Kind::PaddleJob => self.convert_roles()?,
             _ => self.convert_single_template()?,
         };

@@ -31,8 +31,8 @@ impl Conversion<'_> {
         )
     }
 
-    /// MPIJob (v1 or v2beta1): launcher + workers.
-    pub(super) fn convert_mpi(&mut self) -> Result<Vec<Value>, Error> {
+    /// MPIJob (v1 or v2beta1): launcher + workers; or why the target release cannot run it.
+    pub(super) fn convert_mpi(&mut self) -> Result<Result<Vec<Value>, Refusal>, Error> {
         let launcher = self.require("Launcher")?;
         let worker = self.require("Worker")?;
         let preferred = "mpi";
@@ -107,7 +107,7 @@ impl Conversion<'_> {
             };
             self.report.mapped_derived(format!("{worker_path}.replicas"), "spec.trainer.numNodes", note);
         }
-        if deepspeed {
+        let runtime = if deepspeed {
             // DeepSpeed over MPI: the built-in runtime. Its launcher is also a rank
             // (runLauncherAsNode), so numNodes = workers keeps the number of hosts.
             spec.runtime_ref = RuntimeRef { name: ds_runtime.into(), api_group: None, kind: None };
@@ -166,6 +166,7 @@ impl Conversion<'_> {
                 &mut objects,
                 &meta,
             )?;
+            base
         } else {
             // Plain MPI: no built-in runtime fits (see `mpi_runtime_why`), so generate one with mlPolicy.mpi.
             let why = match (&ds_image, &worker_main.image) {
@@ -207,7 +208,8 @@ impl Conversion<'_> {
             self.embed(&launcher_settings, "launcher", &mut rt, &why)?;
             self.embed(&worker_settings, "node", &mut rt, &why)?;
             objects.push(to_value(&rt)?);
-        }
+            rt
+        };
         if self.spec().contains_key("cleanPodPolicy") {
             self.report.dropped(
                 "spec.cleanPodPolicy",
@@ -218,8 +220,47 @@ impl Conversion<'_> {
             self.report.dropped("spec.mainContainer", "used to find the MPI container; V2 runtimes name it node");
         }
         spec.trainer = Some(trainer);
+        let spec = match self.hostfile_refusal(&meta, spec, &runtime, (&worker_path, workers)) {
+            Ok(spec) => spec,
+            Err(refusal) => return Ok(Err(refusal)),
+        };
         objects.push(self.trainjob_value(meta, spec)?);
-        Ok(objects)
+        Ok(Ok(objects))
+    }
+
+    /// The TrainJob's `spec` back, unless the target release's controller would fail on its
+    /// hostfile, counted by explain's own function: the MPI plugin's lines
+    /// (`<trainjob>-node-0-<i>.<trainjob> slots=N`) are longer than Training Operator v1.9's
+    /// (`<job>-worker-<i> slots=N`), so a job that ran in V1 may start no training in V2: a job
+    /// named `big` from 36,541 workers, where v1.9 refuses 42,384 (see `explain::hostfile_refused`).
+    fn hostfile_refusal(
+        &self,
+        meta: &ObjectMeta,
+        spec: TrainJobSpec,
+        runtime: &TrainingRuntime,
+        (worker_path, workers): (&str, u32),
+    ) -> Result<TrainJobSpec, Refusal> {
+        // The hostfile reads the TrainJob's name and spec.trainer only: the spec is moved in and
+        // back, not copied, and the metadata's labels are left out.
+        let job = TrainJob {
+            api_version: API_VERSION.into(),
+            kind: "TrainJob".into(),
+            metadata: ObjectMeta { name: meta.name.clone(), ..ObjectMeta::default() },
+            spec,
+        };
+        match crate::explain::mpi_hostfile_past_limit(crate::explain::Input::new(&job, runtime), self.release) {
+            None => Ok(job.spec),
+            Some(bytes) => Err(Refusal::HostfileTooLarge {
+                path: worker_path.into(),
+                workers,
+                operator: match self.source {
+                    Source::MpiV2beta1 => explorer_data::served::MPI_OPERATOR,
+                    Source::V1(_) => explorer_data::served::TRAINING_OPERATOR,
+                },
+                release: self.release.tag,
+                bytes,
+            }),
+        }
     }
 
     /// The OpenMPI variables Trainer's MPI plugin sets on the launcher itself (the hostfile, the

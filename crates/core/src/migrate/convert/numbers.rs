@@ -30,8 +30,8 @@ mod tests {
 
     #[test]
     fn counts_are_refused_outside_int32_and_below_the_minimum() {
-        assert_eq!(count_in_range("a", 1, 1), Ok(1));
-        assert_eq!(count_in_range("a", INT32_MAX, 1), Ok(i32::MAX as u32));
+        assert_eq!(count_in_range("a", 1, 1).ok(), Some(1));
+        assert_eq!(count_in_range("a", INT32_MAX, 1).ok(), Some(i32::MAX as u32));
         assert!(count_in_range("a", INT32_MAX + 1, 1).unwrap_err().to_string().contains("a is 2147483648"));
         assert!(count_in_range("a", 0, 1).unwrap_err().to_string().contains("between 1 and 2147483647"));
         assert!(count_value("s", &serde_json::json!(-1), 1).unwrap_err().to_string().starts_with("s is -1"));

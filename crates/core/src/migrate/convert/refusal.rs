@@ -52,6 +52,22 @@ pub enum Refusal {
         /// The tag of the release written for.
         release: &'static str,
     },
+    /// An MPIJob whose TrainJob the target release's controller cannot start: the MPI plugin's
+    /// hostfile ConfigMap, one line per node pod, holds more than the API server takes in one
+    /// ConfigMap (`explain::CONFIGMAP_DATA_LIMIT`), while the V1 operator's own took the job
+    /// (`explain::v1` refuses it otherwise, before the conversion).
+    HostfileTooLarge {
+        /// The Worker replica spec, as written.
+        path: String,
+        /// Its `replicas`: the TrainJob's `numNodes`.
+        workers: u32,
+        /// The V1 operator that ran the job.
+        operator: explorer_data::served::V1Operator,
+        /// The tag of the release written for.
+        release: &'static str,
+        /// The bytes of the TrainJob's hostfile, as explain counts them.
+        bytes: u64,
+    },
 }
 
 impl fmt::Display for Refusal {
@@ -91,6 +107,13 @@ impl fmt::Display for Refusal {
                 f,
                 "mpiImplementation {implementation}: Trainer {release} runs only OpenMPI (IntelMPI is on the roadmap, \
                  trainer#1807). Keep this MPIJob on the MPI Operator, or rebuild the image with OpenMPI."
+            ),
+            Refusal::HostfileTooLarge { path, workers, operator, release, bytes } => write!(
+                f,
+                "{path}: {workers} workers are spec.trainer.numNodes {workers} for Trainer {release}: {}; keep this \
+                 MPIJob on {}, whose own hostfile ConfigMap takes them, or give it fewer workers",
+                crate::explain::hostfile_refused(*bytes),
+                operator.name
             ),
         }
     }
