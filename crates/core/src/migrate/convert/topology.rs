@@ -89,11 +89,11 @@ impl Conversion<'_> {
         }
 
         let pod = &self.replicas[trainer_type].spec.template;
-        let settings = PodSettings::collect(pod, main_idx, &format!("{trainer_path}.template"), &self.release)?;
+        let mut settings = PodSettings::collect(pod, main_idx, &format!("{trainer_path}.template"), &self.release)?;
         let base = self.base_runtime(framework_of(kind))?;
         let mut objects = Vec::new();
         let main_container = MainContainer { path: &main_path, job: "node", has_command: !main.command.is_empty() };
-        self.place_pod_settings(&[("node", &settings)], &base, main_container, &mut spec, &mut objects, &meta)?;
+        self.place_pod_settings(&mut [("node", &mut settings)], &base, main_container, &mut spec, &mut objects, &meta)?;
         trainer.command = main.command.clone();
         // Before the Worker is compared with the Master: a rewritten argument has its own entry.
         self.carry_v1_env(&mut trainer, nodes, &main_path);
