@@ -53,9 +53,12 @@ impl Conversion<'_> {
         let trainer_rep = &self.replicas[trainer_type];
         let (trainer_path, main_idx) =
             (trainer_rep.path.clone(), main_container(&trainer_rep.spec.template.spec, kind.container_name()));
-        let main = trainer_rep.spec.template.spec.containers[main_idx].clone();
+        let mut main = trainer_rep.spec.template.spec.containers[main_idx].clone();
         let main_path = format!("{trainer_path}.template.spec.containers[{main_idx}]");
         let mut trainer = self.trainer_from(&main, &main_path);
+        // The trainer holds the args and variables now: this copy's go before the TrainJob is
+        // built from it (a container can hold 200,000 of them).
+        (main.args, main.env) = Default::default();
         trainer.num_nodes = Some(nodes);
         self.report_topology(kind, nodes);
 
