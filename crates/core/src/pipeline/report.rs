@@ -86,7 +86,8 @@ enum PlacesHeld {
     /// A run of the keys of the map at the entry's `from` in the source document (their
     /// positions there), each gone to the same key of the map at the place: one entry for what
     /// would be one per key (a job of 200,000 labels), written out per key where the report is
-    /// read ([`Entry::each_field`]).
+    /// read ([`Entry::each_field`]). Only a migration writes these.
+    #[cfg(feature = "migrate")]
     EachKey(Place, std::ops::Range<usize>),
 }
 
@@ -97,6 +98,7 @@ impl Places {
     }
 
     /// The keys at positions `keys` of the entry's map, each to the same key of the map at `path`.
+    #[cfg(feature = "migrate")]
     pub(crate) fn each_key(path: String, keys: std::ops::Range<usize>) -> Places {
         Places(PlacesHeld::EachKey(Place { doc: 0, path }, keys))
     }
@@ -104,6 +106,7 @@ impl Places {
     /// For an entry that stands for a run of a map's keys, their positions in the map.
     pub fn keys(&self) -> Option<std::ops::Range<usize>> {
         match &self.0 {
+            #[cfg(feature = "migrate")]
             PlacesHeld::EachKey(_, keys) => Some(keys.clone()),
             PlacesHeld::One(_) | PlacesHeld::List(_) => None,
         }
@@ -121,7 +124,9 @@ impl std::ops::Deref for Places {
 
     fn deref(&self) -> &[Place] {
         match &self.0 {
-            PlacesHeld::One(place) | PlacesHeld::EachKey(place, _) => std::slice::from_ref(place),
+            PlacesHeld::One(place) => std::slice::from_ref(place),
+            #[cfg(feature = "migrate")]
+            PlacesHeld::EachKey(place, _) => std::slice::from_ref(place),
             PlacesHeld::List(places) => places,
         }
     }
@@ -130,7 +135,9 @@ impl std::ops::Deref for Places {
 impl std::ops::DerefMut for Places {
     fn deref_mut(&mut self) -> &mut [Place] {
         match &mut self.0 {
-            PlacesHeld::One(place) | PlacesHeld::EachKey(place, _) => std::slice::from_mut(place),
+            PlacesHeld::One(place) => std::slice::from_mut(place),
+            #[cfg(feature = "migrate")]
+            PlacesHeld::EachKey(place, _) => std::slice::from_mut(place),
             PlacesHeld::List(places) => places,
         }
     }
