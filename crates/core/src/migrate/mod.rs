@@ -9,6 +9,7 @@ pub use report::{Entry, Kind};
 
 use crate::pipeline::{self, ReportWriter, Wording};
 use explorer_data::releases::{Release, NEWEST};
+use std::borrow::Cow;
 
 /// What became of one V1 document; a written one carries its field report.
 pub type Outcome = pipeline::Outcome;
@@ -50,13 +51,25 @@ pub fn migrate(text: &str) -> Result<Migration, Error> {
 
 /// Converts a YAML stream into objects for the `target` release. `Err` only when the input as a
 /// whole cannot be read (too large, empty, binary, too deep); per-document problems are outcomes.
+/// Each report has one entry per field, as the views and the judges read it.
 pub fn migrate_to(text: &str, target: Release) -> Result<Migration, Error> {
-    Ok(Migration { docs: migrate_each(text, target)?.collect(), target })
+    Ok(Migration { docs: migrate_each(text, target)?.map(with_entry_per_field).collect(), target })
+}
+
+/// A document whose report has one entry per field: each run of a map's keys written out.
+fn with_entry_per_field(mut d: DocResult) -> DocResult {
+    if let (Outcome::Written { report, .. }, source) = (&mut d.outcome, &d.source) {
+        if report.iter().any(|e| e.to.keys().is_some()) {
+            *report = report.iter().flat_map(|e| e.each_field(source.as_ref())).map(Cow::into_owned).collect();
+        }
+    }
+    d
 }
 
 /// [`migrate_to`] one document at a time: each is converted when the iterator reaches it, so a
 /// caller that reports and writes a document before taking the next (the CLI) holds one
-/// document's objects and report at a time, not those of 10,000 jobs.
+/// document's objects and report at a time, not those of 10,000 jobs. A report's entry can stand
+/// for a run of a map's keys (a job's labels, `Places::keys`): read it with `Entry::each_field`.
 pub fn migrate_each(text: &str, target: Release) -> Result<impl Iterator<Item = DocResult>, Error> {
     let raw = pipeline::input::documents(text).map_err(Error::Input)?;
     Ok(raw.into_iter().map(move |d| {
@@ -95,7 +108,7 @@ impl Wording for MigrationWording {
     fn report_lines(&self, doc: &DocResult, report: &[Entry], out: &mut ReportWriter<'_>) {
         use std::fmt::Write;
         // Written in place: a report can have hundreds of thousands of entries.
-        for e in report {
+        for e in report.iter().flat_map(|e| e.each_field(doc.source.as_ref())) {
             let _ = write!(out, "  {:<8} {}", e.kind.id(), e.from);
             if let Some(target) = e.place() {
                 out.push_str(" -> ");

@@ -1,8 +1,8 @@
 //! The migration's per-field report, built as the converter goes: where each V1 field went, and
 //! what was dropped and why. The entries are the pipeline's (`crate::pipeline::report`).
 
-pub(crate) use crate::pipeline::report::Place;
 pub use crate::pipeline::report::{Entry, EntryIndex, Kind};
+pub(crate) use crate::pipeline::report::{Place, Places};
 use std::borrow::Cow;
 use std::cell::RefCell;
 
@@ -37,6 +37,15 @@ impl Report {
     /// from a string); the note says how.
     pub(crate) fn mapped_derived(&mut self, v1: impl Into<String>, v2: impl Into<String>, note: impl Into<String>) {
         self.push(v1.into(), Kind::Mapped, Some(v2.into()), note.into()).derived = true;
+    }
+
+    /// Each key at positions `keys` of the V1 map at `path` went to the same key of the V2 map
+    /// at the same path, as it is: one entry for them all, read one per key (`Entry::each_field`).
+    pub(crate) fn mapped_each_key(&mut self, path: &str, keys: std::ops::Range<usize>) {
+        if !keys.is_empty() {
+            let to = Places::each_key(path.into(), keys);
+            self.entries.push(Entry { to, ..Entry::new(path.into(), Kind::Mapped, None, String::new()) });
+        }
     }
 
     /// The value moved to another place in V2 (a runtime, a patch); the note says where.

@@ -7,6 +7,7 @@
 use crate::pipeline::paths::covers;
 use crate::release_changes::ApiChange;
 use explorer_data::releases::Release;
+use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -82,12 +83,33 @@ pub struct Places(PlacesHeld);
 enum PlacesHeld {
     One(Place),
     List(Vec<Place>),
+    /// A run of the keys of the map at the entry's `from` in the source document (their
+    /// positions there), each gone to the same key of the map at the place: one entry for what
+    /// would be one per key (a job of 200,000 labels), written out per key where the report is
+    /// read ([`Entry::each_field`]). Only a migration writes these.
+    #[cfg(feature = "migrate")]
+    EachKey(Place, std::ops::Range<usize>),
 }
 
 impl Places {
     /// No place.
     pub const fn none() -> Places {
         Places(PlacesHeld::List(Vec::new()))
+    }
+
+    /// The keys at positions `keys` of the entry's map, each to the same key of the map at `path`.
+    #[cfg(feature = "migrate")]
+    pub(crate) fn each_key(path: String, keys: std::ops::Range<usize>) -> Places {
+        Places(PlacesHeld::EachKey(Place { doc: 0, path }, keys))
+    }
+
+    /// For an entry that stands for a run of a map's keys, their positions in the map.
+    pub fn keys(&self) -> Option<std::ops::Range<usize>> {
+        match &self.0 {
+            #[cfg(feature = "migrate")]
+            PlacesHeld::EachKey(_, keys) => Some(keys.clone()),
+            PlacesHeld::One(_) | PlacesHeld::List(_) => None,
+        }
     }
 }
 
@@ -103,6 +125,8 @@ impl std::ops::Deref for Places {
     fn deref(&self) -> &[Place] {
         match &self.0 {
             PlacesHeld::One(place) => std::slice::from_ref(place),
+            #[cfg(feature = "migrate")]
+            PlacesHeld::EachKey(place, _) => std::slice::from_ref(place),
             PlacesHeld::List(places) => places,
         }
     }
@@ -112,6 +136,8 @@ impl std::ops::DerefMut for Places {
     fn deref_mut(&mut self) -> &mut [Place] {
         match &mut self.0 {
             PlacesHeld::One(place) => std::slice::from_mut(place),
+            #[cfg(feature = "migrate")]
+            PlacesHeld::EachKey(place, _) => std::slice::from_mut(place),
             PlacesHeld::List(places) => places,
         }
     }
@@ -214,6 +240,32 @@ impl Entry {
         self.doc = doc;
         for p in &mut self.to {
             p.doc = doc;
+        }
+    }
+
+    /// The entries this one stands for, one per field, as the report is read: itself, or for a
+    /// run of a map's keys ([`Places::keys`]) one entry per key of the run, the keys read from
+    /// `source`, the document the report was written from.
+    pub fn each_field<'a>(&'a self, source: Option<&'a Value>) -> impl Iterator<Item = Cow<'a, Entry>> + 'a {
+        let run = self.to.keys();
+        let map = run.as_ref().and_then(|_| self.from.split('.').try_fold(source?, |v, key| v.get(key))?.as_object());
+        let keys = run.zip(map).map(|(run, map)| map.keys().skip(run.start).take(run.len()));
+        let whole = self.to.keys().is_none().then_some(Cow::Borrowed(self));
+        whole.into_iter().chain(keys.into_iter().flatten().map(|key| Cow::Owned(self.for_key(key))))
+    }
+
+    /// The entry for one key of the map this entry's run of keys is in.
+    fn for_key(&self, key: &str) -> Entry {
+        Entry {
+            doc: self.doc,
+            from: format!("{}.{key}", self.from),
+            kind: self.kind,
+            to: self.to.iter().map(|p| Place { doc: p.doc, path: format!("{}.{key}", p.path) }).collect(),
+            note: self.note.clone(),
+            changes: self.changes.clone(),
+            since: self.since,
+            exact: self.exact,
+            derived: self.derived,
         }
     }
 }

@@ -3,10 +3,6 @@
 use super::*;
 use crate::snippets::trainjob::QUEUE_LABEL;
 
-/// Entries a conversion writes after the labels' beyond them, for most jobs: the ones below,
-/// the kind's and the policies'. More only costs the report a larger list.
-const ROOM_AFTER_LABELS: usize = 64;
-
 impl Conversion<'_> {
     /// The TrainJob's metadata: name (made a valid RFC 1035 label if needed), namespace,
     /// labels (the Kueue queue label stays a label) and annotations.
@@ -28,16 +24,17 @@ impl Conversion<'_> {
         }
         // Taken, not copied (a job can have 150,000 labels): the TrainJob's metadata is built once.
         meta.labels = std::mem::take(&mut self.meta.labels);
-        // One entry per label: for many, room for them and what a job's other fields add after
-        // them, made once, not by doubling the report (which held both lists while it moved them).
-        if meta.labels.len() > ROOM_AFTER_LABELS {
-            self.report.entries.reserve_exact(meta.labels.len() + ROOM_AFTER_LABELS);
-        }
-        for key in meta.labels.keys() {
-            let note = if key == QUEUE_LABEL { "Kueue reads the same label on a TrainJob" } else { "" };
+        // The labels carried as they are: one entry for each run of them between those with an
+        // entry of their own (the Kueue queue label, with its note), not one each: a job can
+        // have 200,000 labels, and an entry each held 40 MB until the report was written.
+        let mut run_start = 0;
+        for (i, key) in meta.labels.keys().enumerate().filter(|(_, key)| *key == QUEUE_LABEL) {
+            self.report.mapped_each_key("metadata.labels", run_start..i);
             let path = format!("metadata.labels.{key}");
-            self.report.mapped(path.clone(), path, note);
+            self.report.mapped(path.clone(), path, "Kueue reads the same label on a TrainJob");
+            run_start = i + 1;
         }
+        self.report.mapped_each_key("metadata.labels", run_start..meta.labels.len());
         meta.annotations = std::mem::take(&mut self.meta.annotations);
         if !meta.annotations.is_empty() {
             self.report.mapped("metadata.annotations", "metadata.annotations", "");

@@ -89,13 +89,13 @@ impl Conversion<'_> {
         let mut objects = Vec::new();
         let launcher_pod = self.replicas["Launcher"].spec.template.clone();
         let worker_pod = self.replicas["Worker"].spec.template.clone();
-        let launcher_settings = PodSettings::collect(
+        let mut launcher_settings = PodSettings::collect(
             &launcher_pod,
             launcher_main_index,
             &format!("{launcher_path}.template"),
             &self.release,
         )?;
-        let worker_settings =
+        let mut worker_settings =
             PodSettings::collect(&worker_pod, worker_main_index, &format!("{worker_path}.template"), &self.release)?;
 
         let ds_runtime = runtime_name(&self.release, Framework::DeepSpeed);
@@ -159,7 +159,7 @@ impl Conversion<'_> {
                 has_command: !launcher_main.command.is_empty(),
             };
             self.place_pod_settings(
-                &[("launcher", &launcher_settings), ("node", &worker_settings)],
+                &mut [("launcher", &mut launcher_settings), ("node", &mut worker_settings)],
                 &base,
                 main,
                 &mut spec,
@@ -205,8 +205,8 @@ impl Conversion<'_> {
             }
             self.report_unplaceable(&launcher_settings);
             self.report_unplaceable(&worker_settings);
-            self.embed(&launcher_settings, "launcher", &mut rt, &why)?;
-            self.embed(&worker_settings, "node", &mut rt, &why)?;
+            self.embed(&mut launcher_settings, "launcher", &mut rt, &why)?;
+            self.embed(&mut worker_settings, "node", &mut rt, &why)?;
             objects.push(to_value(&rt)?);
             rt
         };

@@ -17,13 +17,14 @@ pub(super) fn pod_settings_entry(field: PodSettingsField) -> &'static str {
 
 impl Conversion<'_> {
     /// The entries setting the pod settings of the named replicated jobs: one runtime patch for
-    /// them all (v2.2+), or one override per job, each naming its job in `targetJobs`.
-    pub(super) fn pod_overrides_for(&mut self, jobs: &[(&str, &PodSettings)]) -> Vec<Value> {
+    /// them all (v2.2+), or one override per job, each naming its job in `targetJobs`. Each
+    /// setting's value is moved into its entry, not copied: a `nodeSelector` can hold 200,000 keys.
+    pub(super) fn pod_overrides_for(&mut self, jobs: &mut [(&str, &mut PodSettings)]) -> Vec<Value> {
         let field = self.release.pod_settings();
         let why = format!("kept on the TrainJob as {}: the built-in runtime stays shared", pod_settings_entry(field));
         let mut entries = Vec::new();
         let mut replicated = Vec::new();
-        for (job, s) in jobs.iter().filter(|(_, s)| !s.is_empty()) {
+        for (job, s) in jobs.iter_mut().filter(|(_, s)| !s.is_empty()) {
             // Where the pod template lives, and its spec within it (v2.0's override is flat).
             let template = match field {
                 PodSettingsField::RuntimePatches => format!(
@@ -34,13 +35,13 @@ impl Conversion<'_> {
             let spec_at =
                 if field == PodSettingsField::PodSpecOverrides { template.clone() } else { format!("{template}.spec") };
             let mut pod = Map::new();
-            for (k, (v, path)) in &s.pod_patchable {
-                pod.insert(k.clone(), v.clone());
+            for (k, (v, path)) in &mut s.pod_patchable {
+                pod.insert(k.clone(), v.take());
                 self.report.moved(path.clone(), format!("{spec_at}.{k}"), &why);
             }
             let mut container = Map::new();
-            for (k, (v, path)) in &s.container_patchable {
-                container.insert(k.clone(), v.clone());
+            for (k, (v, path)) in &mut s.container_patchable {
+                container.insert(k.clone(), v.take());
                 self.report.moved(path.clone(), format!("{spec_at}.containers[node].{k}"), &why);
             }
             if !container.is_empty() {
@@ -48,11 +49,11 @@ impl Conversion<'_> {
                 pod.insert("containers".into(), json!([Value::Object(reorder_name_first(container))]));
             }
             // `fits_trainjob` sent pod metadata to a generated runtime where the field has none.
-            let metadata = s.metadata.as_ref().map(|(m, path)| {
+            let metadata = s.metadata.as_mut().map(|(m, path)| {
                 for key in m.as_object().into_iter().flat_map(|m| m.keys()) {
                     self.report.moved(format!("{path}.{key}"), format!("{template}.metadata.{key}"), &why);
                 }
-                m.clone()
+                m.take()
             });
             let mut entry = Map::new();
             if field != PodSettingsField::RuntimePatches {

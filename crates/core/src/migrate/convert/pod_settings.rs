@@ -35,11 +35,12 @@ impl PodSettings {
     ) -> Result<PodSettings, Error> {
         let mut s = PodSettings::default();
         let mut v = to_value(template)?;
-        if let Some(meta) = v.get("metadata").and_then(Value::as_object) {
+        if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+            // Taken out of the tree, as the spec below: the labels can be 200,000 keys.
             let kept: Map<String, Value> = meta
-                .iter()
+                .iter_mut()
                 .filter(|(k, _)| matches!(k.as_str(), "labels" | "annotations"))
-                .map(|(k, v)| (k.clone(), v.clone()))
+                .map(|(k, v)| (k.clone(), v.take()))
                 .collect();
             if !kept.is_empty() {
                 s.metadata = Some((Value::Object(kept), format!("{path}.metadata")));

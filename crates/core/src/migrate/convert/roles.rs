@@ -208,10 +208,10 @@ impl Conversion<'_> {
             }
             rjob.template.spec.template.spec.containers = vec![node];
             rt.spec.template.spec.replicated_jobs.push(rjob);
-            let settings = PodSettings::collect(&template, main, &format!("{path}.template"), &self.release)?;
+            let mut settings = PodSettings::collect(&template, main, &format!("{path}.template"), &self.release)?;
             self.report_unplaceable(&settings);
             let why = format!("the {} pods' template is the generated runtime's {} job", r.rtype, r.rjob);
-            self.embed(&settings, &r.rjob.clone(), &mut rt, &why)?;
+            self.embed(&mut settings, &r.rjob.clone(), &mut rt, &why)?;
             if !tf {
                 // v1.9.0:pkg/controller.v1/paddlepaddle/envvar.go:40-144 gives every container the variables, not only the main one.
                 let j = rt.spec.template.spec.replicated_jobs.iter_mut().find(|j| j.name == r.rjob);

@@ -32,14 +32,14 @@ impl Conversion<'_> {
     /// runtime without that command is generated; a generated runtime never keeps it.
     pub(super) fn place_pod_settings(
         &mut self,
-        jobs: &[(&str, &PodSettings)],
+        jobs: &mut [(&str, &mut PodSettings)],
         base: &TrainingRuntime,
         main: MainContainer,
         spec: &mut TrainJobSpec,
         objects: &mut Vec<Value>,
         meta: &ObjectMeta,
     ) -> Result<(), Error> {
-        for (_, settings) in jobs {
+        for (_, settings) in jobs.iter() {
             self.report_unplaceable(settings);
         }
         let placeholder = self.release.runtime(&spec.runtime_ref.name).filter(|rt| !rt.command.is_empty());
@@ -54,7 +54,7 @@ impl Conversion<'_> {
         }
         let mut rt = self.copy_runtime(base, meta);
         let why = self.runtime_why();
-        for (job, settings) in jobs.iter().filter(|(_, s)| !s.is_empty()) {
+        for (job, settings) in jobs.iter_mut().filter(|(_, s)| !s.is_empty()) {
             self.embed(settings, job, &mut rt, &why)?;
         }
         if let Some(builtin) = placeholder {
@@ -116,11 +116,12 @@ impl Conversion<'_> {
         rt
     }
 
-    /// Writes every setting into the named replicated job of a generated runtime. A setting that
-    /// does not fit the pod spec refuses the document: the report has not claimed it yet.
+    /// Writes every setting into the named replicated job of a generated runtime, each value moved
+    /// there rather than copied. A setting that does not fit the pod spec refuses the document:
+    /// the report has not claimed it yet.
     pub(super) fn embed(
         &mut self,
-        s: &PodSettings,
+        s: &mut PodSettings,
         job: &str,
         rt: &mut TrainingRuntime,
         why: &str,
@@ -132,26 +133,26 @@ impl Conversion<'_> {
         let target =
             format!("TrainingRuntime {rt_name} spec.template.spec.replicatedJobs[{job}].template.spec.template");
         let mut claims = Vec::new();
-        for (k, (v, path)) in s.pod_patchable.iter().chain(&s.pod_other) {
-            pod_value[k] = v.clone();
+        for (k, (v, path)) in s.pod_patchable.iter_mut().chain(&mut s.pod_other) {
+            pod_value[k.as_str()] = v.take();
             claims.push((path.clone(), format!("{target}.spec.{k}"), why.to_string()));
         }
-        for (k, (v, path)) in s.container_patchable.iter().chain(&s.container_other) {
-            pod_value["containers"][0][k] = v.clone();
+        for (k, (v, path)) in s.container_patchable.iter_mut().chain(&mut s.container_other) {
+            pod_value["containers"][0][k.as_str()] = v.take();
             claims.push((path.clone(), format!("{target}.spec.containers[0].{k}"), why.to_string()));
         }
-        if let Some((v, path)) = s.init_containers.first() {
-            pod_value["initContainers"] = v.clone();
+        if let Some((v, path)) = s.init_containers.first_mut() {
+            pod_value["initContainers"] = v.take();
             claims.push((path.clone(), format!("{target}.spec.initContainers"), why.to_string()));
         }
         if let Some(arr) = pod_value["containers"].as_array_mut() {
-            for (v, path) in &s.sidecars {
+            for (v, path) in &mut s.sidecars {
                 claims.push((
                     path.clone(),
                     format!("{target}.spec.containers[{}]", arr.len()),
                     format!("sidecar kept beside node; {why}"),
                 ));
-                arr.push(v.clone());
+                arr.push(v.take());
             }
         }
         pod.spec = crate::model::from_json::<PodSpec>(&pod_value)

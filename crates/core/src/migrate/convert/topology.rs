@@ -53,9 +53,12 @@ impl Conversion<'_> {
         let trainer_rep = &self.replicas[trainer_type];
         let (trainer_path, main_idx) =
             (trainer_rep.path.clone(), main_container(&trainer_rep.spec.template.spec, kind.container_name()));
-        let main = trainer_rep.spec.template.spec.containers[main_idx].clone();
+        let mut main = trainer_rep.spec.template.spec.containers[main_idx].clone();
         let main_path = format!("{trainer_path}.template.spec.containers[{main_idx}]");
         let mut trainer = self.trainer_from(&main, &main_path);
+        // The trainer holds the args and variables now: this copy's go before the TrainJob is
+        // built from it (a container can hold 200,000 of them).
+        (main.args, main.env) = Default::default();
         trainer.num_nodes = Some(nodes);
         self.report_topology(kind, nodes);
 
@@ -89,11 +92,11 @@ impl Conversion<'_> {
         }
 
         let pod = &self.replicas[trainer_type].spec.template;
-        let settings = PodSettings::collect(pod, main_idx, &format!("{trainer_path}.template"), &self.release)?;
+        let mut settings = PodSettings::collect(pod, main_idx, &format!("{trainer_path}.template"), &self.release)?;
         let base = self.base_runtime(framework_of(kind))?;
         let mut objects = Vec::new();
         let main_container = MainContainer { path: &main_path, job: "node", has_command: !main.command.is_empty() };
-        self.place_pod_settings(&[("node", &settings)], &base, main_container, &mut spec, &mut objects, &meta)?;
+        self.place_pod_settings(&mut [("node", &mut settings)], &base, main_container, &mut spec, &mut objects, &meta)?;
         trainer.command = main.command.clone();
         // Before the Worker is compared with the Master: a rewritten argument has its own entry.
         self.carry_v1_env(&mut trainer, nodes, &main_path);
