@@ -73,10 +73,17 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 /// bidirectional controls are written raw by it) so the JSON can be shown on a terminal as is.
 pub fn json_pretty<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
     let mut out = Vec::with_capacity(128);
-    let mut writer =
-        serde_json::Serializer::with_formatter(&mut out, Escaping(serde_json::ser::PrettyFormatter::new()));
-    value.serialize(&mut writer)?;
+    write_json_pretty(&mut out, value)?;
     String::from_utf8(out).map_err(<serde_json::Error as serde::ser::Error>::custom)
+}
+
+/// [`json_pretty`]'s text of `value`, written to `out` as it is made: an answer is never held
+/// whole as text beside the values it is written from.
+pub fn write_json_pretty<W: std::io::Write, T: serde::Serialize + ?Sized>(
+    out: W,
+    value: &T,
+) -> Result<(), serde_json::Error> {
+    value.serialize(&mut serde_json::Serializer::with_formatter(out, Escaping(serde_json::ser::PrettyFormatter::new())))
 }
 
 /// [`json_pretty`]'s text of `value` as a member of an array, written to `out` as it is made: for

@@ -151,135 +151,281 @@ fn documents(files: &[PathBuf]) -> Result<Vec<(String, Value)>, String> {
     Ok(out)
 }
 
-/// Each TrainJob and V1 job of the input explained, in order; or, when it holds neither, each
-/// runtime judged.
-fn explain_files(files: &[PathBuf], release: Release) -> Result<Vec<Item>, String> {
-    use explorer_core::explain::{check_runtime, read, v1};
-    let docs = documents(files)?;
-    let is_runtime = |v: &Value| matches!(str_at(v, "/kind"), "TrainingRuntime" | "ClusterTrainingRuntime");
-    let runtimes: Vec<&Value> = docs.iter().map(|(_, v)| v).filter(|v| is_runtime(v)).collect();
-    let item = |at: &String, v: &Value, answer: Answer| Item {
-        at: at.clone(),
-        label: format!("{}/{}", str_at(v, "/kind"), str_at(v, "/metadata/name")),
-        answer,
-    };
-    let mut items: Vec<Item> = docs
-        .iter()
-        .filter_map(|(at, v)| {
-            if str_at(v, "/kind") == "TrainJob" {
-                Some(item(at, v, Answer::TrainJob(Box::new(read::judge(v, &runtimes, release)))))
-            } else if v1::is_v1_job(v) {
-                Some(item(at, v, Answer::V1(v1::explain(v))))
-            } else {
-                None
-            }
-        })
-        .collect();
-    if items.is_empty() {
-        items = docs
-            .iter()
-            .filter(|(_, v)| is_runtime(v))
-            .map(|(at, v)| {
-                let verdict = RuntimeVerdict {
-                    trainer: release.tag.into(),
-                    kind: str_at(v, "/kind").into(),
-                    name: str_at(v, "/metadata/name").into(),
-                    rejected: check_runtime(v, release),
-                };
-                item(at, v, Answer::Runtime(verdict))
-            })
-            .collect();
-    }
-    if items.is_empty() {
-        return Err("no TrainJob, TrainingRuntime, ClusterTrainingRuntime or V1 job in the input".into());
-    }
-    Ok(items)
+/// What the input holds to explain: its jobs (TrainJobs and V1 jobs) and its runtimes, each with
+/// `file:line`, in input order; the other documents are left out.
+struct Found {
+    runtimes: Vec<(String, Value)>,
+    jobs: Vec<(String, Value)>,
 }
 
-/// `-o text`: per document, its verdict and what runs; a refusal one line per error, as
-/// `validate` prints them (`file:line: Kind/name: field: message`); the summary last.
-fn text(items: &[Item], release: Option<Release>) -> String {
-    let mut out = String::new();
-    for item in items {
-        let head = if item.at.is_empty() { item.label.clone() } else { format!("{}: {}", item.at, item.label) };
-        if !item.answer.rejected().is_empty() {
-            for r in item.answer.rejected() {
-                let _ = writeln!(out, "{head}: {r}");
-            }
-            continue;
-        }
-        if !item.answer.failing().is_empty() {
-            for r in item.answer.failing() {
-                let _ = writeln!(out, "{head}: {}: {}", r.field(), r.reason());
-            }
-            continue;
-        }
-        match &item.answer {
-            Answer::TrainJob(e) => {
-                if let Some(manager) = &e.managed_by {
-                    let _ = writeln!(
-                        out,
-                        "{head}: admitted by Trainer {}; spec.managedBy is {manager}: the Trainer controller leaves \
-                         it to that controller and creates nothing",
-                        e.trainer
-                    );
-                    continue;
-                }
-                let jobset = e.jobset.as_ref().map_or("", |j| j.name.as_str());
-                let _ = writeln!(
-                    out,
-                    "{head}: admitted by Trainer {}: the controller creates the JobSet {jobset}",
-                    e.trainer
-                );
-                if let Some(note) = &e.shipped_runtime {
-                    let _ = writeln!(out, "  the runtime: {note}");
-                }
-                for group in &e.pods {
-                    let _ = writeln!(out, "  {}", plain(&summary::pod_group(e, group)));
-                    if let Some(job) = summary::replicated_job(e, group) {
-                        let _ = writeln!(out, "    {}", plain(&summary::pod_group_details(job, group)));
-                    }
-                }
-                for o in &e.objects {
-                    let _ = writeln!(out, "  {} {}: by {}, {}", o.kind, o.name, o.created_by, o.when);
-                }
-            }
-            Answer::V1(e) => {
-                let _ = writeln!(out, "{head}: {} runs it", e.operator);
-                for group in &e.pods {
-                    let _ = writeln!(out, "  {}", plain(&summary::v1_pod_group(group)));
-                    let _ = writeln!(out, "    hostnames {}", group.hostnames.join(", "));
-                }
-                for o in &e.objects {
-                    let _ = writeln!(out, "  {} {}: by {}, {}", o.kind, o.name, o.created_by, o.when);
-                }
-            }
-            Answer::Runtime(r) => {
-                let _ = writeln!(out, "{head}: valid for Trainer {}", r.trainer);
-            }
+fn is_runtime(v: &Value) -> bool {
+    matches!(str_at(v, "/kind"), "TrainingRuntime" | "ClusterTrainingRuntime")
+}
+
+fn is_train_job(v: &Value) -> bool {
+    str_at(v, "/kind") == "TrainJob"
+}
+
+/// The documents of the files, sorted into what `explain` judges; `Err` is the line for an input
+/// that cannot be read or holds nothing to explain.
+fn found_in(files: &[PathBuf]) -> Result<Found, String> {
+    let mut found = Found { runtimes: Vec::new(), jobs: Vec::new() };
+    for (at, v) in documents(files)? {
+        if is_train_job(&v) || explorer_core::explain::v1::is_v1_job(&v) {
+            found.jobs.push((at, v));
+        } else if is_runtime(&v) {
+            found.runtimes.push((at, v));
         }
     }
-    let refused = items.iter().filter(|i| !i.answer.rejected().is_empty()).count();
-    let failing = items.iter().filter(|i| !i.answer.failing().is_empty()).count();
-    let judged = release.map_or(String::new(), |r| format!(" (Trainer {})", r.tag));
-    let _ = write!(
-        out,
-        "Summary: {} explained{judged}: {} admitted, {refused} refused",
-        items.len(),
-        items.len() - refused - failing
-    );
-    if failing > 0 {
-        let _ = write!(out, ", {failing} admitted then failing");
+    if found.jobs.is_empty() && found.runtimes.is_empty() {
+        return Err("no TrainJob, TrainingRuntime, ClusterTrainingRuntime or V1 job in the input".into());
+    }
+    Ok(found)
+}
+
+impl Found {
+    /// How many answers it gives: one per job, or when it holds none, one per runtime.
+    fn answers(&self) -> usize {
+        if self.jobs.is_empty() {
+            self.runtimes.len()
+        } else {
+            self.jobs.len()
+        }
+    }
+
+    /// Whether a release judges any of it: a TrainJob or a runtime does, a V1 job is its
+    /// operator's.
+    fn judged_by_release(&self) -> bool {
+        self.jobs.is_empty() || self.jobs.iter().any(|(_, v)| is_train_job(v))
+    }
+
+    /// Each TrainJob and V1 job explained, in order (a TrainJob with the input's runtimes); or,
+    /// when it holds neither, each runtime judged. Each answer is handed to `each` as it is made,
+    /// and a job's tree is dropped once explained: an input of 10,000 jobs is never held as
+    /// 10,000 explanations (issue 36).
+    fn explain_each(self, release: Release, mut each: impl FnMut(Item)) {
+        use explorer_core::explain::{check_runtime, read, v1};
+        let item = |at: String, v: &Value, answer: Answer| Item {
+            at,
+            label: format!("{}/{}", str_at(v, "/kind"), str_at(v, "/metadata/name")),
+            answer,
+        };
+        if self.jobs.is_empty() {
+            for (at, v) in self.runtimes {
+                let verdict = RuntimeVerdict {
+                    trainer: release.tag.into(),
+                    kind: str_at(&v, "/kind").into(),
+                    name: str_at(&v, "/metadata/name").into(),
+                    rejected: check_runtime(&v, release),
+                };
+                each(item(at, &v, Answer::Runtime(verdict)));
+            }
+            return;
+        }
+        let runtimes: Vec<&Value> = self.runtimes.iter().map(|(_, v)| v).collect();
+        for (at, v) in self.jobs {
+            let answer = if is_train_job(&v) {
+                Answer::TrainJob(Box::new(read::judge(&v, &runtimes, release)))
+            } else {
+                Answer::V1(v1::explain(&v))
+            };
+            each(item(at, &v, answer));
+        }
+    }
+}
+
+/// `-o text` of one document: its verdict and what runs; a refusal one line per error, as
+/// `validate` prints them (`file:line: Kind/name: field: message`).
+fn item_text(item: &Item) -> String {
+    let mut out = String::new();
+    let head = if item.at.is_empty() { item.label.clone() } else { format!("{}: {}", item.at, item.label) };
+    if !item.answer.rejected().is_empty() {
+        for r in item.answer.rejected() {
+            let _ = writeln!(out, "{head}: {r}");
+        }
+        return out;
+    }
+    if !item.answer.failing().is_empty() {
+        for r in item.answer.failing() {
+            let _ = writeln!(out, "{head}: {}: {}", r.field(), r.reason());
+        }
+        return out;
+    }
+    match &item.answer {
+        Answer::TrainJob(e) => {
+            if let Some(manager) = &e.managed_by {
+                let _ = writeln!(
+                    out,
+                    "{head}: admitted by Trainer {}; spec.managedBy is {manager}: the Trainer controller leaves \
+                     it to that controller and creates nothing",
+                    e.trainer
+                );
+                return out;
+            }
+            let jobset = e.jobset.as_ref().map_or("", |j| j.name.as_str());
+            let _ =
+                writeln!(out, "{head}: admitted by Trainer {}: the controller creates the JobSet {jobset}", e.trainer);
+            if let Some(note) = &e.shipped_runtime {
+                let _ = writeln!(out, "  the runtime: {note}");
+            }
+            for group in &e.pods {
+                let _ = writeln!(out, "  {}", plain(&summary::pod_group(e, group)));
+                if let Some(job) = summary::replicated_job(e, group) {
+                    let _ = writeln!(out, "    {}", plain(&summary::pod_group_details(job, group)));
+                }
+            }
+            for o in &e.objects {
+                let _ = writeln!(out, "  {} {}: by {}, {}", o.kind, o.name, o.created_by, o.when);
+            }
+        }
+        Answer::V1(e) => {
+            let _ = writeln!(out, "{head}: {} runs it", e.operator);
+            for group in &e.pods {
+                let _ = writeln!(out, "  {}", plain(&summary::v1_pod_group(group)));
+                let _ = writeln!(out, "    hostnames {}", group.hostnames.join(", "));
+            }
+            for o in &e.objects {
+                let _ = writeln!(out, "  {} {}: by {}, {}", o.kind, o.name, o.created_by, o.when);
+            }
+        }
+        Answer::Runtime(r) => {
+            let _ = writeln!(out, "{head}: valid for Trainer {}", r.trainer);
+        }
     }
     out
 }
 
-fn output(items: &[Item], format: ExplainFormat, release: Option<Release>) -> Result<String, String> {
-    match (format, items) {
-        (ExplainFormat::Text, _) => Ok(text(items, release)),
-        (_, [one]) => render(&one.answer, format),
-        _ => render(&items.iter().map(|i| &i.answer).collect::<Vec<_>>(), format),
+/// How many answers were refused, and how many admitted then failing.
+#[derive(Default)]
+struct Tally {
+    answers: usize,
+    refused: usize,
+    failing: usize,
+}
+
+impl Tally {
+    fn add(&mut self, answer: &Answer) {
+        self.answers += 1;
+        self.refused += usize::from(!answer.rejected().is_empty());
+        self.failing += usize::from(!answer.failing().is_empty());
     }
+
+    /// `-o text`'s last line.
+    fn summary(&self, release: Option<Release>) -> String {
+        let judged = release.map_or(String::new(), |r| format!(" (Trainer {})", r.tag));
+        let admitted = self.answers - self.refused - self.failing;
+        let mut out =
+            format!("Summary: {} explained{judged}: {admitted} admitted, {} refused", self.answers, self.refused);
+        if self.failing > 0 {
+            let _ = write!(out, ", {} admitted then failing", self.failing);
+        }
+        out
+    }
+}
+
+/// Standard output for an answer written as it is made. A reader that closed the pipe early has
+/// all it wanted: the rest is not written, quietly, as `print_output` does; another write error
+/// is the tool's failure, said at the end.
+struct Stdout {
+    out: std::io::BufWriter<std::io::StdoutLock<'static>>,
+    failed: Option<std::io::Error>,
+}
+
+impl Stdout {
+    fn new() -> Stdout {
+        Stdout { out: std::io::BufWriter::new(std::io::stdout().lock()), failed: None }
+    }
+
+    /// `text` with every hidden character shown (`shown`), as `print_output` prints it.
+    fn text(&mut self, text: &str) {
+        use std::io::Write;
+        if self.failed.is_none() {
+            if let Err(e) = self.out.write_all(super::shown(text).as_bytes()) {
+                self.failed = Some(e);
+            }
+        }
+    }
+
+    /// `value` as `render` writes it in JSON, and a line break.
+    fn json(&mut self, value: &impl Serialize) -> Result<(), String> {
+        if self.failed.is_some() {
+            return Ok(());
+        }
+        match explorer_core::terminal::write_json_pretty(&mut self.out, value) {
+            Ok(()) => self.text("\n"),
+            Err(e) if e.is_io() => self.failed = Some(std::io::Error::from(e)),
+            // A JSON value of ours always serializes.
+            Err(e) => return Err(e.to_string()),
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<(), String> {
+        use std::io::Write;
+        let result = match self.failed.take() {
+            Some(e) => Err(e),
+            None => self.out.flush(),
+        };
+        match result {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Writes the answers of `found` in `format` as each is made (`-o yaml` holds them all: the
+/// emitter writes one tree), and tallies them.
+fn write_answers(
+    found: Found,
+    release: Release,
+    format: ExplainFormat,
+    judged: Option<Release>,
+) -> (Tally, Result<(), String>) {
+    let mut tally = Tally::default();
+    let mut result = Ok(());
+    match format {
+        ExplainFormat::Text => {
+            let mut out = Stdout::new();
+            found.explain_each(release, |item| {
+                tally.add(&item.answer);
+                out.text(&item_text(&item));
+            });
+            out.text(&tally.summary(judged));
+            out.text("\n");
+            result = out.finish();
+        }
+        ExplainFormat::Json if found.answers() == 1 => {
+            let mut out = Stdout::new();
+            found.explain_each(release, |item| {
+                tally.add(&item.answer);
+                result = out.json(&item.answer);
+            });
+            result = result.and(out.finish());
+        }
+        ExplainFormat::Json => {
+            let mut out = super::JsonArray::new();
+            found.explain_each(release, |item| {
+                tally.add(&item.answer);
+                if result.is_ok() {
+                    result = out.push(&item.answer);
+                }
+            });
+            result = result.and(out.finish());
+        }
+        ExplainFormat::Yaml => {
+            let mut answers = Vec::new();
+            found.explain_each(release, |item| {
+                tally.add(&item.answer);
+                answers.push(item.answer);
+            });
+            let text = match &answers[..] {
+                [one] => render(one, format),
+                _ => render(&answers, format),
+            };
+            result = text.and_then(|text| super::print_output(&text));
+        }
+    }
+    (tally, result)
 }
 
 pub(super) fn run(query: Option<&str>, release: &str, files: &[PathBuf], format: ExplainFormat) -> ExitCode {
@@ -287,12 +433,18 @@ pub(super) fn run(query: Option<&str>, release: &str, files: &[PathBuf], format:
         eprintln!("{}", super::shown(&format!("trainer-explorer: {}", e.replace('\n', " "))));
         ExitCode::from(code)
     };
-    let (items, judged_by) = match query {
+    let (tally, written) = match query {
         Some(q) => match for_query(q) {
-            Ok(e) => (
-                vec![Item { at: String::new(), label: "TrainJob".into(), answer: Answer::TrainJob(Box::new(e)) }],
-                None,
-            ),
+            Ok(e) => {
+                let item = Item { at: String::new(), label: "TrainJob".into(), answer: Answer::TrainJob(Box::new(e)) };
+                let mut tally = Tally::default();
+                tally.add(&item.answer);
+                let text = match format {
+                    ExplainFormat::Text => Ok(format!("{}{}", item_text(&item), tally.summary(None))),
+                    _ => render(&item.answer, format),
+                };
+                (tally, text.and_then(|text| super::print_output(&text)))
+            }
             Err(e) => return fail(UNREADABLE, e),
         },
         None => {
@@ -300,23 +452,22 @@ pub(super) fn run(query: Option<&str>, release: &str, files: &[PathBuf], format:
                 Ok(r) => r,
                 Err(e) => return fail(UNREADABLE, e),
             };
-            match explain_files(files, release) {
-                Ok(items) => (items, Some(release)),
+            let found = match found_in(files) {
+                Ok(found) => found,
                 Err(e) => return fail(UNREADABLE, e),
+            };
+            // Which release judged the files, since the files cannot say (see above); a V1 job
+            // alone is its operator's.
+            let judged = found.judged_by_release().then_some(release);
+            if let Some(release) = judged {
+                eprintln!("trainer-explorer: judged by Trainer {}{}", release.tag, judged_note(release));
             }
+            write_answers(found, release, format, judged)
         }
     };
-    // Which release judged the files, since the files cannot say (see above); a V1 job alone
-    // is its operator's.
-    let v2 = items.iter().any(|i| !matches!(i.answer, Answer::V1(_)));
-    if let Some(release) = judged_by.filter(|_| v2) {
-        eprintln!("trainer-explorer: judged by Trainer {}{}", release.tag, judged_note(release));
-    }
-    match output(&items, format, judged_by.filter(|_| v2)).and_then(|out| super::print_output(&out)) {
+    match written {
         // A TrainJob admitted that then fails exits as a refused one: what it asks for never runs.
-        Ok(()) if items.iter().any(|i| !i.answer.rejected().is_empty() || !i.answer.failing().is_empty()) => {
-            ExitCode::from(REFUSED)
-        }
+        Ok(()) if tally.refused > 0 || tally.failing > 0 => ExitCode::from(REFUSED),
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(UNREADABLE, e),
     }

@@ -645,7 +645,7 @@ pub fn run() -> ExitCode {
         Command::Upgrade { from, to, files, format: BatchFormat::Json, .. } => {
             let to = to.copied().unwrap_or(explorer_data::releases::NEWEST);
             return batch_json(&files, |text, file, out| {
-                let u = explorer_core::upgrade::upgrade(text, *from, to).map_err(|e| e.to_string())?;
+                let u = explorer_core::upgrade::upgrade_without_sources(text, *from, to).map_err(|e| e.to_string())?;
                 for i in 0..u.docs.len() {
                     out.push(&u.document_json_with(i, file_member(file)))?;
                 }

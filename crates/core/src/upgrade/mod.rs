@@ -104,26 +104,53 @@ pub fn upgrade(text: &str, from: Release, to: Release) -> Result<Upgrade, Error>
     upgrade_documents(pipeline::input::documents(text).map_err(Error::Input)?, from, to)
 }
 
+/// [`upgrade`] for a caller that writes the output and the report (the CLI), not the documents
+/// as parsed: each [`DocResult::source`] is `None`. Each document's tree then moves into its
+/// rewrite (or its output, passed through) instead of being copied beside its source: a
+/// document of 4 MiB is held as one tree, not two (issue 36: upgrade took 20× its input).
+pub fn upgrade_without_sources(text: &str, from: Release, to: Release) -> Result<Upgrade, Error> {
+    refuse_downgrade(from, to)?;
+    let raw = pipeline::input::documents(text).map_err(Error::Input)?;
+    rewrite_documents(raw, from, to, Sources::Drop)
+}
+
 /// `upgrade` for documents already read (by `crate::pipeline::input::documents`, or built as
 /// values): the rewrite itself needs no YAML parser.
 pub(crate) fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) -> Result<Upgrade, Error> {
+    rewrite_documents(raw, from, to, Sources::Keep)
+}
+
+/// Whether an upgrade keeps each document as parsed beside what it became.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sources {
+    Keep,
+    Drop,
+}
+
+fn rewrite_documents(raw: Vec<RawDoc>, from: Release, to: Release, sources: Sources) -> Result<Upgrade, Error> {
     refuse_downgrade(from, to)?;
     let mut docs = Vec::new();
     // Per input document: the position of its Trainer object in `docs`, or what became of it.
     let mut results: Vec<(RawDoc, Result<usize, Outcome>)> = Vec::new();
-    for d in raw {
-        let classified = match &d.value {
+    for mut d in raw {
+        let classified = match &mut d.value {
             Err(e) => Err(Outcome::Invalid { error: pipeline::Invalid::Yaml(e.clone()) }),
-            Ok(v) => {
-                // A `null` member is absent (crate::model::without_nulls).
-                let v = crate::model::without_nulls(v).into_owned();
-                match (classify(&v, from), Subject::of_kind(v["kind"].as_str().unwrap_or_default())) {
-                    (Some(outcome), _) => Err(outcome),
-                    (None, Some(subject)) => {
-                        docs.push(rewrite::Doc { index: d.index, subject, value: v, refused: None });
-                        Ok(docs.len() - 1)
-                    }
-                    (None, None) => Err(invalid(Invalid::NotTrainer)),
+            Ok(parsed) => {
+                // A `null` member is absent (crate::model::without_nulls): a copy when the source
+                // is kept, else the tree itself.
+                let v = match sources {
+                    Sources::Keep => crate::model::without_nulls(parsed).into_owned(),
+                    Sources::Drop => crate::model::into_without_nulls(std::mem::take(parsed)),
+                };
+                match classify(v, from) {
+                    Classified::Other(outcome) => Err(outcome),
+                    Classified::Manifest(v) => match Subject::of_kind(v["kind"].as_str().unwrap_or_default()) {
+                        Some(subject) => {
+                            docs.push(rewrite::Doc { index: d.index, subject, value: v, refused: None });
+                            Ok(docs.len() - 1)
+                        }
+                        None => Err(invalid(Invalid::NotTrainer)),
+                    },
                 }
             }
         };
@@ -166,7 +193,8 @@ pub(crate) fn upgrade_documents(raw: Vec<RawDoc>, from: Release, to: Release) ->
                 }
             }
         };
-        out.push(DocResult { index: d.index, line: d.line, source: d.value.ok(), outcome });
+        let source = if sources == Sources::Keep { d.value.ok() } else { None };
+        out.push(DocResult { index: d.index, line: d.line, source, outcome });
     }
     Ok(Upgrade { from, to, docs: out })
 }
@@ -195,8 +223,30 @@ fn name_of(v: &Value) -> String {
     v["metadata"]["name"].as_str().unwrap_or("(unnamed)").to_string()
 }
 
-/// `None` for a Trainer object that is a manifest for `from`; otherwise the outcome to report.
-fn classify(v: &Value, from: Release) -> Option<Outcome> {
+/// What an input document is to the upgrade.
+enum Classified {
+    /// A Trainer object that is a manifest for `from`: to rewrite.
+    Manifest(Value),
+    /// Anything else, with the outcome to report (a document passed through moves into it).
+    Other(Outcome),
+}
+
+fn classify(v: Value, from: Release) -> Classified {
+    match refusal_of(&v, from) {
+        Some(outcome) => Classified::Other(outcome),
+        None if is_trainer_manifest(&v, from) => Classified::Manifest(v),
+        None => Classified::Other(Outcome::PassedThrough { kind: kind_of(&v), name: name_of(&v), object: v }),
+    }
+}
+
+/// Whether `v` is an object of a kind and version `from` serves.
+fn is_trainer_manifest(v: &Value, from: Release) -> bool {
+    v.is_object() && from.serves(v["apiVersion"].as_str().unwrap_or_default(), &kind_of(v))
+}
+
+/// What becomes of `v` when it is neither a manifest for `from` nor passed through: `None` for
+/// either of those.
+fn refusal_of(v: &Value, from: Release) -> Option<Outcome> {
     let (kind, name) = (kind_of(v), name_of(v));
     if !v.is_object() {
         return Some(invalid(Invalid::NotAnObject));
@@ -221,7 +271,7 @@ fn classify(v: &Value, from: Release) -> Option<Outcome> {
         let reason = Refusal::NotAJobOrRuntime { api_version: api.into(), kind: kind_of(v) };
         return Some(refused(kind, name, reason));
     }
-    Some(Outcome::PassedThrough { kind, name, object: v.clone() })
+    None
 }
 
 /// Checks, from the change table, that the object has no field that `from` had already removed

@@ -411,11 +411,24 @@ impl Source {
 
 /// The pods and objects the operator creates for `doc`.
 pub fn operate(doc: &Json) -> Result<Operated, Error> {
-    let (source, job) = read(doc)?;
+    operate_keeping(doc, Pods::Kept)
+}
+
+/// Whether [`operate`] keeps the pods it builds (`Role::pods`), or builds each only for the
+/// operator's errors and drops it: what a caller that reads the Services alone needs
+/// (`fails_after_admission`), without a copy of each pod's template (issue 36).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pods {
+    Kept,
+    Dropped,
+}
+
+fn operate_keeping(doc: &Json, pods: Pods) -> Result<Operated, Error> {
+    let (source, mut job) = read(doc)?;
     let (roles, objects) = match source {
         Source::MpiOperator => mpi_v2beta1::operate(&job)?,
         Source::TrainingOperator(V1Kind::MpiJob) => mpi_v1::operate(&job)?,
-        Source::TrainingOperator(kind) => per_replica(kind, &job)?,
+        Source::TrainingOperator(kind) => per_replica(kind, &mut job, pods)?,
     };
     let operator = if source == Source::MpiOperator { MPI_OPERATOR } else { TRAINING_OPERATOR };
     Ok(Operated { operator, kind: source.kind(), roles, objects })
@@ -424,12 +437,13 @@ pub fn operate(doc: &Json) -> Result<Operated, Error> {
 /// The five kinds the common job controller runs: one pod and one headless Service per replica
 /// index, each pod's template decorated by the kind's `SetClusterSpec`
 /// (training-operator v1.9.0:pkg/controller.v1/common/pod.go:383-435, service.go:211-244).
-fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), Error> {
+fn per_replica(kind: V1Kind, job: &mut Job, pods: Pods) -> Result<(Vec<Role>, Vec<Object>), Error> {
     let operator = format!("Training Operator ({} controller)", kind.kind());
     let mut roles = Vec::new();
     let mut objects = Vec::new();
     for (rtype, spec) in &job.replicas {
-        let mut role = Role::of(rtype, spec.template.clone());
+        // Its template moves in once every pod is built (below), not copied.
+        let mut role = Role::of(rtype, PodTemplateSpec::default());
         role.count = spec.replicas.unwrap_or(0);
         for index in 0..role.count {
             let host = job.replica_name(rtype, index);
@@ -453,7 +467,9 @@ fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), Erro
             set_cluster_spec(kind, job, rtype, index, &mut pod)?;
             // pod.go:435 with pkg/core/pod.go:81-88: the replica's restartPolicy, ExitCode as Never.
             pod.spec.restart_policy = Some(defaults::pod_restart_policy(spec));
-            role.pods.push(pod);
+            if pods == Pods::Kept {
+                role.pods.push(pod);
+            }
         }
         roles.push(role);
     }
@@ -461,6 +477,11 @@ fn per_replica(kind: V1Kind, job: &Job) -> Result<(Vec<Role>, Vec<Object>), Erro
         objects.extend(pytorch::autoscaler(job, &operator));
     }
     objects.push(pod_group_object(&job.name, &operator, job.total()));
+    // A role's pods read the other roles' templates (a Worker's env names the Master's port), so
+    // the templates move into their roles only now; one role per replica type, in their order.
+    for (role, (_, spec)) in roles.iter_mut().zip(job.replicas.iter_mut()) {
+        role.template = std::mem::take(&mut spec.template);
+    }
     Ok((roles, objects))
 }
 
@@ -511,6 +532,10 @@ pub(crate) fn object(kind: &str, name: &str, by: &str, when: &str, data: Option<
 /// Appends to every container's env, as the operators' `append` does (a name set twice keeps
 /// both entries; the kubelet uses the last).
 pub(crate) fn append_env(c: &mut Container, vars: impl IntoIterator<Item = EnvVar>) {
+    // Room for exactly these: a list grown by doubling holds up to twice its variables as long
+    // as the pod lives (a container of 100,000 variables held 10 MB more in each pod).
+    let vars = vars.into_iter();
+    c.env.reserve_exact(vars.size_hint().0);
     c.env.extend(vars);
 }
 
@@ -600,7 +625,7 @@ pub fn fails_after_admission(doc: &Json) -> Vec<Rejection> {
     if !check(doc).is_empty() {
         return vec![];
     }
-    operate(doc).map(|op| service_failures(&op)).unwrap_or_default()
+    operate_keeping(doc, Pods::Dropped).map(|op| service_failures(&op)).unwrap_or_default()
 }
 
 /// What `op` makes, as `explain` prints it.
