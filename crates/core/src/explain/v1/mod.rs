@@ -773,8 +773,10 @@ const MPI_IMPLEMENTATIONS: [&str; 3] = ["OpenMPI", "Intel", "MPICH"];
 /// Every error the V1 operator's cluster gives when `doc` (a V1 job, as written) is created, in
 /// the order it meets them: the REST mapper (a kind and version neither operator serves); strict
 /// decoding (each field the operator's CRD does not declare, crd::strict with the V1 CRDs'
-/// schemas); then the schema's types and values and the operator's webhook, as `explain` reads
-/// the job (a refusal names its field path). `[]` when the job is admitted. The V1 CRDs' one CEL
+/// schemas); then the API server's check of every custom resource's name
+/// (`validate::object_meta_name`) and the schema's types and values, and only for a job whose
+/// name it takes, the operator's webhook, as `explain` reads the job (a refusal names its field
+/// path). `[]` when the job is admitted. The V1 CRDs' one CEL
 /// rule (`spec.runPolicy.schedulingPolicy.queue` is immutable) is a transition rule: it runs on
 /// update only.
 pub fn check(doc: &Json) -> Vec<Rejection> {
@@ -788,7 +790,10 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     if !unknown.is_empty() {
         return unknown;
     }
-    let mut out = Vec::new();
+    // The API server checks the name of every custom resource before the schema's values, and
+    // a webhook never sees a job it refused (mpi-operator has none to catch it).
+    let mut out = super::validate::object_meta_name(doc);
+    let name_refused = !out.is_empty();
     if let Some(value) = at(doc, &["spec", "mpiImplementation"]).filter(|_| operator.name == MPI_OPERATOR) {
         if !value.as_str().is_some_and(|v| MPI_IMPLEMENTATIONS.contains(&v)) {
             let allowed: Vec<String> = MPI_IMPLEMENTATIONS.iter().map(|a| format!("{a:?}")).collect();
@@ -819,7 +824,7 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     }
     // The webhook runs once the schema admits the job: its errors, unless the reading found one
     // the webhook does not name (a value of the wrong type, which the API server refuses first).
-    let webhook = webhook::refusals(doc);
+    let webhook = if name_refused { vec![] } else { webhook::refusals(doc) };
     let named = |r: &Rejection| webhook.iter().any(|w| dotted(&w.field()) == dotted(&r.field()));
     if webhook.is_empty() || read_errors.iter().any(|r| !named(r)) {
         out.extend(read_errors);
@@ -827,6 +832,20 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
         out.extend(webhook);
     }
     out
+}
+
+/// Why the cluster refuses a V1 job's own name, as [`check`] words it: the API server's check of
+/// every custom resource's name, else the webhook's of a Training Operator kind
+/// (`training_operator_kind`; mpi-operator has no webhook). Empty when the name is taken.
+#[cfg(feature = "migrate")]
+pub(crate) fn name_refusals(training_operator_kind: Option<V1Kind>, name: &str) -> Vec<Rejection> {
+    let api_server = super::validate::refused_name(name);
+    match training_operator_kind {
+        Some(kind) if api_server.is_empty() && webhook::has_webhook(kind) => {
+            webhook::name_refusal(name).into_iter().collect()
+        }
+        _ => api_server,
+    }
 }
 
 /// A field path with its map keys written as the schema's errors write them (`x[Worker].y` as
