@@ -679,3 +679,30 @@ fn a_v1_job_whose_name_the_api_server_refuses_runs_nothing() {
     assert!(name.note.starts_with("renamed to placeholder: "), "{}", name.note);
     assert!(name.note.ends_with(&format!("so V1 ran no pod: {refused}")), "{}", name.note);
 }
+
+/// `labels` written under a replica's `template` (real-v1 file 24) is a field the V1 CRD lacks:
+/// `kubectl apply`'s default strict field validation refuses the job, and migrate's report, which
+/// drops the field, says that in explain's words rather than that the API server prunes it (it
+/// prunes only under `--validate=warn` or `ignore`).
+#[test]
+fn migrate_and_explain_agree_that_strict_apply_refuses_labels_under_template() {
+    let text = std::fs::read_to_string(common::real_v1_dir().join("24-yunikorn-mpijob-pi.yaml")).unwrap();
+    let e = explain_text(&text).unwrap().unwrap();
+    assert_eq!(e.rejected.len(), 2);
+    let m = explorer_core::migrate::migrate(&text).unwrap();
+    let explorer_core::migrate::Outcome::Written { report, .. } = &m.docs[0].outcome else {
+        panic!("file 24 is converted: {:?}", m.docs[0].outcome)
+    };
+    for refused in &e.rejected {
+        let entry = report.iter().find(|r| r.from == refused.field()).unwrap_or_else(|| panic!("{}", refused.field()));
+        assert!(
+            entry.note.contains(&format!(
+                "kubectl apply (strict field validation, its default) is refused the MPIJob: {}",
+                refused.reason()
+            )),
+            "{}",
+            entry.note
+        );
+        assert!(!entry.note.contains("the API server prunes it"), "{}", entry.note);
+    }
+}

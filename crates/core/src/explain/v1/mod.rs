@@ -572,7 +572,13 @@ pub fn explain(doc: &Json) -> V1Explanation {
 }
 
 /// Every field of a V1 job that its operator's CRD does not declare, as the API server's strict
-/// field validation (`kubectl apply`'s default since Kubernetes 1.27) refuses them, each with its
+/// field validation refuses them, each with its path. `kubectl apply` asks for it unless told
+/// otherwise: its `--validate` defaults to `strict` (kubectl v0.35.7:pkg/cmd/util/helpers.go:468-475,
+/// sent as `fieldValidation=Strict`, :671-673; since Kubernetes 1.27), and under it the API server
+/// returns each field the structural schema would prune as a strict decoding error instead of
+/// pruning it (apiextensions-apiserver v0.35.7:pkg/apiserver/customresource_handler.go:1338-1342;
+/// no V1 CRD sets `x-kubernetes-preserve-unknown-fields`). Only `--validate=warn` or `ignore`
+/// has the object stored with the field pruned. The
 /// path: the schemas are the V1 CRDs' (training-operator v1.9's `kubeflow.org/v1` kinds,
 /// mpi-operator's `kubeflow.org/v2beta1` MPIJob) in the generated crd/fields.rs, walked by the
 /// same walker as V2's (crd::strict). The caller passes the object with its `null` members
@@ -586,10 +592,16 @@ pub fn unknown_fields(doc: &Json) -> Vec<Rejection> {
     super::crd::strict::unknown_fields(operator.name, doc)
         .into_iter()
         .map(|path| {
-            let detail = format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", operator.name);
-            Rejection::new(ErrorType::UnknownField, FieldPath::parse(&path), detail)
+            Rejection::new(ErrorType::UnknownField, FieldPath::parse(&path), unknown_field(operator.name, &path))
         })
         .collect()
+}
+
+/// The API server's strict decoding error for a field `path` of a job whose operator's
+/// ([`TRAINING_OPERATOR`], [`MPI_OPERATOR`]) CRD does not declare it: [`unknown_fields`]' words,
+/// which migrate's report repeats for a field it drops.
+pub(crate) fn unknown_field(operator: &str, path: &str) -> String {
+    format!("strict decoding error: unknown field \"{path}\" (not in the {operator} CRD)")
 }
 
 /// What the API server refuses after it admitted `doc` (a V1 job), as `explain` gives it under
