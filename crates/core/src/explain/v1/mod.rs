@@ -28,8 +28,11 @@ use explorer_data::served;
 use serde::Serialize;
 use serde_json::Value as Json;
 
+// Migrate's converter reads V1 jobs with these; explain itself calls them by their modules.
+#[cfg(feature = "migrate")]
 pub(crate) use defaults::default_replicas;
 pub use defaults::Ambiguous;
+#[cfg(feature = "migrate")]
 pub(crate) use error::service_refused;
 pub use error::{Error, NotRun};
 
@@ -286,6 +289,7 @@ fn hostfile_size(source: Source, job: &Job) -> Result<(), Error> {
 /// v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:925,1015; mpi-operator
 /// v0.6.0:pkg/apis/kubeflow/validation/validation.go:112-121). `migrate` refuses such a job
 /// with it, as its operator does not run it.
+#[cfg(feature = "migrate")]
 pub(crate) fn refused_replica_type(doc: &Json) -> Option<NotRun> {
     let kind = doc.get("kind").and_then(Json::as_str).and_then(V1Kind::from_kind)?;
     if kind == V1Kind::MpiJob {
@@ -363,6 +367,7 @@ pub(crate) fn at<'v>(v: &'v Json, keys: &[&str]) -> Option<&'v Json> {
 /// written in another case (`worker`) renamed as v1.9's defaulting renames it (`Worker`), a
 /// type's own spec replaced by such a spelling left out (`{Worker, worker}` runs `worker`'s).
 /// `Err` where two spellings make the renaming chance ([`Ambiguous`]).
+#[cfg(feature = "migrate")]
 pub(crate) fn renamed_replica_types<'a>(
     kind: V1Kind,
     keys: impl Iterator<Item = &'a str> + Clone,
@@ -630,6 +635,7 @@ pub fn view(op: &Operated) -> V1Explanation {
 /// refuses by its name, with apimachinery's reasons (see [`service_failures`]); none for an MPIJob,
 /// whose operators create no Service per pod. Names grow only with the index's digits, so one
 /// name per digit count is judged.
+#[cfg(feature = "migrate")]
 pub(crate) fn refused_service(kind: V1Kind, job: &str, rtype: &str, count: u32) -> Option<(String, Vec<String>)> {
     if kind == V1Kind::MpiJob {
         return None;

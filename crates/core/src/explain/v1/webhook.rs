@@ -61,6 +61,7 @@ pub(super) enum Scope {
 
 /// The errors the webhook gives on creating `doc` about the pods it asks for ([`Scope::Pods`]):
 /// a converter cannot say which pods V1 would have run for such a job, since v1.9 ran none.
+#[cfg(feature = "migrate")]
 pub(super) fn pod_refusals(doc: &Json) -> Vec<Rejection> {
     judged(doc).into_iter().filter(|(_, scope)| *scope == Scope::Pods).map(|(rejection, _)| rejection).collect()
 }
