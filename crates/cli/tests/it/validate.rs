@@ -102,11 +102,12 @@ fn real_v1_jobs_are_validated_against_their_operators_crds_with_a_hint_to_migrat
             }
         }
     }
-    // Four of the 29 files would not be created as written, each for a reason the file shows:
+    // Five of the 29 files would not be created as written, each for a reason the file shows:
     // a version no operator serves; a PyTorchJob whose containers are not named `pytorch`
     // (Training Operator v1.9's webhook requires one: pytorchjob_webhook.go:138-151);
     // `labels` written under `template` instead of its `metadata` (strict decoding refuses it,
-    // a lax client drops the labels); an unrendered template's `replicas: $NUM_NODES`.
+    // a lax client drops the labels); a name no custom resource may have (`PLACEHOLDER`: the
+    // API server's DNS-1123 subdomain check); an unrendered template's `replicas: $NUM_NODES`.
     let unknown =
         |at: &str| format!("strict decoding error: unknown field \"{at}\" (not in the mpi-operator v0.6 CRD)");
     let expected = [
@@ -129,6 +130,14 @@ fn real_v1_jobs_are_validated_against_their_operators_crds_with_a_hint_to_migrat
             "24-yunikorn-mpijob-pi.yaml",
             "spec.mpiReplicaSpecs.Worker.template.labels",
             unknown("spec.mpiReplicaSpecs.Worker.template.labels"),
+        ),
+        (
+            "28-jaxtoolbox-nccl-mpijob-suspended.yaml",
+            "metadata.name",
+            "Invalid value: \"PLACEHOLDER\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric \
+             characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', \
+             regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+                .to_string(),
         ),
         (
             "29-awsome-llama3-fsdp-unrendered.yaml",

@@ -193,16 +193,24 @@ fn object_rules(object: &serde_json::Value, release: Release) -> Vec<Rejection> 
     errors
 }
 
-/// The API server's own check of every custom resource's name, before the CRD's schema and rules:
-/// apiextensions-apiserver pkg/registry/customresource/validator.go (customResourceValidator.Validate)
-/// calls `ValidateObjectMetaAccessor(.., validation.NameIsDNSSubdomain, ..)`, apimachinery's
-/// `IsDNS1123Subdomain` (util/validation/validation.go: at most 253 characters, then the regex).
-/// Upstream's integration tests see it: `Invalid-job-name` and `jobname-` are refused with it next to
-/// the CRD's RFC 1035 rule (v2.3.0:test/integration/webhooks/trainjob_test.go:411-431).
-fn object_meta_name(object: &serde_json::Value) -> Vec<Rejection> {
+/// The API server's own check of every custom resource's name, before the CRD's schema and rules
+/// and before any webhook: customResourceValidator.Validate
+/// (apiextensions-apiserver v0.35.7:pkg/registry/customresource/validator.go:53) calls
+/// `ValidateObjectMetaAccessor(.., validation.NameIsDNSSubdomain, ..)`
+/// (apimachinery v0.35.7:pkg/api/validation/generic.go:42-43), `IsDNS1123Subdomain` (at most 253
+/// characters, then the regex). Upstream's integration tests see it: `Invalid-job-name` and
+/// `jobname-` are refused with it next to the CRD's RFC 1035 rule
+/// (v2.3.0:test/integration/webhooks/trainjob_test.go:411-431). Every custom resource meets it,
+/// a V1 job too (explain::v1::check).
+pub(super) fn object_meta_name(object: &serde_json::Value) -> Vec<Rejection> {
     let Some(name) = super::v1::at(object, &["metadata", "name"]).and_then(serde_json::Value::as_str) else {
         return Vec::new();
     };
+    refused_name(name)
+}
+
+/// [`object_meta_name`] for the name itself.
+pub(super) fn refused_name(name: &str) -> Vec<Rejection> {
     crate::k8s::names::is_dns1123_subdomain(name)
         .into_iter()
         .map(|r| Rejection::invalid("metadata.name", format!("{name:?}: {r}")))

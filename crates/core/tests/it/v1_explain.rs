@@ -628,3 +628,81 @@ fn fails_after_admission_is_explains() {
     assert_eq!(e.fails_after_admission[0].field(), "spec.pytorchReplicaSpecs.Master");
     assert_eq!(explorer_core::explain::v1::fails_after_admission(&doc), e.fails_after_admission);
 }
+
+/// The API server checks every custom resource's name (a DNS-1123 subdomain) before the schema's
+/// values and before any webhook (apiextensions-apiserver v0.35.7:pkg/registry/customresource/
+/// validator.go:53): JAX-Toolbox's MPIJob named `PLACEHOLDER` (real-v1 file 28) never ran, and a
+/// job of every V1 kind with that name is refused in the same words, V2's TrainJob's too.
+/// migrate renames it for the TrainJob and says, in explain's words, that V1 ran nothing.
+#[test]
+fn a_v1_job_whose_name_the_api_server_refuses_runs_nothing() {
+    let refused = "metadata.name: Invalid value: \"PLACEHOLDER\": a lowercase RFC 1123 subdomain must consist of \
+                   lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric \
+                   character (e.g. 'example.com', regex used for validation is \
+                   '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    let text = std::fs::read_to_string(common::real_v1_dir().join("28-jaxtoolbox-nccl-mpijob-suspended.yaml")).unwrap();
+    let e = explain_text(&text).unwrap().unwrap();
+    let reasons: Vec<String> = e.rejected.iter().map(ToString::to_string).collect();
+    assert_eq!(reasons, [refused]);
+    assert!(e.pods.is_empty() && e.objects.is_empty());
+    let doc: Value = serde_yaml::from_str(&text).unwrap();
+    assert_eq!(explorer_core::explain::v1::check(&doc).len(), 1, "validate counts it invalid");
+    let c = |name: &str| format!("{{replicas: 1, template: {{spec: {{containers: [{{name: {name}, image: x:1}}]}}}}}}");
+    let kinds = [
+        ("kubeflow.org/v1", "PyTorchJob", "pytorchReplicaSpecs", "Master", "pytorch"),
+        ("kubeflow.org/v1", "XGBoostJob", "xgbReplicaSpecs", "Master", "xgboost"),
+        ("kubeflow.org/v1", "PaddleJob", "paddleReplicaSpecs", "Master", "paddle"),
+        ("kubeflow.org/v1", "TFJob", "tfReplicaSpecs", "Chief", "tensorflow"),
+        ("kubeflow.org/v1", "JAXJob", "jaxReplicaSpecs", "Worker", "jax"),
+        ("kubeflow.org/v1", "MPIJob", "mpiReplicaSpecs", "Launcher", "mpi"),
+        ("kubeflow.org/v2beta1", "MPIJob", "mpiReplicaSpecs", "Launcher", "mpi"),
+    ];
+    for (api, kind, field, first, container) in kinds {
+        let job = format!(
+            "apiVersion: {api}\nkind: {kind}\nmetadata: {{name: PLACEHOLDER}}\nspec:\n  {field}:\n    {first}: {}\n    Worker: {}\n",
+            c(container),
+            c(container)
+        );
+        let e = explain_text(&job).unwrap().unwrap();
+        let reasons: Vec<String> = e.rejected.iter().map(ToString::to_string).collect();
+        assert_eq!(reasons, [refused], "{job}");
+        assert!(e.pods.is_empty(), "{job}");
+    }
+    let trainjob = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: PLACEHOLDER}\nspec:\n  runtimeRef: {name: torch-distributed}\n";
+    let e = explorer_core::explain::read::explain_text(trainjob, explorer_data::releases::NEWEST).unwrap();
+    assert_eq!(e.rejected[0].to_string(), refused);
+    let m = explorer_core::migrate::migrate(&text).unwrap();
+    let explorer_core::migrate::Outcome::Written { report, .. } = &m.docs[0].outcome else {
+        panic!("file 28 is converted: {:?}", m.docs[0].outcome)
+    };
+    let name = report.iter().find(|e| e.from == "metadata.name").unwrap();
+    assert!(name.note.starts_with("renamed to placeholder: "), "{}", name.note);
+    assert!(name.note.ends_with(&format!("so V1 ran no pod: {refused}")), "{}", name.note);
+}
+
+/// `labels` written under a replica's `template` (real-v1 file 24) is a field the V1 CRD lacks:
+/// `kubectl apply`'s default strict field validation refuses the job, and migrate's report, which
+/// drops the field, says that in explain's words rather than that the API server prunes it (it
+/// prunes only under `--validate=warn` or `ignore`).
+#[test]
+fn migrate_and_explain_agree_that_strict_apply_refuses_labels_under_template() {
+    let text = std::fs::read_to_string(common::real_v1_dir().join("24-yunikorn-mpijob-pi.yaml")).unwrap();
+    let e = explain_text(&text).unwrap().unwrap();
+    assert_eq!(e.rejected.len(), 2);
+    let m = explorer_core::migrate::migrate(&text).unwrap();
+    let explorer_core::migrate::Outcome::Written { report, .. } = &m.docs[0].outcome else {
+        panic!("file 24 is converted: {:?}", m.docs[0].outcome)
+    };
+    for refused in &e.rejected {
+        let entry = report.iter().find(|r| r.from == refused.field()).unwrap_or_else(|| panic!("{}", refused.field()));
+        assert!(
+            entry.note.contains(&format!(
+                "kubectl apply (strict field validation, its default) is refused the MPIJob: {}",
+                refused.reason()
+            )),
+            "{}",
+            entry.note
+        );
+        assert!(!entry.note.contains("the API server prunes it"), "{}", entry.note);
+    }
+}

@@ -34,6 +34,7 @@ fn equal_fold(rtype: &str, known: &str) -> bool {
 /// (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/defaulting_utils.go:50-59) renames it
 /// where it is the only spelling of its type: `worker` or `WORKER` becomes `Worker`. The MPIJob
 /// is not renamed (mpi_defaults.go:25-39 has no such step).
+#[cfg(feature = "migrate")]
 pub(super) fn camel_case(kind: V1Kind, rtype: &str) -> String {
     if kind == V1Kind::MpiJob {
         return rtype.to_string();

@@ -28,8 +28,11 @@ use explorer_data::served;
 use serde::Serialize;
 use serde_json::Value as Json;
 
+// Migrate's converter reads V1 jobs with these; explain itself calls them by their modules.
+#[cfg(feature = "migrate")]
 pub(crate) use defaults::default_replicas;
 pub use defaults::Ambiguous;
+#[cfg(feature = "migrate")]
 pub(crate) use error::service_refused;
 pub use error::{Error, NotRun};
 
@@ -286,6 +289,7 @@ fn hostfile_size(source: Source, job: &Job) -> Result<(), Error> {
 /// v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:925,1015; mpi-operator
 /// v0.6.0:pkg/apis/kubeflow/validation/validation.go:112-121). `migrate` refuses such a job
 /// with it, as its operator does not run it.
+#[cfg(feature = "migrate")]
 pub(crate) fn refused_replica_type(doc: &Json) -> Option<NotRun> {
     let kind = doc.get("kind").and_then(Json::as_str).and_then(V1Kind::from_kind)?;
     if kind == V1Kind::MpiJob {
@@ -363,6 +367,7 @@ pub(crate) fn at<'v>(v: &'v Json, keys: &[&str]) -> Option<&'v Json> {
 /// written in another case (`worker`) renamed as v1.9's defaulting renames it (`Worker`), a
 /// type's own spec replaced by such a spelling left out (`{Worker, worker}` runs `worker`'s).
 /// `Err` where two spellings make the renaming chance ([`Ambiguous`]).
+#[cfg(feature = "migrate")]
 pub(crate) fn renamed_replica_types<'a>(
     kind: V1Kind,
     keys: impl Iterator<Item = &'a str> + Clone,
@@ -597,7 +602,13 @@ pub fn explain(doc: &Json) -> V1Explanation {
 }
 
 /// Every field of a V1 job that its operator's CRD does not declare, as the API server's strict
-/// field validation (`kubectl apply`'s default since Kubernetes 1.27) refuses them, each with its
+/// field validation refuses them, each with its path. `kubectl apply` asks for it unless told
+/// otherwise: its `--validate` defaults to `strict` (kubectl v0.35.7:pkg/cmd/util/helpers.go:468-475,
+/// sent as `fieldValidation=Strict`, :671-673; since Kubernetes 1.27), and under it the API server
+/// returns each field the structural schema would prune as a strict decoding error instead of
+/// pruning it (apiextensions-apiserver v0.35.7:pkg/apiserver/customresource_handler.go:1338-1342;
+/// no V1 CRD sets `x-kubernetes-preserve-unknown-fields`). Only `--validate=warn` or `ignore`
+/// has the object stored with the field pruned. The
 /// path: the schemas are the V1 CRDs' (training-operator v1.9's `kubeflow.org/v1` kinds,
 /// mpi-operator's `kubeflow.org/v2beta1` MPIJob) in the generated crd/fields.rs, walked by the
 /// same walker as V2's (crd::strict). The caller passes the object with its `null` members
@@ -611,10 +622,16 @@ pub fn unknown_fields(doc: &Json) -> Vec<Rejection> {
     super::crd::strict::unknown_fields(operator.name, doc)
         .into_iter()
         .map(|path| {
-            let detail = format!("strict decoding error: unknown field \"{path}\" (not in the {} CRD)", operator.name);
-            Rejection::new(ErrorType::UnknownField, FieldPath::parse(&path), detail)
+            Rejection::new(ErrorType::UnknownField, FieldPath::parse(&path), unknown_field(operator.name, &path))
         })
         .collect()
+}
+
+/// The API server's strict decoding error for a field `path` of a job whose operator's
+/// ([`TRAINING_OPERATOR`], [`MPI_OPERATOR`]) CRD does not declare it: [`unknown_fields`]' words,
+/// which migrate's report repeats for a field it drops.
+pub(crate) fn unknown_field(operator: &str, path: &str) -> String {
+    format!("strict decoding error: unknown field \"{path}\" (not in the {operator} CRD)")
 }
 
 /// What the API server refuses after it admitted `doc` (a V1 job), as `explain` gives it under
@@ -643,6 +660,7 @@ pub fn view(op: &Operated) -> V1Explanation {
 /// refuses by its name, with apimachinery's reasons (see [`service_failures`]); none for an MPIJob,
 /// whose operators create no Service per pod. Names grow only with the index's digits, so one
 /// name per digit count is judged.
+#[cfg(feature = "migrate")]
 pub(crate) fn refused_service(kind: V1Kind, job: &str, rtype: &str, count: u32) -> Option<(String, Vec<String>)> {
     if kind == V1Kind::MpiJob {
         return None;
@@ -798,8 +816,10 @@ const MPI_IMPLEMENTATIONS: [&str; 3] = ["OpenMPI", "Intel", "MPICH"];
 /// Every error the V1 operator's cluster gives when `doc` (a V1 job, as written) is created, in
 /// the order it meets them: the REST mapper (a kind and version neither operator serves); strict
 /// decoding (each field the operator's CRD does not declare, crd::strict with the V1 CRDs'
-/// schemas); then the schema's types and values and the operator's webhook, as `explain` reads
-/// the job (a refusal names its field path). `[]` when the job is admitted. The V1 CRDs' one CEL
+/// schemas); then the API server's check of every custom resource's name
+/// (`validate::object_meta_name`) and the schema's types and values, and only for a job whose
+/// name it takes, the operator's webhook, as `explain` reads the job (a refusal names its field
+/// path). `[]` when the job is admitted. The V1 CRDs' one CEL
 /// rule (`spec.runPolicy.schedulingPolicy.queue` is immutable) is a transition rule: it runs on
 /// update only.
 pub fn check(doc: &Json) -> Vec<Rejection> {
@@ -813,7 +833,10 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     if !unknown.is_empty() {
         return unknown;
     }
-    let mut out = Vec::new();
+    // The API server checks the name of every custom resource before the schema's values, and
+    // a webhook never sees a job it refused (mpi-operator has none to catch it).
+    let mut out = super::validate::object_meta_name(doc);
+    let name_refused = !out.is_empty();
     if let Some(value) = at(doc, &["spec", "mpiImplementation"]).filter(|_| operator.name == MPI_OPERATOR) {
         if !value.as_str().is_some_and(|v| MPI_IMPLEMENTATIONS.contains(&v)) {
             let allowed: Vec<String> = MPI_IMPLEMENTATIONS.iter().map(|a| format!("{a:?}")).collect();
@@ -844,7 +867,7 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     }
     // The webhook runs once the schema admits the job: its errors, unless the reading found one
     // the webhook does not name (a value of the wrong type, which the API server refuses first).
-    let webhook = webhook::refusals(doc);
+    let webhook = if name_refused { vec![] } else { webhook::refusals(doc) };
     let named = |r: &Rejection| webhook.iter().any(|w| dotted(&w.field()) == dotted(&r.field()));
     if webhook.is_empty() || read_errors.iter().any(|r| !named(r)) {
         out.extend(read_errors);
@@ -852,6 +875,20 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
         out.extend(webhook);
     }
     out
+}
+
+/// Why the cluster refuses a V1 job's own name, as [`check`] words it: the API server's check of
+/// every custom resource's name, else the webhook's of a Training Operator kind
+/// (`training_operator_kind`; mpi-operator has no webhook). Empty when the name is taken.
+#[cfg(feature = "migrate")]
+pub(crate) fn name_refusals(training_operator_kind: Option<V1Kind>, name: &str) -> Vec<Rejection> {
+    let api_server = super::validate::refused_name(name);
+    match training_operator_kind {
+        Some(kind) if api_server.is_empty() && webhook::has_webhook(kind) => {
+            webhook::name_refusal(name).into_iter().collect()
+        }
+        _ => api_server,
+    }
 }
 
 /// A field path with its map keys written as the schema's errors write them (`x[Worker].y` as

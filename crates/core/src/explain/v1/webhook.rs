@@ -61,8 +61,23 @@ pub(super) enum Scope {
 
 /// The errors the webhook gives on creating `doc` about the pods it asks for ([`Scope::Pods`]):
 /// a converter cannot say which pods V1 would have run for such a job, since v1.9 ran none.
+#[cfg(feature = "migrate")]
 pub(super) fn pod_refusals(doc: &Json) -> Vec<Rejection> {
     judged(doc).into_iter().filter(|(_, scope)| *scope == Scope::Pods).map(|(rejection, _)| rejection).collect()
+}
+
+/// Whether Training Operator v1.9 installs a validating webhook for `kind`.
+#[cfg(feature = "migrate")]
+pub(super) fn has_webhook(kind: V1Kind) -> bool {
+    rules(kind).is_some()
+}
+
+/// validate<Kind>Job's first check, the same in every kind's webhook: NameIsDNS1035Label
+/// (e.g. pytorchjob_webhook.go:80-82), at `metadata.name`.
+pub(super) fn name_refusal(name: &str) -> Option<Rejection> {
+    let bad_name = crate::k8s::names::is_dns1035_label(name);
+    (!bad_name.is_empty())
+        .then(|| Rejection::invalid("metadata.name", format!("{name:?}: should match: {}", bad_name.join(","))))
 }
 
 /// [`refusals`], each with its [`Scope`].
@@ -72,19 +87,17 @@ fn judged(doc: &Json) -> Vec<(Rejection, Scope)> {
     let (Some(kind), Some("kubeflow.org/v1")) = (kind, api) else { return vec![] };
     let Some((_, checks_run_policy)) = rules(kind) else { return vec![] };
     let mut out = Vec::new();
+    let name = at(doc, &["metadata", "name"]).and_then(Json::as_str).unwrap_or_default();
+    if let Some(refusal) = name_refusal(name) {
+        out.push((refusal, Scope::Other));
+    }
     let mut refuse = |ty: ErrorType, field: String, detail: String| {
-        // The job's name, its manager, a replica's containers and images are not what runs
-        // where: the rest is.
-        let other = field == "metadata.name" || field.starts_with("spec.runPolicy") || field.contains(".template.spec");
+        // Its manager, a replica's containers and images are not what runs where (nor the job's
+        // name, above): the rest is.
+        let other = field.starts_with("spec.runPolicy") || field.contains(".template.spec");
         let scope = if other { Scope::Other } else { Scope::Pods };
         out.push((Rejection::new(ty, FieldPath::parse(&field), detail), scope))
     };
-    // validate<Kind>Job: NameIsDNS1035Label (e.g. pytorchjob_webhook.go:80-82).
-    let name = at(doc, &["metadata", "name"]).and_then(Json::as_str).unwrap_or_default();
-    let bad_name = crate::k8s::names::is_dns1035_label(name);
-    if !bad_name.is_empty() {
-        refuse(ErrorType::Invalid, "metadata.name".into(), format!("{name:?}: should match: {}", bad_name.join(",")));
-    }
     // util/webhooks.go:15-25, called by every kind's but JAX's.
     if let Some(manager) = at(doc, &["spec", "runPolicy", "managedBy"]).and_then(Json::as_str) {
         if checks_run_policy && !MANAGERS.contains(&manager) {

@@ -17,7 +17,10 @@ impl Conversion<'_> {
         } else {
             self.report.mapped("metadata.name", "metadata.name", "");
         }
-        self.note_refused_services();
+        // A job whose own name the V1 cluster refused ran no pod, so no Service of it was refused.
+        if !self.note_refused_name() {
+            self.note_refused_services();
+        }
         if let Some(ns) = &self.meta.namespace {
             meta.namespace = Some(ns.clone());
             self.report.mapped("metadata.namespace", "metadata.namespace", "");
@@ -67,6 +70,30 @@ pub(super) fn rfc1035(name: &str) -> String {
 }
 
 impl Conversion<'_> {
+    /// Says on the name's entry that the V1 cluster refused the job's own name (the API server's
+    /// check of every custom resource's name, else Training Operator's webhook), in explain's
+    /// words (explain::v1::check): V1 ran nothing for it. Whether it did.
+    fn note_refused_name(&mut self) -> bool {
+        let training_operator_kind = match self.source {
+            Source::V1(kind) => Some(kind),
+            Source::MpiV2beta1 => None,
+        };
+        let refused = crate::explain::v1::name_refusals(training_operator_kind, &self.name);
+        if refused.is_empty() {
+            return false;
+        }
+        let reasons: Vec<String> = refused.iter().map(ToString::to_string).collect();
+        let note = format!(
+            "the V1 cluster refused this {} as written, so V1 ran no pod: {}",
+            self.kind_name,
+            reasons.join("; ")
+        );
+        if let Some(e) = self.report.entries.iter_mut().rev().find(|e| e.from == "metadata.name") {
+            e.note = if e.note.is_empty() { note } else { format!("{}; {note}", e.note) };
+        }
+        true
+    }
+
     /// Says on the `metadata.name` entry where Training Operator v1.9 could not create a pod's
     /// Service by its name (`<job>-<type>-<index>` longer than 63 characters, or no DNS-1035
     /// label): it ran the pods, but not the job as written (`explain::v1`'s `failsAfterAdmission`).

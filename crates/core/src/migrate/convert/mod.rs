@@ -329,10 +329,13 @@ impl Conversion<'_> {
         Ok(())
     }
 
-    /// Fields of a replica spec or its pod template that the V1 CRD does not declare: the API
-    /// server prunes them (the CRDs are structural, nothing there preserves unknown fields), so
-    /// the V1 pods never had them. `labels` written directly under `template` is the common case
-    /// (a scheduler's queue label meant for `template.metadata.labels`).
+    /// Fields of a replica spec or its pod template that the V1 CRD does not declare. `kubectl
+    /// apply` (strict field validation, its default) was refused them, in explain's words
+    /// (explain::v1::unknown_fields, which cites the facts); only with `--validate=warn` or
+    /// `ignore` does the API server prune them and create the job (the CRDs are structural,
+    /// nothing there preserves unknown fields). Either way the V1 pods never had them. `labels`
+    /// written directly under `template` is the common case (a scheduler's queue label meant
+    /// for `template.metadata.labels`).
     fn report_pruned_replica_fields(&mut self) {
         let mut pruned = Vec::new();
         for replica in self.replicas.values() {
@@ -351,11 +354,17 @@ impl Conversion<'_> {
                 pruned.push((format!("{}.template.{key}", replica.path), why));
             }
         }
+        let operator = match self.source {
+            Source::V1(_) => crate::explain::v1::TRAINING_OPERATOR,
+            Source::MpiV2beta1 => crate::explain::v1::MPI_OPERATOR,
+        };
         for (path, why) in pruned {
+            let refused = crate::explain::v1::unknown_field(operator, &path);
             self.report.dropped(
                 path,
                 format!(
-                    "{why}; the API server prunes it from the {}, so the V1 pods never had it either",
+                    "{why}; kubectl apply (strict field validation, its default) is refused the {}: {refused}; \
+                     only --validate=warn or ignore prunes it and creates the job, so the V1 pods never had it either",
                     self.kind_name
                 ),
             );
