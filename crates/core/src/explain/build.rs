@@ -408,6 +408,11 @@ fn env_from(c: &Container) -> Vec<String> {
 }
 
 pub(super) fn container_view(c: &Container) -> ContainerView {
+    container_view_with_env(c, c.env.iter().map(|e| (e.name.clone(), EnvValue::of(e))).collect())
+}
+
+/// `container_view` with `env` in place of the container's own (a V1 role's, across its pods).
+pub(super) fn container_view_with_env(c: &Container, env: VecMap<String, EnvValue>) -> ContainerView {
     let text = |o: &crate::model::Map, k: &str| match o.get(k) {
         Some(Value::String(s)) => Some(s.clone()),
         _ => None,
@@ -432,7 +437,7 @@ pub(super) fn container_view(c: &Container) -> ContainerView {
         ports: c.ports.iter().map(|p| p.container_port).collect(),
         port_names: crate::order::map_of(c.ports.iter().filter_map(|p| Some((p.container_port, p.name.clone()?)))),
         resources: c.resources.clone().filter(|r| !r.is_empty()),
-        env: c.env.iter().map(|e| (e.name.clone(), EnvValue::of(e))).collect(),
+        env,
         env_from: env_from(c),
         volume_mounts: mounts,
         security_context: c.security_context.clone(),

@@ -504,13 +504,36 @@ pub enum EnvValue {
     },
 }
 
+/// An env var's value as Kubernetes gives it to the pod, borrowed from the variable: what
+/// [`EnvValue::of`] copies.
+#[derive(PartialEq)]
+enum Given<'a> {
+    Text(&'a str),
+    From(&'a Value),
+}
+
+impl Given<'_> {
+    fn of(var: &EnvVar) -> Given<'_> {
+        match (&var.value, &var.value_from) {
+            (None, Some(from)) => Given::From(from),
+            (value, _) => Given::Text(value.as_deref().unwrap_or_default()),
+        }
+    }
+}
+
 impl EnvValue {
     /// An env var's value as Kubernetes gives it to the pod: its text, or its source.
     pub fn of(var: &EnvVar) -> EnvValue {
-        match (&var.value, &var.value_from) {
-            (None, Some(from)) => EnvValue::From { value_from: from.clone() },
-            (value, _) => EnvValue::Text(value.clone().unwrap_or_default()),
+        match Given::of(var) {
+            Given::From(from) => EnvValue::From { value_from: from.clone() },
+            Given::Text(text) => EnvValue::Text(text.into()),
         }
+    }
+
+    /// Whether two variables give their pods the same value (`of` each would be equal), without
+    /// copying either: a V1 role's pods are compared variable by variable.
+    pub(crate) fn same(a: &EnvVar, b: &EnvVar) -> bool {
+        Given::of(a) == Given::of(b)
     }
 
     /// How the value reads in a line of text (the HTML view, the pod comparison): the value, the

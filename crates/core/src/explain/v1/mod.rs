@@ -715,11 +715,16 @@ fn group_view(role: &Role) -> V1PodGroup {
         .init_containers
         .iter()
         .map(|c| ContainerView { init: true, ..super::build::container_view(c) })
-        .chain(first.spec.containers.iter().enumerate().map(|(i, c)| {
-            let mut view = super::build::container_view(c);
-            view.env = per_pod_env(role, i);
-            view
-        }))
+        // Each container's env as the pods differ in it, built once: the first pod's own copy,
+        // which `container_view` makes, would be dropped for it.
+        .chain(
+            first
+                .spec
+                .containers
+                .iter()
+                .enumerate()
+                .map(|(i, c)| super::build::container_view_with_env(c, per_pod_env(role, i))),
+        )
         .collect();
     V1PodGroup {
         replica_type: role.replica_type.clone(),
@@ -731,47 +736,57 @@ fn group_view(role: &Role) -> V1PodGroup {
 
 /// Container `i`'s env across the role's pods: one value where every pod has the same, else one
 /// entry per pod (`null` where a pod lacks the variable). Names in the order the pods first give
-/// them, so a variable only later pods have is listed too.
+/// them, so a variable only later pods have is listed too; a name a pod sets twice takes its last
+/// value there, as the kubelet reads it (and as `VecMap::from_entries` keeps it).
 pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, EnvValue> {
-    let mut per_pod: Vec<VecMap<String, EnvValue>> = role
+    // A role of one pod (every Master and Launcher): its variables as they are, which the merge
+    // below would give back after sorting them.
+    if let [pod] = &role.pods[..] {
+        return container_env(pod, i).iter().map(|var| (var.name.clone(), EnvValue::of(var))).collect();
+    }
+    // Every pod's variables, borrowed, pod after pod (each with its place in that order and its
+    // pod), then sorted by name (a stable sort, so a name's first entry is where it first appears,
+    // and its entries stay in that order): each name is looked at once. Looking each name up in
+    // every pod's list was quadratic: a container of 83,000 variables took 17 s to explain; and
+    // copying every pod's variables into a map first took 24 MB of many-env's 89 (issue 36).
+    let mut entries: Vec<(usize, usize, &EnvVar)> = role
         .pods
         .iter()
-        .map(|p| p.spec.containers.get(i).map(|c| c.env.iter().map(|e| (e.name.clone(), EnvValue::of(e))).collect()))
-        .map(Option::unwrap_or_default)
-        .collect();
-    // A role of one pod (every Master and Launcher): its variables as they are, which the merge
-    // below would give back after sorting and copying them.
-    if let [_] = per_pod[..] {
-        return per_pod.pop().unwrap_or_default();
-    }
-    // Every pod's variables in the order the pods give them, then sorted by name (a stable sort,
-    // so a name's first entry is where it first appears, and its entries stay in pod order): each
-    // name is looked at once. Looking each name up in every pod's list was quadratic: a container
-    // of 83,000 variables took 17 s to explain (issue 36).
-    let entries: Vec<(usize, &String, &EnvValue)> = per_pod
-        .iter()
         .enumerate()
-        .flat_map(|(pod, env)| env.iter().map(move |(name, value)| (pod, name, value)))
+        .flat_map(|(pod, p)| container_env(p, i).iter().map(move |var| (pod, var)))
+        .enumerate()
+        .map(|(place, (pod, var))| (place, pod, var))
         .collect();
-    let mut by_name: Vec<usize> = (0..entries.len()).collect();
-    by_name.sort_by(|&a, &b| entries[a].1.cmp(entries[b].1));
-    let mut named: Vec<(usize, String, EnvValue)> = by_name
-        .chunk_by(|&a, &b| entries[a].1 == entries[b].1)
+    entries.sort_by(|a, b| a.2.name.cmp(&b.2.name));
+    let mut named: Vec<(usize, &str, EnvValue)> = entries
+        .chunk_by(|a, b| a.2.name == b.2.name)
         .map(|same_name| {
-            // A pod's map holds each name once, so each pod sets at most one slot.
-            let mut values: Vec<Option<&EnvValue>> = vec![None; per_pod.len()];
-            for &at in same_name {
-                values[entries[at].0] = Some(entries[at].2);
+            // Each pod's last variable of the name: its value in that pod.
+            let mut values: Vec<Option<&EnvVar>> = vec![None; role.pods.len()];
+            for &(_, pod, var) in same_name {
+                values[pod] = Some(var);
             }
             let value = match values.as_slice() {
-                [Some(first), rest @ ..] if rest.iter().all(|v| *v == Some(*first)) => (*first).clone(),
-                _ => EnvValue::PerPod { per_pod: values.into_iter().map(|v| v.cloned()).collect(), pods: role.count },
+                [Some(first), rest @ ..] if rest.iter().all(|v| v.is_some_and(|v| EnvValue::same(v, first))) => {
+                    EnvValue::of(first)
+                }
+                _ => {
+                    EnvValue::PerPod { per_pod: values.iter().map(|v| v.map(EnvValue::of)).collect(), pods: role.count }
+                }
             };
-            (same_name[0], entries[same_name[0]].1.clone(), value)
+            let (place, _, var) = same_name[0];
+            (place, var.name.as_str(), value)
         })
         .collect();
-    named.sort_unstable_by_key(|&(first, ..)| first);
-    VecMap::from_distinct(named.into_iter().map(|(_, name, value)| (name, value)).collect())
+    // The list of every pod's variables goes before the names are copied into the answer.
+    drop(entries);
+    named.sort_unstable_by_key(|&(place, ..)| place);
+    VecMap::from_distinct(named.into_iter().map(|(_, name, value)| (name.to_owned(), value)).collect())
+}
+
+/// Container `i`'s variables in `pod`, as written (none where the pod has no such container).
+fn container_env(pod: &PodTemplateSpec, i: usize) -> &[EnvVar] {
+    pod.spec.containers.get(i).map_or(&[], |c| &c.env)
 }
 
 /// A container as `explain` shows it.
