@@ -39,7 +39,7 @@ impl Conversion<'_> {
         let launcher_main_index = main_container(&launcher.spec.template.spec, preferred);
         let worker_main_index = main_container(&worker.spec.template.spec, preferred);
         let (launcher_path, worker_path) = (launcher.path.clone(), worker.path.clone());
-        let launcher_main = launcher.spec.template.spec.containers[launcher_main_index].clone();
+        let mut launcher_main = launcher.spec.template.spec.containers[launcher_main_index].clone();
         let worker_main = worker.spec.template.spec.containers[worker_main_index].clone();
         // Both MPI operators default an absent Worker count to 0 (training-operator
         // v1.9.0:pkg/apis/kubeflow.org/v1/mpi_defaults.go:34; mpi-operator
@@ -77,7 +77,7 @@ impl Conversion<'_> {
         }
         let launcher_main_path = format!("{launcher_path}.template.spec.containers[{launcher_main_index}]");
         let worker_main_path = format!("{worker_path}.template.spec.containers[{worker_main_index}]");
-        let mut trainer = self.trainer_from(&launcher_main, &launcher_main_path);
+        let mut trainer = self.trainer_from(&mut launcher_main, &launcher_main_path);
         trainer.command = launcher_main.command.clone();
         self.leave_reserved_env_to_trainer(&mut trainer, &launcher_main_path);
         if let (true, Some(r)) = (deepspeed, worker_main.resources.clone()) {

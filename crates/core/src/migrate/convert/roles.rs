@@ -104,17 +104,21 @@ impl Conversion<'_> {
         let mut trainer = Trainer::default();
         for (r, vars) in roles.iter().zip(&contracts) {
             let rep = &self.replicas[&r.rtype];
-            let (path, template) = (rep.path.clone(), rep.spec.template.clone());
+            let (path, mut template) = (rep.path.clone(), rep.spec.template.clone());
             let (has_replicas, restart) = (rep.raw_has_replicas(), rep.spec.restart_policy.clone());
             let main = main_container(&template.spec, container_name);
             let main_path = format!("{path}.template.spec.containers[{main}]");
+            // The node job's main container gives its args and env to the trainer (moved out of
+            // this copy, which reads them no further).
+            let node_trainer =
+                (r.rjob == "node").then(|| self.trainer_from(&mut template.spec.containers[main], &main_path));
             let c = &template.spec.containers[main];
             let at = format!("{jobs_at}[{}]", r.rjob);
             let container_at = format!("{at}.template.spec.template.spec.containers[0]");
             let mut node = Container::new("node", c.image.as_deref().unwrap_or_default());
             node.image = c.image.clone();
-            if r.rjob == "node" {
-                trainer = self.trainer_from(c, &main_path);
+            if let Some(node_trainer) = node_trainer {
+                trainer = node_trainer;
                 // The generated runtime holds what a TrainJob cannot: the pull policy.
                 if let Some(policy) = &c.image_pull_policy {
                     let at = format!("{main_path}.imagePullPolicy");

@@ -50,15 +50,25 @@ impl Conversion<'_> {
         };
         self.run_policy(&meta, &mut spec);
 
-        let trainer_rep = &self.replicas[trainer_type];
+        let Some(trainer_rep) = self.replicas.get_mut(trainer_type) else {
+            return Err(Error::Internal(format!("the {trainer_type} replica went missing")));
+        };
         let (trainer_path, main_idx) =
             (trainer_rep.path.clone(), main_container(&trainer_rep.spec.template.spec, kind.container_name()));
-        let mut main = trainer_rep.spec.template.spec.containers[main_idx].clone();
+        // The variables, and the args but the Master's (`report_master_only_args` reads those in
+        // the model), move from the model into the trainer rather than being copied: a container
+        // can hold 200,000 of them, and nothing else reads them there (`PodSettings::collect`
+        // skips the trainer's fields).
+        let model_main = &mut trainer_rep.spec.template.spec.containers[main_idx];
+        let env = std::mem::take(&mut model_main.env);
+        let args = if trainer_type == "Master" { None } else { Some(std::mem::take(&mut model_main.args)) };
+        let mut main = model_main.clone();
+        main.env = env;
+        if let Some(args) = args {
+            main.args = args;
+        }
         let main_path = format!("{trainer_path}.template.spec.containers[{main_idx}]");
-        let mut trainer = self.trainer_from(&main, &main_path);
-        // The trainer holds the args and variables now: this copy's go before the TrainJob is
-        // built from it (a container can hold 200,000 of them).
-        (main.args, main.env) = Default::default();
+        let mut trainer = self.trainer_from(&mut main, &main_path);
         trainer.num_nodes = Some(nodes);
         self.report_topology(kind, nodes);
 

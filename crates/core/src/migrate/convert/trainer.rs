@@ -3,10 +3,11 @@
 use super::*;
 
 impl Conversion<'_> {
-    /// image, command, args and env of the main container go to `spec.trainer`.
-    pub(super) fn trainer_from(&mut self, main: &Container, path: &str) -> Trainer {
-        let mut t =
-            Trainer { image: main.image.clone(), args: main.args.clone(), env: main.env.clone(), ..Default::default() };
+    /// image, command, args and env of the main container go to `spec.trainer`. The args and env
+    /// are moved out of `main`, not copied (a container can hold 200,000 of them): the caller's
+    /// container, the model's or a copy of it, has none left.
+    pub(super) fn trainer_from(&mut self, main: &mut Container, path: &str) -> Trainer {
+        let mut t = Trainer { image: main.image.clone(), ..Default::default() };
         if main.image.is_some() {
             self.report.mapped(format!("{path}.image"), "spec.trainer.image", "");
         }
@@ -41,6 +42,8 @@ impl Conversion<'_> {
         if let (false, Some(port)) = (main.ports.is_empty(), port) {
             self.report.dropped(format!("{path}.ports"), format!("the runtime's plugin declares {port}"));
         }
+        t.args = std::mem::take(&mut main.args);
+        t.env = std::mem::take(&mut main.env);
         t
     }
 
