@@ -86,7 +86,8 @@ pub(crate) fn without_nulls(json: &serde_json::Value) -> std::borrow::Cow<'_, se
 }
 
 /// [`without_nulls`] of a tree the caller owns: the tree itself when there is none to remove.
-#[cfg(feature = "explain")]
+/// Explain's readers and the upgrade (built with `yaml-input`) call it.
+#[cfg(any(feature = "explain", feature = "yaml-input"))]
 pub(crate) fn into_without_nulls(json: serde_json::Value) -> serde_json::Value {
     if has_null_member(&json) {
         pruned(&json)
