@@ -697,7 +697,7 @@ fn migrate_and_explain_agree_that_strict_apply_refuses_labels_under_template() {
         let entry = report.iter().find(|r| r.from == refused.field()).unwrap_or_else(|| panic!("{}", refused.field()));
         assert!(
             entry.note.contains(&format!(
-                "kubectl apply (strict field validation, its default) is refused the MPIJob: {}",
+                "kubectl apply of the MPIJob is refused (strict field validation, its default): {}",
                 refused.reason()
             )),
             "{}",

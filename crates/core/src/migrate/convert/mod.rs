@@ -330,7 +330,7 @@ impl Conversion<'_> {
     }
 
     /// Fields of a replica spec or its pod template that the V1 CRD does not declare. `kubectl
-    /// apply` (strict field validation, its default) was refused them, in explain's words
+    /// apply` (strict field validation, its default) is refused for them, in explain's words
     /// (explain::v1::unknown_fields, which cites the facts); only with `--validate=warn` or
     /// `ignore` does the API server prune them and create the job (the CRDs are structural,
     /// nothing there preserves unknown fields). Either way the V1 pods never had them. `labels`
@@ -363,7 +363,7 @@ impl Conversion<'_> {
             self.report.dropped(
                 path,
                 format!(
-                    "{why}; kubectl apply (strict field validation, its default) is refused the {}: {refused}; \
+                    "{why}; kubectl apply of the {} is refused (strict field validation, its default): {refused}; \
                      only --validate=warn or ignore prunes it and creates the job, so the V1 pods never had it either",
                     self.kind_name
                 ),
