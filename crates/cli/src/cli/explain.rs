@@ -16,6 +16,7 @@
 
 use super::inputs;
 use clap::ValueEnum;
+use explorer_core::explain::read::is_train_job;
 use explorer_core::explain::summary::{self, plain};
 use explorer_core::explain::v1::V1Explanation;
 use explorer_core::explain::{Explanation, Rejection};
@@ -159,11 +160,7 @@ struct Found {
 }
 
 fn is_runtime(v: &Value) -> bool {
-    matches!(str_at(v, "/kind"), "TrainingRuntime" | "ClusterTrainingRuntime")
-}
-
-fn is_train_job(v: &Value) -> bool {
-    str_at(v, "/kind") == "TrainJob"
+    explorer_core::explain::read::is_runtime_kind(str_at(v, "/kind"))
 }
 
 /// The documents of the files, sorted into what `explain` judges; `Err` is the line for an input

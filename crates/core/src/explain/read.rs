@@ -277,7 +277,7 @@ fn referenced<'r>(job: &Json, runtimes: &[&'r Json]) -> Result<&'r Json, Missing
 
 /// A kind a runtime can have. A ref of another kind finds the runtime of its name whatever its
 /// kind, so the webhook's `unsupported runtime` answers it (validate.rs), not the reader.
-fn is_runtime_kind(kind: &str) -> bool {
+pub fn is_runtime_kind(kind: &str) -> bool {
     matches!(kind, "TrainingRuntime" | "ClusterTrainingRuntime")
 }
 
@@ -352,7 +352,8 @@ pub fn from_refs<'a>(docs: &[&'a Json], release: Release) -> Result<Documents<'a
     from_job(job, docs, release)
 }
 
-fn is_train_job(doc: &Json) -> bool {
+/// Whether `doc` is a TrainJob (by its kind).
+pub fn is_train_job(doc: &Json) -> bool {
     doc.get("kind").and_then(Json::as_str) == Some("TrainJob")
 }
 
