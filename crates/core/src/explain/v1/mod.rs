@@ -608,7 +608,11 @@ pub fn explain(doc: &Json) -> V1Explanation {
 /// returns each field the structural schema would prune as a strict decoding error instead of
 /// pruning it (apiextensions-apiserver v0.35.7:pkg/apiserver/customresource_handler.go:1338-1342;
 /// no V1 CRD sets `x-kubernetes-preserve-unknown-fields`). Only `--validate=warn` or `ignore`
-/// has the object stored with the field pruned. The
+/// has the object stored with the field pruned. Upstream's tests pin both halves: kubectl's
+/// `TestGetValidationDirective` gets `Strict` with no `--validate` given
+/// (kubectl v0.35.7:pkg/cmd/util/helpers_test.go:551-553), and the decoder's "strict-decoding"
+/// case refuses a field outside the schema as `unknown field "unknown"`
+/// (apiextensions-apiserver v0.35.7:pkg/apiserver/customresource_handler_test.go:718-722). The
 /// path: the schemas are the V1 CRDs' (training-operator v1.9's `kubeflow.org/v1` kinds,
 /// mpi-operator's `kubeflow.org/v2beta1` MPIJob) in the generated crd/fields.rs, walked by the
 /// same walker as V2's (crd::strict). The caller passes the object with its `null` members
