@@ -222,7 +222,7 @@ pub(crate) fn aliased_square(name: &'static str, what: &'static str, n: usize) -
 
 /// The most aliased values the input door takes from a file this small: n aliases of a list of n,
 /// n the largest whose n × n values fit the budget of its few hundred bytes
-/// (`input::read_budget`: a value per 8 bytes plus 1,024; 31, so 1,033 values from 312 bytes).
+/// (`input::read_budget`: a value per 10 bytes plus 1,024; 31, so 1,033 values from 312 bytes).
 pub(crate) fn aliases_at_the_limit() -> Shape {
     let fits = |shape: &Shape| {
         let values = shape.count * shape.count + 2 * shape.count + 10;
@@ -267,10 +267,14 @@ fn dense_padded(name: &'static str, what: &'static str, extra: usize) -> Shape {
     Shape { name, what, text, count: n }
 }
 
-/// As many values as an input at the limit may read as, written out: a 1 MB flow list of 525,290
-/// numbers and a 3 MB string.
+/// As many values as an input at the limit may read as, written out: an 840 KB flow list of
+/// 420,034 numbers and a 3.3 MB string.
 pub(crate) fn dense_at_the_limit() -> Shape {
-    dense_padded("dense-at-the-limit", "a flow list of 525,290 numbers and a 3 MB string, the most values accepted", 0)
+    dense_padded(
+        "dense-at-the-limit",
+        "a flow list of 420,034 numbers and a 3.3 MB string, the most values accepted",
+        0,
+    )
 }
 
 /// The same size with one value more: refused.

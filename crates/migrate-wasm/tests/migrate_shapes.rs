@@ -224,7 +224,7 @@ fn aliases_refused(text: &str) -> String {
     let (values, characters) = explorer_core::pipeline::input::read_budget(text.len());
     format!(
         "document 1 (line 1) reads as more than the input limit holds: aliases (*name) count as what they repeat, \
-         and an input of {} bytes may read as at most {values} values and {characters} characters (a value per 8 \
+         and an input of {} bytes may read as at most {values} values and {characters} characters (a value per 10 \
          bytes plus 1024, and its size plus 8192 characters): write the repeated parts out, or split it into smaller \
          documents",
         text.len()

@@ -128,8 +128,8 @@ fn a_flat_alias_bomb_is_refused_by_every_command() {
     let list = vec!["1"; 10_000].join(",");
     let aliases = vec!["*a"; 10_000].join(",");
     let bomb = format!("{TRAINJOB}a: &a [{list}]\nb: [{aliases}]\n");
-    // Its 50 KB may read as a value per 8 bytes plus 1,024 values, and its size plus 8 Ki characters.
-    let values = bomb.len() / 8 + 1024;
+    // Its 50 KB may read as a value per 10 bytes plus 1,024 values, and its size plus 8 Ki characters.
+    let values = bomb.len() / 10 + 1024;
     let characters = bomb.len() + 8192;
     refused_alike(
         "bomb",
@@ -137,7 +137,7 @@ fn a_flat_alias_bomb_is_refused_by_every_command() {
         &format!(
             "document 1 (line 1) reads as more than the input limit holds: aliases (*name) count as what they \
              repeat, and an input of {} bytes may read as at most {values} values and {characters} characters (a \
-             value per 8 bytes plus 1024, and its size plus 8192 characters): write the repeated parts out, or split \
+             value per 10 bytes plus 1024, and its size plus 8192 characters): write the repeated parts out, or split \
              it into smaller documents",
             bomb.len()
         ),

@@ -39,6 +39,11 @@ const UPGRADE_SELECTOR_KIB: u32 = 60 * 1024;
 const EXPLAIN_DOCUMENTS_KIB: u32 = 72 * 1024;
 const VALIDATE_SELECTOR_KIB: u32 = 108 * 1024;
 const VALIDATE_MANY_ENV_KIB: u32 = 86 * 1024;
+/// dense-at-the-limit, the most values the input door accepts: at one value per 10 bytes
+/// (`input::BYTES_PER_VALUE`) the debug CLI's explain answers it at 52 MiB; at one per 8, the
+/// flow list of 525,290 numbers was past a power of two (a list's buffer doubles as it grows)
+/// and 1a57b31's debug CLI answered it at 96 MiB and not at 80.
+const DENSE_KIB: u32 = 60 * 1024;
 
 /// The commands that only read a job (`explain`, `validate`, `upgrade`), each on the shapes whose
 /// peak issue 36's work brought down, within about 15% more address space than its debug CLI
@@ -54,6 +59,8 @@ const READ_ONLY: &[(&[&str], &str, u32)] = &[
     (&["explain", "-o", "text"], "many-documents", EXPLAIN_DOCUMENTS_KIB),
     (&["validate", "-o", "json"], "many-selector-keys", VALIDATE_SELECTOR_KIB),
     (&["validate"], "many-env", VALIDATE_MANY_ENV_KIB),
+    (&["explain"], "dense-at-the-limit", DENSE_KIB),
+    (&["validate"], "dense-at-the-limit", DENSE_KIB),
 ];
 
 /// Runs the CLI with `args` on `path` within `limit_kib` of address space: `Err` with what it
@@ -102,7 +109,8 @@ fn every_command_answers_the_worst_accepted_shapes_within_its_bound() {
 fn the_commands_that_read_a_job_answer_within_their_tighter_bounds() {
     let dir = std::env::temp_dir().join(format!("tv2x-peak-read-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let shapes = [shapes::many_documents(), shapes::many_env(), shapes::many_selector_keys()];
+    let shapes =
+        [shapes::many_documents(), shapes::many_env(), shapes::many_selector_keys(), shapes::dense_at_the_limit()];
     let mut failed = Vec::new();
     for shape in &shapes {
         let path = dir.join(format!("{}.yaml", shape.name));
