@@ -1,4 +1,5 @@
-//! A small block-style YAML emitter over `model::Value`.
+//! A small block-style YAML emitter over `model::Value` (and, for the front ends' output,
+//! serde_json's tree).
 //!
 //! Why not serde_yaml's emitter: it costs about 35 KB gzipped in the widget (UX.md §4.1) and
 //! cannot tell which line came from which field. Every line here carries its field path, which
@@ -127,9 +128,85 @@ pub fn emit(value: &Value) -> Vec<Line> {
 
 /// Emits one document into `sink`.
 pub fn emit_into(value: &Value, sink: &mut impl Sink) {
-    match value {
-        Value::Object(map) if !map.is_empty() => emit_map(map, 0, false, sink),
-        Value::Array(items) if !items.is_empty() => emit_seq(items, 0, sink),
+    emit_tree(value, sink);
+}
+
+/// One node of a tree the emitter walks, borrowed: the emitter is written once for the
+/// snippets' `model::Value` and for serde_json's tree, which the front ends build and which
+/// would otherwise be copied whole into a `model::Value` to be written.
+enum Node<'a, T: Tree> {
+    Null,
+    Bool(bool),
+    Number(crate::model::Number),
+    String(&'a str),
+    Array(&'a [T]),
+    Object(&'a T::Map),
+}
+
+/// A tree the emitter can walk (an owned one: both are).
+trait Tree: Sized + 'static {
+    /// Its mapping type.
+    type Map;
+    /// What the value is.
+    fn node(&self) -> Node<'_, Self>;
+    /// The number of a mapping's entries.
+    fn len(map: &Self::Map) -> usize;
+    /// A mapping's entries, in order.
+    fn entries(map: &Self::Map) -> impl Iterator<Item = (&str, &Self)>;
+}
+
+impl Tree for Value {
+    type Map = Map;
+
+    fn node(&self) -> Node<'_, Self> {
+        match self {
+            Value::Null => Node::Null,
+            Value::Bool(b) => Node::Bool(*b),
+            Value::Number(n) => Node::Number(*n),
+            Value::String(s) => Node::String(s),
+            Value::Array(items) => Node::Array(items),
+            Value::Object(map) => Node::Object(map),
+        }
+    }
+
+    fn len(map: &Map) -> usize {
+        map.len()
+    }
+
+    fn entries(map: &Map) -> impl Iterator<Item = (&str, &Self)> {
+        map.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+#[cfg(feature = "yaml-input")]
+impl Tree for serde_json::Value {
+    type Map = serde_json::Map<String, serde_json::Value>;
+
+    fn node(&self) -> Node<'_, Self> {
+        use serde_json::Value as Json;
+        match self {
+            Json::Null => Node::Null,
+            Json::Bool(b) => Node::Bool(*b),
+            Json::Number(n) => Node::Number(crate::model::Number::from(n)),
+            Json::String(s) => Node::String(s),
+            Json::Array(items) => Node::Array(items),
+            Json::Object(map) => Node::Object(map),
+        }
+    }
+
+    fn len(map: &Self::Map) -> usize {
+        map.len()
+    }
+
+    fn entries(map: &Self::Map) -> impl Iterator<Item = (&str, &Self)> {
+        map.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+fn emit_tree<T: Tree>(value: &T, sink: &mut impl Sink) {
+    match value.node() {
+        Node::Object(map) if T::len(map) > 0 => emit_map::<T>(map, 0, false, sink),
+        Node::Array(items) if !items.is_empty() => emit_seq(items, 0, sink),
         other => {
             push_inline(sink.line(), other);
             sink.end_line();
@@ -155,12 +232,23 @@ pub(crate) fn emit_documents<'a>(docs: impl IntoIterator<Item = (&'a [String], &
 /// The text `join(&emit_documents(…))` gives for documents without comments, written directly.
 /// The trees may be borrowed or owned: an owned one is dropped once written.
 pub fn documents_text(docs: impl IntoIterator<Item = impl std::borrow::Borrow<Value>>) -> String {
+    trees_text::<Value>(docs)
+}
+
+/// [`documents_text`] of serde_json's trees, written from them as they are: the same text as
+/// of their `model::Value`s, without building one (a 4 MiB manifest's tree is 40 MB and more).
+#[cfg(feature = "yaml-input")]
+pub(crate) fn json_documents_text<'a>(docs: impl IntoIterator<Item = &'a serde_json::Value>) -> String {
+    trees_text::<serde_json::Value>(docs)
+}
+
+fn trees_text<T: Tree>(docs: impl IntoIterator<Item = impl std::borrow::Borrow<T>>) -> String {
     let mut text = Text(String::new());
     for (i, value) in docs.into_iter().enumerate() {
         if i > 0 {
             text.0.push_str("---\n");
         }
-        emit_into(value.borrow(), &mut text);
+        emit_tree(value.borrow(), &mut text);
     }
     text.0
 }
@@ -181,8 +269,8 @@ fn push_pad(out: &mut String, indent: usize) {
 
 /// A map's entries at `indent`. With `dash`, the first line is a sequence item's ("- name: node"):
 /// its last two columns of indentation read "- ".
-fn emit_map(map: &Map, indent: usize, dash: bool, sink: &mut impl Sink) {
-    for (n, (key, value)) in map.iter().enumerate() {
+fn emit_map<T: Tree>(map: &T::Map, indent: usize, dash: bool, sink: &mut impl Sink) {
+    for (n, (key, value)) in T::entries(map).enumerate() {
         sink.enter_key(key);
         let line = sink.line();
         if dash && n == 0 {
@@ -193,16 +281,16 @@ fn emit_map(map: &Map, indent: usize, dash: bool, sink: &mut impl Sink) {
         }
         push_scalar_string(line, key);
         line.push(':');
-        match value {
-            Value::Object(m) if !m.is_empty() => {
+        match value.node() {
+            Node::Object(m) if T::len(m) > 0 => {
                 sink.end_line();
-                emit_map(m, indent + 2, false, sink);
+                emit_map::<T>(m, indent + 2, false, sink);
             }
-            Value::Array(items) if !items.is_empty() => {
+            Node::Array(items) if !items.is_empty() => {
                 sink.end_line();
                 emit_seq(items, indent + 2, sink);
             }
-            Value::String(s) if block_literal_fits(s) => {
+            Node::String(s) if block_literal_fits(s) => {
                 line.push(' ');
                 line.push_str(block_header(s));
                 sink.end_line();
@@ -218,19 +306,19 @@ fn emit_map(map: &Map, indent: usize, dash: bool, sink: &mut impl Sink) {
     }
 }
 
-fn emit_seq(items: &[Value], indent: usize, sink: &mut impl Sink) {
+fn emit_seq<T: Tree>(items: &[T], indent: usize, sink: &mut impl Sink) {
     for (i, item) in items.iter().enumerate() {
         sink.enter_index(i);
-        match item {
+        match item.node() {
             // The first entry sits on the dash line: "- name: node".
-            Value::Object(m) if !m.is_empty() => emit_map(m, indent + 2, true, sink),
-            Value::Array(inner) if !inner.is_empty() => {
+            Node::Object(m) if T::len(m) > 0 => emit_map::<T>(m, indent + 2, true, sink),
+            Node::Array(inner) if !inner.is_empty() => {
                 push_pad(sink.line(), indent);
                 sink.line().push('-');
                 sink.end_line();
                 emit_seq(inner, indent + 2, sink);
             }
-            Value::String(s) if block_literal_fits(s) => {
+            Node::String(s) if block_literal_fits(s) => {
                 let line = sink.line();
                 push_pad(line, indent);
                 line.push_str("- ");
@@ -285,18 +373,19 @@ fn push_block_body(s: &str, indent: usize, sink: &mut impl Sink) {
     }
 }
 
-fn push_inline(out: &mut String, v: &Value) {
+/// A value on its key's or dash's line: a scalar, or an empty list or map.
+fn push_inline<T: Tree>(out: &mut String, v: Node<'_, T>) {
     use std::fmt::Write;
     match v {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => {
+        Node::Null => out.push_str("null"),
+        Node::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        Node::Number(n) => {
             // Writing to a String cannot fail.
             let _ = write!(out, "{n}");
         }
-        Value::String(s) => push_scalar_string(out, s),
-        Value::Array(_) => out.push_str("[]"),
-        Value::Object(_) => out.push_str("{}"),
+        Node::String(s) => push_scalar_string(out, s),
+        Node::Array(_) => out.push_str("[]"),
+        Node::Object(_) => out.push_str("{}"),
     }
 }
 
@@ -432,6 +521,25 @@ mod tests {
         }
         assert_eq!(scalar_string("nvidia.com/gpu"), "nvidia.com/gpu");
         assert_eq!(scalar_string("20Gi"), "20Gi");
+    }
+
+    /// serde_json's tree is written as its `model::Value` copy was (what `pipeline::output_yaml`
+    /// wrote before it walked serde_json's tree itself): every kind of node, numbers of each kind.
+    #[cfg(feature = "yaml-input")]
+    #[test]
+    fn a_json_tree_is_written_as_its_model_value() {
+        let docs = [
+            serde_json::json!({
+                "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x", "labels": {}},
+                "data": {"script": "import jax\n\nprint(1)\n", "quoted": "yes", "empty": "", "none": null},
+                "numbers": [0, -7, 18446744073709551615u64, 1.5, 1e21, -0.0, 3.0],
+                "nested": [[], [1, [2]], {}, [{"a": true, "b": false}], "- x"],
+            }),
+            serde_json::json!("a scalar document"),
+            serde_json::json!([]),
+        ];
+        let as_model: Vec<Value> = docs.iter().map(Value::from).collect();
+        assert_eq!(json_documents_text(&docs), documents_text(&as_model));
     }
 
     #[test]

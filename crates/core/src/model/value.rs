@@ -200,17 +200,24 @@ impl From<Map> for Value {
     }
 }
 
+/// A number of serde_json's tree, as this tree holds it (and the YAML emitter writes it).
+impl From<&serde_json::Number> for Number {
+    fn from(n: &serde_json::Number) -> Self {
+        match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => Number::Int(i),
+            (_, Some(u)) => Number::UInt(u),
+            _ => Number::Float(n.as_f64().unwrap_or(f64::NAN)),
+        }
+    }
+}
+
 /// The migrator's serde_json trees, read in place: converting one does not copy it first.
 impl From<&serde_json::Value> for Value {
     fn from(v: &serde_json::Value) -> Self {
         match v {
             serde_json::Value::Null => Value::Null,
             serde_json::Value::Bool(b) => Value::Bool(*b),
-            serde_json::Value::Number(n) => Value::Number(match (n.as_i64(), n.as_u64()) {
-                (Some(i), _) => Number::Int(i),
-                (_, Some(u)) => Number::UInt(u),
-                _ => Number::Float(n.as_f64().unwrap_or(f64::NAN)),
-            }),
+            serde_json::Value::Number(n) => Value::Number(n.into()),
             serde_json::Value::String(s) => Value::String(s.clone()),
             serde_json::Value::Array(items) => Value::Array(items.iter().map(Value::from).collect()),
             // serde_json's map holds each key once: nothing to deduplicate.

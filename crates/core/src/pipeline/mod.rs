@@ -16,7 +16,6 @@ pub mod report;
 mod tree;
 mod written;
 
-use crate::model;
 use crate::yaml;
 use failure::{document_at, failure_lines, Failure};
 pub use failure::{Invalid, Refusal};
@@ -103,9 +102,9 @@ pub struct Document {
 /// Every output object as one YAML stream, in input order: what each document was written as,
 /// and the documents passed through unchanged.
 pub fn output_yaml(docs: &[Document]) -> String {
-    // The emitter walks the snippets' tree; the front ends build serde_json's. One object's
-    // tree at a time, dropped once written, not all of them at once.
-    yaml::documents_text(docs.iter().flat_map(|d| d.outcome.output()).map(model::Value::from))
+    // Written from serde_json's trees as they are: a copy of each as the snippets' tree, which
+    // the emitter also walks, took as much memory again as the object (dense-at-the-limit).
+    yaml::json_documents_text(docs.iter().flat_map(|d| d.outcome.output()))
 }
 
 /// True when nothing was refused or invalid.

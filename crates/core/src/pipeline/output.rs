@@ -4,7 +4,6 @@
 //! explorer-html's `migrate_output`.
 
 use super::Document;
-use crate::model::Value;
 use crate::yaml;
 use std::fmt::Write;
 
@@ -53,7 +52,7 @@ pub fn objects_and_stream(docs: &[Document]) -> (Vec<OutputObject>, String) {
                 file = format!("{stem}-{n}.yaml");
             }
             taken.insert(file.clone());
-            let yaml = yaml::documents_text([&Value::from(v)]);
+            let yaml = yaml::json_documents_text([v]);
             objects.push(OutputObject { file, kind, name, yaml });
         }
     }

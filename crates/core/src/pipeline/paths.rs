@@ -15,19 +15,37 @@ pub fn ancestors(path: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The leaves of `v` below `path` (empty maps and lists count as leaves), in this notation.
-pub fn leaf_paths<'a>(v: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>) {
+pub fn leaf_paths<'a>(v: &'a Value, mut path: String, out: &mut Vec<(String, &'a Value)>) {
+    every_leaf(v, &mut path, &mut |leaf, value| {
+        out.push((leaf.to_string(), value));
+        true
+    });
+}
+
+/// Whether `each` holds for every leaf of `v` below `path`, as [`leaf_paths`] names them and in
+/// its order, stopping at the first that fails. One path is built at a time in `path` (left as it
+/// was given): a template of 84,000 leaves took 15 MB as a list of their paths.
+pub fn every_leaf<'a>(v: &'a Value, path: &mut String, each: &mut impl FnMut(&str, &'a Value) -> bool) -> bool {
+    use std::fmt::Write;
+    let len = path.len();
     match v {
-        Value::Object(map) if !map.is_empty() => {
-            for (k, child) in map {
-                leaf_paths(child, if path.is_empty() { k.clone() } else { format!("{path}.{k}") }, out);
+        Value::Object(map) if !map.is_empty() => map.iter().all(|(k, child)| {
+            if !path.is_empty() {
+                path.push('.');
             }
-        }
-        Value::Array(items) if !items.is_empty() => {
-            for (i, child) in items.iter().enumerate() {
-                leaf_paths(child, format!("{path}[{i}]"), out);
-            }
-        }
-        _ => out.push((path, v)),
+            path.push_str(k);
+            let all = every_leaf(child, path, each);
+            path.truncate(len);
+            all
+        }),
+        Value::Array(items) if !items.is_empty() => items.iter().enumerate().all(|(i, child)| {
+            // Writing to a String cannot fail.
+            let _ = write!(path, "[{i}]");
+            let all = every_leaf(child, path, each);
+            path.truncate(len);
+            all
+        }),
+        _ => each(path, v),
     }
 }
 
@@ -55,5 +73,19 @@ mod tests {
         leaf_paths(&v, String::new(), &mut out);
         let paths: Vec<&str> = out.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(paths, ["a.b[0]", "a.b[1]", "c"]);
+    }
+
+    #[test]
+    fn every_leaf_stops_at_the_first_that_fails_and_leaves_the_path_as_given() {
+        let v = serde_json::json!({"a": {"b": [1, {}]}, "c": []});
+        let mut seen = Vec::new();
+        let mut path = "x".to_string();
+        let all = every_leaf(&v, &mut path, &mut |leaf, _| {
+            seen.push(leaf.to_string());
+            leaf != "x.a.b[1]"
+        });
+        assert!(!all);
+        assert_eq!(seen, ["x.a.b[0]", "x.a.b[1]"]);
+        assert_eq!(path, "x");
     }
 }

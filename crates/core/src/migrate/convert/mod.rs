@@ -3,7 +3,7 @@
 
 use super::report::{self, Report};
 use super::Outcome;
-use crate::model::pod::{Container, PodSpec, Resources};
+use crate::model::pod::{Container, EnvVar, PodSpec, Resources};
 use crate::model::v1::ReplicaSpec;
 use crate::model::v2::{ReplicatedJob, RuntimeRef, TrainJob, TrainJobSpec, Trainer, TrainingRuntime, API_VERSION};
 use crate::model::ObjectMeta;
@@ -373,7 +373,7 @@ impl Conversion<'_> {
 
     /// The TrainJob, with the fields whose shape depends on the release (the pod settings'
     /// field, a named `numProcPerNode`) added to the model's output.
-    fn trainjob_value(&mut self, mut metadata: ObjectMeta, spec: TrainJobSpec) -> Result<Value, Error> {
+    fn trainjob_value(&mut self, mut metadata: ObjectMeta, mut spec: TrainJobSpec) -> Result<Value, Error> {
         // The labels and annotations (a quarter million fit in the input) are moved into the tree,
         // each string taken, not serialized as a copy beside the model's. They are the last members
         // the model writes of metadata that holds no other field, so they are appended after it.
@@ -383,7 +383,32 @@ impl Conversion<'_> {
                 ("annotations", std::mem::take(&mut metadata.annotations)),
             ]
         });
+        // The trainer's args and env (a container can hold 200,000 of them) are written item by
+        // item, each dropped from the model once written, not serialized as a copy beside it.
+        // One empty item each holds their place, where the model writes them, until then.
+        let lists = spec.trainer.as_mut().map(|t| {
+            let args = std::mem::replace(&mut t.args, vec![String::new()]);
+            let env = std::mem::replace(&mut t.env, vec![EnvVar::default()]);
+            (args, env)
+        });
         let mut job = to_value(&TrainJob { api_version: API_VERSION.into(), kind: "TrainJob".into(), metadata, spec })?;
+        if let Some((args, env)) = lists {
+            let Some(trainer) = job.get_mut("spec").and_then(|s| s.get_mut("trainer")).and_then(Value::as_object_mut)
+            else {
+                return Err(Error::Internal("the TrainJob's trainer was not written as a map".into()));
+            };
+            if args.is_empty() {
+                trainer.shift_remove("args");
+            } else {
+                trainer.insert("args".into(), Value::Array(args.into_iter().map(Value::String).collect()));
+            }
+            if env.is_empty() {
+                trainer.shift_remove("env");
+            } else {
+                let env = env.into_iter().map(|v| to_value(&v)).collect::<Result<_, _>>()?;
+                trainer.insert("env".into(), Value::Array(env));
+            }
+        }
         for (key, map) in maps.into_iter().flatten().filter(|(_, map)| !map.is_empty()) {
             let Some(meta) = job.get_mut("metadata").and_then(Value::as_object_mut) else {
                 return Err(Error::Internal("the TrainJob's metadata was not written as a map".into()));

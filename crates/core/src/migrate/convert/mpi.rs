@@ -87,16 +87,20 @@ impl Conversion<'_> {
         self.report_worker_container(&worker_main, &worker_main_path, deepspeed);
         trainer.num_nodes = Some(workers);
         let mut objects = Vec::new();
-        let launcher_pod = self.replicas["Launcher"].spec.template.clone();
-        let worker_pod = self.replicas["Worker"].spec.template.clone();
+        let mut launcher_pod = self.replicas["Launcher"].spec.template.clone();
+        let mut worker_pod = self.replicas["Worker"].spec.template.clone();
         let mut launcher_settings = PodSettings::collect(
-            &launcher_pod,
+            &mut launcher_pod,
             launcher_main_index,
             &format!("{launcher_path}.template"),
             &self.release,
         )?;
-        let mut worker_settings =
-            PodSettings::collect(&worker_pod, worker_main_index, &format!("{worker_path}.template"), &self.release)?;
+        let mut worker_settings = PodSettings::collect(
+            &mut worker_pod,
+            worker_main_index,
+            &format!("{worker_path}.template"),
+            &self.release,
+        )?;
 
         let ds_runtime = runtime_name(&self.release, Framework::DeepSpeed);
         if worker_has_replicas {

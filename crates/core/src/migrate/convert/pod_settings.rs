@@ -27,14 +27,24 @@ pub(super) struct PodSettings {
 
 impl PodSettings {
     /// Sorts by what the target release's TrainJob can set (`Release::pod_settings_pod_fields`).
+    /// The pod spec's fields the model does not name (`nodeSelector`, `tolerations`, ...) are
+    /// moved out of `template` into the settings, not copied: a `nodeSelector` can hold 200,000
+    /// keys, and no caller reads them in the template after.
     pub(super) fn collect(
-        template: &crate::model::pod::PodTemplateSpec,
+        template: &mut crate::model::pod::PodTemplateSpec,
         main: usize,
         path: &str,
         release: &Release,
     ) -> Result<PodSettings, Error> {
         let mut s = PodSettings::default();
-        let mut v = to_value(template)?;
+        let unnamed = std::mem::take(&mut template.spec.extra);
+        let mut v = to_value(&*template)?;
+        // Where the model writes them (`#[serde(flatten)]`): after the spec's named fields.
+        if let (false, Some(spec)) = (unnamed.is_empty(), v.get_mut("spec").and_then(Value::as_object_mut)) {
+            for (k, field) in unnamed {
+                spec.insert(k, into_json(field)?);
+            }
+        }
         if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
             // Taken out of the tree, as the spec below: the labels can be 200,000 keys.
             let kept: Map<String, Value> = meta
@@ -120,4 +130,21 @@ impl PodSettings {
             && self.init_containers.is_empty()
             && self.sidecars.is_empty()
     }
+}
+
+/// `serde_json::to_value` of a model value, its strings, lists and maps moved rather than copied.
+fn into_json(v: crate::model::Value) -> Result<Value, Error> {
+    use crate::model::Value as Model;
+    Ok(match v {
+        Model::String(s) => Value::String(s),
+        Model::Array(items) => Value::Array(items.into_iter().map(into_json).collect::<Result<_, _>>()?),
+        Model::Object(map) => {
+            let mut out = Map::new();
+            for (k, field) in map {
+                out.insert(k, into_json(field)?);
+            }
+            Value::Object(out)
+        }
+        leaf => to_value(&leaf)?,
+    })
 }

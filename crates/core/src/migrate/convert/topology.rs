@@ -101,7 +101,10 @@ impl Conversion<'_> {
             }
         }
 
-        let pod = &self.replicas[trainer_type].spec.template;
+        let Some(trainer_rep) = self.replicas.get_mut(trainer_type) else {
+            return Err(Error::Internal(format!("the {trainer_type} replica went missing")));
+        };
+        let pod = &mut trainer_rep.spec.template;
         let mut settings = PodSettings::collect(pod, main_idx, &format!("{trainer_path}.template"), &self.release)?;
         let base = self.base_runtime(framework_of(kind))?;
         let mut objects = Vec::new();
