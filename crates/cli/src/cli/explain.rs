@@ -202,11 +202,8 @@ impl Found {
     /// 10,000 explanations (issue 36).
     fn explain_each(self, release: Release, mut each: impl FnMut(Item)) {
         use explorer_core::explain::{check_runtime, read, v1};
-        let item = |at: String, v: &Value, answer: Answer| Item {
-            at,
-            label: format!("{}/{}", str_at(v, "/kind"), str_at(v, "/metadata/name")),
-            answer,
-        };
+        let label = |v: &Value| format!("{}/{}", str_at(v, "/kind"), str_at(v, "/metadata/name"));
+        let item = |at: String, v: &Value, answer: Answer| Item { at, label: label(v), answer };
         if self.jobs.is_empty() {
             for (at, v) in self.runtimes {
                 let verdict = RuntimeVerdict {
@@ -221,12 +218,14 @@ impl Found {
         }
         let runtimes: Vec<&Value> = self.runtimes.iter().map(|(_, v)| v).collect();
         for (at, v) in self.jobs {
-            let answer = if is_train_job(&v) {
-                Answer::TrainJob(Box::new(read::judge(&v, &runtimes, release)))
+            if is_train_job(&v) {
+                let answer = Answer::TrainJob(Box::new(read::judge(&v, &runtimes, release)));
+                each(item(at, &v, answer));
             } else {
-                Answer::V1(v1::explain(&v))
-            };
-            each(item(at, &v, answer));
+                // The job's tree goes to the explainer, which drops it before it makes the view.
+                let label = label(&v);
+                each(Item { at, label, answer: Answer::V1(v1::explain_owned(v)) });
+            }
         }
     }
 }
