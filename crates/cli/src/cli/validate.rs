@@ -5,7 +5,7 @@
 //! Every rule is explain's (explorer_core::explain): a TrainJob is read and judged with the
 //! runtime it references exactly as `explain` judges it (strict decoding, the CRD's schema and
 //! create-time CEL rules, the webhook's checks), and a runtime by its CRD's checks
-//! (explain::check_runtime), and a V1 job by its operator's CRD (explain::v1::check). Nothing
+//! (explain::check_runtime), and a V1 job by its operator's CRD (explain::v1::judge). Nothing
 //! here decides what is valid; this file only finds the documents,
 //! resolves each TrainJob's runtime and prints the verdicts.
 
@@ -208,13 +208,13 @@ fn judge(doc: &Value, file_runtimes: &[Value], extra: &[Value], options: &Option
     if explain::v1::is_v1_job(doc) {
         // Judged by its own operator's CRD (Training Operator v1.9, or mpi-operator's v2beta1).
         let operator = served::v1_operator(api_version, kind).unwrap_or(served::TRAINING_OPERATOR);
-        let errors = rejections(explain::v1::check(doc));
-        // Admitted, then an object the operator creates refused (a Service name too long).
-        let failing = if errors.is_empty() { rejections(explain::v1::fails_after_admission(doc)) } else { vec![] };
-        let (status, errors) = match (errors.is_empty(), failing.is_empty()) {
-            (false, _) => (Status::Invalid, errors),
-            (true, false) => (Status::FailsAfterAdmission, failing),
-            (true, true) => (Status::Valid, errors),
+        // Refused on creation (its CRD, its webhook), else admitted and then an object the
+        // operator creates refused (a Service name too long).
+        let judged = explain::v1::judge(doc);
+        let (status, errors) = match (judged.refused.is_empty(), judged.fails_after_admission.is_empty()) {
+            (false, _) => (Status::Invalid, rejections(judged.refused)),
+            (true, false) => (Status::FailsAfterAdmission, rejections(judged.fails_after_admission)),
+            (true, true) => (Status::Valid, Vec::new()),
         };
         return (status, errors, Note::V1(operator));
     }

@@ -753,11 +753,30 @@ pub(crate) fn unknown_field(operator: &str, path: &str) -> String {
 /// `failsAfterAdmission`: `[]` for a job refused (`check`), one the operator fails on, or one
 /// whose objects are all created. `validate` calls it for a job `check` admits.
 pub fn fails_after_admission(doc: &Json) -> Vec<Rejection> {
+    judge(doc).fails_after_admission
+}
+
+/// A V1 job as `validate` judges it: what the cluster refuses when it is created ([`check`]),
+/// and for a job it admits, what it refuses after ([`fails_after_admission`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Judged {
+    /// [`check`]'s errors: `[]` when the job is admitted.
+    pub refused: Vec<Rejection>,
+    /// [`fails_after_admission`]'s: `[]` for a refused job.
+    pub fails_after_admission: Vec<Rejection>,
+}
+
+/// [`check`] and [`fails_after_admission`] of `doc`, with the job checked once: a caller that
+/// wants both and called each checked it twice, since the second checks first too (the CPU
+/// and whatever the check holds, again).
+pub fn judge(doc: &Json) -> Judged {
     let doc = &crate::model::without_nulls(doc);
-    if !check(doc).is_empty() {
-        return vec![];
+    let refused = check(doc);
+    if !refused.is_empty() {
+        return Judged { refused, fails_after_admission: vec![] };
     }
-    operate_keeping(doc, Pods::Dropped).map(|op| service_failures(&op)).unwrap_or_default()
+    let fails_after_admission = operate_keeping(doc, Pods::Dropped).map(|op| service_failures(&op)).unwrap_or_default();
+    Judged { refused, fails_after_admission }
 }
 
 /// What `op` makes, as `explain` prints it.
