@@ -202,11 +202,8 @@ impl Found {
     /// 10,000 explanations (issue 36).
     fn explain_each(self, release: Release, mut each: impl FnMut(Item)) {
         use explorer_core::explain::{check_runtime, read, v1};
-        let item = |at: String, v: &Value, answer: Answer| Item {
-            at,
-            label: format!("{}/{}", str_at(v, "/kind"), str_at(v, "/metadata/name")),
-            answer,
-        };
+        let label = |v: &Value| format!("{}/{}", str_at(v, "/kind"), str_at(v, "/metadata/name"));
+        let item = |at: String, v: &Value, answer: Answer| Item { at, label: label(v), answer };
         if self.jobs.is_empty() {
             for (at, v) in self.runtimes {
                 let verdict = RuntimeVerdict {
@@ -221,12 +218,14 @@ impl Found {
         }
         let runtimes: Vec<&Value> = self.runtimes.iter().map(|(_, v)| v).collect();
         for (at, v) in self.jobs {
-            let answer = if is_train_job(&v) {
-                Answer::TrainJob(Box::new(read::judge(&v, &runtimes, release)))
+            if is_train_job(&v) {
+                let answer = Answer::TrainJob(Box::new(read::judge(&v, &runtimes, release)));
+                each(item(at, &v, answer));
             } else {
-                Answer::V1(v1::explain(&v))
-            };
-            each(item(at, &v, answer));
+                // The job's tree goes to the explainer, which drops it before it makes the view.
+                let label = label(&v);
+                each(Item { at, label, answer: Answer::V1(v1::explain_owned(v)) });
+            }
         }
     }
 }
@@ -292,25 +291,30 @@ fn item_text(item: &Item) -> String {
     out
 }
 
-/// How many answers were refused, and how many admitted then failing.
+/// How many answers were admitted, refused, and admitted then failing.
 #[derive(Default)]
 struct Tally {
     answers: usize,
+    /// Neither refused nor failing: counted as such, never as what the other counts leave (an
+    /// answer both refused and failing would make that a wrapped number).
+    admitted: usize,
     refused: usize,
     failing: usize,
 }
 
 impl Tally {
     fn add(&mut self, answer: &Answer) {
+        let (refused, failing) = (!answer.rejected().is_empty(), !answer.failing().is_empty());
         self.answers += 1;
-        self.refused += usize::from(!answer.rejected().is_empty());
-        self.failing += usize::from(!answer.failing().is_empty());
+        self.admitted += usize::from(!refused && !failing);
+        self.refused += usize::from(refused);
+        self.failing += usize::from(failing);
     }
 
     /// `-o text`'s last line.
     fn summary(&self, release: Option<Release>) -> String {
         let judged = release.map_or(String::new(), |r| format!(" (Trainer {})", r.tag));
-        let admitted = self.answers - self.refused - self.failing;
+        let admitted = self.admitted;
         let mut out =
             format!("Summary: {} explained{judged}: {admitted} admitted, {} refused", self.answers, self.refused);
         if self.failing > 0 {
@@ -467,5 +471,27 @@ pub(super) fn run(query: Option<&str>, release: &str, files: &[PathBuf], format:
         Ok(()) if tally.refused > 0 || tally.failing > 0 => ExitCode::from(REFUSED),
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(UNREADABLE, e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An answer refused and failing both is counted once among those not admitted: the admitted
+    /// are counted, not taken as what the other counts leave, which wrapped below zero.
+    #[test]
+    fn an_answer_refused_and_failing_leaves_the_admitted_count_alone() {
+        let refusal = Rejection::message("spec", "refused");
+        let both = V1Explanation {
+            operator: "training-operator".into(),
+            pods: vec![],
+            objects: vec![],
+            rejected: vec![refusal.clone()],
+            fails_after_admission: vec![refusal],
+        };
+        let mut tally = Tally::default();
+        tally.add(&Answer::V1(both));
+        assert_eq!(tally.summary(None), "Summary: 1 explained: 0 admitted, 1 refused, 1 admitted then failing");
     }
 }

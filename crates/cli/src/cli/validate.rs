@@ -5,7 +5,7 @@
 //! Every rule is explain's (explorer_core::explain): a TrainJob is read and judged with the
 //! runtime it references exactly as `explain` judges it (strict decoding, the CRD's schema and
 //! create-time CEL rules, the webhook's checks), and a runtime by its CRD's checks
-//! (explain::check_runtime), and a V1 job by its operator's CRD (explain::v1::check). Nothing
+//! (explain::check_runtime), and a V1 job by its operator's CRD (explain::v1::judge). Nothing
 //! here decides what is valid; this file only finds the documents,
 //! resolves each TrainJob's runtime and prints the verdicts.
 
@@ -14,7 +14,8 @@ use clap::ValueEnum;
 use explorer_core::explain::{self, Rejection};
 use explorer_data::releases::Release;
 use explorer_data::served::{self, V1Operator};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -64,7 +65,9 @@ impl Status {
     }
 }
 
-/// One field error: the field path as the API server names it, and its message.
+/// One field error: the field path as the API server names it, and its message (`-o json`'s
+/// members, in this order).
+#[derive(Serialize)]
 struct FieldError {
     field: String,
     message: String,
@@ -208,13 +211,13 @@ fn judge(doc: &Value, file_runtimes: &[Value], extra: &[Value], options: &Option
     if explain::v1::is_v1_job(doc) {
         // Judged by its own operator's CRD (Training Operator v1.9, or mpi-operator's v2beta1).
         let operator = served::v1_operator(api_version, kind).unwrap_or(served::TRAINING_OPERATOR);
-        let errors = rejections(explain::v1::check(doc));
-        // Admitted, then an object the operator creates refused (a Service name too long).
-        let failing = if errors.is_empty() { rejections(explain::v1::fails_after_admission(doc)) } else { vec![] };
-        let (status, errors) = match (errors.is_empty(), failing.is_empty()) {
-            (false, _) => (Status::Invalid, errors),
-            (true, false) => (Status::FailsAfterAdmission, failing),
-            (true, true) => (Status::Valid, errors),
+        // Refused on creation (its CRD, its webhook), else admitted and then an object the
+        // operator creates refused (a Service name too long).
+        let judged = explain::v1::judge(doc);
+        let (status, errors) = match (judged.refused.is_empty(), judged.fails_after_admission.is_empty()) {
+            (false, _) => (Status::Invalid, rejections(judged.refused)),
+            (true, false) => (Status::FailsAfterAdmission, rejections(judged.fails_after_admission)),
+            (true, true) => (Status::Valid, Vec::new()),
         };
         return (status, errors, Note::V1(operator));
     }
@@ -450,33 +453,82 @@ fn text(verdicts: &[Verdict], files: usize, release: Release) -> String {
     out
 }
 
+/// One verdict as `-o json` gives it: its members in this order, `note` only when there is one.
+#[derive(Serialize)]
+struct JsonVerdict<'a> {
+    file: &'a str,
+    document: usize,
+    line: usize,
+    kind: &'a str,
+    name: &'a str,
+    version: &'a str,
+    status: &'static str,
+    errors: &'a [FieldError],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+}
+
+impl<'a> JsonVerdict<'a> {
+    fn of(v: &'a Verdict) -> Self {
+        JsonVerdict {
+            file: &v.file,
+            document: v.document,
+            line: v.line,
+            kind: &v.kind,
+            name: &v.name,
+            version: &v.version,
+            status: v.status.id(),
+            errors: &v.errors,
+            note: (!v.note.is_empty()).then(|| v.note.to_string()),
+        }
+    }
+}
+
+/// Every verdict, serialized one after another as the array is written: never a JSON tree of
+/// them all beside the verdicts (issue 36).
+struct JsonVerdicts<'a>(&'a [Verdict]);
+
+impl Serialize for JsonVerdicts<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(JsonVerdict::of))
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonSummary {
+    files: usize,
+    valid: usize,
+    invalid: usize,
+    fails_after_admission: usize,
+    errors: usize,
+    skipped: usize,
+}
+
+#[derive(Serialize)]
+struct JsonAnswer<'a> {
+    release: &'static str,
+    resources: JsonVerdicts<'a>,
+    summary: JsonSummary,
+}
+
 fn json_output(verdicts: &[Verdict], files: usize, release: Release) -> String {
-    let resources: Vec<Value> = verdicts
-        .iter()
-        .map(|v| {
-            let mut r = json!({
-                "file": v.file, "document": v.document, "line": v.line, "kind": v.kind, "name": v.name,
-                "version": v.version, "status": v.status.id(),
-                "errors": v.errors.iter().map(|e| json!({"field": e.field, "message": e.message})).collect::<Vec<_>>(),
-            });
-            if !v.note.is_empty() {
-                r["note"] = v.note.to_string().into();
-            }
-            r
-        })
-        .collect();
     let c = counts(verdicts);
-    let doc = json!({
-        "release": release.tag,
-        "resources": resources,
-        "summary": {
-            "files": files, "valid": c.valid, "invalid": c.invalid,
-            "failsAfterAdmission": c.fails_after_admission, "errors": c.errors, "skipped": c.skipped,
+    let answer = JsonAnswer {
+        release: release.tag,
+        resources: JsonVerdicts(verdicts),
+        summary: JsonSummary {
+            files,
+            valid: c.valid,
+            invalid: c.invalid,
+            fails_after_admission: c.fails_after_admission,
+            errors: c.errors,
+            skipped: c.skipped,
         },
-    });
+    };
     // Every control character \u-escaped (serde_json leaves DEL, C1 and the bidirectional ones
     // raw, which print_output would then show as `\u{202e}`, not JSON).
-    explorer_core::terminal::json_pretty(&doc).unwrap_or_default()
+    explorer_core::terminal::json_pretty(&answer).unwrap_or_default()
 }
 
 fn xml(s: &str) -> String {

@@ -37,7 +37,7 @@ fn check(case: &Value) -> Vec<String> {
     for want in case["pods"].as_array().into_iter().flatten() {
         let rtype = want["replicaType"].as_str().unwrap();
         let index = want["index"].as_u64().unwrap() as usize;
-        let Some(pod) = op.roles.iter().find(|r| r.replica_type == rtype).and_then(|r| r.pods.get(index)) else {
+        let Some(pod) = op.roles.iter().find(|r| r.replica_type == rtype).and_then(|r| r.pod(index)) else {
             fail(format!("no {rtype} pod {index}"));
             continue;
         };

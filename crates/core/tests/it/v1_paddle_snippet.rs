@@ -35,7 +35,7 @@ fn run_per_pod(nodes: &str) -> Vec<String> {
     let body = function_body(&sel, Api::V1).join("\n");
     let op = operate(&job).unwrap();
     let mut out = Vec::new();
-    for (pod_number, pod) in op.roles.iter().flat_map(|r| &r.pods).enumerate() {
+    for (pod_number, pod) in op.roles.iter().flat_map(|r| (0..r.modelled()).filter_map(|i| r.pod(i))).enumerate() {
         let c = pod.spec.containers.iter().find(|c| c.name == "paddle").unwrap();
         let mut env: Vec<(String, String)> = Vec::new();
         for e in &c.env {

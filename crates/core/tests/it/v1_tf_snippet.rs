@@ -30,7 +30,7 @@ fn run_per_pod(nodes: &str) -> Vec<String> {
     let op = operate(&job).unwrap();
     let mut out = Vec::new();
     for role in &op.roles {
-        for pod in &role.pods {
+        for pod in (0..role.modelled()).filter_map(|i| role.pod(i)) {
             let c = pod.spec.containers.iter().find(|c| c.name == "tensorflow").unwrap();
             let env = c.env.iter().map(|e| (e.name.as_str(), env_text(e)));
             out.push(common::python_stdout(&body, env, &["TF_CONFIG", "RANK"]));

@@ -83,15 +83,98 @@ pub struct Role {
     pub count: u32,
     /// Each pod's DNS name (its Service's, or for the v1 MPIJob the pod's), in index order.
     pub hostnames: Vec<String>,
-    /// The first [`PODS_MODELLED`] of them: the rest differ from these only in their index.
-    pub pods: Vec<PodTemplateSpec>,
+    /// The first [`PODS_MODELLED`] of them (read with [`Role::pod`] and [`Role::env`]): the rest
+    /// differ from these only in their index.
+    pods: Modelled,
     /// The job's own template for this replica type, after defaulting (before the operator).
     pub template: PodTemplateSpec,
 }
 
+/// How a role holds the pods it models.
+#[derive(Clone, Debug)]
+enum Modelled {
+    /// Each pod in full: the MPI operators' pods, which they build apart from the template.
+    Built(Vec<PodTemplateSpec>),
+    /// Each pod as what the common controller adds to the role's template (`per_replica`): its
+    /// labels, each container's variables (the template's containers, in their order), its init
+    /// containers and its restart policy. A pod is the template with these added
+    /// ([`Role::pod`]): a copy of the template in each pod (a container of 66,000 variables, a
+    /// nodeSelector of 150,000 keys) was most of what `explain` held of a V1 job (issue 36).
+    Decorated(Vec<PodTemplateSpec>),
+}
+
 impl Role {
     pub(crate) fn of(replica_type: &str, template: PodTemplateSpec) -> Role {
-        Role { replica_type: replica_type.into(), count: 0, hostnames: vec![], pods: vec![], template }
+        Role { replica_type: replica_type.into(), count: 0, hostnames: vec![], pods: Modelled::Built(vec![]), template }
+    }
+
+    /// How many of its pods the role models: the first [`PODS_MODELLED`] of `count`.
+    pub fn modelled(&self) -> usize {
+        match &self.pods {
+            Modelled::Built(pods) | Modelled::Decorated(pods) => pods.len(),
+        }
+    }
+
+    /// Pod `index` (one of the [`modelled`](Role::modelled)) as the operator creates it; `None`
+    /// past them.
+    pub fn pod(&self, index: usize) -> Option<std::borrow::Cow<'_, PodTemplateSpec>> {
+        use std::borrow::Cow;
+        match &self.pods {
+            Modelled::Built(pods) => pods.get(index).map(Cow::Borrowed),
+            Modelled::Decorated(decorations) => {
+                let added = decorations.get(index)?;
+                let mut pod = self.template.clone();
+                // pod.go:402-422: the operator's labels over the template's.
+                let meta = pod.metadata.get_or_insert_with(Default::default);
+                for (k, v) in added.metadata.iter().flat_map(|m| m.labels.iter()) {
+                    meta.labels.insert(k.clone(), v.clone());
+                }
+                for (c, added) in pod.spec.containers.iter_mut().zip(&added.spec.containers) {
+                    append_env(c, added.env.iter().cloned());
+                }
+                pod.spec.init_containers.extend(added.spec.init_containers.iter().cloned());
+                pod.spec.restart_policy.clone_from(&added.spec.restart_policy);
+                Some(Cow::Owned(pod))
+            }
+        }
+    }
+
+    /// The variables of container `container` (its place among the pod's containers) in pod
+    /// `index`, in order, as [`Role::pod`] has them, without building the pod: none past the
+    /// pods or the containers.
+    pub fn env(&self, index: usize, container: usize) -> impl DoubleEndedIterator<Item = &EnvVar> + Clone {
+        fn env(pod: Option<&PodTemplateSpec>, container: usize) -> &[EnvVar] {
+            pod.and_then(|p| p.spec.containers.get(container)).map_or(&[], |c| &c.env)
+        }
+        let (own, added) = match &self.pods {
+            Modelled::Built(pods) => (env(pods.get(index), container), &[][..]),
+            Modelled::Decorated(decorations) => match decorations.get(index) {
+                Some(added) => (env(Some(&self.template), container), env(Some(added), container)),
+                None => (&[][..], &[][..]),
+            },
+        };
+        own.iter().chain(added)
+    }
+
+    /// The containers of the role's pods, the same in each (a pod's variables are
+    /// [`Role::env`]'s, not these containers').
+    pub(crate) fn containers(&self) -> &[Container] {
+        match &self.pods {
+            Modelled::Built(pods) => pods.first().map_or(&[], |p| &p.spec.containers),
+            Modelled::Decorated(_) => &self.template.spec.containers,
+        }
+    }
+
+    /// Pod `index`'s init containers, in order, as [`Role::pod`] has them.
+    pub(crate) fn init_containers(&self, index: usize) -> impl Iterator<Item = &Container> {
+        let (own, added) = match &self.pods {
+            Modelled::Built(pods) => (pods.get(index).map_or(&[][..], |p| &p.spec.init_containers), &[][..]),
+            Modelled::Decorated(decorations) => match decorations.get(index) {
+                Some(added) => (&self.template.spec.init_containers[..], &added.spec.init_containers[..]),
+                None => (&[][..], &[][..]),
+            },
+        };
+        own.iter().chain(added)
     }
 }
 
@@ -450,6 +533,7 @@ fn per_replica(kind: V1Kind, job: &mut Job, pods: Pods) -> Result<(Vec<Role>, Ve
         // Its template moves in once every pod is built (below), not copied.
         let mut role = Role::of(rtype, PodTemplateSpec::default());
         role.count = spec.replicas.unwrap_or(0);
+        let mut decorations = Vec::new();
         for index in 0..role.count {
             let host = job.replica_name(rtype, index);
             objects.push(object(
@@ -463,8 +547,17 @@ fn per_replica(kind: V1Kind, job: &mut Job, pods: Pods) -> Result<(Vec<Role>, Ve
             if index >= PODS_MODELLED {
                 continue;
             }
-            let mut pod = spec.template.clone();
-            // pod.go:402-422: the operator's labels over the template's.
+            // What the operator adds to the template for this pod, written on a pod of the
+            // template's containers' names alone: the cluster specs read nothing else of it.
+            let mut pod = PodTemplateSpec::default();
+            pod.spec.containers = spec
+                .template
+                .spec
+                .containers
+                .iter()
+                .map(|c| Container { name: c.name.clone(), ..Default::default() })
+                .collect();
+            // pod.go:402-422: the operator's labels over the template's (`Role::pod`).
             let meta = pod.metadata.get_or_insert_with(Default::default);
             for (k, v) in defaults::labels(kind, job, rtype, index) {
                 meta.labels.insert(k, v);
@@ -473,9 +566,10 @@ fn per_replica(kind: V1Kind, job: &mut Job, pods: Pods) -> Result<(Vec<Role>, Ve
             // pod.go:435 with pkg/core/pod.go:81-88: the replica's restartPolicy, ExitCode as Never.
             pod.spec.restart_policy = Some(defaults::pod_restart_policy(spec));
             if pods == Pods::Kept {
-                role.pods.push(pod);
+                decorations.push(pod);
             }
         }
+        role.pods = Modelled::Decorated(decorations);
         roles.push(role);
     }
     if kind == V1Kind::PyTorchJob {
@@ -569,36 +663,57 @@ pub(crate) fn named_port(job: &Job, rtype: &str, container: &str, port_name: &st
 /// What `explain` prints for a V1 job.
 pub fn explain(doc: &Json) -> V1Explanation {
     // A `null` member is absent, as the API server stores the object.
-    let doc = &crate::model::without_nulls(doc);
+    match operated(&crate::model::without_nulls(doc)) {
+        Ok(op) => view(&op),
+        Err(refused) => *refused,
+    }
+}
+
+/// [`explain`] of a job the caller hands over: its tree is dropped once the pods are built,
+/// before their view is made, so the tree and the view are never held together (a job of 4 MiB
+/// is a tree of about 30 MB; issue 36).
+pub fn explain_owned(doc: Json) -> V1Explanation {
+    let doc = crate::model::into_without_nulls(doc);
+    match operated(&doc) {
+        Ok(op) => {
+            drop(doc);
+            view(&op)
+        }
+        Err(refused) => *refused,
+    }
+}
+
+/// What the operator makes of `doc` (its `null` members removed), or the explanation of why it
+/// runs nothing.
+fn operated(doc: &Json) -> Result<Operated, Box<V1Explanation>> {
     let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
     let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
     // The operator whose CRD serves the pair names even a refusal; a pair neither serves is the
     // REST mapper's answer, named after the operator of the kind's v1 (Training Operator).
     let operator = served::v1_operator(api, kind).map_or(TRAINING_OPERATOR, |op| op.name);
-    let refused = |field: &str, reason: String| V1Explanation {
-        operator: operator.into(),
-        pods: vec![],
-        objects: vec![],
-        rejected: vec![Rejection::message(field, reason)],
-        fails_after_admission: vec![],
+    let refused = |rejected: Vec<Rejection>| {
+        Box::new(V1Explanation {
+            operator: operator.into(),
+            pods: vec![],
+            objects: vec![],
+            rejected,
+            fails_after_admission: vec![],
+        })
     };
     if is_v1_job(doc) && served::v1_operator(api, kind).is_none() {
-        return V1Explanation { rejected: vec![no_kind_match(kind, api)], ..refused("", String::new()) };
+        return Err(refused(vec![no_kind_match(kind, api)]));
     }
     // Strict field validation refuses the job before the operator sees it: no pod runs.
     let unknown = unknown_fields(doc);
     if !unknown.is_empty() {
-        return V1Explanation { rejected: unknown, ..refused("", String::new()) };
+        return Err(refused(unknown));
     }
     // The API server's schema and the webhook (`check`): a refusal names its fields.
     let refusals = check(doc);
     if !refusals.is_empty() {
-        return V1Explanation { rejected: refusals, ..refused("", String::new()) };
+        return Err(refused(refusals));
     }
-    match operate(doc) {
-        Ok(op) => view(&op),
-        Err(error) => refused("spec", error.to_string()),
-    }
+    operate(doc).map_err(|error| refused(vec![Rejection::message("spec", error.to_string())]))
 }
 
 /// Every field of a V1 job that its operator's CRD does not declare, as the API server's strict
@@ -642,11 +757,30 @@ pub(crate) fn unknown_field(operator: &str, path: &str) -> String {
 /// `failsAfterAdmission`: `[]` for a job refused (`check`), one the operator fails on, or one
 /// whose objects are all created. `validate` calls it for a job `check` admits.
 pub fn fails_after_admission(doc: &Json) -> Vec<Rejection> {
+    judge(doc).fails_after_admission
+}
+
+/// A V1 job as `validate` judges it: what the cluster refuses when it is created ([`check`]),
+/// and for a job it admits, what it refuses after ([`fails_after_admission`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Judged {
+    /// [`check`]'s errors: `[]` when the job is admitted.
+    pub refused: Vec<Rejection>,
+    /// [`fails_after_admission`]'s: `[]` for a refused job.
+    pub fails_after_admission: Vec<Rejection>,
+}
+
+/// [`check`] and [`fails_after_admission`] of `doc`, with the job checked once: a caller that
+/// wants both and called each checked it twice, since the second checks first too (the CPU
+/// and whatever the check holds, again).
+pub fn judge(doc: &Json) -> Judged {
     let doc = &crate::model::without_nulls(doc);
-    if !check(doc).is_empty() {
-        return vec![];
+    let refused = check(doc);
+    if !refused.is_empty() {
+        return Judged { refused, fails_after_admission: vec![] };
     }
-    operate_keeping(doc, Pods::Dropped).map(|op| service_failures(&op)).unwrap_or_default()
+    let fails_after_admission = operate_keeping(doc, Pods::Dropped).map(|op| service_failures(&op)).unwrap_or_default();
+    Judged { refused, fails_after_admission }
 }
 
 /// What `op` makes, as `explain` prints it.
@@ -713,18 +847,14 @@ fn service_failures(op: &Operated) -> Vec<Rejection> {
 }
 
 fn group_view(role: &Role) -> V1PodGroup {
-    let first = &role.pods[0];
-    let containers = first
-        .spec
-        .init_containers
-        .iter()
+    // The first pod's containers, read from the role without building the pod.
+    let containers = role
+        .init_containers(0)
         .map(|c| ContainerView { init: true, ..super::build::container_view(c) })
         // Each container's env as the pods differ in it, built once: the first pod's own copy,
         // which `container_view` makes, would be dropped for it.
         .chain(
-            first
-                .spec
-                .containers
+            role.containers()
                 .iter()
                 .enumerate()
                 .map(|(i, c)| super::build::container_view_with_env(c, per_pod_env(role, i))),
@@ -745,19 +875,17 @@ fn group_view(role: &Role) -> V1PodGroup {
 pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, EnvValue> {
     // A role of one pod (every Master and Launcher): its variables as they are, which the merge
     // below would give back after sorting them.
-    if let [pod] = &role.pods[..] {
-        return container_env(pod, i).iter().map(|var| (var.name.clone(), EnvValue::of(var))).collect();
+    let pods = role.modelled();
+    if pods == 1 {
+        return role.env(0, i).map(|var| (var.name.clone(), EnvValue::of(var))).collect();
     }
     // Every pod's variables, borrowed, pod after pod (each with its place in that order and its
     // pod), then sorted by name (a stable sort, so a name's first entry is where it first appears,
     // and its entries stay in that order): each name is looked at once. Looking each name up in
     // every pod's list was quadratic: a container of 83,000 variables took 17 s to explain; and
     // copying every pod's variables into a map first took 24 MB of many-env's 89 (issue 36).
-    let mut entries: Vec<(usize, usize, &EnvVar)> = role
-        .pods
-        .iter()
-        .enumerate()
-        .flat_map(|(pod, p)| container_env(p, i).iter().map(move |var| (pod, var)))
+    let mut entries: Vec<(usize, usize, &EnvVar)> = (0..pods)
+        .flat_map(|pod| role.env(pod, i).map(move |var| (pod, var)))
         .enumerate()
         .map(|(place, (pod, var))| (place, pod, var))
         .collect();
@@ -766,7 +894,7 @@ pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, EnvValue> {
         .chunk_by(|a, b| a.2.name == b.2.name)
         .map(|same_name| {
             // Each pod's last variable of the name: its value in that pod.
-            let mut values: Vec<Option<&EnvVar>> = vec![None; role.pods.len()];
+            let mut values: Vec<Option<&EnvVar>> = vec![None; pods];
             for &(_, pod, var) in same_name {
                 values[pod] = Some(var);
             }
@@ -786,11 +914,6 @@ pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, EnvValue> {
     drop(entries);
     named.sort_unstable_by_key(|&(place, ..)| place);
     VecMap::from_distinct(named.into_iter().map(|(_, name, value)| (name.to_owned(), value)).collect())
-}
-
-/// Container `i`'s variables in `pod`, as written (none where the pod has no such container).
-fn container_env(pod: &PodTemplateSpec, i: usize) -> &[EnvVar] {
-    pod.spec.containers.get(i).map_or(&[], |c| &c.env)
 }
 
 /// A container as `explain` shows it.
@@ -963,7 +1086,10 @@ mod tests {
     fn a_variable_some_pods_lack_is_null_on_them() {
         let mut role = Role::of("Worker", PodTemplateSpec::default());
         role.count = 3;
-        role.pods = vec![pod(&[("RANK", "0"), ("EMPTY", "")]), pod(&[("RANK", "1"), ("EMPTY", ""), ("LATE", "x")])];
+        role.pods = Modelled::Built(vec![
+            pod(&[("RANK", "0"), ("EMPTY", "")]),
+            pod(&[("RANK", "1"), ("EMPTY", ""), ("LATE", "x")]),
+        ]);
         let env = serde_json::to_value(per_pod_env(&role, 0)).unwrap();
         assert_eq!(
             env,
@@ -979,13 +1105,49 @@ mod tests {
     fn names_are_listed_where_the_pods_first_give_them() {
         let mut role = Role::of("Worker", PodTemplateSpec::default());
         role.count = 2;
-        role.pods =
-            vec![pod(&[("Z", "1"), ("B", "0"), ("Z", "2")]), pod(&[("A", "x"), ("B", "1"), ("Z", "2"), ("C", "y")])];
+        role.pods = Modelled::Built(vec![
+            pod(&[("Z", "1"), ("B", "0"), ("Z", "2")]),
+            pod(&[("A", "x"), ("B", "1"), ("Z", "2"), ("C", "y")]),
+        ]);
         let env = per_pod_env(&role, 0);
         let names: Vec<&str> = env.keys().map(String::as_str).collect();
         assert_eq!(names, ["Z", "B", "A", "C"]);
         assert_eq!(env.get("Z"), Some(&EnvValue::Text("2".into())));
         assert_eq!(env.get("B").unwrap().text(), r#"per pod: ["0","1"]"#);
         assert_eq!(env.get("C").unwrap().text(), r#"per pod: [null,"y"]"#);
+    }
+    /// A role of the common controller keeps its template once and what the operator adds to
+    /// each pod: a pod read whole ([`Role::pod`]) has the template's variables, then the
+    /// operator's, and [`Role::env`] and [`Role::init_containers`] read the same without building
+    /// it.
+    #[test]
+    fn a_pod_read_whole_and_its_variables_read_alone_agree() {
+        let doc = serde_json::json!({"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "metadata": {"name": "p"},
+            "spec": {"pytorchReplicaSpecs": {
+                "Master": {"replicas": 1, "template": {"spec": {"containers": [{"name": "pytorch", "image": "a",
+                    "ports": [{"name": "pytorchjob-port", "containerPort": 23456}],
+                    "env": [{"name": "OWN", "value": "1"}]}]}}},
+                "Worker": {"replicas": 3, "template": {"spec": {"containers": [
+                    {"name": "pytorch", "image": "a", "env": [{"name": "OWN", "value": "2"}]},
+                    {"name": "side", "image": "b"}]}}}}}});
+        let op = operate(&doc).unwrap();
+        let worker = op.roles.iter().find(|r| r.replica_type == "Worker").unwrap();
+        assert_eq!(worker.modelled(), 3);
+        for index in 0..worker.modelled() {
+            let pod = worker.pod(index).unwrap();
+            let rank = pod.spec.containers[0].env.iter().find(|e| e.name == "RANK").unwrap();
+            assert_eq!(rank.value.as_deref(), Some((index + 1).to_string().as_str()), "Worker {index}");
+            assert_eq!(pod.spec.containers[0].env[0], EnvVar::new("OWN", "2"), "the template's variable first");
+            for (c, container) in pod.spec.containers.iter().enumerate() {
+                let alone: Vec<&EnvVar> = worker.env(index, c).collect();
+                assert_eq!(alone, container.env.iter().collect::<Vec<_>>(), "Worker {index}, container {c}");
+            }
+            let init: Vec<&Container> = worker.init_containers(index).collect();
+            assert_eq!(init, pod.spec.init_containers.iter().collect::<Vec<_>>(), "Worker {index}");
+            assert_eq!(init.len(), 1, "each Worker waits for the Master");
+            let labels = &pod.metadata.as_ref().unwrap().labels;
+            assert_eq!(labels.get("training.kubeflow.org/replica-index"), Some(&index.to_string()));
+        }
+        assert!(worker.pod(3).is_none() && worker.env(3, 0).next().is_none());
     }
 }

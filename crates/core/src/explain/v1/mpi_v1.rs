@@ -3,7 +3,7 @@
 //! training-operator v1.9.0:pkg/controller.v1/mpi/.
 
 use super::{
-    append_env, env, object, Error, FieldPath, Job, Role, MPI_CONFIG_MOUNT as CONFIG_MOUNT,
+    append_env, env, object, Error, FieldPath, Job, Modelled, Role, MPI_CONFIG_MOUNT as CONFIG_MOUNT,
     MPI_CONFIG_VOLUME as CONFIG_VOLUME,
 };
 use crate::explain::Object;
@@ -84,13 +84,14 @@ pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), Error> {
         replica_type: "Launcher".into(),
         count: 1,
         hostnames: vec![format!("{name}-launcher")],
-        pods: vec![launcher],
+        pods: Modelled::Built(vec![launcher]),
         template: launcher_spec.template.clone(),
     });
 
     // :828-1000 `getOrCreateWorker` and `newWorker`.
     let workers = job.count("Worker");
     let mut worker_role = Role::of("Worker", job.replica("Worker").map(|s| s.template.clone()).unwrap_or_default());
+    let mut worker_pods = Vec::new();
     if let Some(spec) = job.replica("Worker") {
         worker_role.count = workers;
         for i in 0..workers {
@@ -114,9 +115,10 @@ pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), Error> {
             // :947-953 Open MPI looks for kubexec.sh on every rank.
             c.volume_mounts.push(mount(CONFIG_VOLUME, CONFIG_MOUNT));
             pod.spec.volumes.push(super::mpi_config_volume(name));
-            worker_role.pods.push(pod);
+            worker_pods.push(pod);
         }
     }
+    worker_role.pods = Modelled::Built(worker_pods);
     roles.push(worker_role);
     Ok((roles, objects(job, workers, gpu)))
 }

@@ -2,7 +2,7 @@
 //! Service. Paths under mpi-operator v0.6.0:pkg/controller/mpi_job_controller.go unless named.
 
 use super::{
-    append_env, env, object, Error, FieldPath, Job, Role, MPI_CONFIG_MOUNT as CONFIG_MOUNT,
+    append_env, env, object, Error, FieldPath, Job, Modelled, Role, MPI_CONFIG_MOUNT as CONFIG_MOUNT,
     MPI_CONFIG_VOLUME as CONFIG_VOLUME,
 };
 use crate::explain::Object;
@@ -110,12 +110,13 @@ pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), Error> {
         replica_type: "Launcher".into(),
         count: 1,
         hostnames: vec![fqdn(job, &host)],
-        pods: vec![launcher],
+        pods: Modelled::Built(vec![launcher]),
         template: launcher_spec.template.clone(),
     }];
 
     let workers = job.count("Worker");
     let mut worker_role = Role::of("Worker", job.replica("Worker").map(|s| s.template.clone()).unwrap_or_default());
+    let mut worker_pods = Vec::new();
     if let Some(spec) = job.replica("Worker") {
         worker_role.count = workers;
         for i in 0..workers {
@@ -151,9 +152,10 @@ pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), Error> {
             }
             append_env(c, [env("K_MPI_JOB_ROLE", "worker")]);
             setup_ssh(&mut pod, job, &s);
-            worker_role.pods.push(pod);
+            worker_pods.push(pod);
         }
     }
+    worker_role.pods = Modelled::Built(worker_pods);
     roles.push(worker_role);
     Ok((roles, objects(job, &s, workers)))
 }

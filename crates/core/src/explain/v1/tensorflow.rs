@@ -180,8 +180,7 @@ mod tests {
         ENDPOINTS_BUILT.with(|n| n.set(0));
         let op = operate(&doc).unwrap();
         assert_eq!(ENDPOINTS_BUILT.with(Cell::get), 40_000 * u64::from(PODS_MODELLED));
-        let c = &op.roles[0].pods[0].spec.containers[0];
-        let config = c.env.iter().find(|e| e.name == "TF_CONFIG").and_then(|e| e.value.clone()).unwrap();
+        let config = op.roles[0].env(0, 0).find(|e| e.name == "TF_CONFIG").and_then(|e| e.value.clone()).unwrap();
         assert!((config.len() as u64) < ETCD_REQUEST_LIMIT, "{}", config.len());
     }
 }

@@ -106,7 +106,8 @@ mod tests {
             let (_, job) = read(&doc).unwrap();
             let op = operate(&doc).unwrap();
             for role in &op.roles {
-                let built: usize = role.pods[0]
+                let pod = role.pod(0).unwrap();
+                let built: usize = pod
                     .spec
                     .containers
                     .iter()

@@ -151,9 +151,10 @@ pub(super) fn explain(
         .and_then(|h| index.get(h.as_str()))
         .map(|theirs| theirs.to_string())
         .unwrap_or_default();
-    for (i, pod) in role.pods.iter().enumerate() {
-        let c = pod.spec.containers.iter().find(|c| c.name == ours.name)?;
-        let v1 = c.env.iter().rev().find(|e| e.name == name).map(crate::explain::env_text);
+    for i in 0..role.modelled() {
+        // Each pod has the role's containers, in their order.
+        let container = role.containers().iter().position(|c| c.name == ours.name)?;
+        let v1 = role.env(i, container).rev().find(|e| e.name == name).map(crate::explain::env_text);
         let v2_value = expanded(&v2_env, name, i as u32);
         let own = (role.replica_type == leader && i == 0).then_some(leader_host.as_str());
         if !same(name, v1.as_deref(), v2_value.as_deref(), &index, own, leader_wrapper(&theirs.command)) {
@@ -166,7 +167,7 @@ pub(super) fn explain(
             "the same TF_CONFIG in each of the {} pods (cluster, task type and index, environment cloud, V1's ports) \
              once the kubelet expands $(JOB_COMPLETION_INDEX), the pod's completion index; V1's Service names are \
              JobSet's hostnames ({}, ...)",
-            role.pods.len(),
+            role.modelled(),
             shown.join(", ")
         ),
         "PADDLE_MASTER" => format!(

@@ -193,7 +193,9 @@ fn container_security(containers: &[Container], name: &str) -> Option<String> {
 
 /// V1: the role's first pod (env varying per pod reads `per pod: [...]`).
 pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
-    let pod = &role.pods[0];
+    // Built from the role's template and what the operator adds to it: a role holds no copy.
+    let first = role.pod(0).unwrap_or_default();
+    let pod = &*first;
     let json = without_containers(pod);
     let user = without_containers(&role.template);
     let spec = json.get("spec").unwrap_or(&Json::Null);
