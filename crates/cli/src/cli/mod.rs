@@ -348,17 +348,20 @@ enum Sink<'a> {
     Directory(&'a std::path::Path),
 }
 
+/// What [`run_batch`] makes of a file's text, part by part.
+type Parts<'text, R> = Box<dyn Iterator<Item = R> + 'text>;
+
 /// Runs `process` on every file (directories expanded, or stdin for `-`): the objects of all
 /// files on stdout (or one file each in `--output-dir`), the reports on stderr, then the summary
 /// line. Exit 1 when a file cannot be read or processed, or a document failed. `process` gives a
 /// file's outcome in parts (the migration, one per document as it is converted): each part is
 /// reported and its objects taken before the next is made.
-fn run_batch<R: FileOutcome, Parts: IntoIterator<Item = R>>(
+fn run_batch<R: FileOutcome>(
     args: &[std::path::PathBuf],
     written: (&str, &str, &str),
     sink: Sink,
     quiet: bool,
-    mut process: impl FnMut(&str) -> Result<Parts, String>,
+    mut process: impl for<'text> FnMut(&'text str) -> Result<Parts<'text, R>, String>,
 ) -> ExitCode {
     use explorer_core::pipeline::Outcome;
     use std::io::Write;
@@ -377,7 +380,9 @@ fn run_batch<R: FileOutcome, Parts: IntoIterator<Item = R>>(
     let mut tally = Tally { files: files.len(), ..Tally::default() };
     for path in &files {
         let label = path.display().to_string();
-        match read_input(path).and_then(|text| process(&text)) {
+        // The text outlives its parts: they can be read from it one at a time.
+        let text = read_input(path);
+        match text.as_deref().map_err(Clone::clone).and_then(&mut process) {
             Err(e) => {
                 let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {label}: {e}")));
                 tally.unreadable += 1;
@@ -494,7 +499,7 @@ fn migrate(
     // Each document a migration of its own, reported and written before the next is converted.
     run_batch(files, ("job", "jobs", "converted"), sink, quiet, |text| {
         let docs = explorer_core::migrate::migrate_each(text, target).map_err(|e| e.to_string())?;
-        Ok(docs.map(move |d| explorer_core::migrate::Migration { docs: vec![d], target }))
+        Ok(Box::new(docs.map(move |d| explorer_core::migrate::Migration { docs: vec![d], target })))
     })
 }
 

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 pub(super) fn run(files: &[std::path::PathBuf], from: Release, to: Release, quiet: bool) -> ExitCode {
     run_batch(files, ("manifest", "manifests", "rewritten"), Sink::Stdout, quiet, |text| {
-        explorer_core::upgrade::upgrade_without_sources(text, from, to).map(std::iter::once).map_err(|e| e.to_string())
+        let u = explorer_core::upgrade::upgrade_without_sources(text, from, to).map_err(|e| e.to_string())?;
+        Ok(Box::new(std::iter::once(u)))
     })
 }
