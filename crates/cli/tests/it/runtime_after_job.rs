@@ -1,9 +1,9 @@
 //! A runtime written after the TrainJob that references it is that TrainJob's runtime, as one
-//! written before it: validate reads each document in turn and drops it once judged (issue 36),
-//! yet judges every TrainJob with every runtime of its file.
+//! written before it: explain and validate read each document in turn and drop it once judged
+//! (issue 36), yet judge every TrainJob with every runtime of its input (validate: of its file).
 #![cfg(not(target_arch = "wasm32"))]
 
-use crate::run::{cli_with_stdin, text};
+use crate::run::{cli, cli_with_stdin, text};
 
 /// A TrainJob whose runtime only the input holds: a namespaced TrainingRuntime, which no release
 /// ships.
@@ -30,4 +30,22 @@ fn validate_judges_a_trainjob_with_the_runtime_after_it() {
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("Valid: 4, Invalid: 0, Errors: 0, Skipped: 1"), "{stdout}");
+}
+
+#[test]
+fn explain_judges_a_trainjob_with_the_runtime_after_it_in_any_file() {
+    let out = cli_with_stdin(&["explain", "-"], JOB);
+    assert_ne!(out.status.code(), Some(0), "no runtime: {}", text(&out.stdout));
+    let out = cli_with_stdin(&["explain", "-"], &format!("{JOB}---\n{RUNTIME}"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("my-image"), "the input's runtime: {}", text(&out.stdout));
+    // The runtime in a file after the TrainJob's.
+    let dir = std::env::temp_dir().join(format!("tv2x-runtime-after-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a-job.yaml"), format!("{JOB}---\n{JOB}")).unwrap();
+    std::fs::write(dir.join("b-runtime.yaml"), RUNTIME).unwrap();
+    let out = cli(&["explain", "-o", "text", dir.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(text(&out.stdout).contains("2 explained"), "{}", text(&out.stdout));
 }
