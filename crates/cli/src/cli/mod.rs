@@ -351,6 +351,17 @@ enum Sink<'a> {
 /// What [`run_batch`] makes of a file's text, part by part.
 type Parts<'text, R> = Box<dyn Iterator<Item = R> + 'text>;
 
+/// How a file's parts are made from its text.
+type MakeParts<R> = Box<dyn for<'text> FnOnce(&'text str) -> Parts<'text, R>>;
+
+/// A file as [`run_batch`]'s `process` read it: its parts, to be made from its text, and the text
+/// when they are read from it (else it is dropped before they are made: a big one-document file's
+/// text is not kept beside its objects).
+struct Batch<R> {
+    text: Option<String>,
+    parts: MakeParts<R>,
+}
+
 /// Runs `process` on every file (directories expanded, or stdin for `-`): the objects of all
 /// files on stdout (or one file each in `--output-dir`), the reports on stderr, then the summary
 /// line. Exit 1 when a file cannot be read or processed, or a document failed. `process` gives a
@@ -361,7 +372,7 @@ fn run_batch<R: FileOutcome>(
     written: (&str, &str, &str),
     sink: Sink,
     quiet: bool,
-    mut process: impl for<'text> FnMut(&'text str) -> Result<Parts<'text, R>, String>,
+    mut process: impl FnMut(String) -> Result<Batch<R>, String>,
 ) -> ExitCode {
     use explorer_core::pipeline::Outcome;
     use std::io::Write;
@@ -380,9 +391,12 @@ fn run_batch<R: FileOutcome>(
     let mut tally = Tally { files: files.len(), ..Tally::default() };
     for path in &files {
         let label = path.display().to_string();
-        // The text outlives its parts: they can be read from it one at a time.
-        let text = read_input(path);
-        match text.as_deref().map_err(Clone::clone).and_then(&mut process) {
+        let (text, parts) = match read_input(path).and_then(&mut process) {
+            Ok(Batch { text, parts }) => (text, Ok(parts)),
+            Err(e) => (None, Err(e)),
+        };
+        // The text, when kept, outlives its parts: they are read from it one at a time.
+        match parts.map(|parts| parts(text.as_deref().unwrap_or_default())) {
             Err(e) => {
                 let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {label}: {e}")));
                 tally.unreadable += 1;
@@ -498,8 +512,14 @@ fn migrate(
     let sink = output_dir.map_or(Sink::Stdout, Sink::Directory);
     // Each document a migration of its own, reported and written before the next is converted.
     run_batch(files, ("job", "jobs", "converted"), sink, quiet, |text| {
-        let docs = explorer_core::migrate::migrate_each(text, target).map_err(|e| e.to_string())?;
-        Ok(Box::new(docs.map(move |d| explorer_core::migrate::Migration { docs: vec![d], target })))
+        let accepted = explorer_core::pipeline::input::accept_documents(&text).map_err(|e| e.to_string())?;
+        Ok(Batch {
+            text: accepted.reads_the_text_again().then_some(text),
+            parts: Box::new(move |text| {
+                let docs = explorer_core::migrate::migrate_documents(accepted.documents(text), target);
+                Box::new(docs.map(move |d| explorer_core::migrate::Migration { docs: vec![d], target }))
+            }),
+        })
     })
 }
 

@@ -398,7 +398,14 @@ impl Accepted {
 
 /// [`accept`]'s documents, as [`documents`] reads them, handed on one at a time.
 pub fn each_document(text: &str) -> Result<Documents<'_>, InputError> {
-    Ok(accepted(text, None::<fn(&RawDoc)>)?.documents(text))
+    Ok(accept_documents(text)?.documents(text))
+}
+
+/// [`accept`] for a caller that needs no outline: a text that proves it meets no refusal is not
+/// read through first. A caller that holds the text can drop it at once when the answer does not
+/// read it again ([`Accepted::reads_the_text_again`]).
+pub fn accept_documents(text: &str) -> Result<Accepted, InputError> {
+    accepted(text, None::<fn(&RawDoc)>)
 }
 
 /// An accepted input's documents, one at a time ([`Accepted::documents`]).
