@@ -20,6 +20,7 @@ use explorer_core::explain::read::is_train_job;
 use explorer_core::explain::summary::{self, plain};
 use explorer_core::explain::v1::V1Explanation;
 use explorer_core::explain::{Explanation, Rejection};
+use explorer_core::pipeline::input::Accepted;
 use explorer_data::releases::{Release, NEWEST, RELEASES};
 use serde::Serialize;
 use serde_json::Value;
@@ -125,109 +126,158 @@ fn str_at<'v>(v: &'v Value, pointer: &str) -> &'v str {
     v.pointer(pointer).and_then(Value::as_str).unwrap_or_default()
 }
 
-/// Every document of the files (directories expanded), with `file:line`; `Err` is the line for
-/// an input that cannot be read.
-fn documents(files: &[PathBuf]) -> Result<Vec<(String, Value)>, String> {
-    let (files, walk_errors) = inputs::expand(files);
-    if let Some(e) = walk_errors.into_iter().next() {
-        return Err(e);
-    }
-    let mut out = Vec::new();
-    for path in &files {
-        let file = path.display().to_string();
-        let text = super::read_input(path).map_err(|e| format!("{file}: {e}"))?;
-        let docs = explorer_core::pipeline::input::documents(&text).map_err(|e| format!("{file}: {e}"))?;
-        for d in docs {
-            let at = format!("{file}:{}", d.line);
-            match d.value {
-                Ok(v) if v.is_object() => out.push((at, v)),
-                Ok(v) => {
-                    let what = if v.is_array() { "a list" } else { "a scalar" };
-                    return Err(format!("{at}: the document is {what}: a Kubernetes object is a mapping"));
-                }
-                Err(e) => return Err(format!("{at}: not valid YAML: {e}")),
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// What the input holds to explain: its jobs (TrainJobs and V1 jobs) and its runtimes, each with
-/// `file:line`, in input order; the other documents are left out.
+/// What the input holds to explain: each file as the input door accepted it, and what its
+/// documents are (TrainJobs and V1 jobs, and runtimes), counted from their outlines; the other
+/// documents are left out. The documents are read again, one at a time, when they are explained
+/// (issue 36: 10,000 jobs are never held as 10,000 trees).
 struct Found {
-    runtimes: Vec<(String, Value)>,
-    jobs: Vec<(String, Value)>,
+    /// Each file's name, its text when the door reads it again, and its documents.
+    files: Vec<(String, Option<String>, Accepted)>,
+    jobs: usize,
+    runtimes: usize,
+    /// Whether a job is a TrainJob.
+    train_job: bool,
+    /// Whether a runtime comes after a TrainJob: every TrainJob is judged with every runtime of
+    /// the input, so the runtimes are then read before the first job is explained.
+    runtime_after_train_job: bool,
 }
 
 fn is_runtime(v: &Value) -> bool {
     explorer_core::explain::read::is_runtime_kind(str_at(v, "/kind"))
 }
 
-/// The documents of the files, sorted into what `explain` judges; `Err` is the line for an input
-/// that cannot be read or holds nothing to explain.
+fn is_job(v: &Value) -> bool {
+    is_train_job(v) || explorer_core::explain::v1::is_v1_job(v)
+}
+
+/// The files (directories expanded) read through the input door, and what they hold; `Err` is
+/// the line for an input that cannot be read (`file:line` for a document) or holds nothing to
+/// explain.
 fn found_in(files: &[PathBuf]) -> Result<Found, String> {
-    let mut found = Found { runtimes: Vec::new(), jobs: Vec::new() };
-    for (at, v) in documents(files)? {
-        if is_train_job(&v) || explorer_core::explain::v1::is_v1_job(&v) {
-            found.jobs.push((at, v));
-        } else if is_runtime(&v) {
-            found.runtimes.push((at, v));
-        }
+    let (files, walk_errors) = inputs::expand(files);
+    if let Some(e) = walk_errors.into_iter().next() {
+        return Err(e);
     }
-    if found.jobs.is_empty() && found.runtimes.is_empty() {
+    let mut found = Found { files: Vec::new(), jobs: 0, runtimes: 0, train_job: false, runtime_after_train_job: false };
+    for path in &files {
+        let file = path.display().to_string();
+        let text = super::read_input(path).map_err(|e| format!("{file}: {e}"))?;
+        // The first document that is not a mapping, once the door accepts the file.
+        let mut unreadable = None;
+        let accepted = explorer_core::pipeline::input::accept(&text, |d| {
+            let at = || format!("{file}:{}", d.line);
+            match &d.value {
+                _ if unreadable.is_some() => {}
+                Ok(v) if v.is_object() => found.count(v),
+                Ok(v) => {
+                    let what = if v.is_array() { "a list" } else { "a scalar" };
+                    unreadable = Some(format!("{}: the document is {what}: a Kubernetes object is a mapping", at()));
+                }
+                Err(e) => unreadable = Some(format!("{}: not valid YAML: {e}", at())),
+            }
+        })
+        .map_err(|e| format!("{file}: {e}"))?;
+        if let Some(e) = unreadable {
+            return Err(e);
+        }
+        let text = accepted.reads_the_text_again().then_some(text);
+        found.files.push((file, text, accepted));
+    }
+    if found.jobs == 0 && found.runtimes == 0 {
         return Err("no TrainJob, TrainingRuntime, ClusterTrainingRuntime or V1 job in the input".into());
     }
     Ok(found)
 }
 
 impl Found {
+    /// Counts a document (its outline: `kind` and `apiVersion` are its root's own).
+    fn count(&mut self, v: &Value) {
+        if is_job(v) {
+            self.jobs += 1;
+            self.train_job |= is_train_job(v);
+        } else if is_runtime(v) {
+            self.runtimes += 1;
+            self.runtime_after_train_job |= self.train_job;
+        }
+    }
+
     /// How many answers it gives: one per job, or when it holds none, one per runtime.
     fn answers(&self) -> usize {
-        if self.jobs.is_empty() {
-            self.runtimes.len()
+        if self.jobs == 0 {
+            self.runtimes
         } else {
-            self.jobs.len()
+            self.jobs
         }
     }
 
     /// Whether a release judges any of it: a TrainJob or a runtime does, a V1 job is its
     /// operator's.
     fn judged_by_release(&self) -> bool {
-        self.jobs.is_empty() || self.jobs.iter().any(|(_, v)| is_train_job(v))
+        self.jobs == 0 || self.train_job
     }
 
     /// Each TrainJob and V1 job explained, in order (a TrainJob with the input's runtimes); or,
     /// when it holds neither, each runtime judged. Each answer is handed to `each` as it is made,
-    /// and a job's tree is dropped once explained: an input of 10,000 jobs is never held as
-    /// 10,000 explanations (issue 36).
+    /// and each document is read when its turn comes and dropped once answered: an input of
+    /// 10,000 jobs is never held as 10,000 trees nor 10,000 explanations (issue 36). When a
+    /// runtime comes after a TrainJob, the jobs are held until every runtime is read.
     fn explain_each(self, release: Release, mut each: impl FnMut(Item)) {
-        use explorer_core::explain::{check_runtime, read, v1};
-        let label = |v: &Value| format!("{}/{}", str_at(v, "/kind"), str_at(v, "/metadata/name"));
-        let item = |at: String, v: &Value, answer: Answer| Item { at, label: label(v), answer };
-        if self.jobs.is_empty() {
-            for (at, v) in self.runtimes {
-                let verdict = RuntimeVerdict {
-                    trainer: release.tag.into(),
-                    kind: str_at(&v, "/kind").into(),
-                    name: str_at(&v, "/metadata/name").into(),
-                    rejected: check_runtime(&v, release),
-                };
-                each(item(at, &v, Answer::Runtime(verdict)));
+        let hold = self.runtime_after_train_job;
+        let no_jobs = self.jobs == 0;
+        let mut runtimes: Vec<Value> = Vec::new();
+        let mut held = Vec::new();
+        for (file, text, accepted) in self.files {
+            // `found_in` found every document to be a mapping.
+            for d in accepted.documents(text.as_deref().unwrap_or_default()) {
+                let Ok(v) = d.value else { continue };
+                let at = format!("{file}:{}", d.line);
+                if is_job(&v) && hold {
+                    held.push((at, v));
+                } else if is_job(&v) {
+                    each(explained(at, v, &runtimes, release));
+                } else if is_runtime(&v) && no_jobs {
+                    each(runtime_judged(at, &v, release));
+                } else if is_runtime(&v) {
+                    runtimes.push(v);
+                }
             }
-            return;
         }
-        let runtimes: Vec<&Value> = self.runtimes.iter().map(|(_, v)| v).collect();
-        for (at, v) in self.jobs {
-            if is_train_job(&v) {
-                let answer = Answer::TrainJob(Box::new(read::judge(&v, &runtimes, release)));
-                each(item(at, &v, answer));
-            } else {
-                // The job's tree goes to the explainer, which drops it before it makes the view.
-                let label = label(&v);
-                each(Item { at, label, answer: Answer::V1(v1::explain_owned(v)) });
-            }
+        for (at, v) in held {
+            each(explained(at, v, &runtimes, release));
         }
     }
+}
+
+/// A job explained: a TrainJob with `runtimes`, a V1 job as its operator runs it.
+fn explained(at: String, v: Value, runtimes: &[Value], release: Release) -> Item {
+    use explorer_core::explain::{read, v1};
+    if is_train_job(&v) {
+        let runtimes: Vec<&Value> = runtimes.iter().collect();
+        let answer = Answer::TrainJob(Box::new(read::judge(&v, &runtimes, release)));
+        return item(at, &v, answer);
+    }
+    // The job's tree goes to the explainer, which drops it before it makes the view.
+    let label = label(&v);
+    Item { at, label, answer: Answer::V1(v1::explain_owned(v)) }
+}
+
+/// A runtime judged as its creation would be.
+fn runtime_judged(at: String, v: &Value, release: Release) -> Item {
+    let verdict = RuntimeVerdict {
+        trainer: release.tag.into(),
+        kind: str_at(v, "/kind").into(),
+        name: str_at(v, "/metadata/name").into(),
+        rejected: explorer_core::explain::check_runtime(v, release),
+    };
+    item(at, v, Answer::Runtime(verdict))
+}
+
+fn item(at: String, v: &Value, answer: Answer) -> Item {
+    Item { at, label: label(v), answer }
+}
+
+fn label(v: &Value) -> String {
+    format!("{}/{}", str_at(v, "/kind"), str_at(v, "/metadata/name"))
 }
 
 /// `-o text` of one document: its verdict and what runs; a refusal one line per error, as

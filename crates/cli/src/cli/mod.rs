@@ -348,17 +348,31 @@ enum Sink<'a> {
     Directory(&'a std::path::Path),
 }
 
+/// What [`run_batch`] makes of a file's text, part by part.
+type Parts<'text, R> = Box<dyn Iterator<Item = R> + 'text>;
+
+/// How a file's parts are made from its text.
+type MakeParts<R> = Box<dyn for<'text> FnOnce(&'text str) -> Parts<'text, R>>;
+
+/// A file as [`run_batch`]'s `process` read it: its parts, to be made from its text, and the text
+/// when they are read from it (else it is dropped before they are made: a big one-document file's
+/// text is not kept beside its objects).
+struct Batch<R> {
+    text: Option<String>,
+    parts: MakeParts<R>,
+}
+
 /// Runs `process` on every file (directories expanded, or stdin for `-`): the objects of all
 /// files on stdout (or one file each in `--output-dir`), the reports on stderr, then the summary
 /// line. Exit 1 when a file cannot be read or processed, or a document failed. `process` gives a
 /// file's outcome in parts (the migration, one per document as it is converted): each part is
 /// reported and its objects taken before the next is made.
-fn run_batch<R: FileOutcome, Parts: IntoIterator<Item = R>>(
+fn run_batch<R: FileOutcome>(
     args: &[std::path::PathBuf],
     written: (&str, &str, &str),
     sink: Sink,
     quiet: bool,
-    mut process: impl FnMut(&str) -> Result<Parts, String>,
+    mut process: impl FnMut(String) -> Result<Batch<R>, String>,
 ) -> ExitCode {
     use explorer_core::pipeline::Outcome;
     use std::io::Write;
@@ -377,7 +391,12 @@ fn run_batch<R: FileOutcome, Parts: IntoIterator<Item = R>>(
     let mut tally = Tally { files: files.len(), ..Tally::default() };
     for path in &files {
         let label = path.display().to_string();
-        match read_input(path).and_then(|text| process(&text)) {
+        let (text, parts) = match read_input(path).and_then(&mut process) {
+            Ok(Batch { text, parts }) => (text, Ok(parts)),
+            Err(e) => (None, Err(e)),
+        };
+        // The text, when kept, outlives its parts: they are read from it one at a time.
+        match parts.map(|parts| parts(text.as_deref().unwrap_or_default())) {
             Err(e) => {
                 let _ = writeln!(stderr, "{}", shown(&format!("trainer-explorer: {label}: {e}")));
                 tally.unreadable += 1;
@@ -493,8 +512,14 @@ fn migrate(
     let sink = output_dir.map_or(Sink::Stdout, Sink::Directory);
     // Each document a migration of its own, reported and written before the next is converted.
     run_batch(files, ("job", "jobs", "converted"), sink, quiet, |text| {
-        let docs = explorer_core::migrate::migrate_each(text, target).map_err(|e| e.to_string())?;
-        Ok(docs.map(move |d| explorer_core::migrate::Migration { docs: vec![d], target }))
+        let accepted = explorer_core::pipeline::input::accept_documents(&text).map_err(|e| e.to_string())?;
+        Ok(Batch {
+            text: accepted.reads_the_text_again().then_some(text),
+            parts: Box::new(move |text| {
+                let docs = explorer_core::migrate::migrate_documents(accepted.documents(text), target);
+                Box::new(docs.map(move |d| explorer_core::migrate::Migration { docs: vec![d], target }))
+            }),
+        })
     })
 }
 

@@ -155,6 +155,10 @@ struct Doc {
     value: Result<Value, explorer_core::pipeline::input::YamlError>,
 }
 
+fn is_runtime(kind: &str) -> bool {
+    explain::read::is_runtime_kind(kind)
+}
+
 fn str_at<'v>(v: &'v Value, pointer: &str) -> &'v str {
     v.pointer(pointer).and_then(Value::as_str).unwrap_or_default()
 }
@@ -264,11 +268,19 @@ impl std::fmt::Display for Unread {
 /// Reads a file's documents; `Err` when the file as a whole cannot be read or parsed.
 fn read_docs(path: &std::path::Path) -> Result<Vec<Doc>, Unread> {
     let text = super::read_input(path).map_err(Unread::File)?;
-    if text.trim().is_empty() {
-        return Ok(Vec::new());
-    }
-    let raw = explorer_core::pipeline::input::documents(&text).map_err(Unread::Door)?;
-    Ok(raw.into_iter().map(|d| Doc { index: d.index, line: d.line, value: d.value }).collect())
+    let docs = each_doc(&text)?.collect();
+    Ok(docs)
+}
+
+/// A text's documents, each read when the iterator reaches it; `Err` when the input door refuses
+/// the text as a whole.
+fn each_doc(text: &str) -> Result<impl Iterator<Item = Doc> + '_, Unread> {
+    // An empty file holds no document (the door refuses it: no documents).
+    let docs = match text.trim().is_empty() {
+        true => None,
+        false => Some(explorer_core::pipeline::input::each_document(text).map_err(Unread::Door)?),
+    };
+    Ok(docs.into_iter().flatten().map(|d| Doc { index: d.index, line: d.line, value: d.value }))
 }
 
 /// The runtimes of `--runtimes DIR`s (and files), for TrainJobs whose file holds none.
@@ -322,20 +334,15 @@ fn verdicts(args: &[PathBuf], options: &Options, extra: &[Value]) -> (Vec<Verdic
             errors: vec![FieldError { field: String::new(), message }],
             note: Note::None,
         };
-        let docs = match read_docs(path) {
-            Ok(docs) => docs,
+        let text = match super::read_input(path) {
+            Ok(text) => text,
             Err(e) => {
-                out.push(error(0, 0, e.to_string()));
+                out.push(error(0, 0, e));
                 continue;
             }
         };
-        let runtimes: Vec<Value> = docs
-            .iter()
-            .filter_map(|d| d.value.as_ref().ok())
-            .filter(|v| matches!(str_at(v, "/kind"), "TrainingRuntime" | "ClusterTrainingRuntime"))
-            .cloned()
-            .collect();
-        for d in docs {
+        // One document's verdict, with the file's runtimes; the document when it is a mapping.
+        let judged = |d: Doc, runtimes: &[Value], out: &mut Vec<Verdict>| {
             let value = match d.value {
                 Ok(v) if v.is_object() => v,
                 Ok(v) => {
@@ -345,14 +352,14 @@ fn verdicts(args: &[PathBuf], options: &Options, extra: &[Value]) -> (Vec<Verdic
                         d.line,
                         format!("the document is {what}: a Kubernetes object is a mapping"),
                     ));
-                    continue;
+                    return None;
                 }
                 Err(e) => {
                     out.push(error(d.index, d.line, format!("not valid YAML: {e}")));
-                    continue;
+                    return None;
                 }
             };
-            let (status, errors, note) = judge(&value, &runtimes, extra, options);
+            let (status, errors, note) = judge(&value, runtimes, extra, options);
             out.push(Verdict {
                 file: file.clone(),
                 document: d.index,
@@ -364,6 +371,40 @@ fn verdicts(args: &[PathBuf], options: &Options, extra: &[Value]) -> (Vec<Verdic
                 errors,
                 note,
             });
+            Some(value)
+        };
+        // A file's runtimes judge each of its TrainJobs. Each document is read and judged in
+        // turn, with the runtimes before it, and dropped (issue 36: a file of 10,000 jobs is
+        // never held as 10,000 trees); should a runtime come after a TrainJob, the file is
+        // judged again, every runtime read first.
+        let first = out.len();
+        let (mut runtimes, mut train_job, mut late_runtime) = (Vec::new(), false, false);
+        match each_doc(&text) {
+            Ok(docs) => {
+                for d in docs {
+                    let Some(value) = judged(d, &runtimes, &mut out) else { continue };
+                    let kind = str_at(&value, "/kind");
+                    train_job |= kind == "TrainJob";
+                    if is_runtime(kind) {
+                        late_runtime |= train_job;
+                        runtimes.push(value);
+                    }
+                }
+            }
+            Err(e) => out.push(error(0, 0, e.to_string())),
+        }
+        if late_runtime {
+            out.truncate(first);
+            let docs: Vec<Doc> = each_doc(&text).into_iter().flatten().collect();
+            let runtimes: Vec<Value> = docs
+                .iter()
+                .filter_map(|d| d.value.as_ref().ok())
+                .filter(|v| is_runtime(str_at(v, "/kind")))
+                .cloned()
+                .collect();
+            for d in docs {
+                judged(d, &runtimes, &mut out);
+            }
         }
     }
     (out, files.len())

@@ -11,4 +11,5 @@ mod json_schema;
 mod peak_memory;
 mod post;
 mod run;
+mod runtime_after_job;
 mod validate;

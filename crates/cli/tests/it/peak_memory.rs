@@ -36,7 +36,9 @@ const COMMANDS: &[(&[&str], u32)] = &[
 /// The bounds of [`READ_ONLY`]: its debug CLI answered at 59, 51, 63, 94 and 74 MiB (ulimit -v).
 const UPGRADE_MANY_ENV_KIB: u32 = 68 * 1024;
 const UPGRADE_SELECTOR_KIB: u32 = 60 * 1024;
-const EXPLAIN_DOCUMENTS_KIB: u32 = 72 * 1024;
+/// explain on many-documents reads each document when its turn comes (the input door's
+/// `accept`): its debug CLI answers at 16 MiB; 1a57b31's, which held every job's tree, not at 56.
+const EXPLAIN_DOCUMENTS_KIB: u32 = 20 * 1024;
 const VALIDATE_SELECTOR_KIB: u32 = 108 * 1024;
 /// explain and validate on many-env: a V1 role keeps its template once, not a copy per pod, explain
 /// drops the job's tree before the view, and validate checks the job once. Their debug CLI answers
@@ -127,6 +129,26 @@ fn the_commands_that_read_a_job_answer_within_their_tighter_bounds() {
             }
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failed.is_empty(), "{failed:#?}");
+}
+
+/// What validate and migrate need on many-documents (10,000 jobs), read one document at a time
+/// through the input door (`each_document`): their debug CLIs answer at 20 MiB; 1a57b31's, which
+/// held every document's tree, not at 56 (validate) and 60 (migrate).
+const MANY_DOCUMENTS_KIB: u32 = 24 * 1024;
+
+#[test]
+fn validate_and_migrate_answer_many_documents_one_at_a_time() {
+    let dir = std::env::temp_dir().join(format!("tv2x-peak-documents-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shape = shapes::many_documents();
+    let path = dir.join(format!("{}.yaml", shape.name));
+    std::fs::write(&path, &shape.text).unwrap();
+    let failed: Vec<String> = [&["validate"][..], &["migrate"], &["migrate", "-o", "json"]]
+        .into_iter()
+        .filter_map(|args| answers_within(args, &path, MANY_DOCUMENTS_KIB).err())
+        .collect();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failed.is_empty(), "{failed:#?}");
 }

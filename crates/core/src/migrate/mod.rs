@@ -70,9 +70,13 @@ fn with_entry_per_field(mut d: DocResult) -> DocResult {
 /// caller that reports and writes a document before taking the next (the CLI) holds one
 /// document's objects and report at a time, not those of 10,000 jobs. A report's entry can stand
 /// for a run of a map's keys (a job's labels, `Places::keys`): read it with `Entry::each_field`.
-pub fn migrate_each(text: &str, target: Release) -> Result<impl Iterator<Item = DocResult>, Error> {
-    let raw = pipeline::input::documents(text).map_err(Error::Input)?;
-    Ok(raw.into_iter().map(move |d| {
+pub fn migrate_each(text: &str, target: Release) -> Result<impl Iterator<Item = DocResult> + '_, Error> {
+    Ok(migrate_documents(pipeline::input::each_document(text).map_err(Error::Input)?, target))
+}
+
+/// [`migrate_each`] of the documents the input door accepted (`pipeline::input::accept_documents`).
+pub fn migrate_documents(raw: pipeline::input::Documents<'_>, target: Release) -> impl Iterator<Item = DocResult> + '_ {
+    raw.map(move |d| {
         // A `null` member is absent (model::without_nulls): converted, and kept as the
         // document's source, without copying the tree.
         let value = d.value.map(crate::model::into_without_nulls);
@@ -92,7 +96,7 @@ pub fn migrate_each(text: &str, target: Release) -> Result<impl Iterator<Item = 
             (_, value) => value.ok(),
         };
         DocResult { index: d.index, line: d.line, source, outcome }
-    }))
+    })
 }
 
 /// How the migration's report reads.

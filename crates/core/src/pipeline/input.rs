@@ -297,7 +297,8 @@ pub(super) fn start_lines(text: &str) -> Vec<usize> {
 }
 
 /// Parses every document. A document that fails to parse is reported and, where the parser can
-/// resynchronise, the following ones are still read.
+/// resynchronise, the following ones are still read. Holds every document's tree at once: a
+/// caller that answers one document at a time reads them with [`each_document`].
 pub fn documents(text: &str) -> Result<Vec<RawDoc>, InputError> {
     read_documents(text, true)
 }
@@ -310,121 +311,334 @@ pub fn documents_buffered(text: &str) -> Result<Vec<RawDoc>, InputError> {
     read_documents(text, false)
 }
 
+/// An input the door has read through and accepted: its documents, handed on one at a time by
+/// [`Accepted::documents`].
+pub struct Accepted(Held);
+
+/// What an accepted input holds until its documents are handed on.
+enum Held {
+    /// Its documents, read already (an input written as one document).
+    Read(Vec<RawDoc>),
+    /// What the checks before the parser found in its text, which is read again: the text's
+    /// place and length, to know it again.
+    Again { found: Found, text: (usize, usize) },
+}
+
+/// Reads `text` through the door: refused (size, UTF-8, nesting, aliases, documents) with the
+/// same error as [`documents`], before any document is handed on, even when what is refused comes
+/// after thousands of documents. On the way, each document's outline is handed to `outline`: its
+/// root's own members as [`documents`] reads them, a list or map among them empty (or more: the
+/// whole tree), for a caller that must know what the input holds before it answers its first
+/// document. They are handed on before the input is accepted: keep nothing of them when it is
+/// not.
+///
+/// An input written as one document is read once, whole, and held (the tree [`documents`]
+/// holds). Any other is read through in outline (the parser's events, against the same budget,
+/// no tree below each root), and its documents are read again when [`Accepted::documents`] hands
+/// them on, each tree built when its turn comes and the caller's to drop: 10,000 jobs are never
+/// held as 10,000 trees (issue 36: 35 MB of trees for a 4 MiB input).
+pub fn accept(text: &str, outline: impl FnMut(&RawDoc)) -> Result<Accepted, InputError> {
+    accepted(text, Some(outline))
+}
+
+/// [`accept`], with no outline to hand on when `outline` is `None`: then a text that proves it
+/// meets no refusal (`unrefusable.rs`) is not read through first.
+fn accepted(text: &str, mut outline: Option<impl FnMut(&RawDoc)>) -> Result<Accepted, InputError> {
+    let opened = open(text)?;
+    // The scan counts at least the documents the parser yields: one at most needs no second read.
+    if opened.found.nodes.len() <= 1 {
+        let docs = collected(Stream::new(opened, Reading::Events))?;
+        if let Some(outline) = outline {
+            docs.iter().for_each(outline);
+        }
+        return Ok(Accepted(Held::Read(docs)));
+    }
+    let (values, _) = read_budget(text.len());
+    let again = Held::Again { found: opened.found.clone(), text: place_of(text) };
+    if outline.is_none() && super::unrefusable::unrefusable(text, &opened.found.nodes, values) {
+        return Ok(Accepted(again));
+    }
+    let mut read = 0;
+    for doc in Stream::new(opened, Reading::Outline) {
+        let doc = doc?;
+        if let Some(outline) = &mut outline {
+            outline(&doc);
+        }
+        read += 1;
+    }
+    if read == 0 {
+        return Err(InputError::NoDocuments);
+    }
+    Ok(Accepted(again))
+}
+
+/// Where a text is and how long: the same text, unchanged while borrowed, is at the same place.
+fn place_of(text: &str) -> (usize, usize) {
+    (text.as_ptr() as usize, text.len())
+}
+
+impl Accepted {
+    /// Whether [`Accepted::documents`] reads the text again: else its caller may drop it now.
+    pub fn reads_the_text_again(&self) -> bool {
+        matches!(self.0, Held::Again { .. })
+    }
+
+    /// The documents of `text`, the text [`accept`] accepted, as [`documents`] reads them, handed
+    /// on one at a time. Another text is read through the door again (none, if it refuses it).
+    pub fn documents(self, text: &str) -> Documents<'_> {
+        Documents(match self.0 {
+            Held::Read(docs) => Handed::Read(docs.into_iter()),
+            Held::Again { found, text: place } if place == place_of(text) => {
+                Handed::Reading(Stream::new(Opened { text, found }, Reading::Events))
+            }
+            Held::Again { .. } => match accept(text, |_| {}) {
+                Ok(accepted) => return accepted.documents(text),
+                Err(_) => Handed::Read(Vec::new().into_iter()),
+            },
+        })
+    }
+}
+
+/// [`accept`]'s documents, as [`documents`] reads them, handed on one at a time.
+pub fn each_document(text: &str) -> Result<Documents<'_>, InputError> {
+    Ok(accept_documents(text)?.documents(text))
+}
+
+/// [`accept`] for a caller that needs no outline: a text that proves it meets no refusal is not
+/// read through first. A caller that holds the text can drop it at once when the answer does not
+/// read it again ([`Accepted::reads_the_text_again`]).
+pub fn accept_documents(text: &str) -> Result<Accepted, InputError> {
+    accepted(text, None::<fn(&RawDoc)>)
+}
+
+/// An accepted input's documents, one at a time ([`Accepted::documents`]).
+pub struct Documents<'text>(Handed<'text>);
+
+enum Handed<'text> {
+    Read(std::vec::IntoIter<RawDoc>),
+    Reading(Stream<'text>),
+}
+
+impl Iterator for Documents<'_> {
+    type Item = RawDoc;
+
+    fn next(&mut self) -> Option<RawDoc> {
+        match &mut self.0 {
+            Handed::Read(docs) => docs.next(),
+            // The same text read again reads the same: the refusal `accept` did not meet is not
+            // met here either.
+            Handed::Reading(stream) => match stream.next()? {
+                Ok(doc) => Some(doc),
+                Err(e) => {
+                    debug_assert!(false, "an accepted input refused on its second read: {e}");
+                    None
+                }
+            },
+        }
+    }
+}
+
 fn read_documents(text: &str, stream: bool) -> Result<Vec<RawDoc>, InputError> {
+    let reading = if stream { Reading::Events } else { Reading::Serde };
+    collected(Stream::new(open(text)?, reading))
+}
+
+/// Every document of `stream`, or its refusal.
+fn collected(stream: Stream<'_>) -> Result<Vec<RawDoc>, InputError> {
+    let out = stream.collect::<Result<Vec<_>, _>>()?;
+    if out.is_empty() {
+        return Err(InputError::NoDocuments);
+    }
+    Ok(out)
+}
+
+/// A text through the checks before the parser, with what they found.
+#[derive(Clone)]
+struct Opened<'text> {
+    text: &'text str,
+    found: Found,
+}
+
+/// What the checks before the parser found in a text.
+#[derive(Clone)]
+struct Found {
+    /// Each document's first line (`start_lines`).
+    starts: Vec<usize>,
+    /// The nodes counted in each document's text (`written::scan`).
+    nodes: Vec<usize>,
+}
+
+/// The checks before the parser: the whole text's (`precheck`), then what its documents are
+/// written with.
+fn open(text: &str) -> Result<Opened<'_>, InputError> {
     precheck(text)?;
     let starts = start_lines(text);
-    let (values, characters) = read_budget(text.len());
-    // Before the parser: yaml_serde holds every event of a document (about 130 bytes each) before
-    // our budget sees the first value, and replays an anchor's for each alias, so a document that
-    // is written with more values than the budget, or whose aliases repeat more, is refused here,
-    // from its text (a 4 MiB flow list of numbers: 303 MiB before; 4 MB of aliases of one 2 MB
-    // list: 94 MiB).
+    let (values, _) = read_budget(text.len());
+    // Before the parser: yaml_serde holds every event of a document (about 130 bytes each)
+    // before our budget sees the first value, and replays an anchor's for each alias, so a
+    // document that is written with more values than the budget, or whose aliases repeat
+    // more, is refused here, from its text (a 4 MiB flow list of numbers: 303 MiB before;
+    // 4 MB of aliases of one 2 MB list: 94 MiB).
     let written = super::written::scan(text, &starts, values);
     if let Some((i, skipped)) = written.over {
         let line = starts.get(i).copied().unwrap_or(1);
         return Err(InputError::PastTheBudget { document: i + 1 - skipped, line, bytes: text.len() });
     }
-    let budget = Budget::new(values, characters);
-    let mut taken = Taken { text, starts: &starts, out: Vec::new(), skipped_leading_empty: 0 };
-    // Each document is read from the parser's events as they come (`tree.rs`); one that reader
-    // leaves to yaml_serde (a tag, an error, a count run out) is read by yaml_serde from there on,
-    // as every document was before: its errors and refusals are the reader's.
-    let mut reader = super::tree::Reader::new(text);
-    let mut i = 0;
-    // `documents_buffered` starts yaml_serde at the first document.
-    while stream && i <= written.nodes.len() {
+    Ok(Opened { text, found: Found { starts, nodes: written.nodes } })
+}
+
+/// How a [`Stream`] reads each document.
+#[derive(Clone, Copy)]
+enum Reading {
+    /// Its tree, from the parser's events as they come (`tree.rs`).
+    Events,
+    /// Its outline, from the same events (`tree::Reader::outline`).
+    Outline,
+    /// Its tree, by yaml_serde from the first document (`documents_buffered`).
+    Serde,
+}
+
+/// The documents of a text, read one at a time; the input's refusal, met partway, is the last
+/// item.
+struct Stream<'text> {
+    budget: Budget,
+    taken: Taken<'text>,
+    /// The parser the next document is read by.
+    reader: Parser<'text>,
+    /// The next document's position, as the parser counts them (0-based).
+    i: usize,
+}
+
+/// Each document is read from the parser's events as they come (`tree.rs`); one that reader
+/// leaves to yaml_serde (a tag, an error, a count run out) is read by yaml_serde from there on,
+/// as every document was before: its errors and refusals are the reader's.
+enum Parser<'text> {
+    Events(super::tree::Reader<'text>),
+    Serde(serde_yaml::Deserializer<'text>),
+    Done,
+}
+
+impl<'text> Stream<'text> {
+    fn new(opened: Opened<'text>, reading: Reading) -> Stream<'text> {
+        let text = opened.text;
+        let (values, characters) = read_budget(text.len());
+        let reader = match reading {
+            Reading::Events => Parser::Events(super::tree::Reader::new(text)),
+            Reading::Outline => Parser::Events(super::tree::Reader::outline(text)),
+            Reading::Serde => Parser::Serde(serde_yaml::Deserializer::from_str(text)),
+        };
+        Stream {
+            budget: Budget::new(values, characters),
+            taken: Taken { opened, read: 0, skipped_leading_empty: 0 },
+            reader,
+            i: 0,
+        }
+    }
+
+    /// The next document the parser yields, kept or not (`None` at the stream's end).
+    fn next_read(&mut self) -> Option<(usize, Result<Value, serde_yaml::Error>, Option<usize>)> {
+        let i = self.i;
         // A document the scan did not tell apart (the parser yielded more than it counted) is
-        // read without the bound per node, so yaml_serde's own limit on following aliases (100
+        // read without the bound per node, so yaml_serde's own limit (following aliases: 100
         // per event of the document, which only a whole document's events tell) could come
-        // first: one with an alias is left to it (and the stream's end is found here).
-        let nodes = written.nodes.get(i).copied();
-        budget.document(nodes.map_or(usize::MAX, |n| n.saturating_mul(READS_PER_NODE)));
-        match reader.document(&budget, nodes.is_some()) {
-            Ok(super::tree::Read::Document(value)) => {
-                if taken.take(i, Ok(value), &budget, nodes)? == Next::Stop {
-                    return taken.finish();
-                }
-                i += 1;
+        // first: its error is the document's, as any other. The event reader leaves one with
+        // an alias to yaml_serde.
+        let nodes = self.taken.opened.found.nodes.get(i).copied();
+        self.budget.document(nodes.map_or(usize::MAX, |n| n.saturating_mul(READS_PER_NODE)));
+        let value = loop {
+            match &mut self.reader {
+                Parser::Events(reader) => match reader.document(&self.budget, nodes.is_some()) {
+                    Ok(super::tree::Read::Document(value)) => break Ok(value),
+                    Ok(super::tree::Read::End) => {
+                        self.reader = Parser::Done;
+                        return None;
+                    }
+                    Err(super::tree::Fallback) => {
+                        let mut serde = serde_yaml::Deserializer::from_str(self.taken.opened.text);
+                        // yaml_serde counts the documents from the stream's start.
+                        for _ in 0..i {
+                            serde.next()?;
+                        }
+                        self.reader = Parser::Serde(serde);
+                    }
+                },
+                Parser::Serde(serde) => match serde.next() {
+                    Some(doc) => break self.budget.read(doc),
+                    None => {
+                        self.reader = Parser::Done;
+                        return None;
+                    }
+                },
+                Parser::Done => return None,
             }
-            Ok(super::tree::Read::End) => return taken.finish(),
-            Err(super::tree::Fallback) => break,
-        }
+        };
+        self.i += 1;
+        Some((i, value, nodes))
     }
-    drop(reader);
-    for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate().skip(i) {
-        // A document the scan did not tell apart (the parser yielded more than it counted) is
-        // read without this bound: should the parser's own limit come first, its error is the
-        // document's, as any other.
-        let nodes = written.nodes.get(i).copied();
-        budget.document(nodes.map_or(usize::MAX, |n| n.saturating_mul(READS_PER_NODE)));
-        let value = budget.read(doc);
-        if taken.take(i, value, &budget, nodes)? == Next::Stop {
-            break;
-        }
-    }
-    taken.finish()
 }
 
-/// Whether to read on after a document.
-#[derive(PartialEq, Eq)]
-enum Next {
-    Read,
-    Stop,
+impl Iterator for Stream<'_> {
+    type Item = Result<RawDoc, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while let Some((i, value, nodes)) = self.next_read() {
+            let taken = self.taken.take(i, value, &self.budget, nodes);
+            // After a refusal, or a document that does not read (serde_yaml stops at the first
+            // syntax error in a stream), nothing more is read.
+            if !matches!(taken, Ok(Some(RawDoc { value: Ok(_), .. }))) {
+                self.reader = Parser::Done;
+            }
+            if let Some(taken) = taken.transpose() {
+                return Some(taken);
+            }
+        }
+        None
+    }
 }
 
-/// The documents read so far.
-struct Taken<'a> {
-    text: &'a str,
-    starts: &'a [usize],
-    out: Vec<RawDoc>,
+/// What the documents read so far tell the next.
+struct Taken<'text> {
+    opened: Opened<'text>,
+    /// The documents kept so far.
+    read: usize,
     skipped_leading_empty: usize,
 }
 
 impl Taken<'_> {
     /// Document `i` (0-based, as the parser counts them), read with `nodes` counted in its text:
-    /// kept, skipped when empty, or the refusal of the whole input its budget ran out on.
+    /// kept, skipped when empty (`None`), or the refusal of the whole input its budget ran out on.
     fn take(
         &mut self,
         i: usize,
         value: Result<Value, serde_yaml::Error>,
         budget: &Budget,
         nodes: Option<usize>,
-    ) -> Result<Next, InputError> {
-        let line = || self.starts.get(i).copied().unwrap_or(1);
+    ) -> Result<Option<RawDoc>, InputError> {
+        let text = self.opened.text;
+        let line = self.opened.found.starts.get(i).copied().unwrap_or(1);
         let document = i + 1 - self.skipped_leading_empty;
         match (value.is_err(), budget.ran_out()) {
-            (true, Some(Limit::Input)) => {
-                return Err(InputError::PastTheBudget { document, line: line(), bytes: self.text.len() })
-            }
+            (true, Some(Limit::Input)) => return Err(InputError::PastTheBudget { document, line, bytes: text.len() }),
             (true, Some(Limit::Repeats)) => {
-                return Err(InputError::TooManyRepeats { document, line: line(), nodes: nodes.unwrap_or_default() })
+                return Err(InputError::TooManyRepeats { document, line, nodes: nodes.unwrap_or_default() })
             }
             _ => {}
         }
         let value = value.map_err(|e| YamlError(std::sync::Arc::new(e)));
         // A leading `---` yields an empty first document; it is not the reader's.
-        if i == 0 && matches!(value, Ok(Value::Null)) && self.text.trim_start().starts_with("---") {
+        if i == 0 && matches!(value, Ok(Value::Null)) && text.trim_start().starts_with("---") {
             self.skipped_leading_empty = 1;
-            return Ok(Next::Read);
+            return Ok(None);
         }
         if matches!(value, Ok(Value::Null)) {
-            return Ok(Next::Read);
+            return Ok(None);
         }
         // Counted as read, so a trailing `---` does not count as one more.
-        if self.out.len() >= MAX_DOCUMENTS {
+        if self.read >= MAX_DOCUMENTS {
             return Err(InputError::TooManyDocuments);
         }
-        let failed = value.is_err();
-        self.out.push(RawDoc { index: i + 1 - self.skipped_leading_empty, line: line(), value });
-        // serde_yaml stops at the first syntax error in a stream.
-        Ok(if failed { Next::Stop } else { Next::Read })
-    }
-
-    fn finish(self) -> Result<Vec<RawDoc>, InputError> {
-        if self.out.is_empty() {
-            return Err(InputError::NoDocuments);
-        }
-        Ok(self.out)
+        self.read += 1;
+        Ok(Some(RawDoc { index: i + 1 - self.skipped_leading_empty, line, value }))
     }
 }
 

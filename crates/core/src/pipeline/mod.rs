@@ -14,6 +14,7 @@ pub mod output;
 pub mod paths;
 pub mod report;
 mod tree;
+mod unrefusable;
 mod written;
 
 use crate::yaml;

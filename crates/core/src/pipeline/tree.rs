@@ -70,11 +70,22 @@ pub(super) struct Reader<'text> {
     events: Events<'text>,
     /// Whether a document was read: a stream of none reads as one empty document, as yaml_serde's.
     any: bool,
+    /// Whether each document's whole tree is built, or only its outline (see [`Reader::outline`]).
+    whole: bool,
 }
 
 impl<'text> Reader<'text> {
     pub(super) fn new(text: &'text str) -> Reader<'text> {
-        Reader { events: Events::new(text), any: false }
+        Reader { events: Events::new(text), any: false, whole: true }
+    }
+
+    /// A reader of each document's outline: its root's own members (a scalar as the whole tree
+    /// reads it, a list or map empty), read from the same events against the same budget,
+    /// spending it as the whole tree does and falling back where it does. What the door's first
+    /// read needs (which documents refuse the input, which are empty, what each one's `kind`
+    /// is) without the tree of a single job (issue 36).
+    pub(super) fn outline(text: &'text str) -> Reader<'text> {
+        Reader { whole: false, ..Reader::new(text) }
     }
 
     /// The next document's tree, read against `budget`: its counts are spent as yaml_serde's
@@ -202,14 +213,18 @@ impl<'text> Reader<'text> {
                 }
                 _ => return Err(Fallback),
             };
-            // Into its parent, or the root.
+            // Into its parent, or the root; an outline keeps the root's own members only.
+            let keep = self.whole || stack.len() == 1;
             let Some(parent) = stack.last_mut() else { return Ok(value) };
             parent.height = parent.height.max(height);
             match &mut parent.node {
-                Node::Seq(items) => items.push(value),
+                Node::Seq(items) if keep => items.push(value),
+                Node::Seq(_) => {}
                 Node::Map(map, key) => {
                     let key = key.take().ok_or(Fallback)?;
-                    map.insert(key, value);
+                    if keep {
+                        map.insert(key, value);
+                    }
                 }
             }
         }

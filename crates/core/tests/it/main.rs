@@ -14,6 +14,7 @@ mod explain_served;
 mod explain_sources;
 mod generated_panes;
 mod input_door_properties;
+mod input_door_streams;
 mod migrate;
 mod migrate_kueue;
 mod migrate_targets;
