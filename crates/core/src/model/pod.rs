@@ -100,8 +100,9 @@ pub struct Container {
     /// `args`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
-    /// `env`, in order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// `env`, in order. Read into room for exactly its variables ([`super::value::held`]):
+    /// serde's list of 66,859 variables held room for 104,856.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "super::value::list")]
     pub env: Vec<EnvVar>,
     /// `ports`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -302,7 +302,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::new();
+        let mut items = Vec::with_capacity(held(seq.size_hint()));
         while let Some(item) = seq.next_element()? {
             items.push(item);
         }
@@ -310,13 +310,49 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(held(access.size_hint()));
         while let Some(entry) = access.next_entry::<String, Value>()? {
             entries.push(entry);
         }
         Ok(Value::Object(Map::from_entries(entries)))
     }
 }
+
+/// The room to make for a list or mapping of `hint` members, read whole: the deserializers a tree
+/// is read from (a JSON tree in memory, serde's buffer of a flattened struct's other fields) hint
+/// exactly what they hold, already in memory. serde's own collections trust a hint only up to
+/// 1 MiB and then double: a nodeSelector of 150,000 keys held room for 262,144, and for a moment
+/// both the old and the new room (issue 36). A hint is trusted up to [`MOST_MEMBERS_HELD`], more
+/// than any input reads as (the input door's `MAX_VALUES`, about 420,000): room for more is made
+/// as members come.
+pub(crate) fn held(hint: Option<usize>) -> usize {
+    hint.unwrap_or(0).min(MOST_MEMBERS_HELD)
+}
+
+/// `deserialize_with` for a list read into room for exactly its members ([`held`]): what serde
+/// does for a `Vec<T>` (its words when the value is no list, `a sequence`), without doubling.
+pub(crate) fn list<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+    struct ListVisitor<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for ListVisitor<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a sequence")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut items = Vec::with_capacity(held(seq.size_hint()));
+            while let Some(item) = seq.next_element()? {
+                items.push(item);
+            }
+            Ok(items)
+        }
+    }
+    d.deserialize_seq(ListVisitor(std::marker::PhantomData))
+}
+
+/// The most members room is made for at once, above the most values any input reads as.
+const MOST_MEMBERS_HELD: usize = 1 << 20;
 
 /// A model could not become a tree (never, for our models; see `to_value`, which drops it).
 /// It carries no message: as a zero-sized type its `Result`s are no bigger than a `Value`,
@@ -623,5 +659,39 @@ mod tests {
         assert!(v.at(&["spec", "mlPolicy"]).is_none());
         *v.at(&["metadata", "name"]).unwrap() = tree!("job");
         assert_eq!(v, tree!({"spec": "text", "metadata": {"name": "job"}}));
+    }
+
+    /// A list or mapping read whole holds room for its members only: past serde's 1 MiB of
+    /// trust in a hint (13,107 variables, 18,724 members of a tree), its doubling held room for
+    /// up to twice as many (issue 36). The nodeSelector is read as a flattened struct's other
+    /// field, through serde's buffer of it.
+    #[test]
+    fn a_list_or_mapping_read_whole_holds_room_for_its_members_only() {
+        let members = 20_000;
+        let env: Vec<serde_json::Value> =
+            (0..members).map(|i| json!({"name": format!("V{i}"), "value": "x"})).collect();
+        let selector: serde_json::Map<String, serde_json::Value> =
+            (0..members).map(|i| (format!("k{i}"), json!("v"))).collect();
+        let labels: serde_json::Map<String, serde_json::Value> =
+            (0..members).map(|i| (format!("l{i}"), json!("v"))).collect();
+        let meta: crate::model::ObjectMeta = crate::model::tracked::deserialize(&json!({"labels": labels})).unwrap();
+        assert_eq!(meta.labels.capacity(), members);
+        let pod = json!({"containers": [{"name": "c", "env": env}], "nodeSelector": selector});
+        let spec: crate::model::pod::PodSpec = crate::model::tracked::deserialize(&pod).unwrap();
+        assert_eq!(spec.containers[0].env.capacity(), members);
+        let Some(Value::Object(selector)) = spec.extra.get("nodeSelector") else { panic!("{:?}", spec.extra) };
+        assert_eq!((selector.len(), selector.capacity()), (members, members));
+        let list: Value = crate::model::tracked::deserialize(&json!(vec![json!(1); members])).unwrap();
+        let Value::Array(items) = list else { panic!("{list:?}") };
+        assert_eq!(items.capacity(), members);
+    }
+
+    /// `env` read into exact room says what serde says of a value that is no list.
+    #[test]
+    fn an_env_that_is_no_list_is_refused_in_serde_words() {
+        let pod = json!({"containers": [{"name": "c", "env": "x"}]});
+        let error = crate::model::tracked::deserialize::<crate::model::pod::PodSpec>(&pod).unwrap_err();
+        let serde_words = serde_json::from_value::<Vec<crate::model::pod::EnvVar>>(json!("x")).unwrap_err();
+        assert_eq!((error.path(), error.inner().to_string()), ("containers[0].env", serde_words.to_string()));
     }
 }

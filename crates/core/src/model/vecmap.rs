@@ -128,6 +128,12 @@ impl<K: Ord, V> VecMap<K, V> {
 }
 
 impl<K, V> VecMap<K, V> {
+    /// The entries it has room for, for the tests of how a map is read.
+    #[cfg(test)]
+    pub(crate) fn capacity(&self) -> usize {
+        self.0.capacity()
+    }
+
     /// A map of entries whose keys are known to be distinct (a serde_json map's, say): nothing
     /// to look for, so nothing is compared.
     pub(crate) fn from_distinct(entries: Vec<(K, V)>) -> Self {
@@ -204,7 +210,8 @@ impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Deserialize<'de> for V
                 f.write_str("a map")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
-                let mut entries = Vec::new();
+                // Room for exactly the members hinted (`value::held`).
+                let mut entries = Vec::with_capacity(super::value::held(access.size_hint()));
                 while let Some(entry) = access.next_entry()? {
                     entries.push(entry);
                 }
