@@ -245,10 +245,16 @@ impl Entry {
 
     /// The entries this one stands for, one per field, as the report is read: itself, or for a
     /// run of a map's keys ([`Places::keys`]) one entry per key of the run, the keys read from
-    /// `source`, the document the report was written from.
+    /// `source`, the document the report was written from. A run read without that document (a
+    /// caller that dropped it first) would stand for no field at all: a debug build says so.
     pub fn each_field<'a>(&'a self, source: Option<&'a Value>) -> impl Iterator<Item = Cow<'a, Entry>> + 'a {
         let run = self.to.keys();
         let map = run.as_ref().and_then(|_| self.from.split('.').try_fold(source?, |v, key| v.get(key))?.as_object());
+        debug_assert!(
+            run.is_none() || map.is_some(),
+            "the run of keys of {} was read without the document it was written from",
+            self.from
+        );
         let keys = run.zip(map).map(|(run, map)| map.keys().skip(run.start).take(run.len()));
         let whole = self.to.keys().is_none().then_some(Cow::Borrowed(self));
         whole.into_iter().chain(keys.into_iter().flatten().map(|key| Cow::Owned(self.for_key(key))))

@@ -658,3 +658,20 @@ fn the_claims_check_catches_each_kind_of_false_migration_report() {
     expect(&objects, &more, "spec.nothing: the report mentions a field the V1 document does not have");
     expect(&objects, &more, "dropped without a specific reason");
 }
+
+/// A job's labels are one report entry for them all, written out per key from the job's source
+/// (`Entry::each_field`): read without it, that entry stood for no field, silently.
+#[cfg(debug_assertions)]
+#[test]
+#[should_panic(expected = "the run of keys of metadata.labels was read without the document")]
+fn a_run_of_labels_read_without_its_source_is_a_defect_a_debug_build_names() {
+    let text =
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: j\n  labels:\n    team: ml\nspec:\n  \
+                pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n      template:\n        spec:\n          containers:\n          \
+                - name: pytorch\n            image: x\n";
+    let doc = explorer_core::migrate::migrate_each(text, explorer_data::releases::NEWEST).unwrap().next().unwrap();
+    let Outcome::Written { report, .. } = &doc.outcome else { panic!("not converted: {:?}", doc.outcome) };
+    let run = report.iter().find(|e| e.to.keys().is_some()).expect("the labels' run");
+    assert_eq!(run.each_field(doc.source.as_ref()).count(), 1);
+    let _ = run.each_field(None).count();
+}

@@ -413,7 +413,10 @@ impl Conversion<'_> {
             let Some(meta) = job.get_mut("metadata").and_then(Value::as_object_mut) else {
                 return Err(Error::Internal("the TrainJob's metadata was not written as a map".into()));
             };
-            meta.insert(key.into(), Value::Object(map.into_iter().map(|(k, v)| (k, Value::String(v))).collect()));
+            meta.insert(
+                key.into(),
+                Value::Object(map.into_iter_freeing().map(|(k, v)| (k, Value::String(v))).collect()),
+            );
         }
         if let Some(name) = self.num_proc_name.take() {
             job["spec"]["trainer"]["numProcPerNode"] = Value::String(name);
