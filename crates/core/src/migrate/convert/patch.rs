@@ -46,7 +46,7 @@ impl Conversion<'_> {
             }
             if !container.is_empty() {
                 container.insert("name".into(), json!("node"));
-                pod.insert("containers".into(), json!([Value::Object(reorder_name_first(container))]));
+                pod.insert("containers".into(), Value::Array(vec![Value::Object(reorder_name_first(container))]));
             }
             // `fits_trainjob` sent pod metadata to a generated runtime where the field has none.
             let metadata = s.metadata.as_mut().map(|(m, path)| {
@@ -69,20 +69,28 @@ impl Conversion<'_> {
                 }
             }
             match field {
-                PodSettingsField::RuntimePatches => {
-                    replicated.push(json!({"name": job, "template": {"spec": {"template": Value::Object(entry)}}}))
-                }
+                PodSettingsField::RuntimePatches => replicated.push(object([
+                    ("name", Value::from(*job)),
+                    ("template", object([("spec", object([("template", Value::Object(entry))]))])),
+                ])),
                 _ => entries.push(Value::Object(entry)),
             }
         }
         if field == PodSettingsField::RuntimePatches {
-            entries.push(json!({
-                "manager": PATCH_MANAGER,
-                "trainingRuntimeSpec": {"template": {"spec": {"replicatedJobs": replicated}}}
-            }));
+            let replicated = object([("replicatedJobs", Value::Array(replicated))]);
+            entries.push(object([
+                ("manager", Value::from(PATCH_MANAGER)),
+                ("trainingRuntimeSpec", object([("template", object([("spec", replicated)]))])),
+            ]));
         }
         entries
     }
+}
+
+/// A JSON object of these members, each value moved in. Not `json!`: it serializes a value it is
+/// handed as an expression, a copy of the setting (a `nodeSelector` of 200,000 keys) held beside it.
+fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+    Value::Object(members.into_iter().map(|(key, value)| (key.to_string(), value)).collect())
 }
 
 pub(super) fn reorder_name_first(mut m: Map<String, Value>) -> Map<String, Value> {
