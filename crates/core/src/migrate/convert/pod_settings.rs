@@ -2,6 +2,7 @@
 
 use super::Error;
 use super::*;
+use std::mem::take;
 
 /// Container fields the TrainJob's `trainer` holds, or that V2 makes unnecessary.
 pub(super) const TRAINER_CONTAINER: [&str; 7] = ["name", "image", "command", "args", "env", "resources", "ports"];
@@ -38,7 +39,15 @@ impl PodSettings {
     ) -> Result<PodSettings, Error> {
         let mut s = PodSettings::default();
         let unnamed = std::mem::take(&mut template.spec.extra);
-        let mut v = to_value(&*template)?;
+        // The main container's args and env are the trainer's (`TRAINER_CONTAINER`, skipped below):
+        // left out of the tree rather than copied into it (200,000 of them), and put back after,
+        // where the Master/Worker comparison reads them.
+        let trainer_lists = template.spec.containers.get_mut(main).map(|c| (take(&mut c.args), take(&mut c.env)));
+        let written = to_value(&*template);
+        if let (Some(c), Some((args, env))) = (template.spec.containers.get_mut(main), trainer_lists) {
+            (c.args, c.env) = (args, env);
+        }
+        let mut v = written?;
         // Where the model writes them (`#[serde(flatten)]`): after the spec's named fields.
         if let (false, Some(spec)) = (unnamed.is_empty(), v.get_mut("spec").and_then(Value::as_object_mut)) {
             for (k, field) in unnamed {
