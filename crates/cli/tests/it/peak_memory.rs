@@ -152,3 +152,33 @@ fn validate_and_migrate_answer_many_documents_one_at_a_time() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failed.is_empty(), "{failed:#?}");
 }
+
+/// migrate on the shapes whose pod-level fields it moves rather than copies: a template's
+/// `nodeSelector` of 200,000 keys moved into the TrainJob's runtime patch, in a map with room for
+/// them all (migrate/convert/pod_settings.rs `into_json`, convert/patch.rs), and a Master's 190,000
+/// args (shared with the Worker by an alias) not written into the tree the pod settings are sorted
+/// from (`PodSettings::collect`) nor copied whole to be compared with the Master's. The debug CLI
+/// answers them at 86 and 52 MiB and not at 82 and 48; 17a4eb2's answered at 110 and 60, and not
+/// at 100 and 56.
+const MIGRATE_SELECTOR_KIB: u32 = 96 * 1024;
+const MIGRATE_ALIAS_KIB: u32 = 56 * 1024;
+
+#[test]
+fn migrate_moves_a_templates_pod_settings_rather_than_copying_them() {
+    let dir = std::env::temp_dir().join(format!("tv2x-peak-migrate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut failed = Vec::new();
+    for (shape, limit_kib) in
+        [(shapes::many_selector_keys(), MIGRATE_SELECTOR_KIB), (shapes::shared_by_alias(), MIGRATE_ALIAS_KIB)]
+    {
+        let path = dir.join(format!("{}.yaml", shape.name));
+        std::fs::write(&path, &shape.text).unwrap();
+        for args in [&["migrate"][..], &["migrate", "-o", "json"]] {
+            if let Err(e) = answers_within(args, &path, limit_kib) {
+                failed.push(format!("{} {e}", shape.name));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failed.is_empty(), "{failed:#?}");
+}

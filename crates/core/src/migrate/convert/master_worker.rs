@@ -51,22 +51,44 @@ impl<'a> Conversion<'a> {
                 Some(c) if (master_index == master_main_index) == (i == worker_main_index) => c,
                 _ => &Value::Null,
             };
-            let mut without_resources = None;
-            if i == worker_main_index && self.workers_run() {
-                if let Some(c) = container.as_object() {
-                    let mut c = c.clone();
-                    c.remove("resources");
-                    without_resources = Some(Value::Object(c));
-                }
-            }
-            self.mirror(
-                &format!("{worker_path}.spec.containers[{i}]"),
-                without_resources.as_ref().unwrap_or(container),
-                &format!("{master_path}.spec.containers[{master_index}]"),
-                counterpart,
-                "Master",
+            let (follower_path, leader_path) = (
+                format!("{worker_path}.spec.containers[{i}]"),
+                format!("{master_path}.spec.containers[{master_index}]"),
             );
+            match container.as_object() {
+                Some(c) if i == worker_main_index && self.workers_run() => {
+                    self.mirror_without_resources(&follower_path, c, &leader_path, counterpart);
+                }
+                _ => self.mirror(&follower_path, container, &leader_path, counterpart, "Master"),
+            }
         }
+    }
+
+    /// [`mirror`](Self::mirror) of the Worker's main container without its `resources` (they are
+    /// `resourcesPerNode` themselves), read in place: a copy would copy its args and env too,
+    /// 200,000 of them.
+    fn mirror_without_resources(
+        &mut self,
+        follower_path: &str,
+        container: &Map<String, Value>,
+        leader_path: &str,
+        leader: &Value,
+    ) {
+        let members = members_without(container, "resources");
+        if members.is_empty() {
+            // An empty container is a leaf to `mirror_field`; no copy of anything to make.
+            self.mirror(follower_path, &Value::Object(Map::new()), leader_path, leader, "Master");
+            return;
+        }
+        // `follower == leader` as `mirror_field` asks it (maps are equal whatever their order).
+        let same = leader.as_object().is_some_and(|leader| {
+            leader.len() == members.len() && members.iter().all(|(k, v)| leader.get(k.as_str()) == Some(*v))
+        });
+        if same && self.carry_as_leader(follower_path, leader_path, leader, "Master") {
+            return;
+        }
+        let field = follower_path.rsplit('.').next().unwrap_or_default();
+        self.mirror_members(follower_path, members, leader_path, leader, "Master", field, Within::Elsewhere);
     }
 
     /// The Master's main-container args the Worker's lack: V2 gives them to every node, so a
@@ -140,27 +162,8 @@ impl<'a> Conversion<'a> {
         field: &str,
         within: Within,
     ) {
-        if follower == leader {
-            if let Some(entry) = self.single_entry_for(leader_path, leader) {
-                let to = entry
-                    .to
-                    .iter()
-                    .map(|t| Place {
-                        doc: t.doc,
-                        path: if entry.derived {
-                            t.path.clone()
-                        } else {
-                            format!("{}{}", t.path, &leader_path[entry.from.len()..])
-                        },
-                    })
-                    .collect();
-                let note = format!(
-                    "same as the {leader_name}'s{}",
-                    if entry.note.is_empty() { String::new() } else { format!("; {}", entry.note) }
-                );
-                self.report.add(Entry { from: follower_path.into(), to, note, exact: false, ..entry });
-                return;
-            }
+        if follower == leader && self.carry_as_leader(follower_path, leader_path, leader, leader_name) {
+            return;
         }
         // An affinity is one scheduling rule set: said once, term by term in words, rather than
         // leaf by leaf ("the Master's topologyKey is none").
@@ -190,17 +193,7 @@ impl<'a> Conversion<'a> {
         }
         match follower {
             Value::Object(fields) if !fields.is_empty() => {
-                for (k, v) in fields {
-                    let counterpart = leader.get(k).unwrap_or(&Value::Null);
-                    let (follower_path, leader_path) = (format!("{follower_path}.{k}"), format!("{leader_path}.{k}"));
-                    // The template's metadata.labels and .annotations; what is below them stays there.
-                    let within = match (field, k.as_str()) {
-                        ("metadata", "labels") => Within::Labels,
-                        ("metadata", "annotations") => Within::Annotations,
-                        _ => within,
-                    };
-                    self.mirror_field(&follower_path, v, &leader_path, counterpart, leader_name, k, within);
-                }
+                self.mirror_members(follower_path, fields, leader_path, leader, leader_name, field, within);
             }
             Value::Array(items) if !items.is_empty() => {
                 for (i, v) in items.iter().enumerate() {
@@ -229,6 +222,56 @@ impl<'a> Conversion<'a> {
                     format!("{differs}: V2 runs one template on every node, and it carries the {leader_name}'s"),
                 );
             }
+        }
+    }
+
+    /// Accounts for `follower`, equal to `leader`, by the one entry that carries all of the
+    /// leader's value, when there is one: the follower then goes wherever the leader went.
+    fn carry_as_leader(&mut self, follower_path: &str, leader_path: &str, leader: &Value, leader_name: &str) -> bool {
+        let Some(entry) = self.single_entry_for(leader_path, leader) else { return false };
+        let to = entry
+            .to
+            .iter()
+            .map(|t| Place {
+                doc: t.doc,
+                path: if entry.derived {
+                    t.path.clone()
+                } else {
+                    format!("{}{}", t.path, &leader_path[entry.from.len()..])
+                },
+            })
+            .collect();
+        let note = format!(
+            "same as the {leader_name}'s{}",
+            if entry.note.is_empty() { String::new() } else { format!("; {}", entry.note) }
+        );
+        self.report.add(Entry { from: follower_path.into(), to, note, exact: false, ..entry });
+        true
+    }
+
+    /// [`mirror_field`](Self::mirror_field) of each member of a map `follower` (`field`), against
+    /// the same key of `leader`.
+    #[allow(clippy::too_many_arguments)]
+    fn mirror_members<'v>(
+        &mut self,
+        follower_path: &str,
+        members: impl IntoIterator<Item = (&'v String, &'v Value)>,
+        leader_path: &str,
+        leader: &Value,
+        leader_name: &str,
+        field: &str,
+        within: Within,
+    ) {
+        for (k, v) in members {
+            let counterpart = leader.get(k).unwrap_or(&Value::Null);
+            let (follower_path, leader_path) = (format!("{follower_path}.{k}"), format!("{leader_path}.{k}"));
+            // The template's metadata.labels and .annotations; what is below them stays there.
+            let within = match (field, k.as_str()) {
+                ("metadata", "labels") => Within::Labels,
+                ("metadata", "annotations") => Within::Annotations,
+                _ => within,
+            };
+            self.mirror_field(&follower_path, v, &leader_path, counterpart, leader_name, k, within);
         }
     }
 
@@ -269,6 +312,16 @@ fn without_containers(template: &Map<String, Value>) -> Map<String, Value> {
         out.remove("spec");
     }
     out
+}
+
+/// A map's members but `key`, in the order `Map::remove` would leave them: serde_json's
+/// `preserve_order` moves the last member into the removed one's place, as `Vec::swap_remove` does.
+fn members_without<'m>(map: &'m Map<String, Value>, key: &str) -> Vec<(&'m String, &'m Value)> {
+    let mut members: Vec<_> = map.iter().collect();
+    if let Some(i) = members.iter().position(|(k, _)| k.as_str() == key) {
+        members.swap_remove(i);
+    }
+    members
 }
 
 /// Where a field `Conversion::mirror_field` accounts for sits: in the pod template's
