@@ -144,18 +144,73 @@ function keepFocus(host) {
   host.shadowRoot?.querySelector('[tabindex="0"]')?.focus(); // a radio group's checked radio
 }
 
+// A widget takes more room than its fallback (its controls, a legend, wrapped lines at phone
+// width), and it mounts wherever the reader has scrolled to meanwhile. The browser's scroll
+// anchoring keeps what the reader sees in place when that room comes in, provided the node it
+// anchors to is not the host: with the host or its fallback as the anchor (Chrome picks it when
+// the host reaches into the viewport), the host grows at its bottom and the text after it jumps
+// down (377 px at 375 px wide, session 11). So a host is no anchor until its widget has been laid
+// out once: the post's text around it is. Set on the host's own style, so every page that embeds
+// the widget gets it without a stylesheet of ours.
+const unanchored = new WeakSet();
+function excludeFromAnchoring(host) {
+  if (host.hasAttribute(MOUNTED) || host.style.getPropertyValue('overflow-anchor')) return; // a page's own choice stays
+  host.style.setProperty('overflow-anchor', 'none');
+  unanchored.add(host);
+}
+function anchorAgain(host) {
+  if (unanchored.delete(host)) host.style.removeProperty('overflow-anchor');
+}
+
+// Widgets mount one per frame. After a fast scroll past two hosts while the wasm downloaded,
+// both mounted in one frame, and the lower one, reaching into the viewport, moved twice at once:
+// down the page by the room the upper one gained, and up the viewport by its own (the anchor
+// being the text after it). A node that moves in both is a layout shift, though the reader's text
+// stayed; one mount a frame moves it in one only. A turn ends once the frame that lays its widget
+// out has been drawn, and the host may then be an anchor again.
+let turn = Promise.resolve();
+function inTurn(host, mountNow) {
+  const mounted = turn.then(mountNow);
+  turn = mounted
+    .then((done) => done && drawn(host), () => {}) // a failed mount ends its turn too
+    .then(() => anchorAgain(host));
+  return mounted;
+}
+
+// Resolves after the frame that lays `host` out has been drawn: a ResizeObserver's first answer
+// comes after that frame's layout, and a message posted then is handled after its paint. Two
+// animation frames do the same where a host is not rendered (no answer comes); alone they were
+// not enough, since a test's fake clock (Playwright's clock.install) stops them, and with them
+// every mount after the first.
+function drawn(host) {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => requestAnimationFrame(resolve));
+    if (typeof ResizeObserver !== 'function') return;
+    const observer = new ResizeObserver(() => {
+      observer.disconnect();
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    });
+    observer.observe(host);
+  });
+}
+
 function mount(host) {
   load(host)
-    .then((m) => {
-      if (dead || !attached.has(host)) return;
-      const focused = host.contains(document.activeElement);
-      m.mount(host);
-      // Yew renders in a microtask: by the next frame the widget's controls are there.
-      requestAnimationFrame(() => {
-        restoreFragment();
-        if (focused) keepFocus(host);
-      });
-    })
+    .then((m) =>
+      inTurn(host, () => {
+        if (dead || !attached.has(host)) return false;
+        const focused = host.contains(document.activeElement);
+        m.mount(host);
+        // Yew renders in a microtask: by the next frame the widget's controls are there.
+        requestAnimationFrame(() => {
+          restoreFragment();
+          if (focused) keepFocus(host);
+        });
+        return true;
+      }),
+    )
     .catch((err) => {
       if (isTrap(err)) return fail(err);
       console.warn('Trainer V2 Explorer did not load; showing the static snippets.', err);
@@ -194,6 +249,7 @@ export function attach(host) {
   attached.set(host, null);
   host.addEventListener(SELECTED_EVENT, announced);
   if (dead) return;
+  excludeFromAnchoring(host);
   if (!('IntersectionObserver' in window)) return mount(host);
   // A host already near the viewport once the page is parsed (a reader who landed on the
   // explorer) mounts now: the observer's first answer waits for the next frame, and the widget's
@@ -227,6 +283,7 @@ export function detach(host) {
   attached.delete(host);
   nearby?.unobserve(host);
   host.removeEventListener(SELECTED_EVENT, announced);
+  anchorAgain(host);
   if (host.hasAttribute(MOUNTED)) loading.then((m) => m.unmount(host));
 }
 
