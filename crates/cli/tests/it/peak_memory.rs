@@ -40,6 +40,10 @@ const UPGRADE_SELECTOR_KIB: u32 = 60 * 1024;
 /// `accept`): its debug CLI answers at 16 MiB; 1a57b31's, which held every job's tree, not at 56.
 const EXPLAIN_DOCUMENTS_KIB: u32 = 20 * 1024;
 const VALIDATE_SELECTOR_KIB: u32 = 108 * 1024;
+/// upgrade on many-documents (10,000 V1 jobs, each refused) reads each document when its turn
+/// comes (the input door's `each_document`) and drops it once classified: its debug CLI answers
+/// at 22 MiB; 17a4eb2's, which held every document's tree, not at 64.
+const UPGRADE_DOCUMENTS_KIB: u32 = 26 * 1024;
 /// explain and validate on many-env: a V1 role keeps its template once, not a copy per pod, explain
 /// drops the job's tree before the view, and validate checks the job once. Their debug CLI answers
 /// at 63 MiB; 1a57b31's explain needed 98 and validate 74.
@@ -61,6 +65,8 @@ const DENSE_KIB: u32 = 60 * 1024;
 const READ_ONLY: &[(&[&str], &str, u32)] = &[
     (&["upgrade", "--from", "v2.0"], "many-env", UPGRADE_MANY_ENV_KIB),
     (&["upgrade", "--from", "v2.0", "-o", "json"], "many-selector-keys", UPGRADE_SELECTOR_KIB),
+    (&["upgrade", "--from", "v2.0"], "many-documents", UPGRADE_DOCUMENTS_KIB),
+    (&["upgrade", "--from", "v2.0", "-o", "json"], "many-documents", UPGRADE_DOCUMENTS_KIB),
     (&["explain"], "many-documents", EXPLAIN_DOCUMENTS_KIB),
     (&["explain", "-o", "text"], "many-documents", EXPLAIN_DOCUMENTS_KIB),
     (&["validate", "-o", "json"], "many-selector-keys", VALIDATE_SELECTOR_KIB),

@@ -927,6 +927,19 @@ mod tests {
         );
     }
 
+    /// 3,000 explicit keys and no alias read as 6,001 keys and values: the parser has as many
+    /// events, so the bound per node does not refuse them (red before: the scan counted no node
+    /// for `? k`, and the document was refused as repeating its aliases, 99 reads for 1 node).
+    #[test]
+    fn explicit_keys_are_not_taken_for_aliases() {
+        let text: String = (0..3000).map(|i| format!("? k{i}\n")).collect();
+        let docs = documents(&text).expect("read");
+        let Ok(Value::Object(map)) = &docs[0].value else { panic!("{:?}", docs[0].value.as_ref().err()) };
+        assert_eq!((map.len(), &map["k2999"]), (3000, &Value::Null));
+        let with_values: String = (0..3000).map(|i| format!("? k{i}\n: v\n")).collect();
+        assert!(documents(&with_values).is_ok_and(|docs| docs[0].value.is_ok()));
+    }
+
     /// yaml_serde's error when it stops following a document's aliases: the test's judge only
     /// (the reader never reads an error's text).
     fn is_the_parsers_repetition_limit(error: &YamlError) -> bool {
@@ -950,7 +963,8 @@ mod tests {
         chars: usize,
         /// Keys and values.
         reads: usize,
-        /// Value nodes written, each alias once (what `written.rs` counts for these forms).
+        /// Value nodes written, each alias once, and explicit keys (what `written.rs` counts for
+        /// these forms).
         nodes: usize,
         /// The parser's events (node starts, ends, scalars, keys, aliases).
         events: usize,
@@ -968,7 +982,8 @@ mod tests {
             let key = format!("l{n}");
             let (mut values, mut chars, mut reads) = (1, 0, 1);
             let width = 2 + next(3);
-            let style = next(3);
+            // A list in flow, a map in flow, a list in block, a map of explicit keys in block.
+            let style = next(4);
             let mut items = Vec::new();
             for k in 0..width {
                 let (item, (v, c, rd)) = if n == 0 {
@@ -981,21 +996,27 @@ mod tests {
                 chars += c;
                 reads += rd;
                 r.events += 1;
-                items.push(if style == 1 {
-                    chars += 2 + usize::from(k > 9);
-                    reads += 1;
-                    r.events += 1;
-                    format!("k{k}: {item}")
-                } else {
-                    item
+                items.push(match style {
+                    1 | 3 => {
+                        chars += 2 + usize::from(k > 9);
+                        reads += 1;
+                        r.events += 1;
+                        format!("k{k}: {item}")
+                    }
+                    _ => item,
                 });
             }
             r.events += 3; // the key, the collection's start and end
-            r.nodes += 1 + width;
+                           // Its value's `:` and an entry's start, `-` or `:`; an explicit key's `?` too.
+            r.nodes += 1 + width + if style == 3 { width } else { 0 };
             text.push_str(&match style {
                 0 => format!("{key}: &{key} [{}]\n", items.join(", ")),
                 1 => format!("{key}: &{key} {{{}}}\n", items.join(", ")),
-                _ => format!("{key}: &{key}\n{}", items.iter().map(|i| format!("  - {i}\n")).collect::<String>()),
+                2 => format!("{key}: &{key}\n{}", items.iter().map(|i| format!("  - {i}\n")).collect::<String>()),
+                _ => format!(
+                    "{key}: &{key}\n{}",
+                    items.iter().map(|i| format!("  ? {}\n", i.replacen(": ", "\n  : ", 1))).collect::<String>()
+                ),
             });
             levels.push((values, chars, reads));
             r.values += values;
@@ -1011,7 +1032,8 @@ mod tests {
     /// of our counts, and each refusal's numbers are true of it (the input's budget was passed,
     /// or the document reads as more than its nodes allow, nodes no more than its events). A
     /// stream within every count is read. Red on main, which matched the parser's error and
-    /// called it a refusal of the input's budget, whose numbers it passed.
+    /// called it a refusal of the input's budget, whose numbers it passed; red too, for maps of
+    /// explicit keys, when the scan counted no node for `? k`.
     #[test]
     fn random_alias_heavy_documents_never_meet_the_parsers_limit() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;

@@ -14,8 +14,9 @@
 //! too, with the same message, and nothing the budget accepts is refused here.
 //!
 //! The same scan counts, per document the parser yields, the nodes written in it (an alias
-//! `*name` once, as the one event the parser holds for it): a lower bound of the parser's events
-//! for that document, which bounds how often the parser follows its aliases (`input::documents`).
+//! `*name` once, as the one event the parser holds for it, and an explicit key `? k` as its key's
+//! event, its value being optional): a lower bound of the parser's events for that document,
+//! which bounds how often the parser follows its aliases (`input::documents`).
 
 use std::collections::HashMap;
 
@@ -324,7 +325,18 @@ impl Scan {
                     self.parent = Some(at - 1);
                     in_plain = false;
                 }
-                b'?' if token_start && ends_token(at) => in_plain = false,
+                // An explicit key: the parser's events are a key's and a value's, as for `k: v`,
+                // but its value may be left out (`? k` alone reads as `k: null`), so the key is
+                // counted here as a node written (`written` only: a key is no value of the budget,
+                // and a `: v` after it counts its value where it is written). The key is the node
+                // below it, as an entry's is below `- `.
+                b'?' if token_start && ends_token(at) => {
+                    self.written = self.written.saturating_add(1);
+                    if self.flow == 0 {
+                        self.parent = Some(at - 1);
+                    }
+                    in_plain = false;
+                }
                 b':' if ends_token(at)
                     || self.flow > 0 && (json_key || matches!(bytes.get(at), Some(b',' | b']' | b'}'))) =>
                 {
@@ -446,12 +458,54 @@ mod tests {
         assert_eq!(count("k: &s scalar\n&t j: v\nl: [*s, *t]\n"), 6);
     }
 
+    /// The parser's node events (scalars, aliases, lists and maps started) in each document of
+    /// `text`; `None` when it does not parse.
+    fn node_events(text: &str) -> Option<Vec<usize>> {
+        use crate::pipeline::events::{Event, Events};
+        let mut events = Events::new(text);
+        let mut documents = Vec::new();
+        loop {
+            match events.next().ok()? {
+                Event::DocumentStart => documents.push(0),
+                Event::StreamEnd => return Some(documents),
+                Event::Alias(_) | Event::Scalar { .. } | Event::SequenceStart { .. } | Event::MappingStart { .. } => {
+                    *documents.last_mut()? += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The nodes written in each document of `text` (`scan`'s second count), with no budget.
+    fn nodes_written(text: &str) -> Vec<usize> {
+        scan(text, &start_lines(text), usize::MAX).nodes
+    }
+
+    /// An explicit key is a key's event and a value's, as `k: v` is, even when its value is left
+    /// out: counted as one node written (red before: `? k` counted nothing, so 3,000 of them were
+    /// refused as repeating aliases, input.rs's `explicit_keys_are_not_taken_for_aliases`).
+    #[test]
+    fn counts_an_explicit_key_as_a_node_written() {
+        for (text, written) in [
+            ("? k\n? j\n", 3),
+            ("? k\n: v\n? j\n", 4),
+            ("? k\n:\n", 3),
+            ("m:\n  ? k\n  ? j\n", 4),
+            ("- ? k\n  ? j\n", 4),
+            ("{? a, b: c}\n", 4),
+        ] {
+            assert_eq!(nodes_written(text), [written], "{text:?}");
+            assert!(written <= node_events(text).unwrap()[0], "{text:?}");
+        }
+    }
+
     /// Documents put together from pieces that hide or look like entries (quotes holding commas
     /// and brackets, block scalars' bodies, plain scalars over several lines, comments, anchors
-    /// and aliases): for every one the reader reads, the scan counts no more than it reads.
+    /// and aliases, explicit keys): for every one the reader reads, the scan counts no more values
+    /// than it reads, and no more nodes than the parser has events.
     #[test]
     fn counts_no_more_than_the_reader_reads_for_any_mix() {
-        const PIECES: [&str; 26] = [
+        const PIECES: [&str; 29] = [
             "- a\n",
             "- [1, \"x, [y]\", 'it''s, ok']\n",
             "k{i}: v\n",
@@ -478,6 +532,9 @@ mod tests {
             "k{i}: [*s0, *b0, *c0]\n",
             "- k{i}: plain\n    continued, [x]\n  j{i}: [1]\n",
             "- k{i}: |\n    - not, [x]\n  j{i}: {a: 2}\n",
+            "? k{i}\n",
+            "? k{i}\n: [1, *a0]\n",
+            "? |\n  k{i}\n: v\n",
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: usize| {
@@ -494,6 +551,8 @@ mod tests {
                 checked += 1;
                 aliased += usize::from(text.contains('*'));
                 assert!(count(&text) <= read, "{text:?}: counted {} of {read}", count(&text));
+                let (nodes, events) = (nodes_written(&text), node_events(&text).expect("what reads parses"));
+                assert!(nodes.iter().zip(&events).all(|(n, e)| n <= e), "{text:?}: nodes {nodes:?}, events {events:?}");
             }
         }
         assert!(checked > 300, "only {checked} of the mixes read");
