@@ -143,3 +143,31 @@ fn a_flat_alias_bomb_is_refused_by_every_command() {
         ),
     );
 }
+
+#[test]
+fn a_document_after_an_empty_one_is_read_by_every_command() {
+    // An empty document (`---` alone, or comments) is skipped, and what follows it is read, as
+    // kubectl reads a stream: before, the door stopped there and every later document was
+    // dropped without a word (exit 0).
+    let after = TRAINJOB.replace("name: door", "name: after-the-gap");
+    for gap in ["---\n", "---\n# nothing here\n"] {
+        let text = format!("{TRAINJOB}{gap}---\n{after}");
+        let dir = std::env::temp_dir().join(format!("tv2x-door-{}-gap", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("gap.yaml");
+        std::fs::write(&path, &text).unwrap();
+        let file = path.to_str().unwrap();
+        let validate: &[(&[&str], i32)] = &[(&["validate"], 0), (&["validate", "-o", "json"], 0)];
+        for &(args, _) in COMMANDS.iter().chain(validate) {
+            let (code, stdout, stderr) = run(args, file, None);
+            assert!(code.is_some(), "{args:?}: {stderr}");
+            for name in ["door", "after-the-gap"] {
+                assert!(
+                    stdout.contains(name) || stderr.contains(name),
+                    "{args:?} {gap:?}: {name} missing\n{stdout}\n{stderr}"
+                );
+            }
+        }
+        std::fs::remove_dir_all(dir).ok();
+    }
+}

@@ -584,8 +584,9 @@ impl Iterator for Stream<'_> {
         while let Some((i, value, nodes)) = self.next_read() {
             let taken = self.taken.take(i, value, &self.budget, nodes);
             // After a refusal, or a document that does not read (serde_yaml stops at the first
-            // syntax error in a stream), nothing more is read.
-            if !matches!(taken, Ok(Some(RawDoc { value: Ok(_), .. }))) {
+            // syntax error in a stream), nothing more is read. An empty document (`---` alone,
+            // or comments) is skipped and the stream goes on, as kubectl reads it.
+            if matches!(taken, Err(_) | Ok(Some(RawDoc { value: Err(_), .. }))) {
                 self.reader = Parser::Done;
             }
             if let Some(taken) = taken.transpose() {

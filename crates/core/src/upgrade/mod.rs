@@ -180,8 +180,10 @@ fn rewrite_documents(
     }
     let defined: HashSet<(String, String)> = docs.iter().map(|d| (kind_of(&d.value), name_of(&d.value))).collect();
     // Each document's entries by its 1-based position, in the order the steps recorded them. A
-    // list, not a map: the converter module carries no map of this type for it.
-    let mut by_doc: Vec<Vec<Entry>> = std::iter::repeat_with(Vec::new).take(out.len() + 1).collect();
+    // list, not a map: the converter module carries no map of this type for it. Sized by the last
+    // position, not the count: an empty document in the stream is skipped but keeps its place.
+    let last = out.last().map_or(0, |d| d.index);
+    let mut by_doc: Vec<Vec<Entry>> = std::iter::repeat_with(Vec::new).take(last + 1).collect();
     for e in report.entries {
         if let Some(entries) = by_doc.get_mut(e.doc) {
             entries.push(e);

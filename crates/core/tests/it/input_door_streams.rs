@@ -127,3 +127,22 @@ fn each_document_reads_what_documents_reads() {
         assert_eq!(outlined(text), all_outlined(text), "{text:.200?}");
     }
 }
+
+#[test]
+fn an_empty_document_does_not_end_the_stream() {
+    // Each door reads the documents after an empty one (`---` alone, or comments), at their
+    // place in the stream (the empty one keeps its number), and still refuses what comes after it.
+    for gap in ["---\n", "---\n# nothing here\n", "--- # a comment\n"] {
+        let text = format!("{JOB}{gap}---\n{JOB}");
+        let docs = all(&text).unwrap();
+        let places: Vec<(usize, usize)> = docs.iter().map(|d| (d.0, d.1)).collect();
+        assert_eq!(places, [(1, 1), (3, 5 + gap.lines().count())], "{text:?}");
+        assert_eq!(each(&text), all(&text), "{text:?}");
+        assert_eq!(outlined(&text), all_outlined(&text), "{text:?}");
+        // A million values from 4 KB of aliases: refused only once the document is read.
+        let bomb = format!("{JOB}{gap}---\na: &a [{}]\nb: [{}]\n", ["1"; 1000].join(","), ["*a"; 1000].join(","));
+        for read in [all(&bomb), each(&bomb), outlined(&bomb).map(|o| o.1)] {
+            assert!(matches!(read, Err(InputError::PastTheBudget { document: 3, .. })), "{gap:?}: {read:.200?}");
+        }
+    }
+}
