@@ -3,6 +3,7 @@
 //! They cover the fields the snippets and the migration touch. Everything else a user's
 //! manifest carries is kept in `extra` maps, so nothing is silently lost on a round trip.
 
+mod extra;
 mod int32;
 pub mod pod;
 #[cfg(feature = "explain")]

@@ -2,7 +2,10 @@
 
 use super::ObjectMeta;
 use super::{Map, Value};
+use crate::model::extra::WithExtra;
+use crate::model::value::Listed;
 use crate::model::vecmap::VecMap;
+use serde::de::MapAccess;
 use serde::{Deserialize, Serialize};
 
 /// One entry of a container's `env`.
@@ -41,13 +44,14 @@ pub struct ContainerPort {
 }
 
 /// Quantities stay `Value`s: `2`, `"4Gi"` and `500m` must come out the way they went in.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// Read by [`WithExtra`] (model/extra.rs), written by the derive.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Resources {
     /// `limits`, by resource name.
-    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
     pub limits: Map,
     /// `requests`, by resource name.
-    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
     pub requests: Map,
     /// Every other field (`claims`), kept as written.
     #[serde(flatten)]
@@ -79,42 +83,44 @@ impl Resources {
     }
 }
 
-/// A container, with the fields the tools read typed and the rest kept in `extra`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// A container, with the fields the tools read typed and the rest kept in `extra`. Read by
+/// [`WithExtra`] (model/extra.rs), written by the derive.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Container {
-    /// The container's name (Trainer's runtimes call the trainer's `node`).
+    /// The container's name (Trainer's runtimes call the trainer's `node`), which a manifest must
+    /// write.
     pub name: String,
     /// `image`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     /// `imagePullPolicy`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub image_pull_policy: Option<String>,
     /// `securityContext`, kept as written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub security_context: Option<Value>,
     /// `command`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub command: Vec<String>,
     /// `args`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
     /// `env`, in order. Read into room for exactly its variables ([`super::value::held`]):
     /// serde's list of 66,859 variables held room for 104,856.
-    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "super::value::list")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub env: Vec<EnvVar>,
     /// `ports`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ContainerPort>,
     /// `resources`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub resources: Option<Resources>,
     /// `readinessProbe`, kept as written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub readiness_probe: Option<Value>,
     /// `volumeMounts`, kept as written.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub volume_mounts: Vec<Value>,
     /// Every other container field, kept as written.
     #[serde(flatten)]
@@ -128,31 +134,124 @@ impl Container {
     }
 }
 
-/// A pod's spec, with the fields the tools read typed and the rest kept in `extra`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// A pod's spec, with the fields the tools read typed and the rest kept in `extra`. Read by
+/// [`WithExtra`] (model/extra.rs), written by the derive.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
     /// `serviceAccountName`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub service_account_name: Option<String>,
     /// The pod's `securityContext`, kept as written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub security_context: Option<Value>,
     /// `initContainers`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub init_containers: Vec<Container>,
-    /// `containers`.
+    /// `containers`, which a manifest must write.
     pub containers: Vec<Container>,
     /// `restartPolicy`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
     /// `volumes`, kept as written.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub volumes: Vec<Value>,
     /// Every other pod field, kept as written.
     #[serde(flatten)]
     pub extra: Map,
 }
+
+impl<'de> WithExtra<'de> for Resources {
+    const EXPECTING: &'static str = "struct Resources";
+    const FIELDS: &'static [&'static str] = &["limits", "requests"];
+    const REQUIRED: &'static [&'static str] = &[];
+
+    fn read_field<A: MapAccess<'de>>(&mut self, field: &'static str, map: &mut A) -> Result<(), A::Error> {
+        match field {
+            "limits" => self.limits = map.next_value()?,
+            "requests" => self.requests = map.next_value()?,
+            _ => unread(field, map)?,
+        }
+        Ok(())
+    }
+
+    fn extra(&mut self) -> &mut Map {
+        &mut self.extra
+    }
+}
+
+impl<'de> WithExtra<'de> for Container {
+    const EXPECTING: &'static str = "struct Container";
+    const FIELDS: &'static [&'static str] = &[
+        "name",
+        "image",
+        "imagePullPolicy",
+        "securityContext",
+        "command",
+        "args",
+        "env",
+        "ports",
+        "resources",
+        "readinessProbe",
+        "volumeMounts",
+    ];
+    const REQUIRED: &'static [&'static str] = &["name"];
+
+    fn read_field<A: MapAccess<'de>>(&mut self, field: &'static str, map: &mut A) -> Result<(), A::Error> {
+        match field {
+            "name" => self.name = map.next_value()?,
+            "image" => self.image = map.next_value()?,
+            "imagePullPolicy" => self.image_pull_policy = map.next_value()?,
+            "securityContext" => self.security_context = map.next_value()?,
+            "command" => self.command = map.next_value()?,
+            "args" => self.args = map.next_value()?,
+            "env" => self.env = map.next_value::<Listed<EnvVar>>()?.0,
+            "ports" => self.ports = map.next_value()?,
+            "resources" => self.resources = map.next_value()?,
+            "readinessProbe" => self.readiness_probe = map.next_value()?,
+            "volumeMounts" => self.volume_mounts = map.next_value()?,
+            _ => unread(field, map)?,
+        }
+        Ok(())
+    }
+
+    fn extra(&mut self) -> &mut Map {
+        &mut self.extra
+    }
+}
+
+impl<'de> WithExtra<'de> for PodSpec {
+    const EXPECTING: &'static str = "struct PodSpec";
+    const FIELDS: &'static [&'static str] =
+        &["serviceAccountName", "securityContext", "initContainers", "containers", "restartPolicy", "volumes"];
+    const REQUIRED: &'static [&'static str] = &["containers"];
+
+    fn read_field<A: MapAccess<'de>>(&mut self, field: &'static str, map: &mut A) -> Result<(), A::Error> {
+        match field {
+            "serviceAccountName" => self.service_account_name = map.next_value()?,
+            "securityContext" => self.security_context = map.next_value()?,
+            "initContainers" => self.init_containers = map.next_value()?,
+            "containers" => self.containers = map.next_value()?,
+            "restartPolicy" => self.restart_policy = map.next_value()?,
+            "volumes" => self.volumes = map.next_value()?,
+            _ => unread(field, map)?,
+        }
+        Ok(())
+    }
+
+    fn extra(&mut self) -> &mut Map {
+        &mut self.extra
+    }
+}
+
+/// A name in `FIELDS` that `read_field` forgot: a mistake of this file, which the tests' reading
+/// of every field catches; its value is skipped rather than taken for another field's.
+fn unread<'de, A: MapAccess<'de>>(field: &str, map: &mut A) -> Result<(), A::Error> {
+    debug_assert!(false, "{field} is named in FIELDS but not read");
+    map.next_value::<serde::de::IgnoredAny>().map(drop)
+}
+
+super::extra::read_with_extra!(Resources, Container, PodSpec);
 
 /// A pod template: what a V1 replica spec and a JobSet's job template hold.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

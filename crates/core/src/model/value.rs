@@ -329,26 +329,30 @@ pub(crate) fn held(hint: Option<usize>) -> usize {
     hint.unwrap_or(0).min(MOST_MEMBERS_HELD)
 }
 
-/// `deserialize_with` for a list read into room for exactly its members ([`held`]): what serde
-/// does for a `Vec<T>` (its words when the value is no list, `a sequence`), without doubling.
-pub(crate) fn list<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
-    struct ListVisitor<T>(std::marker::PhantomData<T>);
-    impl<'de, T: Deserialize<'de>> Visitor<'de> for ListVisitor<T> {
-        type Value = Vec<T>;
+/// A list read into room for exactly its members ([`held`]): what serde does for a `Vec<T>` (its
+/// words when the value is no list, `a sequence`), without doubling.
+pub(crate) struct Listed<T>(pub(crate) Vec<T>);
 
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a sequence")
-        }
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Listed<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ListVisitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ListVisitor<T> {
+            type Value = Vec<T>;
 
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-            let mut items = Vec::with_capacity(held(seq.size_hint()));
-            while let Some(item) = seq.next_element()? {
-                items.push(item);
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a sequence")
             }
-            Ok(items)
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+                let mut items = Vec::with_capacity(held(seq.size_hint()));
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(items)
+            }
         }
+        d.deserialize_seq(ListVisitor(std::marker::PhantomData)).map(Listed)
     }
-    d.deserialize_seq(ListVisitor(std::marker::PhantomData))
 }
 
 /// The most members room is made for at once, above the most values any input reads as.

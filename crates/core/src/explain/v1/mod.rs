@@ -512,7 +512,12 @@ enum Pods {
 }
 
 fn operate_keeping(doc: &Json, pods: Pods) -> Result<Operated, Error> {
-    let (source, mut job) = read(doc)?;
+    let (source, job) = read(doc)?;
+    operate_read(source, job, pods)
+}
+
+/// [`operate_keeping`] of a job already read (`read`).
+fn operate_read(source: Source, mut job: Job, pods: Pods) -> Result<Operated, Error> {
     let (roles, objects) = match source {
         Source::MpiOperator => mpi_v2beta1::operate(&job)?,
         Source::TrainingOperator(V1Kind::MpiJob) => mpi_v1::operate(&job)?,
@@ -700,20 +705,11 @@ fn operated(doc: &Json) -> Result<Operated, Box<V1Explanation>> {
             fails_after_admission: vec![],
         })
     };
-    if is_v1_job(doc) && served::v1_operator(api, kind).is_none() {
-        return Err(refused(vec![no_kind_match(kind, api)]));
-    }
-    // Strict field validation refuses the job before the operator sees it: no pod runs.
-    let unknown = unknown_fields(doc);
-    if !unknown.is_empty() {
-        return Err(refused(unknown));
-    }
-    // The API server's schema and the webhook (`check`): a refusal names its fields.
-    let refusals = check(doc);
-    if !refusals.is_empty() {
-        return Err(refused(refusals));
-    }
-    operate(doc).map_err(|error| refused(vec![Rejection::message("spec", error.to_string())]))
+    // The REST mapper, strict field validation (no pod runs for a field the CRD does not
+    // declare), the API server's schema and the webhook (`check`): a refusal names its fields.
+    let Checked { refusals, admitted } = checked(doc);
+    let Some((source, job)) = admitted else { return Err(refused(refusals)) };
+    operate_read(source, job, Pods::Kept).map_err(|error| refused(vec![Rejection::message("spec", error.to_string())]))
 }
 
 /// Every field of a V1 job that its operator's CRD does not declare, as the API server's strict
@@ -775,12 +771,11 @@ pub struct Judged {
 /// and whatever the check holds, again).
 pub fn judge(doc: &Json) -> Judged {
     let doc = &crate::model::without_nulls(doc);
-    let refused = check(doc);
-    if !refused.is_empty() {
-        return Judged { refused, fails_after_admission: vec![] };
-    }
-    let fails_after_admission = operate_keeping(doc, Pods::Dropped).map(|op| service_failures(&op)).unwrap_or_default();
-    Judged { refused, fails_after_admission }
+    let Checked { refusals, admitted } = checked(doc);
+    let Some((source, job)) = admitted else { return Judged { refused: refusals, fails_after_admission: vec![] } };
+    let fails_after_admission =
+        operate_read(source, job, Pods::Dropped).map(|op| service_failures(&op)).unwrap_or_default();
+    Judged { refused: refusals, fails_after_admission }
 }
 
 /// What `op` makes, as `explain` prints it.
@@ -965,15 +960,29 @@ const MPI_IMPLEMENTATIONS: [&str; 3] = ["OpenMPI", "Intel", "MPICH"];
 /// rule (`spec.runPolicy.schedulingPolicy.queue` is immutable) is a transition rule: it runs on
 /// update only.
 pub fn check(doc: &Json) -> Vec<Rejection> {
-    let doc = &crate::model::without_nulls(doc);
+    checked(&crate::model::without_nulls(doc)).refusals
+}
+
+/// [`check`] of a job without `null` members, with the job as read when it is admitted.
+struct Checked<'a> {
+    /// [`check`]'s errors: `[]` when the job is admitted.
+    refusals: Vec<Rejection>,
+    /// The job's kind and replica specs (`read`) when it is admitted: what the operator makes of
+    /// it is built from this reading, not from another (each reads the job's templates into
+    /// the pod model beside its tree, the CPU and the memory of a copy; issue 36).
+    admitted: Option<(Source, Job<'a>)>,
+}
+
+fn checked(doc: &Json) -> Checked<'_> {
+    let refused = |refusals| Checked { refusals, admitted: None };
     let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
     let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
     let Some(operator) = served::v1_operator(api, kind) else {
-        return vec![no_kind_match(kind, api)];
+        return refused(vec![no_kind_match(kind, api)]);
     };
     let unknown = unknown_fields(doc);
     if !unknown.is_empty() {
-        return unknown;
+        return refused(unknown);
     }
     // The API server checks the name of every custom resource before the schema's values, and
     // a webhook never sees a job it refused (mpi-operator has none to catch it).
@@ -993,20 +1002,27 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     // again (as explain::read does for a TrainJob), until it reads or a refusal names nothing
     // to take out, or names a field already refused (the webhook's check of a count).
     let mut read_errors: Vec<Rejection> = Vec::new();
-    // Copied only once a value is to be taken out: most jobs read at once (a job of 4 MiB held
-    // its whole tree twice).
-    let mut job = std::borrow::Cow::Borrowed(&**doc);
-    while let Err(e) = read(&job) {
-        let error = e.rejection();
-        if read_errors.iter().any(|r: &Rejection| r.path == error.path) || read_errors.len() >= MAX_ERRORS {
-            break;
+    // Most jobs read at once, and the tree is copied only once a value is to be taken out (a
+    // job of 4 MiB held its whole tree twice).
+    let read_once = match read(doc) {
+        Ok(job) => Some(job),
+        Err(first) => {
+            let mut job = doc.clone();
+            let mut error = Some(first);
+            while let Some(e) = error.take() {
+                let error_at = e.rejection();
+                if read_errors.iter().any(|r: &Rejection| r.path == error_at.path) || read_errors.len() >= MAX_ERRORS {
+                    break;
+                }
+                let removed = super::read::remove_at(&mut job, &error_at.path);
+                read_errors.push(error_at);
+                if removed {
+                    error = read(&job).err();
+                }
+            }
+            None
         }
-        let removed = super::read::remove_at(job.to_mut(), &error.path);
-        read_errors.push(error);
-        if !removed {
-            break;
-        }
-    }
+    };
     // The webhook runs once the schema admits the job: its errors, unless the reading found one
     // the webhook does not name (a value of the wrong type, which the API server refuses first).
     let webhook = if name_refused { vec![] } else { webhook::refusals(doc) };
@@ -1016,7 +1032,10 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
     } else {
         out.extend(webhook);
     }
-    out
+    // No error: the name was taken, and the job read at once (a reading error, or the
+    // webhook's, is in `out`).
+    let admitted = if out.is_empty() { read_once } else { None };
+    Checked { refusals: out, admitted }
 }
 
 /// Why the cluster refuses a V1 job's own name, as [`check`] words it: the API server's check of

@@ -493,7 +493,7 @@ impl<'de> MapAccess<'de> for Entries<'_, 'de> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::pod::PodSpec;
     use crate::model::v1::ReplicaSpec;
@@ -510,7 +510,7 @@ mod tests {
     }
 
     /// Every value of the tree replaced, one at a time, by each of `replacements`.
-    fn mutants(tree: &Value, replacements: &[Value]) -> Vec<Value> {
+    pub(crate) fn mutants(tree: &Value, replacements: &[Value]) -> Vec<Value> {
         fn walk(node: &Value, pointer: String, out: &mut Vec<String>) {
             out.push(pointer.clone());
             match node {
