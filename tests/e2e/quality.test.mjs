@@ -95,7 +95,11 @@ for (const [label, viewport, hash, scrollThrough] of [
       new PerformanceObserver((list) => {
         for (const e of list.getEntries()) {
           if (!e.hadRecentInput) {
-            window.__shifts.push(`${e.value.toFixed(4)} ${e.sources.map((s) => s.node?.nodeName).join(',')}`);
+            // What moved, from where to where, and each widget's state then (M: mounted, and
+            // its height), so a failure says which mount moved what.
+            const moved = e.sources.map((s) => `${s.node?.nodeName}.${s.node?.className ?? ''} "${(s.node?.textContent ?? '').trim().slice(0, 30)}" y ${Math.round(s.previousRect.y)} → ${Math.round(s.currentRect.y)}`);
+            const widgets = [...document.querySelectorAll('[data-trainer-v2-explorer]')].map((w) => `${w.hasAttribute('data-trainer-v2-explorer-mounted') ? 'M' : '-'}${Math.round(w.getBoundingClientRect().height)}`);
+            window.__shifts.push(`${e.value.toFixed(4)} at scrollY ${Math.round(scrollY)}: ${moved.join(', ')}; widgets ${widgets.join(' ')}`);
           }
         }
       }).observe({ type: 'layout-shift', buffered: true });
