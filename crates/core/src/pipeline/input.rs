@@ -585,7 +585,8 @@ impl Iterator for Stream<'_> {
             let taken = self.taken.take(i, value, &self.budget, nodes);
             // After a refusal, or a document that does not read (serde_yaml stops at the first
             // syntax error in a stream), nothing more is read. An empty document (`---` alone,
-            // or comments) is skipped and the stream goes on, as kubectl reads it.
+            // or comments) is skipped and the stream goes on, as kubectl reads it (cli-runtime
+            // `v0.35.6:pkg/resource/visitor.go:601-603`: an empty or `null` document, `continue`).
             if matches!(taken, Err(_) | Ok(Some(RawDoc { value: Err(_), .. }))) {
                 self.reader = Parser::Done;
             }
