@@ -44,17 +44,42 @@ pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: WithExtra<'de>>(d: D) ->
     d.deserialize_map(ExtraVisitor(PhantomData))
 }
 
-/// `Deserialize` for each [`WithExtra`] model named: [`deserialize`].
-macro_rules! read_with_extra {
-    ($($model:ty),*) => {$(
+/// A model's [`WithExtra`] and its `Deserialize` ([`deserialize`]) from one list of its fields,
+/// so each field's name is written once: as a manifest writes it, the struct's field it is read
+/// into, and, for a field read through a wrapper (`as Listed<EnvVar>`: a list read into exactly
+/// its room), the wrapper whose `.0` is the value. `required` names the fields a manifest must
+/// write, in the order the struct declares them.
+macro_rules! with_extra {
+    ($model:ident, required [$($required:literal),*], { $($key:literal => $field:ident $(as $wrapper:ty)?),* $(,)? }) => {
+        impl<'de> $crate::model::extra::WithExtra<'de> for $model {
+            const EXPECTING: &'static str = concat!("struct ", stringify!($model));
+            const FIELDS: &'static [&'static str] = &[$($key),*];
+            const REQUIRED: &'static [&'static str] = &[$($required),*];
+
+            fn read_field<A: serde::de::MapAccess<'de>>(&mut self, field: &'static str, map: &mut A) -> Result<(), A::Error> {
+                match field {
+                    $($key => self.$field = $crate::model::extra::with_extra!(@read map $(, $wrapper)?),)*
+                    // `deserialize` asks only for a name of FIELDS, each an arm above.
+                    _ => map.next_value::<serde::de::IgnoredAny>().map(drop)?,
+                }
+                Ok(())
+            }
+
+            fn extra(&mut self) -> &mut $crate::model::Map {
+                &mut self.extra
+            }
+        }
+
         impl<'de> serde::Deserialize<'de> for $model {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 $crate::model::extra::deserialize(d)
             }
         }
-    )*};
+    };
+    (@read $map:ident) => { $map.next_value()? };
+    (@read $map:ident, $wrapper:ty) => { $map.next_value::<$wrapper>()?.0 };
 }
-pub(crate) use read_with_extra;
+pub(crate) use with_extra;
 
 struct ExtraVisitor<T>(PhantomData<T>);
 

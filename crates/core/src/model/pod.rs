@@ -2,10 +2,9 @@
 
 use super::ObjectMeta;
 use super::{Map, Value};
-use crate::model::extra::WithExtra;
+use crate::model::extra::with_extra;
 use crate::model::value::Listed;
 use crate::model::vecmap::VecMap;
-use serde::de::MapAccess;
 use serde::{Deserialize, Serialize};
 
 /// One entry of a container's `env`.
@@ -44,7 +43,7 @@ pub struct ContainerPort {
 }
 
 /// Quantities stay `Value`s: `2`, `"4Gi"` and `500m` must come out the way they went in.
-/// Read by [`WithExtra`] (model/extra.rs), written by the derive.
+/// Read by [`with_extra!`](super::extra::with_extra) (model/extra.rs), written by the derive.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Resources {
     /// `limits`, by resource name.
@@ -84,7 +83,7 @@ impl Resources {
 }
 
 /// A container, with the fields the tools read typed and the rest kept in `extra`. Read by
-/// [`WithExtra`] (model/extra.rs), written by the derive.
+/// [`with_extra!`](super::extra::with_extra) (model/extra.rs), written by the derive.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Container {
@@ -135,7 +134,7 @@ impl Container {
 }
 
 /// A pod's spec, with the fields the tools read typed and the rest kept in `extra`. Read by
-/// [`WithExtra`] (model/extra.rs), written by the derive.
+/// [`with_extra!`](super::extra::with_extra) (model/extra.rs), written by the derive.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
@@ -161,97 +160,30 @@ pub struct PodSpec {
     pub extra: Map,
 }
 
-impl<'de> WithExtra<'de> for Resources {
-    const EXPECTING: &'static str = "struct Resources";
-    const FIELDS: &'static [&'static str] = &["limits", "requests"];
-    const REQUIRED: &'static [&'static str] = &[];
+with_extra!(Resources, required [], { "limits" => limits, "requests" => requests });
 
-    fn read_field<A: MapAccess<'de>>(&mut self, field: &'static str, map: &mut A) -> Result<(), A::Error> {
-        match field {
-            "limits" => self.limits = map.next_value()?,
-            "requests" => self.requests = map.next_value()?,
-            _ => unread(field, map)?,
-        }
-        Ok(())
-    }
+with_extra!(Container, required ["name"], {
+    "name" => name,
+    "image" => image,
+    "imagePullPolicy" => image_pull_policy,
+    "securityContext" => security_context,
+    "command" => command,
+    "args" => args,
+    "env" => env as Listed<EnvVar>,
+    "ports" => ports,
+    "resources" => resources,
+    "readinessProbe" => readiness_probe,
+    "volumeMounts" => volume_mounts,
+});
 
-    fn extra(&mut self) -> &mut Map {
-        &mut self.extra
-    }
-}
-
-impl<'de> WithExtra<'de> for Container {
-    const EXPECTING: &'static str = "struct Container";
-    const FIELDS: &'static [&'static str] = &[
-        "name",
-        "image",
-        "imagePullPolicy",
-        "securityContext",
-        "command",
-        "args",
-        "env",
-        "ports",
-        "resources",
-        "readinessProbe",
-        "volumeMounts",
-    ];
-    const REQUIRED: &'static [&'static str] = &["name"];
-
-    fn read_field<A: MapAccess<'de>>(&mut self, field: &'static str, map: &mut A) -> Result<(), A::Error> {
-        match field {
-            "name" => self.name = map.next_value()?,
-            "image" => self.image = map.next_value()?,
-            "imagePullPolicy" => self.image_pull_policy = map.next_value()?,
-            "securityContext" => self.security_context = map.next_value()?,
-            "command" => self.command = map.next_value()?,
-            "args" => self.args = map.next_value()?,
-            "env" => self.env = map.next_value::<Listed<EnvVar>>()?.0,
-            "ports" => self.ports = map.next_value()?,
-            "resources" => self.resources = map.next_value()?,
-            "readinessProbe" => self.readiness_probe = map.next_value()?,
-            "volumeMounts" => self.volume_mounts = map.next_value()?,
-            _ => unread(field, map)?,
-        }
-        Ok(())
-    }
-
-    fn extra(&mut self) -> &mut Map {
-        &mut self.extra
-    }
-}
-
-impl<'de> WithExtra<'de> for PodSpec {
-    const EXPECTING: &'static str = "struct PodSpec";
-    const FIELDS: &'static [&'static str] =
-        &["serviceAccountName", "securityContext", "initContainers", "containers", "restartPolicy", "volumes"];
-    const REQUIRED: &'static [&'static str] = &["containers"];
-
-    fn read_field<A: MapAccess<'de>>(&mut self, field: &'static str, map: &mut A) -> Result<(), A::Error> {
-        match field {
-            "serviceAccountName" => self.service_account_name = map.next_value()?,
-            "securityContext" => self.security_context = map.next_value()?,
-            "initContainers" => self.init_containers = map.next_value()?,
-            "containers" => self.containers = map.next_value()?,
-            "restartPolicy" => self.restart_policy = map.next_value()?,
-            "volumes" => self.volumes = map.next_value()?,
-            _ => unread(field, map)?,
-        }
-        Ok(())
-    }
-
-    fn extra(&mut self) -> &mut Map {
-        &mut self.extra
-    }
-}
-
-/// A name in `FIELDS` that `read_field` forgot: a mistake of this file, which the tests' reading
-/// of every field catches; its value is skipped rather than taken for another field's.
-fn unread<'de, A: MapAccess<'de>>(field: &str, map: &mut A) -> Result<(), A::Error> {
-    debug_assert!(false, "{field} is named in FIELDS but not read");
-    map.next_value::<serde::de::IgnoredAny>().map(drop)
-}
-
-super::extra::read_with_extra!(Resources, Container, PodSpec);
+with_extra!(PodSpec, required ["containers"], {
+    "serviceAccountName" => service_account_name,
+    "securityContext" => security_context,
+    "initContainers" => init_containers,
+    "containers" => containers,
+    "restartPolicy" => restart_policy,
+    "volumes" => volumes,
+});
 
 /// A pod template: what a V1 replica spec and a JobSet's job template hold.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
