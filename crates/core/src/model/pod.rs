@@ -185,6 +185,12 @@ with_extra!(PodSpec, required ["containers"], {
     "volumes" => volumes,
 });
 
+#[cfg(feature = "explain")]
+impl PodSpec {
+    /// The fields the model names, as a manifest writes them: every other is kept in `extra`.
+    pub(crate) const NAMED: &'static [&'static str] = <PodSpec as super::extra::WithExtra<'static>>::FIELDS;
+}
+
 /// A pod template: what a V1 replica spec and a JobSet's job template hold.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PodTemplateSpec {

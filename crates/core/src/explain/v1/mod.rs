@@ -20,7 +20,7 @@ mod webhook;
 mod xgboost_jax;
 
 use super::{digits_of_indices, ContainerView, EnvValue, ErrorType, FieldPath, Object, Rejection};
-use crate::model::pod::{Container, EnvVar, PodTemplateSpec};
+use crate::model::pod::{Container, EnvVar, PodSpec, PodTemplateSpec};
 use crate::model::v1::ReplicaSpec;
 use crate::model::vecmap::VecMap;
 use explorer_data::catalog::V1Kind;
@@ -243,8 +243,28 @@ fn json_err<T>(r: Result<T, crate::model::tracked::PathError>, at: &FieldPath) -
     r.map_err(|e| Error::Field(crate::field_error::kubernetes(&format!("{at}.{}", e.path()), e.inner())))
 }
 
-/// Reads a V1 job's kind and replica specs. `Err` for what no operator would accept.
+/// Reads a V1 job's kind and replica specs, each pod template's spec whole. `Err` for what no
+/// operator would accept.
 fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
+    read_keeping(doc, PodSpecs::Whole)
+}
+
+/// What a reading of a job keeps of each pod template's spec.
+#[derive(Clone, Copy)]
+enum PodSpecs {
+    /// Every field: the pods the operator builds are compared field by field with Trainer's
+    /// (`migrate::pods`, through [`operate`]).
+    Whole,
+    /// The fields the pod model names (containers, init containers, volumes, ...): `explain`'s
+    /// view of the pods and `validate`'s verdict read nothing else of a pod spec, and each other
+    /// field (a nodeSelector, affinity, tolerations) would be copied out of the tree into the
+    /// model's `extra`, beside the tree (a nodeSelector of 150,000 keys took 18 MB; issue 36).
+    /// A value read into `extra` is never refused, so no error changes.
+    Named,
+}
+
+/// [`read`], keeping `pod_specs` of each pod template's spec.
+fn read_keeping(doc: &Json, pod_specs: PodSpecs) -> Result<(Source, Job<'_>), Error> {
     let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
     let kind_name = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
     let source = match served::v1_operator(api, kind_name) {
@@ -272,7 +292,15 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
     let mut replicas = Vec::new();
     for (rtype, raw) in specs {
         let at = FieldPath::new("spec").child(field).child(rtype);
-        let spec: ReplicaSpec = json_err(crate::model::tracked::deserialize(raw), &at)?;
+        let spec: ReplicaSpec = json_err(
+            match pod_specs {
+                PodSpecs::Whole => crate::model::tracked::deserialize(raw),
+                PodSpecs::Named => {
+                    crate::model::tracked::deserialize_leaving(raw, &["template", "spec"], PodSpec::NAMED)
+                }
+            },
+            &at,
+        )?;
         if spec.template.spec.containers.is_empty() {
             return Err(Error::NoContainers(at.child("template").child("spec").child("containers")));
         }
@@ -967,7 +995,8 @@ pub fn check(doc: &Json) -> Vec<Rejection> {
 struct Checked<'a> {
     /// [`check`]'s errors: `[]` when the job is admitted.
     refusals: Vec<Rejection>,
-    /// The job's kind and replica specs (`read`) when it is admitted: what the operator makes of
+    /// The job's kind and replica specs (`read`, each pod spec's named fields:
+    /// [`PodSpecs::Named`]) when it is admitted: what the operator makes of
     /// it is built from this reading, not from another (each reads the job's templates into
     /// the pod model beside its tree, the CPU and the memory of a copy; issue 36).
     admitted: Option<(Source, Job<'a>)>,
@@ -1004,7 +1033,7 @@ fn checked(doc: &Json) -> Checked<'_> {
     let mut read_errors: Vec<Rejection> = Vec::new();
     // Most jobs read at once, and the tree is copied only once a value is to be taken out (a
     // job of 4 MiB held its whole tree twice).
-    let read_once = match read(doc) {
+    let read_once = match read_keeping(doc, PodSpecs::Named) {
         Ok(job) => Some(job),
         Err(first) => {
             let mut job = doc.clone();
@@ -1017,7 +1046,7 @@ fn checked(doc: &Json) -> Checked<'_> {
                 let removed = super::read::remove_at(&mut job, &error_at.path);
                 read_errors.push(error_at);
                 if removed {
-                    error = read(&job).err();
+                    error = read_keeping(&job, PodSpecs::Named).err();
                 }
             }
             None
@@ -1168,5 +1197,41 @@ mod tests {
             assert_eq!(labels.get("training.kubeflow.org/replica-index"), Some(&index.to_string()));
         }
         assert!(worker.pod(3).is_none() && worker.env(3, 0).next().is_none());
+    }
+
+    /// explain and validate judge a job from a reading that leaves each pod spec's other fields
+    /// (a nodeSelector, tolerations) in the tree: the model does not copy them (issue 36: a
+    /// nodeSelector of 150,000 keys took 18 MB). The pod comparison's reading ([`operate`])
+    /// keeps them, and both readings refuse a named field's value at the same path.
+    #[test]
+    fn the_judged_reading_leaves_a_pod_specs_other_fields_in_the_tree() {
+        let job = |restart_policy: serde_json::Value| {
+            serde_json::json!({"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "metadata": {"name": "p"},
+                "spec": {"pytorchReplicaSpecs": {"Master": {"replicas": 1, "template": {"spec": {
+                    "nodeSelector": {"disk": "ssd"}, "restartPolicy": restart_policy, "tolerations": [{"key": "k"}],
+                    "containers": [{"name": "pytorch", "image": "a", "envFrom": [{"configMapRef": {"name": "c"}}]}]}}}}}})
+        };
+        let doc = job("Never".into());
+        let other_fields = |job: &Job| -> Vec<String> {
+            job.replicas.iter().flat_map(|(_, spec)| spec.template.spec.extra.keys().cloned()).collect()
+        };
+        let Some((_, judged)) = checked(&doc).admitted else { panic!("admitted") };
+        assert_eq!(other_fields(&judged), Vec::<String>::new());
+        assert_eq!(
+            judged.replicas[0].1.template.spec.restart_policy.as_deref(),
+            Some("Never"),
+            "a named field is read"
+        );
+        let container = &judged.replicas[0].1.template.spec.containers[0];
+        assert!(container.extra.contains_key("envFrom"), "a container's other fields are kept (explain shows envFrom)");
+        let (_, whole) = read(&doc).unwrap();
+        assert_eq!(other_fields(&whole), ["nodeSelector", "tolerations"]);
+        let bad = job(3.into());
+        let refused = |e: Error| e.rejection().field();
+        assert_eq!(read_keeping(&bad, PodSpecs::Named).err().map(refused), read(&bad).err().map(refused));
+        assert_eq!(
+            check(&bad).iter().map(Rejection::field).collect::<Vec<_>>(),
+            ["spec.pytorchReplicaSpecs.Master.template.spec.restartPolicy"]
+        );
     }
 }

@@ -49,10 +49,26 @@ impl PathError {
 
 /// `T` from `json`, or the error with the path of the value it came up at.
 pub(crate) fn deserialize<'de, T: de::Deserialize<'de>>(json: &'de Value) -> Result<T, PathError> {
-    let track = Track(RefCell::new(None));
+    read_tracked(json, Track { first_error: RefCell::new(None), leaving: None })
+}
+
+/// [`deserialize`], with the map at `at` (its keys from the root) handing out only the keys in
+/// `named`: its other members stay in the tree, unread, as if the manifest did not write them.
+/// For a caller that never reads the `extra` map a model keeps every other member of that map in
+/// (model/extra.rs): a value read into `extra` is never refused, so leaving it changes no error,
+/// only what is copied out of the tree.
+pub(crate) fn deserialize_leaving<'de, T: de::Deserialize<'de>>(
+    json: &'de Value,
+    at: &'static [&'static str],
+    named: &'static [&'static str],
+) -> Result<T, PathError> {
+    read_tracked(json, Track { first_error: RefCell::new(None), leaving: Some(Leaving { at, named }) })
+}
+
+fn read_tracked<'de, T: de::Deserialize<'de>>(json: &'de Value, track: Track) -> Result<T, PathError> {
     match T::deserialize(Tracked { value: json, at: &At::Root, track: &track }) {
         Ok(t) => Ok(t),
-        Err(inner) => Err(PathError { path: track.0.into_inner().unwrap_or_else(|| ".".into()), inner }),
+        Err(inner) => Err(PathError { path: track.first_error.into_inner().unwrap_or_else(|| ".".into()), inner }),
     }
 }
 
@@ -98,14 +114,39 @@ impl At<'_, '_> {
         }
         out
     }
+
+    /// Whether this is the place `path` names (its keys from the root).
+    fn is(&self, path: &[&str]) -> bool {
+        match (self, path.split_last()) {
+            (At::Root, None) => true,
+            (At::Key(parent, key), Some((last, rest))) => key == last && parent.is(rest),
+            _ => false,
+        }
+    }
 }
 
-/// The path of the first (innermost) place an error passed through.
-struct Track(RefCell<Option<String>>);
+/// What one reading shares: the path of the first (innermost) place an error passed through,
+/// and the map whose other members it leaves in the tree ([`deserialize_leaving`]).
+struct Track {
+    first_error: RefCell<Option<String>>,
+    leaving: Option<Leaving>,
+}
+
+/// The map at `at` hands out only the keys in `named`.
+#[derive(Clone, Copy)]
+struct Leaving {
+    at: &'static [&'static str],
+    named: &'static [&'static str],
+}
 
 impl Track {
+    /// The keys the map at `at` hands out: `None` for all of them.
+    fn named_at(&self, at: &At) -> Option<&'static [&'static str]> {
+        self.leaving.filter(|leaving| at.is(leaving.at)).map(|leaving| leaving.named)
+    }
+
     fn trigger(&self, at: &At, error: Error) -> Error {
-        let mut path = self.0.borrow_mut();
+        let mut path = self.first_error.borrow_mut();
         if path.is_none() {
             *path = Some(at.path());
         }
@@ -143,7 +184,8 @@ impl<'a, 'de> Tracked<'a, 'de> {
 
     /// serde_json's `Map::deserialize_any`, handing out each value with its key.
     fn map<V: Visitor<'de>>(self, map: &'de serde_json::Map<String, Value>, visitor: V) -> Result<V::Value, Error> {
-        let mut access = Entries { entries: map.iter(), value: None, at: self.at, track: self.track };
+        let named = self.track.named_at(self.at);
+        let mut access = Entries { entries: map.iter(), named, value: None, at: self.at, track: self.track };
         let out = visitor.visit_map(&mut access)?;
         if access.entries.len() == 0 {
             Ok(out)
@@ -463,6 +505,8 @@ impl<'de> SeqAccess<'de> for Items<'_, 'de> {
 /// object's keys into the models (strings: field names and map keys).
 struct Entries<'a, 'de> {
     entries: serde_json::map::Iter<'de>,
+    /// The only keys handed out, when the reading leaves the others in the tree.
+    named: Option<&'static [&'static str]>,
     value: Option<(&'de str, &'de Value)>,
     at: &'a At<'a, 'de>,
     track: &'a Track,
@@ -472,7 +516,9 @@ impl<'de> MapAccess<'de> for Entries<'_, 'de> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
-        let Some((key, value)) = self.entries.next() else { return Ok(None) };
+        let named = self.named;
+        let handed_out = |(key, _): &(&String, &Value)| named.is_none_or(|named| named.contains(&key.as_str()));
+        let Some((key, value)) = self.entries.find(handed_out) else { return Ok(None) };
         self.value = Some((key.as_str(), value));
         seed.deserialize(BorrowedStrDeserializer::new(key.as_str()))
             .map(Some)
@@ -488,7 +534,8 @@ impl<'de> MapAccess<'de> for Entries<'_, 'de> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.entries.len())
+        // How many it hands out is not known before they are looked at when some are left.
+        self.named.is_none().then(|| self.entries.len())
     }
 }
 
@@ -536,6 +583,35 @@ pub(crate) mod tests {
         out
     }
 
+    /// A value of each JSON type, to put in place of each value of a tree ([`mutants`]).
+    fn replacements() -> [Value; 10] {
+        [
+            Value::Null,
+            serde_json::json!(true),
+            serde_json::json!(-1),
+            serde_json::json!(4294967296u64),
+            serde_json::json!(1.5),
+            serde_json::json!("text"),
+            serde_json::json!([]),
+            serde_json::json!([1, "a", {}]),
+            serde_json::json!({}),
+            serde_json::json!({"": {"x": 1}, "name": 2}),
+        ]
+    }
+
+    /// A V1 replica spec with a value in every field the models name, and others.
+    fn replica() -> Value {
+        serde_yaml::from_str(
+            "replicas: 2\nrestartPolicy: OnFailure\ntemplate:\n  metadata: {labels: {a: b}, annotations: {c: d}}\n  \
+         spec:\n    containers:\n    - name: pytorch\n      image: a:1\n      command: [python, t.py]\n      \
+         args: [--x]\n      ports: [{name: pytorchjob-port, containerPort: 23456}]\n      \
+         env: [{name: A, value: b}, {name: B, valueFrom: {fieldRef: {fieldPath: x}}}]\n      \
+         resources: {limits: {nvidia.com/gpu: 1, cpu: 500m}}\n      volumeMounts: [{name: v, mountPath: /d}]\n    \
+         volumes: [{name: v, emptyDir: {}}]\n    nodeSelector: {k: v}\n    tolerations: [{key: k, operator: Exists}]\n",
+        )
+        .unwrap()
+    }
+
     fn same<T: de::DeserializeOwned + std::fmt::Debug + PartialEq>(trees: &[Value]) -> usize {
         let mut errors = 0;
         for tree in trees {
@@ -550,27 +626,8 @@ pub(crate) mod tests {
     /// type, the same error at the same path as serde_path_to_error.
     #[test]
     fn every_mutant_reads_as_serde_path_to_error_reads_it() {
-        let replacements = [
-            Value::Null,
-            serde_json::json!(true),
-            serde_json::json!(-1),
-            serde_json::json!(4294967296u64),
-            serde_json::json!(1.5),
-            serde_json::json!("text"),
-            serde_json::json!([]),
-            serde_json::json!([1, "a", {}]),
-            serde_json::json!({}),
-            serde_json::json!({"": {"x": 1}, "name": 2}),
-        ];
-        let replica: Value = serde_yaml::from_str(
-            "replicas: 2\nrestartPolicy: OnFailure\ntemplate:\n  metadata: {labels: {a: b}, annotations: {c: d}}\n  \
-             spec:\n    containers:\n    - name: pytorch\n      image: a:1\n      command: [python, t.py]\n      \
-             args: [--x]\n      ports: [{name: pytorchjob-port, containerPort: 23456}]\n      \
-             env: [{name: A, value: b}, {name: B, valueFrom: {fieldRef: {fieldPath: x}}}]\n      \
-             resources: {limits: {nvidia.com/gpu: 1, cpu: 500m}}\n      volumeMounts: [{name: v, mountPath: /d}]\n    \
-             volumes: [{name: v, emptyDir: {}}]\n    nodeSelector: {k: v}\n    tolerations: [{key: k, operator: Exists}]\n",
-        )
-        .unwrap();
+        let replacements = replacements();
+        let replica = replica();
         let errors = same::<ReplicaSpec>(&mutants(&replica, &replacements));
         assert!(errors > 100, "{errors}");
         same::<ObjectMeta>(&mutants(&replica["template"]["metadata"], &replacements));
@@ -591,6 +648,25 @@ pub(crate) mod tests {
         )
         .unwrap();
         same::<TrainingRuntime>(&mutants(&runtime, &replacements));
+    }
+
+    /// A reading that leaves a pod spec's other fields in the tree reads what the whole reading
+    /// reads, less those fields, and refuses every mutant of a replica spec with the same error at
+    /// the same path: a value read into `extra` is never refused.
+    #[test]
+    fn every_mutant_reads_as_the_whole_reading_without_the_fields_left() {
+        let mut compared = 0;
+        for tree in mutants(&replica(), &replacements()) {
+            let leaving = deserialize_leaving::<ReplicaSpec>(&tree, &["template", "spec"], PodSpec::NAMED);
+            let whole = deserialize::<ReplicaSpec>(&tree).map(|mut replica| {
+                replica.template.spec.extra = Default::default();
+                replica
+            });
+            let error = |e: PathError| (e.path().to_string(), e.inner().to_string());
+            assert_eq!(leaving.map_err(error), whole.map_err(error), "{tree}");
+            compared += 1;
+        }
+        assert!(compared > 300, "{compared}");
     }
 
     /// No model holds an enum or denies unknown fields today; one that does reads the same too.
