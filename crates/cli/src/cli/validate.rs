@@ -12,6 +12,7 @@
 use super::inputs;
 use clap::ValueEnum;
 use explorer_core::explain::{self, Rejection};
+use explorer_core::pipeline::input::{Accepted, RawDoc};
 use explorer_data::releases::Release;
 use explorer_data::served::{self, V1Operator};
 use serde::Serialize;
@@ -275,12 +276,22 @@ fn read_docs(path: &std::path::Path) -> Result<Vec<Doc>, Unread> {
 /// A text's documents, each read when the iterator reaches it; `Err` when the input door refuses
 /// the text as a whole.
 fn each_doc(text: &str) -> Result<impl Iterator<Item = Doc> + '_, Unread> {
-    // An empty file holds no document (the door refuses it: no documents).
-    let docs = match text.trim().is_empty() {
-        true => None,
-        false => Some(explorer_core::pipeline::input::each_document(text).map_err(Unread::Door)?),
-    };
-    Ok(docs.into_iter().flatten().map(|d| Doc { index: d.index, line: d.line, value: d.value }))
+    Ok(accepted(text)?.into_iter().flat_map(|a| a.documents(text)).map(Doc::from))
+}
+
+/// `text` as the input door accepts it, its documents not yet handed on; `None` for an empty file,
+/// which holds no document (the door refuses it: no documents).
+fn accepted(text: &str) -> Result<Option<Accepted>, Unread> {
+    match text.trim().is_empty() {
+        true => Ok(None),
+        false => explorer_core::pipeline::input::accept_documents(text).map(Some).map_err(Unread::Door),
+    }
+}
+
+impl From<RawDoc> for Doc {
+    fn from(d: RawDoc) -> Doc {
+        Doc { index: d.index, line: d.line, value: d.value }
+    }
 }
 
 /// The runtimes of `--runtimes DIR`s (and files), for TrainJobs whose file holds none.
@@ -334,7 +345,7 @@ fn verdicts(args: &[PathBuf], options: &Options, extra: &[Value]) -> (Vec<Verdic
             errors: vec![FieldError { field: String::new(), message }],
             note: Note::None,
         };
-        let text = match super::read_input(path) {
+        let mut text = match super::read_input(path) {
             Ok(text) => text,
             Err(e) => {
                 out.push(error(0, 0, e));
@@ -379,10 +390,18 @@ fn verdicts(args: &[PathBuf], options: &Options, extra: &[Value]) -> (Vec<Verdic
         // judged again, every runtime read first.
         let first = out.len();
         let (mut runtimes, mut train_job, mut late_runtime) = (Vec::new(), false, false);
-        match each_doc(&text) {
-            Ok(docs) => {
-                for d in docs {
-                    let Some(value) = judged(d, &runtimes, &mut out) else { continue };
+        let accepted = accepted(&text);
+        // A text the door has read whole (one document) goes now, not held beside the document's
+        // tree while it is judged (4 MiB of a 4 MiB job; issue 36). One document has no runtime
+        // after a TrainJob, so such a text is not read again below. Assigned over, not shadowed:
+        // a shadowed text lives on to the end of the loop's body.
+        if matches!(&accepted, Ok(Some(accepted)) if !accepted.reads_the_text_again()) {
+            text = String::new();
+        }
+        match accepted {
+            Ok(accepted) => {
+                for d in accepted.into_iter().flat_map(|a| a.documents(&text)) {
+                    let Some(value) = judged(Doc::from(d), &runtimes, &mut out) else { continue };
                     let kind = str_at(&value, "/kind");
                     train_job |= kind == "TrainJob";
                     if is_runtime(kind) {
