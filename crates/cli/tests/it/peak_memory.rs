@@ -198,3 +198,34 @@ fn migrate_moves_a_templates_pod_settings_rather_than_copying_them() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failed.is_empty(), "{failed:#?}");
 }
+
+/// validate on a file whose runtime follows its TrainJobs (each TrainJob is judged with every
+/// runtime of its file): the file is read again, its runtimes first, then each document judged and
+/// dropped in turn. The debug CLI answers 9,000 TrainJobs (2.0 MiB) before their runtime at 24 MiB
+/// (ulimit -v, 4 MiB steps); e8f7609's, which held every document's tree for the second reading,
+/// needs 52.
+const VALIDATE_LATE_RUNTIME_KIB: u32 = 28 * 1024;
+
+#[test]
+fn validate_reads_the_jobs_again_rather_than_holding_them_when_their_runtime_follows() {
+    let job = |i: usize| {
+        format!(
+            "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: job-{i}\nspec:\n  \
+             runtimeRef:\n    name: torch-distributed\n  trainer:\n    numNodes: 2\n    command: [torchrun, train.py]\n    \
+             env:\n      - {{name: A, value: \"{i}\"}}\n"
+        )
+    };
+    let runtime = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata:\n  \
+                   name: torch-distributed\nspec:\n  mlPolicy:\n    numNodes: 1\n    torch:\n      numProcPerNode: auto\n  \
+                   template:\n    spec:\n      replicatedJobs:\n        - name: node\n          replicas: 1\n          \
+                   template:\n            spec:\n              template:\n                spec:\n                  \
+                   containers:\n                    - name: node\n                      image: pytorch/pytorch:2.5.1\n";
+    let text: Vec<String> = (0..9000).map(job).chain([runtime.to_string()]).collect();
+    let dir = std::env::temp_dir().join(format!("tv2x-peak-late-runtime-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("jobs-then-runtime.yaml");
+    std::fs::write(&path, text.join("---\n")).unwrap();
+    let answered = answers_within(&["validate"], &path, VALIDATE_LATE_RUNTIME_KIB);
+    let _ = std::fs::remove_dir_all(&dir);
+    answered.unwrap();
+}
