@@ -61,8 +61,59 @@ struct Frame {
 
 enum Node {
     Seq(Vec<Value>),
-    /// The map, and the key whose value comes next.
-    Map(Map<String, Value>, Option<String>),
+    /// The map's entries, and the key whose value comes next.
+    Map(Entries, Option<String>),
+}
+
+/// A map's entries as they are read: the first [`FEW`] in a list, so that a small map (most of a
+/// manifest's: an env variable, a port, a volume mount) is made with room for its own entries
+/// alone, not for the next power of two past them (issue 36: the 70,000 maps of two entries of
+/// many-env took 312 bytes of entries each, not 208); past them, in the map itself, which grows as
+/// it must (a map of 100,000 labels is not held twice while it is made).
+enum Entries {
+    Few(Vec<(String, Value)>),
+    Many(Map<String, Value>),
+}
+
+/// The most entries a map holds in a list before it is made (`Entries`): more than most maps of a
+/// manifest have.
+const FEW: usize = 16;
+
+impl Entries {
+    fn new() -> Entries {
+        Entries::Few(Vec::with_capacity(FEW))
+    }
+
+    fn insert(&mut self, key: String, value: Value) {
+        match self {
+            Entries::Few(few) if few.len() < FEW => few.push((key, value)),
+            Entries::Few(few) => {
+                let mut map = map_of(std::mem::take(few));
+                map.insert(key, value);
+                *self = Entries::Many(map);
+            }
+            Entries::Many(map) => {
+                map.insert(key, value);
+            }
+        }
+    }
+
+    fn into_map(self) -> Map<String, Value> {
+        match self {
+            Entries::Few(few) => map_of(few),
+            Entries::Many(map) => map,
+        }
+    }
+}
+
+/// A map of `entries`, with room for them alone; a repeated key's last value in its first place
+/// (`Map::insert`, as yaml_serde reads it).
+fn map_of(entries: Vec<(String, Value)>) -> Map<String, Value> {
+    let mut map = Map::with_capacity(entries.len());
+    for (key, value) in entries {
+        map.insert(key, value);
+    }
+    map
 }
 
 /// Reads the documents of one stream, one at a time.
@@ -182,7 +233,7 @@ impl<'text> Reader<'text> {
                     let node = if matches!(event, Event::SequenceStart { .. }) {
                         Node::Seq(Vec::new())
                     } else {
-                        Node::Map(Map::new(), None)
+                        Node::Map(Entries::new(), None)
                     };
                     stack.push(Frame { anchor, height: 0, node });
                     continue;
@@ -197,7 +248,7 @@ impl<'text> Reader<'text> {
                             items.shrink_to_fit();
                             Value::Array(items)
                         }
-                        Node::Map(map, None) => Value::Object(map),
+                        Node::Map(entries, None) => Value::Object(entries.into_map()),
                         Node::Map(_, Some(_)) => return Err(Fallback),
                     };
                     let height = frame.height + 1;
@@ -220,10 +271,10 @@ impl<'text> Reader<'text> {
             match &mut parent.node {
                 Node::Seq(items) if keep => items.push(value),
                 Node::Seq(_) => {}
-                Node::Map(map, key) => {
+                Node::Map(entries, key) => {
                     let key = key.take().ok_or(Fallback)?;
                     if keep {
-                        map.insert(key, value);
+                        entries.insert(key, value);
                     }
                 }
             }
