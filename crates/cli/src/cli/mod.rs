@@ -444,10 +444,12 @@ fn run_batch<R: FileOutcome>(
                         Sink::Stdout => {
                             // `output_yaml` of every part's documents: each part's, `---` between.
                             let text = explorer_core::pipeline::output_yaml(&part_docs);
-                            if !text.is_empty() {
-                                if !yaml.is_empty() {
-                                    yaml.push_str("---\n");
-                                }
+                            if yaml.is_empty() {
+                                // The first part's text is taken, not copied: a big job's YAML is
+                                // megabytes, and both were held beside its objects.
+                                yaml = text;
+                            } else if !text.is_empty() {
+                                yaml.push_str("---\n");
                                 yaml.push_str(&text);
                             }
                         }
