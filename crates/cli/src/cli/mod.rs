@@ -444,10 +444,12 @@ fn run_batch<R: FileOutcome>(
                         Sink::Stdout => {
                             // `output_yaml` of every part's documents: each part's, `---` between.
                             let text = explorer_core::pipeline::output_yaml(&part_docs);
-                            if !text.is_empty() {
-                                if !yaml.is_empty() {
-                                    yaml.push_str("---\n");
-                                }
+                            if yaml.is_empty() {
+                                // The first part's text is taken, not copied: a big job's YAML is
+                                // megabytes, and both were held beside its objects.
+                                yaml = text;
+                            } else if !text.is_empty() {
+                                yaml.push_str("---\n");
                                 yaml.push_str(&text);
                             }
                         }
@@ -503,6 +505,10 @@ fn write_objects(dir: &std::path::Path, docs: &[explorer_core::pipeline::Documen
     Ok(if objects.is_empty() { format!("nothing written to {}", dir.display()) } else { apply_command(&objects) })
 }
 
+/// What `migrate` keeps of each job: what it prints (the objects and the report), not the
+/// source of a job too large for the pod comparison.
+const FOR_OUTPUT: explorer_core::migrate::Sources = explorer_core::migrate::Sources::ForOutput;
+
 fn migrate(
     files: &[std::path::PathBuf],
     quiet: bool,
@@ -516,7 +522,7 @@ fn migrate(
         Ok(Batch {
             text: accepted.reads_the_text_again().then_some(text),
             parts: Box::new(move |text| {
-                let docs = explorer_core::migrate::migrate_documents(accepted.documents(text), target);
+                let docs = explorer_core::migrate::migrate_documents(accepted.documents(text), target, FOR_OUTPUT);
                 Box::new(docs.map(move |d| explorer_core::migrate::Migration { docs: vec![d], target }))
             }),
         })
@@ -535,7 +541,7 @@ enum BatchFormat {
 fn migrate_json(files: &[std::path::PathBuf], target: explorer_data::releases::Release) -> ExitCode {
     batch_json(files, |text, file, out| {
         let mut failures = Vec::new();
-        for d in explorer_core::migrate::migrate_each(text, target).map_err(|e| e.to_string())? {
+        for d in explorer_core::migrate::migrate_each(text, target, FOR_OUTPUT).map_err(|e| e.to_string())? {
             out.push(&explorer_core::migrate::pods::document_json_with(&d, target, file_member(file)))?;
             failures.extend(explorer_core::pipeline::failures(std::slice::from_ref(&d)));
         }

@@ -189,15 +189,23 @@ fn validate_and_migrate_answer_many_documents_one_at_a_time() {
 /// at 100 and 56.
 const MIGRATE_SELECTOR_KIB: u32 = 96 * 1024;
 const MIGRATE_ALIAS_KIB: u32 = 56 * 1024;
+/// migrate on many-labels (a job of 250,000 labels, more values than the pod comparison reads):
+/// the CLI keeps no source of such a job, and its labels move from the parsed tree into its
+/// TrainJob rather than being read into the model and written out again beside the tree
+/// (`migrate::Sources::ForOutput`, `convert::convert_owned`). The debug CLI answers at 60 MiB and
+/// not at 56 (`-o json`: at 52, not at 48); e8f7609's needed 96 (`-o json`: 104, not 96).
+const MIGRATE_LABELS_KIB: u32 = 68 * 1024;
 
 #[test]
-fn migrate_moves_a_templates_pod_settings_rather_than_copying_them() {
+fn migrate_moves_a_large_jobs_fields_rather_than_copying_them() {
     let dir = std::env::temp_dir().join(format!("tv2x-peak-migrate-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut failed = Vec::new();
-    for (shape, limit_kib) in
-        [(shapes::many_selector_keys(), MIGRATE_SELECTOR_KIB), (shapes::shared_by_alias(), MIGRATE_ALIAS_KIB)]
-    {
+    for (shape, limit_kib) in [
+        (shapes::many_selector_keys(), MIGRATE_SELECTOR_KIB),
+        (shapes::shared_by_alias(), MIGRATE_ALIAS_KIB),
+        (shapes::many_labels(), MIGRATE_LABELS_KIB),
+    ] {
         let path = dir.join(format!("{}.yaml", shape.name));
         std::fs::write(&path, &shape.text).unwrap();
         for args in [&["migrate"][..], &["migrate", "-o", "json"]] {

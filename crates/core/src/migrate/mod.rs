@@ -53,47 +53,70 @@ pub fn migrate(text: &str) -> Result<Migration, Error> {
 /// whole cannot be read (too large, empty, binary, too deep); per-document problems are outcomes.
 /// Each report has one entry per field, as the views and the judges read it.
 pub fn migrate_to(text: &str, target: Release) -> Result<Migration, Error> {
-    Ok(Migration { docs: migrate_each(text, target)?.map(with_entry_per_field).collect(), target })
+    Ok(Migration { docs: migrate_each(text, target, Sources::Kept)?.map(with_entry_per_field).collect(), target })
 }
 
 /// A document whose report has one entry per field: each run of a map's keys written out.
 fn with_entry_per_field(mut d: DocResult) -> DocResult {
-    if let (Outcome::Written { report, .. }, source) = (&mut d.outcome, &d.source) {
+    if let Outcome::Written { report, objects, .. } = &mut d.outcome {
         if report.iter().any(|e| e.to.keys().is_some()) {
-            *report = report.iter().flat_map(|e| e.each_field(source.as_ref())).map(Cow::into_owned).collect();
+            *report = report.iter().flat_map(|e| e.each_field(objects)).map(Cow::into_owned).collect();
         }
     }
     d
+}
+
+/// What a migration keeps of each document it converts, as its `source`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sources {
+    /// Every document as it was parsed (the page shows the V1 job beside its report).
+    Kept,
+    /// What the pod comparison reads: a job of more values than it reads
+    /// (`pods::MAX_COMPARED_VALUES`) is not kept, and gives its labels and annotations to its
+    /// TrainJob rather than a copy of them (`convert::convert_owned`), so that a job of a
+    /// quarter million labels is not held twice. For a caller that writes the objects and the
+    /// report and nothing of the source (the CLI).
+    ForOutput,
 }
 
 /// [`migrate_to`] one document at a time: each is converted when the iterator reaches it, so a
 /// caller that reports and writes a document before taking the next (the CLI) holds one
 /// document's objects and report at a time, not those of 10,000 jobs. A report's entry can stand
 /// for a run of a map's keys (a job's labels, `Places::keys`): read it with `Entry::each_field`.
-pub fn migrate_each(text: &str, target: Release) -> Result<impl Iterator<Item = DocResult> + '_, Error> {
-    Ok(migrate_documents(pipeline::input::each_document(text).map_err(Error::Input)?, target))
+pub fn migrate_each(
+    text: &str,
+    target: Release,
+    sources: Sources,
+) -> Result<impl Iterator<Item = DocResult> + '_, Error> {
+    Ok(migrate_documents(pipeline::input::each_document(text).map_err(Error::Input)?, target, sources))
 }
 
 /// [`migrate_each`] of the documents the input door accepted (`pipeline::input::accept_documents`).
-pub fn migrate_documents(raw: pipeline::input::Documents<'_>, target: Release) -> impl Iterator<Item = DocResult> + '_ {
+pub fn migrate_documents(
+    raw: pipeline::input::Documents<'_>,
+    target: Release,
+    sources: Sources,
+) -> impl Iterator<Item = DocResult> + '_ {
     raw.map(move |d| {
         // A `null` member is absent (model::without_nulls): converted, and kept as the
         // document's source, without copying the tree.
-        let value = d.value.map(crate::model::into_without_nulls);
-        let mut outcome = match &value {
-            Ok(v) => convert::convert(v, target),
-            Err(e) => Outcome::Invalid { error: pipeline::Invalid::Yaml(e.clone()) },
+        let (mut outcome, source) = match d.value.map(crate::model::into_without_nulls) {
+            Err(e) => (Outcome::Invalid { error: pipeline::Invalid::Yaml(e) }, None),
+            // The comparison would not read it: converted from the tree itself (a document passed
+            // through comes back as its own output).
+            Ok(v) if sources == Sources::ForOutput && !pods::compares(&v) => (convert::convert_owned(v, target), None),
+            Ok(v) => (convert::convert(&v, target), Some(v)),
         };
         if let Outcome::Written { report, .. } = &mut outcome {
             report.iter_mut().for_each(|e| e.number(d.index));
         }
         // A document passed through is its own output: moved there, not copied.
-        let source = match (&mut outcome, value) {
-            (Outcome::PassedThrough { object, .. }, Ok(v)) => {
+        let source = match (&mut outcome, source) {
+            (Outcome::PassedThrough { object, .. }, Some(v)) => {
                 *object = v;
                 None
             }
-            (_, value) => value.ok(),
+            (_, source) => source,
         };
         DocResult { index: d.index, line: d.line, source, outcome }
     })
@@ -112,7 +135,7 @@ impl Wording for MigrationWording {
     fn report_lines(&self, doc: &DocResult, report: &[Entry], out: &mut ReportWriter<'_>) {
         use std::fmt::Write;
         // Written in place: a report can have hundreds of thousands of entries.
-        for e in report.iter().flat_map(|e| e.each_field(doc.source.as_ref())) {
+        for e in report.iter().flat_map(|e| e.each_field(doc.outcome.output())) {
             let _ = write!(out, "  {:<8} {}", e.kind.id(), e.from);
             if let Some(target) = e.place() {
                 out.push_str(" -> ");

@@ -44,8 +44,7 @@ impl<W: Wording> Serialize for DocumentJson<'_, W> {
             Outcome::Written { objects, report, lossy, .. } => {
                 out.serialize_entry("lossy", lossy)?;
                 out.serialize_entry("objects", objects)?;
-                let source = d.source.as_ref();
-                out.serialize_entry("report", &Entries { report, source, wording: &self.wording })?;
+                out.serialize_entry("report", &Entries { report, objects, wording: &self.wording })?;
             }
             Outcome::Refused { reason, .. } => out.serialize_entry("reason", &reason.to_string())?,
             Outcome::Invalid { error } => out.serialize_entry("reason", &error.to_string())?,
@@ -59,16 +58,16 @@ impl<W: Wording> Serialize for DocumentJson<'_, W> {
 }
 
 /// A report's entries, each worded and written in turn (one entry's JSON value at a time), one
-/// per field (`Entry::each_field`, its keys read from the document's source).
+/// per field (`Entry::each_field`, a run's keys read from the objects it went to).
 struct Entries<'a, W> {
     report: &'a [Entry],
-    source: Option<&'a Value>,
+    objects: &'a [Value],
     wording: &'a W,
 }
 
 impl<W: Wording> Serialize for Entries<'_, W> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let entries = self.report.iter().flat_map(|e| e.each_field(self.source));
+        let entries = self.report.iter().flat_map(|e| e.each_field(self.objects));
         serializer.collect_seq(entries.map(|e| self.wording.entry_json(&e)))
     }
 }

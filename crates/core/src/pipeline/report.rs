@@ -244,15 +244,20 @@ impl Entry {
     }
 
     /// The entries this one stands for, one per field, as the report is read: itself, or for a
-    /// run of a map's keys ([`Places::keys`]) one entry per key of the run, the keys read from
-    /// `source`, the document the report was written from. A run read without that document (a
-    /// caller that dropped it first) would stand for no field at all: a debug build says so.
-    pub fn each_field<'a>(&'a self, source: Option<&'a Value>) -> impl Iterator<Item = Cow<'a, Entry>> + 'a {
+    /// run of a map's keys ([`Places::keys`]) one entry per key of the run, the keys read from the
+    /// map at the run's place in `objects`, what the document was written as (a place's path with
+    /// no object before it is in the TrainJob, [`Place`]): the run's keys went there, in their
+    /// order. A run read without that object (a caller that dropped the objects first) would
+    /// stand for no field at all: a debug build says so.
+    pub fn each_field<'a>(&'a self, objects: &'a [Value]) -> impl Iterator<Item = Cow<'a, Entry>> + 'a {
         let run = self.to.keys();
-        let map = run.as_ref().and_then(|_| self.from.split('.').try_fold(source?, |v, key| v.get(key))?.as_object());
+        let trainjob = || objects.iter().find(|o| o.get("kind").and_then(Value::as_str) == Some("TrainJob"));
+        let map = run
+            .as_ref()
+            .and_then(|_| self.to.first()?.path.split('.').try_fold(trainjob()?, |v, key| v.get(key))?.as_object());
         debug_assert!(
             run.is_none() || map.is_some(),
-            "the run of keys of {} was read without the document it was written from",
+            "the run of keys of {} was read without the object it went to",
             self.from
         );
         let keys = run.zip(map).map(|(run, map)| map.keys().skip(run.start).take(run.len()));

@@ -3,7 +3,7 @@
 
 use explorer_judges as common;
 
-use explorer_core::migrate::{migrate, Kind, Outcome};
+use explorer_core::migrate::{migrate, Kind, Outcome, Sources};
 use serde_json::Value;
 
 const EXAMPLES: [&str; 15] = [
@@ -659,19 +659,65 @@ fn the_claims_check_catches_each_kind_of_false_migration_report() {
     expect(&objects, &more, "dropped without a specific reason");
 }
 
-/// A job's labels are one report entry for them all, written out per key from the job's source
-/// (`Entry::each_field`): read without it, that entry stood for no field, silently.
+/// A job's labels are one report entry for them all, written out per key from the TrainJob they
+/// went to (`Entry::each_field`): read without it, that entry stood for no field, silently.
 #[cfg(debug_assertions)]
 #[test]
-#[should_panic(expected = "the run of keys of metadata.labels was read without the document")]
-fn a_run_of_labels_read_without_its_source_is_a_defect_a_debug_build_names() {
+#[should_panic(expected = "the run of keys of metadata.labels was read without the object it went to")]
+fn a_run_of_labels_read_without_its_trainjob_is_a_defect_a_debug_build_names() {
     let text =
         "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: j\n  labels:\n    team: ml\nspec:\n  \
                 pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n      template:\n        spec:\n          containers:\n          \
                 - name: pytorch\n            image: x\n";
-    let doc = explorer_core::migrate::migrate_each(text, explorer_data::releases::NEWEST).unwrap().next().unwrap();
-    let Outcome::Written { report, .. } = &doc.outcome else { panic!("not converted: {:?}", doc.outcome) };
+    let doc = explorer_core::migrate::migrate_each(text, explorer_data::releases::NEWEST, Sources::Kept)
+        .unwrap()
+        .next()
+        .unwrap();
+    let Outcome::Written { report, objects, .. } = &doc.outcome else { panic!("not converted: {:?}", doc.outcome) };
     let run = report.iter().find(|e| e.to.keys().is_some()).expect("the labels' run");
-    assert_eq!(run.each_field(doc.source.as_ref()).count(), 1);
-    let _ = run.each_field(None).count();
+    assert_eq!(run.each_field(objects).count(), 1);
+    let _ = run.each_field(&[]).count();
+}
+
+/// A stream whose job holds more values than the pod comparison reads, migrated for output
+/// (`Sources::ForOutput`, the CLI): its labels and annotations move into its TrainJob and no
+/// source is kept, yet every document reads as it does with its source kept (the page's
+/// migration): the same objects, report and JSON, and a ConfigMap of as many labels passed
+/// through whole. The job's metadata has members after its labels, whose order its report keeps.
+#[test]
+fn a_job_migrated_for_output_reads_as_the_job_with_its_source_kept() {
+    let labels: String =
+        (0..25_000)
+            .map(|i| {
+                if i == 12_000 {
+                    "    kueue.x-k8s.io/queue-name: q\n".to_string()
+                } else {
+                    format!("    l{i}: v{i}\n")
+                }
+            })
+            .collect();
+    let job = format!(
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: big\n  labels:\n{labels}  annotations:\n    \
+         a: b\n  generation: 3\n  uid: u\n  resourceVersion: '1'\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      \
+         replicas: 1\n      template:\n        spec:\n          containers:\n          - name: pytorch\n            \
+         image: x\n"
+    );
+    let config_map =
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  labels:\n{labels}data:\n  a: b\n");
+    let text = format!("{job}---\n{config_map}");
+    let release = explorer_data::releases::NEWEST;
+    let kept: Vec<_> = explorer_core::migrate::migrate_each(&text, release, Sources::Kept).unwrap().collect();
+    let for_output: Vec<_> =
+        explorer_core::migrate::migrate_each(&text, release, Sources::ForOutput).unwrap().collect();
+    assert!(kept[0].source.is_some() && for_output[0].source.is_none(), "the job's source is kept only for the page");
+    let json = |docs: &[explorer_core::migrate::DocResult]| -> Vec<Value> {
+        docs.iter().map(|d| explorer_core::migrate::pods::document_json(d, release)).collect()
+    };
+    assert_eq!(json(&for_output), json(&kept));
+    let report = |docs: Vec<explorer_core::migrate::DocResult>| {
+        explorer_core::migrate::Migration { docs, target: release }.report_text()
+    };
+    let (kept, for_output) = (report(kept), report(for_output));
+    assert!(kept.contains("metadata.generation") && kept.contains("metadata.labels.l24999"), "{kept:.300}");
+    assert_eq!(for_output, kept);
 }

@@ -1,7 +1,93 @@
 //! The TrainJob's metadata: name, namespace, labels, annotations.
 
 use super::*;
+use crate::model::tracked::PathError;
 use crate::snippets::trainjob::QUEUE_LABEL;
+use std::borrow::Cow;
+
+/// The V1 job's labels and annotations, which the TrainJob carries as they are. Read from the
+/// job's tree, not through the model: a job can have a quarter million labels, and the model's
+/// metadata (a `#[serde(flatten)]` struct, read through serde's buffer of every member) held them
+/// twice more while the tree held them too.
+#[derive(Default)]
+pub(super) struct Carried<'a> {
+    pub(super) labels: Cow<'a, Map<String, Value>>,
+    pub(super) annotations: Cow<'a, Map<String, Value>>,
+}
+
+/// The V1 job's `metadata` as the model reads it, but for its labels and annotations
+/// ([`Carried`]): those `taken` out of the tree already (`take_carried`), else borrowed from it
+/// where each is a map of text. Where one is anything else, the model reads the whole metadata,
+/// as before, for its error and its path.
+pub(super) fn read_metadata<'a>(
+    metadata: &'a Value,
+    taken: Carried<'static>,
+) -> Result<(ObjectMeta, Carried<'a>), PathError> {
+    if let (Some(members), Some(labels), Some(annotations)) =
+        (metadata.as_object(), of_text(metadata, "labels"), of_text(metadata, "annotations"))
+    {
+        // The other members (a name, a namespace) copied for the model: a map of text gives it
+        // no error, so it reads these as it read them beside the labels.
+        let others = members.iter().filter(|(key, _)| !CARRIED.contains(&key.as_str()));
+        let meta = crate::model::tracked::deserialize(&Value::Object(
+            others.map(|(key, value)| (key.clone(), value.clone())).collect(),
+        ))?;
+        let or_borrowed = |taken: Cow<'static, Map<String, Value>>, map: Option<&'a Map<String, Value>>| {
+            if taken.is_empty() {
+                map.map_or_else(Cow::default, Cow::Borrowed)
+            } else {
+                taken
+            }
+        };
+        let carried = Carried {
+            labels: or_borrowed(taken.labels, labels),
+            annotations: or_borrowed(taken.annotations, annotations),
+        };
+        return Ok((meta, carried));
+    }
+    let mut meta: ObjectMeta = crate::model::tracked::deserialize(metadata)?;
+    let owned = |map: crate::model::vecmap::VecMap<String, String>| {
+        Cow::Owned(map.into_iter_freeing().map(|(key, value)| (key, Value::String(value))).collect())
+    };
+    let carried = Carried {
+        labels: owned(std::mem::take(&mut meta.labels)),
+        annotations: owned(std::mem::take(&mut meta.annotations)),
+    };
+    Ok((meta, carried))
+}
+
+/// The members of metadata a TrainJob carries as they are.
+const CARRIED: [&str; 2] = ["labels", "annotations"];
+
+/// The map of text at `metadata.key`: `Some(None)` where there is none, `None` where it is
+/// something else (the model's to refuse).
+fn of_text<'a>(metadata: &'a Value, key: &str) -> Option<Option<&'a Map<String, Value>>> {
+    match metadata.get(key) {
+        None => Some(None),
+        Some(Value::Object(map)) if map.values().all(Value::is_string) => Some(Some(map)),
+        Some(_) => None,
+    }
+}
+
+/// The job's labels and annotations, taken out of its tree where both are maps of text (as
+/// `read_metadata` reads them) and each is not empty (an empty one is reported as it is
+/// written, from the tree); nothing where the model must read them.
+pub(super) fn take_carried(doc: &mut Value) -> Carried<'static> {
+    let Some(metadata) = doc.get_mut("metadata") else { return Carried::default() };
+    if of_text(metadata, "labels").is_none() || of_text(metadata, "annotations").is_none() {
+        return Carried::default();
+    }
+    let Some(members) = metadata.as_object_mut() else { return Carried::default() };
+    // `shift_remove`: the other members keep their order (the model's `extra`, reported in it).
+    let mut take = |key: &str| match members.get(key) {
+        Some(Value::Object(map)) if !map.is_empty() => match members.shift_remove(key) {
+            Some(Value::Object(map)) => Cow::Owned(map),
+            _ => Cow::default(),
+        },
+        _ => Cow::default(),
+    };
+    Carried { labels: take("labels"), annotations: take("annotations") }
+}
 
 impl Conversion<'_> {
     /// The TrainJob's metadata: name (made a valid RFC 1035 label if needed), namespace,
@@ -25,21 +111,21 @@ impl Conversion<'_> {
             meta.namespace = Some(ns.clone());
             self.report.mapped("metadata.namespace", "metadata.namespace", "");
         }
-        // Taken, not copied (a job can have 150,000 labels): the TrainJob's metadata is built once.
-        meta.labels = std::mem::take(&mut self.meta.labels);
+        // The labels and annotations are not in `meta`: the TrainJob's are `self.carried`, written
+        // after the model's members (`trainjob_value`).
         // The labels carried as they are: one entry for each run of them between those with an
         // entry of their own (the Kueue queue label, with its note), not one each: a job can
         // have 200,000 labels, and an entry each held 40 MB until the report was written.
+        let labels = &self.carried.labels;
         let mut run_start = 0;
-        for (i, key) in meta.labels.keys().enumerate().filter(|(_, key)| *key == QUEUE_LABEL) {
+        for (i, key) in labels.keys().enumerate().filter(|(_, key)| *key == QUEUE_LABEL) {
             self.report.mapped_each_key("metadata.labels", run_start..i);
             let path = format!("metadata.labels.{key}");
             self.report.mapped(path.clone(), path, "Kueue reads the same label on a TrainJob");
             run_start = i + 1;
         }
-        self.report.mapped_each_key("metadata.labels", run_start..meta.labels.len());
-        meta.annotations = std::mem::take(&mut self.meta.annotations);
-        if !meta.annotations.is_empty() {
+        self.report.mapped_each_key("metadata.labels", run_start..labels.len());
+        if !self.carried.annotations.is_empty() {
             self.report.mapped("metadata.annotations", "metadata.annotations", "");
         }
         for key in ["labels", "annotations"] {

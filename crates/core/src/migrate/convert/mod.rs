@@ -72,11 +72,43 @@ fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 /// passed through comes back with `object: null`: the caller moves the document there
 /// (`migrate_to`), so that a large one is not held twice.
 pub fn convert(doc: &Value, release: Release) -> Outcome {
-    let Some(obj) = doc.as_object() else {
-        return invalid(Invalid::NotAMapping);
-    };
+    match read_as_job(doc, release) {
+        Ok(job) => job.convert(doc, release, metadata::Carried::default()),
+        Err(outcome) => *outcome,
+    }
+}
+
+/// [`convert`] of a document the caller gives up: a job's labels and annotations (a quarter
+/// million fit in the input) are moved into its TrainJob, not copied, and the rest of it is
+/// dropped once converted; a document passed through is the `object` it comes back with.
+pub fn convert_owned(mut doc: Value, release: Release) -> Outcome {
+    match read_as_job(&doc, release) {
+        Ok(job) => {
+            let taken = metadata::take_carried(&mut doc);
+            job.convert(&doc, release, taken)
+        }
+        Err(outcome) => match *outcome {
+            Outcome::PassedThrough { kind, name, .. } => Outcome::PassedThrough { kind, name, object: doc },
+            outcome => outcome,
+        },
+    }
+}
+
+/// A document read as a V1 job to convert: what it is read as, its kind and its name.
+struct Job {
+    source: Source,
+    kind: String,
+    name: String,
+}
+
+/// The document as a job to convert, or what becomes of it instead (refused, invalid, passed
+/// through with `object: null`), boxed: an outcome is large beside a job.
+fn read_as_job(doc: &Value, release: Release) -> Result<Job, Box<Outcome>> {
+    if doc.as_object().is_none() {
+        return Err(invalid(Invalid::NotAMapping).into());
+    }
     let (Some(api), Some(kind)) = (str_at(doc, "apiVersion"), str_at(doc, "kind")) else {
-        return invalid(Invalid::NoKind);
+        return Err(invalid(Invalid::NoKind).into());
     };
     let name = crate::explain::v1::at(doc, &["metadata", "name"]).and_then(Value::as_str).unwrap_or("").to_string();
     // The pairs the V1 operators' CRDs serve (explorer_data::served): v1 is Training Operator's,
@@ -85,50 +117,58 @@ pub fn convert(doc: &Value, release: Release) -> Outcome {
     // A replica type v1.9's webhook refuses, or whose pods the API server refuses by their name:
     // v1.9 runs no such job, and its reason is the answer.
     if let Some(reason) = operator.and_then(|_| crate::explain::v1::refused_replica_type(doc)) {
-        return invalid(Invalid::Job { kind: kind.to_string(), name, error: Error::V1Refused(reason) });
+        return Err(invalid(Invalid::Job { kind: kind.to_string(), name, error: Error::V1Refused(reason) }).into());
     }
     let source = match (operator, api, kind) {
         (Some(op), ..) if op == explorer_data::served::MPI_OPERATOR => Source::MpiV2beta1,
         (Some(_), ..) => match V1Kind::from_kind(kind) {
             Some(k @ (V1Kind::TfJob | V1Kind::PaddleJob)) => match roles::refusal(k, doc) {
-                Some(reason) => return refused(name, kind, reason),
+                Some(reason) => return Err(refused(name, kind, reason).into()),
                 None => Source::V1(k),
             },
             Some(k) if release.builtin_for(framework_of(k)).is_none() => {
-                return refused(name, kind, Refusal::NoRuntimeYet { kind: k, release: release.tag });
+                return Err(refused(name, kind, Refusal::NoRuntimeYet { kind: k, release: release.tag }).into());
             }
             Some(k) => Source::V1(k),
-            None => return Outcome::PassedThrough { name, kind: kind.into(), object: Value::Null },
+            None => return Err(Outcome::PassedThrough { name, kind: kind.into(), object: Value::Null }.into()),
         },
         (None, api, kind) if api.starts_with("kubeflow.org/") && V1Kind::from_kind(kind).is_some() => {
             let reason = Refusal::UnservedVersion { api_version: api.into(), kind: kind.into() };
-            return refused(name, kind, reason);
+            return Err(refused(name, kind, reason).into());
         }
-        _ => return Outcome::PassedThrough { name, kind: kind.into(), object: Value::Null },
+        _ => return Err(Outcome::PassedThrough { name, kind: kind.into(), object: Value::Null }.into()),
     };
     if source.kind() == V1Kind::MpiJob {
         let imp =
             crate::explain::v1::at(doc, &["spec", "mpiImplementation"]).and_then(Value::as_str).unwrap_or("OpenMPI");
         if imp != "OpenMPI" {
-            return refused(
-                name,
-                kind,
-                Refusal::MpiImplementation { implementation: imp.into(), release: release.tag },
-            );
+            let reason = Refusal::MpiImplementation { implementation: imp.into(), release: release.tag };
+            return Err(refused(name, kind, reason).into());
         }
     }
-    let (written, template_images) = match quantities_as_text(doc) {
-        Ok(found) => found,
-        Err(error) => return invalid(Invalid::Job { kind: kind.into(), name, error }),
-    };
-    let obj = written.as_ref().and_then(Value::as_object).unwrap_or(obj);
-    let conversion = Conversion::new(obj, source, kind, release).map(|mut c| {
-        c.template_images = template_images;
-        c
-    });
-    match conversion.and_then(Conversion::run) {
-        Ok(outcome) => outcome,
-        Err(error) => invalid(Invalid::Job { kind: kind.into(), name, error }),
+    Ok(Job { source, kind: kind.to_string(), name })
+}
+
+impl Job {
+    /// The job's objects and report; `taken` holds its labels and annotations where the caller
+    /// took them out of `doc` (`convert_owned`).
+    fn convert(self, doc: &Value, release: Release, taken: metadata::Carried<'static>) -> Outcome {
+        let Job { source, kind, name } = self;
+        let (written, template_images) = match quantities_as_text(doc) {
+            Ok(found) => found,
+            Err(error) => return invalid(Invalid::Job { kind, name, error }),
+        };
+        let Some(obj) = written.as_ref().unwrap_or(doc).as_object() else {
+            return invalid(Invalid::NotAMapping);
+        };
+        let conversion = Conversion::new(obj, source, &kind, release, taken).map(|mut c| {
+            c.template_images = template_images;
+            c
+        });
+        match conversion.and_then(Conversion::run) {
+            Ok(outcome) => outcome,
+            Err(error) => invalid(Invalid::Job { kind, name, error }),
+        }
     }
 }
 
@@ -158,7 +198,10 @@ struct Conversion<'a> {
     source: Source,
     kind_name: &'a str,
     name: String,
+    /// The V1 metadata but its labels and annotations, which are `carried`.
     meta: ObjectMeta,
+    /// The V1 labels and annotations, which the TrainJob carries.
+    carried: metadata::Carried<'a>,
     replicas: BTreeMap<String, Replica<'a>>,
     report: Report,
     /// The release written for: where pod settings go, which fields and runtimes exist.
@@ -174,9 +217,15 @@ struct Conversion<'a> {
 }
 
 impl<'a> Conversion<'a> {
-    fn new(doc: &'a Map<String, Value>, source: Source, kind_name: &'a str, release: Release) -> Result<Self, Error> {
-        let meta: ObjectMeta = match doc.get("metadata") {
-            Some(m) => crate::model::tracked::deserialize(m).map_err(|e| {
+    fn new(
+        doc: &'a Map<String, Value>,
+        source: Source,
+        kind_name: &'a str,
+        release: Release,
+        taken: metadata::Carried<'static>,
+    ) -> Result<Self, Error> {
+        let (meta, carried) = match doc.get("metadata") {
+            Some(m) => metadata::read_metadata(m, taken).map_err(|e| {
                 Error::Field(crate::field_error::kubernetes(&format!("metadata.{}", e.path()), e.inner()))
             })?,
             None => return Err(Error::Missing { path: "metadata".into(), needed_by: None }),
@@ -231,6 +280,7 @@ impl<'a> Conversion<'a> {
             kind_name,
             name,
             meta,
+            carried,
             replicas,
             report,
             release,
@@ -373,16 +423,12 @@ impl Conversion<'_> {
 
     /// The TrainJob, with the fields whose shape depends on the release (the pod settings'
     /// field, a named `numProcPerNode`) added to the model's output.
-    fn trainjob_value(&mut self, mut metadata: ObjectMeta, mut spec: TrainJobSpec) -> Result<Value, Error> {
-        // The labels and annotations (a quarter million fit in the input) are moved into the tree,
-        // each string taken, not serialized as a copy beside the model's. They are the last members
-        // the model writes of metadata that holds no other field, so they are appended after it.
-        let maps = metadata.extra.is_empty().then(|| {
-            [
-                ("labels", std::mem::take(&mut metadata.labels)),
-                ("annotations", std::mem::take(&mut metadata.annotations)),
-            ]
-        });
+    fn trainjob_value(&mut self, metadata: ObjectMeta, mut spec: TrainJobSpec) -> Result<Value, Error> {
+        // The labels and annotations (a quarter million fit in the input) are the V1 job's maps
+        // (`Carried`), put into the tree after the model's members of metadata (a name and a
+        // namespace: `trainjob_meta` sets no other), where the model would write them.
+        let carried = std::mem::take(&mut self.carried);
+        let maps = [("labels", carried.labels), ("annotations", carried.annotations)];
         // The trainer's args and env (a container can hold 200,000 of them) are written item by
         // item, each dropped from the model once written, not serialized as a copy beside it.
         // One empty item each holds their place, where the model writes them, until then.
@@ -409,14 +455,11 @@ impl Conversion<'_> {
                 trainer.insert("env".into(), Value::Array(env));
             }
         }
-        for (key, map) in maps.into_iter().flatten().filter(|(_, map)| !map.is_empty()) {
+        for (key, map) in maps.into_iter().filter(|(_, map)| !map.is_empty()) {
             let Some(meta) = job.get_mut("metadata").and_then(Value::as_object_mut) else {
                 return Err(Error::Internal("the TrainJob's metadata was not written as a map".into()));
             };
-            meta.insert(
-                key.into(),
-                Value::Object(map.into_iter_freeing().map(|(k, v)| (k, Value::String(v))).collect()),
-            );
+            meta.insert(key.into(), Value::Object(map.into_owned()));
         }
         if let Some(name) = self.num_proc_name.take() {
             job["spec"]["trainer"]["numProcPerNode"] = Value::String(name);

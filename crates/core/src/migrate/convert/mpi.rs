@@ -69,7 +69,7 @@ impl Conversion<'_> {
         let deepspeed = deepspeed_job && ds_image.is_some() && worker_main.image == ds_image;
         let meta = self.trainjob_meta();
         let mut spec = TrainJobSpec::default();
-        self.run_policy(&meta, &mut spec);
+        self.run_policy(&mut spec);
         for (rtype, path) in [("Launcher", &launcher_path), ("Worker", &worker_path)] {
             if let Some(p) = self.replicas[rtype].spec.restart_policy.clone() {
                 self.report_restart_policy(format!("{path}.restartPolicy"), &p);

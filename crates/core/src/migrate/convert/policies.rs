@@ -8,11 +8,11 @@ use explorer_data::releases::NumProcPerNode;
 
 impl Conversion<'_> {
     /// runPolicy fields that have a V2 home go to the TrainJob; the rest are reported. A job
-    /// queued for Kueue (`meta` is the TrainJob's, with the V1 labels) is written suspended
-    /// unless runPolicy says otherwise, as the panes write a queued TrainJob.
-    pub(super) fn run_policy(&mut self, meta: &ObjectMeta, spec: &mut TrainJobSpec) {
+    /// queued for Kueue (the V1 labels, which the TrainJob carries) is written suspended unless
+    /// runPolicy says otherwise, as the panes write a queued TrainJob.
+    pub(super) fn run_policy(&mut self, spec: &mut TrainJobSpec) {
         self.run_policy_fields(spec);
-        let queue = meta.labels.get(QUEUE_LABEL).map(String::as_str);
+        let queue = self.carried.labels.get(QUEUE_LABEL).and_then(Value::as_str);
         if spec.suspend.is_none() {
             spec.suspend = suspended_when_queued(queue);
             let label = format!("metadata.labels.{QUEUE_LABEL}");

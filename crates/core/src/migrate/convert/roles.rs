@@ -84,7 +84,7 @@ impl Conversion<'_> {
         let meta = self.trainjob_meta();
         let job = meta.name.clone().unwrap_or_default();
         let mut spec = TrainJobSpec::default();
-        self.run_policy(&meta, &mut spec);
+        self.run_policy(&mut spec);
         let mut rt = self.plain_runtime(&meta, nodes)?;
         let rt_name = rt.metadata.name.clone().unwrap_or_default();
         let jobs_at = format!("TrainingRuntime {rt_name} spec.template.spec.replicatedJobs");

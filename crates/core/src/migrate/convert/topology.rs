@@ -48,7 +48,7 @@ impl Conversion<'_> {
             runtime_ref: RuntimeRef { name: runtime_name.into(), api_group: None, kind: None },
             ..Default::default()
         };
-        self.run_policy(&meta, &mut spec);
+        self.run_policy(&mut spec);
 
         let Some(trainer_rep) = self.replicas.get_mut(trainer_type) else {
             return Err(Error::Internal(format!("the {trainer_type} replica went missing")));

@@ -179,6 +179,11 @@ impl PodComparison {
 /// Real jobs hold a few hundred.
 pub(crate) const MAX_COMPARED_VALUES: usize = 20_000;
 
+/// Whether the comparison reads the V1 job `doc`: it holds at most [`MAX_COMPARED_VALUES`].
+pub(crate) fn compares(doc: &Json) -> bool {
+    values_within(doc, &mut MAX_COMPARED_VALUES.clone())
+}
+
 fn values_within(v: &Json, budget: &mut usize) -> bool {
     if *budget == 0 {
         return false;
@@ -248,8 +253,8 @@ impl std::error::Error for NotCompared {}
 /// Compares the pods of the V1 job `doc` with those of its conversion `objects` at `release`,
 /// keeping the explanation of the converted TrainJob it computes on the way.
 pub fn compare_explained(doc: &Json, objects: &[Json], release: Release) -> Compared {
-    if !values_within(doc, &mut MAX_COMPARED_VALUES.clone()) {
-        return Compared { comparison: Err(NotCompared::TooManyValues), runs: Err(NotCompared::TooManyValues) };
+    if !compares(doc) {
+        return too_many_values();
     }
     let v2 = v2::run(objects, release);
     // V1's error first, as before the explanation was kept: it is the reader's job that did not read.
@@ -258,6 +263,11 @@ pub fn compare_explained(doc: &Json, objects: &[Json], release: Release) -> Comp
         Err(e) => Err(e.clone()),
     });
     Compared { comparison, runs: v2.map(|v2| v2.explanation) }
+}
+
+/// The answer for a V1 job of more values than the comparison reads.
+fn too_many_values() -> Compared {
+    Compared { comparison: Err(NotCompared::TooManyValues), runs: Err(NotCompared::TooManyValues) }
 }
 
 /// The replicatedJob a V1 role's pods became: the one named after the role (MPI's `launcher`;
@@ -755,6 +765,8 @@ pub fn for_document(d: &super::DocResult, target: Release) -> Option<Result<PodC
 pub(crate) fn explained_for_document(d: &super::DocResult, target: Release) -> Option<Compared> {
     match (&d.outcome, &d.source) {
         (super::Outcome::Written { objects, .. }, Some(source)) => Some(compare_explained(source, objects, target)),
+        // Not kept: a job of more values than the comparison reads (`Sources::ForOutput`).
+        (super::Outcome::Written { .. }, None) => Some(too_many_values()),
         _ => None,
     }
 }
