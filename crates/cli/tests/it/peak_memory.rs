@@ -195,6 +195,12 @@ const MIGRATE_ALIAS_KIB: u32 = 56 * 1024;
 /// (`migrate::Sources::ForOutput`, `convert::convert_owned`). The debug CLI answers at 60 MiB and
 /// not at 56 (`-o json`: at 52, not at 48); e8f7609's needed 96 (`-o json`: 104, not 96).
 const MIGRATE_LABELS_KIB: u32 = 68 * 1024;
+/// migrate on many-env (a container of 67,000 variables): the trainer's variables move from the
+/// parsed tree into the TrainJob where they are written as they were read, rather than each being
+/// written from the model as a new map beside the tree (convert/moved_env.rs). The debug CLI
+/// answers at 56 MiB and not at 52 (`-o json`: 60, not 56); 7547491's needed 76 (`-o json`: 80) and not
+/// 72 (76).
+const MIGRATE_ENV_KIB: u32 = 64 * 1024;
 
 #[test]
 fn migrate_moves_a_large_jobs_fields_rather_than_copying_them() {
@@ -205,6 +211,7 @@ fn migrate_moves_a_large_jobs_fields_rather_than_copying_them() {
         (shapes::many_selector_keys(), MIGRATE_SELECTOR_KIB),
         (shapes::shared_by_alias(), MIGRATE_ALIAS_KIB),
         (shapes::many_labels(), MIGRATE_LABELS_KIB),
+        (shapes::many_env(), MIGRATE_ENV_KIB),
     ] {
         let path = dir.join(format!("{}.yaml", shape.name));
         std::fs::write(&path, &shape.text).unwrap();

@@ -721,3 +721,53 @@ fn a_job_migrated_for_output_reads_as_the_job_with_its_source_kept() {
     assert!(kept.contains("metadata.generation") && kept.contains("metadata.labels.l24999"), "{kept:.300}");
     assert_eq!(for_output, kept);
 }
+
+/// A job whose Master holds more variables than the pod comparison reads, migrated for output
+/// (`Sources::ForOutput`, the CLI): the variables the TrainJob carries as they were written move
+/// from the parsed tree into it (convert/moved_env.rs), yet the printed YAML, JSON and report are
+/// those of the page's migration (`Sources::Kept`), byte for byte: a variable written `value`
+/// first, one with `valueFrom`, one with no value, an empty one, one whose `$(MASTER_ADDR)` the
+/// conversion rewrites, the variables it adds after them, and a Worker whose env differs.
+#[test]
+fn a_jobs_trainer_env_migrated_for_output_prints_as_with_its_source_kept() {
+    let env: String = (0..12_000)
+        .map(|i| match i {
+            100 => "            - value: first\n              name: VALUE_FIRST\n".to_string(),
+            200 => "            - name: FROM\n              valueFrom:\n                fieldRef:\n                  \
+                    fieldPath: metadata.name\n"
+                .to_string(),
+            300 => "            - name: NO_VALUE\n".to_string(),
+            400 => "            - name: EMPTY\n              value: ''\n".to_string(),
+            500 => "            - name: ADDR\n              value: $(MASTER_ADDR):29500\n".to_string(),
+            _ => format!("            - name: E{i}\n              value: v{i}\n"),
+        })
+        .collect();
+    let container = |env: &str| {
+        format!("        spec:\n          containers:\n          - name: pytorch\n            image: x\n            env:\n{env}")
+    };
+    let text = format!(
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: big\nspec:\n  pytorchReplicaSpecs:\n    \
+         Master:\n      replicas: 1\n      template:\n{}    Worker:\n      replicas: 2\n      template:\n{}",
+        container(&env),
+        container("            - name: W\n              value: w\n"),
+    );
+    let release = explorer_data::releases::NEWEST;
+    let printed = |sources: Sources| {
+        let docs: Vec<_> = explorer_core::migrate::migrate_each(&text, release, sources).unwrap().collect();
+        let json: Vec<String> = docs
+            .iter()
+            .map(|d| serde_json::to_string(&explorer_core::migrate::pods::document_json(d, release)).unwrap())
+            .collect();
+        let migration = explorer_core::migrate::Migration { docs, target: release };
+        assert!(migration.all_converted(), "{:?}", migration.failures());
+        (migration.output_yaml(), json, migration.report_text())
+    };
+    let (kept, for_output) = (printed(Sources::Kept), printed(Sources::ForOutput));
+    let seen = ["value: first", "fieldPath: metadata.name", "name: NO_VALUE", "value: \"\"", "$(PET_MASTER_ADDR)"];
+    for seen in seen.into_iter().chain(["name: MASTER_ADDR\n        value: big-node-0-0.big"]) {
+        assert!(kept.0.contains(seen), "{seen} not in {:.2000}", kept.0);
+    }
+    assert!(kept.0 == for_output.0, "the YAML differs");
+    assert!(kept.1 == for_output.1, "the JSON differs");
+    assert!(kept.2 == for_output.2, "the report differs");
+}

@@ -18,6 +18,7 @@ mod env;
 mod error;
 mod master_worker;
 mod metadata;
+mod moved_env;
 mod mpi;
 mod numbers;
 mod patch;
@@ -73,19 +74,27 @@ fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 /// (`migrate_to`), so that a large one is not held twice.
 pub fn convert(doc: &Value, release: Release) -> Outcome {
     match read_as_job(doc, release) {
-        Ok(job) => job.convert(doc, release, metadata::Carried::default()),
+        Ok(job) => job.convert(doc, release, metadata::Carried::default(), false).0,
         Err(outcome) => *outcome,
     }
 }
 
 /// [`convert`] of a document the caller gives up: a job's labels and annotations (a quarter
-/// million fit in the input) are moved into its TrainJob, not copied, and the rest of it is
-/// dropped once converted; a document passed through is the `object` it comes back with.
+/// million fit in the input) and its trainer's variables are moved into its TrainJob, not
+/// copied, and the rest of it is dropped once converted; a document passed through is the
+/// `object` it comes back with.
 pub fn convert_owned(mut doc: Value, release: Release) -> Outcome {
     match read_as_job(&doc, release) {
         Ok(job) => {
             let taken = metadata::take_carried(&mut doc);
-            job.convert(&doc, release, taken)
+            let (mut outcome, env) = job.convert(&doc, release, taken, true);
+            if let (Outcome::Written { kind, name, objects, .. }, Some(env)) = (&mut outcome, env) {
+                if let Err(error) = moved_env::move_into(objects, env, &mut doc) {
+                    let (kind, name) = (std::mem::take(kind), std::mem::take(name));
+                    return invalid(Invalid::Job { kind, name, error });
+                }
+            }
+            outcome
         }
         Err(outcome) => match *outcome {
             Outcome::PassedThrough { kind, name, .. } => Outcome::PassedThrough { kind, name, object: doc },
@@ -151,23 +160,32 @@ fn read_as_job(doc: &Value, release: Release) -> Result<Job, Box<Outcome>> {
 
 impl Job {
     /// The job's objects and report; `taken` holds its labels and annotations where the caller
-    /// took them out of `doc` (`convert_owned`).
-    fn convert(self, doc: &Value, release: Release, taken: metadata::Carried<'static>) -> Outcome {
+    /// took them out of `doc` (`convert_owned`). Where the caller gives `doc` up
+    /// (`tree_given_up`), the TrainJob's trainer env comes back apart, for the caller to move
+    /// from the tree into its place (`moved_env::move_into`).
+    fn convert(
+        self,
+        doc: &Value,
+        release: Release,
+        taken: metadata::Carried<'static>,
+        tree_given_up: bool,
+    ) -> (Outcome, Option<moved_env::TrainerEnv>) {
         let Job { source, kind, name } = self;
         let (written, template_images) = match quantities_as_text(doc) {
             Ok(found) => found,
-            Err(error) => return invalid(Invalid::Job { kind, name, error }),
+            Err(error) => return (invalid(Invalid::Job { kind, name, error }), None),
         };
         let Some(obj) = written.as_ref().unwrap_or(doc).as_object() else {
-            return invalid(Invalid::NotAMapping);
+            return (invalid(Invalid::NotAMapping), None);
         };
         let conversion = Conversion::new(obj, source, &kind, release, taken).map(|mut c| {
             c.template_images = template_images;
+            c.tree_given_up = tree_given_up;
             c
         });
         match conversion.and_then(Conversion::run) {
-            Ok(outcome) => outcome,
-            Err(error) => invalid(Invalid::Job { kind, name, error }),
+            Ok(converted) => converted,
+            Err(error) => (invalid(Invalid::Job { kind, name, error }), None),
         }
     }
 }
@@ -190,6 +208,8 @@ struct Replica<'a> {
     spec: ReplicaSpec,
     /// The replica's original value, for reporting every field it had.
     raw: &'a Value,
+    /// Its key in the job's replica specs, as written.
+    key: &'a str,
     path: String,
 }
 
@@ -214,6 +234,14 @@ struct Conversion<'a> {
     kind_note: String,
     /// Paths of images holding a `${VARIABLE}`: their report entries say so.
     template_images: Vec<String>,
+    /// Where the trainer's env is in the job's tree, where it is one container's list as written
+    /// (the main container of a single template).
+    trainer_env_at: Option<Vec<moved_env::TreeStep>>,
+    /// Whether the caller gives the job's tree up (`convert_owned`): the trainer's env is then
+    /// left out of the TrainJob, in `moved_env`, for the caller to move from the tree.
+    tree_given_up: bool,
+    /// The trainer's env left out of the TrainJob (`tree_given_up`).
+    moved_env: Option<moved_env::TrainerEnv>,
 }
 
 impl<'a> Conversion<'a> {
@@ -257,7 +285,7 @@ impl<'a> Conversion<'a> {
             }
             match renamed.iter().find(|(_, w)| *w == written) {
                 Some((rtype, _)) => {
-                    replicas.insert(rtype.clone(), Replica { spec, raw, path });
+                    replicas.insert(rtype.clone(), Replica { spec, raw, key: written, path });
                 }
                 // The type's own spec, replaced by another spelling's: kept under its key.
                 None => replaced.push((written.as_str(), path)),
@@ -288,6 +316,9 @@ impl<'a> Conversion<'a> {
             num_proc_name: None,
             kind_note: String::new(),
             template_images: Vec::new(),
+            trainer_env_at: None,
+            tree_given_up: false,
+            moved_env: None,
         })
     }
 
@@ -306,7 +337,8 @@ impl<'a> Conversion<'a> {
         })
     }
 
-    fn run(mut self) -> Result<Outcome, Error> {
+    /// The outcome, and the trainer's env where it was left out of the TrainJob (`moved_env`).
+    fn run(mut self) -> Result<(Outcome, Option<moved_env::TrainerEnv>), Error> {
         let kind = self.source.kind();
         let keys: Vec<String> = self.spec().keys().cloned().collect();
         for key in keys {
@@ -319,7 +351,7 @@ impl<'a> Conversion<'a> {
         let mut objects = match kind {
             V1Kind::MpiJob => match self.convert_mpi()? {
                 Ok(objects) => objects,
-                Err(reason) => return Ok(refused(self.name, self.kind_name, reason)),
+                Err(reason) => return Ok((refused(self.name, self.kind_name, reason), None)),
             },
             V1Kind::TfJob | V1Kind::PaddleJob => self.convert_roles()?,
             _ => self.convert_single_template()?,
@@ -349,13 +381,14 @@ impl<'a> Conversion<'a> {
         self.report.entries.shrink_to_fit();
         // The generated runtime, when there is one, comes first: the TrainJob references it.
         crate::order::sort_by_key(&mut objects, |o| o["kind"] == "TrainJob");
-        Ok(Outcome::Written {
+        let written = Outcome::Written {
             name: self.name.clone(),
             kind: self.kind_name.into(),
             objects,
             report: self.report.entries,
             lossy,
-        })
+        };
+        Ok((written, self.moved_env))
     }
 }
 
@@ -448,11 +481,19 @@ impl Conversion<'_> {
             } else {
                 trainer.insert("args".into(), Value::Array(args.into_iter().map(Value::String).collect()));
             }
-            if env.is_empty() {
-                trainer.shift_remove("env");
-            } else {
-                let env = env.into_iter().map(|v| to_value(&v)).collect::<Result<_, _>>()?;
-                trainer.insert("env".into(), Value::Array(env));
+            match self.trainer_env_at.take() {
+                _ if env.is_empty() => {
+                    trainer.shift_remove("env");
+                }
+                // Its place kept, empty, for the caller to move the variables into from the tree.
+                Some(at) if self.tree_given_up => {
+                    trainer.insert("env".into(), Value::Array(Vec::new()));
+                    self.moved_env = Some(moved_env::TrainerEnv { vars: env, at });
+                }
+                _ => {
+                    let env = env.into_iter().map(|v| to_value(&v)).collect::<Result<_, _>>()?;
+                    trainer.insert("env".into(), Value::Array(env));
+                }
             }
         }
         for (key, map) in maps.into_iter().filter(|(_, map)| !map.is_empty()) {

@@ -68,6 +68,10 @@ impl Conversion<'_> {
             main.args = args;
         }
         let main_path = format!("{trainer_path}.template.spec.containers[{main_idx}]");
+        let steps = ["spec", kind.replica_specs_field(), trainer_rep.key, "template", "spec", "containers"];
+        let mut env_at: Vec<_> = steps.into_iter().map(|key| moved_env::TreeStep::Key(key.into())).collect();
+        env_at.extend([moved_env::TreeStep::Index(main_idx), moved_env::TreeStep::Key("env".into())]);
+        self.trainer_env_at = Some(env_at);
         let mut trainer = self.trainer_from(&mut main, &main_path);
         trainer.num_nodes = Some(nodes);
         self.report_topology(kind, nodes);
