@@ -28,8 +28,17 @@ pub(super) fn arrives_later(sel: &Selection) -> Option<Release> {
 }
 
 /// The runtimes of `frameworks` that the selected release ships, named for a "move to" hint.
+/// Pushed in a loop, as `shipped` below: an `unzip` or `collect` compiled the standard library's
+/// collecting code once more for each iterator type.
 fn fallback_runtimes(sel: &Selection, frameworks: &[Framework]) -> (Vec<&'static str>, Vec<&'static str>) {
-    frameworks.iter().filter_map(|f| sel.release.builtin_for(*f).map(|rt| (f.label(), rt.name))).unzip()
+    let (mut labels, mut runtimes) = (Vec::new(), Vec::new());
+    for f in frameworks {
+        if let Some(rt) = sel.release.builtin_for(*f) {
+            labels.push(f.label());
+            runtimes.push(rt.name);
+        }
+    }
+    (labels, runtimes)
 }
 
 pub(super) fn unsupported_notice(sel: &Selection) -> Notice {
@@ -38,8 +47,12 @@ pub(super) fn unsupported_notice(sel: &Selection) -> Notice {
     let kind = sel.framework.v1_kind().kind();
     if sel.framework == Framework::TorchTune {
         let model = sel.model().label();
-        let shipped: Vec<&str> =
-            LlmModel::ALL.iter().filter(|m| m.runtime(&sel.release).is_some()).map(|m| m.label()).collect();
+        let mut shipped = Vec::new();
+        for m in &LlmModel::ALL {
+            if m.runtime(&sel.release).is_some() {
+                shipped.push(m.label());
+            }
+        }
         let mut paragraphs = vec![format!(
             "Trainer {tag} ships TorchTune runtimes for {} only, so there is no TrainJob to show for {model}.",
             crate::text::join(&shipped, " and ")
