@@ -81,7 +81,12 @@ pub fn runtime_name(job: &str) -> String {
 /// Each pod's `host:port` in role `r` of job `job` (JobSet's hostnames; the subdomain is the
 /// JobSet's name, the TrainJob's).
 pub fn hosts(job: &str, r: &RoleJob) -> Vec<String> {
-    (0..r.count).map(|i| format!("{job}-{}-0-{i}.{job}:{}", r.rjob, r.port)).collect()
+    // Pushed, not collected (see `cluster_json`).
+    let mut hosts = Vec::new();
+    for i in 0..r.count {
+        hosts.push(format!("{job}-{}-0-{i}.{job}:{}", r.rjob, r.port));
+    }
+    hosts
 }
 
 /// The role whose first pod leads a PaddleJob: the Master, else the Workers.
