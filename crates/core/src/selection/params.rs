@@ -208,9 +208,17 @@ impl std::fmt::Display for ParamError {
             ParamError::Name(reasons) => f.write_str(&crate::text::join(reasons, "; ")),
             ParamError::ImageTooLong => f.write_str("at most 255 characters"),
             ParamError::NotAnImage => f.write_str("an image reference such as registry.example.com/team/train:1.0"),
+            // Written one by one: each list collected to be joined compiled the standard
+            // library's collecting code once more for its own iterator type (wasm bytes).
             ParamError::UnknownModel => {
-                let known: Vec<_> = LlmModel::ALL.iter().map(|m| m.id()).collect();
-                write!(f, "unknown model; choose one of {}", crate::text::join(&known, ", "))
+                f.write_str("unknown model; choose one of ")?;
+                for (i, model) in LlmModel::ALL.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    f.write_str(model.id())?;
+                }
+                Ok(())
             }
             ParamError::NotADataset => f.write_str("a Hugging Face dataset URI, such as hf://tatsu-lab/alpaca/data"),
         }
@@ -280,8 +288,13 @@ fn check_dataset(raw: &str) -> Result<String, ParamError> {
         return Err(ParamError::NotADataset);
     };
     let ok_chars = path.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'/' | b'-' | b'_'));
-    let parts: Vec<&str> = path.split('/').collect();
-    if raw.len() > 2048 || !ok_chars || parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
+    // Counted as they come, not collected (see `ParamError`'s `UnknownModel`).
+    let (mut parts, mut any_empty) = (0, false);
+    for part in path.split('/') {
+        parts += 1;
+        any_empty |= part.is_empty();
+    }
+    if raw.len() > 2048 || !ok_chars || parts < 2 || any_empty {
         return Err(ParamError::NotADataset);
     }
     Ok(raw.to_string())

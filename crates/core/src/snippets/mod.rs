@@ -167,8 +167,41 @@ fn without_hf_scheme(uri: &str) -> &str {
     rest
 }
 
+/// A Hugging Face dataset URI's repository, `org/name`: the first two `/`-separated pieces of
+/// the URI without its `hf://` scheme, as kubeflow-training 1.9.4's `train()` takes them (both V1
+/// panes say it). What comes before the second `/`, rather than the pieces collected and joined
+/// again: that `Vec` was 0.4 KB of the widget's wasm, in each of the two panes.
+fn hf_repo_id(uri: &str) -> &str {
+    let path = without_hf_scheme(uri);
+    let mut slashes = 0;
+    for (i, byte) in path.bytes().enumerate() {
+        if byte == b'/' {
+            slashes += 1;
+            if slashes == 2 {
+                return &path[..i];
+            }
+        }
+    }
+    path
+}
+
 /// The flat list the CLI exports: V2 first, then V1.
 pub fn all_snippets(sel: &Selection) -> Vec<Snippet> {
     let view = render(sel);
     view.v2.snippets.into_iter().chain(view.v1.snippets).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hf_repo_id;
+
+    #[test]
+    fn a_repo_id_is_the_first_two_pieces_of_the_path() {
+        for uri in
+            ["hf://tatsu-lab/alpaca/data", "hf://org/ds", "org/ds/a/b", "hf://hf://org", "a//b", "a/", "", "/a/b"]
+        {
+            let pieces: Vec<&str> = uri.trim_start_matches("hf://").split('/').take(2).collect();
+            assert_eq!(hf_repo_id(uri), pieces.join("/"), "{uri}");
+        }
+    }
 }

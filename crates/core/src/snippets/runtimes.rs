@@ -87,7 +87,14 @@ pub(crate) fn platform_typed(sel: &Selection) -> Vec<ParamKey> {
         ParamKey::Gpus => p.gpus.is_some(),
         _ => false,
     };
-    ParamKey::ALL.into_iter().filter(|key| typed(*key) && platform_takes(sel, *key)).collect()
+    // Pushed in a loop (see `owned`).
+    let mut keys = Vec::new();
+    for key in ParamKey::ALL {
+        if typed(key) && platform_takes(sel, key) {
+            keys.push(key);
+        }
+    }
+    keys
 }
 
 /// Writes the fields the platform engineer typed (`platform_takes`) into `rt`: the image and the
@@ -125,13 +132,23 @@ fn builtin_runtime(release: &Release, data: &BuiltinRuntime) -> Option<TrainingR
     if !data.command.is_empty() {
         let trainer = rt.spec.template.spec.replicated_jobs.iter_mut().find(|job| is_trainer_step(job))?;
         let container = trainer.template.spec.template.spec.containers.first_mut()?;
-        container.command = data.command.iter().map(|s| s.to_string()).collect();
-        container.args = data.args.iter().map(|s| s.to_string()).collect();
+        container.command = owned(data.command);
+        container.args = owned(data.args);
     }
     if !release.builtins_skip_webhook {
         rt.metadata.labels.remove(WEBHOOK_LABEL);
     }
     Some(rt)
+}
+
+/// `list` as owned strings. One loop for both of a built-in's lists: each `map(..).collect()`
+/// compiled the standard library's collecting code once more, for its own iterator type.
+fn owned(list: &[&str]) -> Vec<String> {
+    let mut strings = Vec::with_capacity(list.len());
+    for s in list {
+        strings.push((*s).to_string());
+    }
+    strings
 }
 
 /// The model id a TorchTune runtime is named after (`torchtune-llama3.2-1b` → `llama3.2-1b`).

@@ -93,7 +93,6 @@ fn llm_train(sel: &Selection, client: Call) -> String {
         model_params = model_params.kw("access_token", raw("os.environ[\"HF_TOKEN\"]"));
     }
     let dataset = sel.dataset();
-    let repo: Vec<&str> = super::without_hf_scheme(&dataset).split('/').take(2).collect();
     let trainer_params = Call::new("HuggingFaceTrainerParams")
         .kw(
             "training_parameters",
@@ -108,7 +107,7 @@ fn llm_train(sel: &Selection, client: Call) -> String {
         .kw("model_provider_parameters", model_params.into_py())
         .kw(
             "dataset_provider_parameters",
-            Call::new("HuggingFaceDatasetParams").kw("repo_id", s(&crate::text::join(&repo, "/"))).into_py(),
+            Call::new("HuggingFaceDatasetParams").kw("repo_id", s(super::hf_repo_id(&dataset))).into_py(),
         )
         .kw("trainer_parameters", trainer_params.into_py())
         .kw("num_workers", Py::Int(1))

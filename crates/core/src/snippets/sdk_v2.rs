@@ -92,7 +92,11 @@ pub(crate) fn sdk_v2(sel: &Selection) -> Option<String> {
         Framework::Mpi => {
             script.import(TRAINER, "CustomTrainerContainer");
             script.import(OPTIONS, "TrainerCommand");
-            let command = workload::v2_command(sel).iter().map(|c| s(c)).collect();
+            // Pushed, not collected (see `workload::function_body`).
+            let mut command = Vec::new();
+            for word in workload::v2_command(sel) {
+                command.push(s(&word));
+            }
             if let Py::List(opts) = &mut options {
                 opts.push(Call::new("TrainerCommand").kw("command", Py::List(command)).into_py());
             }

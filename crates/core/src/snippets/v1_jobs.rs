@@ -126,8 +126,7 @@ fn storage_mount() -> Value {
 fn train_api_job(sel: &Selection) -> V1Job {
     let model = sel.model();
     let dataset = sel.dataset();
-    let repo_id: Vec<&str> = super::without_hf_scheme(&dataset).split('/').take(2).collect();
-    let repo_id = crate::text::join(&repo_id, "/");
+    let repo_id = super::hf_repo_id(&dataset);
     // V1 put the token into the init container's arguments, in plain text. train() serialises
     // every field of the parameter dataclasses, unset ones as null.
     let token = if model.gated() { "\"<HF_TOKEN>\"" } else { "null" };

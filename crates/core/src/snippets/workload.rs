@@ -74,7 +74,13 @@ pub fn function_body(sel: &Selection, api: Api) -> Vec<String> {
         Api::V2 => "v2",
     };
     let flags: &[&str] = if sel.gpus() > 0 { &[pane, "gpu"] } else { &[pane] };
-    crate::template::fill(template, flags).lines().map(String::from).collect()
+    // Pushed, not collected: each `map(..).collect()` compiled the standard library's collecting
+    // code once more for its own iterator type (wasm bytes).
+    let mut body = Vec::new();
+    for line in crate::template::fill(template, flags).lines() {
+        body.push(line.to_string());
+    }
+    body
 }
 
 /// Writes `def train():` with the framework's body, set apart by blank lines as PEP 8 asks.
