@@ -147,14 +147,18 @@ function keepFocus(host) {
 // A widget takes more room than its fallback (its controls, a legend, wrapped lines at phone
 // width), and it mounts wherever the reader has scrolled to meanwhile. The browser's scroll
 // anchoring keeps what the reader sees in place when that room comes in, provided the node it
-// anchors to is not the host: with the host or its fallback as the anchor (Chrome picks it when
-// the host reaches into the viewport), the host grows at its bottom and the text after it jumps
-// down (377 px at 375 px wide, session 11). So a host is no anchor until its widget has been laid
-// out once: the post's text around it is. Set on the host's own style, so every page that embeds
-// the widget gets it without a stylesheet of ours.
+// anchors to is not in the host that mounts: with the host or its fallback as the anchor (Chrome
+// picks it when the host reaches into the viewport), the host grows at its bottom and the text
+// after it jumps down (377 px at 375 px wide, session 11). So a host is no anchor while its own
+// widget mounts, until that widget has been drawn once; only then. A host kept out of anchoring
+// from the start left nothing to anchor to while the reader read its fallback, taller than the
+// viewport, and a widget mounting above pushed that fallback down by the room it gained (0.4204,
+// the CI run of 7547491). Setting the property also drops the anchor the browser had picked, so
+// the next layout picks one outside the host. Set on the host's own style, so every page that
+// embeds the widget gets it without a stylesheet of ours.
 const unanchored = new WeakSet();
 function excludeFromAnchoring(host) {
-  if (host.hasAttribute(MOUNTED) || host.style.getPropertyValue('overflow-anchor')) return; // a page's own choice stays
+  if (host.style.getPropertyValue('overflow-anchor')) return; // a page's own choice stays
   host.style.setProperty('overflow-anchor', 'none');
   unanchored.add(host);
 }
@@ -202,6 +206,7 @@ function mount(host) {
       inTurn(host, () => {
         if (dead || !attached.has(host)) return false;
         const focused = host.contains(document.activeElement);
+        excludeFromAnchoring(host);
         m.mount(host);
         // Yew renders in a microtask: by the next frame the widget's controls are there.
         requestAnimationFrame(() => {
@@ -249,7 +254,6 @@ export function attach(host) {
   attached.set(host, null);
   host.addEventListener(SELECTED_EVENT, announced);
   if (dead) return;
-  excludeFromAnchoring(host);
   if (!('IntersectionObserver' in window)) return mount(host);
   // A host already near the viewport once the page is parsed (a reader who landed on the
   // explorer) mounts now: the observer's first answer waits for the next frame, and the widget's
