@@ -1,7 +1,10 @@
 //! The input door alone: bytes as a file gives them, through `text_of` and `documents`. Never a
 //! panic, a hang or a blow-up; an accepted stream keeps within the door's limits; and each
 //! document's tree, built from the parser's events as they come, is the one yaml_serde's
-//! reading of the whole document builds (`documents_buffered`), as are the errors and refusals.
+//! reading of the whole document builds (`documents_buffered`), as are the errors and refusals;
+//! but where yaml_serde would read an alias as another node than the YAML spec names (an anchor's
+//! name given twice, `InputError::AnchorReused`), that reading is no reference: there the door
+//! reads the spec's node or refuses, and is held to its limits alone.
 #![no_main]
 
 use explorer_core::pipeline::input;
@@ -13,7 +16,11 @@ fuzz_target!(|bytes: &[u8]| {
     if let Ok(docs) = &streamed {
         assert!(!docs.is_empty() && docs.len() <= input::MAX_DOCUMENTS);
     }
-    assert_eq!(answer(streamed), answer(input::documents_buffered(text)), "{text:?}");
+    let reference = input::documents_buffered(text);
+    if matches!(reference, Err(input::InputError::AnchorReused { .. })) {
+        return;
+    }
+    assert_eq!(answer(streamed), answer(reference), "{text:?}");
 });
 
 /// Everything a reader of the door's answer sees: each document's number, line and JSON text (its

@@ -9,8 +9,8 @@ use libyaml_rs as sys;
 use std::marker::PhantomData;
 use std::mem::MaybeUninit;
 
-/// One event of the stream, as the reader needs it. A node with a tag (`!!str`, `!x`) or text
-/// that is not UTF-8 is not told apart further: the reader leaves such a document to yaml_serde.
+/// One event of the stream, as the reader needs it. Text that is not UTF-8 is not told apart
+/// further: the reader leaves such a document to yaml_serde.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Event {
     /// A document starts (`---`, or implied).
@@ -21,17 +21,56 @@ pub(super) enum Event {
     StreamEnd,
     /// `*name`.
     Alias(Vec<u8>),
-    /// A scalar: its anchor, whether it has a tag, whether it was written plain (not quoted, not
-    /// a block scalar), and its text (`None` when not UTF-8).
-    Scalar { anchor: Option<Vec<u8>>, tagged: bool, plain: bool, text: Option<String> },
+    /// A scalar: its anchor, its tag, whether it was written plain (not quoted, not a block
+    /// scalar), and its text (`None` when not UTF-8).
+    Scalar { anchor: Option<Vec<u8>>, tag: Tag, plain: bool, text: Option<String> },
     /// A list starts.
-    SequenceStart { anchor: Option<Vec<u8>>, tagged: bool },
+    SequenceStart { anchor: Option<Vec<u8>>, tag: Tag },
     /// The list ends.
     SequenceEnd,
     /// A map starts.
-    MappingStart { anchor: Option<Vec<u8>>, tagged: bool },
+    MappingStart { anchor: Option<Vec<u8>>, tag: Tag },
     /// The map ends.
     MappingEnd,
+}
+
+/// A node's tag, told apart as far as reading it needs: as yaml_serde 0.10.7 reads a node into a
+/// tree (`de.rs` `deserialize_any`, `visit_scalar`, `parse_tag`), by the tag libyaml resolved
+/// (`!!int` is `tag:yaml.org,2002:int`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Tag {
+    /// None written.
+    None,
+    /// `!!null`: a scalar reads as null, if its text is one of null's spellings.
+    Null,
+    /// `!!bool`: a scalar reads as a boolean, if its text is one.
+    Bool,
+    /// `!!int`: a scalar reads as an integer, if its text is one, quoted or not.
+    Int,
+    /// `!!float`: a scalar reads as a float, if its text is one.
+    Float,
+    /// Any other tag that does not start with `!` (`!!str`, `!!binary`, `!!timestamp`, `!!map`,
+    /// `!!seq`, a `%TAG` prefix's): a scalar reads as its text, a list or map as it is.
+    Global,
+    /// A local tag (`!x`, `!`): yaml_serde reads the node as an enum, which no tree holds.
+    Local,
+}
+
+/// The core schema's tags a scalar reads by (`Tag`), as libyaml resolves `!!null` and the rest.
+const CORE_TAGS: [(&[u8], Tag); 4] = [
+    (b"tag:yaml.org,2002:null", Tag::Null),
+    (b"tag:yaml.org,2002:bool", Tag::Bool),
+    (b"tag:yaml.org,2002:int", Tag::Int),
+    (b"tag:yaml.org,2002:float", Tag::Float),
+];
+
+/// A node's tag from libyaml's resolved text (`None` when none was written).
+fn tag_of(resolved: Option<&[u8]>) -> Tag {
+    match resolved {
+        None => Tag::None,
+        Some(text) if text.starts_with(b"!") => Tag::Local,
+        Some(text) => CORE_TAGS.iter().find(|(core, _)| *core == text).map_or(Tag::Global, |&(_, tag)| tag),
+    }
 }
 
 /// The parser's error (its text is yaml_serde's to give: the reader then reads the document with
@@ -147,19 +186,19 @@ unsafe fn convert(event: &sys::yaml_event_t) -> Converted {
             };
             Event::Scalar {
                 anchor: unsafe { c_bytes(scalar.anchor) },
-                tagged: !scalar.tag.is_null(),
+                tag: tag_of(unsafe { c_str(scalar.tag) }),
                 plain: scalar.style == sys::YAML_PLAIN_SCALAR_STYLE,
                 text: std::str::from_utf8(bytes).ok().map(str::to_owned),
             }
         }
         sys::YAML_SEQUENCE_START_EVENT => {
             let start = unsafe { event.data.sequence_start };
-            Event::SequenceStart { anchor: unsafe { c_bytes(start.anchor) }, tagged: !start.tag.is_null() }
+            Event::SequenceStart { anchor: unsafe { c_bytes(start.anchor) }, tag: tag_of(unsafe { c_str(start.tag) }) }
         }
         sys::YAML_SEQUENCE_END_EVENT => Event::SequenceEnd,
         sys::YAML_MAPPING_START_EVENT => {
             let start = unsafe { event.data.mapping_start };
-            Event::MappingStart { anchor: unsafe { c_bytes(start.anchor) }, tagged: !start.tag.is_null() }
+            Event::MappingStart { anchor: unsafe { c_bytes(start.anchor) }, tag: tag_of(unsafe { c_str(start.tag) }) }
         }
         sys::YAML_MAPPING_END_EVENT => Event::MappingEnd,
         // libyaml yields no other event from a successful parse.
@@ -172,11 +211,20 @@ unsafe fn convert(event: &sys::yaml_event_t) -> Converted {
 /// # Safety
 /// `text` is null or points to a NUL-terminated string valid for the call.
 unsafe fn c_bytes(text: *const u8) -> Option<Vec<u8>> {
+    // SAFETY: per the contract above.
+    unsafe { c_str(text) }.map(<[u8]>::to_vec)
+}
+
+/// A NUL-terminated string of libyaml's, borrowed; `None` for a null pointer.
+///
+/// # Safety
+/// `text` is null or points to a NUL-terminated string that outlives `'a`.
+unsafe fn c_str<'a>(text: *const u8) -> Option<&'a [u8]> {
     if text.is_null() {
         return None;
     }
     // SAFETY: per the contract above.
-    Some(unsafe { std::ffi::CStr::from_ptr(text.cast()) }.to_bytes().to_vec())
+    Some(unsafe { std::ffi::CStr::from_ptr(text.cast()) }.to_bytes())
 }
 
 #[cfg(test)]
@@ -198,22 +246,22 @@ mod tests {
 
     #[test]
     fn events_carry_anchors_tags_styles_and_text() {
-        let scalar = |anchor: Option<&str>, tagged, plain, text: &str| {
-            Ok(Event::Scalar { anchor: anchor.map(|a| a.as_bytes().to_vec()), tagged, plain, text: Some(text.into()) })
+        let scalar = |anchor: Option<&str>, tag, plain, text: &str| {
+            Ok(Event::Scalar { anchor: anchor.map(|a| a.as_bytes().to_vec()), tag, plain, text: Some(text.into()) })
         };
         assert_eq!(
             all("a: &x [1, 'two']\nb: [1\n"),
             vec![
                 Ok(Event::DocumentStart),
-                Ok(Event::MappingStart { anchor: None, tagged: false }),
-                scalar(None, false, true, "a"),
-                Ok(Event::SequenceStart { anchor: Some(b"x".to_vec()), tagged: false }),
-                scalar(None, false, true, "1"),
-                scalar(None, false, false, "two"),
+                Ok(Event::MappingStart { anchor: None, tag: Tag::None }),
+                scalar(None, Tag::None, true, "a"),
+                Ok(Event::SequenceStart { anchor: Some(b"x".to_vec()), tag: Tag::None }),
+                scalar(None, Tag::None, true, "1"),
+                scalar(None, Tag::None, false, "two"),
                 Ok(Event::SequenceEnd),
-                scalar(None, false, true, "b"),
-                Ok(Event::SequenceStart { anchor: None, tagged: false }),
-                scalar(None, false, true, "1"),
+                scalar(None, Tag::None, true, "b"),
+                Ok(Event::SequenceStart { anchor: None, tag: Tag::None }),
+                scalar(None, Tag::None, true, "1"),
                 Err(ParseError),
             ]
         );
@@ -221,15 +269,54 @@ mod tests {
             all("a: *x\n--- !t é\n"),
             vec![
                 Ok(Event::DocumentStart),
-                Ok(Event::MappingStart { anchor: None, tagged: false }),
-                scalar(None, false, true, "a"),
+                Ok(Event::MappingStart { anchor: None, tag: Tag::None }),
+                scalar(None, Tag::None, true, "a"),
                 Ok(Event::Alias(b"x".to_vec())),
                 Ok(Event::MappingEnd),
                 Ok(Event::DocumentEnd),
                 Ok(Event::DocumentStart),
-                scalar(None, true, true, "é"),
+                scalar(None, Tag::Local, true, "é"),
                 Ok(Event::DocumentEnd),
                 Ok(Event::StreamEnd),
+            ]
+        );
+    }
+
+    /// Each tag as libyaml resolves it: the core schema's four by name, every other tag not
+    /// starting with `!` (its `!!` shorthand, a `%TAG` prefix, a verbatim one) as global.
+    #[test]
+    fn tags_are_told_apart_as_resolved() {
+        let text = "%TAG !e! tag:example.com,2000:\n---\n- !!null a\n- !!bool a\n- !!int a\n- !!float a\n- !!str a\n\
+                    - !!binary a\n- !e!x a\n- !<tag:yaml.org,2002:int> a\n- !x a\n- ! a\n- !<!y> a\n- a\n\
+                    - !!map {}\n- !x []\n";
+        let tags: Vec<Tag> = all(text)
+            .into_iter()
+            .filter_map(|event| match event {
+                Ok(Event::Scalar { tag, .. } | Event::SequenceStart { tag, .. } | Event::MappingStart { tag, .. }) => {
+                    Some(tag)
+                }
+                _ => None,
+            })
+            .collect();
+        let (none, global, local) = (Tag::None, Tag::Global, Tag::Local);
+        assert_eq!(
+            tags,
+            [
+                none,
+                Tag::Null,
+                Tag::Bool,
+                Tag::Int,
+                Tag::Float,
+                global,
+                global,
+                global,
+                Tag::Int,
+                local,
+                local,
+                local,
+                none,
+                global,
+                local
             ]
         );
     }

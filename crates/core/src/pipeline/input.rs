@@ -1,5 +1,7 @@
 //! Reading untrusted YAML: limits first, then parsing, one document at a time.
 
+use super::events::Events;
+use super::serde_aliases::Aliases;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::cell::Cell;
@@ -149,6 +151,18 @@ pub enum InputError {
         /// The nodes counted in its text (each alias once).
         nodes: usize,
     },
+    /// A document that gives an anchor's name to two nodes and that only the YAML parser reads
+    /// (a local tag such as `!x`, a key that is not plain text), which would read an alias of
+    /// that name as another node than the YAML spec and the API server name (the latest before
+    /// it): its number (1-based), first line and the alias's name.
+    AnchorReused {
+        /// The document's number (1-based).
+        document: usize,
+        /// The line it starts on.
+        line: usize,
+        /// The alias's name (`*name`).
+        name: String,
+    },
     /// More than [`MAX_DOCUMENTS`] documents.
     TooManyDocuments,
     /// Only empty documents (`---` alone, or comments).
@@ -192,6 +206,12 @@ impl fmt::Display for InputError {
                  reads as more than {} keys and values, {READS_PER_NODE} for each of the {nodes} nodes counted in its \
                  text: write the repeated parts out",
                 nodes.saturating_mul(READS_PER_NODE)
+            ),
+            InputError::AnchorReused { document, line, ref name } => write!(
+                f,
+                "document {document} (line {line}) gives the anchor name &{name} to more than one node, and the \
+                 YAML parser its other forms need would read an alias *{name} as a node after the one the API \
+                 server reads (the latest &{name} before it): give each anchor its own name"
             ),
             InputError::TooManyDocuments => write!(f, "more than {MAX_DOCUMENTS} documents: split the input"),
             InputError::NoDocuments => f.write_str("no YAML documents found"),
@@ -305,7 +325,9 @@ pub fn documents(text: &str) -> Result<Vec<RawDoc>, InputError> {
 
 /// [`documents`] read by yaml_serde alone, as before each document's tree was built from the
 /// parser's events as they come: the answer the streaming reader is held to (the door's fuzz
-/// target, the tests). Not for a command: it holds a whole document's events beside its tree.
+/// target, the tests), but for a document whose aliases yaml_serde reads otherwise than the
+/// YAML spec, which it refuses ([`InputError::AnchorReused`]) where the streaming reader may read
+/// it. Not for a command: it holds a whole document's events beside its tree.
 #[doc(hidden)]
 pub fn documents_buffered(text: &str) -> Result<Vec<RawDoc>, InputError> {
     read_documents(text, false)
@@ -510,12 +532,33 @@ struct Stream<'text> {
 }
 
 /// Each document is read from the parser's events as they come (`tree.rs`); one that reader
-/// leaves to yaml_serde (a tag, an error, a count run out) is read by yaml_serde from there on,
-/// as every document was before: its errors and refusals are the reader's.
+/// leaves to yaml_serde (a local tag, an error, a count run out) is read by yaml_serde from there
+/// on, as every document was before: its errors and refusals are the reader's, but a document
+/// whose aliases it would misread is refused (the same documents' events followed beside it,
+/// `serde_aliases.rs`).
 enum Parser<'text> {
     Events(super::tree::Reader<'text>),
-    Serde(serde_yaml::Deserializer<'text>),
+    Serde(serde_yaml::Deserializer<'text>, Events<'text>),
     Done,
+}
+
+/// A document as the parser yields it: its value or the parser's error, or the name of an alias
+/// yaml_serde would misread (`InputError::AnchorReused`).
+enum Read {
+    Value(Result<Value, serde_yaml::Error>),
+    Misread(String),
+}
+
+/// yaml_serde's documents from the one numbered `i` (0-based) on, with the same documents' events.
+fn serde_from(text: &str, i: usize) -> Option<Parser<'_>> {
+    let mut serde = serde_yaml::Deserializer::from_str(text);
+    let mut events = Events::new(text);
+    // Both count the documents from the stream's start.
+    for _ in 0..i {
+        serde.next()?;
+        super::serde_aliases::next_document(&mut events);
+    }
+    Some(Parser::Serde(serde, events))
 }
 
 impl<'text> Stream<'text> {
@@ -525,7 +568,7 @@ impl<'text> Stream<'text> {
         let reader = match reading {
             Reading::Events => Parser::Events(super::tree::Reader::new(text)),
             Reading::Outline => Parser::Events(super::tree::Reader::outline(text)),
-            Reading::Serde => Parser::Serde(serde_yaml::Deserializer::from_str(text)),
+            Reading::Serde => Parser::Serde(serde_yaml::Deserializer::from_str(text), Events::new(text)),
         };
         Stream {
             budget: Budget::new(values, characters),
@@ -536,7 +579,7 @@ impl<'text> Stream<'text> {
     }
 
     /// The next document the parser yields, kept or not (`None` at the stream's end).
-    fn next_read(&mut self) -> Option<(usize, Result<Value, serde_yaml::Error>, Option<usize>)> {
+    fn next_read(&mut self) -> Option<(usize, Read, Option<usize>)> {
         let i = self.i;
         // A document the scan did not tell apart (the parser yielded more than it counted) is
         // read without the bound per node, so yaml_serde's own limit (following aliases: 100
@@ -548,22 +591,18 @@ impl<'text> Stream<'text> {
         let value = loop {
             match &mut self.reader {
                 Parser::Events(reader) => match reader.document(&self.budget, nodes.is_some()) {
-                    Ok(super::tree::Read::Document(value)) => break Ok(value),
+                    Ok(super::tree::Read::Document(value)) => break Read::Value(Ok(value)),
                     Ok(super::tree::Read::End) => {
                         self.reader = Parser::Done;
                         return None;
                     }
-                    Err(super::tree::Fallback) => {
-                        let mut serde = serde_yaml::Deserializer::from_str(self.taken.opened.text);
-                        // yaml_serde counts the documents from the stream's start.
-                        for _ in 0..i {
-                            serde.next()?;
-                        }
-                        self.reader = Parser::Serde(serde);
-                    }
+                    Err(super::tree::Fallback) => self.reader = serde_from(self.taken.opened.text, i)?,
                 },
-                Parser::Serde(serde) => match serde.next() {
-                    Some(doc) => break self.budget.read(doc),
+                Parser::Serde(serde, events) => match serde.next() {
+                    Some(doc) => match super::serde_aliases::next_document(events) {
+                        Aliases::Misread(name) => break Read::Misread(String::from_utf8_lossy(&name).into_owned()),
+                        Aliases::AsTheSpecReads | Aliases::End => break Read::Value(self.budget.read(doc)),
+                    },
                     None => {
                         self.reader = Parser::Done;
                         return None;
@@ -581,8 +620,11 @@ impl Iterator for Stream<'_> {
     type Item = Result<RawDoc, InputError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        while let Some((i, value, nodes)) = self.next_read() {
-            let taken = self.taken.take(i, value, &self.budget, nodes);
+        while let Some((i, read, nodes)) = self.next_read() {
+            let taken = match read {
+                Read::Value(value) => self.taken.take(i, value, &self.budget, nodes),
+                Read::Misread(name) => Err(self.taken.anchor_reused(i, name)),
+            };
             // After a refusal, or a document that does not read (serde_yaml stops at the first
             // syntax error in a stream), nothing more is read. An empty document (`---` alone,
             // or comments) is skipped and the stream goes on, as kubectl reads it (cli-runtime
@@ -607,6 +649,13 @@ struct Taken<'text> {
 }
 
 impl Taken<'_> {
+    /// The refusal of document `i` (0-based, as the parser counts them) for an alias named `name`
+    /// that yaml_serde would misread.
+    fn anchor_reused(&self, i: usize, name: String) -> InputError {
+        let line = self.opened.found.starts.get(i).copied().unwrap_or(1);
+        InputError::AnchorReused { document: i + 1 - self.skipped_leading_empty, line, name }
+    }
+
     /// Document `i` (0-based, as the parser counts them), read with `nodes` counted in its text:
     /// kept, skipped when empty (`None`), or the refusal of the whole input its budget ran out on.
     fn take(
@@ -1098,6 +1147,35 @@ mod tests {
             }
         }
         assert!(read > 30 && repeats > 30 && budget > 30, "read {read}, repeats {repeats}, budget {budget}");
+    }
+
+    /// A document only yaml_serde reads (here an alias as a key) whose aliases it would read as
+    /// a later node than the spec names is refused, with the alias's name; in a stream, from
+    /// that document on, as a budget's refusal is (red before: `c` read as "3", and a local tag's
+    /// document as yaml_serde's error).
+    #[test]
+    fn a_document_left_to_yaml_serde_that_would_misread_an_alias_is_refused() {
+        let aliases = "a: &x \"1\"\nb: &x \"2\"\nc: *x\nd: &y \"3\"\n";
+        let alias_key = format!("{aliases}&k e: f\n*k : g\n");
+        let refusal = |document, line| InputError::AnchorReused { document, line, name: "x".into() };
+        assert_eq!(documents(&alias_key).err(), Some(refusal(1, 1)));
+        assert_eq!(documents_buffered(&alias_key).err(), Some(refusal(1, 1)));
+        let local_tag = format!("k: v\n---\nt: !x tagged\n{aliases}");
+        assert_eq!(documents(&local_tag).err(), Some(refusal(2, 3)));
+        assert_eq!(
+            refusal(2, 3).to_string(),
+            "document 2 (line 3) gives the anchor name &x to more than one node, and the YAML parser its other forms \
+             need would read an alias *x as a node after the one the API server reads (the latest &x before it): \
+             give each anchor its own name"
+        );
+        // Without a new name after the reused one, yaml_serde reads the alias as the spec does.
+        let no_new_name = "&k e: f\na: &x \"1\"\nb: &x \"2\"\nc: *x\n*k : g\n";
+        let docs = documents(no_new_name).expect("read");
+        let value = docs[0].value.as_ref().expect("read");
+        assert_eq!((&value["c"], &value["e"]), (&Value::from("2"), &Value::from("g")));
+        // A stream whose every document the door refuses (or accepts) alike when read through first.
+        assert!(matches!(accept(&local_tag, |_| {}), Err(InputError::AnchorReused { document: 2, .. })));
+        assert!(accept_documents(&local_tag).is_err());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! shape of the report for people. The two front ends differ only in what they read, how they
 //! write, and the words of their report.
 
+mod anchors;
 mod events;
 pub mod failure;
 pub mod input;
@@ -13,6 +14,7 @@ pub mod json;
 pub mod output;
 pub mod paths;
 pub mod report;
+mod serde_aliases;
 mod tree;
 mod unrefusable;
 mod written;

@@ -3,15 +3,19 @@
 //! yaml_serde held 100.7 MB of events beside a 75.5 MB tree on dense-at-the-limit).
 //!
 //! The tree is the one `input::documents` built from yaml_serde (0.10.7, `de.rs`): the same
-//! scalars read as the same values, an alias as a copy of what its anchor names, a repeated key's
-//! last value in its first place. Whatever that reading would meet an error on or treat apart (a
-//! tag, a key that is not a scalar, an alias as a key, nesting past yaml_serde's 128 levels, a
-//! number past 64 bits, the parser's own errors), and any count of the budget that would run
-//! out, is not read here: the document is handed back (`Fallback`) to be read by yaml_serde,
-//! whose errors and refusals are the reader's. So this reads the documents yaml_serde reads
-//! without error, as it reads them, and no others.
+//! scalars read as the same values, tags as yaml_serde reads them (`events::Tag`), a repeated
+//! key's last value in its first place; but an alias as a copy of what the YAML spec names, the
+//! latest node before it with its anchor's name, as go-yaml reads it (kubectl, the API server),
+//! where yaml_serde can name a later node (`serde_aliases.rs`). Whatever that reading would meet
+//! an error on or treat apart (a local tag, a key that is not a scalar, an alias as a key,
+//! nesting past yaml_serde's 128 levels, a number past 64 bits, the parser's own errors), and
+//! any count of the budget that would run out, is not read here: the document is handed back
+//! (`Fallback`) to be read by yaml_serde, whose errors and refusals are the reader's, unless it
+//! would read an alias otherwise (`input::InputError::AnchorReused`). So this reads the documents
+//! yaml_serde reads without error, as it reads them but for such aliases, and no others.
 
-use super::events::{Event, Events};
+use super::anchors::AliasesWritten;
+use super::events::{Event, Events, Tag};
 use super::input::Budget;
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
@@ -46,8 +50,17 @@ enum Anchored {
     Open,
     /// Something an alias of it cannot repeat here (a key).
     Unusable,
-    /// A finished node: its tree, what reading it again costs, and how deep it nests.
-    Done { value: Value, cost: Counts, height: usize },
+    /// A finished node: its tree, kept while an alias of it may come (`None` once none can, or
+    /// the last took it), what reading it again costs, and how deep it nests.
+    Done { value: Option<Value>, cost: Counts, height: usize },
+}
+
+impl Anchored {
+    /// A finished node named `name`: its tree is copied only if an alias of that name may come.
+    fn done(name: &[u8], value: &Value, cost: Counts, height: usize, written: Option<&AliasesWritten>) -> Anchored {
+        let none_to_come = written.is_some_and(|written| written.left(name) == Some(0));
+        Anchored::Done { value: (!none_to_come).then(|| value.clone()), cost, height }
+    }
 }
 
 /// A list or map being read.
@@ -123,11 +136,13 @@ pub(super) struct Reader<'text> {
     any: bool,
     /// Whether each document's whole tree is built, or only its outline (see [`Reader::outline`]).
     whole: bool,
+    /// The aliases of each name that may still come (`anchors.rs`), for a whole tree.
+    written: Option<AliasesWritten<'text>>,
 }
 
 impl<'text> Reader<'text> {
     pub(super) fn new(text: &'text str) -> Reader<'text> {
-        Reader { events: Events::new(text), any: false, whole: true }
+        Reader { events: Events::new(text), any: false, whole: true, written: Some(AliasesWritten::of(text)) }
     }
 
     /// A reader of each document's outline: its root's own members (a scalar as the whole tree
@@ -136,7 +151,7 @@ impl<'text> Reader<'text> {
     /// read needs (which documents refuse the input, which are empty, what each one's `kind`
     /// is) without the tree of a single job (issue 36).
     pub(super) fn outline(text: &'text str) -> Reader<'text> {
-        Reader { whole: false, ..Reader::new(text) }
+        Reader { events: Events::new(text), any: false, whole: false, written: None }
     }
 
     /// The next document's tree, read against `budget`: its counts are spent as yaml_serde's
@@ -181,7 +196,8 @@ impl<'text> Reader<'text> {
             if let Some(Frame { node: Node::Map(_, key @ None), .. }) = stack.last_mut() {
                 match event {
                     Event::MappingEnd => {}
-                    Event::Scalar { anchor, tagged: false, text: Some(text), .. } => {
+                    // A key reads as its text whatever its tag (yaml_serde's `deserialize_str`).
+                    Event::Scalar { anchor, text: Some(text), .. } => {
                         key_charge(budget, text.len())?;
                         if let Some(name) = anchor {
                             anchors.insert(name, Anchored::Unusable);
@@ -194,32 +210,47 @@ impl<'text> Reader<'text> {
             }
             // A finished node and how deep it nests, or a list or map opened.
             let (value, height) = match event {
-                Event::Scalar { anchor, tagged: false, plain, text: Some(text) } => {
+                Event::Scalar { anchor, tag, plain, text: Some(text) } => {
                     let start = counts(budget);
-                    let value = if plain { plain_scalar(text).ok_or(Fallback)? } else { Value::String(text) };
+                    let value = scalar(tag, plain, text).ok_or(Fallback)?;
                     match &value {
                         Value::String(text) => spend(budget, text.len())?,
                         _ => budget_value(budget)?,
                     }
                     if let Some(name) = anchor {
                         let cost = spent(start, counts(budget));
-                        anchors.insert(name, Anchored::Done { value: value.clone(), cost, height: 0 });
+                        let anchored = Anchored::done(&name, &value, cost, 0, self.written.as_ref());
+                        anchors.insert(name, anchored);
                     }
                     (value, 0)
                 }
                 Event::Alias(_) if !aliases => return Err(Fallback),
-                Event::Alias(name) => match anchors.get(&name) {
-                    Some(Anchored::Done { value, cost, height }) => {
-                        if stack.len() + height > YAML_SERDE_DEPTH {
-                            return Err(Fallback);
-                        }
-                        charge(budget, *cost)?;
-                        (value.clone(), *height)
+                Event::Alias(name) => {
+                    let Some(Anchored::Done { value: Some(value), cost, height }) = anchors.get(&name) else {
+                        return Err(Fallback);
+                    };
+                    let (cost, height) = (*cost, *height);
+                    if stack.len() + height > YAML_SERDE_DEPTH {
+                        return Err(Fallback);
                     }
-                    _ => return Err(Fallback),
-                },
-                Event::SequenceStart { ref mut anchor, tagged: false }
-                | Event::MappingStart { ref mut anchor, tagged: false } => {
+                    charge(budget, cost)?;
+                    // The last alias of its name takes the node itself: no other can follow.
+                    let last = self.written.as_mut().is_some_and(|written| {
+                        written.met(&name);
+                        written.left(&name) == Some(0)
+                    });
+                    let value = if last {
+                        match anchors.insert(name, Anchored::Done { value: None, cost, height }) {
+                            Some(Anchored::Done { value: Some(value), .. }) => value,
+                            _ => return Err(Fallback),
+                        }
+                    } else {
+                        value.clone()
+                    };
+                    (value, height)
+                }
+                Event::SequenceStart { ref mut anchor, tag: Tag::None | Tag::Global }
+                | Event::MappingStart { ref mut anchor, tag: Tag::None | Tag::Global } => {
                     let anchor = anchor.take();
                     if stack.len() >= YAML_SERDE_DEPTH {
                         return Err(Fallback);
@@ -252,12 +283,12 @@ impl<'text> Reader<'text> {
                         Node::Map(_, Some(_)) => return Err(Fallback),
                     };
                     let height = frame.height + 1;
-                    // Unless a node inside it took its anchor's name since (yaml_serde's alias
-                    // then names that one).
+                    // Unless a node inside it took its anchor's name since (an alias then names
+                    // that one).
                     if let Some((name, start)) = frame.anchor {
                         if let Some(anchored @ Anchored::Open) = anchors.get_mut(&name) {
                             let cost = spent(start, counts(budget));
-                            *anchored = Anchored::Done { value: value.clone(), cost, height };
+                            *anchored = Anchored::done(&name, &value, cost, height, self.written.as_ref());
                         }
                     }
                     (value, height)
@@ -315,6 +346,22 @@ fn key_charge(budget: &Budget, chars: usize) -> Result<(), Fallback> {
     charge(budget, Counts { reads: 1, values: 0, text: chars })
 }
 
+/// A scalar as yaml_serde reads it into a value (`de.rs` `visit_scalar`): by its tag, else a
+/// plain one by its text (`plain_scalar`), else as text. `None` where yaml_serde meets an error
+/// (text its tag does not read, a local tag) or reads a number past 64 bits.
+fn scalar(tag: Tag, plain: bool, text: String) -> Option<Value> {
+    match tag {
+        Tag::Null => is_null(&text).then_some(Value::Null),
+        Tag::Bool => boolean(&text).map(Value::Bool),
+        Tag::Int => integer(&text),
+        Tag::Float => float(&text).map(|x| Number::from_f64(x).map_or(Value::Null, Value::Number)),
+        Tag::Global => Some(Value::String(text)),
+        Tag::Local => None,
+        Tag::None if plain => plain_scalar(text),
+        Tag::None => Some(Value::String(text)),
+    }
+}
+
 /// A plain (unquoted, untagged) scalar as yaml_serde reads it into a value (`de.rs`
 /// `visit_untagged_scalar`): null, a boolean, an integer, a float, or else text. `None` for an
 /// integer past 64 bits, which yaml_serde hands on as 128 bits (left to it).
@@ -322,16 +369,11 @@ fn plain_scalar(text: String) -> Option<Value> {
     if text.is_empty() || is_null(&text) {
         return Some(Value::Null);
     }
-    match text.as_str() {
-        "true" | "True" | "TRUE" => return Some(Value::Bool(true)),
-        "false" | "False" | "FALSE" => return Some(Value::Bool(false)),
-        _ => {}
+    if let Some(b) = boolean(&text) {
+        return Some(Value::Bool(b));
     }
-    if let Some(n) = unsigned(&text, u64::from_str_radix) {
-        return Some(Value::Number(n.into()));
-    }
-    if let Some(n) = negative(&text, i64::from_str_radix) {
-        return Some(Value::Number(n.into()));
+    if let Some(n) = integer(&text) {
+        return Some(n);
     }
     if unsigned(&text, u128::from_str_radix).is_some() || negative(&text, i128::from_str_radix).is_some() {
         return None;
@@ -343,6 +385,22 @@ fn plain_scalar(text: String) -> Option<Value> {
         }
     }
     Some(Value::String(text))
+}
+
+fn boolean(text: &str) -> Option<bool> {
+    match text {
+        "true" | "True" | "TRUE" => Some(true),
+        "false" | "False" | "FALSE" => Some(false),
+        _ => None,
+    }
+}
+
+/// An integer of 64 bits (yaml_serde's `visit_int`, its first two forms).
+fn integer(text: &str) -> Option<Value> {
+    if let Some(n) = unsigned(text, u64::from_str_radix) {
+        return Some(Value::Number(n.into()));
+    }
+    negative(text, i64::from_str_radix).map(|n| Value::Number(n.into()))
 }
 
 fn is_null(text: &str) -> bool {
@@ -593,10 +651,45 @@ pub(super) mod tests {
             "a: [1, 2\n",
             "\u{feff}a: 1\n",
             "a: 18446744073709551616\nb: 1\n",
+            "!custom j: w\n!!int 1: v\n",
+            "a: !!null\nb: !!str\nc: !!int 012\nd: !!float 012\ne: !!bool True\nf: !!null ~\n",
+            "a: !!int\n",
+            "a: !!null ''\n",
+            "a: !!float x\n",
+            "a: !!bool yes\n",
+            "a: !!int 18446744073709551616\n",
+            "a: !!int -0x1F\nb: !!float .NaN\nc: !!float -.inf\nd: !!float 1e400\ne: !!int \"7\"\n",
+            "a: !!map {b: 1}\nc: !!seq [1]\nd: !!str [1]\ne: !!timestamp 2001-12-14\nf: !<tag:yaml.org,2002:int> 3\n",
+            "a: &x !!str 5\nb: *x\nc: &y !!map {k: !!float 2}\nd: [*y, *x]\n",
+            "a: !<!x> 1\n",
+            "- !x [1]\n",
+            "- !x {a: 1}\n",
         ];
         for text in texts {
             same(text);
         }
+    }
+
+    /// The JSON text of each document `documents` reads from `text`.
+    fn read(text: &str) -> Vec<String> {
+        let docs = documents(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        docs.iter().map(|doc| serde_json::to_string(doc.value.as_ref().expect("read")).expect("JSON")).collect()
+    }
+
+    /// An alias reads as the latest node before it with its anchor's name, as the YAML spec and
+    /// go-yaml read it (sigs.k8s.io/yaml v1.4.0's `YAMLToJSON`: `{"a":"1","b":"2","c":"2","d":"3"}`),
+    /// with a tag anywhere in the document too: yaml_serde, which read every document with a tag
+    /// before, reads `c` as "3" (red before: `!!str` left the document to it).
+    #[test]
+    fn an_alias_reads_as_the_latest_anchor_before_it_with_a_tag_too() {
+        let aliases = "a: &x \"1\"\nb: &x \"2\"\nc: *x\nd: &y \"3\"\n";
+        for tag in ["", "t: !!str tagged\n", "t: !!int 1\n", "t: !!map {}\n", "t: !!binary aGVsbG8=\n"] {
+            let text = format!("{tag}{aliases}");
+            let json = &read(&text)[0];
+            assert!(json.ends_with(r#""a":"1","b":"2","c":"2","d":"3"}"#), "{text:?}: {json}");
+        }
+        let lists = "a: &x [1]\nb: &x !!seq [2]\nc: *x\nd: &y [3]\ne: &z !!map {k: &x 4}\nf: *x\ng: *z\n";
+        assert_eq!(read(lists), [r#"{"a":[1],"b":[2],"c":[2],"d":[3],"e":{"k":4},"f":4,"g":{"k":4}}"#]);
     }
 
     /// Aliases nested past yaml_serde's 128 levels (each text nests 64 at most): its error, from it.
