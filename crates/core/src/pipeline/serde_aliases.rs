@@ -36,7 +36,8 @@ pub(super) fn next_document(events: &mut Events<'_>) -> Aliases {
     let mut node_of_number: Vec<usize> = Vec::new();
     // Each alias's number and the node the spec names, once per pair, in the document's order,
     // with its name.
-    let (mut aliases, mut seen): (Vec<(usize, usize, Vec<u8>)>, HashSet<(usize, usize)>) = Default::default();
+    let mut aliases: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+    let mut seen: HashSet<(usize, usize)> = HashSet::new();
     // Anchors so far; whether a name was given twice (only then is a number given twice), and
     // whether an alias names no anchor (yaml_serde's error, before it reads any alias).
     let (mut anchored, mut reused, mut unknown) = (0usize, false, false);
