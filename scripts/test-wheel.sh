@@ -7,7 +7,8 @@
 #   3. `migrate` over the real V1 jobs ($TRAINER_REAL_V1, default ../shared/real-v1) with the
 #      wheel's binary and with the cargo-built one ($TRAINER_EXPLORER, default
 #      target/debug/trainer-explorer): stdout, stderr and exit code equal byte for byte;
-#   4. the sdist installs with pip (it builds with cargo, into a reused target dir) and runs.
+#   4. the sdist resolves the CLI's dependencies, features included, as this workspace does;
+#   5. the sdist installs with pip (it builds with cargo, into a reused target dir) and runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv_tools=${WHEEL_VENV:-.tools/venv-maturin}
@@ -86,6 +87,29 @@ compare() {
 }
 compare migrate-yaml migrate "${jobs[@]}"
 compare migrate-json migrate --format json "${jobs[@]}"
+
+say "the sdist resolves the CLI's dependencies as this workspace does"
+# maturin rewrites the sdist's Cargo.toml as a workspace of the CLI's crates only; one without the
+# workspace's `resolver` fell back to resolver 1, which unified the tests' dependency features
+# into the CLI's (serde_json's float_roundtrip among them), so pip built another CLI than the wheel.
+# features DIR: every package of the CLI's build from DIR's workspace with its features, paths
+# dropped. Not --locked: the old sdist's resolver 1 wanted another Cargo.lock, and this check
+# should show the packages that differ, not stop at the lock file.
+features() {
+  (cd "$1" && cargo tree -p explorer-cli --no-default-features -e normal,build -f '{p} [{f}]' --prefix none) \
+    >"$work/cargo-tree.txt" || die "cargo tree failed in $1"
+  sed 's/ ([^)]*)//' "$work/cargo-tree.txt" | sort -u
+}
+mkdir -p "$work/sdist-tree"
+tar -xzf "$sdist" -C "$work/sdist-tree"
+sdist_root=("$work"/sdist-tree/*/)
+ours=$(features .)
+theirs=$(features "${sdist_root[0]}")
+if [[ $ours != "$theirs" ]]; then
+  diff <(echo "$ours") <(echo "$theirs") || true
+  die "the sdist's workspace resolves the CLI's dependencies otherwise (< this workspace, > the sdist)"
+fi
+echo "sdist: the same $(wc -l <<<"$ours") packages and features as this workspace"
 
 say "the sdist installs (pip builds it with cargo)"
 python3 -m venv "$work/venv-sdist"
