@@ -165,6 +165,14 @@ impl Role {
         }
     }
 
+    /// [`Role::containers`], to take from.
+    fn containers_mut(&mut self) -> &mut [Container] {
+        match &mut self.pods {
+            Modelled::Built(pods) => pods.first_mut().map_or(&mut [], |p| &mut p.spec.containers),
+            Modelled::Decorated(_) => &mut self.template.spec.containers,
+        }
+    }
+
     /// Pod `index`'s init containers, in order, as [`Role::pod`] has them.
     pub(crate) fn init_containers(&self, index: usize) -> impl Iterator<Item = &Container> {
         let (own, added) = match &self.pods {
@@ -212,6 +220,8 @@ pub(crate) struct Job<'a> {
     pub namespace: String,
     pub spec: &'a serde_json::Map<String, Json>,
     pub replicas: Vec<(String, ReplicaSpec)>,
+    /// Each of `replicas`' types as the manifest writes it (its spec's key), in the same order.
+    pub written: Vec<String>,
 }
 
 impl Job<'_> {
@@ -250,7 +260,7 @@ fn read(doc: &Json) -> Result<(Source, Job<'_>), Error> {
 }
 
 /// What a reading of a job keeps of each pod template's spec.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum PodSpecs {
     /// Every field: the pods the operator builds are compared field by field with Trainer's
     /// (`migrate::pods`, through [`operate`]).
@@ -261,7 +271,29 @@ enum PodSpecs {
     /// model's `extra`, beside the tree (a nodeSelector of 150,000 keys took 18 MB; issue 36).
     /// A value read into `extra` is never refused, so no error changes.
     Named,
+    /// [`PodSpecs::Named`], each container's `args`, `command` and `env` (and each init
+    /// container's) judged item by item where the model reads them, and left in the tree: read
+    /// empty. `validate`'s verdict reads none of them; `explain` of a job it owns moves them
+    /// into the model once the job is admitted ([`lists_moved_in`]), rather than copying a
+    /// container of 66,000 variables (or a template named twice by an alias, with 84,000
+    /// arguments) out of the tree beside it (issue 36). The same errors, at the same paths, in
+    /// the same order.
+    Judged,
 }
+
+/// Where [`PodSpecs::Judged`] leaves a list, from a replica spec: its containers' and init
+/// containers' `args`, `command` and `env`, and how each item is judged (as the model reads it).
+const LISTS_LEFT: &[crate::model::tracked::LeftList] = {
+    use crate::model::tracked::LeftList;
+    &[
+        LeftList::of::<String>(&["template", "spec", "containers", "*", "command"]),
+        LeftList::of::<String>(&["template", "spec", "containers", "*", "args"]),
+        LeftList::of::<EnvVar>(&["template", "spec", "containers", "*", "env"]),
+        LeftList::of::<String>(&["template", "spec", "initContainers", "*", "command"]),
+        LeftList::of::<String>(&["template", "spec", "initContainers", "*", "args"]),
+        LeftList::of::<EnvVar>(&["template", "spec", "initContainers", "*", "env"]),
+    ]
+};
 
 /// [`read`], keeping `pod_specs` of each pod template's spec.
 fn read_keeping(doc: &Json, pod_specs: PodSpecs) -> Result<(Source, Job<'_>), Error> {
@@ -298,6 +330,12 @@ fn read_keeping(doc: &Json, pod_specs: PodSpecs) -> Result<(Source, Job<'_>), Er
                 PodSpecs::Named => {
                     crate::model::tracked::deserialize_leaving(raw, &["template", "spec"], PodSpec::NAMED)
                 }
+                PodSpecs::Judged => crate::model::tracked::deserialize_leaving_lists(
+                    raw,
+                    &["template", "spec"],
+                    PodSpec::NAMED,
+                    LISTS_LEFT,
+                ),
             },
             &at,
         )?;
@@ -311,13 +349,13 @@ fn read_keeping(doc: &Json, pod_specs: PodSpecs) -> Result<(Source, Job<'_>), Er
     let renamed = defaults::renamed_types(kind, specs.keys().map(String::as_str)).map_err(|ambiguous| {
         Error::AmbiguousReplicaType { path: FieldPath::new("spec").child(field), kind, ambiguous }
     })?;
-    let replicas: Vec<(String, ReplicaSpec)> = replicas
+    let (replicas, written): (Vec<(String, ReplicaSpec)>, Vec<String>) = replicas
         .into_iter()
         .filter_map(|(written, spec)| {
-            renamed.iter().find(|(_, w)| *w == written).map(|(rtype, _)| (rtype.clone(), spec))
+            renamed.iter().find(|(_, w)| *w == written).map(|(rtype, _)| ((rtype.clone(), spec), written))
         })
-        .collect();
-    let mut job = Job { name, namespace, spec, replicas };
+        .unzip();
+    let mut job = Job { name, namespace, spec, replicas, written };
     defaults::apply(source, &mut job);
     // Bounded before anything is built (see MAX_PODS); the launcher of an MPIJob is one more.
     let pods: u64 = job.replicas.iter().map(|(_, s)| u64::from(s.replicas.unwrap_or(0))).sum();
@@ -702,42 +740,106 @@ pub fn explain(doc: &Json) -> V1Explanation {
     }
 }
 
-/// [`explain`] of a job the caller hands over: its tree is dropped once the pods are built,
-/// before their view is made, so the tree and the view are never held together (a job of 4 MiB
-/// is a tree of about 30 MB; issue 36).
+/// [`explain`] of a job the caller hands over: its containers' lists (`args`, `command`, `env`)
+/// move from its tree into the pods' model rather than being copied ([`PodSpecs::Judged`]), and
+/// its tree is dropped once the pods are built, before their view is made, which takes those
+/// lists from the model in turn ([`view_owned`]): a list is held once at every step (a job of
+/// 4 MiB is a tree of about 30 MB; issue 36).
 pub fn explain_owned(doc: Json) -> V1Explanation {
-    let doc = crate::model::into_without_nulls(doc);
-    match operated(&doc) {
+    let mut doc = crate::model::into_without_nulls(doc);
+    let (source, job) = match checked(&doc, PodSpecs::Judged) {
+        Checked { admitted: Some(admitted), .. } => admitted,
+        Checked { refusals, .. } => return *refused(&doc, refusals),
+    };
+    // The job's lists, judged and left in its tree, move into its model; the job then reads
+    // the rest of its spec from the tree again.
+    let Job { name, namespace, mut replicas, written, spec: _ } = job;
+    lists_moved_in(&mut doc, source.kind(), &mut replicas, &written);
+    let Some(spec) = doc.get("spec").and_then(Json::as_object) else {
+        // The reading found it a mapping, and moving the lists out leaves it one.
+        return *refused(&doc, vec![Rejection::message("spec", "not a mapping".to_string())]);
+    };
+    let job = Job { name, namespace, spec, replicas, written };
+    match operate_read(source, job, Pods::Kept) {
         Ok(op) => {
             drop(doc);
-            view(&op)
+            view_owned(op)
         }
-        Err(refused) => *refused,
+        Err(error) => *refused(&doc, vec![Rejection::message("spec", error.to_string())]),
     }
 }
 
-/// What the operator makes of `doc` (its `null` members removed), or the explanation of why it
-/// runs nothing.
-fn operated(doc: &Json) -> Result<Operated, Box<V1Explanation>> {
+/// Moves each list a [`PodSpecs::Judged`] reading of `doc` left in its tree (each container's
+/// `args` and `command`, read empty) into `replicas`, the job that reading admitted, and reads
+/// each `env` it left ([`variables`]): `written` names each replica's spec in the tree. Every
+/// item was judged as the model reads it, so each becomes what the model would have read: for
+/// `args` and `command`, the strings themselves, not copies.
+fn lists_moved_in(doc: &mut Json, kind: V1Kind, replicas: &mut [(String, ReplicaSpec)], written: &[String]) {
+    let Some(specs) = doc.get_mut("spec").and_then(|s| s.get_mut(kind.replica_specs_field())) else { return };
+    for ((_, replica), written) in replicas.iter_mut().zip(written) {
+        let Some(pod) = specs.get_mut(written).and_then(|r| r.get_mut("template")).and_then(|t| t.get_mut("spec"))
+        else {
+            continue;
+        };
+        let spec = &mut replica.template.spec;
+        for (containers, key) in [(&mut spec.containers, "containers"), (&mut spec.init_containers, "initContainers")] {
+            let Some(Json::Array(written)) = pod.get_mut(key) else { continue };
+            for (container, written) in containers.iter_mut().zip(written) {
+                container.command = texts(written.get_mut("command"));
+                container.args = texts(written.get_mut("args"));
+                container.env = variables(written.get("env"));
+            }
+        }
+    }
+}
+
+/// The strings of a list a judged reading left, taken out of the tree (`String`'s reading
+/// admitted each item: every one is a string).
+fn texts(list: Option<&mut Json>) -> Vec<String> {
+    let Some(Json::Array(items)) = list else { return vec![] };
+    // In place: the tree's list becomes the model's, with room for exactly its strings.
+    std::mem::take(items)
+        .into_iter()
+        .map(|item| if let Json::String(text) = item { text } else { String::new() })
+        .collect()
+}
+
+/// The variables of an `env` a judged reading left, read as the model reads them (each was
+/// admitted so). Copied, not moved: a variable's strings moved out of the tree would stay among
+/// the room its item's map leaves, a few hundred bytes at a time, which the view's lists (made
+/// once the tree is dropped) cannot reuse: explain on many-env took 2.5 MiB more than with copies.
+fn variables(list: Option<&Json>) -> Vec<EnvVar> {
+    let Some(Json::Array(items)) = list else { return vec![] };
+    // One variable an item, so the list is made with room for exactly them.
+    items.iter().map(|item| crate::model::from_json(item).unwrap_or_default()).collect()
+}
+
+/// The answer for a V1 job `doc` the cluster refuses (or whose operator fails on it) with
+/// `rejected`, named after its operator.
+fn refused(doc: &Json, rejected: Vec<Rejection>) -> Box<V1Explanation> {
     let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
     let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
     // The operator whose CRD serves the pair names even a refusal; a pair neither serves is the
     // REST mapper's answer, named after the operator of the kind's v1 (Training Operator).
     let operator = served::v1_operator(api, kind).map_or(TRAINING_OPERATOR, |op| op.name);
-    let refused = |rejected: Vec<Rejection>| {
-        Box::new(V1Explanation {
-            operator: operator.into(),
-            pods: vec![],
-            objects: vec![],
-            rejected,
-            fails_after_admission: vec![],
-        })
-    };
+    Box::new(V1Explanation {
+        operator: operator.into(),
+        pods: vec![],
+        objects: vec![],
+        rejected,
+        fails_after_admission: vec![],
+    })
+}
+
+/// What the operator makes of `doc` (its `null` members removed), or the explanation of why it
+/// runs nothing.
+fn operated(doc: &Json) -> Result<Operated, Box<V1Explanation>> {
     // The REST mapper, strict field validation (no pod runs for a field the CRD does not
     // declare), the API server's schema and the webhook (`check`): a refusal names its fields.
-    let Checked { refusals, admitted } = checked(doc);
-    let Some((source, job)) = admitted else { return Err(refused(refusals)) };
-    operate_read(source, job, Pods::Kept).map_err(|error| refused(vec![Rejection::message("spec", error.to_string())]))
+    let Checked { refusals, admitted } = checked(doc, PodSpecs::Named);
+    let Some((source, job)) = admitted else { return Err(refused(doc, refusals)) };
+    operate_read(source, job, Pods::Kept)
+        .map_err(|error| refused(doc, vec![Rejection::message("spec", error.to_string())]))
 }
 
 /// Every field of a V1 job that its operator's CRD does not declare, as the API server's strict
@@ -799,7 +901,7 @@ pub struct Judged {
 /// and whatever the check holds, again).
 pub fn judge(doc: &Json) -> Judged {
     let doc = &crate::model::without_nulls(doc);
-    let Checked { refusals, admitted } = checked(doc);
+    let Checked { refusals, admitted } = checked(doc, PodSpecs::Judged);
     let Some((source, job)) = admitted else { return Judged { refused: refusals, fails_after_admission: vec![] } };
     let fails_after_admission =
         operate_read(source, job, Pods::Dropped).map(|op| service_failures(&op)).unwrap_or_default();
@@ -815,6 +917,33 @@ pub fn view(op: &Operated) -> V1Explanation {
         rejected: vec![],
         fails_after_admission: service_failures(op),
     }
+}
+
+/// [`view`] of pods the caller hands over: each container's `command` and `args` move into the
+/// view rather than being copied (84,000 arguments of a template were held twice, in the pods and
+/// in their view; issue 36).
+fn view_owned(mut op: Operated) -> V1Explanation {
+    let fails_after_admission = service_failures(&op);
+    let pods = op
+        .roles
+        .iter_mut()
+        .filter(|r| r.count > 0)
+        .map(|role| {
+            let lists: Vec<(Vec<String>, Vec<String>)> = role
+                .containers_mut()
+                .iter_mut()
+                .map(|c| (std::mem::take(&mut c.command), std::mem::take(&mut c.args)))
+                .collect();
+            let mut group = group_view(role);
+            // The view lists the init containers first, then the containers, in their order.
+            for (view, (command, args)) in group.containers.iter_mut().filter(|c| !c.init).zip(lists) {
+                view.command = command;
+                view.args = args;
+            }
+            group
+        })
+        .collect();
+    V1Explanation { operator: op.operator.into(), pods, objects: op.objects, rejected: vec![], fails_after_admission }
 }
 
 /// The first Service of `count` pods of `rtype` in a `kind` job named `job` that the API server
@@ -988,7 +1117,7 @@ const MPI_IMPLEMENTATIONS: [&str; 3] = ["OpenMPI", "Intel", "MPICH"];
 /// rule (`spec.runPolicy.schedulingPolicy.queue` is immutable) is a transition rule: it runs on
 /// update only.
 pub fn check(doc: &Json) -> Vec<Rejection> {
-    checked(&crate::model::without_nulls(doc)).refusals
+    checked(&crate::model::without_nulls(doc), PodSpecs::Judged).refusals
 }
 
 /// [`check`] of a job without `null` members, with the job as read when it is admitted.
@@ -996,13 +1125,13 @@ struct Checked<'a> {
     /// [`check`]'s errors: `[]` when the job is admitted.
     refusals: Vec<Rejection>,
     /// The job's kind and replica specs (`read`, each pod spec's named fields:
-    /// [`PodSpecs::Named`]) when it is admitted: what the operator makes of
+    /// [`PodSpecs::Named`] or [`PodSpecs::Judged`]) when it is admitted: what the operator makes of
     /// it is built from this reading, not from another (each reads the job's templates into
     /// the pod model beside its tree, the CPU and the memory of a copy; issue 36).
     admitted: Option<(Source, Job<'a>)>,
 }
 
-fn checked(doc: &Json) -> Checked<'_> {
+fn checked(doc: &Json, pod_specs: PodSpecs) -> Checked<'_> {
     let refused = |refusals| Checked { refusals, admitted: None };
     let api = doc.get("apiVersion").and_then(Json::as_str).unwrap_or_default();
     let kind = doc.get("kind").and_then(Json::as_str).unwrap_or_default();
@@ -1033,7 +1162,7 @@ fn checked(doc: &Json) -> Checked<'_> {
     let mut read_errors: Vec<Rejection> = Vec::new();
     // Most jobs read at once, and the tree is copied only once a value is to be taken out (a
     // job of 4 MiB held its whole tree twice).
-    let read_once = match read_keeping(doc, PodSpecs::Named) {
+    let read_once = match read_keeping(doc, pod_specs) {
         Ok(job) => Some(job),
         Err(first) => {
             let mut job = doc.clone();
@@ -1046,7 +1175,7 @@ fn checked(doc: &Json) -> Checked<'_> {
                 let removed = super::read::remove_at(&mut job, &error_at.path);
                 read_errors.push(error_at);
                 if removed {
-                    error = read_keeping(&job, PodSpecs::Named).err();
+                    error = read_keeping(&job, pod_specs).err();
                 }
             }
             None
@@ -1215,7 +1344,7 @@ mod tests {
         let other_fields = |job: &Job| -> Vec<String> {
             job.replicas.iter().flat_map(|(_, spec)| spec.template.spec.extra.keys().cloned()).collect()
         };
-        let Some((_, judged)) = checked(&doc).admitted else { panic!("admitted") };
+        let Some((_, judged)) = checked(&doc, PodSpecs::Named).admitted else { panic!("admitted") };
         assert_eq!(other_fields(&judged), Vec::<String>::new());
         assert_eq!(
             judged.replicas[0].1.template.spec.restart_policy.as_deref(),
@@ -1233,5 +1362,67 @@ mod tests {
             check(&bad).iter().map(Rejection::field).collect::<Vec<_>>(),
             ["spec.pytorchReplicaSpecs.Master.template.spec.restartPolicy"]
         );
+    }
+
+    /// The reading `validate` judges a job by, and `explain` of a job it owns reads first
+    /// ([`PodSpecs::Judged`]), refuses each value of a job replaced by a value of each JSON type as
+    /// the named reading does (the same errors, at the same paths), and otherwise reads the same
+    /// job less its containers' `args`, `command` and `env`, which it leaves in the tree (issue
+    /// 36); `explain_owned`, which moves them into the pods' model, answers as `explain`, which
+    /// copies them, on every such job.
+    #[test]
+    fn the_judged_reading_refuses_as_the_named_one_and_explain_owned_answers_as_explain() {
+        let job = serde_json::json!({"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "metadata": {"name": "p"},
+            "spec": {"pytorchReplicaSpecs": {
+                "Master": {"replicas": 1, "template": {"spec": {
+                    "initContainers": [{"name": "init", "image": "b", "command": ["sh"], "args": ["-c", "true"],
+                        "env": [{"name": "I", "value": "1"}]}],
+                    "containers": [{"name": "pytorch", "image": "a", "command": ["torchrun"], "args": ["t.py", "--x"],
+                        "env": [{"name": "A", "value": "1"}, {"name": "B", "valueFrom": {"fieldRef": {"fieldPath": "x"}}}],
+                        "ports": [{"name": "pytorchjob-port", "containerPort": 23456}]}]}}},
+                "Worker": {"replicas": 2, "template": {"spec": {"containers": [
+                    {"name": "pytorch", "image": "a", "args": ["w.py"], "env": [{"name": "A", "value": "2"}, {"name": "A"}]},
+                    {"name": "side", "image": "c", "command": ["sleep", "1"]}]}}}}}});
+        let replacements = [
+            Json::Null,
+            serde_json::json!(true),
+            serde_json::json!(-1),
+            serde_json::json!(1.5),
+            serde_json::json!("text"),
+            serde_json::json!([]),
+            serde_json::json!(["a", 1]),
+            serde_json::json!([{"name": "n"}]),
+            serde_json::json!({}),
+            serde_json::json!({"name": 2}),
+        ];
+        let without_lists = |mut replicas: Vec<(String, ReplicaSpec)>| {
+            for (_, spec) in &mut replicas {
+                let spec = &mut spec.template.spec;
+                for c in spec.containers.iter_mut().chain(spec.init_containers.iter_mut()) {
+                    (c.command, c.args, c.env) = (vec![], vec![], vec![]);
+                }
+            }
+            replicas
+        };
+        let read = |doc: &Json, pod_specs: PodSpecs| match read_keeping(doc, pod_specs) {
+            Ok((_, job)) => Ok(without_lists(job.replicas)),
+            Err(e) => Err((e.rejection().field(), e.rejection().reason())),
+        };
+        let (mut refused, mut admitted) = (0, 0);
+        for doc in std::iter::once(job.clone()).chain(crate::model::tracked::tests::mutants(&job, &replacements)) {
+            let doc = crate::model::into_without_nulls(doc);
+            let judged = read(&doc, PodSpecs::Judged);
+            assert_eq!(judged, read(&doc, PodSpecs::Named), "{doc}");
+            refused += usize::from(judged.is_err());
+            if let Ok(replicas) = &judged {
+                let read_empty =
+                    replicas.iter().all(|(_, s)| s.template.spec.containers.iter().all(|c| c.env.is_empty()));
+                assert!(read_empty, "{doc}");
+            }
+            let explained = explain(&doc);
+            admitted += usize::from(explained.rejected.is_empty());
+            assert_eq!(explain_owned(doc.clone()), explained, "{doc}");
+        }
+        assert!(refused > 50 && admitted > 50, "{refused} refused, {admitted} admitted");
     }
 }

@@ -49,7 +49,7 @@ impl PathError {
 
 /// `T` from `json`, or the error with the path of the value it came up at.
 pub(crate) fn deserialize<'de, T: de::Deserialize<'de>>(json: &'de Value) -> Result<T, PathError> {
-    read_tracked(json, Track { first_error: RefCell::new(None), leaving: None })
+    read_tracked(json, Track { first_error: RefCell::new(None), leaving: None, lists_left: &[] })
 }
 
 /// [`deserialize`], with the map at `at` (its keys from the root) handing out only the keys in
@@ -62,7 +62,44 @@ pub(crate) fn deserialize_leaving<'de, T: de::Deserialize<'de>>(
     at: &'static [&'static str],
     named: &'static [&'static str],
 ) -> Result<T, PathError> {
-    read_tracked(json, Track { first_error: RefCell::new(None), leaving: Some(Leaving { at, named }) })
+    deserialize_leaving_lists(json, at, named, &[])
+}
+
+/// [`deserialize_leaving`], with each list at one of `lists` also left in the tree: its items
+/// are read one at a time, each refused as the model refuses it and then dropped, and the model
+/// is handed an empty list. For a caller that moves such a list out of the tree into the model
+/// once the whole reading has been admitted (explain's V1 reading): its errors, their paths and
+/// their order stay the whole reading's, and no item is copied out of the tree to be judged.
+pub(crate) fn deserialize_leaving_lists<'de, T: de::Deserialize<'de>>(
+    json: &'de Value,
+    at: &'static [&'static str],
+    named: &'static [&'static str],
+    lists: &'static [LeftList],
+) -> Result<T, PathError> {
+    read_tracked(
+        json,
+        Track { first_error: RefCell::new(None), leaving: Some(Leaving { at, named }), lists_left: lists },
+    )
+}
+
+/// A list a reading leaves in the tree ([`deserialize_leaving_lists`]): where it is (its keys from
+/// the root, `*` for any index of a list above it) and how each of its items is judged.
+pub(crate) struct LeftList {
+    at: &'static [&'static str],
+    judge: for<'a, 'de> fn(Tracked<'a, 'de>) -> Result<(), Error>,
+}
+
+impl LeftList {
+    /// The list at `at`, whose items the model reads as `T`s.
+    pub(crate) const fn of<T: de::DeserializeOwned>(at: &'static [&'static str]) -> LeftList {
+        LeftList { at, judge: judged_as::<T> }
+    }
+}
+
+/// An item read as a `T` and dropped: the model's own reading of it, so it is refused as the
+/// model refuses it.
+fn judged_as<T: de::DeserializeOwned>(item: Tracked<'_, '_>) -> Result<(), Error> {
+    T::deserialize(item).map(drop)
 }
 
 fn read_tracked<'de, T: de::Deserialize<'de>>(json: &'de Value, track: Track) -> Result<T, PathError> {
@@ -123,6 +160,16 @@ impl At<'_, '_> {
             _ => false,
         }
     }
+
+    /// [`At::is`], where a `*` of `path` stands for any index (and for no key).
+    fn is_like(&self, path: &[&str]) -> bool {
+        match (self, path.split_last()) {
+            (At::Root, None) => true,
+            (At::Key(parent, key), Some((last, rest))) => *last != "*" && key == last && parent.is_like(rest),
+            (At::Index(parent, _), Some((&"*", rest))) => parent.is_like(rest),
+            _ => false,
+        }
+    }
 }
 
 /// What one reading shares: the path of the first (innermost) place an error passed through,
@@ -130,6 +177,8 @@ impl At<'_, '_> {
 struct Track {
     first_error: RefCell<Option<String>>,
     leaving: Option<Leaving>,
+    /// The lists whose items are judged and left in the tree ([`deserialize_leaving_lists`]).
+    lists_left: &'static [LeftList],
 }
 
 /// The map at `at` hands out only the keys in `named`.
@@ -140,6 +189,11 @@ struct Leaving {
 }
 
 impl Track {
+    /// How the items of the list at `at` are judged, when the reading leaves that list.
+    fn left_list_at(&self, at: &At) -> Option<&LeftList> {
+        self.lists_left.iter().find(|list| at.is_like(list.at))
+    }
+
     /// The keys the map at `at` hands out: `None` for all of them.
     fn named_at(&self, at: &At) -> Option<&'static [&'static str]> {
         self.leaving.filter(|leaving| at.is(leaving.at)).map(|leaving| leaving.named)
@@ -154,6 +208,7 @@ impl Track {
     }
 }
 
+/// A value being read, where it sits, and what the reading shares.
 #[derive(Clone, Copy)]
 struct Tracked<'a, 'de> {
     value: &'de Value,
@@ -171,8 +226,16 @@ fn visit_number<'de, V: Visitor<'de>>(n: &serde_json::Number, visitor: V) -> Res
 }
 
 impl<'a, 'de> Tracked<'a, 'de> {
-    /// serde_json's `visit_array_ref`, handing out each element with its index.
+    /// serde_json's `visit_array_ref`, handing out each element with its index; a list the
+    /// reading leaves ([`LeftList`]) has each item judged in turn and is handed out empty.
     fn seq<V: Visitor<'de>>(self, items: &'de [Value], visitor: V) -> Result<V::Value, Error> {
+        if let Some(left) = self.track.left_list_at(self.at) {
+            for (index, value) in items.iter().enumerate() {
+                let at = At::Index(self.at, index);
+                (left.judge)(Tracked { value, at: &at, track: self.track }).map_err(|e| self.track.trigger(&at, e))?;
+            }
+            return visitor.visit_seq(&mut Items { items: [].iter(), index: 0, at: self.at, track: self.track });
+        }
         let mut access = Items { items: items.iter(), index: 0, at: self.at, track: self.track };
         let seq = visitor.visit_seq(&mut access)?;
         if access.items.len() == 0 {
