@@ -6,7 +6,6 @@
 #![allow(unsafe_code)]
 
 use libyaml_rs as sys;
-use std::marker::PhantomData;
 use std::mem::MaybeUninit;
 
 /// One event of the stream, as the reader needs it. Text that is not UTF-8 is not told apart
@@ -87,7 +86,11 @@ pub(super) struct Events<'text> {
     failed: bool,
     /// Set once the stream's end was returned.
     ended: bool,
-    text: PhantomData<&'text str>,
+    /// What the parser reads: a scalar's text is copied from it where it stands there as it reads.
+    text: &'text str,
+    /// How many scalars' text was copied from `text` (what the tests check).
+    #[cfg(test)]
+    from_input: usize,
 }
 
 impl<'text> Events<'text> {
@@ -105,7 +108,14 @@ impl<'text> Events<'text> {
             sys::yaml_parser_set_encoding(raw, sys::YAML_UTF8_ENCODING);
             sys::yaml_parser_set_input_string(raw, text.as_ptr(), text.len() as u64);
         }
-        Events { parser, failed: false, ended: false, text: PhantomData }
+        Events {
+            parser,
+            failed: false,
+            ended: false,
+            text,
+            #[cfg(test)]
+            from_input: 0,
+        }
     }
 
     /// The next event (never the stream's start; after its end, its end again), or the parser's
@@ -130,7 +140,7 @@ impl<'text> Events<'text> {
                     Converted::Nothing
                 } else {
                     let event = event.as_mut_ptr();
-                    let converted = convert(&*event);
+                    let converted = convert(&*event, self.text);
                     sys::yaml_event_delete(event);
                     converted
                 }
@@ -142,14 +152,40 @@ impl<'text> Events<'text> {
                     self.ended = event == Event::StreamEnd;
                     return Ok(event);
                 }
+                // Written only now that libyaml's copy is freed.
+                Converted::ScalarInInput { anchor, tag, plain, text, mut room } => {
+                    #[cfg(test)]
+                    {
+                        self.from_input += 1;
+                    }
+                    room.push_str(text);
+                    return Ok(Event::Scalar { anchor, tag, plain, text: Some(room) });
+                }
             }
         }
     }
 }
 
 /// An event of libyaml's, as [`Events::next`] hands it on.
-enum Converted {
+enum Converted<'text> {
     Event(Event),
+    /// A scalar whose text stands as it reads in the input (most do: a plain scalar on one line,
+    /// a quoted one without escapes or line breaks), to be copied from there once libyaml's
+    /// event is freed: libyaml's copy of a long scalar (up to twice its length: its buffer grows
+    /// by doubling) and ours are never written at once (issue 36: 7.5 MB resident at the peak of
+    /// dense-at-the-limit's 3.3 MB string, not 4.2). `room`, the text's own, is taken while
+    /// libyaml's copy is held, as it was when that copy was copied: a large block's pages count
+    /// only once written, and glibc, which raises its threshold for mapping a block of its own
+    /// when it frees one, then serves and takes back the same blocks as before (taken after,
+    /// the room came from its heap, which keeps what is freed: migrate on long-string held
+    /// 4 MiB more).
+    ScalarInInput {
+        anchor: Option<Vec<u8>>,
+        tag: Tag,
+        plain: bool,
+        text: &'text str,
+        room: String,
+    },
     /// The stream's start, which the reader does not need.
     Skip,
     /// No event: the parser failed, or was asked past the stream's end.
@@ -163,12 +199,13 @@ impl Drop for Events<'_> {
     }
 }
 
-/// An event's data, copied out.
+/// An event's data, copied out (a scalar's text left in `input` where it stands there, see
+/// [`Converted::ScalarInInput`]).
 ///
 /// # Safety
 /// `event` is one `yaml_parser_parse` filled in and not yet deleted: its union holds the field
 /// of its type, and its strings are NUL-terminated (anchors, tags) or `length` bytes long.
-unsafe fn convert(event: &sys::yaml_event_t) -> Converted {
+unsafe fn convert<'text>(event: &sys::yaml_event_t, input: &'text str) -> Converted<'text> {
     // SAFETY (each block): the union field read is the one of the event's type, and the
     // pointers in it are libyaml's own, valid until the event is deleted.
     Converted::Event(match event.type_ {
@@ -184,12 +221,13 @@ unsafe fn convert(event: &sys::yaml_event_t) -> Converted {
             } else {
                 unsafe { std::slice::from_raw_parts(scalar.value, scalar.length as usize) }
             };
-            Event::Scalar {
-                anchor: unsafe { c_bytes(scalar.anchor) },
-                tag: tag_of(unsafe { c_str(scalar.tag) }),
-                plain: scalar.style == sys::YAML_PLAIN_SCALAR_STYLE,
-                text: std::str::from_utf8(bytes).ok().map(str::to_owned),
+            let anchor = unsafe { c_bytes(scalar.anchor) };
+            let tag = tag_of(unsafe { c_str(scalar.tag) });
+            let plain = scalar.style == sys::YAML_PLAIN_SCALAR_STYLE;
+            if let Some(text) = in_input(input, bytes, scalar.style, event.end_mark.index) {
+                return Converted::ScalarInInput { anchor, tag, plain, text, room: String::with_capacity(text.len()) };
             }
+            Event::Scalar { anchor, tag, plain, text: std::str::from_utf8(bytes).ok().map(str::to_owned) }
         }
         sys::YAML_SEQUENCE_START_EVENT => {
             let start = unsafe { event.data.sequence_start };
@@ -204,6 +242,21 @@ unsafe fn convert(event: &sys::yaml_event_t) -> Converted {
         // libyaml yields no other event from a successful parse.
         _ => return Converted::Nothing,
     })
+}
+
+/// A scalar's text where it stands in `input` as it reads (`bytes`), if it does: right before the
+/// scalar's end (`end`, a byte offset, as libyaml counts them), or its closing quote. Checked
+/// byte for byte, so that a scalar read otherwise (escapes, folded lines, a block scalar's
+/// indentation) is never taken from there.
+fn in_input<'text>(input: &'text str, bytes: &[u8], style: sys::yaml_scalar_style_t, end: u64) -> Option<&'text str> {
+    let closing_quote = match style {
+        sys::YAML_PLAIN_SCALAR_STYLE => 0,
+        sys::YAML_SINGLE_QUOTED_SCALAR_STYLE | sys::YAML_DOUBLE_QUOTED_SCALAR_STYLE => 1,
+        _ => return None,
+    };
+    let end = usize::try_from(end).ok()?.checked_sub(closing_quote)?;
+    let start = end.checked_sub(bytes.len())?;
+    input.get(start..end).filter(|text| text.as_bytes() == bytes)
 }
 
 /// A NUL-terminated string of libyaml's, copied; `None` for a null pointer.
@@ -280,6 +333,46 @@ mod tests {
                 Ok(Event::StreamEnd),
             ]
         );
+    }
+
+    /// A scalar's text is copied from the input (after libyaml's copy is freed) where it stands
+    /// there as it reads, whatever comes before it (an anchor, a tag), and from libyaml's copy
+    /// where it does not; the same text either way (red with the end of a quoted scalar taken
+    /// as its closing quote's: no quoted scalar was found in the input).
+    #[test]
+    fn a_scalar_standing_in_the_input_as_it_reads_is_copied_from_there() {
+        // Each text: the value's, as read, and whether it stands in the input (the key `v` does).
+        let cases = [
+            ("v: plain words\n", "plain words", true),
+            ("v: 'single'\n", "single", true),
+            ("v: \"double quoted\"\n", "double quoted", true),
+            ("v: ''\n", "", true),
+            ("v: &anchor x\n", "x", true),
+            ("v: !!str 'tagged'\n", "tagged", true),
+            ("v: &a !!str \"both\"  # comment\n", "both", true),
+            ("v: ééé\n", "ééé", true),
+            ("{v: [flow]}\n", "flow", true),
+            ("v: \"esc\\tape\"\n", "esc\tape", false),
+            ("v: 'it''s'\n", "it's", false),
+            ("v: \"two\n  lines\"\n", "two lines", false),
+            ("v: folded\n  plain\n", "folded plain", false),
+            ("v: |\n  block\n", "block\n", false),
+            ("v: >\n  folded\n", "folded\n", false),
+        ];
+        for (text, value, in_input) in cases {
+            let mut events = Events::new(text);
+            let mut scalars = Vec::new();
+            loop {
+                match events.next() {
+                    Ok(Event::Scalar { text: Some(text), .. }) => scalars.push(text),
+                    Ok(Event::StreamEnd) => break,
+                    Ok(_) => {}
+                    Err(e) => panic!("{text:?}: {e:?}"),
+                }
+            }
+            assert_eq!(scalars, ["v", value], "{text:?}");
+            assert_eq!(events.from_input, if in_input { 2 } else { 1 }, "{text:?}");
+        }
     }
 
     /// Each tag as libyaml resolves it: the core schema's four by name, every other tag not
