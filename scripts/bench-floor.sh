@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 out=$1
 mkdir -p "$out/hello/pkg"
-scripts/cargo-wasm-release.sh -q -p hello-yew
+scripts/cargo-wasm-release.sh hello-yew -q
 wasm-bindgen --target web --no-typescript --out-dir "$out/hello/pkg" target/wasm32-unknown-unknown/wasm-release/hello_yew.wasm
 python3 scripts/name-functions-for-order.py "$out/hello/pkg/hello_yew_bg.wasm"
 scripts/wasm-opt.sh "$out/hello/pkg/hello_yew_bg.wasm" --reorder-functions-by-name

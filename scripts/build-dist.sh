@@ -9,13 +9,12 @@ export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 # Kubernetes runs" and the upgrade notes as a third and a fourth that load when a reader opens
 # them, built for
 # size (Cargo.toml's wasm-release profile; the release profile is the native CLI's, for speed).
-# The widget by itself: built with the two modules, cargo would unify the core's features and
-# compile the YAML parser and CEL into the widget's build too (link-time optimization drops them
-# again, but they are compiled).
-# scripts/cargo-wasm-release.sh is `cargo build --profile wasm-release --target wasm32-unknown-unknown`
-# with the flags every wasm-release build shares.
-scripts/cargo-wasm-release.sh --lib -p trainer-v2-explorer
-scripts/cargo-wasm-release.sh --lib -p trainer-v2-migrate -p trainer-v2-explain -p trainer-v2-upgrade
+# Each by itself (scripts/cargo-wasm-release.sh builds one package's library, as a cdylib only so
+# that link-time optimization runs, with the flags every wasm-release build shares): the widget's
+# build compiles no YAML parser or CEL, as it would with the modules' features unified.
+for package in trainer-v2-explorer trainer-v2-migrate trainer-v2-explain trainer-v2-upgrade; do
+  scripts/cargo-wasm-release.sh "$package"
+done
 # Only what this script writes is replaced: dist/kits (make kits) and dist/examples stay.
 rm -rf dist/pkg dist/pkg-migrate dist/blog && mkdir -p dist/pkg dist/pkg-migrate
 wasm-bindgen --target web --no-typescript --out-dir dist/pkg \
