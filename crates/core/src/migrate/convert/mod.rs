@@ -19,6 +19,7 @@ mod error;
 mod master_worker;
 mod metadata;
 mod moved_env;
+mod moved_settings;
 mod mpi;
 mod numbers;
 mod patch;
@@ -75,7 +76,7 @@ fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 /// (`migrate_to`), so that a large one is not held twice.
 pub fn convert(doc: &Value, release: Release) -> Outcome {
     match read_as_job(doc, release) {
-        Ok(job) => job.convert(doc, release, metadata::Carried::default(), None).0,
+        Ok(job) => job.convert(doc, release, metadata::Carried::default(), quantities_as_text(doc), None).0,
         Err(outcome) => *outcome,
     }
 }
@@ -88,8 +89,15 @@ pub fn convert_owned(mut doc: Value, release: Release) -> Outcome {
     match read_as_job(&doc, release) {
         Ok(job) => {
             let taken = metadata::take_carried(&mut doc);
-            let models = tree_args::read_without_args(&mut doc, job.source);
-            let (mut outcome, left) = job.convert(&doc, release, taken, Some(models));
+            // Scanned before anything else leaves the tree; a job whose quantities are written
+            // as text is converted from that copy, which gives nothing up.
+            let scanned = quantities_as_text(&doc);
+            let mut given_up = GivenUp::default();
+            if matches!(scanned, Ok((None, _))) {
+                given_up.settings = moved_settings::take(&mut doc, job.source);
+                given_up.models = tree_args::read_without_args(&mut doc, job.source);
+            }
+            let (mut outcome, left) = job.convert(&doc, release, taken, scanned, Some(given_up));
             if let Outcome::Written { kind, name, objects, .. } = &mut outcome {
                 let moved = left.env.map_or(Ok(()), |env| moved_env::move_into(objects, env, &mut doc));
                 let moved =
@@ -106,6 +114,15 @@ pub fn convert_owned(mut doc: Value, release: Release) -> Outcome {
             outcome => outcome,
         },
     }
+}
+
+/// What a caller that gives the job's tree up took out of it before the conversion reads it.
+#[derive(Default)]
+struct GivenUp {
+    /// The replicas' models, read without their main containers' args (`tree_args`).
+    models: Option<tree_args::ReadWithoutArgs>,
+    /// The only replica's pod spec fields the model does not name (`moved_settings`).
+    settings: Vec<(String, Value)>,
 }
 
 /// A document read as a V1 job to convert: what it is read as, its kind and its name.
@@ -165,31 +182,32 @@ fn read_as_job(doc: &Value, release: Release) -> Result<Job, Box<Outcome>> {
 
 impl Job {
     /// The job's objects and report; `taken` holds its labels and annotations where the caller
-    /// took them out of `doc` (`convert_owned`). Where the caller gives `doc` up (`given_up`:
-    /// `Some`, with the replicas' models where it read them without their main containers' args,
-    /// `tree_args::read_without_args`), the TrainJob's trainer env and args come back apart, for
-    /// the caller to move from the tree into their places (`moved_env`, `tree_args`).
+    /// took them out of `doc` (`convert_owned`); `scanned` is what `quantities_as_text` found in
+    /// it. Where the caller gives `doc` up (`given_up`: what it took out of it already), the
+    /// TrainJob's trainer env and args come back apart, for the caller to move from the tree into
+    /// their places (`moved_env`, `tree_args`).
     fn convert(
         self,
         doc: &Value,
         release: Release,
         taken: metadata::Carried<'static>,
-        given_up: Option<Option<tree_args::ReadWithoutArgs>>,
+        scanned: Result<(Option<Value>, Vec<String>), Error>,
+        given_up: Option<GivenUp>,
     ) -> (Outcome, LeftInTree) {
         let Job { source, kind, name } = self;
-        let (written, template_images) = match quantities_as_text(doc) {
+        let (written, template_images) = match scanned {
             Ok(found) => found,
             Err(error) => return (invalid(Invalid::Job { kind, name, error }), LeftInTree::default()),
         };
         let Some(obj) = written.as_ref().unwrap_or(doc).as_object() else {
             return (invalid(Invalid::NotAMapping), LeftInTree::default());
         };
-        // A job whose quantities were written as text is read from that copy, args and all.
         let tree_given_up = given_up.is_some();
-        let models = given_up.flatten().filter(|_| written.is_none());
+        let GivenUp { models, settings } = given_up.unwrap_or_default();
         let conversion = Conversion::new(obj, source, &kind, release, taken, models).map(|mut c| {
             c.template_images = template_images;
             c.tree_given_up = tree_given_up;
+            c.taken_settings = settings;
             c
         });
         match conversion.and_then(Conversion::run) {
@@ -256,6 +274,9 @@ struct Conversion<'a> {
     trainer_args_in_tree: Option<tree_args::TrainerArgsInTree<'a>>,
     /// What the TrainJob leaves for the caller to move from the tree (`tree_given_up`).
     left_in_tree: LeftInTree,
+    /// The only replica's pod spec fields the model does not name, taken out of the tree by the
+    /// caller (`moved_settings`): the pod settings hold them where the model's `extra` would.
+    taken_settings: Vec<(String, Value)>,
 }
 
 /// The trainer's env and args `trainjob_value` left out of the TrainJob, their places empty, for
@@ -348,6 +369,7 @@ impl<'a> Conversion<'a> {
             args_in_tree,
             trainer_args_in_tree: None,
             left_in_tree: LeftInTree::default(),
+            taken_settings: Vec::new(),
         })
     }
 

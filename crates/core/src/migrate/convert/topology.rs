@@ -120,11 +120,13 @@ impl Conversion<'_> {
             }
         }
 
+        let taken = std::mem::take(&mut self.taken_settings);
         let Some(trainer_rep) = self.replicas.get_mut(trainer_type) else {
             return Err(Error::Internal(format!("the {trainer_type} replica went missing")));
         };
         let pod = &mut trainer_rep.spec.template;
-        let mut settings = PodSettings::collect(pod, main_idx, &format!("{trainer_path}.template"), &self.release)?;
+        let mut settings =
+            PodSettings::collect(pod, main_idx, &format!("{trainer_path}.template"), &self.release, taken)?;
         let base = self.base_runtime(framework_of(kind))?;
         let mut objects = Vec::new();
         let main_container = MainContainer { path: &main_path, job: "node", has_command: !main.command.is_empty() };
