@@ -73,9 +73,9 @@ pub enum Sources {
     Kept,
     /// What the pod comparison reads: a job of more values than it reads
     /// (`pods::MAX_COMPARED_VALUES`) is not kept, and gives its labels, its annotations and its
-    /// trainer's variables to its TrainJob rather than a copy of them (`convert::convert_owned`),
-    /// so that a job of a quarter million labels is not held twice. For a caller that writes the objects and the
-    /// report and nothing of the source (the CLI).
+    /// trainer's variables and args to its TrainJob rather than a copy of them
+    /// (`convert::convert_owned`), so that a job of a quarter million labels is not held twice.
+    /// For a caller that writes the objects and the report and nothing of the source (the CLI).
     ForOutput,
 }
 

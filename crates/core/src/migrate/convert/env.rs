@@ -212,6 +212,16 @@ impl Conversion<'_> {
                 }
             }
         }
+        // The args the tree holds (`tree_args`): a rewritten one is kept by its index, for the
+        // caller to write in the tree's item's place.
+        if let Some(tree) = &mut self.trainer_args_in_tree {
+            for (i, item) in tree.list.iter().enumerate() {
+                if let Some((new, done)) = item.as_str().and_then(rewrite) {
+                    tree.rewritten.push((i, new));
+                    entries.push((format!("{main_path}.args[{i}]"), format!("spec.trainer.args[{i}]"), done));
+                }
+            }
+        }
         for (i, var) in trainer.env.iter_mut().enumerate() {
             if let Some((new, done)) = var.value.as_deref().and_then(rewrite) {
                 var.value = Some(new);

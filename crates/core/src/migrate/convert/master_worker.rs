@@ -96,15 +96,14 @@ impl<'a> Conversion<'a> {
     /// Master's args entry, which accounts for them.
     pub(super) fn report_master_only_args(&mut self, container_name: &str) {
         let (Some(worker), Some(master)) = (self.replica("Worker"), self.replica("Master")) else { return };
-        let worker_args =
-            &worker.spec.template.spec.containers[main_container(&worker.spec.template.spec, container_name)].args;
+        let worker_args = self.main_args(worker, main_container(&worker.spec.template.spec, container_name));
         let master_index = main_container(&master.spec.template.spec, container_name);
-        let master_args = &master.spec.template.spec.containers[master_index].args;
+        let master_args = self.main_args(master, master_index);
         let only: Vec<String> = master_args
             .iter()
             .enumerate()
             // Past the Worker's own args: a different value at the same place is the Worker's entry.
-            .filter(|(i, a)| *i >= worker_args.len() && !worker_args.contains(a))
+            .filter(|&(i, a)| i >= worker_args.len() && !worker_args.iter().any(|w| w == a))
             .map(|(i, a)| format!("args[{i}] ({a})"))
             .collect();
         if only.is_empty() {

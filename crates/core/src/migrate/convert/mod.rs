@@ -19,6 +19,7 @@ mod error;
 mod master_worker;
 mod metadata;
 mod moved_env;
+mod moved_settings;
 mod mpi;
 mod numbers;
 mod patch;
@@ -30,6 +31,7 @@ pub(crate) mod roles;
 mod runtime;
 mod topology;
 mod trainer;
+mod tree_args;
 
 pub use error::Error;
 use numbers::count_in_range;
@@ -74,7 +76,7 @@ fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 /// (`migrate_to`), so that a large one is not held twice.
 pub fn convert(doc: &Value, release: Release) -> Outcome {
     match read_as_job(doc, release) {
-        Ok(job) => job.convert(doc, release, metadata::Carried::default(), false).0,
+        Ok(job) => job.convert(doc, release, metadata::Carried::default(), quantities_as_text(doc), None).0,
         Err(outcome) => *outcome,
     }
 }
@@ -87,9 +89,20 @@ pub fn convert_owned(mut doc: Value, release: Release) -> Outcome {
     match read_as_job(&doc, release) {
         Ok(job) => {
             let taken = metadata::take_carried(&mut doc);
-            let (mut outcome, env) = job.convert(&doc, release, taken, true);
-            if let (Outcome::Written { kind, name, objects, .. }, Some(env)) = (&mut outcome, env) {
-                if let Err(error) = moved_env::move_into(objects, env, &mut doc) {
+            // Scanned before anything else leaves the tree; a job whose quantities are written
+            // as text is converted from that copy, which gives nothing up.
+            let scanned = quantities_as_text(&doc);
+            let mut given_up = GivenUp::default();
+            if matches!(scanned, Ok((None, _))) {
+                given_up.settings = moved_settings::take(&mut doc, job.source);
+                given_up.models = tree_args::read_without_args(&mut doc, job.source);
+            }
+            let (mut outcome, left) = job.convert(&doc, release, taken, scanned, Some(given_up));
+            if let Outcome::Written { kind, name, objects, .. } = &mut outcome {
+                let moved = left.env.map_or(Ok(()), |env| moved_env::move_into(objects, env, &mut doc));
+                let moved =
+                    moved.and_then(|()| left.args.map_or(Ok(()), |args| tree_args::move_into(objects, args, &mut doc)));
+                if let Err(error) = moved {
                     let (kind, name) = (std::mem::take(kind), std::mem::take(name));
                     return invalid(Invalid::Job { kind, name, error });
                 }
@@ -101,6 +114,15 @@ pub fn convert_owned(mut doc: Value, release: Release) -> Outcome {
             outcome => outcome,
         },
     }
+}
+
+/// What a caller that gives the job's tree up took out of it before the conversion reads it.
+#[derive(Default)]
+struct GivenUp {
+    /// The replicas' models, read without their main containers' args (`tree_args`).
+    models: Option<tree_args::ReadWithoutArgs>,
+    /// The only replica's pod spec fields the model does not name (`moved_settings`).
+    settings: Vec<(String, Value)>,
 }
 
 /// A document read as a V1 job to convert: what it is read as, its kind and its name.
@@ -160,32 +182,37 @@ fn read_as_job(doc: &Value, release: Release) -> Result<Job, Box<Outcome>> {
 
 impl Job {
     /// The job's objects and report; `taken` holds its labels and annotations where the caller
-    /// took them out of `doc` (`convert_owned`). Where the caller gives `doc` up
-    /// (`tree_given_up`), the TrainJob's trainer env comes back apart, for the caller to move
-    /// from the tree into its place (`moved_env::move_into`).
+    /// took them out of `doc` (`convert_owned`); `scanned` is what `quantities_as_text` found in
+    /// it. Where the caller gives `doc` up (`given_up`: what it took out of it already), the
+    /// TrainJob's trainer env and args come back apart, for the caller to move from the tree into
+    /// their places (`moved_env`, `tree_args`).
     fn convert(
         self,
         doc: &Value,
         release: Release,
         taken: metadata::Carried<'static>,
-        tree_given_up: bool,
-    ) -> (Outcome, Option<moved_env::TrainerEnv>) {
+        scanned: Result<(Option<Value>, Vec<String>), Error>,
+        given_up: Option<GivenUp>,
+    ) -> (Outcome, LeftInTree) {
         let Job { source, kind, name } = self;
-        let (written, template_images) = match quantities_as_text(doc) {
+        let (written, template_images) = match scanned {
             Ok(found) => found,
-            Err(error) => return (invalid(Invalid::Job { kind, name, error }), None),
+            Err(error) => return (invalid(Invalid::Job { kind, name, error }), LeftInTree::default()),
         };
         let Some(obj) = written.as_ref().unwrap_or(doc).as_object() else {
-            return (invalid(Invalid::NotAMapping), None);
+            return (invalid(Invalid::NotAMapping), LeftInTree::default());
         };
-        let conversion = Conversion::new(obj, source, &kind, release, taken).map(|mut c| {
+        let tree_given_up = given_up.is_some();
+        let GivenUp { models, settings } = given_up.unwrap_or_default();
+        let conversion = Conversion::new(obj, source, &kind, release, taken, models).map(|mut c| {
             c.template_images = template_images;
             c.tree_given_up = tree_given_up;
+            c.taken_settings = settings;
             c
         });
         match conversion.and_then(Conversion::run) {
             Ok(converted) => converted,
-            Err(error) => (invalid(Invalid::Job { kind, name, error }), None),
+            Err(error) => (invalid(Invalid::Job { kind, name, error }), LeftInTree::default()),
         }
     }
 }
@@ -238,10 +265,26 @@ struct Conversion<'a> {
     /// (the main container of a single template).
     trainer_env_at: Option<Vec<moved_env::TreeStep>>,
     /// Whether the caller gives the job's tree up (`convert_owned`): the trainer's env is then
-    /// left out of the TrainJob, in `moved_env`, for the caller to move from the tree.
+    /// left out of the TrainJob, in `left_in_tree`, for the caller to move from the tree.
     tree_given_up: bool,
-    /// The trainer's env left out of the TrainJob (`tree_given_up`).
-    moved_env: Option<moved_env::TrainerEnv>,
+    /// Whether the replicas' models were read without their main containers' args, which the
+    /// conversion reads in the tree (`tree_args`).
+    args_in_tree: bool,
+    /// The trainer's args, where they are read in the tree (`args_in_tree`).
+    trainer_args_in_tree: Option<tree_args::TrainerArgsInTree<'a>>,
+    /// What the TrainJob leaves for the caller to move from the tree (`tree_given_up`).
+    left_in_tree: LeftInTree,
+    /// The only replica's pod spec fields the model does not name, taken out of the tree by the
+    /// caller (`moved_settings`): the pod settings hold them where the model's `extra` would.
+    taken_settings: Vec<(String, Value)>,
+}
+
+/// The trainer's env and args `trainjob_value` left out of the TrainJob, their places empty, for
+/// the caller who gives the job's tree up to move from it (`moved_env`, `tree_args`).
+#[derive(Default)]
+struct LeftInTree {
+    env: Option<moved_env::TrainerEnv>,
+    args: Option<tree_args::TrainerArgs>,
 }
 
 impl<'a> Conversion<'a> {
@@ -251,6 +294,7 @@ impl<'a> Conversion<'a> {
         kind_name: &'a str,
         release: Release,
         taken: metadata::Carried<'static>,
+        models: Option<tree_args::ReadWithoutArgs>,
     ) -> Result<Self, Error> {
         let (meta, carried) = match doc.get("metadata") {
             Some(m) => metadata::read_metadata(m, taken).map_err(|e| {
@@ -275,11 +319,15 @@ impl<'a> Conversion<'a> {
             .unwrap_or_else(|_| specs.keys().map(|k| (k.clone(), k.as_str())).collect());
         let mut replicas = BTreeMap::new();
         let mut replaced = Vec::new();
+        // Read by the caller already, one for each spec in order, or here.
+        let args_in_tree = models.is_some();
+        let mut models = models.map(Vec::into_iter);
         for (written, raw) in specs {
             let path = format!("spec.{field}.{written}");
-            let spec: ReplicaSpec = crate::model::tracked::deserialize(raw).map_err(|e| {
-                Error::Field(crate::field_error::kubernetes(&format!("{path}.{}", e.path()), e.inner()))
-            })?;
+            let spec = match models.as_mut().and_then(Iterator::next) {
+                Some(read) => read?,
+                None => read_replica(raw, &path)?,
+            };
             if spec.template.spec.containers.is_empty() {
                 return Err(Error::NoContainers(format!("{path}.template.spec.containers")));
             }
@@ -318,7 +366,10 @@ impl<'a> Conversion<'a> {
             template_images: Vec::new(),
             trainer_env_at: None,
             tree_given_up: false,
-            moved_env: None,
+            args_in_tree,
+            trainer_args_in_tree: None,
+            left_in_tree: LeftInTree::default(),
+            taken_settings: Vec::new(),
         })
     }
 
@@ -337,8 +388,8 @@ impl<'a> Conversion<'a> {
         })
     }
 
-    /// The outcome, and the trainer's env where it was left out of the TrainJob (`moved_env`).
-    fn run(mut self) -> Result<(Outcome, Option<moved_env::TrainerEnv>), Error> {
+    /// The outcome, and what it left out of the TrainJob for the caller to move (`LeftInTree`).
+    fn run(mut self) -> Result<(Outcome, LeftInTree), Error> {
         let kind = self.source.kind();
         let keys: Vec<String> = self.spec().keys().cloned().collect();
         for key in keys {
@@ -351,7 +402,7 @@ impl<'a> Conversion<'a> {
         let mut objects = match kind {
             V1Kind::MpiJob => match self.convert_mpi()? {
                 Ok(objects) => objects,
-                Err(reason) => return Ok((refused(self.name, self.kind_name, reason), None)),
+                Err(reason) => return Ok((refused(self.name, self.kind_name, reason), LeftInTree::default())),
             },
             V1Kind::TfJob | V1Kind::PaddleJob => self.convert_roles()?,
             _ => self.convert_single_template()?,
@@ -388,7 +439,7 @@ impl<'a> Conversion<'a> {
             report: self.report.entries,
             lossy,
         };
-        Ok((written, self.moved_env))
+        Ok((written, self.left_in_tree))
     }
 }
 
@@ -476,7 +527,11 @@ impl Conversion<'_> {
             else {
                 return Err(Error::Internal("the TrainJob's trainer was not written as a map".into()));
             };
-            if args.is_empty() {
+            if let (true, Some(tree)) = (args.is_empty(), self.trainer_args_in_tree.take()) {
+                // Its place kept, empty, for the caller to move the tree's list into.
+                trainer.insert("args".into(), Value::Array(Vec::new()));
+                self.left_in_tree.args = Some(tree_args::TrainerArgs { at: tree.at, rewritten: tree.rewritten });
+            } else if args.is_empty() {
                 trainer.shift_remove("args");
             } else {
                 trainer.insert("args".into(), Value::Array(args.into_iter().map(Value::String).collect()));
@@ -488,7 +543,7 @@ impl Conversion<'_> {
                 // Its place kept, empty, for the caller to move the variables into from the tree.
                 Some(at) if self.tree_given_up => {
                     trainer.insert("env".into(), Value::Array(Vec::new()));
-                    self.moved_env = Some(moved_env::TrainerEnv { vars: env, at });
+                    self.left_in_tree.env = Some(moved_env::TrainerEnv { vars: env, at });
                 }
                 _ => {
                     let env = env.into_iter().map(|v| to_value(&v)).collect::<Result<_, _>>()?;
@@ -511,6 +566,12 @@ impl Conversion<'_> {
         }
         Ok(job)
     }
+}
+
+/// The model of the replica spec `raw` at `path`, or the error it gives, at its path in the job.
+fn read_replica(raw: &Value, path: &str) -> Result<ReplicaSpec, Error> {
+    crate::model::tracked::deserialize(raw)
+        .map_err(|e| Error::Field(crate::field_error::kubernetes(&format!("{path}.{}", e.path()), e.inner())))
 }
 
 fn framework_of(kind: V1Kind) -> explorer_data::catalog::Framework {

@@ -31,19 +31,21 @@ pub(super) fn move_into(objects: &mut [Value], env: TrainerEnv, doc: &mut Value)
             _ => items.push(to_value(&var)?),
         }
     }
-    let place = objects
-        .iter_mut()
-        .find(|o| o["kind"] == "TrainJob")
-        .and_then(|job| job.get_mut("spec")?.get_mut("trainer")?.get_mut("env"));
-    let Some(place) = place else {
-        return Err(Error::Internal("the TrainJob's trainer has no place for its env".into()));
-    };
-    *place = Value::Array(items);
+    *trainer_field(objects, "env")? = Value::Array(items);
     Ok(())
 }
 
+/// The place `trainjob_value` left for the trainer's `field` in the TrainJob among `objects`.
+pub(super) fn trainer_field<'o>(objects: &'o mut [Value], field: &str) -> Result<&'o mut Value, Error> {
+    objects
+        .iter_mut()
+        .find(|o| o["kind"] == "TrainJob")
+        .and_then(|job| job.get_mut("spec")?.get_mut("trainer")?.get_mut(field))
+        .ok_or_else(|| Error::Internal(format!("the TrainJob's trainer has no place for its {field}")))
+}
+
 /// The list at `at` in `doc`, if there is one.
-fn list_at<'a>(doc: &'a mut Value, at: &[TreeStep]) -> Option<&'a mut Vec<Value>> {
+pub(super) fn list_at<'a>(doc: &'a mut Value, at: &[TreeStep]) -> Option<&'a mut Vec<Value>> {
     let mut value = doc;
     for step in at {
         value = match step {

@@ -94,12 +94,14 @@ impl Conversion<'_> {
             launcher_main_index,
             &format!("{launcher_path}.template"),
             &self.release,
+            Vec::new(),
         )?;
         let mut worker_settings = PodSettings::collect(
             &mut worker_pod,
             worker_main_index,
             &format!("{worker_path}.template"),
             &self.release,
+            Vec::new(),
         )?;
 
         let ds_runtime = runtime_name(&self.release, Framework::DeepSpeed);

@@ -30,12 +30,14 @@ impl PodSettings {
     /// Sorts by what the target release's TrainJob can set (`Release::pod_settings_pod_fields`).
     /// The pod spec's fields the model does not name (`nodeSelector`, `tolerations`, ...) are
     /// moved out of `template` into the settings, not copied: a `nodeSelector` can hold 200,000
-    /// keys, and no caller reads them in the template after.
+    /// keys, and no caller reads them in the template after. `taken` holds those the caller took
+    /// out of the job's tree before the model read it (`moved_settings`), in the order written.
     pub(super) fn collect(
         template: &mut crate::model::pod::PodTemplateSpec,
         main: usize,
         path: &str,
         release: &Release,
+        taken: Vec<(String, Value)>,
     ) -> Result<PodSettings, Error> {
         let mut s = PodSettings::default();
         let unnamed = std::mem::take(&mut template.spec.extra);
@@ -49,10 +51,13 @@ impl PodSettings {
         }
         let mut v = written?;
         // Where the model writes them (`#[serde(flatten)]`): after the spec's named fields.
-        if let (false, Some(spec)) = (unnamed.is_empty(), v.get_mut("spec").and_then(Value::as_object_mut)) {
+        if let (false, Some(spec)) =
+            (unnamed.is_empty() && taken.is_empty(), v.get_mut("spec").and_then(Value::as_object_mut))
+        {
             for (k, field) in unnamed {
                 spec.insert(k, into_json(field)?);
             }
+            spec.extend(taken);
         }
         if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
             // Taken out of the tree, as the spec below: the labels can be 200,000 keys.

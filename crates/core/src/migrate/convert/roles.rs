@@ -212,7 +212,8 @@ impl Conversion<'_> {
             }
             rjob.template.spec.template.spec.containers = vec![node];
             rt.spec.template.spec.replicated_jobs.push(rjob);
-            let mut settings = PodSettings::collect(&mut template, main, &format!("{path}.template"), &self.release)?;
+            let mut settings =
+                PodSettings::collect(&mut template, main, &format!("{path}.template"), &self.release, Vec::new())?;
             self.report_unplaceable(&settings);
             let why = format!("the {} pods' template is the generated runtime's {} job", r.rtype, r.rjob);
             self.embed(&mut settings, &r.rjob.clone(), &mut rt, &why)?;

@@ -53,12 +53,15 @@ impl Conversion<'_> {
         let Some(trainer_rep) = self.replicas.get_mut(trainer_type) else {
             return Err(Error::Internal(format!("the {trainer_type} replica went missing")));
         };
-        let (trainer_path, main_idx) =
-            (trainer_rep.path.clone(), main_container(&trainer_rep.spec.template.spec, kind.container_name()));
+        let (trainer_path, trainer_raw, main_idx) = (
+            trainer_rep.path.clone(),
+            trainer_rep.raw,
+            main_container(&trainer_rep.spec.template.spec, kind.container_name()),
+        );
         // The variables, and the args but the Master's (`report_master_only_args` reads those in
         // the model), move from the model into the trainer rather than being copied: a container
         // can hold 200,000 of them, and nothing else reads them there (`PodSettings::collect`
-        // skips the trainer's fields).
+        // skips the trainer's fields). A model read without its args (`tree_args`) has none.
         let model_main = &mut trainer_rep.spec.template.spec.containers[main_idx];
         let env = std::mem::take(&mut model_main.env);
         let args = if trainer_type == "Master" { None } else { Some(std::mem::take(&mut model_main.args)) };
@@ -69,9 +72,21 @@ impl Conversion<'_> {
         }
         let main_path = format!("{trainer_path}.template.spec.containers[{main_idx}]");
         let steps = ["spec", kind.replica_specs_field(), trainer_rep.key, "template", "spec", "containers"];
-        let mut env_at: Vec<_> = steps.into_iter().map(|key| moved_env::TreeStep::Key(key.into())).collect();
-        env_at.extend([moved_env::TreeStep::Index(main_idx), moved_env::TreeStep::Key("env".into())]);
-        self.trainer_env_at = Some(env_at);
+        let main_at = |field: &str| -> Vec<_> {
+            let mut at: Vec<_> = steps.into_iter().map(|key| moved_env::TreeStep::Key(key.into())).collect();
+            at.extend([moved_env::TreeStep::Index(main_idx), moved_env::TreeStep::Key(field.into())]);
+            at
+        };
+        self.trainer_env_at = Some(main_at("env"));
+        // Where the model was read without them, the args are the tree's, moved into the
+        // TrainJob by the caller (`tree_args`).
+        if let (true, true, Some(list)) =
+            (self.args_in_tree, main.args.is_empty(), tree_args::tree_list(trainer_raw, main_idx))
+        {
+            let at = main_at("args");
+            self.trainer_args_in_tree =
+                (!list.is_empty()).then(|| tree_args::TrainerArgsInTree { list, at, rewritten: Vec::new() });
+        }
         let mut trainer = self.trainer_from(&mut main, &main_path);
         trainer.num_nodes = Some(nodes);
         self.report_topology(kind, nodes);
@@ -105,11 +120,13 @@ impl Conversion<'_> {
             }
         }
 
+        let taken = std::mem::take(&mut self.taken_settings);
         let Some(trainer_rep) = self.replicas.get_mut(trainer_type) else {
             return Err(Error::Internal(format!("the {trainer_type} replica went missing")));
         };
         let pod = &mut trainer_rep.spec.template;
-        let mut settings = PodSettings::collect(pod, main_idx, &format!("{trainer_path}.template"), &self.release)?;
+        let mut settings =
+            PodSettings::collect(pod, main_idx, &format!("{trainer_path}.template"), &self.release, taken)?;
         let base = self.base_runtime(framework_of(kind))?;
         let mut objects = Vec::new();
         let main_container = MainContainer { path: &main_path, job: "node", has_command: !main.command.is_empty() };

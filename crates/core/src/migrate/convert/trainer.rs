@@ -15,7 +15,7 @@ impl Conversion<'_> {
             t.command = main.command.clone();
             self.report.mapped(format!("{path}.command"), "spec.trainer.command", "");
         }
-        if !main.args.is_empty() {
+        if !main.args.is_empty() || self.trainer_args_in_tree.is_some() {
             self.report.mapped(format!("{path}.args"), "spec.trainer.args", "");
         }
         if !main.env.is_empty() {
