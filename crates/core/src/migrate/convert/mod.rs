@@ -605,7 +605,13 @@ fn known_spec_field(source: Source, key: &str) -> bool {
 
 /// The container V1 trained in: the one with the kind's default name, else the first.
 fn main_container(pod: &PodSpec, preferred: &str) -> usize {
-    pod.containers.iter().position(|c| c.name == preferred).unwrap_or(0)
+    main_of(pod.containers.iter().map(|c| c.name.as_str()), preferred)
+}
+
+/// [`main_container`]'s rule over the containers' names in order, for the model and the job's
+/// tree alike (`tree_args`).
+fn main_of<'n>(names: impl IntoIterator<Item = &'n str>, preferred: &str) -> usize {
+    names.into_iter().position(|name| name == preferred).unwrap_or(0)
 }
 
 fn mentions_deepspeed(c: &Container) -> bool {

@@ -47,7 +47,7 @@ pub(super) fn read_without_args(doc: &mut Value, source: Source) -> Option<ReadW
 /// list left in their place while the model reads the replica counts as one.
 fn args_of_text<'a>(raw: &'a mut Value, preferred: &str) -> Option<&'a mut Vec<Value>> {
     let containers = raw.get_mut("template")?.get_mut("spec")?.get_mut("containers")?.as_array_mut()?;
-    let main = containers.iter().position(|c| c.get("name").and_then(Value::as_str) == Some(preferred)).unwrap_or(0);
+    let main = main_of(containers.iter().map(|c| c.get("name").and_then(Value::as_str).unwrap_or_default()), preferred);
     let args = containers.get_mut(main)?.get_mut("args")?.as_array_mut()?;
     args.iter().all(Value::is_string).then_some(args)
 }
