@@ -12,8 +12,21 @@ export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 # Each by itself (scripts/cargo-wasm-release.sh builds one package's library, as a cdylib only so
 # that link-time optimization runs, with the flags every wasm-release build shares): the widget's
 # build compiles no YAML parser or CEL, as it would with the modules' features unified.
+#
+# Each must come out a cdylib alone: cargo hands the library it builds to target/…/wasm-release/
+# whether it compiled it or found it fresh, so an rlib there after the build means this build made
+# one too, and for a crate that is both cargo runs no link-time optimization (the widget's transfer
+# is then about 12.5 KB larger: BENCHMARKS.md, "The shipped wasm modules with link-time
+# optimization"). The stale copy is removed first, so only this build's can be found.
+release_dir=target/wasm32-unknown-unknown/wasm-release
 for package in trainer-v2-explorer trainer-v2-migrate trainer-v2-explain trainer-v2-upgrade; do
+  rlib="$release_dir/lib${package//-/_}.rlib"
+  rm -f "$rlib"
   scripts/cargo-wasm-release.sh "$package"
+  if [[ -e $rlib ]]; then
+    echo "build-dist.sh: $package was built as an rlib too, so cargo ran no link-time optimization for it (rust-lang/rust#51009); build it with scripts/cargo-wasm-release.sh, as a cdylib alone" >&2
+    exit 1
+  fi
 done
 # Only what this script writes is replaced: dist/kits (make kits) and dist/examples stay.
 rm -rf dist/pkg dist/pkg-migrate dist/blog && mkdir -p dist/pkg dist/pkg-migrate
