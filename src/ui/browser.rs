@@ -4,6 +4,9 @@
 
 use explorer_core::query::{self, SyncSet};
 use explorer_core::selection::Selection;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The `localStorage` key the last selection is kept under.
@@ -168,9 +171,37 @@ pub fn host_theme() -> Option<&'static str> {
     }
 }
 
+/// What a promise settled with: `Ok` with its value, `Err` with its reason.
+pub type Settled = Result<JsValue, JsValue>;
+
+/// The callbacks a promise settles through, until one of them runs.
+type Waiting = Rc<RefCell<Option<(Box<dyn FnOnce(Settled)>, [Closure<dyn FnMut(JsValue)>; 2])>>>;
+
+/// Calls `done` once `promise` settles. The widget waits on two promises (the clipboard's and
+/// the converter's answer); callbacks on them, not `async` code, keep an executor out of its
+/// wasm (wasm-bindgen-futures' task queue and `JsFuture`). As `JsFuture` does, both callbacks
+/// are dropped once either runs (wasm-bindgen frees the running one when it returns), so a
+/// settled promise leaves nothing behind.
+pub fn when_settled(promise: &js_sys::Promise, done: impl FnOnce(Settled) + 'static) {
+    let waiting: Waiting = Rc::new(RefCell::new(None));
+    let on = |settled: fn(JsValue) -> Settled| {
+        let waiting = waiting.clone();
+        Closure::once(move |value: JsValue| {
+            // Out of the cell before `done` runs, which may wait on another promise.
+            let taken = waiting.borrow_mut().take();
+            if let Some((done, _callbacks)) = taken {
+                done(settled(value));
+            }
+        })
+    };
+    let callbacks = [on(Ok), on(Err)];
+    let _ = promise.then2(&callbacks[0], &callbacks[1]);
+    *waiting.borrow_mut() = Some((Box::new(done), callbacks));
+}
+
 /// Copies text: the async Clipboard API where the page is a secure context, else a hidden
-/// textarea and `execCommand("copy")`. Resolves to whether the copy happened.
-pub async fn copy_text(text: String, scratch_parent: web_sys::Node) -> bool {
+/// textarea and `execCommand("copy")`. Calls `done` with whether the copy happened.
+pub fn copy_text(text: String, scratch_parent: web_sys::Node, done: impl FnOnce(bool) + 'static) {
     if let Some(w) = window() {
         let navigator = w.navigator();
         let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
@@ -178,12 +209,12 @@ pub async fn copy_text(text: String, scratch_parent: web_sys::Node) -> bool {
             .unwrap_or(false);
         if has_clipboard {
             let promise = navigator.clipboard().write_text(&text);
-            if wasm_bindgen_futures::JsFuture::from(promise).await.is_ok() {
-                return true;
-            }
+            return when_settled(&promise, move |settled| {
+                done(settled.is_ok() || copy_with_textarea(&text, &scratch_parent));
+            });
         }
     }
-    copy_with_textarea(&text, &scratch_parent)
+    done(copy_with_textarea(&text, &scratch_parent))
 }
 
 fn copy_with_textarea(text: &str, parent: &web_sys::Node) -> bool {
@@ -277,27 +308,36 @@ impl std::fmt::Display for ConvertFailure {
 /// [`ConvertFailure`] whose text is the reader's message. The answer is read with the browser's
 /// JSON parser, which keeps a JSON decoder out of the widget's wasm. While the converter module
 /// downloads, `on_progress` hears the bytes received and the total, when the server says it.
-pub async fn run_migrator(
+/// `done` gets the answer.
+pub fn run_migrator(
     text: String,
     release: &str,
     on_progress: impl Fn(u64, Option<u64>) + 'static,
-) -> Result<Converted, ConvertFailure> {
-    let f = MIGRATOR
-        .with(|m| m.borrow().clone())
-        .ok_or_else(|| ConvertFailure::Unavailable { release: release.to_string() })?;
+    done: impl FnOnce(Result<Converted, ConvertFailure>) + 'static,
+) {
+    let Some(f) = MIGRATOR.with(|m| m.borrow().clone()) else {
+        return done(Err(ConvertFailure::Unavailable { release: release.to_string() }));
+    };
     // Kept alive until the answer is here: the loader calls it until then.
-    let progress = wasm_bindgen::closure::Closure::<dyn Fn(f64, JsValue)>::new(move |received: f64, total: JsValue| {
+    let progress = Closure::<dyn Fn(f64, JsValue)>::new(move |received: f64, total: JsValue| {
         on_progress(received as u64, total.as_f64().map(|t| t as u64))
     });
-    let answer = f
-        .call3(&JsValue::NULL, &JsValue::from_str(&text), &JsValue::from_str(release), progress.as_ref())
-        .map_err(|e| ConvertFailure::Threw(js_error(e)))?;
+    let answer =
+        match f.call3(&JsValue::NULL, &JsValue::from_str(&text), &JsValue::from_str(release), progress.as_ref()) {
+            Ok(answer) => answer,
+            Err(e) => return done(Err(ConvertFailure::Threw(js_error(e)))),
+        };
     let promise = answer.dyn_into::<js_sys::Promise>().unwrap_or_else(|v| js_sys::Promise::resolve(&v));
-    let json = wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .map_err(|e| ConvertFailure::NotLoaded(js_error(e)))?
-        .as_string()
-        .ok_or(ConvertFailure::NotText)?;
+    when_settled(&promise, move |settled| {
+        drop(progress);
+        done(read_answer(settled));
+    });
+}
+
+/// The converter's settled answer, read.
+fn read_answer(settled: Settled) -> Result<Converted, ConvertFailure> {
+    let json =
+        settled.map_err(|e| ConvertFailure::NotLoaded(js_error(e)))?.as_string().ok_or(ConvertFailure::NotText)?;
     let obj = js_sys::JSON::parse(&json).map_err(|_| ConvertFailure::Unreadable)?;
     if let Some(error) = field(&obj, "error") {
         return Err(ConvertFailure::Refused(error));

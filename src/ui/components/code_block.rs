@@ -88,8 +88,7 @@ pub fn CodeBlock(props: &CodeBlockProps) -> Html {
             let (code, title, copy_state, scratch, announce) =
                 (code.clone(), title.clone(), copy_state.clone(), scratch.clone(), announce.clone());
             let reset_timer = std::rc::Rc::downgrade(&reset_timer);
-            wasm_bindgen_futures::spawn_local(async move {
-                let ok = browser::copy_text(code, scratch).await;
+            browser::copy_text(code, scratch, move |ok| {
                 copy_state.set(if ok { COPIED } else { FAILED });
                 announce.emit(if ok {
                     format!("Copied {title}")

@@ -97,8 +97,7 @@ pub fn use_migrate(active: bool, text: String, release: Release) -> UseStateHand
                         }
                     }
                 };
-                wasm_bindgen_futures::spawn_local(async move {
-                    let answer = browser::run_migrator(text, release.line, loading).await;
+                browser::run_migrator(text, release.line, loading, move |answer| {
                     if *latest.borrow() == edit {
                         stage.set(Stage::Done(answer));
                     }
