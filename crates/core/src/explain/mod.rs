@@ -530,6 +530,15 @@ impl EnvValue {
         }
     }
 
+    /// [`EnvValue::of`] of a variable the caller hands over, and its name: moved, not copied.
+    pub(crate) fn of_owned(var: EnvVar) -> (String, EnvValue) {
+        let value = match (var.value, var.value_from) {
+            (None, Some(value_from)) => EnvValue::From { value_from },
+            (value, _) => EnvValue::Text(value.unwrap_or_default()),
+        };
+        (var.name, value)
+    }
+
     /// Whether two variables give their pods the same value (`of` each would be equal), without
     /// copying either: a V1 role's pods are compared variable by variable.
     pub(crate) fn same(a: &EnvVar, b: &EnvVar) -> bool {

@@ -770,10 +770,9 @@ pub fn explain_owned(doc: Json) -> V1Explanation {
 }
 
 /// Moves each list a [`PodSpecs::Judged`] reading of `doc` left in its tree (each container's
-/// `args` and `command`, read empty) into `replicas`, the job that reading admitted, and reads
-/// each `env` it left ([`variables`]): `written` names each replica's spec in the tree. Every
-/// item was judged as the model reads it, so each becomes what the model would have read: for
-/// `args` and `command`, the strings themselves, not copies.
+/// `args`, `command` and `env`, read empty) into `replicas`, the job that reading admitted:
+/// `written` names each replica's spec in the tree. Every item was judged as the model reads it,
+/// so each becomes what the model would have read: the strings themselves, not copies.
 fn lists_moved_in(doc: &mut Json, kind: V1Kind, replicas: &mut [(String, ReplicaSpec)], written: &[String]) {
     let Some(specs) = doc.get_mut("spec").and_then(|s| s.get_mut(kind.replica_specs_field())) else { return };
     for ((_, replica), written) in replicas.iter_mut().zip(written) {
@@ -787,7 +786,7 @@ fn lists_moved_in(doc: &mut Json, kind: V1Kind, replicas: &mut [(String, Replica
             for (container, written) in containers.iter_mut().zip(written) {
                 container.command = texts(written.get_mut("command"));
                 container.args = texts(written.get_mut("args"));
-                container.env = variables(written.get("env"));
+                container.env = variables(written.get_mut("env"));
             }
         }
     }
@@ -804,14 +803,22 @@ fn texts(list: Option<&mut Json>) -> Vec<String> {
         .collect()
 }
 
-/// The variables of an `env` a judged reading left, read as the model reads them (each was
-/// admitted so). Copied, not moved: a variable's strings moved out of the tree would stay among
-/// the room its item's map leaves, a few hundred bytes at a time, which the view's lists (made
-/// once the tree is dropped) cannot reuse: explain on many-env took 2.5 MiB more than with copies.
-fn variables(list: Option<&Json>) -> Vec<EnvVar> {
+/// The variables of an `env` a judged reading left, taken out of the tree: each as `EnvVar`'s
+/// reading makes it (its `name` and `value` moved, its `valueFrom` read as the model reads it).
+fn variables(list: Option<&mut Json>) -> Vec<EnvVar> {
     let Some(Json::Array(items)) = list else { return vec![] };
-    // One variable an item, so the list is made with room for exactly them.
-    items.iter().map(|item| crate::model::from_json(item).unwrap_or_default()).collect()
+    let text = |item: &mut Json, key: &str| match item.get_mut(key) {
+        Some(Json::String(text)) => Some(std::mem::take(text)),
+        _ => None,
+    };
+    std::mem::take(items)
+        .into_iter()
+        .map(|mut item| EnvVar {
+            name: text(&mut item, "name").unwrap_or_default(),
+            value: text(&mut item, "value"),
+            value_from: item.get("valueFrom").filter(|v| !v.is_null()).and_then(|v| crate::model::from_json(v).ok()),
+        })
+        .collect()
 }
 
 /// The answer for a V1 job `doc` the cluster refuses (or whose operator fails on it) with
@@ -921,7 +928,7 @@ pub fn view(op: &Operated) -> V1Explanation {
 
 /// [`view`] of pods the caller hands over: each container's `command` and `args` move into the
 /// view rather than being copied (84,000 arguments of a template were held twice, in the pods and
-/// in their view; issue 36).
+/// in their view; issue 36), and so do its template's variables where [`moved_env`] can take them.
 fn view_owned(mut op: Operated) -> V1Explanation {
     let fails_after_admission = service_failures(&op);
     let pods = op
@@ -929,12 +936,13 @@ fn view_owned(mut op: Operated) -> V1Explanation {
         .iter_mut()
         .filter(|r| r.count > 0)
         .map(|role| {
+            let envs = (0..role.containers().len()).map(|i| moved_env(role, i)).collect();
             let lists: Vec<(Vec<String>, Vec<String>)> = role
                 .containers_mut()
                 .iter_mut()
                 .map(|c| (std::mem::take(&mut c.command), std::mem::take(&mut c.args)))
                 .collect();
-            let mut group = group_view(role);
+            let mut group = group_view_with(role, envs);
             // The view lists the init containers first, then the containers, in their order.
             for (view, (command, args)) in group.containers.iter_mut().filter(|c| !c.init).zip(lists) {
                 view.command = command;
@@ -944,6 +952,55 @@ fn view_owned(mut op: Operated) -> V1Explanation {
         })
         .collect();
     V1Explanation { operator: op.operator.into(), pods, objects: op.objects, rejected: vec![], fails_after_admission }
+}
+
+/// Container `i`'s env across a role of the common controller's pods, its template's variables
+/// taken from the role ([`template_env_moved`]); `None`, the role as it was, where they cannot be.
+fn moved_env(role: &mut Role, i: usize) -> Option<VecMap<String, EnvValue>> {
+    // A role that models no pod gives none of its variables to the view (`per_pod_env`).
+    let Modelled::Decorated(decorations) = &role.pods else { return None };
+    if decorations.is_empty() {
+        return None;
+    }
+    let template = std::mem::take(&mut role.template.spec.containers.get_mut(i)?.env);
+    let added: Vec<&[EnvVar]> =
+        decorations.iter().map(|pod| pod.spec.containers.get(i).map_or(&[][..], |c| &c.env[..])).collect();
+    match template_env_moved(template, &added, role.count) {
+        Ok(env) => Some(env),
+        Err(template) => {
+            if let Some(c) = role.template.spec.containers.get_mut(i) {
+                c.env = template;
+            }
+            None
+        }
+    }
+}
+
+/// [`per_pod_env`] of a container of a role of the common controller, from its template's
+/// variables (`template`, which every pod has) and what the operator adds to each pod (`added`):
+/// where the template names each variable once and the operator adds none of its names, each of
+/// them gives every pod its one value, in the template's order, and the template's list becomes
+/// the answer's in place (66,000 variables were copied, with a list of every pod's variables and
+/// its sorted copy beside them; issue 36); the operator's follow, merged as `per_pod_env` merges
+/// them. `Err(template)` otherwise.
+fn template_env_moved(
+    template: Vec<EnvVar>,
+    added: &[&[EnvVar]],
+    count: u32,
+) -> Result<VecMap<String, EnvValue>, Vec<EnvVar>> {
+    let mut names: Vec<&str> = template.iter().map(|var| var.name.as_str()).collect();
+    names.sort_unstable();
+    let once = names.windows(2).all(|pair| pair[0] != pair[1]);
+    let apart = added.iter().flat_map(|vars| vars.iter()).all(|var| names.binary_search(&var.name.as_str()).is_err());
+    drop(names);
+    if !(once && apart) {
+        return Err(template);
+    }
+    let added = merged_env(added.len(), |pod| added[pod].iter(), count);
+    let mut env: Vec<(String, EnvValue)> = template.into_iter().map(EnvValue::of_owned).collect();
+    env.reserve_exact(added.len());
+    env.extend(added);
+    Ok(VecMap::from_distinct(env))
 }
 
 /// The first Service of `count` pods of `rtype` in a `kind` job named `job` that the API server
@@ -999,18 +1056,22 @@ fn service_failures(op: &Operated) -> Vec<Rejection> {
 }
 
 fn group_view(role: &Role) -> V1PodGroup {
+    group_view_with(role, Vec::new())
+}
+
+/// [`group_view`], where the caller made container `i`'s env already if `envs[i]` holds it.
+fn group_view_with(role: &Role, envs: Vec<Option<VecMap<String, EnvValue>>>) -> V1PodGroup {
+    let mut envs = envs.into_iter();
     // The first pod's containers, read from the role without building the pod.
     let containers = role
         .init_containers(0)
         .map(|c| ContainerView { init: true, ..super::build::container_view(c) })
         // Each container's env as the pods differ in it, built once: the first pod's own copy,
         // which `container_view` makes, would be dropped for it.
-        .chain(
-            role.containers()
-                .iter()
-                .enumerate()
-                .map(|(i, c)| super::build::container_view_with_env(c, per_pod_env(role, i))),
-        )
+        .chain(role.containers().iter().enumerate().map(|(i, c)| {
+            let env = envs.next().flatten().unwrap_or_else(|| per_pod_env(role, i));
+            super::build::container_view_with_env(c, env)
+        }))
         .collect();
     V1PodGroup {
         replica_type: role.replica_type.clone(),
@@ -1025,11 +1086,19 @@ fn group_view(role: &Role) -> V1PodGroup {
 /// them, so a variable only later pods have is listed too; a name a pod sets twice takes its last
 /// value there, as the kubelet reads it (and as `VecMap::from_entries` keeps it).
 pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, EnvValue> {
+    merged_env(role.modelled(), |pod| role.env(pod, i), role.count)
+}
+
+/// [`per_pod_env`] of the variables `env_of` gives each of `pods` pods, of a role of `count`.
+fn merged_env<'a, E: Iterator<Item = &'a EnvVar>>(
+    pods: usize,
+    env_of: impl Fn(usize) -> E,
+    count: u32,
+) -> VecMap<String, EnvValue> {
     // A role of one pod (every Master and Launcher): its variables as they are, which the merge
     // below would give back after sorting them.
-    let pods = role.modelled();
     if pods == 1 {
-        return role.env(0, i).map(|var| (var.name.clone(), EnvValue::of(var))).collect();
+        return env_of(0).map(|var| (var.name.clone(), EnvValue::of(var))).collect();
     }
     // Every pod's variables, borrowed, pod after pod (each with its place in that order and its
     // pod), then sorted by name (a stable sort, so a name's first entry is where it first appears,
@@ -1037,7 +1106,7 @@ pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, EnvValue> {
     // every pod's list was quadratic: a container of 83,000 variables took 17 s to explain; and
     // copying every pod's variables into a map first took 24 MB of many-env's 89 (issue 36).
     let mut entries: Vec<(usize, usize, &EnvVar)> = (0..pods)
-        .flat_map(|pod| role.env(pod, i).map(move |var| (pod, var)))
+        .flat_map(|pod| env_of(pod).map(move |var| (pod, var)))
         .enumerate()
         .map(|(place, (pod, var))| (place, pod, var))
         .collect();
@@ -1054,9 +1123,7 @@ pub(crate) fn per_pod_env(role: &Role, i: usize) -> VecMap<String, EnvValue> {
                 [Some(first), rest @ ..] if rest.iter().all(|v| v.is_some_and(|v| EnvValue::same(v, first))) => {
                     EnvValue::of(first)
                 }
-                _ => {
-                    EnvValue::PerPod { per_pod: values.iter().map(|v| v.map(EnvValue::of)).collect(), pods: role.count }
-                }
+                _ => EnvValue::PerPod { per_pod: values.iter().map(|v| v.map(EnvValue::of)).collect(), pods: count },
             };
             let (place, _, var) = same_name[0];
             (place, var.name.as_str(), value)
@@ -1424,5 +1491,52 @@ mod tests {
             assert_eq!(explain_owned(doc.clone()), explained, "{doc}");
         }
         assert!(refused > 50 && admitted > 50, "{refused} refused, {admitted} admitted");
+    }
+
+    /// The view of pods `explain_owned` hands over takes a role's template variables into each
+    /// container's env, in place, where the template names each once and the operator adds none
+    /// of its names ([`template_env_moved`]); else it merges every pod's variables as `explain`
+    /// does. Both answer alike, for roles of one pod and of several, of each kind the common
+    /// controller runs, with a variable the operator sets too (`RANK`, `TF_CONFIG`) and with a
+    /// name written twice.
+    #[test]
+    fn a_roles_template_variables_taken_into_the_view_read_as_every_pods_merged() {
+        let env = |names: &[&str]| -> Json {
+            names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| match i % 3 {
+                    0 => serde_json::json!({"name": n, "value": format!("v{i}")}),
+                    1 => serde_json::json!({"name": n, "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}),
+                    _ => serde_json::json!({"name": n}),
+                })
+                .collect()
+        };
+        let job = |kind: &str, field: &str, container: &str, roles: &[(&str, u32)], names: &[&str]| {
+            let specs: serde_json::Map<String, Json> = roles
+                .iter()
+                .map(|(rtype, replicas)| {
+                    let spec = serde_json::json!({"replicas": replicas, "template": {"spec": {"containers": [
+                        {"name": container, "image": "a", "env": env(names)},
+                        {"name": "side", "image": "b", "env": env(&names[..names.len().min(2)])}]}}});
+                    (rtype.to_string(), spec)
+                })
+                .collect();
+            serde_json::json!({"apiVersion": "kubeflow.org/v1", "kind": kind, "metadata": {"name": "j"},
+                "spec": {field: specs}})
+        };
+        let mut jobs = Vec::new();
+        for names in [&["A", "B", "C", "D"][..], &["A", "RANK", "B"], &["A", "B", "A"], &["TF_CONFIG", "X"], &[]] {
+            jobs.push(job("PyTorchJob", "pytorchReplicaSpecs", "pytorch", &[("Master", 1), ("Worker", 3)], names));
+            jobs.push(job("TFJob", "tfReplicaSpecs", "tensorflow", &[("Chief", 1), ("Worker", 2), ("PS", 2)], names));
+            jobs.push(job("XGBoostJob", "xgbReplicaSpecs", "xgboost", &[("Master", 1), ("Worker", 2)], names));
+            jobs.push(job("JAXJob", "jaxReplicaSpecs", "jax", &[("Worker", 2)], names));
+            jobs.push(job("PaddleJob", "paddleReplicaSpecs", "paddle", &[("Master", 1), ("Worker", 2)], names));
+        }
+        for doc in jobs {
+            let explained = explain(&doc);
+            assert!(explained.rejected.is_empty(), "{doc}: {:?}", explained.rejected);
+            assert_eq!(explain_owned(doc.clone()), explained, "{doc}");
+        }
     }
 }

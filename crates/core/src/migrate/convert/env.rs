@@ -50,7 +50,10 @@ impl Conversion<'_> {
         self.rewrite_references(trainer, &vars, main_path);
         let mut added = Vec::new();
         for var in &vars {
-            if trainer.env.iter().any(|e| e.name == var.name) {
+            let in_tree = self.trainer_env_in_tree.as_ref();
+            if trainer.env.iter().any(|e| e.name == var.name)
+                || in_tree.is_some_and(|t| t.vars().any(|(n, _)| n == var.name))
+            {
                 continue; // the job sets it itself
             }
             match &var.value {
@@ -219,6 +222,16 @@ impl Conversion<'_> {
                 if let Some((new, done)) = item.as_str().and_then(rewrite) {
                     tree.rewritten.push((i, new));
                     entries.push((format!("{main_path}.args[{i}]"), format!("spec.trainer.args[{i}]"), done));
+                }
+            }
+        }
+        // The variables the tree holds (`moved_env::EnvInTree`), where the model was read without
+        // them: a rewritten value is kept by its index, as the args are.
+        if let Some(tree) = &mut self.trainer_env_in_tree {
+            for (i, (_, value)) in tree.vars().enumerate() {
+                if let Some((new, done)) = value.and_then(rewrite) {
+                    tree.rewritten.push((i, new));
+                    entries.push((format!("{main_path}.env[{i}].value"), format!("spec.trainer.env[{i}].value"), done));
                 }
             }
         }

@@ -95,7 +95,7 @@ pub fn convert_owned(mut doc: Value, release: Release) -> Outcome {
             let mut given_up = GivenUp::default();
             if matches!(scanned, Ok((None, _))) {
                 given_up.settings = moved_settings::take(&mut doc, job.source);
-                given_up.models = tree_args::read_without_args(&mut doc, job.source);
+                given_up.models = tree_args::read_without_lists(&mut doc, job.source);
             }
             let (mut outcome, left) = job.convert(&doc, release, taken, scanned, Some(given_up));
             if let Outcome::Written { kind, name, objects, .. } = &mut outcome {
@@ -119,8 +119,8 @@ pub fn convert_owned(mut doc: Value, release: Release) -> Outcome {
 /// What a caller that gives the job's tree up took out of it before the conversion reads it.
 #[derive(Default)]
 struct GivenUp {
-    /// The replicas' models, read without their main containers' args (`tree_args`).
-    models: Option<tree_args::ReadWithoutArgs>,
+    /// The replicas' models, read without their main containers' args and env (`tree_args`).
+    models: Option<tree_args::ReadWithoutLists>,
     /// The only replica's pod spec fields the model does not name (`moved_settings`).
     settings: Vec<(String, Value)>,
 }
@@ -267,11 +267,13 @@ struct Conversion<'a> {
     /// Whether the caller gives the job's tree up (`convert_owned`): the trainer's env is then
     /// left out of the TrainJob, in `left_in_tree`, for the caller to move from the tree.
     tree_given_up: bool,
-    /// Whether the replicas' models were read without their main containers' args, which the
-    /// conversion reads in the tree (`tree_args`).
-    args_in_tree: bool,
-    /// The trainer's args, where they are read in the tree (`args_in_tree`).
+    /// Whether the replicas' models were read without their main containers' args and env,
+    /// which the conversion reads in the tree (`tree_args`).
+    lists_in_tree: bool,
+    /// The trainer's args, where they are read in the tree (`lists_in_tree`).
     trainer_args_in_tree: Option<tree_args::TrainerArgsInTree<'a>>,
+    /// The trainer's env, where it is read in the tree (`lists_in_tree`).
+    trainer_env_in_tree: Option<moved_env::EnvInTree<'a>>,
     /// What the TrainJob leaves for the caller to move from the tree (`tree_given_up`).
     left_in_tree: LeftInTree,
     /// The only replica's pod spec fields the model does not name, taken out of the tree by the
@@ -294,7 +296,7 @@ impl<'a> Conversion<'a> {
         kind_name: &'a str,
         release: Release,
         taken: metadata::Carried<'static>,
-        models: Option<tree_args::ReadWithoutArgs>,
+        models: Option<tree_args::ReadWithoutLists>,
     ) -> Result<Self, Error> {
         let (meta, carried) = match doc.get("metadata") {
             Some(m) => metadata::read_metadata(m, taken).map_err(|e| {
@@ -320,7 +322,7 @@ impl<'a> Conversion<'a> {
         let mut replicas = BTreeMap::new();
         let mut replaced = Vec::new();
         // Read by the caller already, one for each spec in order, or here.
-        let args_in_tree = models.is_some();
+        let lists_in_tree = models.is_some();
         let mut models = models.map(Vec::into_iter);
         for (written, raw) in specs {
             let path = format!("spec.{field}.{written}");
@@ -366,8 +368,9 @@ impl<'a> Conversion<'a> {
             template_images: Vec::new(),
             trainer_env_at: None,
             tree_given_up: false,
-            args_in_tree,
+            lists_in_tree,
             trainer_args_in_tree: None,
+            trainer_env_in_tree: None,
             left_in_tree: LeftInTree::default(),
             taken_settings: Vec::new(),
         })
@@ -536,14 +539,17 @@ impl Conversion<'_> {
             } else {
                 trainer.insert("args".into(), Value::Array(args.into_iter().map(Value::String).collect()));
             }
+            // Read in the tree, the variables are there (its list is never empty), with the added
+            // ones in the model.
+            let in_tree = self.trainer_env_in_tree.take().map(|tree| tree.rewritten);
             match self.trainer_env_at.take() {
-                _ if env.is_empty() => {
+                _ if env.is_empty() && in_tree.is_none() => {
                     trainer.shift_remove("env");
                 }
                 // Its place kept, empty, for the caller to move the variables into from the tree.
                 Some(at) if self.tree_given_up => {
                     trainer.insert("env".into(), Value::Array(Vec::new()));
-                    self.left_in_tree.env = Some(moved_env::TrainerEnv { vars: env, at });
+                    self.left_in_tree.env = Some(moved_env::TrainerEnv { vars: env, at, in_tree });
                 }
                 _ => {
                     let env = env.into_iter().map(|v| to_value(&v)).collect::<Result<_, _>>()?;

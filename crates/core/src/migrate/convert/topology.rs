@@ -61,7 +61,8 @@ impl Conversion<'_> {
         // The variables, and the args but the Master's (`report_master_only_args` reads those in
         // the model), move from the model into the trainer rather than being copied: a container
         // can hold 200,000 of them, and nothing else reads them there (`PodSettings::collect`
-        // skips the trainer's fields). A model read without its args (`tree_args`) has none.
+        // skips the trainer's fields). A model read without its args and env (`tree_args`) has
+        // none of them.
         let model_main = &mut trainer_rep.spec.template.spec.containers[main_idx];
         let env = std::mem::take(&mut model_main.env);
         let args = if trainer_type == "Master" { None } else { Some(std::mem::take(&mut model_main.args)) };
@@ -78,10 +79,15 @@ impl Conversion<'_> {
             at
         };
         self.trainer_env_at = Some(main_at("env"));
-        // Where the model was read without them, the args are the tree's, moved into the
-        // TrainJob by the caller (`tree_args`).
+        // Where the model was read without them, the args and env are the tree's, moved into the
+        // TrainJob by the caller (`tree_args`, `moved_env`).
         if let (true, true, Some(list)) =
-            (self.args_in_tree, main.args.is_empty(), tree_args::tree_list(trainer_raw, main_idx))
+            (self.lists_in_tree, main.env.is_empty(), moved_env::plain_list(trainer_raw, main_idx))
+        {
+            self.trainer_env_in_tree = (!list.is_empty()).then(|| moved_env::EnvInTree { list, rewritten: Vec::new() });
+        }
+        if let (true, true, Some(list)) =
+            (self.lists_in_tree, main.args.is_empty(), tree_args::tree_list(trainer_raw, main_idx))
         {
             let at = main_at("args");
             self.trainer_args_in_tree =

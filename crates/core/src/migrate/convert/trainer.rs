@@ -18,7 +18,7 @@ impl Conversion<'_> {
         if !main.args.is_empty() || self.trainer_args_in_tree.is_some() {
             self.report.mapped(format!("{path}.args"), "spec.trainer.args", "");
         }
-        if !main.env.is_empty() {
+        if !main.env.is_empty() || self.trainer_env_in_tree.is_some() {
             self.report.mapped(format!("{path}.env"), "spec.trainer.env", "");
         }
         self.report

@@ -1,42 +1,51 @@
-//! The main containers' args of a one-template job (PyTorchJob, XGBoostJob, JAXJob) read where
-//! the job's tree holds them, for a caller that gives the tree up (`convert_owned`): a container
-//! can hold 190,000 of them, and an alias can give the Master's to the Worker too. The model held
-//! a copy of each replica's, and the TrainJob a third written from the model, beside the tree's
-//! (a 2 MiB job took 19× its size); now the model reads none of them and the TrainJob's are the
-//! trainer's list moved from the tree.
+//! The main containers' args and env of a one-template job (PyTorchJob, XGBoostJob, JAXJob)
+//! read where the job's tree holds them, for a caller that gives the tree up (`convert_owned`): a
+//! container can hold 190,000 args or 66,000 variables, and an alias can give the Master's to the
+//! Worker too. The model held a copy of each replica's, and the TrainJob a third written from the
+//! model, beside the tree's (a 2 MiB job took 19× its size); now the model reads none of them and
+//! the TrainJob's are the trainer's lists moved from the tree (the env's: `moved_env`).
 
-use super::moved_env::TreeStep;
+use super::moved_env::{self, TreeStep};
 use super::*;
 
-/// Each replica's model, read from the job's tree with the args of its main container left out
-/// of it (set aside, and put back once read), in the order of the job's replica specs; the
-/// errors are those the model gives with the args in: a list of text gives none.
-pub(super) type ReadWithoutArgs = Vec<Result<ReplicaSpec, Error>>;
+/// Each replica's model, read from the job's tree with the args and env of its main container
+/// left out of it (set aside, and put back once read), in the order of the job's replica specs;
+/// the errors are those the model gives with them in: a list of text, or of variables written as
+/// the model writes them (`moved_env::plain_env`), gives none.
+pub(super) type ReadWithoutLists = Vec<Result<ReplicaSpec, Error>>;
 
-/// The replicas of `doc` read by their model without their main containers' args, where `source`
-/// runs one template for every node and some main container has args, all of them text; `None`
-/// where nothing is set aside (the caller reads the models itself, as for a job it keeps).
-pub(super) fn read_without_args(doc: &mut Value, source: Source) -> Option<ReadWithoutArgs> {
+/// The replicas of `doc` read by their model without their main containers' args and env, where
+/// `source` runs one template for every node and some main container has args, all of them text,
+/// or variables, all of them plain; `None` where nothing is set aside (the caller reads the models
+/// itself, as for a job it keeps).
+pub(super) fn read_without_lists(doc: &mut Value, source: Source) -> Option<ReadWithoutLists> {
     let kind = source.kind();
     if !matches!(source, Source::V1(V1Kind::PyTorchJob | V1Kind::XgBoostJob | V1Kind::JaxJob)) {
         return None;
     }
     let field = kind.replica_specs_field();
     let specs = doc.get_mut("spec")?.get_mut(field)?.as_object_mut()?;
-    let set_aside: Vec<(String, Vec<Value>)> = specs
+    let lists = |raw: &mut Value| -> [Option<Vec<Value>>; 2] {
+        let args = args_of_text(raw, kind.container_name()).filter(|args| !args.is_empty()).map(std::mem::take);
+        let env = moved_env::plain_env(raw, kind.container_name()).filter(|env| !env.is_empty()).map(std::mem::take);
+        [args, env]
+    };
+    let set_aside: Vec<(String, [Option<Vec<Value>>; 2])> = specs
         .iter_mut()
-        .filter_map(|(key, raw)| {
-            let args = args_of_text(raw, kind.container_name()).filter(|args| !args.is_empty())?;
-            Some((key.clone(), std::mem::take(args)))
-        })
+        .map(|(key, raw)| (key.clone(), lists(raw)))
+        .filter(|(_, lists)| lists.iter().any(Option::is_some))
         .collect();
     if set_aside.is_empty() {
         return None;
     }
     let read = specs.iter().map(|(key, raw)| read_replica(raw, &format!("spec.{field}.{key}"))).collect();
-    for (key, args) in set_aside {
-        if let Some(place) = specs.get_mut(&key).and_then(|raw| args_of_text(raw, kind.container_name())) {
+    for (key, [args, env]) in set_aside {
+        let Some(raw) = specs.get_mut(&key) else { continue };
+        if let (Some(args), Some(place)) = (args, args_of_text(raw, kind.container_name())) {
             *place = args;
+        }
+        if let (Some(env), Some(place)) = (env, moved_env::plain_env(raw, kind.container_name())) {
+            *place = env;
         }
     }
     Some(read)
@@ -53,7 +62,7 @@ fn args_of_text<'a>(raw: &'a mut Value, preferred: &str) -> Option<&'a mut Vec<V
 }
 
 /// A container's args as the conversion reads them: the model's, or the tree's where the model
-/// was read without them ([`read_without_args`]); the tree's are all text.
+/// was read without them ([`read_without_lists`]); the tree's are all text.
 #[derive(Clone, Copy)]
 pub(super) enum Args<'a> {
     Model(&'a [String]),
@@ -111,11 +120,11 @@ pub(super) struct TrainerArgsInTree<'a> {
 
 impl<'a> Conversion<'a> {
     /// The args of `replica`'s main container (at `main` among its containers): the tree's
-    /// where the model was read without them ([`read_without_args`]), else the model's.
+    /// where the model was read without them ([`read_without_lists`]), else the model's.
     pub(super) fn main_args<'s>(&'s self, replica: &'s Replica<'a>, main: usize) -> Args<'s> {
         let model = &replica.spec.template.spec.containers[main].args;
         match tree_list(replica.raw, main) {
-            Some(list) if self.args_in_tree && model.is_empty() => Args::Tree(list),
+            Some(list) if self.lists_in_tree && model.is_empty() => Args::Tree(list),
             _ => Args::Model(model),
         }
     }
