@@ -464,6 +464,11 @@ struct Target<'v> {
 /// env on the initializer and `node` containers (their env comes from the TrainJob's own
 /// fields); v2.0 also refuses a job named twice.
 fn pod_settings(input: Input, release: Release) -> Vec<Rejection> {
+    // Every rule below is about a setting the TrainJob holds: with none, nothing to look up (the
+    // release's field name is most of the work for the jobs of a paste that set none).
+    if input.job.spec.runtime_patches.is_empty() && input.legacy.pod_settings.is_empty() {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
     let mut targets: Vec<Target> = Vec::new();
