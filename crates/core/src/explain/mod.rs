@@ -99,8 +99,9 @@ pub struct Input<'a> {
 pub struct Written<'a> {
     /// The TrainJob as written.
     pub job: &'a serde_json::Value,
-    /// The runtime as written.
-    pub runtime: &'a serde_json::Value,
+    /// The runtime as written, shared by the jobs of a paste on it (explain::memo finds its
+    /// checks again by this `Rc`).
+    pub runtime: &'a std::rc::Rc<serde_json::Value>,
 }
 
 impl<'a> Input<'a> {
@@ -113,7 +114,7 @@ impl<'a> Input<'a> {
     /// models with the legacy fields put back.
     pub(crate) fn as_json(&self) -> (Cow<'a, serde_json::Value>, Cow<'a, serde_json::Value>) {
         if let Some(w) = self.written {
-            return (Cow::Borrowed(w.job), Cow::Borrowed(w.runtime));
+            return (Cow::Borrowed(w.job), Cow::Borrowed(&**w.runtime));
         }
         let mut job = serde_json::to_value(self.job).unwrap_or_default();
         if let Some(spec) = job.get_mut("spec").and_then(serde_json::Value::as_object_mut) {

@@ -285,7 +285,7 @@ pub fn is_runtime_kind(kind: &str) -> bool {
 /// ClusterTrainingRuntime of the release's data (snippets::runtimes builds it as the release's
 /// manifests install it), with the note saying so (`input_has_none`: the input holds no runtime
 /// at all, rather than none of that name).
-fn shipped(job: &Json, release: Release, input_has_none: bool) -> Result<(Json, String), MissingRuntime> {
+fn shipped(job: &Json, release: Release, input_has_none: bool) -> Result<(Rc<Json>, String), MissingRuntime> {
     let name = super::v1::at(job, &["spec", "runtimeRef", "name"]).and_then(Json::as_str).unwrap_or_default();
     let kind =
         super::v1::at(job, &["spec", "runtimeRef", "kind"]).and_then(Json::as_str).unwrap_or("ClusterTrainingRuntime");
@@ -337,19 +337,30 @@ pub fn from_trees(mut docs: Vec<Json>, release: Release) -> Result<Documents<'st
         [] => return Err(ReadError::NoTrainJob),
         _ => return Err(ReadError::SeveralTrainJobs(jobs.len())),
     };
-    from_job(Cow::Owned(job), &docs.iter().collect::<Vec<_>>(), release)
+    from_job(Cow::Owned(job), &docs.iter().collect::<Vec<_>>(), None, release)
 }
 
 /// `from_trees` for trees held elsewhere (the pod comparison's built-in runtime), not copied:
 /// the TrainJob is borrowed unless it holds a null to take out.
 pub fn from_refs<'a>(docs: &[&'a Json], release: Release) -> Result<Documents<'a>, ReadError> {
+    from_refs_holding(docs, None, release)
+}
+
+/// `from_refs` where the runtime among `docs` may be the tree behind `held` (a built-in
+/// runtime's): its reading is then found again by address for the next job on it
+/// (explain::memo), not by comparing the whole tree.
+pub fn from_refs_holding<'a>(
+    docs: &[&'a Json],
+    held: Option<&Rc<Json>>,
+    release: Release,
+) -> Result<Documents<'a>, ReadError> {
     let mut jobs = docs.iter().filter(|doc| is_train_job(doc));
     let job = match (jobs.next(), jobs.count()) {
         (Some(job), 0) => crate::model::without_nulls(job),
         (None, _) => return Err(ReadError::NoTrainJob),
         (Some(_), more) => return Err(ReadError::SeveralTrainJobs(more + 1)),
     };
-    from_job(job, docs, release)
+    from_job(job, docs, held, release)
 }
 
 /// Whether `doc` is a TrainJob (by its kind).
@@ -357,8 +368,14 @@ pub fn is_train_job(doc: &Json) -> bool {
     doc.get("kind").and_then(Json::as_str) == Some("TrainJob")
 }
 
-/// The documents of `job` (its nulls taken out) and the runtime among `docs` it references.
-fn from_job<'a>(job: Cow<'a, Json>, docs: &[&Json], release: Release) -> Result<Documents<'a>, ReadError> {
+/// The documents of `job` (its nulls taken out) and the runtime among `docs` it references (the
+/// tree behind `held`, when it is that one).
+fn from_job<'a>(
+    job: Cow<'a, Json>,
+    docs: &[&Json],
+    held: Option<&Rc<Json>>,
+    release: Release,
+) -> Result<Documents<'a>, ReadError> {
     // The runtimes as written: nulls are taken out of the one referenced (`read_runtime`), and
     // finding it by kind and name reads no null.
     let runtimes: Vec<&Json> = docs
@@ -374,9 +391,10 @@ fn from_job<'a>(job: Cow<'a, Json>, docs: &[&Json], release: Release) -> Result<
         let (runtime, note) = shipped(&job, release, true).map_err(ReadError::Runtime)?;
         shipped_runtime = Some(note);
         shipped_tree = runtime;
-        read_runtime(&shipped_tree, false)
+        read_runtime(&shipped_tree, Some(&shipped_tree), false)
     } else {
-        read_runtime(referenced(&job, &runtimes).map_err(ReadError::Runtime)?, true)
+        let runtime = referenced(&job, &runtimes).map_err(ReadError::Runtime)?;
+        read_runtime(runtime, held.filter(|h| std::ptr::eq(Rc::as_ptr(h), runtime)), true)
     };
     // The job as written, and the tree the typed model reads: a copy less its legacy fields
     // only when it has some (a TrainJob of 4 MiB was held three times).
@@ -408,33 +426,37 @@ struct ReadRuntime {
 }
 
 /// `runtime` read (its nulls taken out when `written`, a runtime from the input): once per
-/// runtime for a paste of many jobs on the same one (explain::memo).
-fn read_runtime(runtime: &Json, written: bool) -> Rc<ReadRuntime> {
+/// runtime for a paste of many jobs on the same one (explain::memo; `held`: the `Rc` `runtime`
+/// is behind, if any, by which the memo finds it).
+fn read_runtime(runtime: &Json, held: Option<&Rc<Json>>, written: bool) -> Rc<ReadRuntime> {
     thread_local! {
         static READ: Memo<ReadRuntime> = const { Memo::new() };
     }
-    READ.with(|memo| {
-        memo.get(if written { "written" } else { "shipped" }, runtime, || {
-            let tree = if written { crate::model::without_nulls(runtime).into_owned() } else { runtime.clone() };
-            let rjobs = super::v1::at(&tree, &["spec", "template", "spec", "replicatedJobs"]).and_then(Json::as_array);
-            let counts = rjobs
-                .into_iter()
-                .flatten()
-                .enumerate()
-                .map(|(i, rj)| {
-                    let at = format!("spec.template.spec.replicatedJobs[{i}]");
-                    Ok(JobCounts {
-                        replicas: count(rj.get("replicas"), &format!("{at}.replicas"))?,
-                        parallelism: count(
-                            super::v1::at(rj, &["template", "spec", "parallelism"]),
-                            &format!("{at}.template.spec.parallelism"),
-                        )?,
-                    })
+    let key = if written { "written" } else { "shipped" };
+    let work = || {
+        let tree = if written { crate::model::without_nulls(runtime).into_owned() } else { runtime.clone() };
+        let rjobs = super::v1::at(&tree, &["spec", "template", "spec", "replicatedJobs"]).and_then(Json::as_array);
+        let counts = rjobs
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, rj)| {
+                let at = format!("spec.template.spec.replicatedJobs[{i}]");
+                Ok(JobCounts {
+                    replicas: count(rj.get("replicas"), &format!("{at}.replicas"))?,
+                    parallelism: count(
+                        super::v1::at(rj, &["template", "spec", "parallelism"]),
+                        &format!("{at}.template.spec.parallelism"),
+                    )?,
                 })
-                .collect::<Result<Vec<_>, ReadError>>();
-            let typed = typed(&tree, true).map(Rc::new);
-            ReadRuntime { tree: Rc::new(tree), counts, typed }
-        })
+            })
+            .collect::<Result<Vec<_>, ReadError>>();
+        let typed = typed(&tree, true).map(Rc::new);
+        ReadRuntime { tree: Rc::new(tree), counts, typed }
+    };
+    READ.with(|memo| match held {
+        Some(held) => memo.get_shared(key, held, work),
+        None => memo.get(key, runtime, work),
     })
 }
 
@@ -585,7 +607,7 @@ fn runtime_elsewhere(
     not_in_input: MissingRuntime,
 ) -> Result<(Json, Option<String>), MissingRuntime> {
     match shipped(job, release, input_has_none) {
-        Ok((runtime, note)) => Ok((runtime, Some(note))),
+        Ok((runtime, note)) => Ok((Rc::unwrap_or_clone(runtime), Some(note))),
         Err(not_shipped) if input_has_none => Err(not_shipped),
         Err(_) => Err(not_in_input),
     }

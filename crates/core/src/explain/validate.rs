@@ -13,6 +13,7 @@ use super::plugins::{bad_quantity, Policy, Procs};
 use super::{crd, ErrorType, FieldPath, Input, Rejection};
 use crate::model::Value;
 use explorer_data::releases::{NumProcPerNode, Release};
+use std::rc::Rc;
 
 /// constants.go:300,303,306.
 const TORCH_RESERVED: [&str; 5] =
@@ -120,12 +121,12 @@ pub(super) fn check_unreadable(
         return unserved;
     }
     let mut out = unknown_fields(false, job, release);
-    out.extend(runtime_unknown_fields(runtime, release));
+    out.extend(runtime_unknown_fields(runtime, None, release));
     if !out.is_empty() {
         out.extend(decoding);
         return out;
     }
-    let rules = crd_rules_written(job, runtime, release);
+    let rules = crd_rules_written(job, runtime, None, release);
     out.extend(decoding.into_iter().filter(|d| !rules.iter().any(|r| r.path == d.path)));
     out.extend(rules);
     out
@@ -166,21 +167,30 @@ fn runtime_ref(input: Input, release: Release) -> Option<Rejection> {
 /// refused it then.
 fn crd_rules(input: Input, release: Release) -> Vec<Rejection> {
     let (job, runtime) = input.as_json();
-    crd_rules_written(&job, &runtime, release)
+    crd_rules_written(&job, &runtime, input.written.map(|w| w.runtime), release)
 }
 
-fn crd_rules_written(job: &serde_json::Value, runtime: &serde_json::Value, release: Release) -> Vec<Rejection> {
+/// `held`: the `Rc` `runtime` is behind, when it was read as written, by which the memo finds its
+/// errors again.
+fn crd_rules_written(
+    job: &serde_json::Value,
+    runtime: &serde_json::Value,
+    held: Option<&Rc<serde_json::Value>>,
+    release: Release,
+) -> Vec<Rejection> {
     let mut errors = object_rules(job, release);
     // The runtime's errors depend on it and the release alone: worked out once for a paste's
     // jobs on one runtime.
     thread_local! {
         static RUNTIME_ERRORS: Memo<Vec<Rejection>> = const { Memo::new() };
     }
-    let runtime_errors = RUNTIME_ERRORS.with(|memo| {
-        memo.get(release.tag, runtime, || {
-            let errors = object_rules(runtime, release);
-            errors.into_iter().map(|e| Rejection { path: e.path.in_runtime(), ..e }).collect()
-        })
+    let work = || {
+        let errors = object_rules(runtime, release);
+        errors.into_iter().map(|e| Rejection { path: e.path.in_runtime(), ..e }).collect()
+    };
+    let runtime_errors = RUNTIME_ERRORS.with(|memo| match held {
+        Some(held) => memo.get_shared(release.tag, held, work),
+        None => memo.get(release.tag, runtime, work),
     });
     errors.extend(runtime_errors.iter().cloned());
     errors
@@ -251,7 +261,7 @@ fn crd(input: Input, release: Release) -> Vec<Rejection> {
             ));
         }
     }
-    out.extend(runtime_unknown_fields(&runtime, release));
+    out.extend(runtime_unknown_fields(&runtime, input.written.map(|w| w.runtime), release));
     out
 }
 
@@ -268,12 +278,21 @@ fn unknown_fields(in_runtime: bool, written: &serde_json::Value, release: Releas
 }
 
 /// [`unknown_fields`] of a TrainJob's runtime, named from `runtime `: as in crd_rules, once per
-/// runtime and release.
-fn runtime_unknown_fields(runtime: &serde_json::Value, release: Release) -> Vec<Rejection> {
+/// runtime and release (`held` as in crd_rules_written).
+fn runtime_unknown_fields(
+    runtime: &serde_json::Value,
+    held: Option<&Rc<serde_json::Value>>,
+    release: Release,
+) -> Vec<Rejection> {
     thread_local! {
         static RUNTIME_UNKNOWN: Memo<Vec<Rejection>> = const { Memo::new() };
     }
-    RUNTIME_UNKNOWN.with(|memo| memo.get(release.tag, runtime, || unknown_fields(true, runtime, release))).to_vec()
+    let work = || unknown_fields(true, runtime, release);
+    let found = RUNTIME_UNKNOWN.with(|memo| match held {
+        Some(held) => memo.get_shared(release.tag, held, work),
+        None => memo.get(release.tag, runtime, work),
+    });
+    found.to_vec()
 }
 
 /// `sets.List` then `%v`: sorted, space-separated, in brackets.
@@ -445,6 +464,11 @@ struct Target<'v> {
 /// env on the initializer and `node` containers (their env comes from the TrainJob's own
 /// fields); v2.0 also refuses a job named twice.
 fn pod_settings(input: Input, release: Release) -> Vec<Rejection> {
+    // Every rule below is about a setting the TrainJob holds: with none, nothing to look up (the
+    // release's field name is most of the work for the jobs of a paste that set none).
+    if input.job.spec.runtime_patches.is_empty() && input.legacy.pod_settings.is_empty() {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     let rjobs = &input.runtime.spec.template.spec.replicated_jobs;
     let mut targets: Vec<Target> = Vec::new();

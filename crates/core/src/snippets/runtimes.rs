@@ -382,13 +382,13 @@ fn torchtune_runtime(release: &Release, data: &BuiltinRuntime, model: LlmModel) 
 /// `builtin_runtimes_of` as JSON trees, built once per release and thread: explain (a TrainJob
 /// without its runtime) and the pod comparison read them for every document of a paste that may
 /// hold ten thousand jobs, and building and serializing them each time was a tenth of a
-/// conversion.
+/// conversion. Each tree behind its own `Rc`, so explain::memo finds it again by address.
 #[cfg(feature = "explain")]
-pub(crate) fn builtin_runtime_trees(release: &Release) -> std::rc::Rc<Vec<serde_json::Value>> {
+pub(crate) fn builtin_runtime_trees(release: &Release) -> std::rc::Rc<Vec<std::rc::Rc<serde_json::Value>>> {
     use std::cell::RefCell;
     use std::rc::Rc;
     /// Per release tag, its built-in runtimes' trees.
-    type Built = Vec<(&'static str, Rc<Vec<serde_json::Value>>)>;
+    type Built = Vec<(&'static str, Rc<Vec<Rc<serde_json::Value>>>)>;
     thread_local! {
         static BUILT: RefCell<Built> = const { RefCell::new(Vec::new()) };
     }
@@ -396,8 +396,12 @@ pub(crate) fn builtin_runtime_trees(release: &Release) -> std::rc::Rc<Vec<serde_
         if let Some((_, trees)) = built.borrow().iter().find(|(tag, _)| *tag == release.tag) {
             return trees.clone();
         }
-        let trees: Rc<Vec<serde_json::Value>> =
-            Rc::new(builtin_runtimes_of(release).into_iter().filter_map(|r| serde_json::to_value(r).ok()).collect());
+        let trees: Rc<Vec<Rc<serde_json::Value>>> = Rc::new(
+            builtin_runtimes_of(release)
+                .into_iter()
+                .filter_map(|r| serde_json::to_value(r).ok().map(Rc::new))
+                .collect(),
+        );
         built.borrow_mut().push((release.tag, trees.clone()));
         trees
     })

@@ -322,7 +322,7 @@ fn compare_runs(op: &Operated, v2: &v2::V2Pods, release: Release) -> PodComparis
     let mut ctx = Context { op, out: &mut out, v2, siblings: vec![], roles: vec![] };
     for (rtype, target, ours) in &all {
         let role = Role { from: rtype, to: target };
-        ctx.out.roles.push(role.to_string());
+        ctx.out.roles.push(role.name());
         ctx.roles.push(role);
         let Some(theirs) = v2_pods.iter().find(|(t, _)| t == target).and_then(|(_, pods)| pods.as_ref()) else {
             ctx.diff(role, "pods", Some(rtype.clone()), None, None);
@@ -355,9 +355,11 @@ pub(super) struct Role<'a> {
     pub to: &'a str,
 }
 
-impl std::fmt::Display for Role<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} → {}", self.from, self.to)
+impl Role<'_> {
+    /// `Worker → node`: put together rather than formatted (`format!`), as it is said for every
+    /// difference of every job of a paste.
+    fn name(&self) -> String {
+        [self.from, " → ", self.to].concat()
     }
 }
 
@@ -382,7 +384,7 @@ impl Context<'_> {
         let terms = words::changed_terms(field, v1.as_deref(), v2.as_deref());
         let concern = Concern::of(field);
         self.out.differences.push(Difference {
-            role: role.to_string(),
+            role: role.name(),
             field: field.into(),
             v1,
             v2,

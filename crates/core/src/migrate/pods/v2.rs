@@ -104,16 +104,16 @@ pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, NotCompa
     }
     .map(|r| (name_of(r).unwrap_or_default().to_string(), templates(r)));
     // Which runtime the explanation reads, said to the reader: the answer holds only the TrainJob
-    // when it runs on a built-in runtime.
-    let (runtime, from) = match generated {
-        Some(r) => (r, format!("the {} {name:?} written with this TrainJob", kind_of(r))),
+    // when it runs on a built-in runtime (then `held`, the `Rc` its tree is behind).
+    let (runtime, held, from) = match generated {
+        Some(r) => (r, None, format!("the {} {name:?} written with this TrainJob", kind_of(r))),
         None => {
             let r = named(&name)
                 .ok_or_else(|| NotCompared::UnshippedRuntime { name: name.clone(), release: release.tag })?;
-            (r, format!("the ClusterTrainingRuntime {name:?} as Trainer {} installs it", release.tag))
+            (&**r, Some(r), format!("the ClusterTrainingRuntime {name:?} as Trainer {} installs it", release.tag))
         }
     };
-    let docs = explain::read::from_refs(&[runtime, job], release).map_err(NotCompared::Read)?;
+    let docs = explain::read::from_refs_holding(&[runtime, job], held, release).map_err(NotCompared::Read)?;
     let input = docs.input();
     let explanation = Explanation { shipped_runtime: Some(from), ..explain::explain(input, release) };
     let launcher_as_node = at(runtime, &["spec", "mlPolicy", "mpi", "runLauncherAsNode"]) == Some(&json!(true));
@@ -134,7 +134,10 @@ pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, NotCompa
     Ok(V2Pods {
         explanation,
         templates: patched_templates,
-        base_templates: templates(runtime),
+        base_templates: match held {
+            Some(held) => templates(held),
+            None => templates_written(runtime),
+        },
         runtime: name,
         builtin,
         launcher_as_node,
@@ -148,12 +151,19 @@ pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, NotCompa
     })
 }
 
-/// Each replicatedJob's pod template of `runtime`, by name: once per runtime for a paste of
-/// many jobs on the same one (explain::memo).
-fn templates(runtime: &Json) -> Templates {
-    thread_local! {
-        static TEMPLATES: Memo<Vec<(String, Json)>> = const { Memo::new() };
-    }
+thread_local! {
+    /// Each runtime's templates, for a paste of many jobs on the same one (explain::memo).
+    static TEMPLATES: Memo<Vec<(String, Json)>> = const { Memo::new() };
+}
+
+/// Each replicatedJob's pod template of the built-in runtime behind `runtime`, by name: once per
+/// runtime, found again by its `Rc`.
+fn templates(runtime: &Rc<Json>) -> Templates {
+    TEMPLATES.with(|memo| memo.get_shared("templates", runtime, || templates_of(runtime)))
+}
+
+/// [`templates`] of a runtime written with the TrainJob: found again by comparing it.
+fn templates_written(runtime: &Json) -> Templates {
     TEMPLATES.with(|memo| memo.get("templates", runtime, || templates_of(runtime)))
 }
 

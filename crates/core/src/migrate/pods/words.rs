@@ -162,6 +162,11 @@ fn resource_terms(v: Option<&Json>) -> Vec<String> {
 /// The scheduling and resource rules one side has and the other lacks, in words: `dropped: …`
 /// for V1's, `added: …` for V2's. Empty for a field these words do not cover.
 pub(crate) fn changed_terms(field: &str, v1: Option<&str>, v2: Option<&str>) -> Vec<String> {
+    // Only these fields have terms: any other's values are not read back from their text (every
+    // difference of every job of a paste comes through here).
+    if !matches!(field, "affinity" | "nodeSelector" | "tolerations" | "resources") {
+        return Vec::new();
+    }
     let parse = |s: Option<&str>| s.and_then(|s| serde_json::from_str::<Json>(s).ok());
     let (a, b) = (parse(v1), parse(v2));
     let terms = |v: Option<&Json>| -> Vec<String> {
