@@ -118,6 +118,49 @@ impl Sink for Text {
     fn leave(&mut self) {}
 }
 
+/// Writes the text as [`Text`] does, and hands it to `out` whenever a run of lines reaches
+/// [`Runs::LENGTH`]: the text held at once is one run, not the whole output.
+#[cfg(feature = "yaml-input")]
+struct Runs<'o> {
+    text: String,
+    out: &'o mut dyn FnMut(&str),
+}
+
+#[cfg(feature = "yaml-input")]
+impl Runs<'_> {
+    /// Long enough that handing a run on costs little beside writing it (a write to a pipe, in the
+    /// CLI), short enough to be nothing beside the tree it is written from.
+    const LENGTH: usize = 16 * 1024;
+
+    /// Hands on what was written since the last run.
+    fn hand_on(&mut self) {
+        if !self.text.is_empty() {
+            (self.out)(&self.text);
+            self.text.clear();
+        }
+    }
+}
+
+#[cfg(feature = "yaml-input")]
+impl Sink for Runs<'_> {
+    fn line(&mut self) -> &mut String {
+        &mut self.text
+    }
+
+    fn end_line(&mut self) {
+        self.text.push('\n');
+        if self.text.len() >= Self::LENGTH {
+            self.hand_on();
+        }
+    }
+
+    fn enter_key(&mut self, _: &str) {}
+
+    fn enter_index(&mut self, _: usize) {}
+
+    fn leave(&mut self) {}
+}
+
 /// Emits one document. Top-level scalars and sequences are allowed, though Kubernetes objects
 /// are always maps.
 pub fn emit(value: &Value) -> Vec<Line> {
@@ -242,15 +285,31 @@ pub(crate) fn json_documents_text<'a>(docs: impl IntoIterator<Item = &'a serde_j
     trees_text::<serde_json::Value>(docs)
 }
 
+/// [`json_documents_text`]'s text, handed to `out` a run of whole lines at a time as it is
+/// written, never held whole: the CLI prints a 4 MiB manifest's YAML (a quarter million labels)
+/// without holding its text beside the tree it comes from. Concatenated, the runs are that text.
+#[cfg(feature = "yaml-input")]
+pub fn write_json_documents<'a>(docs: impl IntoIterator<Item = &'a serde_json::Value>, out: &mut dyn FnMut(&str)) {
+    let mut runs = Runs { text: String::new(), out };
+    emit_trees::<serde_json::Value>(docs, &mut runs);
+    runs.hand_on();
+}
+
 fn trees_text<T: Tree>(docs: impl IntoIterator<Item = impl std::borrow::Borrow<T>>) -> String {
     let mut text = Text(String::new());
+    emit_trees::<T>(docs, &mut text);
+    text.0
+}
+
+/// Each document, a `---` line between them.
+fn emit_trees<T: Tree>(docs: impl IntoIterator<Item = impl std::borrow::Borrow<T>>, sink: &mut impl Sink) {
     for (i, value) in docs.into_iter().enumerate() {
         if i > 0 {
-            text.0.push_str("---\n");
+            sink.line().push_str("---");
+            sink.end_line();
         }
-        emit_tree(value.borrow(), &mut text);
+        emit_tree(value.borrow(), sink);
     }
-    text.0
 }
 
 /// The lines as one text, each ending in a line break.
@@ -540,6 +599,26 @@ mod tests {
         ];
         let as_model: Vec<Value> = docs.iter().map(Value::from).collect();
         assert_eq!(json_documents_text(&docs), documents_text(&as_model));
+    }
+
+    /// The runs `write_json_documents` hands on are the text `json_documents_text` writes, cut
+    /// only at line ends, and none longer than a run and its last line: the CLI prints them as
+    /// they come.
+    #[cfg(feature = "yaml-input")]
+    #[test]
+    fn the_documents_handed_on_in_runs_are_their_text() {
+        let labels: serde_json::Map<String, serde_json::Value> =
+            (0..4000).map(|i| (format!("label-{i}"), serde_json::Value::from(format!("value {i}")))).collect();
+        let docs = [
+            serde_json::json!({"kind": "ConfigMap", "metadata": {"name": "big", "labels": labels}}),
+            serde_json::json!({"kind": "ConfigMap", "data": {"script": "import jax\n\nprint(1)\n"}}),
+            serde_json::json!("a scalar document"),
+        ];
+        let mut runs = Vec::new();
+        write_json_documents(&docs, &mut |run: &str| runs.push(run.to_string()));
+        assert!(runs.len() > 4, "a text of {} bytes in {} runs", runs.concat().len(), runs.len());
+        assert!(runs.iter().all(|run| run.ends_with('\n') && run.len() < Runs::LENGTH + 64), "{runs:?}");
+        assert_eq!(runs.concat(), json_documents_text(&docs));
     }
 
     #[test]
