@@ -67,6 +67,13 @@ pub trait Sink {
     fn enter_index(&mut self, i: usize);
     /// The emitter leaves the value it went into last.
     fn leave(&mut self);
+    /// Whether the sink hands its text on as it is written ([`Sink::piece_written`]): the emitter
+    /// then writes a long string in pieces, not whole into one line (a 3 MB string is a 3 MB
+    /// line). Off for the sinks that hold their whole text anyway, whose code stays as it was.
+    const IN_PIECES: bool = false;
+    /// A piece of a long string was written into `line()`: what the line holds so far may be
+    /// handed on, the rest of the line to follow.
+    fn piece_written(&mut self) {}
 }
 
 /// Collects `Line`s, each with its own copy of the path.
@@ -149,9 +156,7 @@ impl Sink for Runs<'_> {
 
     fn end_line(&mut self) {
         self.text.push('\n');
-        if self.text.len() >= Self::LENGTH {
-            self.hand_on();
-        }
+        self.piece_written();
     }
 
     fn enter_key(&mut self, _: &str) {}
@@ -159,6 +164,14 @@ impl Sink for Runs<'_> {
     fn enter_index(&mut self, _: usize) {}
 
     fn leave(&mut self) {}
+
+    const IN_PIECES: bool = true;
+
+    fn piece_written(&mut self) {
+        if self.text.len() >= Self::LENGTH {
+            self.hand_on();
+        }
+    }
 }
 
 /// Emits one document. Top-level scalars and sequences are allowed, though Kubernetes objects
@@ -357,7 +370,7 @@ fn emit_map<T: Tree>(map: &T::Map, indent: usize, dash: bool, sink: &mut impl Si
             }
             other => {
                 line.push(' ');
-                push_inline(line, other);
+                push_inline_into(sink, other);
                 sink.end_line();
             }
         }
@@ -389,7 +402,7 @@ fn emit_seq<T: Tree>(items: &[T], indent: usize, sink: &mut impl Sink) {
                 let line = sink.line();
                 push_pad(line, indent);
                 line.push_str("- ");
-                push_inline(line, other);
+                push_inline_into(sink, other);
                 sink.end_line();
             }
         }
@@ -424,13 +437,51 @@ fn push_block_body(s: &str, indent: usize, sink: &mut impl Sink) {
     let body = s.strip_suffix('\n').unwrap_or(s);
     for line in body.split('\n') {
         if !line.is_empty() {
-            let out = sink.line();
-            push_pad(out, indent);
-            out.push_str(line);
+            push_pad(sink.line(), indent);
+            push_in_pieces(sink, line, String::push_str);
         }
         sink.end_line();
     }
 }
+
+/// [`push_inline`] into the sink's line, a long string in pieces for a sink that takes them.
+fn push_inline_into<T: Tree, S: Sink>(sink: &mut S, v: Node<'_, T>) {
+    if !S::IN_PIECES {
+        return push_inline(sink.line(), v);
+    }
+    match v {
+        Node::String(s) if plain_is_safe(s) => push_in_pieces(sink, s, String::push_str),
+        Node::String(s) => {
+            sink.line().push('"');
+            push_in_pieces(sink, s, push_escaped);
+            sink.line().push('"');
+        }
+        other => push_inline(sink.line(), other),
+    }
+}
+
+/// Writes `s` into the sink's line with `push`: whole, or for a sink that takes pieces
+/// ([`Sink::IN_PIECES`]), a piece of [`PIECE`] bytes at a time (cut between chars: `push` writes
+/// each char on its own), each handed on as written.
+fn push_in_pieces<S: Sink>(sink: &mut S, s: &str, push: fn(&mut String, &str)) {
+    if !S::IN_PIECES || s.len() <= PIECE {
+        push(sink.line(), s);
+        return;
+    }
+    let mut rest = s;
+    while !rest.is_empty() {
+        let mut end = PIECE.min(rest.len());
+        while !rest.is_char_boundary(end) {
+            end += 1;
+        }
+        push(sink.line(), &rest[..end]);
+        sink.piece_written();
+        rest = &rest[end..];
+    }
+}
+
+/// The longest piece of a string [`push_in_pieces`] writes at once.
+const PIECE: usize = 16 * 1024;
 
 /// A value on its key's or dash's line: a scalar, or an empty list or map.
 fn push_inline<T: Tree>(out: &mut String, v: Node<'_, T>) {
@@ -483,6 +534,12 @@ pub(crate) fn double_quoted(s: &str) -> String {
 fn push_double_quoted(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
+    push_escaped(out, s);
+    out.push('"');
+}
+
+/// The inside of [`push_double_quoted`]: each char as itself or its escape.
+fn push_escaped(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -501,7 +558,6 @@ fn push_double_quoted(out: &mut String, s: &str) {
             c => out.push(c),
         }
     }
-    out.push('"');
 }
 
 fn plain_is_safe(s: &str) -> bool {
@@ -601,9 +657,9 @@ mod tests {
         assert_eq!(json_documents_text(&docs), documents_text(&as_model));
     }
 
-    /// The runs `write_json_documents` hands on are the text `json_documents_text` writes, cut
-    /// only at line ends, and none longer than a run and its last line: the CLI prints them as
-    /// they come.
+    /// The runs `write_json_documents` hands on are the text `json_documents_text` writes, none
+    /// much longer than a run, even where one string is a line of hundreds of KB (plain, quoted,
+    /// in a block, of chars of several bytes): the CLI prints them as they come.
     #[cfg(feature = "yaml-input")]
     #[test]
     fn the_documents_handed_on_in_runs_are_their_text() {
@@ -613,11 +669,15 @@ mod tests {
             serde_json::json!({"kind": "ConfigMap", "metadata": {"name": "big", "labels": labels}}),
             serde_json::json!({"kind": "ConfigMap", "data": {"script": "import jax\n\nprint(1)\n"}}),
             serde_json::json!("a scalar document"),
+            serde_json::json!({"pad": "abcdefghij0123456789 ".repeat(10_000).trim_end(), "quoted": "\"é\t€ ".repeat(20_000)}),
+            serde_json::json!({"block": format!("{}\nend\n", "x€y".repeat(30_000)), "last": "ü".repeat(40_000)}),
         ];
         let mut runs = Vec::new();
         write_json_documents(&docs, &mut |run: &str| runs.push(run.to_string()));
-        assert!(runs.len() > 4, "a text of {} bytes in {} runs", runs.concat().len(), runs.len());
-        assert!(runs.iter().all(|run| run.ends_with('\n') && run.len() < Runs::LENGTH + 64), "{runs:?}");
+        assert!(runs.len() > 40, "a text of {} bytes in {} runs", runs.concat().len(), runs.len());
+        let longest = runs.iter().map(String::len).max().unwrap_or_default();
+        // A piece of a quoted string grows by its escapes; a whole line would be hundreds of KB.
+        assert!(longest < Runs::LENGTH + 2 * PIECE, "a run of {longest} bytes");
         assert_eq!(runs.concat(), json_documents_text(&docs));
     }
 
