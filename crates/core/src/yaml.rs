@@ -67,6 +67,13 @@ pub trait Sink {
     fn enter_index(&mut self, i: usize);
     /// The emitter leaves the value it went into last.
     fn leave(&mut self);
+    /// Whether the sink hands its text on as it is written ([`Sink::piece_written`]): the emitter
+    /// then writes a long string in pieces, not whole into one line (a 3 MB string is a 3 MB
+    /// line). Off for the sinks that hold their whole text anyway, whose code stays as it was.
+    const IN_PIECES: bool = false;
+    /// A piece of a long string was written into `line()`: what the line holds so far may be
+    /// handed on, the rest of the line to follow.
+    fn piece_written(&mut self) {}
 }
 
 /// Collects `Line`s, each with its own copy of the path.
@@ -116,6 +123,55 @@ impl Sink for Text {
     fn enter_index(&mut self, _: usize) {}
 
     fn leave(&mut self) {}
+}
+
+/// Writes the text as [`Text`] does, and hands it to `out` whenever a run of lines reaches
+/// [`Runs::LENGTH`]: the text held at once is one run, not the whole output.
+#[cfg(feature = "yaml-input")]
+struct Runs<'o> {
+    text: String,
+    out: &'o mut dyn FnMut(&str),
+}
+
+#[cfg(feature = "yaml-input")]
+impl Runs<'_> {
+    /// Long enough that handing a run on costs little beside writing it (a write to a pipe, in the
+    /// CLI), short enough to be nothing beside the tree it is written from.
+    const LENGTH: usize = 16 * 1024;
+
+    /// Hands on what was written since the last run.
+    fn hand_on(&mut self) {
+        if !self.text.is_empty() {
+            (self.out)(&self.text);
+            self.text.clear();
+        }
+    }
+}
+
+#[cfg(feature = "yaml-input")]
+impl Sink for Runs<'_> {
+    fn line(&mut self) -> &mut String {
+        &mut self.text
+    }
+
+    fn end_line(&mut self) {
+        self.text.push('\n');
+        self.piece_written();
+    }
+
+    fn enter_key(&mut self, _: &str) {}
+
+    fn enter_index(&mut self, _: usize) {}
+
+    fn leave(&mut self) {}
+
+    const IN_PIECES: bool = true;
+
+    fn piece_written(&mut self) {
+        if self.text.len() >= Self::LENGTH {
+            self.hand_on();
+        }
+    }
 }
 
 /// Emits one document. Top-level scalars and sequences are allowed, though Kubernetes objects
@@ -242,15 +298,31 @@ pub(crate) fn json_documents_text<'a>(docs: impl IntoIterator<Item = &'a serde_j
     trees_text::<serde_json::Value>(docs)
 }
 
+/// [`json_documents_text`]'s text, handed to `out` a run of whole lines at a time as it is
+/// written, never held whole: the CLI prints a 4 MiB manifest's YAML (a quarter million labels)
+/// without holding its text beside the tree it comes from. Concatenated, the runs are that text.
+#[cfg(feature = "yaml-input")]
+pub fn write_json_documents<'a>(docs: impl IntoIterator<Item = &'a serde_json::Value>, out: &mut dyn FnMut(&str)) {
+    let mut runs = Runs { text: String::new(), out };
+    emit_trees::<serde_json::Value>(docs, &mut runs);
+    runs.hand_on();
+}
+
 fn trees_text<T: Tree>(docs: impl IntoIterator<Item = impl std::borrow::Borrow<T>>) -> String {
     let mut text = Text(String::new());
+    emit_trees::<T>(docs, &mut text);
+    text.0
+}
+
+/// Each document, a `---` line between them.
+fn emit_trees<T: Tree>(docs: impl IntoIterator<Item = impl std::borrow::Borrow<T>>, sink: &mut impl Sink) {
     for (i, value) in docs.into_iter().enumerate() {
         if i > 0 {
-            text.0.push_str("---\n");
+            sink.line().push_str("---");
+            sink.end_line();
         }
-        emit_tree(value.borrow(), &mut text);
+        emit_tree(value.borrow(), sink);
     }
-    text.0
 }
 
 /// The lines as one text, each ending in a line break.
@@ -298,7 +370,7 @@ fn emit_map<T: Tree>(map: &T::Map, indent: usize, dash: bool, sink: &mut impl Si
             }
             other => {
                 line.push(' ');
-                push_inline(line, other);
+                push_inline_into(sink, other);
                 sink.end_line();
             }
         }
@@ -330,7 +402,7 @@ fn emit_seq<T: Tree>(items: &[T], indent: usize, sink: &mut impl Sink) {
                 let line = sink.line();
                 push_pad(line, indent);
                 line.push_str("- ");
-                push_inline(line, other);
+                push_inline_into(sink, other);
                 sink.end_line();
             }
         }
@@ -365,13 +437,51 @@ fn push_block_body(s: &str, indent: usize, sink: &mut impl Sink) {
     let body = s.strip_suffix('\n').unwrap_or(s);
     for line in body.split('\n') {
         if !line.is_empty() {
-            let out = sink.line();
-            push_pad(out, indent);
-            out.push_str(line);
+            push_pad(sink.line(), indent);
+            push_in_pieces(sink, line, String::push_str);
         }
         sink.end_line();
     }
 }
+
+/// [`push_inline`] into the sink's line, a long string in pieces for a sink that takes them.
+fn push_inline_into<T: Tree, S: Sink>(sink: &mut S, v: Node<'_, T>) {
+    if !S::IN_PIECES {
+        return push_inline(sink.line(), v);
+    }
+    match v {
+        Node::String(s) if plain_is_safe(s) => push_in_pieces(sink, s, String::push_str),
+        Node::String(s) => {
+            sink.line().push('"');
+            push_in_pieces(sink, s, push_escaped);
+            sink.line().push('"');
+        }
+        other => push_inline(sink.line(), other),
+    }
+}
+
+/// Writes `s` into the sink's line with `push`: whole, or for a sink that takes pieces
+/// ([`Sink::IN_PIECES`]), a piece of [`PIECE`] bytes at a time (cut between chars: `push` writes
+/// each char on its own), each handed on as written.
+fn push_in_pieces<S: Sink>(sink: &mut S, s: &str, push: fn(&mut String, &str)) {
+    if !S::IN_PIECES || s.len() <= PIECE {
+        push(sink.line(), s);
+        return;
+    }
+    let mut rest = s;
+    while !rest.is_empty() {
+        let mut end = PIECE.min(rest.len());
+        while !rest.is_char_boundary(end) {
+            end += 1;
+        }
+        push(sink.line(), &rest[..end]);
+        sink.piece_written();
+        rest = &rest[end..];
+    }
+}
+
+/// The longest piece of a string [`push_in_pieces`] writes at once.
+const PIECE: usize = 16 * 1024;
 
 /// A value on its key's or dash's line: a scalar, or an empty list or map.
 fn push_inline<T: Tree>(out: &mut String, v: Node<'_, T>) {
@@ -424,6 +534,12 @@ pub(crate) fn double_quoted(s: &str) -> String {
 fn push_double_quoted(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
+    push_escaped(out, s);
+    out.push('"');
+}
+
+/// The inside of [`push_double_quoted`]: each char as itself or its escape.
+fn push_escaped(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -442,7 +558,6 @@ fn push_double_quoted(out: &mut String, s: &str) {
             c => out.push(c),
         }
     }
-    out.push('"');
 }
 
 fn plain_is_safe(s: &str) -> bool {
@@ -540,6 +655,30 @@ mod tests {
         ];
         let as_model: Vec<Value> = docs.iter().map(Value::from).collect();
         assert_eq!(json_documents_text(&docs), documents_text(&as_model));
+    }
+
+    /// The runs `write_json_documents` hands on are the text `json_documents_text` writes, none
+    /// much longer than a run, even where one string is a line of hundreds of KB (plain, quoted,
+    /// in a block, of chars of several bytes): the CLI prints them as they come.
+    #[cfg(feature = "yaml-input")]
+    #[test]
+    fn the_documents_handed_on_in_runs_are_their_text() {
+        let labels: serde_json::Map<String, serde_json::Value> =
+            (0..4000).map(|i| (format!("label-{i}"), serde_json::Value::from(format!("value {i}")))).collect();
+        let docs = [
+            serde_json::json!({"kind": "ConfigMap", "metadata": {"name": "big", "labels": labels}}),
+            serde_json::json!({"kind": "ConfigMap", "data": {"script": "import jax\n\nprint(1)\n"}}),
+            serde_json::json!("a scalar document"),
+            serde_json::json!({"pad": "abcdefghij0123456789 ".repeat(10_000).trim_end(), "quoted": "\"é\t€ ".repeat(20_000)}),
+            serde_json::json!({"block": format!("{}\nend\n", "x€y".repeat(30_000)), "last": "ü".repeat(40_000)}),
+        ];
+        let mut runs = Vec::new();
+        write_json_documents(&docs, &mut |run: &str| runs.push(run.to_string()));
+        assert!(runs.len() > 40, "a text of {} bytes in {} runs", runs.concat().len(), runs.len());
+        let longest = runs.iter().map(String::len).max().unwrap_or_default();
+        // A piece of a quoted string grows by its escapes; a whole line would be hundreds of KB.
+        assert!(longest < Runs::LENGTH + 2 * PIECE, "a run of {longest} bytes");
+        assert_eq!(runs.concat(), json_documents_text(&docs));
     }
 
     #[test]

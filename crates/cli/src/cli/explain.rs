@@ -413,14 +413,7 @@ impl Stdout {
 
     fn finish(mut self) -> Result<(), String> {
         use std::io::Write;
-        let result = match self.failed.take() {
-            Some(e) => Err(e),
-            None => self.out.flush(),
-        };
-        match result {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
-            _ => Ok(()),
-        }
+        super::stdout_ended(self.failed.take(), || self.out.flush())
     }
 }
 

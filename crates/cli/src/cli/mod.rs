@@ -7,6 +7,7 @@ mod inputs;
 mod site;
 mod upgrade;
 mod validate;
+mod yaml_out;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -240,6 +241,17 @@ fn print_output(text: &str) -> Result<(), String> {
     }
 }
 
+/// How an answer written to stdout a piece at a time ended: `failed`, the first write error if one
+/// came (nothing was written after it), else `rest`, what ends the answer (its last bytes, the
+/// flush). A reader that closed the pipe early (`… | head`) has all it wanted: quietly `Ok`, as in
+/// `print_output`; any other write error is the tool's failure, with a message.
+fn stdout_ended(failed: Option<std::io::Error>, rest: impl FnOnce() -> std::io::Result<()>) -> Result<(), String> {
+    match failed.map_or_else(rest, Err) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+        _ => Ok(()),
+    }
+}
+
 /// What a batch command (`migrate`, `upgrade`) made of one file.
 pub(super) trait FileOutcome {
     /// One line per refused or invalid document. The full report holds each in its place too:
@@ -388,8 +400,13 @@ fn run_batch<R: FileOutcome>(
     // its tree), or for `--output-dir` the documents' objects.
     let mut yaml = String::new();
     let mut docs = Vec::new();
+    // Of the last file, the part with objects made last, kept as its objects rather than as text:
+    // when no other follows it, its YAML is written to stdout as it is made, after `yaml` (see
+    // `print_yaml`), never held whole beside them. Another part's objects held while the next part
+    // is made are of the same file, so no more than that file's own size takes.
+    let mut last = Vec::new();
     let mut tally = Tally { files: files.len(), ..Tally::default() };
-    for path in &files {
+    for (n, path) in files.iter().enumerate() {
         let label = path.display().to_string();
         let (text, parts) = match read_input(path).and_then(&mut process) {
             Ok(Batch { text, parts }) => (text, Ok(parts)),
@@ -441,18 +458,16 @@ fn run_batch<R: FileOutcome>(
                         }
                     }
                     match sink {
-                        Sink::Stdout => {
-                            // `output_yaml` of every part's documents: each part's, `---` between.
-                            let text = explorer_core::pipeline::output_yaml(&part_docs);
-                            if yaml.is_empty() {
-                                // The first part's text is taken, not copied: a big job's YAML is
-                                // megabytes, and both were held beside its objects.
-                                yaml = text;
-                            } else if !text.is_empty() {
-                                yaml.push_str("---\n");
-                                yaml.push_str(&text);
+                        Sink::Stdout if has_output(&part_docs) => {
+                            // The part kept before this one is not the last.
+                            push_yaml(&mut yaml, &std::mem::take(&mut last));
+                            if n + 1 == files.len() {
+                                last = part_docs;
+                            } else {
+                                push_yaml(&mut yaml, &part_docs);
                             }
                         }
+                        Sink::Stdout => {}
                         Sink::Directory(_) => docs.extend(part_docs),
                     }
                 }
@@ -464,13 +479,7 @@ fn run_batch<R: FileOutcome>(
         let _ = stderr.flush();
     }
     let written_out = match sink {
-        Sink::Stdout => {
-            if yaml.trim().is_empty() {
-                Ok(())
-            } else {
-                print_output(yaml.trim_end())
-            }
-        }
+        Sink::Stdout => print_yaml(&yaml, &last),
         Sink::Directory(dir) => write_objects(dir, &docs).map(|apply| {
             let _ = writeln!(stderr, "{}", shown(&apply));
         }),
@@ -489,6 +498,41 @@ fn run_batch<R: FileOutcome>(
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Whether any document of `docs` has objects to print.
+fn has_output(docs: &[explorer_core::pipeline::Document]) -> bool {
+    docs.iter().any(|d| !d.outcome.output().is_empty())
+}
+
+/// Adds the YAML of `docs` (`pipeline::output_yaml`) to `yaml`, the text of the parts before
+/// them, `---` between.
+fn push_yaml(yaml: &mut String, docs: &[explorer_core::pipeline::Document]) {
+    let text = explorer_core::pipeline::output_yaml(docs);
+    if yaml.is_empty() {
+        // The first part's text is taken, not copied: a big job's YAML is megabytes, and both were
+        // held beside its objects.
+        *yaml = text;
+    } else if !text.is_empty() {
+        yaml.push_str("---\n");
+        yaml.push_str(&text);
+    }
+}
+
+/// Prints a batch command's YAML on stdout, once every report line is on stderr: `yaml`, then
+/// the objects of `last` (the last part), `---` between, written as they are made. The bytes
+/// `print_output` wrote for the whole text made first, its trailing whitespace trimmed, and
+/// nothing for an empty one: stdout still comes after every report line (where both go to one
+/// terminal or file, in the same order), and a document that fails after others leaves theirs
+/// printed, as before.
+fn print_yaml(yaml: &str, last: &[explorer_core::pipeline::Document]) -> Result<(), String> {
+    let mut out = yaml_out::YamlOut::new(std::io::BufWriter::new(std::io::stdout().lock()));
+    out.write(yaml);
+    if !yaml.is_empty() && has_output(last) {
+        out.write("---\n");
+    }
+    explorer_core::yaml::write_json_documents(last.iter().flat_map(|d| d.outcome.output()), &mut |run| out.write(run));
+    out.finish()
 }
 
 /// `--output-dir`: each object in its own file, named and ordered as the explorer's page does
@@ -640,14 +684,7 @@ impl JsonArray {
     fn finish(mut self) -> Result<(), String> {
         use std::io::Write;
         let closing: &[u8] = if self.documents == 0 { b"[]\n" } else { b"\n]\n" };
-        let result = match self.failed.take() {
-            Some(e) => Err(e),
-            None => self.stdout.write_all(closing).and_then(|()| self.stdout.flush()),
-        };
-        match result {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
-            _ => Ok(()),
-        }
+        stdout_ended(self.failed.take(), || self.stdout.write_all(closing).and_then(|()| self.stdout.flush()))
     }
 }
 

@@ -13,3 +13,4 @@ mod post;
 mod run;
 mod runtime_after_job;
 mod validate;
+mod yaml_output;

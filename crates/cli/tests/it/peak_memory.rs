@@ -63,6 +63,11 @@ const VALIDATE_MANY_ENV_KIB: u32 = 60 * 1024;
 /// flow list of 525,290 numbers was past a power of two (a list's buffer doubles as it grows)
 /// and 1a57b31's debug CLI answered it at 96 MiB and not at 80.
 const DENSE_KIB: u32 = 60 * 1024;
+/// upgrade on dense-at-the-limit (a TrainJob of 420,000 numbers and a string of 3.3 MB): its YAML
+/// is written to stdout as it is made, not held whole beside the tree it is written from
+/// (`yaml::write_json_documents`). Its debug CLI answers at 52 MiB, as in JSON; a09b9ff's, which
+/// held the text, needed 58.
+const UPGRADE_DENSE_KIB: u32 = 54 * 1024;
 /// upgrade and validate on deep-nesting (maps of one key each, 60 deep, 4 MiB of them): the input
 /// door makes a small map with room for its own entries alone (pipeline/tree.rs `Entries`), not
 /// for three. Their debug CLI answers at 31 MiB and not at 30; e8f7609's at 42 and not at 41.
@@ -100,6 +105,7 @@ const READ_ONLY: &[(&[&str], &str, u32)] = &[
     (&["explain", "-o", "text"], "many-env", EXPLAIN_MANY_ENV_KIB),
     (&["explain"], "dense-at-the-limit", DENSE_KIB),
     (&["validate"], "dense-at-the-limit", DENSE_KIB),
+    (&["upgrade", "--from", "v2.0"], "dense-at-the-limit", UPGRADE_DENSE_KIB),
     (&["upgrade", "--from", "v2.0"], "deep-nesting", DEEP_NESTING_KIB),
     (&["validate"], "deep-nesting", DEEP_NESTING_KIB),
     (&["upgrade", "--from", "v2.0"], "shared-by-alias", UPGRADE_ALIAS_KIB),
@@ -236,9 +242,11 @@ const MIGRATE_ITEMS_KIB: u32 = 44 * 1024;
 /// migrate on many-labels (a job of 250,000 labels, more values than the pod comparison reads):
 /// the CLI keeps no source of such a job, and its labels move from the parsed tree into its
 /// TrainJob rather than being read into the model and written out again beside the tree
-/// (`migrate::Sources::ForOutput`, `convert::convert_owned`). The debug CLI answers at 60 MiB and
-/// not at 56 (`-o json`: at 52, not at 48); e8f7609's needed 96 (`-o json`: 104, not 96).
-const MIGRATE_LABELS_KIB: u32 = 68 * 1024;
+/// (`migrate::Sources::ForOutput`, `convert::convert_owned`); and its YAML is written to stdout as
+/// it is made, not held whole beside the TrainJob (`yaml::write_json_documents`). The debug CLI
+/// answers at 52 MiB, in text and JSON, and not at 50; a09b9ff's, which held the YAML, needed 56
+/// in text; e8f7609's needed 96 (`-o json`: 104, not 96).
+const MIGRATE_LABELS_KIB: u32 = 54 * 1024;
 /// migrate on many-env (a container of 67,000 variables): the trainer's variables, each written
 /// as the model writes it, are read in the parsed tree (the model is read without them) and the
 /// tree's list moves into the TrainJob (convert/moved_env.rs `EnvInTree`). The debug CLI answers
