@@ -1,7 +1,7 @@
 //! A batch command's YAML on stdout (`migrate`, `upgrade`), written a run of lines at a time as it
-//! is handed in: the bytes `print_output` writes for the whole text with its trailing whitespace
-//! trimmed (nothing for a text of whitespace alone), without the whole text being held. The YAML
-//! of a job of a quarter million labels is megabytes beside the tree it is written from.
+//! is handed in, without the whole text being held: the YAML of a job of a quarter million labels
+//! is megabytes beside the tree it is written from. The text is written as it was made, ending
+//! with a line break; a text of whitespace alone prints nothing.
 
 use super::shown;
 use std::io::Write;
@@ -9,11 +9,15 @@ use std::io::Write;
 pub(super) struct YamlOut<W: Write> {
     /// Where it goes: stdout, buffered.
     stdout: W,
-    /// The whitespace that ends what was handed in so far: written only once more text follows
-    /// it, as trimming the whole text's end drops it there.
-    trailing: String,
-    /// Whether anything but whitespace was written: then the output ends with a line break.
+    /// Whitespace handed in before anything else: written only once more text follows it, so a
+    /// text of whitespace alone prints nothing.
+    leading: String,
+    /// Whether anything but whitespace was handed in: then the output ends with a line break.
     written: bool,
+    /// Whether what was written ends with a line break already. The text's own last lines are
+    /// written as they are, blank or not: a `|+` block that ends the output keeps the line breaks
+    /// that end its value (`"a\n\n\n"` reads back as itself, not `"a\n"`).
+    ends_line: bool,
     /// Why stdout took no more: the first write error (a broken pipe, or one to report). Nothing
     /// is written after it.
     failed: Option<std::io::Error>,
@@ -21,21 +25,25 @@ pub(super) struct YamlOut<W: Write> {
 
 impl<W: Write> YamlOut<W> {
     pub(super) fn new(stdout: W) -> Self {
-        YamlOut { stdout, trailing: String::new(), written: false, failed: None }
+        YamlOut { stdout, leading: String::new(), written: false, ends_line: false, failed: None }
     }
 
     /// Writes `text` after what was handed in before it.
     pub(super) fn write(&mut self, text: &str) {
-        let kept = text.trim_end();
-        if kept.is_empty() {
-            self.trailing.push_str(text);
+        if text.is_empty() {
             return;
         }
-        let trailing = std::mem::take(&mut self.trailing);
-        self.put(&trailing);
-        self.put(kept);
-        self.trailing.push_str(&text[kept.len()..]);
-        self.written = true;
+        if !self.written {
+            if text.trim_end().is_empty() {
+                self.leading.push_str(text);
+                return;
+            }
+            let leading = std::mem::take(&mut self.leading);
+            self.put(&leading);
+            self.written = true;
+        }
+        self.put(text);
+        self.ends_line = text.ends_with('\n');
     }
 
     /// Writes `text` as the terminal is shown it (`shown`), unless stdout already failed.
@@ -48,10 +56,10 @@ impl<W: Write> YamlOut<W> {
         }
     }
 
-    /// Ends the output with a line break (when anything was written) and flushes it; a broken
-    /// pipe is no failure (`stdout_ended`).
+    /// Ends the output with a line break (when anything was written and its last line has none)
+    /// and flushes it; a broken pipe is no failure (`stdout_ended`).
     pub(super) fn finish(&mut self) -> Result<(), String> {
-        if self.written {
+        if self.written && !self.ends_line {
             self.put("\n");
         }
         super::stdout_ended(self.failed.take(), || self.stdout.flush())
@@ -62,20 +70,21 @@ impl<W: Write> YamlOut<W> {
 mod tests {
     use super::*;
 
-    /// What the batch commands printed when they held the whole text: the text with its trailing
-    /// whitespace trimmed and a line break, nothing when it is blank.
+    /// What the batch commands print for a whole text: the text as it is, ending with a line
+    /// break, nothing when it is blank.
     fn printed_whole(text: &str) -> String {
-        let kept = text.trim_end();
-        if kept.is_empty() {
+        if text.trim_end().is_empty() {
             String::new()
+        } else if text.ends_with('\n') {
+            shown(text).into_owned()
         } else {
-            format!("{}\n", shown(kept))
+            format!("{}\n", shown(text))
         }
     }
 
-    /// Handed in in runs, however cut, the text is printed as it was printed whole: the
-    /// whitespace between runs kept, the blank lines that end the last run dropped (the
-    /// `|+` block that ends a stream loses its final line breaks, as it did), hidden characters
+    /// Handed in in runs, however cut, the text is printed as it is printed whole: the
+    /// whitespace between runs and at the end kept (a `|+` block that ends the output keeps its
+    /// final line breaks), a line break added where the last line has none, hidden characters
     /// shown escaped.
     #[test]
     fn a_text_handed_in_runs_is_printed_as_it_was_whole() {
@@ -84,6 +93,7 @@ mod tests {
             &["a: 1\n", "\n", "  \n", "b: |+\n    x\n\n", "\n"],
             &["x: |+\n", "    y\n\n", "\n\n"],
             &["\n", "c: \u{1b}[31m\n", "---\n", "d: e\n\n"],
+            &["a: 1"],
             &["\n", "  "],
             &[],
         ];

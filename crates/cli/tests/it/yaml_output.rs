@@ -58,3 +58,35 @@ fn the_yaml_follows_every_report_line_and_precedes_the_summary_in_one_stream() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A value whose text ends with line breaks, last in the output (written as a `|+` block), reads
+/// back from stdout as itself: the output's end is not trimmed. Both commands that print YAML, on
+/// the last value of a ConfigMap that migrate passes on and of a TrainJob that upgrade rewrites.
+#[test]
+fn a_value_ending_in_line_breaks_last_in_the_output_reads_back_whole() {
+    let dir = std::env::temp_dir().join(format!("tv2x-yaml-keep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config_map = dir.join("config-map.yaml");
+    std::fs::write(&config_map, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: \"a\\n\\n\\n\"\n")
+        .unwrap();
+    let train_job = dir.join("trainjob.yaml");
+    std::fs::write(
+        &train_job,
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: t\nspec:\n  runtimeRef:\n    \
+         name: torch-distributed\n  trainer:\n    command: [\"x\", \"y\\n\\n\"]\n",
+    )
+    .unwrap();
+    let runs: [(&[&str], &std::path::Path, &str, &str); 2] = [
+        (&["migrate"], &config_map, "/data/a", "a\n\n\n"),
+        (&["upgrade", "--from", "v2.0"], &train_job, "/spec/trainer/command/1", "y\n\n"),
+    ];
+    for (args, file, pointer, value) in runs {
+        let out = Command::new(env!("CARGO_BIN_EXE_trainer-explorer")).args(args).arg(file).output().unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let read: serde_json::Value =
+            serde_yaml::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}\n{stdout}"));
+        assert_eq!(read.pointer(pointer).and_then(|v| v.as_str()), Some(value), "{args:?}:\n{stdout}");
+        assert!(stdout.ends_with('\n'), "{args:?}: {stdout:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
