@@ -20,7 +20,7 @@ use explorer_core::explain::read::is_train_job;
 use explorer_core::explain::summary::{self, plain};
 use explorer_core::explain::v1::V1Explanation;
 use explorer_core::explain::{Explanation, Rejection};
-use explorer_core::pipeline::input::Accepted;
+use explorer_core::pipeline::input::{Accepted, RawDoc};
 use explorer_data::releases::{Release, NEWEST, RELEASES};
 use serde::Serialize;
 use serde_json::Value;
@@ -161,10 +161,9 @@ fn found_in(files: &[PathBuf]) -> Result<Found, String> {
     let mut found = Found { files: Vec::new(), jobs: 0, runtimes: 0, train_job: false, runtime_after_train_job: false };
     for path in &files {
         let file = path.display().to_string();
-        let text = super::read_input(path).map_err(|e| format!("{file}: {e}"))?;
         // The first document that is not a mapping, once the door accepts the file.
         let mut unreadable = None;
-        let accepted = explorer_core::pipeline::input::accept(&text, |d| {
+        let mut outline = |d: &RawDoc| {
             let at = || format!("{file}:{}", d.line);
             match &d.value {
                 _ if unreadable.is_some() => {}
@@ -175,13 +174,12 @@ fn found_in(files: &[PathBuf]) -> Result<Found, String> {
                 }
                 Err(e) => unreadable = Some(format!("{}: not valid YAML: {e}", at())),
             }
-        })
-        .map_err(|e| format!("{file}: {e}"))?;
+        };
+        let read = super::accept_file(path, Some(&mut outline)).map_err(|e| format!("{file}: {e}"))?;
         if let Some(e) = unreadable {
             return Err(e);
         }
-        let text = accepted.reads_the_text_again().then_some(text);
-        found.files.push((file, text, accepted));
+        found.files.push((file, read.text, read.accepted));
     }
     if found.jobs == 0 && found.runtimes == 0 {
         return Err("no TrainJob, TrainingRuntime, ClusterTrainingRuntime or V1 job in the input".into());

@@ -195,6 +195,62 @@ pub(crate) fn read_input(path: &std::path::Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|e| e.to_string())
 }
 
+/// A file read through the input door and accepted: its text while the door's answer reads it
+/// again (`None` once freed), and the answer.
+pub(crate) struct AcceptedFile {
+    pub(crate) text: Option<String>,
+    pub(crate) accepted: explorer_core::pipeline::input::Accepted,
+}
+
+/// Why a file was not accepted: the file could not be read (`read_input`'s words), or the door
+/// refused it.
+pub(crate) enum Unaccepted {
+    File(String),
+    Door(explorer_core::pipeline::input::InputError),
+}
+
+impl std::fmt::Display for Unaccepted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unaccepted::File(e) => f.write_str(e),
+            Unaccepted::Door(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Reads a file (or stdin for `-`) with [`read_input`] and hands it to the input door: with an
+/// `outline`, `input::accept`, which hands it each document's outline; without, as
+/// `input::accept_documents`. A file's text is handed over (`input::accept_given`): written as one
+/// document, it is freed as the parser passes it, not held beside its tree (issue 36: 4 MiB of a
+/// 4 MiB job's peak), and read again in the rare case that its document needs the whole text.
+/// Standard input, which cannot be read again, is held while it is read.
+pub(crate) fn accept_file(
+    path: &std::path::Path,
+    mut outline: Option<&mut dyn FnMut(&explorer_core::pipeline::input::RawDoc)>,
+) -> Result<AcceptedFile, Unaccepted> {
+    use explorer_core::pipeline::input::{self, Given};
+    let text = read_input(path).map_err(Unaccepted::File)?;
+    let text = match path.as_os_str() == "-" {
+        true => text,
+        false => {
+            let given = match outline {
+                Some(ref mut outline) => input::accept_given(text, outline),
+                None => input::accept_given_documents(text),
+            };
+            match given.map_err(Unaccepted::Door)? {
+                Given::Accepted { text, accepted } => return Ok(AcceptedFile { text, accepted }),
+                Given::Again => read_input(path).map_err(Unaccepted::File)?,
+            }
+        }
+    };
+    let accepted = match outline {
+        Some(outline) => input::accept(&text, outline),
+        None => input::accept_documents(&text),
+    }
+    .map_err(Unaccepted::Door)?;
+    Ok(AcceptedFile { text: accepted.reads_the_text_again().then_some(text), accepted })
+}
+
 /// Why an input over the limit, `read` bytes of which were read, is refused, with its real size:
 /// a file's length, or what standard input held in all, counted up to 1 GiB more (a stream
 /// without end is not waited for).
@@ -384,7 +440,7 @@ fn run_batch<R: FileOutcome>(
     written: (&str, &str, &str),
     sink: Sink,
     quiet: bool,
-    mut process: impl FnMut(String) -> Result<Batch<R>, String>,
+    mut process: impl FnMut(&std::path::Path) -> Result<Batch<R>, String>,
 ) -> ExitCode {
     use explorer_core::pipeline::Outcome;
     use std::io::Write;
@@ -408,7 +464,7 @@ fn run_batch<R: FileOutcome>(
     let mut tally = Tally { files: files.len(), ..Tally::default() };
     for (n, path) in files.iter().enumerate() {
         let label = path.display().to_string();
-        let (text, parts) = match read_input(path).and_then(&mut process) {
+        let (text, parts) = match process(path) {
             Ok(Batch { text, parts }) => (text, Ok(parts)),
             Err(e) => (None, Err(e)),
         };
@@ -561,10 +617,10 @@ fn migrate(
 ) -> ExitCode {
     let sink = output_dir.map_or(Sink::Stdout, Sink::Directory);
     // Each document a migration of its own, reported and written before the next is converted.
-    run_batch(files, ("job", "jobs", "converted"), sink, quiet, |text| {
-        let accepted = explorer_core::pipeline::input::accept_documents(&text).map_err(|e| e.to_string())?;
+    run_batch(files, ("job", "jobs", "converted"), sink, quiet, |path| {
+        let AcceptedFile { text, accepted } = accept_file(path, None).map_err(|e| e.to_string())?;
         Ok(Batch {
-            text: accepted.reads_the_text_again().then_some(text),
+            text,
             parts: Box::new(move |text| {
                 let docs = explorer_core::migrate::migrate_documents(accepted.documents(text), target, FOR_OUTPUT);
                 Box::new(docs.map(move |d| explorer_core::migrate::Migration { docs: vec![d], target }))
@@ -583,9 +639,11 @@ enum BatchFormat {
 /// its file; failures on stderr as in YAML mode. Each document is converted, compared and written
 /// before the next is read.
 fn migrate_json(files: &[std::path::PathBuf], target: explorer_data::releases::Release) -> ExitCode {
-    batch_json(files, |text, file, out| {
+    batch_json(files, |path, file, out| {
         let mut failures = Vec::new();
-        for d in explorer_core::migrate::migrate_each(text, target, FOR_OUTPUT).map_err(|e| e.to_string())? {
+        let AcceptedFile { text, accepted } = accept_file(path, None).map_err(|e| e.to_string())?;
+        let docs = accepted.documents(text.as_deref().unwrap_or_default());
+        for d in explorer_core::migrate::migrate_documents(docs, target, FOR_OUTPUT) {
             out.push(&explorer_core::migrate::pods::document_json_with(&d, target, file_member(file)))?;
             failures.extend(explorer_core::pipeline::failures(std::slice::from_ref(&d)));
         }
@@ -601,12 +659,12 @@ fn file_member(file: &str) -> Vec<(&'static str, serde_json::Value)> {
 /// Runs `process` on every file (or stdin for `-`) for a batch command's `--format json`: the
 /// documents of every file (directories expanded) as one JSON array on stdout, each with its
 /// file; the failures on stderr, one line each, as in YAML mode (exit 1). `process` gets the
-/// text, the file's label and the array, writes each document to it as it is made (not held as
-/// text or as a tree of JSON values: a job of a quarter million labels took 400 MB as a tree),
-/// and gives the file's failures.
+/// file (to read with `read_input` or `accept_file`), its label and the array, writes each
+/// document to it as it is made (not held as text or as a tree of JSON values: a job of a quarter
+/// million labels took 400 MB as a tree), and gives the file's failures.
 fn batch_json(
     files: &[std::path::PathBuf],
-    mut process: impl FnMut(&str, &str, &mut JsonArray) -> Result<Vec<String>, String>,
+    mut process: impl FnMut(&std::path::Path, &str, &mut JsonArray) -> Result<Vec<String>, String>,
 ) -> ExitCode {
     let mut out = JsonArray::new();
     let (files, walk_errors) = inputs::expand(files);
@@ -616,7 +674,7 @@ fn batch_json(
     }
     for path in &files {
         let label = path.display().to_string();
-        match read_input(path).and_then(|text| process(&text, &label, &mut out)) {
+        match process(path, &label, &mut out) {
             Err(e) => {
                 eprintln!("{}", shown(&format!("trainer-explorer: {label}: {e}")));
                 failed = true;
@@ -712,8 +770,9 @@ pub fn run() -> ExitCode {
         }
         Command::Upgrade { from, to, files, format: BatchFormat::Json, .. } => {
             let to = to.copied().unwrap_or(explorer_data::releases::NEWEST);
-            return batch_json(&files, |text, file, out| {
-                let u = explorer_core::upgrade::upgrade_without_sources(text, *from, to).map_err(|e| e.to_string())?;
+            return batch_json(&files, |path, file, out| {
+                let text = read_input(path)?;
+                let u = explorer_core::upgrade::upgrade_without_sources(&text, *from, to).map_err(|e| e.to_string())?;
                 for i in 0..u.docs.len() {
                     out.push(&u.document_json_with(i, file_member(file)))?;
                 }

@@ -7,7 +7,8 @@ use explorer_data::releases::Release;
 use std::process::ExitCode;
 
 pub(super) fn run(files: &[std::path::PathBuf], from: Release, to: Release, quiet: bool) -> ExitCode {
-    run_batch(files, ("manifest", "manifests", "rewritten"), Sink::Stdout, quiet, |text| {
+    run_batch(files, ("manifest", "manifests", "rewritten"), Sink::Stdout, quiet, |path| {
+        let text = super::read_input(path)?;
         let u = explorer_core::upgrade::upgrade_without_sources(&text, from, to).map_err(|e| e.to_string())?;
         Ok(Batch { text: None, parts: Box::new(move |_| Box::new(std::iter::once(u))) })
     })

@@ -9,10 +9,10 @@
 //! here decides what is valid; this file only finds the documents,
 //! resolves each TrainJob's runtime and prints the verdicts.
 
-use super::inputs;
+use super::{inputs, Unaccepted};
 use clap::ValueEnum;
 use explorer_core::explain::{self, Rejection};
-use explorer_core::pipeline::input::{Accepted, RawDoc};
+use explorer_core::pipeline::input::{Accepted, InputError, RawDoc};
 use explorer_data::releases::Release;
 use explorer_data::served::{self, V1Operator};
 use serde::Serialize;
@@ -250,41 +250,25 @@ fn judge(doc: &Value, file_runtimes: &[Value], extra: &[Value], options: &Option
     (status, errors, note)
 }
 
-/// Why a file's documents could not be read at all: the file (`read_input`'s words), or the input
-/// door's refusal of its text.
-enum Unread {
-    File(String),
-    Door(explorer_core::pipeline::input::InputError),
-}
-
-impl std::fmt::Display for Unread {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Unread::File(e) => f.write_str(e),
-            Unread::Door(e) => write!(f, "{e}"),
-        }
-    }
-}
-
 /// Reads a file's documents; `Err` when the file as a whole cannot be read or parsed.
-fn read_docs(path: &std::path::Path) -> Result<Vec<Doc>, Unread> {
-    let text = super::read_input(path).map_err(Unread::File)?;
+fn read_docs(path: &std::path::Path) -> Result<Vec<Doc>, Unaccepted> {
+    let text = super::read_input(path).map_err(Unaccepted::File)?;
     let docs = each_doc(&text)?.collect();
     Ok(docs)
 }
 
 /// A text's documents, each read when the iterator reaches it; `Err` when the input door refuses
 /// the text as a whole.
-fn each_doc(text: &str) -> Result<impl Iterator<Item = Doc> + '_, Unread> {
+fn each_doc(text: &str) -> Result<impl Iterator<Item = Doc> + '_, Unaccepted> {
     Ok(accepted(text)?.into_iter().flat_map(|a| a.documents(text)).map(Doc::from))
 }
 
 /// `text` as the input door accepts it, its documents not yet handed on; `None` for an empty file,
 /// which holds no document (the door refuses it: no documents).
-fn accepted(text: &str) -> Result<Option<Accepted>, Unread> {
+fn accepted(text: &str) -> Result<Option<Accepted>, Unaccepted> {
     match text.trim().is_empty() {
         true => Ok(None),
-        false => explorer_core::pipeline::input::accept_documents(text).map(Some).map_err(Unread::Door),
+        false => explorer_core::pipeline::input::accept_documents(text).map(Some).map_err(Unaccepted::Door),
     }
 }
 
@@ -303,8 +287,8 @@ fn extra_runtimes(paths: &[PathBuf]) -> Result<Vec<Value>, String> {
     let mut out = Vec::new();
     for f in files {
         let docs = read_docs(&f).map_err(|e| match e {
-            Unread::File(e) => e,
-            Unread::Door(e) => format!("{}: {e}", f.display()),
+            Unaccepted::File(e) => e,
+            Unaccepted::Door(e) => format!("{}: {e}", f.display()),
         })?;
         for d in docs {
             let v = d.value.map_err(|e| format!("{}: document {}: {e}", f.display(), d.index))?;
@@ -345,13 +329,7 @@ fn verdicts(args: &[PathBuf], options: &Options, extra: &[Value]) -> (Vec<Verdic
             errors: vec![FieldError { field: String::new(), message }],
             note: Note::None,
         };
-        let mut text = match super::read_input(path) {
-            Ok(text) => text,
-            Err(e) => {
-                out.push(error(0, 0, e));
-                continue;
-            }
-        };
+
         // One document's verdict, with the file's runtimes; the document when it is a mapping.
         let judged = |d: Doc, runtimes: &[Value], out: &mut Vec<Verdict>| {
             let value = match d.value {
@@ -390,14 +368,15 @@ fn verdicts(args: &[PathBuf], options: &Options, extra: &[Value]) -> (Vec<Verdic
         // judged again, every runtime read first.
         let first = out.len();
         let (mut runtimes, mut train_job, mut late_runtime) = (Vec::new(), false, false);
-        let accepted = accepted(&text);
-        // A text the door has read whole (one document) goes now, not held beside the document's
-        // tree while it is judged (4 MiB of a 4 MiB job; issue 36). One document has no runtime
-        // after a TrainJob, so such a text is not read again below. Assigned over, not shadowed:
-        // a shadowed text lives on to the end of the loop's body.
-        if matches!(&accepted, Ok(Some(accepted)) if !accepted.reads_the_text_again()) {
-            text = String::new();
-        }
+        // The door holds the text no longer than it reads it again: a text written as one
+        // document is freed as it is read, not held beside its tree (4 MiB of a 4 MiB job; issue
+        // 36). One document has no runtime after a TrainJob, so such a text is not read again
+        // below. An empty file holds no document (the door refuses it: no documents).
+        let (text, accepted) = match super::accept_file(path, None) {
+            Ok(read) => (read.text.unwrap_or_default(), Ok(Some(read.accepted))),
+            Err(Unaccepted::Door(InputError::Empty)) => (String::new(), Ok(None)),
+            Err(e) => (String::new(), Err(e)),
+        };
         match accepted {
             Ok(accepted) => {
                 for d in accepted.into_iter().flat_map(|a| a.documents(&text)) {

@@ -16,19 +16,20 @@ use std::collections::HashMap;
 /// than a manifest writes, few enough that a text of `*name` in comments holds little.
 const MOST_NAMES: usize = 4096;
 
-/// The `*name`s of a text not yet met as aliases, per name.
-pub(super) struct AliasesWritten<'text> {
-    left: HashMap<&'text [u8], u32>,
+/// The `*name`s of a text not yet met as aliases, per name: each name its own (not the text's), so
+/// the count outlives a text the parser frees as it passes it (`events::Events::given`).
+pub(super) struct AliasesWritten {
+    left: HashMap<Box<[u8]>, u32>,
     /// Whether every name of the text is counted (else a name not counted may be written).
     every_name: bool,
 }
 
-impl<'text> AliasesWritten<'text> {
+impl AliasesWritten {
     /// The `*name`s of `text`.
-    pub(super) fn of(text: &'text str) -> AliasesWritten<'text> {
+    pub(super) fn of(text: &str) -> AliasesWritten {
         let bytes = text.as_bytes();
         let is_name = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-');
-        let mut left: HashMap<&[u8], u32> = HashMap::new();
+        let mut left: HashMap<Box<[u8]>, u32> = HashMap::new();
         let mut every_name = true;
         for (at, _) in bytes.iter().enumerate().filter(|(_, &b)| b == b'*') {
             let rest = &bytes[at + 1..];
@@ -40,7 +41,7 @@ impl<'text> AliasesWritten<'text> {
             match left.get_mut(name) {
                 Some(count) => *count = count.saturating_add(1),
                 None if room => {
-                    left.insert(name, 1);
+                    left.insert(name.into(), 1);
                 }
                 None => every_name = false,
             }

@@ -6,6 +6,8 @@
 #![allow(unsafe_code)]
 
 use libyaml_rs as sys;
+use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::mem::MaybeUninit;
 
 /// One event of the stream, as the reader needs it. Text that is not UTF-8 is not told apart
@@ -77,7 +79,8 @@ fn tag_of(resolved: Option<&[u8]>) -> Tag {
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct ParseError;
 
-/// A libyaml parser over `text`, borrowed for as long as the parser lives.
+/// A libyaml parser over a text: borrowed for as long as the parser lives ([`Events::new`]), or
+/// given to it and freed as it passes ([`Events::given`]).
 pub(super) struct Events<'text> {
     /// Boxed: libyaml keeps a pointer to the parser itself (its read handler's data), so it
     /// must not move once initialised.
@@ -87,10 +90,107 @@ pub(super) struct Events<'text> {
     /// Set once the stream's end was returned.
     ended: bool,
     /// What the parser reads: a scalar's text is copied from it where it stands there as it reads.
-    text: &'text str,
-    /// How many scalars' text was copied from `text` (what the tests check).
+    input: Input<'text>,
+    /// How many scalars' text was copied from `input` (what the tests check).
     #[cfg(test)]
     from_input: usize,
+}
+
+/// What a parser reads.
+enum Input<'text> {
+    /// A text borrowed whole: libyaml reads it in place.
+    Whole(&'text str),
+    /// A text given to the parser, in blocks, each freed once the parser and the events handed
+    /// on have passed it: a caller that hands the door its text does not hold it beside the tree
+    /// it becomes (issue 36: 4 MiB of many-labels' peak). Boxed, as libyaml's read handler
+    /// holds a pointer to it; in a `RefCell`, which the handler borrows while libyaml reads.
+    Given(Box<RefCell<Blocks>>),
+}
+
+/// The bytes a given text is held in, a block at a time. Each block is large enough that the
+/// allocator maps it on its own (glibc: 128 KiB or more), so freeing one gives its pages back
+/// to the system rather than to the heap.
+const BLOCK: usize = 256 * 1024;
+
+/// A given text's blocks not yet passed: each [`BLOCK`] bytes (the last fewer), in order.
+struct Blocks {
+    blocks: VecDeque<Box<[u8]>>,
+    /// Where the first block starts in the text (bytes).
+    start: usize,
+    /// How far libyaml has read (bytes).
+    read: usize,
+}
+
+impl Blocks {
+    /// `text`'s bytes in blocks, cut from its end, its own allocation shrunk after each cut:
+    /// the text is never held twice.
+    fn of(text: String) -> Blocks {
+        let mut bytes = text.into_bytes();
+        let mut blocks = VecDeque::with_capacity(bytes.len().div_ceil(BLOCK));
+        while !bytes.is_empty() {
+            let last = (bytes.len() - 1) / BLOCK * BLOCK;
+            blocks.push_front(Box::from(&bytes[last..]));
+            bytes.truncate(last);
+            bytes.shrink_to_fit();
+        }
+        Blocks { blocks, start: 0, read: 0 }
+    }
+
+    /// The bytes from `read` to the end of its block (none at the text's end).
+    fn unread(&self) -> &[u8] {
+        let at = self.read - self.start;
+        self.blocks.get(at / BLOCK).map_or(&[][..], |block| &block[at % BLOCK..])
+    }
+
+    /// The bytes `at` (a range of the text), if they are all still held: one piece per block.
+    fn pieces(&self, at: std::ops::Range<usize>) -> Option<impl Iterator<Item = &[u8]>> {
+        let (from, to) = (at.start.checked_sub(self.start)?, at.end.checked_sub(self.start)?);
+        // The blocks from the one `from` is in to the one the last byte is in (none when empty).
+        let (first, last) = (from / BLOCK, to.max(from + 1) - 1);
+        let held = self.blocks.get(last / BLOCK).is_some_and(|block| last % BLOCK < block.len());
+        if from > to || (from < to && !held) {
+            return None;
+        }
+        let blocks = if from == to { first..first } else { first..last / BLOCK + 1 };
+        let blocks = self.blocks.range(blocks.start.min(self.blocks.len())..blocks.end.min(self.blocks.len()));
+        Some(blocks.enumerate().map(move |(i, block)| {
+            let begin = (first + i) * BLOCK;
+            &block[from.max(begin) - begin..to.min(begin + block.len()) - begin]
+        }))
+    }
+
+    /// Frees every block that ends at or before `passed` and that libyaml has read.
+    fn free_to(&mut self, passed: usize) {
+        let passed = passed.min(self.read);
+        while let Some(first) = self.blocks.front().filter(|block| self.start + block.len() <= passed) {
+            self.start += first.len();
+            self.blocks.pop_front();
+        }
+    }
+}
+
+/// libyaml's read handler for a given text: the next bytes of its blocks, at most `size`, into
+/// `buffer`; none at the text's end.
+///
+/// # Safety
+/// `data` is the `RefCell<Blocks>` of [`Input::Given`], which outlives the parser; `buffer`
+/// holds `size` bytes and `size_read` one count, both libyaml's.
+unsafe fn read_blocks(data: *mut std::ffi::c_void, buffer: *mut u8, size: u64, size_read: *mut u64) -> i32 {
+    // SAFETY: per the contract above.
+    let blocks = unsafe { &*data.cast::<RefCell<Blocks>>() };
+    // Never borrowed while libyaml reads (`Events` borrows it between calls): a failed borrow
+    // is libyaml's input error, not a panic.
+    let Ok(mut blocks) = blocks.try_borrow_mut() else { return 0 };
+    let unread = blocks.unread();
+    let n = unread.len().min(usize::try_from(size).unwrap_or(usize::MAX));
+    // SAFETY: `n` bytes fit in `buffer` (`size`) and are read from `unread`, a separate
+    // allocation of ours.
+    unsafe {
+        std::ptr::copy_nonoverlapping(unread.as_ptr(), buffer, n);
+        *size_read = n as u64;
+    }
+    blocks.read += n;
+    1
 }
 
 impl<'text> Events<'text> {
@@ -102,17 +202,37 @@ impl<'text> Events<'text> {
         // allocate) stops here. The input pointer and length are `text`'s, which outlives the
         // parser (`'text`), and libyaml only reads it.
         unsafe {
-            if sys::yaml_parser_initialize(raw).fail {
-                panic!("libyaml could not allocate its parser");
-            }
-            sys::yaml_parser_set_encoding(raw, sys::YAML_UTF8_ENCODING);
+            initialize(raw);
             sys::yaml_parser_set_input_string(raw, text.as_ptr(), text.len() as u64);
         }
         Events {
             parser,
             failed: false,
             ended: false,
-            text,
+            input: Input::Whole(text),
+            #[cfg(test)]
+            from_input: 0,
+        }
+    }
+
+    /// A parser over `text`, which it holds in blocks, each freed once passed ([`Input::Given`]):
+    /// the same events as [`Events::new`] of the same text.
+    pub(super) fn given(text: String) -> Events<'static> {
+        let blocks = Box::new(RefCell::new(Blocks::of(text)));
+        let mut parser = Box::new(MaybeUninit::<sys::yaml_parser_t>::uninit());
+        let raw = parser.as_mut_ptr();
+        // SAFETY: as in `new`; the read handler's data is the boxed blocks (never moved), which
+        // the `Events` holds and drops after the parser (`Drop` deletes the parser first).
+        unsafe {
+            initialize(raw);
+            let data = std::ptr::from_ref::<RefCell<Blocks>>(&blocks).cast_mut().cast();
+            sys::yaml_parser_set_input(raw, read_blocks, data);
+        }
+        Events {
+            parser,
+            failed: false,
+            ended: false,
+            input: Input::Given(blocks),
             #[cfg(test)]
             from_input: 0,
         }
@@ -131,39 +251,111 @@ impl<'text> Events<'text> {
                 return Ok(Event::StreamEnd);
             }
             let mut event = MaybeUninit::<sys::yaml_event_t>::uninit();
-            // SAFETY: the parser was initialised in `new` and is only used through `&mut self`;
-            // `yaml_parser_parse` writes a whole event into `event` when it succeeds, and only
-            // then is it read, and deleted (once) after its data were copied out.
-            let converted = unsafe {
+            // SAFETY: the parser was initialised in `new` (or `given`) and is only used through
+            // `&mut self`; `yaml_parser_parse` writes a whole event into `event` when it
+            // succeeds, and only then is it read, and deleted (once) after its data were copied
+            // out.
+            let (converted, end) = unsafe {
                 let parser = self.parser.as_mut_ptr();
                 if sys::yaml_parser_parse(parser, event.as_mut_ptr()).fail {
-                    Converted::Nothing
+                    (Converted::Nothing, 0)
                 } else {
                     let event = event.as_mut_ptr();
-                    let converted = convert(&*event, self.text);
+                    let converted = convert(&*event, &self.input);
+                    let end = (*event).end_mark.index;
                     sys::yaml_event_delete(event);
-                    converted
+                    (converted, end)
                 }
             };
-            match converted {
-                Converted::Nothing => self.failed = true,
-                Converted::Skip => continue,
-                Converted::Event(event) => {
-                    self.ended = event == Event::StreamEnd;
-                    return Ok(event);
+            let event = match converted {
+                Converted::Nothing => {
+                    self.failed = true;
+                    continue;
                 }
+                Converted::Skip => continue,
+                Converted::Event(event) => event,
                 // Written only now that libyaml's copy is freed.
-                Converted::ScalarInInput { anchor, tag, plain, text, mut room } => {
+                Converted::ScalarInInput { anchor, tag, plain, text, room } => {
                     #[cfg(test)]
                     {
                         self.from_input += 1;
                     }
-                    room.push_str(text);
-                    return Ok(Event::Scalar { anchor, tag, plain, text: Some(room) });
+                    Event::Scalar { anchor, tag, plain, text: self.input.copied(text, room) }
                 }
-            }
+            };
+            // The next event starts where this one ends: what is before it is passed.
+            self.input.passed(end);
+            self.ended = event == Event::StreamEnd;
+            return Ok(event);
         }
     }
+
+    /// How many blocks of a given text are held (what the tests check).
+    #[cfg(test)]
+    fn blocks_held(&self) -> usize {
+        match &self.input {
+            Input::Whole(_) => 0,
+            Input::Given(blocks) => blocks.borrow().blocks.len(),
+        }
+    }
+}
+
+impl<'text> Input<'text> {
+    /// A scalar's text where it stands in the input as it reads ([`in_input`]), written into
+    /// `room`, its own.
+    fn copied(&self, text: InInput<'text>, mut room: String) -> Option<String> {
+        match (text, self) {
+            (InInput::Whole(text), _) => {
+                room.push_str(text);
+                Some(room)
+            }
+            (InInput::Given(at), Input::Given(blocks)) => {
+                let mut bytes = room.into_bytes();
+                blocks.try_borrow().ok()?.pieces(at)?.for_each(|piece| bytes.extend_from_slice(piece));
+                // Whole characters: the same bytes as libyaml's text, which is UTF-8.
+                String::from_utf8(bytes).ok()
+            }
+            (InInput::Given(_), Input::Whole(_)) => None,
+        }
+    }
+
+    /// A given text's blocks, borrowed (`None` for a text borrowed whole).
+    fn given_blocks(&self) -> Option<std::cell::RefMut<'_, Blocks>> {
+        match self {
+            Input::Given(blocks) => blocks.try_borrow_mut().ok(),
+            Input::Whole(_) => None,
+        }
+    }
+
+    /// Frees what a given text holds before `end` (a byte offset, as libyaml counts them).
+    fn passed(&self, end: u64) {
+        // Borrowed, not reached through `&mut`: libyaml's read handler holds a pointer to it.
+        if let Some(mut blocks) = self.given_blocks() {
+            blocks.free_to(usize::try_from(end).unwrap_or(usize::MAX));
+        }
+    }
+}
+
+/// Initialises the parser at `raw` to read UTF-8.
+///
+/// # Safety
+/// `raw` points to a live, boxed (so never moved) parser, not yet initialised.
+unsafe fn initialize(raw: *mut sys::yaml_parser_t) {
+    // SAFETY: per the contract above; a failure (it only fails to allocate) stops here.
+    unsafe {
+        if sys::yaml_parser_initialize(raw).fail {
+            panic!("libyaml could not allocate its parser");
+        }
+        sys::yaml_parser_set_encoding(raw, sys::YAML_UTF8_ENCODING);
+    }
+}
+
+/// Where a scalar's text stands in the input as it reads ([`in_input`]).
+enum InInput<'text> {
+    /// In a text borrowed whole.
+    Whole(&'text str),
+    /// In a given text's blocks: its bytes.
+    Given(std::ops::Range<usize>),
 }
 
 /// An event of libyaml's, as [`Events::next`] hands it on.
@@ -183,7 +375,7 @@ enum Converted<'text> {
         anchor: Option<Vec<u8>>,
         tag: Tag,
         plain: bool,
-        text: &'text str,
+        text: InInput<'text>,
         room: String,
     },
     /// The stream's start, which the reader does not need.
@@ -205,7 +397,7 @@ impl Drop for Events<'_> {
 /// # Safety
 /// `event` is one `yaml_parser_parse` filled in and not yet deleted: its union holds the field
 /// of its type, and its strings are NUL-terminated (anchors, tags) or `length` bytes long.
-unsafe fn convert<'text>(event: &sys::yaml_event_t, input: &'text str) -> Converted<'text> {
+unsafe fn convert<'text>(event: &sys::yaml_event_t, input: &Input<'text>) -> Converted<'text> {
     // SAFETY (each block): the union field read is the one of the event's type, and the
     // pointers in it are libyaml's own, valid until the event is deleted.
     Converted::Event(match event.type_ {
@@ -225,7 +417,7 @@ unsafe fn convert<'text>(event: &sys::yaml_event_t, input: &'text str) -> Conver
             let tag = tag_of(unsafe { c_str(scalar.tag) });
             let plain = scalar.style == sys::YAML_PLAIN_SCALAR_STYLE;
             if let Some(text) = in_input(input, bytes, scalar.style, event.end_mark.index) {
-                return Converted::ScalarInInput { anchor, tag, plain, text, room: String::with_capacity(text.len()) };
+                return Converted::ScalarInInput { anchor, tag, plain, text, room: String::with_capacity(bytes.len()) };
             }
             Event::Scalar { anchor, tag, plain, text: std::str::from_utf8(bytes).ok().map(str::to_owned) }
         }
@@ -247,8 +439,13 @@ unsafe fn convert<'text>(event: &sys::yaml_event_t, input: &'text str) -> Conver
 /// A scalar's text where it stands in `input` as it reads (`bytes`), if it does: right before the
 /// scalar's end (`end`, a byte offset, as libyaml counts them), or its closing quote. Checked
 /// byte for byte, so that a scalar read otherwise (escapes, folded lines, a block scalar's
-/// indentation) is never taken from there.
-fn in_input<'text>(input: &'text str, bytes: &[u8], style: sys::yaml_scalar_style_t, end: u64) -> Option<&'text str> {
+/// indentation) is never taken from there; in a given text, only while its blocks are held.
+fn in_input<'text>(
+    input: &Input<'text>,
+    bytes: &[u8],
+    style: sys::yaml_scalar_style_t,
+    end: u64,
+) -> Option<InInput<'text>> {
     let closing_quote = match style {
         sys::YAML_PLAIN_SCALAR_STYLE => 0,
         sys::YAML_SINGLE_QUOTED_SCALAR_STYLE | sys::YAML_DOUBLE_QUOTED_SCALAR_STYLE => 1,
@@ -256,7 +453,16 @@ fn in_input<'text>(input: &'text str, bytes: &[u8], style: sys::yaml_scalar_styl
     };
     let end = usize::try_from(end).ok()?.checked_sub(closing_quote)?;
     let start = end.checked_sub(bytes.len())?;
-    input.get(start..end).filter(|text| text.as_bytes() == bytes)
+    match input {
+        &Input::Whole(text) => text.get(start..end).filter(|text| text.as_bytes() == bytes).map(InInput::Whole),
+        Input::Given(blocks) => {
+            let mut rest = bytes;
+            for piece in blocks.try_borrow().ok()?.pieces(start..end)? {
+                rest = rest.strip_prefix(piece)?;
+            }
+            rest.is_empty().then_some(InInput::Given(start..end))
+        }
+    }
 }
 
 /// A NUL-terminated string of libyaml's, copied; `None` for a null pointer.
@@ -372,6 +578,45 @@ mod tests {
             }
             assert_eq!(scalars, ["v", value], "{text:?}");
             assert_eq!(events.from_input, if in_input { 2 } else { 1 }, "{text:?}");
+        }
+    }
+
+    /// A text given to the parser reads as the same events as the same text borrowed, each
+    /// scalar copied from where it stands in the input alike, across its blocks too (a long
+    /// scalar spans several); and its blocks are freed as the parser passes them: halfway
+    /// through a text of many small values, half of it is held, and at its end a block at most
+    /// (red with nothing freed: all seven blocks held to the end).
+    #[test]
+    fn a_given_text_reads_as_the_same_events_and_is_freed_as_passed() {
+        let long = "abcdefghij0123456789 ".repeat(BLOCK / 8);
+        let labels: String = (0..100_000).map(|i| format!("  l{i}: v{i}\n")).collect();
+        let texts = [
+            format!("a: {long}\nb: '{long}'\nc: \"{long}\"\nd: \"es\\tc\"\n"),
+            format!("labels:\n{labels}x: [1, 'two', \"ééé\"]\n--- !t é\n"),
+            format!("a: [1\nb: '{long}\n"),
+        ];
+        for text in texts {
+            let mut whole = Events::new(&text);
+            let mut given = Events::given(text.clone());
+            let blocks = text.len().div_ceil(BLOCK);
+            // Blocks held once the label halfway through is read, and once the document is.
+            let (mut halfway, mut at_end) = (blocks, blocks);
+            loop {
+                let (expected, got) = (whole.next(), given.next());
+                assert_eq!(got, expected, "{}", &text[..40]);
+                match &got {
+                    Ok(Event::Scalar { text: Some(text), .. }) if text == "l50000" => halfway = given.blocks_held(),
+                    Ok(Event::DocumentEnd) if at_end == blocks => at_end = given.blocks_held(),
+                    _ => {}
+                }
+                if matches!(got, Ok(Event::StreamEnd) | Err(_)) {
+                    break;
+                }
+            }
+            assert_eq!(given.from_input, whole.from_input, "{}", &text[..40]);
+            if text.starts_with("labels") {
+                assert!(blocks == 7 && halfway <= 4 && at_end <= 1, "{halfway} and {at_end} of {blocks} blocks held");
+            }
         }
     }
 

@@ -365,8 +365,13 @@ pub fn accept(text: &str, outline: impl FnMut(&RawDoc)) -> Result<Accepted, Inpu
 
 /// [`accept`], with no outline to hand on when `outline` is `None`: then a text that proves it
 /// meets no refusal (`unrefusable.rs`) is not read through first.
-fn accepted(text: &str, mut outline: Option<impl FnMut(&RawDoc)>) -> Result<Accepted, InputError> {
-    let opened = open(text)?;
+fn accepted(text: &str, outline: Option<impl FnMut(&RawDoc)>) -> Result<Accepted, InputError> {
+    accepted_opened(open(text)?, outline)
+}
+
+/// [`accepted`] of a text through the checks before the parser.
+fn accepted_opened(opened: Opened<'_>, mut outline: Option<impl FnMut(&RawDoc)>) -> Result<Accepted, InputError> {
+    let text = opened.text;
     // The scan counts at least the documents the parser yields: one at most needs no second read.
     if opened.found.nodes.len() <= 1 {
         let docs = collected(Stream::new(opened, Reading::Events))?;
@@ -431,6 +436,66 @@ pub fn each_document(text: &str) -> Result<Documents<'_>, InputError> {
 /// read it again ([`Accepted::reads_the_text_again`]).
 pub fn accept_documents(text: &str) -> Result<Accepted, InputError> {
     accepted(text, None::<fn(&RawDoc)>)
+}
+
+/// What the door made of a text handed to it ([`accept_given`], [`accept_given_documents`]).
+pub enum Given {
+    /// Accepted as [`accept`] accepts it.
+    Accepted {
+        /// The text while `accepted` reads it again ([`Accepted::reads_the_text_again`]); `None`
+        /// once freed (an input written as one document, freed as the parser passed it).
+        text: Option<String>,
+        /// What [`accept`] answers.
+        accepted: Accepted,
+    },
+    /// Freed, but its document is one that only the whole text reads (yaml_serde's: an error, a
+    /// local tag, a count run out; or none at all): read it again and hand it to [`accept`],
+    /// which answers it (issue 36: such a document is rare, and its text is not held for it).
+    Again,
+}
+
+/// [`accept`] of a text handed over, for a caller that can read it again: an input written as
+/// one document is read with the text held in blocks and each freed once the parser has passed
+/// it, so that the text is not held beside its tree (issue 36: 4 MiB at the peak of every
+/// command on a 4 MiB job). The same refusals as [`accept`], and the same documents and outlines,
+/// or [`Given::Again`].
+pub fn accept_given(text: String, outline: impl FnMut(&RawDoc)) -> Result<Given, InputError> {
+    given(text, Some(outline))
+}
+
+/// [`accept_given`] with no outline, as [`accept_documents`].
+pub fn accept_given_documents(text: String) -> Result<Given, InputError> {
+    given(text, None::<fn(&RawDoc)>)
+}
+
+fn given(text: String, outline: Option<impl FnMut(&RawDoc)>) -> Result<Given, InputError> {
+    let opened = open(&text)?;
+    // The scan counts at least the documents the parser yields (as in `accepted`): more are read
+    // as `accept` reads them, from the text.
+    if opened.found.nodes.len() > 1 {
+        let accepted = accepted_opened(opened, outline)?;
+        return Ok(Given::Accepted { text: Some(text), accepted });
+    }
+    let found = opened.found;
+    let nodes = found.nodes.first().copied();
+    let (values, characters) = read_budget(text.len());
+    let budget = Budget::new(values, characters);
+    budget.document(nodes.map_or(usize::MAX, |n| n.saturating_mul(READS_PER_NODE)));
+    let mut reader = super::tree::Reader::given(text);
+    // What `Stream` keeps of such a text: its one document, a tree, not empty, then the end.
+    let value = match reader.document(&budget, nodes.is_some()) {
+        Ok(super::tree::Read::Document(value)) if !value.is_null() => value,
+        _ => return Ok(Given::Again),
+    };
+    if !matches!(reader.document(&budget, false), Ok(super::tree::Read::End)) {
+        return Ok(Given::Again);
+    }
+    let line = found.starts.first().copied().unwrap_or(1);
+    let doc = RawDoc { index: 1, line, value: Ok(value) };
+    if let Some(mut outline) = outline {
+        outline(&doc);
+    }
+    Ok(Given::Accepted { text: None, accepted: Accepted(Held::Read(vec![doc])) })
 }
 
 /// An accepted input's documents, one at a time ([`Accepted::documents`]).
@@ -922,6 +987,59 @@ pub(super) fn values_read(text: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A document written out, with where it is, so that two reads compare.
+    fn written(doc: &RawDoc) -> String {
+        format!("{} {} {:?}", doc.index, doc.line, doc.value)
+    }
+
+    /// A text handed to the door (`accept_given`) reads as `accept` reads it: written as one
+    /// document, the same document and the same outline, with nothing of the text kept; written
+    /// as more, handed back whole; refused alike; and a document that only the whole text reads
+    /// (yaml_serde's: a local tag, an error, none at all) is to be read again, not answered from
+    /// a text already freed (red with the event reader's fallback answered as no document: the
+    /// local tag's, the error's and the unknown alias's inputs then accepted, holding none).
+    #[test]
+    fn a_given_text_reads_as_accept_reads_it() {
+        let labels: String = (0..30_000).map(|i| format!("    l{i}: v{i}\n")).collect();
+        let one = [
+            format!("kind: TrainJob\nmetadata:\n  labels:\n{labels}spec: {{}}\n"),
+            "a: &x [1, 'two', \"th\\tree\"]\nb: *x\n".into(),
+            "# a comment\n- 1\n- 2.5\n".into(),
+            "plain".into(),
+        ];
+        for text in one {
+            let (mut outlines, mut expected_outlines) = (Vec::new(), Vec::new());
+            let accepted = accept(&text, |d| expected_outlines.push(written(d))).unwrap();
+            let expected: Vec<String> = accepted.documents(&text).map(|d| written(&d)).collect();
+            let Ok(Given::Accepted { text: None, accepted }) =
+                accept_given(text.clone(), |d| outlines.push(written(d)))
+            else {
+                panic!("not read: {}", &text[..20.min(text.len())]);
+            };
+            let docs: Vec<String> = accepted.documents("").map(|d| written(&d)).collect();
+            assert_eq!((docs, outlines), (expected, expected_outlines));
+        }
+        let more = "a: 1\n---\nb: &x 2\nc: *x\n";
+        let expected: Vec<String> = accept_documents(more).unwrap().documents(more).map(|d| written(&d)).collect();
+        let Ok(Given::Accepted { text: Some(text), accepted }) = accept_given_documents(more.into()) else {
+            panic!("not kept: {more:?}");
+        };
+        assert_eq!(
+            (text.as_str(), accepted.documents(&text).map(|d| written(&d)).collect::<Vec<_>>()),
+            (more, expected)
+        );
+        for again in ["a: !t 1\n", "a: [1\n", "a: 1\n]\n", "# nothing but a comment\n", "a: *none\n"] {
+            assert!(matches!(accept_given_documents(again.into()), Ok(Given::Again)), "{again:?}");
+        }
+        let dense = format!("[{}1]\n", "1,".repeat(2000));
+        for refused in ["", "a: \u{1}\n", dense.as_str()] {
+            let expected = accept(refused, |_| {}).err();
+            assert!(expected.is_some(), "{refused:?}");
+            assert_eq!(accept_given(refused.into(), |_| {}).err(), expected, "{refused:?}");
+            assert_eq!(accept_given_documents(refused.into()).err(), expected, "{refused:?}");
+        }
+    }
 
     /// Lists of two aliases of the list before, `levels` deep: few values, many alias jumps.
     fn doubling(levels: usize) -> String {

@@ -137,12 +137,19 @@ pub(super) struct Reader<'text> {
     /// Whether each document's whole tree is built, or only its outline (see [`Reader::outline`]).
     whole: bool,
     /// The aliases of each name that may still come (`anchors.rs`), for a whole tree.
-    written: Option<AliasesWritten<'text>>,
+    written: Option<AliasesWritten>,
 }
 
 impl<'text> Reader<'text> {
     pub(super) fn new(text: &'text str) -> Reader<'text> {
         Reader { events: Events::new(text), any: false, whole: true, written: Some(AliasesWritten::of(text)) }
+    }
+
+    /// [`Reader::new`] of a text given to it, which the parser frees as it passes it
+    /// ([`Events::given`]).
+    pub(super) fn given(text: String) -> Reader<'static> {
+        let written = Some(AliasesWritten::of(&text));
+        Reader { events: Events::given(text), any: false, whole: true, written }
     }
 
     /// A reader of each document's outline: its root's own members (a scalar as the whole tree
