@@ -223,16 +223,20 @@ impl std::fmt::Display for Unaccepted {
 /// `input::accept_documents`. A file's text is handed over (`input::accept_given`): written as one
 /// document, it is freed as the parser passes it, not held beside its tree (issue 36: 4 MiB of a
 /// 4 MiB job's peak), and read again in the rare case that its document needs the whole text.
-/// Standard input, which cannot be read again, is held while it is read.
+/// Standard input and any other path that is no regular file (a pipe, `<(…)`), which cannot be
+/// read again, are held while they are read.
 pub(crate) fn accept_file(
     path: &std::path::Path,
     mut outline: Option<&mut dyn FnMut(&explorer_core::pipeline::input::RawDoc)>,
 ) -> Result<AcceptedFile, Unaccepted> {
     use explorer_core::pipeline::input::{self, Given};
     let text = read_input(path).map_err(Unaccepted::File)?;
-    let text = match path.as_os_str() == "-" {
-        true => text,
-        false => {
+    // Only a regular file can be read again when the door hands the text back unread
+    // (`Given::Again`): standard input, a pipe (`<(…)`) or a device is held while it is read.
+    let read_again = path.as_os_str() != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    let text = match read_again {
+        false => text,
+        true => {
             let given = match outline {
                 Some(ref mut outline) => input::accept_given(text, outline),
                 None => input::accept_given_documents(text),
@@ -251,9 +255,6 @@ pub(crate) fn accept_file(
     Ok(AcceptedFile { text: accepted.reads_the_text_again().then_some(text), accepted })
 }
 
-/// Why an input over the limit, `read` bytes of which were read, is refused, with its real size:
-/// a file's length, or what standard input held in all, counted up to 1 GiB more (a stream
-/// without end is not waited for).
 /// `migrate`'s line in `--help`: the kinds it reads, from the core's list of V1 kinds.
 fn migrate_about() -> String {
     format!(
@@ -264,6 +265,9 @@ fn migrate_about() -> String {
     )
 }
 
+/// Why an input over the limit, `read` bytes of which were read, is refused, with its real size:
+/// a file's length, or what standard input held in all, counted up to 1 GiB more (a stream
+/// without end is not waited for).
 fn oversize(path: &std::path::Path, read: u64, rest: Box<dyn std::io::Read + '_>) -> String {
     use explorer_core::pipeline::input::{too_large, InputError};
     use std::io::Read;

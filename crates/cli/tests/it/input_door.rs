@@ -174,3 +174,32 @@ fn a_document_after_an_empty_one_is_read_by_every_command() {
         std::fs::remove_dir_all(dir).ok();
     }
 }
+
+/// A path that is no regular file (here `/dev/stdin`, a pipe, as `<(…)` gives) is answered as the
+/// same text in a file is: the door hands a file's text back unread when only the whole text
+/// reads its document (a local tag, a syntax error), and a pipe read again holds nothing more.
+#[test]
+fn a_pipe_named_as_a_file_is_answered_as_the_file_is() {
+    let dir = std::env::temp_dir().join(format!("tv2x-door-{}-pipe", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let local_tag = TRAINJOB.replace("name: door", "name: !mine door");
+    for (name, text) in
+        [("local-tag", local_tag.as_str()), ("syntax-error", "kind: [TrainJob\n"), ("trainjob", TRAINJOB)]
+    {
+        let path = dir.join(format!("{name}.yaml"));
+        std::fs::write(&path, text).unwrap();
+        let file = path.to_str().unwrap();
+        let validate: &[(&[&str], i32)] = &[(&["validate"], 0), (&["validate", "-o", "json"], 0)];
+        for &(args, _) in COMMANDS.iter().chain(validate) {
+            let (code, stdout, stderr) = run(args, file, None);
+            let (pipe_code, pipe_stdout, pipe_stderr) = run(args, "/dev/stdin", Some(text.as_bytes()));
+            let named = |s: String| s.replace("/dev/stdin", file);
+            assert_eq!(
+                (pipe_code, named(pipe_stdout), named(pipe_stderr)),
+                (code, stdout, stderr),
+                "{args:?} {name}: the pipe's answer, then the file's"
+            );
+        }
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
