@@ -227,10 +227,20 @@ impl std::fmt::Display for Unaccepted {
 /// read again, are held while they are read.
 pub(crate) fn accept_file(
     path: &std::path::Path,
+    outline: Option<&mut dyn FnMut(&explorer_core::pipeline::input::RawDoc)>,
+) -> Result<AcceptedFile, Unaccepted> {
+    accept_read(path, read_input(path).map_err(Unaccepted::File)?, outline)
+}
+
+/// [`accept_file`] of `text`, what [`read_input`] read from `path`: for a command that checks
+/// its own arguments between the read and the door, as it did before the door had the text
+/// (`upgrade`'s downgrade).
+pub(crate) fn accept_read(
+    path: &std::path::Path,
+    text: String,
     mut outline: Option<&mut dyn FnMut(&explorer_core::pipeline::input::RawDoc)>,
 ) -> Result<AcceptedFile, Unaccepted> {
     use explorer_core::pipeline::input::{self, Given};
-    let text = read_input(path).map_err(Unaccepted::File)?;
     // Only a regular file can be read again when the door hands the text back unread
     // (`Given::Again`): standard input, a pipe (`<(…)`) or a device is held while it is read.
     let read_again = path.as_os_str() != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
@@ -775,8 +785,7 @@ pub fn run() -> ExitCode {
         Command::Upgrade { from, to, files, format: BatchFormat::Json, .. } => {
             let to = to.copied().unwrap_or(explorer_data::releases::NEWEST);
             return batch_json(&files, |path, file, out| {
-                let text = read_input(path)?;
-                let u = explorer_core::upgrade::upgrade_without_sources(&text, *from, to).map_err(|e| e.to_string())?;
+                let u = upgrade::upgrade_file(path, *from, to)?;
                 for i in 0..u.docs.len() {
                     out.push(&u.document_json_with(i, file_member(file)))?;
                 }

@@ -118,6 +118,18 @@ pub fn upgrade_without_sources(text: &str, from: Release, to: Release) -> Result
     rewrite_documents(raw, from, to, Sources::Drop)
 }
 
+/// [`upgrade_without_sources`] of the documents the input door hands on
+/// (`pipeline::input::Accepted::documents`), for a caller that handed the door the text itself so
+/// that it is freed as it is parsed (the CLI; issue 36). The caller checks the releases
+/// ([`refuse_downgrade`]) before the door, as [`upgrade_without_sources`] does.
+pub fn upgrade_documents_without_sources(
+    raw: impl IntoIterator<Item = RawDoc>,
+    from: Release,
+    to: Release,
+) -> Result<Upgrade, Error> {
+    rewrite_documents(raw, from, to, Sources::Drop)
+}
+
 /// Whether an upgrade keeps each document as parsed beside what it became.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Sources {
@@ -208,7 +220,7 @@ fn rewrite_documents(
 }
 
 /// Upgrade only goes to a newer release (or stays): see the module comment.
-pub(crate) fn refuse_downgrade(from: Release, to: Release) -> Result<(), Error> {
+pub fn refuse_downgrade(from: Release, to: Release) -> Result<(), Error> {
     if position(to) >= position(from) {
         return Ok(());
     }
