@@ -105,23 +105,15 @@ pub fn upgrade(text: &str, from: Release, to: Release) -> Result<Upgrade, Error>
 }
 
 /// [`upgrade`] for a caller that writes the output and the report (the CLI), not the documents
-/// as parsed: each [`DocResult::source`] is `None`. Each document's tree then moves into its
-/// rewrite (or its output, passed through) instead of being copied beside its source: a
-/// document of 4 MiB is held as one tree, not two (issue 36: upgrade took 20× its input). The
-/// documents come from the input door one at a time (refused as a whole before the first), and
-/// one that is no Trainer object to rewrite (a V1 job refused, an invalid one) is dropped as soon
-/// as it is classified: only the Trainer objects, which the changes read across documents, are
-/// held together (issue 36: 10,000 V1 jobs took 13 times their 4 MiB as 10,000 trees).
-pub fn upgrade_without_sources(text: &str, from: Release, to: Release) -> Result<Upgrade, Error> {
-    refuse_downgrade(from, to)?;
-    let raw = pipeline::input::each_document(text).map_err(Error::Input)?;
-    rewrite_documents(raw, from, to, Sources::Drop)
-}
-
-/// [`upgrade_without_sources`] of the documents the input door hands on
-/// (`pipeline::input::Accepted::documents`), for a caller that handed the door the text itself so
-/// that it is freed as it is parsed (the CLI; issue 36). The caller checks the releases
-/// ([`refuse_downgrade`]) before the door, as [`upgrade_without_sources`] does.
+/// as parsed, and that hands the input door the text itself, freed as it is parsed
+/// (`pipeline::input::accept_given`), then the documents it hands on (`Accepted::documents`): each
+/// [`DocResult::source`] is `None`. Each document's tree moves into its rewrite (or its output,
+/// passed through) instead of being copied beside its source: a document of 4 MiB is held as one
+/// tree, not two (issue 36: upgrade took 20× its input). The documents come from the door one at
+/// a time, and one that is no Trainer object to rewrite (a V1 job refused, an invalid one) is
+/// dropped as soon as it is classified: only the Trainer objects, which the changes read across
+/// documents, are held together (issue 36: 10,000 V1 jobs took 13 times their 4 MiB as 10,000
+/// trees). The caller checks the releases ([`refuse_downgrade`]) before the door.
 pub fn upgrade_documents_without_sources(
     raw: impl IntoIterator<Item = RawDoc>,
     from: Release,
