@@ -18,11 +18,24 @@ export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 # one too, and for a crate that is both cargo runs no link-time optimization (the widget's transfer
 # is then about 12.5 KB larger: BENCHMARKS.md, "The shipped wasm modules with link-time
 # optimization"). The stale copy is removed first, so only this build's can be found.
+#
+# The converter and "What Kubernetes runs" are built with one feature set, the union of theirs
+# (scripts/shared-module-features.py), so that the core, the views, CEL and serde_json they share
+# are compiled once for the two, not once per module. The upgrade notes keep their own: with the
+# converter's features their module reached the migrator's refusals through the pipeline's failure
+# types and came out 8.9 KB larger gzipped (BENCHMARKS.md, "make test: the lazy modules' shared
+# core"); the widget keeps its own too, without the YAML parser and CEL.
 release_dir=target/wasm32-unknown-unknown/wasm-release
-for package in trainer-v2-explorer trainer-v2-migrate trainer-v2-explain trainer-v2-upgrade; do
+shared_modules=(trainer-v2-migrate trainer-v2-explain)
+shared_features=$(python3 scripts/shared-module-features.py "${shared_modules[@]}")
+for package in trainer-v2-explorer "${shared_modules[@]}" trainer-v2-upgrade; do
   rlib="$release_dir/lib${package//-/_}.rlib"
   rm -f "$rlib"
-  scripts/cargo-wasm-release.sh "$package"
+  features=()
+  if [[ " ${shared_modules[*]} " == *" $package "* && -n $shared_features ]]; then
+    features=(--features "$shared_features")
+  fi
+  scripts/cargo-wasm-release.sh "$package" "${features[@]}"
   if [[ -e $rlib ]]; then
     echo "build-dist.sh: $package was built as an rlib too, so cargo ran no link-time optimization for it (rust-lang/rust#51009); build it with scripts/cargo-wasm-release.sh, as a cdylib alone" >&2
     exit 1

@@ -10,7 +10,8 @@
 # 142,079 -> 129,621 B, the converter's 487,427 -> 452,757 B (BENCHMARKS.md, "The shipped wasm
 # modules with link-time optimization", has the others and the build's cost). `cargo rustc` builds
 # one package per call, with that package's own features of the crates it shares with the others,
-# so a cold build compiles the core once per module.
+# so a cold build compiles the core once per feature set: scripts/build-dist.sh gives the converter
+# and explain modules one set, so that they share theirs.
 # -Zlocation-detail=none: a panic in our code and the crates compiled here no longer carries its
 # file, line and column (the module only passes a panic's text to the page's console; the debug
 # builds of the browser tests keep them). The widget's wasm: 147,172 -> 144,578 B gzip -9 (one
