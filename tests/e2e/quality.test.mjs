@@ -210,6 +210,49 @@ for (const [label, viewport] of [
   }
 }
 
+// A compact preset's widget shows its V2 code whole (src/ui/style.css, ".compact .v2 pre"), and
+// so must its fallback: capped at 560 px there, the code cut off was room the widget gained as it
+// mounted (741 px for the DeepSpeed preset at 1280 px, 730 px at 375 px), room the tests above
+// need the browser's scroll anchoring to put where the reader does not look, which in a loaded
+// run it once did not (0.2455, widget 4 ending in the viewport at 1280 px, the gate of d7681cd).
+// Each code box of each preset's V2 pane (the first), without JavaScript and mounted, at both
+// widths; on a phone the widget starts with long lines wrapped, which the fallback cannot do (its
+// lines have none of the widget's hanging indents), so the test unwraps them first.
+for (const [label, viewport] of [
+  ['phone', { width: 375, height: 800 }],
+  ['desktop', { width: 1280, height: 900 }],
+]) {
+  test(`each compact preset's fallback shows its V2 code as tall as its widget does (${label})`, async () => {
+    const v2CodeHeights = async (javaScriptEnabled) => {
+      const context = await browser.newContext({ viewport, javaScriptEnabled });
+      const page = await context.newPage();
+      await page.goto(BASE);
+      const presets = '[data-trainer-v2-explorer][data-compact]';
+      if (javaScriptEnabled) {
+        await mountAll(page);
+        await page.evaluate((presets) => {
+          for (const host of document.querySelectorAll(presets)) {
+            const wrap = host.shadowRoot.querySelector('.legend .wrap-toggle input');
+            if (wrap.checked) wrap.click();
+          }
+        }, presets);
+        await nextFrames(page);
+      }
+      const heights = await page.evaluate((presets) =>
+        [...document.querySelectorAll(presets)].map((host) =>
+          [...(host.shadowRoot ?? host).querySelectorAll(':is(.panes, .tv2x-panes) > :first-child pre')].map((pre) => pre.clientHeight),
+        ),
+      presets);
+      await context.close();
+      return heights;
+    };
+    const fallback = await v2CodeHeights(false);
+    assert.equal(fallback.length, 3);
+    assert.ok(fallback.every((boxes) => boxes.length > 0), `a preset's fallback has no code box in its V2 pane: ${JSON.stringify(fallback)}`);
+    assert.deepEqual(fallback, await v2CodeHeights(true));
+  });
+}
+
 // Time to interactive: a reader who lands on the explorer waits for no other work of the page.
 // The post's Copy buttons (and the source links of "What Kubernetes runs") change the page's
 // layout, so they wait until the widget near the viewport has mounted. With the widget's wasm held

@@ -13,8 +13,8 @@ pub fn render_fallback(view: &View, explanation: Option<&Explanation>) -> String
     out.push_str("<div class=\"tv2x-fallback\">");
     out.push_str(&format!("<p class=\"tv2x-summary\">{}</p>", escape_html(&view.summary)));
     out.push_str("<div class=\"tv2x-panes\">");
-    for (tag, pane) in [("V2", &view.v2), ("V1", &view.v1)] {
-        out.push_str(&pane_html(tag, pane));
+    for (tag, side, pane) in [("V2", "v2", &view.v2), ("V1", "v1", &view.v1)] {
+        out.push_str(&pane_html(tag, side, pane));
     }
     out.push_str("</div>");
     // What the widget's "What Kubernetes runs" disclosure shows for the same selection; <details>
@@ -31,10 +31,12 @@ pub fn render_fallback(view: &View, explanation: Option<&Explanation>) -> String
     out
 }
 
-fn pane_html(tag: &str, pane: &Pane) -> String {
+/// One pane; `side` is its class, as in the widget (`v2`, `v1`): a page's stylesheet gives a
+/// compact preset's V2 code its whole height there, as the widget's does (src/ui/style.css).
+fn pane_html(tag: &str, side: &str, pane: &Pane) -> String {
     let mut out = format!(
         // A labelled paragraph, not a heading: the fallback sits under h2 and h3 sections alike.
-        "<section class=\"tv2x-pane\"><p class=\"tv2x-pane-title\"><span class=\"tv2x-tag\">{tag}</span> {}</p>",
+        "<section class=\"tv2x-pane {side}\"><p class=\"tv2x-pane-title\"><span class=\"tv2x-tag\">{tag}</span> {}</p>",
         escape_html(&pane.heading)
     );
     if let Some(n) = &pane.notice {
