@@ -35,9 +35,11 @@ pub fn megabytes(bytes: u64) -> String {
 /// changes as bytes arrive.
 fn loading_view(received: u64, total: Option<u64>) -> Html {
     let mb = megabytes;
+    // Written with `format!`, through the `u64` `Display` that `megabytes` uses too: `u64`'s own
+    // `to_string` is a digit printer of its own in the wasm (0.3 KB).
     let (bar, words) = match total {
         Some(total) if total > 0 => (
-            html! { <progress max={total.to_string()} value={received.min(total).to_string()} aria-label="Converter download"></progress> },
+            html! { <progress max={format!("{total}")} value={format!("{}", received.min(total))} aria-label="Converter download"></progress> },
             format!("{} of {}", mb(received), mb(total)),
         ),
         _ => (html! {}, format!("{} so far", mb(received))),

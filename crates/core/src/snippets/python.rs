@@ -150,7 +150,7 @@ impl Py {
         match self {
             Py::Raw(r) => out.push_str(r),
             Py::Str(v) => out.push_str(&quote(v)),
-            Py::Int(n) => out.push_str(&n.to_string()),
+            Py::Int(n) => out.push_str(&crate::text::decimal(*n)),
             Py::Dict(items) => {
                 out.push('{');
                 let mut first = true;
