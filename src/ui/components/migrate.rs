@@ -138,7 +138,8 @@ pub fn migrate_view(stage: &UseStateHandle<Stage>, text: String, on_text: Callba
     let oninput = {
         let stage = stage.clone();
         Callback::from(move |e: InputEvent| {
-            if let Some(area) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok()) {
+            // The target is this textarea, so no `instanceof` check (browser::detail_text says why).
+            if let Some(area) = e.target().map(|t| t.unchecked_into::<web_sys::HtmlTextAreaElement>()) {
                 on_text.emit(area.value());
                 // The explorer renders again with the new text, which converts it.
                 stage.set(Stage::Working);
