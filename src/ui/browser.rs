@@ -112,9 +112,17 @@ pub fn announce_selection(host: &web_sys::Element, sel: &Selection) {
     dispatch_on(host, SELECTED_EVENT, &JsValue::from_str(&query::sync_query(sel, SyncSet::ALL)));
 }
 
+/// The text in an event's `detail`: `None` where it has none, or none that is text. Read from any
+/// event, not only after an `instanceof CustomEvent` check: an event of another type has no
+/// `detail` (undefined is no text), so the answer is the same, and each type the widget checks
+/// brings an import of its own into its wasm and JS glue.
+fn detail_text(event: &web_sys::Event) -> Option<String> {
+    event.unchecked_ref::<web_sys::CustomEvent>().detail().as_string()
+}
+
 /// The query in an options event's detail.
 pub fn options_detail(event: &web_sys::Event) -> Option<String> {
-    event.dyn_ref::<web_sys::CustomEvent>()?.detail().as_string()
+    detail_text(event)
 }
 
 /// Tells the other instances on the page. `storage` events only reach other windows, so the
@@ -125,7 +133,7 @@ pub fn broadcast(instance: u32, sel: &Selection, sync: SyncSet) {
 
 /// Splits a sync event's detail into (sender, query).
 pub fn parse_sync_detail(event: &web_sys::Event) -> Option<(u32, String)> {
-    let detail = event.dyn_ref::<web_sys::CustomEvent>()?.detail().as_string()?;
+    let detail = detail_text(event)?;
     let (id, query) = detail.split_once('\n')?;
     Some((id.parse().ok()?, query.to_string()))
 }
@@ -220,7 +228,9 @@ pub fn copy_text(text: String, scratch_parent: web_sys::Node, done: impl FnOnce(
 fn copy_with_textarea(text: &str, parent: &web_sys::Node) -> bool {
     let Some(doc) = window().and_then(|w| w.document()) else { return false };
     let Ok(el) = doc.create_element("textarea") else { return false };
-    let Ok(area) = el.dyn_into::<web_sys::HtmlTextAreaElement>() else { return false };
+    // No `instanceof` checks here (see `detail_text`): the element was made as a textarea, and
+    // the widget's document is an HTML one (`execCommand` is the Document's in any case).
+    let area = el.unchecked_into::<web_sys::HtmlTextAreaElement>();
     area.set_value(text);
     let _ = area.set_attribute("readonly", "");
     let _ = area.set_attribute("aria-hidden", "true");
@@ -229,7 +239,7 @@ fn copy_with_textarea(text: &str, parent: &web_sys::Node) -> bool {
         return false;
     }
     area.select();
-    let ok = doc.dyn_ref::<web_sys::HtmlDocument>().and_then(|d| d.exec_command("copy").ok()).unwrap_or(false);
+    let ok = doc.unchecked_ref::<web_sys::HtmlDocument>().exec_command("copy").unwrap_or(false);
     let _ = parent.remove_child(&area);
     ok
 }
@@ -327,7 +337,9 @@ pub fn run_migrator(
             Ok(answer) => answer,
             Err(e) => return done(Err(ConvertFailure::Threw(js_error(e)))),
         };
-    let promise = answer.dyn_into::<js_sys::Promise>().unwrap_or_else(|v| js_sys::Promise::resolve(&v));
+    // `Promise.resolve` hands a promise back as it is, and wraps any other answer in one: no
+    // `instanceof Promise` check first (see `detail_text`).
+    let promise = js_sys::Promise::resolve(&answer);
     when_settled(&promise, move |settled| {
         drop(progress);
         done(read_answer(settled));

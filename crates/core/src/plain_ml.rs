@@ -114,7 +114,7 @@ pub fn contract_env(kind: V1Kind, job: &str, roles: &[RoleJob], r: &RoleJob) -> 
     let mut vars = vec![
         EnvVar::new("PYTHONUNBUFFERED", "1"),
         EnvVar::new("PADDLE_JOB_ID", job),
-        EnvVar::new("PADDLE_NNODES", &total.to_string()),
+        EnvVar::new("PADDLE_NNODES", &crate::text::decimal(total.into())),
     ];
     if let Some(l) = paddle_leader(roles) {
         if l.rtype == r.rtype {
@@ -172,7 +172,7 @@ fn cluster_json(job: &str, roles: &[RoleJob]) -> String {
 
 /// The leader's command wrapped by [`paddle_leader_script`].
 pub fn paddle_leader_command(command: &[String], port: i64) -> Vec<String> {
-    let script = paddle_leader_script(&port.to_string());
+    let script = paddle_leader_script(&crate::text::decimal(port));
     // Extended, not chained and collected: that collecting code was 0.8 KB of the widget's wasm.
     let mut wrapped = vec!["sh".to_string(), "-c".into(), script, PADDLE_LEADER_ARG0.into()];
     wrapped.extend_from_slice(command);

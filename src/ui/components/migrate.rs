@@ -2,6 +2,7 @@
 //! marked as mapped, moved or dropped. The conversion runs in the lazily loaded converter.
 
 use crate::ui::browser;
+use crate::ui::hooks::use_keyed_effect;
 use explorer_data::catalog::V1Kind;
 use explorer_data::releases::Release;
 use gloo::timers::callback::Timeout;
@@ -35,9 +36,11 @@ pub fn megabytes(bytes: u64) -> String {
 /// changes as bytes arrive.
 fn loading_view(received: u64, total: Option<u64>) -> Html {
     let mb = megabytes;
+    // Written with `format!`, through the `u64` `Display` that `megabytes` uses too: `u64`'s own
+    // `to_string` is a digit printer of its own in the wasm (0.3 KB).
     let (bar, words) = match total {
         Some(total) if total > 0 => (
-            html! { <progress max={total.to_string()} value={received.min(total).to_string()} aria-label="Converter download"></progress> },
+            html! { <progress max={format!("{total}")} value={format!("{}", received.min(total))} aria-label="Converter download"></progress> },
             format!("{} of {}", mb(received), mb(total)),
         ),
         _ => (html! {}, format!("{} so far", mb(received))),
@@ -63,49 +66,70 @@ fn loading_view(received: u64, total: Option<u64>) -> Html {
 pub fn use_migrate(active: bool, text: String, release: Release) -> UseStateHandle<Stage> {
     let stage = use_state(|| Stage::Working);
     let debounce = use_mut_ref(|| None::<Timeout>);
-    // Which edit (of the text, or of the release to write for) the latest conversion was asked
-    // for. The converter runs in a worker while the
-    // reader keeps typing, so an answer can arrive for an edit that is no longer the newest:
-    // it is dropped, even when the text happens to be the same again. The converter also answers
-    // a superseded request at once (it never runs), and that answer is dropped the same way.
-    let latest = use_mut_ref(|| 0u64);
+    let asked = use_mut_ref(Asked::default);
+    let edit = asked.borrow_mut().edit_for(active, &text, release);
     {
-        let (stage, debounce, latest) = (stage.clone(), debounce.clone(), latest.clone());
-        use_effect_with((active, text, release), move |(active, text, release)| {
-            let edit = {
-                let mut latest = latest.borrow_mut();
-                *latest += 1;
-                *latest
-            };
-            if !*active {
+        let (stage, debounce, asked) = (stage.clone(), debounce.clone(), asked.clone());
+        use_keyed_effect(edit, move |edit| {
+            if !active {
                 // Left (or never shown): nothing pending, and the next entry starts afresh.
                 *debounce.borrow_mut() = None;
                 if *stage != Stage::Working {
                     stage.set(Stage::Working);
                 }
-                return;
+                return Box::new(|| ());
             }
             stage.set(Stage::Working);
-            let (text, release) = (text.clone(), *release);
             // Typing stays responsive: convert once the reader pauses.
             *debounce.borrow_mut() = Some(browser::after(200, move || {
                 let loading = {
-                    let (stage, latest) = (stage.clone(), latest.clone());
+                    let (stage, asked) = (stage.clone(), asked.clone());
                     move |received, total| {
-                        if *latest.borrow() == edit {
+                        if asked.borrow().edit == edit {
                             stage.set(Stage::Loading(received, total));
                         }
                     }
                 };
                 browser::run_migrator(text, release.line, loading, move |answer| {
-                    if *latest.borrow() == edit {
+                    if asked.borrow().edit == edit {
                         stage.set(Stage::Done(answer));
                     }
                 });
             }));
+            Box::new(|| ())
         });
     }
     stage
+}
+
+/// Which edit (of migrate mode on or off, of the text, or of the release to write for) the latest
+/// conversion was asked for, and what it asked. The converter runs in a worker while the reader
+/// keeps typing, so an answer can arrive for an edit that is no longer the newest: it is dropped,
+/// even when the text happens to be the same again. The converter also answers a superseded
+/// request at once (it never runs), and that answer is dropped the same way.
+///
+/// The conversion's effect is keyed by the edit's number (`use_keyed_effect`, as the explorer's
+/// effects are), not by what it asked (`use_effect_with`): an effect keyed by a type of its own
+/// brought its own copy of yew's effect code into the wasm.
+#[derive(Default)]
+struct Asked {
+    /// The newest edit's number.
+    edit: u64,
+    /// What it asked for: migrate mode on screen, the text, the release.
+    of: Option<(bool, String, Release)>,
+}
+
+impl Asked {
+    /// The number of the edit that asks for these: a new one when they differ from the last
+    /// edit's, as an effect's dependencies would.
+    fn edit_for(&mut self, active: bool, text: &str, release: Release) -> u64 {
+        let same = matches!(&self.of, Some((a, t, r)) if *a == active && t == text && *r == release);
+        if !same {
+            self.edit += 1;
+            self.of = Some((active, text.to_string(), release));
+        }
+        self.edit
+    }
 }
 
 /// Migrate mode: the text area, told to `on_text` at every edit, and the conversion's `stage`
@@ -114,7 +138,8 @@ pub fn migrate_view(stage: &UseStateHandle<Stage>, text: String, on_text: Callba
     let oninput = {
         let stage = stage.clone();
         Callback::from(move |e: InputEvent| {
-            if let Some(area) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok()) {
+            // The target is this textarea, so no `instanceof` check (browser::detail_text says why).
+            if let Some(area) = e.target().map(|t| t.unchecked_into::<web_sys::HtmlTextAreaElement>()) {
                 on_text.emit(area.value());
                 // The explorer renders again with the new text, which converts it.
                 stage.set(Stage::Working);

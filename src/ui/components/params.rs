@@ -69,7 +69,8 @@ pub fn params(props: ParamsProps) -> Html {
         let on_edit = props.on_edit.clone();
         let control = if key == ParamKey::Model {
             let onchange = Callback::from(move |e: Event| {
-                if let Some(sel) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()) {
+                // The target is this select, so no `instanceof` check (browser::detail_text says why).
+                if let Some(sel) = e.target().map(|t| t.unchecked_into::<web_sys::HtmlSelectElement>()) {
                     on_edit.emit((key, sel.value()));
                 }
             });
@@ -85,7 +86,8 @@ pub fn params(props: ParamsProps) -> Html {
             }
         } else {
             let oninput = Callback::from(move |e: InputEvent| {
-                if let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                // The target is this input, as above.
+                if let Some(input) = e.target().map(|t| t.unchecked_into::<web_sys::HtmlInputElement>()) {
                     on_edit.emit((key, input.value()));
                 }
             });

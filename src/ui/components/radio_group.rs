@@ -62,7 +62,8 @@ pub fn radio_group(props: RadioGroupProps) -> Html {
             // Move focus with the selection, as native radio buttons do.
             let button = group
                 .and_then(|group| group.children().item(next as u32))
-                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+                // A radio of this group, so no `instanceof` check (browser::detail_text says why).
+                .map(|el| el.unchecked_into::<web_sys::HtmlElement>());
             if let Some(button) = button {
                 let _ = button.focus();
             }

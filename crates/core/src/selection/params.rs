@@ -1,6 +1,7 @@
 //! The reader-settable parameters: their keys (the URL query keys), their limits, and how a
 //! reader's text becomes a value or a reason it is refused.
 
+use crate::text::decimal;
 use explorer_data::catalog::{Framework, LlmModel};
 
 /// One reader-settable parameter. The ids are the URL query keys.
@@ -158,9 +159,9 @@ impl Params {
         match key {
             ParamKey::Name => self.name.clone(),
             ParamKey::Namespace => self.namespace.clone(),
-            ParamKey::Nodes => self.nodes.map(|n| n.to_string()),
-            ParamKey::Gpus => self.gpus.map(|n| n.to_string()),
-            ParamKey::Procs => self.procs.map(|n| n.to_string()),
+            ParamKey::Nodes => self.nodes.map(|n| decimal(n.into())),
+            ParamKey::Gpus => self.gpus.map(|n| decimal(n.into())),
+            ParamKey::Procs => self.procs.map(|n| decimal(n.into())),
             ParamKey::Image => self.image.clone(),
             ParamKey::Queue => self.queue.clone(),
             ParamKey::Model => self.model.map(|m| m.id().to_string()),

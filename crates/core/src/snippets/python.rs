@@ -87,69 +87,120 @@ impl Py {
     /// `indent`: the indentation of the line the value starts on; `column`: where on that line
     /// it starts. Continuation lines are indented from `indent`, as black does.
     fn render_at(&self, indent: usize, column: usize) -> String {
-        let flat = self.flat();
-        // +1 leaves room for the trailing comma or closing parenthesis after the value.
-        if column + flat.len() < WIDTH {
-            return flat;
-        }
-        let inner = indent + 4;
-        let pad = " ".repeat(inner);
-        let close = " ".repeat(indent);
-        match self {
-            Py::Call(c) => {
-                let mut out = format!("{}(\n", c.func);
-                for a in &c.args {
-                    out.push_str(&format!("{pad}{},\n", a.render_at(inner, inner)));
-                }
-                for (k, v) in &c.kwargs {
-                    out.push_str(&format!("{pad}{k}={},\n", v.render_at(inner, inner + k.len() + 1)));
-                }
-                out.push_str(&close);
-                out.push(')');
-                out
-            }
-            Py::Dict(items) => {
-                let mut out = String::from("{\n");
-                for (k, v) in items {
-                    let key = quote(k);
-                    out.push_str(&format!("{pad}{key}: {},\n", v.render_at(inner, inner + key.len() + 2)));
-                }
-                out.push_str(&close);
-                out.push('}');
-                out
-            }
-            Py::List(items) => {
-                let mut out = String::from("[\n");
-                for v in items {
-                    out.push_str(&format!("{pad}{},\n", v.render_at(inner, inner)));
-                }
-                out.push_str(&close);
-                out.push(']');
-                out
-            }
-            _ => flat,
-        }
+        let mut out = String::new();
+        self.write_at(&mut out, indent, column);
+        out
     }
 
-    fn flat(&self) -> String {
-        match self {
-            Py::Raw(r) => r.clone(),
-            Py::Str(v) => quote(v),
-            Py::Int(n) => n.to_string(),
+    /// [`Py::render_at`], written onto the end of `out`. Every piece is pushed into the one
+    /// string, not formatted and collected into lists to be joined: that was the lists'
+    /// collecting code and `format!` per item in the widget's wasm.
+    fn write_at(&self, out: &mut String, indent: usize, column: usize) {
+        let start = out.len();
+        self.write_flat(out);
+        // +1 leaves room for the trailing comma or closing parenthesis after the value.
+        if column + (out.len() - start) < WIDTH {
+            return;
+        }
+        let inner = indent + 4;
+        let item = |out: &mut String, name: &str, between: &str, v: &Py| {
+            push_spaces(out, inner);
+            out.push_str(name);
+            out.push_str(between);
+            v.write_at(out, inner, inner + name.len() + between.len());
+            out.push_str(",\n");
+        };
+        let close = match self {
+            Py::Call(c) => {
+                out.truncate(start);
+                out.push_str(&c.func);
+                out.push_str("(\n");
+                for a in &c.args {
+                    item(out, "", "", a);
+                }
+                for (k, v) in &c.kwargs {
+                    item(out, k, "=", v);
+                }
+                ')'
+            }
             Py::Dict(items) => {
-                let inner: Vec<_> = items.iter().map(|(k, v)| format!("{}: {}", quote(k), v.flat())).collect();
-                format!("{{{}}}", crate::text::join(&inner, ", "))
+                out.truncate(start);
+                out.push_str("{\n");
+                for (k, v) in items {
+                    item(out, &quote(k), ": ", v);
+                }
+                '}'
             }
             Py::List(items) => {
-                let inner: Vec<_> = items.iter().map(Py::flat).collect();
-                format!("[{}]", crate::text::join(&inner, ", "))
+                out.truncate(start);
+                out.push_str("[\n");
+                for v in items {
+                    item(out, "", "", v);
+                }
+                ']'
+            }
+            _ => return,
+        };
+        push_spaces(out, indent);
+        out.push(close);
+    }
+
+    /// The value on one line, written onto the end of `out`.
+    fn write_flat(&self, out: &mut String) {
+        match self {
+            Py::Raw(r) => out.push_str(r),
+            Py::Str(v) => out.push_str(&quote(v)),
+            Py::Int(n) => out.push_str(&crate::text::decimal(*n)),
+            Py::Dict(items) => {
+                out.push('{');
+                let mut first = true;
+                for (k, v) in items {
+                    separate(out, &mut first);
+                    out.push_str(&quote(k));
+                    out.push_str(": ");
+                    v.write_flat(out);
+                }
+                out.push('}');
+            }
+            Py::List(items) => {
+                out.push('[');
+                let mut first = true;
+                for v in items {
+                    separate(out, &mut first);
+                    v.write_flat(out);
+                }
+                out.push(']');
             }
             Py::Call(c) => {
-                let mut parts: Vec<String> = c.args.iter().map(Py::flat).collect();
-                parts.extend(c.kwargs.iter().map(|(k, v)| format!("{k}={}", v.flat())));
-                format!("{}({})", c.func, crate::text::join(&parts, ", "))
+                out.push_str(&c.func);
+                out.push('(');
+                let mut first = true;
+                for v in &c.args {
+                    separate(out, &mut first);
+                    v.write_flat(out);
+                }
+                for (k, v) in &c.kwargs {
+                    separate(out, &mut first);
+                    out.push_str(k);
+                    out.push('=');
+                    v.write_flat(out);
+                }
+                out.push(')');
             }
         }
+    }
+}
+
+/// `, ` before every item of a one-line list but the first.
+fn separate(out: &mut String, first: &mut bool) {
+    if !std::mem::take(first) {
+        out.push_str(", ");
+    }
+}
+
+fn push_spaces(out: &mut String, n: usize) {
+    for _ in 0..n {
+        out.push(' ');
     }
 }
 
@@ -197,18 +248,30 @@ impl Script {
             out.push_str(module);
             out.push('\n');
         }
+        // Written into `out` as they go, as `Py`'s values are: on one line, or one name a line
+        // where that line would be too long.
         for (module, names) in &self.imports {
-            let one_line = format!("from {module} import {}", crate::text::join(names, ", "));
-            if one_line.len() <= WIDTH {
-                out.push_str(&one_line);
-                out.push('\n');
-            } else {
-                out.push_str(&format!("from {module} import (\n"));
-                for n in names.iter() {
-                    out.push_str(&format!("    {n},\n"));
-                }
-                out.push_str(")\n");
+            let start = out.len();
+            out.push_str("from ");
+            out.push_str(module);
+            out.push_str(" import ");
+            let list_start = out.len();
+            let mut first = true;
+            for n in names {
+                separate(&mut out, &mut first);
+                out.push_str(n);
             }
+            if out.len() - start > WIDTH {
+                out.truncate(list_start);
+                out.push_str("(\n");
+                for n in names {
+                    out.push_str("    ");
+                    out.push_str(n);
+                    out.push_str(",\n");
+                }
+                out.push(')');
+            }
+            out.push('\n');
         }
         if !self.imports.is_empty() || !self.modules.is_empty() {
             out.push('\n');

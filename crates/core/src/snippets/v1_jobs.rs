@@ -67,7 +67,7 @@ pub fn v1_job_for(sel: &Selection) -> V1Job {
         Framework::PyTorch => {
             let c = container(sel, kind, workload::v1_command(sel), false);
             let mut spec = V1JobSpec::new(kind, master_workers(sel, "OnFailure", c));
-            spec.nproc_per_node = sel.procs().map(|p| p.to_string());
+            spec.nproc_per_node = sel.procs().map(|p| crate::text::decimal(p.into()));
             spec
         }
         Framework::XgBoost => {

@@ -37,7 +37,7 @@ pub(crate) fn v2_command(sel: &Selection) -> Vec<String> {
 /// carried no slot count the job could rely on across kinds.
 pub(crate) fn v1_command(sel: &Selection) -> Vec<String> {
     let script = "/workspace/train.py".to_string();
-    let np = (sel.nodes() * slots_per_node(sel)).to_string();
+    let np = crate::text::decimal((sel.nodes() * slots_per_node(sel)).into());
     match sel.framework {
         // kubeflow-training's create_job starts a single process with python unless the job
         // spans nodes or sets processes per node; the YAML runs what the SDK would.
