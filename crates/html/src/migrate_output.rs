@@ -16,13 +16,18 @@ use std::fmt::Write;
 const MAX_DOWNLOAD_BYTES: usize = 512 * 1024;
 
 /// The text as a `data:` URL's payload: everything but unreserved characters percent-encoded.
+/// The two hex digits come from a table, not the formatter: a download of up to 512 KB is a
+/// million escapes, and `write!` per byte was a third of the objects' HTML on 1,000 jobs.
 fn percent_encoded(text: &str) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut out = String::with_capacity(text.len() * 3 / 2);
     for b in text.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
+            out.push(char::from(b));
         } else {
-            let _ = write!(out, "%{b:02X}");
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xf)]));
         }
     }
     out

@@ -481,25 +481,24 @@ fn push_json_contents(out: &mut String, s: &str) {
             continue;
         }
         let at = i + marks.trailing_zeros() as usize / 8;
-        let b = bytes[at];
         // Only ASCII bytes end a run, so the run is whole characters.
         out.push_str(&s[copied..at]);
-        out.push('\\');
-        let code = match b {
-            b'"' | b'\\' => b,
-            b'\n' => b'n',
-            b'\t' => b't',
-            b'\r' => b'r',
-            0x08 => b'b',
-            0x0c => b'f',
-            _ => b'u',
-        };
-        out.push(char::from(code));
-        if code == b'u' {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("00");
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 0xf)]));
+        // One push of a fixed-length escape, not three that each check the capacity: the
+        // answer's HTML has a quote every few bytes.
+        match bytes[at] {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            control => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(control >> 4)]));
+                out.push(char::from(HEX[usize::from(control & 0xf)]));
+            }
         }
         i = at + 1;
         copied = i;
