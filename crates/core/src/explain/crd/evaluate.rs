@@ -60,19 +60,43 @@ pub fn matches(This(text): This<Arc<String>>, pattern: Arc<String>) -> Result<bo
     Ok(re.is_match(&text))
 }
 
+/// A compiled pattern: by its positions (`positions.rs`) where it is written as the CRDs write
+/// theirs, else by regex_lite.
+pub(crate) enum Pattern {
+    /// Matched by the set of positions each character reaches.
+    Positions(Box<super::positions::Positions>),
+    /// Matched by regex_lite.
+    Engine(regex_lite::Regex),
+}
+
+impl Pattern {
+    /// Whether `text` matches (somewhere, as RE2 searches; the CRDs' patterns are anchored).
+    pub(crate) fn is_match(&self, text: &str) -> bool {
+        match self {
+            Pattern::Positions(positions) => positions.is_match(text),
+            Pattern::Engine(engine) => engine.is_match(text),
+        }
+    }
+}
+
 /// `pattern` compiled, once per pattern and thread: a CRD's `pattern` and a rule's `matches`
-/// run on every value at their node, and the CRDs hold a few patterns.
-pub(crate) fn regex(pattern: &str) -> Result<std::rc::Rc<regex_lite::Regex>, regex_lite::Error> {
+/// run on every value at their node, and the CRDs hold a few patterns. regex_lite reads it
+/// first, so a pattern it refuses gives its error whichever matcher would run.
+pub(crate) fn regex(pattern: &str) -> Result<std::rc::Rc<Pattern>, regex_lite::Error> {
     use std::cell::RefCell;
     use std::rc::Rc;
-    type Compiled = Result<Rc<regex_lite::Regex>, regex_lite::Error>;
+    type Compiled = Result<Rc<Pattern>, regex_lite::Error>;
     thread_local! {
         static COMPILED: RefCell<HashMap<String, Compiled>> = RefCell::new(HashMap::new());
     }
     if let Some(known) = COMPILED.with(|c| c.borrow().get(pattern).cloned()) {
         return known;
     }
-    let compiled = regex_lite::Regex::new(pattern).map(Rc::new);
+    let compiled = regex_lite::Regex::new(pattern).map(|engine| {
+        let matcher = super::positions::Positions::compile(pattern)
+            .map_or(Pattern::Engine(engine), |p| Pattern::Positions(Box::new(p)));
+        Rc::new(matcher)
+    });
     COMPILED.with(|c| {
         let mut c = c.borrow_mut();
         // A rule could build its pattern from the value: keep the memory bounded.

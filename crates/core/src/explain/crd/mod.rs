@@ -27,6 +27,7 @@
 
 pub mod evaluate;
 mod fields;
+mod positions;
 mod rules;
 pub mod strict;
 mod walk;
