@@ -109,62 +109,93 @@ enum Input<'text> {
 
 /// The bytes a given text is held in, a block at a time. Each block is large enough that the
 /// allocator maps it on its own (glibc: 128 KiB or more), so freeing one gives its pages back
-/// to the system rather than to the heap.
+/// to the system rather than to the heap. The fuzz build cuts the text into many small blocks,
+/// so that the door's fuzz target reads scalars across their ends (fuzz/fuzz_targets/door.rs).
+#[cfg(not(fuzzing))]
 const BLOCK: usize = 256 * 1024;
+#[cfg(fuzzing)]
+const BLOCK: usize = 16;
 
-/// A given text's blocks not yet passed: each [`BLOCK`] bytes (the last fewer), in order.
+/// A given text's blocks not yet passed, in order, each with where it starts in the text
+/// (bytes). Block `k` starts at the last character boundary at or before `k * BLOCK` (at most 3
+/// bytes before it: a character is 4 bytes at most), so each block is whole characters, and a
+/// scalar's text is copied from them as text: its bytes need no second check.
 struct Blocks {
-    blocks: VecDeque<Box<[u8]>>,
-    /// Where the first block starts in the text (bytes).
-    start: usize,
+    blocks: VecDeque<(usize, Box<str>)>,
+    /// How many blocks were freed (the text's block number of the first one held).
+    freed: usize,
     /// How far libyaml has read (bytes).
     read: usize,
 }
 
 impl Blocks {
-    /// `text`'s bytes in blocks, cut from its end, its own allocation shrunk after each cut:
-    /// the text is never held twice.
-    fn of(text: String) -> Blocks {
-        let mut bytes = text.into_bytes();
-        let mut blocks = VecDeque::with_capacity(bytes.len().div_ceil(BLOCK));
-        while !bytes.is_empty() {
-            let last = (bytes.len() - 1) / BLOCK * BLOCK;
-            blocks.push_front(Box::from(&bytes[last..]));
-            bytes.truncate(last);
-            bytes.shrink_to_fit();
+    /// `text` in blocks, cut from its end, its own allocation shrunk after each cut: the text is
+    /// never held twice.
+    fn of(mut text: String) -> Blocks {
+        let mut blocks = VecDeque::with_capacity(text.len().div_ceil(BLOCK));
+        while !text.is_empty() {
+            // The character boundary at or before the block's multiple (`floor_char_boundary`
+            // is newer than the crates' minimum Rust).
+            let mut last = (text.len() - 1) / BLOCK * BLOCK;
+            while !text.is_char_boundary(last) {
+                last -= 1;
+            }
+            blocks.push_front((last, Box::from(&text[last..])));
+            text.truncate(last);
+            text.shrink_to_fit();
         }
-        Blocks { blocks, start: 0, read: 0 }
+        Blocks { blocks, freed: 0, read: 0 }
     }
 
-    /// The bytes from `read` to the end of its block (none at the text's end).
+    /// The place in `blocks` of the block holding the byte at `at` (a place in the text), if it
+    /// is held.
+    fn holding(&self, at: usize) -> Option<usize> {
+        // Block `at / BLOCK` starts at or before `at`, and the next one may too (its start is up
+        // to 3 bytes before its multiple of BLOCK).
+        let index = (at / BLOCK).checked_sub(self.freed)?;
+        let index = match self.blocks.get(index + 1) {
+            Some(&(next, _)) if next <= at => index + 1,
+            _ => index,
+        };
+        let (start, block) = self.blocks.get(index)?;
+        (at - start < block.len()).then_some(index)
+    }
+
+    /// The bytes from `read` to the end of its block (none at the text's end). Bytes, not text:
+    /// libyaml asks for as many as its buffer holds, so `read` may stop inside a character.
     fn unread(&self) -> &[u8] {
-        let at = self.read - self.start;
-        self.blocks.get(at / BLOCK).map_or(&[][..], |block| &block[at % BLOCK..])
+        self.holding(self.read).map_or(&[][..], |index| {
+            let (start, block) = &self.blocks[index];
+            &block.as_bytes()[self.read - start..]
+        })
     }
 
-    /// The bytes `at` (a range of the text), if they are all still held: one piece per block.
-    fn pieces(&self, at: std::ops::Range<usize>) -> Option<impl Iterator<Item = &[u8]>> {
-        let (from, to) = (at.start.checked_sub(self.start)?, at.end.checked_sub(self.start)?);
-        // The blocks from the one `from` is in to the one the last byte is in (none when empty).
-        let (first, last) = (from / BLOCK, to.max(from + 1) - 1);
-        let held = self.blocks.get(last / BLOCK).is_some_and(|block| last % BLOCK < block.len());
-        if from > to || (from < to && !held) {
+    /// The text `at` (a range of the text), if it is all still held: one piece per block, most
+    /// often one; a piece is `None` where the range does not start or end between characters
+    /// (then it is no scalar's text).
+    fn pieces(&self, at: std::ops::Range<usize>) -> Option<impl Iterator<Item = Option<&str>>> {
+        if at.start > at.end {
             return None;
         }
-        let blocks = if from == to { first..first } else { first..last / BLOCK + 1 };
-        let blocks = self.blocks.range(blocks.start.min(self.blocks.len())..blocks.end.min(self.blocks.len()));
-        Some(blocks.enumerate().map(move |(i, block)| {
-            let begin = (first + i) * BLOCK;
-            &block[from.max(begin) - begin..to.min(begin + block.len()) - begin]
+        // The blocks from the one holding the first byte to the one holding the last (none for
+        // an empty range).
+        let (first, last) =
+            if at.is_empty() { (0, 0) } else { (self.holding(at.start)?, self.holding(at.end - 1)? + 1) };
+        Some((first..last).map(move |index| {
+            let (start, block) = &self.blocks[index];
+            block.get(at.start.max(*start) - start..at.end.min(start + block.len()) - start)
         }))
     }
 
     /// Frees every block that ends at or before `passed` and that libyaml has read.
     fn free_to(&mut self, passed: usize) {
         let passed = passed.min(self.read);
-        while let Some(first) = self.blocks.front().filter(|block| self.start + block.len() <= passed) {
-            self.start += first.len();
+        while let Some((start, block)) = self.blocks.front() {
+            if start + block.len() > passed {
+                break;
+            }
             self.blocks.pop_front();
+            self.freed += 1;
         }
     }
 }
@@ -310,10 +341,10 @@ impl<'text> Input<'text> {
                 Some(room)
             }
             (InInput::Given(at), Input::Given(blocks)) => {
-                let mut bytes = room.into_bytes();
-                blocks.try_borrow().ok()?.pieces(at)?.for_each(|piece| bytes.extend_from_slice(piece));
-                // Whole characters: the same bytes as libyaml's text, which is UTF-8.
-                String::from_utf8(bytes).ok()
+                for piece in blocks.try_borrow().ok()?.pieces(at)? {
+                    room.push_str(piece?);
+                }
+                Some(room)
             }
             (InInput::Given(_), Input::Whole(_)) => None,
         }
@@ -458,7 +489,7 @@ fn in_input<'text>(
         Input::Given(blocks) => {
             let mut rest = bytes;
             for piece in blocks.try_borrow().ok()?.pieces(start..end)? {
-                rest = rest.strip_prefix(piece)?;
+                rest = rest.strip_prefix(piece?.as_bytes())?;
             }
             rest.is_empty().then_some(InInput::Given(start..end))
         }
@@ -585,12 +616,16 @@ mod tests {
     /// scalar copied from where it stands in the input alike, across its blocks too (a long
     /// scalar spans several); and its blocks are freed as the parser passes them: halfway
     /// through a text of many small values, half of it is held, and at its end a block at most
-    /// (red with nothing freed: all seven blocks held to the end).
+    /// (red with nothing freed: all seven blocks held to the end). Blocks end between characters
+    /// (red with a block cut where a character's bytes go on: the text cannot be cut there).
     #[test]
     fn a_given_text_reads_as_the_same_events_and_is_freed_as_passed() {
         let long = "abcdefghij0123456789 ".repeat(BLOCK / 8);
         let labels: String = (0..100_000).map(|i| format!("  l{i}: v{i}\n")).collect();
+        // Three bytes a character: most multiples of BLOCK fall inside one.
+        let euros = "€".repeat(BLOCK / 2);
         let texts = [
+            format!("a: {euros}\nb: '{euros}'\nc: [{}]\n", "€, ".repeat(BLOCK / 4)),
             format!("a: {long}\nb: '{long}'\nc: \"{long}\"\nd: \"es\\tc\"\n"),
             format!("labels:\n{labels}x: [1, 'two', \"ééé\"]\n--- !t é\n"),
             format!("a: [1\nb: '{long}\n"),
