@@ -45,6 +45,9 @@ install_venv() {
   cached_venv "$dir" "$@" -- pip_install "$@"
 }
 
+# wanted FRAMEWORK: whether make test-training runs it (TRAINING_FRAMEWORKS, the Makefile's, empty
+# for every one).
+wanted() { [[ -z ${TRAINING_FRAMEWORKS:-} || " $TRAINING_FRAMEWORKS " == *" $1 "* ]]; }
 install_venv "$venv" "${pins[@]}"
-install_venv .tools/venv-tensorflow "tensorflow-cpu==2.21.0"
-install_venv .tools/venv-paddle "paddlepaddle==3.3.1"
+if wanted tensorflow; then install_venv .tools/venv-tensorflow "tensorflow-cpu==2.21.0"; fi
+if wanted paddle; then install_venv .tools/venv-paddle "paddlepaddle==3.3.1"; fi

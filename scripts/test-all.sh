@@ -21,7 +21,18 @@
 # cores they leave idle, and takes the CPU only when a browser test does not want it, so their
 # waits see what they saw before.
 # A background job's output is printed whole when it is waited for, and its failure fails the run.
+# --baseline (make test-baseline): the same without the checks this round added (the wheel, sdist
+# and pre-commit hook; the npm package's consumer sites; the TensorFlow and PaddlePaddle training
+# runs; bounded fuzzing), which issue 37 times apart from the whole suite.
 set -euo pipefail
+with_additions=true
+case ${1:-} in
+  --baseline) with_additions=false ;;
+  '') ;;
+  *) echo "usage: scripts/test-all.sh [--baseline]" >&2 && exit 2 ;;
+esac
+# The frameworks the training runs had before TensorFlow and PaddlePaddle (Makefile, test-training).
+$with_additions || export TRAINING_FRAMEWORKS="pytorch jax xgboost mlx"
 cd "$(dirname "$0")/.."
 logs=target/test-logs
 mkdir -p "$logs"
@@ -119,15 +130,16 @@ trap stop_jobs EXIT
 
 # The npm package's linters (publint, attw: `package`) too, which make dist would otherwise install
 # on the critical path (npm ci: 7.7 s wall, 2.9 s CPU).
+# The wheel's tools (maturin: `wheel`) only for the wheel's stage.
 installs() {
   scripts/fetch-wheels.sh
   scripts/fetch-sdk-venvs.sh
-  scripts/install-tools.sh venvs wheel package
+  if $with_additions; then scripts/install-tools.sh venvs wheel package; else scripts/install-tools.sh venvs package; fi
 }
 start installs installs
 # The npm consumer sites' dependencies (Vite, Docusaurus) from the registry: network-bound, and
 # they need no tarball yet.
-start consumer-deps scripts/build-consumers.sh --deps
+if $with_additions; then start consumer-deps scripts/build-consumers.sh --deps; fi
 # The same for the Hugo host site (scripts/build-hosts.sh --deps), which the host sites' build,
 # during the end-to-end tests, then only links.
 start host-deps scripts/build-hosts.sh --deps
@@ -172,7 +184,7 @@ TRAINER_EXPLORER=$(m -s print-explorer)
 export TRAINER_EXPLORER
 
 # Fuzzing, bounded (8 s per target, two targets at a time, plus its own build): beside the rest.
-start --low fuzz scripts/fuzz.sh 8
+if $with_additions; then start --low fuzz scripts/fuzz.sh 8; fi
 finish lint-scripts
 finish installs
 finish frameworks
@@ -183,8 +195,10 @@ start --low training m test-training
 # browser stages leave idle rather than waits for them. The wheel is built without the release
 # profile's optimization and LTO, into target/python/check-dist (scripts/build-wheel.sh,
 # WHEEL_OPTIMIZE=0, says why): none of the checks depends on them, and they were most of its CPU.
-start --low wheel bash -c 'WHEEL_OPTIMIZE=0 WHEEL_OUT=target/python/check-dist make --no-print-directory test-wheel &&
-  make --no-print-directory test-pre-commit'
+if $with_additions; then
+  start --low wheel bash -c 'WHEEL_OPTIMIZE=0 WHEEL_OUT=target/python/check-dist make --no-print-directory test-wheel &&
+    make --no-print-directory test-pre-commit'
+fi
 # The site first: the browser stages (e2e, host and consumer sites) wait for it, the wasm tests
 # do not. Its cargo build holds the target dir's lock, which the wasm tests' build would wait for.
 stamp "dist and the example sites"
@@ -192,22 +206,30 @@ measured dist m examples
 
 finish host-deps
 start host-sites bash -c 'scripts/install-tools.sh hosts && scripts/build-hosts.sh'
-finish consumer-deps
-start consumer-sites scripts/build-consumers.sh
+if $with_additions; then
+  finish consumer-deps
+  start consumer-sites scripts/build-consumers.sh
+fi
 start --low browser browser_tests
 stamp "end-to-end tests"
 measured e2e m e2e-run
 finish host-sites
-finish consumer-sites
 # The two sites' tests side by side: each mostly waits on its pages.
-start consumers-run m consumers-run
+if $with_additions; then
+  finish consumer-sites
+  start consumers-run m consumers-run
+fi
 stamp "the host sites' tests"
 measured hosts-run m hosts-run
-finish consumers-run
+if $with_additions; then finish consumers-run; fi
 finish browser
 finish python
 finish training
-finish wheel
-finish fuzz
-stamp "make test: every check passed"
+if $with_additions; then
+  finish wheel
+  finish fuzz
+  stamp "make test: every check passed"
+else
+  stamp "make test-baseline: every check passed (not run: the wheel, sdist and pre-commit hook, the consumer sites, TensorFlow and PaddlePaddle training, fuzzing)"
+fi
 cpu_table || echo "note: the CPU table could not be written" >&2
