@@ -200,15 +200,40 @@ function drawn(host) {
   });
 }
 
+// Yew renders a widget in a microtask after m.mount, unless its scheduler is waiting on a timer
+// already: after 16 ms of work it yields to the browser (yew 0.23, scheduler.rs) and goes on when
+// the timer fires, so a widget mounted meanwhile renders only then. A frame drawn before that
+// showed the host's shadow root empty: its fallback gone, the host at its min-height (or none),
+// the text after it moving up and back down (the rare "nothing moves" failures under load). So
+// the fallback stays in view, through a slot beside the widget's root, until the widget's first
+// render changes the shadow root (or an unmount or a failure replaces what it holds). Usually
+// that is the same task, and no frame shows the slot. Resolves once the slot is gone.
+function mountKeepingFallback(m, host) {
+  m.mount(host);
+  const shadow = host.shadowRoot;
+  const fallback = document.createElement('slot');
+  shadow.prepend(fallback);
+  return new Promise((resolve) => {
+    const rendering = new MutationObserver(() => {
+      rendering.disconnect();
+      fallback.remove();
+      resolve();
+    });
+    rendering.observe(shadow, { childList: true, subtree: true });
+  });
+}
+
 function mount(host) {
   load(host)
     .then((m) =>
-      inTurn(host, () => {
-        if (dead || !attached.has(host)) return false;
+      // A host mounted already (detached and attached again while the wasm loaded) renders
+      // nothing new, so its turn ends here.
+      inTurn(host, async () => {
+        if (dead || !attached.has(host) || host.hasAttribute(MOUNTED)) return false;
         const focused = host.contains(document.activeElement);
         excludeFromAnchoring(host);
-        m.mount(host);
-        // Yew renders in a microtask: by the next frame the widget's controls are there.
+        await mountKeepingFallback(m, host);
+        // By the next frame the widget's controls are there.
         requestAnimationFrame(() => {
           restoreFragment();
           if (focused) keepFocus(host);
@@ -299,7 +324,7 @@ function optionChanged(host, name, value) {
   if (INSTANCE_OPTIONS.includes(name)) {
     loading.then((m) => {
       m.unmount(host);
-      if (attached.has(host)) m.mount(host);
+      if (attached.has(host)) mountKeepingFallback(m, host);
     });
   } else if (value !== null) {
     host.dispatchEvent(new CustomEvent(OPTIONS_EVENT, { detail: `${name}=${encodeURIComponent(value)}` }));

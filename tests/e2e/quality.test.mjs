@@ -210,6 +210,61 @@ for (const [label, viewport] of [
   }
 }
 
+// Yew's scheduler (0.23) ends a run that took more than 16 ms with a zero-delay timer and goes on
+// from there. A widget mounted while that timer is pending renders only when it fires, so on a
+// loaded machine a frame could be drawn with the host's fallback gone and nothing in its place:
+// the main explorer at its 900 px min-height instead of its fallback's 1,387 px, the text after it
+// moving up and then down (the rare "nothing moves" failures above). Here every run of the
+// scheduler outlasts its deadline (Date.now advances 17 ms a call) and a zero-delay timer waits
+// 500 ms, so each widget after the first mounts while the run before it is still pending. Every
+// frame drawn while the four widgets mount must show each host at least as tall as its fallback.
+test('no host is drawn shorter than its fallback while its widget mounts, with Yew\'s scheduler yielding to the browser', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const release = await holdWidgetWasm(page);
+  await page.addInitScript(() => {
+    const now = Date.now;
+    let ahead = 0;
+    Date.now = () => now() + (ahead += 17);
+    const later = window.setTimeout;
+    window.setTimeout = (run, ms, ...args) => later(run, ms || 500, ...args);
+  });
+  await page.goto(BASE);
+  // The page's own later changes (the Copy buttons in the fallbacks' code) are made first.
+  await page.waitForSelector('.copy-block-status', { state: 'attached' });
+  await page.waitForFunction(() => document.querySelector('.k8s-hint:not([hidden])'));
+  const hosts = page.locator('[data-trainer-v2-explorer]');
+  assert.equal(await hosts.count(), 4);
+  for (let i = 0; i < 4; i++) {
+    await hosts.nth(i).scrollIntoViewIfNeeded();
+    await nextFrames(page); // the loader's IntersectionObserver has answered: this widget waits for the wasm
+  }
+  // Each host's height in every frame laid out from now on (a ResizeObserver answers after each
+  // layout that changed it, and once at the start: the fallback's).
+  await page.evaluate(() => {
+    const hosts = [...document.querySelectorAll('[data-trainer-v2-explorer]')];
+    window.__heights = hosts.map(() => []);
+    const observer = new ResizeObserver((entries) => {
+      for (const e of entries) {
+        const rendered = e.target.shadowRoot?.querySelector('.tv2x') ? ' rendered' : '';
+        window.__heights[hosts.indexOf(e.target)].push(`${Math.round(e.borderBoxSize[0].blockSize)}${rendered}`);
+      }
+    });
+    hosts.forEach((host) => observer.observe(host));
+  });
+  await nextFrames(page);
+  assert.equal(await page.locator('[data-trainer-v2-explorer-mounted]').count(), 0, 'a widget mounted before its wasm was released');
+  release();
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-trainer-v2-explorer]')].every((host) => host.shadowRoot?.querySelector('.tv2x')));
+  await nextFrames(page);
+  const heights = await page.evaluate(() => window.__heights);
+  const shorter = heights
+    .map((drawn, i) => ({ widget: i + 1, fallback: parseInt(drawn[0]), drawn }))
+    .filter(({ fallback, drawn }) => drawn.some((h) => parseInt(h) < fallback));
+  assert.deepEqual(shorter, []);
+  await context.close();
+});
+
 // A compact preset's widget shows its V2 code whole (src/ui/style.css, ".compact .v2 pre"), and
 // so must its fallback: capped at 560 px there, the code cut off was room the widget gained as it
 // mounted (741 px for the DeepSpeed preset at 1280 px, 730 px at 375 px), room the tests above
