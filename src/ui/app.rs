@@ -42,7 +42,7 @@ pub struct ExplorerProps {
 /// The explorer: the switches, the parameter fields and the V1/V2 panes, or migrate mode.
 #[component]
 pub fn Explorer(props: &ExplorerProps) -> Html {
-    let state = use_reducer(|| {
+    let handlers = use_handlers(|| {
         let mut state = State::new(props.initial.clone());
         // A phone's box shows about 40 characters: a line cut there hides a call's arguments
         // (`trainer=CustomTrainer(func=train, n…`), so phones start with long lines wrapped.
@@ -51,8 +51,8 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
         }
         state
     });
+    let state = handlers.store.current();
     let sel = state.selection.clone();
-    let handlers = use_handlers(state.dispatcher());
     let prepared = handlers.prepared.clone();
     let kept_views = handlers.kept_views.clone();
     let view = view_for(&sel, &kept_views, &prepared);
@@ -109,7 +109,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     // Receive the other instances' changes, and the host page's: an option it changed after
     // mount (www/element.js sends the changed attributes).
     {
-        let dispatcher = state.dispatcher();
+        let dispatcher = handlers.store.clone();
         let (sync, me, host) = (props.sync, props.instance, props.host.clone());
         use_keyed_effect(MOUNTED, move |_| {
             let from_host = {
@@ -144,7 +144,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     } else {
         String::new()
     };
-    let migrate_stage = use_migrate(migrating, migrate_text.clone(), sel.release);
+    let conversion = use_migrate(migrating, migrate_text.clone(), sel.release);
     let wrap = long_lines == LongLines::Wrap;
     // One switch for every box of long lines: the panes, migrate mode's and "What Kubernetes runs".
     let wrap_toggle = html! {
@@ -179,7 +179,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             }
             if migrating {
                 { wrap_toggle.clone() }
-                { migrate_view(&migrate_stage, migrate_text, handlers.keep_pasted.clone()) }
+                { migrate_view(&conversion, migrate_text, handlers.keep_pasted.clone()) }
             } else {
             <div class="controls">
                 { controls::persona_and_framework(&sel, &handlers) }

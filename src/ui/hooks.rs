@@ -19,49 +19,73 @@ use yew::prelude::*;
 /// The pinned theme when there is one; else follows the host page's theme switch (`data-theme`,
 /// `dark-theme`) and, where the page sets none, the reader's `prefers-color-scheme`, as either
 /// changes.
+///
+/// The theme is read from the page at each render, and a change of either renders again: no
+/// state hook holds it, since each state type brought its own copy of yew's state hook code into
+/// the wasm (`use_force_update` has no state, so it has no such copy).
 #[hook]
 pub(crate) fn use_theme(pinned: Option<&'static str>) -> &'static str {
-    let theme = use_state(browser::theme as Word);
-    {
-        let theme = theme.clone();
-        use_keyed_effect(MOUNTED, move |_| {
-            let update = Closure::<dyn Fn()>::new(move || theme.set(browser::theme()));
-            let window = web_sys::window();
-            let observer = web_sys::MutationObserver::new(update.as_ref().unchecked_ref()).ok();
-            if let (Some(observer), Some(doc)) = (&observer, window.as_ref().and_then(|w| w.document())) {
-                let init = web_sys::MutationObserverInit::new();
-                init.set_attributes(true);
-                let filter = js_sys::Array::of2(&"data-theme".into(), &"class".into());
-                init.set_attribute_filter(&filter);
-                if let Some(root) = doc.document_element() {
-                    let _ = observer.observe_with_options(&root, &init);
-                }
-                if let Some(body) = doc.body() {
-                    let _ = observer.observe_with_options(&body, &init);
-                }
+    let redraw = use_force_update();
+    use_keyed_effect(MOUNTED, move |_| {
+        let update = Closure::<dyn Fn()>::new(move || redraw.force_update());
+        let window = web_sys::window();
+        let observer = web_sys::MutationObserver::new(update.as_ref().unchecked_ref()).ok();
+        if let (Some(observer), Some(doc)) = (&observer, window.as_ref().and_then(|w| w.document())) {
+            let init = web_sys::MutationObserverInit::new();
+            init.set_attributes(true);
+            let filter = js_sys::Array::of2(&"data-theme".into(), &"class".into());
+            init.set_attribute_filter(&filter);
+            if let Some(root) = doc.document_element() {
+                let _ = observer.observe_with_options(&root, &init);
             }
-            let media = window.and_then(|w| w.match_media(browser::DARK_QUERY).ok().flatten());
-            if let Some(m) = &media {
-                let _ = m.add_event_listener_with_callback("change", update.as_ref().unchecked_ref());
+            if let Some(body) = doc.body() {
+                let _ = observer.observe_with_options(&body, &init);
             }
-            Box::new(move || {
-                if let Some(o) = observer {
-                    o.disconnect();
-                }
-                if let Some(m) = media {
-                    let _ = m.remove_event_listener_with_callback("change", update.as_ref().unchecked_ref());
-                }
-                drop(update);
-            })
-        });
-    }
-    pinned.unwrap_or(*theme)
+        }
+        let media = window.and_then(|w| w.match_media(browser::DARK_QUERY).ok().flatten());
+        if let Some(m) = &media {
+            let _ = m.add_event_listener_with_callback("change", update.as_ref().unchecked_ref());
+        }
+        Box::new(move || {
+            if let Some(o) = observer {
+                o.disconnect();
+            }
+            if let Some(m) = media {
+                let _ = m.remove_event_listener_with_callback("change", update.as_ref().unchecked_ref());
+            }
+            drop(update);
+        })
+    });
+    pinned.unwrap_or_else(browser::theme)
 }
 
-/// The initial value of a state hook holding a word (the theme, a Copy button's label), as a
-/// function pointer: yew's state hook is compiled once per state type and initial-value
-/// function type, so the word hooks share one copy when their functions have this one type.
-pub(crate) type Word = fn() -> &'static str;
+/// The explorer's state and its reducer (`State::reduce`), as yew's `use_reducer` holds them: a
+/// dispatch reduces the state and renders the explorer again when the reducer returned a new
+/// state (not the same `Rc`). Not `use_reducer` itself: yew's reducer hook (its handle's
+/// snapshots, dispatcher and hook state) was in the wasm for this one state type, and a cell
+/// (kept in `Handlers`) with `use_force_update` (which keeps no state) does the same.
+#[derive(Clone)]
+pub(crate) struct Store {
+    state: Rc<RefCell<Rc<State>>>,
+    redraw: UseForceUpdateHandle,
+}
+
+impl Store {
+    /// The state now.
+    pub(crate) fn current(&self) -> Rc<State> {
+        self.state.borrow().clone()
+    }
+
+    /// Applies `action`; renders the explorer again if the state changed.
+    pub(crate) fn dispatch(&self, action: Action) {
+        let current = self.current();
+        let next = current.clone().reduce(action);
+        if !Rc::ptr_eq(&next, &current) {
+            *self.state.borrow_mut() = next;
+            self.redraw.force_update();
+        }
+    }
+}
 
 /// What an effect leaves behind to undo when its key changes or the explorer goes.
 pub(crate) type Cleanup = Box<dyn FnOnce()>;
@@ -105,13 +129,18 @@ pub(crate) struct Handlers {
     pub(crate) prepared: PreparedStore,
     /// The views of the last few selections (`view_for`).
     pub(crate) kept_views: Rc<RefCell<KeptViews>>,
+    /// The explorer's state, which the callbacks above dispatch to.
+    pub(crate) store: Store,
 }
 
+/// The explorer's handlers, its state starting from `initial()` on its first render.
 #[hook]
-pub(crate) fn use_handlers(d: UseReducerDispatcher<State>) -> Rc<Handlers> {
+pub(crate) fn use_handlers<F: FnOnce() -> State>(initial: F) -> Rc<Handlers> {
+    let redraw = use_force_update();
     use_memo((), move |_| {
+        let d = Store { state: Rc::new(RefCell::new(Rc::new(initial()))), redraw };
         let pasted = Rc::new(RefCell::new(None::<String>));
-        let on = |d: &UseReducerDispatcher<State>, action: fn(usize) -> Action| {
+        let on = |d: &Store, action: fn(usize) -> Action| {
             let d = d.clone();
             Callback::from(move |i: usize| d.dispatch(action(i)))
         };
@@ -129,7 +158,10 @@ pub(crate) fn use_handlers(d: UseReducerDispatcher<State>) -> Rc<Handlers> {
                 let d = d.clone();
                 Callback::from(move |(key, raw)| d.dispatch(Action::Param(key, raw)))
             },
-            announce: Callback::from(move |msg| d.dispatch(Action::Announce(msg))),
+            announce: {
+                let d = d.clone();
+                Callback::from(move |msg| d.dispatch(Action::Announce(msg)))
+            },
             keep_pasted: {
                 let pasted = pasted.clone();
                 Callback::from(move |text| *pasted.borrow_mut() = Some(text))
@@ -137,6 +169,7 @@ pub(crate) fn use_handlers(d: UseReducerDispatcher<State>) -> Rc<Handlers> {
             pasted,
             prepared: PreparedStore::default(),
             kept_views: Rc::default(),
+            store: d,
         }
     })
 }

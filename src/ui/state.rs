@@ -144,7 +144,7 @@ impl Reducible for State {
             }
         }
         if next.selection == self.selection && next.inputs == self.inputs && next.errors == self.errors {
-            // Same Rc: Yew skips the re-render (yew 0.23 use_reducer semantics).
+            // Same Rc: the explorer does not render again (`hooks::Store`, as yew 0.23's use_reducer).
             return self;
         }
         if next.selection != self.selection {

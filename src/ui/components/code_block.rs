@@ -15,12 +15,12 @@
 
 use super::class_list;
 use crate::ui::browser;
-use crate::ui::hooks::Word;
 use crate::ui::prepare::{code_element, code_key, CodeKey, PreparedStore};
 use crate::ui::recent::kept_or_made;
 use explorer_core::snippets::Snippet;
 use explorer_html::highlight::{self, LongLines};
 use gloo::timers::callback::Timeout;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// What a code block shows, and how.
@@ -43,10 +43,7 @@ pub struct CodeBlockProps {
     pub stale: bool,
 }
 
-/// The Copy button's label: what the last copy did, until it resets after two seconds. The
-/// label itself is the state (a `use_state` of a `&'static str` made by a `Word`, as the
-/// theme's): a state type, or an initial-value function type, of its own would bring its own
-/// copy of yew's state hook code into the wasm.
+/// The Copy button's label: what the last copy did, until it resets after two seconds.
 const IDLE: &str = "Copy";
 const COPIED: &str = "Copied";
 const FAILED: &str = "Select and copy";
@@ -64,46 +61,72 @@ fn code_node(key: &CodeKey, prepared: Option<&PreparedStore>) -> Html {
     }
 }
 
+/// What a block keeps between renders, in one cell (each hook state type brought its own copy of
+/// yew's hook code into the wasm). The Copy button's label is here, with the component rendered
+/// again when it changes (`use_force_update`), not in a state hook of its own.
+struct Kept {
+    /// The `<code>` elements of the last few snippets shown (`KEPT`), by what they show: the
+    /// code, its language, the lines marked as owned and whether long lines wrap.
+    codes: Vec<(CodeKey, Html)>,
+    /// The Copy button's label.
+    label: &'static str,
+    /// The label's pending reset. Held, never read: dropping it (a newer copy, the component's
+    /// going, so an unmounted widget) cancels it rather than letting it fire into the block.
+    _reset: Option<Timeout>,
+}
+
+impl Default for Kept {
+    fn default() -> Self {
+        Kept { codes: Vec::new(), label: IDLE, _reset: None }
+    }
+}
+
 /// One snippet as a highlighted code box with its Copy button.
 #[component]
 pub fn CodeBlock(props: &CodeBlockProps) -> Html {
     let snippet = &props.snippet;
-    let copy_state = use_state((|| IDLE) as Word);
-    // The pending reset of the button's label. Held by the component, so it is cancelled when
-    // the component goes (an unmounted widget) rather than firing into it.
-    let reset_timer = use_mut_ref(|| None::<Timeout>);
-    // Kept by what it shows: the code, its language, the lines marked as owned and whether long
-    // lines wrap.
-    let kept = use_mut_ref(Vec::<(CodeKey, Html)>::new);
+    let kept = use_mut_ref(Kept::default);
+    let redraw = use_force_update();
     let key = code_key(snippet, props.long_lines);
-    let code = kept_or_made(&mut kept.borrow_mut(), key, KEPT, |key| code_node(key, props.prepared.as_ref()));
+    let code = kept_or_made(&mut kept.borrow_mut().codes, key, KEPT, |key| code_node(key, props.prepared.as_ref()));
     let onclick = {
         let code = snippet.code.clone();
         let title = snippet.title.clone();
-        let copy_state = copy_state.clone();
         let scratch = props.scratch.clone();
         let announce = props.on_announce.clone();
-        let reset_timer = reset_timer.clone();
+        let kept = Rc::downgrade(&kept);
         Callback::from(move |_: MouseEvent| {
-            let (code, title, copy_state, scratch, announce) =
-                (code.clone(), title.clone(), copy_state.clone(), scratch.clone(), announce.clone());
-            let reset_timer = std::rc::Rc::downgrade(&reset_timer);
+            let (code, title, scratch, announce, redraw, kept) =
+                (code.clone(), title.clone(), scratch.clone(), announce.clone(), redraw.clone(), kept.clone());
             browser::copy_text(code, scratch, move |ok| {
-                copy_state.set(if ok { COPIED } else { FAILED });
+                // Unless the component is gone (an unmounted widget): then there is no label.
+                if let Some(cell) = kept.upgrade() {
+                    let reset = {
+                        let (kept, redraw) = (kept.clone(), redraw.clone());
+                        move || {
+                            if let Some(cell) = kept.upgrade() {
+                                cell.borrow_mut().label = IDLE;
+                                redraw.force_update();
+                            }
+                        }
+                    };
+                    {
+                        let mut block = cell.borrow_mut();
+                        block.label = if ok { COPIED } else { FAILED };
+                        block._reset = Some(browser::after(2000, reset));
+                    }
+                    redraw.force_update();
+                }
                 announce.emit(if ok {
                     format!("Copied {title}")
                 } else {
                     "Copy failed: select the code and press Ctrl+C".to_string()
                 });
-                let reset = copy_state.clone();
-                if let Some(timer) = reset_timer.upgrade() {
-                    *timer.borrow_mut() = Some(browser::after(2000, move || reset.set(IDLE)));
-                }
             });
         })
     };
     // The code is the last valid selection's: nothing to copy until the field is fixed.
-    let label = if props.stale { "Fix the field first" } else { *copy_state };
+    let label = if props.stale { "Fix the field first" } else { kept.borrow().label };
     html! {
         <figure ~className={class_list(&[Some("snippet"), Some(snippet.language.id())])}>
             <figcaption>

@@ -22,23 +22,21 @@ pub(crate) fn view_and_release(sel: &Selection, release_note: Option<String>, ha
     }
     html! {
         <>
-            <div class="control">
-                <span class="control-label" aria-hidden="true">{ "View" }</span>
-                { radio_group(RadioGroupProps { label: "View", options: vec![("compare", "Compare V1 and V2"), ("migrate", "Migrate a V1 job")],
-                    selected: usize::from(sel.mode == Mode::Migrate), on_select: handlers.mode.clone(), class: "mode", ..Default::default() }) }
-            </div>
+            { control("View", radio_group(RadioGroupProps { label: "View", options: vec![("compare", "Compare V1 and V2"), ("migrate", "Migrate a V1 job")],
+                selected: usize::from(sel.mode == Mode::Migrate), on_select: handlers.mode.clone(), class: "mode", ..Default::default() })) }
             // The reader's cluster: it applies to both views, so it sits above them.
-            <div class="control">
-                <span class="control-label" aria-hidden="true">{ "Trainer" }</span>
-                { radio_group(RadioGroupProps { label: "Trainer release", options: releases, selected: release_idx,
-                    on_select: handlers.release.clone(), class: "release", described_by: Some("release-pairs"), ..Default::default() }) }
-                <span id="release-pairs" class="pairs">
-                    { format!("{}, SDK {}", sel.release.tag, sel.release.sdk_label()) }
-                </span>
-                // Where the reader just clicked. Always in the page, so the change is read out
-                // (a live region, not a second role=status: the copy announcements own that).
-                <span class="pairs release-note" aria-live="polite">{ release_note }</span>
-            </div>
+            { control("Trainer", html! {
+                <>
+                    { radio_group(RadioGroupProps { label: "Trainer release", options: releases, selected: release_idx,
+                        on_select: handlers.release.clone(), class: "release", described_by: Some("release-pairs"), ..Default::default() }) }
+                    <span id="release-pairs" class="pairs">
+                        { format!("{}, SDK {}", sel.release.tag, sel.release.sdk_label()) }
+                    </span>
+                    // Where the reader just clicked. Always in the page, so the change is read out
+                    // (a live region, not a second role=status: the copy announcements own that).
+                    <span class="pairs release-note" aria-live="polite">{ release_note }</span>
+                </>
+            }) }
         </>
     }
 }
@@ -63,15 +61,9 @@ pub(crate) fn persona_and_framework(sel: &Selection, handlers: &Handlers) -> Htm
     }
     html! {
         <>
-            <div class="control">
-                <span class="control-label" aria-hidden="true">{ "I am a" }</span>
-                { radio_group(RadioGroupProps { label: "Persona", options: personas, selected: persona_idx, on_select: handlers.persona.clone(), class: "persona", ..Default::default() }) }
-            </div>
-            <div class="control">
-                <span class="control-label" aria-hidden="true">{ "Framework" }</span>
-                { radio_group(RadioGroupProps { label: "Framework", options: frameworks, selected: framework_idx, on_select: handlers.framework.clone(), class: "framework",
-                    marks: framework_marks, ..Default::default() }) }
-            </div>
+            { control("I am a", radio_group(RadioGroupProps { label: "Persona", options: personas, selected: persona_idx, on_select: handlers.persona.clone(), class: "persona", ..Default::default() })) }
+            { control("Framework", radio_group(RadioGroupProps { label: "Framework", options: frameworks, selected: framework_idx, on_select: handlers.framework.clone(), class: "framework",
+                marks: framework_marks, ..Default::default() })) }
         </>
     }
 }
@@ -83,21 +75,38 @@ pub(crate) fn runtime_scope(sel: &Selection, handlers: &Handlers) -> Html {
     for s in &SCOPES {
         scopes.push((s.id(), scope_label(*s)));
     }
-    html! {
-        <div class="control">
-            <span class="control-label" aria-hidden="true">{ "Runtime" }</span>
-            // A runtime generated for the job has one kind: the switch would change
-            // nothing, so the kind shows with the reason instead.
-            if sel.v2_support() == V2Support::GeneratedRuntime {
+    // A runtime generated for the job has one kind: the switch would change nothing, so the kind
+    // shows with the reason instead.
+    let switch = if sel.v2_support() == V2Support::GeneratedRuntime {
+        html! {
+            <>
                 <span class="scope-fixed">
                     <span class="sr-only">{ "Runtime scope: " }</span>
                     <strong>{ scope_label(plain_ml::RUNTIME_SCOPE) }</strong>
                 </span>
                 <span class="pairs scope-reason">{ format!("The only kind here: {}.", plain_ml::RUNTIME_SCOPE_REASON) }</span>
-            } else {
-                { radio_group(RadioGroupProps { label: "Runtime scope", options: scopes,
-                    selected: usize::from(sel.scope == RuntimeScope::Namespaced), on_select: handlers.scope.clone(), class: "scope", ..Default::default() }) }
-            }
+            </>
+        }
+    } else {
+        radio_group(RadioGroupProps {
+            label: "Runtime scope",
+            options: scopes,
+            selected: usize::from(sel.scope == RuntimeScope::Namespaced),
+            on_select: handlers.scope.clone(),
+            class: "scope",
+            ..Default::default()
+        })
+    };
+    control("Runtime", switch)
+}
+
+/// One labelled control: its visible label (hidden from screen readers, which read the switch's
+/// own name) and the switch. One function for the five, so the wasm holds this markup's code once.
+fn control(label: &'static str, switch: Html) -> Html {
+    html! {
+        <div class="control">
+            <span class="control-label" aria-hidden="true">{ label }</span>
+            { switch }
         </div>
     }
 }

@@ -6,6 +6,8 @@ use crate::ui::hooks::use_keyed_effect;
 use explorer_data::catalog::V1Kind;
 use explorer_data::releases::Release;
 use gloo::timers::callback::Timeout;
+use std::cell::{Ref, RefCell};
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -63,43 +65,69 @@ fn loading_view(received: u64, total: Option<u64>) -> Html {
 /// "Converting…" and converts the text; leaving it cancels a conversion not started yet and
 /// drops the answer of one under way.
 #[hook]
-pub fn use_migrate(active: bool, text: String, release: Release) -> UseStateHandle<Stage> {
-    let stage = use_state(|| Stage::Working);
-    let debounce = use_mut_ref(|| None::<Timeout>);
-    let asked = use_mut_ref(Asked::default);
-    let edit = asked.borrow_mut().edit_for(active, &text, release);
+pub fn use_migrate(active: bool, text: String, release: Release) -> Conversion {
+    let conversion = Conversion { asked: use_mut_ref(Asked::default), redraw: use_force_update() };
+    let edit = conversion.asked.borrow_mut().edit_for(active, &text, release);
     {
-        let (stage, debounce, asked) = (stage.clone(), debounce.clone(), asked.clone());
+        let conversion = conversion.clone();
         use_keyed_effect(edit, move |edit| {
             if !active {
                 // Left (or never shown): nothing pending, and the next entry starts afresh.
-                *debounce.borrow_mut() = None;
-                if *stage != Stage::Working {
-                    stage.set(Stage::Working);
+                conversion.asked.borrow_mut().debounce = None;
+                if *conversion.stage() != Stage::Working {
+                    conversion.set(Stage::Working);
                 }
                 return Box::new(|| ());
             }
-            stage.set(Stage::Working);
-            // Typing stays responsive: convert once the reader pauses.
-            *debounce.borrow_mut() = Some(browser::after(200, move || {
+            conversion.set(Stage::Working);
+            // Typing stays responsive: convert once the reader pauses. The timer is held in
+            // `Asked` and holds it only weakly, so the explorer's going drops (cancels) it.
+            let (asked, redraw) = (Rc::downgrade(&conversion.asked), conversion.redraw.clone());
+            conversion.asked.borrow_mut().debounce = Some(browser::after(200, move || {
+                let Some(asked) = asked.upgrade() else { return };
+                let pending = Conversion { asked, redraw };
                 let loading = {
-                    let (stage, asked) = (stage.clone(), asked.clone());
+                    let conversion = pending.clone();
                     move |received, total| {
-                        if asked.borrow().edit == edit {
-                            stage.set(Stage::Loading(received, total));
+                        if conversion.asked.borrow().edit == edit {
+                            conversion.set(Stage::Loading(received, total));
                         }
                     }
                 };
                 browser::run_migrator(text, release.line, loading, move |answer| {
-                    if asked.borrow().edit == edit {
-                        stage.set(Stage::Done(answer));
+                    if pending.asked.borrow().edit == edit {
+                        pending.set(Stage::Done(answer));
                     }
                 });
             }));
             Box::new(|| ())
         });
     }
-    stage
+    conversion
+}
+
+/// Migrate mode's conversion as the explorer holds it: its stage, kept with the edits it was asked
+/// for, and how to render the explorer again when the stage changes. A cell and a forced render,
+/// not a state hook: each state type brought its own copy of yew's state hook code into the wasm
+/// (`use_force_update` has no state, so it has no such copy).
+#[derive(Clone)]
+pub struct Conversion {
+    asked: Rc<RefCell<Asked>>,
+    redraw: UseForceUpdateHandle,
+}
+
+impl Conversion {
+    /// Where the conversion is now.
+    fn stage(&self) -> Ref<'_, Stage> {
+        Ref::map(self.asked.borrow(), |asked| &asked.stage)
+    }
+
+    /// Moves the conversion to `stage`, and renders the explorer again (every time, as a state
+    /// hook's `set` did).
+    fn set(&self, stage: Stage) {
+        self.asked.borrow_mut().stage = stage;
+        self.redraw.force_update();
+    }
 }
 
 /// Which edit (of migrate mode on or off, of the text, or of the release to write for) the latest
@@ -111,12 +139,21 @@ pub fn use_migrate(active: bool, text: String, release: Release) -> UseStateHand
 /// The conversion's effect is keyed by the edit's number (`use_keyed_effect`, as the explorer's
 /// effects are), not by what it asked (`use_effect_with`): an effect keyed by a type of its own
 /// brought its own copy of yew's effect code into the wasm.
-#[derive(Default)]
 struct Asked {
     /// The newest edit's number.
     edit: u64,
     /// What it asked for: migrate mode on screen, the text, the release.
     of: Option<(bool, String, Release)>,
+    /// Where its conversion is.
+    stage: Stage,
+    /// The conversion waiting for the reader to pause typing.
+    debounce: Option<Timeout>,
+}
+
+impl Default for Asked {
+    fn default() -> Self {
+        Asked { edit: 0, of: None, stage: Stage::Working, debounce: None }
+    }
 }
 
 impl Asked {
@@ -132,21 +169,21 @@ impl Asked {
     }
 }
 
-/// Migrate mode: the text area, told to `on_text` at every edit, and the conversion's `stage`
+/// Migrate mode: the text area, told to `on_text` at every edit, and the conversion's stage
 /// (`use_migrate`), which an edit sets back to "Converting…".
-pub fn migrate_view(stage: &UseStateHandle<Stage>, text: String, on_text: Callback<String>) -> Html {
+pub fn migrate_view(conversion: &Conversion, text: String, on_text: Callback<String>) -> Html {
     let oninput = {
-        let stage = stage.clone();
+        let conversion = conversion.clone();
         Callback::from(move |e: InputEvent| {
             // The target is this textarea, so no `instanceof` check (browser::detail_text says why).
             if let Some(area) = e.target().map(|t| t.unchecked_into::<web_sys::HtmlTextAreaElement>()) {
                 on_text.emit(area.value());
                 // The explorer renders again with the new text, which converts it.
-                stage.set(Stage::Working);
+                conversion.set(Stage::Working);
             }
         })
     };
-    let result = match &**stage {
+    let result = match &*conversion.stage() {
         Stage::Working => html! { <p class="msg-working" role="status">{ "Converting…" }</p> },
         Stage::Loading(received, total) => loading_view(*received, *total),
         // The converter's message can quote the input (a name, a kind): shown as text, with a
