@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { spawnSync } from 'node:child_process';
-import { readNative, shapeSection, times, wasmInWorker } from './bench-shapes.mjs';
+import { readNative, shapeSection, times, wasmColdInWorker, wasmInWorker } from './bench-shapes.mjs';
 import { merge } from './bench-merge.mjs';
 import { memorySection } from './bench-memory.mjs';
 import { validateSection } from './bench-validate.mjs';
@@ -164,9 +164,10 @@ const wasmMigrate = await page.evaluate(async () => {
 // The worst-case shapes, in a worker as the widget converts them.
 const shapesNative = readNative(shapesJsonl);
 const shapesWasm = await wasmInWorker(page, shapesNative.map((n) => n.name));
+const shapesCold = await wasmColdInWorker(browser, BASE, shapesNative.map((n) => n.name));
 await browser.close();
 const native = JSON.parse(readFileSync(nativeJson, 'utf8'));
-const shapes = shapeSection(shapesNative, shapesWasm);
+const shapes = shapeSection(shapesNative, shapesWasm, shapesCold);
 
 // Lighthouse 12.2.3 on the built post (mobile preset, its default), with the system Chromium,
 // served gzip-compressed (scripts/bench.sh).

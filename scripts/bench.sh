@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 out=dist/_bench
 rm -rf "$out" && mkdir -p "$out/hello/pkg"
+# A blank page of the served origin, where scripts/bench-shapes.mjs times a reader's first paste
+# with nothing else rendering beside it.
+printf '<!doctype html>\n<html lang="en"><title>blank</title></html>\n' > "$out/blank.html"
 
 # The floor (bare Yew, built like the widget) and where the widget's bytes go.
 scripts/bench-floor.sh "$out"

@@ -438,7 +438,8 @@ fn push_bookkeeping_html(out: &mut String, c: &PodComparison, n: usize) {
 }
 
 /// `s` as a JSON string (quoted and escaped), appended to `out`: the bytes `serde_json` writes
-/// (`"` and `\` escaped, the controls as `\n`, `\t`, ... or `\u00xx`, nothing else).
+/// (`"` and `\` escaped, the controls as `\n`, `\t`, ... or `\u00xx`), except that every
+/// character outside ASCII is written as `\uxxxx` too (`push_json_contents` says why).
 fn push_json_string(out: &mut String, s: &str) {
     out.push('"');
     push_json_contents(out, s);
@@ -449,17 +450,26 @@ fn push_json_string(out: &mut String, s: &str) {
 /// eight bytes at a time: the answer is megabytes of HTML, mostly runs of plain text between
 /// attribute quotes, and serde_json's byte-by-byte escaping was a tenth of the converter
 /// module's work on a 1 MB manifest.
+///
+/// Characters outside ASCII are escaped as `\uxxxx` (UTF-16, as JSON spells them), so the
+/// answer is ASCII: the browser then holds it as a one-byte string. A single `→` in a report
+/// made the whole answer a two-byte string, twice its size, and decoding it from the module's
+/// memory (without the decoder's ASCII fast path), posting it from the worker to the page and
+/// parsing it there each took several times longer (BENCHMARKS.md, "A reader's first large
+/// paste"). JSON.parse reads back the same strings.
 fn push_json_contents(out: &mut String, s: &str) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     // The high bit of each byte of `word` that is zero; bytes above a zero byte may be marked
     // too (a borrow), never one below it, so the lowest mark is always a zero byte.
     let zeros = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS;
-    // The same for the bytes that need escaping: a control (below 0x20), `"` or `\`.
+    // The same for the bytes that need escaping: a control (below 0x20), `"`, `\`, or any byte
+    // of a character outside ASCII (its high bit set).
     let to_escape = |word: u64| {
         word.wrapping_sub(ONES * 0x20) & !word & HIGHS
             | zeros(word ^ (ONES * u64::from(b'"')))
             | zeros(word ^ (ONES * u64::from(b'\\')))
+            | word & HIGHS
     };
     let bytes = s.as_bytes();
     out.reserve(bytes.len());
@@ -481,8 +491,17 @@ fn push_json_contents(out: &mut String, s: &str) {
             continue;
         }
         let at = i + marks.trailing_zeros() as usize / 8;
-        // Only ASCII bytes end a run, so the run is whole characters.
+        // A run ends before an ASCII byte or the first byte of a character outside ASCII, so
+        // the run is whole characters.
         out.push_str(&s[copied..at]);
+        if !bytes[at].is_ascii() {
+            if let Some(wide) = s[at..].chars().next() {
+                push_utf16_escapes(out, wide);
+                i = at + wide.len_utf8();
+                copied = i;
+                continue;
+            }
+        }
         // One push of a fixed-length escape, not three that each check the capacity: the
         // answer's HTML has a quote every few bytes.
         match bytes[at] {
@@ -493,17 +512,23 @@ fn push_json_contents(out: &mut String, s: &str) {
             b'\r' => out.push_str("\\r"),
             0x08 => out.push_str("\\b"),
             0x0c => out.push_str("\\f"),
-            control => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.push_str("\\u00");
-                out.push(char::from(HEX[usize::from(control >> 4)]));
-                out.push(char::from(HEX[usize::from(control & 0xf)]));
-            }
+            control => push_utf16_escapes(out, char::from(control)),
         }
         i = at + 1;
         copied = i;
     }
     out.push_str(&s[copied..]);
+}
+
+/// `c` as JSON's `\uxxxx` escapes of its UTF-16 units (two, a surrogate pair, above U+FFFF).
+fn push_utf16_escapes(out: &mut String, c: char) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for unit in c.encode_utf16(&mut [0; 2]) {
+        out.push_str("\\u");
+        for shift in [12, 8, 4, 0] {
+            out.push(char::from(HEX[usize::from(*unit >> shift & 0xf)]));
+        }
+    }
 }
 
 /// What crosses from the converter module to the widget, as JSON text: `{"error", "yaml",
@@ -554,14 +579,17 @@ pub fn rendered_json<E: std::fmt::Display>(migration: &Result<Migration, E>, com
 mod tests {
     use super::*;
 
+    /// serde_json's bytes for ASCII texts; for others, ASCII that reads back as the text.
     #[test]
-    fn the_answer_escapes_its_strings_as_serde_json_does() {
+    fn the_answer_escapes_its_strings_as_serde_json_does_and_writes_ascii() {
         let mut texts: Vec<String> = [
             "",
             "plain",
             "<a class=\"x\">it's &amp; \\ back\\slash</a>",
             "tab\there\nnew line\r\u{8}\u{c}\u{0}\u{1f}\u{7f} end",
             "ünïcødé → 漢字 \u{2028} \u{1F600}\"",
+            "→",
+            "\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}",
             "exactly8",
             "seven_7",
             "\"\"\"\"\"\"\"\"\"",
@@ -582,7 +610,11 @@ mod tests {
         for t in &texts {
             let mut ours = String::new();
             push_json_string(&mut ours, t);
-            assert_eq!(ours, serde_json::to_string(t).unwrap(), "{t:?}");
+            assert!(ours.is_ascii(), "{t:?} written as {ours:?}");
+            assert_eq!(serde_json::from_str::<String>(&ours).unwrap(), *t, "{ours:?}");
+            if t.is_ascii() {
+                assert_eq!(ours, serde_json::to_string(t).unwrap(), "{t:?}");
+            }
         }
         let whole = answer_json(
             Some("bad \"x\""),
