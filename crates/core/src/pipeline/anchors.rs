@@ -31,7 +31,8 @@ impl AliasesWritten {
         let is_name = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-');
         let mut left: HashMap<Box<[u8]>, u32> = HashMap::new();
         let mut every_name = true;
-        for (at, _) in bytes.iter().enumerate().filter(|(_, &b)| b == b'*') {
+        // `match_indices` finds each `*` a word at a time rather than byte by byte.
+        for (at, _) in text.match_indices('*') {
             let rest = &bytes[at + 1..];
             let name = &rest[..rest.iter().position(|b| !is_name(b)).unwrap_or(rest.len())];
             if name.is_empty() {

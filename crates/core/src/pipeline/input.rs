@@ -265,14 +265,41 @@ pub(crate) fn precheck(text: &str) -> Result<(), InputError> {
 /// (U+0080 to U+009F) is the two bytes C2 80 to C2 9F.
 fn first_control_character(text: &str) -> Option<(usize, usize)> {
     let bytes = text.as_bytes();
-    let at = (0..bytes.len()).find(|&i| match bytes[i] {
-        b'\n' | b'\r' | b'\t' => false,
-        b => b < 0x20 || b == 0x7f || (b == 0xc2 && matches!(bytes.get(i + 1), Some(0x80..=0x9f))),
-    })?;
+    // One table look-up per byte; only a C2 needs the byte after it.
+    let control = |at: usize| bytes[at] != 0xc2 || matches!(bytes.get(at + 1), Some(0x80..=0x9f));
+    let at = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| MAY_BE_CONTROL[usize::from(b)])
+        .map(|(at, _)| at)
+        .find(|&at| control(at))?;
     let before = &text[..at];
     let line_start = before.rfind('\n').map_or(0, |n| n + 1);
     Some((before.matches('\n').count() + 1, text[line_start..at].chars().count() + 1))
 }
+
+/// The bytes that may be a control character: a C0 control other than a line break or tab,
+/// DEL, and C2, the first byte of a C1 control (and of U+00A0 to U+00BF, which are none).
+const MAY_BE_CONTROL: [bool; 256] = {
+    let mut may = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        may[b] = matches!(b as u8, 0..=0x1f | 0x7f | 0xc2) && !matches!(b as u8, b'\n' | b'\r' | b'\t');
+        b += 1;
+    }
+    may
+};
+
+/// The bytes `depth_check` acts on within a line: a comment's start, quotes, flow brackets.
+const DEPTH_BYTES: [bool; 256] = {
+    let mut acts = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        acts[b] = matches!(b as u8, b'#' | b'"' | b'\'' | b'[' | b'{' | b']' | b'}');
+        b += 1;
+    }
+    acts
+};
 
 /// Bounds nesting without parsing: block indentation (in steps of the smallest indent seen)
 /// and flow brackets outside quotes. Scans bytes: every character it looks for is ASCII, and
@@ -286,7 +313,8 @@ fn depth_check(text: &str) -> Result<(), InputError> {
             return Err(InputError::TooDeep { line: n + 1, column: None });
         }
         let mut quote: Option<u8> = None;
-        for (at, &c) in line.as_bytes().iter().enumerate() {
+        // The other bytes change nothing: skipped by one table look-up each.
+        for (at, &c) in line.as_bytes().iter().enumerate().filter(|&(_, &c)| DEPTH_BYTES[usize::from(c)]) {
             match (quote, c) {
                 (None, b'#') => break,
                 (None, b'"' | b'\'') => quote = Some(c),
@@ -1304,6 +1332,12 @@ mod tests {
         assert_eq!(first_control_character("é: ü\u{7f}"), Some((1, 5)));
         assert_eq!(first_control_character("k: \u{a0}x\n\tv: \u{85}"), Some((2, 5)));
         assert_eq!(first_control_character("k: \u{a0}\r\n\tv: é\n"), None);
+        // Every character of one or two bytes, after a line and a character, as the one to find.
+        for c in ('\0'..='\u{7ff}').filter(|c| !matches!(c, '\n' | '\r' | '\t')) {
+            let control = c.is_control();
+            let found = first_control_character(&format!("k\né{c}\u{a0}"));
+            assert_eq!(found, control.then_some((2, 2)), "U+{:04X}", u32::from(c));
+        }
         assert_eq!(
             depth_check(&format!("a: é{}", "[".repeat(MAX_DEPTH + 1))).unwrap_err().to_string(),
             format!("nesting deeper than {MAX_DEPTH} levels at line 1 column {}", MAX_DEPTH + 5)

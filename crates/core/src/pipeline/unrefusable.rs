@@ -27,34 +27,9 @@ use super::input::{MAX_DOCUMENTS, READS_PER_NODE};
 /// lower bound, per document the parser yields), within `values` values and its size in
 /// characters, is sure to meet no refusal.
 pub(super) fn unrefusable(text: &str, nodes: &[usize], values: usize) -> bool {
-    let unproven = |b: &u8| matches!(b, b'*' | b'!' | b'\\' | b'\r') || *b == 0xe2 || *b == 0xef;
-    // U+2028, U+2029 and U+FEFF start with E2 or EF, as some other characters do: those are
-    // left to the reader too.
-    if text.as_bytes().iter().any(unproven) {
+    let Some(Indicators { parts, written_parts, indicators, most_in_a_part }) = indicators(text) else {
         return false;
-    }
-    // The parts between document markers: each document the parser yields lies in one, and one
-    // of nothing but blank lines and comments is empty (not counted) or none.
-    let (mut parts, mut written_parts, mut indicators, mut most_in_a_part) = (1usize, 0usize, 0usize, 0usize);
-    let (mut in_part, mut written) = (0usize, false);
-    let mut flow_written = false;
-    for line in text.split('\n') {
-        let marker = |m: &str| line.starts_with(m) && (line.len() == 3 || line[3..].starts_with([' ', '\t']));
-        let content = if marker("---") || marker("...") {
-            parts += 1;
-            written_parts += usize::from(written);
-            (in_part, written) = (0, false);
-            &line[3..]
-        } else {
-            line
-        };
-        let count = indicators_in(content, &mut flow_written);
-        in_part += count;
-        indicators += count;
-        most_in_a_part = most_in_a_part.max(in_part);
-        written |= !matches!(content.trim_start_matches([' ', '\t']).bytes().next(), None | Some(b'#'));
-    }
-    written_parts += usize::from(written);
+    };
     // Each document: its root, and a value per indicator at most; keys and values, twice that.
     let most_reads = 2 * (most_in_a_part + 1);
     let fewest_nodes = nodes.iter().copied().min().unwrap_or(0);
@@ -65,34 +40,114 @@ pub(super) fn unrefusable(text: &str, nodes: &[usize], values: usize) -> bool {
         && nodes.iter().any(|&n| n >= 2)
 }
 
-/// The bytes of one line (its break taken off) that may be indicators; `flow_written` says
-/// whether a `[` or `{` came before in the text, and is set at the first.
-fn indicators_in(line: &str, flow_written: &mut bool) -> usize {
-    let bytes = line.as_bytes();
-    // libyaml's IS_BLANKZ after the byte: a blank, a line break or the end. A byte outside
-    // ASCII may start U+0085 (a break), so it counts as one.
-    let blank_after = |at: usize| bytes.get(at + 1).is_none_or(|&b| matches!(b, b' ' | b'\t') || !b.is_ascii());
-    let mut count = 0;
-    for (at, &b) in bytes.iter().enumerate() {
-        let indicator = match b {
-            b'[' | b'{' => {
-                *flow_written = true;
-                true
-            }
-            b',' => true,
-            b'-' => blank_after(at),
-            b':' | b'?' => *flow_written || blank_after(at),
-            _ => false,
+/// What the proof counts in a text's parts, the texts between its document markers: each
+/// document the parser yields lies in one, and one of nothing but blank lines and comments is
+/// empty (not counted) or none.
+#[derive(Debug, PartialEq, Eq)]
+struct Indicators {
+    parts: usize,
+    /// The parts with a line that is neither blank nor a comment.
+    written_parts: usize,
+    /// The bytes that may be indicators, in the whole text and in the part with most of them.
+    indicators: usize,
+    most_in_a_part: usize,
+}
+
+/// What a byte is to the proof (`CLASS`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// Text, a blank, or a byte of a character outside ASCII: nothing to count.
+    Other,
+    /// `*`, `!`, `\`, `\r`, and E2 and EF, which start U+2028, U+2029 and U+FEFF (as some other
+    /// characters do: those are left to the reader too): the proof does not hold.
+    Unproven,
+    LineBreak,
+    /// `[` or `{`: an indicator, and a flow collection may start here.
+    FlowStart,
+    /// `,`: an indicator.
+    Comma,
+    /// `-`: an indicator before a blank.
+    Dash,
+    /// `:` or `?`: an indicator before a blank, or anywhere once a flow collection may have started.
+    ColonOrQuestion,
+}
+
+/// Each byte's [`Class`], so that the scan looks at each byte once, through one table.
+const CLASS: [Class; 256] = {
+    let mut class = [Class::Other; 256];
+    let mut b = 0;
+    while b < 256 {
+        class[b] = match b as u8 {
+            b'*' | b'!' | b'\\' | b'\r' | 0xe2 | 0xef => Class::Unproven,
+            b'\n' => Class::LineBreak,
+            b'[' | b'{' => Class::FlowStart,
+            b',' => Class::Comma,
+            b'-' => Class::Dash,
+            b':' | b'?' => Class::ColonOrQuestion,
+            _ => Class::Other,
         };
-        count += usize::from(indicator);
+        b += 1;
     }
-    count
+    class
+};
+
+/// The indicators of `text`'s parts, in one pass over its bytes; `None` when a byte of it is one
+/// the proof does not hold with.
+fn indicators(text: &str) -> Option<Indicators> {
+    let bytes = text.as_bytes();
+    let mut counted = Indicators { parts: 1, written_parts: 0, indicators: 0, most_in_a_part: 0 };
+    let (mut in_part, mut written) = (0usize, false);
+    // Whether a `[` or `{` came before in the text.
+    let mut flow_written = false;
+    // libyaml's IS_BLANKZ after the byte at `at`: a blank, a line break or the end. A byte
+    // outside ASCII may start U+0085 (a break), so it counts as one.
+    let blank_after = |at: usize| bytes.get(at + 1).is_none_or(|&b| matches!(b, b' ' | b'\t' | b'\n') || !b.is_ascii());
+    let mut line_start = 0;
+    loop {
+        let line = &bytes[line_start..];
+        let marker = |m: &[u8]| line.starts_with(m) && matches!(line.get(3), None | Some(b' ' | b'\t' | b'\n'));
+        let mut at = line_start;
+        if marker(b"---") || marker(b"...") {
+            counted.parts += 1;
+            counted.written_parts += usize::from(written);
+            (in_part, written) = (0, false);
+            at += 3;
+        }
+        let first = bytes[at..].iter().position(|&b| !matches!(b, b' ' | b'\t')).map(|n| at + n);
+        written |= !matches!(first.map(|n| bytes[n]), None | Some(b'\n' | b'#'));
+        let mut count = 0;
+        while let Some(&b) = bytes.get(at) {
+            let indicator = match CLASS[usize::from(b)] {
+                Class::Other => false,
+                Class::LineBreak => break,
+                Class::Unproven => return None,
+                Class::FlowStart => {
+                    flow_written = true;
+                    true
+                }
+                Class::Comma => true,
+                Class::Dash => blank_after(at),
+                Class::ColonOrQuestion => flow_written || blank_after(at),
+            };
+            count += usize::from(indicator);
+            at += 1;
+        }
+        in_part += count;
+        counted.indicators += count;
+        counted.most_in_a_part = counted.most_in_a_part.max(in_part);
+        if at >= bytes.len() {
+            break;
+        }
+        line_start = at + 1;
+    }
+    counted.written_parts += usize::from(written);
+    Some(counted)
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::{input, written};
-    use super::unrefusable;
+    use super::{indicators, unrefusable, Indicators};
 
     /// Whether the proof holds for `text`, with the nodes the scan before the parser counts.
     fn proven(text: &str) -> bool {
@@ -144,5 +199,100 @@ mod tests {
             assert!(input::documents(text).is_err(), "{:?}", &text[..40]);
             assert!(!proven(text), "{:?}", &text[..40]);
         }
+    }
+
+    /// What `indicators` counts, written as the rules read, line by line, with no table: the
+    /// count the one-pass scan is held to.
+    fn indicators_line_by_line(text: &str) -> Option<Indicators> {
+        if text.bytes().any(|b| matches!(b, b'*' | b'!' | b'\\' | b'\r' | 0xe2 | 0xef)) {
+            return None;
+        }
+        let mut counted = Indicators { parts: 1, written_parts: 0, indicators: 0, most_in_a_part: 0 };
+        let (mut in_part, mut written, mut flow_written) = (0, false, false);
+        for line in text.split('\n') {
+            let marker = |m: &str| line.starts_with(m) && (line.len() == 3 || line[3..].starts_with([' ', '\t']));
+            let content = if marker("---") || marker("...") {
+                counted.parts += 1;
+                counted.written_parts += usize::from(written);
+                (in_part, written) = (0, false);
+                &line[3..]
+            } else {
+                line
+            };
+            let bytes = content.as_bytes();
+            let blank_after = |at: usize| bytes.get(at + 1).is_none_or(|&b| matches!(b, b' ' | b'\t') || !b.is_ascii());
+            for (at, &b) in bytes.iter().enumerate() {
+                flow_written |= matches!(b, b'[' | b'{');
+                let indicator = match b {
+                    b'[' | b'{' | b',' => true,
+                    b'-' => blank_after(at),
+                    b':' | b'?' => flow_written || blank_after(at),
+                    _ => false,
+                };
+                in_part += usize::from(indicator);
+                counted.indicators += usize::from(indicator);
+            }
+            counted.most_in_a_part = counted.most_in_a_part.max(in_part);
+            written |= !matches!(content.trim_start_matches([' ', '\t']).bytes().next(), None | Some(b'#'));
+        }
+        counted.written_parts += usize::from(written);
+        Some(counted)
+    }
+
+    /// The one-pass count against the rules read line by line, on 20,000 texts made of the
+    /// pieces the rules tell apart: markers, indicators before and not before a blank, comments,
+    /// blank lines, flow starts, characters outside ASCII and the bytes the proof stops at.
+    #[test]
+    fn one_pass_counts_as_the_rules_read_line_by_line() {
+        let pieces = [
+            "---",
+            "...",
+            "--- ",
+            "---x",
+            "-",
+            "- ",
+            ":",
+            ": ",
+            "?",
+            ",",
+            "[",
+            "{",
+            " ",
+            "\t",
+            "\n",
+            "\n",
+            "\n",
+            "#",
+            "a",
+            "é",
+            "-é",
+            ":\u{85}",
+            "key: value",
+            "  - item",
+            "*",
+            "!",
+            "\\",
+            "\r",
+            "\u{2028}",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            // xorshift64: the same texts on every run.
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut counted = 0;
+        for _ in 0..20_000 {
+            let len = next() % 40;
+            // Most texts without the bytes that stop the proof, so that most are counted.
+            let usable = if next() % 4 == 0 { pieces.len() } else { pieces.len() - 5 };
+            let text: String = (0..len).map(|_| pieces[(next() % usable as u64) as usize]).collect();
+            let expected = indicators_line_by_line(&text);
+            counted += usize::from(expected.is_some());
+            assert_eq!(indicators(&text), expected, "{text:?}");
+        }
+        assert!(counted > 10_000, "only {counted} texts were counted");
     }
 }
