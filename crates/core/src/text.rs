@@ -27,9 +27,29 @@ pub fn decimal(n: i64) -> String {
     text
 }
 
+/// A table of the 256 byte values, true for those in `members`: a scan that looks for a few
+/// ASCII characters skips every other byte with one look-up (`pipeline::input`'s nesting check,
+/// crates/html's HTML escaping).
+pub const fn byte_set(members: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut i = 0;
+    while i < members.len() {
+        set[members[i] as usize] = true;
+        i += 1;
+    }
+    set
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{decimal, join};
+    use super::{byte_set, decimal, join};
+
+    #[test]
+    fn byte_set_holds_its_members_only() {
+        let set = byte_set(b"#[\xe2");
+        let members: Vec<u8> = (0..=255u8).filter(|&b| set[usize::from(b)]).collect();
+        assert_eq!(members, vec![b'#', b'[', 0xe2]);
+    }
 
     #[test]
     fn decimal_is_to_string() {

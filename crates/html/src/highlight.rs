@@ -313,16 +313,7 @@ pub fn escape_html(s: &str) -> String {
 
 /// The bytes `push_escaped_html` stops at: the five characters it escapes, and the lead bytes of
 /// the bidirectional controls (D8 for U+061C, E2 for the rest).
-const HTML_STOPS: [bool; 256] = {
-    let mut stops = [false; 256];
-    let mut i = 0;
-    let bytes = b"&<>\"'\xd8\xe2";
-    while i < bytes.len() {
-        stops[bytes[i] as usize] = true;
-        i += 1;
-    }
-    stops
-};
+const HTML_STOPS: [bool; 256] = explorer_core::text::byte_set(b"&<>\"'\xd8\xe2");
 
 /// `escape_html`, written onto the end of `out`. Copies the runs between the characters it
 /// escapes whole; those are ASCII, so a byte that matches one is that character, or the lead byte

@@ -291,15 +291,7 @@ const MAY_BE_CONTROL: [bool; 256] = {
 };
 
 /// The bytes `depth_check` acts on within a line: a comment's start, quotes, flow brackets.
-const DEPTH_BYTES: [bool; 256] = {
-    let mut acts = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        acts[b] = matches!(b as u8, b'#' | b'"' | b'\'' | b'[' | b'{' | b']' | b'}');
-        b += 1;
-    }
-    acts
-};
+const DEPTH_BYTES: [bool; 256] = crate::text::byte_set(b"#\"'[{]}");
 
 /// Bounds nesting without parsing: block indentation (in steps of the smallest indent seen)
 /// and flow brackets outside quotes. Scans bytes: every character it looks for is ASCII, and
