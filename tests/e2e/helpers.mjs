@@ -47,10 +47,18 @@ export async function launch() {
 
 /** Scrolls each mount point into view (the loader is lazy) and waits for it to mount, each for at
  * most `timeout` ms; `timeout: 0` waits on the mount alone, for a test whose own timeout bounds it
- * (a loaded machine can take any time to download and compile the widget). */
+ * (a loaded machine can take any time to download and compile the widget).
+ *
+ * It scrolls as a reader does, a wheel turn first (see scrollAsReader): on a page opened with a
+ * selection (`?mode=migrate`), each widget's first render puts the page back at the main explorer
+ * until the reader acts. A widget whose first render came after the helper had scrolled on (Yew's
+ * scheduler yielding on a loaded machine) scrolled the page back in the next frame, before the
+ * loader's IntersectionObserver saw the next host, which then never mounted (the CI run of
+ * e6f6a86: the strict-CSP test waited out its 300 s, the shared-persona test its 15 s). */
 export async function mountAll(page, { timeout = 15000 } = {}) {
   const mounts = page.locator('[data-trainer-v2-explorer]');
   const n = await mounts.count();
+  await page.mouse.wheel(0, 1);
   for (let i = 0; i < n; i++) {
     await mounts.nth(i).scrollIntoViewIfNeeded({ timeout });
     await page.waitForFunction(
