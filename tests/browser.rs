@@ -576,6 +576,40 @@ async fn the_copy_button_copies_and_announces() {
     assert_eq!(label, "Select and copy");
 }
 
+/// The labels of the V2 pane's Copy buttons, first block first.
+fn v2_copy_labels(host: &Element) -> Vec<String> {
+    let buttons = host.shadow_root().unwrap().query_selector_all(".v2 .copy").unwrap();
+    let mut labels = Vec::new();
+    for i in 0..buttons.length() {
+        labels.push(buttons.item(i).unwrap().text_content().unwrap_or_default());
+    }
+    labels
+}
+
+/// A block's Copy label stays with the block at its place counted from the pane's end, as yew
+/// kept a list's components when the code blocks were components (`Blocks` keeps them now), and
+/// goes with migrate mode, which shows no blocks.
+#[wasm_bindgen_test]
+async fn a_copy_label_stays_with_its_block_as_the_pane_grows_and_shrinks() {
+    reset("");
+    let el = mounted(&[("data-persona", "platform-engineer")]).await;
+    fake_clipboard(true);
+    q(&el, ".v2 .copy").dyn_into::<HtmlElement>().unwrap().click();
+    announced(&el).await;
+    assert_eq!(v2_copy_labels(&el), ["Copied"]);
+    radio(&el, "persona", "data-scientist").click();
+    settle().await;
+    assert_eq!(v2_copy_labels(&el), ["Copy", "Copied"], "the new block comes first");
+    radio(&el, "persona", "platform-engineer").click();
+    settle().await;
+    assert_eq!(v2_copy_labels(&el), ["Copied"], "the first block goes");
+    radio(&el, "mode", "migrate").click();
+    settle().await;
+    radio(&el, "mode", "compare").click();
+    settle().await;
+    assert_eq!(v2_copy_labels(&el), ["Copy"], "migrate mode dropped the label");
+}
+
 #[wasm_bindgen_test]
 async fn the_widget_works_when_storage_throws() {
     reset("");

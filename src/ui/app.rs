@@ -145,6 +145,12 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
         String::new()
     };
     let conversion = use_migrate(migrating, migrate_text.clone(), sel.release);
+    // Migrate mode shows no code blocks: what they kept goes, as it did when each was a component
+    // and migrate mode unmounted it (a block shown again starts with its label at "Copy").
+    if migrating {
+        handlers.v2_blocks.last_first(0);
+        handlers.v1_blocks.last_first(0);
+    }
     let wrap = long_lines == LongLines::Wrap;
     // One switch for every box of long lines: the panes, migrate mode's and "What Kubernetes runs".
     let wrap_toggle = html! {
@@ -204,8 +210,10 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
                 </p>
             }
             <div ~className={class_list(&[Some("panes"), stale.then_some("stale")])}>
-                { pane(PaneProps { pane: &view.v2, long_lines, prepared: prepared.clone(), scratch: props.scratch.clone(), on_announce: handlers.announce.clone(), stale }) }
-                { pane(PaneProps { pane: &view.v1, long_lines, prepared, scratch: props.scratch.clone(), on_announce: handlers.announce.clone(), stale }) }
+                { pane(PaneProps { pane: &view.v2, blocks: &handlers.v2_blocks, redraw: &handlers.redraw, long_lines, prepared: prepared.clone(),
+                    scratch: props.scratch.clone(), on_announce: handlers.announce.clone(), stale }) }
+                { pane(PaneProps { pane: &view.v1, blocks: &handlers.v1_blocks, redraw: &handlers.redraw, long_lines, prepared,
+                    scratch: props.scratch.clone(), on_announce: handlers.announce.clone(), stale }) }
             </div>
             // Not in the post's compact presets: their sections embed their own (post/, later).
             if explainable && !props.compact {

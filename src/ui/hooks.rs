@@ -2,6 +2,7 @@
 //! the views it keeps.
 
 use super::browser;
+use super::components::code_block::Blocks;
 use super::components::controls::SCOPES;
 use super::state::{Action, State};
 use crate::ui::prepare::PreparedStore;
@@ -108,7 +109,7 @@ where
 
 /// What the controls call, and what the explorer keeps between renders beside its state. Made
 /// once per explorer (the dispatcher never changes), so the callbacks are the same on every render
-/// and a control or pane whose props did not change is not rendered again on a toggle. The kept
+/// (yew compares a listener's callback by identity). The kept
 /// cells are made here too, not each by a `use_mut_ref` of its own: each hook state type brings
 /// its own copy of yew's hook code into the wasm.
 pub(crate) struct Handlers {
@@ -129,6 +130,12 @@ pub(crate) struct Handlers {
     pub(crate) prepared: PreparedStore,
     /// The views of the last few selections (`view_for`).
     pub(crate) kept_views: Rc<RefCell<KeptViews>>,
+    /// What the V2 pane's code blocks keep between renders (their elements, their Copy labels).
+    pub(crate) v2_blocks: Blocks,
+    /// What the V1 pane's code blocks keep.
+    pub(crate) v1_blocks: Blocks,
+    /// Renders the explorer again when nothing in its state changed (a Copy label did).
+    pub(crate) redraw: UseForceUpdateHandle,
     /// The explorer's state, which the callbacks above dispatch to.
     pub(crate) store: Store,
 }
@@ -138,7 +145,7 @@ pub(crate) struct Handlers {
 pub(crate) fn use_handlers<F: FnOnce() -> State>(initial: F) -> Rc<Handlers> {
     let redraw = use_force_update();
     use_memo((), move |_| {
-        let d = Store { state: Rc::new(RefCell::new(Rc::new(initial()))), redraw };
+        let d = Store { state: Rc::new(RefCell::new(Rc::new(initial()))), redraw: redraw.clone() };
         let pasted = Rc::new(RefCell::new(None::<String>));
         let on = |d: &Store, action: fn(usize) -> Action| {
             let d = d.clone();
@@ -169,6 +176,9 @@ pub(crate) fn use_handlers<F: FnOnce() -> State>(initial: F) -> Rc<Handlers> {
             pasted,
             prepared: PreparedStore::default(),
             kept_views: Rc::default(),
+            v2_blocks: Blocks::default(),
+            v1_blocks: Blocks::default(),
+            redraw,
             store: d,
         }
     })

@@ -1,14 +1,18 @@
-use super::code_block::CodeBlock;
+use super::code_block::{code_block, Blocks, CodeBlockProps};
 use crate::ui::prepare::PreparedStore;
 use explorer_core::snippets::{Api, Pane as PaneModel};
 use explorer_html::highlight::LongLines;
 use yew::prelude::*;
 
-/// A plain function of these, not a component (as `radio_group`): no state of its own; each
-/// code block is a component and renders again only when its own props change.
+/// A plain function of these, not a component (as `radio_group`): its blocks' state is the
+/// explorer's (`blocks`).
 pub struct PaneProps<'a> {
     /// The pane's heading, notes and snippets.
     pub pane: &'a PaneModel,
+    /// What its code blocks keep between renders, by their place in the pane.
+    pub blocks: &'a Blocks,
+    /// Renders the explorer again (a block's Copy label changed).
+    pub redraw: &'a UseForceUpdateHandle,
     /// Whether the code boxes wrap long lines.
     pub long_lines: LongLines,
     /// The `<code>` elements prepared at idle time for the selections one click away.
@@ -37,10 +41,19 @@ pub fn pane(props: PaneProps) -> Html {
         }
     }
     let mut blocks = Vec::new();
-    for s in &pane.snippets {
-        blocks.push(html! {
-            <CodeBlock snippet={s.clone()} long_lines={props.long_lines} prepared={Some(props.prepared.clone())} scratch={props.scratch.clone()} on_announce={props.on_announce.clone()} stale={props.stale} />
-        });
+    let count = pane.snippets.len();
+    let cells = props.blocks.last_first(count);
+    for (i, snippet) in pane.snippets.iter().enumerate() {
+        blocks.push(code_block(CodeBlockProps {
+            snippet,
+            kept: cells[count - 1 - i].clone(),
+            redraw: props.redraw,
+            long_lines: props.long_lines,
+            prepared: &props.prepared,
+            scratch: &props.scratch,
+            on_announce: &props.on_announce,
+            stale: props.stale,
+        }));
     }
     html! {
         <div ~className={class} role="group" aria-label={format!("{tag}: {}", pane.heading)}>
