@@ -144,7 +144,7 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
     } else {
         String::new()
     };
-    let conversion = use_migrate(migrating, migrate_text.clone(), sel.release);
+    let conversion = use_migrate(&handlers.conversion, migrating, migrate_text.clone(), sel.release);
     // Migrate mode shows no code blocks: what they kept goes, as it did when each was a component
     // and migrate mode unmounted it (a block shown again starts with its label at "Copy").
     if migrating {

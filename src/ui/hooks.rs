@@ -4,6 +4,7 @@
 use super::browser;
 use super::components::code_block::Blocks;
 use super::components::controls::SCOPES;
+use super::components::migrate::Conversion;
 use super::state::{Action, State};
 use crate::ui::prepare::PreparedStore;
 use crate::ui::recent::kept_or_made;
@@ -134,6 +135,8 @@ pub(crate) struct Handlers {
     pub(crate) v2_blocks: Blocks,
     /// What the V1 pane's code blocks keep.
     pub(crate) v1_blocks: Blocks,
+    /// Migrate mode's conversion (`use_migrate`).
+    pub(crate) conversion: Conversion,
     /// Renders the explorer again when nothing in its state changed (a Copy label did).
     pub(crate) redraw: UseForceUpdateHandle,
     /// The explorer's state, which the callbacks above dispatch to.
@@ -178,6 +181,7 @@ pub(crate) fn use_handlers<F: FnOnce() -> State>(initial: F) -> Rc<Handlers> {
             kept_views: Rc::default(),
             v2_blocks: Blocks::default(),
             v1_blocks: Blocks::default(),
+            conversion: Conversion::new(redraw.clone()),
             redraw,
             store: d,
         }

@@ -63,10 +63,10 @@ fn loading_view(received: u64, total: Option<u64>) -> Html {
 ///
 /// As the component it replaces did when it mounted, entering migrate mode starts from
 /// "Converting…" and converts the text; leaving it cancels a conversion not started yet and
-/// drops the answer of one under way.
+/// drops the answer of one under way. `conversion` is the explorer's (`Handlers`).
 #[hook]
-pub fn use_migrate(active: bool, text: String, release: Release) -> Conversion {
-    let conversion = Conversion { asked: use_mut_ref(Asked::default), redraw: use_force_update() };
+pub fn use_migrate(conversion: &Conversion, active: bool, text: String, release: Release) -> Conversion {
+    let conversion = conversion.clone();
     let edit = conversion.asked.borrow_mut().edit_for(active, &text, release);
     {
         let conversion = conversion.clone();
@@ -117,6 +117,13 @@ pub struct Conversion {
 }
 
 impl Conversion {
+    /// No conversion asked for yet, rendering again through `redraw`. Made once per explorer, in
+    /// its `Handlers`, not by a `use_mut_ref` of its own: each `use_mut_ref` type brought its own
+    /// copy of yew's hook code into the wasm.
+    pub(crate) fn new(redraw: UseForceUpdateHandle) -> Self {
+        Conversion { asked: Rc::default(), redraw }
+    }
+
     /// Where the conversion is now.
     fn stage(&self) -> Ref<'_, Stage> {
         Ref::map(self.asked.borrow(), |asked| &asked.stage)
