@@ -109,10 +109,10 @@ where
 }
 
 /// What the controls call, and what the explorer keeps between renders beside its state. Made
-/// once per explorer (the dispatcher never changes), so the callbacks are the same on every render
-/// (yew compares a listener's callback by identity). The kept
-/// cells are made here too, not each by a `use_mut_ref` of its own: each hook state type brings
-/// its own copy of yew's hook code into the wasm.
+/// once per explorer (the dispatcher never changes), so the callbacks are the same on every
+/// render. The kept cells are made here too (the code blocks', migrate mode's), not each by a
+/// `use_mut_ref` of its own: each hook state type brings its own copy of yew's hook code into the
+/// wasm.
 pub(crate) struct Handlers {
     pub(crate) persona: Callback<usize>,
     pub(crate) framework: Callback<usize>,
