@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach } from 'node:test';
 import assert from 'node:assert/strict';
+import { lateRenders, lateRendersFromEnv } from './late-renders.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
@@ -29,7 +30,11 @@ afterEach(async () => {
   for (const context of openContexts) await context.close();
 });
 
-/** Headless Chromium, whose contexts are closed after each test (above). */
+/** E2E_LATE_RENDERS (late-renders.mjs): every page of every context renders late. */
+const LATE_RENDERS = lateRendersFromEnv();
+
+/** Headless Chromium, whose contexts are closed after each test (above), and whose pages render
+ * late when E2E_LATE_RENDERS asks for it. */
 export async function launch() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -38,6 +43,7 @@ export async function launch() {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
+    if (LATE_RENDERS !== null) await context.addInitScript(lateRenders, LATE_RENDERS);
     openContexts.add(context);
     context.on('close', () => openContexts.delete(context));
     return context;

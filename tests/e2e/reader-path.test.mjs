@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, frames, launch, MAIN_WIDGET, mountAll, nodeModule, tabThroughWidgets } from './helpers.mjs';
+import { lateRenders } from './late-renders.mjs';
 
 const YAML = nodeModule('yaml');
 
@@ -221,20 +222,11 @@ test('a shared persona leaves the presets with the persona their prose describes
 // mountAll (helpers.mjs) scrolls as a reader: on a page opened with a selection, every widget's
 // first render puts the page back at the main explorer until the reader acts. Here each first
 // render comes as late as it can and still be drawn before the next host is seen: Yew's scheduler
-// always yields (Date.now advances 17 ms a call) and its zero-delay timer runs when the page next
-// scrolls, in the frame that draws the scroll, before that frame's animation-frame callbacks and
+// always yields and its zero-delay timer runs when the page next scrolls (late-renders.mjs), in the frame that draws the scroll, before that frame's animation-frame callbacks and
 // intersection observations. With Playwright's scrolling alone the last host never mounted (3 of 3).
 test('mountAll mounts every widget of a page opened with a selection, each first render late', async () => {
   const { context, page, go } = await open('?mode=migrate');
-  await page.addInitScript(() => {
-    const now = Date.now;
-    let ahead = 0;
-    Date.now = () => now() + (ahead += 17);
-    const later = window.setTimeout;
-    let held = [];
-    addEventListener('scroll', () => [held, held = []][0].forEach((run) => run()), true);
-    window.setTimeout = (run, ms, ...args) => (ms ? later(run, ms, ...args) : (held.push(() => run(...args)), 0));
-  });
+  await page.addInitScript(lateRenders, 'scroll');
   await go();
   assert.equal(await mountAll(page), 4);
   await context.close();
