@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASE, frames, launch, MAIN_WIDGET, openMigrate, openPane, scrollAsReader } from './helpers.mjs';
+import { BASE, frames, launch, MAIN_WIDGET, openMigrate, openPane, rendered, scrollAsReader } from './helpers.mjs';
 
 const REAL_V1 = process.env.TRAINER_REAL_V1 ?? '../shared/real-v1';
 
@@ -186,7 +186,7 @@ for (const [name, options] of [['1280 px', DESKTOP], ['375 px', phone(375)], ['3
       const page = await context.newPage();
       await page.goto(new URL(`?${query}#user-experience`, BASE).href);
       await scrollAsReader(page, MAIN_WIDGET);
-      await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { state: 'attached', timeout: 15000 });
+      await page.waitForSelector(rendered(MAIN_WIDGET), { state: 'attached', timeout: 15000 });
       await frames(page);
       cut.push(
         ...(await page.evaluate((sel) => {

@@ -3,7 +3,7 @@
 // view switches, Copy on every code block of the post, a shared link, and a 390 px phone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, frames, launch, MAIN_WIDGET, mountAll, nodeModule, tabThroughWidgets } from './helpers.mjs';
+import { BASE, frames, launch, MAIN_WIDGET, mountAll, nodeModule, rendered, tabThroughWidgets } from './helpers.mjs';
 import { lateRenders } from './late-renders.mjs';
 
 const YAML = nodeModule('yaml');
@@ -55,7 +55,7 @@ test('an invalid field marks the panes as not updated, and Copy never copies the
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await go();
   await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
-  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`);
+  await page.waitForSelector(rendered(MAIN_WIDGET));
   for (const [id, good, goodText, bad] of [
     ['p-nodes', '4', 'numNodes: 4', '0'],
     ['p-name', 'sjob', 'name: sjob', 's/job'],
@@ -184,7 +184,7 @@ async function assertExplorerInView(page, height) {
   const check = ({ top, bottom }, when) =>
     assert.ok(top > -10 && top < height / 2 && bottom > 0, `${when}, the explorer's top is at ${Math.round(top)} px in a ${height} px window`);
   check(await where(), 'once the page has loaded');
-  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { timeout: 20000, state: 'attached' });
+  await page.waitForSelector(rendered(MAIN_WIDGET), { timeout: 20000, state: 'attached' });
   await frames(page);
   check(await where(), 'once it has mounted');
 }
@@ -228,7 +228,12 @@ test('mountAll mounts every widget of a page opened with a selection, each first
   const { context, page, go } = await open('?mode=migrate');
   await page.addInitScript(lateRenders, 'scroll');
   await go();
-  assert.equal(await mountAll(page), 4);
+  const mounting = mountAll(page);
+  // mountAll waits for each widget's render too; the last one waits here for a scroll that
+  // mountAll, done scrolling, no longer makes: a reader's wheel turn, once every host has mounted.
+  await page.waitForFunction(() => document.querySelectorAll('[data-trainer-v2-explorer-mounted]').length === 4, null, { timeout: 15000 });
+  await page.mouse.wheel(0, 1);
+  assert.equal(await mounting, 4);
   await context.close();
 });
 
@@ -251,7 +256,7 @@ test('at 390 px long lines start wrapped, every line of the panes in full; unwra
   const { context, page, go } = await open('?persona=data-scientist&framework=tensorflow', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await go();
   await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
-  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`);
+  await page.waitForSelector(rendered(MAIN_WIDGET));
   // The panes' code blocks: how many are wider than their box, and whether each draws its
   // scroll cue (the shadows in its background).
   const blocks = () =>
@@ -279,7 +284,7 @@ test('at 390 px the highlight legend keeps its swatch beside its text, and the r
   // The widget mounts when its place comes near the window; on a phone the anchor's heading is
   // a screen above it.
   await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
-  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { state: 'attached' });
+  await page.waitForSelector(rendered(MAIN_WIDGET), { state: 'attached' });
   const legend = page.locator(`${MAIN_WIDGET} .legend`);
   await legend.scrollIntoViewIfNeeded();
   // The swatch and the first line of the sentence it explains share a row: the swatch's middle

@@ -3,7 +3,7 @@
 // value in the address. Screenshots of the controls go to target/e2e-release-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, assertShownWell, launch, mountAll, nextFrames } from './helpers.mjs';
+import { BASE, assertShownWell, launch, mountAll, nextFrames, rendered } from './helpers.mjs';
 
 const MAIN = '[data-trainer-v2-explorer]:not([data-compact])';
 let browser;
@@ -86,7 +86,7 @@ test('the group is labelled, lists every release line oldest first, and starts a
 test('choosing v2.1 writes release=v2.1, another instance follows, a reload keeps it, the newest leaves the address', async () => {
   const { context, page, errors } = await open('#user-experience');
   const another = await mountAnother(page);
-  await page.waitForFunction((h) => document.querySelector(h).hasAttribute('data-trainer-v2-explorer-mounted'), another);
+  await page.waitForSelector(rendered(another), { state: 'attached' });
   const newest = (await group(page)).lines.at(-1);
   assert.equal(releaseInUrl(page), null, 'the newest is left out of the address');
 
@@ -109,7 +109,7 @@ test('choosing v2.1 writes release=v2.1, another instance follows, a reload keep
   await page.goto(new URL('?release=v2.1#user-experience', BASE).href);
   await mountAll(page);
   await mountAnother(page);
-  await page.waitForFunction((h) => document.querySelector(h).hasAttribute('data-trainer-v2-explorer-mounted'), another);
+  await page.waitForSelector(rendered(another), { state: 'attached' });
   await click(page, another, newest);
   await page.waitForFunction(() => !new URL(location.href).searchParams.has('release'));
   assert.deepEqual((await group(page)).checked, [newest], 'a release set back to the newest reaches the others');
@@ -147,7 +147,7 @@ test('arrow keys choose a release, in both views and for both personas', async (
 test('data-release on a mount point starts there; a bad release in the address is ignored', async () => {
   const { context, page } = await open('');
   const another = await mountAnother(page, { 'data-release': 'v2.0' });
-  await page.waitForFunction((h) => document.querySelector(h).hasAttribute('data-trainer-v2-explorer-mounted'), another);
+  await page.waitForSelector(rendered(another), { state: 'attached' });
   assert.deepEqual((await group(page, another)).checked, ['v2.0']);
   const newest = (await group(page)).lines.at(-1);
   assert.deepEqual((await group(page)).checked, [newest], 'other mount points keep their own default');
