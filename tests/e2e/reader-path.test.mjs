@@ -41,6 +41,22 @@ test('Tab from the top of the post walks into every widget, even one that mounts
   await context.close();
 });
 
+// A keyboard reader can reach a widget's fallback after its mount began and before its first
+// render, which comes late when Yew's scheduler has yielded (here each zero-delay timer is 500 ms
+// late, late-renders.mjs). The render replaces the fallback, and focus with it: the loader asked
+// whether focus was in the fallback when the mount began, not when the render replaced it, and
+// left focus on the page's body ("focus left the page when widget 1 mounted", 2 of 2 runs).
+test('Tab walks into every widget when each first render comes late', async () => {
+  const { context, page, go } = await open();
+  await page.addInitScript(lateRenders, 500);
+  await go();
+  const { total, reached, lost } = await tabThroughWidgets(page, MOUNT);
+  assert.ok(total >= 4, `${total} widgets`);
+  assert.deepEqual(reached, [...Array(total).keys()], `widgets Tab reached: ${reached.join(', ')} of ${total}; ${lost.join('; ')}`);
+  assert.deepEqual(lost, []);
+  await context.close();
+});
+
 /** Types `value` into the main widget's parameter field `id`, as a reader does. */
 async function type(page, id, value) {
   const field = page.locator(`${MAIN_WIDGET} #${id}`);
