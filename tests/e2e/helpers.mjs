@@ -91,6 +91,12 @@ const renderedAt = (page, hosts, i, timeout) =>
  * reads or acts on it waits for this, not for the mark alone. */
 export const rendered = (host) => `${host}${MOUNTED_MARK} ${RENDERED_ROOT}`;
 
+/** Waits until the widget at `host` has drawn "Wrap long lines" as `on` (its root's class, which
+ * the panes' CSS follows): a click on the toggle checks the box at once, but the widget draws it
+ * at its next render, later than the next frames when Yew's scheduler has yielded. */
+export const wrapDrawn = (page, on, host = MAIN_WIDGET) =>
+  page.waitForFunction(([host, on]) => document.querySelector(host).shadowRoot.querySelector('.tv2x').classList.contains('wrap') === on, [host, on]);
+
 /** Waits until the main explorer's migrate mode shows a converted TrainJob. */
 export function waitForConvertedTrainJob(page) {
   return page.waitForFunction(

@@ -3,7 +3,7 @@
 // view switches, Copy on every code block of the post, a shared link, and a 390 px phone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, frames, launch, MAIN_WIDGET, mountAll, nodeModule, rendered, tabThroughWidgets } from './helpers.mjs';
+import { BASE, frames, launch, MAIN_WIDGET, mountAll, nodeModule, rendered, tabThroughWidgets, wrapDrawn } from './helpers.mjs';
 import { lateRenders } from './late-renders.mjs';
 
 const YAML = nodeModule('yaml');
@@ -288,6 +288,7 @@ test('at 390 px long lines start wrapped, every line of the panes in full; unwra
   const toggle = page.locator(`${MAIN_WIDGET} .legend .wrap-toggle`).first();
   await toggle.click();
   assert.equal(await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().isChecked(), false);
+  await wrapDrawn(page, false);
   const after = await blocks();
   assert.ok(after.some((b) => b.clipped), 'some line is wider than a 390 px pane');
   assert.ok(after.every((b) => b.cue), 'every pane block shows that it scrolls');
