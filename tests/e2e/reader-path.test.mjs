@@ -88,6 +88,11 @@ test('an invalid field marks the panes as not updated, and Copy never copies the
     await page.evaluate(() => navigator.clipboard.writeText('before'));
     for (const pane of ['v2', 'v1']) {
       const copy = page.locator(`${MAIN_WIDGET} .pane.${pane} .copy`).first();
+      // Each pane's Copy button is its own component, which may render at the scheduler's next
+      // turn: read once it is off, or after 5 s.
+      await page
+        .waitForFunction(([w, pane]) => document.querySelector(w).shadowRoot.querySelector(`.pane.${pane} .copy`).disabled, [MAIN_WIDGET, pane], { timeout: 5000 })
+        .catch(() => {});
       assert.ok(await copy.isDisabled(), `${id}=${bad}: the ${pane} Copy still works`);
       assert.match(await copy.innerText(), /fix the field/i);
       await copy.click({ force: true });
