@@ -207,7 +207,9 @@ function drawn(host) {
 // the text after it moving up and back down (the rare "nothing moves" failures under load). So
 // the fallback stays in view, through a slot beside the widget's root, until the widget's first
 // render changes the shadow root (or an unmount or a failure replaces what it holds). Usually
-// that is the same task, and no frame shows the slot. Resolves once the slot is gone.
+// that is the same task, and no frame shows the slot. Resolves once the slot is gone, with
+// whether focus was in the fallback it took away: a keyboard reader may have reached the
+// fallback while a late first render was awaited.
 function mountKeepingFallback(m, host) {
   m.mount(host);
   const shadow = host.shadowRoot;
@@ -215,9 +217,10 @@ function mountKeepingFallback(m, host) {
   shadow.prepend(fallback);
   return new Promise((resolve) => {
     const rendering = new MutationObserver(() => {
+      const focused = host.contains(document.activeElement);
       rendering.disconnect();
       fallback.remove();
-      resolve();
+      resolve(focused);
     });
     rendering.observe(shadow, { childList: true, subtree: true });
   });
@@ -230,9 +233,8 @@ function mount(host) {
       // nothing new, so its turn ends here.
       inTurn(host, async () => {
         if (dead || !attached.has(host) || host.hasAttribute(MOUNTED)) return false;
-        const focused = host.contains(document.activeElement);
         excludeFromAnchoring(host);
-        await mountKeepingFallback(m, host);
+        const focused = await mountKeepingFallback(m, host);
         // By the next frame the widget's controls are there.
         requestAnimationFrame(() => {
           restoreFragment();

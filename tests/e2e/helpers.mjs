@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach } from 'node:test';
 import assert from 'node:assert/strict';
+import { lateRenders, lateRendersFromEnv } from './late-renders.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
@@ -29,7 +30,11 @@ afterEach(async () => {
   for (const context of openContexts) await context.close();
 });
 
-/** Headless Chromium, whose contexts are closed after each test (above). */
+/** E2E_LATE_RENDERS (late-renders.mjs): every page of every context renders late. */
+const LATE_RENDERS = lateRendersFromEnv();
+
+/** Headless Chromium, whose contexts are closed after each test (above), and whose pages render
+ * late when E2E_LATE_RENDERS asks for it. */
 export async function launch() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -38,6 +43,7 @@ export async function launch() {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
+    if (LATE_RENDERS !== null) await context.addInitScript(lateRenders, LATE_RENDERS);
     openContexts.add(context);
     context.on('close', () => openContexts.delete(context));
     return context;
@@ -45,9 +51,15 @@ export async function launch() {
   return browser;
 }
 
-/** Scrolls each mount point into view (the loader is lazy) and waits for it to mount, each for at
- * most `timeout` ms; `timeout: 0` waits on the mount alone, for a test whose own timeout bounds it
- * (a loaded machine can take any time to download and compile the widget).
+/** Set on a host by the wasm once its mount call has returned (src/ui/mount.rs). */
+const MOUNTED_MARK = '[data-trainer-v2-explorer-mounted]';
+/** The widget's root element, there once Yew has rendered it (src/ui/app.rs). */
+const RENDERED_ROOT = '.tv2x';
+
+/** Scrolls each mount point into view (the loader is lazy) and waits for its widget to render
+ * (see `rendered`), each for at most `timeout` ms; `timeout: 0` waits on the render alone, for a
+ * test whose own timeout bounds it (a loaded machine can take any time to download and compile
+ * the widget).
  *
  * It scrolls as a reader does, a wheel turn first (see scrollAsReader): on a page opened with a
  * selection (`?mode=migrate`), each widget's first render puts the page back at the main explorer
@@ -61,14 +73,29 @@ export async function mountAll(page, { timeout = 15000 } = {}) {
   await page.mouse.wheel(0, 1);
   for (let i = 0; i < n; i++) {
     await mounts.nth(i).scrollIntoViewIfNeeded({ timeout });
-    await page.waitForFunction(
-      (i) => document.querySelectorAll('[data-trainer-v2-explorer]')[i].hasAttribute('data-trainer-v2-explorer-mounted'),
-      i,
-      { timeout },
-    );
+    await mounts.nth(i).and(page.locator(MOUNTED_MARK)).waitFor({ state: 'attached', timeout });
   }
+  // Then each render, which on a loaded machine can come after the next host's scroll.
+  for (let i = 0; i < n; i++) await renderedAt(page, '[data-trainer-v2-explorer]', i, timeout);
   return n;
 }
+
+/** Waits until the widget in the `i`th host matching `hosts` has rendered (see `rendered`). */
+const renderedAt = (page, hosts, i, timeout) =>
+  page.locator(hosts).nth(i).and(page.locator(MOUNTED_MARK)).locator(RENDERED_ROOT).waitFor({ state: 'attached', timeout });
+
+/** A selector (Playwright's CSS reaches into open shadow roots) that matches once the widget in
+ * `host` has rendered. The wasm marks a host mounted when its mount call returns; Yew renders the
+ * widget in a microtask after that, or, when its scheduler has yielded (after 16 ms of work, as on
+ * a loaded machine), only at its next turn. A reader sees the widget only then, so a test that
+ * reads or acts on it waits for this, not for the mark alone. */
+export const rendered = (host) => `${host}${MOUNTED_MARK} ${RENDERED_ROOT}`;
+
+/** Waits until the widget at `host` has drawn "Wrap long lines" as `on` (its root's class, which
+ * the panes' CSS follows): a click on the toggle checks the box at once, but the widget draws it
+ * at its next render, later than the next frames when Yew's scheduler has yielded. */
+export const wrapDrawn = (page, on, host = MAIN_WIDGET) =>
+  page.waitForFunction(([host, on]) => document.querySelector(host).shadowRoot.querySelector('.tv2x').classList.contains('wrap') === on, [host, on]);
 
 /** Waits until the main explorer's migrate mode shows a converted TrainJob. */
 export function waitForConvertedTrainJob(page) {
@@ -151,13 +178,10 @@ export async function tabThroughWidgets(page, MOUNT, { onFallback = () => {}, li
       continue;
     }
     if (!f.inWidget) {
-      // On the static fallback: the reader is faster than the download. The widget mounts now.
+      // On the static fallback: the reader is faster than the download. The widget mounts now,
+      // and focus moves into it in the frame after its first render.
       onFallback();
-      await page.waitForFunction(
-        ([MOUNT, n]) => document.querySelectorAll(MOUNT)[n].hasAttribute('data-trainer-v2-explorer-mounted'),
-        [MOUNT, f.index],
-        { timeout: 20000 },
-      );
+      await renderedAt(page, MOUNT, f.index, 20000);
       await frames(page);
       f = await focusState(page, MOUNT);
       if (f.index < 0) {
@@ -195,7 +219,7 @@ export async function openWidget(context, query) {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(new URL(`?${query}#user-experience`, BASE).href);
   await scrollAsReader(page, MAIN_WIDGET);
-  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { state: 'attached', timeout: 15000 });
+  await page.waitForSelector(rendered(MAIN_WIDGET), { state: 'attached', timeout: 15000 });
   return { page, errors };
 }
 

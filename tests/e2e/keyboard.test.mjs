@@ -3,7 +3,7 @@
 // leaves the widget again (no trap).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch } from './helpers.mjs';
+import { BASE, launch, rendered } from './helpers.mjs';
 
 const MAIN = '[data-trainer-v2-explorer]:not([data-compact])';
 let browser;
@@ -51,7 +51,7 @@ async function openAtExplorer() {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await page.goto(new URL('#user-experience', BASE).href);
-  await page.waitForSelector(`${MAIN}[data-trainer-v2-explorer-mounted]`);
+  await page.waitForSelector(rendered(MAIN));
   // Start from the section's own anchor link, as a keyboard reader arriving there would.
   await page.focus('#user-experience a.anchor');
   return { context, page };

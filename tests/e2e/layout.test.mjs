@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASE, frames, launch, MAIN_WIDGET, openMigrate, openPane, scrollAsReader } from './helpers.mjs';
+import { BASE, frames, launch, MAIN_WIDGET, openMigrate, openPane, rendered, scrollAsReader, wrapDrawn } from './helpers.mjs';
 
 const REAL_V1 = process.env.TRAINER_REAL_V1 ?? '../shared/real-v1';
 
@@ -146,7 +146,7 @@ test('on a desktop the YAML column of "What Kubernetes runs" never scrolls sidew
   assert.ok(seen.blocks.some((b) => b.scrolls), JSON.stringify(seen));
   // Wrapped, no block scrolls, and the column still does not.
   await page.locator(`${MAIN_WIDGET} .k8s-pane .wrap-toggle input`).check();
-  await frames(page);
+  await wrapDrawn(page, true);
   seen = await measure();
   assert.ok(seen.column.content <= seen.column.width, JSON.stringify(seen.column));
   assert.deepEqual(seen.blocks.map((b) => b.scrolls), [false, false], 'a wrapped block still scrolls');
@@ -186,7 +186,7 @@ for (const [name, options] of [['1280 px', DESKTOP], ['375 px', phone(375)], ['3
       const page = await context.newPage();
       await page.goto(new URL(`?${query}#user-experience`, BASE).href);
       await scrollAsReader(page, MAIN_WIDGET);
-      await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { state: 'attached', timeout: 15000 });
+      await page.waitForSelector(rendered(MAIN_WIDGET), { state: 'attached', timeout: 15000 });
       await frames(page);
       cut.push(
         ...(await page.evaluate((sel) => {

@@ -4,7 +4,7 @@
 // reloads.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, MAIN_WIDGET } from './helpers.mjs';
+import { BASE, launch, MAIN_WIDGET, rendered } from './helpers.mjs';
 
 /** src/ui/browser.rs PERSIST_MS. */
 const PERSIST_MS = 200;
@@ -37,7 +37,7 @@ test('a run of clicks writes the address and storage once, with the last choice,
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(new URL('#user-experience', BASE).href);
-  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { state: 'attached', timeout: 0 });
+  await page.waitForSelector(rendered(MAIN_WIDGET), { state: 'attached', timeout: 0 });
   const all = await page.evaluate((main) => [...document.querySelector(main).shadowRoot.querySelectorAll('.framework [data-value]')].map((el) => el.dataset.value), MAIN_WIDGET);
   const first = await checked(page);
   const run = all.filter((f) => f !== first).slice(0, 3);
@@ -62,7 +62,7 @@ test('a run of clicks writes the address and storage once, with the last choice,
 
   // What a reader copies now is what a reload shows.
   await page.reload();
-  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { state: 'attached', timeout: 0 });
+  await page.waitForSelector(rendered(MAIN_WIDGET), { state: 'attached', timeout: 0 });
   assert.equal(await checked(page), run[2]);
   assert.deepEqual(errors, []);
   await context.close();

@@ -24,15 +24,29 @@ for (const width of [390, 320]) test(`with Wrap long lines on a ${width} px phon
   const { context, page, errors } = await open('persona=data-scientist&framework=tensorflow', { ...PHONE, viewport: { width, height: 844 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   // The elements that hang a line are made only for wrapping panes: scrolling ones have none.
-  const hangs = () => page.evaluate((MAIN) => document.querySelector(MAIN).shadowRoot.querySelectorAll('.panes pre > code .ln[class*=" i"]').length, MAIN_WIDGET);
+  // A toggle lands on the widget's next render and the hang elements follow its layout, both
+  // later than the next frames when Yew's scheduler had yielded: the count is read once it is what
+  // the test expects, or after 5 s, and then asserted (a count that never comes still fails).
+  const HANG = '.panes pre > code .ln[class*=" i"]';
+  const count = ([MAIN, HANG]) => document.querySelector(MAIN).shadowRoot.querySelectorAll(HANG).length;
+  const hangs = (expected) =>
+    page
+      .waitForFunction(
+        ([MAIN, HANG, some]) => {
+          const n = document.querySelector(MAIN).shadowRoot.querySelectorAll(HANG).length;
+          return some ? n > 0 : n === 0;
+        },
+        [MAIN_WIDGET, HANG, expected === 'some'],
+        { timeout: 5000 },
+      )
+      .catch(() => {})
+      .then(() => page.evaluate(count, [MAIN_WIDGET, HANG]));
   // A phone starts with long lines wrapped: unwrapped first, the panes scroll and hang nothing.
   assert.equal(await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().isChecked(), true, 'a phone starts wrapped');
   await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().uncheck();
-  await frames(page);
-  assert.equal(await hangs(), 0, 'hang elements while the panes scroll');
+  assert.equal(await hangs('none'), 0, 'hang elements while the panes scroll');
   await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().check();
-  await frames(page);
-  assert.ok((await hangs()) > 0, 'no hang element once the panes wrap');
+  assert.ok((await hangs('some')) > 0, 'no hang element once the panes wrap');
   const lines = await page.evaluate((MAIN) => {
     const found = [];
     for (const code of document.querySelector(MAIN).shadowRoot.querySelectorAll('.panes pre > code')) {

@@ -10,7 +10,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, MAIN_WIDGET, openMigrate } from './helpers.mjs';
+import { launch, MAIN_WIDGET, nodeModule, openMigrate } from './helpers.mjs';
+
+const YAML = nodeModule('yaml');
 
 const REAL_V1 = process.env.TRAINER_REAL_V1 ?? '../shared/real-v1';
 const JOB = readFileSync(join(REAL_V1, '14-coreweave-imagenet-pytorchjob.yaml'), 'utf8');
@@ -27,13 +29,17 @@ after(async () => browser?.close());
 async function showPods(viewport, job = JOB, colorScheme = 'light', shot = null) {
   const context = await browser.newContext({ viewport, colorScheme });
   const { page, errors } = await openMigrate(context, job);
-  // The section has arrived and its stylesheet applies (the behaviour group's bar).
+  // The section has arrived for this job, not the built-in sample the page converted first (its
+  // heading names the job), and its stylesheet applies (the behaviour group's bar).
+  const { kind, metadata } = YAML.parse(job);
   await page.waitForFunction(
-    (sel) => {
-      const group = document.querySelector(sel)?.shadowRoot?.querySelector('.pods-changes .pods-behaviour');
-      return group && getComputedStyle(group).borderLeftStyle === 'solid';
+    ([sel, job]) => {
+      const section = document.querySelector(sel)?.shadowRoot?.querySelector('.pods-changes');
+      const group = section?.querySelector('.pods-behaviour');
+      const heading = section?.querySelector('.pods-h3')?.textContent.replace(/\s+/g, ' ').trim() ?? '';
+      return heading.endsWith(job) && Boolean(group) && getComputedStyle(group).borderLeftStyle === 'solid';
     },
-    MAIN_WIDGET,
+    [MAIN_WIDGET, ` ${kind} ${metadata.name}`],
     { timeout: 15000 },
   );
   const seen = await page.evaluate((sel) => {

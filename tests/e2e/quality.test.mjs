@@ -291,6 +291,8 @@ for (const [label, viewport] of [
             if (wrap.checked) wrap.click();
           }
         }, presets);
+        // Each widget draws the click at its next render (see wrapDrawn in helpers.mjs).
+        await page.waitForFunction((presets) => [...document.querySelectorAll(presets)].every((host) => !host.shadowRoot.querySelector('.tv2x').classList.contains('wrap')), presets);
         await nextFrames(page);
       }
       const heights = await page.evaluate((presets) =>

@@ -3,7 +3,8 @@
 // view switches, Copy on every code block of the post, a shared link, and a 390 px phone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, frames, launch, MAIN_WIDGET, mountAll, nodeModule, tabThroughWidgets } from './helpers.mjs';
+import { BASE, frames, launch, MAIN_WIDGET, mountAll, nodeModule, rendered, tabThroughWidgets, wrapDrawn } from './helpers.mjs';
+import { lateRenders } from './late-renders.mjs';
 
 const YAML = nodeModule('yaml');
 
@@ -40,6 +41,22 @@ test('Tab from the top of the post walks into every widget, even one that mounts
   await context.close();
 });
 
+// A keyboard reader can reach a widget's fallback after its mount began and before its first
+// render, which comes late when Yew's scheduler has yielded (here each zero-delay timer is 500 ms
+// late, late-renders.mjs). The render replaces the fallback, and focus with it: the loader asked
+// whether focus was in the fallback when the mount began, not when the render replaced it, and
+// left focus on the page's body ("focus left the page when widget 1 mounted", 2 of 2 runs).
+test('Tab walks into every widget when each first render comes late', async () => {
+  const { context, page, go } = await open();
+  await page.addInitScript(lateRenders, 500);
+  await go();
+  const { total, reached, lost } = await tabThroughWidgets(page, MOUNT);
+  assert.ok(total >= 4, `${total} widgets`);
+  assert.deepEqual(reached, [...Array(total).keys()], `widgets Tab reached: ${reached.join(', ')} of ${total}; ${lost.join('; ')}`);
+  assert.deepEqual(lost, []);
+  await context.close();
+});
+
 /** Types `value` into the main widget's parameter field `id`, as a reader does. */
 async function type(page, id, value) {
   const field = page.locator(`${MAIN_WIDGET} #${id}`);
@@ -54,7 +71,7 @@ test('an invalid field marks the panes as not updated, and Copy never copies the
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await go();
   await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
-  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`);
+  await page.waitForSelector(rendered(MAIN_WIDGET));
   for (const [id, good, goodText, bad] of [
     ['p-nodes', '4', 'numNodes: 4', '0'],
     ['p-name', 'sjob', 'name: sjob', 's/job'],
@@ -71,6 +88,11 @@ test('an invalid field marks the panes as not updated, and Copy never copies the
     await page.evaluate(() => navigator.clipboard.writeText('before'));
     for (const pane of ['v2', 'v1']) {
       const copy = page.locator(`${MAIN_WIDGET} .pane.${pane} .copy`).first();
+      // Each pane's Copy button is its own component, which may render at the scheduler's next
+      // turn: read once it is off, or after 5 s.
+      await page
+        .waitForFunction(([w, pane]) => document.querySelector(w).shadowRoot.querySelector(`.pane.${pane} .copy`).disabled, [MAIN_WIDGET, pane], { timeout: 5000 })
+        .catch(() => {});
       assert.ok(await copy.isDisabled(), `${id}=${bad}: the ${pane} Copy still works`);
       assert.match(await copy.innerText(), /fix the field/i);
       await copy.click({ force: true });
@@ -183,7 +205,7 @@ async function assertExplorerInView(page, height) {
   const check = ({ top, bottom }, when) =>
     assert.ok(top > -10 && top < height / 2 && bottom > 0, `${when}, the explorer's top is at ${Math.round(top)} px in a ${height} px window`);
   check(await where(), 'once the page has loaded');
-  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { timeout: 20000, state: 'attached' });
+  await page.waitForSelector(rendered(MAIN_WIDGET), { timeout: 20000, state: 'attached' });
   await frames(page);
   check(await where(), 'once it has mounted');
 }
@@ -221,22 +243,18 @@ test('a shared persona leaves the presets with the persona their prose describes
 // mountAll (helpers.mjs) scrolls as a reader: on a page opened with a selection, every widget's
 // first render puts the page back at the main explorer until the reader acts. Here each first
 // render comes as late as it can and still be drawn before the next host is seen: Yew's scheduler
-// always yields (Date.now advances 17 ms a call) and its zero-delay timer runs when the page next
-// scrolls, in the frame that draws the scroll, before that frame's animation-frame callbacks and
+// always yields and its zero-delay timer runs when the page next scrolls (late-renders.mjs), in the frame that draws the scroll, before that frame's animation-frame callbacks and
 // intersection observations. With Playwright's scrolling alone the last host never mounted (3 of 3).
 test('mountAll mounts every widget of a page opened with a selection, each first render late', async () => {
   const { context, page, go } = await open('?mode=migrate');
-  await page.addInitScript(() => {
-    const now = Date.now;
-    let ahead = 0;
-    Date.now = () => now() + (ahead += 17);
-    const later = window.setTimeout;
-    let held = [];
-    addEventListener('scroll', () => [held, held = []][0].forEach((run) => run()), true);
-    window.setTimeout = (run, ms, ...args) => (ms ? later(run, ms, ...args) : (held.push(() => run(...args)), 0));
-  });
+  await page.addInitScript(lateRenders, 'scroll');
   await go();
-  assert.equal(await mountAll(page), 4);
+  const mounting = mountAll(page);
+  // mountAll waits for each widget's render too; the last one waits here for a scroll that
+  // mountAll, done scrolling, no longer makes: a reader's wheel turn, once every host has mounted.
+  await page.waitForFunction(() => document.querySelectorAll('[data-trainer-v2-explorer-mounted]').length === 4, null, { timeout: 15000 });
+  await page.mouse.wheel(0, 1);
+  assert.equal(await mounting, 4);
   await context.close();
 });
 
@@ -259,7 +277,7 @@ test('at 390 px long lines start wrapped, every line of the panes in full; unwra
   const { context, page, go } = await open('?persona=data-scientist&framework=tensorflow', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await go();
   await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
-  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`);
+  await page.waitForSelector(rendered(MAIN_WIDGET));
   // The panes' code blocks: how many are wider than their box, and whether each draws its
   // scroll cue (the shadows in its background).
   const blocks = () =>
@@ -275,6 +293,7 @@ test('at 390 px long lines start wrapped, every line of the panes in full; unwra
   const toggle = page.locator(`${MAIN_WIDGET} .legend .wrap-toggle`).first();
   await toggle.click();
   assert.equal(await page.locator(`${MAIN_WIDGET} .wrap-toggle input`).first().isChecked(), false);
+  await wrapDrawn(page, false);
   const after = await blocks();
   assert.ok(after.some((b) => b.clipped), 'some line is wider than a 390 px pane');
   assert.ok(after.every((b) => b.cue), 'every pane block shows that it scrolls');
@@ -287,7 +306,7 @@ test('at 390 px the highlight legend keeps its swatch beside its text, and the r
   // The widget mounts when its place comes near the window; on a phone the anchor's heading is
   // a screen above it.
   await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
-  await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`, { state: 'attached' });
+  await page.waitForSelector(rendered(MAIN_WIDGET), { state: 'attached' });
   const legend = page.locator(`${MAIN_WIDGET} .legend`);
   await legend.scrollIntoViewIfNeeded();
   // The swatch and the first line of the sentence it explains share a row: the swatch's middle

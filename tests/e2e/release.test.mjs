@@ -3,7 +3,7 @@
 // value in the address. Screenshots of the controls go to target/e2e-release-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, assertShownWell, launch, mountAll, nextFrames } from './helpers.mjs';
+import { BASE, assertShownWell, launch, mountAll, nextFrames, rendered } from './helpers.mjs';
 
 const MAIN = '[data-trainer-v2-explorer]:not([data-compact])';
 let browser;
@@ -86,7 +86,7 @@ test('the group is labelled, lists every release line oldest first, and starts a
 test('choosing v2.1 writes release=v2.1, another instance follows, a reload keeps it, the newest leaves the address', async () => {
   const { context, page, errors } = await open('#user-experience');
   const another = await mountAnother(page);
-  await page.waitForFunction((h) => document.querySelector(h).hasAttribute('data-trainer-v2-explorer-mounted'), another);
+  await page.waitForSelector(rendered(another), { state: 'attached' });
   const newest = (await group(page)).lines.at(-1);
   assert.equal(releaseInUrl(page), null, 'the newest is left out of the address');
 
@@ -94,7 +94,7 @@ test('choosing v2.1 writes release=v2.1, another instance follows, a reload keep
   await page.waitForFunction(() => new URL(location.href).searchParams.get('release') === 'v2.1');
   assert.deepEqual((await group(page)).checked, ['v2.1']);
   assert.match((await group(page)).description, /^v2\.1\.\d+, SDK kubeflow /, 'the tag served and its SDK');
-  assert.deepEqual((await group(page, another)).checked, ['v2.1'], 'the other instance follows');
+  assert.deepEqual(await checkedOnceShown(page, 'v2.1', another), ['v2.1'], 'the other instance follows');
   assert.equal(new URL(page.url()).hash, '#user-experience', 'the fragment stays');
 
   await page.reload();
@@ -109,21 +109,22 @@ test('choosing v2.1 writes release=v2.1, another instance follows, a reload keep
   await page.goto(new URL('?release=v2.1#user-experience', BASE).href);
   await mountAll(page);
   await mountAnother(page);
-  await page.waitForFunction((h) => document.querySelector(h).hasAttribute('data-trainer-v2-explorer-mounted'), another);
+  await page.waitForSelector(rendered(another), { state: 'attached' });
   await click(page, another, newest);
   await page.waitForFunction(() => !new URL(location.href).searchParams.has('release'));
-  assert.deepEqual((await group(page)).checked, [newest], 'a release set back to the newest reaches the others');
+  assert.deepEqual(await checkedOnceShown(page, newest), [newest], 'a release set back to the newest reaches the others');
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-/** The release the main widget shows as checked once it is `want`, or what it shows when the wait
- * gives up: a key's choice lands on the next scheduled render, not inside the key event. */
-async function checkedAfterKey(page, want) {
-  const shows = ([MAIN, want]) =>
-    document.querySelector(MAIN).shadowRoot.querySelector('.release [aria-checked="true"]')?.dataset.value === want;
-  await page.waitForFunction(shows, [MAIN, want], { timeout: 5000 }).catch(() => {});
-  return (await group(page)).checked;
+/** The release the widget at `host` shows as checked once it is `want`, or what it shows when the
+ * wait gives up: a key's choice, or one another instance shared, lands on the widget's next
+ * scheduled render, not inside the key event or the URL's write. */
+async function checkedOnceShown(page, want, host = MAIN) {
+  const shows = ([host, want]) =>
+    document.querySelector(host).shadowRoot.querySelector('.release [aria-checked="true"]')?.dataset.value === want;
+  await page.waitForFunction(shows, [host, want], { timeout: 5000 }).catch(() => {});
+  return (await group(page, host)).checked;
 }
 
 test('arrow keys choose a release, in both views and for both personas', async () => {
@@ -131,9 +132,9 @@ test('arrow keys choose a release, in both views and for both personas', async (
   const g = await group(page);
   await page.evaluate((MAIN) => document.querySelector(MAIN).shadowRoot.querySelector('.release [tabindex="0"]').focus(), MAIN);
   await page.keyboard.press('ArrowLeft');
-  assert.deepEqual(await checkedAfterKey(page, g.lines.at(-2)), [g.lines.at(-2)]);
+  assert.deepEqual(await checkedOnceShown(page, g.lines.at(-2)), [g.lines.at(-2)]);
   await page.keyboard.press('Home');
-  assert.deepEqual(await checkedAfterKey(page, g.lines[0]), [g.lines[0]]);
+  assert.deepEqual(await checkedOnceShown(page, g.lines[0]), [g.lines[0]]);
   const focused = await page.evaluate((MAIN) => document.querySelector(MAIN).shadowRoot.activeElement.dataset.value, MAIN);
   assert.equal(focused, g.lines[0], 'focus moves with the choice');
   await page.evaluate((MAIN) => document.querySelector(MAIN).shadowRoot.querySelector('.persona [data-value="platform-engineer"]').click(), MAIN);
@@ -147,7 +148,7 @@ test('arrow keys choose a release, in both views and for both personas', async (
 test('data-release on a mount point starts there; a bad release in the address is ignored', async () => {
   const { context, page } = await open('');
   const another = await mountAnother(page, { 'data-release': 'v2.0' });
-  await page.waitForFunction((h) => document.querySelector(h).hasAttribute('data-trainer-v2-explorer-mounted'), another);
+  await page.waitForSelector(rendered(another), { state: 'attached' });
   assert.deepEqual((await group(page, another)).checked, ['v2.0']);
   const newest = (await group(page)).lines.at(-1);
   assert.deepEqual((await group(page)).checked, [newest], 'other mount points keep their own default');

@@ -177,6 +177,9 @@ test('removing the mount points stops their instances: no listener, observer or 
   const { page, errors, context } = await open({ init: instrument });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const n = await mountAll(page);
+  // Each instance registers them in its first effects, which run at the scheduler's next turn
+  // after its render (later when the scheduler yields): read once they are there, or after 5 s.
+  await page.waitForFunction((n) => window.__counts().sync === n && window.__counts().media === n, n, { timeout: 5000 }).catch(() => {});
   const running = await page.evaluate(() => window.__counts());
   // Each instance listens and observes the theme; the count sees them, so it can see them stay.
   assert.deepEqual({ ...running, observers: undefined }, { sync: n, media: n, observers: undefined, copyTimers: 0 });

@@ -1,0 +1,61 @@
+// Late first renders on demand: what a loaded machine does to the widget, made certain.
+//
+// Yew 0.23's scheduler yields to the browser once it has run for 16 ms (by Date.now), through a
+// zero-delay timer, and the widget's first render (and every later one) then lands a frame or
+// more after the code that asked for it; www/element.js's mount turn waits for that render. On
+// an idle machine the scheduler rarely yields, so a test that races the render passes here and
+// fails in CI (e6f6a86). `lateRenders` makes every yield happen and every zero-delay timer late.
+//
+// E2E_LATE_RENDERS (read by helpers.mjs's launch, which adds the script to every context):
+//   1 or frames  zero-delay timers are held until the page next scrolls or two animation frames
+//                have passed, whichever comes first (so a page nobody scrolls still progresses);
+//   NNNms        zero-delay timers run NNN ms late (e.g. 500ms), scroll or not.
+
+/** The page script. Passed to addInitScript by value, so it uses nothing outside itself.
+ * `heldUntil` is 'scroll' (held until the page scrolls; a page that never scrolls never renders
+ * again), 'scroll-or-frames', or a number of milliseconds. */
+export function lateRenders(heldUntil) {
+  const now = Date.now;
+  let ahead = 0;
+  // Every reading is 17 ms after the one before: the scheduler's deadline has passed by the
+  // time it next looks, so it yields whenever it may.
+  Date.now = () => now() + (ahead += 17);
+
+  const setTimer = window.setTimeout;
+  const clearTimer = window.clearTimeout;
+  if (typeof heldUntil === 'number') {
+    window.setTimeout = (run, ms, ...args) => setTimer(run, Number(ms) > 0 ? ms : heldUntil, ...args);
+    return;
+  }
+  // Held timers get ids of their own, so clearing one (gloo's Timeout when dropped) cancels it.
+  const held = new Map();
+  let nextId = 2 ** 30;
+  let releaseQueued = false;
+  const release = () => {
+    releaseQueued = false;
+    const due = [...held.values()];
+    held.clear();
+    for (const run of due) run();
+  };
+  addEventListener('scroll', release, { capture: true, passive: true });
+  window.setTimeout = (run, ms, ...args) => {
+    if (Number(ms) > 0) return setTimer(run, ms, ...args);
+    const id = nextId++;
+    held.set(id, () => run(...args));
+    if (heldUntil === 'scroll-or-frames' && !releaseQueued) {
+      releaseQueued = true;
+      requestAnimationFrame(() => requestAnimationFrame(release));
+    }
+    return id;
+  };
+  window.clearTimeout = (id) => (held.delete(id) ? undefined : clearTimer(id));
+}
+
+/** What E2E_LATE_RENDERS asks for: `lateRenders`'s argument, or null when unset. */
+export function lateRendersFromEnv(value = process.env.E2E_LATE_RENDERS) {
+  if (!value || value === '0') return null;
+  if (value === '1' || value === 'frames') return 'scroll-or-frames';
+  const late = /^(\d+)ms$/.exec(value);
+  if (late && Number(late[1]) > 0) return Number(late[1]);
+  throw new Error(`E2E_LATE_RENDERS=${value}: expected 1 (or frames) or a delay such as 500ms`);
+}
