@@ -27,8 +27,15 @@ use yew::prelude::*;
 /// the wasm (`use_force_update` has no state, so it has no such copy).
 #[hook]
 pub(crate) fn use_theme(pinned: Option<&'static str>) -> &'static str {
+    let shown = pinned.unwrap_or_else(browser::theme);
     let redraw = use_force_update();
     use_keyed_effect(MOUNTED, move |_| {
+        // The page is watched from the first effect on, which on a loaded machine runs well after
+        // the first render (Yew renders every pending first render before any effect): a theme
+        // switched in between would be missed until the next switch.
+        if pinned.is_none() && browser::theme() != shown {
+            redraw.force_update();
+        }
         let update = Closure::<dyn Fn()>::new(move || redraw.force_update());
         let window = web_sys::window();
         let observer = web_sys::MutationObserver::new(update.as_ref().unchecked_ref()).ok();
@@ -58,7 +65,7 @@ pub(crate) fn use_theme(pinned: Option<&'static str>) -> &'static str {
             drop(update);
         })
     });
-    pinned.unwrap_or_else(browser::theme)
+    shown
 }
 
 /// The explorer's state and its reducer (`State::reduce`), as yew's `use_reducer` holds them: a
