@@ -561,34 +561,70 @@ fn push_escaped(out: &mut String, s: &str) {
 }
 
 fn plain_is_safe(s: &str) -> bool {
-    let Some(first) = s.chars().next() else {
+    let Some(&first) = s.as_bytes().first() else {
         return false;
     };
-    if s.trim() != s || s.chars().any(must_escape) {
+    if !is_plain_text(s) {
         return false;
     }
-    // Indicators that start another construct. A '-' is fine when a non-space follows ("-De").
-    if first.is_ascii() && b"?:,[]{}#&*!|>'\"%@`".contains(&(first as u8)) || s.starts_with("- ") || s == "-" {
+    // Indicators that start another construct (each ASCII, so a first byte is one only when it
+    // is the first character). A '-' is fine when a non-space follows ("-De").
+    if INDICATORS[usize::from(first)] || s.starts_with("- ") || s == "-" {
         return false;
     }
-    // ": " and " #" looked for by hand (see block_literal_fits).
-    let comment_or_mapping = s.as_bytes().windows(2).any(|pair| pair == b": " || pair == b" #");
+    // ": " and " #" looked for by hand (see block_literal_fits), one byte pair at a time.
+    let comment_or_mapping = s.as_bytes().windows(2).any(|pair| matches!(pair, [b':', b' '] | [b' ', b'#']));
     if s.starts_with("---") || s.starts_with("...") || comment_or_mapping || s.ends_with(':') {
         return false;
     }
     !resolves_to_non_string(s)
 }
 
+/// The characters that start another construct when a plain scalar would start with them.
+const INDICATORS: [bool; 256] = crate::text::byte_set(b"?:,[]{}#&*!|>'\"%@`");
+
+/// What a number, a date or a time is written with besides digits: hex digits, base prefixes,
+/// separators, signs and exponents.
+const NUMBER_BYTES: [bool; 256] = crate::text::byte_set(b"0123456789abcdefABCDEFxXoO_.+-:eE");
+
+/// Whether `s` is as a plain scalar would read it back: nothing that trimming removes at either
+/// end, and no character that must be escaped. Every key and most values of an emitted document
+/// are ASCII, where both come down to bytes (the ASCII white space but the space are controls,
+/// and every other character `must_escape` names is beyond ASCII); other text is decoded and
+/// judged character by character.
+fn is_plain_text(s: &str) -> bool {
+    if s.is_ascii() {
+        let bytes = s.as_bytes();
+        bytes.first() != Some(&b' ') && bytes.last() != Some(&b' ') && !bytes.iter().any(|&b| b < 0x20 || b == 0x7f)
+    } else {
+        s.trim() == s && !s.chars().any(must_escape)
+    }
+}
+
+/// The words YAML 1.1 or 1.2 reads as a bool, null or number, in any case.
+const NON_STRING_WORDS: [&str; 14] =
+    ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", ".inf", "-.inf", "+.inf", ".nan"];
+
 /// Whether YAML 1.1 or 1.2 would read `s` as a bool, null, number or timestamp.
 fn resolves_to_non_string(s: &str) -> bool {
-    const WORDS: [&str; 14] =
-        ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", ".inf", "-.inf", "+.inf", ".nan"];
-    if WORDS.iter().any(|w| w.eq_ignore_ascii_case(s)) || s == "<<" {
+    // A string longer than every word is none of them: not compared with each.
+    const LONGEST: usize = {
+        let (mut longest, mut i) = (0, 0);
+        while i < NON_STRING_WORDS.len() {
+            if NON_STRING_WORDS[i].len() > longest {
+                longest = NON_STRING_WORDS[i].len();
+            }
+            i += 1;
+        }
+        longest
+    };
+    if s.len() <= LONGEST && (NON_STRING_WORDS.iter().any(|w| w.eq_ignore_ascii_case(s)) || s == "<<") {
         return true;
     }
     // Anything made only of digits and number punctuation (hex, octal, floats, sexagesimal,
-    // dates) is quoted; this over-quotes a little and never under-quotes.
-    s.chars().any(|c| c.is_ascii_digit()) && s.bytes().all(|b| b.is_ascii_hexdigit() || b"xXoO_.+-:eE".contains(&b))
+    // dates) is quoted; this over-quotes a little and never under-quotes. (An ASCII digit is
+    // one byte, and no byte of a longer character is one.)
+    s.bytes().any(|b| b.is_ascii_digit()) && s.bytes().all(|b| NUMBER_BYTES[usize::from(b)])
 }
 
 #[cfg(test)]
@@ -621,6 +657,7 @@ mod tests {
             "",
             " x",
             "a: b",
+            "a #b",
             "#c",
             "- x",
             "12:30",
@@ -636,6 +673,42 @@ mod tests {
         }
         assert_eq!(scalar_string("nvidia.com/gpu"), "nvidia.com/gpu");
         assert_eq!(scalar_string("20Gi"), "20Gi");
+    }
+
+    /// The byte-level judgement of ASCII text agrees with the character rule it stands for
+    /// (nothing trimmed at either end, nothing that must be escaped), for every string of up to
+    /// three characters from the ASCII white space and controls, DEL, the space, plain
+    /// characters and characters beyond ASCII (a no-break space is white space to `trim`).
+    #[test]
+    fn plain_text_is_judged_by_bytes_as_by_characters() {
+        let alphabet = [
+            '\0', '\t', '\n', '\u{b}', '\u{c}', '\r', '\u{1f}', ' ', 'a', '~', '\u{7f}', 'é', '\u{85}', '\u{a0}',
+            '\u{2028}',
+        ];
+        // Each length's strings, from the shorter ones and one more character.
+        let mut strings = vec![String::new()];
+        let mut shorter = strings.clone();
+        for _ in 0..3 {
+            shorter = shorter.iter().flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}"))).collect();
+            strings.extend(shorter.iter().cloned());
+        }
+        for s in &strings {
+            let by_characters = s.trim() == s && !s.chars().any(must_escape);
+            assert_eq!(is_plain_text(s), by_characters, "{s:?}");
+        }
+    }
+
+    /// Every word YAML reads as other than a string is quoted, whatever its case: none is
+    /// skipped as too long to be one.
+    #[test]
+    fn every_word_that_reads_as_no_string_is_quoted() {
+        for word in NON_STRING_WORDS {
+            for s in [word.to_string(), word.to_ascii_uppercase()] {
+                assert!(resolves_to_non_string(&s), "{s:?}");
+                assert!(scalar_string(&s).starts_with('"'), "{s:?}");
+            }
+        }
+        assert!(!resolves_to_non_string("falsey") && !resolves_to_non_string("nulls"));
     }
 
     /// serde_json's tree is written as its `model::Value` copy was (what `pipeline::output_yaml`

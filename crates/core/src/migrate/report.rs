@@ -1,10 +1,14 @@
 //! The migration's per-field report, built as the converter goes: where each V1 field went, and
 //! what was dropped and why. The entries are the pipeline's (`crate::pipeline::report`).
 
+use crate::pipeline::report::entry_for;
 pub use crate::pipeline::report::{Entry, EntryIndex, Kind};
 pub(crate) use crate::pipeline::report::{Place, Places};
 use std::borrow::Cow;
 use std::cell::RefCell;
+
+/// The most entries [`Report::status_of`] reads through rather than indexes.
+const SCANNED_ENTRIES: usize = 32;
 
 /// The report of one conversion as it is written: its entries, and an index to find a path's.
 #[derive(Default)]
@@ -73,6 +77,12 @@ impl Report {
 
     /// The entry that accounts for a V1 path: the one with the longest matching prefix.
     pub(crate) fn status_of(&self, path: &str) -> Option<&Entry> {
+        // A report of a few entries is read through: indexing it copies each entry's path, more
+        // work than the look-ups an ordinary job makes (the index is for a job of many labels).
+        // The converter writes no `Added` entry, which the scan would pass over.
+        if self.entries.len() <= SCANNED_ENTRIES {
+            return entry_for(&self.entries, path);
+        }
         let mut index = self.index.borrow_mut();
         let (index, indexed) = &mut *index;
         for (i, e) in self.entries.iter().enumerate().skip(*indexed) {
@@ -85,5 +95,36 @@ impl Report {
     /// Whether anything was dropped.
     pub(crate) fn is_lossy(&self) -> bool {
         self.entries.iter().any(|e| e.kind == Kind::Dropped)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// As a report grows from a few entries to more than are read through, each path's entry is
+    /// the one a scan of every entry finds, whether it was read through or looked up in the
+    /// index (which then takes in every entry written before it was built).
+    #[test]
+    fn a_growing_report_finds_what_a_scan_finds() {
+        let mut report = Report::default();
+        let probes = ["spec", "spec.a", "spec.a.b", "spec.a.b[0].c", "spec.a.bc", "spec.k3", "spec.k3.x", "spec.z"];
+        for i in 0..3 * SCANNED_ENTRIES {
+            match i % 4 {
+                0 => report.mapped(format!("spec.k{i}"), "x", ""),
+                1 => report.mapped_node("spec.a", "x", ""),
+                2 => report.dropped(format!("spec.a.b[{}]", i % 3), ""),
+                _ => report.moved("spec.a.b", "y", ""),
+            }
+            for path in probes {
+                let scanned = entry_for(&report.entries, path).map(|e| e as *const Entry);
+                assert_eq!(
+                    report.status_of(path).map(|e| e as *const Entry),
+                    scanned,
+                    "{path} after {} entries",
+                    i + 1
+                );
+            }
+        }
     }
 }
