@@ -3,6 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { BASE, launch, mountAll, nextFrames } from './helpers.mjs';
+import { lateRenders } from './late-renders.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve(process.env.AXE_CORE ?? 'axe-core/axe.min.js');
@@ -215,20 +216,14 @@ for (const [label, viewport] of [
 // loaded machine a frame could be drawn with the host's fallback gone and nothing in its place:
 // the main explorer at its 900 px min-height instead of its fallback's 1,387 px, the text after it
 // moving up and then down (the rare "nothing moves" failures above). Here every run of the
-// scheduler outlasts its deadline (Date.now advances 17 ms a call) and a zero-delay timer waits
-// 500 ms, so each widget after the first mounts while the run before it is still pending. Every
-// frame drawn while the four widgets mount must show each host at least as tall as its fallback.
+// scheduler outlasts its deadline and a zero-delay timer waits 500 ms (late-renders.mjs), so each
+// widget after the first mounts while the run before it is still pending. Every frame drawn
+// while the four widgets mount must show each host at least as tall as its fallback.
 test('no host is drawn shorter than its fallback while its widget mounts, with Yew\'s scheduler yielding to the browser', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const release = await holdWidgetWasm(page);
-  await page.addInitScript(() => {
-    const now = Date.now;
-    let ahead = 0;
-    Date.now = () => now() + (ahead += 17);
-    const later = window.setTimeout;
-    window.setTimeout = (run, ms, ...args) => later(run, ms || 500, ...args);
-  });
+  await page.addInitScript(lateRenders, 500);
   await page.goto(BASE);
   // The page's own later changes (the Copy buttons in the fallbacks' code) are made first.
   await page.waitForSelector('.copy-block-status', { state: 'attached' });
