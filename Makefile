@@ -120,12 +120,12 @@ lint-core-features:
 		cargo clippy -p explorer-core --no-default-features --features $$feature -- -D warnings || exit 1; \
 	done
 
-# The converter, explain and upgrade modules (crates/migrate-wasm, crates/explain-wasm,
-# crates/upgrade-wasm), linted for wasm32
+# The converter, explain and upgrade modules (crates/migrate-wasm and its allocator
+# crates/migrate-alloc, crates/explain-wasm, crates/upgrade-wasm), linted for wasm32
 # with the features they ship with. A check of their own, not a linted dist build: clippy-driver
 # compiles with MIR optimizations off, and the wasm readers download must be rustc's.
 lint-wasm-modules:
-	cargo clippy --target wasm32-unknown-unknown -p trainer-v2-migrate -p trainer-v2-explain -p trainer-v2-upgrade --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p trainer-v2-migrate -p trainer-v2-migrate-alloc -p trainer-v2-explain -p trainer-v2-upgrade --all-targets -- -D warnings
 
 # The CLI the checks below run: the one `cargo test` builds, or $TRAINER_EXPLORER when the caller
 # built it already (scripts/test-all.sh). A plain `cargo build` would compile our crate and a few

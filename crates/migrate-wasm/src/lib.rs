@@ -10,11 +10,10 @@ use explorer_core::migrate::pods::explained_documents;
 use explorer_data::releases::{Release, NEWEST};
 use wasm_bindgen::prelude::*;
 
-/// Talc, as in the widget, instead of Rust's default dlmalloc: this module is single-threaded
-/// wasm too, and talc's code is about 2 KB smaller gzipped.
+/// The module's global allocator: linked only if named (crates/migrate-alloc says why it is a
+/// crate of its own).
 #[cfg(target_arch = "wasm32")]
-#[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+use trainer_v2_migrate_alloc as _;
 
 /// Converts a V1 YAML stream into objects for the Trainer release line `release` (`v2.1`, the
 /// widget's `Selection.release`; left out, the newest); returns `{"error", "yaml", "summary",
