@@ -436,7 +436,7 @@ impl Accepted {
         Documents(match self.0 {
             Held::Read(docs) => Handed::Read(docs.into_iter()),
             Held::Again { found, text: place } if place == place_of(text) => {
-                Handed::Reading(Stream::new(Opened { text, found }, Reading::Events))
+                Handed::Reading(Box::new(Stream::new(Opened { text, found }, Reading::Events)))
             }
             Held::Again { .. } => match accept(text, |_| {}) {
                 Ok(accepted) => return accepted.documents(text),
@@ -523,7 +523,8 @@ pub struct Documents<'text>(Handed<'text>);
 
 enum Handed<'text> {
     Read(std::vec::IntoIter<RawDoc>),
-    Reading(Stream<'text>),
+    /// Boxed: a stream is 240 bytes beside the documents' 32 (clippy's `large_enum_variant`).
+    Reading(Box<Stream<'text>>),
 }
 
 impl Iterator for Documents<'_> {
