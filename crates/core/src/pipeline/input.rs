@@ -325,15 +325,10 @@ fn depth_check(text: &str) -> Result<(), InputError> {
     Ok(())
 }
 
-/// The line each document starts on (1-based), from the `---` separators.
+/// The line each document starts on (1-based), from the `---` separators (`written::scan` finds
+/// them as it counts the documents' values).
 pub(super) fn start_lines(text: &str) -> Vec<usize> {
-    let mut starts = vec![1];
-    for (n, line) in text.lines().enumerate() {
-        if line.starts_with("---") && (line.len() == 3 || line[3..].starts_with([' ', '\t'])) {
-            starts.push(n + 2);
-        }
-    }
-    starts
+    super::written::scan(text, usize::MAX).starts
 }
 
 /// Parses every document. A document that fails to parse is reported and, where the parser can
@@ -436,7 +431,7 @@ impl Accepted {
         Documents(match self.0 {
             Held::Read(docs) => Handed::Read(docs.into_iter()),
             Held::Again { found, text: place } if place == place_of(text) => {
-                Handed::Reading(Stream::new(Opened { text, found }, Reading::Events))
+                Handed::Reading(Box::new(Stream::new(Opened { text, found }, Reading::Events)))
             }
             Held::Again { .. } => match accept(text, |_| {}) {
                 Ok(accepted) => return accepted.documents(text),
@@ -523,7 +518,8 @@ pub struct Documents<'text>(Handed<'text>);
 
 enum Handed<'text> {
     Read(std::vec::IntoIter<RawDoc>),
-    Reading(Stream<'text>),
+    /// Boxed: a stream is 240 bytes beside the documents' 32 (clippy's `large_enum_variant`).
+    Reading(Box<Stream<'text>>),
 }
 
 impl Iterator for Documents<'_> {
@@ -579,19 +575,19 @@ struct Found {
 /// written with.
 fn open(text: &str) -> Result<Opened<'_>, InputError> {
     precheck(text)?;
-    let starts = start_lines(text);
     let (values, _) = read_budget(text.len());
     // Before the parser: yaml_serde holds every event of a document (about 130 bytes each)
     // before our budget sees the first value, and replays an anchor's for each alias, so a
     // document that is written with more values than the budget, or whose aliases repeat
     // more, is refused here, from its text (a 4 MiB flow list of numbers: 303 MiB before;
     // 4 MB of aliases of one 2 MB list: 94 MiB).
-    let written = super::written::scan(text, &starts, values);
+    let written = super::written::scan(text, values);
     if let Some((i, skipped)) = written.over {
-        let line = starts.get(i).copied().unwrap_or(1);
+        // The scan stopped there: the document's line from a whole one.
+        let line = start_lines(text).get(i).copied().unwrap_or(1);
         return Err(InputError::PastTheBudget { document: i + 1 - skipped, line, bytes: text.len() });
     }
-    Ok(Opened { text, found: Found { starts, nodes: written.nodes } })
+    Ok(Opened { text, found: Found { starts: written.starts, nodes: written.nodes } })
 }
 
 /// How a [`Stream`] reads each document.
@@ -1092,9 +1088,8 @@ mod tests {
     #[test]
     fn the_parsers_repetition_limit_is_not_reached() {
         let text = format!("{}{}", "# padding\n".repeat(40_000), doubling(12));
-        let starts = start_lines(&text);
         let (values, _) = read_budget(text.len());
-        let written = super::super::written::scan(&text, &starts, values);
+        let written = super::super::written::scan(&text, values);
         assert!(written.over.is_none());
         assert!(values_read(&text).is_none(), "the parser refuses it when read without the bound");
         let nodes = written.nodes[0];

@@ -152,7 +152,7 @@ mod tests {
     /// Whether the proof holds for `text`, with the nodes the scan before the parser counts.
     fn proven(text: &str) -> bool {
         let (values, _) = input::read_budget(text.len());
-        let nodes = written::scan(text, &input::start_lines(text), values).nodes;
+        let nodes = written::scan(text, values).nodes;
         unrefusable(text, &nodes, values)
     }
 

@@ -29,22 +29,26 @@ pub(super) struct Written {
     /// The nodes written in each document the parser yields, in its order (a leading empty
     /// document included); complete only when `over` is `None`.
     pub(super) nodes: Vec<usize>,
+    /// The line each part of the stream starts on (1-based): the stream's first, then the one
+    /// after each `---` separator (`input::start_lines`); complete only when `over` is `None`.
+    /// Found here, in the one pass over the lines the door makes for it, not in a pass of its own.
+    pub(super) starts: Vec<usize>,
 }
 
-/// Scans the stream's documents against `budget` values each. `starts` are the documents'
-/// first lines (`start_lines`).
-pub(super) fn scan(text: &str, starts: &[usize], budget: usize) -> Written {
-    let mut segments: Vec<Segment> = Vec::with_capacity(starts.len());
-    let mut nodes = Vec::with_capacity(starts.len());
+/// Scans the stream's documents against `budget` values each.
+pub(super) fn scan(text: &str, budget: usize) -> Written {
+    let mut segments: Vec<Segment> = Vec::new();
+    let mut nodes = Vec::new();
+    let mut starts = vec![1];
     let mut scan = Scan::new();
     // The parser yields a document for a part of the stream that `---` opens, and for one that
     // holds anything but comments after the stream's start or a `...`.
     let mut explicit = false;
-    for line in text.lines() {
+    for (n, line) in text.lines().enumerate() {
         let marker = |m: &str| line.starts_with(m) && (line.len() == 3 || line[3..].starts_with([' ', '\t']));
         if marker("---") {
-            // The separators `input::start_lines` counts; what follows the marker is the new
-            // document's first line.
+            // A separator: what follows the marker is the new document's first line.
+            starts.push(n + 2);
             if explicit || scan.part_content {
                 nodes.push(scan.written);
             }
@@ -71,7 +75,7 @@ pub(super) fn scan(text: &str, starts: &[usize], budget: usize) -> Written {
         nodes.push(scan.written);
     }
     segments.push(scan.finish());
-    Written { over: over(text, &segments, budget), nodes }
+    Written { over: over(text, &segments, budget), nodes, starts }
 }
 
 /// The first document written with more than `budget` values (see [`Written::over`]).
@@ -89,8 +93,8 @@ fn over(text: &str, segments: &[Segment], budget: usize) -> Option<(usize, usize
 
 /// The first document written with more than `budget` values: [`Written::over`] alone.
 #[cfg(test)]
-pub(super) fn first_over(text: &str, starts: &[usize], budget: usize) -> Option<(usize, usize)> {
-    scan(text, starts, budget).over
+pub(super) fn first_over(text: &str, budget: usize) -> Option<(usize, usize)> {
+    scan(text, budget).over
 }
 
 /// One document's count, when its scan is finished.
@@ -401,7 +405,7 @@ impl Scan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::input::{start_lines, values_read};
+    use crate::pipeline::input::values_read;
 
     /// The lower bound of a one-document text.
     fn count(text: &str) -> usize {
@@ -478,7 +482,24 @@ mod tests {
 
     /// The nodes written in each document of `text` (`scan`'s second count), with no budget.
     fn nodes_written(text: &str) -> Vec<usize> {
-        scan(text, &start_lines(text), usize::MAX).nodes
+        scan(text, usize::MAX).nodes
+    }
+
+    /// The line each part of the stream starts on is the one after its `---` (a marker followed
+    /// by a blank or alone on its line; `---x` and `...` start none), found in the scan's pass,
+    /// also in a stream read past a document over the budget (red with the line of the marker
+    /// itself).
+    #[test]
+    fn finds_the_line_each_part_starts_on() {
+        let text = "a: 1\n---\nb: 2\n--- # c\n---x: 3\n...\n---\t\n---\n";
+        assert_eq!(scan(text, usize::MAX).starts, [1, 3, 5, 8, 9]);
+        assert_eq!(crate::pipeline::input::start_lines(text), [1, 3, 5, 8, 9]);
+        let dense = format!("a: 1\n---\n# c\nb: [{}1]\n", "1,".repeat(2_000));
+        let refused = crate::pipeline::input::documents(&dense).err();
+        assert!(
+            matches!(refused, Some(crate::pipeline::input::InputError::PastTheBudget { document: 2, line: 3, .. })),
+            "{refused:?}"
+        );
     }
 
     /// An explicit key is a key's event and a value's, as `k: v` is, even when its value is left
@@ -562,7 +583,7 @@ mod tests {
     #[test]
     fn finds_the_document_over_the_budget_as_the_reader_numbers_them() {
         let dense = format!("x: [{}]\n", vec!["1"; 20].join(","));
-        let over = |t: &str| first_over(t, &start_lines(t), 10);
+        let over = |t: &str| first_over(t, 10);
         assert_eq!(over(&dense), Some((0, 0)));
         assert_eq!(over(&format!("a: 1\n---\n{dense}")), Some((1, 0)));
         assert_eq!(over(&format!("# only a comment\n---\na: 1\n---\n{dense}")), Some((1, 0)));
@@ -578,7 +599,7 @@ mod tests {
         let items: String = (0..1000).map(|i| format!("  - item{i}\n")).collect();
         let fan_out = format!("big: &big\n{items}copies:\n{}", "  - *big\n".repeat(5));
         assert_eq!(count(&fan_out), values_read(&fan_out).unwrap());
-        let over = |t: &str, budget| first_over(t, &start_lines(t), budget);
+        let over = |t: &str, budget| first_over(t, budget);
         assert_eq!(over(&fan_out, 5000), Some((0, 0)));
         assert_eq!(over(&fan_out, 7000), None);
         let square = format!("a: &a [{}]\nx: [{}]\n", vec!["1"; 100].join(","), vec!["*a"; 100].join(","));

@@ -4,7 +4,7 @@
 
 use super::report::{Entry, Place};
 use super::*;
-use crate::pipeline::paths::{covers, every_leaf};
+use crate::pipeline::paths::{covers, every_leaf, item, member};
 
 impl<'a> Conversion<'a> {
     /// Whether any Worker pod ran: a Worker with `replicas: 0` (the XGBoost webhook allows it)
@@ -18,7 +18,7 @@ impl<'a> Conversion<'a> {
     /// are skipped: they are `resourcesPerNode` themselves.
     pub(super) fn compare_worker_with_master(&mut self, container_name: &str) {
         let (Some(worker), Some(master)) = (self.replica("Worker"), self.replica("Master")) else { return };
-        let (worker_path, master_path) = (format!("{}.template", worker.path), format!("{}.template", master.path));
+        let (worker_path, master_path) = (member(&worker.path, "template"), member(&master.path, "template"));
         // Read in place in the job (no copy of either template): only the Worker's template without
         // its containers, and a main container without its resources, are built anew.
         let (worker_raw, master_raw): (&'a Value, &'a Value) = (worker.raw, master.raw);
@@ -52,8 +52,8 @@ impl<'a> Conversion<'a> {
                 _ => &Value::Null,
             };
             let (follower_path, leader_path) = (
-                format!("{worker_path}.spec.containers[{i}]"),
-                format!("{master_path}.spec.containers[{master_index}]"),
+                item(&member(&worker_path, "spec.containers"), i),
+                item(&member(&master_path, "spec.containers"), master_index),
             );
             match container.as_object() {
                 Some(c) if i == worker_main_index && self.workers_run() => {
@@ -197,14 +197,14 @@ impl<'a> Conversion<'a> {
             Value::Array(items) if !items.is_empty() => {
                 for (i, v) in items.iter().enumerate() {
                     let counterpart = leader.get(i).unwrap_or(&Value::Null);
-                    let (follower_path, leader_path) = (format!("{follower_path}[{i}]"), format!("{leader_path}[{i}]"));
+                    let (follower_path, leader_path) = (item(follower_path, i), item(leader_path, i));
                     self.mirror_field(
                         &follower_path,
                         v,
                         &leader_path,
                         counterpart,
                         leader_name,
-                        &format!("{field}[{i}]"),
+                        &item(field, i),
                         within,
                     );
                 }
@@ -236,14 +236,14 @@ impl<'a> Conversion<'a> {
                 path: if entry.derived {
                     t.path.clone()
                 } else {
-                    format!("{}{}", t.path, &leader_path[entry.from.len()..])
+                    [t.path.as_str(), &leader_path[entry.from.len()..]].concat()
                 },
             })
             .collect();
-        let note = format!(
-            "same as the {leader_name}'s{}",
-            if entry.note.is_empty() { String::new() } else { format!("; {}", entry.note) }
-        );
+        let note = match entry.note.as_str() {
+            "" => ["same as the ", leader_name, "'s"].concat(),
+            note => ["same as the ", leader_name, "'s; ", note].concat(),
+        };
         self.report.add(Entry { from: follower_path.into(), to, note, exact: false, ..entry });
         true
     }
@@ -263,7 +263,7 @@ impl<'a> Conversion<'a> {
     ) {
         for (k, v) in members {
             let counterpart = leader.get(k).unwrap_or(&Value::Null);
-            let (follower_path, leader_path) = (format!("{follower_path}.{k}"), format!("{leader_path}.{k}"));
+            let (follower_path, leader_path) = (member(follower_path, k), member(leader_path, k));
             // The template's metadata.labels and .annotations; what is below them stays there.
             let within = match (field, k.as_str()) {
                 ("metadata", "labels") => Within::Labels,

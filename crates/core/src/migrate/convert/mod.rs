@@ -325,7 +325,7 @@ impl<'a> Conversion<'a> {
         let lists_in_tree = models.is_some();
         let mut models = models.map(Vec::into_iter);
         for (written, raw) in specs {
-            let path = format!("spec.{field}.{written}");
+            let path = ["spec.", field, ".", written].concat();
             let spec = match models.as_mut().and_then(Iterator::next) {
                 Some(read) => read?,
                 None => read_replica(raw, &path)?,
@@ -410,8 +410,8 @@ impl<'a> Conversion<'a> {
             V1Kind::TfJob | V1Kind::PaddleJob => self.convert_roles()?,
             _ => self.convert_single_template()?,
         };
-        self.report.mapped_derived("apiVersion", "apiVersion", format!("now {API_VERSION}"));
-        let kind_note = format!("now TrainJob{}", self.kind_note);
+        self.report.mapped_derived("apiVersion", "apiVersion", ["now ", API_VERSION].concat());
+        let kind_note = ["now TrainJob", &self.kind_note].concat();
         self.report.mapped_derived("kind", "kind", kind_note);
         for key in self.doc.keys() {
             match key.as_str() {
@@ -458,7 +458,7 @@ impl Conversion<'_> {
         let mut pods: u64 = 0;
         for (rtype, replica) in &self.replicas {
             let count = replica.spec.replicas.unwrap_or_else(|| crate::explain::v1::default_replicas(kind, rtype));
-            pods += u64::from(count_in_range(&format!("{}.replicas", replica.path), u64::from(count), 0)?);
+            pods += u64::from(count_in_range(format_args!("{}.replicas", replica.path), u64::from(count), 0)?);
         }
         if pods > crate::explain::MAX_PODS {
             return Err(Error::TooManyPods(pods));

@@ -48,7 +48,7 @@ impl Conversion<'_> {
         let Some(worker_replicas) = worker.spec.replicas else {
             return Err(Error::NoWorkerCount(worker_path));
         };
-        let workers = count_in_range(&format!("{worker_path}.replicas"), u64::from(worker_replicas), 1)?;
+        let workers = count_in_range(format_args!("{worker_path}.replicas"), u64::from(worker_replicas), 1)?;
         let launchers = launcher.spec.replicas.unwrap_or(1);
         let launcher_has_replicas = launcher.raw_has_replicas();
         let worker_has_replicas = worker.raw_has_replicas();

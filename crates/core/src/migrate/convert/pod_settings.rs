@@ -2,6 +2,7 @@
 
 use super::Error;
 use super::*;
+use crate::pipeline::paths::{item, member};
 use std::mem::take;
 
 /// Container fields the TrainJob's `trainer` holds, or that V2 makes unnecessary.
@@ -78,13 +79,14 @@ impl PodSettings {
         }
         // Taken out of the tree rather than copied: a pod setting can be a map of 150,000 keys.
         let Some(Value::Object(spec)) = v.get_mut("spec").map(Value::take) else { return Ok(s) };
+        let spec_path = member(path, "spec");
         for (k, val) in spec {
-            let p = format!("{path}.spec.{k}");
+            let p = member(&spec_path, &k);
             match k.as_str() {
                 "containers" => {
                     let Value::Array(containers) = val else { continue };
                     for (i, c) in containers.into_iter().enumerate() {
-                        let cp = format!("{path}.spec.containers[{i}]");
+                        let cp = item(&p, i);
                         if i != main {
                             s.sidecars.push((c, cp));
                             continue;
@@ -99,7 +101,7 @@ impl PodSettings {
                             } else {
                                 &mut s.container_other
                             };
-                            let at = format!("{cp}.{ck}");
+                            let at = member(&cp, &ck);
                             target.push((ck, (cv, at)));
                         }
                     }

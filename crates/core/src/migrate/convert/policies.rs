@@ -107,7 +107,7 @@ impl Conversion<'_> {
         let tag = self.release.tag;
         match text.parse::<u64>() {
             Ok(n) => {
-                let n = count_in_range(path, n, 1)?;
+                let n = count_in_range(format_args!("{path}"), n, 1)?;
                 trainer.num_proc_per_node = Some(n);
                 let note = match (v.is_string(), names) {
                     (false, _) => String::new(),

@@ -61,7 +61,7 @@ impl Conversion<'_> {
             // SetDefaults_*Job: an absent count is 1 (v1.9.0:pkg/apis/kubeflow.org/v1/tensorflow_defaults.go:66,
             // paddlepaddle_defautls.go:75, the file's own spelling).
             let count = rep.spec.replicas.unwrap_or(1);
-            count_in_range(&format!("spec.{field}.{rtype}.replicas"), u64::from(count), 0)?;
+            count_in_range(format_args!("spec.{field}.{rtype}.replicas"), u64::from(count), 0)?;
             let pod = &rep.spec.template.spec;
             let main = main_container(pod, container_name);
             // The defaulting webhook adds the port to the default container where none has its name.

@@ -2,6 +2,7 @@
 
 use super::Error;
 use super::*;
+use crate::pipeline::paths::{item, member};
 
 impl Conversion<'_> {
     /// PyTorchJob, XGBoostJob, JAXJob: one pod template for every node.
@@ -26,15 +27,18 @@ impl Conversion<'_> {
         };
         for rtype in ["Master", "Worker"] {
             if let Some(n) = replicas(rtype) {
-                count_in_range(&format!("spec.{field}.{rtype}.replicas"), u64::from(n), 0)?;
+                count_in_range(format_args!("spec.{field}.{rtype}.replicas"), u64::from(n), 0)?;
             }
         }
-        let what = if kind == V1Kind::JaxJob {
-            format!("spec.{field}.Worker.replicas")
+        let nodes = if kind == V1Kind::JaxJob {
+            count_in_range(format_args!("spec.{field}.Worker.replicas"), u64::from(nodes), 1)?
         } else {
-            format!("the replicas of spec.{field}.Master and Worker, added up")
+            count_in_range(
+                format_args!("the replicas of spec.{field}.Master and Worker, added up"),
+                u64::from(nodes),
+                1,
+            )?
         };
-        let nodes = count_in_range(&what, u64::from(nodes), 1)?;
         let allowed: &[&str] = if kind == V1Kind::JaxJob { &["Worker"] } else { &["Master", "Worker"] };
         let others: Vec<String> = self.replicas.keys().filter(|k| !allowed.contains(&k.as_str())).cloned().collect();
         for other in others {
@@ -71,7 +75,7 @@ impl Conversion<'_> {
         if let Some(args) = args {
             main.args = args;
         }
-        let main_path = format!("{trainer_path}.template.spec.containers[{main_idx}]");
+        let main_path = item(&member(&trainer_path, "template.spec.containers"), main_idx);
         let steps = ["spec", kind.replica_specs_field(), trainer_rep.key, "template", "spec", "containers"];
         let main_at = |field: &str| -> Vec<_> {
             let mut at: Vec<_> = steps.into_iter().map(|key| moved_env::TreeStep::Key(key.into())).collect();
@@ -110,19 +114,16 @@ impl Conversion<'_> {
         self.elastic_policy();
 
         // The restart policy of each replica.
+        let in_total = format!("{nodes} nodes in total");
         for rtype in allowed {
             let Some(rep) = self.replica(rtype) else { continue };
             let (base, policy, has_replicas) =
                 (rep.path.clone(), rep.spec.restart_policy.clone(), rep.raw.get("replicas").is_some());
             if let Some(p) = policy {
-                self.report_restart_policy(format!("{base}.restartPolicy"), &p);
+                self.report_restart_policy(member(&base, "restartPolicy"), &p);
             }
             if has_replicas {
-                self.report.mapped_derived(
-                    format!("{base}.replicas"),
-                    "spec.trainer.numNodes",
-                    format!("{nodes} nodes in total"),
-                );
+                self.report.mapped_derived(member(&base, "replicas"), "spec.trainer.numNodes", in_total.clone());
             }
         }
 
@@ -132,7 +133,7 @@ impl Conversion<'_> {
         };
         let pod = &mut trainer_rep.spec.template;
         let mut settings =
-            PodSettings::collect(pod, main_idx, &format!("{trainer_path}.template"), &self.release, taken)?;
+            PodSettings::collect(pod, main_idx, &member(&trainer_path, "template"), &self.release, taken)?;
         let base = self.base_runtime(framework_of(kind))?;
         let mut objects = Vec::new();
         let main_container = MainContainer { path: &main_path, job: "node", has_command: !main.command.is_empty() };
@@ -154,12 +155,13 @@ impl Conversion<'_> {
     pub(super) fn report_topology(&mut self, kind: V1Kind, nodes: u32) {
         if kind != V1Kind::JaxJob {
             let field = kind.replica_specs_field();
+            let note = format!("Master and Workers become {nodes} identical nodes; node 0 coordinates");
             for rtype in ["Master", "Worker"] {
                 if self.replica(rtype).is_some() {
                     self.report.mapped_node(
-                        format!("spec.{field}.{rtype}"),
+                        ["spec.", field, ".", rtype].concat(),
                         "spec.trainer.numNodes",
-                        format!("Master and Workers become {nodes} identical nodes; node 0 coordinates"),
+                        note.clone(),
                     );
                 }
             }

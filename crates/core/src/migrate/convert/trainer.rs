@@ -1,6 +1,7 @@
 //! The main container's image, command, args, env and resources become `spec.trainer`.
 
 use super::*;
+use crate::pipeline::paths::member;
 
 impl Conversion<'_> {
     /// image, command, args and env of the main container go to `spec.trainer`. The args and env
@@ -9,23 +10,22 @@ impl Conversion<'_> {
     pub(super) fn trainer_from(&mut self, main: &mut Container, path: &str) -> Trainer {
         let mut t = Trainer { image: main.image.clone(), ..Default::default() };
         if main.image.is_some() {
-            self.report.mapped(format!("{path}.image"), "spec.trainer.image", "");
+            self.report.mapped(member(path, "image"), "spec.trainer.image", "");
         }
         if !main.command.is_empty() {
             t.command = main.command.clone();
-            self.report.mapped(format!("{path}.command"), "spec.trainer.command", "");
+            self.report.mapped(member(path, "command"), "spec.trainer.command", "");
         }
         if !main.args.is_empty() || self.trainer_args_in_tree.is_some() {
-            self.report.mapped(format!("{path}.args"), "spec.trainer.args", "");
+            self.report.mapped(member(path, "args"), "spec.trainer.args", "");
         }
         if !main.env.is_empty() || self.trainer_env_in_tree.is_some() {
-            self.report.mapped(format!("{path}.env"), "spec.trainer.env", "");
+            self.report.mapped(member(path, "env"), "spec.trainer.env", "");
         }
-        self.report
-            .renamed(format!("{path}.name"), "V2 runtimes name the trainer container node (kubectl logs -c node)");
+        self.report.renamed(member(path, "name"), "V2 runtimes name the trainer container node (kubectl logs -c node)");
         if main.image_pull_policy.is_some() {
             self.report.dropped(
-                format!("{path}.imagePullPolicy"),
+                member(path, "imagePullPolicy"),
                 "no TrainJob field or runtime patch holds it: the runtime's pull policy applies",
             );
         }
