@@ -9,7 +9,6 @@ use crate::highlight::{push_breakable, push_escaped_html, push_lines};
 use explorer_core::migrate::pods::{Compared, NotCompared, PodComparison};
 use explorer_core::migrate::report::{Entry, EntryIndex, Kind};
 use explorer_core::migrate::{DocResult, Migration, Outcome};
-use explorer_core::model::Value;
 use explorer_core::snippets::Language;
 use explorer_core::yaml::{self, Sink};
 use std::fmt::Write;
@@ -117,7 +116,7 @@ fn push_marked_source_html(out: &mut String, source: &serde_json::Value, report:
         path: String::new(),
         starts: Vec::new(),
     };
-    yaml::emit_into(&Value::from(source), &mut marked);
+    yaml::emit_json_into(source, &mut marked);
     out.reserve(marked.text.len() * 2);
     push_lines(out, Language::Yaml, &marked.text, &marked.classes);
 }
