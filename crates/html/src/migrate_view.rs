@@ -465,58 +465,63 @@ fn push_json_contents(out: &mut String, s: &str) {
     // The same for the bytes that need escaping: a control (below 0x20), `"`, `\`, or any byte
     // of a character outside ASCII (its high bit set).
     let to_escape = |word: u64| {
-        word.wrapping_sub(ONES * 0x20) & !word & HIGHS
+        (word.wrapping_sub(ONES * 0x20) | word) & HIGHS
             | zeros(word ^ (ONES * u64::from(b'"')))
             | zeros(word ^ (ONES * u64::from(b'\\')))
-            | word & HIGHS
+    };
+    // Where the first byte to escape is in `word`, if it holds one.
+    let first_to_escape = |word: [u8; 8]| {
+        let marks = to_escape(u64::from_le_bytes(word));
+        (marks != 0).then(|| marks.trailing_zeros() as usize / 8)
     };
     let bytes = s.as_bytes();
     out.reserve(bytes.len());
     let (mut copied, mut i) = (0, 0);
-    while i < bytes.len() {
-        // The next eight bytes, the last few padded with spaces (nothing to escape).
-        let n = (bytes.len() - i).min(8);
-        let word = match bytes.get(i..i + 8) {
-            Some(chunk) => chunk.try_into().unwrap_or_default(),
-            None => {
-                let mut word = [b' '; 8];
-                word[..n].copy_from_slice(&bytes[i..]);
-                word
-            }
-        };
-        let marks = to_escape(u64::from_le_bytes(word));
-        if marks == 0 {
-            i += n;
-            continue;
-        }
-        let at = i + marks.trailing_zeros() as usize / 8;
-        // A run ends before an ASCII byte or the first byte of a character outside ASCII, so
-        // the run is whole characters.
-        out.push_str(&s[copied..at]);
-        if !bytes[at].is_ascii() {
-            if let Some(wide) = s[at..].chars().next() {
-                push_utf16_escapes(out, wide);
-                i = at + wide.len_utf8();
+    // Whole eight-byte words, skipped while they hold nothing to escape.
+    while let Some(word) = bytes.get(i..i + 8) {
+        match first_to_escape(word.try_into().unwrap_or_default()) {
+            None => i += 8,
+            Some(k) => {
+                i = push_json_escape(out, s, copied, i + k);
                 copied = i;
-                continue;
             }
         }
-        // One push of a fixed-length escape, not three that each check the capacity: the
-        // answer's HTML has a quote every few bytes.
-        match bytes[at] {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\t' => out.push_str("\\t"),
-            b'\r' => out.push_str("\\r"),
-            0x08 => out.push_str("\\b"),
-            0x0c => out.push_str("\\f"),
-            control => push_utf16_escapes(out, char::from(control)),
-        }
-        i = at + 1;
+    }
+    // The last few bytes, padded with spaces (nothing to escape) to a word.
+    while i < bytes.len() {
+        let mut word = [b' '; 8];
+        word[..bytes.len() - i].copy_from_slice(&bytes[i..]);
+        let Some(k) = first_to_escape(word) else { break };
+        i = push_json_escape(out, s, copied, i + k);
         copied = i;
     }
     out.push_str(&s[copied..]);
+}
+
+/// Appends the run `s[copied..at]` and the escape of the character at `at` (a control, `"`, `\`
+/// or a character outside ASCII) to `out`; returns the index after that character. A run ends
+/// before an ASCII byte or the first byte of a character outside ASCII, so it is whole characters.
+fn push_json_escape(out: &mut String, s: &str, copied: usize, at: usize) -> usize {
+    out.push_str(&s[copied..at]);
+    let Some(&byte) = s.as_bytes().get(at) else { return s.len() };
+    if !byte.is_ascii() {
+        let wide = s[at..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+        push_utf16_escapes(out, wide);
+        return at + wide.len_utf8();
+    }
+    // One push of a fixed-length escape, not three that each check the capacity: the answer's
+    // HTML has a quote every few bytes.
+    match byte {
+        b'"' => out.push_str("\\\""),
+        b'\\' => out.push_str("\\\\"),
+        b'\n' => out.push_str("\\n"),
+        b'\t' => out.push_str("\\t"),
+        b'\r' => out.push_str("\\r"),
+        0x08 => out.push_str("\\b"),
+        0x0c => out.push_str("\\f"),
+        control => push_utf16_escapes(out, char::from(control)),
+    }
+    at + 1
 }
 
 /// `c` as JSON's `\uxxxx` escapes of its UTF-16 units (two, a surrogate pair, above U+FFFF).
