@@ -187,6 +187,14 @@ pub fn emit_into(value: &Value, sink: &mut impl Sink) {
     emit_tree(value, sink);
 }
 
+/// Emits one of serde_json's documents into `sink`, read in place: the same lines as
+/// [`emit_into`] of its `model::Value`, without building and dropping that copy first (the
+/// migrator's view emits every V1 document it converts).
+#[cfg(feature = "yaml-input")]
+pub fn emit_json_into(value: &serde_json::Value, sink: &mut impl Sink) {
+    emit_tree(value, sink);
+}
+
 /// One node of a tree the emitter walks, borrowed: the emitter is written once for the
 /// snippets' `model::Value` and for serde_json's tree, which the front ends build and which
 /// would otherwise be copied whole into a `model::Value` to be written.

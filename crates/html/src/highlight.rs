@@ -322,10 +322,22 @@ const HTML_STOPS: [bool; 256] = explorer_core::text::byte_set(b"&<>\"'\xd8\xe2")
 /// answer of a large paste is megabytes of escaped text, and a `match` per byte was 7% of the
 /// converter module's work.
 pub fn push_escaped_html(out: &mut String, s: &str) {
+    push_escaped_html_breaking(out, s, &HTML_STOPS, |_, _| false);
+}
+
+/// `push_escaped_html` of `s`, which also stops at the ASCII bytes `stops` adds to `HTML_STOPS`'s
+/// and writes a `<wbr>` after each of them where `breaks_after(bytes, i)` says so: one scan of
+/// the text, its runs copied whole between the stops of both kinds.
+fn push_escaped_html_breaking(
+    out: &mut String,
+    s: &str,
+    stops: &[bool; 256],
+    breaks_after: impl Fn(&[u8], usize) -> bool,
+) {
     let bytes = s.as_bytes();
     let mut copied = 0;
     let mut from = 0;
-    while let Some(n) = bytes[from..].iter().position(|&b| HTML_STOPS[usize::from(b)]) {
+    while let Some(n) = bytes[from..].iter().position(|&b| stops[usize::from(b)]) {
         let i = from + n;
         from = i + 1;
         let escaped = match bytes[i] {
@@ -334,6 +346,14 @@ pub fn push_escaped_html(out: &mut String, s: &str) {
             b'>' => "&gt;",
             b'"' => "&quot;",
             b'\'' => "&#39;",
+            b if b.is_ascii() => {
+                if breaks_after(bytes, i) {
+                    out.push_str(&s[copied..=i]);
+                    out.push_str("<wbr>");
+                    copied = i + 1;
+                }
+                continue;
+            }
             _ => match s[i..].chars().next() {
                 Some(c) if explorer_core::terminal::is_bidi_control(c) => {
                     out.push_str(&s[copied..i]);
@@ -352,24 +372,37 @@ pub fn push_escaped_html(out: &mut String, s: &str) {
     out.push_str(&s[copied..]);
 }
 
-/// `v` escaped, with a line-break opportunity (`<wbr>`) after each `/`, `.`, `,`, `[`, `:` and
-/// `=`: a long value (`fieldRef:metadata.annotations['batch.kubernetes.io/…']`, a JSON command)
+/// What `push_breakable` writes a line-break opportunity after.
+#[cfg(feature = "explain")]
+const VALUE_BREAKS: &[u8] = b"/.,[:=";
+
+/// The bytes `push_breakable` stops at: `HTML_STOPS`, and `VALUE_BREAKS`. A `static`, looked up
+/// in place.
+#[cfg(feature = "explain")]
+static BREAKABLE_STOPS: [bool; 256] = {
+    let mut stops = HTML_STOPS;
+    let mut i = 0;
+    while i < VALUE_BREAKS.len() {
+        stops[VALUE_BREAKS[i] as usize] = true;
+        i += 1;
+    }
+    stops
+};
+
+/// `v` escaped, with a line-break opportunity (`<wbr>`) after each of `VALUE_BREAKS` (`/`, `.`,
+/// `,`, `[`, `:` and `=`): a long value (`fieldRef:metadata.annotations['batch.kubernetes.io/…']`, a JSON command)
 /// wraps between its parts, and a short one (`PET_MASTER_PORT`) never wraps inside itself. A
 /// version's dot is none (`alpine:3.10`, not `alpine:3.|10`). For values in tables and prose (the
-/// pod comparison, "What Kubernetes runs"), not code boxes.
+/// pod comparison, "What Kubernetes runs"), not code boxes. Escaped and broken in one scan, not
+/// escaped part by part: the field report has tens of thousands of these, a few bytes apart.
 #[cfg(feature = "explain")]
 pub(crate) fn push_breakable(out: &mut String, v: &str) {
-    let b = v.as_bytes();
-    let mut copied = 0;
-    for i in 0..b.len().saturating_sub(1) {
-        let version_dot = b[i] == b'.' && i > 0 && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit();
-        if b"/.,[:=".contains(&b[i]) && !version_dot {
-            push_escaped_html(out, &v[copied..=i]);
-            out.push_str("<wbr>");
-            copied = i + 1;
-        }
-    }
-    push_escaped_html(out, &v[copied..]);
+    push_escaped_html_breaking(out, v, &BREAKABLE_STOPS, |b, i| {
+        // Never after the last byte; a dot between two digits is a version's.
+        let Some(&next) = b.get(i + 1) else { return false };
+        let version_dot = b[i] == b'.' && i > 0 && b[i - 1].is_ascii_digit() && next.is_ascii_digit();
+        !version_dot
+    });
 }
 
 /// How the code box shows a line wider than itself: it scrolls (the default), or, with the

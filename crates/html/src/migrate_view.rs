@@ -9,7 +9,6 @@ use crate::highlight::{push_breakable, push_escaped_html, push_lines};
 use explorer_core::migrate::pods::{Compared, NotCompared, PodComparison};
 use explorer_core::migrate::report::{Entry, EntryIndex, Kind};
 use explorer_core::migrate::{DocResult, Migration, Outcome};
-use explorer_core::model::Value;
 use explorer_core::snippets::Language;
 use explorer_core::yaml::{self, Sink};
 use std::fmt::Write;
@@ -117,7 +116,7 @@ fn push_marked_source_html(out: &mut String, source: &serde_json::Value, report:
         path: String::new(),
         starts: Vec::new(),
     };
-    yaml::emit_into(&Value::from(source), &mut marked);
+    yaml::emit_json_into(source, &mut marked);
     out.reserve(marked.text.len() * 2);
     push_lines(out, Language::Yaml, &marked.text, &marked.classes);
 }
@@ -149,11 +148,17 @@ pub fn report_html(m: &Migration) -> String {
              <div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Field report for {title}\"><table>\
              <thead><tr><th scope=\"col\">V1 field</th><th scope=\"col\">Outcome</th><th scope=\"col\">V2 / reason</th></tr></thead><tbody>"
         );
+        // Pushed, not `write!`, which goes through the formatting machinery: a row for each of
+        // tens of thousands of fields.
         for e in report {
             let status = e.kind.id();
-            let _ = write!(out, "<tr class=\"{status}\"><td><code>");
+            out.push_str("<tr class=\"");
+            out.push_str(status);
+            out.push_str("\"><td><code>");
             push_breakable(&mut out, &e.from);
-            let _ = write!(out, "</code></td><td>{status}</td><td>");
+            out.push_str("</code></td><td>");
+            out.push_str(status);
+            out.push_str("</td><td>");
             if let Some(v2) = e.place().filter(|v2| !v2.is_empty()) {
                 out.push_str("<code>");
                 push_breakable(&mut out, v2);
@@ -322,10 +327,11 @@ fn push_role_html(out: &mut String, role: &str, here: &[&explorer_core::migrate:
         for x in others {
             let class = if x.explained() { "" } else { " class=\"unexplained\"" };
             let concern = x.concern.id();
-            let _ = write!(
-                out,
-                "<li{class}><span class=\"pods-tag pods-tag-{concern}\">{concern}</span> <span class=\"pods-field\"><code>"
-            );
+            // Pushed, not `write!`, as the field report's rows are.
+            for piece in ["<li", class, "><span class=\"pods-tag pods-tag-", concern, "\">", concern] {
+                out.push_str(piece);
+            }
+            out.push_str("</span> <span class=\"pods-field\"><code>");
             push_escaped_html(out, &x.field);
             out.push_str("</code></span> ");
             if !x.terms.is_empty() {
@@ -466,58 +472,63 @@ fn push_json_contents(out: &mut String, s: &str) {
     // The same for the bytes that need escaping: a control (below 0x20), `"`, `\`, or any byte
     // of a character outside ASCII (its high bit set).
     let to_escape = |word: u64| {
-        word.wrapping_sub(ONES * 0x20) & !word & HIGHS
+        (word.wrapping_sub(ONES * 0x20) | word) & HIGHS
             | zeros(word ^ (ONES * u64::from(b'"')))
             | zeros(word ^ (ONES * u64::from(b'\\')))
-            | word & HIGHS
+    };
+    // Where the first byte to escape is in `word`, if it holds one.
+    let first_to_escape = |word: [u8; 8]| {
+        let marks = to_escape(u64::from_le_bytes(word));
+        (marks != 0).then(|| marks.trailing_zeros() as usize / 8)
     };
     let bytes = s.as_bytes();
     out.reserve(bytes.len());
     let (mut copied, mut i) = (0, 0);
-    while i < bytes.len() {
-        // The next eight bytes, the last few padded with spaces (nothing to escape).
-        let n = (bytes.len() - i).min(8);
-        let word = match bytes.get(i..i + 8) {
-            Some(chunk) => chunk.try_into().unwrap_or_default(),
-            None => {
-                let mut word = [b' '; 8];
-                word[..n].copy_from_slice(&bytes[i..]);
-                word
-            }
-        };
-        let marks = to_escape(u64::from_le_bytes(word));
-        if marks == 0 {
-            i += n;
-            continue;
-        }
-        let at = i + marks.trailing_zeros() as usize / 8;
-        // A run ends before an ASCII byte or the first byte of a character outside ASCII, so
-        // the run is whole characters.
-        out.push_str(&s[copied..at]);
-        if !bytes[at].is_ascii() {
-            if let Some(wide) = s[at..].chars().next() {
-                push_utf16_escapes(out, wide);
-                i = at + wide.len_utf8();
+    // Whole eight-byte words, skipped while they hold nothing to escape.
+    while let Some(word) = bytes.get(i..i + 8) {
+        match first_to_escape(word.try_into().unwrap_or_default()) {
+            None => i += 8,
+            Some(k) => {
+                i = push_json_escape(out, s, copied, i + k);
                 copied = i;
-                continue;
             }
         }
-        // One push of a fixed-length escape, not three that each check the capacity: the
-        // answer's HTML has a quote every few bytes.
-        match bytes[at] {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\t' => out.push_str("\\t"),
-            b'\r' => out.push_str("\\r"),
-            0x08 => out.push_str("\\b"),
-            0x0c => out.push_str("\\f"),
-            control => push_utf16_escapes(out, char::from(control)),
-        }
-        i = at + 1;
+    }
+    // The last few bytes, padded with spaces (nothing to escape) to a word.
+    while i < bytes.len() {
+        let mut word = [b' '; 8];
+        word[..bytes.len() - i].copy_from_slice(&bytes[i..]);
+        let Some(k) = first_to_escape(word) else { break };
+        i = push_json_escape(out, s, copied, i + k);
         copied = i;
     }
     out.push_str(&s[copied..]);
+}
+
+/// Appends the run `s[copied..at]` and the escape of the character at `at` (a control, `"`, `\`
+/// or a character outside ASCII) to `out`; returns the index after that character. A run ends
+/// before an ASCII byte or the first byte of a character outside ASCII, so it is whole characters.
+fn push_json_escape(out: &mut String, s: &str, copied: usize, at: usize) -> usize {
+    out.push_str(&s[copied..at]);
+    let Some(&byte) = s.as_bytes().get(at) else { return s.len() };
+    if !byte.is_ascii() {
+        let wide = s[at..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+        push_utf16_escapes(out, wide);
+        return at + wide.len_utf8();
+    }
+    // One push of a fixed-length escape, not three that each check the capacity: the answer's
+    // HTML has a quote every few bytes.
+    match byte {
+        b'"' => out.push_str("\\\""),
+        b'\\' => out.push_str("\\\\"),
+        b'\n' => out.push_str("\\n"),
+        b'\t' => out.push_str("\\t"),
+        b'\r' => out.push_str("\\r"),
+        0x08 => out.push_str("\\b"),
+        0x0c => out.push_str("\\f"),
+        control => push_utf16_escapes(out, char::from(control)),
+    }
+    at + 1
 }
 
 /// `c` as JSON's `\uxxxx` escapes of its UTF-16 units (two, a surrogate pair, above U+FFFF).
