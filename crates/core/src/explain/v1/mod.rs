@@ -245,7 +245,13 @@ impl Job<'_> {
     /// `<job>-<rtype>-<index>`, the pod's and its Service's name
     /// (training-operator v1.9.0:pkg/core/utils.go:30-33, pytorch/envvar.go:150-153).
     pub(crate) fn replica_name(&self, rtype: &str, index: u32) -> String {
-        format!("{}-{}-{index}", self.name, defaults::lower(rtype)).replace('/', "-")
+        let name = format!("{}-{}-{index}", self.name, defaults::lower(rtype));
+        // Written again only where it holds a `/`: every pod and Service of a job is named so.
+        if name.contains('/') {
+            name.replace('/', "-")
+        } else {
+            name
+        }
     }
 }
 
@@ -709,8 +715,20 @@ pub(crate) fn append_env(c: &mut Container, vars: impl IntoIterator<Item = EnvVa
     c.env.extend(vars);
 }
 
+/// Appends `vars` to every container of a pod, as [`append_env`] each: a copy for each container
+/// but the last, which takes them (a pod has one container in most jobs; copying its variables
+/// and dropping the originals cost more than building them, on every pod of every job).
+pub(crate) fn append_env_to_each(containers: &mut [Container], vars: Vec<EnvVar>) {
+    let Some((last, others)) = containers.split_last_mut() else { return };
+    for c in others {
+        append_env(c, vars.iter().cloned());
+    }
+    append_env(last, vars);
+}
+
 pub(crate) fn env(name: &str, value: impl ToString) -> EnvVar {
-    EnvVar::new(name, &value.to_string())
+    // The value's text becomes the variable's own, not copied again (`EnvVar::new` takes a `&str`).
+    EnvVar { name: name.into(), value: Some(value.to_string()), value_from: None }
 }
 
 pub(crate) fn field_env(name: &str, path: &str) -> EnvVar {
