@@ -139,6 +139,22 @@ impl Role {
         }
     }
 
+    /// Pod `index` ([`Role::pod`]) without building it, for what it holds besides its containers'
+    /// variables and its init containers ([`Role::env`], [`Role::init_containers`]): the pod its
+    /// metadata, pod settings, volumes and containers are read from, and the labels the operator
+    /// sets over that pod's own. Where the operator only decorates the role's template, that
+    /// template (the same object, so a caller may reuse what it read of it); else the pod itself,
+    /// with no labels to add. `None` past the modelled pods.
+    pub(crate) fn pod_base(&self, index: usize) -> Option<(&PodTemplateSpec, Option<&VecMap<String, String>>)> {
+        match &self.pods {
+            Modelled::Built(pods) => pods.get(index).map(|pod| (pod, None)),
+            Modelled::Decorated(decorations) => {
+                let added = decorations.get(index)?;
+                Some((&self.template, added.metadata.as_ref().map(|m| &m.labels)))
+            }
+        }
+    }
+
     /// The variables of container `container` (its place among the pod's containers) in pod
     /// `index`, in order, as [`Role::pod`] has them, without building the pod: none past the
     /// pods or the containers.
@@ -1157,6 +1173,13 @@ fn merged_env<'a, E: Iterator<Item = &'a EnvVar>>(
 #[cfg(feature = "migrate")]
 pub(crate) fn container_view(c: &Container) -> ContainerView {
     super::build::container_view(c)
+}
+
+/// Container `c`, the `i`th of a role's pods ([`Role::containers`]), as `explain` shows it, with
+/// its variables across the pods ([`per_pod_env`]) rather than its own.
+#[cfg(feature = "migrate")]
+pub(crate) fn role_container_view(role: &Role, i: usize, c: &Container) -> ContainerView {
+    super::build::container_view_with_env(c, per_pod_env(role, i))
 }
 
 /// Whether a parsed document is a V1 job kind in the `kubeflow.org` group, at any version: one
