@@ -80,6 +80,19 @@ impl ContainerFacts {
         (!self.args.is_empty()).then(|| shell_words(&self.args))
     }
 
+    /// A field compared as one value (`image`, `command`, `args`, `resources`,
+    /// `securityContext`) as a difference shows it; `None` for any other field.
+    pub(super) fn scalar(&self, field: &str) -> Option<String> {
+        match field {
+            "image" => self.image.clone(),
+            "command" => self.command_text(),
+            "args" => self.args_text(),
+            "resources" => self.resources.clone(),
+            "securityContext" => self.security_context.clone(),
+            _ => None,
+        }
+    }
+
     pub(super) fn summary(&self) -> String {
         format!("{} ({})", self.name, self.image.as_deref().unwrap_or("no image"))
     }
@@ -124,7 +137,12 @@ fn string_map(v: Option<&Json>) -> BTreeMap<String, String> {
 }
 
 fn settings_of(spec: &Json) -> BTreeMap<String, Json> {
-    map_of(SETTINGS.iter().filter_map(|k| spec.get(*k).filter(|v| !v.is_null()).map(|v| (k.to_string(), v.clone()))))
+    // The spec's own few keys looked up among the settings, rather than each of the settings
+    // hashed and looked up in the spec, for every pod of every job.
+    let settings = spec.as_object().into_iter().flatten();
+    map_of(
+        settings.filter(|(k, v)| SETTINGS.contains(&k.as_str()) && !v.is_null()).map(|(k, v)| (k.clone(), v.clone())),
+    )
 }
 
 fn volumes_of(spec: &Json) -> BTreeMap<String, Json> {
@@ -587,11 +605,7 @@ impl PodFacts {
             return named(&self.sidecars, "containers[");
         }
         match field {
-            "image" => self.main.image.clone(),
-            "command" => self.main.command_text(),
-            "args" => self.main.args_text(),
-            "resources" => self.main.resources.clone(),
-            "securityContext" => self.main.security_context.clone(),
+            "image" | "command" | "args" | "resources" | "securityContext" => self.main.scalar(field),
             "pod.securityContext" => self.settings.get("securityContext").map(text),
             k => self.settings.get(k).map(text),
         }
