@@ -809,3 +809,20 @@ pub fn document_json_with<'a>(
     extra.insert(0, ("pods", pods));
     crate::pipeline::json::DocumentJson { doc: d, wording: super::MigrationWording { target }, extra }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Concern;
+
+    /// A sidecar's or init container's field is about what that container does: its concern is
+    /// read after the last `].`, and a container itself is about the pods.
+    #[test]
+    fn a_containers_field_has_the_concern_of_the_field_after_its_name() {
+        assert_eq!(Concern::of("containers[side].image"), Concern::Command);
+        assert_eq!(Concern::of("initContainers[init].env.NVIDIA_VISIBLE_DEVICES"), Concern::Resources);
+        assert_eq!(Concern::of("containers[a].b].volumeMounts./data"), Concern::Storage);
+        assert_eq!(Concern::of("containers[side]"), Concern::Pods);
+        assert_eq!(Concern::of("env.RANK"), Concern::Environment);
+        assert_eq!(Concern::of("labels.team"), Concern::Labels);
+    }
+}
