@@ -139,6 +139,22 @@ impl Role {
         }
     }
 
+    /// Pod `index` ([`Role::pod`]) without building it, for what it holds besides its containers'
+    /// variables and its init containers ([`Role::env`], [`Role::init_containers`]): the pod its
+    /// metadata, pod settings, volumes and containers are read from, and the labels the operator
+    /// sets over that pod's own. Where the operator only decorates the role's template, that
+    /// template (the same object, so a caller may reuse what it read of it); else the pod itself,
+    /// with no labels to add. `None` past the modelled pods.
+    pub(crate) fn pod_base(&self, index: usize) -> Option<(&PodTemplateSpec, Option<&VecMap<String, String>>)> {
+        match &self.pods {
+            Modelled::Built(pods) => pods.get(index).map(|pod| (pod, None)),
+            Modelled::Decorated(decorations) => {
+                let added = decorations.get(index)?;
+                Some((&self.template, added.metadata.as_ref().map(|m| &m.labels)))
+            }
+        }
+    }
+
     /// The variables of container `container` (its place among the pod's containers) in pod
     /// `index`, in order, as [`Role::pod`] has them, without building the pod: none past the
     /// pods or the containers.
@@ -245,7 +261,13 @@ impl Job<'_> {
     /// `<job>-<rtype>-<index>`, the pod's and its Service's name
     /// (training-operator v1.9.0:pkg/core/utils.go:30-33, pytorch/envvar.go:150-153).
     pub(crate) fn replica_name(&self, rtype: &str, index: u32) -> String {
-        format!("{}-{}-{index}", self.name, defaults::lower(rtype)).replace('/', "-")
+        let name = format!("{}-{}-{index}", self.name, defaults::lower(rtype));
+        // Written again only where it holds a `/`: every pod and Service of a job is named so.
+        if name.contains('/') {
+            name.replace('/', "-")
+        } else {
+            name
+        }
     }
 }
 
@@ -709,8 +731,20 @@ pub(crate) fn append_env(c: &mut Container, vars: impl IntoIterator<Item = EnvVa
     c.env.extend(vars);
 }
 
+/// Appends `vars` to every container of a pod, as [`append_env`] each: a copy for each container
+/// but the last, which takes them (a pod has one container in most jobs; copying its variables
+/// and dropping the originals cost more than building them, on every pod of every job).
+pub(crate) fn append_env_to_each(containers: &mut [Container], vars: Vec<EnvVar>) {
+    let Some((last, others)) = containers.split_last_mut() else { return };
+    for c in others {
+        append_env(c, vars.iter().cloned());
+    }
+    append_env(last, vars);
+}
+
 pub(crate) fn env(name: &str, value: impl ToString) -> EnvVar {
-    EnvVar::new(name, &value.to_string())
+    // The value's text becomes the variable's own, not copied again (`EnvVar::new` takes a `&str`).
+    EnvVar { name: name.into(), value: Some(value.to_string()), value_from: None }
 }
 
 pub(crate) fn field_env(name: &str, path: &str) -> EnvVar {
@@ -1141,6 +1175,13 @@ pub(crate) fn container_view(c: &Container) -> ContainerView {
     super::build::container_view(c)
 }
 
+/// Container `c`, the `i`th of a role's pods ([`Role::containers`]), as `explain` shows it, with
+/// its variables across the pods ([`per_pod_env`]) rather than its own.
+#[cfg(feature = "migrate")]
+pub(crate) fn role_container_view(role: &Role, i: usize, c: &Container) -> ContainerView {
+    super::build::container_view_with_env(c, per_pod_env(role, i))
+}
+
 /// Whether a parsed document is a V1 job kind in the `kubeflow.org` group, at any version: one
 /// a V1 operator runs, or one whose version neither serves (refused as the cluster would).
 pub fn is_v1_job(doc: &Json) -> bool {
@@ -1393,6 +1434,40 @@ mod tests {
             assert_eq!(labels.get("training.kubeflow.org/replica-index"), Some(&index.to_string()));
         }
         assert!(worker.pod(3).is_none() && worker.env(3, 0).next().is_none());
+    }
+
+    /// The pod comparison reads a pod's metadata, pod settings and containers from
+    /// [`Role::pod_base`] without building it: the template with the operator's labels over its
+    /// own is the pod [`Role::pod`] builds, but for its containers' variables, init containers and
+    /// restart policy (read by [`Role::env`] and [`Role::init_containers`]).
+    #[test]
+    fn a_pods_base_with_the_operators_labels_is_the_pod_built() {
+        let doc = serde_json::json!({"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "metadata": {"name": "p"},
+            "spec": {"pytorchReplicaSpecs": {
+                "Master": {"replicas": 1, "template": {"spec": {"containers": [{"name": "pytorch", "image": "a",
+                    "ports": [{"name": "pytorchjob-port", "containerPort": 23456}]}]}}},
+                "Worker": {"replicas": 2, "template": {
+                    "metadata": {"labels": {"team": "a", "training.kubeflow.org/replica-index": "mine"},
+                        "annotations": {"note": "n"}},
+                    "spec": {"nodeSelector": {"disk": "ssd"}, "volumes": [{"name": "data", "emptyDir": {}}],
+                        "containers": [{"name": "pytorch", "image": "a"}, {"name": "side", "image": "b"}]}}}}}});
+        let op = operate(&doc).unwrap();
+        for role in &op.roles {
+            for index in 0..role.modelled() {
+                let pod = role.pod(index).unwrap();
+                let (base, operator_labels) = role.pod_base(index).unwrap();
+                let mut read = base.clone();
+                let meta = read.metadata.get_or_insert_with(Default::default);
+                for (k, v) in operator_labels.into_iter().flat_map(|l| l.iter()) {
+                    meta.labels.insert(k.clone(), v.clone());
+                }
+                let at = format!("{} {index}", role.replica_type);
+                assert_eq!(read.metadata, pod.metadata, "{at}: the operator's labels over the template's");
+                assert_eq!((&read.spec.volumes, &read.spec.extra), (&pod.spec.volumes, &pod.spec.extra), "{at}");
+                let names = |p: &PodTemplateSpec| p.spec.containers.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+                assert_eq!(names(&read), names(&pod), "{at}");
+            }
+        }
     }
 
     /// explain and validate judge a job from a reading that leaves each pod spec's other fields

@@ -1,7 +1,7 @@
 //! PaddleJob (training-operator v1.9.0:pkg/controller.v1/paddlepaddle/envvar.go:40-144, called
 //! by `SetClusterSpec`, paddlepaddle_controller.go:489-495).
 
-use super::{append_env, env, field_env, named_port, Job};
+use super::{append_env_to_each, env, field_env, named_port, Job};
 use crate::model::pod::{EnvVar, PodTemplateSpec};
 
 /// paddlepaddle_types.go:25,27,29: a missing `master` port is 36543 (envvar.go:159-172).
@@ -11,9 +11,7 @@ fn port(job: &Job, rtype: &str) -> i64 {
 
 pub(super) fn set_pod_env(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) {
     let vars = pod_env(job, rtype, index);
-    for c in pod.spec.containers.iter_mut() {
-        append_env(c, vars.iter().cloned());
-    }
+    append_env_to_each(&mut pod.spec.containers, vars);
 }
 
 fn pod_env(job: &Job, rtype: &str, index: u32) -> Vec<EnvVar> {

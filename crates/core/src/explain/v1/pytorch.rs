@@ -1,7 +1,7 @@
 //! PyTorchJob: `SetClusterSpec` is `setPodEnv` then `setInitContainer`
 //! (training-operator v1.9.0:pkg/controller.v1/pytorch/pytorchjob_controller.go:489-497).
 
-use super::{append_env, env, named_port, Error, Job};
+use super::{append_env_to_each, env, named_port, Error, Job};
 use crate::explain::Object;
 use crate::model::pod::{Container, EnvVar, PodTemplateSpec, Resources};
 use serde_json::Value as Json;
@@ -29,9 +29,7 @@ fn nproc_per_node(job: &Job) -> Option<String> {
 pub(super) fn set_cluster_spec(job: &Job, rtype: &str, index: u32, pod: &mut PodTemplateSpec) -> Result<(), Error> {
     let vars = pod_env(job, rtype, index)?;
     // envvar.go:49: every container of the pod, not only `pytorch`.
-    for c in pod.spec.containers.iter_mut() {
-        append_env(c, vars.iter().cloned());
-    }
+    append_env_to_each(&mut pod.spec.containers, vars);
     // initcontainer.go:116-134: with a Master, each Worker first waits until the master's name
     // resolves.
     if job.replica("Master").is_some() && rtype == "Worker" {

@@ -80,6 +80,19 @@ impl ContainerFacts {
         (!self.args.is_empty()).then(|| shell_words(&self.args))
     }
 
+    /// A field compared as one value (`image`, `command`, `args`, `resources`,
+    /// `securityContext`) as a difference shows it; `None` for any other field.
+    pub(super) fn scalar(&self, field: &str) -> Option<String> {
+        match field {
+            "image" => self.image.clone(),
+            "command" => self.command_text(),
+            "args" => self.args_text(),
+            "resources" => self.resources.clone(),
+            "securityContext" => self.security_context.clone(),
+            _ => None,
+        }
+    }
+
     pub(super) fn summary(&self) -> String {
         format!("{} ({})", self.name, self.image.as_deref().unwrap_or("no image"))
     }
@@ -124,7 +137,12 @@ fn string_map(v: Option<&Json>) -> BTreeMap<String, String> {
 }
 
 fn settings_of(spec: &Json) -> BTreeMap<String, Json> {
-    map_of(SETTINGS.iter().filter_map(|k| spec.get(*k).filter(|v| !v.is_null()).map(|v| (k.to_string(), v.clone()))))
+    // The spec's own few keys looked up among the settings, rather than each of the settings
+    // hashed and looked up in the spec, for every pod of every job.
+    let settings = spec.as_object().into_iter().flatten();
+    map_of(
+        settings.filter(|(k, v)| SETTINGS.contains(&k.as_str()) && !v.is_null()).map(|(k, v)| (k.clone(), v.clone())),
+    )
 }
 
 fn volumes_of(spec: &Json) -> BTreeMap<String, Json> {
@@ -187,19 +205,43 @@ fn without_containers(pod: &PodTemplateSpec) -> Json {
 
 /// A typed container's `securityContext` as `security_text` reads it from the pod's JSON.
 fn container_security(containers: &[Container], name: &str) -> Option<String> {
-    let c = containers.iter().find(|c| c.name == name)?;
+    security_of(containers.iter().find(|c| c.name == name)?)
+}
+
+/// [`container_security`] of the container found.
+fn security_of(c: &Container) -> Option<String> {
     c.security_context.as_ref().map(|v| serde_json::to_value(v).unwrap_or(Json::Null).to_string())
 }
 
 /// V1: the role's first pod (env varying per pod reads `per pod: [...]`).
 pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
-    // Built from the role's template and what the operator adds to it: a role holds no copy.
-    let first = role.pod(0).unwrap_or_default();
-    let pod = &*first;
-    let json = without_containers(pod);
+    // Read from the role's template and what the operator adds to it, without building the pod
+    // (a copy of the template, then of it as JSON, for every role of every job).
+    let empty = PodTemplateSpec::default();
+    let (pod, operator_labels) = role.pod_base(0).unwrap_or((&empty, None));
     let user = without_containers(&role.template);
-    let spec = json.get("spec").unwrap_or(&Json::Null);
     let user_spec = user.get("spec").unwrap_or(&Json::Null);
+    let user_labels = string_map(at(&user, &["metadata", "labels"]));
+    let user_annotations = string_map(at(&user, &["metadata", "annotations"]));
+    let user_settings = settings_of(user_spec);
+    // The pod is the template where the operator only decorates it: its annotations, pod
+    // settings and volumes are the template's, its labels the template's with the operator's over
+    // them (`Role::pod`).
+    let (mut labels, annotations, settings, volumes) = if std::ptr::eq(pod, &role.template) {
+        (user_labels.clone(), user_annotations.clone(), user_settings.clone(), volumes_of(user_spec))
+    } else {
+        let json = without_containers(pod);
+        let spec = json.get("spec").unwrap_or(&Json::Null);
+        (
+            string_map(at(&json, &["metadata", "labels"])),
+            string_map(at(&json, &["metadata", "annotations"])),
+            settings_of(spec),
+            volumes_of(spec),
+        )
+    };
+    for (k, v) in operator_labels.into_iter().flat_map(|l| l.iter()) {
+        labels.insert(k.clone(), v.clone());
+    }
     // The operators' main container: the kind's default name, else the first (the MPIJob's is
     // always the first).
     let main = match kind {
@@ -208,9 +250,8 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     };
     let mut containers = Vec::new();
     for (i, c) in pod.spec.containers.iter().enumerate() {
-        let mut view = crate::explain::v1::container_view(c);
         // The variables across the role's pods (`per pod: [...]` where they differ).
-        view.env = crate::explain::v1::per_pod_env(role, i);
+        let view = crate::explain::v1::role_container_view(role, i, c);
         let mut facts = from_view(&view, container_security(&pod.spec.containers, &c.name));
         // Only the template container's variables, not the rest of its view.
         facts.user_env = role
@@ -224,25 +265,25 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
         containers.push(facts);
     }
     let main = containers.remove(main.min(containers.len().saturating_sub(1)));
-    let init = pod
-        .spec
-        .init_containers
+    let init_containers: Vec<&Container> = role.init_containers(0).collect();
+    let init = init_containers
         .iter()
         .map(|c| {
-            from_view(&crate::explain::v1::container_view(c), container_security(&pod.spec.init_containers, &c.name))
+            let security = init_containers.iter().copied().find(|i| i.name == c.name).and_then(security_of);
+            from_view(&crate::explain::v1::container_view(c), security)
         })
         .collect();
     PodFacts {
-        labels: string_map(at(&json, &["metadata", "labels"])),
-        annotations: string_map(at(&json, &["metadata", "annotations"])),
-        settings: settings_of(spec),
-        volumes: volumes_of(spec),
+        labels,
+        annotations,
+        settings,
+        volumes,
         main,
         sidecars: containers,
         init,
-        user_labels: string_map(at(&user, &["metadata", "labels"])),
-        user_annotations: string_map(at(&user, &["metadata", "annotations"])),
-        user_settings: settings_of(user_spec),
+        user_labels,
+        user_annotations,
+        user_settings,
     }
 }
 
@@ -564,11 +605,7 @@ impl PodFacts {
             return named(&self.sidecars, "containers[");
         }
         match field {
-            "image" => self.main.image.clone(),
-            "command" => self.main.command_text(),
-            "args" => self.main.args_text(),
-            "resources" => self.main.resources.clone(),
-            "securityContext" => self.main.security_context.clone(),
+            "image" | "command" | "args" | "resources" | "securityContext" => self.main.scalar(field),
             "pod.securityContext" => self.settings.get("securityContext").map(text),
             k => self.settings.get(k).map(text),
         }

@@ -116,8 +116,14 @@ impl Concern {
     /// The concern of a difference at `field` (`affinity`, `env.RANK`, `containers[x].image`),
     /// before any operator fact explains it as plumbing or bookkeeping.
     fn of(field: &str) -> Concern {
-        // A sidecar's or init container's field is about what that container does.
-        let leaf = field.rsplit_once("].").map_or(field, |(_, f)| f);
+        // A sidecar's or init container's field is about what that container does: the field
+        // after the last `].`, found byte by byte (a `str` pattern builds a substring searcher,
+        // for every difference of every job of a paste).
+        let bytes = field.as_bytes();
+        let leaf = (1..bytes.len())
+            .rev()
+            .find(|&i| bytes[i - 1] == b']' && bytes[i] == b'.')
+            .map_or(field, |i| &field[i + 1..]);
         let head = leaf.split(['.', '[']).next().unwrap_or(leaf);
         match head {
             "nodeSelector"
@@ -584,17 +590,20 @@ impl Context<'_> {
 
     fn container(&mut self, role: Role<'_>, at: &str, ours: &ContainerFacts, theirs: &ContainerFacts) {
         let kind = self.op.kind;
-        let scalar = [
-            ("image", ours.image.clone(), theirs.image.clone()),
-            ("command", ours.command_text(), theirs.command_text()),
-            ("args", ours.args_text(), theirs.args_text()),
-            ("resources", ours.resources.clone(), theirs.resources.clone()),
-            ("securityContext", ours.security_context.clone(), theirs.security_context.clone()),
+        // Each field's text made only where the two differ (as a list of words, `command` and
+        // `args` are equal exactly where their texts are).
+        let differing = [
+            ("image", ours.image != theirs.image),
+            ("command", ours.command != theirs.command),
+            ("args", ours.args != theirs.args),
+            ("resources", ours.resources != theirs.resources),
+            ("securityContext", ours.security_context != theirs.security_context),
         ];
-        for (field, a, b) in scalar {
-            if a == b {
+        for (field, differs) in differing {
+            if !differs {
                 continue;
             }
+            let (a, b) = (ours.scalar(field), theirs.scalar(field));
             let mut reason = facts::container_reason(self.op, role, ours, theirs, field, a.as_deref());
             if at.is_empty() && field == "securityContext" {
                 let value = b.as_deref().and_then(|t| serde_json::from_str::<Json>(t).ok());
@@ -799,4 +808,21 @@ pub fn document_json_with<'a>(
     };
     extra.insert(0, ("pods", pods));
     crate::pipeline::json::DocumentJson { doc: d, wording: super::MigrationWording { target }, extra }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Concern;
+
+    /// A sidecar's or init container's field is about what that container does: its concern is
+    /// read after the last `].`, and a container itself is about the pods.
+    #[test]
+    fn a_containers_field_has_the_concern_of_the_field_after_its_name() {
+        assert_eq!(Concern::of("containers[side].image"), Concern::Command);
+        assert_eq!(Concern::of("initContainers[init].env.NVIDIA_VISIBLE_DEVICES"), Concern::Resources);
+        assert_eq!(Concern::of("containers[a].b].volumeMounts./data"), Concern::Storage);
+        assert_eq!(Concern::of("containers[side]"), Concern::Pods);
+        assert_eq!(Concern::of("env.RANK"), Concern::Environment);
+        assert_eq!(Concern::of("labels.team"), Concern::Labels);
+    }
 }
