@@ -9,7 +9,8 @@ use super::components::migrate::{migrate_view, use_migrate};
 use super::components::pane::{pane, PaneProps};
 use super::components::params::{params, ParamsProps};
 use super::hooks::{release_note, use_handlers, use_keyed_effect, use_theme, view_for, MOUNTED};
-use super::state::{Action, State};
+use super::inbox::Inbox;
+use super::state::State;
 use crate::ui::prepare::IdleChain;
 use explorer_core::query::SyncSet;
 use explorer_core::selection::{Mode, ParamKey, Selection};
@@ -17,7 +18,6 @@ use explorer_core::snippets::{fields_elsewhere_note, v2_pane_takes};
 use explorer_data::catalog::V2Support;
 use explorer_data::releases::RELEASES;
 use explorer_html::highlight::LongLines;
-use gloo::events::EventListener;
 use yew::prelude::*;
 
 /// What a mount point gives the explorer: its starting selection, what it shares, and its page.
@@ -33,6 +33,8 @@ pub struct ExplorerProps {
     pub compact: bool,
     /// `light` or `dark` when the mount point pins the theme (`data-theme`); `None` follows the page.
     pub pinned_theme: Option<&'static str>,
+    /// The host page's option changes and the other instances' choices, heard since mount.
+    pub(crate) inbox: Inbox,
     /// The element the explorer lives in: its options arrive there, its selection leaves there.
     pub host: web_sys::Element,
     /// Our shadow root: scratch space for the copy fallback.
@@ -107,29 +109,13 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
         });
     }
     // Receive the other instances' changes, and the host page's: an option it changed after
-    // mount (www/element.js sends the changed attributes).
+    // mount (www/element.js sends the changed attributes). The inbox has listened since mount and
+    // held what came before this first effect (ui::inbox).
     {
-        let dispatcher = handlers.store.clone();
-        let (sync, me, host) = (props.sync, props.instance, props.host.clone());
+        let (store, inbox) = (handlers.store.clone(), props.inbox.clone());
         use_keyed_effect(MOUNTED, move |_| {
-            let from_host = {
-                let dispatcher = dispatcher.clone();
-                EventListener::new(&host, browser::OPTIONS_EVENT, move |event| {
-                    if let Some(query) = browser::options_detail(event) {
-                        dispatcher.dispatch(Action::Host(query));
-                    }
-                })
-            };
-            let listener = web_sys::window().map(|w| {
-                EventListener::new(&w, browser::SYNC_EVENT, move |event| {
-                    if let Some((sender, query)) = browser::parse_sync_detail(event) {
-                        if sender != me {
-                            dispatcher.dispatch(Action::External(query, sync));
-                        }
-                    }
-                })
-            });
-            Box::new(move || drop((listener, from_host)))
+            inbox.deliver_to(store);
+            Box::new(move || inbox.hold())
         });
     }
 

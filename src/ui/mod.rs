@@ -6,6 +6,7 @@ pub mod browser;
 /// The explorer's parts: code boxes, switches, fields, panes and migrate mode.
 pub mod components;
 pub mod hooks;
+pub mod inbox;
 pub mod mount;
 pub mod prepare;
 pub mod recent;

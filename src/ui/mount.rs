@@ -11,6 +11,7 @@
 
 use super::app::{Explorer, ExplorerProps};
 use super::browser;
+use super::inbox::{Inbox, Listeners};
 use explorer_core::query::{self, SyncSet};
 use explorer_core::selection::Selection;
 use gloo::events::EventListener;
@@ -35,6 +36,8 @@ struct Instance {
     app: yew::AppHandle<Explorer>,
     /// Dropped with the instance, so an unmounted host lets keys through to the page again.
     _key_guards: [EventListener; 3],
+    /// Its inbox's listeners: they hear from the moment it mounts, and stop with it.
+    _inbox_listeners: Listeners,
 }
 
 /// One of the host's options, by its mount point name (`data-persona`): `data-persona` on a
@@ -125,6 +128,8 @@ pub fn mount(host: web_sys::Element) -> Result<(), JsValue> {
         *n
     });
     let pinned_theme = pinned_theme(&host);
+    // Before the mounted mark: the loader passes option changes on from then.
+    let (inbox, inbox_listeners) = Inbox::listen(&host, instance, sync);
     // The host's loader learns the selection shown (its properties read it).
     browser::announce_selection(&host, &initial);
     let props = ExplorerProps {
@@ -133,12 +138,20 @@ pub fn mount(host: web_sys::Element) -> Result<(), JsValue> {
         instance,
         compact,
         pinned_theme,
+        inbox,
         host: host.clone(),
         scratch: shadow.clone().unchecked_into(),
     };
     let app = yew::Renderer::<Explorer>::with_root_and_props(root, props).render();
     let key_guards = isolate_keys(&host);
-    INSTANCES.with(|all| all.borrow_mut().push(Instance { host: host.clone(), app, _key_guards: key_guards }));
+    INSTANCES.with(|all| {
+        all.borrow_mut().push(Instance {
+            host: host.clone(),
+            app,
+            _key_guards: key_guards,
+            _inbox_listeners: inbox_listeners,
+        })
+    });
     host.set_attribute(MOUNTED_ATTR, "")?;
     Ok(())
 }

@@ -9,12 +9,47 @@
 // E2E_LATE_RENDERS (read by helpers.mjs's launch, which adds the script to every context):
 //   1 or frames  zero-delay timers are held until the page next scrolls or two animation frames
 //                have passed, whichever comes first (so a page nobody scrolls still progresses);
-//   NNNms        zero-delay timers run NNN ms late (e.g. 500ms), scroll or not.
+//   NNNms        zero-delay timers run NNN ms late (e.g. 500ms), scroll or not;
+//   away         as frames, and every widget's first render waits until the page has scrolled
+//                away from where it landed (see `AWAY`).
 
 /** The page script. Passed to addInitScript by value, so it uses nothing outside itself.
  * `heldUntil` is 'scroll' (held until the page scrolls; a page that never scrolls never renders
- * again), 'scroll-or-frames', or a number of milliseconds. */
+ * again), 'scroll-or-frames', 'away' ('scroll-or-frames' with `AWAY`'s wait), or a number of
+ * milliseconds. */
 export function lateRenders(heldUntil) {
+  if (heldUntil === 'away') {
+    // AWAY: until the reader acts, each widget's first render puts the page back where it landed
+    // (www/element.js restoreFragment), so a test that opens a #fragment or a selection and then
+    // scrolls with Playwright (no reader's act) races every first render still to come: on a
+    // loaded machine one came after the scroll and took the page back (CI: mountAll, e51356c;
+    // the 390 px legend test, d1d72ef). Here the widget's module, once instantiated, is handed
+    // over (and so every first render made) only when the page has scrolled half a window or
+    // more from where it stood a frame after its load event (its landing: the fragment, or the
+    // explorer a selection opens): in that scroll's event when the module is ready by then, so
+    // the first render and the page's jump back come in the frame that draws the scroll. A page
+    // nobody scrolls away gets it 2 s after its load event. The timer and the frame are the
+    // page's own as this script finds them, before a test's fake clock (clock.install) holds them.
+    const [timer, frame] = [setTimeout, requestAnimationFrame];
+    let landing = null;
+    let away = false;
+    const waiting = [];
+    const handOver = () => {
+      away = true;
+      for (const resume of waiting.splice(0)) resume();
+    };
+    addEventListener('load', () => {
+      timer(handOver, 2000);
+      frame(() => (landing = scrollY));
+    });
+    addEventListener('scroll', () => landing !== null && Math.abs(scrollY - landing) >= innerHeight / 2 && handOver(), { passive: true });
+    for (const name of ['instantiate', 'instantiateStreaming']) {
+      const instantiate = WebAssembly[name];
+      WebAssembly[name] = (...args) =>
+        instantiate.apply(WebAssembly, args).then((made) => (away ? made : new Promise((resume) => waiting.push(() => resume(made)))));
+    }
+    heldUntil = 'scroll-or-frames';
+  }
   const now = Date.now;
   let ahead = 0;
   // Every reading is 17 ms after the one before: the scheduler's deadline has passed by the
@@ -55,7 +90,8 @@ export function lateRenders(heldUntil) {
 export function lateRendersFromEnv(value = process.env.E2E_LATE_RENDERS) {
   if (!value || value === '0') return null;
   if (value === '1' || value === 'frames') return 'scroll-or-frames';
+  if (value === 'away') return 'away';
   const late = /^(\d+)ms$/.exec(value);
   if (late && Number(late[1]) > 0) return Number(late[1]);
-  throw new Error(`E2E_LATE_RENDERS=${value}: expected 1 (or frames) or a delay such as 500ms`);
+  throw new Error(`E2E_LATE_RENDERS=${value}: expected 1 (or frames), away, or a delay such as 500ms`);
 }

@@ -34,8 +34,13 @@ test("the platform engineer's image, nodes and GPUs shape the runtime they copy"
   for (const [id, value] of [['#p-image', IMAGE], ['#p-nodes', '4'], ['#p-gpus', '3']]) {
     await page.locator(`${MAIN_WIDGET} ${id}`).fill(value);
   }
+  // All three fields' values, not the first one's alone: each fill renders at the scheduler's
+  // next turn, so a render between two fills showed the image before the nodes and GPUs.
   await page.waitForFunction(
-    ([sel, image]) => document.querySelector(sel).shadowRoot.querySelector('.pane.v2 pre code')?.textContent.includes(image),
+    ([sel, image]) => {
+      const code = document.querySelector(sel).shadowRoot.querySelector('.pane.v2 pre code')?.textContent ?? '';
+      return code.includes(image) && /^ {4}numNodes: 4$/m.test(code) && /^ +nvidia\.com\/gpu: 3$/m.test(code);
+    },
     [MAIN_WIDGET, IMAGE],
     { timeout: 5000 },
   );

@@ -219,7 +219,8 @@ test('removing the mount points stops their instances: no listener, observer or 
     document.body.append(next);
   });
   await page.waitForSelector('[data-trainer-v2-explorer-mounted]');
-  await page.waitForFunction(() => window.__counts().sync === 1);
+  // Its inbox listens from the mount call on (src/ui/inbox.rs), the theme from its first effect.
+  await page.waitForFunction(() => window.__counts().sync === 1 && window.__counts().media === 1);
   const next = await page.evaluate(() => window.__counts());
   assert.deepEqual({ ...next, observers: next.observers > 0 }, { sync: 1, media: 1, observers: true, copyTimers: 0 });
   await page.evaluate(() => document.querySelector('[data-trainer-v2-explorer]').remove());

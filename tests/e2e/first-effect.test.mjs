@@ -1,0 +1,122 @@
+// What reaches a widget between its mount and its first effect: an option the host page sets, a
+// choice another instance shares. The wasm marks a host mounted as its mount call returns, and the
+// loader passes option changes on from then; Yew runs the widget's effects after its first render,
+// and on a loaded machine (its scheduler yielding, late-renders.mjs) a task or more later. Each
+// test here puts its change in that window on purpose, then asserts what the reader sees.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, MAIN_WIDGET, launch, rendered } from './helpers.mjs';
+import { lateRenders, lateRendersFromEnv } from './late-renders.mjs';
+
+let browser;
+
+before(async () => {
+  browser = await launch();
+});
+after(async () => browser?.close());
+
+async function open(heldUntil, initScript = null) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript(lateRenders, heldUntil);
+  if (initScript) await page.addInitScript(initScript);
+  await page.goto(new URL('#user-experience', BASE).href);
+  return { context, page, errors };
+}
+
+/** The value checked in the radio group `group` of the widget at `host`. */
+const checked = (page, host, group) =>
+  page.evaluate(([host, group]) => document.querySelector(host).shadowRoot.querySelector(`.${group} [aria-checked="true"]`)?.dataset.value, [host, group]);
+
+/** Waits until the widget at `host` hears its host's options, with no clock: each poll sets the
+ * probe option again (an option set before the widget listened is exactly what may be lost) and
+ * scrolls by a pixel, which runs zero-delay timers the page holds until a scroll (late-renders.mjs
+ * 'scroll'). Once the probe's value shows, every effect of the first render has run. */
+const listening = (page, host, [name, value]) =>
+  page.waitForFunction(
+    ([host, name, value]) => {
+      const el = document.querySelector(host);
+      el.setAttribute(`data-${name}`, value);
+      scrollBy(0, scrollY > 0 ? -1 : 1);
+      return el.shadowRoot?.querySelector(`.${name} [aria-checked="true"]`)?.dataset.value === value;
+    },
+    [host, name, value],
+    { polling: 'raf' },
+  );
+
+// Fails on a loader that passes option changes to a widget not yet listening (main's d1d72ef:
+// the change is dispatched on the host with no listener, and the widget keeps the attribute's
+// value it read at mount).
+test('an option the host sets just after the mount mark shows', async () => {
+  const { context, page, errors } = await open('scroll-or-frames', () => {
+    // In the mutation's microtask: after the mount call returned, before any timer, so before
+    // the first effect of a render made late.
+    new MutationObserver((records, observer) => {
+      const host = records.map((r) => r.target).find((t) => t.matches('[data-trainer-v2-explorer]:not([data-compact])'));
+      if (!host) return;
+      observer.disconnect();
+      host.setAttribute('data-framework', 'xgboost');
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-trainer-v2-explorer-mounted'] });
+  });
+  await page.mouse.wheel(0, 1);
+  await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
+  await page.locator(rendered(MAIN_WIDGET)).waitFor({ state: 'attached', timeout: 15000 });
+  await listening(page, MAIN_WIDGET, ['persona', 'platform-engineer']);
+  assert.equal(await checked(page, MAIN_WIDGET, 'framework'), 'xgboost');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Another instance's choice, broadcast after its effect (a zero-delay timer), reaches a widget
+// mounted before it and not yet listening. Storage and the address learn the choice 200 ms later
+// (browser::PERSIST_MS): a widget mounted after that starts with it, so the second widget mounts
+// in the task that runs the first one's effect. It holds the page's timers itself: with
+// E2E_LATE_RENDERS's script stacked on its own (500ms), the first instance's broadcast came before
+// the second one mounted in 2 of 3 runs, so the second started without it (storage not written
+// yet): another window than this test's, and not mended here.
+const OWN_TIMERS_ONLY = lateRendersFromEnv() !== null && 'it holds the page\'s timers itself';
+test('a choice another instance shares just after a widget mounts shows there', { skip: OWN_TIMERS_ONLY }, async () => {
+  const { context, page, errors } = await open('scroll');
+  await page.mouse.wheel(0, 1);
+  await page.locator(MAIN_WIDGET).scrollIntoViewIfNeeded();
+  await page.locator(rendered(MAIN_WIDGET)).waitFor({ state: 'attached', timeout: 15000 });
+  await listening(page, MAIN_WIDGET, ['framework', 'jax']);
+  // The reader's choice in the main explorer. Its render may wait for a scroll; its effect,
+  // after the render, waits for the next one.
+  await page.evaluate((MAIN) => document.querySelector(MAIN).shadowRoot.querySelector('.persona [data-value="platform-engineer"]').click(), MAIN_WIDGET);
+  await page.waitForFunction(
+    (MAIN) => {
+      const drawn = document.querySelector(MAIN).shadowRoot.querySelector('.persona [aria-checked="true"]').dataset.value === 'platform-engineer';
+      if (!drawn) scrollBy(0, scrollY > 0 ? -1 : 1);
+      return drawn;
+    },
+    MAIN_WIDGET,
+    { polling: 'raf' },
+  );
+  await page.evaluate((MAIN) => {
+    const main = document.querySelector(MAIN);
+    return new Promise((done) => {
+      // After late-renders.mjs's own scroll listener (added first, capturing): the main
+      // explorer's effect has run and queued its broadcast.
+      addEventListener(
+        'scroll',
+        () => {
+          const another = document.createElement('div');
+          another.id = 'another';
+          another.setAttribute('data-trainer-v2-explorer', '');
+          main.after(another);
+          done();
+        },
+        { once: true },
+      );
+      scrollBy(0, 1);
+    });
+  }, MAIN_WIDGET);
+  await page.locator('#another[data-trainer-v2-explorer-mounted]').waitFor({ state: 'attached', timeout: 15000 });
+  await listening(page, '#another', ['framework', 'jax']);
+  assert.equal(await checked(page, '#another', 'persona'), 'platform-engineer');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
