@@ -128,22 +128,7 @@ pub fn options_detail(event: &web_sys::Event) -> Option<String> {
 /// Tells the other instances on the page. `storage` events only reach other windows, so the
 /// page-local channel is a CustomEvent on `window`.
 pub fn broadcast(instance: u32, sel: &Selection, sync: SyncSet) {
-    let shared = query::sync_query(sel, sync);
-    dispatch(SYNC_EVENT, &JsValue::from_str(&format!("{instance}\n{shared}")));
-    LAST_SHARED.with(|last| *last.borrow_mut() = Some(shared));
-}
-
-thread_local! {
-    /// The newest choice an instance shared on this page. Storage and the address learn it only
-    /// `PERSIST_MS` later, and an instance that mounts in between heard no broadcast either, so
-    /// mount reads it from here (`last_shared`).
-    static LAST_SHARED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The newest choice shared on this page (its query), if any: newer than storage and the address,
-/// which are written from it.
-pub fn last_shared() -> Option<String> {
-    LAST_SHARED.with(|last| last.borrow().clone())
+    dispatch(SYNC_EVENT, &JsValue::from_str(&format!("{instance}\n{}", query::sync_query(sel, sync))));
 }
 
 /// Splits a sync event's detail into (sender, query).

@@ -56,16 +56,13 @@ fn defaults_query(host: &web_sys::Element) -> String {
     query::from_data_attributes(|data_name| option(host, data_name))
 }
 
-/// Precedence: the choice another instance on this page shared last, then the URL, then storage,
-/// then the element's `data-*` defaults. The shared choice comes first because the URL and storage
-/// learn it only `browser::PERSIST_MS` after its broadcast, which an instance mounted in between
-/// did not hear. Invalid values are skipped at each level.
+/// Precedence: URL, then storage, then the element's `data-*` defaults. Invalid values are
+/// skipped at each level.
 pub fn initial_selection(host: &web_sys::Element, sync: SyncSet) -> Selection {
     let (defaults, _) = query::apply(&defaults_query(host), &Selection::default(), SyncSet::ALL);
     let stored = browser::stored_query().unwrap_or_default();
     let (sel, _) = query::apply(&stored, &defaults, sync);
     let (sel, _) = query::apply(&browser::location_search(), &sel, sync);
-    let (sel, _) = query::apply(&browser::last_shared().unwrap_or_default(), &sel, sync);
     sel
 }
 
