@@ -13,15 +13,20 @@ fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }
 
-/// A clean page: no query string, empty storage, no earlier mounts.
-fn reset(query: &str) {
+/// The page's address set from here, as a host page's own script (or a link) would.
+fn set_search(query: &str) {
     let w = web_sys::window().unwrap();
     let path = w.location().pathname().unwrap();
     w.history()
         .unwrap()
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{query}")))
         .unwrap();
-    if let Ok(Some(s)) = w.local_storage() {
+}
+
+/// A clean page: no query string, empty storage, no earlier mounts.
+fn reset(query: &str) {
+    set_search(query);
+    if let Ok(Some(s)) = web_sys::window().unwrap().local_storage() {
         s.clear().unwrap();
     }
     let old = document().query_selector_all("[data-trainer-v2-explorer]").unwrap();
@@ -472,6 +477,44 @@ async fn two_instances_stay_in_sync_and_presets_keep_their_framework() {
     radio(&preset, "persona", "data-scientist").click();
     settle().await;
     assert_eq!(checked(&main, "persona"), "data-scientist", "sync works both ways");
+}
+
+/// A clean page with one widget whose reader just chose the platform engineer: the choice is
+/// broadcast (a zero-delay timer, run by now) and stored `ui::browser::PERSIST_MS` later.
+async fn a_widget_sharing_a_choice() -> Element {
+    reset("");
+    let main = mounted(&[]).await;
+    radio(&main, "persona", "platform-engineer").click();
+    settle().await;
+    main
+}
+
+#[wasm_bindgen_test]
+async fn a_widget_mounted_before_the_page_holds_a_shared_choice_starts_with_it_and_only_then() {
+    let main = a_widget_sharing_a_choice().await;
+    let early = mounted(&[]).await;
+    assert_eq!(checked(&early, "persona"), "platform-engineer", "mounted before (or after) the page stored it");
+    until_persisted(|search, _| search.contains("persona=platform-engineer"), "the persona in the address").await;
+    // Held by the page now, the choice has no precedence of its own any more: an address set
+    // since (a host page's script) beats storage for a widget mounted from here on.
+    set_search("?persona=data-scientist");
+    let later = mounted(&[]).await;
+    assert_eq!(checked(&later, "persona"), "data-scientist", "the address, once the page held the choice");
+    assert_eq!(checked(&main, "persona"), "platform-engineer");
+}
+
+#[wasm_bindgen_test]
+async fn a_shared_choice_its_instance_never_stored_does_not_reach_a_later_mount() {
+    a_widget_sharing_a_choice().await;
+    // The instance leaves the page before it stored the choice (its timer goes with it), and the
+    // next independent mount, in the same task, starts from what the page holds: nothing.
+    reset("");
+    let fresh = mounted(&[]).await;
+    assert_eq!(checked(&fresh, "persona"), "data-scientist");
+    yew::platform::time::sleep(Duration::from_millis(u64::from(ui::browser::PERSIST_MS) + 50)).await;
+    assert_eq!(stored(), "", "the instance that left stored nothing");
+    let after_its_time = mounted(&[]).await;
+    assert_eq!(checked(&after_its_time, "persona"), "data-scientist");
 }
 
 /// Waits until no preparation slice is scheduled (ui::prepare works at idle time).

@@ -11,8 +11,9 @@ use super::components::params::{params, ParamsProps};
 use super::hooks::{release_note, use_handlers, use_keyed_effect, use_theme, view_for, MOUNTED};
 use super::inbox::Inbox;
 use super::state::State;
+use super::unpersisted;
 use crate::ui::prepare::IdleChain;
-use explorer_core::query::SyncSet;
+use explorer_core::query::{self, SyncSet};
 use explorer_core::selection::{Mode, ParamKey, Selection};
 use explorer_core::snippets::{fields_elsewhere_note, v2_pane_takes};
 use explorer_data::catalog::V2Support;
@@ -84,10 +85,16 @@ pub fn Explorer(props: &ExplorerProps) -> Html {
             wanted.retain(|s| !kept_views.borrow().iter().any(|(k, _)| k == s));
             let preparing = IdleChain::start(prepared, wanted, long_lines);
             let pending = changed.then(|| {
-                let persisted = sel.clone();
+                let shared = query::sync_query(&sel, sync);
+                // Until the page holds it, an instance mounted now starts with it.
+                unpersisted::keep(instance, shared.clone());
                 (
-                    browser::after(0, move || browser::broadcast(instance, &sel, sync)),
-                    browser::after(browser::PERSIST_MS, move || browser::persist(&persisted, sync)),
+                    browser::after(0, move || browser::broadcast(instance, &shared)),
+                    browser::after(browser::PERSIST_MS, move || {
+                        if browser::persist(&sel, sync) {
+                            unpersisted::forget(instance);
+                        }
+                    }),
                 )
             });
             Box::new(move || drop((pending, preparing)))

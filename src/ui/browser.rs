@@ -54,21 +54,25 @@ pub fn stored_query() -> Option<String> {
 pub const PERSIST_MS: u32 = 200;
 
 /// Writes the selection into the page URL (replaceState: no history entry per click) and into
-/// localStorage, keeping every key this instance does not own.
-pub fn persist(sel: &Selection, sync: SyncSet) {
-    let Some(w) = window() else { return };
-    let search = location_search();
-    let merged = query::merge(&search, sel, sync);
+/// localStorage, keeping every key this instance does not own. Answers whether the address reads
+/// back what was written (a page may refuse it): at mount the address beats storage, so only then
+/// does every later mount start with the selection.
+pub fn persist(sel: &Selection, sync: SyncSet) -> bool {
+    let Some(w) = window() else { return false };
+    let merged = query::merge(&location_search(), sel, sync);
+    let mut held = false;
     if let Ok(history) = w.history() {
         let hash = w.location().hash().unwrap_or_default();
         let path = w.location().pathname().unwrap_or_default();
         let url = if merged.is_empty() { format!("{path}{hash}") } else { format!("{path}?{merged}{hash}") };
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+        held = location_search().strip_prefix('?').unwrap_or_default() == merged;
     }
     if let Ok(Some(storage)) = w.local_storage() {
         let stored = storage.get_item(STORAGE_KEY).ok().flatten().unwrap_or_default();
         let _ = storage.set_item(STORAGE_KEY, &query::merge(&stored, sel, sync));
     }
+    held
 }
 
 /// Installs (once) a panic hook that tells the page's loader, with the panic message, before the
@@ -127,8 +131,9 @@ pub fn options_detail(event: &web_sys::Event) -> Option<String> {
 
 /// Tells the other instances on the page. `storage` events only reach other windows, so the
 /// page-local channel is a CustomEvent on `window`.
-pub fn broadcast(instance: u32, sel: &Selection, sync: SyncSet) {
-    dispatch(SYNC_EVENT, &JsValue::from_str(&format!("{instance}\n{}", query::sync_query(sel, sync))));
+/// `shared` is the query of what it shares (`query::sync_query`).
+pub fn broadcast(instance: u32, shared: &str) {
+    dispatch(SYNC_EVENT, &JsValue::from_str(&format!("{instance}\n{shared}")));
 }
 
 /// Splits a sync event's detail into (sender, query).

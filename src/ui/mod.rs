@@ -11,6 +11,7 @@ pub mod mount;
 pub mod prepare;
 pub mod recent;
 pub mod state;
+pub mod unpersisted;
 
 use wasm_bindgen::prelude::*;
 

@@ -12,6 +12,7 @@
 use super::app::{Explorer, ExplorerProps};
 use super::browser;
 use super::inbox::{Inbox, Listeners};
+use super::unpersisted;
 use explorer_core::query::{self, SyncSet};
 use explorer_core::selection::Selection;
 use gloo::events::EventListener;
@@ -33,6 +34,8 @@ thread_local! {
 /// A running explorer and the element it lives in.
 struct Instance {
     host: web_sys::Element,
+    /// Its number on the page (`ExplorerProps::instance`).
+    number: u32,
     app: yew::AppHandle<Explorer>,
     /// Dropped with the instance, so an unmounted host lets keys through to the page again.
     _key_guards: [EventListener; 3],
@@ -56,14 +59,16 @@ fn defaults_query(host: &web_sys::Element) -> String {
     query::from_data_attributes(|data_name| option(host, data_name))
 }
 
-/// Precedence: URL, then storage, then the element's `data-*` defaults. Invalid values are
-/// skipped at each level.
+/// Precedence: a choice another instance on the page shared that the page does not hold yet
+/// (ui::unpersisted: the URL and storage learn it `browser::PERSIST_MS` after the others), then the
+/// URL, then storage, then the element's `data-*` defaults. Invalid values are skipped at each
+/// level.
 pub fn initial_selection(host: &web_sys::Element, sync: SyncSet) -> Selection {
     let (defaults, _) = query::apply(&defaults_query(host), &Selection::default(), SyncSet::ALL);
     let stored = browser::stored_query().unwrap_or_default();
     let (sel, _) = query::apply(&stored, &defaults, sync);
     let (sel, _) = query::apply(&browser::location_search(), &sel, sync);
-    sel
+    unpersisted::apply_to(sel, sync)
 }
 
 /// One stylesheet object shared by every instance's shadow root. Constructable stylesheets work
@@ -147,6 +152,7 @@ pub fn mount(host: web_sys::Element) -> Result<(), JsValue> {
     INSTANCES.with(|all| {
         all.borrow_mut().push(Instance {
             host: host.clone(),
+            number: instance,
             app,
             _key_guards: key_guards,
             _inbox_listeners: inbox_listeners,
@@ -158,15 +164,18 @@ pub fn mount(host: web_sys::Element) -> Result<(), JsValue> {
 
 /// Stops the instance in `host` (it left the page, or its options changed): destroying the Yew
 /// app runs every effect's cleanup, so the instance's window listeners, its MutationObserver and
-/// its pending timers go with it. The host shows its static fallback again and can be mounted
-/// again. A host with no instance is left as it is.
+/// its pending timers go with it, and so does a choice it shared that the page does not hold yet.
+/// The host shows its static fallback again and can be mounted again. A host with no instance is
+/// left as it is.
 pub fn unmount(host: &web_sys::Element) {
     let gone = INSTANCES.with(|all| {
         let mut all = all.borrow_mut();
         let at = all.iter().position(|i| i.host == *host)?;
         Some(all.swap_remove(at))
     });
-    if let Some(Instance { host, app, .. }) = gone {
+    if let Some(Instance { host, number, app, .. }) = gone {
+        // Now, not with the app's timers (a task later): a mount in this task must not read it.
+        unpersisted::forget(number);
         app.destroy();
         show_fallback(&host);
         let _ = host.remove_attribute(MOUNTED_ATTR);
