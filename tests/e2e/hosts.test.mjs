@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { launch, nextFrames, tabThroughWidgets } from './helpers.mjs';
+import { launch, nextFrames, rendered, tabThroughWidgets } from './helpers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const HOSTS = path.resolve(ROOT, process.env.TRAINER_HOSTS ?? '../shared/hosts');
@@ -117,7 +117,11 @@ async function open(i, { javaScript = true, colorScheme = 'light', width = 1280,
   return { context, page, log, url: (fragment = '') => `${origin(i)}/${SITES[i].page}${fragment}` };
 }
 
-const waitMounted = (page) => page.waitForSelector(MOUNTED, { timeout: 20000, state: 'attached' });
+/** Waits until the main widget has drawn: the mount mark comes as mount returns, and Yew's first
+ * render a task or more later (later still when its scheduler yields on a loaded machine), so a
+ * test that reads or clicks inside the shadow root, or measures what the render moves, waits for
+ * the rendered root. */
+const waitMounted = (page) => page.waitForSelector(rendered(FULL), { timeout: 20000, state: 'attached' });
 
 /** The ids of the headings just before and just after the main widget. */
 const headingsAround = (page) =>
