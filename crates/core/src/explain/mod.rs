@@ -28,6 +28,10 @@ mod torchtune;
 pub mod v1;
 mod validate;
 
+/// A container's volume mounts as the view shows them: the pod comparison reads a V1
+/// container's without building its view.
+#[cfg(feature = "migrate")]
+pub(crate) use build::mount_views;
 /// The field a pod's index in its Job is read from (a `fieldRef`), as the view names it.
 pub use build::COMPLETION_INDEX;
 /// A runtime alone, judged as the API server judges its creation.
@@ -546,6 +550,15 @@ impl EnvValue {
         Given::of(a) == Given::of(b)
     }
 
+    /// [`EnvValue::text`] of a value the caller hands over: a text is moved, not copied.
+    #[cfg(feature = "migrate")]
+    pub(crate) fn into_text(self) -> String {
+        match self {
+            EnvValue::Text(text) => text,
+            other => other.text(),
+        }
+    }
+
     /// How the value reads in a line of text (the HTML view, the pod comparison): the value, the
     /// source as `fieldRef:PATH` or `secretKeyRef:NAME/KEY`, or `per pod: ["0",null]`.
     pub fn text(&self) -> String {
@@ -566,9 +579,13 @@ impl EnvValue {
     }
 }
 
-/// How an env var reads in the view: its value, or where a per-pod value comes from.
+/// How an env var reads in the view: its value, or where a per-pod value comes from. What
+/// `EnvValue::of(var).text()` gives, read from the variable without copying its source first.
 pub fn env_text(var: &EnvVar) -> String {
-    EnvValue::of(var).text()
+    match Given::of(var) {
+        Given::Text(text) => text.to_owned(),
+        Given::From(from) => source_text(from),
+    }
 }
 
 /// A `valueFrom` in one line: `fieldRef:PATH`, `KIND:NAME/KEY`.

@@ -1169,19 +1169,6 @@ fn merged_env<'a, E: Iterator<Item = &'a EnvVar>>(
     VecMap::from_distinct(named.into_iter().map(|(_, name, value)| (name.to_owned(), value)).collect())
 }
 
-/// A container as `explain` shows it.
-#[cfg(feature = "migrate")]
-pub(crate) fn container_view(c: &Container) -> ContainerView {
-    super::build::container_view(c)
-}
-
-/// Container `c`, the `i`th of a role's pods ([`Role::containers`]), as `explain` shows it, with
-/// its variables across the pods ([`per_pod_env`]) rather than its own.
-#[cfg(feature = "migrate")]
-pub(crate) fn role_container_view(role: &Role, i: usize, c: &Container) -> ContainerView {
-    super::build::container_view_with_env(c, per_pod_env(role, i))
-}
-
 /// Whether a parsed document is a V1 job kind in the `kubeflow.org` group, at any version: one
 /// a V1 operator runs, or one whose version neither serves (refused as the cluster would).
 pub fn is_v1_job(doc: &Json) -> bool {
