@@ -261,7 +261,9 @@ impl Job<'_> {
     /// `<job>-<rtype>-<index>`, the pod's and its Service's name
     /// (training-operator v1.9.0:pkg/core/utils.go:30-33, pytorch/envvar.go:150-153).
     pub(crate) fn replica_name(&self, rtype: &str, index: u32) -> String {
-        let name = format!("{}-{}-{index}", self.name, defaults::lower(rtype));
+        // Joined rather than formatted (`format!`): a job's pods, Services and variables name
+        // its replicas several times each, for every job of a paste.
+        let name = [self.name.as_str(), "-", &defaults::lower(rtype), "-", &index.to_string()].concat();
         // Written again only where it holds a `/`: every pod and Service of a job is named so.
         if name.contains('/') {
             name.replace('/', "-")
