@@ -411,24 +411,25 @@ pub(super) fn container_view(c: &Container) -> ContainerView {
     container_view_with_env(c, c.env.iter().map(|e| (e.name.clone(), EnvValue::of(e))).collect())
 }
 
-/// `container_view` with `env` in place of the container's own (a V1 role's, across its pods).
-pub(super) fn container_view_with_env(c: &Container, env: VecMap<String, EnvValue>) -> ContainerView {
+/// A container's volume mounts as the view shows them: those that name their volume and path.
+pub(crate) fn mount_views(c: &Container) -> impl Iterator<Item = MountView> + '_ {
     let text = |o: &crate::model::Map, k: &str| match o.get(k) {
         Some(Value::String(s)) => Some(s.clone()),
         _ => None,
     };
-    let mounts = c
-        .volume_mounts
-        .iter()
-        .filter_map(|m| match m {
-            Value::Object(o) => Some(MountView {
-                name: text(o, "name")?,
-                mount_path: text(o, "mountPath")?,
-                read_only: o.get("readOnly") == Some(&Value::Bool(true)),
-            }),
-            _ => None,
-        })
-        .collect();
+    c.volume_mounts.iter().filter_map(move |m| match m {
+        Value::Object(o) => Some(MountView {
+            name: text(o, "name")?,
+            mount_path: text(o, "mountPath")?,
+            read_only: o.get("readOnly") == Some(&Value::Bool(true)),
+        }),
+        _ => None,
+    })
+}
+
+/// `container_view` with `env` in place of the container's own (a V1 role's, across its pods).
+pub(super) fn container_view_with_env(c: &Container, env: VecMap<String, EnvValue>) -> ContainerView {
+    let mounts = mount_views(c).collect();
     ContainerView {
         name: c.name.clone(),
         image: c.image.clone(),

@@ -28,6 +28,10 @@ mod torchtune;
 pub mod v1;
 mod validate;
 
+/// A container's volume mounts as the view shows them: the pod comparison reads a V1
+/// container's without building its view.
+#[cfg(feature = "migrate")]
+pub(crate) use build::mount_views;
 /// The field a pod's index in its Job is read from (a `fieldRef`), as the view names it.
 pub use build::COMPLETION_INDEX;
 /// A runtime alone, judged as the API server judges its creation.
@@ -347,19 +351,32 @@ pub use crate::k8s::field::{ErrorType, Path as FieldPath, Rejection};
 /// What the controller of `release` creates for this TrainJob, or the rejection the API server or
 /// the webhook gives at that release.
 pub fn explain(input: Input, release: Release) -> Explanation {
+    explain_patched(input, release).0
+}
+
+/// [`explain`], and the runtime with the TrainJob's pod settings merged in
+/// ([`patch::patched_runtime`]) where the controller got as far as merging them (`None` when
+/// the TrainJob is rejected or another controller manages it): the pod comparison reads the
+/// merged pod templates, and merging them again cost as much as reading them, for every job.
+pub(crate) fn explain_patched(input: Input, release: Release) -> (Explanation, Option<TrainingRuntime>) {
     let trainer = release.tag.to_string();
     let rejected = validate::check(input, release);
     if !rejected.is_empty() {
-        return Explanation::rejected(trainer, rejected);
+        return (Explanation::rejected(trainer, rejected), None);
     }
     // pkg/controller/trainjob_controller.go:89-92 and pkg/util/trainjob/trainjob.go:39-41
     // @v2.3.0: a TrainJob another controller manages is skipped, nothing is created.
     let other_manager = input.job.spec.managed_by.as_deref().filter(|m| *m != TRAINJOB_CONTROLLER);
     if let Some(other) = other_manager.filter(|_| release.controller.skips_other_managers) {
-        return Explanation { managed_by: Some(other.to_string()), ..Explanation::rejected(trainer, vec![]) };
+        return (Explanation { managed_by: Some(other.to_string()), ..Explanation::rejected(trainer, vec![]) }, None);
     }
     let runtime = patch::patched_runtime(input);
-    let input = Input { runtime: &runtime, ..input };
+    let explanation = explained(Input { runtime: &runtime, ..input }, release, trainer);
+    (explanation, Some(runtime))
+}
+
+/// What the controller builds for a TrainJob on its runtime with the pod settings merged in.
+fn explained(input: Input, release: Release, trainer: String) -> Explanation {
     match build::run(input, release) {
         Ok(built) => Explanation {
             trainer,
@@ -546,6 +563,15 @@ impl EnvValue {
         Given::of(a) == Given::of(b)
     }
 
+    /// [`EnvValue::text`] of a value the caller hands over: a text is moved, not copied.
+    #[cfg(feature = "migrate")]
+    pub(crate) fn into_text(self) -> String {
+        match self {
+            EnvValue::Text(text) => text,
+            other => other.text(),
+        }
+    }
+
     /// How the value reads in a line of text (the HTML view, the pod comparison): the value, the
     /// source as `fieldRef:PATH` or `secretKeyRef:NAME/KEY`, or `per pod: ["0",null]`.
     pub fn text(&self) -> String {
@@ -566,9 +592,13 @@ impl EnvValue {
     }
 }
 
-/// How an env var reads in the view: its value, or where a per-pod value comes from.
+/// How an env var reads in the view: its value, or where a per-pod value comes from. What
+/// `EnvValue::of(var).text()` gives, read from the variable without copying its source first.
 pub fn env_text(var: &EnvVar) -> String {
-    EnvValue::of(var).text()
+    match Given::of(var) {
+        Given::Text(text) => text.to_owned(),
+        Given::From(from) => source_text(from),
+    }
 }
 
 /// A `valueFrom` in one line: `fieldRef:PATH`, `KIND:NAME/KEY`.

@@ -121,9 +121,10 @@ pub(super) fn enforce(
 ) -> Result<Option<MpiOutcome>, Rejection> {
     let name = super::build::job_name(input);
     let coordinator = format!("{name}-{NODE}-0-0.{name}");
-    let job_env: Vec<EnvVar> = input.job.spec.trainer.as_ref().map(|t| t.env.clone()).unwrap_or_default();
+    // Borrowed: each plugin copies the variables it sets into the pods.
+    let job_env: &[EnvVar] = input.job.spec.trainer.as_ref().map_or(&[], |t| &t.env);
     if policy.torch {
-        torch::torch(input, release, sets, &coordinator, &job_env);
+        torch::torch(input, release, sets, &coordinator, job_env);
     }
     if policy.jax {
         jax::jax(input, sets, &coordinator);
@@ -131,7 +132,7 @@ pub(super) fn enforce(
     // plainml.go:47-68: any runtime without torch, mpi or jax (so xgboost too) gets the
     // TrainJob's numNodes and env on the trainer.
     if !(policy.torch || policy.mpi.is_some() || policy.jax) {
-        plainml::plainml(input, sets, &job_env);
+        plainml::plainml(input, sets, job_env);
     }
     if policy.xgboost {
         xgboost::xgboost(input, sets, &coordinator);

@@ -140,20 +140,23 @@ pub(super) fn torch(input: Input, release: Release, sets: &mut [PodSet], coordin
     ];
     let master_env =
         [EnvVar::new("PET_MASTER_ADDR", coordinator), EnvVar::new("PET_MASTER_PORT", &TRAINER_PORT.to_string())];
+    // :211-222 envInjection targets get every PET_* variable, master address included (also
+    // for torchtune); a missing target is refused by the webhook first (validate.rs). Copied
+    // for them only where there are any: the trainer's container takes the variables themselves.
+    let targets = env_injection_targets(input);
+    let pet: Vec<EnvVar> =
+        if targets.is_empty() { Vec::new() } else { rank_env.iter().chain(&master_env).cloned().collect() };
     if let Some((_, c)) = trainer_container(input, sets) {
         // :141 the TrainJob's env first, then the PET_* variables over it (:173).
         upsert_env(&mut c.env, job_env.iter().cloned());
-        upsert_env(&mut c.env, rank_env.iter().cloned());
+        upsert_env(&mut c.env, rank_env);
         // :175-176 torchrun gets the master address; torchtune gets `--rdzv_endpoint` instead.
         if !tune {
-            upsert_env(&mut c.env, master_env.iter().cloned());
+            upsert_env(&mut c.env, master_env);
         }
         upsert_port(&mut c.ports, TRAINER_PORT); // :203
     }
-    let pet: Vec<EnvVar> = rank_env.into_iter().chain(master_env).collect();
-    // :211-222 envInjection targets get every PET_* variable, master address included (also
-    // for torchtune); a missing target is refused by the webhook first (validate.rs).
-    for (job, container) in env_injection_targets(input) {
+    for (job, container) in targets {
         if let Some(ps) = sets.iter_mut().find(|s| s.name == job) {
             let found = ps.containers.iter_mut().chain(ps.init_containers.iter_mut()).find(|c| c.name == container);
             if let Some(c) = found {

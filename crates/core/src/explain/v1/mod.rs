@@ -261,7 +261,9 @@ impl Job<'_> {
     /// `<job>-<rtype>-<index>`, the pod's and its Service's name
     /// (training-operator v1.9.0:pkg/core/utils.go:30-33, pytorch/envvar.go:150-153).
     pub(crate) fn replica_name(&self, rtype: &str, index: u32) -> String {
-        let name = format!("{}-{}-{index}", self.name, defaults::lower(rtype));
+        // Joined rather than formatted (`format!`): a job's pods, Services and variables name
+        // its replicas several times each, for every job of a paste.
+        let name = [self.name.as_str(), "-", &defaults::lower(rtype), "-", &index.to_string()].concat();
         // Written again only where it holds a `/`: every pod and Service of a job is named so.
         if name.contains('/') {
             name.replace('/', "-")
@@ -1167,19 +1169,6 @@ fn merged_env<'a, E: Iterator<Item = &'a EnvVar>>(
     drop(entries);
     named.sort_unstable_by_key(|&(place, ..)| place);
     VecMap::from_distinct(named.into_iter().map(|(_, name, value)| (name.to_owned(), value)).collect())
-}
-
-/// A container as `explain` shows it.
-#[cfg(feature = "migrate")]
-pub(crate) fn container_view(c: &Container) -> ContainerView {
-    super::build::container_view(c)
-}
-
-/// Container `c`, the `i`th of a role's pods ([`Role::containers`]), as `explain` shows it, with
-/// its variables across the pods ([`per_pod_env`]) rather than its own.
-#[cfg(feature = "migrate")]
-pub(crate) fn role_container_view(role: &Role, i: usize, c: &Container) -> ContainerView {
-    super::build::container_view_with_env(c, per_pod_env(role, i))
 }
 
 /// Whether a parsed document is a V1 job kind in the `kubeflow.org` group, at any version: one

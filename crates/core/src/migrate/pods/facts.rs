@@ -5,7 +5,7 @@
 use super::v2::{at, MetadataSource, V2Pods};
 use crate::explain::v1::{Operated, Role};
 use crate::explain::ContainerView;
-use crate::model::pod::{Container, PodSpec, PodTemplateSpec};
+use crate::model::pod::{Container, PodSpec, PodTemplateSpec, Resources};
 use crate::model::vecmap::VecMap;
 use crate::order::map_of;
 use explorer_data::catalog::V1Kind;
@@ -164,25 +164,44 @@ fn security_text(json: Option<&Json>) -> Option<String> {
     json.and_then(|c| c.get("securityContext")).map(Json::to_string)
 }
 
+/// V2: a container of `explain`'s view (with resourcesPerNode merged in, not the template's).
 fn from_view(view: &ContainerView, security_context: Option<String>) -> ContainerFacts {
     ContainerFacts {
         name: view.name.clone(),
         image: view.image.clone(),
         command: view.command.clone(),
         args: view.args.clone(),
-        // What `explain` computed (V2: with resourcesPerNode merged in), not the template's.
-        resources: resources_text(view.resources.as_ref().and_then(|r| serde_json::to_value(r).ok()).as_ref()),
+        resources: resources_facts(view.resources.as_ref()),
         security_context,
         mounts: map_of(view.volume_mounts.iter().map(|m| (m.mount_path.clone(), m.name.clone()))),
-        env: env_texts(&view.env),
+        // The env as the comparison reads it: each value in one line of text (`EnvValue::text`).
+        env: view.env.iter().map(|(name, value)| (name.clone(), value.text())).collect(),
         user_env: VecMap::new(),
         runtime_env: vec![],
     }
 }
 
-/// The env as the comparison reads it: each value in one line of text (`EnvValue::text`).
-fn env_texts(env: &VecMap<String, crate::explain::EnvValue>) -> VecMap<String, String> {
-    env.iter().map(|(name, value)| (name.clone(), value.text())).collect()
+/// V1: a container of a role's pods, with its variables `env` as text, read as [`from_view`]
+/// reads its view (`explain`'s `container_view`), without building the view: its fields and
+/// variables were copied into it only to be copied again here, for every container of every job.
+fn from_container(c: &Container, env: VecMap<String, String>, security_context: Option<String>) -> ContainerFacts {
+    ContainerFacts {
+        name: c.name.clone(),
+        image: c.image.clone(),
+        command: c.command.clone(),
+        args: c.args.clone(),
+        resources: resources_facts(c.resources.as_ref().filter(|r| !r.is_empty())),
+        security_context,
+        mounts: map_of(crate::explain::mount_views(c).map(|m| (m.mount_path, m.name))),
+        env,
+        user_env: VecMap::new(),
+        runtime_env: vec![],
+    }
+}
+
+/// A container's resources as the comparison reads them ([`resources_text`]).
+fn resources_facts(r: Option<&Resources>) -> Option<String> {
+    resources_text(r.and_then(|r| serde_json::to_value(r).ok()).as_ref())
 }
 
 /// A pod as JSON without its containers: what the comparison reads as JSON (metadata, pod
@@ -250,17 +269,19 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     };
     let mut containers = Vec::new();
     for (i, c) in pod.spec.containers.iter().enumerate() {
-        // The variables across the role's pods (`per pod: [...]` where they differ).
-        let view = crate::explain::v1::role_container_view(role, i, c);
-        let mut facts = from_view(&view, container_security(&pod.spec.containers, &c.name));
-        // Only the template container's variables, not the rest of its view.
+        // The variables across the role's pods (`per pod: [...]` where they differ), each name
+        // once (`per_pod_env`'s), their values moved into their texts.
+        let env = crate::explain::v1::per_pod_env(role, i).into_iter().map(|(name, value)| (name, value.into_text()));
+        let env = VecMap::from_distinct(env.collect());
+        let mut facts = from_container(c, env, container_security(&pod.spec.containers, &c.name));
+        // Only the template container's variables.
         facts.user_env = role
             .template
             .spec
             .containers
             .iter()
             .find(|u| u.name == c.name)
-            .map(|u| u.env.iter().map(|e| (e.name.clone(), crate::explain::EnvValue::of(e).text())).collect())
+            .map(|u| u.env.iter().map(|e| (e.name.clone(), crate::explain::env_text(e))).collect())
             .unwrap_or_default();
         containers.push(facts);
     }
@@ -270,7 +291,7 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
         .iter()
         .map(|c| {
             let security = init_containers.iter().copied().find(|i| i.name == c.name).and_then(security_of);
-            from_view(&crate::explain::v1::container_view(c), security)
+            from_container(c, c.env.iter().map(|e| (e.name.clone(), crate::explain::env_text(e))).collect(), security)
         })
         .collect();
     PodFacts {

@@ -115,11 +115,13 @@ pub(super) fn run(objects: &[Json], release: Release) -> Result<V2Pods, NotCompa
     };
     let docs = explain::read::from_refs_holding(&[runtime, job], held, release).map_err(NotCompared::Read)?;
     let input = docs.input();
-    let explanation = Explanation { shipped_runtime: Some(from), ..explain::explain(input, release) };
+    let (explained, patched) = explain::explain_patched(input, release);
+    let explanation = Explanation { shipped_runtime: Some(from), ..explained };
     let launcher_as_node = at(runtime, &["spec", "mlPolicy", "mpi", "runLauncherAsNode"]) == Some(&json!(true));
-    // Each replicatedJob's pod template after the TrainJob's settings: only the templates are
-    // read, so only they become JSON, not the whole runtime.
-    let patched = explain::patch::patched_runtime(input);
+    // Each replicatedJob's pod template after the TrainJob's settings (as `explain` merged them,
+    // else merged here): only the templates are read, so only they become JSON, not the whole
+    // runtime.
+    let patched = patched.unwrap_or_else(|| explain::patch::patched_runtime(input));
     let patched_templates = patched
         .spec
         .template
