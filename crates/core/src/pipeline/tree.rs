@@ -166,20 +166,19 @@ pub(super) struct Reader<'text> {
 
 impl<'text> Reader<'text> {
     pub(super) fn new(text: &'text str) -> Reader<'text> {
-        Reader {
-            events: Events::new(text),
-            any: false,
-            whole: true,
-            written: Some(AliasesWritten::of(text)),
-            spare: SpareLists::default(),
-        }
+        Reader::of_events(Events::new(text), true, Some(AliasesWritten::of(text)))
     }
 
     /// [`Reader::new`] of a text given to it, which the parser frees as it passes it
     /// ([`Events::given`]).
     pub(super) fn given(text: String) -> Reader<'static> {
         let written = Some(AliasesWritten::of(&text));
-        Reader { events: Events::given(text), any: false, whole: true, written, spare: SpareLists::default() }
+        Reader::of_events(Events::given(text), true, written)
+    }
+
+    /// A reader of `events` from the stream's start (the one constructor the others share).
+    fn of_events(events: Events<'text>, whole: bool, written: Option<AliasesWritten>) -> Reader<'text> {
+        Reader { events, any: false, whole, written, spare: SpareLists::default() }
     }
 
     /// A reader of each document's outline: its root's own members (a scalar as the whole tree
@@ -188,7 +187,7 @@ impl<'text> Reader<'text> {
     /// read needs (which documents refuse the input, which are empty, what each one's `kind`
     /// is) without the tree of a single job (issue 36).
     pub(super) fn outline(text: &'text str) -> Reader<'text> {
-        Reader { events: Events::new(text), any: false, whole: false, written: None, spare: SpareLists::default() }
+        Reader::of_events(Events::new(text), false, None)
     }
 
     /// The next document's tree, read against `budget`: its counts are spent as yaml_serde's

@@ -20,6 +20,11 @@
 
 use std::collections::HashMap;
 
+/// The bytes that may end a plain scalar's run of text for [`Scan::scan`]: a blank (after
+/// which `#` starts a comment), `:` (a value's indicator) and the flow indicators. Any other
+/// byte after plain text is more of it.
+const AFTER_PLAIN: [bool; 256] = crate::text::byte_set(b" \t:,[]{}");
+
 /// What the scan of a stream found.
 pub(super) struct Written {
     /// The first document written with more than the budget's values: its index among the
@@ -392,6 +397,10 @@ impl Scan {
                     token_start = false;
                     self.counted = false;
                     in_plain = true;
+                    // The rest of the scalar's text up to a byte that can change the count: each
+                    // byte skipped would land here again with nothing more to do (no arm above
+                    // but these acts after plain text), most of a manifest's bytes.
+                    at += bytes[at..].iter().take_while(|&&b| !AFTER_PLAIN[usize::from(b)]).count();
                 }
             }
             after_space = space;

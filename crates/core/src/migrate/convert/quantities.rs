@@ -6,8 +6,8 @@
 //! variable nobody substituted: no V2 object can hold it, so the document is refused naming each.
 
 use super::Error;
+use crate::pipeline::paths::push_index;
 use serde_json::Value;
-use std::fmt::Write;
 
 /// The V1 document with every non-integer quantity written as text (`None` when it has none),
 /// and the paths of images that hold a `${VARIABLE}` (a registry nobody filled in: no image name
@@ -73,9 +73,8 @@ fn scan(v: &Value, path: &mut String, unrendered: &mut Vec<String>, floats: &mut
         Value::Array(items) => {
             for (i, child) in items.iter().enumerate() {
                 let len = path.len();
-                // Written into the path itself: a `format!` made a string per item. Writing to a
-                // String cannot fail.
-                let _ = write!(path, "[{i}]");
+                // Written into the path itself: a `format!` made a string per item.
+                push_index(path, i);
                 scan(child, path, unrendered, floats, images);
                 path.truncate(len);
             }
