@@ -184,7 +184,10 @@ fn push_value(out: &mut String, value: Option<&str>) {
         None => out.push_str("<span class=\"none\">(none)</span>"),
         Some(v) => {
             out.push_str("<code>");
-            match v.char_indices().nth(SHOWN) {
+            // A value of no more bytes than that has no more characters: not counted (nearly
+            // every value; the comparison shows tens of thousands).
+            let cut = if v.len() <= SHOWN { None } else { v.char_indices().nth(SHOWN) };
+            match cut {
                 Some((at, _)) => {
                     push_breakable(out, &v[..at]);
                     out.push('…');
@@ -606,6 +609,25 @@ pub fn rendered_json<E: std::fmt::Display>(migration: &Result<Migration, E>, com
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value is cut after its 160th character, counted in characters, not bytes.
+    #[test]
+    fn a_value_is_shown_up_to_its_160th_character() {
+        let shown = |v: &str| {
+            let mut out = String::new();
+            push_value(&mut out, Some(v));
+            out
+        };
+        for (c, n) in [('a', 160), ('é', 160), ('→', 100)] {
+            let v: String = std::iter::repeat_n(c, n).collect();
+            assert_eq!(shown(&v), format!("<code>{v}</code>"), "{n} of {c:?}");
+        }
+        for c in ['a', 'é'] {
+            let v: String = std::iter::repeat_n(c, 161).collect();
+            let first: String = std::iter::repeat_n(c, 160).collect();
+            assert_eq!(shown(&v), format!("<code>{first}…</code>"), "161 of {c:?}");
+        }
+    }
 
     /// serde_json's bytes for ASCII texts; for others, ASCII that reads back as the text.
     #[test]
