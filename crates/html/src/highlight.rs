@@ -69,7 +69,7 @@ fn for_each_line(language: Language, code: &str, mut f: impl FnMut(&str, &[Span]
 }
 
 fn yaml_line_in_context(line: &str, block_parent: &mut Option<usize>, spans: &mut Vec<Span>) {
-    let indent = line.len() - line.trim_start().len();
+    let indent = leading_whitespace(line);
     if let Some(parent) = *block_parent {
         if line.trim().is_empty() || indent > parent {
             spans.push((Class::Str, 0..line.len()));
@@ -77,14 +77,33 @@ fn yaml_line_in_context(line: &str, block_parent: &mut Option<usize>, spans: &mu
         }
         *block_parent = None;
     }
-    if yaml_line(line, spans) {
+    if yaml_line(line, indent, spans) {
         *block_parent = Some(indent);
     }
 }
 
-/// Pushes the spans of one line; returns whether the line opens a block scalar.
-fn yaml_line(line: &str, spans: &mut Vec<Span>) -> bool {
-    let mut i = line.len() - line.trim_start().len();
+/// The length of the white space `s` starts with (what `trim_start` takes off).
+fn leading_whitespace(s: &str) -> usize {
+    // The converter's view highlights hundreds of thousands of lines, each with its indent and
+    // the space after its key: there a run of spaces and then a character that is no white space
+    // (nearly every line) is counted in bytes, not decoded character by character. Only in the
+    // builds with the migrator's views: the widget highlights a few snippets, and its bytes count.
+    #[cfg(feature = "migrate")]
+    {
+        let spaces = s.bytes().take_while(|&b| b == b' ').count();
+        match s.as_bytes().get(spaces) {
+            None => return spaces,
+            Some(&next) if (b'!'..0x80).contains(&next) => return spaces,
+            Some(_) => {}
+        }
+    }
+    s.len() - s.trim_start().len()
+}
+
+/// Pushes the spans of one line, whose white space at the start is `indent` bytes long; returns
+/// whether the line opens a block scalar.
+fn yaml_line(line: &str, indent: usize, spans: &mut Vec<Span>) -> bool {
+    let mut i = indent;
     if i > 0 {
         spans.push((Class::Plain, 0..i));
     }
@@ -100,7 +119,7 @@ fn yaml_line(line: &str, spans: &mut Vec<Span>) -> bool {
     if rest.starts_with("- ") || rest == "-" {
         spans.push((Class::Plain, i..i + 1));
         i += 1;
-        let ws = line[i..].len() - line[i..].trim_start().len();
+        let ws = leading_whitespace(&line[i..]);
         if ws > 0 {
             spans.push((Class::Plain, i..i + ws));
             i += ws;
@@ -110,7 +129,7 @@ fn yaml_line(line: &str, spans: &mut Vec<Span>) -> bool {
         spans.push((Class::Key, i..i + colon));
         spans.push((Class::Plain, i + colon..i + colon + 1));
         i += colon + 1;
-        let ws = line[i..].len() - line[i..].trim_start().len();
+        let ws = leading_whitespace(&line[i..]);
         if ws > 0 {
             spans.push((Class::Plain, i..i + ws));
             i += ws;
@@ -158,6 +177,13 @@ fn yaml_value_class(v: &str) -> Class {
 /// costs several KB of wasm for a colour.)
 fn is_number(v: &str) -> bool {
     let v = v.strip_prefix(['-', '+']).unwrap_or(v);
+    // A number's mantissa starts with a digit or its point: any other value (most are words) is
+    // none, and is not searched for an exponent and a point. Only in the converter's builds, as
+    // `leading_whitespace`'s fast path.
+    #[cfg(feature = "migrate")]
+    if !matches!(v.as_bytes().first(), Some(b'0'..=b'9' | b'.')) {
+        return false;
+    }
     let (mantissa, exponent) = match v.split_once(['e', 'E']) {
         Some((m, e)) => (m, Some(e.strip_prefix(['-', '+']).unwrap_or(e))),
         None => (v, None),
@@ -274,6 +300,17 @@ mod tests {
         }
         for s in ["", "-", ".", "1e", "0x1F", "1.2.3", "e3", "12Gi"] {
             assert!(!is_number(s), "{s}");
+        }
+    }
+
+    /// The converter's fast path counts a line's leading spaces in bytes; any other white space
+    /// (a tab, a no-break or ideographic space, a next-line) is still white space.
+    #[test]
+    fn leading_white_space_is_what_trim_start_takes_off() {
+        for s in
+            ["", "   ", "a", "  a: 1", "  \tx", "\t  x", "  \u{a0}x", "  \u{3000}x", "  \u{85}x", "  é", "  \u{1}x"]
+        {
+            assert_eq!(leading_whitespace(s), s.len() - s.trim_start().len(), "{s:?}");
         }
     }
 
@@ -468,8 +505,7 @@ fn may_wrap(line: &str) -> bool {
 /// then wraps after the indent, which is a break opportunity, and the row shows nothing but
 /// spaces: a blank line that is not in the code. Such a line is `deep`: a narrow widget does not
 /// wrap it (breaking it anywhere instead broke its words, `RAN|K`).
-fn first_word_may_not_fit(line: &str, breaks: &[usize]) -> bool {
-    let start = key_column(line);
+fn first_word_may_not_fit(line: &str, start: usize, breaks: &[usize]) -> bool {
     let space = line[start..].bytes().position(|b| b == b' ').map_or(line.len(), |p| start + p);
     let end = breaks.iter().copied().find(|&p| p > start).map_or(space, |p| p.min(space));
     end > NEVER_WRAPS
@@ -478,9 +514,8 @@ fn first_word_may_not_fit(line: &str, breaks: &[usize]) -> bool {
 /// Whether some piece of a hanging line (between its spaces, hyphens and `<wbr>`s) is longer
 /// than the narrowest box's row beside its hang: wrapped there, the piece would break inside a
 /// word (`pytorch_dist_resnet|50` in migrate mode's V1 job on a 375 px phone).
-fn some_piece_may_not_fit(line: &str, hang: usize, breaks: &[usize]) -> bool {
+fn some_piece_may_not_fit(line: &str, key: usize, hang: usize, breaks: &[usize]) -> bool {
     let room = NEVER_WRAPS.saturating_sub(hang);
-    let key = key_column(line);
     let mut next_break = breaks.iter().copied().peekable();
     let mut piece = 0;
     for (i, c) in line[key..].char_indices() {
@@ -540,8 +575,8 @@ fn break_points(line: &str, hang: usize) -> Vec<usize> {
 /// indent with YAML's `- ` list markers, in an even number of columns (every emitter here
 /// indents by 2 or 4). Under the key itself, a continuation read as the next key of the block
 /// (`image: tensorflow/` then `tensorflow:2.16.1`), and a top-level line's went on at column 0.
-fn hang(line: &str) -> usize {
-    ((key_column(line) + 2) & !1).min(MAX_HANG)
+fn hang(key_column: usize) -> usize {
+    ((key_column + 2) & !1).min(MAX_HANG)
 }
 
 /// Where a line's key (or first word) starts: past its indent and YAML's `- ` list markers.
@@ -596,7 +631,8 @@ fn push_code_lines(
         i += 1;
         let long = may_wrap(line);
         let wraps = long_lines == LongLines::Wrap && long;
-        let hung = hang(line);
+        let key = key_column(line);
+        let hung = hang(key);
         let breaks = if breakable && long { break_points(line, hung) } else { Vec::new() };
         let mut next_break = breaks.iter().copied().peekable();
         let marked = class.is_some() || wraps;
@@ -610,8 +646,8 @@ fn push_code_lines(
                 out.push_str(" i");
                 push_number(out, hung);
                 let deep = hung > DEEP_HANG
-                    || first_word_may_not_fit(line, &breaks)
-                    || some_piece_may_not_fit(line, hung, &breaks);
+                    || first_word_may_not_fit(line, key, &breaks)
+                    || some_piece_may_not_fit(line, key, hung, &breaks);
                 if deep {
                     out.push_str(" deep");
                 }

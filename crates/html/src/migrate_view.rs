@@ -184,7 +184,10 @@ fn push_value(out: &mut String, value: Option<&str>) {
         None => out.push_str("<span class=\"none\">(none)</span>"),
         Some(v) => {
             out.push_str("<code>");
-            match v.char_indices().nth(SHOWN) {
+            // A value of no more bytes than that has no more characters: not counted (nearly
+            // every value; the comparison shows tens of thousands).
+            let cut = if v.len() <= SHOWN { None } else { v.char_indices().nth(SHOWN) };
+            match cut {
                 Some((at, _)) => {
                     push_breakable(out, &v[..at]);
                     out.push('…');
@@ -464,60 +467,77 @@ fn push_json_string(out: &mut String, s: &str) {
 /// parsing it there each took several times longer (BENCHMARKS.md, "A reader's first large
 /// paste"). JSON.parse reads back the same strings.
 fn push_json_contents(out: &mut String, s: &str) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // The high bit of each byte of `word` that is zero; bytes above a zero byte may be marked
-    // too (a borrow), never one below it, so the lowest mark is always a zero byte.
-    let zeros = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS;
-    // The same for the bytes that need escaping: a control (below 0x20), `"`, `\`, or any byte
-    // of a character outside ASCII (its high bit set).
-    let to_escape = |word: u64| {
-        (word.wrapping_sub(ONES * 0x20) | word) & HIGHS
-            | zeros(word ^ (ONES * u64::from(b'"')))
-            | zeros(word ^ (ONES * u64::from(b'\\')))
-    };
-    // Where the first byte to escape is in `word`, if it holds one.
-    let first_to_escape = |word: [u8; 8]| {
-        let marks = to_escape(u64::from_le_bytes(word));
-        (marks != 0).then(|| marks.trailing_zeros() as usize / 8)
-    };
     let bytes = s.as_bytes();
     out.reserve(bytes.len());
-    let (mut copied, mut i) = (0, 0);
-    // Whole eight-byte words, skipped while they hold nothing to escape.
-    while let Some(word) = bytes.get(i..i + 8) {
-        match first_to_escape(word.try_into().unwrap_or_default()) {
-            None => i += 8,
-            Some(k) => {
-                i = push_json_escape(out, s, copied, i + k);
-                copied = i;
+    let (mut copied, mut from) = (0, 0);
+    while let Some(at) = next_to_escape(bytes, from) {
+        out.push_str(&s[copied..at]);
+        // The escapes the answer's HTML is full of (its attributes' quotes, its code's line
+        // breaks) are pushed here, in the scanning loop; the others in a call of their own.
+        from = match bytes.get(at) {
+            Some(b'"') => {
+                out.push_str("\\\"");
+                at + 1
             }
-        }
-    }
-    // The last few bytes, padded with spaces (nothing to escape) to a word.
-    while i < bytes.len() {
-        let mut word = [b' '; 8];
-        word[..bytes.len() - i].copy_from_slice(&bytes[i..]);
-        let Some(k) = first_to_escape(word) else { break };
-        i = push_json_escape(out, s, copied, i + k);
-        copied = i;
+            Some(b'\n') => {
+                out.push_str("\\n");
+                at + 1
+            }
+            _ => push_rare_json_escape(out, s, at),
+        };
+        copied = from;
     }
     out.push_str(&s[copied..]);
 }
 
-/// Appends the run `s[copied..at]` and the escape of the character at `at` (a control, `"`, `\`
-/// or a character outside ASCII) to `out`; returns the index after that character. A run ends
-/// before an ASCII byte or the first byte of a character outside ASCII, so it is whole characters.
-fn push_json_escape(out: &mut String, s: &str, copied: usize, at: usize) -> usize {
-    out.push_str(&s[copied..at]);
+/// Where the first byte from `from` on that JSON escapes is (`push_json_contents`): a control
+/// (below 0x20), `"`, `\`, or any byte of a character outside ASCII (its high bit set). Eight
+/// bytes at a time, two words a turn while they hold nothing (the answer's runs between its
+/// quotes are a few dozen bytes), the last few padded with spaces (nothing to escape) to a word.
+fn next_to_escape(bytes: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `word` that is below `n` (at most 0x80); bytes above such a
+    // byte may be marked too (a borrow), never one below it, so the lowest mark is always one.
+    let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS;
+    // Flipping bit 1 of each byte turns `"` (0x22) into 0x20 and keeps the controls below 0x20
+    // (and every other byte at or above 0x21): one comparison finds both.
+    let marks = |word: &[u8]| {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        below(word ^ (ONES * 0x02), 0x21) | below(word ^ (ONES * u64::from(b'\\')), 1) | word & HIGHS
+    };
+    let first = |marks: u64| marks.trailing_zeros() as usize / 8;
+    let mut i = from;
+    while let Some(pair) = bytes.get(i..i + 16) {
+        let (low, high) = pair.split_at(8);
+        let (low, high) = (marks(low), marks(high));
+        if low | high != 0 {
+            return Some(i + if low != 0 { first(low) } else { 8 + first(high) });
+        }
+        i += 16;
+    }
+    if let Some(word) = bytes.get(i..i + 8) {
+        match marks(word) {
+            0 => i += 8,
+            found => return Some(i + first(found)),
+        }
+    }
+    let rest = bytes.get(i..)?;
+    let mut word = [b' '; 8];
+    word[..rest.len()].copy_from_slice(rest);
+    Some(marks(&word)).filter(|&found| found != 0).map(|found| i + first(found))
+}
+
+/// Appends the escape of the character at `at` of `s` (a control, `\` or a character outside
+/// ASCII) to `out`; returns the index after that character.
+fn push_rare_json_escape(out: &mut String, s: &str, at: usize) -> usize {
     let Some(&byte) = s.as_bytes().get(at) else { return s.len() };
     if !byte.is_ascii() {
         let wide = s[at..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
         push_utf16_escapes(out, wide);
         return at + wide.len_utf8();
     }
-    // One push of a fixed-length escape, not three that each check the capacity: the answer's
-    // HTML has a quote every few bytes.
+    // One push of a fixed-length escape, not three that each check the capacity.
     match byte {
         b'"' => out.push_str("\\\""),
         b'\\' => out.push_str("\\\\"),
@@ -590,6 +610,25 @@ pub fn rendered_json<E: std::fmt::Display>(migration: &Result<Migration, E>, com
 mod tests {
     use super::*;
 
+    /// A value is cut after its 160th character, counted in characters, not bytes.
+    #[test]
+    fn a_value_is_shown_up_to_its_160th_character() {
+        let shown = |v: &str| {
+            let mut out = String::new();
+            push_value(&mut out, Some(v));
+            out
+        };
+        for (c, n) in [('a', 160), ('é', 160), ('→', 100)] {
+            let v: String = std::iter::repeat_n(c, n).collect();
+            assert_eq!(shown(&v), format!("<code>{v}</code>"), "{n} of {c:?}");
+        }
+        for c in ['a', 'é'] {
+            let v: String = std::iter::repeat_n(c, 161).collect();
+            let first: String = std::iter::repeat_n(c, 160).collect();
+            assert_eq!(shown(&v), format!("<code>{first}…</code>"), "161 of {c:?}");
+        }
+    }
+
     /// serde_json's bytes for ASCII texts; for others, ASCII that reads back as the text.
     #[test]
     fn the_answer_escapes_its_strings_as_serde_json_does_and_writes_ascii() {
@@ -608,11 +647,11 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        // Every ASCII byte at every place of two eight-byte words and the tail after them, and
-        // beside a multi-byte character.
+        // Every ASCII byte at every place of a pair of eight-byte words, the word after them and
+        // the tail after that, and beside a multi-byte character.
         for b in 0u8..0x80 {
-            for at in 0..17 {
-                let mut t = "abcdefghijklmnopq".to_string();
+            for at in 0..26 {
+                let mut t = "abcdefghijklmnopqrstuvwxyz".to_string();
                 t.replace_range(at..=at, &char::from(b).to_string());
                 texts.push(t.clone());
                 texts.push(format!("é{t}"));
