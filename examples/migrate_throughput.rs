@@ -1,8 +1,6 @@
 //! Native migrate throughput, for `make bench`.
 //!
-//! `migrate_throughput FILE` times one manifest and prints {"bytes", "documents", "seconds",
-//! "cpu_seconds", "threads"}: the best wall clock of 5 runs, their mean CPU time over every thread,
-//! and how many worker threads the converter used (1: the calling thread alone).
+//! `migrate_throughput FILE` times one manifest and prints {"bytes", "documents", "seconds"}.
 //! `migrate_throughput --once FILE` converts FILE once as the CLI does, untimed, for a profiler;
 //! `--view-once FILE` the same as the widget's converter module does; `--view-print FILE…` prints each
 //! FILE's answer of the converter module (its JSON), one per line, to compare two builds' output.
@@ -11,7 +9,7 @@
 //! best of 3 in seconds (wall clock; `cli_cpu` and `view_cpu` the best CPU times) for what the CLI does (convert, print the YAML and the report) and for
 //! what the widget's converter module does (the same, laid out as HTML), and `parse` (`parse_cpu`) for the
 //! floor: the same text only parsed into YAML values by the same parser (null for a shape the input door
-//! refuses). FILE's line has `parse_seconds` and `parse_cpu_seconds` too.
+//! refuses). FILE's line has `parse_seconds` too.
 
 #[path = "../tests/shapes/mod.rs"]
 mod shapes;
@@ -19,31 +17,23 @@ mod shapes;
 use explorer_core::migrate::migrate;
 use std::time::Instant;
 
-/// The CPU time this process has used, every thread's (the converter works on several:
-/// `explorer_core::migrate::parallel`), in seconds: Linux's `utime` + `stime`, in clock ticks of
-/// 10 ms (0 elsewhere). On a shared machine it varies far less than the wall clock.
+/// The CPU time this thread has used, in seconds (Linux's scheduler statistics; 0 elsewhere).
+/// On a shared machine it varies far less than the wall clock.
 fn cpu_seconds() -> f64 {
-    const TICKS_PER_SECOND: f64 = 100.0;
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // The fields after the command's name, which is in brackets and may hold spaces.
-    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let ticks: u64 = after_name.split_whitespace().skip(11).take(2).filter_map(|n| n.parse::<u64>().ok()).sum();
-    ticks as f64 / TICKS_PER_SECOND
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    stat.split_whitespace().next().and_then(|ns| ns.parse::<f64>().ok()).unwrap_or(0.0) / 1e9
 }
 
-/// `runs` runs of `f`: the best wall clock, and the mean CPU time (the ticks are too coarse for
-/// the best of one run), in seconds.
+/// The best of `runs` runs of `f`: (wall clock, CPU time) in seconds.
 fn best_of(runs: usize, mut f: impl FnMut()) -> (f64, f64) {
     // The best run, so a busy neighbour on the machine does not decide the figure.
-    let cpu = cpu_seconds();
-    let best = (0..runs)
+    (0..runs)
         .map(|_| {
-            let start = Instant::now();
+            let (start, cpu) = (Instant::now(), cpu_seconds());
             f();
-            start.elapsed().as_secs_f64()
+            (start.elapsed().as_secs_f64(), cpu_seconds() - cpu)
         })
-        .fold(f64::MAX, f64::min);
-    (best, (cpu_seconds() - cpu) / runs as f64)
+        .fold((f64::MAX, f64::MAX), |(w, c), (w2, c2)| (w.min(w2), c.min(c2)))
 }
 
 /// The floor a converter cannot go below: `text` only parsed into YAML values, document by
@@ -58,18 +48,16 @@ fn parse_only(text: &str) {
 fn one_file(path: &str) {
     let text = std::fs::read_to_string(path).expect("readable manifest");
     let mut docs = 0;
-    let (seconds, cpu) = best_of(5, || {
+    let (seconds, _) = best_of(5, || {
         let m = migrate(&text).expect("converts");
         assert!(!m.output_yaml().is_empty());
         docs = m.docs.len();
     });
-    let (parse, parse_cpu) = best_of(5, || parse_only(&text));
-    let line = serde_json::json!({
-        "bytes": text.len(), "documents": docs, "seconds": seconds, "cpu_seconds": cpu,
-        "threads": explorer_core::migrate::parallel::workers(),
-        "parse_seconds": parse, "parse_cpu_seconds": parse_cpu,
-    });
-    println!("{line}");
+    let (parse, _) = best_of(5, || parse_only(&text));
+    println!(
+        "{{\"bytes\": {}, \"documents\": {docs}, \"seconds\": {seconds:.4}, \"parse_seconds\": {parse:.4}}}",
+        text.len()
+    );
 }
 
 /// One CLI conversion of FILE (convert, print YAML and report), nothing timed: for a profiler

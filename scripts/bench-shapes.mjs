@@ -109,7 +109,7 @@ export function shapeSection(native, wasm, cold) {
     '## Worst-case inputs',
     '',
     'Each shape fills the 4 MiB input limit (tests/shapes/mod.rs; crates/migrate-wasm/tests/migrate_shapes.rs checks what each converts to).',
-    'Native: `cargo run --release --example migrate_throughput -- --shapes DIR`, best of 3 (wall clock, and the mean CPU time of the 3 runs over every thread in brackets), for the CLI (convert, print YAML and report) and for the widget\'s view (the same, laid out as HTML).',
+    'Native: `cargo run --release --example migrate_throughput -- --shapes DIR`, best of 3 (wall clock, and CPU time in brackets), for the CLI (convert, print YAML and report) and for the widget\'s view (the same, laid out as HTML).',
     'wasm: the converter module in a worker in Chromium (`scripts/bench-shapes.mjs`), from posting the text to the answer: a reader\'s first paste (the first call of a fresh worker, in a new browser context with the module compiled anew, so V8 compiles its code during the call) and a warm worker (best of 3 after a first call).',
     'Floor: the same text only parsed into YAML values, document by document, by the parser the converter reads with (yaml_serde), natively in the same run, best of 3; the CLI\'s time as a multiple of it, by CPU time (issue 37 aims at 3× at most).',
     '',

@@ -3,7 +3,6 @@
 mod explain;
 mod export;
 mod inputs;
-mod reported;
 #[cfg(feature = "site")]
 mod site;
 mod upgrade;
@@ -637,16 +636,8 @@ fn migrate(
         Ok(Batch {
             text,
             parts: Box::new(move |text| {
-                // Each document reported where it is converted: on worker threads when there are
-                // several (reported::Reported).
-                Box::new(explorer_core::migrate::migrate_documents_then(
-                    accepted.documents(text),
-                    target,
-                    FOR_OUTPUT,
-                    move |d| {
-                        reported::Reported::ahead(explorer_core::migrate::Migration { docs: vec![d], target }, quiet)
-                    },
-                ))
+                let docs = explorer_core::migrate::migrate_documents(accepted.documents(text), target, FOR_OUTPUT);
+                Box::new(docs.map(move |d| explorer_core::migrate::Migration { docs: vec![d], target }))
             }),
         })
     })

@@ -2,7 +2,6 @@
 //! with a report of where every field went. Pure: shared by the widget and the CLI.
 
 pub mod convert;
-pub mod parallel;
 pub mod pods;
 pub mod report;
 
@@ -98,43 +97,7 @@ pub fn migrate_documents(
     target: Release,
     sources: Sources,
 ) -> impl Iterator<Item = DocResult> + '_ {
-    // The wasm modules run on one thread: the documents converted as the iterator reaches them.
-    #[cfg(target_arch = "wasm32")]
-    return raw.map(converter(target, sources));
-    #[cfg(not(target_arch = "wasm32"))]
-    migrate_documents_then(raw, target, sources, |d| d)
-}
-
-/// [`migrate_documents`], each document's outcome handed to `then` where it was converted: on
-/// worker threads when the stream has more than one document and the machine more than one core
-/// (`parallel::map_in_order`), so that what a caller makes of each document (the CLI's pod
-/// comparison and report) is shared between the cores too. The results come in input order; the
-/// door reads the text on the calling thread, a few documents ahead of the caller.
-pub fn migrate_documents_then<'text, U: Send + 'static>(
-    raw: pipeline::input::Documents<'text>,
-    target: Release,
-    sources: Sources,
-    then: impl Fn(DocResult) -> U + Send + Sync + 'static,
-) -> impl Iterator<Item = U> + 'text {
-    migrate_documents_on(raw, target, sources, then, parallel::workers())
-}
-
-/// [`migrate_documents_then`] on `workers` threads (1: the calling thread alone).
-pub(crate) fn migrate_documents_on<'text, U: Send + 'static>(
-    raw: pipeline::input::Documents<'text>,
-    target: Release,
-    sources: Sources,
-    then: impl Fn(DocResult) -> U + Send + Sync + 'static,
-    workers: usize,
-) -> impl Iterator<Item = U> + 'text {
-    let convert = converter(target, sources);
-    parallel::map_in_order_on(raw, move |d| then(convert(d)), workers)
-}
-
-/// What becomes of each document the door reads: the closure `migrate_documents` maps them with
-/// (on wasm32 as it was before the threads, so that the wasm modules' bytes stay the same).
-fn converter(target: Release, sources: Sources) -> impl Fn(pipeline::input::RawDoc) -> DocResult + Send + Sync {
-    move |d| {
+    raw.map(move |d| {
         // A `null` member is absent (model::without_nulls): converted, and kept as the
         // document's source, without copying the tree.
         let (mut outcome, source) = match d.value.map(crate::model::into_without_nulls) {
@@ -156,7 +119,7 @@ fn converter(target: Release, sources: Sources) -> impl Fn(pipeline::input::RawD
             (_, source) => source,
         };
         DocResult { index: d.index, line: d.line, source, outcome }
-    }
+    })
 }
 
 /// How the migration's report reads.
