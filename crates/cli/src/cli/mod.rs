@@ -500,9 +500,15 @@ fn run_batch<R: FileOutcome>(
                         for line in lines.lines() {
                             // The report's line for a failed document is the failure line (an
                             // invalid one with `invalid: ` after its place): printed once, as the
-                            // failure.
-                            let as_failure = line.replacen("): invalid: ", "): ", 1);
-                            match pending.iter().position(|f| **f == as_failure) {
+                            // failure. Read so only while a failure is pending: nearly every
+                            // document has none, and its report can have thousands of lines.
+                            let failure_at = if pending.is_empty() {
+                                None
+                            } else {
+                                let as_failure = line.replacen("): invalid: ", "): ", 1);
+                                pending.iter().position(|f| **f == as_failure)
+                            };
+                            match failure_at {
                                 Some(i) => {
                                     let _ = writeln!(
                                         stderr,
