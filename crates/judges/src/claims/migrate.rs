@@ -87,6 +87,8 @@ pub fn false_claims_for(source: &Value, objects: &[Value], report: &[Entry], tar
         }
     }
 
+    problems.extend(node_count_claims(source, objects, report));
+
     // A single-template job's drop is false when every node gets the value anyway.
     if matches!(source["kind"].as_str(), Some("PyTorchJob" | "XGBoostJob" | "JAXJob")) {
         for (_, leaf, value) in &c.leaves {
@@ -137,4 +139,62 @@ fn replica_suffix(path: &str) -> Option<(String, String)> {
 /// (`cpu: 0.5`) that the output writes as its text, which the CRDs take.
 fn same_value(held: &Value, v1: &Value) -> bool {
     held == v1 || v1.as_number().and_then(convert::quantity_text).is_some_and(|t| held == &Value::String(t))
+}
+
+/// What an entry about `spec.trainer.numNodes` says of the nodes must hold: every count it names
+/// before "node", "nodes", "host" or "hosts" is the TrainJob's `numNodes`, written singular for one
+/// and plural otherwise ("the only node" counts as one), and every replica type it names (Master,
+/// Worker, ...) is one the V1 job runs, with at least one replica.
+fn node_count_claims(source: &Value, objects: &[Value], report: &[Entry]) -> Vec<String> {
+    let num_nodes =
+        objects.iter().find(|o| o["kind"] == "TrainJob").and_then(|t| t["spec"]["trainer"]["numNodes"].as_u64());
+    let running: Vec<&str> = source["spec"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(field, _)| field.ends_with("ReplicaSpecs"))
+        .flat_map(|(_, specs)| specs.as_object().into_iter().flatten())
+        .filter(|(_, spec)| spec["replicas"].as_u64().unwrap_or(1) > 0)
+        .map(|(rtype, _)| rtype.as_str())
+        .collect();
+    let mut problems = Vec::new();
+    for e in report.iter().filter(|e| e.place() == Some("spec.trainer.numNodes")) {
+        // A parenthesis names a runtime, whose name may hold numbers of its own.
+        let said = e.note.split('(').next().unwrap_or_default();
+        let words: Vec<&str> = said.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+        for (i, word) in words.iter().enumerate() {
+            let noun = match words.get(i + 1..) {
+                Some([n, ..]) if is_node_noun(n) => Some(*n),
+                Some(["identical" | "worker", n, ..]) if is_node_noun(n) => Some(*n),
+                _ => None,
+            };
+            if let (Ok(count), Some(noun)) = (word.parse::<u64>(), noun) {
+                if Some(count) != num_nodes {
+                    problems.push(format!("{}: says {count} {noun}, the TrainJob has numNodes {num_nodes:?}", e.from));
+                }
+                let plural = noun.ends_with('s');
+                if (count == 1) == plural {
+                    problems.push(format!("{}: says \"{count} {noun}\": {:?}", e.from, e.note));
+                }
+            }
+            if word.starts_with(char::is_uppercase) {
+                let rtype = word.strip_suffix('s').filter(|one| REPLICA_TYPES.contains(one)).unwrap_or(word);
+                if REPLICA_TYPES.contains(&rtype) && !running.contains(&rtype) {
+                    problems
+                        .push(format!("{}: names the {rtype}, which the V1 job does not run: {:?}", e.from, e.note));
+                }
+            }
+        }
+        if e.note.contains("only node") && num_nodes != Some(1) {
+            problems.push(format!("{}: says the only node, the TrainJob has numNodes {num_nodes:?}", e.from));
+        }
+    }
+    problems
+}
+
+/// The V1 replica types a note about the nodes may name.
+const REPLICA_TYPES: [&str; 6] = ["Master", "Worker", "Chief", "PS", "Evaluator", "Launcher"];
+
+fn is_node_noun(word: &str) -> bool {
+    matches!(word, "node" | "nodes" | "host" | "hosts")
 }

@@ -34,7 +34,7 @@ mod trainer;
 mod tree_args;
 
 pub use error::Error;
-use numbers::count_in_range;
+use numbers::{count_in_range, counted};
 use patch::pod_settings_entry;
 use pod_settings::PodSettings;
 use quantities::quantities_as_text;

@@ -107,9 +107,9 @@ impl Conversion<'_> {
         let ds_runtime = runtime_name(&self.release, Framework::DeepSpeed);
         if worker_has_replicas {
             let note = if deepspeed {
-                format!("{workers} hosts: {ds_runtime} runs the launcher as one of them")
+                format!("{}: {ds_runtime} runs the launcher as one of them", counted(workers, "host", "hosts"))
             } else {
-                format!("{workers} worker nodes; the launcher runs separately")
+                format!("{}; the launcher runs separately", counted(workers, "worker node", "worker nodes"))
             };
             self.report.mapped_derived(format!("{worker_path}.replicas"), "spec.trainer.numNodes", note);
         }

@@ -136,7 +136,11 @@ impl Conversion<'_> {
                 self.report.mapped_node(
                     path.clone(),
                     "spec.trainer.numNodes",
-                    format!("the {}s are the TrainJob's {nodes} nodes (the {rt_name}'s node job)", r.rtype),
+                    if nodes == 1 {
+                        format!("the {} is the TrainJob's only node (the {rt_name}'s node job)", r.rtype)
+                    } else {
+                        format!("the {}s are the TrainJob's {nodes} nodes (the {rt_name}'s node job)", r.rtype)
+                    },
                 );
             } else {
                 let why = format!(

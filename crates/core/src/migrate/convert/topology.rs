@@ -114,7 +114,7 @@ impl Conversion<'_> {
         self.elastic_policy();
 
         // The restart policy of each replica.
-        let in_total = format!("{nodes} nodes in total");
+        let in_total = format!("{} in total", counted(nodes, "node", "nodes"));
         for rtype in allowed {
             let Some(rep) = self.replica(rtype) else { continue };
             let (base, policy, has_replicas) =
@@ -155,7 +155,8 @@ impl Conversion<'_> {
     pub(super) fn report_topology(&mut self, kind: V1Kind, nodes: u32) {
         if kind != V1Kind::JaxJob {
             let field = kind.replica_specs_field();
-            let note = format!("Master and Workers become {nodes} identical nodes; node 0 coordinates");
+            let runs = |rtype: &str| self.replica(rtype).is_some_and(|r| r.spec.replicas.unwrap_or(1) > 0);
+            let note = topology_note(runs("Master"), runs("Worker"), nodes);
             for rtype in ["Master", "Worker"] {
                 if self.replica(rtype).is_some() {
                     self.report.mapped_node(
@@ -166,5 +167,32 @@ impl Conversion<'_> {
                 }
             }
         }
+    }
+}
+
+/// What the report says of the V1 replicas that become the TrainJob's nodes, in the words that fit
+/// the job: a Master-only job has no Workers, and one node is not "identical nodes".
+fn topology_note(master_runs: bool, workers_run: bool, nodes: u32) -> String {
+    match (master_runs, workers_run) {
+        _ if nodes == 1 => {
+            let only = if master_runs || !workers_run { "Master" } else { "Worker" };
+            format!("the {only} becomes the only node")
+        }
+        (true, true) => format!("Master and Workers become {nodes} identical nodes; node 0 coordinates"),
+        (false, _) => format!("the Workers become {nodes} identical nodes; node 0 coordinates"),
+        (true, false) => format!("the Master's replicas become {nodes} identical nodes; node 0 coordinates"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::topology_note;
+
+    #[test]
+    fn the_note_names_only_the_replicas_the_job_has() {
+        assert_eq!(topology_note(true, false, 1), "the Master becomes the only node");
+        assert_eq!(topology_note(false, true, 1), "the Worker becomes the only node");
+        assert_eq!(topology_note(false, true, 3), "the Workers become 3 identical nodes; node 0 coordinates");
+        assert_eq!(topology_note(true, true, 3), "Master and Workers become 3 identical nodes; node 0 coordinates");
     }
 }
