@@ -299,6 +299,16 @@ fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     explorer_core::terminal::escape(text)
 }
 
+/// Writes a report's `line` after its file's `label`, already [`shown`], as `label: line`, the
+/// line [`shown`]: in pieces, with no `format!` of the joined line (one for each of a report's
+/// hundred thousand lines) and no formatting machinery between them and the buffer.
+fn write_labelled(out: &mut impl std::io::Write, label_shown: &str, line: &str) -> std::io::Result<()> {
+    out.write_all(label_shown.as_bytes())?;
+    out.write_all(b": ")?;
+    out.write_all(shown(line).as_bytes())?;
+    out.write_all(b"\n")
+}
+
 /// Prints a command's answer on stdout. A reader that closed the pipe early (`… | head`) has all it
 /// wanted, so a broken pipe ends the output quietly; `println!` would panic on it. Any other write
 /// error is the tool's failure, with a message.
@@ -490,6 +500,10 @@ fn run_batch<R: FileOutcome>(
                 failed = true;
             }
             Ok(parts) => {
+                // Escaping goes character by character, so `label: line` escaped whole is the
+                // label escaped, `: ` and the line escaped: the label is escaped once, not again
+                // with each of the report's lines.
+                let label_shown = shown(&label);
                 // The failures no line of the report printed (with `quiet`, every one): after
                 // the file's report, in their order.
                 let mut unreported = Vec::new();
@@ -517,7 +531,7 @@ fn run_batch<R: FileOutcome>(
                                     );
                                 }
                                 None => {
-                                    let _ = writeln!(stderr, "{}", shown(&format!("{label}: {line}")));
+                                    let _ = write_labelled(&mut stderr, &label_shown, line);
                                 }
                             }
                         }

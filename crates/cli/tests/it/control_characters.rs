@@ -70,6 +70,24 @@ fn migrate_shows_the_name_escaped_on_stderr_and_stdout() {
     assert!(stderr.contains(SHOWN), "{stderr}");
 }
 
+/// A file named with an ESC sequence: each of `migrate`'s report lines starts with the name,
+/// shown escaped (the CLI escapes it once for all of them).
+#[test]
+fn migrate_shows_a_file_name_escaped_on_every_report_line() {
+    let dir = std::env::temp_dir().join(format!("tv2x-cli-control-name-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("job\u{1b}[2J.yaml");
+    std::fs::write(&file, pytorchjob("PyTorchJob")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_trainer-explorer")).arg("migrate").arg(&file).output().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let label = format!("{}: ", dir.join(r"job\u{1b}[2J.yaml").display());
+    let report: Vec<&str> = stderr.lines().filter(|line| !line.starts_with("Summary: ")).collect();
+    assert!(report.len() > 1 && report.iter().all(|line| line.starts_with(&label)), "{stderr}");
+    assert!(!stderr.chars().any(hidden), "{stderr}");
+}
+
 #[test]
 fn upgrade_shows_the_name_escaped_on_stderr_and_stdout() {
     let (stdout, stderr) = run(&["upgrade", "--from", "v2.0"], &trainjob("torch-distributed"));

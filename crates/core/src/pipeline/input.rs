@@ -246,8 +246,9 @@ pub fn text_of(bytes: &[u8]) -> Result<&str, InputError> {
     })
 }
 
-/// Checks that apply to the whole input, before any parsing.
-pub(crate) fn precheck(text: &str) -> Result<(), InputError> {
+/// Checks that apply to the whole input, before any parsing. The nesting's is not among them:
+/// `open` checks it ([`Depth`]) on the lines the scan after them splits the text into.
+fn precheck(text: &str) -> Result<(), InputError> {
     if text.len() > MAX_INPUT_BYTES {
         return Err(too_large(text.len() as u64));
     }
@@ -257,7 +258,7 @@ pub(crate) fn precheck(text: &str) -> Result<(), InputError> {
     if let Some((line, col)) = first_control_character(text) {
         return Err(InputError::ControlCharacter { line, column: col });
     }
-    depth_check(text)
+    Ok(())
 }
 
 /// Line and column (1-based, in characters) of the first control character other than a line
@@ -311,11 +312,18 @@ const MAY_BE_CONTROL: [bool; 256] = {
 const DEPTH_BYTES: [bool; 256] = crate::text::byte_set(b"#\"'[{]}");
 
 /// Bounds nesting without parsing: block indentation (in steps of the smallest indent seen)
-/// and flow brackets outside quotes. Scans bytes: every character it looks for is ASCII, and
-/// no byte of a multi-byte character is.
-fn depth_check(text: &str) -> Result<(), InputError> {
-    let mut flow = 0usize;
-    for (n, line) in text.lines().enumerate() {
+/// and flow brackets outside quotes, line by line ([`Depth::line`]), the first line too deep
+/// refused. Scans bytes: every character it looks for is ASCII, and no byte of a multi-byte
+/// character is.
+#[derive(Default)]
+struct Depth {
+    /// The flow brackets open after the lines seen so far.
+    flow: usize,
+}
+
+impl Depth {
+    /// Line `n` (0-based, as `str::lines` yields them) of the text, after every line before it.
+    fn line(&mut self, n: usize, line: &str) -> Result<(), InputError> {
         // By bytes (both are ASCII): `trim_start_matches` decoded each as a character.
         let indent = line.bytes().take_while(|&b| b == b' ' || b == b'-').count();
         // Two columns per level is the tightest YAML nesting a person writes ("- - - x" counts too).
@@ -330,17 +338,17 @@ fn depth_check(text: &str) -> Result<(), InputError> {
                 (None, b'"' | b'\'') => quote = Some(c),
                 (Some(q), c) if c == q => quote = None,
                 (None, b'[' | b'{') => {
-                    flow += 1;
-                    if flow > MAX_DEPTH {
+                    self.flow += 1;
+                    if self.flow > MAX_DEPTH {
                         return Err(InputError::TooDeep { line: n + 1, column: Some(line[..at].chars().count() + 1) });
                     }
                 }
-                (None, b']' | b'}') => flow = flow.saturating_sub(1),
+                (None, b']' | b'}') => self.flow = self.flow.saturating_sub(1),
                 _ => {}
             }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The line each document starts on (1-based), from the `---` separators (`written::scan` finds
@@ -589,8 +597,8 @@ struct Found {
     nodes: Vec<usize>,
 }
 
-/// The checks before the parser: the whole text's (`precheck`), then what its documents are
-/// written with.
+/// The checks before the parser: the whole text's (`precheck`), then its nesting's and what its
+/// documents are written with.
 fn open(text: &str) -> Result<Opened<'_>, InputError> {
     precheck(text)?;
     let (values, _) = read_budget(text.len());
@@ -598,8 +606,11 @@ fn open(text: &str) -> Result<Opened<'_>, InputError> {
     // before our budget sees the first value, and replays an anchor's for each alias, so a
     // document that is written with more values than the budget, or whose aliases repeat
     // more, is refused here, from its text (a 4 MiB flow list of numbers: 303 MiB before;
-    // 4 MB of aliases of one 2 MB list: 94 MiB).
-    let written = super::written::scan(text, values);
+    // 4 MB of aliases of one 2 MB list: 94 MiB). The nesting is checked on each line the
+    // scan splits the text into (every line, past a document over the budget too), not in a
+    // pass of its own: a text too deep anywhere is refused so, whatever the scan found.
+    let mut depth = Depth::default();
+    let written = super::written::scan_checking(text, values, |n, line| depth.line(n, line))?;
     if let Some((i, skipped)) = written.over {
         // The scan stopped there: the document's line from a whole one.
         let line = start_lines(text).get(i).copied().unwrap_or(1);
@@ -1351,8 +1362,21 @@ mod tests {
             assert_eq!(first_control_character(&text), Some((2, line[..at].chars().count() + 1)), "{text:?}");
         }
         assert_eq!(
-            depth_check(&format!("a: é{}", "[".repeat(MAX_DEPTH + 1))).unwrap_err().to_string(),
+            Depth::default().line(0, &format!("a: é{}", "[".repeat(MAX_DEPTH + 1))).unwrap_err().to_string(),
             format!("nesting deeper than {MAX_DEPTH} levels at line 1 column {}", MAX_DEPTH + 5)
         );
+    }
+
+    /// The nesting is checked on the lines the scan before the parser splits the text into, and
+    /// judged before what the scan finds: a text too deep after a document the scan finds over
+    /// the budget (where it stops counting) is refused as too deep, on the line it is.
+    #[test]
+    fn a_text_too_deep_after_a_document_over_the_budget_is_refused_as_too_deep() {
+        let dense = format!("[{}1]", "1,".repeat(5_000));
+        let over = documents(&dense).err().expect("refused");
+        assert!(matches!(over, InputError::PastTheBudget { document: 1, line: 1, .. }), "{over:?}");
+        let text = format!("{dense}\n---\nk: {}", "[".repeat(MAX_DEPTH + 1));
+        let refused = documents(&text).err().expect("refused");
+        assert_eq!(refused, InputError::TooDeep { line: 3, column: Some(MAX_DEPTH + 4) });
     }
 }

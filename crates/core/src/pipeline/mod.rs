@@ -199,7 +199,11 @@ pub fn write_report(docs: &[Document], wording: &impl Wording, sink: &mut dyn Fn
         let at = document_at(d.index, d.line);
         match &d.outcome {
             Outcome::Written { kind, name, report, lossy, .. } => {
-                out.push_str(&format!("{at}: {}\n", wording.headline(kind, name, report, *lossy)));
+                // Pushed in pieces, not joined by a `format!` first.
+                out.push_str(&at);
+                out.push_str(": ");
+                out.push_str(&wording.headline(kind, name, report, *lossy));
+                out.push('\n');
                 wording.report_lines(d, report, &mut out);
             }
             Outcome::PassedThrough { kind, name, .. } => out.push_str(&format!(

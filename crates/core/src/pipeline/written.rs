@@ -42,6 +42,18 @@ pub(super) struct Written {
 
 /// Scans the stream's documents against `budget` values each.
 pub(super) fn scan(text: &str, budget: usize) -> Written {
+    let checked: Result<Written, std::convert::Infallible> = scan_checking(text, budget, |_, _| Ok(()));
+    checked.unwrap_or_else(|never| match never {})
+}
+
+/// [`scan`], with `check` run on each line of the text (its number, 0-based, and its text, as
+/// `str::lines` yields them), every line, in order, past where the scan stops too: the first
+/// error of `check` is the answer. So a check that goes line by line needs no split of its own.
+pub(super) fn scan_checking<E>(
+    text: &str,
+    budget: usize,
+    mut check: impl FnMut(usize, &str) -> Result<(), E>,
+) -> Result<Written, E> {
     let mut segments: Vec<Segment> = Vec::new();
     let mut nodes = Vec::new();
     let mut starts = vec![1];
@@ -49,7 +61,9 @@ pub(super) fn scan(text: &str, budget: usize) -> Written {
     // The parser yields a document for a part of the stream that `---` opens, and for one that
     // holds anything but comments after the stream's start or a `...`.
     let mut explicit = false;
-    for (n, line) in text.lines().enumerate() {
+    let mut lines = text.lines().enumerate();
+    for (n, line) in lines.by_ref() {
+        check(n, line)?;
         let marker = |m: &str| line.starts_with(m) && (line.len() == 3 || line[3..].starts_with([' ', '\t']));
         if marker("---") {
             // A separator: what follows the marker is the new document's first line.
@@ -76,11 +90,14 @@ pub(super) fn scan(text: &str, budget: usize) -> Written {
             break;
         }
     }
+    for (n, line) in lines {
+        check(n, line)?;
+    }
     if explicit || scan.part_content {
         nodes.push(scan.written);
     }
     segments.push(scan.finish());
-    Written { over: over(text, &segments, budget), nodes, starts }
+    Ok(Written { over: over(text, &segments, budget), nodes, starts })
 }
 
 /// The first document written with more than `budget` values (see [`Written::over`]).
