@@ -12,6 +12,9 @@ use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod one_reader;
+
 /// The pod fields compared as settings (the list, with the networking ones the MPI
 /// Operator sets).
 const SETTINGS: &[&str] = &[
@@ -53,7 +56,7 @@ pub(super) struct PodFacts {
     pub user_settings: BTreeMap<String, Json>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct ContainerFacts {
     pub name: String,
     pub image: Option<String>,
@@ -199,6 +202,18 @@ fn from_container(c: &Container, env: VecMap<String, String>, security_context: 
     }
 }
 
+/// The variables of a role's container `i` across the role's pods as text (`per pod: [...]`
+/// where they differ), each name once (`per_pod_env`'s), their values moved into their texts.
+fn role_env(role: &Role, i: usize) -> VecMap<String, String> {
+    let env = crate::explain::v1::per_pod_env(role, i).into_iter().map(|(name, value)| (name, value.into_text()));
+    VecMap::from_distinct(env.collect())
+}
+
+/// A container's own variables as text (an init container's: the operator writes none into it).
+fn own_env(c: &Container) -> VecMap<String, String> {
+    c.env.iter().map(|e| (e.name.clone(), crate::explain::env_text(e))).collect()
+}
+
 /// A container's resources as the comparison reads them ([`resources_text`]).
 fn resources_facts(r: Option<&Resources>) -> Option<String> {
     resources_text(r.and_then(|r| serde_json::to_value(r).ok()).as_ref())
@@ -271,9 +286,7 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     for (i, c) in pod.spec.containers.iter().enumerate() {
         // The variables across the role's pods (`per pod: [...]` where they differ), each name
         // once (`per_pod_env`'s), their values moved into their texts.
-        let env = crate::explain::v1::per_pod_env(role, i).into_iter().map(|(name, value)| (name, value.into_text()));
-        let env = VecMap::from_distinct(env.collect());
-        let mut facts = from_container(c, env, container_security(&pod.spec.containers, &c.name));
+        let mut facts = from_container(c, role_env(role, i), container_security(&pod.spec.containers, &c.name));
         // Only the template container's variables.
         facts.user_env = role
             .template
@@ -291,7 +304,7 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
         .iter()
         .map(|c| {
             let security = init_containers.iter().copied().find(|i| i.name == c.name).and_then(security_of);
-            from_container(c, c.env.iter().map(|e| (e.name.clone(), crate::explain::env_text(e))).collect(), security)
+            from_container(c, own_env(c), security)
         })
         .collect();
     PodFacts {
