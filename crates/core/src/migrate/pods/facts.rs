@@ -7,6 +7,7 @@ use crate::explain::v1::{Operated, Role};
 use crate::explain::ContainerView;
 use crate::model::pod::{Container, PodSpec, PodTemplateSpec, Resources};
 use crate::model::vecmap::VecMap;
+use crate::model::Value;
 use crate::order::map_of;
 use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
@@ -112,25 +113,34 @@ fn quantity_text(v: &Json) -> String {
     }
 }
 
-/// Resources as `{"limits": {...}, "requests": {...}}` with sorted keys and text quantities;
-/// `None` when empty.
-fn resources_text(r: Option<&Json>) -> Option<String> {
-    let r = r?.as_object()?;
+/// A container's resources as the comparison reads them: `{"limits": {...}, "requests": {...}}`
+/// with sorted keys and text quantities; `None` when empty. Read from the typed lists, not from
+/// the resources turned into JSON first (their `extra` flattened beside them, every key hashed
+/// into a map): the operators' init containers have resources, in every job.
+fn resources_facts(r: Option<&Resources>) -> Option<String> {
+    let r = r?;
     // JSON maps (kept in insertion order) filled in key order: the text a BTreeMap would give,
     // without a BTreeMap of its own key and value types in the converter module.
     let mut out = serde_json::Map::new();
-    for list in ["limits", "requests"] {
-        if let Some(Json::Object(m)) = r.get(list) {
-            let mut pairs: Vec<(&String, &Json)> = m.iter().collect();
-            crate::order::sort_by_key(&mut pairs, |(k, _)| *k);
-            let sorted: serde_json::Map<String, Json> =
-                pairs.into_iter().map(|(k, v)| (k.clone(), Json::String(quantity_text(v)))).collect();
-            if !sorted.is_empty() {
-                out.insert(list.to_string(), Json::Object(sorted));
-            }
+    for (list, quantities) in [("limits", &r.limits), ("requests", &r.requests)] {
+        let mut pairs: Vec<(&String, &Value)> = quantities.iter().collect();
+        crate::order::sort_by_key(&mut pairs, |(k, _)| *k);
+        let sorted: serde_json::Map<String, Json> =
+            pairs.into_iter().map(|(k, v)| (k.clone(), Json::String(typed_quantity_text(v)))).collect();
+        if !sorted.is_empty() {
+            out.insert(list.to_string(), Json::Object(sorted));
         }
     }
     (!out.is_empty()).then(|| serde_json::to_string(&out).unwrap_or_default())
+}
+
+/// [`quantity_text`] of a quantity in the typed model: a string as written, anything else as
+/// its JSON.
+fn typed_quantity_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => quantity_text(&serde_json::to_value(other).unwrap_or_default()),
+    }
 }
 
 fn string_map(v: Option<&Json>) -> BTreeMap<String, String> {
@@ -212,11 +222,6 @@ fn role_env(role: &Role, i: usize) -> VecMap<String, String> {
 /// A container's own variables as text (an init container's: the operator writes none into it).
 fn own_env(c: &Container) -> VecMap<String, String> {
     c.env.iter().map(|e| (e.name.clone(), crate::explain::env_text(e))).collect()
-}
-
-/// A container's resources as the comparison reads them ([`resources_text`]).
-fn resources_facts(r: Option<&Resources>) -> Option<String> {
-    resources_text(r.and_then(|r| serde_json::to_value(r).ok()).as_ref())
 }
 
 /// A pod as JSON without its containers: what the comparison reads as JSON (metadata, pod
