@@ -7,7 +7,7 @@
 use crate::run;
 use explorer_judges as common;
 
-use common::{real_v1_dir, reference_dir, workspace_root};
+use common::{real_v1_dir, reference_dir, workspace_root, yaml_files};
 use explorer_data::catalog::Framework;
 use explorer_data::releases::RELEASES;
 use run::{cli, text};
@@ -35,24 +35,6 @@ fn errors(v: &jsonschema::Validator, instance: &Value) -> Vec<String> {
             format!("at '{}': {cut}{more}", e.instance_path())
         })
         .collect()
-}
-
-/// YAML files under `dir`, recursively, sorted.
-fn yaml_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            out.extend(yaml_files(&path));
-        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            out.push(path);
-        }
-    }
-    out
 }
 
 fn conformance_dir() -> PathBuf {

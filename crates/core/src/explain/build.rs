@@ -407,7 +407,7 @@ fn env_from(c: &Container) -> Vec<String> {
         .collect()
 }
 
-pub(super) fn container_view(c: &Container) -> ContainerView {
+pub(crate) fn container_view(c: &Container) -> ContainerView {
     container_view_with_env(c, c.env.iter().map(|e| (e.name.clone(), EnvValue::of(e))).collect())
 }
 
@@ -428,7 +428,7 @@ pub(crate) fn mount_views(c: &Container) -> impl Iterator<Item = MountView> + '_
 }
 
 /// `container_view` with `env` in place of the container's own (a V1 role's, across its pods).
-pub(super) fn container_view_with_env(c: &Container, env: VecMap<String, EnvValue>) -> ContainerView {
+pub(crate) fn container_view_with_env(c: &Container, env: VecMap<String, EnvValue>) -> ContainerView {
     let mounts = mount_views(c).collect();
     ContainerView {
         name: c.name.clone(),

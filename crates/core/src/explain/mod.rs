@@ -34,6 +34,9 @@ mod validate;
 pub(crate) use build::mount_views;
 /// The field a pod's index in its Job is read from (a `fieldRef`), as the view names it.
 pub use build::COMPLETION_INDEX;
+/// The views the pod comparison's own reader of a V1 container is held to (`migrate::pods::facts`).
+#[cfg(all(test, feature = "migrate"))]
+pub(crate) use build::{container_view, container_view_with_env};
 /// A runtime alone, judged as the API server judges its creation.
 pub use validate::check_runtime;
 #[cfg(feature = "migrate")]

@@ -16,6 +16,8 @@
 //! calls another function, and that on every rule this environment gives what cel-rust with its
 //! standard library and default parser gives.
 
+use cel::common::types::{CelBool, CelDouble, CelInt, CelList, CelMap, CelMapKey, CelNull, CelString};
+use cel::common::value::Val;
 use cel::extractors::This;
 use cel::parser::PrattParser;
 use cel::{Context, Env, ExecutionError, Value};
@@ -126,6 +128,27 @@ pub fn to_cel(value: &Json) -> Value {
     }
 }
 
+/// `value` as the CEL value a rule reads as `self`: what cel's own conversion of [`to_cel`]'s
+/// value gives (`Context::add_variable_from_value`), built in one pass with its strings borrowed.
+/// That conversion copies each map twice on the way (into cel's `Value` map, then every entry
+/// again into its `Val` map) and every string, for the TrainJob's root rules of every job.
+fn to_val(value: &Json) -> Box<dyn Val + '_> {
+    match value {
+        Json::Null => Box::new(CelNull),
+        Json::Bool(b) => Box::new(CelBool::from(*b)),
+        Json::Number(n) => match n.as_i64() {
+            Some(i) => Box::new(CelInt::from(i)),
+            None => Box::new(CelDouble::from(n.as_f64().unwrap_or(f64::NAN))),
+        },
+        Json::String(s) => Box::new(CelString::from(s.as_str())),
+        Json::Array(items) => Box::new(CelList::from(items.iter().map(to_val).collect::<Vec<_>>())),
+        Json::Object(map) => {
+            let entries = map.iter().map(|(k, v)| (CelMapKey::from(k.as_str()), to_val(v)));
+            Box::new(CelMap::from(entries.collect::<HashMap<_, _>>()))
+        }
+    }
+}
+
 /// Whether `rule` is true with `self` bound to `value`.
 pub fn holds(rule: &str, value: &Json) -> Result<bool, Failure> {
     Bound::new(value).holds(rule)
@@ -134,11 +157,12 @@ pub fn holds(rule: &str, value: &Json) -> Result<bool, Failure> {
 /// `self` bound to one value with the rules' functions, for every rule of its node: the value
 /// is converted to CEL once, not once per rule (a node may hold several, and a TrainJob's root
 /// rules see the whole object).
-pub struct Bound(Context<'static, 'static>);
+pub struct Bound<'v>(Context<'v, 'v>);
 
-impl Bound {
-    /// Binds `value` as `self` (converted to CEL once) in the rules' environment.
-    pub fn new(value: &Json) -> Bound {
+impl<'v> Bound<'v> {
+    /// Binds `value` as `self` (converted to CEL once, its strings borrowed) in the rules'
+    /// environment.
+    pub fn new(value: &'v Json) -> Bound<'v> {
         let mut ctx = context(rules_env(), value);
         ctx.add_function("size", size).expect("the environment has no standard library");
         Bound(ctx)
@@ -169,9 +193,9 @@ fn parsed(rule: &str) -> Result<std::rc::Rc<cel::common::ast::IdedExpr>, Failure
     expr.map_err(|e| Failure::Other(e.to_string()))
 }
 
-fn context(env: Arc<Env>, value: &Json) -> Context<'static, 'static> {
+fn context(env: Arc<Env>, value: &Json) -> Context<'_, '_> {
     let mut ctx = Context::with_env(env);
-    ctx.add_variable_from_value("self", to_cel(value));
+    ctx.add_variable_as_val("self", to_val(value));
     ctx.add_function("matches", matches).expect("matches is not a cel-rust overload without its regex feature");
     ctx
 }

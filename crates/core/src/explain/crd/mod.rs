@@ -105,13 +105,17 @@ pub fn validate(tag: &str, object: &Json) -> Vec<Rejection> {
     let mut schema_errors = Vec::new();
     let mut rule_errors = Vec::new();
     for (node, path, value) in walk::values_on_create(crd, object) {
-        // `self` for the node's rules, made at its first rule.
-        let mut bound = None;
+        // `self` for the node's rules, bound once where it has any that runs on create (one that
+        // reads `oldSelf` runs on update only).
+        let runs_rules = node.checks.iter().any(|c| matches!(c, Check::Rule { transition: false, .. }));
+        let rules_self = runs_rules.then(|| self_for_rules(node, value));
+        let bound = rules_self.as_deref().map(evaluate::Bound::new);
         for check in node.checks {
             match *check {
                 Check::Rule { transition: true, .. } => {}
                 Check::Rule { rule, message, .. } => {
-                    let bound = bound.get_or_insert_with(|| evaluate::Bound::new(&self_for_rules(node, value)));
+                    // Bound: this rule runs on create.
+                    let Some(bound) = &bound else { continue };
                     if let Some((ty, detail)) = rule_failure(bound, rule, message, node.ty, value) {
                         rule_errors.push(Rejection::new(ty, FieldPath::parse(&path), detail));
                     }
@@ -262,7 +266,7 @@ fn scalar(value: &Json) -> String {
 /// validation.go's error for a rule that is not true of `value` (bound to `self` in `bound`):
 /// its type and detail, or `None` when it holds.
 fn rule_failure(
-    bound: &evaluate::Bound,
+    bound: &evaluate::Bound<'_>,
     rule: &str,
     message: &str,
     ty: &str,
@@ -365,7 +369,8 @@ mod tests {
         let value = serde_json::json!({"kind": "TrainJob", "metadata": {"name": "a"}, "spec": {"x": 1}});
         assert_eq!(*self_for_rules(&node, &value), serde_json::json!({"metadata": {"name": "a"}}));
         // The answer is the same as with the whole object bound.
-        let pruned = evaluate::Bound::new(&self_for_rules(&node, &value));
+        let rules_self = self_for_rules(&node, &value);
+        let pruned = evaluate::Bound::new(&rules_self);
         assert!(matches!(pruned.holds("self.metadata.name == 'a'"), Ok(true)));
         assert!(matches!(pruned.holds("self.metadata.name == 'b'"), Ok(false)));
     }

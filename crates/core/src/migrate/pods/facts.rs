@@ -7,10 +7,14 @@ use crate::explain::v1::{Operated, Role};
 use crate::explain::ContainerView;
 use crate::model::pod::{Container, PodSpec, PodTemplateSpec, Resources};
 use crate::model::vecmap::VecMap;
+use crate::model::Value;
 use crate::order::map_of;
 use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod one_reader;
 
 /// The pod fields compared as settings (the list, with the networking ones the MPI
 /// Operator sets).
@@ -53,7 +57,7 @@ pub(super) struct PodFacts {
     pub user_settings: BTreeMap<String, Json>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct ContainerFacts {
     pub name: String,
     pub image: Option<String>,
@@ -109,25 +113,34 @@ fn quantity_text(v: &Json) -> String {
     }
 }
 
-/// Resources as `{"limits": {...}, "requests": {...}}` with sorted keys and text quantities;
-/// `None` when empty.
-fn resources_text(r: Option<&Json>) -> Option<String> {
-    let r = r?.as_object()?;
+/// A container's resources as the comparison reads them: `{"limits": {...}, "requests": {...}}`
+/// with sorted keys and text quantities; `None` when empty. Read from the typed lists, not from
+/// the resources turned into JSON first (their `extra` flattened beside them, every key hashed
+/// into a map): the operators' init containers have resources, in every job.
+fn resources_facts(r: Option<&Resources>) -> Option<String> {
+    let r = r?;
     // JSON maps (kept in insertion order) filled in key order: the text a BTreeMap would give,
     // without a BTreeMap of its own key and value types in the converter module.
     let mut out = serde_json::Map::new();
-    for list in ["limits", "requests"] {
-        if let Some(Json::Object(m)) = r.get(list) {
-            let mut pairs: Vec<(&String, &Json)> = m.iter().collect();
-            crate::order::sort_by_key(&mut pairs, |(k, _)| *k);
-            let sorted: serde_json::Map<String, Json> =
-                pairs.into_iter().map(|(k, v)| (k.clone(), Json::String(quantity_text(v)))).collect();
-            if !sorted.is_empty() {
-                out.insert(list.to_string(), Json::Object(sorted));
-            }
+    for (list, quantities) in [("limits", &r.limits), ("requests", &r.requests)] {
+        let mut pairs: Vec<(&String, &Value)> = quantities.iter().collect();
+        crate::order::sort_by_key(&mut pairs, |(k, _)| *k);
+        let sorted: serde_json::Map<String, Json> =
+            pairs.into_iter().map(|(k, v)| (k.clone(), Json::String(typed_quantity_text(v)))).collect();
+        if !sorted.is_empty() {
+            out.insert(list.to_string(), Json::Object(sorted));
         }
     }
     (!out.is_empty()).then(|| serde_json::to_string(&out).unwrap_or_default())
+}
+
+/// [`quantity_text`] of a quantity in the typed model: a string as written, anything else as
+/// its JSON.
+fn typed_quantity_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => quantity_text(&serde_json::to_value(other).unwrap_or_default()),
+    }
 }
 
 fn string_map(v: Option<&Json>) -> BTreeMap<String, String> {
@@ -199,9 +212,16 @@ fn from_container(c: &Container, env: VecMap<String, String>, security_context: 
     }
 }
 
-/// A container's resources as the comparison reads them ([`resources_text`]).
-fn resources_facts(r: Option<&Resources>) -> Option<String> {
-    resources_text(r.and_then(|r| serde_json::to_value(r).ok()).as_ref())
+/// The variables of a role's container `i` across the role's pods as text (`per pod: [...]`
+/// where they differ), each name once (`per_pod_env`'s), their values moved into their texts.
+fn role_env(role: &Role, i: usize) -> VecMap<String, String> {
+    let env = crate::explain::v1::per_pod_env(role, i).into_iter().map(|(name, value)| (name, value.into_text()));
+    VecMap::from_distinct(env.collect())
+}
+
+/// A container's own variables as text (an init container's: the operator writes none into it).
+fn own_env(c: &Container) -> VecMap<String, String> {
+    c.env.iter().map(|e| (e.name.clone(), crate::explain::env_text(e))).collect()
 }
 
 /// A pod as JSON without its containers: what the comparison reads as JSON (metadata, pod
@@ -271,9 +291,7 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     for (i, c) in pod.spec.containers.iter().enumerate() {
         // The variables across the role's pods (`per pod: [...]` where they differ), each name
         // once (`per_pod_env`'s), their values moved into their texts.
-        let env = crate::explain::v1::per_pod_env(role, i).into_iter().map(|(name, value)| (name, value.into_text()));
-        let env = VecMap::from_distinct(env.collect());
-        let mut facts = from_container(c, env, container_security(&pod.spec.containers, &c.name));
+        let mut facts = from_container(c, role_env(role, i), container_security(&pod.spec.containers, &c.name));
         // Only the template container's variables.
         facts.user_env = role
             .template
@@ -291,7 +309,7 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
         .iter()
         .map(|c| {
             let security = init_containers.iter().copied().find(|i| i.name == c.name).and_then(security_of);
-            from_container(c, c.env.iter().map(|e| (e.name.clone(), crate::explain::env_text(e))).collect(), security)
+            from_container(c, own_env(c), security)
         })
         .collect();
     PodFacts {
