@@ -42,6 +42,23 @@ impl Class {
     }
 }
 
+impl Class {
+    /// The element a token of this class starts with: `<span class="t-` and its `id`, in one
+    /// string (`push_spans_unescaped`).
+    fn open_tag(self) -> &'static str {
+        match self {
+            Class::Plain => "<span class=\"t-pl\">",
+            Class::Key => "<span class=\"t-k\">",
+            Class::Str => "<span class=\"t-s\">",
+            Class::Num => "<span class=\"t-n\">",
+            Class::Const => "<span class=\"t-c\">",
+            Class::Comment => "<span class=\"t-cm\">",
+            Class::Keyword => "<span class=\"t-kw\">",
+            Class::Func => "<span class=\"t-f\">",
+        }
+    }
+}
+
 /// A token's class and its byte range in its line.
 pub type Span = (Class, Range<usize>);
 
@@ -350,7 +367,7 @@ pub fn escape_html(s: &str) -> String {
 
 /// The bytes `push_escaped_html` stops at: the five characters it escapes, and the lead bytes of
 /// the bidirectional controls (D8 for U+061C, E2 for the rest).
-const HTML_STOPS: [bool; 256] = explorer_core::text::byte_set(b"&<>\"'\xd8\xe2");
+pub(crate) const HTML_STOPS: [bool; 256] = explorer_core::text::byte_set(b"&<>\"'\xd8\xe2");
 
 /// `escape_html`, written onto the end of `out`. Copies the runs between the characters it
 /// escapes whole; those are ASCII, so a byte that matches one is that character, or the lead byte
@@ -654,22 +671,26 @@ fn push_code_lines(
             }
             out.push_str("\">");
         }
-        for (class, range) in spans {
-            if *class != Class::Plain {
-                out.push_str("<span class=\"t-");
-                out.push_str(class.id());
-                out.push_str("\">");
-            }
-            // The text, with a `<wbr>` before each break point inside it.
-            let mut at = range.start;
-            while let Some(p) = next_break.next_if(|&p| p < range.end) {
-                push_escaped_html(out, &line[at..p]);
-                out.push_str("<wbr>");
-                at = p;
-            }
-            push_escaped_html(out, &line[at..range.end]);
-            if *class != Class::Plain {
-                out.push_str("</span>");
+        if breaks.is_empty() && needs_no_escaping(line) {
+            push_spans_unescaped(out, line, spans);
+        } else {
+            for (class, range) in spans {
+                if *class != Class::Plain {
+                    out.push_str("<span class=\"t-");
+                    out.push_str(class.id());
+                    out.push_str("\">");
+                }
+                // The text, with a `<wbr>` before each break point inside it.
+                let mut at = range.start;
+                while let Some(p) = next_break.next_if(|&p| p < range.end) {
+                    push_escaped_html(out, &line[at..p]);
+                    out.push_str("<wbr>");
+                    at = p;
+                }
+                push_escaped_html(out, &line[at..range.end]);
+                if *class != Class::Plain {
+                    out.push_str("</span>");
+                }
             }
         }
         // The newline goes after a marked line's element, never inside it: the element is an
@@ -680,6 +701,34 @@ fn push_code_lines(
         }
         out.push('\n');
     });
+}
+
+/// Whether `line` holds nothing HTML escapes, so that its tokens can be written as they are.
+/// Only the converter's builds look (eight bytes at a time, `html_stops`): their code boxes are
+/// hundreds of thousands of lines, nearly all of them plain ASCII, and escaping token by token
+/// was a call and a copy per token. The widget escapes every token, as before.
+#[cfg(feature = "migrate")]
+fn needs_no_escaping(line: &str) -> bool {
+    crate::html_stops::next_html_stop(line.as_bytes(), 0).is_none()
+}
+
+#[cfg(not(feature = "migrate"))]
+fn needs_no_escaping(_: &str) -> bool {
+    false
+}
+
+/// The spans of a line with nothing to escape and no break point, each run of plain tokens
+/// between two classed ones copied whole.
+fn push_spans_unescaped(out: &mut String, line: &str, spans: &[Span]) {
+    let mut plain_from = 0;
+    for (class, range) in spans.iter().filter(|(class, _)| *class != Class::Plain) {
+        out.push_str(&line[plain_from..range.start]);
+        out.push_str(class.open_tag());
+        out.push_str(&line[range.clone()]);
+        out.push_str("</span>");
+        plain_from = range.end;
+    }
+    out.push_str(&line[plain_from..]);
 }
 
 /// `n` (below 100) in decimal, without the formatting machinery.
@@ -798,6 +847,38 @@ mod html_tests {
             .replace("&quot;", "\"")
             .replace("&#39;", "'")
             .replace("&amp;", "&")
+    }
+
+    /// A line with nothing to escape is written as token by token escaping writes it: each
+    /// classed token in its element, the plain ones between them as they are.
+    #[test]
+    fn a_line_without_escapes_is_written_as_its_tokens_escaped() {
+        let code = "  - name: pytorch\n    replicas: 2\n# a comment\nkind: PyTorchJob\n  enabled: true\n---\n- x\n";
+        for (spans, line) in highlight(Language::Yaml, code).iter().zip(code.lines()) {
+            let mut expected = String::new();
+            for (class, range) in spans {
+                let text = escape_html(&line[range.clone()]);
+                match class {
+                    Class::Plain => expected.push_str(&text),
+                    _ => expected.push_str(&format!("<span class=\"t-{}\">{text}</span>", class.id())),
+                }
+            }
+            let mut written = String::new();
+            push_spans_unescaped(&mut written, line, spans);
+            assert_eq!(written, expected, "{line:?}");
+        }
+        for class in [
+            Class::Plain,
+            Class::Key,
+            Class::Str,
+            Class::Num,
+            Class::Const,
+            Class::Comment,
+            Class::Keyword,
+            Class::Func,
+        ] {
+            assert_eq!(class.open_tag(), format!("<span class=\"t-{}\">", class.id()));
+        }
     }
 
     /// A value breaks after its punctuation, not at a version's dot, and keeps its text.
