@@ -559,6 +559,19 @@ fn some_piece_may_not_fit(line: &str, key: usize, hang: usize, breaks: &[usize])
 /// on a phone broke wherever the row ended, inside a word (`tensorfl|ow`, `func=trai|n`).
 const BREAK_AFTER: &[u8] = b"/.:=,([{";
 
+/// Whether `c` is one of `BREAK_AFTER`. The converter's builds look it up in a table: their code
+/// boxes' long words are megabytes, and comparing each byte with the eight was most of their
+/// break points' work. The widget, with a few snippets, compares.
+fn breaks_after(c: u8) -> bool {
+    #[cfg(feature = "migrate")]
+    {
+        static BREAK_AFTER_SET: [bool; 256] = explorer_core::text::byte_set(BREAK_AFTER);
+        BREAK_AFTER_SET[usize::from(c)]
+    }
+    #[cfg(not(feature = "migrate"))]
+    BREAK_AFTER.contains(&c)
+}
+
 /// Where a wrapping line gets a `<wbr>` (byte offsets it goes before): after each `BREAK_AFTER`
 /// character of a space-separated word longer than the narrowest box's row beside the line's
 /// hang, unless the next character is one of them too, or it is a version's dot (`2.16`). A word
@@ -573,12 +586,12 @@ fn break_points(line: &str, hang: usize) -> Vec<usize> {
         if b.len() > room && word.chars().count() > room {
             for i in 1..b.len().saturating_sub(1) {
                 let c = b[i];
-                if !BREAK_AFTER.contains(&c) {
+                if !breaks_after(c) {
                     continue;
                 }
                 let (before, next) = (b[i - 1], b[i + 1]);
                 let version_dot = c == b'.' && before.is_ascii_digit() && next.is_ascii_digit();
-                if !BREAK_AFTER.contains(&next) && !version_dot {
+                if !breaks_after(next) && !version_dot {
                     points.push(start + i + 1);
                 }
             }
