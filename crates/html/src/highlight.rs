@@ -374,25 +374,33 @@ pub(crate) const HTML_STOPS: [bool; 256] = explorer_core::text::byte_set(b"&<>\"
 /// of a bidirectional control, which a reader is shown as `\u{202e}` instead of having the text
 /// around it reordered ("Trojan Source"). The runs are found by a table lookup per byte: the
 /// answer of a large paste is megabytes of escaped text, and a `match` per byte was 7% of the
-/// converter module's work.
+/// converter module's work. The converter's builds find them eight bytes at a time
+/// (`html_stops`): the pods' reasons alone are megabytes of prose.
 pub fn push_escaped_html(out: &mut String, s: &str) {
-    push_escaped_html_breaking(out, s, &HTML_STOPS, |_, _| false);
+    #[cfg(feature = "migrate")]
+    push_escaped_html_breaking(out, s, crate::html_stops::next_html_stop, |_, _| false);
+    #[cfg(not(feature = "migrate"))]
+    push_escaped_html_breaking(out, s, |bytes, from| next_stop(bytes, from, &HTML_STOPS), |_, _| false);
 }
 
-/// `push_escaped_html` of `s`, which also stops at the ASCII bytes `stops` adds to `HTML_STOPS`'s
-/// and writes a `<wbr>` after each of them where `breaks_after(bytes, i)` says so: one scan of
-/// the text, its runs copied whole between the stops of both kinds.
+/// The first index from `from` on whose byte is in `stops`.
+fn next_stop(bytes: &[u8], from: usize, stops: &[bool; 256]) -> Option<usize> {
+    bytes[from..].iter().position(|&b| stops[usize::from(b)]).map(|n| from + n)
+}
+
+/// `push_escaped_html` of `s`, which also stops where `next_stop(bytes, from)` finds an ASCII
+/// byte that is none of `HTML_STOPS`'s and writes a `<wbr>` after it where `breaks_after(bytes,
+/// i)` says so: one scan of the text, its runs copied whole between the stops of both kinds.
 fn push_escaped_html_breaking(
     out: &mut String,
     s: &str,
-    stops: &[bool; 256],
+    next_stop: impl Fn(&[u8], usize) -> Option<usize>,
     breaks_after: impl Fn(&[u8], usize) -> bool,
 ) {
     let bytes = s.as_bytes();
     let mut copied = 0;
     let mut from = 0;
-    while let Some(n) = bytes[from..].iter().position(|&b| stops[usize::from(b)]) {
-        let i = from + n;
+    while let Some(i) = next_stop(bytes, from) {
         from = i + 1;
         let escaped = match bytes[i] {
             b'&' => "&amp;",
@@ -451,12 +459,17 @@ static BREAKABLE_STOPS: [bool; 256] = {
 /// escaped part by part: the field report has tens of thousands of these, a few bytes apart.
 #[cfg(feature = "explain")]
 pub(crate) fn push_breakable(out: &mut String, v: &str) {
-    push_escaped_html_breaking(out, v, &BREAKABLE_STOPS, |b, i| {
-        // Never after the last byte; a dot between two digits is a version's.
-        let Some(&next) = b.get(i + 1) else { return false };
-        let version_dot = b[i] == b'.' && i > 0 && b[i - 1].is_ascii_digit() && next.is_ascii_digit();
-        !version_dot
-    });
+    push_escaped_html_breaking(
+        out,
+        v,
+        |bytes, from| next_stop(bytes, from, &BREAKABLE_STOPS),
+        |b, i| {
+            // Never after the last byte; a dot between two digits is a version's.
+            let Some(&next) = b.get(i + 1) else { return false };
+            let version_dot = b[i] == b'.' && i > 0 && b[i - 1].is_ascii_digit() && next.is_ascii_digit();
+            !version_dot
+        },
+    );
 }
 
 /// How the code box shows a line wider than itself: it scrolls (the default), or, with the
