@@ -697,9 +697,15 @@ fn push_code_lines(
             }
             out.push_str("\">");
         }
-        if breaks.is_empty() && needs_no_escaping(line) {
+        let unescaped = needs_no_escaping(line);
+        if unescaped && breaks.is_empty() {
             push_spans_unescaped(out, line, spans);
         } else {
+            // A line with nothing to escape has its pieces copied as they are.
+            let push_text = |out: &mut String, text: &str| match unescaped {
+                true => out.push_str(text),
+                false => push_escaped_html(out, text),
+            };
             for (class, range) in spans {
                 if *class != Class::Plain {
                     out.push_str("<span class=\"t-");
@@ -709,11 +715,11 @@ fn push_code_lines(
                 // The text, with a `<wbr>` before each break point inside it.
                 let mut at = range.start;
                 while let Some(p) = next_break.next_if(|&p| p < range.end) {
-                    push_escaped_html(out, &line[at..p]);
+                    push_text(out, &line[at..p]);
                     out.push_str("<wbr>");
                     at = p;
                 }
-                push_escaped_html(out, &line[at..range.end]);
+                push_text(out, &line[at..range.end]);
                 if *class != Class::Plain {
                     out.push_str("</span>");
                 }
