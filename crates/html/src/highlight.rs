@@ -541,6 +541,22 @@ fn first_word_may_not_fit(line: &str, start: usize, breaks: &[usize]) -> bool {
     end > NEVER_WRAPS
 }
 
+/// The characters of `line` from `from` on, each with its offset from `from`, as far as
+/// `some_piece_may_not_fit` tells them apart: a space, a hyphen, or another. The converter's
+/// builds take them from the bytes, not decoded (a character's first byte stands for it, as a
+/// Latin-1 character that is neither; the bytes that continue it are skipped): their code boxes'
+/// long lines are megabytes. The widget decodes them.
+#[cfg(feature = "migrate")]
+fn characters_from(line: &str, from: usize) -> impl Iterator<Item = (usize, char)> + '_ {
+    let starts = |(_, b): &(usize, &u8)| **b & 0xc0 != 0x80;
+    line.as_bytes()[from..].iter().enumerate().filter(starts).map(|(i, &b)| (i, char::from(b)))
+}
+
+#[cfg(not(feature = "migrate"))]
+fn characters_from(line: &str, from: usize) -> impl Iterator<Item = (usize, char)> + '_ {
+    line[from..].char_indices()
+}
+
 /// Whether some piece of a hanging line (between its spaces, hyphens and `<wbr>`s) is longer
 /// than the narrowest box's row beside its hang: wrapped there, the piece would break inside a
 /// word (`pytorch_dist_resnet|50` in migrate mode's V1 job on a 375 px phone).
@@ -548,7 +564,7 @@ fn some_piece_may_not_fit(line: &str, key: usize, hang: usize, breaks: &[usize])
     let room = NEVER_WRAPS.saturating_sub(hang);
     let mut next_break = breaks.iter().copied().peekable();
     let mut piece = 0;
-    for (i, c) in line[key..].char_indices() {
+    for (i, c) in characters_from(line, key) {
         if next_break.next_if(|&p| p <= key + i).is_some() {
             piece = 0;
         }
