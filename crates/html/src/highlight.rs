@@ -608,8 +608,7 @@ fn breaks_after(c: u8) -> bool {
 fn break_points(line: &str, hang: usize) -> Vec<usize> {
     let room = NEVER_WRAPS.saturating_sub(hang);
     let mut points = Vec::new();
-    let mut start = 0;
-    for word in line.split(' ') {
+    for (start, word) in words(line) {
         let b = word.as_bytes();
         // A word of no more bytes than the room has no more characters: counted only when longer.
         if b.len() > room && word.chars().count() > room {
@@ -625,9 +624,35 @@ fn break_points(line: &str, hang: usize) -> Vec<usize> {
                 }
             }
         }
-        start += word.len() + 1;
     }
     points
+}
+
+/// The words of `line` between its spaces, each with its byte offset. The converter's builds
+/// find them with a byte scan and skip the empty ones (`break_points` has nothing to do in
+/// those): with `str::split`, each space of an indent was an empty word and a turn of its
+/// searcher. The widget, whose bytes count, splits.
+#[cfg(feature = "migrate")]
+fn words(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let bytes = line.as_bytes();
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        start += bytes.get(start..)?.iter().take_while(|&&b| b == b' ').count();
+        let end = bytes[start..].iter().position(|&b| b == b' ').map_or(bytes.len(), |n| start + n);
+        let word = (start, &line[start..end]);
+        start = end;
+        Some(word).filter(|(_, w)| !w.is_empty())
+    })
+}
+
+#[cfg(not(feature = "migrate"))]
+fn words(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut start = 0;
+    line.split(' ').map(move |word| {
+        let at = start;
+        start += word.len() + 1;
+        (at, word)
+    })
 }
 
 /// How far a line's wrapped continuation hangs: two columns past its key, that is past its
@@ -926,6 +951,27 @@ mod html_tests {
             Class::Func,
         ] {
             assert_eq!(class.open_tag(), format!("<span class=\"t-{}\">", class.id()));
+        }
+    }
+
+    /// The words and characters the wrapping checks read are `str::split`'s words (the empty
+    /// ones aside) and `char_indices`' characters, as far as those checks tell them apart.
+    #[test]
+    fn words_and_characters_are_the_strings_own() {
+        for line in ["", " ", "a", "  - image: x/y:1  ", "ab  cd", "  ü→ é-x  ", "-- a"] {
+            let mut start = 0;
+            let mut split = Vec::new();
+            for word in line.split(' ') {
+                if !word.is_empty() {
+                    split.push((start, word));
+                }
+                start += word.len() + 1;
+            }
+            assert_eq!(words(line).filter(|(_, w)| !w.is_empty()).collect::<Vec<_>>(), split, "{line:?}");
+            let kind = |c: char| [c == ' ', c == '-'];
+            let decoded: Vec<_> = line.char_indices().map(|(i, c)| (i, kind(c))).collect();
+            let ours: Vec<_> = characters_from(line, 0).map(|(i, c)| (i, kind(c))).collect();
+            assert_eq!(ours, decoded, "{line:?}");
         }
     }
 
