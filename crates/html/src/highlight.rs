@@ -42,6 +42,23 @@ impl Class {
     }
 }
 
+impl Class {
+    /// The element a token of this class starts with: `<span class="t-` and its `id`, in one
+    /// string (`push_spans_unescaped`).
+    fn open_tag(self) -> &'static str {
+        match self {
+            Class::Plain => "<span class=\"t-pl\">",
+            Class::Key => "<span class=\"t-k\">",
+            Class::Str => "<span class=\"t-s\">",
+            Class::Num => "<span class=\"t-n\">",
+            Class::Const => "<span class=\"t-c\">",
+            Class::Comment => "<span class=\"t-cm\">",
+            Class::Keyword => "<span class=\"t-kw\">",
+            Class::Func => "<span class=\"t-f\">",
+        }
+    }
+}
+
 /// A token's class and its byte range in its line.
 pub type Span = (Class, Range<usize>);
 
@@ -350,32 +367,40 @@ pub fn escape_html(s: &str) -> String {
 
 /// The bytes `push_escaped_html` stops at: the five characters it escapes, and the lead bytes of
 /// the bidirectional controls (D8 for U+061C, E2 for the rest).
-const HTML_STOPS: [bool; 256] = explorer_core::text::byte_set(b"&<>\"'\xd8\xe2");
+pub(crate) const HTML_STOPS: [bool; 256] = explorer_core::text::byte_set(b"&<>\"'\xd8\xe2");
 
 /// `escape_html`, written onto the end of `out`. Copies the runs between the characters it
 /// escapes whole; those are ASCII, so a byte that matches one is that character, or the lead byte
 /// of a bidirectional control, which a reader is shown as `\u{202e}` instead of having the text
 /// around it reordered ("Trojan Source"). The runs are found by a table lookup per byte: the
 /// answer of a large paste is megabytes of escaped text, and a `match` per byte was 7% of the
-/// converter module's work.
+/// converter module's work. The converter's builds find them eight bytes at a time
+/// (`html_stops`): the pods' reasons alone are megabytes of prose.
 pub fn push_escaped_html(out: &mut String, s: &str) {
-    push_escaped_html_breaking(out, s, &HTML_STOPS, |_, _| false);
+    #[cfg(feature = "migrate")]
+    push_escaped_html_breaking(out, s, crate::html_stops::next_html_stop, |_, _| false);
+    #[cfg(not(feature = "migrate"))]
+    push_escaped_html_breaking(out, s, |bytes, from| next_stop(bytes, from, &HTML_STOPS), |_, _| false);
 }
 
-/// `push_escaped_html` of `s`, which also stops at the ASCII bytes `stops` adds to `HTML_STOPS`'s
-/// and writes a `<wbr>` after each of them where `breaks_after(bytes, i)` says so: one scan of
-/// the text, its runs copied whole between the stops of both kinds.
+/// The first index from `from` on whose byte is in `stops`.
+fn next_stop(bytes: &[u8], from: usize, stops: &[bool; 256]) -> Option<usize> {
+    bytes[from..].iter().position(|&b| stops[usize::from(b)]).map(|n| from + n)
+}
+
+/// `push_escaped_html` of `s`, which also stops where `next_stop(bytes, from)` finds an ASCII
+/// byte that is none of `HTML_STOPS`'s and writes a `<wbr>` after it where `breaks_after(bytes,
+/// i)` says so: one scan of the text, its runs copied whole between the stops of both kinds.
 fn push_escaped_html_breaking(
     out: &mut String,
     s: &str,
-    stops: &[bool; 256],
+    next_stop: impl Fn(&[u8], usize) -> Option<usize>,
     breaks_after: impl Fn(&[u8], usize) -> bool,
 ) {
     let bytes = s.as_bytes();
     let mut copied = 0;
     let mut from = 0;
-    while let Some(n) = bytes[from..].iter().position(|&b| stops[usize::from(b)]) {
-        let i = from + n;
+    while let Some(i) = next_stop(bytes, from) {
         from = i + 1;
         let escaped = match bytes[i] {
             b'&' => "&amp;",
@@ -434,12 +459,17 @@ static BREAKABLE_STOPS: [bool; 256] = {
 /// escaped part by part: the field report has tens of thousands of these, a few bytes apart.
 #[cfg(feature = "explain")]
 pub(crate) fn push_breakable(out: &mut String, v: &str) {
-    push_escaped_html_breaking(out, v, &BREAKABLE_STOPS, |b, i| {
-        // Never after the last byte; a dot between two digits is a version's.
-        let Some(&next) = b.get(i + 1) else { return false };
-        let version_dot = b[i] == b'.' && i > 0 && b[i - 1].is_ascii_digit() && next.is_ascii_digit();
-        !version_dot
-    });
+    push_escaped_html_breaking(
+        out,
+        v,
+        |bytes, from| next_stop(bytes, from, &BREAKABLE_STOPS),
+        |b, i| {
+            // Never after the last byte; a dot between two digits is a version's.
+            let Some(&next) = b.get(i + 1) else { return false };
+            let version_dot = b[i] == b'.' && i > 0 && b[i - 1].is_ascii_digit() && next.is_ascii_digit();
+            !version_dot
+        },
+    );
 }
 
 /// How the code box shows a line wider than itself: it scrolls (the default), or, with the
@@ -511,6 +541,22 @@ fn first_word_may_not_fit(line: &str, start: usize, breaks: &[usize]) -> bool {
     end > NEVER_WRAPS
 }
 
+/// The characters of `line` from `from` on, each with its offset from `from`, as far as
+/// `some_piece_may_not_fit` tells them apart: a space, a hyphen, or another. The converter's
+/// builds take them from the bytes, not decoded (a character's first byte stands for it, as a
+/// Latin-1 character that is neither; the bytes that continue it are skipped): their code boxes'
+/// long lines are megabytes. The widget decodes them.
+#[cfg(feature = "migrate")]
+fn characters_from(line: &str, from: usize) -> impl Iterator<Item = (usize, char)> + '_ {
+    let starts = |(_, b): &(usize, &u8)| **b & 0xc0 != 0x80;
+    line.as_bytes()[from..].iter().enumerate().filter(starts).map(|(i, &b)| (i, char::from(b)))
+}
+
+#[cfg(not(feature = "migrate"))]
+fn characters_from(line: &str, from: usize) -> impl Iterator<Item = (usize, char)> + '_ {
+    line[from..].char_indices()
+}
+
 /// Whether some piece of a hanging line (between its spaces, hyphens and `<wbr>`s) is longer
 /// than the narrowest box's row beside its hang: wrapped there, the piece would break inside a
 /// word (`pytorch_dist_resnet|50` in migrate mode's V1 job on a 375 px phone).
@@ -518,7 +564,7 @@ fn some_piece_may_not_fit(line: &str, key: usize, hang: usize, breaks: &[usize])
     let room = NEVER_WRAPS.saturating_sub(hang);
     let mut next_break = breaks.iter().copied().peekable();
     let mut piece = 0;
-    for (i, c) in line[key..].char_indices() {
+    for (i, c) in characters_from(line, key) {
         if next_break.next_if(|&p| p <= key + i).is_some() {
             piece = 0;
         }
@@ -542,6 +588,19 @@ fn some_piece_may_not_fit(line: &str, key: usize, hang: usize, breaks: &[usize])
 /// on a phone broke wherever the row ended, inside a word (`tensorfl|ow`, `func=trai|n`).
 const BREAK_AFTER: &[u8] = b"/.:=,([{";
 
+/// Whether `c` is one of `BREAK_AFTER`. The converter's builds look it up in a table: their code
+/// boxes' long words are megabytes, and comparing each byte with the eight was most of their
+/// break points' work. The widget, with a few snippets, compares.
+fn breaks_after(c: u8) -> bool {
+    #[cfg(feature = "migrate")]
+    {
+        static BREAK_AFTER_SET: [bool; 256] = explorer_core::text::byte_set(BREAK_AFTER);
+        BREAK_AFTER_SET[usize::from(c)]
+    }
+    #[cfg(not(feature = "migrate"))]
+    BREAK_AFTER.contains(&c)
+}
+
 /// Where a wrapping line gets a `<wbr>` (byte offsets it goes before): after each `BREAK_AFTER`
 /// character of a space-separated word longer than the narrowest box's row beside the line's
 /// hang, unless the next character is one of them too, or it is a version's dot (`2.16`). A word
@@ -549,26 +608,51 @@ const BREAK_AFTER: &[u8] = b"/.:=,([{";
 fn break_points(line: &str, hang: usize) -> Vec<usize> {
     let room = NEVER_WRAPS.saturating_sub(hang);
     let mut points = Vec::new();
-    let mut start = 0;
-    for word in line.split(' ') {
+    for (start, word) in words(line) {
         let b = word.as_bytes();
         // A word of no more bytes than the room has no more characters: counted only when longer.
         if b.len() > room && word.chars().count() > room {
             for i in 1..b.len().saturating_sub(1) {
                 let c = b[i];
-                if !BREAK_AFTER.contains(&c) {
+                if !breaks_after(c) {
                     continue;
                 }
                 let (before, next) = (b[i - 1], b[i + 1]);
                 let version_dot = c == b'.' && before.is_ascii_digit() && next.is_ascii_digit();
-                if !BREAK_AFTER.contains(&next) && !version_dot {
+                if !breaks_after(next) && !version_dot {
                     points.push(start + i + 1);
                 }
             }
         }
-        start += word.len() + 1;
     }
     points
+}
+
+/// The words of `line` between its spaces, each with its byte offset. The converter's builds
+/// find them with a byte scan and skip the empty ones (`break_points` has nothing to do in
+/// those): with `str::split`, each space of an indent was an empty word and a turn of its
+/// searcher. The widget, whose bytes count, splits.
+#[cfg(feature = "migrate")]
+fn words(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let bytes = line.as_bytes();
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        start += bytes.get(start..)?.iter().take_while(|&&b| b == b' ').count();
+        let end = bytes[start..].iter().position(|&b| b == b' ').map_or(bytes.len(), |n| start + n);
+        let word = (start, &line[start..end]);
+        start = end;
+        Some(word).filter(|(_, w)| !w.is_empty())
+    })
+}
+
+#[cfg(not(feature = "migrate"))]
+fn words(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut start = 0;
+    line.split(' ').map(move |word| {
+        let at = start;
+        start += word.len() + 1;
+        (at, word)
+    })
 }
 
 /// How far a line's wrapped continuation hangs: two columns past its key, that is past its
@@ -654,22 +738,32 @@ fn push_code_lines(
             }
             out.push_str("\">");
         }
-        for (class, range) in spans {
-            if *class != Class::Plain {
-                out.push_str("<span class=\"t-");
-                out.push_str(class.id());
-                out.push_str("\">");
-            }
-            // The text, with a `<wbr>` before each break point inside it.
-            let mut at = range.start;
-            while let Some(p) = next_break.next_if(|&p| p < range.end) {
-                push_escaped_html(out, &line[at..p]);
-                out.push_str("<wbr>");
-                at = p;
-            }
-            push_escaped_html(out, &line[at..range.end]);
-            if *class != Class::Plain {
-                out.push_str("</span>");
+        let unescaped = needs_no_escaping(line);
+        if unescaped && breaks.is_empty() {
+            push_spans_unescaped(out, line, spans);
+        } else {
+            // A line with nothing to escape has its pieces copied as they are.
+            let push_text = |out: &mut String, text: &str| match unescaped {
+                true => out.push_str(text),
+                false => push_escaped_html(out, text),
+            };
+            for (class, range) in spans {
+                if *class != Class::Plain {
+                    out.push_str("<span class=\"t-");
+                    out.push_str(class.id());
+                    out.push_str("\">");
+                }
+                // The text, with a `<wbr>` before each break point inside it.
+                let mut at = range.start;
+                while let Some(p) = next_break.next_if(|&p| p < range.end) {
+                    push_text(out, &line[at..p]);
+                    out.push_str("<wbr>");
+                    at = p;
+                }
+                push_text(out, &line[at..range.end]);
+                if *class != Class::Plain {
+                    out.push_str("</span>");
+                }
             }
         }
         // The newline goes after a marked line's element, never inside it: the element is an
@@ -680,6 +774,34 @@ fn push_code_lines(
         }
         out.push('\n');
     });
+}
+
+/// Whether `line` holds nothing HTML escapes, so that its tokens can be written as they are.
+/// Only the converter's builds look (eight bytes at a time, `html_stops`): their code boxes are
+/// hundreds of thousands of lines, nearly all of them plain ASCII, and escaping token by token
+/// was a call and a copy per token. The widget escapes every token, as before.
+#[cfg(feature = "migrate")]
+fn needs_no_escaping(line: &str) -> bool {
+    crate::html_stops::next_html_stop(line.as_bytes(), 0).is_none()
+}
+
+#[cfg(not(feature = "migrate"))]
+fn needs_no_escaping(_: &str) -> bool {
+    false
+}
+
+/// The spans of a line with nothing to escape and no break point, each run of plain tokens
+/// between two classed ones copied whole.
+fn push_spans_unescaped(out: &mut String, line: &str, spans: &[Span]) {
+    let mut plain_from = 0;
+    for (class, range) in spans.iter().filter(|(class, _)| *class != Class::Plain) {
+        out.push_str(&line[plain_from..range.start]);
+        out.push_str(class.open_tag());
+        out.push_str(&line[range.clone()]);
+        out.push_str("</span>");
+        plain_from = range.end;
+    }
+    out.push_str(&line[plain_from..]);
 }
 
 /// `n` (below 100) in decimal, without the formatting machinery.
@@ -798,6 +920,59 @@ mod html_tests {
             .replace("&quot;", "\"")
             .replace("&#39;", "'")
             .replace("&amp;", "&")
+    }
+
+    /// A line with nothing to escape is written as token by token escaping writes it: each
+    /// classed token in its element, the plain ones between them as they are.
+    #[test]
+    fn a_line_without_escapes_is_written_as_its_tokens_escaped() {
+        let code = "  - name: pytorch\n    replicas: 2\n# a comment\nkind: PyTorchJob\n  enabled: true\n---\n- x\n";
+        for (spans, line) in highlight(Language::Yaml, code).iter().zip(code.lines()) {
+            let mut expected = String::new();
+            for (class, range) in spans {
+                let text = escape_html(&line[range.clone()]);
+                match class {
+                    Class::Plain => expected.push_str(&text),
+                    _ => expected.push_str(&format!("<span class=\"t-{}\">{text}</span>", class.id())),
+                }
+            }
+            let mut written = String::new();
+            push_spans_unescaped(&mut written, line, spans);
+            assert_eq!(written, expected, "{line:?}");
+        }
+        for class in [
+            Class::Plain,
+            Class::Key,
+            Class::Str,
+            Class::Num,
+            Class::Const,
+            Class::Comment,
+            Class::Keyword,
+            Class::Func,
+        ] {
+            assert_eq!(class.open_tag(), format!("<span class=\"t-{}\">", class.id()));
+        }
+    }
+
+    /// The words and characters the wrapping checks read are `str::split`'s words (the empty
+    /// ones aside) and `char_indices`' characters, as far as those checks tell them apart.
+    #[test]
+    fn words_and_characters_are_the_strings_own() {
+        for line in ["", " ", "a", "  - image: x/y:1  ", "ab  cd", "  ü→ é-x  ", "-- a"] {
+            let mut start = 0;
+            let mut split = Vec::new();
+            for word in line.split(' ') {
+                if !word.is_empty() {
+                    split.push((start, word));
+                }
+                start += word.len() + 1;
+            }
+            assert_eq!(words(line).filter(|(_, w)| !w.is_empty()).collect::<Vec<_>>(), split, "{line:?}");
+            let kind = |c: char| [c == ' ', c == '-'];
+            let decoded: Vec<_> = line.char_indices().map(|(i, c)| (i, kind(c))).collect();
+            let ours: Vec<_> = characters_from(line, 0).map(|(i, c)| (i, kind(c))).collect();
+            assert_eq!(ours, decoded, "{line:?}");
+        }
     }
 
     /// A value breaks after its punctuation, not at a version's dot, and keeps its text.

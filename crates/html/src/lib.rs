@@ -8,6 +8,8 @@ pub mod explain_view;
 pub mod fallback;
 pub mod highlight;
 #[cfg(feature = "migrate")]
+mod html_stops;
+#[cfg(feature = "migrate")]
 pub mod migrate_output;
 #[cfg(feature = "migrate")]
 pub mod migrate_runs;
