@@ -39,7 +39,7 @@ const PYTORCH: &[Rename] = &[
     Rename {
         v1: "PET_NODE_RANK",
         v2: &["PET_NODE_RANK"],
-        relation: "the same numbering: V1 writes each pod's number (Master 0, Worker i is i+1), V2 reads the pod's completion index (node 0 is V1's Master)",
+        relation: "The same numbering: V1 writes each pod's number (Master 0, Worker i is i+1), V2 reads the pod's completion index (node 0 is V1's Master)",
     },
     Rename {
         v1: "PET_MASTER_ADDR",
@@ -64,16 +64,16 @@ const PYTORCH: &[Rename] = &[
     Rename {
         v1: "PET_RDZV_ENDPOINT",
         v2: &[],
-        relation: "elastic rendezvous: V2 has no elasticPolicy, torchrun meets at PET_MASTER_ADDR:PET_MASTER_PORT",
+        relation: "Elastic rendezvous: V2 has no elasticPolicy, torchrun meets at PET_MASTER_ADDR:PET_MASTER_PORT",
     },
-    Rename { v1: "PET_RDZV_BACKEND", v2: &[], relation: "elastic rendezvous: V2 has no elasticPolicy (torchrun's static c10d store)" },
-    Rename { v1: "PET_RDZV_ID", v2: &[], relation: "elastic rendezvous: V2 has no elasticPolicy" },
-    Rename { v1: "PET_RDZV_CONF", v2: &[], relation: "elastic rendezvous: V2 has no elasticPolicy" },
-    Rename { v1: "PET_STANDALONE", v2: &[], relation: "elastic rendezvous: V2 has no elasticPolicy" },
+    Rename { v1: "PET_RDZV_BACKEND", v2: &[], relation: "Elastic rendezvous: V2 has no elasticPolicy (torchrun's static c10d store)" },
+    Rename { v1: "PET_RDZV_ID", v2: &[], relation: "Elastic rendezvous: V2 has no elasticPolicy" },
+    Rename { v1: "PET_RDZV_CONF", v2: &[], relation: "Elastic rendezvous: V2 has no elasticPolicy" },
+    Rename { v1: "PET_STANDALONE", v2: &[], relation: "Elastic rendezvous: V2 has no elasticPolicy" },
     Rename {
         v1: "PET_MAX_RESTARTS",
         v2: &[],
-        relation: "torchrun's in-pod restarts: V2 sets none (torchrun's default 0); a failed pod follows the JobSet's failurePolicy",
+        relation: "In-pod restarts by torchrun: V2 sets none (torchrun's default 0); a failed pod follows the JobSet's failurePolicy",
     },
 ];
 
@@ -91,12 +91,12 @@ const JAX: &[Rename] = &[
     Rename {
         v1: "NUM_PROCESSES",
         v2: &["JAX_NUM_PROCESSES"],
-        relation: "the same count (one process per pod), under V2's name",
+        relation: "The same count (one process per pod), under V2's name",
     },
     Rename {
         v1: "PROCESS_ID",
         v2: &["JAX_PROCESS_ID"],
-        relation: "the same number (the pod's index), under V2's name; V2 reads it from the pod's completion index",
+        relation: "The same number (the pod's index), under V2's name; V2 reads it from the pod's completion index",
     },
 ];
 
@@ -174,7 +174,7 @@ const MPI: &[Rename] = &[
     Rename {
         v1: "OMPI_MCA_orte_default_hostfile",
         v2: &["OMPI_MCA_orte_default_hostfile"],
-        relation: "both read the hostfile from /etc/mpi; the file lists V2's node hostnames",
+        relation: "Both read the hostfile from /etc/mpi; the file lists V2's node hostnames",
     },
 ];
 
@@ -208,5 +208,22 @@ pub(super) fn v2_plugin(name: &str) -> Option<&'static str> {
         n if n.starts_with("DMLC_") => Some("xgboost"),
         n if n.starts_with("OMPI_MCA_") => Some("mpi"),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{table, UNBUFFERED};
+    use explorer_data::catalog::V1Kind;
+
+    /// A relation is written after a sentence (`same variable, new value: set by …. {relation}`)
+    /// and alone in the pods' table's "How they relate" column: it starts as a sentence does.
+    #[test]
+    fn every_relation_starts_as_a_sentence() {
+        let kinds = [V1Kind::PyTorchJob, V1Kind::JaxJob, V1Kind::XgBoostJob, V1Kind::MpiJob];
+        let renames = kinds.into_iter().flat_map(table).chain([&UNBUFFERED]);
+        let lower: Vec<_> =
+            renames.filter(|r| r.relation.starts_with(|c: char| c.is_lowercase())).map(|r| r.v1).collect();
+        assert!(lower.is_empty(), "relations starting in lowercase: {lower:?}");
     }
 }
