@@ -103,6 +103,17 @@ impl V1Kind {
         V1Kind::ALL.into_iter().find(|k| k.kind() == kind)
     }
 
+    /// The replica types the kind knows, in the order we list them (the operators iterate a Go
+    /// map, so theirs is not fixed).
+    pub fn replica_types(self) -> &'static [&'static str] {
+        match self {
+            V1Kind::PyTorchJob | V1Kind::XgBoostJob | V1Kind::PaddleJob => &["Master", "Worker"],
+            V1Kind::JaxJob => &["Worker"],
+            V1Kind::MpiJob => &["Launcher", "Worker"],
+            V1Kind::TfJob => &["Chief", "Master", "PS", "Worker", "Evaluator"],
+        }
+    }
+
     /// The spec field that holds the replica specs (`pytorchReplicaSpecs`, ...).
     pub fn replica_specs_field(self) -> &'static str {
         match self {

@@ -5,6 +5,7 @@ use crate::claims::{self, Judge, Nodes, Written};
 use explorer_core::migrate::convert;
 use explorer_core::migrate::report::{Entry, Kind};
 use explorer_core::pipeline::paths::covers;
+use explorer_data::catalog::V1Kind;
 use explorer_data::releases::{Release, NEWEST, RELEASES};
 use serde_json::Value;
 
@@ -148,6 +149,7 @@ fn same_value(held: &Value, v1: &Value) -> bool {
 fn node_count_claims(source: &Value, objects: &[Value], report: &[Entry]) -> Vec<String> {
     let num_nodes =
         objects.iter().find(|o| o["kind"] == "TrainJob").and_then(|t| t["spec"]["trainer"]["numNodes"].as_u64());
+    let kind_types = source["kind"].as_str().and_then(V1Kind::from_kind).map_or(&[][..], V1Kind::replica_types);
     let running: Vec<&str> = source["spec"]
         .as_object()
         .into_iter()
@@ -178,8 +180,8 @@ fn node_count_claims(source: &Value, objects: &[Value], report: &[Entry]) -> Vec
                 }
             }
             if word.starts_with(char::is_uppercase) {
-                let rtype = word.strip_suffix('s').filter(|one| REPLICA_TYPES.contains(one)).unwrap_or(word);
-                if REPLICA_TYPES.contains(&rtype) && !running.contains(&rtype) {
+                let rtype = word.strip_suffix('s').filter(|one| kind_types.contains(one)).unwrap_or(word);
+                if kind_types.contains(&rtype) && !running.contains(&rtype) {
                     problems
                         .push(format!("{}: names the {rtype}, which the V1 job does not run: {:?}", e.from, e.note));
                 }
@@ -191,9 +193,6 @@ fn node_count_claims(source: &Value, objects: &[Value], report: &[Entry]) -> Vec
     }
     problems
 }
-
-/// The V1 replica types a note about the nodes may name.
-const REPLICA_TYPES: [&str; 6] = ["Master", "Worker", "Chief", "PS", "Evaluator", "Launcher"];
 
 fn is_node_noun(word: &str) -> bool {
     matches!(word, "node" | "nodes" | "host" | "hosts")

@@ -6,17 +6,6 @@ use crate::model::pod::{ContainerPort, PodSpec};
 use crate::model::v1::ReplicaSpec;
 use explorer_data::catalog::V1Kind;
 
-/// The replica types each kind knows, in the order we list them (the operators iterate a Go
-/// map, so theirs is not fixed).
-fn known_types(kind: V1Kind) -> &'static [&'static str] {
-    match kind {
-        V1Kind::PyTorchJob | V1Kind::XgBoostJob | V1Kind::PaddleJob => &["Master", "Worker"],
-        V1Kind::JaxJob => &["Worker"],
-        V1Kind::MpiJob => &["Launcher", "Worker"],
-        V1Kind::TfJob => &["Chief", "Master", "PS", "Worker", "Evaluator"],
-    }
-}
-
 /// Go's `strings.EqualFold` on a replica type and one of ours: Unicode's simple case folding,
 /// which joins two characters outside ASCII with ASCII letters of our types, the Kelvin sign
 /// U+212A with `k` and the long s U+017F with `s`; `fold` maps those, so the comparison is Go's
@@ -39,7 +28,7 @@ pub(super) fn camel_case(kind: V1Kind, rtype: &str) -> String {
     if kind == V1Kind::MpiJob {
         return rtype.to_string();
     }
-    known_types(kind).iter().find(|t| equal_fold(rtype, t)).map_or_else(|| rtype.to_string(), |t| t.to_string())
+    kind.replica_types().iter().find(|t| equal_fold(rtype, t)).map_or_else(|| rtype.to_string(), |t| t.to_string())
 }
 
 /// Two or more spellings of one replica type, none of them the type's own (`worker` and
@@ -72,7 +61,7 @@ pub(super) fn renamed_types<'a>(
     if kind == V1Kind::MpiJob {
         return Ok(out);
     }
-    for known in known_types(kind) {
+    for known in kind.replica_types() {
         let others: Vec<&str> = keys.clone().filter(|k| k != known && equal_fold(k, known)).collect();
         match others.as_slice() {
             [] => {}
