@@ -40,16 +40,6 @@ pub fn paddle_leader_script(port: &str) -> String {
 /// `$0` of the wrapper's shell.
 pub const PADDLE_LEADER_ARG0: &str = "paddle-leader";
 
-/// The replica types Training Operator v1.9 runs for each kind
-/// (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/tensorflow_types.go:101-122,
-/// paddlepaddle_types.go:40-43), in the order the runtime lists their jobs.
-pub fn role_types(kind: V1Kind) -> &'static [&'static str] {
-    match kind {
-        V1Kind::TfJob => &["Chief", "Master", "PS", "Worker", "Evaluator"],
-        _ => &["Master", "Worker"],
-    }
-}
-
 /// One role of the job as the generated runtime runs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoleJob {

@@ -27,6 +27,13 @@ pub fn decimal(n: i64) -> String {
     text
 }
 
+/// `n` and its noun, singular for one: a report reads "1 node", never "1 nodes". The noun may
+/// carry its verb ("job was" / "jobs were"). One integer type, so one copy in any wasm that
+/// uses it; every count fits in `u64` losslessly.
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A table of the 256 byte values, true for those in `members`: a scan that looks for a few
 /// ASCII characters skips every other byte with one look-up (`pipeline::input`'s nesting check,
 /// crates/html's HTML escaping).

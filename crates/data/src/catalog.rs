@@ -104,7 +104,10 @@ impl V1Kind {
     }
 
     /// The replica types the kind knows, in the order we list them (the operators iterate a Go
-    /// map, so theirs is not fixed).
+    /// map, so theirs is not fixed): a generated runtime lists its jobs in this order too. TFJob's
+    /// and PaddleJob's as Training Operator v1.9 runs them
+    /// (training-operator v1.9.0:pkg/apis/kubeflow.org/v1/tensorflow_types.go:101-122,
+    /// paddlepaddle_types.go:40-43).
     pub fn replica_types(self) -> &'static [&'static str] {
         match self {
             V1Kind::PyTorchJob | V1Kind::XgBoostJob | V1Kind::PaddleJob => &["Master", "Worker"],

@@ -13,6 +13,7 @@ use super::{inputs, Unaccepted};
 use clap::ValueEnum;
 use explorer_core::explain::{self, Rejection};
 use explorer_core::pipeline::input::{Accepted, InputError, RawDoc};
+use explorer_core::text::counted;
 use explorer_data::releases::Release;
 use explorer_data::served::{self, V1Operator};
 use serde::Serialize;
@@ -437,9 +438,9 @@ fn summary_line(c: &Counts, files: usize, release: Release) -> String {
         n => format!(", Fails after admission: {n}"),
     };
     format!(
-        "Summary: {resources} resource{} found in {files} file{} (Trainer {}) - Valid: {}, Invalid: {}{failing}, Errors: {}, Skipped: {}",
-        if resources == 1 { "" } else { "s" },
-        if files == 1 { "" } else { "s" },
+        "Summary: {} found in {} (Trainer {}) - Valid: {}, Invalid: {}{failing}, Errors: {}, Skipped: {}",
+        counted(resources as u64, "resource", "resources"),
+        counted(files as u64, "file", "files"),
         release.tag,
         c.valid,
         c.invalid,
@@ -475,19 +476,19 @@ fn text(verdicts: &[Verdict], files: usize, release: Release) -> String {
     }
     let v1 = verdicts.iter().filter(|v| matches!(v.note, Note::V1(_))).count();
     if v1 > 0 {
-        let (jobs, were) = if v1 == 1 { ("job", "was") } else { ("jobs", "were") };
         let _ = writeln!(
             out,
-            "{v1} V1 {jobs} {were} judged by the Training Operator v1.9 CRDs and webhooks or the mpi-operator CRD: Trainer V2 serves no such \
-             kind; `trainer-explorer migrate` converts them"
+            "{} judged by the Training Operator v1.9 CRDs and webhooks or the mpi-operator CRD: Trainer V2 serves no such \
+             kind; `trainer-explorer migrate` converts them",
+            counted(v1 as u64, "V1 job was", "V1 jobs were")
         );
     }
     let notes: usize = verdicts.iter().filter(|v| matches!(v.note, Note::Transitions(_))).count();
     if notes > 0 {
-        let (resources, have) = if notes == 1 { ("resource", "has") } else { ("resources", "have") };
         let _ = writeln!(
             out,
-            "{notes} {resources} {have} transition rules (oldSelf), which run on update only: not checked"
+            "{} transition rules (oldSelf), which run on update only: not checked",
+            counted(notes as u64, "resource has", "resources have")
         );
     }
     out.push_str(&summary_line(&counts(verdicts), files, release));

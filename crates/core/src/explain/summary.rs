@@ -78,7 +78,7 @@ pub fn pod_group(e: &Explanation, group: &PodGroup) -> Vec<Part> {
 
 /// ` × 2 pods`.
 fn pods(count: u32) -> String {
-    format!(" × {count} pod{}", if count == 1 { "" } else { "s" })
+    format!(" × {}", crate::text::counted(count.into(), "pod", "pods"))
 }
 
 /// `; 2 GPUs each (nvidia.com/gpu)`, when the pods' containers ask for GPUs.

@@ -32,7 +32,7 @@ fn roles_of(job: &V1Job, kind: V1Kind) -> Option<Vec<(RoleJob, Container)>> {
     let specs = job.spec.replica_specs(kind)?;
     let (port_v1, port_name) = kind.default_port();
     let mut roles: Vec<(RoleJob, Container)> = Vec::new();
-    for rtype in plain_ml::role_types(kind) {
+    for rtype in kind.replica_types() {
         let Some(rep) = specs.get(*rtype) else { continue };
         let containers = &rep.template.spec.containers;
         let main = containers.iter().find(|c| c.name == kind.container_name()).or(containers.first())?;

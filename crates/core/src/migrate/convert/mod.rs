@@ -33,8 +33,9 @@ mod topology;
 mod trainer;
 mod tree_args;
 
+use crate::text::counted;
 pub use error::Error;
-use numbers::{count_in_range, counted};
+use numbers::count_in_range;
 use patch::pod_settings_entry;
 use pod_settings::PodSettings;
 use quantities::quantities_as_text;

@@ -107,9 +107,9 @@ impl Conversion<'_> {
         let ds_runtime = runtime_name(&self.release, Framework::DeepSpeed);
         if worker_has_replicas {
             let note = if deepspeed {
-                format!("{}: {ds_runtime} runs the launcher as one of them", counted(workers, "host", "hosts"))
+                format!("{}: {ds_runtime} runs the launcher as one of them", counted(workers.into(), "host", "hosts"))
             } else {
-                format!("{}; the launcher runs separately", counted(workers, "worker node", "worker nodes"))
+                format!("{}; the launcher runs separately", counted(workers.into(), "worker node", "worker nodes"))
             };
             self.report.mapped_derived(format!("{worker_path}.replicas"), "spec.trainer.numNodes", note);
         }

@@ -18,11 +18,6 @@ pub(super) fn count_in_range(path: std::fmt::Arguments<'_>, value: u64, min: u64
     }
 }
 
-/// `n` and its noun, singular for one: a report reads "1 node", never "1 nodes".
-pub(super) fn counted(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// A count given as a JSON value: a non-negative integer within the limits.
 pub(super) fn count_value(path: &str, value: &serde_json::Value, min: u64) -> Result<u32, Error> {
     match value.as_u64() {

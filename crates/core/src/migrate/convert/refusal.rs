@@ -3,7 +3,6 @@
 //! prints the sentence the migrator has always printed.
 
 use super::{framework_of, Error};
-use crate::plain_ml::role_types;
 use explorer_data::catalog::V1Kind;
 use explorer_data::releases::RELEASES;
 use std::fmt;
@@ -79,7 +78,7 @@ impl fmt::Display for Refusal {
                  cannot say what the operator would give an unknown one",
                 kind.replica_specs_field(),
                 kind.kind(),
-                role_types(*kind).join(", ")
+                kind.replica_types().join(", ")
             ),
             Refusal::DynamicWorker => f.write_str(
                 "spec.enableDynamicWorker: Training Operator v1.9 gives each worker a sparse TF_CONFIG naming only \

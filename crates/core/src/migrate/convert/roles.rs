@@ -12,7 +12,7 @@
 use super::Error;
 use super::*;
 use crate::model::pod::{ContainerPort, EnvVar};
-use crate::plain_ml::{self, contract_env, paddle_leader, paddle_leader_command, role_types, RoleJob};
+use crate::plain_ml::{self, contract_env, paddle_leader, paddle_leader_command, RoleJob};
 
 /// Why a TFJob or PaddleJob cannot become a TrainJob, checked before it is converted.
 pub(super) fn refusal(kind: V1Kind, doc: &Value) -> Option<Refusal> {
@@ -24,7 +24,7 @@ pub(super) fn refusal(kind: V1Kind, doc: &Value) -> Option<Refusal> {
         crate::explain::v1::renamed_replica_types(kind, written.keys().map(String::as_str)).unwrap_or_default();
     let specs: BTreeMap<String, &Value> =
         renamed.into_iter().filter_map(|(rtype, key)| Some((rtype, written.get(key)?))).collect();
-    let known = role_types(kind);
+    let known = kind.replica_types();
     if let Some(other) = specs.keys().find(|k| !known.contains(&k.as_str())) {
         return Some(Refusal::UnknownReplicaType { kind, replica_type: other.clone() });
     }
@@ -56,7 +56,7 @@ impl Conversion<'_> {
         let (port_v1, port_name) = kind.default_port();
         let container_name = kind.container_name();
         let mut roles = Vec::new();
-        for rtype in role_types(kind) {
+        for rtype in kind.replica_types() {
             let Some(rep) = self.replica(rtype) else { continue };
             // SetDefaults_*Job: an absent count is 1 (v1.9.0:pkg/apis/kubeflow.org/v1/tensorflow_defaults.go:66,
             // paddlepaddle_defautls.go:75, the file's own spelling).

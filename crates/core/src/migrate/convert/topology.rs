@@ -114,7 +114,7 @@ impl Conversion<'_> {
         self.elastic_policy();
 
         // The restart policy of each replica.
-        let in_total = format!("{} in total", counted(nodes, "node", "nodes"));
+        let in_total = format!("{} in total", counted(nodes.into(), "node", "nodes"));
         for rtype in allowed {
             let Some(rep) = self.replica(rtype) else { continue };
             let (base, policy, has_replicas) =
