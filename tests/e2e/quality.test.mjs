@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { BASE, launch, mountAll, nextFrames } from './helpers.mjs';
+import { BASE, launch, MAIN_WIDGET, mountAll, nextFrames } from './helpers.mjs';
 import { lateRenders } from './late-renders.mjs';
 
 const require = createRequire(import.meta.url);
@@ -116,7 +116,10 @@ for (const [label, viewport, hash, scrollThrough] of [
       await page.waitForFunction(() => document.querySelectorAll('[data-trainer-v2-explorer-mounted]').length === 4, null, { timeout: 15000 }).catch(() => {});
       assert.equal(await page.locator('[data-trainer-v2-explorer-mounted]').count(), 4);
     } else {
-      await page.waitForSelector('[data-trainer-v2-explorer]:not([data-compact])[data-trainer-v2-explorer-mounted]');
+      // Both hosts near the landing: the main explorer, then the preset above it (www/element.js,
+      // inReadingOrder), whose mount must move nothing either.
+      await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`);
+      await page.waitForFunction(() => document.querySelectorAll('[data-trainer-v2-explorer-mounted]').length === 2);
     }
     await nextFrames(page); // a layout-shift entry is reported after the frame it happened in
     assert.deepEqual(await page.evaluate(() => window.__shifts), []);
@@ -348,5 +351,38 @@ test('landing on the explorer, its widget is asked for at once, not on the Inter
   await page.goto(new URL('#user-experience', BASE).href);
   assert.ok(asked.includes('trainer_v2_explorer.js'), `by the load event the page asked only for ${asked.join(', ')}`);
   await page.waitForSelector('[data-trainer-v2-explorer]:not([data-compact])[data-trainer-v2-explorer-mounted]', { timeout: 15000 });
+  await context.close();
+});
+
+// Landing on #user-experience at 1280 x 900, two hosts are near the viewport as the page is
+// parsed: the compact PyTorch preset, which ends just above the viewport, and the main explorer
+// below it, where the reader reads on. Widgets mount one per frame, so whichever goes first makes
+// the other wait for a drawn frame: the loader gives the first turn to the host the reader meets
+// first (www/element.js, inReadingOrder), not to the first in the document.
+test('landing on the explorer, it mounts before the preset above it', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const hosts = () => [...document.querySelectorAll('[data-trainer-v2-explorer]')];
+    // Each host's box where the reader landed (the loader has scrolled to the #fragment by then,
+    // and no widget has loaded yet), and the hosts (their places in the document) as they mount.
+    addEventListener('DOMContentLoaded', () => (window.__landed = hosts().map((host) => host.getBoundingClientRect().toJSON())));
+    window.__mounts = [];
+    new MutationObserver((records) => {
+      for (const { target } of records) if (target.hasAttribute('data-trainer-v2-explorer-mounted')) window.__mounts.push(hosts().indexOf(target));
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-trainer-v2-explorer-mounted'] });
+  });
+  await page.goto(new URL('#user-experience', BASE).href);
+  const explorer = await page.evaluate((main) => [...document.querySelectorAll('[data-trainer-v2-explorer]')].indexOf(document.querySelector(main)), MAIN_WIDGET);
+  const preset = explorer - 1;
+  await page.waitForFunction((both) => both.every((i) => window.__mounts.includes(i)), [explorer, preset], { timeout: 15000 });
+  // What the test is about: the host before the explorer in the document is a preset that lies
+  // above the viewport at the landing, near enough to mount as the page loads, as the explorer is.
+  const landed = await page.evaluate(() => window.__landed);
+  assert.equal(await page.locator('[data-trainer-v2-explorer]').nth(preset).getAttribute('data-compact'), '');
+  const { top, bottom } = landed[preset];
+  assert.ok(bottom <= 0 && bottom >= -600, `the preset is no longer just above the viewport at the landing: top ${top}, bottom ${bottom}`);
+  assert.ok(landed[explorer].top < 900 + 600, `the explorer is no longer near the viewport at the landing: top ${landed[explorer].top}`);
+  assert.deepEqual((await page.evaluate(() => window.__mounts)).slice(0, 2), [explorer, preset], 'the hosts (places in the document) in the order they mounted');
   await context.close();
 });
