@@ -11,6 +11,7 @@ use crate::model::Value;
 use crate::order::map_of;
 use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -116,30 +117,47 @@ fn quantity_text(v: &Json) -> String {
 /// A container's resources as the comparison reads them: `{"limits": {...}, "requests": {...}}`
 /// with sorted keys and text quantities; `None` when empty. Read from the typed lists, not from
 /// the resources turned into JSON first (their `extra` flattened beside them, every key hashed
-/// into a map): the operators' init containers have resources, in every job.
+/// into a map): the operators' init containers have resources, in every job. Written straight
+/// from the sorted pairs, each text borrowed where it is one: a JSON map of copies, each key
+/// hashed into it, was built for each container of every job only to be written out.
 fn resources_facts(r: Option<&Resources>) -> Option<String> {
     let r = r?;
-    // JSON maps (kept in insertion order) filled in key order: the text a BTreeMap would give,
-    // without a BTreeMap of its own key and value types in the converter module.
-    let mut out = serde_json::Map::new();
-    for (list, quantities) in [("limits", &r.limits), ("requests", &r.requests)] {
-        let mut pairs: Vec<(&String, &Value)> = quantities.iter().collect();
-        crate::order::sort_by_key(&mut pairs, |(k, _)| *k);
-        let sorted: serde_json::Map<String, Json> =
-            pairs.into_iter().map(|(k, v)| (k.clone(), Json::String(typed_quantity_text(v)))).collect();
-        if !sorted.is_empty() {
-            out.insert(list.to_string(), Json::Object(sorted));
-        }
-    }
-    (!out.is_empty()).then(|| serde_json::to_string(&out).unwrap_or_default())
+    let lists: Vec<(&str, SortedQuantities<'_>)> = [("limits", &r.limits), ("requests", &r.requests)]
+        .into_iter()
+        .filter(|(_, quantities)| !quantities.is_empty())
+        .map(|(list, quantities)| (list, sorted_quantities(quantities)))
+        .collect();
+    let lists: Vec<(&str, InOrder<'_, Cow<'_, str>>)> =
+        lists.iter().map(|(list, pairs)| (*list, InOrder(pairs))).collect();
+    (!lists.is_empty()).then(|| serde_json::to_string(&InOrder(&lists)).unwrap_or_default())
 }
 
-/// [`quantity_text`] of a quantity in the typed model: a string as written, anything else as
-/// its JSON.
-fn typed_quantity_text(v: &Value) -> String {
+/// A list's quantities as text, sorted by name: `[("cpu", "2"), ("memory", "1Gi")]`.
+type SortedQuantities<'a> = Vec<(&'a str, Cow<'a, str>)>;
+
+/// A list of quantities (`limits`, `requests`) as text, sorted by name.
+fn sorted_quantities(quantities: &crate::model::Map) -> SortedQuantities<'_> {
+    let mut pairs: SortedQuantities<'_> =
+        quantities.iter().map(|(k, v)| (k.as_str(), typed_quantity_text(v))).collect();
+    crate::order::sort_by_key(&mut pairs, |(k, _)| *k);
+    pairs
+}
+
+/// Pairs already in their keys' order, written as a JSON object in that order.
+struct InOrder<'a, V>(&'a [(&'a str, V)]);
+
+impl<V: serde::Serialize> serde::Serialize for InOrder<'_, V> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+/// [`quantity_text`] of a quantity in the typed model: a string as written (borrowed), anything
+/// else as its JSON.
+fn typed_quantity_text(v: &Value) -> Cow<'_, str> {
     match v {
-        Value::String(s) => s.clone(),
-        other => quantity_text(&serde_json::to_value(other).unwrap_or_default()),
+        Value::String(s) => Cow::Borrowed(s),
+        other => Cow::Owned(quantity_text(&serde_json::to_value(other).unwrap_or_default())),
     }
 }
 
