@@ -43,27 +43,32 @@ const SETTINGS: &[&str] = &[
     "schedulingGates",
 ];
 
+/// A pod's facts, borrowing its containers' names, images, commands and arguments from the V1
+/// model and from `explain`'s view (see [`ContainerFacts`]).
 #[derive(Clone, Debug, Default)]
-pub(super) struct PodFacts {
+pub(super) struct PodFacts<'a> {
     pub labels: BTreeMap<String, String>,
     pub annotations: BTreeMap<String, String>,
     pub settings: BTreeMap<String, Json>,
     pub volumes: BTreeMap<String, Json>,
-    pub main: ContainerFacts,
-    pub sidecars: Vec<ContainerFacts>,
-    pub init: Vec<ContainerFacts>,
+    pub main: ContainerFacts<'a>,
+    pub sidecars: Vec<ContainerFacts<'a>>,
+    pub init: Vec<ContainerFacts<'a>>,
     /// V1 only: what the job's own template had, before the operator.
     pub user_labels: BTreeMap<String, String>,
     pub user_annotations: BTreeMap<String, String>,
     pub user_settings: BTreeMap<String, Json>,
 }
 
+/// A container's facts. Its name, image, command and arguments are borrowed from the container
+/// read (the V1 model's, `explain`'s view), which outlive the comparison: copied, each was
+/// allocated and freed again for every container of every job.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(super) struct ContainerFacts {
-    pub name: String,
-    pub image: Option<String>,
-    pub command: Vec<String>,
-    pub args: Vec<String>,
+pub(super) struct ContainerFacts<'a> {
+    pub name: &'a str,
+    pub image: Option<&'a str>,
+    pub command: &'a [String],
+    pub args: &'a [String],
     /// Limits and requests with every quantity as text, keys sorted.
     pub resources: Option<String>,
     pub security_context: Option<String>,
@@ -76,20 +81,20 @@ pub(super) struct ContainerFacts {
     pub runtime_env: Vec<String>,
 }
 
-impl ContainerFacts {
+impl ContainerFacts<'_> {
     pub(super) fn command_text(&self) -> Option<String> {
-        (!self.command.is_empty()).then(|| shell_words(&self.command))
+        (!self.command.is_empty()).then(|| shell_words(self.command))
     }
 
     pub(super) fn args_text(&self) -> Option<String> {
-        (!self.args.is_empty()).then(|| shell_words(&self.args))
+        (!self.args.is_empty()).then(|| shell_words(self.args))
     }
 
     /// A field compared as one value (`image`, `command`, `args`, `resources`,
     /// `securityContext`) as a difference shows it; `None` for any other field.
     pub(super) fn scalar(&self, field: &str) -> Option<String> {
         match field {
-            "image" => self.image.clone(),
+            "image" => self.image.map(String::from),
             "command" => self.command_text(),
             "args" => self.args_text(),
             "resources" => self.resources.clone(),
@@ -99,7 +104,7 @@ impl ContainerFacts {
     }
 
     pub(super) fn summary(&self) -> String {
-        format!("{} ({})", self.name, self.image.as_deref().unwrap_or("no image"))
+        format!("{} ({})", self.name, self.image.unwrap_or("no image"))
     }
 }
 
@@ -196,12 +201,12 @@ fn security_text(json: Option<&Json>) -> Option<String> {
 }
 
 /// V2: a container of `explain`'s view (with resourcesPerNode merged in, not the template's).
-fn from_view(view: &ContainerView, security_context: Option<String>) -> ContainerFacts {
+fn from_view(view: &ContainerView, security_context: Option<String>) -> ContainerFacts<'_> {
     ContainerFacts {
-        name: view.name.clone(),
-        image: view.image.clone(),
-        command: view.command.clone(),
-        args: view.args.clone(),
+        name: &view.name,
+        image: view.image.as_deref(),
+        command: &view.command,
+        args: &view.args,
         resources: resources_facts(view.resources.as_ref()),
         security_context,
         mounts: map_of(view.volume_mounts.iter().map(|m| (m.mount_path.clone(), m.name.clone()))),
@@ -215,12 +220,12 @@ fn from_view(view: &ContainerView, security_context: Option<String>) -> Containe
 /// V1: a container of a role's pods, with its variables `env` as text, read as [`from_view`]
 /// reads its view (`explain`'s `container_view`), without building the view: its fields and
 /// variables were copied into it only to be copied again here, for every container of every job.
-fn from_container(c: &Container, env: VecMap<String, String>, security_context: Option<String>) -> ContainerFacts {
+fn from_container(c: &Container, env: VecMap<String, String>, security_context: Option<String>) -> ContainerFacts<'_> {
     ContainerFacts {
-        name: c.name.clone(),
-        image: c.image.clone(),
-        command: c.command.clone(),
-        args: c.args.clone(),
+        name: &c.name,
+        image: c.image.as_deref(),
+        command: &c.command,
+        args: &c.args,
         resources: resources_facts(c.resources.as_ref().filter(|r| !r.is_empty())),
         security_context,
         mounts: map_of(crate::explain::mount_views(c).map(|m| (m.mount_path, m.name))),
@@ -271,11 +276,14 @@ fn security_of(c: &Container) -> Option<String> {
 }
 
 /// V1: the role's first pod (env varying per pod reads `per pod: [...]`).
-pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
+pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts<'_> {
     // Read from the role's template and what the operator adds to it, without building the pod
     // (a copy of the template, then of it as JSON, for every role of every job).
     let empty = PodTemplateSpec::default();
-    let (pod, operator_labels) = role.pod_base(0).unwrap_or((&empty, None));
+    let base = role.pod_base(0);
+    // The containers borrowed from the role, never from `empty`, which dies here.
+    let pod_containers = base.map_or(&[][..], |(pod, _)| &pod.spec.containers[..]);
+    let (pod, operator_labels) = base.unwrap_or((&empty, None));
     let user = without_containers(&role.template);
     let user_spec = user.get("spec").unwrap_or(&Json::Null);
     let user_labels = string_map(at(&user, &["metadata", "labels"]));
@@ -303,13 +311,13 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     // always the first).
     let main = match kind {
         V1Kind::MpiJob => 0,
-        _ => pod.spec.containers.iter().position(|c| c.name == kind.container_name()).unwrap_or(0),
+        _ => pod_containers.iter().position(|c| c.name == kind.container_name()).unwrap_or(0),
     };
     let mut containers = Vec::new();
-    for (i, c) in pod.spec.containers.iter().enumerate() {
+    for (i, c) in pod_containers.iter().enumerate() {
         // The variables across the role's pods (`per pod: [...]` where they differ), each name
         // once (`per_pod_env`'s), their values moved into their texts.
-        let mut facts = from_container(c, role_env(role, i), container_security(&pod.spec.containers, &c.name));
+        let mut facts = from_container(c, role_env(role, i), container_security(pod_containers, &c.name));
         // Only the template container's variables.
         facts.user_env = role
             .template
@@ -345,7 +353,7 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
 }
 
 /// V2: a replicatedJob's pod template (with the TrainJob's settings) and `explain`'s containers.
-pub(super) fn v2_pod(v2: &V2Pods, rjob: &str) -> Option<PodFacts> {
+pub(super) fn v2_pod<'a>(v2: &'a V2Pods, rjob: &str) -> Option<PodFacts<'a>> {
     let group = v2.explanation.pods.iter().find(|p| p.replicated_job == rjob)?;
     let template = v2.templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t)?;
     let base = v2.base_templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t);
@@ -564,7 +572,7 @@ pub(super) fn worker_env_over_ssh(
     theirs: &ContainerFacts,
     unset: bool,
 ) -> Option<String> {
-    let sshd = theirs.command.iter().chain(&theirs.args).any(|w| w.contains("sshd"));
+    let sshd = theirs.command.iter().chain(theirs.args).any(|w| w.contains("sshd"));
     if !(op.kind == V1Kind::MpiJob && role == WORKER_ON_NODE && sshd && unset) {
         return None;
     }
@@ -588,12 +596,12 @@ pub(super) fn container_reason(
     field: &str,
     v1: Option<&str>,
 ) -> Option<String> {
-    let runs_sshd = |c: &ContainerFacts| c.command.iter().chain(&c.args).any(|w| w.contains("sshd"));
+    let runs_sshd = |c: &ContainerFacts| c.command.iter().chain(c.args).any(|w| w.contains("sshd"));
     // A PaddleJob leader's command, wrapped so that its first pod names its own IP (convert::roles).
     if field == "command"
         && op.kind == V1Kind::PaddleJob
-        && super::contract::leader_wrapper(&theirs.command).is_some()
-        && theirs.command.get(4..) == Some(&ours.command[..])
+        && super::contract::leader_wrapper(theirs.command).is_some()
+        && theirs.command.get(4..) == Some(ours.command)
     {
         return Some(
             "the same command, wrapped by sh: the leader's first pod sets PADDLE_MASTER to its own IP (as V1 gave it), \
@@ -628,7 +636,7 @@ pub(super) fn container_reason(
     }
 }
 
-impl PodFacts {
+impl PodFacts<'_> {
     /// The value a difference's `field` names, as the difference shows it (main container
     /// fields unprefixed).
     pub(super) fn value(&self, field: &str) -> Option<String> {

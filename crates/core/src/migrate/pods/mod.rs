@@ -347,7 +347,7 @@ struct Context<'a> {
     out: &'a mut PodComparison,
     v2: &'a v2::V2Pods,
     /// The other V1 roles that land on the same replicatedJob (Master beside Worker on `node`).
-    siblings: Vec<(&'a str, &'a PodFacts)>,
+    siblings: Vec<(&'a str, &'a PodFacts<'a>)>,
     /// Each V1 role compared and its replicatedJob, as `out.roles` says them.
     roles: Vec<Role<'a>>,
 }
@@ -523,7 +523,7 @@ impl Context<'_> {
             match theirs.init.iter().find(|t| t.name == c.name) {
                 Some(t) => self.container(role, &format!("initContainers[{}].", c.name), c, t),
                 None => {
-                    let reason = facts::operator_init(self.op, &c.name);
+                    let reason = facts::operator_init(self.op, c.name);
                     self.diff(role, format!("initContainers[{}]", c.name), Some(c.summary()), None, reason);
                     self.operators_own();
                 }
@@ -626,7 +626,7 @@ impl Context<'_> {
         }
         // `$(VAR)` in the command: Kubernetes expands it from the container's env, and leaves
         // the text as it is where the variable is unset.
-        for var in facts::expanded_vars(&theirs.command, &theirs.args) {
+        for var in facts::expanded_vars(theirs.command, theirs.args) {
             if ours.env.contains_key(&var) && !theirs.env.contains_key(&var) {
                 let v1 = ours.env.get(&var).cloned();
                 self.diff(role, format!("{at}command.$({var})"), v1, Some(format!("$({var}) (not set)")), None);
