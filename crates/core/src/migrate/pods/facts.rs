@@ -704,3 +704,32 @@ fn rewritten(kind: V1Kind, ours: &ContainerFacts, theirs: &ContainerFacts, field
         format!("rewritten to V2's variables ({}); see the env entries for how the values relate", done.join(", "))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::resources_facts;
+    use crate::model::pod::Resources;
+    use crate::model::Value;
+
+    /// A container's resources read as one line of JSON: the lists in their order, each one's
+    /// quantities sorted by name whatever order they were written in, a number as its text, an
+    /// empty list left out, and no resources at all as none.
+    #[test]
+    fn resources_are_one_line_of_sorted_text_quantities() {
+        let mut r = Resources::default();
+        r.requests.insert("memory".into(), Value::from("1Gi"));
+        r.requests.insert("cpu".into(), Value::from(2u64));
+        r.requests.insert("nvidia.com/gpu".into(), Value::from("1"));
+        assert_eq!(
+            resources_facts(Some(&r)).as_deref(),
+            Some(r#"{"requests":{"cpu":"2","memory":"1Gi","nvidia.com/gpu":"1"}}"#)
+        );
+        r.limits.insert("cpu".into(), Value::from("500m"));
+        assert_eq!(
+            resources_facts(Some(&r)).as_deref(),
+            Some(r#"{"limits":{"cpu":"500m"},"requests":{"cpu":"2","memory":"1Gi","nvidia.com/gpu":"1"}}"#)
+        );
+        assert_eq!(resources_facts(Some(&Resources::default())), None);
+        assert_eq!(resources_facts(None), None);
+    }
+}
