@@ -147,6 +147,9 @@ pub(super) fn torch(input: Input, release: Release, sets: &mut [PodSet], coordin
     let pet: Vec<EnvVar> =
         if targets.is_empty() { Vec::new() } else { rank_env.iter().chain(&master_env).cloned().collect() };
     if let Some((_, c)) = trainer_container(input, sets) {
+        // Room for every variable below at once: the list otherwise grew (and was moved) once
+        // for each of the three, in the trainer's container of every TrainJob of a paste.
+        c.env.reserve(job_env.len() + rank_env.len() + master_env.len());
         // :141 the TrainJob's env first, then the PET_* variables over it (:173).
         upsert_env(&mut c.env, job_env.iter().cloned());
         upsert_env(&mut c.env, rank_env);

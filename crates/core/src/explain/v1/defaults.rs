@@ -5,6 +5,7 @@ use super::{Job, Source};
 use crate::model::pod::{ContainerPort, PodSpec};
 use crate::model::v1::ReplicaSpec;
 use explorer_data::catalog::V1Kind;
+use std::fmt::Write as _;
 
 /// Go's `strings.EqualFold` on a replica type and one of ours: Unicode's simple case folding,
 /// which joins two characters outside ASCII with ASCII letters of our types, the Kelvin sign
@@ -86,14 +87,26 @@ pub(super) fn renamed_types<'a>(
 /// job ([`pod_name_errors`]) before a name is made. Those are left as they are here: the
 /// converter links no Unicode case tables for names no pod may have.
 pub(crate) fn lower(rtype: &str) -> String {
-    rtype
-        .chars()
-        .map(|c| match c {
-            '\u{130}' => 'i',
-            '\u{212a}' => 'k',
-            c => c.to_ascii_lowercase(),
-        })
-        .collect()
+    let mut lowered = String::with_capacity(rtype.len());
+    push_lower(&mut lowered, rtype);
+    lowered
+}
+
+/// [`lower`] of `rtype` written at the end of `out` (a pod's or Service's name being put
+/// together), with no string of its own.
+fn push_lower(out: &mut String, rtype: &str) {
+    if rtype.is_ascii() {
+        // Every replica type an operator runs: lowered in place, byte by byte.
+        let start = out.len();
+        out.push_str(rtype);
+        out[start..].make_ascii_lowercase();
+        return;
+    }
+    out.extend(rtype.chars().map(|c| match c {
+        '\u{130}' => 'i',
+        '\u{212a}' => 'k',
+        c => c.to_ascii_lowercase(),
+    }));
 }
 
 /// Why the API server refuses the first pod the controller creates for `rtype`, named
@@ -105,7 +118,27 @@ pub(crate) fn lower(rtype: &str) -> String {
 /// is judged with a valid one instead.
 pub(super) fn pod_name_errors(job: &str, rtype: &str) -> Vec<String> {
     let job = if crate::k8s::names::is_dns1035_label(job).is_empty() { job } else { "job" };
-    crate::k8s::names::is_dns1123_subdomain(&format!("{job}-{}-0", lower(rtype)).replace('/', "-"))
+    crate::k8s::names::is_dns1123_subdomain(&replica_name(job, rtype, 0))
+}
+
+/// `<job>-<rtype in lower case>-<index>` with every `/` made `-`: the name of a replica's pod and
+/// of its Service (pkg/core/utils.go:30-33). Written into one string sized once (no lowered copy
+/// of the type, no text of the index, no `format!`): a job's pods, Services and variables name
+/// its replicas several times each, for every job of a paste.
+pub(crate) fn replica_name(job: &str, rtype: &str, index: u32) -> String {
+    let mut name = String::with_capacity(job.len() + rtype.len() + 12);
+    name.push_str(job);
+    name.push('-');
+    push_lower(&mut name, rtype);
+    name.push('-');
+    // Writing into a `String` cannot fail.
+    let _ = write!(name, "{index}");
+    // Written again only where it holds a `/`.
+    if name.contains('/') {
+        name.replace('/', "-")
+    } else {
+        name
+    }
 }
 
 /// Why the API server refuses the `training.kubeflow.org/replica-type` label the controller gives

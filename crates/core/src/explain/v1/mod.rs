@@ -261,15 +261,7 @@ impl Job<'_> {
     /// `<job>-<rtype>-<index>`, the pod's and its Service's name
     /// (training-operator v1.9.0:pkg/core/utils.go:30-33, pytorch/envvar.go:150-153).
     pub(crate) fn replica_name(&self, rtype: &str, index: u32) -> String {
-        // Joined rather than formatted (`format!`): a job's pods, Services and variables name
-        // its replicas several times each, for every job of a paste.
-        let name = [self.name.as_str(), "-", &defaults::lower(rtype), "-", &index.to_string()].concat();
-        // Written again only where it holds a `/`: every pod and Service of a job is named so.
-        if name.contains('/') {
-            name.replace('/', "-")
-        } else {
-            name
-        }
+        defaults::replica_name(&self.name, rtype, index)
     }
 }
 
@@ -744,10 +736,47 @@ pub(crate) fn append_env_to_each(containers: &mut [Container], vars: Vec<EnvVar>
     append_env(last, vars);
 }
 
-pub(crate) fn env(name: &str, value: impl ToString) -> EnvVar {
-    // The value's text becomes the variable's own, not copied again (`EnvVar::new` takes a `&str`).
-    EnvVar { name: name.into(), value: Some(value.to_string()), value_from: None }
+pub(crate) fn env(name: &str, value: impl VarValue) -> EnvVar {
+    EnvVar { name: name.into(), value: Some(value.into_text()), value_from: None }
 }
+
+/// A value an operator writes into a variable, as its text: a text as it is (a `String` moved,
+/// not copied again), a number written out. Not `ToString`, which copies a `String` it is given
+/// and writes a `&String` through the formatter, for every variable of every pod of a paste.
+pub(crate) trait VarValue {
+    fn into_text(self) -> String;
+}
+
+impl VarValue for &str {
+    fn into_text(self) -> String {
+        self.into()
+    }
+}
+
+impl VarValue for &String {
+    fn into_text(self) -> String {
+        self.clone()
+    }
+}
+
+impl VarValue for String {
+    fn into_text(self) -> String {
+        self
+    }
+}
+
+/// The numbers operators write (counts, ranks, ports) as Go's `strconv.Itoa` does.
+macro_rules! number_var_value {
+    ($($t:ty),*) => {$(
+        impl VarValue for $t {
+            fn into_text(self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+
+number_var_value!(i32, i64, u32);
 
 pub(crate) fn field_env(name: &str, path: &str) -> EnvVar {
     super::build::field_ref_env(name, path)
@@ -1050,7 +1079,7 @@ pub(crate) fn refused_service(kind: V1Kind, job: &str, rtype: &str, count: u32) 
     }
     let mut index: u32 = 0;
     while index < count {
-        let name = format!("{job}-{}-{index}", defaults::lower(rtype)).replace('/', "-");
+        let name = defaults::replica_name(job, rtype, index);
         let errors = crate::k8s::names::is_dns1035_label(&name);
         if !errors.is_empty() {
             return Some((name, errors));

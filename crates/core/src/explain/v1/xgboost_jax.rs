@@ -56,7 +56,7 @@ pub(super) fn xgboost_env(job: &Job, rtype: &str, index: u32, pod: &mut PodTempl
             ],
         );
         if let Some((port, addrs)) = &workers {
-            append_env(c, [env("WORKER_PORT", port), env("WORKER_ADDRS", addrs)]);
+            append_env(c, [env("WORKER_PORT", *port), env("WORKER_ADDRS", addrs)]);
         }
     }
     Ok(())

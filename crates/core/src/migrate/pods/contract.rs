@@ -157,7 +157,7 @@ pub(super) fn explain(
         let v1 = role.env(i, container).rev().find(|e| e.name == name).map(crate::explain::env_text);
         let v2_value = expanded(&v2_env, name, i as u32);
         let own = (role.replica_type == leader && i == 0).then_some(leader_host.as_str());
-        if !same(name, v1.as_deref(), v2_value.as_deref(), &index, own, leader_wrapper(&theirs.command)) {
+        if !same(name, v1.as_deref(), v2_value.as_deref(), &index, own, leader_wrapper(theirs.command)) {
             return None;
         }
     }

@@ -11,6 +11,7 @@ use crate::model::Value;
 use crate::order::map_of;
 use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -42,27 +43,32 @@ const SETTINGS: &[&str] = &[
     "schedulingGates",
 ];
 
+/// A pod's facts, borrowing its containers' names, images, commands and arguments from the V1
+/// model and from `explain`'s view (see [`ContainerFacts`]).
 #[derive(Clone, Debug, Default)]
-pub(super) struct PodFacts {
+pub(super) struct PodFacts<'a> {
     pub labels: BTreeMap<String, String>,
     pub annotations: BTreeMap<String, String>,
     pub settings: BTreeMap<String, Json>,
     pub volumes: BTreeMap<String, Json>,
-    pub main: ContainerFacts,
-    pub sidecars: Vec<ContainerFacts>,
-    pub init: Vec<ContainerFacts>,
+    pub main: ContainerFacts<'a>,
+    pub sidecars: Vec<ContainerFacts<'a>>,
+    pub init: Vec<ContainerFacts<'a>>,
     /// V1 only: what the job's own template had, before the operator.
     pub user_labels: BTreeMap<String, String>,
     pub user_annotations: BTreeMap<String, String>,
     pub user_settings: BTreeMap<String, Json>,
 }
 
+/// A container's facts. Its name, image, command and arguments are borrowed from the container
+/// read (the V1 model's, `explain`'s view), which outlive the comparison: copied, each was
+/// allocated and freed again for every container of every job.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(super) struct ContainerFacts {
-    pub name: String,
-    pub image: Option<String>,
-    pub command: Vec<String>,
-    pub args: Vec<String>,
+pub(super) struct ContainerFacts<'a> {
+    pub name: &'a str,
+    pub image: Option<&'a str>,
+    pub command: &'a [String],
+    pub args: &'a [String],
     /// Limits and requests with every quantity as text, keys sorted.
     pub resources: Option<String>,
     pub security_context: Option<String>,
@@ -75,20 +81,20 @@ pub(super) struct ContainerFacts {
     pub runtime_env: Vec<String>,
 }
 
-impl ContainerFacts {
+impl ContainerFacts<'_> {
     pub(super) fn command_text(&self) -> Option<String> {
-        (!self.command.is_empty()).then(|| shell_words(&self.command))
+        (!self.command.is_empty()).then(|| shell_words(self.command))
     }
 
     pub(super) fn args_text(&self) -> Option<String> {
-        (!self.args.is_empty()).then(|| shell_words(&self.args))
+        (!self.args.is_empty()).then(|| shell_words(self.args))
     }
 
     /// A field compared as one value (`image`, `command`, `args`, `resources`,
     /// `securityContext`) as a difference shows it; `None` for any other field.
     pub(super) fn scalar(&self, field: &str) -> Option<String> {
         match field {
-            "image" => self.image.clone(),
+            "image" => self.image.map(String::from),
             "command" => self.command_text(),
             "args" => self.args_text(),
             "resources" => self.resources.clone(),
@@ -98,7 +104,7 @@ impl ContainerFacts {
     }
 
     pub(super) fn summary(&self) -> String {
-        format!("{} ({})", self.name, self.image.as_deref().unwrap_or("no image"))
+        format!("{} ({})", self.name, self.image.unwrap_or("no image"))
     }
 }
 
@@ -116,30 +122,47 @@ fn quantity_text(v: &Json) -> String {
 /// A container's resources as the comparison reads them: `{"limits": {...}, "requests": {...}}`
 /// with sorted keys and text quantities; `None` when empty. Read from the typed lists, not from
 /// the resources turned into JSON first (their `extra` flattened beside them, every key hashed
-/// into a map): the operators' init containers have resources, in every job.
+/// into a map): the operators' init containers have resources, in every job. Written straight
+/// from the sorted pairs, each text borrowed where it is one: a JSON map of copies, each key
+/// hashed into it, was built for each container of every job only to be written out.
 fn resources_facts(r: Option<&Resources>) -> Option<String> {
     let r = r?;
-    // JSON maps (kept in insertion order) filled in key order: the text a BTreeMap would give,
-    // without a BTreeMap of its own key and value types in the converter module.
-    let mut out = serde_json::Map::new();
-    for (list, quantities) in [("limits", &r.limits), ("requests", &r.requests)] {
-        let mut pairs: Vec<(&String, &Value)> = quantities.iter().collect();
-        crate::order::sort_by_key(&mut pairs, |(k, _)| *k);
-        let sorted: serde_json::Map<String, Json> =
-            pairs.into_iter().map(|(k, v)| (k.clone(), Json::String(typed_quantity_text(v)))).collect();
-        if !sorted.is_empty() {
-            out.insert(list.to_string(), Json::Object(sorted));
-        }
-    }
-    (!out.is_empty()).then(|| serde_json::to_string(&out).unwrap_or_default())
+    let lists: Vec<(&str, SortedQuantities<'_>)> = [("limits", &r.limits), ("requests", &r.requests)]
+        .into_iter()
+        .filter(|(_, quantities)| !quantities.is_empty())
+        .map(|(list, quantities)| (list, sorted_quantities(quantities)))
+        .collect();
+    let lists: Vec<(&str, InOrder<'_, Cow<'_, str>>)> =
+        lists.iter().map(|(list, pairs)| (*list, InOrder(pairs))).collect();
+    (!lists.is_empty()).then(|| serde_json::to_string(&InOrder(&lists)).unwrap_or_default())
 }
 
-/// [`quantity_text`] of a quantity in the typed model: a string as written, anything else as
-/// its JSON.
-fn typed_quantity_text(v: &Value) -> String {
+/// A list's quantities as text, sorted by name: `[("cpu", "2"), ("memory", "1Gi")]`.
+type SortedQuantities<'a> = Vec<(&'a str, Cow<'a, str>)>;
+
+/// A list of quantities (`limits`, `requests`) as text, sorted by name.
+fn sorted_quantities(quantities: &crate::model::Map) -> SortedQuantities<'_> {
+    let mut pairs: SortedQuantities<'_> =
+        quantities.iter().map(|(k, v)| (k.as_str(), typed_quantity_text(v))).collect();
+    crate::order::sort_by_key(&mut pairs, |(k, _)| *k);
+    pairs
+}
+
+/// Pairs already in their keys' order, written as a JSON object in that order.
+struct InOrder<'a, V>(&'a [(&'a str, V)]);
+
+impl<V: serde::Serialize> serde::Serialize for InOrder<'_, V> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+/// [`quantity_text`] of a quantity in the typed model: a string as written (borrowed), anything
+/// else as its JSON.
+fn typed_quantity_text(v: &Value) -> Cow<'_, str> {
     match v {
-        Value::String(s) => s.clone(),
-        other => quantity_text(&serde_json::to_value(other).unwrap_or_default()),
+        Value::String(s) => Cow::Borrowed(s),
+        other => Cow::Owned(quantity_text(&serde_json::to_value(other).unwrap_or_default())),
     }
 }
 
@@ -178,12 +201,12 @@ fn security_text(json: Option<&Json>) -> Option<String> {
 }
 
 /// V2: a container of `explain`'s view (with resourcesPerNode merged in, not the template's).
-fn from_view(view: &ContainerView, security_context: Option<String>) -> ContainerFacts {
+fn from_view(view: &ContainerView, security_context: Option<String>) -> ContainerFacts<'_> {
     ContainerFacts {
-        name: view.name.clone(),
-        image: view.image.clone(),
-        command: view.command.clone(),
-        args: view.args.clone(),
+        name: &view.name,
+        image: view.image.as_deref(),
+        command: &view.command,
+        args: &view.args,
         resources: resources_facts(view.resources.as_ref()),
         security_context,
         mounts: map_of(view.volume_mounts.iter().map(|m| (m.mount_path.clone(), m.name.clone()))),
@@ -197,12 +220,12 @@ fn from_view(view: &ContainerView, security_context: Option<String>) -> Containe
 /// V1: a container of a role's pods, with its variables `env` as text, read as [`from_view`]
 /// reads its view (`explain`'s `container_view`), without building the view: its fields and
 /// variables were copied into it only to be copied again here, for every container of every job.
-fn from_container(c: &Container, env: VecMap<String, String>, security_context: Option<String>) -> ContainerFacts {
+fn from_container(c: &Container, env: VecMap<String, String>, security_context: Option<String>) -> ContainerFacts<'_> {
     ContainerFacts {
-        name: c.name.clone(),
-        image: c.image.clone(),
-        command: c.command.clone(),
-        args: c.args.clone(),
+        name: &c.name,
+        image: c.image.as_deref(),
+        command: &c.command,
+        args: &c.args,
         resources: resources_facts(c.resources.as_ref().filter(|r| !r.is_empty())),
         security_context,
         mounts: map_of(crate::explain::mount_views(c).map(|m| (m.mount_path, m.name))),
@@ -253,11 +276,14 @@ fn security_of(c: &Container) -> Option<String> {
 }
 
 /// V1: the role's first pod (env varying per pod reads `per pod: [...]`).
-pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
+pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts<'_> {
     // Read from the role's template and what the operator adds to it, without building the pod
     // (a copy of the template, then of it as JSON, for every role of every job).
     let empty = PodTemplateSpec::default();
-    let (pod, operator_labels) = role.pod_base(0).unwrap_or((&empty, None));
+    let base = role.pod_base(0);
+    // The containers borrowed from the role, never from `empty`, which dies here.
+    let pod_containers = base.map_or(&[][..], |(pod, _)| &pod.spec.containers[..]);
+    let (pod, operator_labels) = base.unwrap_or((&empty, None));
     let user = without_containers(&role.template);
     let user_spec = user.get("spec").unwrap_or(&Json::Null);
     let user_labels = string_map(at(&user, &["metadata", "labels"]));
@@ -285,13 +311,13 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
     // always the first).
     let main = match kind {
         V1Kind::MpiJob => 0,
-        _ => pod.spec.containers.iter().position(|c| c.name == kind.container_name()).unwrap_or(0),
+        _ => pod_containers.iter().position(|c| c.name == kind.container_name()).unwrap_or(0),
     };
     let mut containers = Vec::new();
-    for (i, c) in pod.spec.containers.iter().enumerate() {
+    for (i, c) in pod_containers.iter().enumerate() {
         // The variables across the role's pods (`per pod: [...]` where they differ), each name
         // once (`per_pod_env`'s), their values moved into their texts.
-        let mut facts = from_container(c, role_env(role, i), container_security(&pod.spec.containers, &c.name));
+        let mut facts = from_container(c, role_env(role, i), container_security(pod_containers, &c.name));
         // Only the template container's variables.
         facts.user_env = role
             .template
@@ -327,7 +353,7 @@ pub(super) fn v1_pod(kind: V1Kind, role: &Role) -> PodFacts {
 }
 
 /// V2: a replicatedJob's pod template (with the TrainJob's settings) and `explain`'s containers.
-pub(super) fn v2_pod(v2: &V2Pods, rjob: &str) -> Option<PodFacts> {
+pub(super) fn v2_pod<'a>(v2: &'a V2Pods, rjob: &str) -> Option<PodFacts<'a>> {
     let group = v2.explanation.pods.iter().find(|p| p.replicated_job == rjob)?;
     let template = v2.templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t)?;
     let base = v2.base_templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t);
@@ -546,7 +572,7 @@ pub(super) fn worker_env_over_ssh(
     theirs: &ContainerFacts,
     unset: bool,
 ) -> Option<String> {
-    let sshd = theirs.command.iter().chain(&theirs.args).any(|w| w.contains("sshd"));
+    let sshd = theirs.command.iter().chain(theirs.args).any(|w| w.contains("sshd"));
     if !(op.kind == V1Kind::MpiJob && role == WORKER_ON_NODE && sshd && unset) {
         return None;
     }
@@ -570,12 +596,12 @@ pub(super) fn container_reason(
     field: &str,
     v1: Option<&str>,
 ) -> Option<String> {
-    let runs_sshd = |c: &ContainerFacts| c.command.iter().chain(&c.args).any(|w| w.contains("sshd"));
+    let runs_sshd = |c: &ContainerFacts| c.command.iter().chain(c.args).any(|w| w.contains("sshd"));
     // A PaddleJob leader's command, wrapped so that its first pod names its own IP (convert::roles).
     if field == "command"
         && op.kind == V1Kind::PaddleJob
-        && super::contract::leader_wrapper(&theirs.command).is_some()
-        && theirs.command.get(4..) == Some(&ours.command[..])
+        && super::contract::leader_wrapper(theirs.command).is_some()
+        && theirs.command.get(4..) == Some(ours.command)
     {
         return Some(
             "the same command, wrapped by sh: the leader's first pod sets PADDLE_MASTER to its own IP (as V1 gave it), \
@@ -610,7 +636,7 @@ pub(super) fn container_reason(
     }
 }
 
-impl PodFacts {
+impl PodFacts<'_> {
     /// The value a difference's `field` names, as the difference shows it (main container
     /// fields unprefixed).
     pub(super) fn value(&self, field: &str) -> Option<String> {
@@ -677,4 +703,33 @@ fn rewritten(kind: V1Kind, ours: &ContainerFacts, theirs: &ContainerFacts, field
     (text == target && !done.is_empty()).then(|| {
         format!("rewritten to V2's variables ({}); see the env entries for how the values relate", done.join(", "))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resources_facts;
+    use crate::model::pod::Resources;
+    use crate::model::Value;
+
+    /// A container's resources read as one line of JSON: the lists in their order, each one's
+    /// quantities sorted by name whatever order they were written in, a number as its text, an
+    /// empty list left out, and no resources at all as none.
+    #[test]
+    fn resources_are_one_line_of_sorted_text_quantities() {
+        let mut r = Resources::default();
+        r.requests.insert("memory".into(), Value::from("1Gi"));
+        r.requests.insert("cpu".into(), Value::from(2u64));
+        r.requests.insert("nvidia.com/gpu".into(), Value::from("1"));
+        assert_eq!(
+            resources_facts(Some(&r)).as_deref(),
+            Some(r#"{"requests":{"cpu":"2","memory":"1Gi","nvidia.com/gpu":"1"}}"#)
+        );
+        r.limits.insert("cpu".into(), Value::from("500m"));
+        assert_eq!(
+            resources_facts(Some(&r)).as_deref(),
+            Some(r#"{"limits":{"cpu":"500m"},"requests":{"cpu":"2","memory":"1Gi","nvidia.com/gpu":"1"}}"#)
+        );
+        assert_eq!(resources_facts(Some(&Resources::default())), None);
+        assert_eq!(resources_facts(None), None);
+    }
 }

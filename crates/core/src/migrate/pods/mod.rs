@@ -347,7 +347,7 @@ struct Context<'a> {
     out: &'a mut PodComparison,
     v2: &'a v2::V2Pods,
     /// The other V1 roles that land on the same replicatedJob (Master beside Worker on `node`).
-    siblings: Vec<(&'a str, &'a PodFacts)>,
+    siblings: Vec<(&'a str, &'a PodFacts<'a>)>,
     /// Each V1 role compared and its replicatedJob, as `out.roles` says them.
     roles: Vec<Role<'a>>,
 }
@@ -377,21 +377,31 @@ fn text(v: &Json) -> String {
 }
 
 impl Context<'_> {
-    fn diff(&mut self, role: Role<'_>, field: &str, v1: Option<String>, v2: Option<String>, reason: Option<String>) {
+    /// Records a difference at `field`, a text the caller made for it and hands over: the
+    /// difference keeps it rather than a copy (every difference of every job of a paste).
+    fn diff(
+        &mut self,
+        role: Role<'_>,
+        field: impl Into<String>,
+        v1: Option<String>,
+        v2: Option<String>,
+        reason: Option<String>,
+    ) {
+        let field: String = field.into();
         // V2 runs every node from one template: where V1's roles differed, the node can be only
         // one of them.
         let reason = reason.or_else(|| {
             let from = role.from;
-            let (other, _) = self.siblings.iter().find(|(_, f)| f.value(field) == v2)?;
+            let (other, _) = self.siblings.iter().find(|(_, f)| f.value(&field) == v2)?;
             Some(format!(
                 "V2 runs every node from one pod template: V1's {from} and {other} differed here, and the node has the {other}'s"
             ))
         });
-        let terms = words::changed_terms(field, v1.as_deref(), v2.as_deref());
-        let concern = Concern::of(field);
+        let terms = words::changed_terms(&field, v1.as_deref(), v2.as_deref());
+        let concern = Concern::of(&field);
         self.out.differences.push(Difference {
             role: role.name(),
-            field: field.into(),
+            field,
             v1,
             v2,
             reason,
@@ -503,24 +513,24 @@ impl Context<'_> {
         for c in &ours.sidecars {
             match theirs.sidecars.iter().find(|t| t.name == c.name) {
                 Some(t) => self.container(role, &format!("containers[{}].", c.name), c, t),
-                None => self.diff(role, &format!("containers[{}]", c.name), Some(c.summary()), None, None),
+                None => self.diff(role, format!("containers[{}]", c.name), Some(c.summary()), None, None),
             }
         }
         for t in theirs.sidecars.iter().filter(|t| !ours.sidecars.iter().any(|c| c.name == t.name)) {
-            self.diff(role, &format!("containers[{}]", t.name), None, Some(t.summary()), None);
+            self.diff(role, format!("containers[{}]", t.name), None, Some(t.summary()), None);
         }
         for c in &ours.init {
             match theirs.init.iter().find(|t| t.name == c.name) {
                 Some(t) => self.container(role, &format!("initContainers[{}].", c.name), c, t),
                 None => {
-                    let reason = facts::operator_init(self.op, &c.name);
-                    self.diff(role, &format!("initContainers[{}]", c.name), Some(c.summary()), None, reason);
+                    let reason = facts::operator_init(self.op, c.name);
+                    self.diff(role, format!("initContainers[{}]", c.name), Some(c.summary()), None, reason);
                     self.operators_own();
                 }
             }
         }
         for t in theirs.init.iter().filter(|t| !ours.init.iter().any(|c| c.name == t.name)) {
-            self.diff(role, &format!("initContainers[{}]", t.name), None, Some(t.summary()), None);
+            self.diff(role, format!("initContainers[{}]", t.name), None, Some(t.summary()), None);
         }
     }
 
@@ -560,14 +570,14 @@ impl Context<'_> {
             }
             // The operator's own labels; a user label the operator did not overwrite must stay.
             let reason = (user.get(k) != Some(v)).then(|| facts::operator_metadata(self.op, k));
-            self.diff(role, &[what, ".", k].concat(), Some(v.clone()), theirs.get(k).cloned(), reason);
+            self.diff(role, [what, ".", k].concat(), Some(v.clone()), theirs.get(k).cloned(), reason);
             if user.get(k) != Some(v) {
                 self.operators_own();
             }
         }
         for (k, v) in theirs.iter().filter(|(k, _)| !ours.contains_key(*k)) {
             let reason = facts::trainer_metadata(self.v2, role.to, what, k);
-            self.diff(role, &[what, ".", k].concat(), None, Some(v.clone()), reason);
+            self.diff(role, [what, ".", k].concat(), None, Some(v.clone()), reason);
             self.operators_own();
         }
     }
@@ -578,12 +588,12 @@ impl Context<'_> {
                 continue;
             }
             let reason = facts::operator_volume(self.op, name);
-            self.diff(role, &format!("volumes.{name}"), Some(text(v)), theirs.volumes.get(name).map(text), reason);
+            self.diff(role, format!("volumes.{name}"), Some(text(v)), theirs.volumes.get(name).map(text), reason);
             self.operators_own();
         }
         for (name, v) in theirs.volumes.iter().filter(|(n, _)| !ours.volumes.contains_key(*n)) {
             let reason = facts::trainer_volume(name);
-            self.diff(role, &format!("volumes.{name}"), None, Some(text(v)), reason);
+            self.diff(role, format!("volumes.{name}"), None, Some(text(v)), reason);
             self.operators_own();
         }
     }
@@ -612,14 +622,14 @@ impl Context<'_> {
             if at.is_empty() && field == "resources" {
                 reason = reason.or_else(|| self.launcher_is_a_node(role, b.as_deref()));
             }
-            self.diff(role, &[at, field].concat(), a, b, reason);
+            self.diff(role, [at, field].concat(), a, b, reason);
         }
         // `$(VAR)` in the command: Kubernetes expands it from the container's env, and leaves
         // the text as it is where the variable is unset.
-        for var in facts::expanded_vars(&theirs.command, &theirs.args) {
+        for var in facts::expanded_vars(theirs.command, theirs.args) {
             if ours.env.contains_key(&var) && !theirs.env.contains_key(&var) {
                 let v1 = ours.env.get(&var).cloned();
-                self.diff(role, &format!("{at}command.$({var})"), v1, Some(format!("$({var}) (not set)")), None);
+                self.diff(role, format!("{at}command.$({var})"), v1, Some(format!("$({var}) (not set)")), None);
             }
         }
         for (path, volume) in &ours.mounts {
@@ -629,7 +639,7 @@ impl Context<'_> {
             let reason = facts::operator_volume(self.op, volume);
             self.diff(
                 role,
-                &format!("{at}volumeMounts.{path}"),
+                format!("{at}volumeMounts.{path}"),
                 Some(volume.clone()),
                 theirs.mounts.get(path).cloned(),
                 reason,
@@ -638,7 +648,7 @@ impl Context<'_> {
         }
         for (path, volume) in theirs.mounts.iter().filter(|(p, _)| !ours.mounts.contains_key(*p)) {
             let reason = facts::trainer_volume(volume);
-            self.diff(role, &format!("{at}volumeMounts.{path}"), None, Some(volume.clone()), reason);
+            self.diff(role, format!("{at}volumeMounts.{path}"), None, Some(volume.clone()), reason);
             self.operators_own();
         }
         self.env(role, at, kind, ours, theirs);
@@ -685,7 +695,7 @@ impl Context<'_> {
             // replaces.
             if let (Some(r), Some(now)) = (known, other) {
                 let reason = self.same_variable(at, name, now, r, theirs);
-                self.diff(role, &field, Some(value.clone()), Some(now.clone()), Some(reason));
+                self.diff(role, field, Some(value.clone()), Some(now.clone()), Some(reason));
                 continue;
             }
             let rename = known;
@@ -701,18 +711,9 @@ impl Context<'_> {
             let reason = match &rename {
                 None if user_set => facts::worker_env_over_ssh(self.op, role, theirs, other.is_none()),
                 None => self.contract(role, ours, theirs, name),
-                Some(r) => {
-                    let instead = match r.v2.as_slice() {
-                        [] => "V2 sets nothing in its place".to_string(),
-                        set => {
-                            let set: Vec<String> = set.iter().map(|(n, v)| format!("{n}={v}")).collect();
-                            format!("V2 sets {}", set.join(", "))
-                        }
-                    };
-                    Some(format!("{instead}. {}", r.relation))
-                }
+                Some(r) => Some(renamed_reason(r)),
             };
-            self.diff(role, &field, Some(value.clone()), other.cloned(), reason);
+            self.diff(role, field, Some(value.clone()), other.cloned(), reason);
             if let Some(last) = self.out.differences.last_mut() {
                 last.rename = rename;
             }
@@ -725,14 +726,32 @@ impl Context<'_> {
                     let replaces: Vec<&str> =
                         env::table(kind).iter().filter(|r| r.v2.contains(&name.as_str())).map(|r| r.v1).collect();
                     match replaces.as_slice() {
-                        [] => format!("set by Trainer's {p} plugin"),
-                        v1 => format!("set by Trainer's {p} plugin in place of V1's {}", v1.join(", ")),
+                        [] => ["set by Trainer's ", p, " plugin"].concat(),
+                        v1 => ["set by Trainer's ", p, " plugin in place of V1's ", &v1.join(", ")].concat(),
                     }
                 })
             };
-            self.diff(role, &[at, "env.", name].concat(), None, Some(value.clone()), reason);
+            self.diff(role, [at, "env.", name].concat(), None, Some(value.clone()), reason);
         }
     }
+}
+
+/// Why a variable V1's operator set is missing from the V2 pod: what V2 sets in its place
+/// (`V2 sets PET_NODE_RANK=…, …`, or nothing) and how the values relate. Written into one string
+/// rather than formatted piece by piece: several variables of every job of a paste.
+fn renamed_reason(r: &EnvRename) -> String {
+    let mut reason = String::from(if r.v2.is_empty() { "V2 sets nothing in its place" } else { "V2 sets " });
+    for (i, (name, value)) in r.v2.iter().enumerate() {
+        if i > 0 {
+            reason.push_str(", ");
+        }
+        for part in [name.as_str(), "=", value.as_str()] {
+            reason.push_str(part);
+        }
+    }
+    reason.push_str(". ");
+    reason.push_str(&r.relation);
+    reason
 }
 
 /// The comparison as report lines (`  pod      ...`), under the converter's field entries: every

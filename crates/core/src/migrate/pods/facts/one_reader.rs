@@ -6,20 +6,21 @@
 
 use super::{from_container, from_view, own_env, role_env, security_of, ContainerFacts};
 use crate::explain::v1::{operate, per_pod_env};
-use crate::explain::{container_view, container_view_with_env};
+use crate::explain::{container_view, container_view_with_env, ContainerView};
+use crate::model::pod::Container;
 use explorer_judges::{read_docs, real_v1_dir, reference_dir, yaml_files};
 
 /// Each container of each role's first pod read both ways, as `v1_pod` reads them: a container
 /// with its variables across the role's pods, an init container with its own. `(container,
-/// from_container's facts, from_view's facts)`.
-fn both_readings(role: &crate::explain::v1::Role) -> Vec<(String, ContainerFacts, ContainerFacts)> {
+/// from_container's facts, the view from_view reads)`.
+fn both_readings(role: &crate::explain::v1::Role) -> Vec<(&Container, ContainerFacts<'_>, ContainerView)> {
     let Some((pod, _)) = role.pod_base(0) else { return Vec::new() };
     let containers = pod.spec.containers.iter().enumerate().map(|(i, c)| {
         let direct = from_container(c, role_env(role, i), security_of(c));
         (c, direct, container_view_with_env(c, per_pod_env(role, i)))
     });
     let init = role.init_containers(0).map(|c| (c, from_container(c, own_env(c), security_of(c)), container_view(c)));
-    containers.chain(init).map(|(c, direct, view)| (c.name.clone(), direct, from_view(&view, security_of(c)))).collect()
+    containers.chain(init).collect()
 }
 
 #[test]
@@ -36,8 +37,9 @@ fn from_container_reads_what_from_view_reads_of_every_v1_container() {
             let Ok(operated) = operate(&doc) else { continue };
             jobs += 1;
             for role in &operated.roles {
-                for (name, direct, viewed) in both_readings(role) {
+                for (container, direct, view) in both_readings(role) {
                     containers += 1;
+                    let (name, viewed) = (&container.name, from_view(&view, security_of(container)));
                     if direct != viewed {
                         let role = &role.replica_type;
                         drifted.push(format!("{}: {role} {name}\n{direct:?}\n{viewed:?}", file.display()));
