@@ -469,11 +469,8 @@ fn run_batch<R: FileOutcome>(
     use explorer_core::pipeline::Outcome;
     use std::io::Write;
     // A report can run to a hundred thousand lines, and stderr is unbuffered: `eprintln!` would
-    // make a write for each piece of each line. Buffered, and flushed after each file; 128 KiB at
-    // a time rather than `BufWriter`'s 8, a sixteenth of the writes (the 1 MB manifest's 12 MB).
-    // glibc maps a block of 128 KiB by itself, out of its heap: 64 KiB in the heap changed how
-    // glibc's malloc worked for the rest of the run (1.5% more instructions on a 4 MiB input).
-    let mut stderr = std::io::BufWriter::with_capacity(128 * 1024, std::io::stderr().lock());
+    // make a write for each piece of each line. Buffered, and flushed after each file.
+    let mut stderr = std::io::BufWriter::new(std::io::stderr().lock());
     let (files, walk_errors) = inputs::expand(args);
     let mut failed = !walk_errors.is_empty();
     for e in walk_errors {
