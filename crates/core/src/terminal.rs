@@ -19,35 +19,153 @@ pub fn is_hidden(c: char) -> bool {
     (c.is_control() && c != '\t' && c != '\n') || is_bidi_control(c)
 }
 
-/// Whether `text` holds a hidden character, judged byte by byte: the CLI escapes its whole
-/// answer (3 MB of report for 330 jobs), and decoding each character to look it up in Unicode's
-/// tables cost 8% of a migration. Every hidden character starts with an ASCII control or with
-/// the lead byte of a C1 control (C2), ALM (D8) or another bidirectional control (E2); only
-/// those characters are decoded.
-fn has_hidden(text: &str) -> bool {
-    let hidden_at = |at: usize, b: u8| match b {
+/// Whether a hidden character starts at byte `at` of `text`, whose byte `b` is: every hidden
+/// character starts with an ASCII control or with the lead byte of a C1 control (C2), ALM (D8) or
+/// another bidirectional control (E2); only those characters are decoded. Natively inlined where
+/// it is called, as when it was `has_hidden`'s own closure (called, it cost `-o json`'s
+/// `has_hidden` 44% more instructions); the widget's build for size chooses for itself (forced,
+/// its wasm grew by 98 bytes).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn hidden_at(text: &str, at: usize, b: u8) -> bool {
+    match b {
         b'\t' | b'\n' => false,
         0..=0x1f | 0x7f => true,
         // A lead byte starts a character, so `at` is a boundary.
         0xc2 | 0xd8 | 0xe2 => text[at..].chars().next().is_some_and(is_hidden),
         _ => false,
-    };
-    // Runs of 16 bytes of printable ASCII, TAB or LF (almost all of an answer) are passed over
-    // whole: a test without an early exit, which the compiler does 16 bytes at a time.
-    const RUN: usize = 16;
-    let plain = |b: u8| b.wrapping_sub(b' ') < 0x5f || b == b'\t' || b == b'\n';
+    }
+}
+
+/// How many bytes the scans below pass over at once when none of them needs a look: a test
+/// without an early exit, which the compiler does 16 bytes at a time.
+const RUN: usize = 16;
+
+/// Whether `b` is printable ASCII: neither hidden, nor TAB, nor a line's end.
+fn printable_ascii(b: u8) -> bool {
+    b.wrapping_sub(b' ') < 0x5f
+}
+
+/// Whether `text` holds a hidden character, judged byte by byte: the CLI escapes its whole
+/// answer (3 MB of report for 330 jobs), and decoding each character to look it up in Unicode's
+/// tables cost 8% of a migration.
+fn has_hidden(text: &str) -> bool {
+    // Runs of printable ASCII, TAB or LF (almost all of an answer) are passed over whole.
+    let plain = |b: u8| printable_ascii(b) || b == b'\t' || b == b'\n';
     let bytes = text.as_bytes();
     let runs = bytes.chunks_exact(RUN);
     let tail = runs.remainder().len();
     for (n, run) in runs.enumerate() {
         if !run.iter().fold(true, |all, &b| all & plain(b))
-            && run.iter().enumerate().any(|(i, &b)| hidden_at(n * RUN + i, b))
+            && run.iter().enumerate().any(|(i, &b)| hidden_at(text, n * RUN + i, b))
         {
             return true;
         }
     }
     let start = bytes.len() - tail;
-    bytes[start..].iter().enumerate().any(|(i, &b)| hidden_at(start + i, b))
+    bytes[start..].iter().enumerate().any(|(i, &b)| hidden_at(text, start + i, b))
+}
+
+/// The lines of `text` as [`str::lines`] splits them, each judged for hidden characters in the
+/// same pass that finds its end: the CLI prints a report of a hundred thousand lines, and
+/// splitting it and then scanning each line read every byte twice.
+pub fn lines(text: &str) -> Lines<'_> {
+    Lines { rest: text }
+}
+
+/// The iterator of [`lines`].
+pub struct Lines<'a> {
+    /// The text after the lines given so far.
+    rest: &'a str,
+}
+
+/// A line of [`lines`].
+pub struct Line<'a> {
+    text: &'a str,
+    hidden: bool,
+}
+
+impl<'a> Line<'a> {
+    /// The line as [`str::lines`] gives it: without its `\n` or `\r\n`.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The line [`escape`]d: borrowed whole when the scan found nothing hidden in it.
+    pub fn shown(&self) -> Cow<'a, str> {
+        if self.hidden {
+            escape(self.text)
+        } else {
+            Cow::Borrowed(self.text)
+        }
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let (end, hidden) = line_end(self.rest);
+        let text = &self.rest[..end];
+        let ended = end < self.rest.len();
+        self.rest = if ended { &self.rest[end + 1..] } else { "" };
+        // A `\r` before the `\n` is part of the line's end, as in `str::lines`; it is hidden, so
+        // only a line judged to hold a hidden character can end so.
+        let text = if ended && hidden { text.strip_suffix('\r').unwrap_or(text) } else { text };
+        Some(Line { text, hidden })
+    }
+}
+
+/// Where the first line of `text` ends (its `\n`, else the text's end), and whether a hidden
+/// character comes before. Runs of printable ASCII are passed over whole; in a run that is not,
+/// only its bytes that are not (found eight at a time by [`not_printable_ascii`]) are looked at.
+fn line_end(text: &str) -> (usize, bool) {
+    let bytes = text.as_bytes();
+    let mut hidden = false;
+    let mut at = 0;
+    loop {
+        while let Some(run) = bytes[at..].first_chunk::<RUN>() {
+            if !run.iter().fold(true, |all, &b| all & printable_ascii(b)) {
+                break;
+            }
+            at += RUN;
+        }
+        let eight = match bytes[at..].first_chunk::<8>() {
+            Some(eight) => *eight,
+            None if at == bytes.len() => return (at, hidden),
+            // The last bytes, made eight by spaces, which are printable.
+            None => {
+                let mut eight = [b' '; 8];
+                eight[..bytes.len() - at].copy_from_slice(&bytes[at..]);
+                eight
+            }
+        };
+        let mut marks = not_printable_ascii(&eight);
+        while marks != 0 {
+            let i = at + marks.trailing_zeros() as usize / 8;
+            if bytes[i] == b'\n' {
+                return (i, hidden);
+            }
+            hidden |= hidden_at(text, i, bytes[i]);
+            // The next mark.
+            marks &= marks - 1;
+        }
+        at = bytes.len().min(at + 8);
+    }
+}
+
+/// The bytes of `eight` that are not printable ASCII (controls, DEL, and the bytes of every
+/// character past ASCII), each marked by its top bit in the word read from them (lowest byte
+/// first). Each byte's low seven bits `y` are added to separately, never carrying into the next:
+/// `y + 0x60` sets the top bit when `y >= 0x20`, `y + 1` when `y` is 0x7f.
+fn not_printable_ascii(eight: &[u8; 8]) -> u64 {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const TOPS: u64 = ONES * 0x80;
+    let word = u64::from_le_bytes(*eight);
+    let low = word & !TOPS;
+    (word | !(low + ONES * 0x60) | (low + ONES)) & TOPS
 }
 
 /// `text` with every hidden character (see [`is_hidden`]) written as Rust writes it, `\u{1b}`, so
@@ -176,6 +294,56 @@ mod tests {
             for before in 0..=17 {
                 let text = format!("{}{c}{}", "a".repeat(before), "b".repeat(20));
                 assert_eq!(has_hidden(&text), is_hidden(c), "{c:?} after {before} bytes");
+            }
+        }
+    }
+
+    /// `str::lines` of `text`, each line escaped character by character from [`is_hidden`]
+    /// alone: what the CLI printed before [`lines`] judged the lines in its own pass.
+    fn lines_escaped_one_by_one(text: &str) -> Vec<(String, String)> {
+        let escaped = |line: &str| -> String {
+            line.chars().map(|c| if is_hidden(c) { format!("\\u{{{:x}}}", c as u32) } else { c.to_string() }).collect()
+        };
+        text.lines().map(|line| (line.to_string(), escaped(line))).collect()
+    }
+
+    fn lines_judged(text: &str) -> Vec<(String, String)> {
+        lines(text).map(|line| (line.text().to_string(), line.shown().into_owned())).collect()
+    }
+
+    #[test]
+    fn the_bytes_not_printable_ascii_are_marked_wherever_they_are() {
+        for b in 0..=u8::MAX {
+            for at in 0..8 {
+                let mut eight = [b'a'; 8];
+                eight[at] = b;
+                let marked = if printable_ascii(b) { 0 } else { 0x80 << (8 * at) };
+                assert_eq!(not_printable_ascii(&eight), marked, "{b:#04x} at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn lines_are_split_and_escaped_as_one_line_at_a_time_was() {
+        // Line ends: `\n`, `\r\n`, a bare `\r` (hidden, not an end), none at all, empty lines.
+        for text in ["", "\n", "\n\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "a\rb", "a\r", "\r\n", "\r\r\n", "a\n\r"] {
+            assert_eq!(lines_judged(text), lines_escaped_one_by_one(text), "{text:?}");
+        }
+        // Every character up to U+FFFF, alone, between others and on the line before another.
+        for c in (0..=0xffff).filter_map(char::from_u32) {
+            for text in [c.to_string(), format!("é{c}x"), format!("x{c}\r\nnext\u{1b}\nlast")] {
+                assert_eq!(lines_judged(&text), lines_escaped_one_by_one(&text), "{c:?} in {text:?}");
+            }
+        }
+        // And at every place in and past the first run of 16 bytes, in the first line and the
+        // second (every hidden character is below U+2100), one line ending in the run.
+        for c in (0..0x2100).filter_map(char::from_u32) {
+            for before in 0..=33 {
+                let a = "a".repeat(before);
+                let b = "b".repeat(20);
+                for text in [format!("{a}{c}{b}"), format!("{b}\n{a}{c}\n{b}"), format!("{a}{c}\n{b}")] {
+                    assert_eq!(lines_judged(&text), lines_escaped_one_by_one(&text), "{c:?} after {before} bytes");
+                }
             }
         }
     }

@@ -299,13 +299,13 @@ fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     explorer_core::terminal::escape(text)
 }
 
-/// Writes a report's `line` after its file's `label`, already [`shown`], as `label: line`, the
-/// line [`shown`]: in pieces, with no `format!` of the joined line (one for each of a report's
-/// hundred thousand lines) and no formatting machinery between them and the buffer.
-fn write_labelled(out: &mut impl std::io::Write, label_shown: &str, line: &str) -> std::io::Result<()> {
+/// Writes a report's line after its file's label, both already [`shown`], as `label: line`: in
+/// pieces, with no `format!` of the joined line (one for each of a report's hundred thousand
+/// lines) and no formatting machinery between them and the buffer.
+fn write_labelled(out: &mut impl std::io::Write, label_shown: &str, line_shown: &str) -> std::io::Result<()> {
     out.write_all(label_shown.as_bytes())?;
     out.write_all(b": ")?;
-    out.write_all(shown(line).as_bytes())?;
+    out.write_all(line_shown.as_bytes())?;
     out.write_all(b"\n")
 }
 
@@ -511,7 +511,8 @@ fn run_batch<R: FileOutcome>(
                     let failures = done.failures();
                     let mut pending: Vec<&String> = failures.iter().collect();
                     done.write_report(quiet, &mut |lines| {
-                        for line in lines.lines() {
+                        // Each line split off and judged for what it would hide in one pass.
+                        for line in explorer_core::terminal::lines(lines) {
                             // The report's line for a failed document is the failure line (an
                             // invalid one with `invalid: ` after its place): printed once, as the
                             // failure. Read so only while a failure is pending: nearly every
@@ -519,7 +520,7 @@ fn run_batch<R: FileOutcome>(
                             let failure_at = if pending.is_empty() {
                                 None
                             } else {
-                                let as_failure = line.replacen("): invalid: ", "): ", 1);
+                                let as_failure = line.text().replacen("): invalid: ", "): ", 1);
                                 pending.iter().position(|f| **f == as_failure)
                             };
                             match failure_at {
@@ -531,7 +532,7 @@ fn run_batch<R: FileOutcome>(
                                     );
                                 }
                                 None => {
-                                    let _ = write_labelled(&mut stderr, &label_shown, line);
+                                    let _ = write_labelled(&mut stderr, &label_shown, &line.shown());
                                 }
                             }
                         }
