@@ -152,13 +152,13 @@ impl Wording for MigrationWording {
                 out.push_str(&e.note);
                 out.push(')');
             }
-            out.push('\n');
+            out.end_line();
         }
         // What the pods run differently, from the pod-by-pod comparison.
         if let Some(c) = pods::for_document(doc, self.target) {
             for line in pods::report_lines(&c) {
                 out.push_str(&line);
-                out.push('\n');
+                out.end_line();
             }
         }
     }

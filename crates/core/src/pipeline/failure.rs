@@ -82,10 +82,12 @@ pub enum Failure<'a> {
 impl Failure<'_> {
     /// The line for the CLI's exit-1 case: `document 2 (line 9): TFJob tf refused: ...`.
     pub fn line(&self, at: &str) -> String {
-        match self {
+        let line = match self {
             Failure::Refused { kind, name, reason } => format!("{at}: {kind} {name} refused: {reason}"),
             Failure::Invalid { error } => format!("{at}: {error}"),
-        }
+        };
+        // One line, as the report writes it: the CLI matches the two.
+        super::one_line(&line).into_owned()
     }
 
     /// The line in the report, which says `invalid` where the CLI's line leaves it to the message.

@@ -24,6 +24,7 @@ use failure::{document_at, failure_lines, Failure};
 pub use failure::{Invalid, Refusal};
 use report::Entry;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// What became of one document of the input.
 #[derive(Clone, Debug)]
@@ -136,11 +137,25 @@ pub trait Wording {
     fn entry_json(&self, e: &Entry) -> Value;
 }
 
+/// `text` as part of one line of a report: a line break in it is written `\u{a}`, as the CLI
+/// writes the characters a terminal would obey (crate::terminal). A key or value from the input
+/// can hold one (a quoted YAML string, a block scalar); written as it is, it would start a line of
+/// its own, which the reader takes for one of the report's (`FILE: ...`).
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    if text.contains('\n') {
+        Cow::Owned(text.replace('\n', "\\u{a}"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
 /// A report as it is written: whole lines handed to a sink about 64 KiB at a time, so that a
 /// report of a quarter million lines (one per label of a big job: 20 MB of text) is never held
 /// as one text while the CLI prints it.
 pub struct ReportWriter<'a> {
     pending: String,
+    /// Where the line being written starts in `pending`.
+    line_start: usize,
     sink: &'a mut dyn FnMut(&str),
 }
 
@@ -150,25 +165,43 @@ impl<'a> ReportWriter<'a> {
 
     /// A writer handing its lines to `sink`, each call a run of whole lines.
     pub fn new(sink: &'a mut dyn FnMut(&str)) -> Self {
-        ReportWriter { pending: String::new(), sink }
+        ReportWriter { pending: String::new(), line_start: 0, sink }
     }
 
-    /// Appends text; hands the lines on once enough is held and the last one is complete.
+    /// Appends text to the line being written.
     pub fn push_str(&mut self, text: &str) {
         self.pending.push_str(text);
-        if self.pending.len() >= Self::CHUNK && self.pending.ends_with('\n') {
+    }
+
+    /// Appends one character to the line being written.
+    pub fn push(&mut self, c: char) {
+        self.pending.push(c);
+    }
+
+    /// Ends the line, a line break pushed within it written `\u{a}` ([`one_line`]); hands the
+    /// lines on once enough is held. Looked for once a line, not in each piece: a report has
+    /// hundreds of thousands of lines of several pieces each.
+    pub fn end_line(&mut self) {
+        self.keep_line_whole();
+        self.pending.push('\n');
+        self.line_start = self.pending.len();
+        if self.pending.len() >= Self::CHUNK {
             (self.sink)(&self.pending);
             self.pending.clear();
+            self.line_start = 0;
         }
     }
 
-    /// Appends one character.
-    pub fn push(&mut self, c: char) {
-        self.push_str(c.encode_utf8(&mut [0; 4]));
+    fn keep_line_whole(&mut self) {
+        if self.pending[self.line_start..].contains('\n') {
+            let line = self.pending.split_off(self.line_start);
+            self.pending.push_str(&one_line(&line));
+        }
     }
 
     /// Hands on what is left.
     pub fn finish(mut self) {
+        self.keep_line_whole();
         if !self.pending.is_empty() {
             (self.sink)(&self.pending);
             self.pending.clear();
@@ -203,17 +236,20 @@ pub fn write_report(docs: &[Document], wording: &impl Wording, sink: &mut dyn Fn
                 out.push_str(&at);
                 out.push_str(": ");
                 out.push_str(&wording.headline(kind, name, report, *lossy));
-                out.push('\n');
+                out.end_line();
                 wording.report_lines(d, report, &mut out);
             }
-            Outcome::PassedThrough { kind, name, .. } => out.push_str(&format!(
-                "{at}: {kind} {name} passed through unchanged: {}\n",
-                wording.passed_through_because()
-            )),
+            Outcome::PassedThrough { kind, name, .. } => {
+                out.push_str(&format!(
+                    "{at}: {kind} {name} passed through unchanged: {}",
+                    wording.passed_through_because()
+                ));
+                out.end_line();
+            }
             Outcome::Refused { .. } | Outcome::Invalid { .. } => {
                 if let Some(failure) = d.outcome.failure() {
                     out.push_str(&failure.report_line(&at));
-                    out.push('\n');
+                    out.end_line();
                 }
             }
         }
@@ -226,7 +262,8 @@ pub fn lossy_headlines(docs: &[Document], wording: &impl Wording) -> Vec<String>
     docs.iter()
         .filter_map(|d| match &d.outcome {
             Outcome::Written { kind, name, report, lossy: true, .. } => {
-                Some(format!("{}: {}", document_at(d.index, d.line), wording.headline(kind, name, report, true)))
+                let line = format!("{}: {}", document_at(d.index, d.line), wording.headline(kind, name, report, true));
+                Some(one_line(&line).into_owned())
             }
             _ => None,
         })

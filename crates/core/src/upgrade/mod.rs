@@ -361,7 +361,9 @@ impl Wording for UpgradeWording {
 
     fn report_lines(&self, _: &DocResult, report: &[Entry], out: &mut pipeline::ReportWriter<'_>) {
         for e in report {
-            out.push_str(&format!("  {}\n", report::line(e)));
+            out.push_str("  ");
+            out.push_str(&report::line(e));
+            out.end_line();
         }
     }
 

@@ -1009,3 +1009,20 @@ fn a_jobs_trainer_env_read_in_the_tree_prints_as_with_its_source_kept() {
         );
     }
 }
+
+/// A key or value of the input can hold a line break (a quoted YAML string here); quoted in a
+/// report line as it is, it started a line of its own, which read as one of the report's (the
+/// CLI prefixes each with the file's name). Every line of the report is the headline or an entry
+/// (two spaces, then the entry's kind), and the break is written `\u{a}`.
+#[test]
+fn no_input_starts_a_line_of_the_report() {
+    let text = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: t\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n      template:\n        spec:\n          containers:\n          - name: pytorch\n            image: x\n            env:\n            - name: PYTHONUNBUFFERED\n              value: \"1\\nforged: a line of its own\"\n";
+    let m = migrate(text).unwrap();
+    let report = m.report_text();
+    let (headline, entries) = report.split_once('\n').unwrap();
+    assert!(headline.starts_with("document 1 (line 1): PyTorchJob t converted"), "{headline}");
+    for line in entries.lines() {
+        assert!(line.starts_with("  ") && !line.starts_with("   "), "a line that is no entry: {line:?}\n{report}");
+    }
+    assert!(report.contains(r"1\u{a}forged: a line of its own"), "{report}");
+}
