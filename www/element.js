@@ -289,46 +289,20 @@ export function attach(host) {
   // landed on was far off, and waited for the observer. While the parser runs, the observer
   // alone decides: measuring then would lay out a half-parsed page.
   if (document.readyState === 'loading') observeUntilNear(host);
-  else measureSoon(host);
+  else queueMicrotask(() => attached.has(host) && !dead && (near(host) ? mountInReadingOrder(host) : observeUntilNear(host)));
 }
 
-// The hosts attached in one go (define.js attaches every mount point of a parsed page at once),
-// measured together in one microtask, so that those near the viewport can take their turns in
-// the order a reader meets them rather than the document's. Landing on #user-experience, the
-// compact preset that ends just above the viewport came first in the document: it took the first
-// turn, and the main explorer below it, where the reader reads on, waited for the preset's first
-// render and the frame that drew it: the explorer mounted 66 ms after the wasm had arrived, and
-// 35 ms after when it goes first (BENCHMARKS.md, "the widget a reader heads to mounts first").
-let unmeasured = [];
-function measureSoon(host) {
-  if (unmeasured.push(host) === 1) queueMicrotask(mountNearInReadingOrder);
-}
-function mountNearInReadingOrder() {
-  const hosts = unmeasured.filter((host) => attached.has(host));
-  unmeasured = [];
-  if (dead) return;
-  const nearNow = hosts.filter(near);
-  for (const host of hosts) if (!nearNow.includes(host)) observeUntilNear(host);
-  // Each mount() joins the turns (inTurn) once the widget has loaded, in the order it was called.
-  for (const host of inReadingOrder(nearNow)) mount(host);
-}
-
-// The order a reader meets hosts from where they stand: those in the viewport first, top to
-// bottom; then those below it, top to bottom, since a reader reads down from where they landed;
-// then those above it, nearest first, behind the reader until they scroll back. Only the order
-// changes: every host near the viewport still mounts, one per frame.
-function inReadingOrder(hosts) {
-  const IN_VIEW = 0;
-  const BELOW = 1;
-  const ABOVE = 2;
-  const placed = hosts.map((host) => {
-    const { top, bottom } = host.getBoundingClientRect();
-    if (bottom <= 0) return { host, where: ABOVE, distance: -bottom };
-    if (top >= innerHeight) return { host, where: BELOW, distance: top - innerHeight };
-    return { host, where: IN_VIEW, distance: top };
-  });
-  placed.sort((a, b) => a.where - b.where || a.distance - b.distance);
-  return placed.map(({ host }) => host);
+// Hosts near the viewport take their turns (inTurn) in the order a reader meets them from where
+// they landed: those in the viewport and below it in the document's order, top to bottom, since
+// a reader reads down; a host above the viewport, behind the reader, after them (its mount waits
+// for the other hosts' measuring microtasks, queued with its own). Landing on #user-experience,
+// the compact preset that ends just above the viewport came first in the document: it took the
+// first turn, and the main explorer below it, where the reader reads on, waited for the preset's
+// first render and the frame that drew it (BENCHMARKS.md, "the widget a reader heads to mounts
+// first"). Only the order changes: every host near the viewport still mounts, one per frame.
+function mountInReadingOrder(host) {
+  if (host.getBoundingClientRect().bottom > 0) mount(host);
+  else queueMicrotask(() => mount(host));
 }
 
 /** Mounts `host` once it comes within NEAR_PX of the viewport. */
