@@ -117,7 +117,7 @@ for (const [label, viewport, hash, scrollThrough] of [
       assert.equal(await page.locator('[data-trainer-v2-explorer-mounted]').count(), 4);
     } else {
       // Both hosts near the landing: the main explorer, then the preset above it (www/element.js,
-      // inReadingOrder), whose mount must move nothing either.
+      // mountInReadingOrder), whose mount must move nothing either.
       await page.waitForSelector(`${MAIN_WIDGET}[data-trainer-v2-explorer-mounted]`);
       await page.waitForFunction(() => document.querySelectorAll('[data-trainer-v2-explorer-mounted]').length === 2);
     }
@@ -358,7 +358,7 @@ test('landing on the explorer, its widget is asked for at once, not on the Inter
 // parsed: the compact PyTorch preset, which ends just above the viewport, and the main explorer
 // below it, where the reader reads on. Widgets mount one per frame, so whichever goes first makes
 // the other wait for a drawn frame: the loader gives the first turn to the host the reader meets
-// first (www/element.js, inReadingOrder), not to the first in the document.
+// first (www/element.js, mountInReadingOrder), not to the first in the document.
 test('landing on the explorer, it mounts before the preset above it', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
