@@ -209,13 +209,6 @@ impl<'a> ReportWriter<'a> {
     }
 }
 
-impl std::fmt::Write for ReportWriter<'_> {
-    fn write_str(&mut self, text: &str) -> std::fmt::Result {
-        self.push_str(text);
-        Ok(())
-    }
-}
-
 /// The report for people: one block per document, in input order.
 pub fn report_text(docs: &[Document], wording: &impl Wording) -> String {
     let mut text = String::new();
