@@ -1,7 +1,8 @@
 // The post's own figures and code blocks (outside the widgets) as a reader sees them, measured in
-// headless Chromium on dist/: no Copy button hides code or text at a desktop's widths, and on a
+// headless Chromium on dist/: no Copy button hides code or text at a desktop's widths, on a
 // phone the "What Kubernetes runs" and "What changes for your pods" figures get the column's
-// whole width. Both were found reading screenshots of the whole post (session 24).
+// whole width, and the env tables of "What Kubernetes runs" fill their boxes. Each was found
+// reading screenshots of the whole post (session 24).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, launch } from './helpers.mjs';
@@ -74,5 +75,21 @@ test('on a 375 px phone the figures of "What Kubernetes runs" and of the pod cha
     widths.filter((w) => !w.endsWith(': 0 to 0 px from the column\'s edges')),
     [],
   );
+  await context.close();
+});
+
+test('at 1280 px each env table of the "What Kubernetes runs" figures fills its bordered box', async () => {
+  // The page's own table rule (display: block, for tables that scroll) left the rows their
+  // content's width inside a box of the column's: row lines stopped short of the box's border.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(BASE);
+  const short = await page.evaluate(() =>
+    [...document.querySelectorAll('figure.k8s-preset .k8s-env-wrap')]
+      .map((box) => ({ box: box.clientWidth, row: Math.round(box.querySelector('tr').getBoundingClientRect().width) }))
+      .filter(({ box, row }) => Math.abs(box - row) > 1)
+      .map(({ box, row }) => `rows ${row} px in a ${box} px box`),
+  );
+  assert.deepEqual(short, []);
   await context.close();
 });
