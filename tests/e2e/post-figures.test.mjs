@@ -1,11 +1,11 @@
 // The post's own figures and code blocks (outside the widgets) as a reader sees them, measured in
-// headless Chromium on dist/: no Copy button hides code or text at a desktop's widths, on a
-// phone the "What Kubernetes runs" and "What changes for your pods" figures get the column's
-// whole width, and the env tables of "What Kubernetes runs" fill their boxes. Each was found
-// reading screenshots of the whole post (session 24).
+// headless Chromium on dist/: no Copy button hides code or text at a desktop's widths, nor moves
+// any when it is added; on a phone the "What Kubernetes runs" and "What changes for your pods"
+// figures get the column's whole width; the env tables of "What Kubernetes runs" fill their
+// boxes. Each was found reading screenshots of the whole post (session 24).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch } from './helpers.mjs';
+import { BASE, launch, nextFrames } from './helpers.mjs';
 
 let browser;
 before(async () => (browser = await launch()));
@@ -53,6 +53,27 @@ for (const width of [1280, 800, 601]) {
     await page.goto(new URL('#gang-scheduling', BASE).href);
     await page.waitForSelector('.copy-block-host > .copy-block');
     assert.deepEqual(await coveredText(page), []);
+    await context.close();
+  });
+}
+
+for (const [width, phone] of [[1280, false], [700, false], [390, true]]) {
+  test(`at ${width} px adding the Copy buttons moves nothing for a reader who landed on #install`, async () => {
+    // copy-blocks.js adds them once the page is idle. On a row of their own above each block (a
+    // phone's place for them) they pushed the text the reader was reading down: 0.69 of a layout
+    // shift at 390 px.
+    const context = await browser.newContext({ viewport: { width, height: 800 }, ...(phone ? { isMobile: true, hasTouch: true } : {}) });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      window.__shifts = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__shifts.push(`${e.value.toFixed(4)}: ${e.sources.map((s) => `${s.node?.nodeName}.${s.node?.className ?? ''}`).join(', ')}`);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(new URL('#install', BASE).href);
+    await page.waitForSelector('.copy-block-host > .copy-block');
+    await nextFrames(page); // a layout-shift entry is reported after the frame it happened in
+    assert.deepEqual(await page.evaluate(() => window.__shifts), []);
     await context.close();
   });
 }
