@@ -144,7 +144,9 @@ impl Role {
     /// metadata, pod settings, volumes and containers are read from, and the labels the operator
     /// sets over that pod's own. Where the operator only decorates the role's template, that
     /// template (the same object, so a caller may reuse what it read of it); else the pod itself,
-    /// with no labels to add. `None` past the modelled pods.
+    /// with no labels to add. `None` past the modelled pods. Read by the migration's pod
+    /// comparison only, so an explain-only build has none.
+    #[cfg(feature = "migrate")]
     pub(crate) fn pod_base(&self, index: usize) -> Option<(&PodTemplateSpec, Option<&VecMap<String, String>>)> {
         match &self.pods {
             Modelled::Built(pods) => pods.get(index).map(|pod| (pod, None)),
