@@ -108,6 +108,31 @@ impl Role {
         Role { replica_type: replica_type.into(), count: 0, hostnames: vec![], pods: Modelled::Built(vec![]), template }
     }
 
+    /// An MPIJob's `Worker` role, whose pods both MPI operators build one by one from the Worker
+    /// template: each worker's DNS name (`hostname(index)`), and the first [`PODS_MODELLED`]
+    /// pods, each a copy of the template that `build(index, replica, pod)` completes. No pods
+    /// without a Worker replica.
+    fn mpi_workers(
+        job: &Job,
+        hostname: impl Fn(u32) -> String,
+        mut build: impl FnMut(u32, &ReplicaSpec, &mut PodTemplateSpec),
+    ) -> Role {
+        let Some(replica) = job.replica("Worker") else { return Role::of("Worker", PodTemplateSpec::default()) };
+        let mut role = Role::of("Worker", replica.template.clone());
+        role.count = job.count("Worker");
+        let mut pods = Vec::new();
+        for index in 0..role.count {
+            role.hostnames.push(hostname(index));
+            if index < PODS_MODELLED {
+                let mut pod = replica.template.clone();
+                build(index, replica, &mut pod);
+                pods.push(pod);
+            }
+        }
+        role.pods = Modelled::Built(pods);
+        role
+    }
+
     /// How many of its pods the role models: the first [`PODS_MODELLED`] of `count`.
     pub fn modelled(&self) -> usize {
         match &self.pods {
