@@ -106,18 +106,24 @@ lint-scripts:
 	python3 scripts/check-architecture.py
 	scripts/check-light-core.sh
 
-# explorer-core with no feature, then each feature alone (the library only: its tests' dev-dependencies
-# turn `migrate` on). An item one feature's modules use carries that feature's #[cfg], which a
-# build with every feature cannot check: the explain-only build once failed while
-# scripts/build-dist.sh built trainer-v2-explain in one cargo call beside the migrate module.
-# The features are read from crates/core/Cargo.toml, so a new one is linted without an edit here.
+# explorer-core, then explorer-html (its views), each with no feature, then each feature alone (the
+# libraries only: their tests' dev-dependencies turn `migrate` on). An item one feature's modules
+# use carries that feature's #[cfg], which a build with every feature cannot check: the
+# explain-only build once failed while scripts/build-dist.sh built trainer-v2-explain in one cargo
+# call beside the migrate module, and the views are built with `upgrade` alone by the upgrade
+# module (lint-wasm-modules lints the four modules in one call, their features unified). Each
+# feature set of the core is checked once here and reused for the views' check of the same set.
+# The features are read from each crate's Cargo.toml, so a new one is linted without an edit here.
 lint-core-features:
-	cargo clippy -p explorer-core --no-default-features -- -D warnings
-	features=$$(cargo metadata --no-deps --format-version 1 | python3 -c 'import json, sys; print(*(f for p in json.load(sys.stdin)["packages"] if p["name"] == "explorer-core" for f in p["features"] if f != "default"))') && \
-	test -n "$$features" && \
-	for feature in $$features; do \
-		echo "explorer-core with only $$feature"; \
-		cargo clippy -p explorer-core --no-default-features --features $$feature -- -D warnings || exit 1; \
+	for package in explorer-core explorer-html; do \
+		echo "$$package with no feature"; \
+		cargo clippy -p $$package --no-default-features -- -D warnings || exit 1; \
+		features=$$(cargo metadata --no-deps --format-version 1 | python3 -c 'import json, sys; print(*(f for p in json.load(sys.stdin)["packages"] if p["name"] == sys.argv[1] for f in p["features"] if f != "default"))' $$package) && \
+		test -n "$$features" || exit 1; \
+		for feature in $$features; do \
+			echo "$$package with only $$feature"; \
+			cargo clippy -p $$package --no-default-features --features $$feature -- -D warnings || exit 1; \
+		done; \
 	done
 
 # The converter, explain and upgrade modules (crates/migrate-wasm and its allocator

@@ -101,11 +101,21 @@ def skip_import_desc(data, i):
     return i
 
 
-def rewrite_imports(body, module, names):
+def rewrite_entries(body, rewrite_entry):
+    """A section's vector of entries, each rewritten by `rewrite_entry(body, i)`, which returns
+    the bytes of the entry starting at `i` as they are to be and where the next one starts."""
     count, i = read_leb(body, 0)
     out = bytearray(leb(count))
-    renamed = {}
     for _ in range(count):
+        entry, i = rewrite_entry(body, i)
+        out += entry
+    return bytes(out)
+
+
+def rewrite_imports(body, module, names):
+    renamed = {}
+
+    def rewrite_import(body, i):
         mod, i = read_name(body, i)
         field, i = read_name(body, i)
         start = i
@@ -113,24 +123,25 @@ def rewrite_imports(body, module, names):
         if mod == module:
             renamed[field] = renamed.get(field) or next(names)
             mod, field = SHORT_MODULE, renamed[field]
-        out += name_bytes(mod) + name_bytes(field) + body[start:i]
-    return bytes(out), renamed
+        return name_bytes(mod) + name_bytes(field) + body[start:i], i
+
+    return rewrite_entries(body, rewrite_import), renamed
 
 
 def rewrite_exports(body, names, used):
     """Renames the exports that `used` (the glue) calls; any other keeps its name."""
-    count, i = read_leb(body, 0)
-    out = bytearray(leb(count))
     renamed = {}
-    for _ in range(count):
+
+    def rewrite_export(body, i):
         field, i = read_name(body, i)
         start = i
         _, i = read_leb(body, i + 1)  # kind, index
         if used(field):
             renamed[field] = next(names)
             field = renamed[field]
-        out += name_bytes(field) + body[start:i]
-    return bytes(out), renamed
+        return name_bytes(field) + body[start:i], i
+
+    return rewrite_entries(body, rewrite_export), renamed
 
 
 def glue_calls(js, export):

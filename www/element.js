@@ -268,11 +268,10 @@ function announced(event) {
 
 /** The observer's margin: a host this close to the viewport mounts. */
 const NEAR_PX = 600;
-/** Whether `host` is laid out within NEAR_PX of the viewport: where it mounts at once. */
-export const near = (host) => {
-  const box = host.getBoundingClientRect();
-  return (box.width > 0 || box.height > 0) && box.bottom >= -NEAR_PX && box.top <= innerHeight + NEAR_PX;
-};
+/** Whether a host laid out in `box` is within NEAR_PX of the viewport: where it mounts at once. */
+const within = (box) => (box.width > 0 || box.height > 0) && box.bottom >= -NEAR_PX && box.top <= innerHeight + NEAR_PX;
+/** Whether `host` is laid out within NEAR_PX of the viewport. */
+export const near = (host) => within(host.getBoundingClientRect());
 
 /** Starts the widget in `host` once it nears the viewport. Attaching twice is a no-op. */
 export function attach(host) {
@@ -289,7 +288,7 @@ export function attach(host) {
   // landed on was far off, and waited for the observer. While the parser runs, the observer
   // alone decides: measuring then would lay out a half-parsed page.
   if (document.readyState === 'loading') observeUntilNear(host);
-  else queueMicrotask(() => attached.has(host) && !dead && (near(host) ? mountInReadingOrder(host) : observeUntilNear(host)));
+  else queueMicrotask(() => attached.has(host) && !dead && mountInReadingOrder(host));
 }
 
 // Hosts near the viewport take their turns (inTurn) in the order a reader meets them from where
@@ -300,8 +299,11 @@ export function attach(host) {
 // first turn, and the main explorer below it, where the reader reads on, waited for the preset's
 // first render and the frame that drew it (BENCHMARKS.md, "the widget a reader heads to mounts
 // first"). Only the order changes: every host near the viewport still mounts, one per frame.
+// A host measured not near waits for the observer: its box is read once, for both answers.
 function mountInReadingOrder(host) {
-  if (host.getBoundingClientRect().bottom > 0) mount(host);
+  const box = host.getBoundingClientRect();
+  if (!within(box)) observeUntilNear(host);
+  else if (box.bottom > 0) mount(host);
   else queueMicrotask(() => mount(host));
 }
 

@@ -19,7 +19,7 @@ mod tree;
 mod unrefusable;
 mod written;
 
-use crate::yaml;
+use crate::{terminal, yaml};
 use failure::{document_at, failure_lines, Failure};
 pub use failure::{Invalid, Refusal};
 use report::Entry;
@@ -138,12 +138,12 @@ pub trait Wording {
 }
 
 /// `text` as part of one line of a report: a line break in it is written `\u{a}`, as the CLI
-/// writes the characters a terminal would obey (crate::terminal). A key or value from the input
-/// can hold one (a quoted YAML string, a block scalar); written as it is, it would start a line of
-/// its own, which the reader takes for one of the report's (`FILE: ...`).
+/// writes the characters a terminal would obey (`terminal::escape_each`). A key or value from
+/// the input can hold one (a quoted YAML string, a block scalar); written as it is, it would start
+/// a line of its own, which the reader takes for one of the report's (`FILE: ...`).
 pub fn one_line(text: &str) -> Cow<'_, str> {
     if text.contains('\n') {
-        Cow::Owned(text.replace('\n', "\\u{a}"))
+        Cow::Owned(terminal::escape_each(text, |c| c == '\n'))
     } else {
         Cow::Borrowed(text)
     }

@@ -108,6 +108,31 @@ impl Role {
         Role { replica_type: replica_type.into(), count: 0, hostnames: vec![], pods: Modelled::Built(vec![]), template }
     }
 
+    /// An MPIJob's `Worker` role, whose pods both MPI operators build one by one from the Worker
+    /// template: each worker's DNS name (`hostname(index)`), and the first [`PODS_MODELLED`]
+    /// pods, each a copy of the template that `build(index, replica, pod)` completes. No pods
+    /// without a Worker replica.
+    fn mpi_workers(
+        job: &Job,
+        hostname: impl Fn(u32) -> String,
+        mut build: impl FnMut(u32, &ReplicaSpec, &mut PodTemplateSpec),
+    ) -> Role {
+        let Some(replica) = job.replica("Worker") else { return Role::of("Worker", PodTemplateSpec::default()) };
+        let mut role = Role::of("Worker", replica.template.clone());
+        role.count = job.count("Worker");
+        let mut pods = Vec::new();
+        for index in 0..role.count {
+            role.hostnames.push(hostname(index));
+            if index < PODS_MODELLED {
+                let mut pod = replica.template.clone();
+                build(index, replica, &mut pod);
+                pods.push(pod);
+            }
+        }
+        role.pods = Modelled::Built(pods);
+        role
+    }
+
     /// How many of its pods the role models: the first [`PODS_MODELLED`] of `count`.
     pub fn modelled(&self) -> usize {
         match &self.pods {
@@ -144,7 +169,9 @@ impl Role {
     /// metadata, pod settings, volumes and containers are read from, and the labels the operator
     /// sets over that pod's own. Where the operator only decorates the role's template, that
     /// template (the same object, so a caller may reuse what it read of it); else the pod itself,
-    /// with no labels to add. `None` past the modelled pods.
+    /// with no labels to add. `None` past the modelled pods. Read by the migration's pod
+    /// comparison only, so an explain-only build has none.
+    #[cfg(feature = "migrate")]
     pub(crate) fn pod_base(&self, index: usize) -> Option<(&PodTemplateSpec, Option<&VecMap<String, String>>)> {
         match &self.pods {
             Modelled::Built(pods) => pods.get(index).map(|pod| (pod, None)),

@@ -90,16 +90,10 @@ pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), Error> {
 
     // :828-1000 `getOrCreateWorker` and `newWorker`.
     let workers = job.count("Worker");
-    let mut worker_role = Role::of("Worker", job.replica("Worker").map(|s| s.template.clone()).unwrap_or_default());
-    let mut worker_pods = Vec::new();
-    if let Some(spec) = job.replica("Worker") {
-        worker_role.count = workers;
-        for i in 0..workers {
-            worker_role.hostnames.push(format!("{name}-worker-{i}"));
-            if i >= super::PODS_MODELLED {
-                continue;
-            }
-            let mut pod = spec.template.clone();
+    let worker_role = Role::mpi_workers(
+        job,
+        |i| format!("{name}-worker-{i}"),
+        |i, spec, pod| {
             let meta = pod.metadata.get_or_insert_with(Default::default);
             meta.labels.insert("training.kubeflow.org/operator-name".into(), "mpijob-controller".into());
             meta.labels.insert("training.kubeflow.org/job-name".into(), name.replace('/', "-"));
@@ -115,10 +109,8 @@ pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), Error> {
             // :947-953 Open MPI looks for kubexec.sh on every rank.
             c.volume_mounts.push(mount(CONFIG_VOLUME, CONFIG_MOUNT));
             pod.spec.volumes.push(super::mpi_config_volume(name));
-            worker_pods.push(pod);
-        }
-    }
-    worker_role.pods = Modelled::Built(worker_pods);
+        },
+    );
     roles.push(worker_role);
     Ok((roles, objects(job, workers, gpu)))
 }

@@ -115,23 +115,17 @@ pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), Error> {
     }];
 
     let workers = job.count("Worker");
-    let mut worker_role = Role::of("Worker", job.replica("Worker").map(|s| s.template.clone()).unwrap_or_default());
-    let mut worker_pods = Vec::new();
-    if let Some(spec) = job.replica("Worker") {
-        worker_role.count = workers;
-        for i in 0..workers {
-            let host = format!("{name}-worker-{i}");
-            worker_role.hostnames.push(fqdn(job, &host));
-            if i >= super::PODS_MODELLED {
-                continue;
-            }
-            let mut pod = spec.template.clone();
+    let host = |i: u32| format!("{name}-worker-{i}");
+    let worker_role = Role::mpi_workers(
+        job,
+        |i| fqdn(job, &host(i)),
+        |i, spec, pod| {
             let meta = pod.metadata.get_or_insert_with(Default::default);
             for (k, v) in labels(job, "worker") {
                 meta.labels.insert(k, v);
             }
             meta.labels.insert("training.kubeflow.org/replica-index".into(), i.to_string());
-            set_network(&mut pod, &host, name);
+            set_network(pod, &host(i), name);
             // :1433-1438 Intel MPI and MPICH reach the launcher by its short name.
             let search = format!("{name}.{}.svc.cluster.local", job.namespace);
             if !pod.spec.extra.contains_key("dnsConfig") {
@@ -151,11 +145,9 @@ pub(super) fn operate(job: &Job) -> Result<(Vec<Role>, Vec<Object>), Error> {
                 c.command = vec!["/usr/sbin/sshd".into(), "-De".into()];
             }
             append_env(c, [env("K_MPI_JOB_ROLE", "worker")]);
-            setup_ssh(&mut pod, job, &s);
-            worker_pods.push(pod);
-        }
-    }
-    worker_role.pods = Modelled::Built(worker_pods);
+            setup_ssh(pod, job, &s);
+        },
+    );
     roles.push(worker_role);
     Ok((roles, objects(job, &s, workers)))
 }
