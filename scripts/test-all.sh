@@ -155,12 +155,17 @@ linted() { RUSTC_WORKSPACE_WRAPPER=$clippy_driver CLIPPY_ARGS=-D__CLIPPY_HACKERY
 
 # The wasm tests, built for wasm32 (CPU) and run in Chromium and Firefox under wasm-bindgen's own
 # timeout (WASM_BINDGEN_TEST_TIMEOUT); then the lazily loaded modules, which are in no test build
-# for wasm: clippy checks them (make lint's). One job, since both build in target/.
+# for wasm, and the core feature by feature: clippy checks them (make lint's). One job, since all
+# build in target/.
 browser_tests() {
   stamp "test-browser, linted by clippy as it builds"
   linted m test-browser || return
   stamp "clippy for the converter, explain and upgrade modules (wasm32)"
-  m lint-wasm-modules
+  m lint-wasm-modules || return
+  # The core and its views with no feature and each feature alone, as the lazily loaded modules
+  # build them: an item one feature compiles and only another uses warns in no other check.
+  stamp "clippy for explorer-core and explorer-html, feature by feature"
+  m lint-core-features
 }
 # What a low-priority job (start --low) runs in a bash of its own.
 export clippy_driver
