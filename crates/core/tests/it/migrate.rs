@@ -490,6 +490,40 @@ fn the_masters_resources_are_carried_by_resources_per_node_when_equal_and_report
     assert_eq!((memory.kind, memory.place()), (Kind::Mapped, Some("spec.trainer.resourcesPerNode.limits.memory")));
 }
 
+/// A Master that writes its requests beside limits equal to the Worker's limits-only resources
+/// runs with the same resources: the API server defaults each request a container leaves out to
+/// its limit. Reported as carried by resourcesPerNode, not as dropped requests, and no pod
+/// difference (with a loss) is said for it.
+#[test]
+fn a_masters_requests_equal_to_the_workers_defaulted_ones_are_no_loss() {
+    let master = "{limits: {cpu: 4, memory: 16Gi}, requests: {cpu: 4, memory: 16Gi}}";
+    let text = MASTER_WORKER_GPUS
+        .replace("{limits: {nvidia.com/gpu: 1, memory: 8Gi}}", master)
+        .replace("{limits: {nvidia.com/gpu: GPU, memory: 8Gi}}", "{limits: {cpu: 4, memory: 16Gi}}");
+    let (_, report) = converted(&text);
+    let path = "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources";
+    let dropped: Vec<_> = report.iter().filter(|e| e.from.starts_with(path) && e.kind == Kind::Dropped).collect();
+    assert!(dropped.is_empty(), "{dropped:#?}");
+    let e = entry(&report, path);
+    assert_eq!((e.kind, e.place()), (Kind::Mapped, Some("spec.trainer.resourcesPerNode")), "{e:?}");
+    assert!(e.note.contains("defaults each request"), "{}", e.note);
+    let m = migrate(&text).unwrap();
+    let d = &m.docs[0];
+    let Outcome::Written { objects, .. } = &d.outcome else { panic!("{:?}", m.failures()) };
+    let compared = explorer_core::migrate::pods::compare_explained(
+        d.source.as_ref().unwrap(),
+        objects,
+        explorer_data::releases::NEWEST,
+    )
+    .comparison
+    .unwrap();
+    let resources: Vec<_> = compared.differences.iter().filter(|d| d.field == "resources").collect();
+    assert!(resources.is_empty(), "{resources:#?}");
+    // Different once defaulted (the Master asks for less than it may use): still said.
+    let (_, report) = converted(&text.replace("requests: {cpu: 4,", "requests: {cpu: 2,"));
+    assert_eq!(entry(&report, &format!("{path}.requests.cpu")).kind, Kind::Dropped);
+}
+
 #[test]
 fn replica_counts_beyond_int32_are_refused_with_the_field_and_the_limit() {
     // 4294967295 + 1 overflowed a u32 add: a panic in debug, a wrong numNodes in release.
