@@ -35,6 +35,8 @@ pub use defaults::Ambiguous;
 #[cfg(feature = "migrate")]
 pub(crate) use error::service_refused;
 pub use error::{Error, NotRun};
+#[cfg(feature = "migrate")]
+pub(crate) use webhook::{JOBS_CONTROLLER, MULTIKUEUE};
 
 /// Training Operator's name, as the JSON gives it.
 pub const TRAINING_OPERATOR: &str = served::TRAINING_OPERATOR.name;

@@ -9,9 +9,15 @@ use super::at;
 use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
 
+/// `spec.runPolicy.managedBy`'s default, the Training Operator itself (common_types.go:40).
+pub(crate) const JOBS_CONTROLLER: &str = "kubeflow.org/training-operator";
+/// Kueue's MultiKueue as `spec.runPolicy.managedBy` names it (common_types.go:43), which
+/// Trainer's TrainJob `spec.managedBy` takes too.
+pub(crate) const MULTIKUEUE: &str = "kueue.x-k8s.io/multikueue";
+
 /// util/webhooks.go:11-13 (common_types.go:40,43): the controllers `spec.runPolicy.managedBy`
 /// may name, sorted.
-const MANAGERS: [&str; 2] = ["kubeflow.org/training-operator", "kueue.x-k8s.io/multikueue"];
+const MANAGERS: [&str; 2] = [JOBS_CONTROLLER, MULTIKUEUE];
 
 /// The replica types a kind's webhook allows (`validRoleTypes`), `None` where it checks none
 /// (TFJob), and whether it checks `runPolicy` (JAX's does not: jax/jaxjob_webhook.go:72-80).
