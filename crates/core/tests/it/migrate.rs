@@ -389,7 +389,14 @@ fn bad_documents_get_a_precise_message() {
             "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec: {}\n",
             "spec.pytorchReplicaSpecs: Required value: must be required: the Training Operator's webhook refuses",
         ),
-        ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec: {}\n", "metadata is missing"),
+        // No name to print: the kind alone, with no gap where the name would be.
+        ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec: {}\n", "PyTorchJob: metadata is missing"),
+        // generateName: the TrainJob, its runtime and MASTER_ADDR are written from the name.
+        (
+            "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {generateName: ddp-}\nspec: {}\n",
+            "PyTorchJob: metadata.name is missing: the job is written with metadata.generateName (\"ddp-\"), and \
+             the TrainJob",
+        ),
         (
             "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: two\n      template: {spec: {containers: [{name: p, image: a}]}}\n",
             "spec.pytorchReplicaSpecs.Master.replicas: Invalid value: \"string\": must be of type integer",
@@ -407,7 +414,18 @@ fn bad_documents_get_a_precise_message() {
             "only OpenMPI",
         ),
     ];
-    for (input, expected) in cases {
+    let misspelt = [
+        // Kinds are case-sensitive: the API server finds no such kind, and the job never ran.
+        (
+            "apiVersion: kubeflow.org/v1\nkind: PytorchJob\nmetadata: {name: x}\nspec: {}\n",
+            "PytorchJob x: no matches for kind \"PytorchJob\" in version \"kubeflow.org/v1\": did you mean PyTorchJob?",
+        ),
+        (
+            "apiVersion: kubeflow.org/v2beta1\nkind: mpijob\nmetadata: {name: x}\nspec: {}\n",
+            "mpijob x: no matches for kind \"mpijob\" in version \"kubeflow.org/v2beta1\": did you mean MPIJob?",
+        ),
+    ];
+    for (input, expected) in cases.into_iter().chain(misspelt) {
         let m = migrate(input).unwrap();
         let message = m.failures().join("\n");
         assert!(message.contains(expected), "{expected:?} not in {message:?}");

@@ -168,6 +168,13 @@ fn read_as_job(doc: &Value, release: Release) -> Result<Job, Box<Outcome>> {
             let reason = Refusal::UnservedVersion { api_version: api.into(), kind: kind.into() };
             return Err(refused(name, kind, reason).into());
         }
+        // A V1 kind in another case: Kubernetes matches kinds exactly, so no operator ran it
+        // (the group's other kinds, a Notebook or a Profile, pass through).
+        (None, api, kind) if api.starts_with("kubeflow.org/") && misspelt_kind(kind).is_some() => {
+            let meant = misspelt_kind(kind).unwrap_or_default();
+            let error = Invalid::MisspeltKind { api_version: api.into(), kind: kind.into(), name, meant };
+            return Err(invalid(error).into());
+        }
         _ => return Err(Outcome::PassedThrough { name, kind: kind.into(), object: Value::Null }.into()),
     };
     if source.kind() == V1Kind::MpiJob {
@@ -179,6 +186,11 @@ fn read_as_job(doc: &Value, release: Release) -> Result<Job, Box<Outcome>> {
         }
     }
     Ok(Job { source, kind: kind.to_string(), name })
+}
+
+/// The V1 kind `kind` spells in another case (`PytorchJob`, `mpijob`), if it is one.
+fn misspelt_kind(kind: &str) -> Option<&'static str> {
+    V1Kind::ALL.into_iter().map(V1Kind::kind).find(|k| *k != kind && k.eq_ignore_ascii_case(kind))
 }
 
 impl Job {
@@ -305,11 +317,17 @@ impl<'a> Conversion<'a> {
             })?,
             None => return Err(Error::Missing { path: "metadata".into(), needed_by: None }),
         };
-        let name = meta
-            .name
-            .clone()
-            .filter(|n| !n.is_empty())
-            .ok_or_else(|| Error::Missing { path: "metadata.name".into(), needed_by: None })?;
+        let name = meta.name.clone().filter(|n| !n.is_empty()).ok_or_else(|| Error::Missing {
+            path: "metadata.name".into(),
+            // The API server names such a job when it creates it; the conversion needs the name first.
+            needed_by: doc.get("metadata").and_then(|m| m.get("generateName")).and_then(Value::as_str).map(|prefix| {
+                format!(
+                    "the job is written with metadata.generateName ({prefix:?}), and the TrainJob, its runtime and \
+                     the host names its pods reach each other by (MASTER_ADDR, TF_CONFIG) are written from the job's \
+                     name: give it the metadata.name the TrainJob should have"
+                )
+            }),
+        })?;
         let spec = doc.get("spec").and_then(Value::as_object).ok_or(Error::NoSpec)?;
         let field = source.kind().replica_specs_field();
         let specs = spec.get(field).and_then(Value::as_object).ok_or_else(|| Error::Missing {
