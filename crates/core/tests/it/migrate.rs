@@ -331,6 +331,35 @@ fn a_v1_name_that_is_not_an_rfc1035_label_is_renamed_and_reported() {
     assert!(entry(&report, "metadata.name").note.contains("renamed"));
 }
 
+/// A job Training Operator v1.9's webhook refuses for what is not about its pods (no container
+/// named for the framework, a manager it does not know: pytorchjob_webhook.go:138-151,
+/// util/webhooks.go:15-25) still converts, as a job whose name the cluster refused does, and the
+/// report says, as explain and validate do, that V1 ran no pod for it.
+#[test]
+fn a_job_v1_9s_webhook_refuses_converts_and_says_v1_ran_no_pod() {
+    let job =
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: refused}\nspec:\n  pytorchReplicaSpecs:\n    \
+               Worker:\n      replicas: 2\n      template: {spec: {containers: [{name: trainer, image: a:1}]}}\n";
+    let (_, report) = converted(job);
+    let note = &entry(&report, "metadata.name").note;
+    assert!(note.contains("the V1 cluster refused this PyTorchJob as written, so V1 ran no pod"), "{note}");
+    assert!(
+        note.contains(
+            "spec.pytorchReplicaSpecs[Worker].template.spec.containers: Required value: must have at least one \
+             container with name pytorch"
+        ),
+        "{note}"
+    );
+    let managed =
+        job.replace("spec:\n", "spec:\n  runPolicy: {managedBy: example.com/mine}\n").replace("trainer", "pytorch");
+    let (_, report) = converted(&managed);
+    let note = &entry(&report, "metadata.name").note;
+    assert!(note.contains("spec.runPolicy.managedBy: Unsupported value: \"example.com/mine\""), "{note}");
+    // A job the webhook admits: no such note.
+    let (_, report) = converted(&job.replace("trainer", "pytorch"));
+    assert_eq!(entry(&report, "metadata.name").note, "");
+}
+
 #[test]
 fn streams_keep_other_kinds_and_report_each_document() {
     let m = migrate(

@@ -65,13 +65,6 @@ pub(super) enum Scope {
     Other,
 }
 
-/// The errors the webhook gives on creating `doc` about the pods it asks for ([`Scope::Pods`]):
-/// a converter cannot say which pods V1 would have run for such a job, since v1.9 ran none.
-#[cfg(feature = "migrate")]
-pub(super) fn pod_refusals(doc: &Json) -> Vec<Rejection> {
-    judged(doc).into_iter().filter(|(_, scope)| *scope == Scope::Pods).map(|(rejection, _)| rejection).collect()
-}
-
 /// Whether Training Operator v1.9 installs a validating webhook for `kind`.
 #[cfg(feature = "migrate")]
 pub(super) fn has_webhook(kind: V1Kind) -> bool {
@@ -86,8 +79,9 @@ pub(super) fn name_refusal(name: &str) -> Option<Rejection> {
         .then(|| Rejection::invalid("metadata.name", format!("{name:?}: should match: {}", bad_name.join(","))))
 }
 
-/// [`refusals`], each with its [`Scope`].
-fn judged(doc: &Json) -> Vec<(Rejection, Scope)> {
+/// [`refusals`], each with its [`Scope`]: one about the pods ([`Scope::Pods`]) leaves a
+/// converter nothing to say of the pods V1 would have run, since v1.9 ran none.
+pub(super) fn judged(doc: &Json) -> Vec<(Rejection, Scope)> {
     let kind = doc.get("kind").and_then(Json::as_str).and_then(V1Kind::from_kind);
     let api = doc.get("apiVersion").and_then(Json::as_str);
     let (Some(kind), Some("kubeflow.org/v1")) = (kind, api) else { return vec![] };

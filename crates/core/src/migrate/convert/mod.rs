@@ -131,6 +131,8 @@ struct Job {
     source: Source,
     kind: String,
     name: String,
+    /// What Training Operator v1.9's webhook refuses in the job that is not about its pods.
+    webhook_refusals: Vec<crate::k8s::field::Rejection>,
 }
 
 /// The document as a job to convert, or what becomes of it instead (refused, invalid, passed
@@ -148,9 +150,14 @@ fn read_as_job(doc: &Value, release: Release) -> Result<Job, Box<Outcome>> {
     let operator = explorer_data::served::v1_operator(api, kind);
     // A replica type v1.9's webhook refuses, or whose pods the API server refuses by their name:
     // v1.9 runs no such job, and its reason is the answer.
-    if let Some(reason) = operator.and_then(|_| crate::explain::v1::refused_replica_type(doc)) {
-        return Err(invalid(Invalid::Job { kind: kind.to_string(), name, error: Error::V1Refused(reason) }).into());
-    }
+    // Else what it refuses in the job that is not about its pods: the job converts, and says so.
+    let webhook_refusals = match operator.map(|_| crate::explain::v1::refused_replica_type(doc)) {
+        Some(Err(reason)) => {
+            return Err(invalid(Invalid::Job { kind: kind.to_string(), name, error: Error::V1Refused(reason) }).into())
+        }
+        Some(Ok(refusals)) => refusals,
+        None => Vec::new(),
+    };
     let source = match (operator, api, kind) {
         (Some(op), ..) if op == explorer_data::served::MPI_OPERATOR => Source::MpiV2beta1,
         (Some(_), ..) => match V1Kind::from_kind(kind) {
@@ -185,7 +192,7 @@ fn read_as_job(doc: &Value, release: Release) -> Result<Job, Box<Outcome>> {
             return Err(refused(name, kind, reason).into());
         }
     }
-    Ok(Job { source, kind: kind.to_string(), name })
+    Ok(Job { source, kind: kind.to_string(), name, webhook_refusals })
 }
 
 /// The V1 kind `kind` spells in another case (`PytorchJob`, `mpijob`), if it is one.
@@ -207,7 +214,7 @@ impl Job {
         scanned: Result<(Option<Value>, Vec<String>), Error>,
         given_up: Option<GivenUp>,
     ) -> (Outcome, LeftInTree) {
-        let Job { source, kind, name } = self;
+        let Job { source, kind, name, webhook_refusals } = self;
         let (written, template_images) = match scanned {
             Ok(found) => found,
             Err(error) => return (invalid(Invalid::Job { kind, name, error }), LeftInTree::default()),
@@ -221,6 +228,7 @@ impl Job {
             c.template_images = template_images;
             c.tree_given_up = tree_given_up;
             c.taken_settings = settings;
+            c.webhook_refusals = webhook_refusals;
             c
         });
         match conversion.and_then(Conversion::run) {
@@ -292,6 +300,10 @@ struct Conversion<'a> {
     /// The only replica's pod spec fields the model does not name, taken out of the tree by the
     /// caller (`moved_settings`): the pod settings hold them where the model's `extra` would.
     taken_settings: Vec<(String, Value)>,
+    /// Why Training Operator v1.9's webhook refuses the job as written, where it refuses it for
+    /// what the conversion still carries (its containers' names and images, its manager): the
+    /// report says V1 ran no pod for it (`metadata`'s `note_refused_name`).
+    webhook_refusals: Vec<crate::k8s::field::Rejection>,
 }
 
 /// The trainer's env and args `trainjob_value` left out of the TrainJob, their places empty, for
@@ -392,6 +404,7 @@ impl<'a> Conversion<'a> {
             trainer_env_in_tree: None,
             left_in_tree: LeftInTree::default(),
             taken_settings: Vec::new(),
+            webhook_refusals: Vec::new(),
         })
     }
 
