@@ -49,6 +49,17 @@ fn trainjob(objects: &[Value]) -> &Value {
     objects.iter().find(|o| o["kind"] == "TrainJob").expect("a TrainJob")
 }
 
+/// The pod comparison's differences in `field` between the one V1 job of `text` and its
+/// conversion for the newest release.
+fn pod_differences(text: &str, field: &str) -> Vec<explorer_core::migrate::pods::Difference> {
+    let m = migrate(text).unwrap();
+    let d = &m.docs[0];
+    let Outcome::Written { objects, .. } = &d.outcome else { panic!("{:?}", m.failures()) };
+    let source = d.source.as_ref().unwrap();
+    let compared = explorer_core::migrate::pods::compare_explained(source, objects, explorer_data::releases::NEWEST);
+    compared.comparison.unwrap().differences.into_iter().filter(|d| d.field == field).collect()
+}
+
 fn entry<'a>(report: &'a [explorer_core::migrate::Entry], v1: &str) -> &'a explorer_core::migrate::Entry {
     report.iter().find(|e| e.from == v1).unwrap_or_else(|| panic!("no report entry for {v1}: {report:#?}"))
 }
@@ -268,6 +279,25 @@ fn elastic_policy_and_auto_procs_are_reported() {
     let (objects, report) = converted(&common::read_reference("v1-examples/pytorch/elastic/echo/echo.yaml"));
     assert!(entry(&report, "spec.elasticPolicy").note.contains("not supported"));
     assert!(trainjob(&objects)["spec"]["trainer"].get("numProcPerNode").is_none());
+}
+
+/// The elastic policy's deprecated `nProcPerNode` (v1.9's webhook refuses it beside
+/// spec.nprocPerNode: pytorchjob_webhook.go:103-108) set each pod's PET_NPROC_PER_NODE
+/// (elastic.go:99-103 @v1.9.0) as spec.nprocPerNode does: carried to numProcPerNode, not left to
+/// V2's count of the node's CPUs (8 here) with the rest of the elastic policy.
+#[test]
+fn the_elastic_policys_process_count_is_carried() {
+    let text = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: elastic}\nspec:\n  elasticPolicy: \
+                {minReplicas: 1, maxReplicas: 2, nProcPerNode: 4}\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n      \
+                template: {spec: {containers: [{name: pytorch, image: a:1, command: [torchrun, train.py], resources: \
+                {limits: {cpu: 8}}}]}}\n";
+    let (objects, report) = converted(text);
+    assert_eq!(trainjob(&objects)["spec"]["trainer"]["numProcPerNode"], 4);
+    let e = entry(&report, "spec.elasticPolicy.nProcPerNode");
+    assert_eq!((e.kind, e.place()), (Kind::Mapped, Some("spec.trainer.numProcPerNode")), "{e:?}");
+    assert!(entry(&report, "spec.elasticPolicy").note.contains("not supported"));
+    let procs = pod_differences(text, "env.PET_NPROC_PER_NODE");
+    assert!(procs.is_empty(), "{procs:#?}");
 }
 
 /// A DeepSpeed MPIJob whose workers run `image`.
@@ -554,17 +584,7 @@ fn a_masters_requests_equal_to_the_workers_defaulted_ones_are_no_loss() {
     let e = entry(&report, path);
     assert_eq!((e.kind, e.place()), (Kind::Mapped, Some("spec.trainer.resourcesPerNode")), "{e:?}");
     assert!(e.note.contains("defaults each request"), "{}", e.note);
-    let m = migrate(&text).unwrap();
-    let d = &m.docs[0];
-    let Outcome::Written { objects, .. } = &d.outcome else { panic!("{:?}", m.failures()) };
-    let compared = explorer_core::migrate::pods::compare_explained(
-        d.source.as_ref().unwrap(),
-        objects,
-        explorer_data::releases::NEWEST,
-    )
-    .comparison
-    .unwrap();
-    let resources: Vec<_> = compared.differences.iter().filter(|d| d.field == "resources").collect();
+    let resources = pod_differences(&text, "resources");
     assert!(resources.is_empty(), "{resources:#?}");
     // Different once defaulted (the Master asks for less than it may use): still said.
     let (_, report) = converted(&text.replace("requests: {cpu: 4,", "requests: {cpu: 2,"));

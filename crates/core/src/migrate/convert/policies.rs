@@ -136,8 +136,15 @@ impl Conversion<'_> {
     }
 
     pub(super) fn procs_per_node(&mut self, trainer: &mut Trainer) -> Result<(), Error> {
-        let Some(v) = self.spec().get("nprocPerNode").cloned() else { return Ok(()) };
-        let path = "spec.nprocPerNode";
+        let elastic = self.spec().get("elasticPolicy").and_then(|e| e.get("nProcPerNode")).filter(|n| !n.is_null());
+        let (path, v) = match (self.spec().get("nprocPerNode"), elastic) {
+            (Some(v), _) => ("spec.nprocPerNode", v.clone()),
+            // The elastic policy's deprecated count, which v1.9's webhook refuses beside
+            // spec.nprocPerNode (pytorchjob_webhook.go:102-109 @v1.9.0), set each pod's
+            // PET_NPROC_PER_NODE as that does (elastic.go:99-104 @v1.9.0).
+            (None, Some(v)) => ("spec.elasticPolicy.nProcPerNode", v.clone()),
+            (None, None) => return Ok(()),
+        };
         let text = match &v {
             Value::String(s) => s.clone(),
             Value::Number(n) => n.to_string(),
