@@ -49,6 +49,17 @@ fn trainjob(objects: &[Value]) -> &Value {
     objects.iter().find(|o| o["kind"] == "TrainJob").expect("a TrainJob")
 }
 
+/// The pod comparison's differences in `field` between the one V1 job of `text` and its
+/// conversion for the newest release.
+fn pod_differences(text: &str, field: &str) -> Vec<explorer_core::migrate::pods::Difference> {
+    let m = migrate(text).unwrap();
+    let d = &m.docs[0];
+    let Outcome::Written { objects, .. } = &d.outcome else { panic!("{:?}", m.failures()) };
+    let source = d.source.as_ref().unwrap();
+    let compared = explorer_core::migrate::pods::compare_explained(source, objects, explorer_data::releases::NEWEST);
+    compared.comparison.unwrap().differences.into_iter().filter(|d| d.field == field).collect()
+}
+
 fn entry<'a>(report: &'a [explorer_core::migrate::Entry], v1: &str) -> &'a explorer_core::migrate::Entry {
     report.iter().find(|e| e.from == v1).unwrap_or_else(|| panic!("no report entry for {v1}: {report:#?}"))
 }
@@ -270,6 +281,25 @@ fn elastic_policy_and_auto_procs_are_reported() {
     assert!(trainjob(&objects)["spec"]["trainer"].get("numProcPerNode").is_none());
 }
 
+/// The elastic policy's deprecated `nProcPerNode` (v1.9's webhook refuses it beside
+/// spec.nprocPerNode: pytorchjob_webhook.go:103-108) set each pod's PET_NPROC_PER_NODE
+/// (elastic.go:99-103 @v1.9.0) as spec.nprocPerNode does: carried to numProcPerNode, not left to
+/// V2's count of the node's CPUs (8 here) with the rest of the elastic policy.
+#[test]
+fn the_elastic_policys_process_count_is_carried() {
+    let text = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: elastic}\nspec:\n  elasticPolicy: \
+                {minReplicas: 1, maxReplicas: 2, nProcPerNode: 4}\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n      \
+                template: {spec: {containers: [{name: pytorch, image: a:1, command: [torchrun, train.py], resources: \
+                {limits: {cpu: 8}}}]}}\n";
+    let (objects, report) = converted(text);
+    assert_eq!(trainjob(&objects)["spec"]["trainer"]["numProcPerNode"], 4);
+    let e = entry(&report, "spec.elasticPolicy.nProcPerNode");
+    assert_eq!((e.kind, e.place()), (Kind::Mapped, Some("spec.trainer.numProcPerNode")), "{e:?}");
+    assert!(entry(&report, "spec.elasticPolicy").note.contains("not supported"));
+    let procs = pod_differences(text, "env.PET_NPROC_PER_NODE");
+    assert!(procs.is_empty(), "{procs:#?}");
+}
+
 /// A DeepSpeed MPIJob whose workers run `image`.
 fn deepspeed_mpijob(image: &str) -> String {
     format!(
@@ -331,6 +361,35 @@ fn a_v1_name_that_is_not_an_rfc1035_label_is_renamed_and_reported() {
     assert!(entry(&report, "metadata.name").note.contains("renamed"));
 }
 
+/// A job Training Operator v1.9's webhook refuses for what is not about its pods (no container
+/// named for the framework, a manager it does not know: pytorchjob_webhook.go:138-151,
+/// util/webhooks.go:15-25) still converts, as a job whose name the cluster refused does, and the
+/// report says, as explain and validate do, that V1 ran no pod for it.
+#[test]
+fn a_job_v1_9s_webhook_refuses_converts_and_says_v1_ran_no_pod() {
+    let job =
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: refused}\nspec:\n  pytorchReplicaSpecs:\n    \
+               Worker:\n      replicas: 2\n      template: {spec: {containers: [{name: trainer, image: a:1}]}}\n";
+    let (_, report) = converted(job);
+    let note = &entry(&report, "metadata.name").note;
+    assert!(note.contains("the V1 cluster refused this PyTorchJob as written, so V1 ran no pod"), "{note}");
+    assert!(
+        note.contains(
+            "spec.pytorchReplicaSpecs[Worker].template.spec.containers: Required value: must have at least one \
+             container with name pytorch"
+        ),
+        "{note}"
+    );
+    let managed =
+        job.replace("spec:\n", "spec:\n  runPolicy: {managedBy: example.com/mine}\n").replace("trainer", "pytorch");
+    let (_, report) = converted(&managed);
+    let note = &entry(&report, "metadata.name").note;
+    assert!(note.contains("spec.runPolicy.managedBy: Unsupported value: \"example.com/mine\""), "{note}");
+    // A job the webhook admits: no such note.
+    let (_, report) = converted(&job.replace("trainer", "pytorch"));
+    assert_eq!(entry(&report, "metadata.name").note, "");
+}
+
 #[test]
 fn streams_keep_other_kinds_and_report_each_document() {
     let m = migrate(
@@ -389,7 +448,14 @@ fn bad_documents_get_a_precise_message() {
             "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec: {}\n",
             "spec.pytorchReplicaSpecs: Required value: must be required: the Training Operator's webhook refuses",
         ),
-        ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec: {}\n", "metadata is missing"),
+        // No name to print: the kind alone, with no gap where the name would be.
+        ("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec: {}\n", "PyTorchJob: metadata is missing"),
+        // generateName: the TrainJob, its runtime and MASTER_ADDR are written from the name.
+        (
+            "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {generateName: ddp-}\nspec: {}\n",
+            "PyTorchJob: metadata.name is missing: the job is written with metadata.generateName (\"ddp-\"), and \
+             the TrainJob",
+        ),
         (
             "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: two\n      template: {spec: {containers: [{name: p, image: a}]}}\n",
             "spec.pytorchReplicaSpecs.Master.replicas: Invalid value: \"string\": must be of type integer",
@@ -407,7 +473,18 @@ fn bad_documents_get_a_precise_message() {
             "only OpenMPI",
         ),
     ];
-    for (input, expected) in cases {
+    let misspelt = [
+        // Kinds are case-sensitive: the API server finds no such kind, and the job never ran.
+        (
+            "apiVersion: kubeflow.org/v1\nkind: PytorchJob\nmetadata: {name: x}\nspec: {}\n",
+            "PytorchJob x: no matches for kind \"PytorchJob\" in version \"kubeflow.org/v1\": did you mean PyTorchJob?",
+        ),
+        (
+            "apiVersion: kubeflow.org/v2beta1\nkind: mpijob\nmetadata: {name: x}\nspec: {}\n",
+            "mpijob x: no matches for kind \"mpijob\" in version \"kubeflow.org/v2beta1\": did you mean MPIJob?",
+        ),
+    ];
+    for (input, expected) in cases.into_iter().chain(misspelt) {
         let m = migrate(input).unwrap();
         let message = m.failures().join("\n");
         assert!(message.contains(expected), "{expected:?} not in {message:?}");
@@ -488,6 +565,30 @@ fn the_masters_resources_are_carried_by_resources_per_node_when_equal_and_report
     assert!(gpu.note.contains("the Worker's nvidia.com/gpu is 2"), "{}", gpu.note);
     let memory = entry(&report, &format!("{master}.limits.memory"));
     assert_eq!((memory.kind, memory.place()), (Kind::Mapped, Some("spec.trainer.resourcesPerNode.limits.memory")));
+}
+
+/// A Master that writes its requests beside limits equal to the Worker's limits-only resources
+/// runs with the same resources: the API server defaults each request a container leaves out to
+/// its limit. Reported as carried by resourcesPerNode, not as dropped requests, and no pod
+/// difference (with a loss) is said for it.
+#[test]
+fn a_masters_requests_equal_to_the_workers_defaulted_ones_are_no_loss() {
+    let master = "{limits: {cpu: 4, memory: 16Gi}, requests: {cpu: 4, memory: 16Gi}}";
+    let text = MASTER_WORKER_GPUS
+        .replace("{limits: {nvidia.com/gpu: 1, memory: 8Gi}}", master)
+        .replace("{limits: {nvidia.com/gpu: GPU, memory: 8Gi}}", "{limits: {cpu: 4, memory: 16Gi}}");
+    let (_, report) = converted(&text);
+    let path = "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources";
+    let dropped: Vec<_> = report.iter().filter(|e| e.from.starts_with(path) && e.kind == Kind::Dropped).collect();
+    assert!(dropped.is_empty(), "{dropped:#?}");
+    let e = entry(&report, path);
+    assert_eq!((e.kind, e.place()), (Kind::Mapped, Some("spec.trainer.resourcesPerNode")), "{e:?}");
+    assert!(e.note.contains("defaults each request"), "{}", e.note);
+    let resources = pod_differences(&text, "resources");
+    assert!(resources.is_empty(), "{resources:#?}");
+    // Different once defaulted (the Master asks for less than it may use): still said.
+    let (_, report) = converted(&text.replace("requests: {cpu: 4,", "requests: {cpu: 2,"));
+    assert_eq!(entry(&report, &format!("{path}.requests.cpu")).kind, Kind::Dropped);
 }
 
 #[test]

@@ -35,6 +35,8 @@ pub use defaults::Ambiguous;
 #[cfg(feature = "migrate")]
 pub(crate) use error::service_refused;
 pub use error::{Error, NotRun};
+#[cfg(feature = "migrate")]
+pub(crate) use webhook::{JOBS_CONTROLLER, MULTIKUEUE};
 
 /// Training Operator's name, as the JSON gives it.
 pub const TRAINING_OPERATOR: &str = served::TRAINING_OPERATOR.name;
@@ -480,18 +482,20 @@ fn hostfile_size(source: Source, job: &Job) -> Result<(), Error> {
 /// constants (training-operator
 /// v1.9.0:pkg/controller.v1/mpi/mpijob_controller.go:925,1015; mpi-operator
 /// v0.6.0:pkg/apis/kubeflow/validation/validation.go:112-121). `migrate` refuses such a job
-/// with it, as its operator does not run it.
+/// with it, as its operator does not run it. Else (`Ok`) what the webhook refuses in the job
+/// that is not about its pods (its containers' names and images, its manager, its name), which
+/// `migrate` converts and reports: the webhook is judged once per job.
 #[cfg(feature = "migrate")]
-pub(crate) fn refused_replica_type(doc: &Json) -> Option<NotRun> {
-    let kind = doc.get("kind").and_then(Json::as_str).and_then(V1Kind::from_kind)?;
+pub(crate) fn refused_replica_type(doc: &Json) -> Result<Vec<Rejection>, NotRun> {
+    let Some(kind) = doc.get("kind").and_then(Json::as_str).and_then(V1Kind::from_kind) else { return Ok(vec![]) };
     if kind == V1Kind::MpiJob {
         return match read(doc) {
-            Err(e @ Error::HostfileTooLarge { .. }) => Some(NotRun::Operator(e)),
-            _ => None,
+            Err(e @ Error::HostfileTooLarge { .. }) => Err(NotRun::Operator(e)),
+            _ => Ok(vec![]),
         };
     }
     if doc.get("apiVersion").and_then(Json::as_str) != Some("kubeflow.org/v1") {
-        return None;
+        return Ok(vec![]);
     }
     let field = kind.replica_specs_field();
     let specs = at(doc, &["spec", field]).and_then(Json::as_object);
@@ -502,7 +506,7 @@ pub(crate) fn refused_replica_type(doc: &Json) -> Option<NotRun> {
         .find_map(|rtype| webhook::unsupported_replica_type(kind, rtype).map(|d| (rtype, d)))
     {
         let refusals = vec![Rejection::new(ErrorType::NotSupported, role(rtype), detail)];
-        return Some(NotRun::Webhook { kind, refusals });
+        return Err(NotRun::Webhook { kind, refusals });
     }
     // The webhook's other rules on the pods asked for: the replica specs themselves, their
     // counts, XGBoost's Master, the elastic policy's Worker and process count. It judges a job
@@ -517,34 +521,37 @@ pub(crate) fn refused_replica_type(doc: &Json) -> Option<NotRun> {
     // The API server refuses a job without a name before any webhook sees it; the converter says so.
     let admitted = named && specs.is_none_or(|s| s.values().all(int32));
     // Refused so, the job is said with every error the webhook gives, as v1.9 answers it.
-    if admitted && !webhook::pod_refusals(doc).is_empty() {
-        return Some(NotRun::Webhook { kind, refusals: webhook::refusals(doc) });
+    let judged = if admitted { webhook::judged(doc) } else { Vec::new() };
+    let pods_refused = judged.iter().any(|(_, scope)| *scope == webhook::Scope::Pods);
+    let webhook_refusals: Vec<Rejection> = judged.into_iter().map(|(rejection, _)| rejection).collect();
+    if pods_refused {
+        return Err(NotRun::Webhook { kind, refusals: webhook_refusals });
     }
-    let specs = specs?;
+    let Some(specs) = specs else { return Ok(webhook_refusals) };
     if let Err(ambiguous) = defaults::renamed_types(kind, specs.keys().map(String::as_str)) {
         let path = FieldPath::new("spec").child(field);
-        return Some(NotRun::Operator(Error::AmbiguousReplicaType { path, kind, ambiguous }));
+        return Err(NotRun::Operator(Error::AmbiguousReplicaType { path, kind, ambiguous }));
     }
     let name = at(doc, &["metadata", "name"]).and_then(Json::as_str).unwrap_or_default();
     for (rtype, spec) in specs {
         let errors = defaults::pod_name_errors(name, &defaults::camel_case(kind, rtype));
         let runs = spec.get("replicas").and_then(Json::as_i64).unwrap_or(1) > 0;
         if runs && !errors.is_empty() {
-            return Some(NotRun::Operator(Error::PodName { path: role(rtype), kind, errors }));
+            return Err(NotRun::Operator(Error::PodName { path: role(rtype), kind, errors }));
         }
         let value = defaults::lower(&defaults::camel_case(kind, rtype));
         let errors = crate::k8s::names::is_valid_label_value(&value);
         if runs && !errors.is_empty() {
-            return Some(NotRun::Operator(Error::PodLabel { path: role(rtype), kind, value, errors }));
+            return Err(NotRun::Operator(Error::PodLabel { path: role(rtype), kind, value, errors }));
         }
     }
     // Pods too large for the API server to store (`pod_size`), as explain reads the job.
     match kind {
         V1Kind::TfJob | V1Kind::XgBoostJob => match read(doc) {
-            Err(e @ Error::PodTooLarge { .. }) => Some(NotRun::Operator(e)),
-            _ => None,
+            Err(e @ Error::PodTooLarge { .. }) => Err(NotRun::Operator(e)),
+            _ => Ok(webhook_refusals),
         },
-        _ => None,
+        _ => Ok(webhook_refusals),
     }
 }
 

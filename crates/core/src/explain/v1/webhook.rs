@@ -9,9 +9,15 @@ use super::at;
 use explorer_data::catalog::V1Kind;
 use serde_json::Value as Json;
 
+/// `spec.runPolicy.managedBy`'s default, the Training Operator itself (common_types.go:40).
+pub(crate) const JOBS_CONTROLLER: &str = "kubeflow.org/training-operator";
+/// Kueue's MultiKueue as `spec.runPolicy.managedBy` names it (common_types.go:43), which
+/// Trainer's TrainJob `spec.managedBy` takes too.
+pub(crate) const MULTIKUEUE: &str = "kueue.x-k8s.io/multikueue";
+
 /// util/webhooks.go:11-13 (common_types.go:40,43): the controllers `spec.runPolicy.managedBy`
 /// may name, sorted.
-const MANAGERS: [&str; 2] = ["kubeflow.org/training-operator", "kueue.x-k8s.io/multikueue"];
+const MANAGERS: [&str; 2] = [JOBS_CONTROLLER, MULTIKUEUE];
 
 /// The replica types a kind's webhook allows (`validRoleTypes`), `None` where it checks none
 /// (TFJob), and whether it checks `runPolicy` (JAX's does not: jax/jaxjob_webhook.go:72-80).
@@ -59,13 +65,6 @@ pub(super) enum Scope {
     Other,
 }
 
-/// The errors the webhook gives on creating `doc` about the pods it asks for ([`Scope::Pods`]):
-/// a converter cannot say which pods V1 would have run for such a job, since v1.9 ran none.
-#[cfg(feature = "migrate")]
-pub(super) fn pod_refusals(doc: &Json) -> Vec<Rejection> {
-    judged(doc).into_iter().filter(|(_, scope)| *scope == Scope::Pods).map(|(rejection, _)| rejection).collect()
-}
-
 /// Whether Training Operator v1.9 installs a validating webhook for `kind`.
 #[cfg(feature = "migrate")]
 pub(super) fn has_webhook(kind: V1Kind) -> bool {
@@ -80,8 +79,9 @@ pub(super) fn name_refusal(name: &str) -> Option<Rejection> {
         .then(|| Rejection::invalid("metadata.name", format!("{name:?}: should match: {}", bad_name.join(","))))
 }
 
-/// [`refusals`], each with its [`Scope`].
-fn judged(doc: &Json) -> Vec<(Rejection, Scope)> {
+/// [`refusals`], each with its [`Scope`]: one about the pods ([`Scope::Pods`]) leaves a
+/// converter nothing to say of the pods V1 would have run, since v1.9 ran none.
+pub(super) fn judged(doc: &Json) -> Vec<(Rejection, Scope)> {
     let kind = doc.get("kind").and_then(Json::as_str).and_then(V1Kind::from_kind);
     let api = doc.get("apiVersion").and_then(Json::as_str);
     let (Some(kind), Some("kubeflow.org/v1")) = (kind, api) else { return vec![] };

@@ -137,6 +137,23 @@ impl<'a> Conversion<'a> {
         let worker_resources = resources_of(worker.raw, worker_index).cloned().unwrap_or_default();
         let resources = |path: &str, i: usize| format!("{path}.template.spec.containers[{i}].resources");
         let (master_path, worker_path) = (resources(&master.path, master_index), resources(&worker.path, worker_index));
+        // Written apart but the same in the pods: the API server gives a limit the container asks
+        // no request for as its request too.
+        let in_pod = crate::migrate::pods::resources_in_pod;
+        if master_resources != worker_resources
+            && in_pod(&master_resources) == in_pod(&worker_resources)
+            && self.carry_as_leader(&master_path, &worker_path, &worker_resources, "Worker")
+        {
+            if let Some(e) = self.report.entries.iter_mut().rev().find(|e| e.from == master_path) {
+                // Its requests are not written in resourcesPerNode: the pods' are derived from it.
+                e.derived = true;
+                e.note.push_str(
+                    " once the API server defaults each request a container leaves out to its limit, as it does in \
+                     every pod",
+                );
+            }
+            return;
+        }
         self.mirror(&master_path, &master_resources, &worker_path, &worker_resources, "Worker");
     }
 

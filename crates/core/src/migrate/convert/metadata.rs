@@ -156,15 +156,21 @@ pub(super) fn rfc1035(name: &str) -> String {
 }
 
 impl Conversion<'_> {
-    /// Says on the name's entry that the V1 cluster refused the job's own name (the API server's
-    /// check of every custom resource's name, else Training Operator's webhook), in explain's
-    /// words (explain::v1::check): V1 ran nothing for it. Whether it did.
+    /// Says on the name's entry that the V1 cluster refused the job: its own name (the API
+    /// server's check of every custom resource's name), else whatever Training Operator's webhook
+    /// refuses in it, in explain's words (explain::v1::check): V1 ran nothing for it. Whether it
+    /// did.
     fn note_refused_name(&mut self) -> bool {
         let training_operator_kind = match self.source {
             Source::V1(kind) => Some(kind),
             Source::MpiV2beta1 => None,
         };
-        let refused = crate::explain::v1::name_refusals(training_operator_kind, &self.name);
+        let mut refused = crate::explain::v1::name_refusals(training_operator_kind, &self.name);
+        // The API server refuses a name before the webhook sees the job; else the webhook's
+        // every error (as explain::v1::check gives them).
+        if refused.is_empty() {
+            refused = std::mem::take(&mut self.webhook_refusals);
+        }
         if refused.is_empty() {
             return false;
         }

@@ -131,6 +131,8 @@ struct Job {
     source: Source,
     kind: String,
     name: String,
+    /// What Training Operator v1.9's webhook refuses in the job that is not about its pods.
+    webhook_refusals: Vec<crate::k8s::field::Rejection>,
 }
 
 /// The document as a job to convert, or what becomes of it instead (refused, invalid, passed
@@ -148,9 +150,14 @@ fn read_as_job(doc: &Value, release: Release) -> Result<Job, Box<Outcome>> {
     let operator = explorer_data::served::v1_operator(api, kind);
     // A replica type v1.9's webhook refuses, or whose pods the API server refuses by their name:
     // v1.9 runs no such job, and its reason is the answer.
-    if let Some(reason) = operator.and_then(|_| crate::explain::v1::refused_replica_type(doc)) {
-        return Err(invalid(Invalid::Job { kind: kind.to_string(), name, error: Error::V1Refused(reason) }).into());
-    }
+    // Else what it refuses in the job that is not about its pods: the job converts, and says so.
+    let webhook_refusals = match operator.map(|_| crate::explain::v1::refused_replica_type(doc)) {
+        Some(Err(reason)) => {
+            return Err(invalid(Invalid::Job { kind: kind.to_string(), name, error: Error::V1Refused(reason) }).into())
+        }
+        Some(Ok(refusals)) => refusals,
+        None => Vec::new(),
+    };
     let source = match (operator, api, kind) {
         (Some(op), ..) if op == explorer_data::served::MPI_OPERATOR => Source::MpiV2beta1,
         (Some(_), ..) => match V1Kind::from_kind(kind) {
@@ -168,6 +175,13 @@ fn read_as_job(doc: &Value, release: Release) -> Result<Job, Box<Outcome>> {
             let reason = Refusal::UnservedVersion { api_version: api.into(), kind: kind.into() };
             return Err(refused(name, kind, reason).into());
         }
+        // A V1 kind in another case: Kubernetes matches kinds exactly, so no operator ran it
+        // (the group's other kinds, a Notebook or a Profile, pass through).
+        (None, api, kind) if api.starts_with("kubeflow.org/") && misspelt_kind(kind).is_some() => {
+            let meant = misspelt_kind(kind).unwrap_or_default();
+            let error = Invalid::MisspeltKind { api_version: api.into(), kind: kind.into(), name, meant };
+            return Err(invalid(error).into());
+        }
         _ => return Err(Outcome::PassedThrough { name, kind: kind.into(), object: Value::Null }.into()),
     };
     if source.kind() == V1Kind::MpiJob {
@@ -178,7 +192,12 @@ fn read_as_job(doc: &Value, release: Release) -> Result<Job, Box<Outcome>> {
             return Err(refused(name, kind, reason).into());
         }
     }
-    Ok(Job { source, kind: kind.to_string(), name })
+    Ok(Job { source, kind: kind.to_string(), name, webhook_refusals })
+}
+
+/// The V1 kind `kind` spells in another case (`PytorchJob`, `mpijob`), if it is one.
+fn misspelt_kind(kind: &str) -> Option<&'static str> {
+    V1Kind::ALL.into_iter().map(V1Kind::kind).find(|k| *k != kind && k.eq_ignore_ascii_case(kind))
 }
 
 impl Job {
@@ -195,7 +214,7 @@ impl Job {
         scanned: Result<(Option<Value>, Vec<String>), Error>,
         given_up: Option<GivenUp>,
     ) -> (Outcome, LeftInTree) {
-        let Job { source, kind, name } = self;
+        let Job { source, kind, name, webhook_refusals } = self;
         let (written, template_images) = match scanned {
             Ok(found) => found,
             Err(error) => return (invalid(Invalid::Job { kind, name, error }), LeftInTree::default()),
@@ -209,6 +228,7 @@ impl Job {
             c.template_images = template_images;
             c.tree_given_up = tree_given_up;
             c.taken_settings = settings;
+            c.webhook_refusals = webhook_refusals;
             c
         });
         match conversion.and_then(Conversion::run) {
@@ -280,6 +300,10 @@ struct Conversion<'a> {
     /// The only replica's pod spec fields the model does not name, taken out of the tree by the
     /// caller (`moved_settings`): the pod settings hold them where the model's `extra` would.
     taken_settings: Vec<(String, Value)>,
+    /// Why Training Operator v1.9's webhook refuses the job as written, where it refuses it for
+    /// what the conversion still carries (its containers' names and images, its manager): the
+    /// report says V1 ran no pod for it (`metadata`'s `note_refused_name`).
+    webhook_refusals: Vec<crate::k8s::field::Rejection>,
 }
 
 /// The trainer's env and args `trainjob_value` left out of the TrainJob, their places empty, for
@@ -305,11 +329,17 @@ impl<'a> Conversion<'a> {
             })?,
             None => return Err(Error::Missing { path: "metadata".into(), needed_by: None }),
         };
-        let name = meta
-            .name
-            .clone()
-            .filter(|n| !n.is_empty())
-            .ok_or_else(|| Error::Missing { path: "metadata.name".into(), needed_by: None })?;
+        let name = meta.name.clone().filter(|n| !n.is_empty()).ok_or_else(|| Error::Missing {
+            path: "metadata.name".into(),
+            // The API server names such a job when it creates it; the conversion needs the name first.
+            needed_by: doc.get("metadata").and_then(|m| m.get("generateName")).and_then(Value::as_str).map(|prefix| {
+                format!(
+                    "the job is written with metadata.generateName ({prefix:?}), and the TrainJob, its runtime and \
+                     the host names its pods reach each other by (MASTER_ADDR, TF_CONFIG) are written from the job's \
+                     name: give it the metadata.name the TrainJob should have"
+                )
+            }),
+        })?;
         let spec = doc.get("spec").and_then(Value::as_object).ok_or(Error::NoSpec)?;
         let field = source.kind().replica_specs_field();
         let specs = spec.get(field).and_then(Value::as_object).ok_or_else(|| Error::Missing {
@@ -374,6 +404,7 @@ impl<'a> Conversion<'a> {
             trainer_env_in_tree: None,
             left_in_tree: LeftInTree::default(),
             taken_settings: Vec::new(),
+            webhook_refusals: Vec::new(),
         })
     }
 

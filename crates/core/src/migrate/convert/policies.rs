@@ -68,12 +68,52 @@ impl Conversion<'_> {
                 "schedulingPolicy" => self
                     .report
                     .dropped(path, "gang scheduling belongs to the runtime's podGroupPolicy (coscheduling or volcano)"),
-                "managedBy" if value == "kueue.x-k8s.io/multikueue" => self.report.dropped(
-                    path,
-                    "set spec.managedBy: kueue.x-k8s.io/multikueue on the TrainJob if you use MultiKueue",
-                ),
+                "managedBy" => self.manager(spec, path, &value),
                 _ => self.report.dropped(path, format!("{key} has no TrainJob field in {}", self.release.tag)),
             }
+        }
+    }
+
+    /// `spec.runPolicy.managedBy` (v1.9's webhook admits the Training Operator and MultiKueue:
+    /// explain::v1's `MANAGERS`) against the TrainJob's `spec.managedBy`, which every release
+    /// has and whose CRD takes Trainer's own controller or MultiKueue (trainjob_types.go:147-148
+    /// @v2.3.0, :129-130 @v2.0.0).
+    fn manager(&mut self, spec: &mut TrainJobSpec, path: String, value: &Value) {
+        use crate::explain::v1::{JOBS_CONTROLLER, MULTIKUEUE};
+        use crate::explain::TRAINJOB_CONTROLLER;
+        let tag = self.release.tag;
+        match value.as_str() {
+            // MultiKueue dispatches the job to a worker cluster: from v2.3.0 the controller
+            // leaves a TrainJob another manager names alone (trainjob_controller.go:89-92 @v2.3.0).
+            Some(MULTIKUEUE) if self.release.controller.skips_other_managers => {
+                spec.managed_by = Some(MULTIKUEUE.into());
+                self.report.mapped(path, "spec.managedBy", "MultiKueue dispatches the TrainJob as it did the V1 job");
+            }
+            Some(MULTIKUEUE) => {
+                let since = Release::first_where(|r| r.controller.skips_other_managers).map_or("later", |r| r.line);
+                self.report.dropped(
+                    path,
+                    format!(
+                        "Trainer {tag}'s controller reconciles every TrainJob whatever its spec.managedBy (it leaves \
+                         MultiKueue's alone from {since}), so spec.managedBy: {MULTIKUEUE} would run the job on the \
+                         manager cluster too: set it only where that cluster runs no Trainer controller"
+                    ),
+                )
+            }
+            Some(JOBS_CONTROLLER) => self.report.renamed(
+                path,
+                format!(
+                    "{JOBS_CONTROLLER} is V1's own controller; a TrainJob's is Trainer's, {TRAINJOB_CONTROLLER}, \
+                     the default spec.managedBy"
+                ),
+            ),
+            _ => self.report.dropped(
+                path,
+                format!(
+                    "{value}: no manager a TrainJob takes (spec.managedBy is {TRAINJOB_CONTROLLER} or {MULTIKUEUE}), \
+                     nor one the Training Operator's webhook admits"
+                ),
+            ),
         }
     }
 
@@ -96,8 +136,15 @@ impl Conversion<'_> {
     }
 
     pub(super) fn procs_per_node(&mut self, trainer: &mut Trainer) -> Result<(), Error> {
-        let Some(v) = self.spec().get("nprocPerNode").cloned() else { return Ok(()) };
-        let path = "spec.nprocPerNode";
+        let elastic = self.spec().get("elasticPolicy").and_then(|e| e.get("nProcPerNode")).filter(|n| !n.is_null());
+        let (path, v) = match (self.spec().get("nprocPerNode"), elastic) {
+            (Some(v), _) => ("spec.nprocPerNode", v.clone()),
+            // The elastic policy's deprecated count, which v1.9's webhook refuses beside
+            // spec.nprocPerNode (pytorchjob_webhook.go:102-109 @v1.9.0), set each pod's
+            // PET_NPROC_PER_NODE as that does (elastic.go:99-104 @v1.9.0).
+            (None, Some(v)) => ("spec.elasticPolicy.nProcPerNode", v.clone()),
+            (None, None) => return Ok(()),
+        };
         let text = match &v {
             Value::String(s) => s.clone(),
             Value::Number(n) => n.to_string(),

@@ -167,6 +167,17 @@ pub enum Invalid {
     NotAMapping,
     /// `apiVersion` or `kind` missing or not a string.
     NoKind,
+    /// A V1 kind written in another case (`PytorchJob`): the API server serves no such kind.
+    MisspeltKind {
+        /// The `apiVersion` as written.
+        api_version: String,
+        /// The `kind` as written.
+        kind: String,
+        /// `metadata.name` as written ("" when absent).
+        name: String,
+        /// The kind it spells.
+        meant: &'static str,
+    },
     /// A job the converter cannot read: its kind and name as written, and why.
     Job {
         /// The `kind` as written.
@@ -183,6 +194,14 @@ impl fmt::Display for Invalid {
         match self {
             Invalid::NotAMapping => f.write_str("not a Kubernetes object: expected a mapping with apiVersion and kind"),
             Invalid::NoKind => f.write_str("not a Kubernetes object: apiVersion and kind must be strings"),
+            Invalid::MisspeltKind { api_version, kind, name, meant } => write!(
+                f,
+                "{kind}{}{name}: no matches for kind {kind:?} in version {api_version:?}: did you mean {meant}? \
+                 Kubernetes matches a kind exactly",
+                if name.is_empty() { "" } else { " " }
+            ),
+            // A job without a name is said by its kind alone.
+            Invalid::Job { kind, name, error } if name.is_empty() => write!(f, "{kind}: {error}"),
             Invalid::Job { kind, name, error } => write!(f, "{kind} {name}: {error}"),
         }
     }

@@ -137,6 +137,37 @@ fn resources_facts(r: Option<&Resources>) -> Option<String> {
     (!lists.is_empty()).then(|| serde_json::to_string(&InOrder(&lists)).unwrap_or_default())
 }
 
+/// A container's `resources` (JSON, as written or as [`resources_facts`] wrote them) as the API
+/// server stores them in a pod, every quantity as text: a limit the container asks no request
+/// for is its request too (kubernetes 023f88a:pkg/apis/core/v1/defaults.go:164-180,
+/// `SetDefaults_Pod`). Two containers whose texts differ may so run with the same resources.
+pub(crate) fn resources_in_pod(resources: &Json) -> Json {
+    let as_text = |list: &str| -> serde_json::Map<String, Json> {
+        let quantities = resources.get(list).and_then(Json::as_object).into_iter().flatten();
+        quantities.map(|(k, v)| (k.clone(), Json::String(quantity_text(v)))).collect()
+    };
+    let limits = as_text("limits");
+    let mut requests = as_text("requests");
+    for (name, limit) in &limits {
+        requests.entry(name.clone()).or_insert_with(|| limit.clone());
+    }
+    let lists = [("limits", limits), ("requests", requests)];
+    Json::Object(lists.into_iter().filter(|(_, l)| !l.is_empty()).map(|(k, l)| (k.into(), Json::Object(l))).collect())
+}
+
+/// Whether two containers' resources as [`resources_facts`] wrote them run the same once the
+/// API server defaulted their requests ([`resources_in_pod`]).
+pub(super) fn same_resources_in_pod(a: Option<&str>, b: Option<&str>) -> bool {
+    let in_pod = |text: Option<&str>| {
+        text.map(|t| serde_json::from_str::<Json>(t).map(|r| resources_in_pod(&r)).ok()).unwrap_or(Some(Json::Null))
+    };
+    a == b || matches!((in_pod(a), in_pod(b)), (Some(x), Some(y)) if x == y || is_empty(&x) && is_empty(&y))
+}
+
+fn is_empty(resources: &Json) -> bool {
+    resources.as_object().is_none_or(serde_json::Map::is_empty)
+}
+
 /// A list's quantities as text, sorted by name: `[("cpu", "2"), ("memory", "1Gi")]`.
 type SortedQuantities<'a> = Vec<(&'a str, Cow<'a, str>)>;
 

@@ -14,6 +14,7 @@ use crate::explain::v1::{self as v1, Operated};
 use crate::explain::Explanation;
 use explorer_data::catalog::V1Kind;
 use explorer_data::releases::Release;
+pub(crate) use facts::resources_in_pod;
 use facts::{ContainerFacts, PodFacts};
 use serde::Serialize;
 use serde_json::Value as Json;
@@ -606,7 +607,8 @@ impl Context<'_> {
             ("image", ours.image != theirs.image),
             ("command", ours.command != theirs.command),
             ("args", ours.args != theirs.args),
-            ("resources", ours.resources != theirs.resources),
+            // Compared as the pods hold them: a request left out is its limit.
+            ("resources", !facts::same_resources_in_pod(ours.resources.as_deref(), theirs.resources.as_deref())),
             ("securityContext", ours.security_context != theirs.security_context),
         ];
         for (field, differs) in differing {
