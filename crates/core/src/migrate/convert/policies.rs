@@ -117,21 +117,41 @@ impl Conversion<'_> {
         }
     }
 
+    /// A replica's restartPolicy. No runtime the migrator references or writes sets one, so
+    /// JobSet's defaulting webhook gives every replicated Job's pod template `OnFailure`
+    /// (`Release::jobset_restart_policy_default` cites the line for each release's JobSet): V1's
+    /// `OnFailure` is kept as it ran, the others give way to it.
     pub(super) fn report_restart_policy(&mut self, path: String, policy: &str) {
-        if policy == "ExitCode" {
-            self.report.dropped(
+        let jobset = self.release.jobset;
+        let rule = self.release.jobset_restart_policy_default().unwrap_or("pkg/webhooks/jobset_webhook.go");
+        let v2_gets = format!(
+            "V2's pods get OnFailure: the runtime's pod template sets no restartPolicy, and JobSet {jobset}'s \
+             webhook gives it OnFailure (jobset {jobset}:{rule})"
+        );
+        match policy {
+            "OnFailure" => self.report.mapped_derived(
                 path,
-                "ExitCode restarted pods on retryable exit codes (128 and above) and failed on others. In V2 this is \
-                 a Job podFailurePolicy in the runtime (FailJob onExitCodes for the permanent codes), with JobSet \
-                 failurePolicy.maxRestarts for the retries",
-            );
-        } else {
-            self.report.dropped(
+                "spec.runtimeRef",
+                format!(
+                    "kept: {v2_gets}, so a failed container restarts in place as in V1; how many times is the \
+                     runtime's (Job backoffLimit, JobSet failurePolicy)"
+                ),
+            ),
+            "ExitCode" => self.report.dropped(
                 path,
                 format!(
-                    "restartPolicy {policy}: retries belong to the runtime (Job backoffLimit, JobSet failurePolicy)"
+                    "ExitCode restarted pods on retryable exit codes (128 and above) and failed on others; {v2_gets}. \
+                     In V2 this is a Job podFailurePolicy in the runtime (FailJob onExitCodes for the permanent \
+                     codes), with JobSet failurePolicy.maxRestarts for the retries"
                 ),
-            );
+            ),
+            _ => self.report.dropped(
+                path,
+                format!(
+                    "restartPolicy {policy}: {v2_gets}; retries belong to the runtime (Job backoffLimit, JobSet \
+                     failurePolicy)"
+                ),
+            ),
         }
     }
 
