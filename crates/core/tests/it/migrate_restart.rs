@@ -110,3 +110,30 @@ fn always_is_dropped_and_says_v2s_pods_get_on_failure() {
 fn exit_code_is_dropped_and_says_v2s_pods_get_on_failure() {
     dropped_for("ExitCode");
 }
+
+/// A pod template's own restartPolicy never ran in V1: its operator put the replica's in its
+/// place. The note says so, and what V2's pods get, for every release and both operators.
+#[test]
+fn a_pod_templates_own_restart_policy_says_v1_ran_the_replicas() {
+    for release in RELEASES {
+        for job in jobs("OnFailure") {
+            let job = job.replace("{spec: {containers:", "{spec: {restartPolicy: Never, containers:");
+            let migration = migrate_to(&job, *release).unwrap();
+            let Outcome::Written { objects, report, kind, .. } = &migration.docs[0].outcome else {
+                panic!("{}: {:?}", release.tag, migration.failures())
+            };
+            let at = format!("{} {kind}", release.tag);
+            let source = migration.docs[0].source.as_ref().unwrap();
+            let problems = explorer_judges::claims::migrate::false_claims_for(source, objects, report, release);
+            assert!(problems.is_empty(), "{at}: false claims:\n{}", problems.join("\n"));
+            let entries: Vec<&Entry> =
+                report.iter().filter(|e| e.from.ends_with(".template.spec.restartPolicy")).collect();
+            assert_eq!(entries.len(), 2, "{at}: {report:#?}");
+            let jobset = format!("JobSet {}'s webhook gives it OnFailure", release.jobset);
+            for e in entries {
+                assert!(e.note.contains("V1 ran its replica's restartPolicy in its place"), "{at}: {e:?}");
+                assert!(e.note.contains(&jobset), "{at}: {e:?}");
+            }
+        }
+    }
+}

@@ -6,6 +6,17 @@ use crate::release_changes::Subject;
 use crate::snippets::trainjob::{suspended_when_queued, QUEUE_LABEL};
 use explorer_data::releases::NumProcPerNode;
 
+/// What every V2 pod runs with, in a report's words: no runtime the migrator references or
+/// writes sets a restartPolicy, so the JobSet the release installs gives each one OnFailure.
+pub(super) fn v2_pods_restart_policy(release: &Release) -> String {
+    let jobset = release.jobset;
+    let rule = release.jobset_restart_policy_default().unwrap_or("pkg/webhooks/jobset_webhook.go");
+    format!(
+        "V2's pods get OnFailure: the runtime's pod template sets no restartPolicy, and JobSet {jobset}'s \
+         webhook gives it OnFailure (jobset {jobset}:{rule})"
+    )
+}
+
 impl Conversion<'_> {
     /// runPolicy fields that have a V2 home go to the TrainJob; the rest are reported. A job
     /// queued for Kueue (the V1 labels, which the TrainJob carries) is written suspended unless
@@ -122,12 +133,7 @@ impl Conversion<'_> {
     /// (`Release::jobset_restart_policy_default` cites the line for each release's JobSet): V1's
     /// `OnFailure` is kept as it ran, the others give way to it.
     pub(super) fn report_restart_policy(&mut self, path: String, policy: &str) {
-        let jobset = self.release.jobset;
-        let rule = self.release.jobset_restart_policy_default().unwrap_or("pkg/webhooks/jobset_webhook.go");
-        let v2_gets = format!(
-            "V2's pods get OnFailure: the runtime's pod template sets no restartPolicy, and JobSet {jobset}'s \
-             webhook gives it OnFailure (jobset {jobset}:{rule})"
-        );
+        let v2_gets = v2_pods_restart_policy(&self.release);
         match policy {
             "OnFailure" => self.report.mapped_derived(
                 path,
