@@ -588,6 +588,19 @@ impl Release {
         format!("kubeflow {}", self.sdk)
     }
 
+    /// Where the JobSet this release installs gives the pod template of a replicated Job that
+    /// sets no `restartPolicy` one, `OnFailure`, in its defaulting webhook (`path:lines` at that
+    /// JobSet tag): the policy every Trainer runtime's pods run with, since none sets one.
+    pub fn jobset_restart_policy_default(&self) -> Option<&'static str> {
+        match self.jobset {
+            "v0.8.2" => Some("pkg/webhooks/jobset_webhook.go:123-124"),
+            "v0.10.1" => Some("pkg/webhooks/jobset_webhook.go:125-126"),
+            "v0.11.0" => Some("pkg/webhooks/jobset_webhook.go:131-132"),
+            "v0.12.0" => Some("pkg/webhooks/jobset_webhook.go:125-126"),
+            _ => None,
+        }
+    }
+
     /// The image as the runtimes overlay installs it: Kubeflow-built images (no tag in the base
     /// manifests) get the release tag, upstream images keep theirs.
     pub fn image(&self, image: &str) -> String {
@@ -708,6 +721,15 @@ mod tests {
             assert!(RELEASES[..i].iter().all(|older| older.tag != r.tag), "{} twice", r.tag);
             assert!(r.tag.starts_with(r.line), "{} serves {}", r.line, r.tag);
             assert_eq!(Release::from_line(r.line), Some(*r));
+        }
+    }
+
+    /// A release whose JobSet has no cited restartPolicy default would report a V1 restart
+    /// policy without saying what its pods get.
+    #[test]
+    fn every_releases_jobset_restart_policy_default_is_cited() {
+        for r in RELEASES {
+            assert!(r.jobset_restart_policy_default().is_some(), "{} installs JobSet {}", r.tag, r.jobset);
         }
     }
 

@@ -75,3 +75,25 @@ pub fn v1_operator(api_version: &str, kind: &str) -> Option<V1Operator> {
 pub fn no_matches(kind: &str, api_version: &str) -> String {
     format!("no matches for kind {kind:?} in version {api_version:?}")
 }
+
+/// The kind `kind` spells in another case (`PytorchJob`, `mpijob`, `Trainjob`) among those the
+/// Trainer releases and the V1 operators serve in `api_version`'s group, if it is one. The REST
+/// mapper matches a kind exactly, so such a document meets [`no_matches`] on every cluster; the
+/// group's other kinds (a Notebook, a Profile) are not ours to judge.
+pub fn misspelt_kind(api_version: &str, kind: &str) -> Option<&'static str> {
+    let ours = TRAINER_V1ALPHA1.iter().chain(V1_OPERATORS.iter().flat_map(|op| op.served));
+    ours.filter(|s| group_of(s.api_version) == group_of(api_version))
+        .map(|s| s.kind)
+        .find(|served| *served != kind && served.eq_ignore_ascii_case(kind))
+}
+
+/// The group of an `apiVersion` (`kubeflow.org` of `kubeflow.org/v1`); "" for the core group.
+fn group_of(api_version: &str) -> &str {
+    api_version.split_once('/').map_or("", |(group, _)| group)
+}
+
+/// What `migrate`, `validate` and `explain` say of a kind [`misspelt_kind`] finds: the API
+/// server's own words first, then the kind meant.
+pub fn misspelt_kind_error(kind: &str, api_version: &str, meant: &str) -> String {
+    format!("{}: did you mean {meant}? Kubernetes matches a kind exactly", no_matches(kind, api_version))
+}

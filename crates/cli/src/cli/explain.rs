@@ -140,6 +140,10 @@ struct Found {
     /// Whether a runtime comes after a TrainJob: every TrainJob is judged with every runtime of
     /// the input, so the runtimes are then read before the first job is explained.
     runtime_after_train_job: bool,
+    /// The first document whose kind is one of ours in another case (`PytorchJob`), where it
+    /// is (`file:line`) and what the API server says of it: the did-you-mean of an input that
+    /// holds nothing else to explain.
+    misspelt: Option<String>,
 }
 
 fn is_runtime(v: &Value) -> bool {
@@ -150,6 +154,14 @@ fn is_job(v: &Value) -> bool {
     is_train_job(v) || explorer_core::explain::v1::is_v1_job(v)
 }
 
+/// `Kind: <the API server's error and the kind meant>` for a kind of ours in another case (the
+/// outline holds no name).
+fn misspelt_kind(v: &Value) -> Option<String> {
+    let (kind, api_version) = (str_at(v, "/kind"), str_at(v, "/apiVersion"));
+    let meant = explorer_data::served::misspelt_kind(api_version, kind)?;
+    Some(format!("{kind}: {}", explorer_data::served::misspelt_kind_error(kind, api_version, meant)))
+}
+
 /// The files (directories expanded) read through the input door, and what they hold; `Err` is
 /// the line for an input that cannot be read (`file:line` for a document) or holds nothing to
 /// explain.
@@ -158,7 +170,14 @@ fn found_in(files: &[PathBuf]) -> Result<Found, String> {
     if let Some(e) = walk_errors.into_iter().next() {
         return Err(e);
     }
-    let mut found = Found { files: Vec::new(), jobs: 0, runtimes: 0, train_job: false, runtime_after_train_job: false };
+    let mut found = Found {
+        files: Vec::new(),
+        jobs: 0,
+        runtimes: 0,
+        train_job: false,
+        runtime_after_train_job: false,
+        misspelt: None,
+    };
     for path in &files {
         let file = path.display().to_string();
         // The first document that is not a mapping, once the door accepts the file.
@@ -167,7 +186,12 @@ fn found_in(files: &[PathBuf]) -> Result<Found, String> {
             let at = || format!("{file}:{}", d.line);
             match &d.value {
                 _ if unreadable.is_some() => {}
-                Ok(v) if v.is_object() => found.count(v),
+                Ok(v) if v.is_object() => {
+                    if found.misspelt.is_none() {
+                        found.misspelt = misspelt_kind(v).map(|error| format!("{}: {error}", at()));
+                    }
+                    found.count(v)
+                }
                 Ok(v) => {
                     let what = if v.is_array() { "a list" } else { "a scalar" };
                     unreadable = Some(format!("{}: the document is {what}: a Kubernetes object is a mapping", at()));
@@ -182,7 +206,11 @@ fn found_in(files: &[PathBuf]) -> Result<Found, String> {
         found.files.push((file, read.text, read.accepted));
     }
     if found.jobs == 0 && found.runtimes == 0 {
-        return Err("no TrainJob, TrainingRuntime, ClusterTrainingRuntime or V1 job in the input".into());
+        let nothing = "no TrainJob, TrainingRuntime, ClusterTrainingRuntime or V1 job in the input";
+        return Err(match found.misspelt {
+            Some(misspelt) => format!("{nothing}: {misspelt}"),
+            None => nothing.into(),
+        });
     }
     Ok(found)
 }

@@ -214,6 +214,12 @@ fn judge(doc: &Value, file_runtimes: &[Value], extra: &[Value], options: &Option
     if options.skip.iter().any(|k| k.eq_ignore_ascii_case(kind)) {
         return (Status::Skipped, Vec::new(), Note::SkippedByFlag);
     }
+    // A kind of ours in another case (`PytorchJob`, `Trainjob`): refused by the REST mapper
+    // before any schema sees it, so a typo is a failure, not a skip.
+    if let Some(meant) = served::misspelt_kind(api_version, kind) {
+        let e = FieldError { field: "kind".into(), message: served::misspelt_kind_error(kind, api_version, meant) };
+        return (Status::Invalid, vec![e], Note::None);
+    }
     if explain::v1::is_v1_job(doc) {
         // Judged by its own operator's CRD (Training Operator v1.9, or mpi-operator's v2beta1).
         let operator = served::v1_operator(api_version, kind).unwrap_or(served::TRAINING_OPERATOR);

@@ -156,3 +156,22 @@ fn explain_and_validate_say_which_release_judges() {
     let out = cli_with_stdin(&["validate", "--release", "v2.1", "-"], GOOD);
     assert!(text(&out.stdout).contains("(Trainer v2.1.0)"), "{}", text(&out.stdout));
 }
+
+/// A file whose only job has its kind spelt in another case holds nothing to explain; the
+/// answer says which kind was meant, in the API server's words, not only "no TrainJob".
+#[test]
+fn a_misspelt_kind_alone_gets_a_did_you_mean() {
+    for (input, meant) in [
+        ("apiVersion: kubeflow.org/v1\nkind: PytorchJob\nmetadata: {name: x}\n", "PyTorchJob"),
+        ("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: Trainjob\nmetadata: {name: x}\n", "TrainJob"),
+    ] {
+        let out = cli_with_stdin(&["explain", "-"], input);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("no TrainJob, TrainingRuntime, ClusterTrainingRuntime or V1 job in the input"),
+            "{stderr}"
+        );
+        assert!(stderr.contains(&format!("did you mean {meant}? Kubernetes matches a kind exactly")), "{stderr}");
+    }
+}

@@ -438,3 +438,52 @@ fn a_negative_process_count_is_admitted_unless_flux_refuses_it() {
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Our kinds spelt in another case: the API server's REST mapper matches a kind exactly and
+/// answers `no matches for kind`, so a typo must fail CI in every format, not count as skipped.
+/// A kind of the group that is not ours (a Notebook) is still skipped.
+#[test]
+fn a_kind_spelt_in_another_case_is_invalid_with_the_api_servers_words() {
+    let dir = scratch("misspelt");
+    let typos = [
+        ("kubeflow.org/v1", "PytorchJob", "PyTorchJob"),
+        ("kubeflow.org/v1", "TfJob", "TFJob"),
+        ("kubeflow.org/v2beta1", "mpijob", "MPIJob"),
+        ("trainer.kubeflow.org/v1alpha1", "Trainjob", "TrainJob"),
+        ("trainer.kubeflow.org/v1alpha1", "clusterTrainingRuntime", "ClusterTrainingRuntime"),
+    ];
+    let notebook = "apiVersion: kubeflow.org/v1\nkind: Notebook\nmetadata:\n  name: nb\n";
+    let docs: Vec<String> = typos
+        .iter()
+        .map(|(api, kind, _)| format!("apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: typo\n"))
+        .collect();
+    let f = write(&dir, "typos.yaml", &format!("{}---\n{notebook}", docs.join("---\n")));
+    let f = f.to_str().unwrap();
+    let said = |api: &str, kind: &str, meant: &str| {
+        format!(
+            "no matches for kind {kind:?} in version {api:?}: did you mean {meant}? Kubernetes matches a kind exactly"
+        )
+    };
+
+    let (code, report) = json(&["validate", "-o", "json", f]);
+    assert_eq!(code, Some(1), "{report}");
+    for (api, kind, meant) in typos {
+        let verdict = resources(&report, kind)[0];
+        assert_eq!(verdict["status"], "invalid", "{verdict}");
+        assert_eq!(verdict["errors"][0]["field"], "kind", "{verdict}");
+        assert_eq!(verdict["errors"][0]["message"], said(api, kind, meant), "{verdict}");
+    }
+    assert_eq!(resources(&report, "Notebook")[0]["status"], "skipped", "{report}");
+
+    let out = cli(&["validate", f]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(&format!("PytorchJob/typo: kind: {}", said("kubeflow.org/v1", "PytorchJob", "PyTorchJob"))));
+    assert!(stdout.trim_end().ends_with("Valid: 0, Invalid: 5, Errors: 0, Skipped: 1"), "{stdout}");
+    let junit = text(&cli(&["validate", "-o", "junit", f]).stdout);
+    assert!(junit.contains("failures=\"5\"") && junit.contains("did you mean TrainJob?"), "{junit}");
+    let tap = text(&cli(&["validate", "-o", "tap", f]).stdout);
+    assert_eq!(tap.matches("\nnot ok ").count(), 5, "{tap}");
+    assert!(tap.contains("# kind: no matches for kind \"mpijob\""), "{tap}");
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -17,6 +17,7 @@ mod input_door_properties;
 mod input_door_streams;
 mod migrate;
 mod migrate_kueue;
+mod migrate_restart;
 mod migrate_targets;
 mod migrate_tf_paddle;
 mod model_trees;

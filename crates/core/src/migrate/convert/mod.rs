@@ -177,8 +177,10 @@ fn read_as_job(doc: &Value, release: Release) -> Result<Job, Box<Outcome>> {
         }
         // A V1 kind in another case: Kubernetes matches kinds exactly, so no operator ran it
         // (the group's other kinds, a Notebook or a Profile, pass through).
-        (None, api, kind) if api.starts_with("kubeflow.org/") && misspelt_kind(kind).is_some() => {
-            let meant = misspelt_kind(kind).unwrap_or_default();
+        (None, api, kind)
+            if api.starts_with("kubeflow.org/") && explorer_data::served::misspelt_kind(api, kind).is_some() =>
+        {
+            let meant = explorer_data::served::misspelt_kind(api, kind).unwrap_or_default();
             let error = Invalid::MisspeltKind { api_version: api.into(), kind: kind.into(), name, meant };
             return Err(invalid(error).into());
         }
@@ -193,11 +195,6 @@ fn read_as_job(doc: &Value, release: Release) -> Result<Job, Box<Outcome>> {
         }
     }
     Ok(Job { source, kind: kind.to_string(), name, webhook_refusals })
-}
-
-/// The V1 kind `kind` spells in another case (`PytorchJob`, `mpijob`), if it is one.
-fn misspelt_kind(kind: &str) -> Option<&'static str> {
-    V1Kind::ALL.into_iter().map(V1Kind::kind).find(|k| *k != kind && k.eq_ignore_ascii_case(kind))
 }
 
 impl Job {

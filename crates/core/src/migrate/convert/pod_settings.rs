@@ -107,11 +107,15 @@ impl PodSettings {
                     }
                 }
                 "initContainers" => s.init_containers.push((val, p)),
+                // V1's operators overwrote it with the replica's restartPolicy (ExitCode as Never;
+                // the note cites where), so it never ran.
                 "restartPolicy" => s.dropped.push((
                     p,
-                    "the runtime's pod template sets the restart policy; V2 retries through the Job's backoffLimit \
-                     and JobSet's failurePolicy"
-                        .into(),
+                    format!(
+                        "V1 ran its replica's restartPolicy in its place (training-operator v1.9.0:pkg/core/pod.go:81-88, \
+                         mpi-operator v0.6.0:pkg/controller/mpi_job_controller.go:1611-1617); {}",
+                        super::policies::v2_pods_restart_policy(release)
+                    ),
                 )),
                 _ if release.pod_settings_pod_fields.contains(&k.as_str()) => {
                     s.pod_patchable.push((k, (val, p)));

@@ -6,6 +6,17 @@ use crate::release_changes::Subject;
 use crate::snippets::trainjob::{suspended_when_queued, QUEUE_LABEL};
 use explorer_data::releases::NumProcPerNode;
 
+/// What every V2 pod runs with, in a report's words: no runtime the migrator references or
+/// writes sets a restartPolicy, so the JobSet the release installs gives each one OnFailure.
+pub(super) fn v2_pods_restart_policy(release: &Release) -> String {
+    let jobset = release.jobset;
+    let rule = release.jobset_restart_policy_default().unwrap_or("pkg/webhooks/jobset_webhook.go");
+    format!(
+        "V2's pods get OnFailure: the runtime's pod template sets no restartPolicy, and JobSet {jobset}'s \
+         webhook gives it OnFailure (jobset {jobset}:{rule})"
+    )
+}
+
 impl Conversion<'_> {
     /// runPolicy fields that have a V2 home go to the TrainJob; the rest are reported. A job
     /// queued for Kueue (the V1 labels, which the TrainJob carries) is written suspended unless
@@ -117,21 +128,36 @@ impl Conversion<'_> {
         }
     }
 
+    /// A replica's restartPolicy. No runtime the migrator references or writes sets one, so
+    /// JobSet's defaulting webhook gives every replicated Job's pod template `OnFailure`
+    /// (`Release::jobset_restart_policy_default` cites the line for each release's JobSet): V1's
+    /// `OnFailure` is kept as it ran, the others give way to it.
     pub(super) fn report_restart_policy(&mut self, path: String, policy: &str) {
-        if policy == "ExitCode" {
-            self.report.dropped(
+        let v2_gets = v2_pods_restart_policy(&self.release);
+        match policy {
+            "OnFailure" => self.report.mapped_derived(
                 path,
-                "ExitCode restarted pods on retryable exit codes (128 and above) and failed on others. In V2 this is \
-                 a Job podFailurePolicy in the runtime (FailJob onExitCodes for the permanent codes), with JobSet \
-                 failurePolicy.maxRestarts for the retries",
-            );
-        } else {
-            self.report.dropped(
+                "spec.runtimeRef",
+                format!(
+                    "kept: {v2_gets}, so a failed container restarts in place as in V1; how many times is the \
+                     runtime's (Job backoffLimit, JobSet failurePolicy)"
+                ),
+            ),
+            "ExitCode" => self.report.dropped(
                 path,
                 format!(
-                    "restartPolicy {policy}: retries belong to the runtime (Job backoffLimit, JobSet failurePolicy)"
+                    "ExitCode restarted pods on retryable exit codes (128 and above) and failed on others; {v2_gets}. \
+                     In V2 this is a Job podFailurePolicy in the runtime (FailJob onExitCodes for the permanent \
+                     codes), with JobSet failurePolicy.maxRestarts for the retries"
                 ),
-            );
+            ),
+            _ => self.report.dropped(
+                path,
+                format!(
+                    "restartPolicy {policy}: {v2_gets}; retries belong to the runtime (Job backoffLimit, JobSet \
+                     failurePolicy)"
+                ),
+            ),
         }
     }
 

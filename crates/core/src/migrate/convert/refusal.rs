@@ -196,9 +196,9 @@ impl fmt::Display for Invalid {
             Invalid::NoKind => f.write_str("not a Kubernetes object: apiVersion and kind must be strings"),
             Invalid::MisspeltKind { api_version, kind, name, meant } => write!(
                 f,
-                "{kind}{}{name}: no matches for kind {kind:?} in version {api_version:?}: did you mean {meant}? \
-                 Kubernetes matches a kind exactly",
-                if name.is_empty() { "" } else { " " }
+                "{kind}{}{name}: {}",
+                if name.is_empty() { "" } else { " " },
+                explorer_data::served::misspelt_kind_error(kind, api_version, meant)
             ),
             // A job without a name is said by its kind alone.
             Invalid::Job { kind, name, error } if name.is_empty() => write!(f, "{kind}: {error}"),
