@@ -472,6 +472,23 @@ pub(crate) fn push_breakable(out: &mut String, v: &str) {
     );
 }
 
+/// The bytes `push_note` stops at: `HTML_STOPS`, and `/`.
+#[cfg(feature = "migrate")]
+static NOTE_STOPS: [bool; 256] = {
+    let mut stops = HTML_STOPS;
+    stops[b'/' as usize] = true;
+    stops
+};
+
+/// A report's note (prose) escaped, with a line-break opportunity (`<wbr>`) after each `/`: a
+/// note may cite an upstream line (`jobset v0.12.0:pkg/webhooks/jobset_webhook.go:125-126`), one
+/// word wider than a phone's column, which then wraps between its path's parts. Prose has no
+/// other use for a slash that a break would cut.
+#[cfg(feature = "migrate")]
+pub(crate) fn push_note(out: &mut String, note: &str) {
+    push_escaped_html_breaking(out, note, |bytes, from| next_stop(bytes, from, &NOTE_STOPS), |b, i| i + 1 < b.len());
+}
+
 /// How the code box shows a line wider than itself: it scrolls (the default), or, with the
 /// widget's "Wrap long lines" on, it wraps. A wrapping box needs each line that may wrap to be
 /// an element of its own, so that its continuation hangs under its indent; a scrolling one has
@@ -815,6 +832,19 @@ fn push_number(out: &mut String, n: usize) {
 #[cfg(test)]
 mod html_tests {
     use super::*;
+
+    /// A note's path wraps after its slashes (the field report never scrolls sideways on a phone),
+    /// its prose is escaped as before, and a slash that ends the note gets no break after it.
+    #[cfg(feature = "migrate")]
+    #[test]
+    fn a_notes_path_breaks_after_its_slashes() {
+        let mut out = String::new();
+        push_note(&mut out, "JobSet's webhook (jobset v0.12.0:pkg/webhooks/jobset_webhook.go:125-126) <a & b>/");
+        assert_eq!(
+            out,
+            "JobSet&#39;s webhook (jobset v0.12.0:pkg/<wbr>webhooks/<wbr>jobset_webhook.go:125-126) &lt;a &amp; b&gt;/"
+        );
+    }
 
     /// The inside of `code_html`'s `<code>` element.
     fn to_html(language: Language, code: &str, owned: &[bool], long_lines: LongLines) -> String {

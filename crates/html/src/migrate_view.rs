@@ -5,7 +5,7 @@
 //! Written straight into the output strings: a 4 MiB input can have hundreds of thousands of
 //! report rows and V1 lines, and a copy or an allocation per row is what made it slow.
 
-use crate::highlight::{push_breakable, push_escaped_html, push_lines};
+use crate::highlight::{push_breakable, push_escaped_html, push_lines, push_note};
 use explorer_core::migrate::pods::{Compared, NotCompared, PodComparison};
 use explorer_core::migrate::report::{Entry, EntryIndex, Kind};
 use explorer_core::migrate::{DocResult, Migration, Outcome};
@@ -166,7 +166,7 @@ pub fn report_html(m: &Migration) -> String {
             }
             if !e.note.is_empty() {
                 out.push_str(" <span class=\"note\">");
-                push_escaped_html(&mut out, &e.note);
+                push_note(&mut out, &e.note);
                 out.push_str("</span>");
             }
             out.push_str("</td></tr>");
