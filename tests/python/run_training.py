@@ -99,8 +99,15 @@ def _one_job_step(*args, **kwargs):
     weights = " ".join(f"{w:.6f}" for p in model.parameters() for w in p.detach().flatten().tolist())
     total = torch.tensor([_dist.get_rank() + 1.0])
     _dist.all_reduce(total)
-    print(f"ONE-JOB rank={_dist.get_rank()} world={_dist.get_world_size()} sum={total.item():g} "
-          f"weights={weights}", flush=True)
+    line = f"ONE-JOB rank={_dist.get_rank()} world={_dist.get_world_size()} sum={total.item():g} weights={weights}\\n"
+    # One write of the whole line: the processes of a pod (numProcPerNode auto starts one per CPU)
+    # share its output, and print under PYTHONUNBUFFERED writes the text and its newline apart, so
+    # two ranks' lines could join into one ("...-0.175338ONE-JOB rank=2 ..."; a make test run).
+    import os as _os
+    import sys as _sys
+
+    _sys.stdout.flush()
+    _os.write(1, line.encode())
     _leave(*args, **kwargs)
 
 
